@@ -1,0 +1,33 @@
+// Harness errors with stable codes, so reports, baselines and exit codes match on codes rather than on text.
+// Runtime-neutral: thrown by the client core, config and CLI alike.
+
+export type HarnessErrorCode =
+  | 'GH_ERR_CONFIG'
+  | 'GH_ERR_USAGE'
+  | 'GH_ERR_TIMEOUT'
+  | 'GH_ERR_CONNECTION'
+  | 'GH_ERR_PARSE'
+  | 'GH_ERR_UNKNOWN_OPERATION'
+  | 'GH_ERR_PARAM'
+  | 'GH_ERR_TARGET'
+  | 'GH_ERR_INTERNAL';
+
+/** Exit codes of the interface contract (DESIGN.md). */
+export const EXIT = Object.freeze({ ok: 0, checkFailed: 1, usage: 2, thresholds: 99 } as const);
+
+export class HarnessError extends Error {
+  readonly code: HarnessErrorCode;
+  /** Process exit code when this error ends a command. */
+  readonly exitCode: number;
+
+  constructor(code: HarnessErrorCode, message: string, options?: { exitCode?: number; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HarnessError';
+    this.code = code;
+    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' ? EXIT.usage : EXIT.checkFailed);
+  }
+}
+
+export function isHarnessError(value: unknown): value is HarnessError {
+  return value instanceof HarnessError;
+}

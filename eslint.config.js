@@ -1,0 +1,37 @@
+// Lint rules for the whole tree. The one rule that matters most: api/ and schemas/ stay runtime-neutral
+// (no node:* and no k6 imports), because the same code is bundled into k6 scripts and run in Node.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = builtinModules.flatMap((m) => [m, `${m}/*`]);
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'reports/out/**', 'schemas/generated/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: ['api/**', 'schemas/**'],
+    languageOptions: { globals: { ...globals.es2021 } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', ...nodeBuiltins], message: 'api/ and schemas/ are runtime-neutral: no Node built-ins.' },
+            { group: ['k6', 'k6/*'], message: 'api/ and schemas/ are runtime-neutral: no k6 modules.' },
+          ],
+        },
+      ],
+    },
+  },
+);

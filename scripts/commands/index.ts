@@ -1,0 +1,6 @@
+// The list of subcommands; each module exports one `register(program)` that adds its command and options.
+import type { Command } from 'commander';
+
+export type RegisterCommand = (program: Command) => void;
+
+export const COMMANDS: readonly RegisterCommand[] = [];
