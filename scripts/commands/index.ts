@@ -1,6 +1,7 @@
 // The list of subcommands; each module exports one `register(program)` that adds its command and options.
 import type { Command } from 'commander';
+import { register as registerSandbox } from './sandbox.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const COMMANDS: readonly RegisterCommand[] = [];
+export const COMMANDS: readonly RegisterCommand[] = [registerSandbox];

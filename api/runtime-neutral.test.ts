@@ -1,0 +1,99 @@
+// api/ and schemas/ run inside k6 bundles as well as Node: this test fails on any import of a Node built-in
+// (node:* or bare, e.g. 'fs'), or of k6, in their source files. It backs up the lint rule and also covers generated files.
+// This file itself runs only in Node under vitest, so it may read the files it checks.
+// eslint-disable-next-line no-restricted-imports -- test-only: reads the sources it checks
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+// eslint-disable-next-line no-restricted-imports -- test-only: Node's own list of built-in module names
+import { builtinModules } from 'node:module';
+// eslint-disable-next-line no-restricted-imports -- test-only
+import { dirname, join, relative } from 'node:path';
+// eslint-disable-next-line no-restricted-imports -- test-only
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const NEUTRAL_DIRS = ['api', 'schemas'];
+
+/** Every module specifier of static imports/exports, dynamic import() and require(). */
+export function moduleSpecifiers(source: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^;'"]*?\sfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const match of source.matchAll(pattern)) if (match[1] !== undefined) found.push(match[1]);
+  return [...new Set(found)].sort();
+}
+
+const BUILTINS = new Set(builtinModules);
+
+/** Why a specifier is not allowed in runtime-neutral code, or undefined when it is fine. */
+export function forbiddenReason(specifier: string): string | undefined {
+  if (specifier.startsWith('node:')) return 'Node built-in';
+  if (BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0] ?? '')) return 'Node built-in';
+  if (specifier === 'k6' || specifier.startsWith('k6/')) return 'k6 module';
+  return undefined;
+}
+
+function tsFiles(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    // Tests run only in Node (vitest) and are never bundled into k6.
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('runtime-neutral api/ and schemas/', () => {
+  it('the detector itself catches every forbidden form', () => {
+    const sample = [
+      "import { readFileSync } from 'node:fs';",
+      "import path from 'path';",
+      "import type { Agent } from 'http';",
+      "export { x } from 'fs/promises';",
+      "import http from 'k6/http';",
+      "import 'k6';",
+      "const m = await import('node:crypto');",
+      "const b = require('buffer');",
+      "import { z } from 'zod';",
+      "import { x } from './local.ts';",
+    ].join('\n');
+    const reasons = Object.fromEntries(moduleSpecifiers(sample).map((s) => [s, forbiddenReason(s)]));
+    expect(reasons).toEqual(Object.fromEntries([
+      ['node:fs', 'Node built-in'],
+      ['path', 'Node built-in'],
+      ['http', 'Node built-in'],
+      ['fs/promises', 'Node built-in'],
+      ['k6/http', 'k6 module'],
+      ['k6', 'k6 module'],
+      ['node:crypto', 'Node built-in'],
+      ['buffer', 'Node built-in'],
+      ['zod', undefined],
+      ['./local.ts', undefined],
+    ]));
+  });
+
+  const files = NEUTRAL_DIRS.flatMap((dir) => tsFiles(join(ROOT, dir)));
+
+  it('finds the source files to check', () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  it('no source file in api/ or schemas/ imports a Node built-in or k6', () => {
+    const offences = files.flatMap((file) =>
+      moduleSpecifiers(readFileSync(file, 'utf8'))
+        .map((specifier) => ({ specifier, reason: forbiddenReason(specifier) }))
+        .filter((hit) => hit.reason !== undefined)
+        .map((hit) => `${relative(ROOT, file)}: '${hit.specifier}' (${hit.reason})`),
+    );
+    expect(offences).toEqual([]);
+  });
+});

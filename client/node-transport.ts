@@ -1,0 +1,191 @@
+// Node transport: sends a BuiltRequest with undici over a keep-alive Agent and reports a classified GatewayResponse.
+// It never throws for network trouble: a timeout is Unknown (the account may be charged), a reset is a GH_ERR_CONNECTION.
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import type { BuiltRequest } from '../api/request-builder.ts';
+import { toGatewayResponse, type GatewayResponse, type TransportError } from '../api/envelope.ts';
+import { redactText, redactUrl } from '../api/redact.ts';
+
+// The response type lives in api/ so the k6 side shares it; re-exported for Node callers.
+export type { GatewayResponse, TransportError } from '../api/envelope.ts';
+
+export interface SendOptions {
+  /** Longest wait for the TCP/TLS connection (only applies when a new connection is opened). */
+  readonly connectTimeoutMs: number;
+  /** Longest wait from sending the request to the last byte of the response body (headers + body). */
+  readonly responseTimeoutMs: number;
+  /** Caller's cancellation; an aborted call is reported like a lost connection (outcome Unknown). */
+  readonly signal?: AbortSignal;
+  /** Extra strings to scrub from error messages (e.g. the password), beyond the request's own Authorization token. */
+  readonly secrets?: readonly string[];
+}
+
+export interface NodeTransportOptions {
+  /** Most open sockets per origin (undici Pool `connections`); bounds the load one client can put on a target. */
+  readonly connections?: number;
+  /** How long an idle keep-alive socket is kept. */
+  readonly keepAliveTimeoutMs?: number;
+  /** Largest response body read; bigger bodies fail instead of exhausting memory. */
+  readonly maxResponseBytes?: number;
+}
+
+export interface NodeTransport {
+  send(built: BuiltRequest, options: SendOptions): Promise<GatewayResponse>;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { connections: 64, keepAliveTimeoutMs: 10_000, maxResponseBytes: 64 * 1024 * 1024 } as const;
+
+/** undici error codes that mean "the client gave up waiting". */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Marks our own deadline abort, so it is told apart from the caller's signal. */
+class ResponseDeadline extends Error {
+  constructor(ms: number) {
+    super(`no complete response within ${ms} ms`);
+    this.name = 'ResponseDeadline';
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause === undefined || cause === error ? undefined : errorCode(cause);
+}
+
+function errorMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = errorCode(error);
+  return code === undefined || error.message.includes(code) ? error.message : `${error.message} (${code})`;
+}
+
+/** Maps a thrown error to (timed out?, stable code, redacted one-line message). Exported for the error table test. */
+export function describeTransportError(
+  error: unknown,
+  context: { deadlineHit: boolean; callerAborted: boolean; secrets: readonly string[] },
+): { timedOut: boolean; transportError: TransportError } {
+  const clean = (text: string): string => redactUrl(redactText(text, context.secrets)).replace(/\s+/g, ' ').trim();
+  const code = errorCode(error);
+  if (context.deadlineHit || error instanceof ResponseDeadline) {
+    const message = error instanceof ResponseDeadline ? error.message : errorMessage(error);
+    return { timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: clean(`response timeout: ${message}`) } };
+  }
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    const kind = code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect timeout' : 'response timeout';
+    return { timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: clean(`${kind}: ${errorMessage(error)}`) } };
+  }
+  if (context.callerAborted) {
+    return { timedOut: false, transportError: { code: 'GH_ERR_CONNECTION', message: 'request aborted by the caller before the response completed' } };
+  }
+  return { timedOut: false, transportError: { code: 'GH_ERR_CONNECTION', message: clean(errorMessage(error)) } };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function authToken(built: BuiltRequest): string[] {
+  const entry = Object.entries(built.headers).find(([name]) => name.toLowerCase() === 'authorization');
+  if (entry === undefined) return [];
+  const token = entry[1].replace(/^\S+\s+/, '');
+  return token === '' ? [] : [entry[1], token];
+}
+
+export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
+  const settings = { ...DEFAULTS, ...options };
+  // One Agent per connect timeout: undici fixes the connect timeout per Agent, and callers use one or two values.
+  const agents = new Map<number, Agent>();
+  let closed = false;
+
+  function agentFor(connectTimeoutMs: number): Agent {
+    let agent = agents.get(connectTimeoutMs);
+    if (agent === undefined) {
+      agent = new Agent({
+        connections: settings.connections,
+        keepAliveTimeout: settings.keepAliveTimeoutMs,
+        maxResponseSize: settings.maxResponseBytes,
+        connect: { timeout: connectTimeoutMs },
+        // Our own deadline covers headers + body; undici's idle timers are only a backstop.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      agents.set(connectTimeoutMs, agent);
+    }
+    return agent;
+  }
+
+  async function send(built: BuiltRequest, opts: SendOptions): Promise<GatewayResponse> {
+    if (closed) throw new Error('node transport is closed');
+    const secrets = [...authToken(built), ...(opts.secrets ?? [])];
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const controller = new AbortController();
+    let deadlineHit = false;
+    let callerAborted = false;
+    const timer = setTimeout(() => {
+      deadlineHit = true;
+      controller.abort(new ResponseDeadline(opts.responseTimeoutMs));
+    }, opts.responseTimeoutMs);
+    const onCallerAbort = (): void => {
+      callerAborted = true;
+      controller.abort(opts.signal?.reason);
+    };
+    if (opts.signal?.aborted === true) onCallerAbort();
+    else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    let httpStatus: number | undefined;
+    let headers: Record<string, string> = {};
+    let ttfbMs: number | undefined;
+    try {
+      const res = await request(built.url, {
+        method: built.method,
+        headers: built.headers,
+        body: built.body,
+        dispatcher: agentFor(opts.connectTimeoutMs),
+        signal: controller.signal,
+      });
+      ttfbMs = performance.now() - t0;
+      httpStatus = res.statusCode;
+      headers = flattenHeaders(res.headers);
+      const bodyText = await res.body.text();
+      return toGatewayResponse({
+        operationId: built.operationId,
+        httpStatus,
+        headers,
+        bodyText,
+        timedOut: false,
+        timings: { startedAt, ttfbMs, totalMs: performance.now() - t0 },
+      });
+    } catch (error) {
+      const described = describeTransportError(error, { deadlineHit, callerAborted, secrets });
+      return toGatewayResponse({
+        operationId: built.operationId,
+        ...(httpStatus === undefined ? {} : { httpStatus }),
+        headers,
+        timedOut: described.timedOut,
+        transportError: described.transportError,
+        timings: { startedAt, ...(ttfbMs === undefined ? {} : { ttfbMs }), totalMs: performance.now() - t0 },
+      });
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  async function close(): Promise<void> {
+    closed = true;
+    const all = [...agents.values()];
+    agents.clear();
+    // destroy (not close): an in-flight delayed call (e.g. a 120 s trigger) must not hold the process open.
+    await Promise.all(all.map((agent) => agent.destroy()));
+  }
+
+  return { send, close };
+}

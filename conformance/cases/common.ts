@@ -1,0 +1,217 @@
+// Shared pieces of the case tables: spec section names, valid requests per operation, and small scenario helpers.
+// Valid inputs come from the discovered catalog (never a hard-coded SKU id); whatever the spec does not state is marked assumed.
+import { getOperation, type ApiVersion, type Operation } from '../../api/operations.ts';
+import { readField } from '../../api/field-mapping.ts';
+import type { RequestInput } from '../../api/request-builder.ts';
+import { describeResponse } from '../checks.ts';
+import { assumedPathMissing } from '../runner.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, validAmount, type Fixtures, type SkuFixture } from '../fixtures.ts';
+import { StepFailed, type CaseContext, type Exchange } from '../types.ts';
+
+export const SECTION = Object.freeze({
+  overview: 'What the service does',
+  envelope: 'Resources and their fields / Response envelope (all operations, HTTP 200)',
+  requests: 'Resources and their fields / Request objects (JSON bodies)',
+  records: 'Resources and their fields / Catalog and other payload records',
+  states: 'States and transitions',
+  v1Reads: 'Endpoints / Version v1 read operations (GET)',
+  v2Reads: 'Endpoints / Version v2 read operations (GET)',
+  writes: 'Endpoints / Write operations (POST, JSON body, Content-Type application/json)',
+  auth: 'Authentication',
+  errors: 'Errors',
+  triggers: 'Errors / Sandbox simulation triggers (top-up operation)',
+  limits: 'Limits',
+  versioning: 'Versioning',
+});
+
+export const VERSIONS: readonly ApiVersion[] = ['v1', 'v2'];
+
+/** Case id suffix for cases that exist once per API version. */
+export const V = (version: ApiVersion): string => version.toUpperCase();
+
+/** Assumptions shared by many cases, worded once for reports. */
+export const ASSUMED = Object.freeze({
+  writePath: (op: Operation) => `write path ${op.path} (spec: "not shown"; override with writePaths.${op.id})`,
+  skuFields: 'SKU record fields (skuId, category, countryCode, min/max amounts, FaceValueCurrency) read through the field mapping',
+  numberPlan: 'number plans of countries other than Jamaica derived from catalog/countries (internationalCountryCode + areaCodes, numberLength) or settings.numbers',
+  transactionId: 'transaction id read from the result payload through settings.fields.transactionId',
+  sharedSkuIds: 'SKU ids of the v2 catalog are valid in v1 requests',
+  walletUsd: 'the wallet currency is USD, so an amount without transactionCurrencyCode is in USD',
+});
+
+/** Skips (never passes) when the target lacks the fixture. */
+export function need<T>(ctx: CaseContext, value: T | undefined, what: string): T {
+  if (value === undefined) ctx.skip(`the target cannot provide ${what}`);
+  return value;
+}
+
+export function firstSku(ctx: CaseContext, skus: readonly SkuFixture[], what: string): SkuFixture {
+  const withAmount = skus.find((s) => validAmount(s) !== undefined);
+  return need(ctx, withAmount ?? skus[0], what);
+}
+
+/** An RTR SKU + a valid number of one of the lookup countries (Jamaica first: the spec's own example). */
+export function rtrTarget(ctx: CaseContext, fx: Fixtures, countries: readonly string[] = SANDBOX_LOOKUP_COUNTRIES, suffix = ''): { sku: SkuFixture; mobile: string } {
+  for (const code of countries) {
+    const sku = fx.rtrSkus(code)[0];
+    const mobile = fx.mobile(code, suffix);
+    if (sku !== undefined && mobile !== undefined) return { sku, mobile };
+  }
+  return ctx.skip(`the catalog has no RTR SKU with readable amount bounds in ${countries.join('/')} (or no number plan)`);
+}
+
+export function topupBody(ctx: CaseContext, sku: SkuFixture, mobile: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const amount = need(ctx, validAmount(sku), `amount bounds of SKU ${sku.skuId}`);
+  return { skuId: sku.skuId, mobile, correlationId: ctx.correlationId(), ...amount, ...extra };
+}
+
+/** A valid request body for every write operation (the spec's required fields, values from the catalog). */
+export function validWriteBody(ctx: CaseContext, fx: Fixtures, op: Operation): Record<string, unknown> {
+  const correlationId = ctx.correlationId();
+  switch (op.requestBody) {
+    case 'topup': {
+      const { sku, mobile } = rtrTarget(ctx, fx);
+      return topupBody(ctx, sku, mobile);
+    }
+    case 'pin':
+      return { skuId: firstSku(ctx, fx.skusOf('Pin'), 'a Pin SKU').skuId, correlationId };
+    case 'billpay': {
+      const sku = firstSku(ctx, fx.skusOf('Bill Pay'), 'a Bill Pay SKU');
+      const amount = need(ctx, validAmount(sku), `amount bounds of SKU ${sku.skuId}`);
+      return { skuId: sku.skuId, accountNumber: ctx.settings.billpayAccountNumber, correlationId, ...amount };
+    }
+    case 'giftcard': {
+      const sku = firstSku(ctx, fx.giftcards, 'a gift card SKU');
+      const amount = need(ctx, validAmount(sku), `amount bounds of gift card SKU ${sku.skuId}`);
+      return { skuId: sku.skuId, correlationId, ...amount };
+    }
+    case 'sim-activation':
+    case 'sim-portin': {
+      const sku = firstSku(ctx, fx.skusOf('Sim'), 'a Sim SKU');
+      const body: Record<string, unknown> = { skuId: sku.skuId, simNumber: ctx.settings.simNumber, zipCode: ctx.settings.zipCode, correlationId };
+      if (op.requestBody === 'sim-portin') {
+        const country = sku.countryCode ?? 'US';
+        const mobile = fx.mobile(country) ?? fx.mobile('JM');
+        if (mobile !== undefined) body.mobileNumber = mobile;
+      }
+      return body;
+    }
+    case 'esim':
+      return { skuId: firstSku(ctx, fx.skusOf('eSim'), 'an eSim SKU').skuId, correlationId };
+    case 'estimated-cost': {
+      const sku = firstSku(ctx, fx.skusOf('Rtr'), 'an RTR SKU');
+      const amount = need(ctx, validAmount(sku), `amount bounds of SKU ${sku.skuId}`);
+      return { skuId: sku.skuId, ...amount };
+    }
+    default:
+      return ctx.skip(`no valid body known for ${op.id}`);
+  }
+}
+
+/** Valid input of a read that needs no earlier transaction; undefined for the four that do (status, fetch, port-in, eSIM). */
+export function validReadInput(ctx: CaseContext, fx: Fixtures, op: Operation): RequestInput | undefined {
+  switch (op.purpose) {
+    case 'lookup.mobile':
+      return { path: { mobile: need(ctx, fx.mobile('JM'), 'a Jamaica number') } };
+    case 'catalog.sku-exchange-rate':
+      return { path: { skuId: firstSku(ctx, fx.skus, 'a SKU').skuId } };
+    case 'catalog.bundles': {
+      const { sku, mobile } = rtrTarget(ctx, fx);
+      const bundled = fx.skus.find((s) => s.countryCode === sku.countryCode && readField(s.record, 'requireFetchBundle') === true);
+      return { path: { productId: need(ctx, (bundled ?? sku).productId, 'a productId'), mobileNumber: mobile } };
+    }
+    case 'billpay.fetch-account-detail': {
+      const sku = firstSku(ctx, fx.skusOf('Bill Pay'), 'a Bill Pay SKU');
+      return { query: { skuId: sku.skuId, accountNumber: ctx.settings.billpayAccountNumber } };
+    }
+    case 'transaction.status':
+    case 'giftcard.fetch':
+    case 'sim.portin-status':
+    case 'esim.status':
+      return undefined;
+    default:
+      return {};
+  }
+}
+
+/** Path values for reads that need an earlier transaction, when none is at hand (AUTH: refused before any lookup). */
+export function placeholderReadInput(ctx: CaseContext, op: Operation): RequestInput {
+  switch (op.purpose) {
+    case 'transaction.status':
+      return { path: { correlationId: ctx.correlationId() } };
+    case 'esim.status':
+      return { path: { Iccid: '8900000000000000000' } };
+    default:
+      return { path: { id: 1 } };
+  }
+}
+
+/** An assumed write path answering 404 means the target's path differs: skip with how to fix it. */
+export function guardAssumedPath(ctx: CaseContext, exchange: Exchange): void {
+  if (assumedPathMissing(exchange)) {
+    const op = getOperation(exchange.request.operationId);
+    ctx.skip(`assumed path ${op.path} answered HTTP 404 on this target; set writePaths.${op.id}`);
+  }
+}
+
+/** Requires success of a step the case builds on; records a failure and ends the case otherwise. */
+export function requireSuccess(ctx: CaseContext, exchange: Exchange, step: string): void {
+  guardAssumedPath(ctx, exchange);
+  if (exchange.response.classification.outcome === 'Successful') return;
+  ctx.fail({
+    check: 'step-succeeds',
+    operation: exchange.request.operationId,
+    message: `${step} did not succeed`,
+    expected: "HTTP 200, responseCode '000'",
+    received: describeResponse(exchange.response),
+    request: exchange.request,
+  });
+  throw new StepFailed(step);
+}
+
+/**
+ * Submits a write and follows it to a final outcome: a '852' (or a client timeout) is polled on the status endpoint.
+ * Returns the final exchange holding the result payload (the status response when polling was needed).
+ */
+export async function submitAndFinish(
+  ctx: CaseContext,
+  version: ApiVersion,
+  operationId: string,
+  body: Record<string, unknown>,
+): Promise<{ submitted: Exchange; final?: Exchange; code?: string }> {
+  const submitted = await ctx.call(operationId, { body });
+  guardAssumedPath(ctx, submitted);
+  const outcome = submitted.response.classification.outcome;
+  if (outcome === 'Successful' || outcome === 'Failed') {
+    const code = submitted.response.envelope?.responseCode;
+    return { submitted, final: submitted, ...(code === undefined ? {} : { code }) };
+  }
+  const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
+  if (correlationId === undefined) return { submitted };
+  const poll = await ctx.pollStatus(version, correlationId);
+  if (!poll.final) {
+    ctx.fail({
+      check: 'final-within-deadline',
+      operation: `${version}.transaction.status`,
+      message: `${operationId} (correlationId ${correlationId}) was not final after ${poll.attempts} status checks in ${poll.elapsedMs} ms`,
+      expected: `a final responseCode within ${ctx.timing.pollDeadlineMs} ms`,
+      received: poll.last === undefined ? 'no status response' : describeResponse(poll.last.response),
+      ...(poll.last === undefined ? {} : { request: poll.last.request }),
+    });
+    return { submitted };
+  }
+  return { submitted, ...(poll.last === undefined ? {} : { final: poll.last }), ...(poll.responseCode === undefined ? {} : { code: poll.responseCode }) };
+}
+
+/** A scalar identifier at a payload path (assumed field), or undefined. */
+export function idAt(payload: unknown, path: string): string | number | undefined {
+  const value = readField(payload, path);
+  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+}
+
+/** Records of a payload array (non-objects ignored). */
+export function records(exchange: Exchange): Record<string, unknown>[] {
+  const payload = exchange.response.envelope?.payLoad;
+  if (!Array.isArray(payload)) return [];
+  return payload.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r));
+}

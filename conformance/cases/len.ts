@@ -1,0 +1,183 @@
+// LEN: every length rule of the spec at its boundaries. Within the limit → accepted; over it → not successful and
+// nothing charged (balance unchanged, status not successful). Over-limit cases read the balance, so they run alone.
+import type { ApiVersion } from '../../api/operations.ts';
+import { describeResponse, notSuccessful, successful } from '../checks.ts';
+import type { Fixtures, SkuFixture, ValidAmount } from '../fixtures.ts';
+import type { CaseContext, ConformanceCase } from '../types.ts';
+import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
+import { getOperation } from '../../api/operations.ts';
+
+/** Amount in the SKU's own face value currency (transactionCurrencyCode = its FaceValueCurrency). */
+export function faceAmount(sku: SkuFixture): ValidAmount | undefined {
+  if (sku.faceValueCurrency === undefined || sku.minFaceValue === undefined) return undefined;
+  const min = sku.minFaceValue;
+  const max = sku.maxFaceValue ?? min;
+  const mid = Math.round((min + max) / 2);
+  const amount = max > min ? (mid > min && mid < max ? mid : Math.round(((min + max) / 2) * 100) / 100) : min;
+  return { amount, transactionCurrencyCode: sku.faceValueCurrency };
+}
+
+interface LengthRule {
+  /** Id stem, e.g. 'LEN-CORR'. */
+  readonly stem: string;
+  readonly field: string;
+  readonly rule: string;
+  readonly section: string;
+  /** Operation purpose the request goes to. */
+  readonly write: 'topup' | 'billpay' | 'sim-portin';
+  readonly within: readonly number[];
+  readonly over: readonly number[];
+  /** The request body with the field at the given length. */
+  body(ctx: CaseContext, fx: Fixtures, version: ApiVersion, length: number): Record<string, unknown>;
+  readonly assumed?: readonly string[];
+}
+
+const digitsOf = (n: number): string => '1234567890'.repeat(6).slice(0, n);
+
+const RULES: readonly LengthRule[] = [
+  {
+    stem: 'LEN-CORR',
+    field: 'correlationId',
+    rule: 'correlationId | string, 1..50 chars | yes | Unique id from the client system (Limits: correlationId length 1 to 50 characters)',
+    section: `${SECTION.requests} (Top-up request); ${SECTION.limits}`,
+    write: 'topup',
+    within: [1, 50],
+    over: [0, 51],
+    body(ctx, fx, _version, length) {
+      const { sku, mobile } = rtrTarget(ctx, fx);
+      return topupBody(ctx, sku, mobile, { correlationId: ctx.correlationId(length) });
+    },
+  },
+  {
+    stem: 'LEN-PIN',
+    field: 'operatorPin',
+    rule: 'operatorPin | string or null, 0..6 chars | no | 4 to 6 digit PIN (Limits: operatorPin length 0 to 6 characters)',
+    section: `${SECTION.requests} (Top-up request); ${SECTION.limits}`,
+    write: 'topup',
+    within: [6],
+    over: [7],
+    body(ctx, fx, _version, length) {
+      const { sku, mobile } = rtrTarget(ctx, fx);
+      return topupBody(ctx, sku, mobile, { operatorPin: digitsOf(length) });
+    },
+  },
+  {
+    stem: 'LEN-BILLCUR',
+    field: 'transactionCurrencyCode',
+    rule: 'Bill payment: transactionCurrencyCode | string or null, max 3 chars (Limits: transactionCurrencyCode (bill payment) at most 3 characters)',
+    section: `${SECTION.requests} (Bill payment request); ${SECTION.limits}`,
+    write: 'billpay',
+    within: [3],
+    over: [4],
+    assumed: ['the Bill Pay SKU accepts its FaceValueCurrency as transactionCurrencyCode', 'settings.billpayAccountNumber is a payable account'],
+    body(ctx, fx, _version, length) {
+      const sku = firstSku(ctx, fx.skusOf('Bill Pay').filter((s) => faceAmount(s) !== undefined && s.faceValueCurrency?.length === 3), 'a Bill Pay SKU with a 3-letter FaceValueCurrency');
+      const amount = faceAmount(sku) as ValidAmount;
+      const code = (amount.transactionCurrencyCode as string) + 'XYZ'.slice(0, Math.max(0, length - 3));
+      return { skuId: sku.skuId, accountNumber: ctx.settings.billpayAccountNumber, correlationId: ctx.correlationId(), amount: amount.amount, transactionCurrencyCode: code.slice(0, length) };
+    },
+  },
+  {
+    stem: 'LEN-AREA',
+    field: 'areaCode',
+    rule: 'SIM port-in request: … in this request areaCode is at most 3 chars (Limits: areaCode (SIM port-in) at most 3 characters)',
+    section: `${SECTION.requests} (SIM port-in request); ${SECTION.limits}`,
+    write: 'sim-portin',
+    within: [3],
+    over: [4],
+    body(ctx, fx, version, length) {
+      const body = validWriteBody(ctx, fx, getOperation(`${version}.transaction.sim-portin`));
+      return { ...body, areaCode: digitsOf(length) };
+    },
+  },
+];
+
+function withinCase(rule: LengthRule, version: ApiVersion, length: number): ConformanceCase {
+  const op = getOperation(`${version}.transaction.${rule.write}`);
+  return {
+    kind: 'scenario',
+    id: `${rule.stem}-${length}-${V(version)}`,
+    group: 'LEN',
+    title: `${rule.field} of ${length} chars (within the limit) is accepted`,
+    specSection: rule.section,
+    rule: rule.rule,
+    api: version,
+    assumed: [ASSUMED.skuFields, ...(rule.assumed ?? []), ...(op.pathAssumed ? [ASSUMED.writePath(op)] : [])],
+    async scenario(ctx) {
+      const body = rule.body(ctx, await ctx.fixtures(), version, length);
+      const { submitted, final } = await submitAndFinish(ctx, version, op.id, body);
+      ctx.check(successful, final ?? submitted);
+    },
+  };
+}
+
+/** The spec's "A transaction proceeds only if…"/States table: a refused request changes no balance and leaves no success. */
+export async function expectNothingCharged(
+  ctx: CaseContext,
+  version: ApiVersion,
+  operationId: string,
+  body: Record<string, unknown>,
+  options: { statusCheck: boolean },
+): Promise<void> {
+  const before = await ctx.balance(version);
+  const exchange = await ctx.call(operationId, { body });
+  guardAssumedPath(ctx, exchange);
+  ctx.check(notSuccessful, exchange);
+  const correlationId = typeof body.correlationId === 'string' ? body.correlationId : '';
+  if (exchange.response.classification.outcome === 'Unknown' || exchange.response.classification.outcome === 'InProgress') {
+    // No answer yet: only the status endpoint can tell; it must not end in success.
+    if (correlationId !== '') {
+      const poll = await ctx.pollStatus(version, correlationId);
+      if (poll.outcome === 'Successful' && poll.last !== undefined) ctx.check(notSuccessful, poll.last);
+    }
+  }
+  const after = await ctx.balance(version);
+  if (before !== undefined && after !== undefined && Math.abs(after - before) > 1e-9) {
+    ctx.fail({
+      check: 'no-charge',
+      operation: operationId,
+      message: 'a refused request changed the balance',
+      expected: `balance ${before}`,
+      received: `balance ${after}`,
+      request: exchange.request,
+    });
+  }
+  if (options.statusCheck && correlationId !== '') {
+    const status = await ctx.call(`${version}.transaction.status`, { path: { correlationId } });
+    if (status.response.classification.outcome === 'Successful') {
+      ctx.fail({
+        check: 'status-not-successful',
+        operation: status.request.operationId,
+        message: `the status endpoint reports the refused transaction ${correlationId} as successful`,
+        expected: 'not a success',
+        received: describeResponse(status.response),
+        request: status.request,
+      });
+    }
+  }
+}
+
+function overCase(rule: LengthRule, version: ApiVersion, length: number): ConformanceCase {
+  const op = getOperation(`${version}.transaction.${rule.write}`);
+  return {
+    kind: 'scenario',
+    id: `${rule.stem}-${length}-${V(version)}`,
+    group: 'LEN',
+    title: `${rule.field} of ${length} chars (outside the limit) is not successful and charges nothing`,
+    specSection: rule.section,
+    rule: rule.rule,
+    api: version,
+    exclusive: true,
+    assumed: [ASSUMED.skuFields, ...(rule.assumed ?? []), ...(op.pathAssumed ? [ASSUMED.writePath(op)] : [])],
+    async scenario(ctx) {
+      const body = rule.body(ctx, await ctx.fixtures(), version, length);
+      need(ctx, body, 'a request body');
+      // Status by correlationId is documented for RTR/PIN/gift card transactions only.
+      await expectNothingCharged(ctx, version, op.id, body, { statusCheck: rule.write === 'topup' });
+    },
+  };
+}
+
+export const LEN_CASES: readonly ConformanceCase[] = VERSIONS.flatMap((version) =>
+  RULES.flatMap((rule) => [...rule.within.map((n) => withinCase(rule, version, n)), ...rule.over.map((n) => overCase(rule, version, n))]),
+);

@@ -1,0 +1,132 @@
+// POLL: under concurrent load (≥ 50 top-ups mixing ordinary numbers and every trigger) every transaction reaches a
+// final state through status polling within the deadline, each final outcome matches its trigger, none stays Unknown.
+import type { ApiVersion } from '../../api/operations.ts';
+import { describeResponse } from '../checks.ts';
+import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
+import { ASSUMED, SECTION, V, VERSIONS, rtrTarget, topupBody } from './common.ts';
+import { TRIGGERS, triggerBody, type TriggerSpec } from './trg.ts';
+import { SANDBOX_LOOKUP_COUNTRIES } from '../fixtures.ts';
+import { mapWithLimit } from '../runner.ts';
+
+/** One kind per slot: ordinary numbers of the four lookup countries and each trigger, round robin. */
+type Kind = { readonly type: 'ordinary'; readonly country: string } | { readonly type: 'trigger'; readonly trigger: TriggerSpec };
+
+const KINDS: readonly Kind[] = [
+  ...SANDBOX_LOOKUP_COUNTRIES.map((country): Kind => ({ type: 'ordinary', country })),
+  ...TRIGGERS.map((trigger): Kind => ({ type: 'trigger', trigger })),
+];
+
+const MAX_REPORTED = 8;
+
+interface Tx {
+  readonly kind: Kind;
+  readonly body: Record<string, unknown>;
+  submitted?: Exchange;
+  finalCode?: string;
+  final: boolean;
+  lastSeen?: Exchange;
+}
+
+function expectedCode(kind: Kind): string | undefined {
+  if (kind.type === 'ordinary') return '000';
+  return 'code' in kind.trigger.effect ? kind.trigger.effect.code : undefined;
+}
+
+function label(kind: Kind): string {
+  return kind.type === 'ordinary' ? `ordinary ${kind.country}` : `trigger ${kind.trigger.key}`;
+}
+
+async function build(ctx: CaseContext, kind: Kind): Promise<Record<string, unknown>> {
+  if (kind.type === 'trigger') return triggerBody(ctx, kind.trigger);
+  const fx = await ctx.fixtures();
+  const { sku, mobile } = rtrTarget(ctx, fx, [kind.country, ...SANDBOX_LOOKUP_COUNTRIES]);
+  return topupBody(ctx, sku, mobile);
+}
+
+function pollCase(version: ApiVersion): ConformanceCase {
+  return {
+    kind: 'scenario',
+    id: `POLL-MIXED-${V(version)}`,
+    group: 'POLL',
+    title: 'concurrent top-ups (ordinary numbers and every trigger) all reach the final state their trigger calls for',
+    specSection: `${SECTION.states}; ${SECTION.triggers}; ${SECTION.overview} (Recommended integration flow 3)`,
+    rule: "If the client times out, do not assume failure (the account may be charged). Poll the status endpoint with the correlationId until the result is final. '852' means in progress; poll repeatedly until another code is returned.",
+    api: version,
+    assumed: [ASSUMED.skuFields, 'ordinary valid top-ups end in success (000)'],
+    async scenario(ctx) {
+      const n = ctx.settings.pollLoadTransactions;
+      const txs: Tx[] = [];
+      for (let i = 0; i < n; i++) {
+        const kind = KINDS[i % KINDS.length] as Kind;
+        txs.push({ kind, body: await build(ctx, kind), final: false });
+      }
+      ctx.note(`${n} top-ups: ${KINDS.map((k) => `${txs.filter((t) => t.kind === k).length}× ${label(k)}`).join(', ')}`);
+      const started = Date.now();
+      // All at once: the load is the point. Delayed triggers get the short client timeout, so they end Unknown.
+      await Promise.all(
+        txs.map(async (tx) => {
+          const delay = tx.kind.type === 'trigger' && 'delayMs' in tx.kind.trigger.effect ? tx.kind.trigger.effect.delayMs : undefined;
+          const options = delay === undefined ? {} : { timeoutMs: ctx.timing.delayTimeoutMs(delay) };
+          tx.submitted = await ctx.call(`${version}.transaction.topup`, { body: tx.body }, options);
+          const c = tx.submitted.response.classification;
+          if (c.final) {
+            tx.final = true;
+            const code = tx.submitted.response.envelope?.responseCode;
+            if (code !== undefined) tx.finalCode = code;
+          }
+        }),
+      );
+      // Every correlationId is then read back through the status endpoint until final (the client's recovery path).
+      await mapWithLimit(txs, 16, async (tx) => {
+        const poll = await ctx.pollStatus(version, String(tx.body.correlationId));
+        if (poll.last !== undefined) tx.lastSeen = poll.last;
+        if (!poll.final) {
+          tx.final = false;
+          return;
+        }
+        if (tx.finalCode !== undefined && poll.responseCode !== tx.finalCode) {
+          ctx.fail({
+            check: 'status-reports-final',
+            operation: `${version}.transaction.status`,
+            message: `${label(tx.kind)}: the status endpoint disagrees with the final response`,
+            expected: `responseCode '${tx.finalCode}'`,
+            received: poll.last === undefined ? 'no status' : describeResponse(poll.last.response),
+            ...(poll.last === undefined ? {} : { request: poll.last.request }),
+          });
+        }
+        tx.final = true;
+        if (poll.responseCode !== undefined) tx.finalCode = poll.responseCode;
+      });
+      ctx.note(`all polled in ${Date.now() - started} ms`);
+
+      const unknown = txs.filter((tx) => !tx.final);
+      if (unknown.length > 0) {
+        ctx.fail({
+          check: 'no-unknown-left',
+          operation: `${version}.transaction.status`,
+          message: `${unknown.length} of ${n} transactions were not final within ${ctx.timing.pollDeadlineMs} ms`,
+          expected: 'every correlationId final',
+          received: unknown
+            .slice(0, MAX_REPORTED)
+            .map((tx) => `${label(tx.kind)} ${String(tx.body.correlationId)}: ${tx.lastSeen === undefined ? 'no status' : describeResponse(tx.lastSeen.response)}`)
+            .join('; '),
+        });
+      }
+      const wrong = txs.filter((tx) => tx.final && expectedCode(tx.kind) !== undefined && tx.finalCode !== expectedCode(tx.kind));
+      if (wrong.length > 0) {
+        ctx.fail({
+          check: 'final-matches-trigger',
+          operation: `${version}.transaction.topup`,
+          message: `${wrong.length} of ${n} transactions ended with another code than their trigger calls for`,
+          expected: 'ordinary → 000; ends 510 → 510; ends 500 → 500; 1876…888 with skuId 193 below minimum → 001',
+          received: wrong
+            .slice(0, MAX_REPORTED)
+            .map((tx) => `${label(tx.kind)} → '${tx.finalCode ?? '?'}'`)
+            .join('; '),
+        });
+      }
+    },
+  };
+}
+
+export const POLL_CASES: readonly ConformanceCase[] = VERSIONS.map(pollCase);

@@ -1,0 +1,357 @@
+// Runs a conformance plan: concurrent cases under a concurrency limit, then exclusive (balance-sensitive) cases one at a
+// time. Every response any case receives passes the envelope-invariant checks; failures become typed, redacted values.
+import type { ApiVersion } from '../api/operations.ts';
+import { findOperation } from '../api/operations.ts';
+import { buildRequest, type BuiltRequest, type RequestInput, type TargetConnection } from '../api/request-builder.ts';
+import type { GatewayResponse } from '../api/envelope.ts';
+import type { FieldMapping } from '../api/field-mapping.ts';
+import { classifyStatusCheck, pollUntilFinal, statusCheckHopeless } from '../api/poll.ts';
+import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
+import { ENVELOPE_INVARIANTS, describeResponse, makeFailure } from './checks.ts';
+import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
+import type { ConformanceSettings } from './settings.ts';
+import type { Timing } from './timing.ts';
+import {
+  SkipCase,
+  StepFailed,
+  type CallOptions,
+  type CaseContext,
+  type CaseResult,
+  type Check,
+  type ConformanceCase,
+  type Exchange,
+  type Failure,
+  type PollOutcome,
+  type RequestEcho,
+  type RunResult,
+} from './types.ts';
+
+/** Where requests go. The command wraps the Node transport; tests may pass anything that answers like a gateway. */
+export interface ConformanceTarget {
+  /** Base URL without credentials, for reports. */
+  readonly label: string;
+  readonly connection: TargetConnection;
+  send(built: BuiltRequest, timeoutMs: number): Promise<GatewayResponse>;
+}
+
+export type ProgressEvent =
+  | { readonly type: 'phase'; readonly phase: 'discovery' | 'concurrent' | 'exclusive'; readonly cases: number }
+  | { readonly type: 'case-start'; readonly id: string }
+  | { readonly type: 'case-end'; readonly result: CaseResult };
+
+export interface RunEnvironment {
+  readonly target: ConformanceTarget;
+  readonly settings: ConformanceSettings;
+  readonly timing: Timing;
+  readonly mapping: FieldMapping;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /** Stop waiting for a case after this long (real ms); default: 3 polling deadlines. */
+  readonly caseTimeoutMs?: number;
+}
+
+const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomChars(n: number): string {
+  let out = '';
+  for (let i = 0; i < n; i++) out += ID_CHARS[Math.floor(Math.random() * ID_CHARS.length)];
+  return out;
+}
+
+/** Shared per run: fixtures discovered once, unique correlationIds, the redaction secrets. */
+class RunState {
+  readonly runTag = randomChars(6);
+  private counter = 0;
+  private fixtures?: Promise<Fixtures>;
+  readonly secrets: string[];
+  readonly wrongConnection: TargetConnection;
+
+  constructor(readonly env: RunEnvironment) {
+    const c = env.target.connection;
+    this.secrets = [c.password, c.user].filter((s) => s.length >= 3);
+    // A password that differs from the real one in every case (never a prefix or suffix of it).
+    this.wrongConnection = { ...c, password: `wrong-${randomChars(12)}` };
+  }
+
+  private readonly shortIds = new Set<string>();
+
+  nextCorrelationId(length: number): string {
+    this.counter += 1;
+    if (length <= 0) return '';
+    const core = `cf${this.runTag}${this.counter.toString(36)}`;
+    if (length > core.length) return core + randomChars(length - core.length);
+    // Short ids cannot carry the run tag: remember them so a run never sends one twice (62 one-char ids exist).
+    for (let attempt = 0; attempt < 1_000; attempt++) {
+      const id = randomChars(length);
+      if (!this.shortIds.has(id)) {
+        this.shortIds.add(id);
+        return id;
+      }
+    }
+    throw new Error(`no unused correlationId of length ${length} left in this run`);
+  }
+
+  echo(built: BuiltRequest): RequestEcho {
+    let body: unknown;
+    if (built.body !== undefined) {
+      try {
+        body = JSON.parse(built.body);
+      } catch {
+        body = redactText(built.body, this.secrets);
+      }
+    }
+    return {
+      operationId: built.operationId,
+      method: built.method,
+      url: redactUrl(redactText(built.url, this.secrets)),
+      headers: redactHeaders(built.headers),
+      ...(body === undefined ? {} : { body }),
+    };
+  }
+
+  getFixtures(read: (op: string, input: RequestInput) => Promise<GatewayResponse>): Promise<Fixtures> {
+    this.fixtures ??= discoverFixtures({ read, mapping: this.env.mapping, settings: this.env.settings });
+    return this.fixtures;
+  }
+}
+
+class Context implements CaseContext {
+  readonly failures: Failure[] = [];
+  readonly notes: string[] = [];
+  requests = 0;
+
+  constructor(
+    private readonly run: RunState,
+    private readonly testCase: ConformanceCase,
+  ) {}
+
+  get caseId(): string {
+    return this.testCase.id;
+  }
+  get api(): ApiVersion {
+    return this.testCase.api;
+  }
+  get settings(): ConformanceSettings {
+    return this.run.env.settings;
+  }
+  get timing(): Timing {
+    return this.run.env.timing;
+  }
+  get mapping(): FieldMapping {
+    return this.run.env.mapping;
+  }
+
+  fixtures(): Promise<Fixtures> {
+    return this.run.getFixtures(async (op, input) => (await this.rawCall(op, input, {}, false)).response);
+  }
+
+  call(operationId: string, input: RequestInput, options: CallOptions = {}): Promise<Exchange> {
+    return this.rawCall(operationId, input, options, true);
+  }
+
+  private async rawCall(operationId: string, input: RequestInput, options: CallOptions, invariants: boolean): Promise<Exchange> {
+    const credentials = options.credentials ?? 'valid';
+    const connection = credentials === 'wrong' ? this.run.wrongConnection : this.run.env.target.connection;
+    const built = buildRequest(operationId, credentials === 'none' ? { ...input, omitAuthorization: true } : input, connection);
+    this.requests += 1;
+    const response = await this.run.env.target.send(built, options.timeoutMs ?? this.timing.requestTimeoutMs);
+    const exchange: Exchange = { request: this.run.echo(built), response };
+    if (invariants) for (const check of ENVELOPE_INVARIANTS) this.check(check, exchange);
+    return exchange;
+  }
+
+  check(check: Check, exchange: Exchange): boolean {
+    const failure = check({ caseId: this.caseId, operationId: exchange.request.operationId, request: exchange.request }, exchange.response);
+    if (failure === undefined) return true;
+    this.failures.push(failure);
+    return false;
+  }
+
+  fail(failure: Omit<Failure, 'caseId' | 'severity'> & { severity?: Failure['severity'] }): void {
+    this.failures.push({ ...failure, caseId: this.caseId, severity: failure.severity ?? 'error' });
+  }
+
+  skip(reason: string): never {
+    throw new SkipCase(reason);
+  }
+
+  async pollStatus(version: ApiVersion, correlationId: string, options: { deadlineMs?: number } = {}): Promise<PollOutcome> {
+    let last: Exchange | undefined;
+    const result = await pollUntilFinal({
+      check: async () => {
+        last = await this.call(`${version}.transaction.status`, { path: { correlationId } });
+        return { ...classifyStatusCheck(last.response), response: last.response };
+      },
+      giveUp: (seen) => statusCheckHopeless(seen.response),
+      intervalMs: this.timing.pollIntervalMs,
+      deadlineMs: options.deadlineMs ?? this.timing.pollDeadlineMs,
+      now: () => Date.now(),
+      sleep: (ms) => this.sleep(ms),
+    });
+    const code = last?.response.envelope?.responseCode;
+    return {
+      final: result.final,
+      outcome: result.outcome,
+      attempts: result.attempts,
+      elapsedMs: result.elapsedMs,
+      ...(code === undefined ? {} : { responseCode: code }),
+      ...(last === undefined ? {} : { last }),
+    };
+  }
+
+  async balance(version: ApiVersion): Promise<number | undefined> {
+    const exchange = await this.call(`${version}.account.balance`, {});
+    const value = exchange.response.envelope?.payLoad;
+    if (exchange.response.classification.outcome === 'Successful' && typeof value === 'number') return value;
+    this.failures.push(
+      makeFailure({ caseId: this.caseId, operationId: exchange.request.operationId, request: exchange.request }, 'balance-readable', {
+        message: 'the balance could not be read (spec: Balance payLoad is a number)',
+        expected: "HTTP 200, '000', payLoad number",
+        received: describeResponse(exchange.response),
+      }),
+    );
+    return undefined;
+  }
+
+  correlationId(length = 36): string {
+    return this.run.nextCorrelationId(length);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  }
+
+  note(text: string): void {
+    this.notes.push(redactText(text, this.run.secrets));
+  }
+}
+
+async function executeCase(run: RunState, testCase: ConformanceCase): Promise<CaseResult> {
+  const ctx = new Context(run, testCase);
+  const startedAt = Date.now();
+  let skipReason: string | undefined;
+  const timeoutMs = run.env.caseTimeoutMs ?? run.env.timing.pollDeadlineMs * 3;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const body = (async (): Promise<void> => {
+      if (testCase.kind === 'request') {
+        const input = await testCase.input(await ctx.fixtures(), ctx);
+        const exchange = await ctx.call(testCase.operationId, input, { credentials: testCase.credentials ?? 'valid' });
+        for (const check of testCase.expect) ctx.check(check, exchange);
+      } else {
+        await testCase.scenario(ctx);
+      }
+    })();
+    const first = await Promise.race([body.then(() => 'done' as const), timeout]);
+    if (first === 'timeout') {
+      body.catch(() => undefined);
+      ctx.fail({
+        check: 'case-timeout',
+        operation: '',
+        message: `the case did not finish within ${timeoutMs} ms`,
+        expected: 'the case completes',
+        received: 'still running',
+      });
+    }
+  } catch (error) {
+    if (error instanceof SkipCase) skipReason = error.reason;
+    else if (error instanceof StepFailed && ctx.failures.length > 0) {
+      // The failed step is already on record.
+    } else {
+      const discovery = error instanceof DiscoveryError;
+      ctx.fail({
+        check: discovery ? 'fixture-discovery' : 'case-error',
+        operation: '',
+        message: redactText(error instanceof Error ? error.message : String(error), run.secrets),
+        expected: discovery ? 'the catalog can be read' : 'the case runs to completion',
+        received: error instanceof Error ? error.name : typeof error,
+      });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const errors = ctx.failures.some((f) => f.severity === 'error');
+  const status = errors ? 'failed' : skipReason !== undefined ? 'skipped' : 'passed';
+  return {
+    id: testCase.id,
+    group: testCase.group,
+    title: testCase.title,
+    api: testCase.api,
+    specSection: testCase.specSection,
+    rule: testCase.rule,
+    assumed: testCase.assumed ?? [],
+    exclusive: testCase.exclusive === true,
+    status,
+    ...(skipReason === undefined || errors ? {} : { skipReason }),
+    failures: ctx.failures,
+    notes: ctx.notes,
+    requests: ctx.requests,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+  };
+}
+
+/** Runs `items` through `worker` with at most `limit` at a time; results keep the input order. */
+export async function mapWithLimit<T, R>(items: readonly T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await worker(items[index] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+/**
+ * Runs the cases. Results come back in plan order, and `onProgress` reports each case as it ends. Cases that
+ * wait on long delays run side by side, so the wall time is about the longest delay plus polling, not the sum.
+ */
+export async function runCases(cases: readonly ConformanceCase[], env: RunEnvironment): Promise<RunResult> {
+  const startedAt = Date.now();
+  const run = new RunState(env);
+  const ids = new Set<string>();
+  for (const c of cases) {
+    if (ids.has(c.id)) throw new Error(`duplicate conformance case id '${c.id}'`);
+    ids.add(c.id);
+  }
+  const byId = new Map<string, CaseResult>();
+  const exec = async (c: ConformanceCase): Promise<CaseResult> => {
+    env.onProgress?.({ type: 'case-start', id: c.id });
+    const result = await executeCase(run, c);
+    byId.set(c.id, result);
+    env.onProgress?.({ type: 'case-end', result });
+    return result;
+  };
+  const concurrent = cases.filter((c) => c.exclusive !== true);
+  const exclusive = cases.filter((c) => c.exclusive === true);
+  env.onProgress?.({ type: 'phase', phase: 'concurrent', cases: concurrent.length });
+  // Long-waiting cases (delay triggers, load, gift cards) start first so their waits overlap everything else.
+  const ordered = [...concurrent].sort((a, b) => waitRank(b) - waitRank(a));
+  await mapWithLimit(ordered, env.settings.concurrency, exec);
+  env.onProgress?.({ type: 'phase', phase: 'exclusive', cases: exclusive.length });
+  for (const c of exclusive) await exec(c);
+  return {
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    cases: cases.map((c) => byId.get(c.id) as CaseResult),
+  };
+}
+
+const SLOW_GROUPS = new Set(['TRG', 'POLL', 'GIFT', 'ENV']);
+
+function waitRank(c: ConformanceCase): number {
+  if (c.group === 'POLL') return 3;
+  if (c.group === 'TRG') return 2;
+  return SLOW_GROUPS.has(c.group) ? 1 : 0;
+}
+
+/** True when an operation's path is assumed and the target answered 404: the path map needs an override. */
+export function assumedPathMissing(exchange: Exchange): boolean {
+  const op = findOperation(exchange.request.operationId);
+  return op?.pathAssumed === true && exchange.response.httpStatus === 404;
+}

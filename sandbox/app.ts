@@ -1,0 +1,324 @@
+// buildApp(): the embedded sandbox as a fastify instance that never listens (tests inject, server.ts listens).
+// Routes come from the operation catalog; every response, business or not, leaves through one envelope sender.
+import Fastify from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HarnessError } from '../api/errors.ts';
+import { OPERATIONS, findOperation } from '../api/operations.ts';
+import type { Operation } from '../api/operations.ts';
+import { createBasicAuthCheck, WWW_AUTHENTICATE } from './auth.ts';
+import type { BehaviourOverride, SandboxBehaviour } from './behaviour.ts';
+import { DEFAULT_BEHAVIOUR, checkBehaviour, mergeBehaviour } from './behaviour.ts';
+import { generateSandboxData } from './data/generate.ts';
+import { parseAcceptLanguage } from './data/localize.ts';
+import type { SandboxData } from './data/types.ts';
+import { checkResponseCodes } from './error-codes.ts';
+import type { ResponseCodeKey } from './error-codes.ts';
+import { createEnvelopeSender, failure } from './envelope.ts';
+import type { EnvelopeSender, RouteReply, SendContext } from './envelope.ts';
+import { registerFaults } from './faults.ts';
+import { getProfile } from './profiles/registry.ts';
+import type { ProfileHooks, SandboxProfile } from './profiles/registry.ts';
+import type { RouteHandler, SandboxEnv, SandboxMode } from './routes/context.ts';
+import { ListingCache, readArgs, scaled } from './routes/context.ts';
+import { handlerFor } from './routes/index.ts';
+import { SandboxStore } from './store.ts';
+
+export interface SandboxOptions {
+  /** Catalog seed; default 1. Same seed, same catalog. */
+  seed?: number;
+  /** Multiplies every delay; default 1 (0.01 => the 120 s trigger takes 1.2 s). */
+  timeScale?: number;
+  /** 'production': same rules, no triggers, lookup for every country except US and ES. Default 'sandbox'. */
+  mode?: SandboxMode;
+  /** Basic auth credentials; default 'user' / 'pass'. */
+  user?: string;
+  password?: string;
+  /** A name from the profile registry (default 'faithful'), or a profile object (ad-hoc profiles in tests). */
+  profile?: string | SandboxProfile;
+  /** Overrides of the assumed behaviours (and planted-bug toggles), applied over the profile's. */
+  behaviour?: BehaviourOverride;
+  /** Honour the per-request X-Sandbox-Fault header; default false (opt-in). */
+  faults?: boolean;
+  /** Operation id -> path template, for the write operations whose path the spec does not show. */
+  writePaths?: Record<string, string>;
+  /** Largest accepted request body; default 64 KiB. */
+  bodyLimitBytes?: number;
+  /** Clock in ms (tests); default Date.now. */
+  now?: () => number;
+  /** Fastify's logger; default false (it costs throughput and would log request URLs). */
+  logger?: boolean;
+}
+
+/** The options in effect. The password is deliberately left out so the object can be printed or reported. */
+export interface ResolvedSandboxOptions {
+  seed: number;
+  timeScale: number;
+  mode: SandboxMode;
+  user: string;
+  profile: string;
+  behaviour: SandboxBehaviour;
+  faults: boolean;
+  writePaths: Readonly<Record<string, string>>;
+  bodyLimitBytes: number;
+  now: () => number;
+  logger: boolean;
+}
+
+export interface SandboxApp {
+  fastify: FastifyInstance;
+  store: SandboxStore;
+  data: SandboxData;
+  options: ResolvedSandboxOptions;
+  profile: SandboxProfile;
+  /** What the routes share (data, store, behaviour, listing cache): for tests and tools, not a stable interface. */
+  env: SandboxEnv;
+  /** Finishes held and pending transactions (their responses are sent), then closes fastify. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+/** Path parameters up to this length reach the handlers, which answer with a clear envelope instead of a bare 404. */
+const MAX_PARAM_LENGTH = 8 * 1024;
+/** Longest piece of a request echoed into a message. */
+const ECHO_MAX = 80;
+
+function configError(message: string): HarnessError {
+  return new HarnessError('GH_ERR_CONFIG', message);
+}
+
+function resolveOptions(options: SandboxOptions, profile: SandboxProfile): ResolvedSandboxOptions & { password: string } {
+  const seed = options.seed ?? 1;
+  if (!Number.isSafeInteger(seed)) throw configError(`sandbox seed must be an integer, got ${String(seed)}`);
+  const timeScale = options.timeScale ?? 1;
+  if (!Number.isFinite(timeScale) || timeScale < 0) throw configError(`sandbox time scale must be a finite number >= 0, got ${String(timeScale)}`);
+  const mode = options.mode ?? 'sandbox';
+  if (mode !== 'sandbox' && mode !== 'production') throw configError(`sandbox mode must be 'sandbox' or 'production', got '${String(mode)}'`);
+  const user = options.user ?? 'user';
+  const password = options.password ?? 'pass';
+  if (user === '' || user.includes(':')) throw configError('sandbox user must be non-empty and contain no colon');
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1) throw configError('sandbox body limit must be a positive integer of bytes');
+  const behaviour = mergeBehaviour(DEFAULT_BEHAVIOUR, profile.behaviour, options.behaviour);
+  const problem = checkBehaviour(behaviour) ?? checkResponseCodes(behaviour.responseCodes);
+  if (problem !== undefined) throw configError(`sandbox profile '${profile.name}': ${problem}`);
+  const writePaths = { ...(options.writePaths ?? {}) };
+  for (const [id, path] of Object.entries(writePaths)) {
+    const op = findOperation(id);
+    if (op === undefined) throw configError(`writePaths: unknown operation id '${id}'`);
+    if (!op.pathAssumed) throw configError(`writePaths: the path of ${id} is fixed by the spec (${op.path})`);
+    if (typeof path !== 'string' || !/^\/[A-Za-z0-9/_{}.-]*$/.test(path)) throw configError(`writePaths: ${id} needs an absolute path, got '${String(path)}'`);
+  }
+  return {
+    seed,
+    timeScale,
+    mode,
+    user,
+    password,
+    profile: profile.name,
+    behaviour,
+    faults: options.faults ?? false,
+    writePaths,
+    bodyLimitBytes,
+    now: options.now ?? Date.now,
+    logger: options.logger ?? false,
+  };
+}
+
+// Generating the catalog takes tens of ms; suites start many sandboxes with the same seed, and the data is never mutated
+// (hooks get private copies), so a few generated catalogs are shared.
+const DATA_CACHE_MAX = 8;
+const dataCache = new Map<string, SandboxData>();
+
+function dataFor(seed: number, now: number | undefined): SandboxData {
+  const key = `${seed}|${now ?? 'day'}`;
+  let data = dataCache.get(key);
+  if (data === undefined) {
+    data = generateSandboxData(seed, now === undefined ? {} : { now });
+    if (dataCache.size >= DATA_CACHE_MAX) {
+      const oldest = dataCache.keys().next().value;
+      if (oldest !== undefined) dataCache.delete(oldest);
+    }
+    dataCache.set(key, data);
+  }
+  return data;
+}
+
+/** Query values as strings: the first of a repeated key. */
+function plainQuery(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (query === null || typeof query !== 'object') return out;
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') out[key] = first;
+  }
+  return out;
+}
+
+function pathOf(request: FastifyRequest): string {
+  const url = request.url;
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function echo(text: string): string {
+  return text.length > ECHO_MAX ? `${text.slice(0, ECHO_MAX)}...` : text;
+}
+
+/** Fastify's own failures (parsing, limits, bad URLs) as gateway-style answers: HTTP status, code key, message. */
+function describeFrameworkError(error: FastifyError, bodyLimit: number): { status: number; key: ResponseCodeKey; message: string } {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, key: 'invalidRequest', message: 'Unsupported content type: send the body as application/json' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, key: 'invalidRequest', message: `Request body too large: the limit is ${bodyLimit} bytes` };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, key: 'invalidRequest', message: 'Invalid request: the body is empty but Content-Type is application/json' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, key: 'invalidRequest', message: 'Invalid request: the body size does not match Content-Length' };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, key: 'invalidRequest', message: 'Invalid request: the URL is malformed' };
+    default:
+      break;
+  }
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status: 400, key: 'invalidRequest', message: 'Invalid request: the body is not valid JSON' };
+  }
+  if (status >= 400 && status < 500) return { status, key: 'invalidRequest', message: `Invalid request: ${echo(error.message)}` };
+  // Never echo an internal error's text: it can carry request data.
+  return { status: 500, key: 'internalError', message: 'Internal error in the sandbox' };
+}
+
+export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp> {
+  const profile = typeof options.profile === 'object' ? options.profile : getProfile(options.profile ?? 'faithful');
+  const resolved = resolveOptions(options, profile);
+  const { password, ...publicOptions } = resolved;
+  const { behaviour } = resolved;
+  const data = dataFor(resolved.seed, options.now === undefined ? undefined : resolved.now());
+  const store = new SandboxStore({ initialBalance: behaviour.initialBalance, retentionMax: behaviour.statusRetentionMax, now: resolved.now });
+  const env: SandboxEnv = {
+    data,
+    store,
+    behaviour,
+    codes: behaviour.responseCodes,
+    mode: resolved.mode,
+    timeScale: resolved.timeScale,
+    cache: new ListingCache(behaviour.listingCacheMax),
+  };
+  const hooks: ProfileHooks = profile.hooks ?? {};
+  const send = createEnvelopeSender(hooks);
+  const authorized = createBasicAuthCheck(resolved.user, password);
+  const latencyMs = scaled(env, behaviour.responseLatencyMs);
+
+  const fastify = Fastify({
+    logger: resolved.logger,
+    bodyLimit: resolved.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+  });
+  // Only JSON bodies: text/plain (fastify's other default) becomes a 415 like any other content type.
+  fastify.removeContentTypeParser('text/plain');
+
+  if (resolved.faults) registerFaults(fastify, { timeScale: resolved.timeScale, rejectCode: env.codes.invalidRequest.code });
+
+  const unauthorized = (reply: FastifyReply, ctx: SendContext): FastifyReply =>
+    send(reply, ctx, {
+      envelope: failure(env.codes, 'unauthorized', 'Authentication failed: send valid HTTP Basic credentials'),
+      httpStatus: 401,
+      headers: { 'www-authenticate': WWW_AUTHENTICATE },
+    });
+  const isAuthorized = (headers: Record<string, string | undefined>): boolean => !behaviour.requireAuth || authorized(headers['authorization']);
+
+  fastify.setNotFoundHandler((request, reply) => {
+    const req = {
+      method: request.method,
+      path: pathOf(request),
+      query: plainQuery(request.query),
+      headers: { ...(request.headers as Record<string, string | undefined>) },
+      body: request.body,
+    };
+    hooks.onRequest?.(req);
+    const ctx: SendContext = { operationId: '', query: req.query, body: req.body, headers: req.headers };
+    if (!isAuthorized(req.headers)) return unauthorized(reply, ctx);
+    return send(reply, ctx, {
+      envelope: failure(env.codes, 'unknownPath', `No operation at ${request.method} ${echo(req.path)}`),
+      httpStatus: 404,
+    });
+  });
+
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    const operationId = (request.routeOptions.config as { operationId?: string } | undefined)?.operationId ?? '';
+    const headers = request.headers as Record<string, string | undefined>;
+    const ctx: SendContext = { operationId, query: plainQuery(request.query), body: undefined, headers };
+    // Credentials are checked before anything about the request is reported, as for every other answer.
+    if (!isAuthorized(headers)) return unauthorized(reply, ctx);
+    const { status, key, message } = describeFrameworkError(error, resolved.bodyLimitBytes);
+    return send(reply, ctx, { envelope: failure(env.codes, key, message), httpStatus: status });
+  });
+
+  const finish = (reply: FastifyReply, ctx: SendContext, result: RouteReply): FastifyReply | Promise<FastifyReply> =>
+    latencyMs > 0 ? store.sleep(latencyMs).then(() => send(reply, ctx, result)) : send(reply, ctx, result);
+
+  const routeHandler = (op: Operation, handler: RouteHandler, sender: EnvelopeSender) => {
+    const localized = op.localized && behaviour.localize;
+    return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
+      let query = plainQuery(request.query);
+      let headers = request.headers as Record<string, string | undefined>;
+      let body: unknown = request.body;
+      if (hooks.onRequest !== undefined) {
+        const req = { operationId: op.id, method: request.method, path: pathOf(request), query, headers: { ...headers }, body };
+        hooks.onRequest(req);
+        ({ query, headers, body } = req);
+      }
+      const ctx: SendContext = { operationId: op.id, query, body, headers };
+      if (!isAuthorized(headers)) {
+        unauthorized(reply, ctx);
+        return undefined;
+      }
+      const parsed = readArgs(op, request.params as Record<string, string>, query);
+      if (!parsed.ok) {
+        sender(reply, ctx, { envelope: failure(env.codes, 'invalidRequest', `Invalid request: ${parsed.message}`) });
+        return undefined;
+      }
+      const lang = localized ? parseAcceptLanguage(headers['accept-language']) : 'en';
+      const result = handler({ op, env, args: parsed.args, body, lang });
+      const done = result instanceof Promise ? result.then((r) => finish(reply, ctx, r)) : finish(reply, ctx, result);
+      // Returning the reply (a thenable) lets fastify wait for a held response without sending twice.
+      return done instanceof Promise ? done.then(() => reply) : undefined;
+    };
+  };
+
+  for (const op of OPERATIONS) {
+    const handler = handlerFor(op);
+    if (handler === undefined) throw new HarnessError('GH_ERR_INTERNAL', `sandbox has no handler for operation ${op.id}`);
+    const path = resolved.writePaths[op.id] ?? op.path;
+    try {
+      fastify.route({
+        method: op.method,
+        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        config: { operationId: op.id },
+        handler: routeHandler(op, handler, send),
+      });
+    } catch (error) {
+      throw configError(`cannot register ${op.id} at ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  await fastify.ready();
+
+  let closing: Promise<void> | undefined;
+  return {
+    fastify,
+    store,
+    data,
+    options: publicOptions,
+    profile,
+    env,
+    close() {
+      closing ??= (async () => {
+        store.close();
+        await fastify.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// Every behaviour of the sandbox that the spec states as a table, or leaves open, kept as data with faithful defaults.
+// Profiles and options override these fields (never code paths), so a planted bug or a different gateway is one object.
+import { DEFAULT_RESPONSE_CODES } from './error-codes.ts';
+import type { ResponseCodeEntry, ResponseCodeKey, ResponseCodeTable } from './error-codes.ts';
+
+/** What a trigger looks at; every field given must match. */
+export interface TriggerMatch {
+  /** The mobile number (digits as sent) ends with this. */
+  readonly mobileSuffix?: string;
+  /** The mobile number starts with this. */
+  readonly mobilePrefix?: string;
+  readonly skuId?: number;
+  /** The amount is below the denomination's minimum (in the currency the amount is expressed in). */
+  readonly amountBelowMin?: boolean;
+}
+
+/** What a matching trigger does: hold the response (status answers '852' meanwhile) or answer with a code. */
+export type TriggerEffect = { readonly delayMs: number } | { readonly respond: ResponseCodeKey };
+
+export interface TriggerRule {
+  readonly id: string;
+  /** The spec's row, quoted. */
+  readonly rule: string;
+  readonly match: TriggerMatch;
+  readonly effect: TriggerEffect;
+}
+
+/** Operations that can be asked to answer '852' first and finish later (purpose names of api/operations.ts). */
+export type AsyncPurpose = 'transaction.giftcard' | 'transaction.topup' | 'transaction.pin' | 'transaction.billpay';
+
+export interface SandboxBehaviour {
+  /** Spec "Sandbox simulation triggers (top-up operation)", in table order; only in sandbox mode. Delays are real-time ms, scaled. */
+  triggers: TriggerRule[];
+  /** How long a gift card stays '852' before its final result (real-time ms, scaled). Assumed. */
+  giftcardProcessingMs: number;
+  /** Writes that answer '852' at once and finish after their processing time (spec: gift card). */
+  asyncOperations: AsyncPurpose[];
+  /** How long a port-in stays 'Pending' before 'Completed' (real-time ms, scaled). Assumed. */
+  portinProcessingMs: number;
+  giftcardPageDefault: number;
+  giftcardPageMin: number;
+  giftcardPageMax: number;
+  /** Spec: sandbox lookup supports four countries; production all except the United States and Spain. */
+  lookupCountries: { sandbox: string[]; productionExcluded: string[] };
+  /** Available funds (wallet currency) at start and after reset(); the balance endpoint returns it negated (prepaid terms). */
+  initialBalance: number;
+  /** Planted-bug toggle: charge the wallet for failed transactions too. */
+  chargeFailures: boolean;
+  /** Localize SkuName, ProductName, ... for Accept-Language: ar (spec Versioning 2). */
+  localize: boolean;
+  requireAuth: boolean;
+  /** Validate write bodies against the project's schemas (spec "Resources and their fields" and Limits). */
+  validateRequests: boolean;
+  /** Top-up (and PIN recipient) numbers must follow the country's format and belong to the SKU's country. */
+  checkNumberFormat: boolean;
+  /** transactionCurrencyCode must be one of the SKU's FaceValueCurrency. */
+  checkCurrency: boolean;
+  /** Each write only accepts SKUs of its own category (top-up: RTR, PIN: Pin, ...). */
+  checkCategory: boolean;
+  /** Amount within the denomination's bounds, else '001'. */
+  checkAmountBounds: boolean;
+  /** A transaction proceeds only with sufficient funds (spec Balance). */
+  checkFunds: boolean;
+  /** A correlationId already used by this account is refused (assumed). */
+  uniqueCorrelationIds: boolean;
+  /** A bundle top-up to a number with an outstanding loan must add the loan to the face value (spec two-step flow). */
+  enforceLoans: boolean;
+  /** Transactions remembered for status/fetch; the oldest is evicted beyond this. */
+  statusRetentionMax: number;
+  /** Serialized catalog listings kept per (operation, filters, language). */
+  listingCacheMax: number;
+  /** Added to every response (real-time ms, scaled); the `slow` profile sets it. */
+  responseLatencyMs: number;
+  /** responseCode and default message per outcome; overrides merge per key. */
+  responseCodes: ResponseCodeTable;
+}
+
+const SECOND = 1_000;
+
+/** The spec's trigger table, row by row. */
+export const SPEC_TRIGGERS: readonly TriggerRule[] = Object.freeze([
+  {
+    id: 'TRG-666666',
+    rule: 'Mobile number ends with 666666 | Response delayed about 120 seconds',
+    match: { mobileSuffix: '666666' },
+    effect: { delayMs: 120 * SECOND },
+  },
+  {
+    id: 'TRG-555555',
+    rule: 'Mobile number ends with 555555 | Response delayed 90 seconds',
+    match: { mobileSuffix: '555555' },
+    effect: { delayMs: 90 * SECOND },
+  },
+  {
+    id: 'TRG-510',
+    rule: 'Mobile number ends with 510 | responseCode 510',
+    match: { mobileSuffix: '510' },
+    effect: { respond: 'outOfStock' },
+  },
+  {
+    id: 'TRG-001',
+    rule: 'Number starts with 1876 and ends with 888, skuId 193, amount below the minimum of that denomination (5.00 USD) | responseCode 001',
+    match: { mobilePrefix: '1876', mobileSuffix: '888', skuId: 193, amountBelowMin: true },
+    effect: { respond: 'amountOutOfRange' },
+  },
+  {
+    id: 'TRG-500',
+    rule: 'Mobile number ends with 500 | responseCode 500',
+    match: { mobileSuffix: '500' },
+    effect: { respond: 'accountNotActivated' },
+  },
+]);
+
+export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<SandboxBehaviour>({
+  triggers: [...SPEC_TRIGGERS],
+  giftcardProcessingMs: 20 * SECOND,
+  asyncOperations: ['transaction.giftcard'],
+  portinProcessingMs: 30 * SECOND,
+  giftcardPageDefault: 100,
+  giftcardPageMin: 1,
+  giftcardPageMax: 100,
+  lookupCountries: { sandbox: ['JM', 'IN', 'PK', 'MX'], productionExcluded: ['US', 'ES'] },
+  initialBalance: 10_000,
+  chargeFailures: false,
+  localize: true,
+  requireAuth: true,
+  validateRequests: true,
+  checkNumberFormat: true,
+  checkCurrency: true,
+  checkCategory: true,
+  checkAmountBounds: true,
+  checkFunds: true,
+  uniqueCorrelationIds: true,
+  enforceLoans: true,
+  statusRetentionMax: 10_000,
+  listingCacheMax: 256,
+  responseLatencyMs: 0,
+  responseCodes: DEFAULT_RESPONSE_CODES,
+});
+
+/** Overrides of a behaviour: top-level fields replace, except responseCodes which merge per key. */
+export type BehaviourOverride = Partial<Omit<SandboxBehaviour, 'responseCodes'>> & {
+  responseCodes?: Partial<Record<ResponseCodeKey, ResponseCodeEntry>>;
+};
+
+/** Applies overrides left to right (defaults < profile < options). */
+export function mergeBehaviour(base: Readonly<SandboxBehaviour>, ...overrides: ReadonlyArray<BehaviourOverride | undefined>): SandboxBehaviour {
+  let merged: SandboxBehaviour = { ...base };
+  for (const override of overrides) {
+    if (override === undefined) continue;
+    const { responseCodes, ...rest } = override;
+    const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as Partial<SandboxBehaviour>;
+    merged = { ...merged, ...defined, responseCodes: { ...merged.responseCodes, ...responseCodes } };
+  }
+  return merged;
+}
+
+/** One-line reason when a behaviour cannot work (bad page bounds, negative times); undefined when it is usable. */
+export function checkBehaviour(behaviour: SandboxBehaviour): string | undefined {
+  const nonNegative: Array<keyof SandboxBehaviour> = [
+    'giftcardProcessingMs',
+    'portinProcessingMs',
+    'initialBalance',
+    'responseLatencyMs',
+  ];
+  for (const key of nonNegative) {
+    const value = behaviour[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `behaviour.${key} must be a finite number >= 0`;
+  }
+  for (const key of ['statusRetentionMax', 'listingCacheMax', 'giftcardPageDefault', 'giftcardPageMin', 'giftcardPageMax'] as const) {
+    const value = behaviour[key];
+    if (!Number.isInteger(value) || value < 1) return `behaviour.${key} must be an integer >= 1`;
+  }
+  if (behaviour.giftcardPageMin > behaviour.giftcardPageMax) return 'behaviour.giftcardPageMin must not exceed giftcardPageMax';
+  for (const trigger of behaviour.triggers) {
+    if ('delayMs' in trigger.effect && !(Number.isFinite(trigger.effect.delayMs) && trigger.effect.delayMs >= 0)) {
+      return `trigger ${trigger.id}: delayMs must be a finite number >= 0`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,204 @@
+// Opt-in per-request faults for the embedded sandbox: the `X-Sandbox-Fault` header asks for added latency, an HTTP 5xx,
+// a connection reset, or a malformed/truncated JSON body, so clients' timeout, retry and "unknown outcome" paths can be tested.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULT_RESPONSE_CODES } from './error-codes.ts';
+
+export const FAULT_HEADER = 'x-sandbox-fault';
+
+/** One requested fault. Names are the header's tokens; see FAULTS.md for what each does to the exchange. */
+export type Fault =
+  | { readonly kind: 'latency'; readonly ms: number }
+  | { readonly kind: 'status'; readonly status: number }
+  | { readonly kind: 'reset' }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'truncate' };
+
+export type FaultKind = Fault['kind'];
+
+/** Unscaled latency cap: a header can never park a request for longer than this (times the time scale). */
+export const MAX_FAULT_LATENCY_MS = 300_000;
+/** Header values longer than this are rejected before parsing: the header is a test knob, not a data channel. */
+export const MAX_FAULT_HEADER_LENGTH = 200;
+/** HTTP status of the answer to an unusable fault header (the fault machinery's own error, not a gateway outcome). */
+export const FAULT_REJECT_STATUS = 400;
+
+export type FaultParse = { readonly ok: true; readonly faults: readonly Fault[] } | { readonly ok: false; readonly message: string };
+
+const KNOWN = 'latency=MS, status=5xx, reset, malformed, truncate';
+
+/** Pairs that cannot both apply to one exchange: a reset sends no response at all, and a body is either broken or cut. */
+const EXCLUSIVE: ReadonlyArray<readonly [FaultKind, FaultKind]> = [
+  ['reset', 'status'],
+  ['reset', 'malformed'],
+  ['reset', 'truncate'],
+  ['malformed', 'truncate'],
+];
+
+/** Shortens attacker-sized text before it is echoed into a message. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...` : text);
+}
+
+function parseToken(token: string): Fault | string {
+  const eq = token.indexOf('=');
+  const name = (eq === -1 ? token : token.slice(0, eq)).trim().toLowerCase();
+  const value = eq === -1 ? undefined : token.slice(eq + 1).trim();
+  switch (name) {
+    case 'latency': {
+      if (value === undefined || !/^\d{1,7}$/.test(value) || Number(value) > MAX_FAULT_LATENCY_MS) {
+        return `sandbox fault latency needs a whole number of milliseconds 0..${MAX_FAULT_LATENCY_MS} (latency=MS), got ${quote(token)}`;
+      }
+      return { kind: 'latency', ms: Number(value) };
+    }
+    case 'status': {
+      if (value === undefined || !/^5\d\d$/.test(value)) {
+        return `sandbox fault status needs an HTTP status 500..599 (status=5xx), got ${quote(token)}`;
+      }
+      return { kind: 'status', status: Number(value) };
+    }
+    case 'reset':
+    case 'malformed':
+    case 'truncate':
+      if (value !== undefined) return `sandbox fault ${name} takes no value, got ${quote(token)}`;
+      return { kind: name };
+    default:
+      return `unknown sandbox fault ${quote(name)} in X-Sandbox-Fault (known: ${KNOWN})`;
+  }
+}
+
+/** Parses a comma-separated header value; an empty value means "no faults". Pure, so tests and docs can share it. */
+export function parseFaultHeader(header: string): FaultParse {
+  if (header.length > MAX_FAULT_HEADER_LENGTH) {
+    return { ok: false, message: `X-Sandbox-Fault is longer than ${MAX_FAULT_HEADER_LENGTH} characters` };
+  }
+  const faults: Fault[] = [];
+  for (const raw of header.split(',')) {
+    const token = raw.trim();
+    if (token === '') continue;
+    const parsed = parseToken(token);
+    if (typeof parsed === 'string') return { ok: false, message: parsed };
+    if (faults.some((f) => f.kind === parsed.kind)) {
+      return { ok: false, message: `sandbox fault ${parsed.kind} is given twice in X-Sandbox-Fault` };
+    }
+    faults.push(parsed);
+  }
+  for (const [a, b] of EXCLUSIVE) {
+    if (faults.some((f) => f.kind === a) && faults.some((f) => f.kind === b)) {
+      return { ok: false, message: `sandbox faults ${a} and ${b} cannot be combined` };
+    }
+  }
+  return { ok: true, faults };
+}
+
+/**
+ * Invalid JSON that still looks like the original body (single quotes instead of double quotes), so a client that
+ * sniffs for "responseCode" still has to fail at the parser. A body with no quotes becomes an unclosed object.
+ */
+export function malformBody(body: string): string {
+  const swapped = body.replaceAll('"', "'");
+  return swapped === body ? `{${body}` : swapped;
+}
+
+/** The first half of the body's bytes: a JSON text cut mid-way, served with a Content-Length that matches the cut. */
+export function truncateBody(body: Buffer): Buffer {
+  return body.subarray(0, Math.floor(body.length / 2));
+}
+
+export interface FaultsOptions {
+  /** Multiplies every fault latency, like every other sandbox delay (0.01 => latency=1000 waits 10 ms). */
+  readonly timeScale: number;
+  /** responseCode of the envelope answering an unusable header: the sandbox's invalid-request code (default '003'). */
+  readonly rejectCode?: string;
+}
+
+type Payload = unknown;
+
+function hasFault<K extends FaultKind>(faults: readonly Fault[], kind: K): Extract<Fault, { kind: K }> | undefined {
+  return faults.find((f): f is Extract<Fault, { kind: K }> => f.kind === kind);
+}
+
+/**
+ * Drops the connection instead of answering. Fastify writes the head and body right after the onSend hooks and cannot be
+ * stopped there, so the raw writes of this one response are swallowed and the socket is reset when the body would be
+ * ended. A real socket gets a TCP RST (the client sees ECONNRESET); under inject() the mock response is destroyed,
+ * which rejects the inject promise with LIGHT_ECONNRESET.
+ */
+function resetInsteadOfAnswering(request: FastifyRequest, reply: FastifyReply): void {
+  const res = reply.raw;
+  const socket = request.raw.socket as (typeof request.raw.socket & { resetAndDestroy?: () => void }) | null;
+  const drop = (): typeof res => {
+    if (socket && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+    else res.destroy();
+    return res;
+  };
+  res.writeHead = (() => res) as typeof res.writeHead;
+  res.write = (() => true) as typeof res.write;
+  res.end = drop as typeof res.end;
+}
+
+function payloadBytes(payload: Payload): Buffer | undefined {
+  if (payload === null || payload === undefined) return Buffer.alloc(0);
+  if (typeof payload === 'string') return Buffer.from(payload, 'utf8');
+  if (Buffer.isBuffer(payload)) return payload;
+  return undefined; // streams: the sandbox never streams, and a stream cannot be cut without buffering it
+}
+
+/**
+ * Adds the fault hooks to the ROOT instance (not an encapsulated child), so they see every route, the 404 handler and
+ * the auth failures alike. Call it before registering auth and routes: a `status` fault then answers before anything
+ * is authenticated, validated, charged or stored.
+ */
+export function registerFaults(fastify: FastifyInstance, options: FaultsOptions): void {
+  const scale = Number.isFinite(options.timeScale) && options.timeScale >= 0 ? options.timeScale : 1;
+  const rejectCode = options.rejectCode ?? DEFAULT_RESPONSE_CODES.invalidRequest.code;
+  // Parsed once per request; a WeakMap so nothing outlives the request and no request type augmentation is needed.
+  const requested = new WeakMap<FastifyRequest, readonly Fault[]>();
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const header = request.headers[FAULT_HEADER];
+    if (header === undefined) return;
+    const parsed = parseFaultHeader(Array.isArray(header) ? header.join(',') : header);
+    if (!parsed.ok) {
+      return reply
+        .code(FAULT_REJECT_STATUS)
+        .type('application/json; charset=utf-8')
+        .send({ responseCode: rejectCode, responseMessage: parsed.message, payLoad: null });
+    }
+    if (parsed.faults.length === 0) return;
+    requested.set(request, parsed.faults);
+    const status = hasFault(parsed.faults, 'status');
+    // The HTTP 5xx answers before the request is processed: a client classifies it as failed, so nothing may be charged.
+    if (status) return reply.code(status.status).send();
+  });
+
+  fastify.addHook('onSend', async (request, reply, payload: Payload) => {
+    const faults = requested.get(request);
+    if (!faults) return payload;
+    // Everything below runs after the handler: the transaction (if any) already happened, so a slow, reset or broken
+    // answer leaves the client with an unknown outcome to reconcile through the status endpoint, as the spec warns.
+    const latency = hasFault(faults, 'latency');
+    if (latency && latency.ms > 0 && scale > 0) await sleep(Math.round(latency.ms * scale));
+    if (hasFault(faults, 'reset')) {
+      resetInsteadOfAnswering(request, reply);
+      return payload;
+    }
+    if (hasFault(faults, 'malformed')) {
+      const bytes = payloadBytes(payload);
+      if (bytes === undefined) return payload;
+      if (!reply.hasHeader('content-type')) reply.type('application/json; charset=utf-8');
+      return malformBody(bytes.toString('utf8'));
+    }
+    if (hasFault(faults, 'truncate')) {
+      const bytes = payloadBytes(payload);
+      if (bytes === undefined) return payload;
+      // Fastify sets Content-Length from the payload only when no one set it before; make sure it describes the cut.
+      reply.removeHeader('content-length');
+      return truncateBody(bytes);
+    }
+    return payload;
+  });
+}
+
+/** The contract's name for the same registration (buildApp calls it when options.faults is true). */
+export const faultsPlugin = registerFaults;

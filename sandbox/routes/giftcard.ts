@@ -1,0 +1,82 @@
+// Gift card purchase (v1 and v2, path assumed) and gift card fetch by transaction id. Spec: the purchase may answer
+// '852' while processing; the final result comes from the status endpoint, the card details from giftcard/fetch/{id}.
+import type { GiftcardRequest } from '../../schemas/generated/types.ts';
+import type { RouteReply } from '../envelope.ts';
+import type { RouteContext, RouteTable } from './context.ts';
+import { fail, idArg, ok } from './context.ts';
+import type { Decision } from './transactions.ts';
+import {
+  boundsRefusal,
+  currencyRefusal,
+  digitsFor,
+  faceAmount,
+  isAsync,
+  isRefusal,
+  resolveSku,
+  runWrite,
+  transactionPayload,
+  walletCost,
+} from './transactions.ts';
+
+const CARD_VALIDITY_DAYS = 365;
+
+function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
+  const { env } = ctx;
+  const found = resolveSku(ctx, body.skuId, (meta) => meta.isGiftcard, 'a gift card SKU');
+  if (isRefusal(found)) return found;
+  const { sku, meta } = found;
+  const currency = body.transactionCurrencyCode;
+  const refusedCurrency = currencyRefusal(ctx, meta, currency);
+  if (refusedCurrency !== undefined) return refusedCurrency;
+  const refusedAmount = boundsRefusal(ctx, sku, meta, body.amount, currency);
+  if (refusedAmount !== undefined) return refusedAmount;
+  const cost = walletCost(sku, meta, body.amount, currency);
+  const face = faceAmount(meta, body.amount, currency);
+  return {
+    cost,
+    asyncMs: isAsync(env, 'transaction.giftcard') ? env.behaviour.giftcardProcessingMs : undefined,
+    build: (txn) => {
+      const cardNumber = digitsFor(env, txn.transactionId, 6, 16);
+      const pin = digitsFor(env, txn.transactionId, 7, 8);
+      const certificateLink = `https://giftcards.sandbox.example/certificates/${txn.transactionId}`;
+      const expirationDate = new Date(env.store.now() + CARD_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
+      return {
+        payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: face }, {
+          giftCardDetail: { cardNumber, pin, certificateLink },
+        }),
+        details: {
+          transactionId: txn.transactionId,
+          skuId: sku.skuId,
+          productName: sku.productName,
+          faceValue: face,
+          faceValueCurrency: sku.min.faceValueCurrency,
+          recipient: body.recipient ?? null,
+          cardNumber,
+          pin,
+          expirationDate,
+          certificateLink,
+        },
+      };
+    },
+  };
+}
+
+const giftcard = (ctx: RouteContext): ReturnType<typeof runWrite> =>
+  runWrite<GiftcardRequest>(ctx, { kind: 'giftcard', decide: decideGiftcard });
+
+function fetchGiftcard(ctx: RouteContext): RouteReply {
+  const { env } = ctx;
+  const id = idArg(ctx, 'id');
+  const txn = id === undefined ? undefined : env.store.byTransactionId(id);
+  if (txn === undefined || txn.kind !== 'giftcard') return fail(env, 'notFound', 'No gift card transaction found with this id');
+  if (txn.result === undefined) return fail(env, 'inProgress', 'Gift card transaction is in progress');
+  if (txn.details === undefined) return fail(env, 'notFound', 'The gift card transaction did not succeed: no card to fetch');
+  return ok(env, txn.details);
+}
+
+export const GIFTCARD_ROUTES: RouteTable = {
+  'v1.transaction.giftcard-fetch': fetchGiftcard,
+  'v2.transaction.giftcard-fetch': fetchGiftcard,
+  'v1.transaction.giftcard': giftcard,
+  'v2.transaction.giftcard': giftcard,
+};

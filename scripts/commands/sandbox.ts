@@ -1,0 +1,151 @@
+// `gateway-harness sandbox`: runs the embedded sandbox on a socket until SIGINT/SIGTERM, for curl, k6 or a second harness.
+// Its first stdout line is the contract other tools parse: `sandbox listening on http://HOST:PORT`.
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { HarnessError } from '../../api/errors.ts';
+import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
+import { DEFAULT_HOST, isLoopbackHost, startSandbox } from '../../sandbox/server.ts';
+import type { RunningSandbox } from '../../sandbox/server.ts';
+
+/** Raw flag values as commander hands them over (strings; booleans for switches). */
+interface RawFlags {
+  port: string;
+  host?: string;
+  timeScale: string;
+  mode: string;
+  user: string;
+  password: string;
+  seed: string;
+  profile: string;
+  faults?: boolean;
+  listProfiles?: boolean;
+}
+
+const digits = (flag: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,16}$/, `${flag} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().max(max, `${flag} must be at most ${max}`));
+
+/** The flag table: each value is validated here so a bad one ends the command with exit 2 and a one-line reason. */
+const FLAGS = z.object({
+  port: digits('--port', 65_535),
+  host: z
+    .string()
+    .trim()
+    .min(1, '--host must not be empty')
+    .max(255, '--host is too long')
+    .regex(/^[A-Za-z0-9.:[\]%-]+$/, '--host must be a host name or an IP address')
+    .optional(),
+  timeScale: z
+    .string()
+    .regex(/^\d+(\.\d+)?(e-?\d+)?$/i, '--time-scale must be a non-negative number (1 = real gateway timing)')
+    .transform(Number)
+    .pipe(z.number().finite('--time-scale must be finite').max(100, '--time-scale must be at most 100')),
+  mode: z.enum(['sandbox', 'production'], { error: '--mode must be sandbox or production' }),
+  user: z.string().min(1, '--user must not be empty').max(200, '--user is too long').regex(/^[^:]*$/, '--user must not contain ":" (HTTP Basic)'),
+  password: z.string().min(1, '--password must not be empty').max(200, '--password is too long'),
+  seed: digits('--seed', 2 ** 31 - 1),
+  profile: z.string().min(1, '--profile must not be empty').max(100, '--profile is too long'),
+  faults: z.boolean().default(false),
+  listProfiles: z.boolean().default(false),
+});
+
+export type SandboxFlags = z.output<typeof FLAGS>;
+
+/** Validates raw flags; throws GH_ERR_USAGE with the first problem on one line. */
+export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
+  const result = FLAGS.safeParse(raw);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    throw new HarnessError('GH_ERR_USAGE', (first?.message ?? 'invalid sandbox flags').replace(/\s+/g, ' '));
+  }
+  const flags = result.data;
+  if (!flags.listProfiles) {
+    try {
+      getProfile(flags.profile);
+    } catch {
+      throw new HarnessError('GH_ERR_USAGE', `--profile: unknown profile "${flags.profile.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+    }
+  }
+  return flags;
+}
+
+function printProfiles(write: (line: string) => void): void {
+  for (const profile of listProfiles()) {
+    const bug = profile.plantedBug ? ` [planted bug: ${profile.plantedBug.specSection}]` : '';
+    write(`${profile.name}\t${profile.description}${bug}\n`);
+  }
+}
+
+/** Resolves once the process has been asked to stop (first SIGINT or SIGTERM); a second signal drops connections at once. */
+function waitForStopSignal(onSecond: () => void): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    const handler = (signal: NodeJS.Signals): void => {
+      if (received) {
+        onSecond();
+        return;
+      }
+      received = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+  });
+}
+
+async function runSandbox(flags: SandboxFlags): Promise<void> {
+  if (flags.listProfiles) {
+    printProfiles((line) => process.stdout.write(line));
+    return;
+  }
+  const host = flags.host ?? DEFAULT_HOST;
+  const running: RunningSandbox = await startSandbox({
+    host,
+    port: flags.port,
+    timeScale: flags.timeScale,
+    mode: flags.mode,
+    user: flags.user,
+    password: flags.password,
+    seed: flags.seed,
+    profile: flags.profile,
+    faults: flags.faults,
+  });
+  process.stdout.write(`sandbox listening on ${running.url}\n`);
+  if (!isLoopbackHost(host)) {
+    process.stderr.write(`gateway-harness: warning: the sandbox listens on ${host}, reachable from other machines, with fixed test credentials\n`);
+  }
+  process.stderr.write(
+    `mode=${flags.mode} profile=${flags.profile} time-scale=${flags.timeScale} seed=${flags.seed} faults=${flags.faults ? 'on' : 'off'} (SIGINT/SIGTERM to stop)\n`,
+  );
+
+  const signal = await waitForStopSignal(() => running.app.fastify.server.closeAllConnections());
+  process.stderr.write(`sandbox: ${signal} received, shutting down\n`);
+  await running.close();
+  // A timer or socket someone forgot to release must not keep a stopped sandbox alive: this fires only in that case.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 3_000).unref();
+}
+
+export function register(program: Command): void {
+  program
+    .command('sandbox')
+    .description(
+      'Run the embedded sandbox (a simulator of the gateway sandbox environment) until SIGINT/SIGTERM.\n' +
+        'The first stdout line is "sandbox listening on http://HOST:PORT".',
+    )
+    .option('--port <n>', 'TCP port, 0 = any free port', '0')
+    .option('--host <address>', `interface to bind (default ${DEFAULT_HOST}; a non-loopback address is warned about)`)
+    .option('--time-scale <f>', 'multiplies every simulated delay (0.01 turns the 120 s trigger into 1.2 s)', '1')
+    .option('--mode <mode>', 'sandbox (with test triggers) or production (same rules, no triggers)', 'sandbox')
+    .option('--user <u>', 'HTTP Basic user the sandbox accepts', 'user')
+    .option('--password <p>', 'HTTP Basic password the sandbox accepts', 'pass')
+    .option('--seed <s>', 'catalog data seed (same seed, same catalog)', '1')
+    .option('--profile <name>', 'behaviour profile (see --list-profiles)', 'faithful')
+    .option('--faults', 'honour the per-request X-Sandbox-Fault header (latency, 5xx, reset, malformed, truncate)')
+    .option('--list-profiles', 'print the behaviour profiles and exit')
+    .action(async (raw: RawFlags) => {
+      await runSandbox(parseSandboxFlags(raw));
+    });
+}

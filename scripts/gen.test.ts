@@ -1,0 +1,149 @@
+// Tests of the schema code generator: committed output is fresh, staleness is detected, schemas follow the
+// conventions, and the generated validators bundle for k6 (esbuild, ES2019, browser platform) and run there.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { BANNER, check, GENERATED_FILES, generate, GenError, loadSchemas, ROOT_DIR, SCHEMA_ID_PREFIX, validatorName } from './gen.ts';
+import { OPERATIONS } from '../api/operations.ts';
+
+const GENERATED = Object.values(GENERATED_FILES);
+
+/** A throwaway copy of the schema sources and committed generated files, for mutation tests. */
+function copyTree(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gh-gen-'));
+  mkdirSync(join(dir, 'schemas', 'generated'), { recursive: true });
+  for (const name of readdirSync(join(ROOT_DIR, 'schemas'))) {
+    if (name.endsWith('.schema.json')) cpSync(join(ROOT_DIR, 'schemas', name), join(dir, 'schemas', name));
+  }
+  for (const path of GENERATED) cpSync(join(ROOT_DIR, path), join(dir, path));
+  return dir;
+}
+
+describe('gen --check', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = copyTree();
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes on the committed tree', async () => {
+    expect(await check()).toEqual({ ok: true, stale: [] });
+  });
+
+  it('passes on an unmodified copy', async () => {
+    expect(await check(dir)).toEqual({ ok: true, stale: [] });
+  });
+
+  it('names a hand-edited generated file', async () => {
+    const path = join(dir, GENERATED_FILES.validators);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('maxLength', 'maxLengthX'));
+    expect(await check(dir)).toEqual({ ok: false, stale: [GENERATED_FILES.validators] });
+  });
+
+  it('names the outputs a schema edit makes stale', async () => {
+    const path = join(dir, 'schemas', 'topup-request.schema.json');
+    const schema = JSON.parse(readFileSync(path, 'utf8')) as { properties: { correlationId: { maxLength: number; description: string } } };
+    schema.properties.correlationId.maxLength = 49;
+    schema.properties.correlationId.description = 'edited';
+    writeFileSync(path, JSON.stringify(schema, null, 2));
+    expect(await check(dir)).toEqual({ ok: false, stale: [GENERATED_FILES.types, GENERATED_FILES.validators] });
+  });
+
+  it('names a missing generated file and a stray one', async () => {
+    unlinkSync(join(dir, GENERATED_FILES.validatorsDts));
+    writeFileSync(join(dir, 'schemas', 'generated', 'old.js'), '');
+    expect(await check(dir)).toEqual({ ok: false, stale: [GENERATED_FILES.validatorsDts, 'schemas/generated/old.js'] });
+  });
+
+  it('rejects a schema whose $id does not match its file name', async () => {
+    const path = join(dir, 'schemas', 'pin-request.schema.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('pin-request.schema.json', 'pin.schema.json'));
+    expect(() => loadSchemas(dir)).toThrow(GenError);
+    expect(() => loadSchemas(dir)).toThrow(/pin-request\.schema\.json: \$id must be/);
+  });
+});
+
+describe('generated output', () => {
+  it('is deterministic and carries the banner', async () => {
+    const first = await generate();
+    const second = await generate();
+    expect([...first.keys()]).toEqual(GENERATED);
+    for (const [path, content] of first) {
+      expect(content, path).toBe(second.get(path));
+      expect(content.split('\n')[0], path).toBe(BANNER);
+    }
+  });
+
+  it('exports one validator per schema, named after its title', async () => {
+    const validators = await import('../schemas/generated/validators.js');
+    const titles = loadSchemas().map((s) => s.title);
+    expect(Object.keys(validators).sort()).toEqual(titles.map(validatorName).sort());
+  });
+});
+
+describe('schema conventions', () => {
+  const schemas = loadSchemas();
+
+  it('has one request schema per request body of the operation catalog', () => {
+    const bodies = new Set(OPERATIONS.flatMap((op) => (op.requestBody === undefined ? [] : [op.requestBody])));
+    const requestFiles = schemas.filter((s) => s.file.endsWith('-request.schema.json')).map((s) => s.file.replace('-request.schema.json', ''));
+    expect(requestFiles.sort()).toEqual([...bodies].sort());
+  });
+
+  it.each(schemas.map((s) => [s.file, s] as const))('%s: draft 2020-12, absolute $id, described properties, open objects', (_file, s) => {
+    expect(s.schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(s.id.startsWith(SCHEMA_ID_PREFIX)).toBe(true);
+    expect(typeof s.schema.description).toBe('string');
+    // Versioning 3: new request and response fields are non-breaking, so no schema may close its objects.
+    expect(JSON.stringify(s.schema)).not.toMatch(/"(additionalProperties|unevaluatedProperties)":\s*false/);
+    const properties = (s.schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    for (const [name, property] of Object.entries(properties)) {
+      expect(typeof property.description, `${s.file} ${name}`).toBe('string');
+      if (property.type === 'integer') expect([property.minimum, property.maximum], `${s.file} ${name} is int32`).toEqual([-2147483648, 2147483647]);
+    }
+  });
+});
+
+describe('k6 bundle of the validators', () => {
+  it('bundles with the k6 esbuild settings, needs no loader, and validates when evaluated', async () => {
+    const entry = [
+      "import { validateTopupRequest, validateEnvelope } from './schemas/generated/validators.js';",
+      "import { validateRequestBody } from './api/validation.ts';",
+      'export function run() {',
+      "  const good = validateTopupRequest({ skuId: 1, amount: 1, mobile: '1876', correlationId: 'c' });",
+      "  const bad = validateRequestBody('topup', { skuId: 1, amount: 1, mobile: '1876', correlationId: 'c'.repeat(51) });",
+      "  const envelope = validateEnvelope({ responseCode: '000', responseMessage: 'x', payLoad: 1 });",
+      '  return { good, bad, envelope };',
+      '}',
+    ].join('\n');
+    const result = await build({
+      stdin: { contents: entry, resolveDir: ROOT_DIR, loader: 'ts', sourcefile: 'k6-entry.ts' },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2019',
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const code = result.outputFiles[0]?.text ?? '';
+    expect(code.length).toBeGreaterThan(0);
+    expect(code).not.toMatch(/\brequire\(/);
+    expect(code).not.toMatch(/["']node:/);
+    // ES2020+ syntax k6 v0.48's Babel pass rejects must have been lowered.
+    expect(code).not.toMatch(/\?\?|\?\.\w/);
+
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as {
+      run: () => { good: boolean; bad: { valid: boolean; errors?: { message: string }[] }; envelope: boolean };
+    };
+    const out = mod.run();
+    expect(out.good).toBe(true);
+    expect(out.bad.valid).toBe(false);
+    expect(out.bad.errors?.map((e) => e.message)).toEqual(['correlationId must be at most 50 characters']);
+    expect(out.envelope).toBe(false);
+  });
+});
