@@ -2,6 +2,7 @@
 // Cases list them as their expectation; the envelope invariants run on every response any case receives.
 import { findOperation, type PayloadKind } from '../api/operations.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
+import { formatIssues, validateEnvelope } from '../api/validation.ts';
 import type { Check, CheckContext, Failure, Severity } from './types.ts';
 
 const MAX_TEXT = 240;
@@ -159,6 +160,25 @@ export const giftcardListCursorIntegers: Check = function giftcardListCursorInte
     message: `gift card list envelope: ${bad.join(' and ')} not an integer`,
     expected: 'next and next_cursor integers',
     received: `next ${show(env.next)}, next_cursor ${show(env.next_cursor)}`,
+  });
+};
+
+/** The wire schema of the envelope (schemas/envelope.schema.json or the gift card list's), via the project's validators. */
+export const envelopeMatchesSchema: Check = function envelopeMatchesSchema(ctx, res) {
+  const op = findOperation(ctx.operationId);
+  if (op === undefined || res.httpStatus !== 200 || res.bodyText === undefined) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(res.bodyText);
+  } catch {
+    return undefined; // envelopeIsJson reports it
+  }
+  const result = validateEnvelope(op, body);
+  if (result.valid) return undefined;
+  return makeFailure(ctx, 'envelope-schema', {
+    message: `the response does not match the ${op.envelope === 'giftcard-list' ? 'gift card list ' : ''}envelope schema`,
+    expected: `schemas/${op.envelope === 'giftcard-list' ? 'giftcard-list-envelope' : 'envelope'}.schema.json (payLoad ${op.payloadKind} on '000')`,
+    received: clip(formatIssues(result.errors)),
   });
 };
 

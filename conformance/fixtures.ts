@@ -15,6 +15,8 @@ export interface SkuFixture extends SkuView {
 export interface CountryFixture {
   readonly code: string;
   readonly plan?: NumberPlan;
+  /** Every dialing prefix of the country (calling code + each area code), to keep other plans' numbers out of it. */
+  readonly prefixes: readonly string[];
   readonly record: Readonly<Record<string, unknown>>;
 }
 
@@ -91,14 +93,25 @@ export function planFromCountryRecord(record: Record<string, unknown>, mapping: 
   return { prefix: icc + areaCode, nationalLength };
 }
 
+/** Calling code + each area code of a countries record (calling code alone without area codes). */
+export function prefixesFromCountryRecord(record: Record<string, unknown>, mapping: FieldMapping, areaCodesPath: string): string[] {
+  const icc = readCountry(record, mapping.country).dialingPrefixes[0];
+  if (icc === undefined || !/^[0-9]+$/.test(icc)) return [];
+  const areas = (readString(record, areaCodesPath) ?? '').split(',').map((a) => a.trim()).filter((a) => /^[0-9]+$/.test(a));
+  return areas.length === 0 ? [icc] : areas.map((a) => icc + a);
+}
+
 function randomDigits(n: number): string {
   let out = '';
   for (let i = 0; i < n; i++) out += String(Math.floor(Math.random() * 10));
   return out;
 }
 
-/** A number of the plan ending with `suffix`; ordinary numbers avoid every trigger suffix and the excluded numbers. */
-export function makeMobile(plan: NumberPlan, suffix = '', exclude: ReadonlySet<string> = new Set()): string | undefined {
+/**
+ * A number of the plan ending with `suffix`; ordinary numbers avoid every trigger suffix and the excluded numbers.
+ * `avoidPrefixes` are longer prefixes of other countries inside this plan's range (a US '1' number must not start 1876).
+ */
+export function makeMobile(plan: NumberPlan, suffix = '', exclude: ReadonlySet<string> = new Set(), avoidPrefixes: readonly string[] = []): string | undefined {
   if (suffix.length > plan.nationalLength) return undefined;
   for (let attempt = 0; attempt < 100; attempt++) {
     const body = randomDigits(plan.nationalLength - suffix.length);
@@ -107,7 +120,7 @@ export function makeMobile(plan: NumberPlan, suffix = '', exclude: ReadonlySet<s
     const mobile = plan.prefix + national;
     // Only the requested trigger may fire: no other trigger suffix by chance.
     if (TRIGGER_SUFFIXES.some((t) => mobile.endsWith(t) && !suffix.endsWith(t))) continue;
-    if (exclude.has(mobile)) continue;
+    if (exclude.has(mobile) || avoidPrefixes.some((p) => mobile.startsWith(p))) continue;
     return mobile;
   }
   return undefined;
@@ -159,12 +172,13 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
     if (code === undefined) continue;
     const fromSettings = deps.settings.numbers[code];
     const plan = fromSettings ?? (code === 'JM' ? SPEC_JAMAICA_PLAN : planFromCountryRecord(record, deps.mapping, areaCodesPath));
-    countries.push({ code, record, ...(plan === undefined ? {} : { plan }) });
+    const prefixes = [...new Set([...prefixesFromCountryRecord(record, deps.mapping, areaCodesPath), ...(plan === undefined ? [] : [plan.prefix])])];
+    countries.push({ code, record, prefixes, ...(plan === undefined ? {} : { plan }) });
   }
   for (const [code, plan] of Object.entries(deps.settings.numbers)) {
-    if (!countries.some((c) => c.code === code)) countries.push({ code, plan, record: {} });
+    if (!countries.some((c) => c.code === code)) countries.push({ code, plan, prefixes: [plan.prefix], record: {} });
   }
-  if (!countries.some((c) => c.code === 'JM')) countries.push({ code: 'JM', plan: SPEC_JAMAICA_PLAN, record: {} });
+  if (!countries.some((c) => c.code === 'JM')) countries.push({ code: 'JM', plan: SPEC_JAMAICA_PLAN, prefixes: [SPEC_JAMAICA_PLAN.prefix], record: {} });
 
   const faceCurrencies = new Set<string>();
   for (const sku of [...skus, ...giftcards]) if (sku.faceValueCurrency !== undefined) faceCurrencies.add(sku.faceValueCurrency);
@@ -183,7 +197,12 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
     plan: (code) => countries.find((c) => c.code === code)?.plan,
     mobile: (code, suffix = '') => {
       const plan = countries.find((c) => c.code === code)?.plan;
-      return plan === undefined ? undefined : makeMobile(plan, suffix, excluded);
+      if (plan === undefined) return undefined;
+      const inside = countries
+        .filter((c) => c.code !== code)
+        .flatMap((c) => c.prefixes)
+        .filter((p) => p.length > plan.prefix.length && p.startsWith(plan.prefix));
+      return makeMobile(plan, suffix, excluded, inside);
     },
   };
 }

@@ -35,7 +35,7 @@ export interface ConformanceTarget {
 }
 
 export type ProgressEvent =
-  | { readonly type: 'phase'; readonly phase: 'discovery' | 'concurrent' | 'exclusive'; readonly cases: number }
+  | { readonly type: 'phase'; readonly phase: 'concurrent' | 'exclusive'; readonly cases: number }
   | { readonly type: 'case-start'; readonly id: string }
   | { readonly type: 'case-end'; readonly result: CaseResult };
 

@@ -175,6 +175,8 @@ function describeFrameworkError(error: FastifyError, bodyLimit: number): { statu
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the body is empty but Content-Type is application/json' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the body size does not match Content-Length' };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, key: 'invalidRequest', message: `Invalid request: a path parameter is longer than ${MAX_PARAM_LENGTH} characters` };
     case 'FST_ERR_BAD_URL':
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the URL is malformed' };
     default:
@@ -210,10 +212,13 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   const authorized = createBasicAuthCheck(resolved.user, password);
   const latencyMs = scaled(env, behaviour.responseLatencyMs);
 
+  // Routing failures (bad URL encoding, over-long parameters) skip the error handler unless handed over here.
+  let onFrameworkError: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void = () => undefined;
   const fastify = Fastify({
     logger: resolved.logger,
     bodyLimit: resolved.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (error, request, reply) => onFrameworkError(error, request, reply),
   });
   // Only JSON bodies: text/plain (fastify's other default) becomes a 415 like any other content type.
   fastify.removeContentTypeParser('text/plain');
@@ -245,15 +250,17 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     });
   });
 
-  fastify.setErrorHandler((error: FastifyError, request, reply) => {
-    const operationId = (request.routeOptions.config as { operationId?: string } | undefined)?.operationId ?? '';
+  const answerError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const operationId = (request.routeOptions?.config as { operationId?: string } | undefined)?.operationId ?? '';
     const headers = request.headers as Record<string, string | undefined>;
     const ctx: SendContext = { operationId, query: plainQuery(request.query), body: undefined, headers };
     // Credentials are checked before anything about the request is reported, as for every other answer.
     if (!isAuthorized(headers)) return unauthorized(reply, ctx);
     const { status, key, message } = describeFrameworkError(error, resolved.bodyLimitBytes);
     return send(reply, ctx, { envelope: failure(env.codes, key, message), httpStatus: status });
-  });
+  };
+  fastify.setErrorHandler(answerError);
+  onFrameworkError = answerError;
 
   const finish = (reply: FastifyReply, ctx: SendContext, result: RouteReply): FastifyReply | Promise<FastifyReply> =>
     latencyMs > 0 ? store.sleep(latencyMs).then(() => send(reply, ctx, result)) : send(reply, ctx, result);

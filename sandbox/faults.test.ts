@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { FAULT_HEADER, malformBody, parseFaultHeader, registerFaults, truncateBody } from './faults.ts';
+import { startSandbox } from './server.ts';
 
 describe('parseFaultHeader', () => {
   const accepted: Array<[string, unknown[]]> = [
@@ -176,7 +177,7 @@ interface RawResult {
 }
 
 /** node:http rather than fetch: the tests need the raw bytes, the raw Content-Length and the socket error code. */
-function rawRequest(url: string, method: string, headers: Record<string, string>): Promise<RawResult> {
+function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<RawResult> {
   return new Promise((resolve) => {
     const req = httpRequest(url, { method, headers: { ...headers, connection: 'close' } }, (res) => {
       const chunks: Buffer[] = [];
@@ -186,7 +187,7 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
     });
     req.on('error', (error) => resolve({ error }));
     req.setTimeout(20_000, () => req.destroy(new Error('test request timed out')));
-    req.end(method === 'POST' ? '{}' : undefined);
+    req.end(method === 'POST' ? (body ?? '{}') : undefined);
   });
 }
 
@@ -271,6 +272,24 @@ describe('faults wired into buildApp', () => {
       const truncated = await sandbox.fastify.inject({ method: 'GET', url: '/api/v2/catalog/countries', headers: { ...auth, [FAULT_HEADER]: 'truncate' } });
       expect(Number(truncated.headers['content-length'])).toBe(truncated.rawPayload.length);
       expect(() => JSON.parse(truncated.body)).toThrow();
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a reset top-up over a socket was still charged: the status endpoint has its final result', async () => {
+    const sandbox = await startSandbox({ timeScale: 0.01, faults: true });
+    try {
+      const correlationId = `fault-reset-${Date.now()}`;
+      const result = await rawRequest(`${sandbox.url}/api/v2/transaction/topup`, 'POST', {
+        ...auth,
+        'content-type': 'application/json',
+        [FAULT_HEADER]: 'reset',
+      }, JSON.stringify({ skuId: 193, amount: 10, mobile: '18765550123', correlationId }));
+      expect(result.error?.code).toBe('ECONNRESET');
+      const status = await rawRequest(`${sandbox.url}/api/v2/transaction/status/${correlationId}`, 'GET', auth);
+      expect(status.status).toBe(200);
+      expect((JSON.parse(status.body?.toString() ?? '') as { responseCode: string }).responseCode).toBe('000');
     } finally {
       await sandbox.close();
     }

@@ -38,6 +38,8 @@ export interface StoreOptions {
 }
 
 const FIRST_TRANSACTION_ID = 100_000_001;
+/** setTimeout fires at once beyond 2^31-1 ms; a huge time scale must not turn a long delay into none. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
@@ -122,7 +124,7 @@ export class SandboxStore {
     if (this.#closed) {
       this.#settle(pending);
     } else {
-      pending.timer = setTimeout(() => this.#settle(pending), Math.max(0, delayMs));
+      pending.timer = setTimeout(() => this.#settle(pending), Math.min(MAX_TIMER_MS, Math.max(0, delayMs)));
     }
     return { txn, done };
   }
@@ -170,7 +172,7 @@ export class SandboxStore {
         timer: setTimeout(() => {
           this.#sleeps.delete(entry);
           resolve();
-        }, ms),
+        }, Math.min(MAX_TIMER_MS, ms)),
         resolve,
       };
       this.#sleeps.add(entry);

@@ -1,7 +1,7 @@
 // ENV: every operation with valid input answers HTTP 200, a valid envelope and a payload of the documented kind.
 // Generated from OPERATIONS; reads that need an earlier transaction (status, fetch, port-in, eSIM) make it first.
 import { OPERATIONS, type ApiVersion, type Operation } from '../../api/operations.ts';
-import { http200, successful } from '../checks.ts';
+import { envelopeMatchesSchema, http200, successful } from '../checks.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import {
   ASSUMED,
@@ -22,35 +22,52 @@ const WRITE_RULE = "Write operations (POST, JSON body, Content-Type application/
 function expectSuccess(ctx: CaseContext, exchange: Exchange): void {
   guardAssumedPath(ctx, exchange);
   ctx.check(http200, exchange);
+  ctx.check(envelopeMatchesSchema, exchange);
   ctx.check(successful, exchange);
 }
 
-/** Runs the write the read depends on and returns the path parameters the read needs. */
-async function prerequisite(ctx: CaseContext, op: Operation): Promise<Record<string, string | number>> {
+/** Operations whose valid input needs an earlier transaction: the write that makes it. */
+export const PREREQUISITE_WRITE: Readonly<Record<string, string>> = {
+  'transaction.status': 'transaction.topup',
+  'giftcard.fetch': 'transaction.giftcard',
+  'sim.portin-status': 'transaction.sim-portin',
+  'esim.status': 'transaction.esim',
+};
+
+/**
+ * Runs the write a read depends on and returns the read's path parameters. Strict (ENV): a failing write fails the
+ * case. Quiet (AUTH): returns undefined instead, so the caller can fall back to a placeholder.
+ */
+export async function prerequisite(ctx: CaseContext, op: Operation, strict = true): Promise<Record<string, string | number> | undefined> {
   const fx = await ctx.fixtures();
   const version: ApiVersion = op.version;
   const fields = ctx.settings.fields;
+  const write = OPERATIONS.find((o) => o.version === version && o.purpose === PREREQUISITE_WRITE[op.purpose]) as Operation;
+  const body = validWriteBody(ctx, fx, write);
+  const step = `the ${write.id} this read depends on`;
   if (op.purpose === 'transaction.status') {
-    const write = OPERATIONS.find((o) => o.version === version && o.purpose === 'transaction.topup') as Operation;
-    const body = validWriteBody(ctx, fx, write);
-    requireSuccess(ctx, await ctx.call(write.id, { body }), 'the top-up to check');
+    const exchange = await ctx.call(write.id, { body });
+    if (exchange.response.classification.outcome !== 'Successful') {
+      if (strict) requireSuccess(ctx, exchange, step);
+      return undefined;
+    }
     return { correlationId: String(body.correlationId) };
   }
-  const purpose = op.purpose === 'giftcard.fetch' ? 'transaction.giftcard' : op.purpose === 'sim.portin-status' ? 'transaction.sim-portin' : 'transaction.esim';
-  const write = OPERATIONS.find((o) => o.version === version && o.purpose === purpose) as Operation;
-  const { submitted, final } = await submitAndFinish(ctx, version, write.id, validWriteBody(ctx, fx, write));
-  requireSuccess(ctx, final ?? submitted, `the ${write.id} this read depends on`);
-  const payloads = [final?.response.envelope?.payLoad, submitted.response.envelope?.payLoad];
-  if (op.purpose === 'esim.status') {
-    const iccid = need(ctx, payloads.map((p) => idAt(p, fields.esimIccid)).find((v) => v !== undefined), `an ICCID at '${fields.esimIccid}' of the eSIM result (assumed field)`);
-    return { Iccid: iccid };
+  const { submitted, final } = await submitAndFinish(ctx, version, write.id, body);
+  if ((final ?? submitted).response.classification.outcome !== 'Successful') {
+    if (strict) requireSuccess(ctx, final ?? submitted, step);
+    return undefined;
   }
-  const id = need(ctx, payloads.map((p) => idAt(p, fields.transactionId)).find((v) => v !== undefined), `a transaction id at '${fields.transactionId}' (assumed field)`);
-  return { id };
+  const payloads = [final?.response.envelope?.payLoad, submitted.response.envelope?.payLoad];
+  const path = op.purpose === 'esim.status' ? fields.esimIccid : fields.transactionId;
+  const value = payloads.map((p) => idAt(p, path)).find((v) => v !== undefined);
+  if (value === undefined && !strict) return undefined;
+  const id = need(ctx, value, `${op.purpose === 'esim.status' ? 'an ICCID' : 'a transaction id'} at '${path}' of the ${write.id} result (assumed field)`);
+  return op.purpose === 'esim.status' ? { Iccid: id } : { id };
 }
 
 function readCase(op: Operation): ConformanceCase {
-  const needsTransaction = ['transaction.status', 'giftcard.fetch', 'sim.portin-status', 'esim.status'].includes(op.purpose);
+  const needsTransaction = op.purpose in PREREQUISITE_WRITE;
   return {
     kind: 'scenario',
     id: `ENV-${op.id}`,
@@ -64,7 +81,7 @@ function readCase(op: Operation): ConformanceCase {
       : {}),
     async scenario(ctx) {
       const fx = await ctx.fixtures();
-      const input = needsTransaction ? { path: await prerequisite(ctx, op) } : validReadInput(ctx, fx, op) ?? {};
+      const input = needsTransaction ? { path: (await prerequisite(ctx, op)) ?? {} } : validReadInput(ctx, fx, op) ?? {};
       expectSuccess(ctx, await ctx.call(op.id, input));
     },
   };

@@ -2,7 +2,7 @@
 // country's number is not a success. FMT: top-up numbers that break the country's format are rejected, nothing charged.
 import type { ApiVersion } from '../../api/operations.ts';
 import { notSuccessful, successful } from '../checks.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN, makeMobile, type Fixtures } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN, type Fixtures } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, rtrTarget, topupBody } from './common.ts';
 import { expectNothingCharged } from './len.ts';
@@ -22,7 +22,7 @@ function otherCountry(ctx: CaseContext, fx: Fixtures): { code: string; mobile: s
     if ((SANDBOX_LOOKUP_COUNTRIES as readonly string[]).includes(country.code) || country.plan === undefined) continue;
     const prefix = country.plan.prefix;
     if (supported.some((p) => p.startsWith(prefix) || prefix.startsWith(p))) continue;
-    const mobile = makeMobile(country.plan);
+    const mobile = fx.mobile(country.code);
     if (mobile !== undefined) return { code: country.code, mobile };
   }
   return ctx.skip('the catalog lists no other country with a number plan distinct from JM/IN/PK/MX');

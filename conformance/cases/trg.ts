@@ -121,6 +121,8 @@ function delayTriggerCase(version: ApiVersion, trigger: TriggerSpec & { effect: 
       ctx.note(`client timeout ${timeoutMs} ms for a documented delay of ${delayMs / 1000} s (scaled ${ctx.timing.scaled(delayMs)} ms)`);
       const submitted = await ctx.call(`${version}.transaction.topup`, { body }, { timeoutMs });
       ctx.check(clientTimedOut, submitted);
+      // Polling starts one interval after the timeout, like any poll loop (and after the gateway has the request).
+      await ctx.sleep(ctx.timing.pollIntervalMs);
       const poll = await ctx.pollStatus(version, correlationId);
       if (!poll.final) {
         ctx.fail({

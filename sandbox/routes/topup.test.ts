@@ -201,7 +201,7 @@ describe('top-up: sandbox triggers (spec table)', () => {
   ];
   for (const delay of delays) {
     it(`number ending ${delay.suffix}: response held ${delay.realMs} ms x time scale, status '852' meanwhile, then final`, async () => {
-      const timeScale = 0.002;
+      const timeScale = 0.005;
       const c = await client({ timeScale });
       const before = await c.funds();
       const body = topup(193, 10, delay.mobile);

@@ -1,7 +1,8 @@
 // The list of subcommands; each module exports one `register(program)` that adds its command and options.
 import type { Command } from 'commander';
 import { register as registerSandbox } from './sandbox.ts';
+import { register as registerConformance } from './conformance.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const COMMANDS: readonly RegisterCommand[] = [registerSandbox];
+export const COMMANDS: readonly RegisterCommand[] = [registerConformance, registerSandbox];

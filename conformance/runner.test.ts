@@ -1,0 +1,166 @@
+// The runner against an in-memory target: invariants on every response, phases and concurrency, skips, errors,
+// timeouts, credentials variants and redaction. No sockets: the target answers from a function.
+import { describe, expect, test } from 'vitest';
+import { toGatewayResponse, type GatewayResponse } from '../api/envelope.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import type { BuiltRequest } from '../api/request-builder.ts';
+import { runCases, type ConformanceTarget } from './runner.ts';
+import { DEFAULT_SETTINGS, mergeSettings } from './settings.ts';
+import { computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
+import { successful } from './checks.ts';
+import type { CaseContext, ConformanceCase } from './types.ts';
+
+const PASSWORD = 'pw-Secret-123';
+
+function envelope(operationId: string, body: unknown, httpStatus = 200): GatewayResponse {
+  return toGatewayResponse({ operationId, httpStatus, bodyText: JSON.stringify(body), timedOut: false, timings: { startedAt: Date.now(), totalMs: 1 } });
+}
+
+function fakeTarget(answer: (built: BuiltRequest) => GatewayResponse | Promise<GatewayResponse>): ConformanceTarget & { sent: BuiltRequest[] } {
+  const sent: BuiltRequest[] = [];
+  return {
+    label: 'http://fake',
+    connection: { baseUrl: 'http://fake', user: 'agent', password: PASSWORD },
+    sent,
+    async send(built) {
+      sent.push(built);
+      return answer(built);
+    },
+  };
+}
+
+const ok = (built: BuiltRequest) => envelope(built.operationId, { responseCode: '000', responseMessage: null, payLoad: built.method === 'POST' ? {} : [] });
+
+function env(target: ConformanceTarget, overrides: Partial<Parameters<typeof runCases>[1]> = {}) {
+  const settings = mergeSettings(DEFAULT_SETTINGS, { concurrency: 3 });
+  return { target, settings, timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale: 0.001 }), mapping: DEFAULT_FIELD_MAPPING, ...overrides };
+}
+
+function scenario(id: string, body: (ctx: CaseContext) => Promise<void>, extra: Partial<ConformanceCase> = {}): ConformanceCase {
+  return { kind: 'scenario', id, group: 'ENV', title: id, specSection: 'S', rule: 'R', api: 'v2', scenario: body, ...extra } as ConformanceCase;
+}
+
+describe('runCases', () => {
+  test('every response passes the envelope invariants, even when the case checks nothing', async () => {
+    const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: { leaked: true } }));
+    const result = await runCases([scenario('ENV-X', async (ctx) => void (await ctx.call('v2.account.balance', {})))], env(target));
+    expect(result.cases[0]?.status).toBe('failed');
+    expect(result.cases[0]?.failures.map((f) => f.check)).toEqual(['payload-null-unless-000']);
+  });
+
+  test('request cases run their expectation checks', async () => {
+    const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '003', responseMessage: 'bad', payLoad: null }));
+    const c: ConformanceCase = { kind: 'request', id: 'PAGE-X', group: 'PAGE', title: 't', specSection: 's', rule: 'r', api: 'v2', operationId: 'v2.account.balance', input: () => ({}), expect: [successful] };
+    // Request cases need fixtures: the fake answers the catalog reads with a failure, so discovery fails the case.
+    const result = await runCases([c], env(target));
+    expect(result.cases[0]?.failures[0]?.check).toBe('fixture-discovery');
+  });
+
+  test('exclusive cases run one at a time, after every concurrent case, and the limit holds', async () => {
+    const target = fakeTarget(ok);
+    let active = 0;
+    let maxConcurrent = 0;
+    let exclusiveOverlap = false;
+    const log: string[] = [];
+    const body = (id: string, exclusive: boolean) => async (ctx: CaseContext) => {
+      active += 1;
+      maxConcurrent = Math.max(maxConcurrent, active);
+      if (exclusive && active > 1) exclusiveOverlap = true;
+      await ctx.sleep(10);
+      log.push(id);
+      active -= 1;
+    };
+    const cases = [
+      scenario('E-1', body('E-1', true), { exclusive: true }),
+      ...Array.from({ length: 8 }, (_, i) => scenario(`C-${i}`, body(`C-${i}`, false))),
+      scenario('E-2', body('E-2', true), { exclusive: true }),
+    ];
+    const result = await runCases(cases, env(target));
+    expect(result.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
+    expect(maxConcurrent).toBeLessThanOrEqual(3);
+    expect(exclusiveOverlap).toBe(false);
+    expect(log.slice(-2)).toEqual(['E-1', 'E-2']);
+  });
+
+  test('skip is reported with its reason; a skip after a failure stays a failure', async () => {
+    const target = fakeTarget(ok);
+    const result = await runCases(
+      [
+        scenario('S-1', async (ctx) => ctx.skip('no Pin SKU')),
+        scenario('S-2', async (ctx) => {
+          ctx.fail({ check: 'x', operation: 'op', message: 'm', expected: 'e', received: 'r' });
+          ctx.skip('later');
+        }),
+      ],
+      env(target),
+    );
+    expect(result.cases.map((c) => [c.status, c.skipReason])).toEqual([
+      ['skipped', 'no Pin SKU'],
+      ['failed', undefined],
+    ]);
+  });
+
+  test('a throwing case fails with case-error; a hanging case fails with case-timeout', async () => {
+    const target = fakeTarget(ok);
+    const result = await runCases(
+      [scenario('X-1', async () => Promise.reject(new Error(`boom with ${PASSWORD}`))), scenario('X-2', () => new Promise<void>(() => undefined))],
+      env(target, { caseTimeoutMs: 50 }),
+    );
+    expect(result.cases.map((c) => c.failures[0]?.check)).toEqual(['case-error', 'case-timeout']);
+    expect(JSON.stringify(result)).not.toContain(PASSWORD);
+  });
+
+  test('credentials: valid, none and wrong; echoes are redacted', async () => {
+    const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '041', responseMessage: 'no' }, 401));
+    const result = await runCases(
+      [
+        scenario('A-1', async (ctx) => {
+          await ctx.call('v2.account.balance', {});
+          await ctx.call('v2.account.balance', {}, { credentials: 'none' });
+          const e = await ctx.call('v2.account.balance', {}, { credentials: 'wrong' });
+          ctx.fail({ check: 'echo', operation: e.request.operationId, message: 'm', expected: 'e', received: 'r', request: e.request });
+        }),
+      ],
+      env(target),
+    );
+    const auth = target.sent.map((b) => b.headers.Authorization);
+    expect(auth[0]).toMatch(/^Basic /);
+    expect(auth[1]).toBeUndefined();
+    expect(auth[2]).toMatch(/^Basic /);
+    expect(auth[2]).not.toBe(auth[0]);
+    expect(result.cases[0]?.failures[0]?.request?.headers.Authorization).toBe('Basic [REDACTED]');
+    expect(JSON.stringify(result)).not.toContain(Buffer.from(`agent:${PASSWORD}`).toString('base64'));
+  });
+
+  test('correlationIds are unique within a run, at every length', async () => {
+    const target = fakeTarget(ok);
+    const ids: string[] = [];
+    await runCases(
+      [
+        scenario('I-1', async (ctx) => {
+          for (let i = 0; i < 62; i++) ids.push(ctx.correlationId(1));
+          for (const n of [0, 8, 36, 50, 51]) ids.push(ctx.correlationId(n));
+        }),
+      ],
+      env(target),
+    );
+    expect(new Set(ids.slice(0, 62)).size).toBe(62);
+    expect(ids.slice(62).map((id) => id.length)).toEqual([0, 8, 36, 50, 51]);
+  });
+
+  test('pollStatus follows 852 to the final code and checks every status response', async () => {
+    let calls = 0;
+    const target = fakeTarget((b) => {
+      calls += 1;
+      return envelope(b.operationId, calls < 3 ? { responseCode: '852', responseMessage: 'in progress', payLoad: null } : { responseCode: '000', responseMessage: null, payLoad: {} });
+    });
+    let seen: unknown;
+    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc')))], env(target));
+    expect(seen).toMatchObject({ final: true, outcome: 'Successful', responseCode: '000', attempts: 3 });
+    expect(result.cases[0]?.status).toBe('passed');
+  });
+
+  test('duplicate case ids are refused', async () => {
+    await expect(runCases([scenario('D-1', async () => undefined), scenario('D-1', async () => undefined)], env(fakeTarget(ok)))).rejects.toThrow(/duplicate/);
+  });
+});

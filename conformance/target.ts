@@ -1,0 +1,42 @@
+// The Node side of a conformance run: the target (undici transport over a resolved config) and the run's timing.
+// Kept apart from the runner so the runner stays free of Node specifics and can be driven by any target in tests.
+import { createNodeTransport, type NodeTransport } from '../client/node-transport.ts';
+import { basicAuthorization } from '../api/request-builder.ts';
+import { clientTimings } from '../api/scale.ts';
+import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import { redactUrl } from '../api/redact.ts';
+import type { ConformanceTarget } from './runner.ts';
+import type { ConformanceSettings } from './settings.ts';
+import { computeTiming, DEFAULT_TIMING_INPUT, type Timing } from './timing.ts';
+
+export interface NodeConformanceTarget extends ConformanceTarget {
+  close(): Promise<void>;
+}
+
+/** Connections per target: enough for the POLL load case (50 top-ups at once plus their polls) and the case pool. */
+const CONNECTIONS = 128;
+
+export function createNodeConformanceTarget(config: ResolvedTargetConfig): NodeConformanceTarget {
+  const transport: NodeTransport = createNodeTransport({ connections: CONNECTIONS });
+  const { connectTimeoutMs } = clientTimings(config);
+  const secrets = [config.password, basicAuthorization(config.user, config.password).slice('Basic '.length)];
+  return {
+    label: redactUrl(config.baseUrl),
+    connection: { baseUrl: config.baseUrl, user: config.user, password: config.password, writePaths: config.writePaths },
+    send: (built, timeoutMs) => transport.send(built, { connectTimeoutMs, responseTimeoutMs: timeoutMs, secrets }),
+    close: () => transport.close(),
+  };
+}
+
+/** Timing of a run from the target config (time scale, timeouts, polling) and the conformance settings (floors, slack). */
+export function timingFor(config: Pick<ResolvedTargetConfig, 'timeScale' | 'timeouts' | 'poll'>, settings: ConformanceSettings): Timing {
+  return computeTiming({
+    ...DEFAULT_TIMING_INPUT,
+    timeScale: config.timeScale,
+    responseTimeoutMs: config.timeouts.responseMs,
+    pollIntervalMs: config.poll.intervalMs,
+    pollDeadlineMs: config.poll.deadlineMs,
+    minRequestTimeoutMs: settings.minRequestTimeoutMs,
+    pollSlackMs: settings.pollSlackMs,
+  });
+}
