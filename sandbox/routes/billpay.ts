@@ -7,16 +7,13 @@ import type { RouteContext, RouteTable } from './context.ts';
 import { fail, intArg, ok, stringArg } from './context.ts';
 import type { Decision } from './transactions.ts';
 import {
-  boundsRefusal,
-  currencyRefusal,
   digitsFor,
-  faceAmount,
   isRefusal,
+  priceAmount,
   ofCategory,
   resolveSku,
   runWrite,
   transactionPayload,
-  walletCost,
 } from './transactions.ts';
 
 function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
@@ -24,13 +21,9 @@ function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
   const found = resolveSku(ctx, body.skuId, ofCategory('Bill Pay'), 'a Bill Pay SKU');
   if (isRefusal(found)) return found;
   const { sku, meta } = found;
-  const currency = body.transactionCurrencyCode;
-  const refusedCurrency = currencyRefusal(ctx, meta, currency);
-  if (refusedCurrency !== undefined) return refusedCurrency;
-  const refusedAmount = boundsRefusal(ctx, sku, meta, body.amount, currency);
-  if (refusedAmount !== undefined) return refusedAmount;
-  const cost = walletCost(sku, meta, body.amount, currency);
-  const face = faceAmount(meta, body.amount, currency);
+  const priced = priceAmount(ctx, sku, meta, body.amount, body.transactionCurrencyCode);
+  if (isRefusal(priced)) return priced;
+  const { cost, face } = priced;
   return {
     cost,
     build: (txn) => ({

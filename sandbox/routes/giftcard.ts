@@ -6,16 +6,13 @@ import type { RouteContext, RouteTable } from './context.ts';
 import { fail, idArg, ok } from './context.ts';
 import type { Decision } from './transactions.ts';
 import {
-  boundsRefusal,
-  currencyRefusal,
   digitsFor,
-  faceAmount,
   isAsync,
   isRefusal,
+  priceAmount,
   resolveSku,
   runWrite,
   transactionPayload,
-  walletCost,
 } from './transactions.ts';
 
 const CARD_VALIDITY_DAYS = 365;
@@ -25,13 +22,9 @@ function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
   const found = resolveSku(ctx, body.skuId, (meta) => meta.isGiftcard, 'a gift card SKU');
   if (isRefusal(found)) return found;
   const { sku, meta } = found;
-  const currency = body.transactionCurrencyCode;
-  const refusedCurrency = currencyRefusal(ctx, meta, currency);
-  if (refusedCurrency !== undefined) return refusedCurrency;
-  const refusedAmount = boundsRefusal(ctx, sku, meta, body.amount, currency);
-  if (refusedAmount !== undefined) return refusedAmount;
-  const cost = walletCost(sku, meta, body.amount, currency);
-  const face = faceAmount(meta, body.amount, currency);
+  const priced = priceAmount(ctx, sku, meta, body.amount, body.transactionCurrencyCode);
+  if (isRefusal(priced)) return priced;
+  const { cost, face } = priced;
   return {
     cost,
     asyncMs: isAsync(env, 'transaction.giftcard') ? env.behaviour.giftcardProcessingMs : undefined,

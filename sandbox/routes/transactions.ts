@@ -290,3 +290,19 @@ export function assignedNumber(env: SandboxEnv, countryCode: string, transaction
   }
   return null;
 }
+
+/**
+ * The checks every amount-carrying write shares (currency allowed, amount within the denomination's bounds) and,
+ * when both pass, what the write costs in wallet currency and delivers in face value. Bill pay and gift card use it.
+ */
+export function priceAmount(
+  ctx: RouteContext,
+  sku: Sku,
+  meta: SkuMeta,
+  amount: number,
+  currency: string | null | undefined,
+): Refusal | { readonly cost: number; readonly face: number } {
+  const refused = currencyRefusal(ctx, meta, currency) ?? boundsRefusal(ctx, sku, meta, amount, currency);
+  if (refused !== undefined) return refused;
+  return { cost: walletCost(sku, meta, amount, currency), face: faceAmount(meta, amount, currency) };
+}
