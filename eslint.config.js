@@ -29,6 +29,7 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*', ...nodeBuiltins], message: 'api/ and schemas/ are runtime-neutral: no Node built-ins.' },
             { group: ['k6', 'k6/*'], message: 'api/ and schemas/ are runtime-neutral: no k6 modules.' },
+            { group: ['zod', 'zod/*'], message: 'zod does not load in k6 v0.48 (no BigInt): validate user input in config/.' },
           ],
         },
       ],

@@ -21,7 +21,9 @@ export class HarnessError extends Error {
   readonly exitCode: number;
 
   constructor(code: HarnessErrorCode, message: string, options?: { exitCode?: number; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(message);
+    // Set by hand: the two-argument Error constructor is ES2022, and k6 v0.48 runs ES2019.
+    if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
     this.name = 'HarnessError';
     this.code = code;
     this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' ? EXIT.usage : EXIT.checkFailed);

@@ -28,7 +28,9 @@ export type OutcomeRule =
   | 'in-progress-852'
   | 'failure-code'
   | 'no-response'
-  | 'no-response-code';
+  | 'no-response-code'
+  /** Status check only: "not found" while the service-side timeout has not yet passed since submission (api/poll.ts). */
+  | 'not-found-before-service-timeout';
 
 export const SUCCESS_CODE = '000';
 export const IN_PROGRESS_CODE = '852';

@@ -71,15 +71,35 @@ export async function pollUntilFinal<T extends Classification>(options: PollOpti
 const HOPELESS_STATUS = new Set([401, 403]);
 
 /**
+ * What a status answer of "no such transaction" means depends on time (spec: "If the client times out, do not assume
+ * failure (the account may be charged)"; "Service-side transaction timeout is 2 minutes"). Until the service-side
+ * timeout has passed since submission the gateway may still be processing a request it has not recorded yet, so
+ * such an answer leaves the transaction Unknown. Which codes mean "not found" the spec does not say (assumed, config).
+ */
+export interface StatusPolicy {
+  /** Epoch ms when the transaction was submitted (sent), if this client submitted it. */
+  readonly submittedAt?: number;
+  /** The service-side transaction timeout in real ms (2 minutes, scaled by the target's time scale). */
+  readonly serviceTimeoutMs: number;
+  /** Status codes that mean "no record of this correlationId" (assumed; default '027', the embedded sandbox's). */
+  readonly notFoundCodes: readonly string[];
+  readonly now: () => number;
+}
+
+/**
  * Classification of one status-check response (spec rows "Unknown / In progress | Status check"): '852' in
  * progress, '000' successful, any other responseCode failed. A status check that itself got no envelope (timeout,
  * reset, HTTP error, unparsable body) says nothing about the transaction, so it stays Unknown and not final; its
- * `rule` still names what the check saw.
+ * `rule` still names what the check saw. With a policy, "not found" before the service-side timeout is Unknown too.
  */
-export function classifyStatusCheck(response: GatewayResponse): Classification {
+export function classifyStatusCheck(response: GatewayResponse, policy?: StatusPolicy): Classification {
   const seen = response.classification;
-  if (response.httpStatus === 200 && response.envelope !== undefined) return seen;
-  return { outcome: 'Unknown', rule: seen.rule, final: false };
+  if (response.httpStatus !== 200 || response.envelope === undefined) return { outcome: 'Unknown', rule: seen.rule, final: false };
+  if (policy !== undefined && policy.notFoundCodes.includes(response.envelope.responseCode)) {
+    const since = policy.submittedAt === undefined ? Number.POSITIVE_INFINITY : policy.now() - policy.submittedAt;
+    if (since < policy.serviceTimeoutMs) return { outcome: 'Unknown', rule: 'not-found-before-service-timeout', final: false };
+  }
+  return seen;
 }
 
 /** True when polling again cannot help (the status endpoint refuses the credentials). */

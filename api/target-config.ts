@@ -1,14 +1,6 @@
-// The target configuration: schema (zod), defaults and cross-field rules for where and how the harness talks to a gateway.
-// No Node imports (the loader in config/ reads files and env); zod stays on the Node side, never in k6 bundles.
-import { z } from 'zod';
-import { OPERATIONS } from './operations.ts';
-import {
-  DEFAULT_FIELD_MAPPING,
-  FIELD_MAPPING_SECTIONS,
-  mergeFieldMapping,
-  type FieldMapping,
-  type FieldMappingOverrides,
-} from './field-mapping.ts';
+// The target configuration as the runtime sees it: types, defaults and small helpers (no validation library).
+// Runtime-neutral and zod-free so it can be bundled into k6; the zod schema that validates user input lives in config/.
+import type { FieldMapping } from './field-mapping.ts';
 
 export { scaledMs, clientTimings } from './scale.ts';
 
@@ -31,92 +23,17 @@ export const CONFIG_DEFAULTS = Object.freeze({
     intervalMs: 5_000,
     // The 2-minute service-side timeout (spec: Limits) plus a margin.
     deadlineMs: 180_000,
+    /**
+     * Status-check codes that mean "no such transaction". Assumed (the spec names none; the embedded sandbox answers
+     * '027'): until the 2-minute service-side timeout has passed since submission they leave the transaction Unknown.
+     */
+    notFoundCodes: Object.freeze(['027']) as readonly string[],
   }),
   sandbox: Object.freeze({ seed: 1 }),
 });
 
 /** Time scale of the embedded sandbox when the harness starts it (no baseUrl): the 120 s trigger takes 1.2 s. */
 export const EMBEDDED_SANDBOX_TIME_SCALE = 0.01;
-
-const ms = (field: string) =>
-  z
-    .number({ error: `must be a number of milliseconds greater than 0` })
-    .gt(0, { error: `must be a number of milliseconds greater than 0` })
-    .max(24 * 3_600_000, { error: `must be at most 24 hours (86400000 ms) for ${field}` });
-
-const fieldPath = z
-  .string({ error: 'must be a dotted field path (a string)' })
-  .regex(/^[^.\s]+(\.[^.\s]+)*$/, { error: 'must be a dotted field path such as "min.faceValue"' });
-
-function mappingSectionSchema(section: keyof FieldMapping) {
-  const shape: Record<string, z.ZodOptional<typeof fieldPath>> = {};
-  for (const field of Object.keys(DEFAULT_FIELD_MAPPING[section])) shape[field] = fieldPath.optional();
-  return z.strictObject(shape).optional();
-}
-
-const fieldMappingSchema = z.strictObject(
-  Object.fromEntries(FIELD_MAPPING_SECTIONS.map((section) => [section, mappingSectionSchema(section)])),
-);
-
-const ASSUMED_PATH_IDS = new Set(OPERATIONS.filter((op) => op.pathAssumed).map((op) => op.id));
-const KNOWN_IDS = new Set(OPERATIONS.map((op) => op.id));
-
-const writePathsSchema = z
-  .record(
-    z.string(),
-    z
-      .string({ error: 'must be a path string' })
-      .regex(/^\/[^\s?#]*$/, { error: "must be a path starting with '/' with no spaces, query or fragment" })
-      .refine((path) => !path.split('/').includes('..'), { error: "must not contain '..' segments" }),
-  )
-  .superRefine((paths, ctx) => {
-    for (const id of Object.keys(paths)) {
-      if (!KNOWN_IDS.has(id)) {
-        ctx.addIssue({ code: 'custom', path: [id], message: 'is not an operation id of the catalog' });
-      } else if (!ASSUMED_PATH_IDS.has(id)) {
-        ctx.addIssue({ code: 'custom', path: [id], message: 'names an operation whose path the spec shows; only assumed write paths can be overridden' });
-      }
-    }
-  });
-
-const credential = (what: string) => z.string({ error: `must be a string` }).min(1, { error: `must not be empty (${what})` });
-
-/** One layer of configuration (file, env, flags): every key optional, unknown keys rejected. */
-export const targetConfigInputSchema = z.strictObject({
-  $schema: z.string().optional(),
-  baseUrl: z
-    .string({ error: 'must be an http(s) URL string' })
-    .regex(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i, {
-      error: 'must be an http:// or https:// URL with a host, no credentials, query or fragment',
-    })
-    .optional(),
-  user: credential('user id').optional(),
-  password: credential('password').optional(),
-  environment: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).optional(),
-  timeScale: z
-    .number({ error: 'must be a number greater than 0' })
-    .gt(0, { error: 'must be a number greater than 0' })
-    .max(1000, { error: 'must be at most 1000' })
-    .optional(),
-  timeouts: z.strictObject({ connectMs: ms('timeouts.connectMs').optional(), responseMs: ms('timeouts.responseMs').optional() }).optional(),
-  poll: z
-    .strictObject({
-      intervalMs: ms('poll.intervalMs').optional(),
-      deadlineMs: ms('poll.deadlineMs').optional(),
-      maxAttempts: z.number({ error: 'must be an integer from 1 to 10000' }).int({ error: 'must be an integer from 1 to 10000' }).min(1, { error: 'must be an integer from 1 to 10000' }).max(10_000, { error: 'must be an integer from 1 to 10000' }).optional(),
-    })
-    .optional(),
-  writePaths: writePathsSchema.optional(),
-  fieldMapping: fieldMappingSchema.optional(),
-  sandbox: z
-    .strictObject({
-      seed: z.number({ error: 'must be an integer >= 0' }).int({ error: 'must be an integer >= 0' }).min(0, { error: 'must be an integer >= 0' }).optional(),
-      profile: z.string({ error: 'must be a profile name' }).min(1, { error: 'must be a profile name' }).optional(),
-    })
-    .optional(),
-});
-
-export type TargetConfigInput = z.infer<typeof targetConfigInputSchema>;
 
 /** The resolved configuration every command and the client use. `baseUrl` absent = the embedded sandbox. */
 export interface TargetConfig {
@@ -126,7 +43,7 @@ export interface TargetConfig {
   readonly environment: Environment;
   readonly timeScale: number;
   readonly timeouts: { readonly connectMs: number; readonly responseMs: number };
-  readonly poll: { readonly intervalMs: number; readonly deadlineMs: number; readonly maxAttempts?: number };
+  readonly poll: { readonly intervalMs: number; readonly deadlineMs: number; readonly maxAttempts?: number; readonly notFoundCodes: readonly string[] };
   readonly writePaths: Readonly<Record<string, string>>;
   readonly fieldMapping: FieldMapping;
   readonly sandbox: { readonly seed: number; readonly profile?: string };
@@ -134,67 +51,6 @@ export interface TargetConfig {
 
 /** A config whose target is known (a given URL, or the embedded sandbox once it listens). */
 export type ResolvedTargetConfig = TargetConfig & { readonly baseUrl: string };
-
-/** One problem, located by a path into the config (e.g. ['timeouts', 'responseMs']); messages never carry values. */
-export interface ConfigIssue {
-  readonly path: readonly string[];
-  readonly message: string;
-}
-
-export type ConfigParse = { ok: true; value: TargetConfigInput } | { ok: false; issues: ConfigIssue[] };
-
-/** Validates one layer (or the merge of all layers). Issue messages name the problem, never the offending value. */
-export function parseTargetConfigInput(raw: unknown): ConfigParse {
-  const result = targetConfigInputSchema.safeParse(raw);
-  if (result.success) return { ok: true, value: result.data };
-  const issues = result.error.issues.map((issue): ConfigIssue => {
-    const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') {
-      return { path, message: `has unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` };
-    }
-    if (issue.code === 'invalid_type' && issue.expected === 'object') return { path, message: 'must be an object' };
-    return { path, message: issue.message };
-  });
-  return { ok: false, issues };
-}
-
-/** Defaults applied to a validated input, plus the cross-field rules; issues instead of throwing so callers can locate them. */
-export function resolveTargetConfig(input: TargetConfigInput): { ok: true; config: TargetConfig } | { ok: false; issues: ConfigIssue[] } {
-  const environment = input.environment ?? CONFIG_DEFAULTS.environment;
-  if (environment === 'production' && input.baseUrl === undefined) {
-    return {
-      ok: false,
-      issues: [{ path: ['environment'], message: 'is production but no baseUrl (--target) is given: the embedded sandbox is not production' }],
-    };
-  }
-  const poll = {
-    intervalMs: input.poll?.intervalMs ?? CONFIG_DEFAULTS.poll.intervalMs,
-    deadlineMs: input.poll?.deadlineMs ?? CONFIG_DEFAULTS.poll.deadlineMs,
-    ...(input.poll?.maxAttempts === undefined ? {} : { maxAttempts: input.poll.maxAttempts }),
-  };
-  if (poll.intervalMs > poll.deadlineMs) {
-    return { ok: false, issues: [{ path: ['poll', 'intervalMs'], message: 'must not exceed poll.deadlineMs' }] };
-  }
-  const config: TargetConfig = {
-    ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
-    user: input.user ?? CONFIG_DEFAULTS.user,
-    password: input.password ?? CONFIG_DEFAULTS.password,
-    environment,
-    timeScale: input.timeScale ?? (input.baseUrl === undefined ? EMBEDDED_SANDBOX_TIME_SCALE : CONFIG_DEFAULTS.timeScale),
-    timeouts: {
-      connectMs: input.timeouts?.connectMs ?? CONFIG_DEFAULTS.timeouts.connectMs,
-      responseMs: input.timeouts?.responseMs ?? CONFIG_DEFAULTS.timeouts.responseMs,
-    },
-    poll,
-    writePaths: { ...(input.writePaths ?? {}) },
-    fieldMapping: mergeFieldMapping(DEFAULT_FIELD_MAPPING, input.fieldMapping as FieldMappingOverrides | undefined),
-    sandbox: {
-      seed: input.sandbox?.seed ?? CONFIG_DEFAULTS.sandbox.seed,
-      ...(input.sandbox?.profile === undefined ? {} : { profile: input.sandbox.profile }),
-    },
-  };
-  return { ok: true, config };
-}
 
 /** The config pointed at a concrete URL (e.g. the embedded sandbox once it listens). */
 export function withBaseUrl(config: TargetConfig, baseUrl: string): ResolvedTargetConfig {

@@ -1,7 +1,8 @@
 // The gateway client end to end against a local server: calls through the catalog, the timeout -> Unknown -> poll
 // flow of the spec (852 then 000), write-path overrides, and polling that gives up or hits its deadline.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveTargetConfig, withBaseUrl, type ResolvedTargetConfig, type TargetConfigInput } from '../api/target-config.ts';
+import { withBaseUrl, type ResolvedTargetConfig } from '../api/target-config.ts';
+import { resolveTargetConfig, type TargetConfigInput } from '../config/target-config-schema.ts';
 import { createGatewayClient, type GatewayClient } from './gateway-client.ts';
 import { envelope, sendJson, startTestServer, type TestServer } from './test-server.ts';
 
@@ -61,7 +62,7 @@ function config(input: TargetConfigInput = {}): ResolvedTargetConfig {
 describe('gateway client', () => {
   it('calls an operation by id with query and Accept-Language', async () => {
     client = createGatewayClient(config());
-    const res = await client.call('v2.catalog.skus', { query: { productId: 5, skuId: undefined }, acceptLanguage: 'ar' });
+    const { response: res } = await client.call('v2.catalog.skus', { query: { productId: 5, skuId: undefined }, acceptLanguage: 'ar' });
     expect(res.classification.outcome).toBe('Successful');
     const seen = server.requests.at(-1);
     expect(seen?.url).toBe('/api/v2/catalog/skus?productId=5');
@@ -71,7 +72,7 @@ describe('gateway client', () => {
   it('wrong credentials give HTTP 401, classified Failed', async () => {
     const resolved = config();
     client = createGatewayClient({ ...resolved, password: 'wrong' });
-    const res = await client.call('v2.catalog.skus');
+    const { response: res } = await client.call('v2.catalog.skus');
     expect(res.httpStatus).toBe(401);
     expect(res.classification.outcome).toBe('Failed');
   });
@@ -81,14 +82,14 @@ describe('gateway client', () => {
     expect(client.timings.responseTimeoutMs).toBe(200);
     expect(client.timings.pollIntervalMs).toBe(50);
     expect(client.timings.pollDeadlineMs).toBe(1_800);
-    const res = await client.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '1876555555', correlationId: 'slow' } }, { responseTimeoutMs: 150 });
+    const { response: res } = await client.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '1876555555', correlationId: 'slow' } }, { responseTimeoutMs: 150 });
     expect(res.timedOut).toBe(true);
     expect(res.classification.outcome).toBe('Unknown');
   });
 
   it('after a client timeout, polls status (852, 852, 000) until Successful', async () => {
     client = createGatewayClient(config({ timeScale: 0.01 }));
-    const sent = await client.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '1876666666', correlationId: 'c-timeout' } }, { responseTimeoutMs: 100 });
+    const { response: sent } = await client.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '1876666666', correlationId: 'c-timeout' } }, { responseTimeoutMs: 100 });
     expect(sent.classification.outcome).toBe('Unknown');
     statusScript.set('c-timeout', ['852', '852', '000']);
     const result = await client.pollStatus('v2', 'c-timeout', { intervalMs: 20, deadlineMs: 5_000 });
@@ -96,7 +97,7 @@ describe('gateway client', () => {
     expect(result.outcome).toBe('Successful');
     expect(result.attempts).toBe(3);
     expect(result.stoppedBy).toBe('final');
-    expect(result.last.response.envelope?.payLoad).toEqual({ transactionId: 7 });
+    expect(result.last.exchange.response.envelope?.payLoad).toEqual({ transactionId: 7 });
   });
 
   it('a final failure code from the status check is Failed (v1 path)', async () => {
@@ -133,7 +134,7 @@ describe('gateway client', () => {
 
   it('sends an assumed write to its overridden path', async () => {
     client = createGatewayClient(config({ writePaths: { 'v2.transaction.pin': '/custom/pin' } }));
-    const res = await client.call('v2.transaction.pin', { body: { skuId: 3, correlationId: 'p-1' } });
+    const { response: res } = await client.call('v2.transaction.pin', { body: { skuId: 3, correlationId: 'p-1' } });
     expect(res.classification.outcome).toBe('Successful');
     expect(server.requests.at(-1)?.url).toBe('/custom/pin');
   });
@@ -143,7 +144,7 @@ describe('gateway client', () => {
     const url = closed.url;
     await closed.close();
     client = createGatewayClient({ ...config(), baseUrl: url });
-    const res = await client.call('v2.account.balance');
+    const { response: res } = await client.call('v2.account.balance');
     expect(res.transportError?.code).toBe('GH_ERR_CONNECTION');
     expect(JSON.stringify(res)).not.toContain(PASSWORD);
   });

@@ -5,19 +5,14 @@ import { Agent, request } from 'undici';
 import type { BuiltRequest } from '../api/request-builder.ts';
 import { toGatewayResponse, type GatewayResponse, type TransportError } from '../api/envelope.ts';
 import { redactText, redactUrl } from '../api/redact.ts';
+import type { SendOptions as CoreSendOptions, Transport } from '../api/transport.ts';
 
 // The response type lives in api/ so the k6 side shares it; re-exported for Node callers.
 export type { GatewayResponse, TransportError } from '../api/envelope.ts';
 
-export interface SendOptions {
-  /** Longest wait for the TCP/TLS connection (only applies when a new connection is opened). */
-  readonly connectTimeoutMs: number;
-  /** Longest wait from sending the request to the last byte of the response body (headers + body). */
-  readonly responseTimeoutMs: number;
+export interface SendOptions extends CoreSendOptions {
   /** Caller's cancellation; an aborted call is reported like a lost connection (outcome Unknown). */
   readonly signal?: AbortSignal;
-  /** Extra strings to scrub from error messages (e.g. the password), beyond the request's own Authorization token. */
-  readonly secrets?: readonly string[];
 }
 
 export interface NodeTransportOptions {
@@ -29,7 +24,7 @@ export interface NodeTransportOptions {
   readonly maxResponseBytes?: number;
 }
 
-export interface NodeTransport {
+export interface NodeTransport extends Transport {
   send(built: BuiltRequest, options: SendOptions): Promise<GatewayResponse>;
   close(): Promise<void>;
 }

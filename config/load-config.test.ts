@@ -44,7 +44,7 @@ describe('defaults', () => {
     expect(config.environment).toBe('sandbox');
     expect(config.timeScale).toBe(EMBEDDED_SANDBOX_TIME_SCALE);
     expect(config.timeouts).toEqual({ connectMs: 10_000, responseMs: 30_000 });
-    expect(config.poll).toEqual({ intervalMs: 5_000, deadlineMs: 180_000 });
+    expect(config.poll).toEqual({ intervalMs: 5_000, deadlineMs: 180_000, notFoundCodes: ['027'] });
     expect(config.writePaths).toEqual({});
     expect(config.fieldMapping).toEqual(DEFAULT_FIELD_MAPPING);
     expect(config.sandbox).toEqual({ seed: 1 });
@@ -93,7 +93,7 @@ describe('file contents', () => {
     });
     const config = load({ cwd });
     expect(config.timeouts).toEqual({ connectMs: 10_000, responseMs: 12_000 });
-    expect(config.poll).toEqual({ intervalMs: 1_000, deadlineMs: 180_000, maxAttempts: 7 });
+    expect(config.poll).toEqual({ intervalMs: 1_000, deadlineMs: 180_000, maxAttempts: 7, notFoundCodes: ['027'] });
     expect(config.writePaths).toEqual({ 'v2.transaction.pin': '/api/v2/pin/purchase' });
     expect(config.fieldMapping.v2Sku.category).toBe('categoryName');
     expect(config.fieldMapping.v2Sku.minFaceValue).toBe('limits.min');

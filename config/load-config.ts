@@ -3,13 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
-import {
-  parseTargetConfigInput,
-  resolveTargetConfig,
-  type ConfigIssue,
-  type TargetConfig,
-  type TargetConfigInput,
-} from '../api/target-config.ts';
+import type { TargetConfig } from '../api/target-config.ts';
+import { parseTargetConfigInput, resolveTargetConfig, type ConfigIssue, type TargetConfigInput } from './target-config-schema.ts';
 
 export const CONFIG_FILE_NAME = 'gateway-harness.config.json';
 

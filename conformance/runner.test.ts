@@ -22,9 +22,13 @@ function fakeTarget(answer: (built: BuiltRequest) => GatewayResponse | Promise<G
     label: 'http://fake',
     connection: { baseUrl: 'http://fake', user: 'agent', password: PASSWORD },
     sent,
-    async send(built) {
-      sent.push(built);
-      return answer(built);
+    connectTimeoutMs: 1_000,
+    notFoundCodes: ['027'],
+    transport: {
+      async send(built) {
+        sent.push(built);
+        return answer(built);
+      },
     },
   };
 }

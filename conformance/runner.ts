@@ -2,10 +2,12 @@
 // time. Every response any case receives passes the envelope-invariant checks; failures become typed, redacted values.
 import type { ApiVersion } from '../api/operations.ts';
 import { findOperation } from '../api/operations.ts';
-import { buildRequest, type BuiltRequest, type RequestInput, type TargetConnection } from '../api/request-builder.ts';
+import type { BuiltRequest, RequestInput, TargetConnection } from '../api/request-builder.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
-import { classifyStatusCheck, pollUntilFinal, statusCheckHopeless } from '../api/poll.ts';
+import { createClientCore, type ClientCore, type CoreExchange } from '../api/client-core.ts';
+import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
+import type { Transport } from '../api/transport.ts';
 import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
 import { ENVELOPE_INVARIANTS, describeResponse, makeFailure } from './checks.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
@@ -16,6 +18,7 @@ import {
   StepFailed,
   type CallOptions,
   type CaseContext,
+  type Credentials,
   type CaseResult,
   type Check,
   type ConformanceCase,
@@ -31,7 +34,11 @@ export interface ConformanceTarget {
   /** Base URL without credentials, for reports. */
   readonly label: string;
   readonly connection: TargetConnection;
-  send(built: BuiltRequest, timeoutMs: number): Promise<GatewayResponse>;
+  readonly transport: Transport;
+  /** Connect timeout of every call (real ms). */
+  readonly connectTimeoutMs: number;
+  /** Status codes meaning "no such transaction" (config `poll.notFoundCodes`, assumed). */
+  readonly notFoundCodes: readonly string[];
 }
 
 export type ProgressEvent =
@@ -90,6 +97,10 @@ class RunState {
     throw new Error(`no unused correlationId of length ${length} left in this run`);
   }
 
+  toExchange(exchange: CoreExchange): Exchange {
+    return { request: this.echo(exchange.built), response: exchange.response };
+  }
+
   echo(built: BuiltRequest): RequestEcho {
     let body: unknown;
     if (built.body !== undefined) {
@@ -141,22 +152,48 @@ class Context implements CaseContext {
   }
 
   fixtures(): Promise<Fixtures> {
-    return this.run.getFixtures(async (op, input) => (await this.rawCall(op, input, {}, false)).response);
+    // Discovery is shared by the run: its responses are checked by the ENV cases of the same operations.
+    const discovery = this.core('valid', false);
+    return this.run.getFixtures(async (op, input) => (await discovery.call(op, input)).response);
   }
 
   call(operationId: string, input: RequestInput, options: CallOptions = {}): Promise<Exchange> {
-    return this.rawCall(operationId, input, options, true);
+    const credentials = options.credentials ?? 'valid';
+    const core = this.core(credentials, true);
+    return core
+      .call(operationId, credentials === 'none' ? { ...input, omitAuthorization: true } : input, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs })
+      .then((exchange) => this.run.toExchange(exchange));
   }
 
-  private async rawCall(operationId: string, input: RequestInput, options: CallOptions, invariants: boolean): Promise<Exchange> {
-    const credentials = options.credentials ?? 'valid';
-    const connection = credentials === 'wrong' ? this.run.wrongConnection : this.run.env.target.connection;
-    const built = buildRequest(operationId, credentials === 'none' ? { ...input, omitAuthorization: true } : input, connection);
-    this.requests += 1;
-    const response = await this.run.env.target.send(built, options.timeoutMs ?? this.timing.requestTimeoutMs);
-    const exchange: Exchange = { request: this.run.echo(built), response };
-    if (invariants) for (const check of ENVELOPE_INVARIANTS) this.check(check, exchange);
-    return exchange;
+  /**
+   * A client core for this case: every response it receives passes the envelope invariants (unless it serves catalog
+   * discovery) and counts as a request of the case. Cheap: a few closures over the run's shared transport.
+   */
+  private core(credentials: Credentials, invariants: boolean): ClientCore {
+    const target = this.run.env.target;
+    const timing = this.timing;
+    return createClientCore({
+      target: credentials === 'wrong' ? this.run.wrongConnection : target.connection,
+      transport: target.transport,
+      timings: {
+        connectTimeoutMs: target.connectTimeoutMs,
+        responseTimeoutMs: timing.requestTimeoutMs,
+        pollIntervalMs: timing.pollIntervalMs,
+        pollDeadlineMs: timing.pollDeadlineMs,
+      },
+      status: { serviceTimeoutMs: timing.scaled(SERVICE_TIMEOUT_MS), notFoundCodes: target.notFoundCodes },
+      now: () => Date.now(),
+      sleep: (ms) => this.sleep(ms),
+      hooks: {
+        afterResponse: (exchange) => {
+          this.requests += 1;
+          if (invariants) {
+            const echoed = this.run.toExchange(exchange);
+            for (const check of ENVELOPE_INVARIANTS) this.check(check, echoed);
+          }
+        },
+      },
+    });
   }
 
   check(check: Check, exchange: Exchange): boolean {
@@ -174,27 +211,20 @@ class Context implements CaseContext {
     throw new SkipCase(reason);
   }
 
-  async pollStatus(version: ApiVersion, correlationId: string, options: { deadlineMs?: number } = {}): Promise<PollOutcome> {
-    let last: Exchange | undefined;
-    const result = await pollUntilFinal({
-      check: async () => {
-        last = await this.call(`${version}.transaction.status`, { path: { correlationId } });
-        return { ...classifyStatusCheck(last.response), response: last.response };
-      },
-      giveUp: (seen) => statusCheckHopeless(seen.response),
-      intervalMs: this.timing.pollIntervalMs,
+  async pollStatus(version: ApiVersion, correlationId: string, options: { deadlineMs?: number; submittedAt?: number } = {}): Promise<PollOutcome> {
+    const result = await this.core('valid', true).pollStatus(version, correlationId, {
       deadlineMs: options.deadlineMs ?? this.timing.pollDeadlineMs,
-      now: () => Date.now(),
-      sleep: (ms) => this.sleep(ms),
+      ...(options.submittedAt === undefined ? {} : { submittedAt: options.submittedAt }),
     });
-    const code = last?.response.envelope?.responseCode;
+    const last = this.run.toExchange(result.last.exchange);
+    const code = last.response.envelope?.responseCode;
     return {
       final: result.final,
       outcome: result.outcome,
       attempts: result.attempts,
       elapsedMs: result.elapsedMs,
       ...(code === undefined ? {} : { responseCode: code }),
-      ...(last === undefined ? {} : { last }),
+      last,
     };
   }
 

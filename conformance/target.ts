@@ -1,7 +1,6 @@
 // The Node side of a conformance run: the target (undici transport over a resolved config) and the run's timing.
 // Kept apart from the runner so the runner stays free of Node specifics and can be driven by any target in tests.
 import { createNodeTransport, type NodeTransport } from '../client/node-transport.ts';
-import { basicAuthorization } from '../api/request-builder.ts';
 import { clientTimings } from '../api/scale.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import { redactUrl } from '../api/redact.ts';
@@ -19,11 +18,13 @@ const CONNECTIONS = 128;
 export function createNodeConformanceTarget(config: ResolvedTargetConfig): NodeConformanceTarget {
   const transport: NodeTransport = createNodeTransport({ connections: CONNECTIONS });
   const { connectTimeoutMs } = clientTimings(config);
-  const secrets = [config.password, basicAuthorization(config.user, config.password).slice('Basic '.length)];
   return {
     label: redactUrl(config.baseUrl),
     connection: { baseUrl: config.baseUrl, user: config.user, password: config.password, writePaths: config.writePaths },
-    send: (built, timeoutMs) => transport.send(built, { connectTimeoutMs, responseTimeoutMs: timeoutMs, secrets }),
+    // The core passes the password and the Basic token as secrets to scrub from transport errors.
+    transport,
+    connectTimeoutMs,
+    notFoundCodes: config.poll.notFoundCodes,
     close: () => transport.close(),
   };
 }

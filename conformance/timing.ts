@@ -1,14 +1,12 @@
 // Client timeouts and polling of a conformance run, derived from the target's time scale.
 // The same suite runs against a real sandbox (scale 1) and the fast embedded one, so every duration is scaled here, once.
+import { DELAY_555555_MS, DELAY_666666_MS, SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
 
 /** Documented durations (spec: Limits, Sandbox simulation triggers), in real-gateway milliseconds. */
 export const SPEC_DURATIONS = Object.freeze({
-  /** 'Mobile number ends with 666666 | Response delayed about 120 seconds' */
-  delay666666Ms: 120_000,
-  /** 'Mobile number ends with 555555 | Response delayed 90 seconds' */
-  delay555555Ms: 90_000,
-  /** 'Service-side transaction timeout | 2 minutes' */
-  serviceTimeoutMs: 120_000,
+  delay666666Ms: DELAY_666666_MS,
+  delay555555Ms: DELAY_555555_MS,
+  serviceTimeoutMs: SERVICE_TIMEOUT_MS,
 });
 
 export interface TimingInput {

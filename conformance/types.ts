@@ -118,8 +118,11 @@ export interface CaseContext {
   /** Records a failure the scenario found itself (comparisons across responses). */
   fail(failure: Omit<Failure, 'caseId' | 'severity'> & { severity?: Severity }): void;
   skip(reason: string): never;
-  /** Polls `<version>.transaction.status` until a final code or the deadline. */
-  pollStatus(version: ApiVersion, correlationId: string, options?: { deadlineMs?: number }): Promise<PollOutcome>;
+  /**
+   * Polls `<version>.transaction.status` until a final code or the deadline. Give `submittedAt` (epoch ms) when the
+   * case submitted the transaction: a "not found" answer before the service-side timeout is then still Unknown.
+   */
+  pollStatus(version: ApiVersion, correlationId: string, options?: { deadlineMs?: number; submittedAt?: number }): Promise<PollOutcome>;
   /** The wallet balance (payLoad number) or undefined after recording why it could not be read. */
   balance(version: ApiVersion): Promise<number | undefined>;
   /** A fresh correlationId of the given length (default 36), unique within the run. */

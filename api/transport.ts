@@ -1,0 +1,21 @@
+// The one seam between the client core and a runtime: a transport sends a built request and reports what it saw.
+// Node (undici), the k6 bundles (k6/http) and the engine each supply one; everything above it is shared code.
+import type { GatewayResponse } from './envelope.ts';
+import type { BuiltRequest } from './request-builder.ts';
+
+export interface SendOptions {
+  /** Longest wait for a new connection (real ms). */
+  readonly connectTimeoutMs: number;
+  /** Longest wait from sending to the last byte of the response (real ms); past it the call is a client timeout. */
+  readonly responseTimeoutMs: number;
+  /** Strings to scrub from any error text (the password, the Basic token), beyond the request's own Authorization. */
+  readonly secrets?: readonly string[];
+}
+
+/**
+ * Sends one request. Never rejects for network trouble: a timeout is reported as `timedOut` (outcome Unknown: the
+ * account may be charged), a reset or refused connection as a `transportError`; both go through the one classifier.
+ */
+export interface Transport {
+  send(built: BuiltRequest, options: SendOptions): Promise<GatewayResponse>;
+}
