@@ -159,7 +159,7 @@ describe('runCases', () => {
       return envelope(b.operationId, calls < 3 ? { responseCode: '852', responseMessage: 'in progress', payLoad: null } : { responseCode: '000', responseMessage: null, payLoad: {} });
     });
     let seen: unknown;
-    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc')))], env(target));
+    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target));
     expect(seen).toMatchObject({ final: true, outcome: 'Successful', responseCode: '000', attempts: 3 });
     expect(result.cases[0]?.status).toBe('passed');
   });
