@@ -103,8 +103,8 @@ export function headline(outcome: ConformanceOutcome, meta: SummaryMeta): string
   const c = countCases(run.cases);
   const unresolved = unresolvedOf(run);
   const parts: string[] = [];
-  if (c.failed > 0) parts.push(`${c.failed} of ${c.total} cases failed`);
-  if (c.passed === 0) parts.push(`no case passed (0 of ${c.total}): nothing was verified`);
+  if (c.failed > 0) parts.push(`${c.failed} of ${plural(c.total, 'case')} failed`);
+  if (c.passed === 0 && c.failed === 0) parts.push(`no case passed (0 of ${c.total}): nothing was verified`);
   else if (c.failed === 0 && c.skipped === 0) parts.push(`all ${plural(c.total, 'case')} passed`);
   else parts.push(`${c.passed} of ${c.total} passed`);
   if (c.skipped > 0) parts.push(`${c.skipped} skipped (not verified${meta.allowSkips ? '; accepted with --allow-skips' : ''})`);

@@ -97,10 +97,8 @@ export class TransactionTracker {
     const tx = this.byKey.get(status.key);
     if (tx === undefined || tx.final) return;
     const c = classifyStatusCheck(exchange.response, { ...this.policy, submittedAt: tx.submittedAt });
-    if (c.final) {
-      tx.final = true;
-      tx.outcome = c.outcome;
-    }
+    tx.final = c.final;
+    tx.outcome = c.outcome;
   }
 
   get submittedCount(): number {
