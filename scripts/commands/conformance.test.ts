@@ -152,7 +152,7 @@ describe('gateway-harness conformance (child process, a separately started sandb
     const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(firstLine(run.stdout)).toMatch(/^conformance: INCOMPLETE — 1 of 2 passed, 1 skipped \(not verified\);/);
-    expect(run.stdout).toMatch(/Skipped cases \(1\), not verified:\n  ENV-v2\.transaction\.pin: .*HTTP 404/);
+    expect(run.stdout).toMatch(/Skipped cases \(1\), not verified:\n {2}ENV-v2\.transaction\.pin: .*HTTP 404/);
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', allowSkips: false, counts: { skipped: 1 } });
   }, 120_000);
 
