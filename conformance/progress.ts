@@ -114,7 +114,11 @@ export function createProgress(options: ProgressOptions): Progress {
           break;
         case 'drain-start':
           phase = `draining ${event.pending} open transaction${event.pending === 1 ? '' : 's'}`;
-          line(`conformance: waiting for ${event.pending} transaction${event.pending === 1 ? '' : 's'} of the concurrent phase to be final before the balance-reading cases`);
+          line(
+            event.pending > 0
+              ? `conformance: waiting for ${event.pending} transaction${event.pending === 1 ? '' : 's'} of the concurrent phase to be final before the balance-reading cases`
+              : 'conformance: waiting for the service-side timeout of the delayed transactions before the balance-reading cases',
+          );
           break;
         case 'drain-end': {
           const n = event.report.unresolved.length;

@@ -66,6 +66,7 @@ function run(statuses: CaseStatus[], unresolved = 0): RunResult {
       pendingAtBoundary: unresolved,
       unresolved: Array.from({ length: unresolved }, (_, i) => ({ correlationId: `c${i}`, operationId: 'v2.transaction.topup', caseId: 'ENV-0', outcome: 'Unknown' as const })),
       waitedMs: 5,
+      serviceTimeoutWaitMs: 0,
     },
   };
 }

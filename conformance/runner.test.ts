@@ -237,6 +237,32 @@ describe('runCases', () => {
     expect(verdictOfRun(result, false)).toBe('incomplete');
   });
 
+  test('drain: a status that says final too early cannot let the exclusive phase start before the service-side timeout', async () => {
+    let sentAt = 0;
+    let exclusiveAt = 0;
+    const target = fakeTarget((b) => {
+      if (b.operationId === 'v2.transaction.topup') {
+        sentAt = Date.now();
+        return timedOut(b.operationId);
+      }
+      // A wrong status answer: final at once, while the gateway may still charge until its service-side timeout.
+      if (b.operationId === 'v2.transaction.status') return envelope(b.operationId, { responseCode: '999', responseMessage: 'Internal error', payLoad: null });
+      return ok(b);
+    });
+    const result = await runCases([topupLeftOpen('C-1'), scenario('E-1', async () => void (exclusiveAt = Date.now()), { exclusive: true })], env(target));
+    // Scale 0.001: the service-side timeout is 120 ms after the submission.
+    expect(exclusiveAt - sentAt).toBeGreaterThanOrEqual(120);
+    expect(result.drain?.serviceTimeoutWaitMs).toBeGreaterThan(0);
+  });
+
+  test('drain: without exclusive cases after it, nothing waits for the service-side timeout', async () => {
+    const target = fakeTarget((b) =>
+      b.operationId === 'v2.transaction.topup' ? timedOut(b.operationId) : envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }),
+    );
+    const result = await runCases([topupLeftOpen('C-1')], env(target));
+    expect(result.drain).toMatchObject({ pendingAtBoundary: 1, unresolved: [], serviceTimeoutWaitMs: 0 });
+  });
+
   test('drain: a final answer to the submission itself needs no polling', async () => {
     const target = fakeTarget((b) => (b.operationId === 'v2.transaction.topup' ? envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: null }) : ok(b)));
     const result = await runCases([topupLeftOpen('C-1')], env(target));

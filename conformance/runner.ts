@@ -132,9 +132,10 @@ class RunState {
 
   /**
    * Follows every transaction of the concurrent phase that is not final yet to a final status, each bounded by the
-   * poll deadline counted from its submission, so the exclusive phase reads balances nothing else is moving.
+   * poll deadline counted from its submission, then waits until the service-side timeout of every transaction that
+   * was not final on submission has passed: the exclusive phase reads balances nothing else is moving.
    */
-  async drain(onProgress: RunEnvironment['onProgress']): Promise<DrainReport> {
+  async drain(onProgress: RunEnvironment['onProgress'], exclusiveFollows: boolean): Promise<DrainReport> {
     const started = Date.now();
     const pending = this.transactions.pending();
     const submitted = this.transactions.submittedCount;
@@ -154,13 +155,22 @@ class RunState {
         }
       });
     }
+    // A transaction that was not final when submitted may still move money until its service-side timeout has
+    // passed, whatever its status said (a wrong status answer must not turn into a false "balance changed").
+    const endedBy = exclusiveFollows ? this.transactions.serviceSideEndedBy(this.env.timing.pollIntervalMs) : 0;
+    const serviceWait = Math.max(0, endedBy - Date.now());
+    if (serviceWait > 0) {
+      if (pending.length === 0) onProgress?.({ type: 'drain-start', pending: 0 });
+      await sleep(serviceWait);
+    }
     const report: DrainReport = {
       submitted,
       pendingAtBoundary: pending.length,
       unresolved: this.transactions.unresolved(),
       waitedMs: Date.now() - started,
+      serviceTimeoutWaitMs: serviceWait,
     };
-    if (pending.length > 0) onProgress?.({ type: 'drain-end', report });
+    if (pending.length > 0 || serviceWait > 0) onProgress?.({ type: 'drain-end', report });
     return report;
   }
 
@@ -460,7 +470,7 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   // Long-waiting cases (delay triggers, load, gift cards) start first so their waits overlap everything else.
   const ordered = [...concurrent].sort((a, b) => waitRank(b) - waitRank(a));
   await mapWithLimit(ordered, env.settings.concurrency, exec);
-  const drain = await run.drain(env.onProgress);
+  const drain = await run.drain(env.onProgress, exclusive.length > 0);
   env.onProgress?.({ type: 'phase', phase: 'exclusive', cases: exclusive.length });
   for (const c of exclusive) await exec(c);
   return {

@@ -16,6 +16,8 @@ export interface TrackedTransaction {
   submittedAt: number;
   final: boolean;
   outcome: Outcome;
+  /** The submission itself was answered with a final outcome (not a timeout, '852' or a lost connection). */
+  finalOnSubmission: boolean;
 }
 
 /** A charging write whose correlationId cannot be polled (none, or not a string) and whose answer was not final. */
@@ -35,6 +37,8 @@ export interface DrainReport {
   readonly unresolved: ReadonlyArray<{ readonly correlationId?: string; readonly operationId: string; readonly caseId: string; readonly outcome: Outcome }>;
   /** Real ms the exclusive phase waited for the drain. */
   readonly waitedMs: number;
+  /** Of those, real ms spent waiting for the service-side timeout of transactions not final when submitted. */
+  readonly serviceTimeoutWaitMs: number;
 }
 
 const STATUS_SUFFIX = '.transaction.status';
@@ -62,7 +66,7 @@ export class TransactionTracker {
       const known = this.byKey.get(key);
       const now = this.policy.now();
       if (known === undefined) {
-        this.byKey.set(key, { key, version: op.version, correlationId, operationId: op.id, caseId, submittedAt: now, final: false, outcome: 'Unknown' });
+        this.byKey.set(key, { key, version: op.version, correlationId, operationId: op.id, caseId, submittedAt: now, final: false, outcome: 'Unknown', finalOnSubmission: false });
       } else if (!known.final) {
         // A resubmission of a transaction still open: its clock starts again.
         known.submittedAt = now;
@@ -89,6 +93,7 @@ export class TransactionTracker {
       if (tx !== undefined && !tx.final && write.first === true) {
         tx.final = c.final;
         tx.outcome = c.outcome;
+        tx.finalOnSubmission = c.final;
       }
       return;
     }
@@ -107,6 +112,19 @@ export class TransactionTracker {
 
   pending(): TrackedTransaction[] {
     return [...this.byKey.values()].filter((tx) => !tx.final);
+  }
+
+  /**
+   * When every transaction that was not final on submission has certainly ended on the service side: its status may
+   * say final while the gateway still works on it (a status endpoint that answers wrongly), but the spec's service-side
+   * timeout (2 minutes, scaled) bounds any processing. `marginMs` covers the request's way to the gateway.
+   */
+  serviceSideEndedBy(marginMs: number): number {
+    let latest = 0;
+    for (const tx of this.byKey.values()) {
+      if (!tx.finalOnSubmission) latest = Math.max(latest, tx.submittedAt + this.policy.serviceTimeoutMs + marginMs);
+    }
+    return latest;
   }
 
   unresolved(): DrainReport['unresolved'] {
