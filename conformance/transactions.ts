@@ -51,6 +51,9 @@ export class TransactionTracker {
   /** Charging writes in flight; `first` is false for a resubmission of an open id, whose refusal ("duplicate") closes nothing. */
   private readonly writeOf = new WeakMap<BuiltRequest, { key?: string; caseId: string; first?: boolean }>();
 
+  /** The slowest complete answer of the run so far (real ms): how late a request may reach the gateway. */
+  private slowestAnswerMs = 0;
+
   constructor(private readonly policy: Omit<StatusPolicy, 'submittedAt'>) {}
 
   /** `beforeSend` of every request: remembers charging writes and what each status check asks about. */
@@ -82,6 +85,9 @@ export class TransactionTracker {
 
   /** `afterResponse` of every request: a final answer (submission or status check) closes the transaction. */
   afterResponse(exchange: CoreExchange): void {
+    if (!exchange.response.timedOut && exchange.response.httpStatus !== undefined) {
+      this.slowestAnswerMs = Math.max(this.slowestAnswerMs, exchange.response.timings.totalMs);
+    }
     const write = this.writeOf.get(exchange.built);
     if (write !== undefined) {
       const c = exchange.response.classification;
@@ -117,12 +123,14 @@ export class TransactionTracker {
   /**
    * When every transaction that was not final on submission has certainly ended on the service side: its status may
    * say final while the gateway still works on it (a status endpoint that answers wrongly), but the spec's service-side
-   * timeout (2 minutes, scaled) bounds any processing. `marginMs` covers the request's way to the gateway.
+   * timeout (2 minutes, scaled) bounds any processing. The gateway's clock starts when the request reaches it, so the
+   * margin is the slowest answer the run has seen (at least `minMarginMs`): on a busy machine or link it grows.
    */
-  serviceSideEndedBy(marginMs: number): number {
+  serviceSideEndedBy(minMarginMs: number): number {
+    const margin = Math.max(minMarginMs, this.slowestAnswerMs);
     let latest = 0;
     for (const tx of this.byKey.values()) {
-      if (!tx.finalOnSubmission) latest = Math.max(latest, tx.submittedAt + this.policy.serviceTimeoutMs + marginMs);
+      if (!tx.finalOnSubmission) latest = Math.max(latest, tx.submittedAt + this.policy.serviceTimeoutMs + margin);
     }
     return latest;
   }
