@@ -113,7 +113,7 @@ export function createProgress(options: ProgressOptions): Progress {
           else draw(true);
           break;
         case 'drain-start':
-          phase = `draining ${event.pending} open transaction${event.pending === 1 ? '' : 's'}`;
+          phase = event.pending > 0 ? `draining ${event.pending} open transaction${event.pending === 1 ? '' : 's'}` : 'waiting for the service-side timeout';
           line(
             event.pending > 0
               ? `conformance: waiting for ${event.pending} transaction${event.pending === 1 ? '' : 's'} of the concurrent phase to be final before the balance-reading cases`
