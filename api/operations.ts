@@ -1,5 +1,6 @@
 // The operation catalog: every v1 and v2 operation of the gateway spec, as data.
 // Everything else (sandbox routes, conformance matrix, load scenarios, README coverage table) derives from it.
+import type { RequestBodyName } from '../schemas/generated/request-bodies.ts';
 
 /** API version prefix of an operation's path. */
 export type ApiVersion = 'v1' | 'v2';
@@ -20,16 +21,8 @@ export interface ParamSpec {
   readonly description: string;
 }
 
-/** Request bodies of the write operations; each names `schemas/<name>-request.schema.json`. */
-export type RequestBodyName =
-  | 'topup'
-  | 'pin'
-  | 'billpay'
-  | 'giftcard'
-  | 'sim-activation'
-  | 'sim-portin'
-  | 'esim'
-  | 'estimated-cost';
+/** Request bodies of the write operations: one per `schemas/<name>-request.schema.json`, derived by `npm run gen`. */
+export type { RequestBodyName };
 
 /** Envelope shape: the gift card SKU list adds integer `next` and `next_cursor`. */
 export type EnvelopeKind = 'standard' | 'giftcard-list';

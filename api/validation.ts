@@ -2,23 +2,18 @@
 // Runtime-neutral (Node, sandbox and k6 bundles): it only calls the pre-compiled standalone validators, never ajv itself.
 import type { ErrorObject } from 'ajv';
 import type { Operation, PayloadKind, RequestBodyName } from './operations.ts';
-import type * as Wire from '../schemas/generated/types.ts';
+import { REQUEST_VALIDATORS, type RequestBodyTypes } from '../schemas/generated/request-bodies.ts';
 import {
-  validateBillpayRequest,
   validateEnvelope as validateStandardEnvelope,
-  validateEsimRequest,
-  validateEstimatedCostRequest,
   validateGiftcardListEnvelope,
-  validateGiftcardRequest,
   validatePayloadArray,
   validatePayloadNumber,
   validatePayloadObject,
-  validatePinRequest,
-  validateSimActivationRequest,
-  validateSimPortinRequest,
-  validateTopupRequest,
   type SchemaValidator,
 } from '../schemas/generated/validators.js';
+
+// Generated from the schema files (scripts/gen.ts): one entry per schemas/<name>-request.schema.json.
+export type { RequestBodyTypes } from '../schemas/generated/request-bodies.ts';
 
 export interface ValidationIssue {
   /** JSON pointer of the offending value, e.g. '/correlationId' (for a missing field, the field's would-be pointer). */
@@ -30,29 +25,6 @@ export interface ValidationIssue {
 }
 
 export type ValidationResult = { valid: true } | { valid: false; errors: ValidationIssue[] };
-
-/** The generated TS type of each request body, so callers can narrow after a successful check. */
-export interface RequestBodyTypes {
-  topup: Wire.TopupRequest;
-  pin: Wire.PinRequest;
-  billpay: Wire.BillpayRequest;
-  giftcard: Wire.GiftcardRequest;
-  'sim-activation': Wire.SimActivationRequest;
-  'sim-portin': Wire.SimPortinRequest;
-  esim: Wire.EsimRequest;
-  'estimated-cost': Wire.EstimatedCostRequest;
-}
-
-const REQUEST_VALIDATORS: { readonly [N in RequestBodyName]: SchemaValidator<RequestBodyTypes[N]> } = {
-  topup: validateTopupRequest,
-  pin: validatePinRequest,
-  billpay: validateBillpayRequest,
-  giftcard: validateGiftcardRequest,
-  'sim-activation': validateSimActivationRequest,
-  'sim-portin': validateSimPortinRequest,
-  esim: validateEsimRequest,
-  'estimated-cost': validateEstimatedCostRequest,
-};
 
 const PAYLOAD_VALIDATORS: { readonly [K in PayloadKind]: SchemaValidator<unknown> } = {
   number: validatePayloadNumber,

@@ -54,22 +54,46 @@ const writePathsSchema = z
 
 const credential = (what: string) => z.string({ error: `must be a string` }).min(1, { error: `must not be empty (${what})` });
 
+/**
+ * The one time-scale rule of every command, the config file, GATEWAY_TIME_SCALE and the sandbox's own --time-scale:
+ * a factor on the gateway's documented durations, greater than 0 (0 would make every delay, timeout and polling
+ * deadline zero: nothing could be judged) and at most TIME_SCALE_MAX.
+ */
+export const TIME_SCALE_MAX = 1000;
+export const TIME_SCALE_MESSAGES = Object.freeze({
+  positive: 'must be a number greater than 0',
+  max: `must be at most ${TIME_SCALE_MAX}`,
+});
+
+/** The message of the time-scale rule for a value, or undefined when the value is a valid time scale. */
+export function timeScaleProblem(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return TIME_SCALE_MESSAGES.positive;
+  if (value > TIME_SCALE_MAX) return TIME_SCALE_MESSAGES.max;
+  return undefined;
+}
+
+/** A base URL only: every operation's path (/api/v1/..., /api/v2/...) is appended to it, so a path would double up. */
+export const BASE_URL_MESSAGES = Object.freeze({
+  shape: 'must be an http:// or https:// URL with a host, no credentials, query or fragment',
+  path: 'must be the base URL without a path, e.g. https://host or https://host:8443 (the operation paths /api/v1/... and /api/v2/... are appended to it)',
+});
+
 /** One layer of configuration (file, env, flags): every key optional, unknown keys rejected. */
 export const targetConfigInputSchema = z.strictObject({
   $schema: z.string().optional(),
   baseUrl: z
     .string({ error: 'must be an http(s) URL string' })
-    .regex(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i, {
-      error: 'must be an http:// or https:// URL with a host, no credentials, query or fragment',
-    })
+    .regex(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i, { error: BASE_URL_MESSAGES.shape, abort: true })
+    // A trailing slash is harmless (the request builder strips it); any path segment is refused.
+    .regex(/^https?:\/\/[^/]+\/?$/i, { error: BASE_URL_MESSAGES.path })
     .optional(),
   user: credential('user id').optional(),
   password: credential('password').optional(),
   environment: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).optional(),
   timeScale: z
-    .number({ error: 'must be a number greater than 0' })
-    .gt(0, { error: 'must be a number greater than 0' })
-    .max(1000, { error: 'must be at most 1000' })
+    .number({ error: TIME_SCALE_MESSAGES.positive })
+    .gt(0, { error: TIME_SCALE_MESSAGES.positive })
+    .max(TIME_SCALE_MAX, { error: TIME_SCALE_MESSAGES.max })
     .optional(),
   timeouts: z.strictObject({ connectMs: ms('timeouts.connectMs').optional(), responseMs: ms('timeouts.responseMs').optional() }).optional(),
   poll: z

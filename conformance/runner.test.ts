@@ -1,10 +1,11 @@
-// The runner against an in-memory target: invariants on every response, phases and concurrency, skips, errors,
-// timeouts, credentials variants and redaction. No sockets: the target answers from a function.
+// The runner against an in-memory target: invariants on every response, phases and concurrency, the drain between
+// them, skips, errors, timeouts, credentials variants and redaction. No sockets: the target answers from a function.
 import { describe, expect, test } from 'vitest';
 import { toGatewayResponse, type GatewayResponse } from '../api/envelope.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import type { BuiltRequest } from '../api/request-builder.ts';
-import { runCases, type ConformanceTarget } from './runner.ts';
+import { runCases, type ConformanceTarget, type ProgressEvent } from './runner.ts';
+import { verdictOfRun } from './report.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from './settings.ts';
 import { computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
 import { successful } from './checks.ts';
@@ -33,11 +34,23 @@ function fakeTarget(answer: (built: BuiltRequest) => GatewayResponse | Promise<G
   };
 }
 
+function timedOut(operationId: string): GatewayResponse {
+  return toGatewayResponse({ operationId, timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: 'response timeout' }, timings: { startedAt: Date.now(), totalMs: 1 } });
+}
+
 const ok = (built: BuiltRequest) => envelope(built.operationId, { responseCode: '000', responseMessage: null, payLoad: built.method === 'POST' ? {} : [] });
 
 function env(target: ConformanceTarget, overrides: Partial<Parameters<typeof runCases>[1]> = {}) {
   const settings = mergeSettings(DEFAULT_SETTINGS, { concurrency: 3 });
-  return { target, settings, timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale: 0.001 }), mapping: DEFAULT_FIELD_MAPPING, ...overrides };
+  // Scale 0.001 and no slack: poll interval 5 ms, poll deadline 180 ms, service-side timeout 120 ms.
+  return { target, settings, timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale: 0.001, pollSlackMs: 0 }), mapping: DEFAULT_FIELD_MAPPING, ...overrides };
+}
+
+/** A top-up the fake gateway never answers in time: the case leaves it Unknown, for the drain to resolve. */
+function topupLeftOpen(id: string): ConformanceCase {
+  return scenario(id, async (ctx) => {
+    await ctx.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '18765550123', correlationId: ctx.correlationId() } });
+  });
 }
 
 function scenario(id: string, body: (ctx: CaseContext) => Promise<void>, extra: Partial<ConformanceCase> = {}): ConformanceCase {
@@ -159,9 +172,135 @@ describe('runCases', () => {
       return envelope(b.operationId, calls < 3 ? { responseCode: '852', responseMessage: 'in progress', payLoad: null } : { responseCode: '000', responseMessage: null, payLoad: {} });
     });
     let seen: unknown;
-    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc')))], env(target));
+    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target));
     expect(seen).toMatchObject({ final: true, outcome: 'Successful', responseCode: '000', attempts: 3 });
     expect(result.cases[0]?.status).toBe('passed');
+  });
+
+  test('drain: the exclusive phase starts only once the transaction a concurrent case left open is final', async () => {
+    const log: string[] = [];
+    let checks = 0;
+    const target = fakeTarget((b) => {
+      if (b.operationId === 'v2.transaction.topup') return timedOut(b.operationId);
+      if (b.operationId === 'v2.transaction.status') {
+        checks += 1;
+        // In progress for a few checks, then final: only someone polling makes it final before the exclusive case.
+        if (checks < 4) return envelope(b.operationId, { responseCode: '852', responseMessage: 'in progress', payLoad: null });
+        log.push('final status read');
+        return envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} });
+      }
+      return ok(b);
+    });
+    const events: string[] = [];
+    const onProgress = (e: ProgressEvent): void => void (e.type === 'drain-start' || e.type === 'drain-end' || e.type === 'phase' ? events.push(e.type === 'phase' ? e.phase : e.type) : undefined);
+    const result = await runCases(
+      [topupLeftOpen('C-1'), scenario('E-1', async () => void log.push('exclusive case starts'), { exclusive: true })],
+      env(target, { onProgress }),
+    );
+    expect(log).toEqual(['final status read', 'exclusive case starts']);
+    expect(events).toEqual(['concurrent', 'drain-start', 'drain-end', 'exclusive']);
+    expect(result.drain).toMatchObject({ submitted: 1, pendingAtBoundary: 1, unresolved: [] });
+    expect(verdictOfRun(result, false)).toBe('pass');
+  });
+
+  test('drain: "not found" keeps a transaction open until the service-side timeout has passed since its submission', async () => {
+    const checkedAt: number[] = [];
+    const target = fakeTarget((b) => {
+      if (b.operationId === 'v2.transaction.topup') return timedOut(b.operationId);
+      if (b.operationId === 'v2.transaction.status') {
+        checkedAt.push(Date.now());
+        return envelope(b.operationId, { responseCode: '027', responseMessage: 'No record found', payLoad: null });
+      }
+      return ok(b);
+    });
+    // Scale 0.01: service-side timeout 1.2 s, checks every 50 ms. A first "not found" closing it would be one check.
+    const timing = computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale: 0.01, pollSlackMs: 0 });
+    const result = await runCases([topupLeftOpen('C-1')], env(target, { timing }));
+    expect(checkedAt.length).toBeGreaterThan(1);
+    expect(result.drain?.unresolved).toEqual([]);
+  });
+
+  test('drain: a transaction never final is reported, and the run is incomplete', async () => {
+    const seen: string[] = [];
+    const target = fakeTarget((b) => {
+      if (b.operationId === 'v2.transaction.topup') return timedOut(b.operationId);
+      if (b.operationId === 'v2.transaction.status') {
+        seen.push('status');
+        return envelope(b.operationId, { responseCode: '852', responseMessage: 'in progress', payLoad: null });
+      }
+      return ok(b);
+    });
+    const result = await runCases([topupLeftOpen('C-1'), scenario('E-1', async () => undefined, { exclusive: true })], env(target));
+    expect(seen.length).toBeGreaterThan(1);
+    expect(result.drain?.unresolved).toEqual([expect.objectContaining({ caseId: 'C-1', operationId: 'v2.transaction.topup', outcome: 'InProgress' })]);
+    expect(result.cases.map((c) => c.status)).toEqual(['passed', 'passed']);
+    expect(verdictOfRun(result, false)).toBe('incomplete');
+  });
+
+  test('drain: a status that says final too early cannot let the exclusive phase start before the service-side timeout', async () => {
+    let sentAt = 0;
+    let exclusiveAt = 0;
+    const target = fakeTarget((b) => {
+      if (b.operationId === 'v2.transaction.topup') {
+        sentAt = Date.now();
+        return timedOut(b.operationId);
+      }
+      // A wrong status answer: final at once, while the gateway may still charge until its service-side timeout.
+      if (b.operationId === 'v2.transaction.status') return envelope(b.operationId, { responseCode: '999', responseMessage: 'Internal error', payLoad: null });
+      return ok(b);
+    });
+    const result = await runCases([topupLeftOpen('C-1'), scenario('E-1', async () => void (exclusiveAt = Date.now()), { exclusive: true })], env(target));
+    // Scale 0.001: the service-side timeout is 120 ms after the submission.
+    expect(exclusiveAt - sentAt).toBeGreaterThanOrEqual(120);
+    expect(result.drain?.serviceTimeoutWaitMs).toBeGreaterThan(0);
+  });
+
+  test('drain: without exclusive cases after it, nothing waits for the service-side timeout', async () => {
+    const target = fakeTarget((b) =>
+      b.operationId === 'v2.transaction.topup' ? timedOut(b.operationId) : envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }),
+    );
+    const result = await runCases([topupLeftOpen('C-1')], env(target));
+    expect(result.drain).toMatchObject({ pendingAtBoundary: 1, unresolved: [], serviceTimeoutWaitMs: 0 });
+  });
+
+  test('drain: a final answer to the submission itself needs no polling', async () => {
+    const target = fakeTarget((b) => (b.operationId === 'v2.transaction.topup' ? envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: null }) : ok(b)));
+    const result = await runCases([topupLeftOpen('C-1')], env(target));
+    expect(target.sent.map((b) => b.operationId)).toEqual(['v2.transaction.topup']);
+    expect(result.drain).toMatchObject({ submitted: 1, pendingAtBoundary: 0, unresolved: [] });
+  });
+
+  test('a timed-out case sends nothing more (its later requests are refused, not sent into the next phase)', async () => {
+    const target = fakeTarget(ok);
+    let afterTimeout: (error: unknown) => void = () => undefined;
+    const refused = new Promise<unknown>((resolve) => (afterTimeout = resolve));
+    const result = await runCases(
+      [
+        scenario('X-1', async (ctx) => {
+          await ctx.sleep(150);
+          try {
+            await ctx.call('v2.account.balance', {});
+            afterTimeout(undefined);
+          } catch (error) {
+            afterTimeout(error);
+          }
+        }),
+      ],
+      env(target, { caseTimeoutMs: 30 }),
+    );
+    expect(result.cases[0]?.failures[0]?.check).toBe('case-timeout');
+    expect(await refused).toMatchObject({ name: 'CaseCancelled' });
+    expect(target.sent).toEqual([]);
+  });
+
+  test('pollStatus reports its waits as progress events', async () => {
+    const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }));
+    const events: ProgressEvent[] = [];
+    await runCases([scenario('P-2', async (ctx) => void (await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target, { onProgress: (e) => events.push(e) }));
+    expect(events.filter((e) => e.type === 'poll-start' || e.type === 'poll-end')).toEqual([
+      { type: 'poll-start', caseId: 'P-2', correlationId: 'abc' },
+      { type: 'poll-end', caseId: 'P-2', correlationId: 'abc' },
+    ]);
   });
 
   test('duplicate case ids are refused', async () => {

@@ -1,16 +1,17 @@
-// Runs a conformance plan: concurrent cases under a concurrency limit, then exclusive (balance-sensitive) cases one at a
-// time. Every response any case receives passes the envelope-invariant checks; failures become typed, redacted values.
+// Runs a conformance plan: concurrent cases under a concurrency limit, a drain of their open transactions, then the
+// exclusive (balance-sensitive) cases one at a time. Every case's response passes the envelope invariants; failures are typed.
 import type { ApiVersion } from '../api/operations.ts';
 import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest, RequestInput, TargetConnection } from '../api/request-builder.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
-import { createClientCore, type ClientCore, type CoreExchange } from '../api/client-core.ts';
+import { createClientCore, type ClientCore, type ClientHooks, type CoreExchange } from '../api/client-core.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
 import type { Transport } from '../api/transport.ts';
 import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
 import { ENVELOPE_INVARIANTS, describeResponse, makeFailure } from './checks.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
+import { TransactionTracker, type DrainReport } from './transactions.ts';
 import type { ConformanceSettings } from './settings.ts';
 import type { Timing } from './timing.ts';
 import {
@@ -41,10 +42,17 @@ export interface ConformanceTarget {
   readonly notFoundCodes: readonly string[];
 }
 
+/** What a run reports while it goes (the command's progress lines; the runner itself prints nothing). */
 export type ProgressEvent =
   | { readonly type: 'phase'; readonly phase: 'concurrent' | 'exclusive'; readonly cases: number }
-  | { readonly type: 'case-start'; readonly id: string }
-  | { readonly type: 'case-end'; readonly result: CaseResult };
+  /** The concurrent phase has ended with `pending` transactions not yet final: the exclusive phase waits for them. */
+  | { readonly type: 'drain-start'; readonly pending: number }
+  | { readonly type: 'drain-end'; readonly report: DrainReport }
+  | { readonly type: 'case-start'; readonly id: string; readonly group: string }
+  | { readonly type: 'case-end'; readonly result: CaseResult }
+  /** A case (or the drain, caseId '') started or stopped waiting on the status endpoint for a final result. */
+  | { readonly type: 'poll-start'; readonly caseId: string; readonly correlationId: string }
+  | { readonly type: 'poll-end'; readonly caseId: string; readonly correlationId: string };
 
 export interface RunEnvironment {
   readonly target: ConformanceTarget;
@@ -64,19 +72,106 @@ function randomChars(n: number): string {
   return out;
 }
 
-/** Shared per run: fixtures discovered once, unique correlationIds, the redaction secrets. */
+/** Thrown into a case's later requests once the case has timed out, so it cannot send anything into a later phase. */
+class CaseCancelled extends Error {
+  constructor(caseId: string) {
+    super(`case ${caseId} timed out; its remaining requests are not sent`);
+    this.name = 'CaseCancelled';
+  }
+}
+
+/** Shared per run: fixtures discovered once, unique correlationIds, the redaction secrets, open transactions. */
 class RunState {
   readonly runTag = randomChars(6);
   private counter = 0;
   private fixtures?: Promise<Fixtures>;
   readonly secrets: string[];
   readonly wrongConnection: TargetConnection;
+  readonly transactions: TransactionTracker;
 
   constructor(readonly env: RunEnvironment) {
     const c = env.target.connection;
     this.secrets = [c.password, c.user].filter((s) => s.length >= 3);
     // A password that differs from the real one in every case (never a prefix or suffix of it).
     this.wrongConnection = { ...c, password: `wrong-${randomChars(12)}` };
+    this.transactions = new TransactionTracker(this.statusPolicy());
+  }
+
+  statusPolicy(): { serviceTimeoutMs: number; notFoundCodes: readonly string[]; now: () => number } {
+    return { serviceTimeoutMs: this.env.timing.scaled(SERVICE_TIMEOUT_MS), notFoundCodes: this.env.target.notFoundCodes, now: () => Date.now() };
+  }
+
+  /** A client core on the run's target; `hooks` see every request (transactions are tracked for every core). */
+  core(options: { credentials: Credentials; caseId: string; hooks?: ClientHooks }): ClientCore {
+    const { target, timing } = this.env;
+    const hooks = options.hooks;
+    return createClientCore({
+      target: options.credentials === 'wrong' ? this.wrongConnection : target.connection,
+      transport: target.transport,
+      timings: {
+        connectTimeoutMs: target.connectTimeoutMs,
+        responseTimeoutMs: timing.requestTimeoutMs,
+        pollIntervalMs: timing.pollIntervalMs,
+        pollDeadlineMs: timing.pollDeadlineMs,
+      },
+      status: { serviceTimeoutMs: timing.scaled(SERVICE_TIMEOUT_MS), notFoundCodes: target.notFoundCodes },
+      now: () => Date.now(),
+      sleep: (ms) => sleep(ms),
+      hooks: {
+        beforeSend: async (request) => {
+          await hooks?.beforeSend?.(request);
+          this.transactions.beforeSend(request, options.caseId);
+        },
+        afterResponse: async (exchange) => {
+          this.transactions.afterResponse(exchange);
+          await hooks?.afterResponse?.(exchange);
+        },
+      },
+    });
+  }
+
+  /**
+   * Follows every transaction of the concurrent phase that is not final yet to a final status, each bounded by the
+   * poll deadline counted from its submission, then waits until the service-side timeout of every transaction that
+   * was not final on submission has passed: the exclusive phase reads balances nothing else is moving.
+   */
+  async drain(onProgress: RunEnvironment['onProgress'], exclusiveFollows: boolean): Promise<DrainReport> {
+    const started = Date.now();
+    const pending = this.transactions.pending();
+    const submitted = this.transactions.submittedCount;
+    if (pending.length > 0) {
+      onProgress?.({ type: 'drain-start', pending: pending.length });
+      const core = this.core({ credentials: 'valid', caseId: '' });
+      const { pollDeadlineMs, pollIntervalMs } = this.env.timing;
+      await mapWithLimit(pending, this.env.settings.concurrency, async (tx) => {
+        onProgress?.({ type: 'poll-start', caseId: '', correlationId: tx.correlationId });
+        try {
+          await core.pollStatus(tx.version, tx.correlationId, {
+            submittedAt: tx.submittedAt,
+            deadlineMs: Math.max(pollIntervalMs, tx.submittedAt + pollDeadlineMs - Date.now()),
+          });
+        } finally {
+          onProgress?.({ type: 'poll-end', caseId: '', correlationId: tx.correlationId });
+        }
+      });
+    }
+    // A transaction that was not final when submitted may still move money until its service-side timeout has
+    // passed, whatever its status said (a wrong status answer must not turn into a false "balance changed").
+    const endedBy = exclusiveFollows ? this.transactions.serviceSideEndedBy(this.env.timing.pollIntervalMs) : 0;
+    const serviceWait = Math.max(0, endedBy - Date.now());
+    if (serviceWait > 0) {
+      if (pending.length === 0) onProgress?.({ type: 'drain-start', pending: 0 });
+      await sleep(serviceWait);
+    }
+    const report: DrainReport = {
+      submitted,
+      pendingAtBoundary: pending.length,
+      unresolved: this.transactions.unresolved(),
+      waitedMs: Date.now() - started,
+      serviceTimeoutWaitMs: serviceWait,
+    };
+    if (pending.length > 0 || serviceWait > 0) onProgress?.({ type: 'drain-end', report });
+    return report;
   }
 
   private readonly shortIds = new Set<string>();
@@ -125,10 +220,15 @@ class RunState {
   }
 }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
 class Context implements CaseContext {
   readonly failures: Failure[] = [];
   readonly notes: string[] = [];
   requests = 0;
+  private cancelled = false;
 
   constructor(
     private readonly run: RunState,
@@ -159,32 +259,29 @@ class Context implements CaseContext {
 
   call(operationId: string, input: RequestInput, options: CallOptions = {}): Promise<Exchange> {
     const credentials = options.credentials ?? 'valid';
-    const core = this.core(credentials, true);
+    const core = this.core(credentials, options.checkEnvelope !== false);
     return core
       .call(operationId, credentials === 'none' ? { ...input, omitAuthorization: true } : input, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs })
       .then((exchange) => this.run.toExchange(exchange));
   }
 
+  /** After a case timeout: nothing more of this case is sent (its pending work may still be running). */
+  cancel(): void {
+    this.cancelled = true;
+  }
+
   /**
    * A client core for this case: every response it receives passes the envelope invariants (unless it serves catalog
-   * discovery) and counts as a request of the case. Cheap: a few closures over the run's shared transport.
+   * discovery or is a reference request, `checkEnvelope: false`) and counts as a request of the case. Cheap: a few closures over the run's shared transport.
    */
   private core(credentials: Credentials, invariants: boolean): ClientCore {
-    const target = this.run.env.target;
-    const timing = this.timing;
-    return createClientCore({
-      target: credentials === 'wrong' ? this.run.wrongConnection : target.connection,
-      transport: target.transport,
-      timings: {
-        connectTimeoutMs: target.connectTimeoutMs,
-        responseTimeoutMs: timing.requestTimeoutMs,
-        pollIntervalMs: timing.pollIntervalMs,
-        pollDeadlineMs: timing.pollDeadlineMs,
-      },
-      status: { serviceTimeoutMs: timing.scaled(SERVICE_TIMEOUT_MS), notFoundCodes: target.notFoundCodes },
-      now: () => Date.now(),
-      sleep: (ms) => this.sleep(ms),
+    return this.run.core({
+      credentials,
+      caseId: this.caseId,
       hooks: {
+        beforeSend: () => {
+          if (this.cancelled) throw new CaseCancelled(this.caseId);
+        },
         afterResponse: (exchange) => {
           this.requests += 1;
           if (invariants) {
@@ -211,11 +308,18 @@ class Context implements CaseContext {
     throw new SkipCase(reason);
   }
 
-  async pollStatus(version: ApiVersion, correlationId: string, options: { deadlineMs?: number; submittedAt?: number } = {}): Promise<PollOutcome> {
-    const result = await this.core('valid', true).pollStatus(version, correlationId, {
-      deadlineMs: options.deadlineMs ?? this.timing.pollDeadlineMs,
-      ...(options.submittedAt === undefined ? {} : { submittedAt: options.submittedAt }),
-    });
+  async pollStatus(version: ApiVersion, correlationId: string, options: { submittedAt: number; deadlineMs?: number }): Promise<PollOutcome> {
+    const progress = this.run.env.onProgress;
+    progress?.({ type: 'poll-start', caseId: this.caseId, correlationId });
+    let result;
+    try {
+      result = await this.core('valid', true).pollStatus(version, correlationId, {
+        deadlineMs: options.deadlineMs ?? this.timing.pollDeadlineMs,
+        submittedAt: options.submittedAt,
+      });
+    } finally {
+      progress?.({ type: 'poll-end', caseId: this.caseId, correlationId });
+    }
     const last = this.run.toExchange(result.last.exchange);
     const code = last.response.envelope?.responseCode;
     return {
@@ -247,7 +351,7 @@ class Context implements CaseContext {
   }
 
   sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+    return sleep(ms);
   }
 
   note(text: string): void {
@@ -276,6 +380,7 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     })();
     const first = await Promise.race([body.then(() => 'done' as const), timeout]);
     if (first === 'timeout') {
+      ctx.cancel();
       body.catch(() => undefined);
       ctx.fail({
         check: 'case-timeout',
@@ -340,6 +445,8 @@ export async function mapWithLimit<T, R>(items: readonly T[], limit: number, wor
 /**
  * Runs the cases. Results come back in plan order, and `onProgress` reports each case as it ends. Cases that
  * wait on long delays run side by side, so the wall time is about the longest delay plus polling, not the sum.
+ * Between the phases every transaction the concurrent cases submitted is followed to a final status (the drain),
+ * so no pending top-up can move the balance under an exclusive case.
  */
 export async function runCases(cases: readonly ConformanceCase[], env: RunEnvironment): Promise<RunResult> {
   const startedAt = Date.now();
@@ -351,7 +458,7 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   }
   const byId = new Map<string, CaseResult>();
   const exec = async (c: ConformanceCase): Promise<CaseResult> => {
-    env.onProgress?.({ type: 'case-start', id: c.id });
+    env.onProgress?.({ type: 'case-start', id: c.id, group: c.group });
     const result = await executeCase(run, c);
     byId.set(c.id, result);
     env.onProgress?.({ type: 'case-end', result });
@@ -363,12 +470,14 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   // Long-waiting cases (delay triggers, load, gift cards) start first so their waits overlap everything else.
   const ordered = [...concurrent].sort((a, b) => waitRank(b) - waitRank(a));
   await mapWithLimit(ordered, env.settings.concurrency, exec);
+  const drain = await run.drain(env.onProgress, exclusive.length > 0);
   env.onProgress?.({ type: 'phase', phase: 'exclusive', cases: exclusive.length });
   for (const c of exclusive) await exec(c);
   return {
     startedAt,
     durationMs: Date.now() - startedAt,
     cases: cases.map((c) => byId.get(c.id) as CaseResult),
+    drain,
   };
 }
 

@@ -1,5 +1,5 @@
 // The conformance model: cases as data, named checks, typed failures, and what a case can ask of its run context.
-// Cases, runner, vitest suite, reports and the planted-bug meta-test all speak these types, so ids and failures line up.
+// Cases, runner, command, reports and the planted-bug meta-test all speak these types, so ids and failures line up.
 import type { ApiVersion } from '../api/operations.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
@@ -8,6 +8,7 @@ import type { FieldMapping } from '../api/field-mapping.ts';
 import type { Fixtures } from './fixtures.ts';
 import type { ConformanceSettings } from './settings.ts';
 import type { Timing } from './timing.ts';
+import type { DrainReport } from './transactions.ts';
 
 /** Case groups; the id of every case starts with its group. */
 export const CASE_GROUPS = [
@@ -73,6 +74,11 @@ export interface CallOptions {
   /** Client response timeout for this call (ms, real time); default: the run's request timeout. */
   readonly timeoutMs?: number;
   readonly credentials?: Credentials;
+  /**
+   * False only for a reference request whose envelope another case already judges (AUTH's same request with valid
+   * credentials): its answer is compared, not checked, so a bug of that operation is blamed on its own case.
+   */
+  readonly checkEnvelope?: boolean;
 }
 
 /** Result of polling the status endpoint for one correlationId. */
@@ -119,10 +125,11 @@ export interface CaseContext {
   fail(failure: Omit<Failure, 'caseId' | 'severity'> & { severity?: Severity }): void;
   skip(reason: string): never;
   /**
-   * Polls `<version>.transaction.status` until a final code or the deadline. Give `submittedAt` (epoch ms) when the
-   * case submitted the transaction: a "not found" answer before the service-side timeout is then still Unknown.
+   * Polls `<version>.transaction.status` until a final code or the deadline. `submittedAt` (epoch ms; the submission's
+   * `response.timings.startedAt`) is required: a "not found" answer before the service-side timeout has passed since
+   * submission is still Unknown, never a final failure (spec: a timed-out transaction is Unknown, not failed).
    */
-  pollStatus(version: ApiVersion, correlationId: string, options?: { deadlineMs?: number; submittedAt?: number }): Promise<PollOutcome>;
+  pollStatus(version: ApiVersion, correlationId: string, options: { submittedAt: number; deadlineMs?: number }): Promise<PollOutcome>;
   /** The wallet balance (payLoad number) or undefined after recording why it could not be read. */
   balance(version: ApiVersion): Promise<number | undefined>;
   /** A fresh correlationId of the given length (default 36), unique within the run. */
@@ -191,4 +198,6 @@ export interface RunResult {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly cases: readonly CaseResult[];
+  /** The wait between the phases for the concurrent phase's open transactions (absent when the runner did not run). */
+  readonly drain?: DrainReport;
 }

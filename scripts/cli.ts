@@ -1,23 +1,53 @@
 // The `gateway-harness` command line: one commander program, one module per subcommand in scripts/commands/.
 // Exit codes follow DESIGN.md: 0 passed, 1 a check failed, 2 usage or configuration error, 99 load thresholds crossed.
 import { Command, CommanderError } from 'commander';
-import { EXIT, isHarnessError } from '../api/errors.ts';
+import { EXIT, HarnessError, isHarnessError } from '../api/errors.ts';
 import { COMMANDS } from './commands/index.ts';
 
+const PACKAGE_VERSION = '0.1.0';
+
+/**
+ * Every parse problem commander finds (unknown option or command, missing value, excess argument) becomes one
+ * `GH_ERR_USAGE` line like every other usage error: commander's own error text and help dump are silenced here and
+ * its message is rewritten in `usageLine`. Subcommands inherit this output configuration and exitOverride.
+ */
+function silenceCommanderErrors(program: Command): Command {
+  // writeErr only ever carries commander's error text or a help dump meant as an error (`help <unknown>`).
+  return program.configureOutput({ outputError: () => undefined, writeErr: () => undefined }).exitOverride();
+}
+
 export function buildProgram(): Command {
-  const program = new Command('gateway-harness')
-    .description(
-      'Load and conformance test harness for the Mobile Top-up and Prepaid Products Gateway API (v1 and v2).\n' +
-        'With no --target, every command runs against the embedded sandbox on 127.0.0.1.',
-    )
-    .version(PACKAGE_VERSION)
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+  const program = silenceCommanderErrors(
+    new Command('gateway-harness')
+      .description(
+        'Load and conformance test harness for the Mobile Top-up and Prepaid Products Gateway API (v1 and v2).\n' +
+          'With no --target, every command runs against the embedded sandbox on 127.0.0.1.',
+      )
+      .version(PACKAGE_VERSION)
+      .usage('<command> [options]')
+      .helpCommand(true),
+  );
   for (const register of COMMANDS) register(program);
+  // Without a command, or with one that does not exist, commander would print the whole help to stderr: one line instead.
+  program
+    .argument('[command]')
+    .allowExcessArguments(true)
+    .action((command: string | undefined) => {
+      const known = program.commands.map((c) => c.name()).join(', ');
+      if (command === undefined) throw new HarnessError('GH_ERR_USAGE', `no command given (commands: ${known}; run gateway-harness --help)`);
+      throw new HarnessError('GH_ERR_USAGE', `unknown command '${command.slice(0, 40)}' (commands: ${known}; run gateway-harness --help)`);
+    });
   return program;
 }
 
-const PACKAGE_VERSION = '0.1.0';
+/** Commander's message ("error: unknown option '--x'\n(Did you mean --y?)") as one line of ours. */
+function usageLine(error: CommanderError, program: Command): string {
+  if (error.code === 'commander.help') {
+    return `help: no such command (commands: ${program.commands.map((c) => c.name()).join(', ')}; run gateway-harness --help)`;
+  }
+  const text = error.message.replace(/^error: /, '').replace(/\s+/g, ' ').trim();
+  return `${text} (run with --help for usage)`;
+}
 
 /** Runs the CLI and returns the process exit code; never calls process.exit itself, so tests can call it. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -27,8 +57,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // --help and --version end with code 0; every parse problem is a usage error (2).
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      // --help and --version end with code 0; every parse problem is a usage error (2), said on one line.
+      if (error.exitCode === 0) return EXIT.ok;
+      process.stderr.write(`gateway-harness: GH_ERR_USAGE: ${usageLine(error, program)}\n`);
+      return EXIT.usage;
     }
     if (isHarnessError(error)) {
       process.stderr.write(`gateway-harness: ${error.code}: ${error.message}\n`);

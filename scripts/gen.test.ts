@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { BANNER, check, GENERATED_FILES, generate, GenError, loadSchemas, ROOT_DIR, SCHEMA_ID_PREFIX, validatorName } from './gen.ts';
+import { BANNER, check, GENERATED_FILES, generate, GenError, loadSchemas, requestBodyName, ROOT_DIR, SCHEMA_ID_PREFIX, validatorName } from './gen.ts';
 import { OPERATIONS } from '../api/operations.ts';
 
 const GENERATED = Object.values(GENERATED_FILES);
@@ -75,6 +75,40 @@ describe('generated output', () => {
     for (const [path, content] of first) {
       expect(content, path).toBe(second.get(path));
       expect(content.split('\n')[0], path).toBe(BANNER);
+    }
+  });
+
+  it('derives the request bodies from the schema files: every catalog requestBody has a schema, a type and a validator', async () => {
+    const { REQUEST_BODY_NAMES, REQUEST_VALIDATORS } = await import('../schemas/generated/request-bodies.ts');
+    const fromFiles = loadSchemas().flatMap((s) => (requestBodyName(s.file) === undefined ? [] : [requestBodyName(s.file)]));
+    expect([...REQUEST_BODY_NAMES]).toEqual(fromFiles);
+    for (const op of OPERATIONS.filter((o) => o.method === 'POST')) {
+      expect(op.requestBody, op.id).toBeDefined();
+      expect(REQUEST_BODY_NAMES, op.id).toContain(op.requestBody);
+      expect(typeof REQUEST_VALIDATORS[op.requestBody!], op.id).toBe('function');
+    }
+    // And the map is the schema's own validator: a body the schema rejects is rejected through it.
+    expect(REQUEST_VALIDATORS.topup({ skuId: 1, amount: 1, mobile: '1876', correlationId: 'c'.repeat(51) })).toBe(false);
+  });
+
+  it('a new *-request.schema.json becomes a request body by generation alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-gen-body-'));
+    try {
+      mkdirSync(join(dir, 'schemas'), { recursive: true });
+      for (const name of readdirSync(join(ROOT_DIR, 'schemas'))) {
+        if (name.endsWith('.schema.json')) cpSync(join(ROOT_DIR, 'schemas', name), join(dir, 'schemas', name));
+      }
+      const schema = JSON.parse(readFileSync(join(dir, 'schemas', 'esim-request.schema.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(
+        join(dir, 'schemas', 'data-bundle-request.schema.json'),
+        JSON.stringify({ ...schema, $id: `${SCHEMA_ID_PREFIX}data-bundle-request.schema.json`, title: 'DataBundleRequest' }),
+      );
+      const bodies = (await generate(dir)).get(GENERATED_FILES.requestBodies) ?? '';
+      expect(bodies).toContain("'data-bundle'");
+      expect(bodies).toContain("  'data-bundle': validateDataBundleRequest,");
+      expect(bodies).toContain("  'data-bundle': DataBundleRequest;");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-// Code generator: schemas/*.schema.json -> schemas/generated/{types.ts, validators.js, validators.d.ts}.
+// Code generator: schemas/*.schema.json -> schemas/generated/{types.ts, validators.js, validators.d.ts, request-bodies.ts}.
 // Validators are ajv standalone code compiled here, once, so no VU (k6) or request (sandbox) ever compiles a schema.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -19,7 +19,15 @@ export const GENERATED_FILES = Object.freeze({
   types: `${GENERATED_DIR}/types.ts`,
   validators: `${GENERATED_DIR}/validators.js`,
   validatorsDts: `${GENERATED_DIR}/validators.d.ts`,
+  requestBodies: `${GENERATED_DIR}/request-bodies.ts`,
 });
+
+/** `schemas/<name>-request.schema.json` is the request body `<name>` of the write operations (RequestBodyName). */
+const REQUEST_SCHEMA_SUFFIX = '-request.schema.json';
+
+export function requestBodyName(file: string): string | undefined {
+  return file.endsWith(REQUEST_SCHEMA_SUFFIX) ? file.slice(0, -REQUEST_SCHEMA_SUFFIX.length) : undefined;
+}
 
 // ajv's standalone module is CommonJS: under Node ESM the default import is `module.exports`, whose `.default` is the function.
 const standaloneCode = standaloneModule.default;
@@ -142,6 +150,41 @@ function generateValidatorsDts(sources: readonly SchemaSource[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The request bodies as data, derived from the schema files: their names (RequestBodyName), generated types and
+ * validators, keyed by name. Adding a write operation's body is then one schema file and `npm run gen`.
+ */
+function generateRequestBodies(sources: readonly SchemaSource[]): string {
+  const bodies = sources.flatMap((s) => {
+    const name = requestBodyName(s.file);
+    return name === undefined ? [] : [{ name, title: s.title }];
+  });
+  if (bodies.length === 0) throw new GenError(`no *${REQUEST_SCHEMA_SUFFIX} files: no request bodies`);
+  const key = (name: string): string => (/^[a-z][a-zA-Z0-9]*$/.test(name) ? name : `'${name}'`);
+  const lines = [
+    BANNER,
+    '// The request bodies of the write operations, one per schemas/<name>-request.schema.json: name, type and validator.',
+    `import type { ${bodies.map((b) => b.title).join(', ')} } from './types.ts';`,
+    `import { ${bodies.map((b) => validatorName(b.title)).join(', ')}, type SchemaValidator } from './validators.js';`,
+    '',
+    '/** Every request body name, in schema file order. */',
+    `export const REQUEST_BODY_NAMES = [${bodies.map((b) => `'${b.name}'`).join(', ')}] as const;`,
+    'export type RequestBodyName = (typeof REQUEST_BODY_NAMES)[number];',
+    '',
+    '/** The generated TS type of each request body, so callers can narrow after a successful check. */',
+    'export interface RequestBodyTypes {',
+    ...bodies.map((b) => `  ${key(b.name)}: ${b.title};`),
+    '}',
+    '',
+    '/** The standalone validator of each request body. */',
+    'export const REQUEST_VALIDATORS: { readonly [N in RequestBodyName]: SchemaValidator<RequestBodyTypes[N]> } = {',
+    ...bodies.map((b) => `  ${key(b.name)}: ${validatorName(b.title)},`),
+    '};',
+    '',
+  ];
+  return lines.join('\n');
+}
+
 async function generateTypes(sources: readonly SchemaSource[], rootDir: string): Promise<string> {
   // Cross-schema `$ref`s use absolute ids; resolve them from the local files and never from the network.
   const localResolver = {
@@ -173,6 +216,7 @@ export async function generate(rootDir: string = ROOT_DIR): Promise<Map<string, 
   files.set(GENERATED_FILES.types, await generateTypes(sources, rootDir));
   files.set(GENERATED_FILES.validators, generateValidators(sources));
   files.set(GENERATED_FILES.validatorsDts, generateValidatorsDts(sources));
+  files.set(GENERATED_FILES.requestBodies, generateRequestBodies(sources));
   return files;
 }
 

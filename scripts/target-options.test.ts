@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../api/errors.ts';
-import { addTargetOptions, configFromOptions, type TargetOptions } from './target-options.ts';
+import { addTargetOptions, configFromOptions, parseTimeScaleFlag, type TargetOptions } from './target-options.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'gh-target-options-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -28,14 +28,42 @@ describe('addTargetOptions / configFromOptions', () => {
     expect(config).toMatchObject({ baseUrl: 'https://gw.example', user: 'user', password: 'env-pw', timeScale: 1 });
   });
 
-  it('a bad flag value is a one-line GH_ERR_CONFIG (exit 2)', () => {
-    expect(() => configFromOptions(parse(['--time-scale', 'x']), { cwd, env: {} })).toThrow(HarnessError);
+  function errorOf(run: () => unknown): HarnessError {
     try {
-      configFromOptions(parse(['--time-scale', 'x']), { cwd, env: {} });
+      run();
     } catch (error) {
-      expect((error as HarnessError).message).toBe('config: timeScale (from --time-scale) must be a number greater than 0');
-      expect((error as HarnessError).exitCode).toBe(2);
+      if (error instanceof HarnessError) return error;
+      throw error;
     }
+    throw new Error('expected a HarnessError');
+  }
+
+  it.each(['x', '0', '-1', '1001', ''])('--time-scale %j: the one time-scale rule, GH_ERR_USAGE (exit 2)', (value) => {
+    const error = errorOf(() => configFromOptions(parse(['--time-scale', value]), { cwd, env: {} }));
+    expect(error.code).toBe('GH_ERR_USAGE');
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(value === '1001' ? /^--time-scale must be at most 1000 / : /^--time-scale must be a number greater than 0 /);
+  });
+
+  it('parseTimeScaleFlag accepts positive factors up to the limit', () => {
+    expect([parseTimeScaleFlag('0.01'), parseTimeScaleFlag('1'), parseTimeScaleFlag('1e-3'), parseTimeScaleFlag('1000')]).toEqual([0.01, 1, 0.001, 1000]);
+  });
+
+  it('GATEWAY_TIME_SCALE=0 is judged by the same rule (config layer wording)', () => {
+    expect(errorOf(() => configFromOptions(parse([]), { cwd, env: { GATEWAY_TIME_SCALE: '0' } })).message).toBe(
+      'config: timeScale (from GATEWAY_TIME_SCALE) must be a number greater than 0',
+    );
+  });
+
+  it.each(['https://h/api/v2', 'http://127.0.0.1:8080/api', 'https://h/prefix/'])('--target %s with a path is refused: paths are appended to it', (url) => {
+    const error = errorOf(() => configFromOptions(parse(['--target', url]), { cwd, env: {} }));
+    expect(error.code).toBe('GH_ERR_CONFIG');
+    expect(error.message).toMatch(/^config: baseUrl \(from --target\) must be the base URL without a path/);
+    expect(error.message).not.toContain(url);
+  });
+
+  it('a base URL with a port or a trailing slash is fine', () => {
+    for (const url of ['https://h:8443', 'http://127.0.0.1:9/']) expect(configFromOptions(parse(['--target', url]), { cwd, env: {} }).baseUrl).toBe(url);
   });
 
   it('help text names every option and its environment variable', () => {

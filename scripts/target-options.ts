@@ -1,7 +1,9 @@
 // The target options every command shares (--target, --user, --password, --env, --time-scale, --config), and the
 // bridge from parsed options to a loaded TargetConfig, so all subcommands take their target the same way.
 import type { Command } from 'commander';
+import { HarnessError } from '../api/errors.ts';
 import { loadConfig, type ConfigFlags } from '../config/load-config.ts';
+import { timeScaleProblem } from '../config/target-config-schema.ts';
 import type { TargetConfig } from '../api/target-config.ts';
 
 export interface TargetOptions {
@@ -13,15 +15,31 @@ export interface TargetOptions {
   config?: string;
 }
 
+/** What `--time-scale` means, worded once for every command's help (the sandbox's own flag included). */
+export const TIME_SCALE_HELP = 'factor on the gateway\'s documented durations: 1 = real timing, 0.01 = 100 times faster; greater than 0';
+
+/**
+ * The one judgement of a `--time-scale` flag value, shared by every command (the sandbox's included), so
+ * `--time-scale 0` ends every command with the same line: GH_ERR_USAGE, exit 2. The config file and
+ * GATEWAY_TIME_SCALE go through the same rule in the config schema.
+ */
+export function parseTimeScaleFlag(text: string): number {
+  const trimmed = text.trim();
+  const value = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(trimmed) ? Number(trimmed) : Number.NaN;
+  const problem = timeScaleProblem(value);
+  if (problem !== undefined) throw new HarnessError('GH_ERR_USAGE', `--time-scale ${problem} (1 = real gateway timing, 0.01 = 100 times faster)`);
+  return value;
+}
+
 export function addTargetOptions(cmd: Command): Command {
   return cmd
-    .option('--target <url>', 'base URL of the gateway, e.g. https://host (env GATEWAY_BASE_URL); default: start the embedded sandbox on 127.0.0.1')
+    .option('--target <url>', 'base URL of the gateway, e.g. https://host, without a path (env GATEWAY_BASE_URL); default: start the embedded sandbox on 127.0.0.1')
     .option('--user <user>', 'user id for HTTP Basic auth (env GATEWAY_USER; default "user", the embedded sandbox\'s)')
     .option('--password <password>', 'password for HTTP Basic auth (env GATEWAY_PASSWORD, preferred: flags show up in process lists)')
     .option('--env <kind>', 'environment kind of the target: sandbox or production (env GATEWAY_ENV; default sandbox)')
     .option(
       '--time-scale <factor>',
-      'time scale of the target: documented delays, client timeouts and polling scale by it (env GATEWAY_TIME_SCALE; default 1, or 0.01 for the embedded sandbox)',
+      `time scale of the target, ${TIME_SCALE_HELP}; documented delays, client timeouts and polling scale by it (env GATEWAY_TIME_SCALE; default 1, or 0.01 for the embedded sandbox, which then runs at this scale)`,
     )
     .option('--config <path>', 'JSON config file (default ./gateway-harness.config.json if present); env and flags override it');
 }
@@ -36,7 +54,7 @@ export function configFromOptions(
     ...(opts.user === undefined ? {} : { user: opts.user }),
     ...(opts.password === undefined ? {} : { password: opts.password }),
     ...(opts.env === undefined ? {} : { env: opts.env }),
-    ...(opts.timeScale === undefined ? {} : { timeScale: opts.timeScale }),
+    ...(opts.timeScale === undefined ? {} : { timeScale: parseTimeScaleFlag(opts.timeScale) }),
     ...(opts.config === undefined ? {} : { config: opts.config }),
   };
   return loadConfig({ cwd: context.cwd ?? process.cwd(), env: context.env ?? process.env, flags });

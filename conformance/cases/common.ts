@@ -188,7 +188,7 @@ export async function submitAndFinish(
   }
   const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
   if (correlationId === undefined) return { submitted };
-  const poll = await ctx.pollStatus(version, correlationId);
+  const poll = await ctx.pollStatus(version, correlationId, { submittedAt: submitted.response.timings.startedAt });
   if (!poll.final) {
     ctx.fail({
       check: 'final-within-deadline',

@@ -127,7 +127,7 @@ export async function expectNothingCharged(
   if (exchange.response.classification.outcome === 'Unknown' || exchange.response.classification.outcome === 'InProgress') {
     // No answer yet: only the status endpoint can tell; it must not end in success.
     if (correlationId !== '') {
-      const poll = await ctx.pollStatus(version, correlationId);
+      const poll = await ctx.pollStatus(version, correlationId, { submittedAt: exchange.response.timings.startedAt });
       if (poll.outcome === 'Successful' && poll.last !== undefined) ctx.check(notSuccessful, poll.last);
     }
   }

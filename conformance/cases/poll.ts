@@ -78,7 +78,7 @@ function pollCase(version: ApiVersion): ConformanceCase {
       );
       // Every correlationId is then read back through the status endpoint until final (the client's recovery path).
       await mapWithLimit(txs, 16, async (tx) => {
-        const poll = await ctx.pollStatus(version, String(tx.body.correlationId));
+        const poll = await ctx.pollStatus(version, String(tx.body.correlationId), { submittedAt: tx.submitted?.response.timings.startedAt ?? started });
         if (poll.last !== undefined) tx.lastSeen = poll.last;
         if (!poll.final) {
           tx.final = false;

@@ -109,11 +109,12 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
   },
   {
     name: 'bug-status-forgets-in-progress',
-    description: "Planted bug: while a transaction is in progress, the status endpoint answers 'No record found' instead of '852'.",
+    // A final failure code, not 'No record found': "not found" before the service-side timeout is rightly Unknown.
+    description: "Planted bug: while a transaction is in progress, the status endpoint answers a final failure ('999') instead of '852'.",
     hooks: {
       onEnvelope(ctx) {
         if (!isOp(ctx, 'v1.transaction.status', 'v2.transaction.status') || ctx.envelope.responseCode !== '852') return;
-        return { envelope: { responseCode: '027', responseMessage: 'No record found', payLoad: null } };
+        return { envelope: { responseCode: '999', responseMessage: 'Internal error', payLoad: null } };
       },
     },
     plantedBug: {

@@ -1,11 +1,14 @@
 // Tests of `gateway-harness conformance`: usage errors in-process (exit 2, one line), and the real bin in a child
-// process against the embedded sandbox — passing (exit 0, JUnit with case ids) and failing (exit 1, expected vs received).
+// process: every verdict path (pass, fail, incomplete, skips accepted, nothing passed, unusable target) and its reports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Summary } from '../../conformance/report.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { main } from '../cli.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -30,6 +33,10 @@ function cleanEnv(): NodeJS.ProcessEnv {
     env[key] = value;
   }
   return env;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
 }
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -57,6 +64,9 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
     [['--profile', 'no-such-profile'], /unknown profile/],
     [['--seed', 'x'], /--seed must be a whole number/],
     [['--settings', '/nonexistent/settings.json'], /cannot read/],
+    [['--target', 'https://h/api/v2'], /GH_ERR_CONFIG: config: baseUrl \(from --target\) must be the base URL without a path/],
+    [['--time-scale', '0'], /GH_ERR_USAGE: --time-scale must be a number greater than 0/],
+    [['--no-such-option'], /GH_ERR_USAGE: unknown option '--no-such-option'/],
   ];
   for (const [args, message] of cases) {
     it(`${args.join(' ')}`, async () => {
@@ -78,32 +88,117 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
 });
 
 describe('gateway-harness conformance (child process, embedded sandbox)', () => {
-  it('passes against the faithful sandbox: exit 0, junit.xml with case ids, summary.json; no credential anywhere', async () => {
+  it('passes against the faithful sandbox: exit 0, PASS first; junit.xml and summary.json from the run; no credential anywhere', async () => {
     const dir = tempDir();
-    const run = await runCli(['--grep', '^(TRG-510-V[12]|PAGE-SIZE-1|PAGE-SIZE-101|AUTH-WRONG-v2\\.account\\.balance) ', '--report-dir', dir, '--user', 'agent7', '--password', MARKER]);
+    const run = await runCli(['--grep', '^(TRG-666666-V2|TRG-510-V[12]|PAGE-SIZE-1|PAGE-SIZE-101|AUTH-WRONG-v2\\.account\\.balance) ', '--report-dir', dir, '--user', 'agent7', '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(firstLine(run.stdout)).toMatch(/^conformance: PASS — all 6 cases passed; [\d.]+ s against embedded sandbox \(http:\/\/127\.0\.0\.1:\d+/);
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-    for (const id of ['TRG-510-V1', 'TRG-510-V2', 'PAGE-SIZE-1', 'PAGE-SIZE-101', 'AUTH-WRONG-v2.account.balance']) expect(junit).toContain(id);
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { counts: { total: number; passed: number }; target: string; timeScale: number };
-    expect(summary.counts).toMatchObject({ total: 5, passed: 5 });
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    expect(summary).toMatchObject({ verdict: 'pass', allowSkips: false, counts: { total: 6, passed: 6 }, timeScale: 0.01 });
+    expect(summary.headline).toBe(firstLine(run.stdout));
     expect(summary.target).toMatch(/^embedded sandbox \(http:\/\/127\.0\.0\.1:\d+/);
-    expect(summary.timeScale).toBe(0.01);
+    // One testcase per case id, its group as classname, its measured duration as time (the delay trigger waits > 1 s).
+    for (const c of summary.cases) {
+      const match = new RegExp(`<testcase name="${c.id.replace(/\./g, '\\.')} [^"]*" classname="([A-Z]+)" time="([\\d.]+)"`).exec(junit);
+      expect(match, c.id).not.toBeNull();
+      expect(match?.[1]).toBe(c.group);
+      expect(match?.[2]).toBe((c.durationMs / 1000).toFixed(3));
+    }
+    expect(summary.cases.find((c) => c.id === 'TRG-666666-V2')?.durationMs).toBeGreaterThan(1_000);
+    expect(junit.match(/<testcase /g)).toHaveLength(6);
     for (const text of [run.stdout, run.stderr, junit, JSON.stringify(summary)]) expect(text).not.toContain(MARKER);
-    expect(run.stdout).toMatch(/conformance: 5 passed, 0 failed, 0 skipped of 5 cases/);
+    // Neither stdout nor stderr is a terminal here: plain timestamped progress lines, no ANSI code anywhere.
+    for (const text of [run.stdout, run.stderr]) expect(text).not.toContain('\u001b[');
+    expect(run.stderr).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z PASS TRG-666666-V2 \(\d+ ms\)$/m);
   }, 120_000);
 
-  it('fails against a planted bug: exit 1, expected vs received and the redacted request', async () => {
+  it('fails against a planted bug: exit 1, FAIL first, expected vs received and the redacted request', async () => {
     const dir = tempDir();
     const run = await runCli(['--profile', 'bug-trigger-510-code', '--grep', '^TRG-510-V2', '--report-dir', dir, '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(firstLine(run.stdout)).toMatch(/^conformance: FAIL — 1 of 1 case failed, 0 of 1 passed; /);
     expect(run.stdout).toContain('Failed cases (1):');
     expect(run.stdout).toMatch(/TRG-510-V2[\s\S]*expected: HTTP 200, responseCode '510'[\s\S]*received: HTTP 200, responseCode '500'/);
     expect(run.stdout).toMatch(/request: +POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/transaction\/topup/);
     expect(run.stdout).toContain('Authorization: Basic [REDACTED]');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*>/);
+    expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'fail' });
     for (const text of [run.stdout, run.stderr, readFileSync(join(dir, 'junit.xml'), 'utf8'), readFileSync(join(dir, 'summary.json'), 'utf8')]) {
       expect(text).not.toContain(MARKER);
       expect(text).not.toContain(Buffer.from(`user:${MARKER}`).toString('base64'));
     }
+  }, 120_000);
+});
+
+describe('gateway-harness conformance (child process, a separately started sandbox)', () => {
+  let sandbox: RunningSandbox;
+  let config: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, timeScale: 0.01 });
+    // The PIN path moved away on the harness's side only: the target answers 404 there, and the case skips.
+    config = join(tempDir(), 'moved-pin.json');
+    writeFileSync(config, JSON.stringify({ writePaths: { 'v2.transaction.pin': '/api/v2/transaction/moved-pin' } }));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  const target = (): string[] => ['--target', sandbox.url, '--time-scale', '0.01', '--config', config];
+  const SKIP_AND_PASS = '^(ENV-v2\\.transaction\\.pin|AUTH-NONE-v2\\.transaction\\.pin) ';
+
+  it('a skip makes the run incomplete: exit 1, INCOMPLETE first, the skip and its reason listed', async () => {
+    const dir = tempDir();
+    const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(firstLine(run.stdout)).toMatch(/^conformance: INCOMPLETE — 1 of 2 passed, 1 skipped \(not verified\);/);
+    expect(run.stdout).toMatch(/Skipped cases \(1\), not verified:\n {2}ENV-v2\.transaction\.pin: .*HTTP 404/);
+    expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', allowSkips: false, counts: { skipped: 1 } });
+  }, 120_000);
+
+  it('--allow-skips: exit 0, PASS first with the skip count; summary.json and junit.xml say it too', async () => {
+    const dir = tempDir();
+    const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir, '--allow-skips']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(firstLine(run.stdout)).toMatch(/^conformance: PASS — 1 of 2 passed, 1 skipped \(not verified; accepted with --allow-skips\);/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    expect(summary).toMatchObject({ verdict: 'pass', allowSkips: true, counts: { passed: 1, skipped: 1 } });
+    expect(summary.headline).toBe(firstLine(run.stdout));
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]*skipped="1"/);
+    expect(junit).toContain('<property name="allowSkips" value="true"/>');
+    expect(junit).toContain('<property name="skipped" value="1"/>');
+    expect(junit).toMatch(/<testcase name="ENV-v2\.transaction\.pin [^"]*" classname="ENV"[^>]*>\s*(<properties>[\s\S]*?<\/properties>\s*)?<skipped message="not verified: [^"]*HTTP 404/);
+  }, 120_000);
+
+  it('nothing passed is never a pass, not even with --allow-skips: exit 1, INCOMPLETE', async () => {
+    const run = await runCli([...target(), '--grep', '^ENV-v2\\.transaction\\.pin ', '--report-dir', tempDir(), '--allow-skips']);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(firstLine(run.stdout)).toMatch(/^conformance: INCOMPLETE — no case passed \(0 of 1\): nothing was verified, 1 skipped/);
+  }, 120_000);
+
+  it('a wrong password: one GH_ERR_TARGET line, exit 2, no case run', async () => {
+    const run = await runCli([...target(), '--password', MARKER, '--report-dir', tempDir()]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^gateway-harness: GH_ERR_TARGET: http:\/\/127\.0\.0\.1:\d+: the credentials are refused \(HTTP 401 to GET \/api\/v2\/account\/balance\)/);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toContain(MARKER);
+  }, 120_000);
+});
+
+describe('gateway-harness conformance (child process, unusable target)', () => {
+  it('a closed port: one GH_ERR_TARGET line, exit 2, an unusable verdict in summary.json', async () => {
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((done) => probe.close(() => done()));
+    const dir = tempDir();
+    const run = await runCli(['--target', `http://127.0.0.1:${port}`, '--report-dir', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_TARGET: http://127\\.0\\.0\\.1:${port}: cannot connect: .*ECONNREFUSED`));
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'unusable', counts: { total: 0 } });
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import { HarnessError } from '../../api/errors.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { DEFAULT_HOST, isLoopbackHost, startSandbox } from '../../sandbox/server.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
+import { parseTimeScaleFlag, TIME_SCALE_HELP } from '../target-options.ts';
 
 /** Raw flag values as commander hands them over (strings; booleans for switches). */
 interface RawFlags {
@@ -38,11 +39,8 @@ const FLAGS = z.object({
     .max(255, '--host is too long')
     .regex(/^[A-Za-z0-9.:[\]%-]+$/, '--host must be a host name or an IP address')
     .optional(),
-  timeScale: z
-    .string()
-    .regex(/^\d+(\.\d+)?(e-?\d+)?$/i, '--time-scale must be a non-negative number (1 = real gateway timing)')
-    .transform(Number)
-    .pipe(z.number().finite('--time-scale must be finite').max(100, '--time-scale must be at most 100')),
+  // The simulator's own speed, judged by the same rule and message as every command's --time-scale.
+  timeScale: z.string().transform(parseTimeScaleFlag),
   mode: z.enum(['sandbox', 'production'], { error: '--mode must be sandbox or production' }),
   user: z.string().min(1, '--user must not be empty').max(200, '--user is too long').regex(/^[^:]*$/, '--user must not contain ":" (HTTP Basic)'),
   password: z.string().min(1, '--password must not be empty').max(200, '--password is too long'),
@@ -137,7 +135,7 @@ export function register(program: Command): void {
     )
     .option('--port <n>', 'TCP port, 0 = any free port', '0')
     .option('--host <address>', `interface to bind (default ${DEFAULT_HOST}; a non-loopback address is warned about)`)
-    .option('--time-scale <f>', 'multiplies every simulated delay (0.01 turns the 120 s trigger into 1.2 s)', '1')
+    .option('--time-scale <f>', `speed of the simulator, ${TIME_SCALE_HELP} (0.01 turns the 120 s trigger into 1.2 s)`, '1')
     .option('--mode <mode>', 'sandbox (with test triggers) or production (same rules, no triggers)', 'sandbox')
     .option('--user <u>', 'HTTP Basic user the sandbox accepts', 'user')
     .option('--password <p>', 'HTTP Basic password the sandbox accepts', 'pass')

@@ -1,0 +1,89 @@
+// CLI hygiene of every command: a parse problem (unknown option or command, missing value) is one GH_ERR_USAGE line
+// and exit 2, never commander's own text; `--time-scale 0` is judged by one rule, with one message, everywhere.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildProgram, main } from './cli.ts';
+
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += chunk.toString();
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += chunk.toString();
+    return true;
+  });
+  try {
+    const code = await main(['node', 'gateway-harness', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+const COMMAND_NAMES = buildProgram()
+  .commands.map((c) => c.name())
+  .filter((name) => name !== 'help');
+
+function expectOneUsageLine(result: { code: number; stdout: string; stderr: string }, message: RegExp): void {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(/^gateway-harness: GH_ERR_USAGE: /);
+  expect(result.stderr).toMatch(message);
+}
+
+describe('usage errors are one GH_ERR_USAGE line, exit 2', () => {
+  it('knows its commands', () => {
+    expect(COMMAND_NAMES).toEqual(expect.arrayContaining(['conformance', 'sandbox']));
+  });
+
+  for (const name of COMMAND_NAMES) {
+    it(`${name} --no-such-option`, async () => {
+      expectOneUsageLine(await runCli([name, '--no-such-option']), /unknown option '--no-such-option'/);
+    });
+    it(`${name} with an option missing its value`, async () => {
+      expectOneUsageLine(await runCli([name, '--time-scale']), /option '--time-scale <\w+>' argument missing/);
+    });
+    it(`${name} --time-scale 0: the one time-scale rule`, async () => {
+      expectOneUsageLine(await runCli([name, '--time-scale', '0']), /^gateway-harness: GH_ERR_USAGE: --time-scale must be a number greater than 0 \(1 = real gateway timing/);
+    });
+  }
+
+  it('every command words --time-scale 0 identically', async () => {
+    const lines: string[] = [];
+    for (const name of COMMAND_NAMES) lines.push((await runCli([name, '--time-scale', '0'])).stderr);
+    expect(new Set(lines).size).toBe(1);
+  });
+
+  it('an unknown command', async () => {
+    expectOneUsageLine(await runCli(['no-such-command']), /unknown command 'no-such-command' \(commands: conformance, sandbox/);
+  });
+
+  it('no command at all', async () => {
+    expectOneUsageLine(await runCli([]), /no command given/);
+  });
+
+  it('a top-level unknown option', async () => {
+    expectOneUsageLine(await runCli(['--no-such-option']), /unknown option '--no-such-option'/);
+  });
+
+  it('help for an unknown command', async () => {
+    expectOneUsageLine(await runCli(['help', 'no-such-command']), /help: no such command/);
+  });
+
+  it('--help and help <command> still print help on stdout and exit 0', async () => {
+    const top = await runCli(['--help']);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain('conformance');
+    const sub = await runCli(['help', 'conformance']);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('--allow-skips');
+  });
+});
