@@ -116,6 +116,7 @@ export class SeriesAccumulator {
   private badLines = 0;
   private latePoints = 0;
   private droppedPoints = 0;
+  private allocated = 0;
 
   constructor(options: SeriesOptions & { readonly intervalMs: number }) {
     if (!Number.isFinite(options.intervalMs) || options.intervalMs < 1) throw new RangeError(`intervalMs must be >= 1, got ${options.intervalMs}`);
@@ -219,10 +220,20 @@ export class SeriesAccumulator {
     for (const target of [bucket.overall, cell]) {
       target.count += 1;
       if (bucket.closed) continue;
-      target.hist ??= this.pool.pop() ?? hdr.build(HIST_SETTINGS);
+      target.hist ??= this.pool.pop() ?? this.newHistogram();
       target.hist.recordValue(micros);
     }
     if (bucket.closed) this.latePoints += 1;
+  }
+
+  private newHistogram(): Histogram {
+    this.allocated += 1;
+    return hdr.build(HIST_SETTINGS);
+  }
+
+  /** Histograms ever created: bounded by open buckets × operations, whatever the number of samples (the memory bound). */
+  get histogramsAllocated(): number {
+    return this.allocated;
   }
 
   private bucketAt(index: number): Bucket {
