@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseIntervalMs, readK6Series, SeriesAccumulator } from './k6-series.ts';
 import { FIXTURES_DIR, realK6Summary } from './fixtures/full-report.ts';
-import { findK6 } from './fixtures/find-k6.ts';
+import { findK6 } from './fixtures/find-binary.ts';
 import { SYNTHETIC_OPERATIONS, writeSyntheticK6 } from './fixtures/synthetic-k6.ts';
 import type { K6SummaryData } from './k6-summary.ts';
 import type { LoadSeries } from './model.ts';

@@ -66,7 +66,7 @@ export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = Object.freeze(
   fail: 'The gateway does not do what the spec requires: see the failures below.',
   incomplete: 'Nothing failed, but not everything could be verified: see what was skipped.',
   unusable: 'The target could not be tested (unreachable, refused the credentials, or bad configuration).',
-  thresholds: 'Behaviour is correct, but load thresholds were crossed (too slow or too many errors).',
+  thresholds: 'Load thresholds were crossed (too slow or too many errors); nothing else failed.',
 });
 
 const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({ pass: '✓', fail: '✗', incomplete: '!', unusable: '–', thresholds: '!' });
@@ -96,7 +96,7 @@ function banner(report: RunReport): string {
   const where = `${t.embedded ? 'embedded sandbox' : t.environment}${t.profile === undefined ? '' : `, profile ${t.profile}`}, API ${t.api}, time scale ${t.timeScale}`;
   return `<header class="banner v-${report.verdict}" role="banner">
   <div class="inner">
-    <div class="word" data-verdict="${report.verdict}"><span class="icon" aria-hidden="true">${VERDICT_ICON[report.verdict]}</span>${h(VERDICT_WORD[report.verdict])}</div>
+    <div class="word${VERDICT_WORD[report.verdict].length > 10 ? ' long' : ''}" data-verdict="${report.verdict}"><span class="icon" aria-hidden="true">${VERDICT_ICON[report.verdict]}</span>${h(VERDICT_WORD[report.verdict])}</div>
     <div>
       <div class="meaning">${h(VERDICT_MEANING[report.verdict])}</div>
       <ul class="why" id="verdict-reasons">${why.map((line) => `<li>${h(line)}</li>`).join('')}</ul>
@@ -155,6 +155,7 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean): stri
   const parts = [
     `<h2 id="conformance">Conformance ${chip(section.verdict, VERDICT_WORD[section.verdict])}</h2>`,
     `<p>${formatCount(c.passed)} of ${plural(c.total, 'case')} passed, ${formatCount(c.failed)} failed, ${formatCount(c.skipped)} skipped${c.skipped > 0 ? (allowSkips ? ' (accepted with --allow-skips)' : ' (not verified: the run is not a pass)') : ''} · ${h(formatMs(section.durationMs))}</p>`,
+    ...(failed.length === 0 ? [] : [`<p class="failed-list">Failed: ${failed.map((k) => `<a href="#${anchor(k.id)}"><code>${h(k.id)}</code></a>`).join(', ')}</p>`]),
     groupTable(section),
   ];
   if (failed.length > 0) parts.push(`<h3>Failed cases (${failed.length})</h3>`, ...failed.map(failedCaseHtml));
