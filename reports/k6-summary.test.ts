@@ -45,8 +45,10 @@ describe.each(['v0.48.0', 'v2.2.0'] as const)('real k6 %s summary', (version) =>
 });
 
 describe('k6 summary details', () => {
-  it('an empty run (no request, no iteration) is incomplete', () => {
+  it('a run that sent no request is incomplete, even with iterations and passing checks', () => {
     expect(buildLoadSection({ metrics: {} }, meta).verdict).toBe('incomplete');
+    const idle: K6SummaryData = { metrics: { iterations: { type: 'counter', values: { count: 2, rate: 1 } } }, root_group: { checks: [{ name: 'ok', passes: 2, fails: 0 }] } };
+    expect(buildLoadSection(idle, meta).verdict).toBe('incomplete');
   });
 
   it('checks inside nested groups keep their group path', () => {

@@ -126,9 +126,8 @@ export function buildLoadSection(data: K6SummaryData, meta: LoadMeta, series?: L
   };
   const thresholds = collectThresholds(metrics);
   const checks = collectChecks(data.root_group);
-  const iterations = metrics.iterations?.values.count ?? 0;
   return {
-    verdict: meta.verdict ?? loadVerdict({ thresholds, checks, requests, iterations: iterations ?? 0 }),
+    verdict: meta.verdict ?? loadVerdict({ thresholds, checks, requests }),
     scenario: meta.scenario,
     profile: meta.profile,
     engine: meta.engine,

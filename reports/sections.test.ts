@@ -26,7 +26,7 @@ describe('loadVerdict', () => {
     ['a threshold crossed', [threshold(false)], [check(0)], 10, 'thresholds'],
     ['a check failed', [threshold(true)], [check(1)], 10, 'fail'],
     ['both: the failure outranks', [threshold(false)], [check(1)], 10, 'fail'],
-    ['no request and no iteration: nothing measured', [], [], 0, 'incomplete'],
+    ['no request (iterations or not): nothing measured', [], [], 0, 'incomplete'],
   ] as const)('%s → %s', (_name, thresholds, checks, count, expected) => {
     expect(loadVerdict({ thresholds: [...thresholds], checks: [...checks], requests: { count, rate: 0 } })).toBe(expected);
   });

@@ -65,13 +65,16 @@ export function conformanceLine(section: ConformanceSection, allowSkips: boolean
 
 // ---- load -----------------------------------------------------------------------------------------------------------
 
-/** The verdict of a load run: crossed thresholds (99), failed checks (1), no request at all (nothing verified), pass. */
-export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests'> & { readonly iterations?: number }): Verdict {
+/**
+ * The verdict of a load run: crossed thresholds (99), failed checks (1), no request sent (nothing about the gateway
+ * was measured, whatever the iterations did: incomplete), pass.
+ */
+export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests'>): Verdict {
   const parts: Verdict[] = [];
   if (section.thresholds.some((t) => !t.ok)) parts.push('thresholds');
   if (section.checks.some((c) => c.fails > 0)) parts.push('fail');
   if (parts.length > 0) return combineVerdicts(parts);
-  if (section.requests.count === 0 && (section.iterations ?? 0) === 0) return 'incomplete';
+  if (section.requests.count === 0) return 'incomplete';
   return 'pass';
 }
 
