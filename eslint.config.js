@@ -6,6 +6,9 @@ import globals from 'globals';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `${m}/*`]);
+const NEUTRAL_REPORT_MODULES = ['verdict', 'junit-xml', 'model', 'assemble', 'sections', 'k6-summary', 'junit-report', 'summary-md', 'redact-report'].map(
+  (name) => `reports/${name}.ts`,
+);
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'reports/out/**', 'schemas/generated/**', 'coverage/**'] },
@@ -20,7 +23,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['api/**', 'schemas/**'],
+    // The runtime-neutral report modules (a k6 handleSummary may use them); tsconfig.neutral.json lists the same files.
+    files: ['api/**', 'schemas/**', ...NEUTRAL_REPORT_MODULES],
     languageOptions: { globals: { ...globals.es2021 } },
     rules: {
       'no-restricted-imports': [
@@ -34,5 +38,16 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Inlined into report.html and run in a browser: browser globals, plus uPlot (the inlined library's global).
+    files: ['reports/html/page.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, uPlot: 'readonly' } },
+  },
+  {
+    // A k6 script (fixture capture): k6's globals.
+    files: ['reports/fixtures/k6-capture.js'],
+    languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly' } },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
   },
 );

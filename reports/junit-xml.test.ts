@@ -19,7 +19,7 @@ describe('junitXml', () => {
   ]);
 
   it('totals and per-suite counts', () => {
-    expect(xml).toContain('<testsuites name="gateway-harness" tests="4" failures="1" errors="1" skipped="1" time="15.346">');
+    expect(xml).toContain('<testsuites name="gateway-harness" tests="4" failures="1" errors="1" time="15.346">');
     expect(xml).toContain('<testsuite name="conformance" id="0" tests="3" failures="1" errors="0" skipped="1" time="12.346" timestamp="2026-11-22T14:00:00">');
   });
 
@@ -29,6 +29,14 @@ describe('junitXml', () => {
     expect(xml).toContain('<skipped message="no loan numbers"/>');
     expect(xml).toContain('<error message="bad" type="error">bad</error>');
     expect(xml).toContain('<property name="target" value="http://127.0.0.1:1"/>');
+  });
+
+  it('writes case properties as name: value lines of system-out (the XSD allows no properties in a testcase)', () => {
+    const one = junitXml([
+      { name: 's', timeSec: 1, cases: [{ name: 'c', classname: 'k', timeSec: 1, status: 'passed', properties: { rule: 'a < b' }, systemOut: 'note' }] },
+    ]);
+    expect(one).toContain('<system-out>rule: a &lt; b\nnote</system-out>');
+    expect(one).not.toMatch(/<testcase[^>]*>\s*<properties>/);
   });
 
   it('drops characters XML cannot carry', () => {

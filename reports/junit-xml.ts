@@ -1,5 +1,6 @@
 // The one JUnit XML writer: conformance cases, load thresholds and checks, drift findings all become <testcase>s here.
 // Runtime-neutral (plain string building, ES2019) so a k6 bundle's handleSummary and the Node commands share it.
+// Output is valid against the Jenkins/Ant JUnit XSD (reports/fixtures/junit-10.xsd), which GitLab and Jenkins read.
 
 export type JUnitStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
@@ -17,6 +18,10 @@ export interface JUnitCase {
   readonly type?: string;
   /** Multi-line detail: expected vs received, the redacted request. */
   readonly details?: string;
+  /**
+   * Facts about the case. The XSD allows no <properties> inside a <testcase>, so they are written as `name: value`
+   * lines at the top of <system-out>, which every consumer shows.
+   */
   readonly properties?: Readonly<Record<string, string>>;
   readonly systemOut?: string;
 }
@@ -65,14 +70,18 @@ function propertiesXml(properties: Readonly<Record<string, string>> | undefined,
 
 function caseXml(c: JUnitCase): string {
   const open = `    <testcase${attrs([['name', c.name], ['classname', c.classname], ['time', seconds(c.timeSec)]])}`;
-  let inner = propertiesXml(c.properties, '      ');
+  let inner = '';
   if (c.status === 'failed' || c.status === 'error') {
     const tag = c.status === 'failed' ? 'failure' : 'error';
     inner += `      <${tag}${attrs([['message', c.message ?? c.status], ['type', c.type ?? c.status]])}>${escapeXml(c.details ?? c.message ?? '')}</${tag}>\n`;
   } else if (c.status === 'skipped') {
     inner += `      <skipped${attrs([['message', c.message]])}/>\n`;
   }
-  if (c.systemOut !== undefined && c.systemOut !== '') inner += `      <system-out>${escapeXml(c.systemOut)}</system-out>\n`;
+  const out = [
+    ...Object.entries(c.properties ?? {}).map(([name, value]) => `${name}: ${value}`),
+    ...(c.systemOut === undefined || c.systemOut === '' ? [] : [c.systemOut]),
+  ].join('\n');
+  if (out !== '') inner += `      <system-out>${escapeXml(out)}</system-out>\n`;
   return inner === '' ? `${open}/>\n` : `${open}>\n${inner}    </testcase>\n`;
 }
 
@@ -89,7 +98,7 @@ export function junitXml(suites: readonly JUnitSuite[], name = 'gateway-harness'
     ['tests', all.length],
     ['failures', count(all, 'failed')],
     ['errors', count(all, 'error')],
-    ['skipped', count(all, 'skipped')],
+    // No `skipped` here: the XSD's <testsuites> has none (each <testsuite> carries its own).
     ['time', seconds(suites.reduce((sum, s) => sum + s.timeSec, 0))],
   ])}>\n`;
   suites.forEach((suite, index) => {

@@ -41,6 +41,18 @@ export interface SchemaSource {
   readonly schema: Record<string, unknown>;
 }
 
+/**
+ * Schemas of the harness's own report files (not of the wire). They get TS types only: no standalone validator, because
+ * validators.js is bundled whole into every k6 script (esbuild cannot drop unused ajv validators) and the summary
+ * validator alone would triple it; tests validate reports with ajv. Their types are closed (no index signature) so a
+ * writer's typo fails the typecheck, while the schema itself stays open for forward-compatible readers.
+ */
+export const REPORT_SCHEMA_FILES: ReadonlySet<string> = new Set(['summary.schema.json']);
+
+export function isReportSchema(source: Pick<SchemaSource, 'file'>): boolean {
+  return REPORT_SCHEMA_FILES.has(source.file);
+}
+
 export class GenError extends Error {
   readonly code = 'GH_ERR_GEN';
 }
@@ -185,6 +197,13 @@ function generateRequestBodies(sources: readonly SchemaSource[]): string {
   return lines.join('\n');
 }
 
+/** True when the schema \$refs another schema file (absolute id); internal `#/\$defs/...` references do not count. */
+export function hasCrossFileRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some((item) => hasCrossFileRef(item));
+  if (node === null || typeof node !== 'object') return false;
+  return Object.entries(node).some(([key, value]) => (key === '$ref' ? typeof value === 'string' && !value.startsWith('#') : hasCrossFileRef(value)));
+}
+
 async function generateTypes(sources: readonly SchemaSource[], rootDir: string): Promise<string> {
   // Cross-schema `$ref`s use absolute ids; resolve them from the local files and never from the network.
   const localResolver = {
@@ -196,10 +215,12 @@ async function generateTypes(sources: readonly SchemaSource[], rootDir: string):
   for (const source of sources) {
     const ts = await compile(source.schema as JSONSchema4, source.title, {
       bannerComment: '',
-      // Each schema's type is declared once, from its own file; references only name it.
-      declareExternallyReferenced: false,
+      // Each schema's type is declared once, from its own file; references to other files only name it. A schema
+      // whose \$refs all stay inside it (its own \$defs) declares those named definitions with it.
+      declareExternallyReferenced: !hasCrossFileRef(source.schema),
       unknownAny: true,
       strictIndexSignatures: false,
+      additionalProperties: !isReportSchema(source),
       format: true,
       cwd: join(rootDir, SCHEMAS_DIR),
       $refOptions: { resolve: { external: true, http: false, local: localResolver } } as never,
@@ -214,9 +235,10 @@ export async function generate(rootDir: string = ROOT_DIR): Promise<Map<string, 
   const sources = loadSchemas(rootDir);
   const files = new Map<string, string>();
   files.set(GENERATED_FILES.types, await generateTypes(sources, rootDir));
-  files.set(GENERATED_FILES.validators, generateValidators(sources));
-  files.set(GENERATED_FILES.validatorsDts, generateValidatorsDts(sources));
-  files.set(GENERATED_FILES.requestBodies, generateRequestBodies(sources));
+  const wire = sources.filter((source) => !isReportSchema(source));
+  files.set(GENERATED_FILES.validators, generateValidators(wire));
+  files.set(GENERATED_FILES.validatorsDts, generateValidatorsDts(wire));
+  files.set(GENERATED_FILES.requestBodies, generateRequestBodies(wire));
   return files;
 }
 

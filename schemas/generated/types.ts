@@ -358,6 +358,517 @@ export interface SimPortinRequest {
   [k: string]: unknown;
 }
 
+export type ReportSectionName = "conformance" | "load" | "drift" | "migration" | "ledger";
+/**
+ * pass (exit 0), fail (1: a case, check or regression failed), incomplete (1: something could not be verified), unusable (2: unusable target or bad usage), thresholds (99: load thresholds crossed).
+ */
+export type ReportVerdict = "pass" | "fail" | "incomplete" | "unusable" | "thresholds";
+/**
+ * Outcome per the spec's States table (api/outcome.ts).
+ */
+export type ReportOutcome = "Successful" | "Failed" | "InProgress" | "Unknown";
+
+/**
+ * summary.json: the run report of one gateway-harness command (gate, conformance, load, ...). Every section is optional; the verdict, verdictLine and exitCode are always present. schemaVersion is MAJOR.MINOR: a minor bump only adds optional fields, a major bump may remove or change them (reports/README.md).
+ */
+export interface RunReport {
+  /**
+   * Version of this schema, MAJOR.MINOR (today 1.0). Scripts should check the major version.
+   */
+  schemaVersion: string;
+  /**
+   * The program that wrote the report.
+   */
+  tool: {
+    /**
+     * Always gateway-harness.
+     */
+    name: "gateway-harness";
+    /**
+     * gateway-harness package version.
+     */
+    version: string;
+  };
+  /**
+   * Identifier of this run; also the default report directory name (reports/out/<runId>/).
+   */
+  runId: string;
+  /**
+   * The subcommand that produced the run: gate, conformance, load, migrate, ...
+   */
+  command: string;
+  /**
+   * The one verdict of the run: the worst verdict of its parts (reports/verdict.ts). pass (exit 0), fail (1), incomplete (1), unusable (2), thresholds (99).
+   */
+  verdict: "pass" | "fail" | "incomplete" | "unusable" | "thresholds";
+  /**
+   * The process exit code the verdict maps to: 0 pass, 1 fail or incomplete, 2 unusable target or bad usage, 99 thresholds crossed.
+   */
+  exitCode: 0 | 1 | 2 | 99;
+  /**
+   * One line a person reads first: the verdict word and why (e.g. 'FAIL: conformance 2 of 212 cases failed (TRG-510-V2, LEN-CORR-51-V1)'). The first line of summary.md and the banner of report.html.
+   */
+  verdictLine: string;
+  /**
+   * True when the user accepted skipped or unverifiable items (--allow-skips); otherwise any skip makes the run incomplete.
+   */
+  allowSkips: boolean;
+  /**
+   * Everything that could not be verified, from every section: skipped conformance cases, unresolved ledger entries. Never counted as passed.
+   */
+  skipped: {
+    section: ReportSectionName;
+    /**
+     * Case id, correlationId, ... of the skipped item.
+     */
+    id: string;
+    /**
+     * Why it could not be verified.
+     */
+    reason: string;
+  }[];
+  /**
+   * When the run started (UTC, ISO 8601).
+   */
+  startedAt: string;
+  /**
+   * Wall time of the whole run in milliseconds.
+   */
+  durationMs: number;
+  /**
+   * What was tested. Never carries credentials.
+   */
+  target: {
+    /**
+     * Base URL of the gateway without user info or credentials.
+     */
+    url: string;
+    /**
+     * Kind of gateway environment (GATEWAY_ENV).
+     */
+    environment: "sandbox" | "production";
+    /**
+     * Time scale of the target: 1 = real gateway timing; the embedded sandbox runs faster (e.g. 0.01).
+     */
+    timeScale: number;
+    /**
+     * API version(s) exercised.
+     */
+    api: "v1" | "v2" | "both";
+    /**
+     * True when the harness started its embedded sandbox as the target.
+     */
+    embedded: boolean;
+    /**
+     * Embedded sandbox behaviour profile (e.g. a planted-bug profile), when embedded.
+     */
+    profile?: string;
+  };
+  /**
+   * The verdict of each section that ran, in run order; verdict is the worst of them.
+   */
+  parts: {
+    section: ReportSectionName;
+    verdict: ReportVerdict;
+    /**
+     * One line on this section's result (e.g. 'conformance 210 of 212 cases passed').
+     */
+    line: string;
+  }[];
+  /**
+   * Why the run stopped early, when it did (unusable target, bad usage): the stable error code and its one-line message.
+   */
+  error?: {
+    /**
+     * Stable error code (api/errors.ts).
+     */
+    code: string;
+    /**
+     * One line, credentials redacted.
+     */
+    message: string;
+  };
+  conformance?: ConformanceSection;
+  load?: LoadSection;
+  drift?: DriftSection;
+  migration?: MigrationSection;
+  ledger?: LedgerSection;
+  /**
+   * Files of this run, as paths relative to the report directory, by kind: summaryJson, junitXml, summaryMd, reportHtml, and where present ledger, k6Summary, metricsNdjson.
+   */
+  artifacts: {
+    [k: string]: string;
+  };
+}
+/**
+ * The conformance suite, when it ran.
+ */
+export interface ConformanceSection {
+  verdict: ReportVerdict;
+  durationMs: number;
+  counts: CaseCountsReport;
+  /**
+   * Counts per case group, in the suite's group order.
+   */
+  groups: {
+    group: string;
+    counts: CaseCountsReport;
+  }[];
+  cases: ReportCase[];
+}
+export interface CaseCountsReport {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+export interface ReportCase {
+  /**
+   * Stable case id (e.g. TRG-510-V2); the same in JUnit and every report.
+   */
+  id: string;
+  /**
+   * Case group (AUTH, ENV, TRG, ...); the id starts with it.
+   */
+  group: string;
+  title: string;
+  api: "v1" | "v2";
+  /**
+   * Section of the spec the rule comes from.
+   */
+  specSection: string;
+  /**
+   * The rule, quoted verbatim from the spec.
+   */
+  rule: string;
+  /**
+   * What the case relies on that the spec does not state (configurable).
+   */
+  assumed: string[];
+  status: "passed" | "failed" | "skipped";
+  /**
+   * Why the case could not run (status skipped).
+   */
+  skipReason?: string;
+  durationMs: number;
+  /**
+   * Requests the case sent.
+   */
+  requests: number;
+  failures: ReportFailure[];
+  /**
+   * What the case did (e.g. the SKU it picked).
+   */
+  notes: string[];
+}
+/**
+ * What a named check found wrong. Errors decide the case status; warnings are shown beside it.
+ */
+export interface ReportFailure {
+  /**
+   * Name of the check function (conformance/checks.ts).
+   */
+  check: string;
+  /**
+   * Operation id the failing response belongs to ('' for cross-response findings).
+   */
+  operation: string;
+  severity: "error" | "warning";
+  message: string;
+  /**
+   * What the spec requires, as short text.
+   */
+  expected: string;
+  /**
+   * What the gateway did, as short text.
+   */
+  received: string;
+  request?: ReportRequest;
+}
+/**
+ * A request as sent, credentials redacted (Authorization always shows 'Basic [REDACTED]').
+ */
+export interface ReportRequest {
+  /**
+   * Catalog operation id (api/operations.ts).
+   */
+  operationId?: string;
+  method: string;
+  /**
+   * Full URL without user info.
+   */
+  url: string;
+  headers: {
+    [k: string]: string;
+  };
+  /**
+   * The body as sent: the JSON object parsed back, or the raw text when it was not a JSON object.
+   */
+  body?: {} | string;
+}
+/**
+ * The load run, when one ran.
+ */
+export interface LoadSection {
+  verdict: ReportVerdict;
+  /**
+   * Load scenario name (e.g. mixed).
+   */
+  scenario: string;
+  /**
+   * Load profile (e.g. smoke).
+   */
+  profile: string;
+  /**
+   * 'k6 v<version>' for a real k6 binary, 'node' for the Node engine.
+   */
+  engine: string;
+  /**
+   * k6's testRunDurationMs.
+   */
+  durationMs: number;
+  requests: {
+    /**
+     * http_reqs count.
+     */
+    count: number;
+    /**
+     * http_reqs per second.
+     */
+    rate: number;
+    /**
+     * http_req_failed rate (HTTP-level failures).
+     */
+    failedRate?: number;
+  };
+  thresholds: {
+    /**
+     * Metric name, with a tag filter when the threshold is on a sub-metric (http_req_duration{operation:v2.account.balance}).
+     */
+    metric: string;
+    /**
+     * The threshold as written (p(95)<500).
+     */
+    expression: string;
+    ok: boolean;
+    /**
+     * The metric's value of the statistic the expression tests, when the summary has it.
+     */
+    observed?: number;
+  }[];
+  checks: {
+    name: string;
+    /**
+     * k6 group path (::group::check).
+     */
+    path: string;
+    passes: number;
+    fails: number;
+  }[];
+  /**
+   * A subset of k6's summary metrics by name (http_reqs, http_req_duration, http_req_failed, iterations, checks, vus_max, every gateway_* metric, every metric or sub-metric with thresholds), values as k6 reports them (trend stats keyed avg, min, med, max, p(90), p(95), ...; times in ms).
+   */
+  metrics: {
+    [k: string]: {
+      type: "counter" | "gauge" | "rate" | "trend";
+      contains: string;
+      values: {
+        [k: string]: number;
+      };
+    };
+  };
+  series?: LoadSeries;
+}
+/**
+ * Time series read from the k6 NDJSON metric stream (k6 --out json, or the Node engine's identical stream), in fixed buckets.
+ */
+export interface LoadSeries {
+  /**
+   * Bucket width in milliseconds.
+   */
+  intervalMs: number;
+  /**
+   * Start of bucket 0, epoch milliseconds.
+   */
+  startTime: number;
+  /**
+   * Number of buckets; every array below has this length.
+   */
+  buckets: number;
+  /**
+   * Requests per bucket (http_reqs).
+   */
+  requests: number[];
+  /**
+   * Requests per bucket that k6 counts as failed (http_req_failed = 1; HTTP status only, not the envelope).
+   */
+  failedRequests: number[];
+  /**
+   * Highest VU count seen in the bucket (vus gauge).
+   */
+  vus: (number | null)[];
+  latency: {
+    overall: LatencySeries;
+    operations: LatencySeries[];
+  };
+  /**
+   * Envelope-aware outcome counts per bucket: every counter metric whose points carry an 'outcome' tag, per metric and outcome.
+   */
+  outcomes: {
+    metric: string;
+    outcome: string;
+    counts: number[];
+  }[];
+  /**
+   * How the stream was read, so a reader can tell how complete the series are.
+   */
+  source: {
+    /**
+     * Lines read.
+     */
+    lines: number;
+    /**
+     * Points of the metrics the series use (http_reqs, http_req_duration, http_req_failed, vus, outcome counters).
+     */
+    points: number;
+    /**
+     * Lines that were not k6 JSON output (skipped).
+     */
+    badLines: number;
+    /**
+     * Points that arrived after their bucket's histograms were closed: counted in the counts, not in the percentiles.
+     */
+    latePoints: number;
+    /**
+     * Points outside the series' time range (not counted anywhere).
+     */
+    droppedPoints: number;
+  };
+}
+/**
+ * Request duration (http_req_duration, ms) per bucket: percentiles from an HdrHistogram per bucket (2 significant digits: at most 1% off).
+ */
+export interface LatencySeries {
+  /**
+   * Operation id (the 'operation' tag), '(all)' for every request, '(other)' past the operation limit, '(untagged)' for requests without the tag.
+   */
+  operation: string;
+  count: number[];
+  /**
+   * One value per bucket; null where the bucket had no sample.
+   */
+  p50: (number | null)[];
+  /**
+   * One value per bucket; null where the bucket had no sample.
+   */
+  p90: (number | null)[];
+  /**
+   * One value per bucket; null where the bucket had no sample.
+   */
+  p95: (number | null)[];
+  /**
+   * One value per bucket; null where the bucket had no sample.
+   */
+  p99: (number | null)[];
+  /**
+   * One value per bucket; null where the bucket had no sample.
+   */
+  max: (number | null)[];
+}
+/**
+ * The drift check against a baseline, when a baseline existed.
+ */
+export interface DriftSection {
+  verdict: ReportVerdict;
+  baselineDir: string;
+  /**
+   * Operation ids compared against the baseline.
+   */
+  compared?: string[];
+  findings: {
+    operationId: string;
+    /**
+     * Field path in the payload (e.g. payLoad[].skuId).
+     */
+    path: string;
+    kind: "breaking" | "non-breaking";
+    /**
+     * removed, added, retyped, renamed, ...
+     */
+    change: string;
+    detail: string;
+  }[];
+}
+/**
+ * The v1-to-v2 comparison, when it ran.
+ */
+export interface MigrationSection {
+  verdict: ReportVerdict;
+  pairs: {
+    /**
+     * Shared purpose of the pair (api/operations.ts).
+     */
+    purpose: string;
+    /**
+     * v1 operation id.
+     */
+    v1: string;
+    /**
+     * v2 operation id.
+     */
+    v2: string;
+    v1Outcome: ReportOutcome;
+    v2Outcome: ReportOutcome;
+    /**
+     * True when v2 does worse than v1 for the same flow.
+     */
+    regression: boolean;
+    regressionReason?: string;
+    contentDiffs: string[];
+    fieldCorrespondence: {
+      v1Field: string;
+      v2Field: string | null;
+    }[];
+    /**
+     * Latency in ms of each side.
+     */
+    latency: {
+      v1: LatencyPair;
+      v2: LatencyPair;
+    };
+  }[];
+}
+export interface LatencyPair {
+  p50: number | null;
+  p95: number | null;
+}
+/**
+ * The money-safety ledger, when charging requests were recorded.
+ */
+export interface LedgerSection {
+  verdict: ReportVerdict;
+  /**
+   * Path of ledger.jsonl relative to the report directory.
+   */
+  file?: string;
+  entries: number;
+  /**
+   * Total charged per currency.
+   */
+  charged: {
+    amount: number;
+    currency: string;
+  }[];
+  /**
+   * Charging requests not final at the end of the run (run `gateway-harness reconcile`).
+   */
+  unresolved: {
+    correlationId: string;
+    operationId: string;
+    lastOutcome: ReportOutcome;
+  }[];
+}
+
 /**
  * Body of the mobile top-up (RTR) operation (spec: Resources and their fields / Request objects / Top-up request). Unknown fields are allowed: new optional request fields are non-breaking (spec: Versioning 3).
  */

@@ -1,0 +1,56 @@
+// The CI examples parse as YAML and do what the README promises: run the gate against $GATEWAY_BASE_URL with
+// credentials from CI secrets, keep the report directory, publish junit.xml and (GitHub) the step summary.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const GATE = 'npx gateway-harness gate --target $GATEWAY_BASE_URL --report-dir reports/out/ci';
+const read = (name: string): unknown => parse(readFileSync(new URL(name, import.meta.url), 'utf8'), { strict: true, uniqueKeys: true });
+
+interface Step {
+  readonly name?: string;
+  readonly run?: string;
+  readonly uses?: string;
+  readonly if?: string;
+  readonly with?: Record<string, unknown>;
+}
+
+describe('examples/github-actions.yml', () => {
+  const workflow = read('github-actions.yml') as { jobs: { gate: { env: Record<string, string>; steps: Step[] } } };
+  const job = workflow.jobs.gate;
+
+  it('runs the gate with credentials from secrets', () => {
+    expect(job.steps.some((s) => s.run === GATE)).toBe(true);
+    expect(job.env).toMatchObject({ GATEWAY_USER: '${{ secrets.GATEWAY_USER }}', GATEWAY_PASSWORD: '${{ secrets.GATEWAY_PASSWORD }}' });
+  });
+
+  it('always writes summary.md to the step summary, uploads the report dir and publishes junit.xml', () => {
+    const summary = job.steps.find((s) => s.run?.includes('$GITHUB_STEP_SUMMARY'));
+    expect(summary?.if).toBe('always()');
+    expect(summary?.run).toContain('cat reports/out/ci/summary.md >> "$GITHUB_STEP_SUMMARY"');
+    const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect([upload?.if, upload?.with?.path]).toEqual(['always()', 'reports/out/ci']);
+    const junit = job.steps.find((s) => s.with?.report_paths !== undefined);
+    expect([junit?.if, junit?.with?.report_paths]).toEqual(['always()', 'reports/out/ci/junit.xml']);
+  });
+});
+
+describe('examples/gitlab-ci.yml', () => {
+  const pipeline = read('gitlab-ci.yml') as { 'gateway-gate': { script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } };
+  const job = pipeline['gateway-gate'];
+
+  it('runs the gate and keeps the report dir and junit.xml even when the gate fails', () => {
+    expect(job.script).toContain(GATE);
+    expect(job.artifacts.when).toBe('always');
+    expect(job.artifacts.paths).toEqual(['reports/out/ci/']);
+    expect(job.artifacts.reports.junit).toBe('reports/out/ci/junit.xml');
+  });
+});
+
+describe('no credential in an example', () => {
+  it.each(['github-actions.yml', 'gitlab-ci.yml'])('%s names the variables, never a value', (name) => {
+    const text = readFileSync(new URL(name, import.meta.url), 'utf8');
+    expect(text).not.toMatch(/GATEWAY_PASSWORD\s*[:=]\s*['"]?[A-Za-z0-9]/);
+    expect(text).not.toMatch(/Basic\s+[A-Za-z0-9+/=]{8,}/);
+  });
+});

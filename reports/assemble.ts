@@ -1,0 +1,118 @@
+// Puts a run report together from the sections that ran: one combined verdict, its exit code, the verdict line
+// (the first line of every report) and the list of everything not verified. The gate is a thin call to this.
+import packageJson from '../package.json' with { type: 'json' };
+import { combineVerdicts, VERDICT_EXIT, VERDICT_WORD, type Verdict } from './verdict.ts';
+import { SCHEMA_VERSION, SECTION_ORDER, TOOL_NAME } from './model.ts';
+import type {
+  ConformanceSection,
+  DriftSection,
+  LedgerSection,
+  LoadSection,
+  MigrationSection,
+  ReportPart,
+  ReportSectionName,
+  RunReport,
+  RunTarget,
+  SkippedItem,
+} from './model.ts';
+import { conformanceLine, driftLine, ledgerLine, ledgerSkipped, loadLine, migrationLine } from './sections.ts';
+
+export const TOOL_VERSION: string = packageJson.version;
+
+export interface ReportInput {
+  readonly runId: string;
+  /** The subcommand: gate, conformance, load, ... */
+  readonly command: string;
+  /** Epoch ms, ISO text or Date. */
+  readonly startedAt: number | string | Date;
+  readonly durationMs: number;
+  /** Only `url` is required; environment defaults to sandbox, timeScale to 1, api to both, embedded to false. */
+  readonly target: Pick<RunTarget, 'url'> & Partial<RunTarget>;
+  /** Skips and unresolved items accepted (--allow-skips). Default false. */
+  readonly allowSkips?: boolean;
+  readonly conformance?: ConformanceSection;
+  readonly load?: LoadSection;
+  readonly drift?: DriftSection;
+  readonly migration?: MigrationSection;
+  readonly ledger?: LedgerSection;
+  /** Files of the run by kind, relative to the report directory; writeReports adds its own four. */
+  readonly artifacts?: Readonly<Record<string, string>>;
+  /** The run stopped early: its stable code and one-line reason. Verdict default: unusable (exit 2). */
+  readonly error?: { readonly code: string; readonly message: string; readonly verdict?: Verdict };
+}
+
+function isoTime(value: number | string | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`startedAt is not a time: ${String(value)}`);
+  return date.toISOString();
+}
+
+function partOf(section: ReportSectionName, input: ReportInput, allowSkips: boolean): ReportPart | undefined {
+  switch (section) {
+    case 'conformance':
+      return input.conformance && { section, verdict: input.conformance.verdict, line: conformanceLine(input.conformance, allowSkips) };
+    case 'load':
+      return input.load && { section, verdict: input.load.verdict, line: loadLine(input.load) };
+    case 'drift':
+      return input.drift && { section, verdict: input.drift.verdict, line: driftLine(input.drift) };
+    case 'migration':
+      return input.migration && { section, verdict: input.migration.verdict, line: migrationLine(input.migration) };
+    case 'ledger':
+      return input.ledger && { section, verdict: input.ledger.verdict, line: ledgerLine(input.ledger) };
+  }
+}
+
+/**
+ * "FAIL: conformance: 2 of 212 cases failed (TRG-510-V2, ...); load mixed/smoke (k6 v0.48.0): 1,234 requests, ..."
+ * The parts that decided the verdict come first, so the first words say why.
+ */
+export function composeVerdictLine(verdict: Verdict, parts: readonly ReportPart[], error?: ReportInput['error']): string {
+  const deciding = parts.filter((p) => p.verdict === verdict);
+  const others = parts.filter((p) => p.verdict !== verdict);
+  const reasons = [...(error === undefined ? [] : [`${error.code}: ${error.message}`]), ...deciding.map((p) => p.line), ...others.map((p) => p.line)];
+  return `${VERDICT_WORD[verdict]}: ${reasons.length === 0 ? 'nothing ran, nothing was verified' : reasons.join('; ')}`;
+}
+
+/** The whole report. Sections carry their own verdicts (their builders apply the rules); this combines them. */
+export function assembleReport(input: ReportInput): RunReport {
+  const allowSkips = input.allowSkips ?? false;
+  const parts = SECTION_ORDER.map((s) => partOf(s, input, allowSkips)).filter((p): p is ReportPart => p !== undefined);
+  const errorVerdict = input.error === undefined ? [] : [input.error.verdict ?? 'unusable'];
+  const verdict = combineVerdicts([...errorVerdict, ...parts.map((p) => p.verdict)]);
+  const skipped: SkippedItem[] = [
+    ...(input.conformance?.cases ?? [])
+      .filter((c) => c.status === 'skipped')
+      .map((c) => ({ section: 'conformance' as const, id: c.id, reason: c.skipReason ?? 'skipped' })),
+    ...(input.ledger === undefined ? [] : ledgerSkipped(input.ledger)),
+  ];
+  const target: RunTarget = {
+    url: input.target.url,
+    environment: input.target.environment ?? 'sandbox',
+    timeScale: input.target.timeScale ?? 1,
+    api: input.target.api ?? 'both',
+    embedded: input.target.embedded ?? false,
+    ...(input.target.profile === undefined ? {} : { profile: input.target.profile }),
+  };
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    runId: input.runId,
+    command: input.command,
+    verdict,
+    exitCode: VERDICT_EXIT[verdict] as RunReport['exitCode'],
+    verdictLine: composeVerdictLine(verdict, parts, input.error),
+    allowSkips,
+    skipped,
+    startedAt: isoTime(input.startedAt),
+    durationMs: Math.max(0, input.durationMs),
+    target,
+    parts,
+    ...(input.error === undefined ? {} : { error: { code: input.error.code, message: input.error.message } }),
+    ...(input.conformance === undefined ? {} : { conformance: input.conformance }),
+    ...(input.load === undefined ? {} : { load: input.load }),
+    ...(input.drift === undefined ? {} : { drift: input.drift }),
+    ...(input.migration === undefined ? {} : { migration: input.migration }),
+    ...(input.ledger === undefined ? {} : { ledger: input.ledger }),
+    artifacts: { ...(input.artifacts ?? {}) },
+  };
+}

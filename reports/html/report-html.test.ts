@@ -1,0 +1,87 @@
+// report.html without a browser: self-contained (no external URL, no src/href leaving the page, a CSP that forbids
+// fetches), the verdict first, every failure with its rule, and text from the gateway escaped.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assembleReport } from '../assemble.ts';
+import { fromConformanceRun } from '../from-conformance.ts';
+import { fullReport } from '../fixtures/full-report.ts';
+import { passingConformanceRun, sampleConformanceRun } from '../fixtures/sample-runs.ts';
+import type { RunReport } from '../model.ts';
+import { escapeHtml, loadHtmlAssets, renderReportHtml, VERDICT_MEANING } from './report-html.ts';
+import type { CaseResult } from '../../conformance/types.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gh-html-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const assets = loadHtmlAssets();
+let report: RunReport;
+let html: string;
+beforeAll(async () => {
+  report = await fullReport(join(dir, 'full.ndjson'));
+  html = renderReportHtml(report, assets);
+});
+const meta = { runId: 'r', startedAt: Date.UTC(2026, 0, 1), target: { url: 'http://127.0.0.1:1' } };
+
+describe('self-contained', () => {
+  it('no external URL anywhere: the only URLs are the loopback target the report is about', () => {
+    const urls = html.match(/https?:\/\/[^\s"'<>)]+/g) ?? [];
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url).toMatch(/^http:\/\/(127\.0\.0\.1|\[REDACTED\]@127\.0\.0\.1)[:/]/);
+  });
+
+  it('nothing leaves the page: no src, no external href, no link, no @import or url() but data:', () => {
+    expect(html).not.toMatch(/<(link|img|iframe|object|embed)\b/i);
+    expect(html).not.toMatch(/\ssrc\s*=/i);
+    for (const [, href] of html.matchAll(/\shref\s*=\s*"([^"]*)"/gi)) expect(href).toMatch(/^#/);
+    expect(html).not.toMatch(/@import/i);
+    for (const [, target] of html.matchAll(/url\(\s*['"]?([^'")]*)/gi)) expect(target).toMatch(/^data:/);
+  });
+
+  it('a Content-Security-Policy forbids every fetch; inline scripts and styles only', () => {
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`);
+  });
+
+  it('inlines the pinned charting library with its licence, and the chart data', () => {
+    expect(assets.chartName).toMatch(/^uPlot \d+\.\d+\.\d+$/);
+    expect(html).toContain(assets.chartJs.slice(0, 200));
+    expect(html).toContain('Copyright (c) 2022 Leon Sorokin');
+    expect(html).toMatch(/<script type="application\/json" id="report-data">\{"load":\{"series":\{"intervalMs":500,/);
+  });
+});
+
+describe('content', () => {
+  it('opens with the verdict banner: word, meaning, reasons', () => {
+    const bodyStart = html.slice(html.indexOf('<body>'));
+    expect(bodyStart.indexOf('data-verdict="fail"')).toBeLessThan(bodyStart.indexOf('<main>'));
+    expect(html).toContain(VERDICT_MEANING.fail);
+    expect(html).toContain('<li>conformance: 2 of 23 cases failed (TRG-510-V2, LEN-CORR-51-V1)</li>');
+  });
+
+  it('every failed case with id, spec rule, expected vs received and the redacted request', () => {
+    for (const id of ['TRG-510-V2', 'LEN-CORR-51-V1']) expect(html).toContain(`data-case="${id}"`);
+    expect(html).toContain('“Mobile number ends with 510 | responseCode 510 (The SKU is out of stock)”');
+    expect(html).toContain('<pre>responseCode &#39;510&#39;</pre>');
+    expect(html).toContain('POST http://127.0.0.1:40123/api/v2/transaction/topup\nauthorization: Basic [REDACTED]');
+  });
+
+  it('drift, migration and ledger sections when present, and not otherwise', () => {
+    for (const id of ['conformance', 'load', 'drift', 'migration', 'ledger']) expect(html).toContain(`id="${id}"`);
+    const only = renderReportHtml(fromConformanceRun(passingConformanceRun(), meta), assets);
+    for (const id of ['load', 'drift', 'migration', 'ledger']) expect(only).not.toContain(`id="${id}"`);
+    expect(only).toContain('data-verdict="pass"');
+  });
+
+  it('escapes whatever the gateway sent', () => {
+    const evil: CaseResult = { ...sampleConformanceRun().cases.find((c) => c.id === 'TRG-510-V2')!, title: '</script><script>alert(1)</script>' };
+    const page = renderReportHtml(fromConformanceRun({ ...passingConformanceRun(), cases: [evil] }, meta), assets);
+    expect(page).not.toContain('<script>alert(1)');
+    expect(page).toContain(escapeHtml('</script><script>alert(1)</script>'));
+  });
+
+  it('a run stopped early shows its error; the same report renders the same bytes', () => {
+    const stopped = assembleReport({ ...meta, command: 'gate', durationMs: 1, error: { code: 'GH_ERR_TARGET', message: 'connection refused' } });
+    expect(renderReportHtml(stopped, assets)).toContain('<strong>GH_ERR_TARGET</strong>: connection refused');
+    expect(renderReportHtml(report, assets)).toBe(html);
+  });
+});

@@ -1,0 +1,328 @@
+// report.html: one self-contained page (styles, charting library, chart data and script inlined; a CSP forbids any
+// fetch) that a release manager reads in five seconds: verdict banner first, then every failure with its spec rule.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ConformanceSection, DriftSection, LedgerSection, LoadSection, MigrationSection, ReportCase, ReportFailure, RunReport } from '../model.ts';
+import { requestText } from '../junit-report.ts';
+import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural } from '../sections.ts';
+import { VERDICT_WORD, type Verdict } from '../verdict.ts';
+
+/** Everything the page inlines. `chart*` is the pinned charting library read from node_modules at write time. */
+export interface HtmlAssets {
+  readonly css: string;
+  readonly pageJs: string;
+  readonly chartJs: string;
+  readonly chartCss: string;
+  /** Name and version shown in the footer, e.g. "uPlot 1.6.32". */
+  readonly chartName: string;
+  /** The library's licence text, kept beside its code as the MIT licence requires. */
+  readonly chartLicense: string;
+}
+
+const CHART_PACKAGE = 'uplot';
+
+/** Reads the page's own CSS and script and uPlot's IIFE build and CSS from node_modules (pinned in package.json). */
+export function loadHtmlAssets(): HtmlAssets {
+  const require = createRequire(import.meta.url);
+  const here = (name: string): string => readFileSync(fileURLToPath(new URL(name, import.meta.url)), 'utf8');
+  const pkg = JSON.parse(readFileSync(require.resolve(`${CHART_PACKAGE}/package.json`), 'utf8')) as { version: string };
+  const chartJs = readFileSync(require.resolve(`${CHART_PACKAGE}/dist/uPlot.iife.min.js`), 'utf8')
+    // Its banner comment is a URL; the licence text below names the author and terms instead (no URL in the page).
+    .replace(/^\/\*![^*]*\*\/\s*/, '');
+  return {
+    css: here('page.css'),
+    pageJs: here('page.js'),
+    chartJs,
+    chartCss: readFileSync(require.resolve(`${CHART_PACKAGE}/dist/uPlot.min.css`), 'utf8'),
+    chartName: `uPlot ${pkg.version}`,
+    chartLicense: readFileSync(require.resolve(`${CHART_PACKAGE}/LICENSE`), 'utf8'),
+  };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const h = escapeHtml;
+
+/** Script text safe inside <script>: a literal "</script" or "<!--" would end or confuse the element. */
+function scriptSafe(code: string, what: string): string {
+  if (/<\/script|<!--/i.test(code)) throw new Error(`${what} contains "</script" or "<!--" and cannot be inlined`);
+  return code;
+}
+
+/** JSON inside <script type="application/json">: `<` escaped so no "</script>" can close it early. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** What each verdict means to someone deciding on a release. */
+export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = Object.freeze({
+  pass: 'Everything that was checked passed.',
+  fail: 'The gateway does not do what the spec requires: see the failures below.',
+  incomplete: 'Nothing failed, but not everything could be verified: see what was skipped.',
+  unusable: 'The target could not be tested (unreachable, refused the credentials, or bad configuration).',
+  thresholds: 'Load thresholds were crossed (too slow or too many errors); nothing else failed.',
+});
+
+const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({ pass: '✓', fail: '✗', incomplete: '!', unusable: '–', thresholds: '!' });
+
+function chip(kind: string, text: string): string {
+  return `<span class="chip ${h(kind)}">${h(text)}</span>`;
+}
+
+function anchor(id: string): string {
+  return `case-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/** Worst first, so the reason that decided the verdict is the first bullet. */
+const SEVERITY: readonly Verdict[] = ['unusable', 'fail', 'thresholds', 'incomplete'];
+
+/** The banner's reasons: every part that did not pass (and the early-stop error), worst first; or the one pass line. */
+function reasons(report: RunReport): string[] {
+  const bad = SEVERITY.flatMap((v) => report.parts.filter((p) => p.verdict === v).map((p) => p.line));
+  const error = report.error === undefined ? [] : [`${report.error.code}: ${report.error.message}`];
+  if (error.length + bad.length > 0) return [...error, ...bad];
+  return report.parts.length === 0 ? ['nothing ran, nothing was verified'] : report.parts.map((p) => p.line);
+}
+
+function banner(report: RunReport): string {
+  const why = reasons(report);
+  const t = report.target;
+  const where = `${t.embedded ? 'embedded sandbox' : t.environment}${t.profile === undefined ? '' : `, profile ${t.profile}`}, API ${t.api}, time scale ${t.timeScale}`;
+  return `<header class="banner v-${report.verdict}" role="banner">
+  <div class="inner">
+    <div class="word${VERDICT_WORD[report.verdict].length > 10 ? ' long' : ''}" data-verdict="${report.verdict}"><span class="icon" aria-hidden="true">${VERDICT_ICON[report.verdict]}</span>${h(VERDICT_WORD[report.verdict])}</div>
+    <div>
+      <div class="meaning">${h(VERDICT_MEANING[report.verdict])}</div>
+      <ul class="why" id="verdict-reasons">${why.map((line) => `<li>${h(line)}</li>`).join('')}</ul>
+      <div class="meta">gateway-harness ${h(report.command)} · target <code>${h(t.url)}</code> (${h(where)}) · ${h(report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · ${h(formatMs(report.durationMs))} · exit code ${report.exitCode}</div>
+    </div>
+  </div>
+</header>`;
+}
+
+function tiles(report: RunReport): string {
+  if (report.parts.length === 0) return '';
+  const cells = report.parts.map(
+    (p) => `<a class="tile ${p.verdict}" href="#${p.section}"><div class="name">${h(p.section)}</div><div class="big">${h(VERDICT_WORD[p.verdict])}</div><div class="line">${h(p.line.replace(/^[^:]*:\s*/, ''))}</div></a>`,
+  );
+  return `<section class="tiles" aria-label="parts">${cells.join('')}</section>`;
+}
+
+function failureHtml(f: ReportFailure): string {
+  const request =
+    f.request === undefined
+      ? ''
+      : `<details open><summary>Request (credentials redacted)</summary><pre class="request">${h(requestText(f.request))}</pre></details>`;
+  return `<div class="failure${f.severity === 'warning' ? ' warning' : ''}">
+  <div class="what">${f.severity === 'warning' ? `${chip('warning', 'warning')} ` : ''}<code>${h(f.check)}</code>${f.operation === '' ? '' : ` on <code>${h(f.operation)}</code>`}: ${h(f.message)}</div>
+  <div class="evr"><div class="expected"><div class="label">Expected</div><pre>${h(f.expected)}</pre></div><div class="received"><div class="label">Received</div><pre>${h(f.received)}</pre></div></div>
+  ${request}
+</div>`;
+}
+
+function failedCaseHtml(c: ReportCase): string {
+  const assumed = c.assumed.length === 0 ? '' : `<div class="assumed">Assumed (not stated by the spec): ${h(c.assumed.join('; '))}</div>`;
+  const notes = c.notes.length === 0 ? '' : `<details><summary>Notes (${c.notes.length})</summary><pre>${h(c.notes.join('\n'))}</pre></details>`;
+  const errors = c.failures.filter((f) => f.severity === 'error');
+  const warnings = c.failures.filter((f) => f.severity === 'warning');
+  return `<article class="case" id="${anchor(c.id)}" data-case="${h(c.id)}">
+  <h4>${chip('failed', 'FAIL')} ${h(c.id)} — ${h(c.title)}</h4>
+  <blockquote class="rule"><span class="section">${h(c.specSection)}</span>“${h(c.rule)}”</blockquote>
+  ${assumed}
+  ${[...errors, ...warnings].map(failureHtml).join('\n')}
+  ${notes}
+</article>`;
+}
+
+function groupTable(section: ConformanceSection): string {
+  const rows = section.groups.map(({ group, counts }) => {
+    const pct = (n: number): string => (counts.total === 0 ? '0' : ((n / counts.total) * 100).toFixed(2));
+    return `<tr class="${counts.failed > 0 ? 'has-failures' : ''}"><td>${h(group)}</td><td class="num">${counts.total}</td><td class="num">${counts.passed}</td><td class="num">${counts.failed}</td><td class="num">${counts.skipped}</td><td><div class="bar" title="${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped"><span class="passed" style="width:${pct(counts.passed)}%"></span><span class="failed" style="width:${pct(counts.failed)}%"></span><span class="skipped" style="width:${pct(counts.skipped)}%"></span></div></td></tr>`;
+  });
+  return `<table class="groups"><thead><tr><th>Group</th><th class="num">Cases</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Skipped</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function conformanceHtml(section: ConformanceSection, allowSkips: boolean): string {
+  const failed = section.cases.filter((c) => c.status === 'failed');
+  const skipped = section.cases.filter((c) => c.status === 'skipped');
+  const c = section.counts;
+  const parts = [
+    `<h2 id="conformance">Conformance ${chip(section.verdict, VERDICT_WORD[section.verdict])}</h2>`,
+    `<p>${formatCount(c.passed)} of ${plural(c.total, 'case')} passed, ${formatCount(c.failed)} failed, ${formatCount(c.skipped)} skipped${c.skipped > 0 ? (allowSkips ? ' (accepted with --allow-skips)' : ' (not verified: the run is not a pass)') : ''} · ${h(formatMs(section.durationMs))}</p>`,
+    ...(failed.length === 0 ? [] : [`<p class="failed-list">Failed: ${failed.map((k) => `<a href="#${anchor(k.id)}"><code>${h(k.id)}</code></a>`).join(', ')}</p>`]),
+    groupTable(section),
+  ];
+  if (failed.length > 0) parts.push(`<h3>Failed cases (${failed.length})</h3>`, ...failed.map(failedCaseHtml));
+  if (skipped.length > 0) {
+    parts.push(
+      `<h3>Skipped cases (${skipped.length}): not verified</h3>`,
+      `<table><thead><tr><th>Case</th><th>Title</th><th>Why it could not run</th></tr></thead><tbody>${skipped
+        .map((s) => `<tr><td><code>${h(s.id)}</code></td><td>${h(s.title)}</td><td>${h(s.skipReason ?? '')}</td></tr>`)
+        .join('')}</tbody></table>`,
+    );
+  }
+  const rows = section.cases.map(
+    (k) =>
+      `<tr><td><code>${h(k.id)}</code></td><td>${chip(k.status, k.status)}</td><td>${h(k.title)}</td><td>${h(k.api)}</td><td class="num">${h(formatMs(k.durationMs))}</td><td class="num">${k.requests}</td></tr>`,
+  );
+  parts.push(
+    `<details><summary>All ${plural(section.cases.length, 'case')}</summary><table><thead><tr><th>Case</th><th>Status</th><th>Title</th><th>API</th><th class="num">Time</th><th class="num">Requests</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`,
+  );
+  return `<section class="conformance">${parts.join('\n')}</section>`;
+}
+
+function stat(label: string, value: string): string {
+  return `<div class="stat"><div class="k">${h(label)}</div><div class="v">${h(value)}</div></div>`;
+}
+
+const CHARTS: ReadonlyArray<readonly [string, string]> = [
+  ['latency-overall', 'Latency percentiles over time (all requests)'],
+  ['latency-operations', 'p95 latency per operation over time'],
+  ['throughput', 'Throughput, HTTP failures and VUs'],
+  ['outcomes', 'Outcomes over time (envelope-aware)'],
+];
+
+function loadHtml(load: LoadSection): string {
+  const trend = load.metrics.http_req_duration?.values ?? {};
+  const pct = (v: number | undefined): string => (v === undefined ? 'n/a' : `${(v * 100).toFixed(2)}%`);
+  const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : formatMs(v));
+  const checks = load.checks.reduce((sum, c) => sum + c.passes + c.fails, 0);
+  const checkFails = load.checks.reduce((sum, c) => sum + c.fails, 0);
+  const parts = [
+    `<h2 id="load">${h(loadLabel(load).replace(/^load/, 'Load'))} ${chip(load.verdict, VERDICT_WORD[load.verdict])}</h2>`,
+    `<div class="stats">${[
+      stat('Requests', formatCount(load.requests.count)),
+      stat('Throughput', `${load.requests.rate.toFixed(1)}/s`),
+      stat('HTTP failures', pct(load.requests.failedRate)),
+      stat('Median', ms(trend.med)),
+      stat('p95', ms(trend['p(95)'])),
+      stat('Checks failed', `${formatCount(checkFails)} / ${formatCount(checks)}`),
+      stat('Duration', formatMs(load.durationMs)),
+    ].join('')}</div>`,
+  ];
+  if (load.thresholds.length > 0) {
+    parts.push(
+      `<h3>Thresholds</h3><table><thead><tr><th>Metric</th><th>Threshold</th><th>Result</th><th class="num">Observed</th></tr></thead><tbody>${load.thresholds
+        .map(
+          (t) =>
+            `<tr><td><code>${h(t.metric)}</code></td><td><code>${h(t.expression)}</code></td><td>${t.ok ? chip('ok', 'met') : chip('crossed', 'crossed')}</td><td class="num">${t.observed === undefined ? '' : h(formatObserved(t.observed, t.metric))}</td></tr>`,
+        )
+        .join('')}</tbody></table>`,
+    );
+  }
+  if (load.checks.length > 0) {
+    parts.push(
+      `<h3>Checks</h3><table><thead><tr><th>Check</th><th>Result</th><th class="num">Passes</th><th class="num">Fails</th></tr></thead><tbody>${load.checks
+        .map((c) => `<tr><td>${h(c.path.replace(/^::/, ''))}</td><td>${c.fails > 0 ? chip('failed', 'failed') : chip('ok', 'passed')}</td><td class="num">${formatCount(c.passes)}</td><td class="num">${formatCount(c.fails)}</td></tr>`)
+        .join('')}</tbody></table>`,
+    );
+  }
+  if (load.series === undefined) {
+    parts.push('<p class="chart-note">No metric stream was kept for this run, so there are no charts over time (k6 <code>--out json=FILE</code> keeps one).</p>');
+  } else {
+    const s = load.series;
+    parts.push(
+      `<h3>Over time</h3><div class="charts">${CHARTS.map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>`,
+      `<p class="chart-note">${formatCount(s.buckets)} buckets of ${h(formatMs(s.intervalMs))} from ${formatCount(s.source.points)} points (${formatCount(s.source.lines)} lines read${s.source.badLines > 0 ? `, ${formatCount(s.source.badLines)} unreadable` : ''}${s.source.latePoints > 0 ? `, ${formatCount(s.source.latePoints)} late points counted but not in percentiles` : ''}${s.source.droppedPoints > 0 ? `, ${formatCount(s.source.droppedPoints)} dropped outside the range` : ''}). Percentiles per bucket from HdrHistograms (2 significant digits, at most 1% off).</p>`,
+    );
+  }
+  return `<section class="load">${parts.join('\n')}</section>`;
+}
+
+function driftHtml(drift: DriftSection): string {
+  const rows = drift.findings.map(
+    (f) =>
+      `<tr><td><code>${h(f.operationId)}</code></td><td><code>${h(f.path)}</code></td><td>${chip(f.kind, f.kind)}</td><td>${h(f.change)}</td><td>${h(f.detail)}</td></tr>`,
+  );
+  return `<section class="drift"><h2 id="drift">Drift against the baseline ${chip(drift.verdict, VERDICT_WORD[drift.verdict])}</h2>
+<p>Baseline <code>${h(drift.baselineDir)}</code>${drift.compared === undefined ? '' : ` · ${plural(drift.compared.length, 'operation')} compared`} · ${plural(drift.findings.length, 'finding')}. Breaking: a field removed, renamed or retyped; non-breaking: a field added (spec: Versioning).</p>
+${rows.length === 0 ? '<p>No difference from the baseline.</p>' : `<table><thead><tr><th>Operation</th><th>Field</th><th>Kind</th><th>Change</th><th>Detail</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}</section>`;
+}
+
+function migrationHtml(migration: MigrationSection): string {
+  const lat = (v: number | null): string => (v === null ? 'n/a' : formatMs(v));
+  const rows = migration.pairs.map(
+    (p) =>
+      `<tr class="${p.regression ? 'has-failures' : ''}"><td>${h(p.purpose)}</td><td><code>${h(p.v1)}</code><br><code>${h(p.v2)}</code></td><td>${h(p.v1Outcome)} → ${h(p.v2Outcome)}</td><td>${p.regression ? chip('failed', 'regression') : chip('ok', 'same')}${p.regressionReason === undefined ? '' : ` ${h(p.regressionReason)}`}</td><td class="num">${lat(p.latency.v1.p50)} / ${lat(p.latency.v1.p95)}</td><td class="num">${lat(p.latency.v2.p50)} / ${lat(p.latency.v2.p95)}</td><td>${p.contentDiffs.length === 0 ? '' : `<details><summary>${plural(p.contentDiffs.length, 'difference')}</summary><pre>${h(p.contentDiffs.join('\n'))}</pre></details>`}${p.fieldCorrespondence.length === 0 ? '' : `<details><summary>Field correspondence</summary><pre>${h(p.fieldCorrespondence.map((f) => `${f.v1Field} → ${f.v2Field ?? '(none)'}`).join('\n'))}</pre></details>`}</td></tr>`,
+  );
+  return `<section class="migration"><h2 id="migration">v1 → v2 migration ${chip(migration.verdict, VERDICT_WORD[migration.verdict])}</h2>
+<table><thead><tr><th>Purpose</th><th>Operations</th><th>Outcome v1 → v2</th><th>Result</th><th class="num">v1 p50 / p95</th><th class="num">v2 p50 / p95</th><th>Differences</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
+function ledgerHtml(ledger: LedgerSection): string {
+  const rows = ledger.unresolved.map((u) => `<tr><td><code>${h(u.correlationId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.lastOutcome)}</td></tr>`);
+  return `<section class="ledger"><h2 id="ledger">Money safety ledger ${chip(ledger.verdict, VERDICT_WORD[ledger.verdict])}</h2>
+<p>${plural(ledger.entries, 'charging request')} recorded${ledger.file === undefined ? '' : ` in <code>${h(ledger.file)}</code>`}; charged ${h(formatCharged(ledger.charged))}.</p>
+${rows.length === 0 ? '<p>Every charging transaction reached a final state.</p>' : `<h3>Unresolved (${rows.length}): run <code>gateway-harness reconcile</code></h3><table><thead><tr><th>correlationId</th><th>Operation</th><th>Last outcome</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}</section>`;
+}
+
+/** The whole page. Pure: the same report and assets give the same bytes. */
+export function renderReportHtml(report: RunReport, assets: HtmlAssets): string {
+  const sections: string[] = [];
+  const toc: string[] = [];
+  if (report.error !== undefined) {
+    sections.push(`<div class="error-box" role="alert"><strong>${h(report.error.code)}</strong>: ${h(report.error.message)}</div>`);
+  }
+  if (report.conformance !== undefined) {
+    toc.push('<a href="#conformance">Conformance</a>');
+    sections.push(conformanceHtml(report.conformance, report.allowSkips));
+  }
+  if (report.load !== undefined) {
+    toc.push('<a href="#load">Load</a>');
+    sections.push(loadHtml(report.load));
+  }
+  if (report.drift !== undefined) {
+    toc.push('<a href="#drift">Drift</a>');
+    sections.push(driftHtml(report.drift));
+  }
+  if (report.migration !== undefined) {
+    toc.push('<a href="#migration">Migration</a>');
+    sections.push(migrationHtml(report.migration));
+  }
+  if (report.ledger !== undefined) {
+    toc.push('<a href="#ledger">Ledger</a>');
+    sections.push(ledgerHtml(report.ledger));
+  }
+  const chartData = report.load?.series === undefined ? {} : { load: { series: report.load.series } };
+  const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="gateway-harness ${h(report.tool.version)}">
+<title>${h(title)}</title>
+<style>
+${assets.chartCss}
+${assets.css}
+</style>
+</head>
+<body>
+${banner(report)}
+<main>
+${tiles(report)}
+${toc.length > 1 ? `<nav class="toc">Jump to: ${toc.join('')}</nav>` : ''}
+${sections.join('\n')}
+<footer>gateway-harness ${h(report.tool.version)} · run <code>${h(report.runId)}</code> · summary.json schema ${h(report.schemaVersion)} · this file is self-contained and opens offline · charts drawn with ${h(assets.chartName)} (MIT licence, inlined).</footer>
+</main>
+<script type="application/json" id="report-data">${jsonForScript(chartData)}</script>
+<script>
+/* ${h(assets.chartName)} — licence:
+${assets.chartLicense.replace(/\*\//g, '* /')}
+*/
+${scriptSafe(assets.chartJs, assets.chartName)}
+</script>
+<script>
+${scriptSafe(assets.pageJs, 'page.js')}
+</script>
+</body>
+</html>
+`;
+}

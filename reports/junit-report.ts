@@ -1,0 +1,218 @@
+// A run report as JUnit: conformance cases, load thresholds and checks, drift per operation, migration pairs and
+// unresolved ledger entries become <testcase>s, written by THE writer (junit-xml.ts). Runtime-neutral.
+import { junitXml, type JUnitCase, type JUnitSuite } from './junit-xml.ts';
+import type { ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
+import { formatCount, formatObserved, loadLabel } from './sections.ts';
+import { VERDICT_WORD } from './verdict.ts';
+
+/** The request as one block of text: method and URL, headers, body (all already redacted in the report). */
+export function requestText(request: ReportRequest): string {
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== undefined) lines.push('', typeof request.body === 'string' ? request.body : JSON.stringify(request.body, null, 2));
+  return lines.join('\n');
+}
+
+/** One failure: check, message, expected vs received, the request. */
+export function failureText(failure: ReportFailure): string {
+  const lines = [
+    `[${failure.check}]${failure.severity === 'warning' ? ' (warning)' : ''} ${failure.operation === '' ? '' : `${failure.operation}: `}${failure.message}`,
+    `  expected: ${failure.expected}`,
+    `  received: ${failure.received}`,
+  ];
+  if (failure.request !== undefined) lines.push(`  request:\n${indent(requestText(failure.request), '    ')}`);
+  return lines.join('\n');
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+/** A JUnit timestamp: ISO local form without zone (Ant writes it so; the instant is UTC). */
+function junitTimestamp(iso: string): string {
+  return iso.slice(0, 19);
+}
+
+function conformanceCase(c: ReportCase): JUnitCase {
+  const errors = c.failures.filter((f) => f.severity === 'error');
+  const warnings = c.failures.filter((f) => f.severity === 'warning');
+  const out = [...c.notes, ...warnings.map((w) => `warning: ${failureText(w)}`)].join('\n');
+  const base = {
+    name: `${c.id} ${c.title}`,
+    classname: `conformance.${c.group}`,
+    timeSec: c.durationMs / 1000,
+    properties: {
+      rule: `${c.specSection}: ${c.rule}`,
+      api: c.api,
+      ...(c.assumed.length > 0 ? { assumed: c.assumed.join('; ') } : {}),
+    },
+    ...(out === '' ? {} : { systemOut: out }),
+  };
+  if (c.status === 'skipped') return { ...base, status: 'skipped', message: c.skipReason ?? 'skipped' };
+  if (c.status === 'passed') return { ...base, status: 'passed' };
+  const first = errors[0];
+  return {
+    ...base,
+    status: 'failed',
+    message: first === undefined ? 'failed' : `${first.message} (expected ${first.expected}; received ${first.received})`,
+    type: first?.check ?? 'failed',
+    details: [`rule (${c.specSection}): ${c.rule}`, ...(c.assumed.length > 0 ? [`assumed: ${c.assumed.join('; ')}`] : []), '', ...errors.map(failureText)].join('\n'),
+  };
+}
+
+function conformanceSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
+  const section = report.conformance;
+  if (section === undefined) return [];
+  return section.groups.map(({ group }) => {
+    const cases = section.cases.filter((c) => c.group === group);
+    return { ...common, name: `conformance.${group}`, timeSec: cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000, cases: cases.map(conformanceCase) };
+  });
+}
+
+function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
+  const load = report.load;
+  if (load === undefined) return [];
+  const classname = `load.${load.scenario}`;
+  const timeSec = load.durationMs / 1000;
+  const cases: JUnitCase[] = [
+    ...load.thresholds.map((t): JUnitCase => {
+      const observed = t.observed === undefined ? '' : `observed ${formatObserved(t.observed, t.metric)}`;
+      return {
+        name: `threshold ${t.metric} ${t.expression}`,
+        classname,
+        timeSec,
+        status: t.ok ? 'passed' : 'failed',
+        ...(t.ok ? {} : { message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`, type: 'threshold' }),
+        ...(observed === '' ? {} : { systemOut: observed }),
+      };
+    }),
+    ...load.checks.map((c): JUnitCase => ({
+      name: `check ${c.path.replace(/^::/, '')}`,
+      classname,
+      timeSec,
+      status: c.fails > 0 ? 'failed' : 'passed',
+      ...(c.fails > 0 ? { message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`, type: 'check' } : {}),
+      systemOut: `passes: ${c.passes}, fails: ${c.fails}`,
+    })),
+  ];
+  // A run with nothing to judge still gets a testcase, so "no request was made" is an error and never an empty pass.
+  if (cases.length === 0 || load.verdict === 'incomplete') {
+    cases.push({
+      name: `run ${loadLabel(load)}`,
+      classname,
+      timeSec,
+      status: load.verdict === 'pass' ? 'passed' : 'error',
+      ...(load.verdict === 'pass' ? {} : { message: `load run ${VERDICT_WORD[load.verdict]}: ${formatCount(load.requests.count)} requests`, type: 'incomplete' }),
+      systemOut: `${formatCount(load.requests.count)} requests at ${load.requests.rate.toFixed(1)}/s`,
+    });
+  }
+  return [{ ...common, name: `load.${load.scenario}.${load.profile}`, timeSec, cases }];
+}
+
+function driftSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
+  const drift = report.drift;
+  if (drift === undefined) return [];
+  const ops = [...(drift.compared ?? [])];
+  for (const f of drift.findings) if (!ops.includes(f.operationId)) ops.push(f.operationId);
+  const cases = ops.map((op): JUnitCase => {
+    const findings = drift.findings.filter((f) => f.operationId === op);
+    const breaking = findings.filter((f) => f.kind === 'breaking');
+    const lines = findings.map((f) => `${f.kind}: ${f.path} ${f.change} — ${f.detail}`);
+    return {
+      name: `${op} payload matches the baseline`,
+      classname: 'drift',
+      timeSec: 0,
+      status: breaking.length > 0 ? 'failed' : 'passed',
+      ...(breaking.length > 0
+        ? { message: `${breaking.length} breaking change(s): ${breaking.map((f) => `${f.path} ${f.change}`).join(', ')}`, type: 'breaking-drift', details: lines.join('\n') }
+        : {}),
+      ...(lines.length > 0 ? { systemOut: lines.join('\n') } : {}),
+    };
+  });
+  if (cases.length === 0) {
+    cases.push({ name: 'operations compared against the baseline', classname: 'drift', timeSec: 0, status: 'error', message: 'no operation was compared', type: 'incomplete' });
+  }
+  return [{ ...common, name: 'drift', timeSec: 0, properties: { ...common.properties, baselineDir: drift.baselineDir }, cases }];
+}
+
+function migrationSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
+  const migration = report.migration;
+  if (migration === undefined) return [];
+  const cases = migration.pairs.map((p): JUnitCase => ({
+    name: `${p.purpose} (${p.v1} → ${p.v2})`,
+    classname: 'migration',
+    timeSec: 0,
+    status: p.regression ? 'failed' : 'passed',
+    ...(p.regression
+      ? { message: p.regressionReason ?? `v1 ${p.v1Outcome}, v2 ${p.v2Outcome}`, type: 'regression', details: [`v1: ${p.v1Outcome}`, `v2: ${p.v2Outcome}`, ...p.contentDiffs].join('\n') }
+      : {}),
+    systemOut: `v1 ${p.v1Outcome} p50 ${p.latency.v1.p50 ?? 'n/a'} ms; v2 ${p.v2Outcome} p50 ${p.latency.v2.p50 ?? 'n/a'} ms`,
+  }));
+  if (cases.length === 0) {
+    cases.push({ name: 'v1/v2 pairs compared', classname: 'migration', timeSec: 0, status: 'error', message: 'no pair was compared', type: 'incomplete' });
+  }
+  return [{ ...common, name: 'migration', timeSec: 0, cases }];
+}
+
+function ledgerSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
+  const ledger = report.ledger;
+  if (ledger === undefined) return [];
+  const cases = ledger.unresolved.map((u): JUnitCase => ({
+    name: `${u.correlationId} reached a final state`,
+    classname: 'ledger',
+    timeSec: 0,
+    ...(report.allowSkips
+      ? { status: 'skipped', message: `unresolved (${u.operationId}, last ${u.lastOutcome}); accepted with --allow-skips` }
+      : { status: 'error', message: `unresolved: ${u.operationId}, last outcome ${u.lastOutcome}; run gateway-harness reconcile`, type: 'unresolved' }),
+  }));
+  if (cases.length === 0 && ledger.entries > 0) {
+    cases.push({ name: `all ${ledger.entries} charging requests reached a final state`, classname: 'ledger', timeSec: 0, status: 'passed' });
+  }
+  return cases.length === 0 ? [] : [{ ...common, name: 'ledger', timeSec: 0, cases }];
+}
+
+/** The suites of a report. A run that stopped early or ran nothing gets an error testcase: CI never sees it green. */
+export function junitSuites(report: RunReport): JUnitSuite[] {
+  const common = {
+    timestamp: junitTimestamp(report.startedAt),
+    properties: {
+      verdict: report.verdict,
+      verdictLine: report.verdictLine,
+      runId: report.runId,
+      target: report.target.url,
+      tool: `${report.tool.name} ${report.tool.version}`,
+    },
+  };
+  const suites = [
+    ...conformanceSuites(report, common),
+    ...loadSuites(report, common),
+    ...driftSuites(report, common),
+    ...migrationSuites(report, common),
+    ...ledgerSuites(report, common),
+  ];
+  if (report.error !== undefined || suites.length === 0) {
+    suites.unshift({
+      ...common,
+      name: report.command,
+      timeSec: report.durationMs / 1000,
+      cases: [
+        {
+          name: `${report.command} run`,
+          classname: report.command,
+          timeSec: report.durationMs / 1000,
+          status: 'error',
+          message: report.verdictLine,
+          type: report.error?.code ?? 'incomplete',
+        },
+      ],
+    });
+  }
+  return suites;
+}
+
+export function reportJunitXml(report: RunReport): string {
+  return junitXml(junitSuites(report), `gateway-harness ${report.command}`);
+}

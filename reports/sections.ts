@@ -1,0 +1,206 @@
+// Verdict rules and one-line descriptions of each report section (conformance, load, drift, migration, ledger).
+// One table of rules so the gate, summary.md, JUnit and the HTML banner all say the same thing in the same words.
+import { combineVerdicts, type Verdict } from './verdict.ts';
+import type {
+  ConformanceSection,
+  DriftFinding,
+  DriftSection,
+  LedgerSection,
+  LedgerUnresolved,
+  LoadSection,
+  MigrationPair,
+  MigrationSection,
+  ReportSectionName,
+  SkippedItem,
+} from './model.ts';
+
+/** At most this many ids are named in one line; the rest become "+N more". */
+const MAX_NAMED = 3;
+
+/** 1234567 → "1,234,567" without Intl (k6's goja has no locale data). */
+export function formatCount(value: number): string {
+  const rounded = Math.round(value);
+  const sign = rounded < 0 ? '-' : '';
+  return sign + String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Milliseconds as people read them: 0.84 ms, 12.3 ms, 612 ms, 1.24 s, 3 min 5 s. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return 'n/a';
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  if (ms < 100) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms - minutes * 60_000) / 1000)} s`;
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** "A, B, C +2 more" */
+export function nameSome(names: readonly string[], max = MAX_NAMED): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} +${names.length - max} more` : shown;
+}
+
+export interface SectionSummary {
+  readonly section: ReportSectionName;
+  readonly verdict: Verdict;
+  readonly line: string;
+}
+
+// ---- conformance ---------------------------------------------------------------------------------------------------
+
+export function conformanceLine(section: ConformanceSection, allowSkips: boolean): string {
+  const { total, passed, failed, skipped } = section.counts;
+  const ids = (status: 'failed' | 'skipped'): string => nameSome(section.cases.filter((c) => c.status === status).map((c) => c.id));
+  if (failed > 0) return `conformance: ${formatCount(failed)} of ${plural(total, 'case')} failed (${ids('failed')})`;
+  if (passed === 0) return `conformance: no case passed (${plural(total, 'case')} ran${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ''})`;
+  if (skipped > 0 && !allowSkips) return `conformance: ${formatCount(skipped)} of ${plural(total, 'case')} skipped, not verified (${ids('skipped')})`;
+  if (skipped > 0) return `conformance: ${formatCount(passed)} of ${plural(total, 'case')} passed, ${formatCount(skipped)} skipped (accepted with --allow-skips)`;
+  return `conformance: all ${plural(total, 'case')} passed`;
+}
+
+// ---- load -----------------------------------------------------------------------------------------------------------
+
+/**
+ * The verdict of a load run: crossed thresholds (99), failed checks (1), no request sent (nothing about the gateway
+ * was measured, whatever the iterations did: incomplete), pass.
+ */
+export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests'>): Verdict {
+  const parts: Verdict[] = [];
+  if (section.thresholds.some((t) => !t.ok)) parts.push('thresholds');
+  if (section.checks.some((c) => c.fails > 0)) parts.push('fail');
+  if (parts.length > 0) return combineVerdicts(parts);
+  if (section.requests.count === 0) return 'incomplete';
+  return 'pass';
+}
+
+export function loadLabel(section: Pick<LoadSection, 'scenario' | 'profile' | 'engine'>): string {
+  return `load ${section.scenario}/${section.profile} (${section.engine})`;
+}
+
+function thresholdText(t: LoadSection['thresholds'][number]): string {
+  return `${t.metric} ${t.expression}${t.observed === undefined ? '' : `, observed ${formatObserved(t.observed, t.metric)}`}`;
+}
+
+/** A trend of times reads in ms; a rate as a percentage; anything else as the number. */
+export function formatObserved(value: number, metric: string): string {
+  if (/duration|waiting|blocked|connecting|sending|receiving|handshaking|time/i.test(metric)) return formatMs(value);
+  if (/failed|rate|checks/i.test(metric) && value >= 0 && value <= 1) return `${(value * 100).toFixed(2)}%`;
+  return String(Math.round(value * 1000) / 1000);
+}
+
+export function loadLine(section: LoadSection): string {
+  const label = loadLabel(section);
+  const crossed = section.thresholds.filter((t) => !t.ok);
+  const failedChecks = section.checks.filter((c) => c.fails > 0);
+  const problems: string[] = [];
+  if (crossed.length > 0) {
+    problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})`);
+  }
+  if (failedChecks.length > 0) {
+    const first = failedChecks[0];
+    if (first !== undefined) {
+      problems.push(
+        `check '${first.name}' failed ${formatCount(first.fails)} of ${formatCount(first.passes + first.fails)} times${failedChecks.length > 1 ? ` (+${failedChecks.length - 1} more failing checks)` : ''}`,
+      );
+    }
+  }
+  if (problems.length > 0) return `${label}: ${problems.join(', ')}`;
+  if (section.verdict === 'incomplete') return `${label}: no request completed, nothing was measured`;
+  const checks = section.checks.reduce((sum, c) => sum + c.passes, 0);
+  return `${label}: ${formatCount(section.requests.count)} requests, ${plural(section.thresholds.length, 'threshold')} met, ${plural(checks, 'check')} passed`;
+}
+
+// ---- drift ----------------------------------------------------------------------------------------------------------
+
+export interface DriftInput {
+  readonly baselineDir: string;
+  /** Operation ids compared; an empty list means nothing was verified (incomplete). */
+  readonly compared?: readonly string[];
+  readonly findings: readonly DriftFinding[];
+}
+
+/** Breaking drift fails (spec: Versioning); non-breaking additions are reported and pass. */
+export function driftSection(input: DriftInput): DriftSection {
+  const breaking = input.findings.some((f) => f.kind === 'breaking');
+  const verdict: Verdict = breaking ? 'fail' : input.compared !== undefined && input.compared.length === 0 ? 'incomplete' : 'pass';
+  return {
+    verdict,
+    baselineDir: input.baselineDir,
+    ...(input.compared === undefined ? {} : { compared: [...input.compared] }),
+    findings: input.findings.map((f) => ({ ...f })),
+  };
+}
+
+export function driftLine(section: DriftSection): string {
+  const breaking = section.findings.filter((f) => f.kind === 'breaking');
+  const nonBreaking = section.findings.length - breaking.length;
+  if (breaking.length > 0) {
+    return `drift: ${plural(breaking.length, 'breaking change')} (${nameSome(breaking.map((f) => `${f.operationId} ${f.path} ${f.change}`), 2)})`;
+  }
+  if (section.verdict === 'incomplete') return 'drift: no operation was compared against the baseline';
+  const where = section.compared === undefined ? '' : ` in ${plural(section.compared.length, 'operation')}`;
+  return `drift: no breaking change${where}${nonBreaking > 0 ? ` (${plural(nonBreaking, 'non-breaking change')})` : ''}`;
+}
+
+// ---- migration ------------------------------------------------------------------------------------------------------
+
+export function migrationSection(pairs: readonly MigrationPair[]): MigrationSection {
+  const verdict: Verdict = pairs.some((p) => p.regression) ? 'fail' : pairs.length === 0 ? 'incomplete' : 'pass';
+  return { verdict, pairs: pairs.map((p) => ({ ...p })) };
+}
+
+export function migrationLine(section: MigrationSection): string {
+  const regressed = section.pairs.filter((p) => p.regression);
+  if (regressed.length > 0) {
+    return `migration: ${formatCount(regressed.length)} of ${plural(section.pairs.length, 'v1/v2 pair')} regressed (${nameSome(regressed.map((p) => p.purpose))})`;
+  }
+  if (section.pairs.length === 0) return 'migration: no v1/v2 pair was compared';
+  return `migration: ${plural(section.pairs.length, 'v1/v2 pair')}, no regression`;
+}
+
+// ---- ledger ---------------------------------------------------------------------------------------------------------
+
+export interface LedgerInput {
+  readonly file?: string;
+  readonly entries: number;
+  readonly charged: LedgerSection['charged'];
+  readonly unresolved: readonly LedgerUnresolved[];
+}
+
+/** An unresolved charging transaction could not be verified: incomplete unless the user accepted it (--allow-skips). */
+export function ledgerSection(input: LedgerInput, options: { readonly allowSkips: boolean }): LedgerSection {
+  const verdict: Verdict = input.unresolved.length > 0 && !options.allowSkips ? 'incomplete' : 'pass';
+  return {
+    verdict,
+    ...(input.file === undefined ? {} : { file: input.file }),
+    entries: input.entries,
+    charged: input.charged.map((c) => ({ ...c })),
+    unresolved: input.unresolved.map((u) => ({ ...u })),
+  };
+}
+
+export function ledgerLine(section: LedgerSection): string {
+  const n = section.unresolved.length;
+  if (n > 0) {
+    return `ledger: ${plural(n, 'charging transaction')} unresolved${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ''}; run gateway-harness reconcile (${nameSome(section.unresolved.map((u) => u.correlationId))})`;
+  }
+  return `ledger: ${plural(section.entries, 'charging request')} recorded, all final`;
+}
+
+export function ledgerSkipped(section: LedgerSection): SkippedItem[] {
+  return section.unresolved.map((u) => ({
+    section: 'ledger' as const,
+    id: u.correlationId,
+    reason: `${u.operationId}: not final at the end of the run (last outcome ${u.lastOutcome})`,
+  }));
+}
+
+/** The charged total per currency: "12.50 USD, 3.00 JMD". */
+export function formatCharged(charged: LedgerSection['charged']): string {
+  return charged.length === 0 ? 'nothing' : charged.map((c) => `${c.amount.toFixed(2)} ${c.currency}`).join(', ');
+}

@@ -1,0 +1,66 @@
+// summary.md: the verdict on its first line for every verdict, what failed with ids and rules, safe Markdown, and a
+// size that fits a PR comment.
+import { describe, expect, it } from 'vitest';
+import { assembleReport } from './assemble.ts';
+import { fromConformanceRun } from './from-conformance.ts';
+import { passingConformanceRun, sampleConformanceRun } from './fixtures/sample-runs.ts';
+import { realK6Summary } from './fixtures/full-report.ts';
+import { buildLoadSection } from './k6-summary.ts';
+import { driftSection } from './sections.ts';
+import { MAX_MARKDOWN_CHARS, mdCode, mdText, renderSummaryMarkdown } from './summary-md.ts';
+import { VERDICT_WORD } from './verdict.ts';
+import type { CaseResult } from '../conformance/types.ts';
+
+const meta = { runId: 'r', startedAt: Date.UTC(2026, 0, 1), durationMs: 10, target: { url: 'http://127.0.0.1:1' } };
+const load = buildLoadSection(realK6Summary(), { scenario: 'mixed', profile: 'smoke', engine: 'k6 v0.48.0' });
+
+describe('first line', () => {
+  it.each([
+    ['pass', assembleReport({ ...meta, command: 'gate', load })],
+    ['fail', fromConformanceRun(sampleConformanceRun(), meta)],
+    ['incomplete', assembleReport({ ...meta, command: 'gate' })],
+    ['unusable', assembleReport({ ...meta, command: 'gate', error: { code: 'GH_ERR_CONFIG', message: 'bad flag' } })],
+    ['thresholds', assembleReport({ ...meta, command: 'load', load: { ...load, verdict: 'thresholds', thresholds: [{ metric: 'm', expression: 'p(95)<1', ok: false }] } })],
+  ] as const)('%s: the verdict word and the verdict line', (verdict, report) => {
+    expect(report.verdict).toBe(verdict);
+    const first = renderSummaryMarkdown(report).split('\n')[0] ?? '';
+    expect(first).toContain(VERDICT_WORD[verdict]);
+    expect(first).toContain(mdText(report.verdictLine));
+  });
+});
+
+describe('body', () => {
+  it('lists each failed case with id, rule and expected vs received, and the skipped ones', () => {
+    const md = renderSummaryMarkdown(fromConformanceRun(sampleConformanceRun(), meta));
+    expect(md).toContain('### Failed conformance cases (2)');
+    expect(md).toContain("- **TRG-510-V2** mobile ending 510 → '510' — _Errors / Sandbox simulation triggers (top-up operation)_");
+    expect(md).toContain("expected `responseCode '510'`, received `responseCode '000' (HTTP 200)`");
+    expect(md).toContain('- conformance `LOAN-TWO-STEP`: no number with dues is configured (settings.loanNumbers)');
+  });
+
+  it('shows thresholds and breaking drift', () => {
+    const md = renderSummaryMarkdown(assembleReport({ ...meta, command: 'gate', load, drift: driftSection({ baselineDir: 'b', findings: [{ operationId: 'v2.catalog.skus', path: 'payLoad[].skuId', kind: 'breaking', change: 'removed', detail: 'gone' }] }) }));
+    expect(md).toContain('| `http_req_duration p(95)<2000` | ✅ met |');
+    expect(md).toContain('### Breaking drift (1)');
+  });
+
+  it('escapes table pipes, HTML and backticks coming from the gateway', () => {
+    expect(mdText('a|b<script>')).toBe('a\\|b&lt;script&gt;');
+    expect(mdCode('x`y')).toBe('`` x`y ``');
+    const run = passingConformanceRun();
+    const evil: CaseResult = { ...sampleConformanceRun().cases.find((c) => c.id === 'TRG-510-V2')!, title: 'pipe | and <img src=x>' };
+    const md = renderSummaryMarkdown(fromConformanceRun({ ...run, cases: [...run.cases, evil] }, meta));
+    expect(md).not.toContain('<img');
+    expect(md).toContain('pipe \\| and &lt;img src=x&gt;');
+  });
+
+  it('stays within a PR comment', () => {
+    const run = sampleConformanceRun();
+    const failed = run.cases.find((c) => c.status === 'failed')!;
+    const many = Array.from({ length: 200 }, (_, i) => ({ ...failed, id: `TRG-${i}`, rule: 'r'.repeat(5_000) }));
+    const md = renderSummaryMarkdown(fromConformanceRun({ ...run, cases: many }, meta));
+    expect(md.length).toBeLessThanOrEqual(MAX_MARKDOWN_CHARS);
+    expect(md).toContain('… (truncated: see report.html for everything)');
+    expect(md.split('\n')[0]).toMatch(/^## ❌ FAIL: /);
+  });
+});

@@ -1,0 +1,107 @@
+// summary.md: the short report for $GITHUB_STEP_SUMMARY and PR comments. Its FIRST line is the verdict line, so
+// `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
+import type { RunReport } from './model.ts';
+import { formatCharged, formatCount, formatMs, formatObserved, loadLabel } from './sections.ts';
+import { VERDICT_WORD, type Verdict } from './verdict.ts';
+
+export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
+  pass: '✅',
+  fail: '❌',
+  incomplete: '⚠️',
+  unusable: '⛔',
+  thresholds: '🚨',
+});
+
+/** PR comments are capped at 65,536 characters; stay well below with room for a note. */
+export const MAX_MARKDOWN_CHARS = 60_000;
+const MAX_FAILURES = 25;
+
+/** Text safe inside a table cell or a list item: no pipes, no line breaks, no raw HTML. */
+export function mdText(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Inline code that survives backticks inside. */
+export function mdCode(text: string): string {
+  const clean = text.replace(/\r?\n/g, ' ');
+  const fence = clean.includes('`') ? '``' : '`';
+  return `${fence}${fence.length > 1 ? ' ' : ''}${clean}${fence.length > 1 ? ' ' : ''}${fence}`;
+}
+
+export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
+  const out: string[] = [];
+  out.push(`## ${VERDICT_EMOJI[report.verdict]} ${mdText(report.verdictLine)}`);
+  out.push('');
+  const t = report.target;
+  out.push(
+    `**gateway-harness ${mdText(report.command)}** · run ${mdCode(report.runId)} · target ${mdCode(t.url)} (${t.embedded ? 'embedded ' : ''}${t.environment}${t.profile === undefined ? '' : `, profile ${mdText(t.profile)}`}, API ${t.api}, time scale ${t.timeScale}) · ${formatMs(report.durationMs)} · exit ${report.exitCode}`,
+  );
+  if (report.error !== undefined) {
+    out.push('', `> **${mdText(report.error.code)}**: ${mdText(report.error.message)}`);
+  }
+  if (report.parts.length > 0) {
+    out.push('', '| Part | Verdict | Result |', '|---|---|---|');
+    for (const part of report.parts) out.push(`| ${part.section} | ${VERDICT_EMOJI[part.verdict]} ${VERDICT_WORD[part.verdict]} | ${mdText(part.line)} |`);
+  }
+
+  const failed = (report.conformance?.cases ?? []).filter((c) => c.status === 'failed');
+  if (failed.length > 0) {
+    out.push('', `### Failed conformance cases (${failed.length})`, '');
+    for (const c of failed.slice(0, MAX_FAILURES)) {
+      out.push(`- **${mdText(c.id)}** ${mdText(c.title)} — _${mdText(c.specSection)}_: “${mdText(c.rule)}”`);
+      for (const f of c.failures.filter((x) => x.severity === 'error').slice(0, 3)) {
+        const request = f.request === undefined ? '' : ` · ${mdCode(`${f.request.method} ${f.request.url}`)}`;
+        out.push(`  - \`${mdText(f.check)}\` ${mdText(f.message)}: expected ${mdCode(f.expected)}, received ${mdCode(f.received)}${request}`);
+      }
+    }
+    if (failed.length > MAX_FAILURES) out.push(`- … and ${failed.length - MAX_FAILURES} more (see junit.xml and report.html)`);
+  }
+
+  const load = report.load;
+  if (load !== undefined) {
+    out.push('', `### ${mdText(loadLabel(load))}`, '');
+    const p95 = load.metrics.http_req_duration?.values['p(95)'];
+    out.push(
+      `${formatCount(load.requests.count)} requests (${load.requests.rate.toFixed(1)}/s)` +
+        `${load.requests.failedRate === undefined ? '' : `, ${(load.requests.failedRate * 100).toFixed(2)}% HTTP failures`}` +
+        `${p95 === undefined ? '' : `, p95 ${formatMs(p95)}`}, ${formatMs(load.durationMs)}`,
+    );
+    if (load.thresholds.length > 0) {
+      out.push('', '| Threshold | Result | Observed |', '|---|---|---|');
+      for (const th of load.thresholds) {
+        out.push(`| ${mdCode(`${th.metric} ${th.expression}`)} | ${th.ok ? '✅ met' : '🚨 crossed'} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`);
+      }
+    }
+    const failing = load.checks.filter((c) => c.fails > 0);
+    for (const c of failing) out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
+  }
+
+  const breaking = (report.drift?.findings ?? []).filter((f) => f.kind === 'breaking');
+  if (breaking.length > 0) {
+    out.push('', `### Breaking drift (${breaking.length})`, '');
+    for (const f of breaking.slice(0, MAX_FAILURES)) out.push(`- ${mdCode(f.operationId)} ${mdCode(f.path)} ${mdText(f.change)}: ${mdText(f.detail)}`);
+  }
+  const regressions = (report.migration?.pairs ?? []).filter((p) => p.regression);
+  if (regressions.length > 0) {
+    out.push('', `### Migration regressions (${regressions.length})`, '');
+    for (const p of regressions.slice(0, MAX_FAILURES)) {
+      out.push(`- ${mdText(p.purpose)} (${mdCode(p.v1)} → ${mdCode(p.v2)}): v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${p.regressionReason === undefined ? '' : ` — ${mdText(p.regressionReason)}`}`);
+    }
+  }
+  if (report.ledger !== undefined) {
+    out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}.`);
+  }
+  if (report.skipped.length > 0) {
+    out.push('', `### Not verified (${report.skipped.length})${report.allowSkips ? ' — accepted with --allow-skips' : ''}`, '');
+    for (const s of report.skipped.slice(0, MAX_FAILURES)) out.push(`- ${s.section} ${mdCode(s.id)}: ${mdText(s.reason)}`);
+    if (report.skipped.length > MAX_FAILURES) out.push(`- … and ${report.skipped.length - MAX_FAILURES} more`);
+  }
+  out.push('', `Full report: ${mdCode(options.reportHtml ?? 'report.html')} (open it from the report artifact; it works offline). Machine-readable: ${mdCode('summary.json')} (schema ${report.schemaVersion}), ${mdCode('junit.xml')}.`);
+
+  let text = `${out.join('\n')}\n`;
+  if (text.length > MAX_MARKDOWN_CHARS) {
+    const note = '\n\n… (truncated: see report.html for everything)\n';
+    text = text.slice(0, MAX_MARKDOWN_CHARS - note.length).replace(/\n[^\n]*$/, '') + note;
+  }
+  return text;
+}
