@@ -3,7 +3,7 @@
 import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse, notSuccessful, successful } from '../checks.ts';
 import type { Fixtures, SkuFixture, ValidAmount } from '../fixtures.ts';
-import type { CaseContext, ConformanceCase } from '../types.ts';
+import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
 import { getOperation } from '../../api/operations.ts';
 
@@ -154,6 +154,68 @@ export async function expectNothingCharged(
         request: status.request,
       });
     }
+  }
+}
+
+/** One request of a refusal case: what was broken, and the body. */
+export interface Attempt {
+  readonly label: string;
+  readonly body: Record<string, unknown>;
+}
+
+/**
+ * Every attempt must be refused (none a success, none ending in success through the status check), and together
+ * they must leave the balance where it was. Attempts go out together; the balance is read before and after.
+ */
+export async function expectAllRefused(
+  ctx: CaseContext,
+  version: ApiVersion,
+  operationId: string,
+  attempts: readonly Attempt[],
+  onAnswer?: (exchange: Exchange, attempt: Attempt) => void,
+): Promise<void> {
+  const before = await ctx.balance(version);
+  const exchanges = await Promise.all(
+    attempts.map(async (attempt) => {
+      const submittedAt = Date.now();
+      const exchange = await ctx.call(operationId, { body: attempt.body });
+      return { attempt, exchange, submittedAt };
+    }),
+  );
+  const accepted: string[] = [];
+  for (const { attempt, exchange, submittedAt } of exchanges) {
+    guardAssumedPath(ctx, exchange);
+    onAnswer?.(exchange, attempt);
+    let final = exchange;
+    const outcome = exchange.response.classification.outcome;
+    const correlationId = attempt.body.correlationId;
+    if ((outcome === 'Unknown' || outcome === 'InProgress') && typeof correlationId === 'string' && correlationId !== '') {
+      // No answer yet: only the status endpoint can tell; it must not end in success.
+      const poll = await ctx.pollStatus(version, correlationId, { submittedAt });
+      if (poll.last !== undefined) final = poll.last;
+    }
+    if (final.response.classification.outcome === 'Successful') {
+      accepted.push(attempt.label);
+      ctx.fail({
+        check: 'refused',
+        operation: operationId,
+        message: `${attempt.label}: the request was accepted although the rule forbids it`,
+        expected: "not a success (no HTTP 200 with responseCode '000')",
+        received: describeResponse(final.response),
+        request: exchange.request,
+      });
+    }
+  }
+  ctx.note(`${attempts.length} request(s): ${attempts.map((a) => a.label).join('; ')}`);
+  const after = await ctx.balance(version);
+  if (before !== undefined && after !== undefined && Math.abs(after - before) > 1e-9) {
+    ctx.fail({
+      check: 'no-charge',
+      operation: operationId,
+      message: `refused requests changed the balance${accepted.length > 0 ? ` (accepted: ${accepted.join('; ')})` : ''}`,
+      expected: `balance ${before}`,
+      received: `balance ${after}`,
+    });
   }
 }
 
