@@ -147,6 +147,7 @@ export async function submitAndFinish(
   operationId: string,
   body: Record<string, unknown>,
 ): Promise<{ submitted: Exchange; final?: Exchange; code?: string }> {
+  const submittedAt = Date.now();
   const submitted = await ctx.call(operationId, { body });
   guardAssumedPath(ctx, submitted);
   const outcome = submitted.response.classification.outcome;
@@ -156,7 +157,8 @@ export async function submitAndFinish(
   }
   const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
   if (correlationId === undefined) return { submitted };
-  const poll = await ctx.pollStatus(version, correlationId);
+  // 'Not found' right after the submission is still Unknown (the gateway may not have stored it yet).
+  const poll = await ctx.pollStatus(version, correlationId, { submittedAt });
   if (!poll.final) {
     ctx.fail({
       check: 'final-within-deadline',

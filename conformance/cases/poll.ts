@@ -23,6 +23,7 @@ interface Tx {
   readonly kind: Kind;
   readonly body: Record<string, unknown>;
   submitted?: Exchange;
+  submittedAt?: number;
   /** The final result: the direct answer when it was final, else the status answer that ended the polling. */
   result?: FinalResult;
   /** True when the direct answer was final (its code is the one the trigger table names). */
@@ -79,6 +80,7 @@ function pollCase(version: ApiVersion): ConformanceCase {
         txs.map(async (tx) => {
           const delay = tx.kind.type === 'trigger' && 'delayMs' in tx.kind.trigger.effect ? tx.kind.trigger.effect.delayMs : undefined;
           const options = delay === undefined ? {} : { timeoutMs: ctx.timing.delayTimeoutMs(delay) };
+          tx.submittedAt = Date.now();
           tx.submitted = await ctx.call(`${version}.transaction.topup`, { body: tx.body }, options);
           const result = finalOf(tx.submitted);
           if (result !== undefined) {
@@ -90,7 +92,7 @@ function pollCase(version: ApiVersion): ConformanceCase {
       );
       // Every correlationId is then read back through the status endpoint until final (the client's recovery path).
       await mapWithLimit(txs, 16, async (tx) => {
-        const poll = await ctx.pollStatus(version, String(tx.body.correlationId));
+        const poll = await ctx.pollStatus(version, String(tx.body.correlationId), tx.submittedAt === undefined ? {} : { submittedAt: tx.submittedAt });
         if (poll.last !== undefined) tx.lastSeen = poll.last;
         if (!poll.final) {
           tx.final = false;

@@ -95,7 +95,7 @@ function delayTriggerCase(version: ApiVersion, trigger: TriggerSpec & { effect: 
       ctx.check(clientTimedOut, submitted);
       // Polling starts one interval after the timeout, like any poll loop (and after the gateway has the request).
       await ctx.sleep(ctx.timing.pollIntervalMs);
-      const poll = await ctx.pollStatus(version, correlationId);
+      const poll = await ctx.pollStatus(version, correlationId, { submittedAt: started });
       if (!poll.final) {
         ctx.fail({
           check: 'final-within-deadline',
