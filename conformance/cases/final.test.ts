@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
 import { createNodeConformanceTarget, timingFor } from '../target.ts';
 import type { RunResult } from '../types.ts';
 
-const TIME_SCALE = 0.02;
+const TIME_SCALE = 0.04;
 
 /** A spec-faithful variation: the status check reports a failed transaction with its own code '999'. */
 const RENUMBERING: SandboxProfile = {

@@ -110,7 +110,8 @@ function onBody(purposeSuffix: string, change: (body: Record<string, unknown>) =
 const isOp = (ctx: ProfileEnvelopeContext, ...ids: string[]): boolean => ids.includes(ctx.operationId);
 
 // ---------------------------------------------------------------------------------------------------------------
-// Stage 2: a planted bug for every case id that can fail (conformance/planted-bugs.test.ts checks the coverage).
+// Bugs that prove, case id by case id, the cases of every rule group (conformance/planted-bugs.test.ts checks that each
+// case id of the plan fails under at least one profile).
 
 const REFUSE_NEW_FIELD = refuseWith('email is required');
 const REFUSE_WALLET_TOPUP = refuseWith('transactionCurrencyCode is required');
@@ -165,14 +166,22 @@ const FILTER_PARAMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Writes that the new-required-field bug touches: all but top-up. */
-const NEW_FIELD_WRITES = ['transaction.pin', 'transaction.billpay', 'transaction.giftcard', 'transaction.sim-activation', 'transaction.sim-portin', 'transaction.esim', 'transaction.estimated-cost'];
+const NEW_FIELD_WRITES = [
+  'transaction.pin',
+  'transaction.billpay',
+  'transaction.giftcard',
+  'transaction.sim-activation',
+  'transaction.sim-portin',
+  'transaction.esim',
+  'transaction.estimated-cost',
+];
 
 const shift = (cents: number) =>
   onBody('.transaction.topup', (body) => {
     if (typeof body.amount === 'number') body.amount = Math.round(body.amount * 100 + cents) / 100;
   });
 
-export const STAGE2_PLANTED_BUGS: SandboxProfile[] = [
+const PER_CASE_BUGS: SandboxProfile[] = [
   {
     name: 'bug-reads-payload-kind',
     description: 'Planted bug: catalog, promotion, eSIM, bill detail and port-in reads answer their payLoad in another kind (array ↔ object).',
@@ -243,7 +252,7 @@ export const STAGE2_PLANTED_BUGS: SandboxProfile[] = [
     hooks: {
       onRequest(req) {
         if (req.operationId !== 'v1.transaction.status' && req.operationId !== 'v2.transaction.status') return;
-        req.headers[STATUS_ID_HEADER] = decodeURIComponent(req.path.slice(req.path.lastIndexOf('/') + 1));
+        req.headers[STATUS_ID_HEADER] = req.path.slice(req.path.lastIndexOf('/') + 1);
       },
       onEnvelope(ctx) {
         const id = ctx.headers[STATUS_ID_HEADER];
@@ -900,5 +909,5 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
       expectedFailingCases: both('TRG-500'),
     },
   },
-  ...STAGE2_PLANTED_BUGS,
+  ...PER_CASE_BUGS,
 ];
