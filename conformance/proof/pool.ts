@@ -8,7 +8,7 @@ import type { WorkerReply, WorkerRequest } from './profile-worker.ts';
 export interface PoolOptions {
   /** Worker processes; default 2. */
   readonly workers?: number;
-  /** Runs side by side in one worker; default 4. */
+  /** Runs side by side in one worker; default 6. */
   readonly parallelPerWorker?: number;
 }
 
@@ -18,7 +18,7 @@ export interface PoolOptions {
  * other (and the suite's timing cases) instead.
  */
 const DEFAULT_WORKERS = 2;
-const DEFAULT_PARALLEL = 4;
+const DEFAULT_PARALLEL = 6;
 
 const WORKER = fileURLToPath(new URL('./profile-worker.ts', import.meta.url));
 
