@@ -1,4 +1,4 @@
-// Conformance settings: everything a case relies on that the spec does not state (numbers, assumed payload fields,
+// Conformance settings: everything a case relies on that the spec does not state (numbers,
 // loan numbers, bill accounts), with documented defaults, overridable from a JSON file so a real sandbox can be fitted.
 import { z } from 'zod';
 import { HarnessError } from '../api/errors.ts';
