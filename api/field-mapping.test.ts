@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_FIELD_MAPPING,
+  FIELD_MAPPING_SECTIONS,
+  FIELD_MAPPING_SOURCES,
   categoryIdOf,
+  readBoolean,
   mergeFieldMapping,
   readCountry,
   readField,
@@ -21,6 +24,7 @@ const V2_SKU = {
   countryCode: 'IN',
   internationalCountryCode: ['91'],
   localPhoneNumberLength: 10,
+  requireFetchBundle: true,
   min: { faceValue: 798, faceValueCurrency: 'INR', faceValueInWalletCurrency: 10.92 },
   max: { faceValue: 798, faceValueCurrency: 'INR', faceValueInWalletCurrency: 10.92 },
 };
@@ -79,10 +83,12 @@ describe('readers with the default mapping', () => {
       minFaceValue: 798,
       maxFaceValue: 798,
       faceValueCurrency: 'INR',
+      maxFaceValueCurrency: 'INR',
       minWalletAmount: 10.92,
       maxWalletAmount: 10.92,
       dialingPrefixes: ['91'],
       localPhoneNumberLength: 10,
+      requireFetchBundle: true,
     });
   });
 
@@ -102,14 +108,29 @@ describe('readers with the default mapping', () => {
     });
   });
 
-  it('country and transaction records', () => {
-    expect(readCountry({ countryCode: 'JM', countryName: 'Jamaica', internationalCountryCode: '1876', numberLength: '7' }, DEFAULT_FIELD_MAPPING.country)).toEqual({
-      countryCode: 'JM',
-      countryName: 'Jamaica',
-      dialingPrefixes: ['1876'],
-      numberLength: 7,
+  it('country records, area codes split and cleaned', () => {
+    expect(readCountry({ countryCode: 'DO', countryName: 'Dominican Republic', internationalCountryCode: '1', numberLength: '10', areaCodes: '809, 829,x,849' }, DEFAULT_FIELD_MAPPING.country)).toEqual({
+      countryCode: 'DO',
+      countryName: 'Dominican Republic',
+      dialingPrefixes: ['1'],
+      numberLength: 10,
+      areaCodes: ['809', '829', '849'],
     });
-    expect(readTransaction({ transactionId: 9001, invoiceAmount: 4.5 }, DEFAULT_FIELD_MAPPING.transaction)).toEqual({ transactionId: 9001, invoiceAmount: 4.5 });
+  });
+
+  it('transaction results: id, charged amount, eSIM ICCID', () => {
+    expect(readTransaction({ transactionId: 9001, invoiceAmount: 4.5, esimDetail: { iccid: 8944 } }, DEFAULT_FIELD_MAPPING.transaction)).toEqual({
+      transactionId: 9001,
+      chargedAmount: 4.5,
+      esimIccid: '8944',
+    });
+    expect(readTransaction({ transactionId: '' }, DEFAULT_FIELD_MAPPING.transaction)).toEqual({});
+  });
+
+  it('booleans: true/false or their text, nothing else', () => {
+    expect(readBoolean({ a: true }, 'a')).toBe(true);
+    expect(readBoolean({ a: 'FALSE' }, 'a')).toBe(false);
+    expect(readBoolean({ a: 1 }, 'a')).toBeUndefined();
   });
 
   it('missing fields are left out, never invented', () => {
@@ -123,12 +144,32 @@ describe('mergeFieldMapping', () => {
     expect(merged.v2Sku.category).toBe('kind');
     expect(merged.v2Sku.minFaceValue).toBe('limits.low');
     expect(merged.v2Sku.skuId).toBe('skuId');
-    expect(merged.transaction).toEqual({ transactionId: 'txId', invoiceAmount: 'invoiceAmount' });
+    expect(merged.transaction).toEqual({ transactionId: 'txId', chargedAmount: 'invoiceAmount', esimIccid: 'esimDetail.iccid' });
     expect(merged.giftcardSku).toEqual(DEFAULT_FIELD_MAPPING.giftcardSku);
     expect(DEFAULT_FIELD_MAPPING.v2Sku.category).toBe('category');
     expect(readSku({ kind: 'Pin', limits: { low: 3 } }, merged.v2Sku)).toMatchObject({ categoryId: 1, minFaceValue: 3 });
   });
   it('with no overrides equals the defaults', () => {
     expect(mergeFieldMapping(DEFAULT_FIELD_MAPPING, undefined)).toEqual(DEFAULT_FIELD_MAPPING);
+  });
+});
+
+describe('labels of the defaults', () => {
+  it('every default is labelled spec, observed or assumed, and every label names a default', () => {
+    for (const section of FIELD_MAPPING_SECTIONS) {
+      const defaults = Object.keys(DEFAULT_FIELD_MAPPING[section]).sort();
+      const labels = FIELD_MAPPING_SOURCES[section] as Record<string, string>;
+      expect(Object.keys(labels).sort(), section).toEqual(defaults);
+      for (const [field, label] of Object.entries(labels)) expect(['spec', 'observed', 'assumed'], `${section}.${field}`).toContain(label);
+    }
+  });
+
+  it('only the six localized fields the spec names are labelled spec', () => {
+    const spec = FIELD_MAPPING_SECTIONS.flatMap((section) =>
+      Object.entries(FIELD_MAPPING_SOURCES[section] as Record<string, string>)
+        .filter(([, label]) => label === 'spec')
+        .map(([field]) => `${section}.${field}`),
+    );
+    expect(spec).toEqual(Object.keys(DEFAULT_FIELD_MAPPING.localized).map((f) => `localized.${f}`));
   });
 });

@@ -1,6 +1,7 @@
-// The payload field mapping: where the harness finds the few payload fields it needs to drive flows (a SKU's id,
-// category and amount bounds, a transaction's id). The spec does not show these fields: every default below is
-// OBSERVED (spec/observed-payloads.md), not specified, and each is overridable per target in config (`fieldMapping`).
+// The payload field mapping: where the harness finds the payload fields it needs to drive flows and checks (a SKU's id,
+// category and amount bounds, a transaction's id, a filter's field). The spec shows almost none of them: every default
+// is labelled (FIELD_MAPPING_SOURCES) and overridable per target in config (`fieldMapping`). Conformance, load and
+// drift read payload fields only through this one mapping.
 import { CATEGORY_IDS, type CategoryName } from './operations.ts';
 
 /** Dotted paths into a payload record, matched case-insensitively per segment (e.g. `min.faceValue`). */
@@ -15,12 +16,16 @@ export interface SkuFieldMapping {
   maxFaceValue: string;
   /** Currency of the face value: what transactionCurrencyCode may name (spec: FaceValueCurrency). */
   faceValueCurrency: string;
+  /** Currency of the max bound's face value (observed records carry one per bound). */
+  maxFaceValueCurrency: string;
   minFaceValueInWalletCurrency: string;
   maxFaceValueInWalletCurrency: string;
   /** Dialing prefix(es) of the SKU's country; an array of strings in observed data. */
   internationalCountryCode: string;
   /** National number length (digits after the dialing prefix). */
   localPhoneNumberLength: string;
+  /** True when the product's bundles must be read per number first (two-step bundle purchase). */
+  requireFetchBundle: string;
 }
 
 export interface V1SkuFieldMapping {
@@ -41,22 +46,94 @@ export interface CountryFieldMapping {
   countryName: string;
   internationalCountryCode: string;
   numberLength: string;
+  /** Comma-separated area codes inside the calling code (NANP countries). */
+  areaCodes: string;
 }
 
+/** v2 catalog/getproducts record. */
+export interface ProductFieldMapping {
+  productId: string;
+  category: string;
+  countryCode: string;
+  operatorId: string;
+}
+
+/** v2 catalog/operators record. */
+export interface OperatorFieldMapping {
+  operatorId: string;
+  countryCode: string;
+}
+
+/** v1 catalog/carriers record. */
+export interface CarrierFieldMapping {
+  productId: string;
+  countryCode: string;
+  currencyCode: string;
+}
+
+/** v1 catalog/sku/logos record ("array of images"). */
+export interface LogoFieldMapping {
+  productId: string;
+}
+
+/** v1 catalog/sku/description record. */
+export interface SkuDescriptionFieldMapping {
+  skuId: string;
+}
+
+/** v2 catalog/bundles record (a SKU record, plus loan information where dues exist). */
+export interface BundleFieldMapping {
+  loanInFaceCurrency: string;
+}
+
+/** Result payload of a transaction (write response or status check). */
 export interface TransactionFieldMapping {
   transactionId: string;
-  invoiceAmount: string;
+  /** The amount charged to the wallet. */
+  chargedAmount: string;
+  /** eSIM order result: the ICCID the eSIM status endpoint takes. */
+  esimIccid: string;
+}
+
+/** Envelope of the v2 gift card SKU list: where the next page starts. */
+export interface GiftcardListFieldMapping {
+  nextCursor: string;
+}
+
+/** The six fields the spec says are localized (Versioning 2), as the records spell them. */
+export interface LocalizedFieldMapping {
+  skuName: string;
+  productName: string;
+  benefitType: string;
+  productDescription: string;
+  operatorName: string;
+  additionalInformation: string;
 }
 
 export interface FieldMapping {
   v2Sku: SkuFieldMapping;
   v1Sku: V1SkuFieldMapping;
-  country: CountryFieldMapping;
   giftcardSku: SkuFieldMapping;
+  country: CountryFieldMapping;
+  product: ProductFieldMapping;
+  operator: OperatorFieldMapping;
+  carrier: CarrierFieldMapping;
+  logo: LogoFieldMapping;
+  skuDescription: SkuDescriptionFieldMapping;
+  bundle: BundleFieldMapping;
   transaction: TransactionFieldMapping;
+  giftcardList: GiftcardListFieldMapping;
+  localized: LocalizedFieldMapping;
 }
 
 export type FieldMappingOverrides = { [S in keyof FieldMapping]?: Partial<FieldMapping[S]> };
+
+/**
+ * Where a default comes from: `spec` names the spec itself gives (SkuName, ...); `observed` names seen in public
+ * client code or docs of the real gateway (spec/observed-payloads.md); `assumed` names the sandbox chose where nothing
+ * public shows one. Conformance never asserts that a field exists: a record without it is a skip with the reason.
+ */
+export type FieldSource = 'spec' | 'observed' | 'assumed';
 
 // Observed in public client code of the real gateway (observed-payloads.md "v2 SKU record"), not in the spec.
 const V2_SKU: SkuFieldMapping = {
@@ -68,13 +145,32 @@ const V2_SKU: SkuFieldMapping = {
   minFaceValue: 'min.faceValue',
   maxFaceValue: 'max.faceValue',
   faceValueCurrency: 'min.faceValueCurrency',
+  maxFaceValueCurrency: 'max.faceValueCurrency',
   minFaceValueInWalletCurrency: 'min.faceValueInWalletCurrency',
   maxFaceValueInWalletCurrency: 'max.faceValueInWalletCurrency',
   internationalCountryCode: 'internationalCountryCode',
   localPhoneNumberLength: 'localPhoneNumberLength',
+  requireFetchBundle: 'requireFetchBundle',
 };
 
-/** The default mapping. Observed, not specified: conformance never asserts these names. */
+const V2_SKU_SOURCES: Record<keyof SkuFieldMapping, FieldSource> = {
+  skuId: 'observed',
+  skuName: 'observed',
+  productId: 'observed',
+  category: 'observed',
+  countryCode: 'observed',
+  minFaceValue: 'observed',
+  maxFaceValue: 'observed',
+  faceValueCurrency: 'observed',
+  maxFaceValueCurrency: 'observed',
+  minFaceValueInWalletCurrency: 'observed',
+  maxFaceValueInWalletCurrency: 'observed',
+  internationalCountryCode: 'observed',
+  localPhoneNumberLength: 'observed',
+  requireFetchBundle: 'observed',
+};
+
+/** The default mapping. Conformance never asserts these names; it reads through them. */
 export const DEFAULT_FIELD_MAPPING: Readonly<FieldMapping> = Object.freeze({
   v2Sku: Object.freeze({ ...V2_SKU }),
   // Observed flat v1 SKU record ([doc] in observed-payloads.md).
@@ -90,18 +186,76 @@ export const DEFAULT_FIELD_MAPPING: Readonly<FieldMapping> = Object.freeze({
     internationalCountryCode: 'internationalCountryCode',
     localPhoneNumberLength: 'localPhoneNumberLength',
   }),
+  // Gift card SKU list records are not seen publicly; assumed to share the v2 SKU record's names.
+  giftcardSku: Object.freeze({ ...V2_SKU }),
   // Observed country record ([doc]).
   country: Object.freeze({
     countryCode: 'countryCode',
     countryName: 'countryName',
     internationalCountryCode: 'internationalCountryCode',
     numberLength: 'numberLength',
+    areaCodes: 'areaCodes',
   }),
-  // Gift card SKU list records are not seen publicly; assumed to share the v2 SKU record's names.
-  giftcardSku: Object.freeze({ ...V2_SKU }),
-  // Observed top-up success payload ([seen], v1 era).
-  transaction: Object.freeze({ transactionId: 'transactionId', invoiceAmount: 'invoiceAmount' }),
+  product: Object.freeze({ productId: 'productId', category: 'category', countryCode: 'countryCode', operatorId: 'operatorId' }),
+  operator: Object.freeze({ operatorId: 'operatorId', countryCode: 'countryCode' }),
+  carrier: Object.freeze({ productId: 'productId', countryCode: 'countryCode', currencyCode: 'currencyCode' }),
+  logo: Object.freeze({ productId: 'productId' }),
+  skuDescription: Object.freeze({ skuId: 'skuId' }),
+  bundle: Object.freeze({ loanInFaceCurrency: 'loanAmountInFaceValueCurrency' }),
+  transaction: Object.freeze({ transactionId: 'transactionId', chargedAmount: 'invoiceAmount', esimIccid: 'esimDetail.iccid' }),
+  giftcardList: Object.freeze({ nextCursor: 'next_cursor' }),
+  localized: Object.freeze({
+    skuName: 'SkuName',
+    productName: 'ProductName',
+    benefitType: 'BenefitType',
+    productDescription: 'ProductDescription',
+    operatorName: 'OperatorName',
+    additionalInformation: 'AdditionalInformation',
+  }),
 }) as Readonly<FieldMapping>;
+
+/** The label of every default of DEFAULT_FIELD_MAPPING (a test keeps the two in step). */
+export const FIELD_MAPPING_SOURCES: { readonly [S in keyof FieldMapping]: Readonly<Record<keyof FieldMapping[S], FieldSource>> } = Object.freeze({
+  v2Sku: V2_SKU_SOURCES,
+  v1Sku: {
+    skuId: 'observed',
+    productId: 'observed',
+    productName: 'observed',
+    category: 'observed',
+    countryCode: 'observed',
+    minAmount: 'observed',
+    maxAmount: 'observed',
+    currencyCode: 'observed',
+    internationalCountryCode: 'observed',
+    localPhoneNumberLength: 'observed',
+  },
+  // Not seen publicly: the sandbox serves gift card records with the v2 SKU record's names.
+  giftcardSku: Object.fromEntries(Object.keys(V2_SKU).map((k) => [k, 'assumed'])) as Record<keyof SkuFieldMapping, FieldSource>,
+  country: { countryCode: 'observed', countryName: 'observed', internationalCountryCode: 'observed', numberLength: 'observed', areaCodes: 'observed' },
+  // getproducts: productId, category, countryCode, operatorId are all in the observed record ([seen]).
+  product: { productId: 'observed', category: 'observed', countryCode: 'observed', operatorId: 'observed' },
+  // operators: operatorId is observed ([doc]); the record's country is not seen anywhere.
+  operator: { operatorId: 'observed', countryCode: 'assumed' },
+  // carriers: productId and countryCode observed ([seen]); a currency code is not.
+  carrier: { productId: 'observed', countryCode: 'observed', currencyCode: 'assumed' },
+  logo: { productId: 'observed' },
+  skuDescription: { skuId: 'observed' },
+  // The v2 SKU record carries loanAmountInFaceValueCurrency ([seen]); bundle records are assumed to be SKU records.
+  bundle: { loanInFaceCurrency: 'observed' },
+  // transactionId and invoiceAmount: observed top-up payload ([seen]); that invoiceAmount is the amount charged is
+  // assumed; esimDetail is read by v2 clients, its fields are not seen.
+  transaction: { transactionId: 'observed', chargedAmount: 'assumed', esimIccid: 'assumed' },
+  // The spec names next and next_cursor but not their meaning: that next_cursor is where the next page starts is assumed.
+  giftcardList: { nextCursor: 'assumed' },
+  localized: {
+    skuName: 'spec',
+    productName: 'spec',
+    benefitType: 'spec',
+    productDescription: 'spec',
+    operatorName: 'spec',
+    additionalInformation: 'spec',
+  },
+});
 
 export const FIELD_MAPPING_SECTIONS = Object.freeze(Object.keys(DEFAULT_FIELD_MAPPING)) as readonly (keyof FieldMapping)[];
 
@@ -166,6 +320,14 @@ export function readStrings(record: unknown, dottedPath: string): string[] {
   return items.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String);
 }
 
+/** A boolean, or the strings "true"/"false" in any case; anything else is undefined. */
+export function readBoolean(record: unknown, dottedPath: string): boolean | undefined {
+  const value = readField(record, dottedPath);
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+  return undefined;
+}
+
 const normalizeCategory = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '');
 const CATEGORY_BY_KEY: ReadonlyMap<string, { name: CategoryName; id: number }> = new Map(
   (Object.entries(CATEGORY_IDS) as [CategoryName, number][]).map(([name, id]) => [normalizeCategory(name), { name, id }]),
@@ -192,11 +354,13 @@ export interface SkuView {
   readonly minFaceValue?: number;
   readonly maxFaceValue?: number;
   readonly faceValueCurrency?: string;
+  readonly maxFaceValueCurrency?: string;
   /** Amount bounds in the wallet currency: what `amount` means when no transactionCurrencyCode is sent. */
   readonly minWalletAmount?: number;
   readonly maxWalletAmount?: number;
   readonly dialingPrefixes: readonly string[];
   readonly localPhoneNumberLength?: number;
+  readonly requireFetchBundle?: boolean;
 }
 
 function compact<T extends object>(value: T): T {
@@ -214,10 +378,12 @@ export function readSku(record: unknown, mapping: SkuFieldMapping): SkuView {
     minFaceValue: readNumber(record, mapping.minFaceValue),
     maxFaceValue: readNumber(record, mapping.maxFaceValue),
     faceValueCurrency: readString(record, mapping.faceValueCurrency),
+    maxFaceValueCurrency: readString(record, mapping.maxFaceValueCurrency),
     minWalletAmount: readNumber(record, mapping.minFaceValueInWalletCurrency),
     maxWalletAmount: readNumber(record, mapping.maxFaceValueInWalletCurrency),
     dialingPrefixes: readStrings(record, mapping.internationalCountryCode),
     localPhoneNumberLength: readNumber(record, mapping.localPhoneNumberLength),
+    requireFetchBundle: readBoolean(record, mapping.requireFetchBundle),
   });
 }
 
@@ -242,6 +408,8 @@ export interface CountryView {
   readonly countryName?: string;
   readonly dialingPrefixes: readonly string[];
   readonly numberLength?: number;
+  /** Area codes within the calling code (digits only), in the record's order. */
+  readonly areaCodes: readonly string[];
 }
 
 export function readCountry(record: unknown, mapping: CountryFieldMapping): CountryView {
@@ -250,18 +418,27 @@ export function readCountry(record: unknown, mapping: CountryFieldMapping): Coun
     countryName: readString(record, mapping.countryName),
     dialingPrefixes: readStrings(record, mapping.internationalCountryCode),
     numberLength: readNumber(record, mapping.numberLength),
+    areaCodes: readStrings(record, mapping.areaCodes)
+      .flatMap((text) => text.split(','))
+      .map((a) => a.trim())
+      .filter((a) => /^[0-9]+$/.test(a)),
   });
 }
 
 export interface TransactionView {
   readonly transactionId?: number | string;
-  readonly invoiceAmount?: number;
+  readonly chargedAmount?: number;
+  readonly esimIccid?: string;
 }
 
+const scalarId = (value: unknown): number | string | undefined => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : undefined);
+
+/** A transaction result (write response or status payload) seen through the mapping. */
 export function readTransaction(record: unknown, mapping: TransactionFieldMapping): TransactionView {
-  const id = readField(record, mapping.transactionId);
+  const iccid = scalarId(readField(record, mapping.esimIccid));
   return compact({
-    transactionId: typeof id === 'number' || typeof id === 'string' ? id : undefined,
-    invoiceAmount: readNumber(record, mapping.invoiceAmount),
+    transactionId: scalarId(readField(record, mapping.transactionId)),
+    chargedAmount: readNumber(record, mapping.chargedAmount),
+    esimIccid: iccid === undefined ? undefined : String(iccid),
   });
 }

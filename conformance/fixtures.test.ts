@@ -38,10 +38,10 @@ describe('numbers', () => {
     const jm = { countryCode: 'JM', internationalCountryCode: '1', areaCodes: '876', numberLength: '10' };
     const dominican = { countryCode: 'DO', internationalCountryCode: '1', areaCodes: '809,829,849', numberLength: '10' };
     const india = { countryCode: 'IN', internationalCountryCode: '91', areaCodes: '', numberLength: '10' };
-    expect(planFromCountryRecord(jm, DEFAULT_FIELD_MAPPING, 'areaCodes')).toEqual({ prefix: '1876', nationalLength: 7 });
-    expect(planFromCountryRecord(india, DEFAULT_FIELD_MAPPING, 'areaCodes')).toEqual({ prefix: '91', nationalLength: 10 });
-    expect(prefixesFromCountryRecord(dominican, DEFAULT_FIELD_MAPPING, 'areaCodes')).toEqual(['1809', '1829', '1849']);
-    expect(planFromCountryRecord({ countryCode: 'XX' }, DEFAULT_FIELD_MAPPING, 'areaCodes')).toBeUndefined();
+    expect(planFromCountryRecord(jm, DEFAULT_FIELD_MAPPING)).toEqual({ prefix: '1876', nationalLength: 7 });
+    expect(planFromCountryRecord(india, DEFAULT_FIELD_MAPPING)).toEqual({ prefix: '91', nationalLength: 10 });
+    expect(prefixesFromCountryRecord(dominican, DEFAULT_FIELD_MAPPING)).toEqual(['1809', '1829', '1849']);
+    expect(planFromCountryRecord({ countryCode: 'XX' }, DEFAULT_FIELD_MAPPING)).toBeUndefined();
   });
 });
 

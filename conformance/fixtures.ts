@@ -1,7 +1,7 @@
 // Catalog facts a run needs (SKUs per category, countries, number plans), discovered from the target itself.
 // SKU ids are never hard-coded (spec: "SKU ids are never hard-coded"); payload fields are read through the field mapping.
 import { CATEGORY_IDS } from '../api/operations.ts';
-import { readCountry, readSku, readString, type FieldMapping, type SkuView } from '../api/field-mapping.ts';
+import { readCountry, readSku, type FieldMapping, type SkuView } from '../api/field-mapping.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import type { NumberPlan, ConformanceSettings } from './settings.ts';
@@ -83,21 +83,22 @@ export function validAmount(sku: SkuView): ValidAmount | undefined {
 }
 
 /** Number plan from a countries record: calling code + first area code, then the remaining digits of numberLength. */
-export function planFromCountryRecord(record: Record<string, unknown>, mapping: FieldMapping, areaCodesPath: string): NumberPlan | undefined {
+export function planFromCountryRecord(record: Record<string, unknown>, mapping: FieldMapping): NumberPlan | undefined {
   const view = readCountry(record, mapping.country);
   const icc = view.dialingPrefixes[0];
   if (icc === undefined || !/^[0-9]+$/.test(icc) || view.numberLength === undefined) return undefined;
-  const areaCode = (readString(record, areaCodesPath) ?? '').split(',').map((a) => a.trim()).find((a) => /^[0-9]+$/.test(a)) ?? '';
+  const areaCode = view.areaCodes[0] ?? '';
   const nationalLength = view.numberLength - areaCode.length;
   if (!Number.isInteger(nationalLength) || nationalLength < 4 || nationalLength > 15) return undefined;
   return { prefix: icc + areaCode, nationalLength };
 }
 
 /** Calling code + each area code of a countries record (calling code alone without area codes). */
-export function prefixesFromCountryRecord(record: Record<string, unknown>, mapping: FieldMapping, areaCodesPath: string): string[] {
-  const icc = readCountry(record, mapping.country).dialingPrefixes[0];
+export function prefixesFromCountryRecord(record: Record<string, unknown>, mapping: FieldMapping): string[] {
+  const view = readCountry(record, mapping.country);
+  const icc = view.dialingPrefixes[0];
   if (icc === undefined || !/^[0-9]+$/.test(icc)) return [];
-  const areas = (readString(record, areaCodesPath) ?? '').split(',').map((a) => a.trim()).filter((a) => /^[0-9]+$/.test(a));
+  const areas = view.areaCodes;
   return areas.length === 0 ? [icc] : areas.map((a) => icc + a);
 }
 
@@ -131,8 +132,6 @@ export interface DiscoveryDeps {
   readonly read: (operationId: string, input: RequestInput) => Promise<GatewayResponse>;
   readonly mapping: FieldMapping;
   readonly settings: ConformanceSettings;
-  /** Payload path of the countries record's area codes (assumed; observed `areaCodes`). */
-  readonly areaCodesPath?: string;
 }
 
 async function readArray(deps: DiscoveryDeps, operationId: string, input: RequestInput = {}): Promise<Record<string, unknown>[]> {
@@ -164,15 +163,14 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
   const skus = toSkuFixtures(skuRecords, deps.mapping.v2Sku);
   if (skus.length === 0) throw new DiscoveryError('catalog discovery: v2 catalog/skus has no record with a readable skuId (check fieldMapping.v2Sku.skuId)');
   const giftcards = toSkuFixtures(giftRecords, deps.mapping.giftcardSku);
-  const areaCodesPath = deps.areaCodesPath ?? 'areaCodes';
 
   const countries: CountryFixture[] = [];
   for (const record of countryRecords) {
     const code = readCountry(record, deps.mapping.country).countryCode;
     if (code === undefined) continue;
     const fromSettings = deps.settings.numbers[code];
-    const plan = fromSettings ?? (code === 'JM' ? SPEC_JAMAICA_PLAN : planFromCountryRecord(record, deps.mapping, areaCodesPath));
-    const prefixes = [...new Set([...prefixesFromCountryRecord(record, deps.mapping, areaCodesPath), ...(plan === undefined ? [] : [plan.prefix])])];
+    const plan = fromSettings ?? (code === 'JM' ? SPEC_JAMAICA_PLAN : planFromCountryRecord(record, deps.mapping));
+    const prefixes = [...new Set([...prefixesFromCountryRecord(record, deps.mapping), ...(plan === undefined ? [] : [plan.prefix])])];
     countries.push({ code, record, prefixes, ...(plan === undefined ? {} : { plan }) });
   }
   for (const [code, plan] of Object.entries(deps.settings.numbers)) {

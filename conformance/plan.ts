@@ -1,10 +1,13 @@
 // The whole conformance plan (every case table, in group order) and its selection by API version and id pattern.
 // The vitest suite, the command and the planted-bug meta-test all select from here, so they run the same cases.
 import { HarnessError } from '../api/errors.ts';
+import { AMOUNT_CASES } from './cases/amount.ts';
 import { AUTH_CASES } from './cases/auth.ts';
 import { CAT_CASES } from './cases/cat.ts';
+import { CATEGORY_CASES } from './cases/category.ts';
 import { CUR_CASES } from './cases/cur.ts';
 import { ENV_CASES } from './cases/env.ts';
+import { FILTER_CASES } from './cases/filters.ts';
 import { BAL_CASES, GIFT_CASES } from './cases/gift.ts';
 import { LEN_CASES } from './cases/len.ts';
 import { LOAN_CASES } from './cases/loan.ts';
@@ -12,6 +15,8 @@ import { LOC_CASES } from './cases/loc.ts';
 import { FMT_CASES, LOOKUP_CASES } from './cases/lookup.ts';
 import { PAGE_CASES } from './cases/page.ts';
 import { POLL_CASES } from './cases/poll.ts';
+import { REQ_CASES } from './cases/req.ts';
+import { STATUS_CASES } from './cases/status.ts';
 import { TRG_CASES } from './cases/trg.ts';
 import { CASE_GROUPS, type ConformanceCase } from './types.ts';
 
@@ -30,6 +35,11 @@ export const ALL_CASES: readonly ConformanceCase[] = [
   ...GIFT_CASES,
   ...BAL_CASES,
   ...LOAN_CASES,
+  ...REQ_CASES,
+  ...CATEGORY_CASES,
+  ...AMOUNT_CASES,
+  ...FILTER_CASES,
+  ...STATUS_CASES,
 ].sort((a, b) => CASE_GROUPS.indexOf(a.group) - CASE_GROUPS.indexOf(b.group));
 
 export type ApiSelection = 'v1' | 'v2' | 'both';

@@ -1,4 +1,4 @@
-// Conformance settings: everything a case relies on that the spec does not state (numbers, assumed payload fields,
+// Conformance settings: everything a case relies on that the spec does not state (numbers,
 // loan numbers, bill accounts), with documented defaults, overridable from a JSON file so a real sandbox can be fitted.
 import { z } from 'zod';
 import { HarnessError } from '../api/errors.ts';
@@ -11,20 +11,6 @@ const NumberPlanSchema = z.strictObject({
   nationalLength: z.number().int().min(1).max(15),
 });
 export type NumberPlan = z.infer<typeof NumberPlanSchema>;
-
-/** Dotted payload paths (case-insensitive per segment) of values the spec does not name. All assumed. */
-const AssumedFieldsSchema = z.strictObject({
-  /** Transaction result: the amount charged to the wallet (BAL cases). */
-  chargedAmount: z.string().min(1).default('invoiceAmount'),
-  /** Transaction result: the transaction id (gift card fetch, port-in status). */
-  transactionId: z.string().min(1).default('transactionId'),
-  /** eSIM order result: the ICCID read by the eSIM status endpoint. */
-  esimIccid: z.string().min(1).default('esimDetail.iccid'),
-  /** Bundle record: outstanding loan in the face value currency (LOAN). */
-  loanInFaceCurrency: z.string().min(1).default('loanAmountInFaceValueCurrency'),
-  /** Gift card list envelope: the cursor of the next page (PAGE walk). */
-  giftcardNextCursor: z.string().min(1).default('next_cursor'),
-});
 
 export const ConformanceSettingsSchema = z.strictObject({
   /**
@@ -41,7 +27,6 @@ export const ConformanceSettingsSchema = z.strictObject({
   zipCode: z.number().int().default(10001),
   /** Amount (wallet currency) below the 5.00 USD minimum of skuId 193 for the 001 trigger. */
   trigger001Amount: z.number().positive().default(1),
-  fields: AssumedFieldsSchema.default(AssumedFieldsSchema.parse({})),
   /** Concurrent cases at a time (the concurrent phase; exclusive cases always run one at a time). */
   concurrency: z.number().int().min(1).max(256).default(16),
   /** Top-ups in the POLL load case (at least 50 per the requirement). */
@@ -72,6 +57,5 @@ export function mergeSettings(base: ConformanceSettings, override: ConformanceSe
     ...base,
     ...override,
     numbers: { ...base.numbers, ...(override.numbers ?? {}) },
-    fields: { ...base.fields, ...(override.fields ?? {}) },
   });
 }

@@ -26,6 +26,11 @@ export const CASE_GROUPS = [
   'GIFT',
   'BAL',
   'LOAN',
+  'REQ',
+  'CATEGORY',
+  'AMOUNT',
+  'FILTERS',
+  'STATUS',
 ] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 

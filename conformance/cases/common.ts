@@ -1,8 +1,9 @@
 // Shared pieces of the case tables: spec section names, valid requests per operation, and small scenario helpers.
 // Valid inputs come from the discovered catalog (never a hard-coded SKU id); whatever the spec does not state is marked assumed.
 import { getOperation, type ApiVersion, type Operation } from '../../api/operations.ts';
-import { readField } from '../../api/field-mapping.ts';
+import { readTransaction } from '../../api/field-mapping.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
+import { NoBody, buildValidBody } from '../bodies.ts';
 import { describeResponse } from '../checks.ts';
 import { assumedPathMissing } from '../runner.ts';
 import { SANDBOX_LOOKUP_COUNTRIES, validAmount, type Fixtures, type SkuFixture } from '../fixtures.ts';
@@ -34,7 +35,7 @@ export const ASSUMED = Object.freeze({
   writePath: (op: Operation) => `write path ${op.path} (spec: "not shown"; override with writePaths.${op.id})`,
   skuFields: 'SKU record fields (skuId, category, countryCode, min/max amounts, FaceValueCurrency) read through the field mapping',
   numberPlan: 'number plans of countries other than Jamaica derived from catalog/countries (internationalCountryCode + areaCodes, numberLength) or settings.numbers',
-  transactionId: 'transaction id read from the result payload through settings.fields.transactionId',
+  transactionId: 'transaction id read from the result payload at fieldMapping.transaction.transactionId',
   sharedSkuIds: 'SKU ids of the v2 catalog are valid in v1 requests',
   walletUsd: 'the wallet currency is USD, so an amount without transactionCurrencyCode is in USD',
 });
@@ -65,46 +66,13 @@ export function topupBody(ctx: CaseContext, sku: SkuFixture, mobile: string, ext
   return { skuId: sku.skuId, mobile, correlationId: ctx.correlationId(), ...amount, ...extra };
 }
 
-/** A valid request body for every write operation (the spec's required fields, values from the catalog). */
-export function validWriteBody(ctx: CaseContext, fx: Fixtures, op: Operation): Record<string, unknown> {
-  const correlationId = ctx.correlationId();
-  switch (op.requestBody) {
-    case 'topup': {
-      const { sku, mobile } = rtrTarget(ctx, fx);
-      return topupBody(ctx, sku, mobile);
-    }
-    case 'pin':
-      return { skuId: firstSku(ctx, fx.skusOf('Pin'), 'a Pin SKU').skuId, correlationId };
-    case 'billpay': {
-      const sku = firstSku(ctx, fx.skusOf('Bill Pay'), 'a Bill Pay SKU');
-      const amount = need(ctx, validAmount(sku), `amount bounds of SKU ${sku.skuId}`);
-      return { skuId: sku.skuId, accountNumber: ctx.settings.billpayAccountNumber, correlationId, ...amount };
-    }
-    case 'giftcard': {
-      const sku = firstSku(ctx, fx.giftcards, 'a gift card SKU');
-      const amount = need(ctx, validAmount(sku), `amount bounds of gift card SKU ${sku.skuId}`);
-      return { skuId: sku.skuId, correlationId, ...amount };
-    }
-    case 'sim-activation':
-    case 'sim-portin': {
-      const sku = firstSku(ctx, fx.skusOf('Sim'), 'a Sim SKU');
-      const body: Record<string, unknown> = { skuId: sku.skuId, simNumber: ctx.settings.simNumber, zipCode: ctx.settings.zipCode, correlationId };
-      if (op.requestBody === 'sim-portin') {
-        const country = sku.countryCode ?? 'US';
-        const mobile = fx.mobile(country) ?? fx.mobile('JM');
-        if (mobile !== undefined) body.mobileNumber = mobile;
-      }
-      return body;
-    }
-    case 'esim':
-      return { skuId: firstSku(ctx, fx.skusOf('eSim'), 'an eSim SKU').skuId, correlationId };
-    case 'estimated-cost': {
-      const sku = firstSku(ctx, fx.skusOf('Rtr'), 'an RTR SKU');
-      const amount = need(ctx, validAmount(sku), `amount bounds of SKU ${sku.skuId}`);
-      return { skuId: sku.skuId, ...amount };
-    }
-    default:
-      return ctx.skip(`no valid body known for ${op.id}`);
+/** A valid request body for every write operation: derived from its schema's required fields (conformance/bodies.ts). */
+export function validWriteBody(ctx: CaseContext, fx: Fixtures, op: Operation, skus?: readonly SkuFixture[]): Record<string, unknown> {
+  try {
+    return buildValidBody(ctx, fx, op, skus).body;
+  } catch (error) {
+    if (error instanceof NoBody) return ctx.skip(error.reason);
+    throw error;
   }
 }
 
@@ -117,7 +85,7 @@ export function validReadInput(ctx: CaseContext, fx: Fixtures, op: Operation): R
       return { path: { skuId: firstSku(ctx, fx.skus, 'a SKU').skuId } };
     case 'catalog.bundles': {
       const { sku, mobile } = rtrTarget(ctx, fx);
-      const bundled = fx.skus.find((s) => s.countryCode === sku.countryCode && readField(s.record, 'requireFetchBundle') === true);
+      const bundled = fx.skus.find((s) => s.countryCode === sku.countryCode && s.requireFetchBundle === true);
       return { path: { productId: need(ctx, (bundled ?? sku).productId, 'a productId'), mobileNumber: mobile } };
     }
     case 'billpay.fetch-account-detail': {
@@ -179,6 +147,7 @@ export async function submitAndFinish(
   operationId: string,
   body: Record<string, unknown>,
 ): Promise<{ submitted: Exchange; final?: Exchange; code?: string }> {
+  const submittedAt = Date.now();
   const submitted = await ctx.call(operationId, { body });
   guardAssumedPath(ctx, submitted);
   const outcome = submitted.response.classification.outcome;
@@ -188,7 +157,8 @@ export async function submitAndFinish(
   }
   const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
   if (correlationId === undefined) return { submitted };
-  const poll = await ctx.pollStatus(version, correlationId, { submittedAt: submitted.response.timings.startedAt });
+  // 'Not found' right after the submission is still Unknown (the gateway may not have stored it yet).
+  const poll = await ctx.pollStatus(version, correlationId, { submittedAt });
   if (!poll.final) {
     ctx.fail({
       check: 'final-within-deadline',
@@ -203,10 +173,11 @@ export async function submitAndFinish(
   return { submitted, ...(poll.last === undefined ? {} : { final: poll.last }), ...(poll.responseCode === undefined ? {} : { code: poll.responseCode }) };
 }
 
-/** A scalar identifier at a payload path (assumed field), or undefined. */
-export function idAt(payload: unknown, path: string): string | number | undefined {
-  const value = readField(payload, path);
-  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+/** The transaction result of the first exchange that carries one, read through fieldMapping.transaction. */
+export function transactionOf(ctx: CaseContext, ...exchanges: ReadonlyArray<Exchange | undefined>): ReturnType<typeof readTransaction> {
+  // Earlier exchanges win: the final result (status) is listed before the submitted answer.
+  const views = exchanges.map((e) => readTransaction(e?.response.envelope?.payLoad, ctx.mapping.transaction));
+  return views.reduceRight((acc, view) => ({ ...acc, ...view }), {});
 }
 
 /** Records of a payload array (non-objects ignored). */

@@ -1,6 +1,5 @@
 // CUR: currency rules — estimated cost needs an upper-case currency; a top-up's transactionCurrencyCode must be one
 // of the SKU's FaceValueCurrency. Refused top-ups must charge nothing, so those cases run alone.
-import { readString } from '../../api/field-mapping.ts';
 import { notSuccessful, successful } from '../checks.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
@@ -25,7 +24,7 @@ function faceTarget(ctx: CaseContext, fx: Fixtures): { sku: SkuFixture; mobile: 
 /** A currency code used by the catalog that is not this SKU's FaceValueCurrency (else ISO's test code XTS). */
 function foreignCurrency(fx: Fixtures, sku: SkuFixture): string {
   // The max bound may name a second face value currency (observed SKU records carry one per bound).
-  const own = new Set([sku.faceValueCurrency, readString(sku.record, 'max.faceValueCurrency')].filter((c): c is string => c !== undefined));
+  const own = new Set([sku.faceValueCurrency, sku.maxFaceValueCurrency].filter((c): c is string => c !== undefined));
   const other = [...fx.faceCurrencies].sort().find((c) => !own.has(c) && /^[A-Z]{3}$/.test(c));
   return other ?? 'XTS';
 }

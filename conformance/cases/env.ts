@@ -7,10 +7,10 @@ import {
   ASSUMED,
   SECTION,
   guardAssumedPath,
-  idAt,
   need,
   requireSuccess,
   submitAndFinish,
+  transactionOf,
   validReadInput,
   validWriteBody,
 } from './common.ts';
@@ -41,7 +41,6 @@ export const PREREQUISITE_WRITE: Readonly<Record<string, string>> = {
 export async function prerequisite(ctx: CaseContext, op: Operation, strict = true): Promise<Record<string, string | number> | undefined> {
   const fx = await ctx.fixtures();
   const version: ApiVersion = op.version;
-  const fields = ctx.settings.fields;
   const write = OPERATIONS.find((o) => o.version === version && o.purpose === PREREQUISITE_WRITE[op.purpose]) as Operation;
   const body = validWriteBody(ctx, fx, write);
   const step = `the ${write.id} this read depends on`;
@@ -58,11 +57,12 @@ export async function prerequisite(ctx: CaseContext, op: Operation, strict = tru
     if (strict) requireSuccess(ctx, final ?? submitted, step);
     return undefined;
   }
-  const payloads = [final?.response.envelope?.payLoad, submitted.response.envelope?.payLoad];
-  const path = op.purpose === 'esim.status' ? fields.esimIccid : fields.transactionId;
-  const value = payloads.map((p) => idAt(p, path)).find((v) => v !== undefined);
+  const result = transactionOf(ctx, final, submitted);
+  const esim = op.purpose === 'esim.status';
+  const value = esim ? result.esimIccid : result.transactionId;
   if (value === undefined && !strict) return undefined;
-  const id = need(ctx, value, `${op.purpose === 'esim.status' ? 'an ICCID' : 'a transaction id'} at '${path}' of the ${write.id} result (assumed field)`);
+  const key = esim ? 'esimIccid' : 'transactionId';
+  const id = need(ctx, value, `${esim ? 'an ICCID' : 'a transaction id'} at '${ctx.mapping.transaction[key]}' (fieldMapping.transaction.${key}) of the ${write.id} result`);
   return op.purpose === 'esim.status' ? { Iccid: id } : { id };
 }
 
@@ -77,7 +77,7 @@ function readCase(op: Operation): ConformanceCase {
     rule: READ_RULE,
     api: op.version,
     ...(needsTransaction
-      ? { assumed: [op.purpose === 'esim.status' ? 'ICCID read from the eSIM result at settings.fields.esimIccid' : op.purpose === 'transaction.status' ? ASSUMED.skuFields : ASSUMED.transactionId] }
+      ? { assumed: [op.purpose === 'esim.status' ? 'ICCID read from the eSIM result at fieldMapping.transaction.esimIccid' : op.purpose === 'transaction.status' ? ASSUMED.skuFields : ASSUMED.transactionId] }
       : {}),
     async scenario(ctx) {
       const fx = await ctx.fixtures();

@@ -1,11 +1,11 @@
 // GIFT: a gift card purchase may answer '852' (in progress); the final result comes from the status endpoint, and the
 // card is then fetched by the transaction id. BAL: the balance moves by the charged amount on success, not at all on failure.
 import { getOperation, type ApiVersion } from '../../api/operations.ts';
-import { readNumber } from '../../api/field-mapping.ts';
 import { successful } from '../checks.ts';
 import type { ConformanceCase } from '../types.ts';
-import { ASSUMED, SECTION, V, VERSIONS, firstSku, idAt, need, requireSuccess, rtrTarget, submitAndFinish, topupBody } from './common.ts';
-import { checkFinalHolds, triggerBody, TRIGGERS } from './trg.ts';
+import { ASSUMED, SECTION, V, VERSIONS, firstSku, need, requireSuccess, rtrTarget, submitAndFinish, topupBody, transactionOf } from './common.ts';
+import { expectFinalHolds, finalOf } from './final.ts';
+import { triggerBody, TRIGGERS } from './trg.ts';
 import { expectNothingCharged } from './len.ts';
 import { validAmount } from '../fixtures.ts';
 
@@ -26,15 +26,15 @@ function giftCase(version: ApiVersion): ConformanceCase {
       const fx = await ctx.fixtures();
       const sku = firstSku(ctx, fx.giftcards.filter((s) => validAmount(s) !== undefined), 'a gift card SKU with amount bounds');
       const body = { skuId: sku.skuId, correlationId: ctx.correlationId(), ...validAmount(sku) };
-      const { submitted, final, code } = await submitAndFinish(ctx, version, `${version}.transaction.giftcard`, body);
+      const { submitted, final } = await submitAndFinish(ctx, version, `${version}.transaction.giftcard`, body);
       const first = submitted.response.envelope?.responseCode;
       ctx.note(first === '852' ? "answered '852' first" : `answered '${String(first)}' at once`);
       if (final === undefined) return; // submitAndFinish recorded why
       requireSuccess(ctx, final, 'the gift card purchase');
-      if (first === '852') await checkFinalHolds(ctx, version, String(body.correlationId), code);
-      const payloads = [final.response.envelope?.payLoad, submitted.response.envelope?.payLoad];
-      const path = ctx.settings.fields.transactionId;
-      const id = need(ctx, payloads.map((p) => idAt(p, path)).find((v) => v !== undefined), `a transaction id at '${path}' of the gift card result (assumed field)`);
+      const result = finalOf(final);
+      if (first === '852' && result !== undefined) await expectFinalHolds(ctx, version, String(body.correlationId), result, 'after it was final');
+      const path = ctx.mapping.transaction.transactionId;
+      const id = need(ctx, transactionOf(ctx, final, submitted).transactionId, `a transaction id at '${path}' (fieldMapping.transaction.transactionId) of the gift card result`);
       const fetched = await ctx.call(`${version}.transaction.giftcard-fetch`, { path: { id } });
       ctx.check(successful, fetched);
     },
@@ -54,7 +54,7 @@ function chargeCase(version: ApiVersion): ConformanceCase {
     rule: BAL_RULE,
     api: version,
     exclusive: true,
-    assumed: [`charged amount read from the result at settings.fields.chargedAmount`, ASSUMED.skuFields],
+    assumed: ['charged amount read from the result at fieldMapping.transaction.chargedAmount', ASSUMED.skuFields],
     async scenario(ctx) {
       const { sku, mobile } = rtrTarget(ctx, await ctx.fixtures());
       const before = need(ctx, await ctx.balance(version), 'a readable balance');
@@ -64,9 +64,7 @@ function chargeCase(version: ApiVersion): ConformanceCase {
       const after = need(ctx, await ctx.balance(version), 'a readable balance');
       const delta = Math.round((after - before) * 100) / 100;
       // Prepaid: -available grows towards 0; credit: the amount owed grows. Either way a charge raises the figure.
-      const charged = [final?.response.envelope?.payLoad, submitted.response.envelope?.payLoad]
-        .map((p) => readNumber(p, ctx.settings.fields.chargedAmount))
-        .find((v) => v !== undefined);
+      const charged = transactionOf(ctx, final, submitted).chargedAmount;
       ctx.note(`balance ${before} → ${after} (Δ ${delta}); charged amount in the result: ${String(charged)}`);
       if (!(delta > 0)) {
         ctx.fail({
@@ -78,7 +76,7 @@ function chargeCase(version: ApiVersion): ConformanceCase {
         });
         return;
       }
-      const amount = need(ctx, charged, `the charged amount at '${ctx.settings.fields.chargedAmount}' of the top-up result (assumed field)`);
+      const amount = need(ctx, charged, `the charged amount at '${ctx.mapping.transaction.chargedAmount}' (fieldMapping.transaction.chargedAmount) of the top-up result`);
       if (Math.abs(delta - amount) > 0.011) {
         ctx.fail({
           check: 'balance-moves-by-charge',

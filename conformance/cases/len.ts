@@ -3,7 +3,7 @@
 import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse, notSuccessful, successful } from '../checks.ts';
 import type { Fixtures, SkuFixture, ValidAmount } from '../fixtures.ts';
-import type { CaseContext, ConformanceCase } from '../types.ts';
+import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
 import { getOperation } from '../../api/operations.ts';
 
@@ -120,6 +120,7 @@ export async function expectNothingCharged(
   options: { statusCheck: boolean },
 ): Promise<void> {
   const before = await ctx.balance(version);
+  const submittedAt = Date.now();
   const exchange = await ctx.call(operationId, { body });
   guardAssumedPath(ctx, exchange);
   ctx.check(notSuccessful, exchange);
@@ -127,7 +128,7 @@ export async function expectNothingCharged(
   if (exchange.response.classification.outcome === 'Unknown' || exchange.response.classification.outcome === 'InProgress') {
     // No answer yet: only the status endpoint can tell; it must not end in success.
     if (correlationId !== '') {
-      const poll = await ctx.pollStatus(version, correlationId, { submittedAt: exchange.response.timings.startedAt });
+      const poll = await ctx.pollStatus(version, correlationId, { submittedAt });
       if (poll.outcome === 'Successful' && poll.last !== undefined) ctx.check(notSuccessful, poll.last);
     }
   }
@@ -154,6 +155,73 @@ export async function expectNothingCharged(
         request: status.request,
       });
     }
+  }
+}
+
+/** One request of a refusal case: what was broken, and the body. */
+export interface Attempt {
+  readonly label: string;
+  readonly body: Record<string, unknown>;
+}
+
+/**
+ * Every attempt must be refused (none a success, none ending in success through the status check), and together
+ * they must leave the balance where it was. Attempts go out together; the balance is read before and after.
+ */
+export async function expectAllRefused(
+  ctx: CaseContext,
+  version: ApiVersion,
+  operationId: string,
+  attempts: readonly Attempt[],
+  onAnswer?: (exchange: Exchange, attempt: Attempt) => void,
+): Promise<void> {
+  const before = await ctx.balance(version);
+  const exchanges = await Promise.all(
+    attempts.map(async (attempt) => {
+      const submittedAt = Date.now();
+      const exchange = await ctx.call(operationId, { body: attempt.body });
+      return { attempt, exchange, submittedAt };
+    }),
+  );
+  const accepted: string[] = [];
+  for (const { attempt, exchange, submittedAt } of exchanges) {
+    guardAssumedPath(ctx, exchange);
+    onAnswer?.(exchange, attempt);
+    let final = exchange;
+    // '852' (in progress) or no answer is no refusal: only the status check can tell how it ended. A gateway that
+    // took a numeric correlationId may know it as text.
+    const pending = !exchange.response.classification.final;
+    const id = attempt.body.correlationId;
+    const pollId = typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+    if (pending && pollId !== undefined) {
+      const poll = await ctx.pollStatus(version, pollId, { submittedAt });
+      if (poll.last !== undefined && poll.final) final = poll.last;
+    }
+    const outcome = final.response.classification.outcome;
+    if (outcome === 'Failed') continue;
+    accepted.push(attempt.label);
+    ctx.fail({
+      check: 'refused',
+      operation: operationId,
+      message:
+        outcome === 'Successful'
+          ? `${attempt.label}: the request was accepted although the rule forbids it`
+          : `${attempt.label}: the request was not refused (${outcome === 'InProgress' ? "in progress: '852'" : 'no final answer'})`,
+      expected: "a refusal: a final failure (HTTP 200 with a code other than '000' and '852', or an HTTP error)",
+      received: describeResponse(final.response),
+      request: exchange.request,
+    });
+  }
+  ctx.note(`${attempts.length} request(s): ${attempts.map((a) => a.label).join('; ')}`);
+  const after = await ctx.balance(version);
+  if (before !== undefined && after !== undefined && Math.abs(after - before) > 1e-9) {
+    ctx.fail({
+      check: 'no-charge',
+      operation: operationId,
+      message: `refused requests changed the balance${accepted.length > 0 ? ` (accepted: ${accepted.join('; ')})` : ''}`,
+      expected: `balance ${before}`,
+      received: `balance ${after}`,
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 // LOAN: the spec's two-step bundle purchase — read the number's bundles (with loan information where dues exist),
 // then top up the bundle for face value + loan. Which numbers carry a loan is not stated: settings.loanNumbers.
-import { readField, readNumber, readSku } from '../../api/field-mapping.ts';
+import { readNumber, readSku } from '../../api/field-mapping.ts';
 import { successful } from '../checks.ts';
 import type { ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, records, requireSuccess, submitAndFinish } from './common.ts';
@@ -16,7 +16,7 @@ export const LOAN_CASES: readonly ConformanceCase[] = [
     api: 'v2',
     assumed: [
       'numbers with an outstanding loan: settings.loanNumbers',
-      'loan amount in the face value currency at settings.fields.loanInFaceCurrency of the bundle record',
+      'loan amount in the face value currency at fieldMapping.bundle.loanInFaceCurrency of the bundle record',
       "the number's bundle product: an RTR SKU of its country with requireFetchBundle true",
       ASSUMED.skuFields,
     ],
@@ -32,7 +32,7 @@ export const LOAN_CASES: readonly ConformanceCase[] = [
         ...new Set(
           fx
             .rtrSkus(country.code)
-            .filter((s) => readField(s.record, 'requireFetchBundle') === true)
+            .filter((s) => s.requireFetchBundle === true)
             .map((s) => s.productId)
             .filter((id): id is number => id !== undefined),
         ),
@@ -44,7 +44,7 @@ export const LOAN_CASES: readonly ConformanceCase[] = [
         const bundles = await ctx.call('v2.catalog.bundles', { path: { productId, mobileNumber: mobile } });
         requireSuccess(ctx, bundles, `bundles of product ${productId} for ${mobile}`);
         for (const record of records(bundles)) {
-          const amount = readNumber(record, ctx.settings.fields.loanInFaceCurrency) ?? 0;
+          const amount = readNumber(record, ctx.mapping.bundle.loanInFaceCurrency) ?? 0;
           if (amount > 0 && readSku(record, ctx.mapping.v2Sku).minFaceValue !== undefined) {
             loanBundle = record;
             loan = amount;
@@ -58,7 +58,7 @@ export const LOAN_CASES: readonly ConformanceCase[] = [
           check: 'loan-information',
           operation: 'v2.catalog.bundles',
           message: `no bundle of ${mobile} carries loan information although the number has dues`,
-          expected: `a bundle record with ${ctx.settings.fields.loanInFaceCurrency} > 0`,
+          expected: `a bundle record with ${ctx.mapping.bundle.loanInFaceCurrency} (fieldMapping.bundle.loanInFaceCurrency) > 0`,
           received: `products ${products.join(', ')}: no loan amount`,
         });
         return;

@@ -2,7 +2,7 @@
 // country's number is not a success. FMT: top-up numbers that break the country's format are rejected, nothing charged.
 import type { ApiVersion } from '../../api/operations.ts';
 import { notSuccessful, successful } from '../checks.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN, type Fixtures } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, rtrTarget, topupBody } from './common.ts';
 import { expectNothingCharged } from './len.ts';
@@ -14,19 +14,13 @@ const FORMAT_RULE =
 
 const lookupOp = (version: ApiVersion): string => (version === 'v1' ? 'v1.catalog.lookup-mobile' : 'v2.lookup.mobile');
 
-/** A country outside the four whose dialing prefix cannot be mistaken for theirs (Spain first: named by the spec). */
-function otherCountry(ctx: CaseContext, fx: Fixtures): { code: string; mobile: string } {
-  const supported = SANDBOX_LOOKUP_COUNTRIES.map((c) => fx.plan(c)?.prefix).filter((p): p is string => p !== undefined);
-  const candidates = [...fx.countries].sort((a, b) => Number(b.code === 'ES') - Number(a.code === 'ES'));
-  for (const country of candidates) {
-    if ((SANDBOX_LOOKUP_COUNTRIES as readonly string[]).includes(country.code) || country.plan === undefined) continue;
-    const prefix = country.plan.prefix;
-    if (supported.some((p) => p.startsWith(prefix) || prefix.startsWith(p))) continue;
-    const mobile = fx.mobile(country.code);
-    if (mobile !== undefined) return { code: country.code, mobile };
-  }
-  return ctx.skip('the catalog lists no other country with a number plan distinct from JM/IN/PK/MX');
-}
+/** The two countries the spec names beside the four: excluded even in production, so never a sandbox success. */
+export const SPEC_NAMED_OTHERS = [
+  { code: 'US', name: 'the United States' },
+  { code: 'ES', name: 'Spain' },
+] as const;
+
+const SUPPORTED_OR_NAMED = new Set<string>([...SANDBOX_LOOKUP_COUNTRIES, ...SPEC_NAMED_OTHERS.map((c) => c.code)]);
 
 function lookupCase(version: ApiVersion, code: string): ConformanceCase {
   return {
@@ -46,20 +40,49 @@ function lookupCase(version: ApiVersion, code: string): ConformanceCase {
   };
 }
 
+/** One lookup per country; every one must not be a success. */
+async function expectNoneSucceeds(ctx: CaseContext, version: ApiVersion, numbers: ReadonlyArray<{ code: string; mobile: string }>): Promise<void> {
+  const exchanges = await Promise.all(numbers.map(async (n) => ({ ...n, exchange: await ctx.call(lookupOp(version), { path: { mobile: n.mobile } }) })));
+  for (const { exchange } of exchanges) ctx.check(notSuccessful, exchange);
+  ctx.note(`looked up numbers of ${numbers.map((n) => n.code).join(', ')}`);
+}
+
+function namedOtherCase(version: ApiVersion, country: (typeof SPEC_NAMED_OTHERS)[number]): ConformanceCase {
+  return {
+    kind: 'scenario',
+    id: `LOOKUP-${country.code}-${V(version)}`,
+    group: 'LOOKUP',
+    title: `lookup of a number of ${country.name} (named by the spec, outside the four) is not a success`,
+    specSection: SECTION.overview,
+    rule: `${LOOKUP_RULE} Production supports all countries except the United States and Spain.`,
+    api: version,
+    assumed: [ASSUMED.numberPlan],
+    async scenario(ctx) {
+      const fx = await ctx.fixtures();
+      const mobile = need(ctx, fx.countries.some((c) => c.code === country.code) ? fx.mobile(country.code) : undefined, `a number of ${country.name} (the catalog lists no ${country.code} with a number plan)`);
+      await expectNoneSucceeds(ctx, version, [{ code: country.code, mobile }]);
+    },
+  };
+}
+
 function otherLookupCase(version: ApiVersion): ConformanceCase {
   return {
     kind: 'scenario',
     id: `LOOKUP-OTHER-${V(version)}`,
     group: 'LOOKUP',
-    title: 'lookup of a number of another country is not a success',
+    title: 'lookup of a number of every other catalog country (outside the four, the United States and Spain) is not a success',
     specSection: SECTION.overview,
     rule: LOOKUP_RULE,
     api: version,
     assumed: [ASSUMED.numberPlan],
     async scenario(ctx) {
-      const { code, mobile } = otherCountry(ctx, await ctx.fixtures());
-      ctx.note(`looked up a ${code} number`);
-      ctx.check(notSuccessful, await ctx.call(lookupOp(version), { path: { mobile } }));
+      const fx = await ctx.fixtures();
+      const numbers = fx.countries
+        .filter((c) => !SUPPORTED_OR_NAMED.has(c.code))
+        .map((c) => ({ code: c.code, mobile: fx.mobile(c.code) }))
+        .filter((n): n is { code: string; mobile: string } => n.mobile !== undefined);
+      if (numbers.length === 0) ctx.skip('the catalog lists no other country with a number plan');
+      await expectNoneSucceeds(ctx, version, numbers);
     },
   };
 }
@@ -100,6 +123,7 @@ function formatCase(version: ApiVersion, bad: BadNumber): ConformanceCase {
 
 export const LOOKUP_CASES: readonly ConformanceCase[] = VERSIONS.flatMap((version) => [
   ...SANDBOX_LOOKUP_COUNTRIES.map((code) => lookupCase(version, code)),
+  ...SPEC_NAMED_OTHERS.map((country) => namedOtherCase(version, country)),
   otherLookupCase(version),
 ]);
 

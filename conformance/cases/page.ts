@@ -26,7 +26,7 @@ interface Walk {
 }
 
 /**
- * Walks the list with `pageSize`, following the envelope's next cursor (settings.fields.giftcardNextCursor, assumed:
+ * Walks the list with `pageSize`, following the envelope's next cursor (fieldMapping.giftcardList.nextCursor, assumed:
  * the spec names next/next_cursor but not their meaning). Stops on an empty or short page, a cursor that does not
  * advance, or a failure (recorded).
  */
@@ -48,7 +48,7 @@ async function walk(ctx: CaseContext, pageSize: number): Promise<Walk> {
         request: exchange.request,
       });
     }
-    const next = readNumber(exchange.response.envelope, ctx.settings.fields.giftcardNextCursor);
+    const next = readNumber(exchange.response.envelope, ctx.mapping.giftcardList.nextCursor);
     if (pageIds.length < pageSize || next === undefined || next === 0 || (cursor !== undefined && next <= cursor)) {
       return { ids, pages: page + 1, complete: true };
     }
@@ -131,7 +131,7 @@ export const PAGE_CASES: readonly ConformanceCase[] = [
     specSection: SECTIONS,
     rule: `${PAGING_RULE} The gift card SKU list (v2) adds two envelope-level integer fields: next and next_cursor.`,
     api: 'v2',
-    assumed: ['the next page starts at the envelope cursor named by settings.fields.giftcardNextCursor (default next_cursor)'],
+    assumed: ['the next page starts at the envelope cursor named by fieldMapping.giftcardList.nextCursor (default next_cursor)'],
     async scenario(ctx) {
       const [big, odd] = [await walk(ctx, 100), await walk(ctx, 37)];
       ctx.note(`walks: pageSize 100 → ${big.ids.length} SKUs in ${big.pages} pages; pageSize 37 → ${odd.ids.length} in ${odd.pages}`);

@@ -2,9 +2,10 @@
 // delay, treats the outcome as Unknown, polls the status endpoint until final, and checks the final result holds.
 import type { ApiVersion } from '../../api/operations.ts';
 import { clientTimedOut, describeResponse, message001Shape, responseCodeIs } from '../checks.ts';
+import { STATUS_RULE, expectFinalHolds, finalOf } from './final.ts';
 import { SPEC_JAMAICA_PLAN, makeMobile } from '../fixtures.ts';
 import { SPEC_DURATIONS } from '../timing.ts';
-import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
+import type { CaseContext, ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, rtrTarget, topupBody } from './common.ts';
 
 /** The spec's trigger table as data. */
@@ -52,44 +53,14 @@ export async function triggerBody(ctx: CaseContext, trigger: TriggerSpec): Promi
   return topupBody(ctx, sku, mobile);
 }
 
-/** After a final answer, the status endpoint must keep answering the same final code (spec: "Any other code is final"). */
-export async function checkFinalHolds(ctx: CaseContext, version: ApiVersion, correlationId: string, code: string | undefined): Promise<void> {
-  const again = await ctx.call(`${version}.transaction.status`, { path: { correlationId } });
-  if (again.response.envelope?.responseCode === code && again.response.httpStatus === 200) return;
-  ctx.fail({
-    check: 'final-status-stable',
-    operation: again.request.operationId,
-    message: `the status of ${correlationId} changed after it was final`,
-    expected: `responseCode '${code ?? '?'}' again`,
-    received: describeResponse(again.response),
-    request: again.request,
-  });
-}
-
-/** Status of a transaction that already answered with a final code: the same code (spec: "returns the final status"). */
-export async function checkStatusMatches(ctx: CaseContext, version: ApiVersion, correlationId: string, code: string): Promise<Exchange> {
-  const status = await ctx.call(`${version}.transaction.status`, { path: { correlationId } });
-  if (status.response.httpStatus !== 200 || status.response.envelope?.responseCode !== code) {
-    ctx.fail({
-      check: 'status-reports-final',
-      operation: status.request.operationId,
-      message: `the status endpoint does not report the final outcome of ${correlationId}`,
-      expected: `HTTP 200, responseCode '${code}'`,
-      received: describeResponse(status.response),
-      request: status.request,
-    });
-  }
-  return status;
-}
-
 function codeTriggerCase(version: ApiVersion, trigger: TriggerSpec & { effect: { code: string } }): ConformanceCase {
   return {
     kind: 'scenario',
     id: `TRG-${trigger.key}-${V(version)}`,
     group: 'TRG',
     title: `top-up to a number ending ${trigger.suffix}${trigger.key === '001' ? ' (skuId 193, amount below 5.00 USD)' : ''} → '${trigger.effect.code}'`,
-    specSection: SECTION.triggers,
-    rule: trigger.rule,
+    specSection: `${SECTION.triggers}; ${SECTION.writes} (Per-operation rules: Status check)`,
+    rule: `${trigger.rule}. ${STATUS_RULE}`,
     api: version,
     assumed: trigger.key === '001' ? [ASSUMED.walletUsd] : [ASSUMED.skuFields],
     async scenario(ctx) {
@@ -97,7 +68,8 @@ function codeTriggerCase(version: ApiVersion, trigger: TriggerSpec & { effect: {
       const exchange = await ctx.call(`${version}.transaction.topup`, { body });
       const ok = ctx.check(responseCodeIs(trigger.effect.code), exchange);
       if (trigger.key === '001') ctx.check(message001Shape, exchange);
-      if (ok) await checkStatusMatches(ctx, version, String(body.correlationId), trigger.effect.code);
+      // The status check then reports the same outcome class (Failed); another code is only a warning (STATUS rule).
+      if (ok) await expectFinalHolds(ctx, version, String(body.correlationId), { outcome: 'Failed', code: trigger.effect.code }, 'after the final answer');
     },
   };
 }
@@ -123,7 +95,7 @@ function delayTriggerCase(version: ApiVersion, trigger: TriggerSpec & { effect: 
       ctx.check(clientTimedOut, submitted);
       // Polling starts one interval after the timeout, like any poll loop (and after the gateway has the request).
       await ctx.sleep(ctx.timing.pollIntervalMs);
-      const poll = await ctx.pollStatus(version, correlationId, { submittedAt: submitted.response.timings.startedAt });
+      const poll = await ctx.pollStatus(version, correlationId, { submittedAt: started });
       if (!poll.final) {
         ctx.fail({
           check: 'final-within-deadline',
@@ -139,7 +111,8 @@ function delayTriggerCase(version: ApiVersion, trigger: TriggerSpec & { effect: 
       // Re-read once the documented delay has surely passed: a final answer must not change afterwards.
       const settleAt = started + ctx.timing.scaled(delayMs) * 1.2 + ctx.timing.pollIntervalMs;
       await ctx.sleep(settleAt - Date.now());
-      await checkFinalHolds(ctx, version, correlationId, poll.responseCode);
+      const final = finalOf(poll.last);
+      if (final !== undefined) await expectFinalHolds(ctx, version, correlationId, final, 'once the documented delay has passed');
     },
   };
 }

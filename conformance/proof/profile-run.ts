@@ -1,0 +1,71 @@
+// One proof run: the whole conformance plan against the embedded sandbox under one profile, reduced to what the
+// meta-test compares (status per case id, and a readable explanation of every case that did not pass).
+import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
+import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
+import { startSandbox } from '../../sandbox/server.ts';
+import { ALL_CASES } from '../plan.ts';
+import { formatCaseFailure } from '../report.ts';
+import { runCases } from '../runner.ts';
+import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
+import { createNodeConformanceTarget, timingFor } from '../target.ts';
+import type { CaseStatus } from '../types.ts';
+
+/**
+ * Small enough to keep a run short (the 120 s trigger takes 4.8 s), large enough that the delay triggers' client
+ * timeouts (1.2 s / 1.6 s) and a fast answer stay far apart on a busy, shared 2-core machine.
+ */
+export const PROOF_TIME_SCALE = 0.04;
+
+export interface CaseOutcome {
+  readonly id: string;
+  readonly status: CaseStatus;
+  /** Why it did not pass (failed: the checks that fired; skipped: the reason). */
+  readonly explanation?: string;
+}
+
+export interface ProfileOutcome {
+  readonly profile: string;
+  readonly durationMs: number;
+  readonly cases: readonly CaseOutcome[];
+}
+
+export async function runPlanAgainst(profile: string): Promise<ProfileOutcome> {
+  const started = Date.now();
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: PROOF_TIME_SCALE, profile });
+  const config: ResolvedTargetConfig = {
+    baseUrl: sandbox.url,
+    user: 'user',
+    password: 'pass',
+    environment: 'sandbox',
+    timeScale: PROOF_TIME_SCALE,
+    timeouts: CONFIG_DEFAULTS.timeouts,
+    poll: CONFIG_DEFAULTS.poll,
+    writePaths: {},
+    fieldMapping: DEFAULT_FIELD_MAPPING,
+    sandbox: { seed: 1 },
+  };
+  // Fewer POLL top-ups than the CLI's 50 (every kind still present): same checks, less time. Many runs share the
+  // machine, so an ordinary answer may wait long for the CPU: a generous real-time floor keeps that from being a
+  // "timeout" (the trigger delays' own client timeouts are never floored, so they still fire).
+  const settings = mergeSettings(DEFAULT_SETTINGS, {
+    loanNumbers: [...sandbox.app.data.samples.loanNumbers],
+    pollLoadTransactions: 12,
+    minRequestTimeoutMs: 30_000,
+  });
+  const target = createNodeConformanceTarget(config);
+  try {
+    const result = await runCases(ALL_CASES, { target, settings, timing: timingFor(config, settings), mapping: DEFAULT_FIELD_MAPPING });
+    return {
+      profile,
+      durationMs: Date.now() - started,
+      cases: result.cases.map((c) => ({
+        id: c.id,
+        status: c.status,
+        ...(c.status === 'failed' ? { explanation: formatCaseFailure(c) } : c.status === 'skipped' ? { explanation: `${c.id}: skipped (${c.skipReason ?? '?'})` } : {}),
+      })),
+    };
+  } finally {
+    await target.close();
+    await sandbox.close();
+  }
+}
