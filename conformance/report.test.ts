@@ -128,7 +128,7 @@ describe('junit.xml from the run itself', () => {
     expect(xml).toContain('<property name="verdict" value="PASS"/>');
     expect(xml).toContain('<property name="allowSkips" value="true"/>');
     expect(xml).toContain('<property name="skipped" value="2"/>');
-    expect(xml).toMatch(/<testsuites [^>]*skipped="2"/);
+    expect(xml).toMatch(/<testsuite [^>]*skipped="2"/);
   });
 
   it('writeConformanceReports writes both files and returns their paths', () => {
