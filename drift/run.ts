@@ -30,7 +30,8 @@ export interface RecordResult {
 export async function recordBaseline(session: TargetSession, outDir: string, options: DriftRunOptions = {}): Promise<RecordResult> {
   const observations = await observeTarget(session, options);
   const baseline = buildBaseline(observations, { target: session.stableLabel, environment: session.config.environment, mapping: session.config.fieldMapping });
-  const files = writeBaseline(outDir, baseline.index, baseline.entries);
+  // Nothing observed (an unusable target) writes nothing: an existing baseline is not replaced by an empty one.
+  const files = baseline.entries.length === 0 ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
   return { baseline, files, observations };
 }
 

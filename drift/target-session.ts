@@ -32,6 +32,22 @@ export interface TargetSession {
   close(): Promise<void>;
 }
 
+/**
+ * The client's config with the real-time floors conformance uses (settings.minRequestTimeoutMs, pollSlackMs): at the
+ * embedded sandbox's scale 0.01 a 30 s response timeout is 300 ms, less than a busy 2-core machine can promise for the
+ * whole SKU catalog. No effect at scale 1, where the configured values are already above the floors.
+ */
+export function withRealTimeFloors(config: ResolvedTargetConfig, settings: ConformanceSettings): ResolvedTargetConfig {
+  const scale = config.timeScale;
+  if (!(scale > 0)) return config;
+  const atLeast = (ms: number, realMs: number): number => Math.max(ms, Math.ceil(realMs / scale));
+  return {
+    ...config,
+    timeouts: { ...config.timeouts, responseMs: atLeast(config.timeouts.responseMs, settings.minRequestTimeoutMs) },
+    poll: { ...config.poll, deadlineMs: config.poll.deadlineMs + Math.ceil(settings.pollSlackMs / scale) },
+  };
+}
+
 export async function openTargetSession(config: TargetConfig, options: TargetSessionOptions = {}): Promise<TargetSession> {
   let settings = options.settings ?? DEFAULT_SETTINGS;
   let sandbox: RunningSandbox | undefined;
@@ -48,7 +64,7 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
     resolved = { ...config, baseUrl: config.baseUrl };
     label = describeTarget(config);
   }
-  const client = createGatewayClient(resolved);
+  const client = createGatewayClient(withRealTimeFloors(resolved, settings));
   const running = sandbox;
   return {
     config: resolved,

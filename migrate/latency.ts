@@ -43,8 +43,8 @@ function figures(samples: readonly { ms: number; ok: boolean }[]): LatencyFigure
 }
 
 /**
- * Sends `requests` of each version, v1 and v2 alternating in one queue served by `concurrency` workers. Bounded in
- * count and in time (nothing starts after maxMs). The sender of each version makes one request per call.
+ * Sends `requests` of each version (after one unmeasured warm-up request each), v1 and v2 alternating in one queue
+ * served by `concurrency` workers. Bounded in count and in time (nothing starts after maxMs). Each sender call is one request.
  */
 export async function measurePair(
   send: { readonly v1: () => Promise<GatewayResponse>; readonly v2: () => Promise<GatewayResponse> },
@@ -54,6 +54,9 @@ export async function measurePair(
   const jobs: ('v1' | 'v2')[] = [];
   for (let i = 0; i < settings.requests; i++) jobs.push(i % 2 === 0 ? 'v1' : 'v2', i % 2 === 0 ? 'v2' : 'v1');
   const samples: Record<'v1' | 'v2', { ms: number; ok: boolean }[]> = { v1: [], v2: [] };
+  // One unmeasured request per version first: the first request of a run pays for connections and cold code paths.
+  await send.v1();
+  await send.v2();
   const started = now();
   let next = 0;
   const worker = async (): Promise<void> => {
