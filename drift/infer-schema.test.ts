@@ -7,7 +7,7 @@ describe('inferSchema', () => {
     const schema = inferSchema([{ s: 'a', i: 1, n: 1.5, b: true, o: {}, a: [], z: null }]);
     expect(schema.properties).toEqual({
       s: { type: 'string' },
-      i: { type: 'integer' },
+      i: { type: 'number' },
       n: { type: 'number' },
       b: { type: 'boolean' },
       o: { type: 'object', properties: {}, required: [] },
@@ -33,9 +33,9 @@ describe('inferSchema', () => {
     expect(schema.properties?.detail?.type).toEqual(['null', 'object']);
   });
 
-  it('folds integer into number when both were seen', () => {
+  it('writes whole and fractional numbers alike as number (which one a sample holds is data)', () => {
     expect(inferSchema([1, 2.5]).type).toBe('number');
-    expect(inferSchema([1, 2]).type).toBe('integer');
+    expect(inferSchema([1, 2]).type).toBe('number');
   });
 
   it('recognizes a format only when every non-empty string matches it', () => {

@@ -134,10 +134,12 @@ export function accumulate(samples: Iterable<unknown>, acc: Accumulator = newAcc
   return acc;
 }
 
-/** JSON type list as written: integer folds into number when both were seen; sorted for stable files. */
+/**
+ * JSON type list as written, sorted for stable files. Integers are written as number: whether every sampled value
+ * happened to be whole (10 vs 10.5) is a property of the data, and a re-record on other data must not flip the line.
+ */
 export function typeList(types: ReadonlySet<JsonType>): JsonType[] {
-  const list = [...types].filter((t) => !(t === 'integer' && types.has('number')));
-  return list.sort();
+  return [...new Set([...types].map((t) => (t === 'integer' ? 'number' : t)))].sort();
 }
 
 /** Bottom-k sketch: the k smallest digests. Two sketches estimate how much two value sets overlap (Broder 1997). */
