@@ -1,11 +1,10 @@
 // Representative inputs for every catalog operation, taken from the target's own catalog (never a hard-coded SKU id):
 // several per operation where the catalog offers them, so an inferred schema sees more than one record of each kind.
 import { readField, readString, type FieldMapping } from '../api/field-mapping.ts';
-import type { ApiVersion, Operation } from '../api/operations.ts';
+import { CATEGORY_IDS, type ApiVersion, type CategoryName, type Operation } from '../api/operations.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import { SANDBOX_LOOKUP_COUNTRIES, validAmount, type Fixtures, type SkuFixture } from '../conformance/fixtures.ts';
 import type { ConformanceSettings } from '../conformance/settings.ts';
-import { CATEGORY_IDS, type CategoryName } from '../api/operations.ts';
 
 /** Why an operation gets no call: shown in reports, never counted as observed. */
 export interface Unavailable {
