@@ -61,6 +61,7 @@ export function createEnvelopeSender(hooks: ProfileHooks | undefined): EnvelopeS
   const onEnvelope = hooks?.onEnvelope;
   return (reply, ctx, result) => {
     let httpStatus = result.httpStatus ?? 200;
+    let hookHeaders: Record<string, string> | undefined;
     let bytes: Buffer;
     if (onEnvelope === undefined) {
       bytes = result.bytes ?? serializeEnvelope(result.envelope);
@@ -70,11 +71,13 @@ export function createEnvelopeSender(hooks: ProfileHooks | undefined): EnvelopeS
       const changed = onEnvelope({ ...ctx, envelope, httpStatus });
       const finalEnvelope = changed?.envelope ?? envelope;
       if (changed?.httpStatus !== undefined) httpStatus = changed.httpStatus;
+      hookHeaders = changed?.headers;
       bytes = Buffer.from(JSON.stringify(finalEnvelope), 'utf8');
     }
     if (result.headers !== undefined) {
       for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
     }
+    for (const [name, value] of Object.entries(hookHeaders ?? {})) reply.header(name, value);
     return reply.code(httpStatus).header('content-type', JSON_TYPE).send(bytes);
   };
 }

@@ -3,6 +3,7 @@
 import { HarnessError } from '../../api/errors.ts';
 import type { BehaviourOverride } from '../behaviour.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
+import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
 
 /** What a request hook sees; it may mutate query, headers and body before authentication and validation. */
 export interface ProfileRequest {
@@ -29,7 +30,8 @@ export interface ProfileEnvelopeContext {
 
 export interface ProfileHooks {
   onRequest?(req: ProfileRequest): void;
-  onEnvelope?(ctx: ProfileEnvelopeContext): { envelope?: Record<string, unknown>; httpStatus?: number } | void;
+  /** `headers` adds response headers (contract-change profiles: a header the gateway starts or stops sending). */
+  onEnvelope?(ctx: ProfileEnvelopeContext): { envelope?: Record<string, unknown>; httpStatus?: number; headers?: Record<string, string> } | void;
 }
 
 export interface PlantedBug {
@@ -58,7 +60,7 @@ const BUILT_IN: readonly SandboxProfile[] = [
 ];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...PLANTED_BUG_PROFILES];
+  return [...BUILT_IN, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES];
 }
 
 export function listProfiles(): SandboxProfile[] {

@@ -2,7 +2,10 @@
 import type { Command } from 'commander';
 import { register as registerSandbox } from './sandbox.ts';
 import { register as registerConformance } from './conformance.ts';
+import { register as registerBaseline } from './baseline.ts';
+import { register as registerMigrate } from './migrate.ts';
+import { register as registerOpenApi } from './openapi.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const COMMANDS: readonly RegisterCommand[] = [registerConformance, registerSandbox];
+export const COMMANDS: readonly RegisterCommand[] = [registerConformance, registerSandbox, registerBaseline, registerMigrate, registerOpenApi];

@@ -1,0 +1,218 @@
+// Calls every selected catalog operation with representative inputs and keeps what a baseline needs: the successful
+// envelopes, the response header names, and why an operation failed or was not called. All calls go through the client core.
+import { describeResponse } from '../conformance/checks.ts';
+import { OPERATIONS, type Operation } from '../api/operations.ts';
+import type { GatewayResponse } from '../api/envelope.ts';
+import type { Fixtures } from '../conformance/fixtures.ts';
+import type { TargetSession } from './target-session.ts';
+import {
+  isUnavailable,
+  needsTransaction,
+  readInputs,
+  transactionReadInputs,
+  writeBodies,
+  type InputContext,
+  type TransactionRef,
+} from './representative-inputs.ts';
+
+/**
+ * Headers that describe the connection or the message framing, not the API: a proxy, keep-alive or chunked encoding
+ * changes them on any route (RFC 9110 7.6.1 hop-by-hop fields, and the length framing of RFC 9112 6).
+ */
+export const TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+]);
+
+export type ObservationState = 'observed' | 'failed' | 'not-run';
+
+export interface OperationObservation {
+  readonly operationId: string;
+  /** observed: at least one successful answer; failed: calls made, none successful; not-run: no call made. */
+  readonly state: ObservationState;
+  /** not-run: why no call was made; failed: the first failing answer, described. */
+  readonly reason?: string;
+  /** failed only: every failing answer was HTTP 404 or 405 (the endpoint is not there). */
+  readonly gone?: boolean;
+  /** Successful envelopes, whole (payLoad and any envelope-level extras). */
+  readonly samples: readonly unknown[];
+  /** Response header names (lower case, transport headers left out) of each successful answer. */
+  readonly headerSets: readonly (readonly string[])[];
+  readonly calls: number;
+  /** Set when the payload came from the status endpoint because the submission was not final (gift card '852'). */
+  readonly via?: 'status';
+}
+
+export interface ObserveOptions {
+  readonly session: TargetSession;
+  readonly fixtures: Fixtures;
+  /** Operations to observe (default: the whole catalog). */
+  readonly operations?: readonly Operation[];
+  /** Reads in flight at once. */
+  readonly concurrency?: number;
+  readonly progress?: (line: string) => void;
+  /** Prefix of generated correlationIds (kept short: at most 50 characters in all). */
+  readonly runTag?: string;
+}
+
+export function headerNames(response: GatewayResponse): string[] {
+  return Object.keys(response.headers)
+    .map((h) => h.toLowerCase())
+    .filter((h) => !TRANSPORT_HEADERS.has(h))
+    .sort();
+}
+
+/** Collects the answers of one operation. */
+class Collector {
+  readonly samples: unknown[] = [];
+  readonly headerSets: string[][] = [];
+  calls = 0;
+  firstFailure: string | undefined;
+  allGone = true;
+  via: 'status' | undefined;
+
+  constructor(readonly operationId: string) {}
+
+  add(response: GatewayResponse, envelope: unknown | undefined, via?: 'status'): void {
+    this.calls += 1;
+    if (envelope !== undefined) {
+      this.samples.push(envelope);
+      this.headerSets.push(headerNames(response));
+      if (via !== undefined) this.via = via;
+      return;
+    }
+    this.firstFailure ??= describeResponse(response);
+    if (response.httpStatus !== 404 && response.httpStatus !== 405) this.allGone = false;
+  }
+
+  addFailure(reason: string): void {
+    this.calls += 1;
+    this.firstFailure ??= reason;
+    this.allGone = false;
+  }
+
+  result(): OperationObservation {
+    const base = { operationId: this.operationId, samples: this.samples, headerSets: this.headerSets, calls: this.calls };
+    if (this.samples.length > 0) return { ...base, state: 'observed', ...(this.via === undefined ? {} : { via: this.via }) };
+    return { ...base, state: 'failed', reason: this.firstFailure ?? 'no answer', ...(this.allGone ? { gone: true } : {}) };
+  }
+}
+
+const notRun = (operationId: string, reason: string): OperationObservation => ({ operationId, state: 'not-run', reason, samples: [], headerSets: [], calls: 0 });
+
+function successEnvelope(response: GatewayResponse): unknown | undefined {
+  return response.classification.outcome === 'Successful' ? response.envelope : undefined;
+}
+
+async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  });
+  await Promise.all(runners);
+}
+
+/** Why a production target gets no call of this operation, if it gets none. */
+export function productionRefusal(op: Operation): string | undefined {
+  if (op.charges) return 'charges money: not sent to a production target';
+  if (needsTransaction(op)) return 'needs an earlier transaction, which charges money: not made on a production target';
+  return undefined;
+}
+
+/**
+ * Observes the operations: reads first, then writes (one transaction per body, followed to a final outcome), then the
+ * reads that need a transaction of the same version. Never throws for what the target answers.
+ */
+export async function observeOperations(options: ObserveOptions): Promise<Map<string, OperationObservation>> {
+  const { session, fixtures } = options;
+  const operations = options.operations ?? OPERATIONS;
+  const progress = options.progress ?? (() => undefined);
+  const tag = (options.runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
+  let counter = 0;
+  const ctx: InputContext = {
+    fixtures,
+    settings: session.settings,
+    mapping: session.config.fieldMapping,
+    newCorrelationId: () => `gh-drift-${tag}-${++counter}`,
+  };
+  const results = new Map<string, OperationObservation>();
+  const refs: TransactionRef[] = [];
+  const done = (obs: OperationObservation): void => {
+    results.set(obs.operationId, obs);
+    const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : obs.reason ?? '';
+    progress(`${obs.operationId}: ${obs.state} (${what})`);
+  };
+
+  const plain = operations.filter((op) => op.method === 'GET' && !needsTransaction(op));
+  const writes = operations.filter((op) => op.method === 'POST');
+  const dependent = operations.filter((op) => op.method === 'GET' && needsTransaction(op));
+
+  await inPool(plain, options.concurrency ?? 4, async (op) => {
+    const inputs = readInputs(op, ctx);
+    if (isUnavailable(inputs)) return done(notRun(op.id, inputs.unavailable));
+    const collector = new Collector(op.id);
+    for (const input of inputs) {
+      const { response } = await session.client.call(op.id, input);
+      collector.add(response, successEnvelope(response));
+    }
+    done(collector.result());
+  });
+
+  for (const op of writes) {
+    const refusal = session.production ? productionRefusal(op) : undefined;
+    if (refusal !== undefined) {
+      done(notRun(op.id, refusal));
+      continue;
+    }
+    const bodies = writeBodies(op, ctx);
+    if (isUnavailable(bodies)) {
+      done(notRun(op.id, bodies.unavailable));
+      continue;
+    }
+    const collector = new Collector(op.id);
+    for (const body of bodies) {
+      const result = await session.client.transact(op.id, { body });
+      const final = result.finalExchange;
+      if (result.outcome === 'Successful' && final !== undefined) {
+        const via = final.operation.id === op.id ? undefined : 'status';
+        collector.add(result.submitted.response, final.response.envelope, via);
+        const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
+        if (correlationId !== undefined) refs.push({ version: op.version, purpose: op.purpose, correlationId, result: final.response.envelope?.payLoad });
+      } else if (!result.final) {
+        collector.addFailure(`not final after polling: ${result.outcome} (${describeResponse(result.submitted.response)})`);
+      } else {
+        collector.add((final ?? result.submitted).response, undefined);
+      }
+    }
+    done(collector.result());
+  }
+
+  for (const op of dependent) {
+    const refusal = session.production ? productionRefusal(op) : undefined;
+    if (refusal !== undefined) {
+      done(notRun(op.id, refusal));
+      continue;
+    }
+    const inputs = transactionReadInputs(op, refs.filter((r) => r.version === op.version), ctx);
+    if (isUnavailable(inputs)) {
+      done(notRun(op.id, inputs.unavailable));
+      continue;
+    }
+    const collector = new Collector(op.id);
+    for (const input of inputs) {
+      const { response } = await session.client.call(op.id, input);
+      collector.add(response, successEnvelope(response));
+    }
+    done(collector.result());
+  }
+  return results;
+}

@@ -1,0 +1,47 @@
+// The two drift jobs end to end over an open target session: record a baseline (observe, infer, write) and check
+// one (observe again with fresh inputs from the target's own catalog, compare). The commands and the gate call these.
+import { OPERATIONS, type Operation } from '../api/operations.ts';
+import { writeBaseline, type Baseline } from './baseline-files.ts';
+import { compareWithBaseline, type DriftCheckResult } from './check.ts';
+import { observeOperations, type OperationObservation } from './observe.ts';
+import { buildBaseline, type BuiltBaseline } from './record.ts';
+import { discoverCatalog, type TargetSession } from './target-session.ts';
+
+export interface DriftRunOptions {
+  readonly progress?: (line: string) => void;
+  /** Operations to observe (default: the whole catalog). */
+  readonly operations?: readonly Operation[];
+}
+
+export async function observeTarget(session: TargetSession, options: DriftRunOptions = {}): Promise<Map<string, OperationObservation>> {
+  const progress = options.progress ?? (() => undefined);
+  progress(`reading the catalog of ${session.label}`);
+  const fixtures = await discoverCatalog(session);
+  progress(`catalog: ${fixtures.skus.length} SKUs, ${fixtures.giftcards.length} gift card SKUs, ${fixtures.countries.length} countries; calling ${(options.operations ?? OPERATIONS).length} operations`);
+  return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }) });
+}
+
+export interface RecordResult {
+  readonly baseline: BuiltBaseline;
+  readonly files: string[];
+  readonly observations: ReadonlyMap<string, OperationObservation>;
+}
+
+export async function recordBaseline(session: TargetSession, outDir: string, options: DriftRunOptions = {}): Promise<RecordResult> {
+  const observations = await observeTarget(session, options);
+  const baseline = buildBaseline(observations, { target: session.stableLabel, environment: session.config.environment, mapping: session.config.fieldMapping });
+  // Nothing observed (an unusable target) writes nothing: an existing baseline is not replaced by an empty one.
+  const files = baseline.entries.length === 0 ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
+  return { baseline, files, observations };
+}
+
+export interface CheckRunResult extends DriftCheckResult {
+  readonly baseline: Baseline;
+  readonly observations: ReadonlyMap<string, OperationObservation>;
+}
+
+/** Observes the target and compares with a baseline read beforehand (`readBaseline`: a broken one stops before any request). */
+export async function checkBaseline(session: TargetSession, baseline: Baseline, options: DriftRunOptions = {}): Promise<CheckRunResult> {
+  const observations = await observeTarget(session, options);
+  return { ...compareWithBaseline(baseline, observations), baseline, observations };
+}

@@ -1,0 +1,93 @@
+// One run's connection to its target: the given URL, or the embedded sandbox started on 127.0.0.1 port 0 when no
+// target is configured; the gateway client over it and the catalog facts discovered from it. Shared by baseline and migrate.
+import type { TargetConfig, ResolvedTargetConfig } from '../api/target-config.ts';
+import { describeTarget } from '../api/target-config.ts';
+import { createGatewayClient, type GatewayClient } from '../client/gateway-client.ts';
+import { discoverFixtures, type Fixtures } from '../conformance/fixtures.ts';
+import { settingsForSandbox, startEmbeddedSandbox } from '../conformance/session.ts';
+import { withBaseUrl as withUrl } from '../api/target-config.ts';
+import { DEFAULT_SETTINGS, type ConformanceSettings } from '../conformance/settings.ts';
+import type { RunningSandbox } from '../sandbox/server.ts';
+
+export interface TargetSessionOptions {
+  /** Embedded sandbox profile (default 'faithful'); ignored for a given target. */
+  readonly profile?: string;
+  /** Embedded sandbox catalog seed (default: the config's). */
+  readonly seed?: number;
+  /** Number plans, account numbers and assumed field paths (conformance settings, the same file format). */
+  readonly settings?: ConformanceSettings;
+}
+
+export interface TargetSession {
+  readonly config: ResolvedTargetConfig;
+  readonly client: GatewayClient;
+  /** What reports call the target: never a credential. */
+  readonly label: string;
+  /** Stable name for committed files: 'embedded sandbox' or the base URL (an embedded port changes every run). */
+  readonly stableLabel: string;
+  readonly embedded: boolean;
+  readonly settings: ConformanceSettings;
+  /** Production targets get no charging request (DESIGN.md: Money safety). */
+  readonly production: boolean;
+  readonly sandbox?: RunningSandbox;
+  close(): Promise<void>;
+}
+
+/**
+ * The client's config with the real-time floors conformance uses (settings.minRequestTimeoutMs, pollSlackMs): at the
+ * embedded sandbox's scale 0.01 a 30 s response timeout is 300 ms, less than a busy 2-core machine can promise for the
+ * whole SKU catalog. No effect at scale 1, where the configured values are already above the floors.
+ */
+export function withRealTimeFloors(config: ResolvedTargetConfig, settings: ConformanceSettings): ResolvedTargetConfig {
+  const scale = config.timeScale;
+  if (!(scale > 0)) return config;
+  const atLeast = (ms: number, realMs: number): number => Math.max(ms, Math.ceil(realMs / scale));
+  return {
+    ...config,
+    timeouts: { ...config.timeouts, responseMs: atLeast(config.timeouts.responseMs, settings.minRequestTimeoutMs) },
+    poll: { ...config.poll, deadlineMs: config.poll.deadlineMs + Math.ceil(settings.pollSlackMs / scale) },
+  };
+}
+
+export async function openTargetSession(config: TargetConfig, options: TargetSessionOptions = {}): Promise<TargetSession> {
+  let settings = options.settings ?? DEFAULT_SETTINGS;
+  let sandbox: RunningSandbox | undefined;
+  let resolved: ResolvedTargetConfig;
+  let label: string;
+  if (config.baseUrl === undefined) {
+    const profile = options.profile ?? config.sandbox.profile ?? 'faithful';
+    const seed = options.seed ?? config.sandbox.seed;
+    sandbox = await startEmbeddedSandbox(config, { profile, seed });
+    settings = settingsForSandbox(settings, sandbox);
+    resolved = withUrl(config, sandbox.url);
+    label = `embedded sandbox (${sandbox.url}, profile ${profile}, seed ${seed})`;
+  } else {
+    resolved = { ...config, baseUrl: config.baseUrl };
+    label = describeTarget(config);
+  }
+  const client = createGatewayClient(withRealTimeFloors(resolved, settings));
+  const running = sandbox;
+  return {
+    config: resolved,
+    client,
+    label,
+    stableLabel: running === undefined ? describeTarget(config) : 'embedded sandbox',
+    embedded: running !== undefined,
+    settings,
+    production: config.environment === 'production',
+    ...(running === undefined ? {} : { sandbox: running }),
+    async close() {
+      await client.close();
+      await running?.close();
+    },
+  };
+}
+
+/** Reads the target's catalog once (v2 SKUs, countries, gift cards) through the shared conformance discovery. */
+export function discoverCatalog(session: TargetSession): Promise<Fixtures> {
+  return discoverFixtures({
+    read: async (operationId, input) => (await session.client.call(operationId, input)).response,
+    mapping: session.config.fieldMapping,
+    settings: session.settings,
+  });
+}

@@ -1,0 +1,269 @@
+// The v1-to-v2 migration check: for every v1/v2 pair of the catalog, the same inputs on both versions; outcomes
+// (v2 must not fail where v1 succeeds), content after the declared normalizations, field correspondence, latency.
+import type { GatewayResponse } from '../api/envelope.ts';
+import { operationPairs, type OperationPair } from '../api/operations.ts';
+import type { Outcome } from '../api/outcome.ts';
+import type { RequestInput } from '../api/request-builder.ts';
+import { describeResponse } from '../conformance/checks.ts';
+import {
+  isUnavailable,
+  needsTransaction,
+  readInputs,
+  transactionReadInputs,
+  writeBodies,
+  type InputContext,
+  type TransactionRef,
+} from '../drift/representative-inputs.ts';
+import { discoverCatalog, type TargetSession } from '../drift/target-session.ts';
+import type { Verdict } from '../reports/verdict.ts';
+import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
+import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
+import { normalizationOf } from './normalizations.ts';
+
+export type PairOutcome = Outcome | 'NotRun';
+
+export interface CallComparison {
+  /** What was sent, in words (no credentials: inputs are catalog values). */
+  readonly input: string;
+  readonly v1: { readonly outcome: Outcome; readonly detail: string };
+  readonly v2: { readonly outcome: Outcome; readonly detail: string };
+}
+
+export interface PairResult {
+  readonly purpose: string;
+  readonly v1: string;
+  readonly v2: string;
+  readonly v1Outcome: PairOutcome;
+  readonly v2Outcome: PairOutcome;
+  /** v2 failed (or did not finish) for an input on which v1 succeeded. */
+  readonly regression: boolean;
+  /** Why the pair was not run, or which input regressed. */
+  readonly reason?: string;
+  readonly charges: boolean;
+  readonly normalization: string;
+  readonly calls: readonly CallComparison[];
+  readonly contentDiffs: readonly ContentDiff[];
+  readonly fieldCorrespondence: readonly FieldCorrespondence[];
+  readonly latency: PairLatency | null;
+}
+
+export interface MigrationOptions {
+  /** Purposes to run (default: every pair of the catalog). */
+  readonly pairs?: readonly string[];
+  readonly load?: LoadSettings;
+  readonly progress?: (line: string) => void;
+  readonly runTag?: string;
+}
+
+export interface MigrationResult {
+  readonly target: string;
+  readonly pairs: readonly PairResult[];
+}
+
+/** Pairs that charge money or need a transaction that does (refused on a production target). */
+export function chargingPairs(pairs: readonly OperationPair[]): OperationPair[] {
+  return pairs.filter((p) => p.v1.charges || p.v2.charges || needsTransaction(p.v1) || needsTransaction(p.v2));
+}
+
+export function selectPairs(purposes: readonly string[] | undefined): OperationPair[] {
+  const all = operationPairs();
+  if (purposes === undefined) return all;
+  return all.filter((p) => purposes.includes(p.purpose));
+}
+
+function describeInput(input: RequestInput): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(input.path ?? {})) parts.push(`${k}=${String(v)}`);
+  for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) parts.push(`${k}=${String(v)}`);
+  if (input.body !== undefined && input.body !== null && typeof input.body === 'object') {
+    for (const [k, v] of Object.entries(input.body as Record<string, unknown>)) if (k !== 'correlationId') parts.push(`${k}=${JSON.stringify(v)}`);
+  }
+  return parts.length === 0 ? '(no parameters)' : parts.join(', ');
+}
+
+/** Outcome of a version over all inputs: Successful when every call was, else the first other outcome. */
+function summarize(outcomes: readonly Outcome[]): PairOutcome {
+  if (outcomes.length === 0) return 'NotRun';
+  return outcomes.find((o) => o !== 'Successful') ?? 'Successful';
+}
+
+interface Answer {
+  readonly outcome: Outcome;
+  readonly payload: unknown;
+  readonly detail: string;
+  /** The v1 write's final result, for the reads that need a transaction. */
+  readonly ref?: TransactionRef;
+}
+
+function readAnswer(response: GatewayResponse): Answer {
+  return { outcome: response.classification.outcome, payload: response.envelope?.payLoad, detail: describeResponse(response) };
+}
+
+function notRun(pair: OperationPair, reason: string): PairResult {
+  return {
+    purpose: pair.purpose,
+    v1: pair.v1.id,
+    v2: pair.v2.id,
+    v1Outcome: 'NotRun',
+    v2Outcome: 'NotRun',
+    regression: false,
+    reason,
+    charges: pair.v1.charges || pair.v2.charges,
+    normalization: normalizationOf(pair.purpose).note,
+    calls: [],
+    contentDiffs: [],
+    fieldCorrespondence: [],
+    latency: null,
+  };
+}
+
+function judge(pair: OperationPair, inputs: readonly string[], answers: readonly (readonly [Answer, Answer])[], latency: PairLatency | null): PairResult {
+  const calls: CallComparison[] = answers.map(([a, b], i) => ({
+    input: inputs[i] ?? '',
+    v1: { outcome: a.outcome, detail: a.detail },
+    v2: { outcome: b.outcome, detail: b.detail },
+  }));
+  const regressed = calls.find((c) => c.v1.outcome === 'Successful' && c.v2.outcome !== 'Successful');
+  const both = answers.filter(([a, b]) => a.outcome === 'Successful' && b.outcome === 'Successful');
+  const norm = normalizationOf(pair.purpose);
+  const content = compareContent(both.map(([a]) => a.payload), both.map(([, b]) => b.payload), norm);
+  return {
+    purpose: pair.purpose,
+    v1: pair.v1.id,
+    v2: pair.v2.id,
+    v1Outcome: summarize(calls.map((c) => c.v1.outcome)),
+    v2Outcome: summarize(calls.map((c) => c.v2.outcome)),
+    regression: regressed !== undefined,
+    ...(regressed === undefined ? {} : { reason: `v1 succeeded and v2 did not for ${regressed.input}: ${regressed.v2.detail}` }),
+    charges: pair.v1.charges || pair.v2.charges,
+    normalization: norm.note,
+    calls,
+    contentDiffs: content.contentDiffs,
+    fieldCorrespondence: content.fieldCorrespondence,
+    latency,
+  };
+}
+
+/** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
+export async function runMigration(session: TargetSession, options: MigrationOptions = {}): Promise<MigrationResult> {
+  const progress = options.progress ?? (() => undefined);
+  const load = options.load ?? DEFAULT_LOAD;
+  const pairs = selectPairs(options.pairs);
+  progress(`reading the catalog of ${session.label}`);
+  const fixtures = await discoverCatalog(session);
+  const tag = (options.runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
+  let counter = 0;
+  const ctx: InputContext = {
+    fixtures,
+    settings: session.settings,
+    mapping: session.config.fieldMapping,
+    newCorrelationId: () => `gh-mig-${tag}-${++counter}`,
+  };
+  const client = session.client;
+  const results = new Map<string, PairResult>();
+  const refs: TransactionRef[] = [];
+  const done = (result: PairResult): void => {
+    results.set(result.purpose, result);
+    const lat = result.latency === null ? '' : `, p50 v1 ${result.latency.v1.p50} ms / v2 ${result.latency.v2.p50} ms`;
+    progress(`${result.purpose}: v1 ${result.v1Outcome}, v2 ${result.v2Outcome}${result.regression ? ' REGRESSION' : ''}${lat}`);
+  };
+  const refusal = (pair: OperationPair): string | undefined =>
+    session.production && chargingPairs([pair]).length > 0 ? 'charges money (or needs a transaction that does): not sent to a production target' : undefined;
+
+  const runReads = async (pair: OperationPair, inputs: readonly RequestInput[]): Promise<void> => {
+    const answers: (readonly [Answer, Answer])[] = [];
+    for (const input of inputs) {
+      const a = readAnswer((await client.call(pair.v1.id, input)).response);
+      const b = readAnswer((await client.call(pair.v2.id, input)).response);
+      answers.push([a, b]);
+    }
+    const first = inputs[0] as RequestInput;
+    const latency = await measurePair(
+      { v1: async () => (await client.call(pair.v1.id, first)).response, v2: async () => (await client.call(pair.v2.id, first)).response },
+      load,
+    );
+    done(judge(pair, inputs.map(describeInput), answers, latency));
+  };
+
+  const plain = pairs.filter((p) => p.v1.method === 'GET' && !needsTransaction(p.v1));
+  const writes = pairs.filter((p) => p.v1.method === 'POST');
+  const dependent = pairs.filter((p) => p.v1.method === 'GET' && needsTransaction(p.v1));
+
+  for (const pair of plain) {
+    const refused = refusal(pair);
+    if (refused !== undefined) {
+      done(notRun(pair, refused));
+      continue;
+    }
+    const inputs = readInputs(pair.v1, ctx);
+    if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
+    else await runReads(pair, inputs);
+  }
+
+  for (const pair of writes) {
+    const refused = refusal(pair);
+    if (refused !== undefined) {
+      done(notRun(pair, refused));
+      continue;
+    }
+    const bodies = writeBodies(pair.v1, ctx);
+    if (isUnavailable(bodies)) {
+      done(notRun(pair, bodies.unavailable));
+      continue;
+    }
+    const answers: (readonly [Answer, Answer])[] = [];
+    for (const body of bodies) {
+      const sides: Answer[] = [];
+      for (const op of [pair.v1, pair.v2]) {
+        const sent = { ...body, correlationId: ctx.newCorrelationId() };
+        const result = await client.transact(op.id, { body: sent });
+        const final = result.finalExchange?.response ?? result.submitted.response;
+        const payload = result.outcome === 'Successful' ? final.envelope?.payLoad : undefined;
+        sides.push({ outcome: result.outcome, payload, detail: result.final ? describeResponse(final) : `not final after polling (${describeResponse(result.submitted.response)})` });
+        if (op.version === 'v1' && result.outcome === 'Successful') refs.push({ version: 'v1', purpose: pair.purpose, correlationId: sent.correlationId, result: payload });
+      }
+      answers.push([sides[0] as Answer, sides[1] as Answer]);
+    }
+    // Latency of the submissions themselves (the time to a final outcome of slow products is the gateway's processing time).
+    const first = bodies[0] as Record<string, unknown>;
+    const submit = (id: string) => async () => (await client.call(id, { body: { ...first, correlationId: ctx.newCorrelationId() } })).response;
+    const latency = await measurePair({ v1: submit(pair.v1.id), v2: submit(pair.v2.id) }, load);
+    done(judge(pair, bodies.map((b) => describeInput({ body: b })), answers, latency));
+  }
+
+  for (const pair of dependent) {
+    const refused = refusal(pair);
+    if (refused !== undefined) {
+      done(notRun(pair, refused));
+      continue;
+    }
+    // The same transaction (made through v1) read on both versions: what a client meets on the day it switches.
+    const inputs = transactionReadInputs(pair.v1, refs, ctx);
+    if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
+    else await runReads(pair, inputs);
+  }
+
+  return { target: session.label, pairs: pairs.map((p) => results.get(p.purpose) as PairResult) };
+}
+
+export function migrationCounts(result: MigrationResult): { pairs: number; compared: number; regressions: number; notCompared: number } {
+  const compared = result.pairs.filter((p) => p.v1Outcome === 'Successful').length;
+  return {
+    pairs: result.pairs.length,
+    compared,
+    regressions: result.pairs.filter((p) => p.regression).length,
+    notCompared: result.pairs.length - compared,
+  };
+}
+
+/**
+ * fail: a regression. incomplete: no pair compared, or a pair could not be compared (not run, or v1 itself did not
+ * succeed) unless skips are allowed. pass otherwise; content differences are reported, never failed.
+ */
+export function migrationVerdict(result: MigrationResult, options: { allowSkips: boolean }): Verdict {
+  const counts = migrationCounts(result);
+  if (counts.regressions > 0) return 'fail';
+  if (counts.compared === 0) return 'incomplete';
+  if (counts.notCompared > 0 && !options.allowSkips) return 'incomplete';
+  return 'pass';
+}

@@ -1,0 +1,120 @@
+// Tests of `gateway-harness baseline record|check` in-process: usage errors (exit 2, one line), record then check
+// (exit 0), a breaking change (exit 1, named on stdout and in drift.json), production gets no charging request.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { main } from '../cli.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gh-baseline-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Runs the CLI in-process with GATEWAY_* cleared, capturing stdout and stderr. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'gateway-harness', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    process.exitCode = undefined;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+beforeEach(() => {
+  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
+  const cases: ReadonlyArray<[string[], RegExp]> = [
+    [['baseline', 'check', '--baseline', '/nonexistent/baseline'], /GH_ERR_CONFIG: baseline .*has no index\.json/],
+    [['baseline', 'record', '--seed', 'x', '--out', '/nonexistent/out'], /--seed must be a whole number/],
+    [['baseline', 'record', '--profile', 'no-such-profile', '--out', '/nonexistent/out'], /unknown profile/],
+    [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /apply to the embedded sandbox only/],
+  ];
+  it.each(cases)('%j', async (args, message) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops with exit 2 when the target cannot be read', async () => {
+    const out = tempDir();
+    const { code, stderr } = await run(['baseline', 'record', '--target', 'http://127.0.0.1:9', '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/GH_ERR_TARGET: catalog discovery/);
+  });
+});
+
+describe('gateway-harness baseline record + check', () => {
+  const dir = tempDir();
+  const baseline = join(dir, 'baseline');
+
+  it('records the embedded sandbox (exit 0) and passes the check against it (exit 0)', async () => {
+    const recorded = await run(['baseline', 'record', '--out', baseline]);
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toMatch(/^baseline: recorded 48 of 48 operations/);
+    expect(recorded.stderr).toMatch(/baseline: v2\.catalog\.skus: observed/);
+    const checked = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'same')]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout.split('\n')[0]).toMatch(/^drift: PASS: 0 breaking, 0 non-breaking findings in 48 operations checked/);
+  }, 30_000);
+
+  it('fails the check (exit 1) on a breaking change and names it on stdout and in drift.json', async () => {
+    const reportDir = join(dir, 'removed');
+    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--profile', 'contract-field-removed']);
+    expect(code).toBe(1);
+    expect(stdout.split('\n')[0]).toMatch(/^drift: FAIL: 1 breaking/);
+    expect(stdout).toContain('BREAKING     v1.catalog.sku-exchange-rate $.payLoad.productName field-removed');
+    const report = JSON.parse(readFileSync(join(reportDir, 'drift.json'), 'utf8')) as { drift: { baselineDir: string; findings: unknown[] } };
+    expect(report.drift.baselineDir).toBe(baseline);
+    expect(report.drift.findings).toEqual([
+      { operationId: 'v1.catalog.sku-exchange-rate', path: '$.payLoad.productName', kind: 'breaking', change: 'field-removed', detail: expect.any(String) as unknown },
+    ]);
+    expect(readFileSync(join(reportDir, 'drift.md'), 'utf8').split('\n')[0]).toMatch(/^# drift: FAIL/);
+  }, 30_000);
+
+  it('passes the check (exit 0) on a non-breaking change and reports it', async () => {
+    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'added'), '--profile', 'contract-field-added']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('non-breaking v2.catalog.operators $.payLoad[*].operatorCode field-added');
+  }, 30_000);
+});
+
+describe('gateway-harness baseline record on a production target', () => {
+  let sandbox: RunningSandbox;
+  const seen: string[] = [];
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('sends no charging request and records the reads (exit 0)', async () => {
+    sandbox = await startSandbox({
+      timeScale: 0.01,
+      profile: { name: 'count-requests', description: 'records every request', hooks: { onRequest: (req) => void seen.push(`${req.method} ${req.operationId ?? req.path}`) } },
+    });
+    const out = join(tempDir(), 'prod');
+    const { code, stdout } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', out]);
+    expect(code).toBe(0);
+    expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual(['v2.transaction.estimated-cost', 'v2.transaction.estimated-cost']);
+    expect(stdout).toContain('not-observed v1.transaction.topup: charges money: not sent to a production target');
+    expect(seen.some((s) => s.includes('transaction.status'))).toBe(false);
+  }, 30_000);
+});

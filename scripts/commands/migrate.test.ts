@@ -1,0 +1,131 @@
+// Tests of `gateway-harness migrate`: usage errors and the production refusal (exit 2, one line, nothing sent) in-process,
+// a regression (exit 1) in-process, and the real bin in a child process against the embedded sandbox (exit 0, reports).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { operationPairs } from '../../api/operations.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { main } from '../cli.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gh-migrate-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'gateway-harness', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    process.exitCode = undefined;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+beforeEach(() => {
+  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('gateway-harness migrate: usage errors (exit 2, one line)', () => {
+  const cases: ReadonlyArray<[string[], RegExp]> = [
+    [['migrate', '--pairs', 'no.such.pair'], /--pairs: unknown pair "no.such.pair"/],
+    [['migrate', '--requests', '0'], /--requests must be a whole number from 1 to 1000/],
+    [['migrate', '--concurrency', '99'], /--concurrency must be a whole number from 1 to 16/],
+    [['migrate', '--target', 'http://127.0.0.1:9', '--seed', '2'], /apply to the embedded sandbox only/],
+  ];
+  it.each(cases)('%j', async (args, message) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('lists the pairs of the catalog with --list', async () => {
+    const { code, stdout } = await run(['migrate', '--list']);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(operationPairs().map((p) => p.purpose));
+  });
+});
+
+describe('gateway-harness migrate on a production target', () => {
+  let sandbox: RunningSandbox;
+  const seen: string[] = [];
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('refuses charging pairs before sending anything (exit 2, one line)', async () => {
+    sandbox = await startSandbox({
+      timeScale: 0.01,
+      profile: { name: 'count-requests', description: 'records every request', hooks: { onRequest: (req) => void seen.push(`${req.method} ${req.operationId ?? req.path}`) } },
+    });
+    const { code, stderr } = await run(['migrate', '--target', sandbox.url, '--env', 'production', '--report-dir', tempDir()]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^gateway-harness: GH_ERR_USAGE: migrate: 11 selected pairs charge money on a production target \(.*transaction\.topup.*\); nothing was sent/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(seen).toEqual([]);
+  });
+
+  it('runs read pairs selected with --pairs and sends no write', async () => {
+    const reportDir = tempDir();
+    const { code, stdout } = await run(['migrate', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--pairs', 'account.balance,catalog.countries', '--requests', '2', '--report-dir', reportDir]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^migrate: PASS \(2 of 2 pairs compared, 0 regressions/);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((s) => s.startsWith('POST'))).toEqual([]);
+  }, 30_000);
+});
+
+describe('gateway-harness migrate on the embedded sandbox', () => {
+  it('exits 1 against the v2-regression profile and names the pair', async () => {
+    const reportDir = tempDir();
+    const { code, stdout } = await run(['migrate', '--profile', 'contract-v2-regression', '--requests', '2', '--report-dir', reportDir]);
+    expect(code).toBe(1);
+    expect(stdout.split('\n')[0]).toMatch(/^migrate: FAIL: v2 fails where v1 succeeds in catalog\.sku-exchange-rate/);
+    expect(stdout).toMatch(/^REGRESSION catalog\.sku-exchange-rate: v1 Successful, v2 Failed/m);
+  }, 60_000);
+
+  it('runs the real bin: exit 0, migration.json and migration.md in the report dir', async () => {
+    const reportDir = tempDir();
+    const env: NodeJS.ProcessEnv = {};
+    for (const [key, value] of Object.entries(process.env)) if (!/^(VITEST|TEST$|NODE_ENV$|GATEWAY_)/.test(key)) env[key] = value;
+    const result = await new Promise<{ code: number | null; stdout: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, 'migrate', '--requests', '2', '--report-dir', reportDir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        done({ code, stdout });
+      });
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^migrate: PASS \(20 of 20 pairs compared, 0 regressions/);
+    const json = JSON.parse(readFileSync(join(reportDir, 'migration.json'), 'utf8')) as { migration: { pairs: Record<string, unknown>[] } };
+    expect(json.migration.pairs).toHaveLength(operationPairs().length);
+    for (const pair of json.migration.pairs) {
+      expect(Object.keys(pair)).toEqual(expect.arrayContaining(['purpose', 'v1', 'v2', 'v1Outcome', 'v2Outcome', 'regression', 'contentDiffs', 'fieldCorrespondence', 'latency']));
+      expect(pair.latency).toMatchObject({ v1: { p50: expect.any(Number), p95: expect.any(Number) }, v2: { p50: expect.any(Number), p95: expect.any(Number) } });
+    }
+    expect(readFileSync(join(reportDir, 'migration.md'), 'utf8').split('\n')[0]).toMatch(/^# migrate: PASS/);
+  }, 100_000);
+});

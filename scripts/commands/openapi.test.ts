@@ -1,0 +1,65 @@
+// Tests of `gateway-harness openapi`: writes the document to a file or to stdout (exit 0), with the server and the
+// write paths of the config; the document itself is tested in openapi/build-document.test.ts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OPERATIONS } from '../../api/operations.ts';
+import { main } from '../cli.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gh-openapi-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    process.exitCode = undefined;
+    return { code: await main(['node', 'gateway-harness', ...args]), stdout, stderr };
+  } finally {
+    process.exitCode = undefined;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+beforeEach(() => {
+  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string }>>; servers: { variables: { base_url: { default: string } } }[] };
+const operationIds = (doc: Doc): string[] => Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+
+describe('gateway-harness openapi', () => {
+  it('writes the document to --out (exit 0) and says where', async () => {
+    const file = join(tempDir(), 'nested', 'gateway.openapi.json');
+    const { code, stderr } = await run(['openapi', '--out', file, '--server', 'http://127.0.0.1:8080']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/openapi: wrote .*gateway\.openapi\.json \(48 paths, OpenAPI 3\.1\.0\)/);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
+    expect(operationIds(doc).sort()).toEqual(OPERATIONS.map((op) => op.id).sort());
+    expect(doc.servers[0]?.variables.base_url.default).toBe('http://127.0.0.1:8080');
+  });
+
+  it('prints the document on stdout without --out, with the config file\'s write paths', async () => {
+    const config = join(tempDir(), 'gateway-harness.config.json');
+    writeFileSync(config, JSON.stringify({ writePaths: { 'v1.transaction.pin': '/api/v1/pin/purchase' } }));
+    const { code, stdout } = await run(['openapi', '--config', config]);
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout) as Doc;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/api/v1/pin/purchase']?.post?.operationId).toBe('v1.transaction.pin');
+  });
+});

@@ -1,0 +1,46 @@
+// `gateway-harness openapi`: writes an OpenAPI 3.1 document of the gateway (both versions) generated from the catalog
+// and the wire schemas, for other tools (client generators, mock servers, API gateways). Thin over openapi/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { EXIT } from '../../api/errors.ts';
+import { buildOpenApiDocument, DEFAULT_SERVER } from '../../openapi/build-document.ts';
+import { loadConfig } from '../../config/load-config.ts';
+
+interface OpenApiFlags {
+  out?: string;
+  server?: string;
+  config?: string;
+}
+
+function runOpenApi(opts: OpenApiFlags): number {
+  // The config supplies the per-target write paths (and the base URL as the server default); flags win.
+  const config = loadConfig({ cwd: process.cwd(), env: process.env, flags: opts.config === undefined ? {} : { config: opts.config } });
+  const serverUrl = opts.server ?? config.baseUrl;
+  const document = buildOpenApiDocument({ writePaths: config.writePaths, ...(serverUrl === undefined ? {} : { serverUrl }) });
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  if (opts.out === undefined) {
+    process.stdout.write(text);
+  } else {
+    const path = resolve(opts.out);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    process.stderr.write(`openapi: wrote ${path} (${Object.keys(document.paths as object).length} paths, OpenAPI ${String(document.openapi)})\n`);
+  }
+  return EXIT.ok;
+}
+
+export function register(program: Command): void {
+  program
+    .command('openapi')
+    .description(
+      'Write an OpenAPI 3.1 document of the gateway (v1 and v2) generated from the operation catalog and the wire schemas:\n' +
+        'HTTP Basic auth, the envelope per payload kind, request bodies; write paths the spec does not show carry x-path-assumed: true.',
+    )
+    .option('--out <file>', 'write the document to this file (default: standard output)')
+    .option('--server <url>', `default of the base_url server variable (default: the configured target, else ${DEFAULT_SERVER})`)
+    .option('--config <path>', 'JSON config file whose writePaths (and baseUrl) the document uses')
+    .action((opts: OpenApiFlags) => {
+      process.exitCode = runOpenApi(opts);
+    });
+}
