@@ -1,5 +1,6 @@
 // Builds an OpenAPI 3.1 document of the gateway from the operation catalog and the wire schemas: both versions,
 // HTTP Basic auth, the envelope per payload kind, request bodies, and assumed paths marked with x-path-assumed.
+import { isReportSchemaFile } from '../schemas/report-schemas.ts';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -29,10 +30,10 @@ interface LoadedSchema {
   readonly schema: Json;
 }
 
-/** The wire schemas (schemas/*.schema.json), sorted by file name. */
+/** The wire schemas (schemas/*.schema.json without the report schemas), sorted by file name. */
 export function loadWireSchemas(dir: string = SCHEMAS_DIR): LoadedSchema[] {
   return readdirSync(dir)
-    .filter((name) => name.endsWith('.schema.json'))
+    .filter((name) => name.endsWith('.schema.json') && !isReportSchemaFile(name))
     .sort()
     .map((file) => {
       const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Json;

@@ -1,5 +1,6 @@
 // Code generator: schemas/*.schema.json -> schemas/generated/{types.ts, validators.js, validators.d.ts, request-bodies.ts}.
 // Validators are ajv standalone code compiled here, once, so no VU (k6) or request (sandbox) ever compiles a schema.
+import { REPORT_SCHEMA_FILES, isReportSchemaFile } from '../schemas/report-schemas.ts';
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,10 +48,10 @@ export interface SchemaSource {
  * validator alone would triple it; tests validate reports with ajv. Their types are closed (no index signature) so a
  * writer's typo fails the typecheck, while the schema itself stays open for forward-compatible readers.
  */
-export const REPORT_SCHEMA_FILES: ReadonlySet<string> = new Set(['summary.schema.json']);
+export { REPORT_SCHEMA_FILES };
 
 export function isReportSchema(source: Pick<SchemaSource, 'file'>): boolean {
-  return REPORT_SCHEMA_FILES.has(source.file);
+  return isReportSchemaFile(source.file);
 }
 
 export class GenError extends Error {
