@@ -9,7 +9,7 @@ import type { SandboxApp, SandboxOptions } from './app.ts';
 import { handlerFor } from './routes/index.ts';
 import type { SandboxProfile } from './profiles/registry.ts';
 import { getProfile, listProfiles } from './profiles/registry.ts';
-import { AUTH_HEADER, checkEnvelope, newCorrelationId, sleep, testClient } from './routes/testing.ts';
+import { AUTH_HEADER, checkEnvelope, newCorrelationId, testClient, waitFor } from './routes/testing.ts';
 import type { TestClient } from './routes/testing.ts';
 
 type Rec = Record<string, unknown>;
@@ -283,8 +283,7 @@ describe('store: bounded, resettable, closable', () => {
       headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' },
       payload: JSON.stringify({ skuId: 193, amount: 10, mobile: '18761666666', correlationId: 'held' }),
     });
-    await sleep(20);
-    expect(app.store.pendingCount).toBe(1);
+    await waitFor(() => app.store.pendingCount === 1, 'the held top-up to be stored');
     const started = Date.now();
     await app.close();
     const res = await held;
