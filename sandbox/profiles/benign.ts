@@ -95,7 +95,7 @@ const listOrder: ProfileHooks['onEnvelope'] = (ctx) => {
   return { envelope: ctx.envelope };
 };
 
-/** Reworded messages: the meaning stays, the text changes (spec: "changed ... error descriptions"). */
+/** Reworded messages: the meaning stays, the text changes (spec: "changed names, prices, rates, status and error descriptions"). */
 const REWORDED: Readonly<Record<ResponseCodeKey, string>> = {
   success: 'Completed',
   amountOutOfRange: DEFAULT_RESPONSE_CODES.amountOutOfRange.message,
