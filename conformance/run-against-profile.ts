@@ -29,16 +29,20 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs every case of the plan against a sandbox with `profile`; at most PARALLEL runs at a time in this process. */
-export async function runAgainst(profile: string): Promise<RunResult> {
+/**
+ * Runs every case of the plan against a sandbox with `profile`; at most PARALLEL runs at a time in this process.
+ * `timeScale` (default META_TIME_SCALE): a larger one gives every real-time timeout more room against CPU lag.
+ */
+export async function runAgainst(profile: string, options: { timeScale?: number } = {}): Promise<RunResult> {
+  const timeScale = options.timeScale ?? META_TIME_SCALE;
   return withSlot(async () => {
-    const sandbox = await startSandbox({ port: 0, timeScale: META_TIME_SCALE, profile });
+    const sandbox = await startSandbox({ port: 0, timeScale, profile });
     const config: ResolvedTargetConfig = {
       baseUrl: sandbox.url,
       user: 'user',
       password: 'pass',
       environment: 'sandbox',
-      timeScale: META_TIME_SCALE,
+      timeScale,
       timeouts: CONFIG_DEFAULTS.timeouts,
       poll: CONFIG_DEFAULTS.poll,
       writePaths: {},
