@@ -15,55 +15,63 @@ export const META_TIME_SCALE = 0.02;
 /** Profiles run side by side (each is one in-process sandbox + one client). */
 const PARALLEL = 4;
 
-const slots: Array<() => void> = [];
-let free = PARALLEL;
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (free === 0) await new Promise<void>((resolve) => slots.push(resolve));
-  else free -= 1;
-  try {
-    return await work();
-  } finally {
-    const next = slots.shift();
-    if (next === undefined) free += 1;
-    else next();
-  }
+export interface ProfileRunnerOptions {
+  /** Runs at a time in this process (default 4): fewer means less event-loop lag per request on a busy machine. */
+  readonly parallel?: number;
+  /** Default META_TIME_SCALE; a larger one gives every real-time timeout more room against CPU lag. */
+  readonly timeScale?: number;
 }
 
-/**
- * Runs every case of the plan against a sandbox with `profile`; at most PARALLEL runs at a time in this process.
- * `timeScale` (default META_TIME_SCALE): a larger one gives every real-time timeout more room against CPU lag.
- */
-export async function runAgainst(profile: string, options: { timeScale?: number } = {}): Promise<RunResult> {
+/** A function that runs every case of the plan against a sandbox with the named profile, a few profiles at a time. */
+export function profileRunner(options: ProfileRunnerOptions = {}): (profile: string) => Promise<RunResult> {
   const timeScale = options.timeScale ?? META_TIME_SCALE;
-  return withSlot(async () => {
-    const sandbox = await startSandbox({ port: 0, timeScale, profile });
-    const config: ResolvedTargetConfig = {
-      baseUrl: sandbox.url,
-      user: 'user',
-      password: 'pass',
-      environment: 'sandbox',
-      timeScale,
-      timeouts: CONFIG_DEFAULTS.timeouts,
-      poll: CONFIG_DEFAULTS.poll,
-      writePaths: {},
-      fieldMapping: DEFAULT_FIELD_MAPPING,
-      sandbox: { seed: 1 },
-    };
-    // Fewer POLL top-ups than the CLI's 50 (every kind still twice) and less polling slack: same checks, less time.
-    const settings = mergeSettings(DEFAULT_SETTINGS, {
-      loanNumbers: [...sandbox.app.data.samples.loanNumbers],
-      pollLoadTransactions: 12,
-      pollSlackMs: 1_500,
-    });
-    const target = createNodeConformanceTarget(config);
+  const waiting: Array<() => void> = [];
+  let free = options.parallel ?? PARALLEL;
+  const withSlot = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    else free -= 1;
     try {
-      return await runCases(ALL_CASES, { target, settings, timing: timingFor(config, settings), mapping: DEFAULT_FIELD_MAPPING });
+      return await work();
     } finally {
-      await target.close();
-      await sandbox.close();
+      const next = waiting.shift();
+      if (next === undefined) free += 1;
+      else next();
     }
-  });
+  };
+
+  return (profile) =>
+    withSlot(async () => {
+      const sandbox = await startSandbox({ port: 0, timeScale, profile });
+      const config: ResolvedTargetConfig = {
+        baseUrl: sandbox.url,
+        user: 'user',
+        password: 'pass',
+        environment: 'sandbox',
+        timeScale,
+        timeouts: CONFIG_DEFAULTS.timeouts,
+        poll: CONFIG_DEFAULTS.poll,
+        writePaths: {},
+        fieldMapping: DEFAULT_FIELD_MAPPING,
+        sandbox: { seed: 1 },
+      };
+      // Fewer POLL top-ups than the CLI's 50 (every kind still twice) and less polling slack: same checks, less time.
+      const settings = mergeSettings(DEFAULT_SETTINGS, {
+        loanNumbers: [...sandbox.app.data.samples.loanNumbers],
+        pollLoadTransactions: 12,
+        pollSlackMs: 1_500,
+      });
+      const target = createNodeConformanceTarget(config);
+      try {
+        return await runCases(ALL_CASES, { target, settings, timing: timingFor(config, settings), mapping: DEFAULT_FIELD_MAPPING });
+      } finally {
+        await target.close();
+        await sandbox.close();
+      }
+    });
 }
+
+/** The planted-bug meta-test's runner: time scale 0.02, four profiles at a time. */
+export const runAgainst = profileRunner();
 
 /** The named cases of a run, one line each: the failure with expected/received, or the status and skip reason. */
 export function explain(result: RunResult, ids: readonly string[]): string {
