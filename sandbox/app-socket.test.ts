@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { SandboxApp } from './app.ts';
-import { AUTH_HEADER, checkEnvelope, sleep } from './routes/testing.ts';
+import { AUTH_HEADER, checkEnvelope, waitFor } from './routes/testing.ts';
 
-const TIME_SCALE = 0.003; // the 120 s trigger takes 360 ms
+const TIME_SCALE = 0.01; // the 120 s trigger takes 1.2 s: room to read status while it is held, even on a busy CPU
 let app: SandboxApp;
 let base: string;
 
@@ -33,7 +33,8 @@ describe('sandbox over a real socket', () => {
     const correlationId = `socket-${process.pid}`;
     const started = Date.now();
     const held = call('POST', '/api/v2/transaction/topup', { skuId: 193, amount: 10, mobile: '18761666666', correlationId });
-    await sleep(30);
+    // Wait for the state (the sandbox holds the transaction), not for a fixed time.
+    await waitFor(() => app.store.hasCorrelationId(correlationId), 'the held top-up to be stored');
     const during = await call('GET', `/api/v2/transaction/status/${correlationId}`);
     expect(during.status).toBe(200);
     expect(during.body.responseCode).toBe('852');
@@ -56,10 +57,10 @@ describe('sandbox over a real socket', () => {
     const res = await call('POST', '/api/v2/transaction/giftcard/order', { skuId: sku?.skuId, amount: sku?.min.faceValueInWalletCurrency, correlationId });
     expect(res.body.responseCode).toBe('852');
     let final = res.body;
-    for (let i = 0; i < 100 && final.responseCode === '852'; i += 1) {
-      await sleep(10);
+    await waitFor(async () => {
       final = (await call('GET', `/api/v2/transaction/status/${correlationId}`)).body;
-    }
+      return final.responseCode !== '852';
+    }, 'the gift card to be final', { intervalMs: 10 });
     expect(final.responseCode).toBe('000');
     const id = (final.payLoad as Record<string, unknown>)['transactionId'];
     expect((await call('GET', `/api/v2/transaction/giftcard/fetch/${String(id)}`)).body.responseCode).toBe('000');

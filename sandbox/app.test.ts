@@ -7,9 +7,10 @@ import { isHarnessError } from '../api/errors.ts';
 import { buildApp } from './app.ts';
 import type { SandboxApp, SandboxOptions } from './app.ts';
 import { handlerFor } from './routes/index.ts';
+import { TRANSACTION_KINDS } from './store.ts';
 import type { SandboxProfile } from './profiles/registry.ts';
 import { getProfile, listProfiles } from './profiles/registry.ts';
-import { AUTH_HEADER, checkEnvelope, newCorrelationId, sleep, testClient } from './routes/testing.ts';
+import { AUTH_HEADER, checkEnvelope, newCorrelationId, testClient, waitFor } from './routes/testing.ts';
 import type { TestClient } from './routes/testing.ts';
 
 type Rec = Record<string, unknown>;
@@ -114,6 +115,29 @@ describe('routes from the operation catalog', () => {
         expect(res.body.responseCode, `${op.id}: ${String(res.body.responseMessage)}`).toBe('000');
         expect(payloadKind(res.body.payLoad), op.id).toBe('object');
       }
+    }
+  });
+
+  it("every charging write stores its transaction under the operation's catalog purpose (TRANSACTION_KINDS is derived)", async () => {
+    expect([...TRANSACTION_KINDS].sort()).toEqual([...new Set(OPERATIONS.filter((op) => op.charges).map((op) => op.purpose))].sort());
+    const c = await client();
+    for (const op of OPERATIONS.filter((o) => o.method === 'POST' && o.charges)) {
+      const body = validBody(c, op.requestBody as RequestBodyName);
+      await c.post(op.path, body);
+      const stored = c.app.store.byCorrelationId(String(body['correlationId']));
+      expect({ kind: stored?.kind, operationId: stored?.operationId }, op.id).toEqual({ kind: op.purpose, operationId: op.id });
+    }
+  });
+
+  it("asyncOperations takes any transaction kind (a top-up then answers '852' and finishes through status) and refuses others", async () => {
+    const c = await client({ behaviour: { asyncOperations: ['transaction.topup'] } });
+    const body = validBody(c, 'topup');
+    expect((await c.post('/api/v2/transaction/topup', body)).body.responseCode).toBe('852');
+    await waitFor(async () => (await c.get(`/api/v2/transaction/status/${String(body['correlationId'])}`)).body.responseCode === '000', 'the top-up to finish');
+    for (const asyncOperations of [['catalog.skus'], ['transaction.estimated-cost'], ['topup']]) {
+      await expect(buildApp({ behaviour: { asyncOperations } })).rejects.toSatisfy(
+        (e: unknown) => isHarnessError(e) && e.code === 'GH_ERR_CONFIG' && e.message.includes('asyncOperations'),
+      );
     }
   });
 
@@ -283,8 +307,7 @@ describe('store: bounded, resettable, closable', () => {
       headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' },
       payload: JSON.stringify({ skuId: 193, amount: 10, mobile: '18761666666', correlationId: 'held' }),
     });
-    await sleep(20);
-    expect(app.store.pendingCount).toBe(1);
+    await waitFor(() => app.store.pendingCount === 1, 'the held top-up to be stored');
     const started = Date.now();
     await app.close();
     const res = await held;

@@ -15,12 +15,15 @@ import { checkResponseCodes } from './error-codes.ts';
 import type { ResponseCodeKey } from './error-codes.ts';
 import { createEnvelopeSender, failure } from './envelope.ts';
 import type { EnvelopeSender, RouteReply, SendContext } from './envelope.ts';
+import { createRng } from './data/rng.ts';
 import { registerFaults } from './faults.ts';
+import type { FaultPlan } from './faults.ts';
 import { getProfile } from './profiles/registry.ts';
 import type { ProfileHooks, SandboxProfile } from './profiles/registry.ts';
 import type { RouteHandler, SandboxEnv, SandboxMode } from './routes/context.ts';
 import { ListingCache, readArgs, scaled } from './routes/context.ts';
 import { handlerFor } from './routes/index.ts';
+import { SandboxStats } from './stats.ts';
 import { SandboxStore } from './store.ts';
 
 export interface SandboxOptions {
@@ -37,8 +40,17 @@ export interface SandboxOptions {
   profile?: string | SandboxProfile;
   /** Overrides of the assumed behaviours (and planted-bug toggles), applied over the profile's. */
   behaviour?: BehaviourOverride;
+  /**
+   * Starting available funds in the wallet currency (USD); default behaviour.initialBalance (DEFAULT_FUNDS, 10 000).
+   * Load runs use LOAD_SANDBOX_FUNDS. A drained wallet answers '009'.
+   */
+  funds?: number;
   /** Honour the per-request X-Sandbox-Fault header; default false (opt-in). */
   faults?: boolean;
+  /** Fraction 0..1 of eligible requests a fault profile (faults-*) faults; default the profile's (0.1). */
+  faultRate?: number;
+  /** Wait of the `slow` and `late` faults of a fault profile (real-time ms, scaled); default the profile's (40 000). */
+  faultSlowMs?: number;
   /** Operation id -> path template, for the write operations whose path the spec does not show. */
   writePaths?: Record<string, string>;
   /** Largest accepted request body; default 64 KiB. */
@@ -57,7 +69,11 @@ export interface ResolvedSandboxOptions {
   user: string;
   profile: string;
   behaviour: SandboxBehaviour;
+  /** Starting available funds (wallet currency); equals behaviour.initialBalance. */
+  funds: number;
   faults: boolean;
+  /** The fault profile's plan with the rate and slow wait in effect; undefined without a fault profile. */
+  faultPlan: FaultPlan | undefined;
   writePaths: Readonly<Record<string, string>>;
   bodyLimitBytes: number;
   now: () => number;
@@ -70,6 +86,8 @@ export interface SandboxApp {
   data: SandboxData;
   options: ResolvedSandboxOptions;
   profile: SandboxProfile;
+  /** Requests received per operation and faults served (also served by GET /__sandbox/stats). */
+  stats: SandboxStats;
   /** What the routes share (data, store, behaviour, listing cache): for tests and tools, not a stable interface. */
   env: SandboxEnv;
   /** Finishes held and pending transactions (their responses are sent), then closes fastify. Idempotent. */
@@ -77,6 +95,8 @@ export interface SandboxApp {
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+/** The sandbox's own counters route (not a gateway operation): requests per operation and faults served. */
+export const STATS_PATH = '/__sandbox/stats';
 /** Path parameters up to this length reach the handlers, which answer with a clear envelope instead of a bare 404. */
 const MAX_PARAM_LENGTH = 8 * 1024;
 /** Longest piece of a request echoed into a message. */
@@ -98,7 +118,15 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
   if (user === '' || user.includes(':')) throw configError('sandbox user must be non-empty and contain no colon');
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1) throw configError('sandbox body limit must be a positive integer of bytes');
-  const behaviour = mergeBehaviour(DEFAULT_BEHAVIOUR, profile.behaviour, options.behaviour);
+  if (options.funds !== undefined && !(Number.isFinite(options.funds) && options.funds >= 0)) {
+    throw configError(`sandbox funds must be a finite amount >= 0, got ${String(options.funds)}`);
+  }
+  const behaviour = mergeBehaviour(
+    DEFAULT_BEHAVIOUR,
+    profile.behaviour,
+    options.behaviour,
+    options.funds === undefined ? undefined : { initialBalance: options.funds },
+  );
   const problem = checkBehaviour(behaviour) ?? checkResponseCodes(behaviour.responseCodes);
   if (problem !== undefined) throw configError(`sandbox profile '${profile.name}': ${problem}`);
   const writePaths = { ...(options.writePaths ?? {}) };
@@ -108,6 +136,18 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
     if (!op.pathAssumed) throw configError(`writePaths: the path of ${id} is fixed by the spec (${op.path})`);
     if (typeof path !== 'string' || !/^\/[A-Za-z0-9/_{}.-]*$/.test(path)) throw configError(`writePaths: ${id} needs an absolute path, got '${String(path)}'`);
   }
+  let faultPlan: FaultPlan | undefined;
+  if (options.faultRate !== undefined && !(Number.isFinite(options.faultRate) && options.faultRate >= 0 && options.faultRate <= 1)) {
+    throw configError(`sandbox fault rate must be a number 0..1, got ${String(options.faultRate)}`);
+  }
+  if (options.faultSlowMs !== undefined && !(Number.isFinite(options.faultSlowMs) && options.faultSlowMs >= 0)) {
+    throw configError(`sandbox fault slow wait must be a number of ms >= 0, got ${String(options.faultSlowMs)}`);
+  }
+  if (profile.faults !== undefined) {
+    faultPlan = { ...profile.faults, rate: options.faultRate ?? profile.faults.rate, slowMs: options.faultSlowMs ?? profile.faults.slowMs };
+  } else if (options.faultRate !== undefined || options.faultSlowMs !== undefined) {
+    throw configError(`fault rate and slow wait apply to a fault profile (faults-*); profile '${profile.name}' has none`);
+  }
   return {
     seed,
     timeScale,
@@ -116,7 +156,9 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
     password,
     profile: profile.name,
     behaviour,
+    funds: behaviour.initialBalance,
     faults: options.faults ?? false,
+    faultPlan,
     writePaths,
     bodyLimitBytes,
     now: options.now ?? Date.now,
@@ -129,11 +171,11 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
 const DATA_CACHE_MAX = 8;
 const dataCache = new Map<string, SandboxData>();
 
-function dataFor(seed: number, now: number | undefined): SandboxData {
-  const key = `${seed}|${now ?? 'day'}`;
+function dataFor(seed: number, now: number | undefined, extraCountries: readonly string[]): SandboxData {
+  const key = `${seed}|${now ?? 'day'}|${extraCountries.join(',')}`;
   let data = dataCache.get(key);
   if (data === undefined) {
-    data = generateSandboxData(seed, now === undefined ? {} : { now });
+    data = generateSandboxData(seed, { ...(now === undefined ? {} : { now }), extraCountries });
     if (dataCache.size >= DATA_CACHE_MAX) {
       const oldest = dataCache.keys().next().value;
       if (oldest !== undefined) dataCache.delete(oldest);
@@ -196,7 +238,13 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   const resolved = resolveOptions(options, profile);
   const { password, ...publicOptions } = resolved;
   const { behaviour } = resolved;
-  const data = dataFor(resolved.seed, options.now === undefined ? undefined : resolved.now());
+  let data: SandboxData;
+  try {
+    data = dataFor(resolved.seed, options.now === undefined ? undefined : resolved.now(), profile.catalog?.extraCountries ?? []);
+  } catch (error) {
+    throw configError(`sandbox profile '${profile.name}': ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const stats = new SandboxStats();
   const store = new SandboxStore({ initialBalance: behaviour.initialBalance, retentionMax: behaviour.statusRetentionMax, now: resolved.now });
   const env: SandboxEnv = {
     data,
@@ -211,6 +259,9 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   const send = createEnvelopeSender(hooks);
   const authorized = createBasicAuthCheck(resolved.user, password);
   const latencyMs = scaled(env, behaviour.responseLatencyMs);
+  const jitterMs = scaled(env, behaviour.responseLatencyJitterMs);
+  const jitter = createRng(resolved.seed ^ 0x1a7e);
+  const responseDelay = (): number => latencyMs + (jitterMs > 0 ? jitter.next() * jitterMs : 0);
 
   // Routing failures (bad URL encoding, over-long parameters) skip the error handler unless handed over here.
   let onFrameworkError: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void = () => undefined;
@@ -223,7 +274,26 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   // Only JSON bodies: text/plain (fastify's other default) becomes a 415 like any other content type.
   fastify.removeContentTypeParser('text/plain');
 
-  if (resolved.faults) registerFaults(fastify, { timeScale: resolved.timeScale, rejectCode: env.codes.invalidRequest.code });
+  const routeConfig = (request: FastifyRequest): { operationId?: string; internal?: boolean } | undefined =>
+    request.routeOptions?.config as { operationId?: string; internal?: boolean } | undefined;
+  const isInternal = (request: FastifyRequest): boolean => routeConfig(request)?.internal === true;
+  // Counted first, before faults and credentials: "nothing reached the sandbox" must see every arrival.
+  fastify.addHook('onRequest', async (request) => {
+    if (!isInternal(request)) stats.request(routeConfig(request)?.operationId);
+  });
+  if (resolved.faults || resolved.faultPlan !== undefined) {
+    registerFaults(fastify, {
+      timeScale: resolved.timeScale,
+      rejectCode: env.codes.invalidRequest.code,
+      honourHeader: resolved.faults,
+      ...(resolved.faultPlan === undefined ? {} : { plan: resolved.faultPlan }),
+      seed: resolved.seed,
+      sleep: (ms) => store.sleep(ms),
+      operationIdOf: (request) => routeConfig(request)?.operationId,
+      isInternal,
+      onFault: (kind, operationId) => stats.fault(kind, operationId),
+    });
+  }
 
   const unauthorized = (reply: FastifyReply, ctx: SendContext): FastifyReply =>
     send(reply, ctx, {
@@ -262,8 +332,10 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   fastify.setErrorHandler(answerError);
   onFrameworkError = answerError;
 
-  const finish = (reply: FastifyReply, ctx: SendContext, result: RouteReply): FastifyReply | Promise<FastifyReply> =>
-    latencyMs > 0 ? store.sleep(latencyMs).then(() => send(reply, ctx, result)) : send(reply, ctx, result);
+  const finish = (reply: FastifyReply, ctx: SendContext, result: RouteReply): FastifyReply | Promise<FastifyReply> => {
+    const delay = latencyMs > 0 || jitterMs > 0 ? responseDelay() : 0;
+    return delay > 0 ? store.sleep(delay).then(() => send(reply, ctx, result)) : send(reply, ctx, result);
+  };
 
   const routeHandler = (op: Operation, handler: RouteHandler, sender: EnvelopeSender) => {
     const localized = op.localized && behaviour.localize;
@@ -310,6 +382,18 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     }
   }
 
+  // The sandbox's own counters (not a gateway operation): same credentials, never counted, never faulted.
+  fastify.route({
+    method: 'GET',
+    url: STATS_PATH,
+    config: { internal: true },
+    handler: (request, reply) => {
+      const headers = request.headers as Record<string, string | undefined>;
+      if (!isAuthorized(headers)) return unauthorized(reply, { operationId: '', query: {}, body: undefined, headers });
+      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(stats.snapshot()));
+    },
+  });
+
   await fastify.ready();
 
   let closing: Promise<void> | undefined;
@@ -319,6 +403,7 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     data,
     options: publicOptions,
     profile,
+    stats,
     env,
     close() {
       closing ??= (async () => {

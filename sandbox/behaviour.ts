@@ -1,6 +1,8 @@
 // Every behaviour of the sandbox that the spec states as a table, or leaves open, kept as data with faithful defaults.
 // Profiles and options override these fields (never code paths), so a planted bug or a different gateway is one object.
 import { DEFAULT_RESPONSE_CODES } from './error-codes.ts';
+import { TRANSACTION_KINDS } from './store.ts';
+import type { TransactionKind } from './store.ts';
 import type { ResponseCodeEntry, ResponseCodeKey, ResponseCodeTable } from './error-codes.ts';
 
 /** What a trigger looks at; every field given must match. */
@@ -25,15 +27,21 @@ export interface TriggerRule {
   readonly effect: TriggerEffect;
 }
 
-/** Operations that can be asked to answer '852' first and finish later (purpose names of api/operations.ts). */
-export type AsyncPurpose = 'transaction.giftcard' | 'transaction.topup' | 'transaction.pin' | 'transaction.billpay';
+/**
+ * A write that can be asked to answer '852' first and finish later: a purpose of api/operations.ts among the
+ * transaction kinds (checkBehaviour refuses any other), e.g. 'transaction.giftcard'.
+ */
+export type AsyncPurpose = TransactionKind;
 
 export interface SandboxBehaviour {
   /** Spec "Sandbox simulation triggers (top-up operation)", in table order; only in sandbox mode. Delays are real-time ms, scaled. */
   triggers: TriggerRule[];
-  /** How long a gift card stays '852' before its final result (real-time ms, scaled). Assumed. */
+  /**
+   * How long an asynchronous write stays '852' before its final result (real-time ms, scaled). Named for the spec's
+   * case (gift card); it applies to every purpose in asyncOperations. Assumed.
+   */
   giftcardProcessingMs: number;
-  /** Writes that answer '852' at once and finish after their processing time (spec: gift card). */
+  /** Writes (catalog purposes) that answer '852' at once and finish after giftcardProcessingMs (spec: gift card). */
   asyncOperations: AsyncPurpose[];
   /** How long a port-in stays 'Pending' before 'Completed' (real-time ms, scaled). Assumed. */
   portinProcessingMs: number;
@@ -42,7 +50,10 @@ export interface SandboxBehaviour {
   giftcardPageMax: number;
   /** Spec: sandbox lookup supports four countries; production all except the United States and Spain. */
   lookupCountries: { sandbox: string[]; productionExcluded: string[] };
-  /** Available funds (wallet currency) at start and after reset(); the balance endpoint returns it negated (prepaid terms). */
+  /**
+   * Available funds (wallet currency) at start and after reset(); the balance endpoint returns it negated (prepaid
+   * terms). The `funds` option (CLI --funds) sets it; a drained wallet answers '009' (insufficient funds, assumed code).
+   */
   initialBalance: number;
   /** Planted-bug toggle: charge the wallet for failed transactions too. */
   chargeFailures: boolean;
@@ -71,11 +82,21 @@ export interface SandboxBehaviour {
   listingCacheMax: number;
   /** Added to every response (real-time ms, scaled); the `slow` profile sets it. */
   responseLatencyMs: number;
+  /** Plus a seeded uniform extra of 0 up to this (real-time ms, scaled) per response; the benign-latency profile sets it. */
+  responseLatencyJitterMs: number;
   /** responseCode and default message per outcome; overrides merge per key. */
   responseCodes: ResponseCodeTable;
 }
 
 const SECOND = 1_000;
+
+/** Starting funds of a sandbox (wallet currency, USD): enough for tests and a conformance run (~2,000 top-ups of 5 USD). */
+export const DEFAULT_FUNDS = 10_000;
+/**
+ * Starting funds the harness gives the sandbox it starts for a load run: a soak must not drain the wallet (every charge
+ * would then answer '009' and measure the refusal instead of the gateway). 10^9 USD is ~200 million 5 USD top-ups.
+ */
+export const LOAD_SANDBOX_FUNDS = 1_000_000_000;
 
 /** The spec's trigger table, row by row. */
 export const SPEC_TRIGGERS: readonly TriggerRule[] = Object.freeze([
@@ -120,7 +141,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<Sandb
   giftcardPageMin: 1,
   giftcardPageMax: 100,
   lookupCountries: { sandbox: ['JM', 'IN', 'PK', 'MX'], productionExcluded: ['US', 'ES'] },
-  initialBalance: 10_000,
+  initialBalance: DEFAULT_FUNDS,
   chargeFailures: false,
   localize: true,
   requireAuth: true,
@@ -135,6 +156,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<Sandb
   statusRetentionMax: 10_000,
   listingCacheMax: 256,
   responseLatencyMs: 0,
+  responseLatencyJitterMs: 0,
   responseCodes: DEFAULT_RESPONSE_CODES,
 });
 
@@ -162,6 +184,7 @@ export function checkBehaviour(behaviour: SandboxBehaviour): string | undefined 
     'portinProcessingMs',
     'initialBalance',
     'responseLatencyMs',
+    'responseLatencyJitterMs',
   ];
   for (const key of nonNegative) {
     const value = behaviour[key];
@@ -172,6 +195,10 @@ export function checkBehaviour(behaviour: SandboxBehaviour): string | undefined 
     if (!Number.isInteger(value) || value < 1) return `behaviour.${key} must be an integer >= 1`;
   }
   if (behaviour.giftcardPageMin > behaviour.giftcardPageMax) return 'behaviour.giftcardPageMin must not exceed giftcardPageMax';
+  const unknownAsync = behaviour.asyncOperations.find((purpose) => !TRANSACTION_KINDS.includes(purpose));
+  if (unknownAsync !== undefined) {
+    return `behaviour.asyncOperations: '${String(unknownAsync)}' is not the purpose of a transaction write (known: ${TRANSACTION_KINDS.join(', ')})`;
+  }
   for (const trigger of behaviour.triggers) {
     if ('delayMs' in trigger.effect && !(Number.isFinite(trigger.effect.delayMs) && trigger.effect.delayMs >= 0)) {
       return `trigger ${trigger.id}: delayMs must be a finite number >= 0`;

@@ -61,8 +61,8 @@ export function createEnvelopeSender(hooks: ProfileHooks | undefined): EnvelopeS
   const onEnvelope = hooks?.onEnvelope;
   return (reply, ctx, result) => {
     let httpStatus = result.httpStatus ?? 200;
-    let hookHeaders: Record<string, string> | undefined;
     let bytes: Buffer;
+    let hookHeaders: Readonly<Record<string, string>> | undefined;
     if (onEnvelope === undefined) {
       bytes = result.bytes ?? serializeEnvelope(result.envelope);
     } else {
@@ -74,10 +74,11 @@ export function createEnvelopeSender(hooks: ProfileHooks | undefined): EnvelopeS
       hookHeaders = changed?.headers;
       bytes = Buffer.from(JSON.stringify(finalEnvelope), 'utf8');
     }
-    if (result.headers !== undefined) {
-      for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+    // The route's headers, then the profile's (benign profiles add headers; a hook may also replace one).
+    for (const headers of [result.headers, hookHeaders]) {
+      if (headers === undefined) continue;
+      for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     }
-    for (const [name, value] of Object.entries(hookHeaders ?? {})) reply.header(name, value);
     return reply.code(httpStatus).header('content-type', JSON_TYPE).send(bytes);
   };
 }

@@ -1,14 +1,18 @@
-// Opt-in per-request faults for the embedded sandbox: the `X-Sandbox-Fault` header asks for added latency, an HTTP 5xx,
-// a connection reset, or a malformed/truncated JSON body, so clients' timeout, retry and "unknown outcome" paths can be tested.
+// Faults for the embedded sandbox: per request through the opt-in `X-Sandbox-Fault` header, or for a seeded fraction of
+// all requests through a fault profile (faults-*), so clients' timeout, retry and "unknown outcome" paths can be tested.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRng } from './data/rng.ts';
 import { DEFAULT_RESPONSE_CODES } from './error-codes.ts';
+import type { CountedFault } from './stats.ts';
 
 export const FAULT_HEADER = 'x-sandbox-fault';
 
 /** One requested fault. Names are the header's tokens; see FAULTS.md for what each does to the exchange. */
 export type Fault =
   | { readonly kind: 'latency'; readonly ms: number }
+  /** Held before the request is processed: the answer (and the transaction) come after a client timeout. */
+  | { readonly kind: 'late'; readonly ms: number }
   | { readonly kind: 'status'; readonly status: number }
   | { readonly kind: 'reset' }
   | { readonly kind: 'malformed' }
@@ -25,7 +29,7 @@ export const FAULT_REJECT_STATUS = 400;
 
 export type FaultParse = { readonly ok: true; readonly faults: readonly Fault[] } | { readonly ok: false; readonly message: string };
 
-const KNOWN = 'latency=MS, status=5xx, reset, malformed, truncate';
+const KNOWN = 'latency=MS, late=MS, status=5xx, reset, malformed, truncate';
 
 /** Pairs that cannot both apply to one exchange: a reset sends no response at all, and a body is either broken or cut. */
 const EXCLUSIVE: ReadonlyArray<readonly [FaultKind, FaultKind]> = [
@@ -50,6 +54,12 @@ function parseToken(token: string): Fault | string {
         return `sandbox fault latency needs a whole number of milliseconds 0..${MAX_FAULT_LATENCY_MS} (latency=MS), got ${quote(token)}`;
       }
       return { kind: 'latency', ms: Number(value) };
+    }
+    case 'late': {
+      if (value === undefined || !/^\d{1,7}$/.test(value) || Number(value) > MAX_FAULT_LATENCY_MS) {
+        return `sandbox fault late needs a whole number of milliseconds 0..${MAX_FAULT_LATENCY_MS} (late=MS), got ${quote(token)}`;
+      }
+      return { kind: 'late', ms: Number(value) };
     }
     case 'status': {
       if (value === undefined || !/^5\d\d$/.test(value)) {
@@ -105,11 +115,45 @@ export function truncateBody(body: Buffer): Buffer {
   return body.subarray(0, Math.floor(body.length / 2));
 }
 
+/** What a fault profile can serve; `slow` and `late` wait the plan's slowMs (× time scale), after or before processing. */
+export type PlannedFaultKind = 'reset' | 'status' | 'malformed' | 'truncate' | 'slow' | 'late';
+
+export const PLANNED_FAULT_KINDS: readonly PlannedFaultKind[] = ['reset', 'status', 'malformed', 'truncate', 'slow', 'late'];
+
+/** A fault profile's plan: which faults, how often, which operations never get one. */
+export interface FaultPlan {
+  /** One is picked (seeded) for each faulted request. */
+  readonly kinds: readonly PlannedFaultKind[];
+  /** Fraction of the eligible requests that get a fault, 0..1 (seeded draw per request, in arrival order). */
+  readonly rate: number;
+  /** Operation ids that never get a fault (default in every faults-* profile but faults-status: the status endpoint). */
+  readonly exemptOperations: readonly string[];
+  /** Wait of `slow` and `late` (real-time ms, scaled by the time scale). */
+  readonly slowMs: number;
+}
+
+/** HTTP statuses a planned `status` fault picks from. */
+export const PLANNED_5XX: readonly number[] = [500, 502, 503, 504];
+
 export interface FaultsOptions {
   /** Multiplies every fault latency, like every other sandbox delay (0.01 => latency=1000 waits 10 ms). */
   readonly timeScale: number;
   /** responseCode of the envelope answering an unusable header: the sandbox's invalid-request code (default '003'). */
   readonly rejectCode?: string;
+  /** Honour the X-Sandbox-Fault header (default true; buildApp passes its `faults` option). */
+  readonly honourHeader?: boolean;
+  /** A fault profile's plan, applied to requests without a fault header. */
+  readonly plan?: FaultPlan;
+  /** Seed of the plan's draws (same seed, same faults for the n-th eligible request). */
+  readonly seed?: number;
+  /** Waits (already scaled); buildApp passes the store's sleep, which close() releases at once. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The operation id of a request (undefined for an unknown path). */
+  readonly operationIdOf?: (request: FastifyRequest) => string | undefined;
+  /** Requests that are never faulted nor parsed (the sandbox's own /__sandbox routes). */
+  readonly isInternal?: (request: FastifyRequest) => boolean;
+  /** Told about every fault applied. */
+  readonly onFault?: (kind: CountedFault, operationId: string | undefined) => void;
 }
 
 type Payload = unknown;
@@ -147,27 +191,70 @@ function payloadBytes(payload: Payload): Buffer | undefined {
 /**
  * Adds the fault hooks to the ROOT instance (not an encapsulated child), so they see every route, the 404 handler and
  * the auth failures alike. Call it before registering auth and routes: a `status` fault then answers before anything
- * is authenticated, validated, charged or stored.
+ * is authenticated, validated, charged or stored. A request with the header (when honoured) gets exactly the header's
+ * faults; any other request may get the plan's.
  */
 export function registerFaults(fastify: FastifyInstance, options: FaultsOptions): void {
   const scale = Number.isFinite(options.timeScale) && options.timeScale >= 0 ? options.timeScale : 1;
   const rejectCode = options.rejectCode ?? DEFAULT_RESPONSE_CODES.invalidRequest.code;
+  const honourHeader = options.honourHeader ?? true;
+  const wait = options.sleep ?? ((ms: number) => sleep(ms));
+  const operationIdOf = options.operationIdOf ?? (() => undefined);
+  const isInternal = options.isInternal ?? (() => false);
+  const onFault = options.onFault ?? (() => undefined);
+  const plan = options.plan;
+  const exempt = new Set(plan?.exemptOperations ?? []);
+  const rng = createRng(options.seed ?? 1);
   // Parsed once per request; a WeakMap so nothing outlives the request and no request type augmentation is needed.
   const requested = new WeakMap<FastifyRequest, readonly Fault[]>();
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    const header = request.headers[FAULT_HEADER];
-    if (header === undefined) return;
-    const parsed = parseFaultHeader(Array.isArray(header) ? header.join(',') : header);
-    if (!parsed.ok) {
-      return reply
-        .code(FAULT_REJECT_STATUS)
-        .type('application/json; charset=utf-8')
-        .send({ responseCode: rejectCode, responseMessage: parsed.message, payLoad: null });
+  /** The plan's fault for this request, if the draw says so; undefined otherwise. */
+  const planned = (operationId: string | undefined): { fault: Fault; counted: CountedFault } | undefined => {
+    if (plan === undefined || plan.kinds.length === 0 || (operationId !== undefined && exempt.has(operationId))) return undefined;
+    // Two draws per eligible request, whatever the outcome, so the n-th request's fate depends only on (seed, n).
+    const hit = rng.next() < plan.rate;
+    const kind = plan.kinds[rng.int(0, plan.kinds.length - 1)] as PlannedFaultKind;
+    const status = PLANNED_5XX[rng.int(0, PLANNED_5XX.length - 1)] as number;
+    if (!hit) return undefined;
+    switch (kind) {
+      case 'slow':
+        return { fault: { kind: 'latency', ms: plan.slowMs }, counted: 'slow' };
+      case 'late':
+        return { fault: { kind: 'late', ms: plan.slowMs }, counted: 'late' };
+      case 'status':
+        return { fault: { kind: 'status', status }, counted: 'status' };
+      default:
+        return { fault: { kind }, counted: kind };
     }
-    if (parsed.faults.length === 0) return;
-    requested.set(request, parsed.faults);
-    const status = hasFault(parsed.faults, 'status');
+  };
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (isInternal(request)) return;
+    const operationId = operationIdOf(request);
+    const header = honourHeader ? request.headers[FAULT_HEADER] : undefined;
+    let faults: readonly Fault[];
+    if (header !== undefined) {
+      const parsed = parseFaultHeader(Array.isArray(header) ? header.join(',') : header);
+      if (!parsed.ok) {
+        return reply
+          .code(FAULT_REJECT_STATUS)
+          .type('application/json; charset=utf-8')
+          .send({ responseCode: rejectCode, responseMessage: parsed.message, payLoad: null });
+      }
+      faults = parsed.faults;
+      for (const fault of faults) onFault(fault.kind, operationId);
+    } else {
+      const chosen = planned(operationId);
+      if (chosen === undefined) return;
+      faults = [chosen.fault];
+      onFault(chosen.counted, operationId);
+    }
+    if (faults.length === 0) return;
+    requested.set(request, faults);
+    // Held before anything is processed: a client that times out meanwhile finds no transaction yet, then a final one.
+    const late = hasFault(faults, 'late');
+    if (late && late.ms > 0 && scale > 0) await wait(Math.round(late.ms * scale));
+    const status = hasFault(faults, 'status');
     // The HTTP 5xx answers before the request is processed: a client classifies it as failed, so nothing may be charged.
     if (status) return reply.code(status.status).send();
   });
@@ -178,7 +265,7 @@ export function registerFaults(fastify: FastifyInstance, options: FaultsOptions)
     // Everything below runs after the handler: the transaction (if any) already happened, so a slow, reset or broken
     // answer leaves the client with an unknown outcome to reconcile through the status endpoint, as the spec warns.
     const latency = hasFault(faults, 'latency');
-    if (latency && latency.ms > 0 && scale > 0) await sleep(Math.round(latency.ms * scale));
+    if (latency && latency.ms > 0 && scale > 0) await wait(Math.round(latency.ms * scale));
     if (hasFault(faults, 'reset')) {
       resetInsteadOfAnswering(request, reply);
       return payload;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isHarnessError } from '../api/errors.ts';
 import { isLoopbackHost, startSandbox } from './server.ts';
 import type { RunningSandbox } from './server.ts';
+import { waitFor } from './routes/testing.ts';
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -120,11 +121,11 @@ describe('startSandbox', () => {
     );
     // Wait until the sandbox holds the transaction (its status says in progress), so the close really races it.
     let status: Envelope | undefined;
-    for (let i = 0; i < 100 && status?.responseCode !== '852'; i += 1) {
-      await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => {
       const res = await fetch(`${sandbox.url}/api/v2/transaction/status/${correlationId}`, { headers: { authorization: basic('user', 'pass') } });
       status = (await res.json()) as Envelope;
-    }
+      return status.responseCode === '852';
+    }, 'the top-up to be held', { intervalMs: 20 });
     expect(status?.responseCode).toBe('852');
 
     await sandbox.close();

@@ -11,7 +11,7 @@ function store(options: Partial<{ initialBalance: number; retentionMax: number; 
 }
 
 function input(s: SandboxStore, correlationId: string) {
-  return { correlationId, transactionId: s.nextTransactionId(), kind: 'topup' as const, operationId: 'v2.transaction.topup' };
+  return { correlationId, transactionId: s.nextTransactionId(), kind: 'transaction.topup', operationId: 'v2.transaction.topup' };
 }
 
 describe('SandboxStore', () => {
@@ -19,8 +19,9 @@ describe('SandboxStore', () => {
     const s = store();
     expect(s.hasFunds(100)).toBe(true);
     expect(s.hasFunds(100.01)).toBe(false);
+    // Exact (money rule): never rounded to the cent.
     s.charge(12.345);
-    expect(s.availableFunds).toBe(87.66);
+    expect(s.availableFunds).toBe(87.655);
   });
 
   it('evicts the oldest transaction beyond the cap, finishing a pending one first', () => {

@@ -1,8 +1,19 @@
 // The sandbox's in-memory state: wallet funds, transactions by correlationId and id, eSIMs, cleared loans.
 // Everything is capped (oldest evicted) and every timer is tracked, so memory stays bounded and close() ends cleanly.
+import { OPERATIONS } from '../api/operations.ts';
+import { moneySub } from './data/money.ts';
 import type { Envelope } from './envelope.ts';
 
-export type TransactionKind = 'topup' | 'pin' | 'billpay' | 'giftcard' | 'sim-activation' | 'sim-portin' | 'esim';
+/**
+ * The kind of a stored transaction: the catalog `purpose` of the write that made it ('transaction.topup', ...), so a
+ * new write operation needs no edit here (api/operations.ts is the one list).
+ */
+export type TransactionKind = string;
+
+/** Purposes of the writes that store a transaction: every charging operation of the catalog (derived, not kept by hand). */
+export const TRANSACTION_KINDS: readonly TransactionKind[] = Object.freeze([
+  ...new Set(OPERATIONS.filter((op) => op.method === 'POST' && op.charges).map((op) => op.purpose)),
+]);
 
 export interface StoredTransaction {
   readonly correlationId: string;
@@ -41,10 +52,6 @@ const FIRST_TRANSACTION_ID = 100_000_001;
 /** setTimeout fires at once beyond 2^31-1 ms; a huge time scale must not turn a long delay into none. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
 export class SandboxStore {
   readonly #options: StoreOptions;
   #funds: number;
@@ -71,12 +78,14 @@ export class SandboxStore {
     return this.#funds;
   }
 
+  /** Exact comparison: a cost equal to the funds left is covered, a cost one hundredth of a cent above is not. */
   hasFunds(amount: number): boolean {
-    return amount <= this.#funds + 1e-9;
+    return amount <= this.#funds;
   }
 
+  /** Takes the cost off the funds exactly (decimal arithmetic, never rounded to the cent). */
   charge(amount: number): void {
-    this.#funds = round2(this.#funds - amount);
+    this.#funds = moneySub(this.#funds, amount);
   }
 
   hasCorrelationId(correlationId: string): boolean {

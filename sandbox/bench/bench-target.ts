@@ -18,7 +18,7 @@ function send(message: TargetMessage): void {
 }
 
 async function serveSandbox(): Promise<void> {
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, behaviour: { initialBalance: BENCH_INITIAL_BALANCE } });
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, funds: BENCH_INITIAL_BALANCE });
   send({ type: 'ready', url: sandbox.url });
 }
 

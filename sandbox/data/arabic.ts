@@ -1,7 +1,7 @@
 // Deterministic English-to-Arabic rendering of the sandbox's catalog texts: a phrase table plus transliteration.
 // The spec localizes SkuName, ProductName, BenefitType, ProductDescription, OperatorName, AdditionalInformation for 'ar'.
 
-import { COUNTRY_PLANS } from './countries.ts';
+import { COUNTRY_PLANS, EXTRA_COUNTRY_PLANS } from './countries.ts';
 
 // Every word the generator's English templates use; anything else (brand names) is transliterated.
 const PHRASES: Readonly<Record<string, string>> = {
@@ -103,7 +103,8 @@ const PHRASES: Readonly<Record<string, string>> = {
   'kes': 'شلن كيني',
   'egp': 'جنيه مصري',
   'aed': 'درهم إماراتي',
-  ...Object.fromEntries(COUNTRY_PLANS.map((p) => [p.country.countryName.toLowerCase(), p.nameAr])),
+  'lkr': 'روبية سريلانكية',
+  ...Object.fromEntries([...COUNTRY_PLANS, ...EXTRA_COUNTRY_PLANS.values()].map((p) => [p.country.countryName.toLowerCase(), p.nameAr])),
 };
 
 // Phrase lengths (in words) that start with a given first word, longest first: one Map hit per word.

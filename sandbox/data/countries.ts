@@ -96,8 +96,19 @@ function toPlan(row: Row, allRows: readonly Row[]): CountryPlan {
   };
 }
 
+/**
+ * Countries the base catalog does not have, for the benign "new catalog records" profile (spec Versioning 3: new
+ * countries come without notice). Their ITU codes collide with no base prefix, so no base number changes country.
+ */
+const EXTRA_ROWS: readonly Row[] = [
+  { code: 'LK', name: 'Sri Lanka', nameAr: 'سريلانكا', region: 'South Asia', itu: '94', areaCodes: [], nationalLength: 9, currency: 'LKR', timeZone: 'Asia/Colombo', fx: 300, ops: [2, 2], offers: 'pg' },
+];
+
 /** The fixed plans, in display order (sorted by country name at serve time is the generator's job). */
 export const COUNTRY_PLANS: readonly CountryPlan[] = ROWS.map((r) => toPlan(r, ROWS));
 
+/** Plans a generation may add after the base catalog (GenerateOptions.extraCountries), keyed by ISO code. */
+export const EXTRA_COUNTRY_PLANS: ReadonlyMap<string, CountryPlan> = new Map(EXTRA_ROWS.map((r) => [r.code, toPlan(r, ROWS)]));
+
 /** Arabic country names by ISO code (used by the localizer). */
-export const COUNTRY_NAME_AR: Readonly<Record<string, string>> = Object.fromEntries(ROWS.map((r) => [r.code, r.nameAr]));
+export const COUNTRY_NAME_AR: Readonly<Record<string, string>> = Object.fromEntries([...ROWS, ...EXTRA_ROWS].map((r) => [r.code, r.nameAr]));

@@ -208,3 +208,29 @@ describe('promotions', () => {
     }
   });
 });
+
+describe('extra countries (the benign new-records profile)', () => {
+  it('adds the country with operators, products, SKUs and gift cards, and leaves every base record as it was', () => {
+    const base = generateSandboxData(1, { now: NOW });
+    const grown = generateSandboxData(1, { now: NOW, extraCountries: ['LK'] });
+    const sameRecords = <T>(a: readonly T[], b: readonly T[]): void => {
+      const keys = new Set(b.map((r) => JSON.stringify(r)));
+      expect(a.filter((r) => !keys.has(JSON.stringify(r)))).toEqual([]);
+      expect(b.length).toBeGreaterThan(a.length);
+    };
+    sameRecords(base.countries, grown.countries);
+    sameRecords(base.operators, grown.operators);
+    sameRecords(base.products, grown.products);
+    sameRecords(base.skus, grown.skus);
+    sameRecords(base.giftcardSkus, grown.giftcardSkus);
+    expect(grown.promotions).toEqual(base.promotions);
+    expect(grown.samples.rtrFixedSkuId).toBe(base.samples.rtrFixedSkuId);
+    const maxBase = Math.max(...base.skus.map((s) => s.skuId));
+    expect(grown.skus.filter((s) => s.countryCode === 'LK').every((s) => s.skuId > maxBase)).toBe(true);
+    expect(grown.giftcardSkus.some((s) => s.countryCode === 'LK')).toBe(true);
+  });
+
+  it('refuses an unknown extra country', () => {
+    expect(() => generateSandboxData(1, { extraCountries: ['ZZ'] })).toThrow(/no extra country plan 'ZZ'/);
+  });
+});

@@ -3,9 +3,9 @@
 
 import { buildArabicSku, registerArabicSku } from './localize.ts';
 import { toV1Sku } from './v1.ts';
-import { COUNTRY_PLANS, type CountryPlan } from './countries.ts';
+import { COUNTRY_PLANS, EXTRA_COUNTRY_PLANS, type CountryPlan } from './countries.ts';
 import { DAY_MS, formatInTimeZone, startOfUtcDay } from './dates.ts';
-import { formatAmount, round2 } from './money.ts';
+import { formatAmount, priceOf, round2 } from './money.ts';
 import {
   BILLER_BRANDS,
   BILLER_KINDS,
@@ -209,7 +209,7 @@ class Generator {
         faceValueCurrency: input.faceCurrency,
         deliveredAmount: round2(face * deliveryPerFaceUnit),
         deliveryCurrencyCode: country.currencyCode,
-        cost: round2(wallet * (1 - input.discount / 100) + input.fee),
+        cost: priceOf(wallet, input.discount, input.fee),
         costCurrency: WALLET_CURRENCY,
         faceValueInWalletCurrency: wallet,
       };
@@ -523,35 +523,38 @@ class Generator {
     }
   }
 
-  run(): void {
+  /** Everything one country offers: RTR operators (with bundles, PIN, SIM), billers, eSIM, some gift card brands. */
+  private country(plan: CountryPlan, giftPlans: CountryPlan[], giftBrandsLeft: Map<string, (typeof GIFTCARD_BRANDS)[number][]>): void {
     const rng = this.rng;
+    const { country } = plan;
+    const isJamaica = country.countryCode === 'JM';
+    const count = rng.int(plan.rtrOperators[0], plan.rtrOperators[1]);
+    const brands = rng.shuffle(TELCO_BRANDS).slice(0, count);
+    const rtrOps: Operator[] = [];
+    brands.forEach((brand, k) => {
+      const op = this.addOperator(`${brand} ${country.countryName}`, country);
+      rtrOps.push(op);
+      this.topup(plan, op, isJamaica && k === 0);
+      if (plan.bundles && (k === 0 || rng.chance(0.4))) this.bundles(plan, op);
+      if (plan.pin && k === 0) this.pin(plan, op);
+      if (plan.sim && k < 2) this.sim(plan, op);
+    });
+    this.rtrOperatorsByCountry.set(country.countryCode, rtrOps);
+    if (plan.billPay) this.billers(plan);
+    if (plan.esim) this.esim(plan);
+    if (plan.giftcards) {
+      giftPlans.push(plan);
+      const shuffled = rng.shuffle(GIFTCARD_BRANDS);
+      const take = rng.int(3, 5);
+      for (const brand of shuffled.slice(0, take)) this.giftcardProduct(plan, brand);
+      giftBrandsLeft.set(country.countryCode, shuffled.slice(take));
+    }
+  }
+
+  run(): void {
     const giftPlans: CountryPlan[] = [];
     const giftBrandsLeft = new Map<string, (typeof GIFTCARD_BRANDS)[number][]>();
-    for (const plan of COUNTRY_PLANS) {
-      const { country } = plan;
-      const isJamaica = country.countryCode === 'JM';
-      const count = rng.int(plan.rtrOperators[0], plan.rtrOperators[1]);
-      const brands = rng.shuffle(TELCO_BRANDS).slice(0, count);
-      const rtrOps: Operator[] = [];
-      brands.forEach((brand, k) => {
-        const op = this.addOperator(`${brand} ${country.countryName}`, country);
-        rtrOps.push(op);
-        this.topup(plan, op, isJamaica && k === 0);
-        if (plan.bundles && (k === 0 || rng.chance(0.4))) this.bundles(plan, op);
-        if (plan.pin && k === 0) this.pin(plan, op);
-        if (plan.sim && k < 2) this.sim(plan, op);
-      });
-      this.rtrOperatorsByCountry.set(country.countryCode, rtrOps);
-      if (plan.billPay) this.billers(plan);
-      if (plan.esim) this.esim(plan);
-      if (plan.giftcards) {
-        giftPlans.push(plan);
-        const shuffled = rng.shuffle(GIFTCARD_BRANDS);
-        const take = rng.int(3, 5);
-        for (const brand of shuffled.slice(0, take)) this.giftcardProduct(plan, brand);
-        giftBrandsLeft.set(country.countryCode, shuffled.slice(take));
-      }
-    }
+    for (const plan of COUNTRY_PLANS) this.country(plan, giftPlans, giftBrandsLeft);
     // Top up the gift card list until paging has well over two pages; bounded by the brand pool.
     for (let round = 0; this.giftBuilt.length < GIFTCARD_TARGET && round < GIFTCARD_BRANDS.length; round++) {
       for (const plan of giftPlans) {
@@ -559,6 +562,18 @@ class Generator {
         const brand = giftBrandsLeft.get(plan.country.countryCode)?.shift();
         if (brand !== undefined) this.giftcardProduct(plan, brand);
       }
+    }
+  }
+
+  /**
+   * Countries added after the base catalog: the RNG and id allocators continue where run() stopped, so every base
+   * record (ids, names, prices) is exactly what a generation without extras gives.
+   */
+  runExtras(plans: readonly CountryPlan[]): void {
+    for (const plan of plans) {
+      const code = plan.country.currencyCode;
+      if (!this.fx.has(code)) this.fx.set(code, plan.baseFxPerUsd);
+      this.country(plan, [], new Map());
     }
   }
 
@@ -614,10 +629,17 @@ function firstSku(skus: Sku[], metas: ReadonlyMap<number, SkuMeta>, test: (sku: 
 /** Build the whole sandbox catalog for a seed. Pure: the same (seed, now) always gives deep-equal data. */
 export function generateSandboxData(seed: number, options: GenerateOptions = {}): SandboxData {
   const now = options.now ?? startOfUtcDay(Date.now());
+  const extraPlans = (options.extraCountries ?? []).map((code) => {
+    const plan = EXTRA_COUNTRY_PLANS.get(code);
+    if (plan === undefined) throw new Error(`sandbox data: no extra country plan '${code}' (known: ${[...EXTRA_COUNTRY_PLANS.keys()].join(', ')})`);
+    return plan;
+  });
   const gen = new Generator(seed);
   gen.run();
+  const baseProductCount = gen.products.length;
+  gen.runExtras(extraPlans);
 
-  const countries = COUNTRY_PLANS.map((p) => p.country).sort((a, b) => (a.countryName < b.countryName ? -1 : 1));
+  const countries = [...COUNTRY_PLANS, ...extraPlans].map((p) => p.country).sort((a, b) => (a.countryName < b.countryName ? -1 : 1));
   const countryByCode = new Map(countries.map((c) => [c.countryCode, c]));
 
   const skuMetaById = new Map<number, SkuMeta>();
@@ -728,7 +750,8 @@ export function generateSandboxData(seed: number, options: GenerateOptions = {})
     products,
     skus: catalog.en,
     giftcardSkus: gift.en,
-    promotions: promotions(createRng(seed + 0x5eed), now, products, countryByCode),
+    // Promotions from the base products only, so added countries leave the base promotions as they were.
+    promotions: promotions(createRng(seed + 0x5eed), now, gen.products.slice(0, baseProductCount).sort((a, b) => a.productId - b.productId), countryByCode),
     exchangeRates,
     logos,
     carriers,

@@ -47,7 +47,7 @@ export function localizeLookup(result: Pick<LookupResult, 'v2'>, lang: Lang): Sk
 
 /**
  * The language of an Accept-Language header: 'ar' when Arabic is its preferred language (highest q), else 'en'.
- * Spec: "for Arabic the code is 'ar'. Default language is English."
+ * Spec (Versioning 2): "for Arabic the code is 'ar'" and "Default language is English."
  */
 export function parseAcceptLanguage(header: string | string[] | undefined): Lang {
   const text = Array.isArray(header) ? header.join(',') : header;

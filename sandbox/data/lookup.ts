@@ -1,7 +1,7 @@
 // Number-driven data: mobile lookup (operator by a hash of the number), outstanding loans and dynamic bundles.
 // Loan rule (assumed, documented): a valid number of a country with bundle products whose national number ends "77d" owes d + 1 USD.
 
-import { round2 } from './money.ts';
+import { moneyAdd, round2 } from './money.ts';
 import { nationalNumber, normalizeMobile, validCountryOfNumber } from './number-plan.ts';
 import { hashString } from './rng.ts';
 import type { Loan, LookupResult, SandboxData, Sku, SkuMeta } from './types.ts';
@@ -78,7 +78,7 @@ export function bundlesFor(data: SandboxData, productId: number, mobile: string)
  */
 export function amountWithLoan(sku: Sku, meta: SkuMeta, loan: Loan, currency?: string | null): number {
   if (currency === undefined || currency === null || currency === '') {
-    return round2(sku.min.faceValueInWalletCurrency + loan.amountInWalletCurrency);
+    return moneyAdd(sku.min.faceValueInWalletCurrency, loan.amountInWalletCurrency);
   }
-  return round2(sku.min.faceValue + loanInFaceCurrency(meta, loan));
+  return moneyAdd(sku.min.faceValue, loanInFaceCurrency(meta, loan));
 }

@@ -1,5 +1,6 @@
 // Number-plan helpers: which country a mobile number belongs to and whether it follows that country's format.
-// The spec: "Mobile top-up in the sandbox accepts any number, but it must follow the country's format (Jamaica 1876 + 7 digits)".
+// The spec: "Mobile top-up in the sandbox accepts any number, but it must follow the country's format (example: Jamaica
+// country code 1876 followed by 7 digits).
 
 import type { Country, SandboxData } from './types.ts';
 

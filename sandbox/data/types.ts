@@ -341,6 +341,11 @@ export interface SandboxIndex {
 export interface GenerateOptions {
   /** Clock for promotions (ms since epoch). Default: the start of the current UTC day, so one day's runs agree. */
   now?: number;
+  /**
+   * ISO codes of EXTRA_COUNTRY_PLANS to add after the base catalog (the benign "new catalog records" profile): their
+   * operators, products, SKUs and gift cards get ids after every base id, and every base record stays as it was.
+   */
+  extraCountries?: readonly string[];
 }
 
 export interface SandboxData {

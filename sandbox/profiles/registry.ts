@@ -1,7 +1,10 @@
-// Named behaviour profiles selected when the sandbox starts: the faithful default, a slow one, and planted bugs.
-// A profile is data (behaviour overrides) plus optional hooks that see every request and every envelope.
+// Named behaviour profiles selected when the sandbox starts: faithful, slow, benign changes, faults and planted bugs.
+// A profile is data (behaviour overrides, catalog additions, a fault plan) plus optional hooks on requests and envelopes.
 import { HarnessError } from '../../api/errors.ts';
 import type { BehaviourOverride } from '../behaviour.ts';
+import type { FaultPlan } from '../faults.ts';
+import { BENIGN_PROFILES } from './benign.ts';
+import { FAULT_PROFILES } from './faults.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
 
@@ -28,10 +31,17 @@ export interface ProfileEnvelopeContext {
   httpStatus: number;
 }
 
+/** What an envelope hook may change: the envelope, the HTTP status, and response headers to add or replace. */
+export interface EnvelopeChange {
+  envelope?: Record<string, unknown>;
+  httpStatus?: number;
+  headers?: Readonly<Record<string, string>>;
+}
+
 export interface ProfileHooks {
   onRequest?(req: ProfileRequest): void;
-  /** `headers` adds response headers (contract-change profiles: a header the gateway starts or stops sending). */
-  onEnvelope?(ctx: ProfileEnvelopeContext): { envelope?: Record<string, unknown>; httpStatus?: number; headers?: Record<string, string> } | void;
+  /** `headers` adds or replaces response headers (benign profiles; contract-change profiles start or stop sending one). */
+  onEnvelope?(ctx: ProfileEnvelopeContext): EnvelopeChange | void;
 }
 
 export interface PlantedBug {
@@ -42,10 +52,29 @@ export interface PlantedBug {
   expectedFailingCases: string[];
 }
 
+/** A benign profile's declaration: the spec rule that makes its change non-breaking, and the change. */
+export interface BenignChange {
+  /** Spec Versioning rule 3, quoted verbatim (the part that covers the change). */
+  rule: string;
+  /** The kind of non-breaking change this profile makes. */
+  change: string;
+}
+
+/** Records the catalog gains over the base data (spec Versioning 3: "new countries, operators, products, services"). */
+export interface CatalogAdditions {
+  /** ISO codes of sandbox/data/countries.ts EXTRA_COUNTRY_PLANS, each with operators, products, SKUs and gift cards. */
+  extraCountries?: readonly string[];
+}
+
 export interface SandboxProfile {
   name: string;
   description: string;
   plantedBug?: PlantedBug;
+  /** Set on benign-* profiles: the whole conformance plan must pass against them (conformance/benign-profiles.test.ts). */
+  benign?: BenignChange;
+  /** Set on faults-* profiles: a seeded fraction of requests get a fault (sandbox/faults.ts). */
+  faults?: FaultPlan;
+  catalog?: CatalogAdditions;
   behaviour?: BehaviourOverride;
   hooks?: ProfileHooks;
 }
@@ -60,7 +89,7 @@ const BUILT_IN: readonly SandboxProfile[] = [
 ];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES];
+  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES];
 }
 
 export function listProfiles(): SandboxProfile[] {

@@ -1,6 +1,7 @@
 // Bill payment (v1 and v2, path assumed) and the bill detail lookup (v1 transaction/, v2 lookup/ fetch-account-detail).
 // A Bill Pay SKU, the amount within the biller's bounds ('001'), transactionCurrencyCode null/empty = wallet currency.
 import { billDetailFor, isPlausibleAccountNumber } from '../data/billpay.ts';
+import { formatExact } from '../data/money.ts';
 import type { BillpayRequest } from '../../schemas/generated/types.ts';
 import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
@@ -32,7 +33,7 @@ function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
           accountNumber: body.accountNumber,
           token: digitsFor(env, txn.transactionId, 4, 20),
           unit: null,
-          receivedNarration: `Payment of ${face.toFixed(2)} ${sku.min.faceValueCurrency} received for account ${body.accountNumber}`,
+          receivedNarration: `Payment of ${formatExact(face)} ${sku.min.faceValueCurrency} received for account ${body.accountNumber}`,
         },
       }),
     }),
@@ -40,7 +41,7 @@ function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
 }
 
 const billpay = (ctx: RouteContext): ReturnType<typeof runWrite> =>
-  runWrite<BillpayRequest>(ctx, { kind: 'billpay', decide: decideBillpay });
+  runWrite<BillpayRequest>(ctx, { decide: decideBillpay });
 
 /** Spec: query skuId and accountNumber, "both optional"; without both there is no bill to show (assumed failure). */
 function fetchAccountDetail(ctx: RouteContext): RouteReply {

@@ -42,7 +42,7 @@ function decideEsim(ctx: RouteContext, body: EsimRequest): Decision {
   };
 }
 
-const order = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<EsimRequest>(ctx, { kind: 'esim', decide: decideEsim });
+const order = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<EsimRequest>(ctx, { decide: decideEsim });
 
 function status(ctx: RouteContext): RouteReply {
   const { env } = ctx;

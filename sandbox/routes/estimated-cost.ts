@@ -1,7 +1,7 @@
 // Estimated cost (v2 only, path assumed): what a transaction of this SKU and amount would cost, never charged or stored.
 // Spec: transactionCurrencyCode "must be upper case" (schema) and, as for a top-up, one of the SKU's FaceValueCurrency.
 import type { EstimatedCostRequest } from '../../schemas/generated/types.ts';
-import { costOf, round2, toWalletAmount } from '../data/money.ts';
+import { convert, costOf, toWalletAmount } from '../data/money.ts';
 import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import { ok } from './context.ts';
@@ -37,7 +37,7 @@ function estimate(ctx: RouteContext): RouteReply {
     currencyCode: amountCurrency(env, currency),
     faceValue: face,
     faceValueCurrency: sku.min.faceValueCurrency,
-    deliveredAmount: round2(face * meta.deliveryPerFaceUnit),
+    deliveredAmount: convert(face, meta.deliveryPerFaceUnit),
     deliveryCurrencyCode: sku.min.deliveryCurrencyCode,
     discount: sku.discount,
     fee: sku.fee,

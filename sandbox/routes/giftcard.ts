@@ -1,5 +1,6 @@
 // Gift card purchase (v1 and v2, path assumed) and gift card fetch by transaction id. Spec: the purchase may answer
 // '852' while processing; the final result comes from the status endpoint, the card details from giftcard/fetch/{id}.
+import { getOperation } from '../../api/operations.ts';
 import type { GiftcardRequest } from '../../schemas/generated/types.ts';
 import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
@@ -7,7 +8,6 @@ import { fail, idArg, ok } from './context.ts';
 import type { Decision } from './transactions.ts';
 import {
   digitsFor,
-  isAsync,
   isRefusal,
   priceAmount,
   resolveSku,
@@ -16,6 +16,8 @@ import {
 } from './transactions.ts';
 
 const CARD_VALIDITY_DAYS = 365;
+/** The kind of transaction giftcard/fetch serves: the purchase's catalog purpose (getOperation throws if it is renamed). */
+const GIFTCARD_PURCHASE = getOperation('v2.transaction.giftcard').purpose;
 
 function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
   const { env } = ctx;
@@ -27,7 +29,6 @@ function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
   const { cost, face } = priced;
   return {
     cost,
-    asyncMs: isAsync(env, 'transaction.giftcard') ? env.behaviour.giftcardProcessingMs : undefined,
     build: (txn) => {
       const cardNumber = digitsFor(env, txn.transactionId, 6, 16);
       const pin = digitsFor(env, txn.transactionId, 7, 8);
@@ -55,13 +56,13 @@ function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
 }
 
 const giftcard = (ctx: RouteContext): ReturnType<typeof runWrite> =>
-  runWrite<GiftcardRequest>(ctx, { kind: 'giftcard', decide: decideGiftcard });
+  runWrite<GiftcardRequest>(ctx, { decide: decideGiftcard });
 
 function fetchGiftcard(ctx: RouteContext): RouteReply {
   const { env } = ctx;
   const id = idArg(ctx, 'id');
   const txn = id === undefined ? undefined : env.store.byTransactionId(id);
-  if (txn === undefined || txn.kind !== 'giftcard') return fail(env, 'notFound', 'No gift card transaction found with this id');
+  if (txn === undefined || txn.kind !== GIFTCARD_PURCHASE) return fail(env, 'notFound', 'No gift card transaction found with this id');
   if (txn.result === undefined) return fail(env, 'inProgress', 'Gift card transaction is in progress');
   if (txn.details === undefined) return fail(env, 'notFound', 'The gift card transaction did not succeed: no card to fetch');
   return ok(env, txn.details);

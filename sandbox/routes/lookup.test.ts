@@ -1,5 +1,6 @@
-// Mobile lookup in-process. Spec: "sandbox supports only numbers of four countries (Jamaica, India, Pakistan,
-// Mexico)... Production supports all countries except the United States and Spain"; Arabic for Accept-Language: ar.
+// Mobile lookup in-process. Spec: "sandbox supports only numbers of four countries (Jamaica, India, Pakistan, Mexico; a
+// number with a valid country code from these). Production supports all countries except the United States and Spain."
+// Arabic for Accept-Language: ar.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClient } from './testing.ts';
 import type { TestClient } from './testing.ts';

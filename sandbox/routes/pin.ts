@@ -37,7 +37,7 @@ function decidePin(ctx: RouteContext, body: PinRequest): Decision {
   };
 }
 
-const pin = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<PinRequest>(ctx, { kind: 'pin', decide: decidePin });
+const pin = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<PinRequest>(ctx, { decide: decidePin });
 
 export const PIN_ROUTES: RouteTable = {
   'v1.transaction.pin': pin,

@@ -1,5 +1,6 @@
 // Transaction status by correlationId (v1 and v2): '852' while in progress, then the transaction's final envelope.
-// Spec: "an unknown correlationId is a failure, not a success" (assumed code, see error-codes.ts).
+// An unknown correlationId answers '027' (assumed: the spec does not say what status answers for an id it never saw;
+// a failure code, not '000' or '852', and overridable through behaviour.responseCodes.notFound, see error-codes.ts).
 import type { RouteContext, RouteTable } from './context.ts';
 import { fail, stringArg } from './context.ts';
 import type { RouteReply } from '../envelope.ts';

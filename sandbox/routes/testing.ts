@@ -57,7 +57,8 @@ export async function testClient(options: SandboxOptions = {}): Promise<TestClie
     post: (url, body, headers) => request('POST', url, body, headers),
     async funds() {
       const response = await client.get('/api/v2/account/balance');
-      return -(response.body.payLoad as number);
+      // 0 - x rather than -x: an empty wallet is 0, not -0.
+      return 0 - (response.body.payLoad as number);
     },
     close: () => app.close(),
   };
@@ -71,6 +72,19 @@ export function newCorrelationId(prefix = 't'): string {
   return `${prefix}-${process.pid}-${counter}`;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until `condition` holds, checking every `intervalMs`, and throws naming `what` after `timeoutMs`: tests wait for
+ * the state they need (bounded), never for a fixed time that a busy CPU can outlast.
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { timeoutMs = 10_000, intervalMs = 5 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

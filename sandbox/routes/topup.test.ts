@@ -2,7 +2,7 @@
 // delayed results through status ('852' then final), funds, duplicates, validation, production mode and the loan flow.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../app.ts';
-import { newCorrelationId, sleep, testClient } from './testing.ts';
+import { newCorrelationId, testClient, waitFor } from './testing.ts';
 import type { TestClient } from './testing.ts';
 
 const clients: TestClient[] = [];
@@ -201,13 +201,15 @@ describe('top-up: sandbox triggers (spec table)', () => {
   ];
   for (const delay of delays) {
     it(`number ending ${delay.suffix}: response held ${delay.realMs} ms x time scale, status '852' meanwhile, then final`, async () => {
-      const timeScale = 0.005;
+      // 0.01: the response is held 1.2 s / 0.9 s, ample room to read status while it is held, even on a busy CPU.
+      const timeScale = 0.01;
       const c = await client({ timeScale });
       const before = await c.funds();
       const body = topup(193, 10, delay.mobile);
       const started = Date.now();
       const pending = c.post(TOPUP, body);
-      await sleep(5);
+      // Wait for the state (the sandbox holds the transaction), not for a fixed time.
+      await waitFor(() => c.app.store.pendingCount === 1, 'the held top-up to be stored');
       const during = await c.get(`/api/v2/transaction/status/${String(body['correlationId'])}`);
       expect(during.body.responseCode).toBe('852');
       expect(during.body.payLoad).toBeNull();

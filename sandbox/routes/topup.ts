@@ -1,7 +1,7 @@
 // Mobile top-up (v1 and v2): RTR SKU, the country's number format, FaceValueCurrency, amount bounds ('001'),
 // the spec's sandbox triggers (delays, 510, 500, 001), the two-step bundle loan, funds and charge on success.
 import { loanFor, loanInFaceCurrency } from '../data/lookup.ts';
-import { costOf, denominationRangeMessage, isWalletCurrency, round2, toWalletAmount, withinBounds } from '../data/money.ts';
+import { convert, costOf, denominationRangeMessage, isWalletCurrency, moneySub, round2, shiftBounds, toWalletAmount, withinBounds } from '../data/money.ts';
 import type { Sku, SkuMeta } from '../data/types.ts';
 import type { TopupRequest } from '../../schemas/generated/types.ts';
 import type { RouteContext, RouteTable } from './context.ts';
@@ -35,7 +35,7 @@ function amountRefusal(ctx: RouteContext, sku: Sku, meta: SkuMeta, body: TopupRe
   const bounds = boundsFor(sku, meta, body.transactionCurrencyCode);
   const cost = walletCost(sku, meta, body.amount, body.transactionCurrencyCode);
   if (loan !== undefined) {
-    const withLoan = { ...bounds, min: round2(bounds.min + loan), max: round2(bounds.max + loan) };
+    const withLoan = shiftBounds(bounds, loan);
     if (withinBounds(body.amount, withLoan)) return undefined;
     if (withinBounds(body.amount, bounds) || !ctx.env.behaviour.checkAmountBounds) {
       return {
@@ -75,7 +75,7 @@ function decideTopup(ctx: RouteContext, body: TopupRequest): Decision {
 
   const walletAmount = toWalletAmount(meta, body.amount, currency);
   const cost = costOf(sku, walletAmount);
-  const face = faceAmount(meta, loan === undefined ? body.amount : body.amount - loan, currency);
+  const face = faceAmount(meta, loan === undefined ? body.amount : moneySub(body.amount, loan), currency);
   return {
     cost,
     holdMs: trigger !== undefined && 'delayMs' in trigger.effect ? trigger.effect.delayMs : undefined,
@@ -84,14 +84,14 @@ function decideTopup(ctx: RouteContext, body: TopupRequest): Decision {
         const owed = loanFor(env.data, body.mobile);
         if (owed !== undefined) env.store.clearLoan(owed.mobile);
       }
-      const local = round2(face * meta.deliveryPerFaceUnit);
+      const local = convert(face, meta.deliveryPerFaceUnit);
       const salesTax = sku.isSalesTaxCharged ? round2((local * sku.salesTax) / 100) : 0;
       return {
         payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: face }, {
           topupDetail: {
             localCurrencyAmount: local,
             salesTaxAmount: salesTax,
-            localCurrencyAmountExcludingTax: round2(local - salesTax),
+            localCurrencyAmountExcludingTax: moneySub(local, salesTax),
             destinationCurrency: sku.min.deliveryCurrencyCode,
             operatorTransactionId: `OP${digitsFor(env, txn.transactionId, 1, 12)}`,
           },
@@ -101,7 +101,7 @@ function decideTopup(ctx: RouteContext, body: TopupRequest): Decision {
   };
 }
 
-const topup = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<TopupRequest>(ctx, { kind: 'topup', decide: decideTopup });
+const topup = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<TopupRequest>(ctx, { decide: decideTopup });
 
 export const TOPUP_ROUTES: RouteTable = {
   'v1.transaction.topup': topup,

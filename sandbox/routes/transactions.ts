@@ -5,9 +5,9 @@ import type { ResponseCodeKey } from '../error-codes.ts';
 import type { Envelope, RouteReply } from '../envelope.ts';
 import { failure, successWith } from '../envelope.ts';
 import type { AsyncPurpose, TriggerRule } from '../behaviour.ts';
-import type { StoredTransaction, TransactionKind } from '../store.ts';
+import type { StoredTransaction } from '../store.ts';
 import { createRng } from '../data/rng.ts';
-import { amountBounds, costOf, denominationRangeMessage, isWalletCurrency, round2, toWalletAmount, withinBounds } from '../data/money.ts';
+import { amountBounds, costOf, denominationRangeMessage, formatExact, isWalletCurrency, round2, toWalletAmount, withinBounds } from '../data/money.ts';
 import type { AmountBounds } from '../data/money.ts';
 import { normalizeMobile, validCountryOfNumber } from '../data/number-plan.ts';
 import type { CategoryName, Sku, SkuMeta } from '../data/types.ts';
@@ -35,7 +35,10 @@ export interface Acceptance {
   readonly build: (txn: StoredTransaction) => Built;
   /** Response held this long (real-time ms, unscaled; trigger delays): the socket waits, status answers '852'. */
   readonly holdMs?: number;
-  /** Answer '852' at once and finish after this long (real-time ms, unscaled; gift card processing). */
+  /**
+   * Answer '852' at once and finish after this long (real-time ms, unscaled). Default: behaviour.giftcardProcessingMs
+   * when the operation's purpose is in behaviour.asyncOperations (the spec's gift card case), else immediate.
+   */
   readonly asyncMs?: number;
 }
 
@@ -45,8 +48,8 @@ export function isRefusal<T extends object>(value: T | Refusal): value is Refusa
   return 'refuse' in value;
 }
 
+/** What a write module supplies; the stored transaction's kind is the operation's catalog purpose (ctx.op.purpose). */
 export interface WriteSpec<Body> {
-  readonly kind: TransactionKind;
   /** Decides the outcome from a schema-valid body. */
   readonly decide: (ctx: RouteContext, body: Body) => Decision;
 }
@@ -88,7 +91,7 @@ export function runWrite<Body extends { correlationId: string }>(ctx: RouteConte
     return fail(env, 'duplicateCorrelationId', `Duplicate correlationId: a transaction with this correlationId already exists`);
   }
   const decision = spec.decide(ctx, valid.body);
-  const base = { correlationId, transactionId: store.nextTransactionId(), kind: spec.kind, operationId: ctx.op.id };
+  const base = { correlationId, transactionId: store.nextTransactionId(), kind: ctx.op.purpose, operationId: ctx.op.id };
 
   if (isRefusal(decision)) {
     if (behaviour.chargeFailures && decision.cost !== undefined) store.charge(decision.cost);
@@ -109,8 +112,9 @@ export function runWrite<Body extends { correlationId: string }>(ctx: RouteConte
     const { done } = store.recordPending(base, scaled(env, decision.holdMs), finish);
     return done.then((envelope) => ({ envelope }));
   }
-  if (decision.asyncMs !== undefined) {
-    store.recordPending(base, scaled(env, decision.asyncMs), finish);
+  const asyncMs = decision.asyncMs ?? (isAsync(env, ctx.op.purpose) ? behaviour.giftcardProcessingMs : undefined);
+  if (asyncMs !== undefined) {
+    store.recordPending(base, scaled(env, asyncMs), finish);
     return { envelope: failure(env.codes, 'inProgress', 'Transaction is in progress, check the status with the correlationId') };
   }
   const txn = store.recordFinal({ ...base, result: failure(env.codes, 'inProgress') });
@@ -125,7 +129,7 @@ export function runWrite<Body extends { correlationId: string }>(ctx: RouteConte
 }
 
 function insufficientFunds(env: SandboxEnv, cost: number): Envelope {
-  return failure(env.codes, 'insufficientFunds', `Insufficient funds: the transaction costs ${cost.toFixed(2)} ${env.data.walletCurrency}`);
+  return failure(env.codes, 'insufficientFunds', `Insufficient funds: the transaction costs ${formatExact(cost)} ${env.data.walletCurrency}`);
 }
 
 function complete(env: SandboxEnv, decision: Acceptance, txn: StoredTransaction): Envelope {
@@ -220,7 +224,8 @@ export function matchTrigger(env: SandboxEnv, input: TriggerInput): TriggerRule 
     if (match.mobileSuffix !== undefined && !digits.endsWith(match.mobileSuffix)) return false;
     if (match.mobilePrefix !== undefined && !digits.startsWith(match.mobilePrefix)) return false;
     if (match.skuId !== undefined && match.skuId !== input.skuId) return false;
-    if (match.amountBelowMin === true && !(Math.round(input.amount * 100) < Math.round(input.bounds.min * 100))) return false;
+    // The amount as sent: 4.995 is below a 5.00 minimum (sandbox/README.md, money rule).
+    if (match.amountBelowMin === true && !(input.amount < input.bounds.min)) return false;
     return true;
   });
 }
@@ -258,11 +263,12 @@ export function transactionPayload(
   return {
     transactionId: txn.transactionId,
     transactionDate: transactionDate(env.store.now()),
-    invoiceAmount: round2(amounts.invoiceAmount),
-    faceValue: round2(amounts.faceValue),
+    // Exact, never rounded: the balance moves by exactly invoiceAmount (money rule).
+    invoiceAmount: amounts.invoiceAmount,
+    faceValue: amounts.faceValue,
     discount: sku.discount,
     fee: sku.fee,
-    product: { skuId: sku.skuId, productName: sku.productName, faceValue: round2(amounts.faceValue), instructions: sku.additionalInformation },
+    product: { skuId: sku.skuId, productName: sku.productName, faceValue: amounts.faceValue, instructions: sku.additionalInformation },
     topupDetail: blocks.topupDetail ?? null,
     pins: blocks.pins ?? null,
     giftCardDetail: blocks.giftCardDetail ?? null,
@@ -272,10 +278,14 @@ export function transactionPayload(
   };
 }
 
-/** The face-currency value of an amount sent in the wallet currency or in a face currency. */
+/**
+ * The face-currency value of an amount: as sent when it is in a face currency (or the face currency is the wallet's),
+ * else converted from the wallet currency and rounded to the cent (a conversion, the money rule's one rounding).
+ */
 export function faceAmount(meta: SkuMeta, amount: number, currency: string | null | undefined): number {
-  if (!isWalletCurrency(currency) && meta.faceValueCurrencies.includes(String(currency))) return round2(amount);
-  return meta.walletPerFaceUnit > 0 ? round2(amount / meta.walletPerFaceUnit) : round2(amount);
+  if (!isWalletCurrency(currency) && meta.faceValueCurrencies.includes(String(currency))) return amount;
+  if (meta.walletPerFaceUnit === 1 || !(meta.walletPerFaceUnit > 0)) return amount;
+  return round2(amount / meta.walletPerFaceUnit);
 }
 
 /** A valid number of the country (for SIM activations that assign one), deterministic per transaction. */

@@ -2,7 +2,7 @@
 // SIM activation, port-in (+ status by id), eSIM (+ status by ICCID) and estimated cost (never charged).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../app.ts';
-import { newCorrelationId, sleep, testClient } from './testing.ts';
+import { newCorrelationId, testClient, waitFor } from './testing.ts';
 import type { TestClient } from './testing.ts';
 
 type Rec = Record<string, unknown>;
@@ -118,8 +118,11 @@ describe('gift card', () => {
     expect((await statusOf(c, correlationId, 'v1')).responseCode).toBe('852');
     expect(await c.funds()).toBe(before);
 
-    await sleep(c.app.options.behaviour.giftcardProcessingMs * timeScale + 10);
-    const final = await statusOf(c, correlationId);
+    let final: Rec = {};
+    await waitFor(async () => {
+      final = await statusOf(c, correlationId);
+      return final['responseCode'] !== '852';
+    }, 'the gift card to be final');
     expect(final['responseCode']).toBe('000');
     expect(await c.funds()).toBeLessThan(before);
     const transactionId = (final['payLoad'] as Rec)['transactionId'] as number;
@@ -173,7 +176,7 @@ describe('SIM activation and port-in', () => {
       expect(res.body.responseCode).toBe('000');
       const id = (res.body.payLoad as Rec)['transactionId'] as number;
       expect(((await c.get(`${read}/${id}`)).body.payLoad as Rec)['status']).toBe('Pending');
-      await sleep(c.app.options.behaviour.portinProcessingMs * timeScale + 10);
+      await waitFor(async () => ((await c.get(`${read}/${id}`)).body.payLoad as Rec)['status'] !== 'Pending', 'the port-in to complete');
       expect(((await c.get(`${read}/${id}`)).body.payLoad as Rec)['status']).toBe('Completed');
       expect((await c.get(`${read}/12345`)).body.responseCode).toBe('027');
     }

@@ -1,6 +1,7 @@
 // Tests of `gateway-harness sandbox`: the real bin in a child process (first stdout line, Basic auth, SIGTERM/SIGINT exit 0)
 // and the flag table in-process (bad values exit 2 with one line, --help lists every flag, --list-profiles).
 import { spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -81,6 +82,42 @@ describe('gateway-harness sandbox (child process)', () => {
     expect(stderr()).not.toContain('wonder-land');
   });
 
+  it('--funds sets the starting balance (prepaid: served negated)', async () => {
+    const { child, firstLine, exit } = await spawnSandbox(['--port', '0', '--funds', '25.5']);
+    const url = firstLine.replace('sandbox listening on ', '');
+    const res = await fetch(`${url}/api/v2/account/balance`, { headers: { authorization: basic('user', 'pass') } });
+    expect(((await res.json()) as { payLoad: unknown }).payLoad).toBe(-25.5);
+    child.kill('SIGTERM');
+    expect(await withTimeout(exit, 15_000, 'shutdown')).toEqual({ code: 0, signal: null });
+  });
+
+  it('restarts on the same port right after a kill -9 with a connection open (no EADDRINUSE)', async () => {
+    const first = await spawnSandbox(['--port', '0']);
+    const url = first.firstLine.replace('sandbox listening on ', '');
+    const port = new URL(url).port;
+    // A kept-alive connection is open when the process dies, as in a run that loses its sandbox mid-flight.
+    const agent = new Agent({ keepAlive: true });
+    await new Promise<void>((done, fail) => {
+      const req = httpRequest(`${url}/api/v2/account/balance`, { agent, headers: { authorization: basic('user', 'pass') } }, (res) => {
+        res.resume();
+        res.on('end', () => done());
+      });
+      req.on('error', fail);
+      req.end();
+    });
+    first.child.kill('SIGKILL');
+    expect(await withTimeout(first.exit, 15_000, 'kill')).toEqual({ code: null, signal: 'SIGKILL' });
+    agent.destroy();
+
+    const second = await spawnSandbox(['--port', port]);
+    expect(second.firstLine).toBe(`sandbox listening on ${url}`);
+    const res = await fetch(`${url}/api/v2/account/balance`, { headers: { authorization: basic('user', 'pass') } });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    second.child.kill('SIGTERM');
+    expect(await withTimeout(second.exit, 15_000, 'shutdown')).toEqual({ code: 0, signal: null });
+  });
+
   it('a bad flag value exits 2 with one line on stderr and nothing on stdout', async () => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '99999'], { cwd: ROOT });
     let stdout = '';
@@ -132,6 +169,12 @@ describe('gateway-harness sandbox flags (in-process)', () => {
     [['--password', ''], /--password must not be empty/],
     [['--host', 'bad host!'], /--host must be a host name or an IP address/],
     [['--profile', 'no-such-profile'], /unknown profile "no-such-profile" \(known: faithful, slow/],
+    [['--funds', 'lots'], /--funds must be a non-negative amount/],
+    [['--funds', '-5'], /--funds must be a non-negative amount/],
+    [['--funds', '1e20'], /--funds must be at most 1e15/],
+    [['--profile', 'faults-mixed', '--fault-rate', '1.5'], /--fault-rate must be a fraction 0\.\.1/],
+    [['--fault-rate', '0.2'], /--fault-rate and --fault-slow-ms need a fault profile/],
+    [['--profile', 'faults-slow', '--fault-slow-ms', 'soon'], /--fault-slow-ms must be a whole number/],
   ];
   it.each(bad)('%j exits 2 with one line', async (args, message) => {
     const { code, stdout, stderr } = await runCli(args);
@@ -145,7 +188,7 @@ describe('gateway-harness sandbox flags (in-process)', () => {
   it('--help lists every flag', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--host', '--time-scale', '--mode', '--user', '--password', '--seed', '--profile', '--faults', '--list-profiles']) {
+    for (const flag of ['--port', '--host', '--time-scale', '--mode', '--user', '--password', '--seed', '--profile', '--funds', '--faults', '--fault-rate', '--fault-slow-ms', '--list-profiles']) {
       expect(stdout).toContain(flag);
     }
   });
@@ -155,6 +198,8 @@ describe('gateway-harness sandbox flags (in-process)', () => {
     expect(code).toBe(0);
     const names = stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]);
     expect(names).toEqual(listProfiles().map((p) => p.name));
+    expect(names).toEqual(expect.arrayContaining(['benign-envelope-fields', 'benign-combined', 'faults-mixed', 'faults-status']));
+    expect(stdout).toMatch(/^benign-list-order\t.*\[benign: .+\]$/m);
     expect(stdout).not.toContain('listening');
   });
 });

@@ -3,6 +3,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { HarnessError } from '../../api/errors.ts';
+import { DEFAULT_FUNDS, LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
+import { DEFAULT_FAULT_RATE, DEFAULT_FAULT_SLOW_MS } from '../../sandbox/profiles/faults.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { DEFAULT_HOST, isLoopbackHost, startSandbox } from '../../sandbox/server.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
@@ -19,6 +21,9 @@ interface RawFlags {
   seed: string;
   profile: string;
   faults?: boolean;
+  funds?: string;
+  faultRate?: string;
+  faultSlowMs?: string;
   listProfiles?: boolean;
 }
 
@@ -47,6 +52,18 @@ const FLAGS = z.object({
   seed: digits('--seed', 2 ** 31 - 1),
   profile: z.string().min(1, '--profile must not be empty').max(100, '--profile is too long'),
   faults: z.boolean().default(false),
+  funds: z
+    .string()
+    .regex(/^\d{1,16}(\.\d{1,9})?(e\d{1,2})?$/i, '--funds must be a non-negative amount in the wallet currency (USD), e.g. 10000 or 1e9')
+    .transform(Number)
+    .pipe(z.number().max(1e15, '--funds must be at most 1e15'))
+    .optional(),
+  faultRate: z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, '--fault-rate must be a fraction 0..1, e.g. 0.1')
+    .transform(Number)
+    .optional(),
+  faultSlowMs: digits('--fault-slow-ms', 3_600_000).optional(),
   listProfiles: z.boolean().default(false),
 });
 
@@ -61,10 +78,14 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
   }
   const flags = result.data;
   if (!flags.listProfiles) {
+    let profile;
     try {
-      getProfile(flags.profile);
+      profile = getProfile(flags.profile);
     } catch {
       throw new HarnessError('GH_ERR_USAGE', `--profile: unknown profile "${flags.profile.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+    }
+    if (profile.faults === undefined && (flags.faultRate !== undefined || flags.faultSlowMs !== undefined)) {
+      throw new HarnessError('GH_ERR_USAGE', `--fault-rate and --fault-slow-ms need a fault profile (faults-*), not "${profile.name}"`);
     }
   }
   return flags;
@@ -73,7 +94,8 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
 function printProfiles(write: (line: string) => void): void {
   for (const profile of listProfiles()) {
     const bug = profile.plantedBug ? ` [planted bug: ${profile.plantedBug.specSection}]` : '';
-    write(`${profile.name}\t${profile.description}${bug}\n`);
+    const benign = profile.benign ? ` [benign: ${profile.benign.change}]` : '';
+    write(`${profile.name}\t${profile.description}${bug}${benign}\n`);
   }
 }
 
@@ -110,13 +132,17 @@ async function runSandbox(flags: SandboxFlags): Promise<void> {
     seed: flags.seed,
     profile: flags.profile,
     faults: flags.faults,
+    ...(flags.funds === undefined ? {} : { funds: flags.funds }),
+    ...(flags.faultRate === undefined ? {} : { faultRate: flags.faultRate }),
+    ...(flags.faultSlowMs === undefined ? {} : { faultSlowMs: flags.faultSlowMs }),
   });
   process.stdout.write(`sandbox listening on ${running.url}\n`);
   if (!isLoopbackHost(host)) {
     process.stderr.write(`gateway-harness: warning: the sandbox listens on ${host}, reachable from other machines, with fixed test credentials\n`);
   }
   process.stderr.write(
-    `mode=${flags.mode} profile=${flags.profile} time-scale=${flags.timeScale} seed=${flags.seed} faults=${flags.faults ? 'on' : 'off'} (SIGINT/SIGTERM to stop)\n`,
+    `mode=${flags.mode} profile=${flags.profile} time-scale=${flags.timeScale} seed=${flags.seed} funds=${running.app.options.funds} faults=${flags.faults ? 'on' : 'off'}` +
+      `${running.app.options.faultPlan === undefined ? '' : ` fault-rate=${running.app.options.faultPlan.rate}`} (SIGINT/SIGTERM to stop)\n`,
   );
 
   const signal = await waitForStopSignal(() => running.app.fastify.server.closeAllConnections());
@@ -141,7 +167,10 @@ export function register(program: Command): void {
     .option('--password <p>', 'HTTP Basic password the sandbox accepts', 'pass')
     .option('--seed <s>', 'catalog data seed (same seed, same catalog)', '1')
     .option('--profile <name>', 'behaviour profile (see --list-profiles)', 'faithful')
-    .option('--faults', 'honour the per-request X-Sandbox-Fault header (latency, 5xx, reset, malformed, truncate)')
+    .option('--funds <amount>', `starting available funds in the wallet currency (USD); default ${DEFAULT_FUNDS}, load runs use ${LOAD_SANDBOX_FUNDS}`)
+    .option('--faults', 'honour the per-request X-Sandbox-Fault header (latency, late, 5xx, reset, malformed, truncate)')
+    .option('--fault-rate <f>', `with a faults-* profile: fraction 0..1 of requests that get a fault (default ${DEFAULT_FAULT_RATE})`)
+    .option('--fault-slow-ms <ms>', `with a faults-* profile: wait of slow/late faults, scaled by --time-scale (default ${DEFAULT_FAULT_SLOW_MS})`)
     .option('--list-profiles', 'print the behaviour profiles and exit')
     .action(async (raw: RawFlags) => {
       await runSandbox(parseSandboxFlags(raw));
