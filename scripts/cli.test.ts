@@ -1,5 +1,6 @@
 // CLI hygiene of every command: a parse problem (unknown option or command, missing value) is one GH_ERR_USAGE line
 // and exit 2, never commander's own text; `--time-scale 0` is judged by one rule, with one message, everywhere.
+import type { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram, main } from './cli.ts';
 
@@ -27,9 +28,22 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-const COMMAND_NAMES = buildProgram()
-  .commands.map((c) => c.name())
-  .filter((name) => name !== 'help');
+/** Every runnable command as its argv path (`['baseline', 'check']`): leaves of the command tree. */
+function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
+  return cmd.commands
+    .filter((c) => c.name() !== 'help')
+    .flatMap((c) => (c.commands.length > 0 ? commandPaths(c, [...prefix, c.name()]) : [[...prefix, c.name()]]));
+}
+
+const PROGRAM = buildProgram();
+const COMMAND_PATHS = commandPaths(PROGRAM);
+const COMMAND_NAMES = PROGRAM.commands.map((c) => c.name()).filter((name) => name !== 'help');
+/** The commands that take a target, and so `--time-scale` (derived from their options, not listed by hand). */
+const TIMED_PATHS = COMMAND_PATHS.filter((path) => {
+  let cmd: Command | undefined = PROGRAM;
+  for (const name of path) cmd = cmd?.commands.find((c) => c.name() === name);
+  return cmd?.options.some((o) => o.long === '--time-scale') === true;
+});
 
 function expectOneUsageLine(result: { code: number; stdout: string; stderr: string }, message: RegExp): void {
   expect(result.code).toBe(2);
@@ -44,21 +58,27 @@ describe('usage errors are one GH_ERR_USAGE line, exit 2', () => {
     expect(COMMAND_NAMES).toEqual(expect.arrayContaining(['conformance', 'sandbox']));
   });
 
-  for (const name of COMMAND_NAMES) {
-    it(`${name} --no-such-option`, async () => {
-      expectOneUsageLine(await runCli([name, '--no-such-option']), /unknown option '--no-such-option'/);
+  it('most commands take a target (and so --time-scale)', () => {
+    expect(TIMED_PATHS.length).toBeGreaterThanOrEqual(4);
+  });
+
+  for (const path of COMMAND_PATHS) {
+    it(`${path.join(' ')} --no-such-option`, async () => {
+      expectOneUsageLine(await runCli([...path, '--no-such-option']), /unknown option '--no-such-option'/);
     });
-    it(`${name} with an option missing its value`, async () => {
-      expectOneUsageLine(await runCli([name, '--time-scale']), /option '--time-scale <\w+>' argument missing/);
+  }
+  for (const path of TIMED_PATHS) {
+    it(`${path.join(' ')} with an option missing its value`, async () => {
+      expectOneUsageLine(await runCli([...path, '--time-scale']), /option '--time-scale <\w+>' argument missing/);
     });
-    it(`${name} --time-scale 0: the one time-scale rule`, async () => {
-      expectOneUsageLine(await runCli([name, '--time-scale', '0']), /^gateway-harness: GH_ERR_USAGE: --time-scale must be a number greater than 0 \(1 = real gateway timing/);
+    it(`${path.join(' ')} --time-scale 0: the one time-scale rule`, async () => {
+      expectOneUsageLine(await runCli([...path, '--time-scale', '0']), /^gateway-harness: GH_ERR_USAGE: --time-scale must be a number greater than 0 \(1 = real gateway timing/);
     });
   }
 
   it('every command words --time-scale 0 identically', async () => {
     const lines: string[] = [];
-    for (const name of COMMAND_NAMES) lines.push((await runCli([name, '--time-scale', '0'])).stderr);
+    for (const path of TIMED_PATHS) lines.push((await runCli([...path, '--time-scale', '0'])).stderr);
     expect(new Set(lines).size).toBe(1);
   });
 
