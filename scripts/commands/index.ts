@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import { register as registerSandbox } from './sandbox.ts';
 import { register as registerConformance } from './conformance.ts';
+import { register as registerLoad } from './load.ts';
+import { register as registerBuild } from './build.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const COMMANDS: readonly RegisterCommand[] = [registerConformance, registerSandbox];
+export const COMMANDS: readonly RegisterCommand[] = [registerConformance, registerSandbox, registerLoad, registerBuild];
