@@ -41,10 +41,10 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function runSmoke(name: ScenarioName) {
+async function runSmoke(name: ScenarioName, url = sandbox.url) {
   const settings = readRunSettings(
     runEnvironment({
-      baseUrl: sandbox.url,
+      baseUrl: url,
       user: 'flow-user',
       password: 'flow-pass',
       environment: 'sandbox',
@@ -107,5 +107,23 @@ describe.each(SCENARIO_NAMES)('scenario %s (smoke iterations in Node)', (name) =
     expect(SCENARIOS[name].followsTransactions).toBe(transactions.length > 0);
     expect(confirmations.every((ok) => ok)).toBe(true);
     expect(SCENARIOS[name].readsBackStatus).toBe(confirmations.length > 0);
+  });
+});
+
+describe('a drained wallet', () => {
+  it("answers the flow's top-ups '009' and every one counts as a failure (never hidden)", async () => {
+    const poor = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'flow-user', password: 'flow-pass', behaviour: { initialBalance: 1 } });
+    try {
+      const { exchanges, transactions, notFoundCodes } = await runSmoke('topup-flow', poor.url);
+      const topups = exchanges.filter((e) => e.operation.id.endsWith('.transaction.topup'));
+      expect(topups.length).toBe(SCENARIOS['topup-flow'].smokeIterations);
+      for (const e of topups) {
+        expect(e.response.envelope?.responseCode).toBe('009');
+        expect(inspectExchange(e, { schemaChecks: true, notFoundCodes })).toMatchObject({ outcome: 'Failed', failed: true });
+      }
+      expect(transactions.every((t) => t.final && t.outcome === 'Failed')).toBe(true);
+    } finally {
+      await poor.close();
+    }
   });
 });
