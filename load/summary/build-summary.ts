@@ -51,6 +51,9 @@ export interface LoadSummary {
   readonly durationSec: number;
   readonly iterations: number;
   readonly requests: number;
+  /** k6's own rates (count / test run duration), per second. */
+  readonly iterationRate: number;
+  readonly requestRate: number;
   readonly thresholds: readonly ThresholdResult[];
   readonly checks: readonly CheckSummary[];
   readonly gateway: {
@@ -182,6 +185,8 @@ export function buildLoadSummary(data: K6SummaryData, run: RunInfo): LoadSummary
     durationSec: round((data.state?.testRunDurationMs ?? 0) / 1000),
     iterations,
     requests,
+    iterationRate: round(count(data, 'iterations', 'rate')),
+    requestRate: round(count(data, 'http_reqs', 'rate')),
     thresholds,
     checks,
     gateway: {
