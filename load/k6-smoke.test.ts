@@ -3,13 +3,19 @@
 // (exit 99). Skipped, saying so, when no k6 is installed. Results are read from the files the run writes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { findK6, findLatestK6 } from './engine-select.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { CONFIG_DEFAULTS } from '../api/target-config.ts';
+import { runK6 } from './runner/k6-process.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
-import { runLoad, type LoadRunOutcome } from './runner/run-load.ts';
+import { ensureBundle, runLoad, type LoadRunOutcome } from './runner/run-load.ts';
+import { runEnvironment } from './run-settings.ts';
 import { SCENARIO_NAMES } from './scenarios.ts';
 
 const USER = 'load-agent';
@@ -86,10 +92,10 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
   );
 });
 
-// Crossed thresholds and a drained wallet need one k6 only: the newest when present (it starts in a fraction of a second).
+// Crossed thresholds, a drained wallet and the in-bundle refusal need one k6 only: the newest when present (it starts in a fraction of a second).
 const exitBinary = binaries[binaries.length - 1];
 
-describe.skipIf(exitBinary === undefined)(`real k6 exit 99 (${exitBinary?.version ?? 'none'})`, () => {
+describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.version ?? "none"})`, () => {
   it(
     'exits 99 when a threshold is crossed, and the reports say which',
     async () => {
@@ -111,6 +117,42 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit 99 (${exitBinary?.versio
       expect(summary.verdict).toBe('thresholds');
       expect(summary.gateway.failed).toBeGreaterThan(0);
       expect(summary.problems).toContainEqual(expect.stringMatching(/^threshold crossed: gateway_failed rate<=0 \(observed 0\.\d+\)$/));
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a charging scenario against production in init on a bare `k6 run` too: k6 exits with the reason, nothing sent',
+    async () => {
+      let requests = 0;
+      const server = createServer((_req, res) => {
+        requests += 1;
+        res.end('{}');
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      try {
+        const env = runEnvironment({
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          user: USER,
+          password: PASSWORD,
+          environment: 'production',
+          timeScale: 1,
+          profile: 'smoke',
+          api: 'both',
+          config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
+          targetLabel: 'production',
+          runId: 'refusal',
+          reportDir: join(workDir, 'refusal'),
+        });
+        let output = '';
+        const result = await runK6({ k6: exitBinary?.path ?? '', bundle: await ensureBundle('topup-flow'), env, cwd: workDir, stdio: 'pipe', onOutput: (c) => void (output += c) });
+        expect(result.exitCode, output).not.toBe(0);
+        expect(output).toMatch(/scenario topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
+        expect(output).not.toContain(PASSWORD);
+        expect(requests).toBe(0);
+      } finally {
+        await new Promise<void>((done) => server.close(() => done()));
+      }
     },
     RUN_TIMEOUT_MS,
   );

@@ -8,7 +8,7 @@ import { exitCodeOf } from './run-load.ts';
 const summary = (exitCode: number): LoadSummary => ({ exitCode }) as LoadSummary;
 
 describe('exitCodeOf', () => {
-  it.each([
+  it.each<[number, LoadSummary | undefined, number, string]>([
     [0, summary(0), 0, 'k6 passed and the summary agrees'],
     [0, summary(1), 1, 'k6 passed but a threshold had no samples (incomplete)'],
     [99, summary(99), 99, 'thresholds crossed'],
