@@ -97,6 +97,26 @@ const exitBinary = binaries[binaries.length - 1];
 
 describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.version ?? "none"})`, () => {
   it(
+    "streams k6's NDJSON metrics with --out json=FILE, requests tagged by operation, API version and path template",
+    async () => {
+      const file = join(workDir, 'metrics.ndjson');
+      const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: `json=${file}` }, 'ndjson');
+      expect(r.outcome.exitCode, r.output).toBe(0);
+      const points = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; metric: string; data: { tags?: Record<string, string> } })
+        .filter((p) => p.type === 'Point');
+      const request = points.find((p) => p.metric === 'http_req_duration' && p.data.tags?.operation === 'v2.lookup.mobile');
+      expect(request?.data.tags).toMatchObject({ api: 'v2', name: '/api/v2/lookup/mobile/{mobile}' });
+      const outcome = points.find((p) => p.metric === 'gateway_outcomes');
+      expect(outcome?.data.tags).toMatchObject({ operation: expect.any(String), api: expect.stringMatching(/^v[12]$/), outcome: 'Successful' });
+      expect(readFileSync(file, 'utf8')).not.toContain(PASSWORD);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
     'exits 99 when a threshold is crossed, and the reports say which',
     async () => {
       const r = await run(exitBinary?.path ?? '', { scenario: 'catalog-browse', threshold: ['http_req_duration:max<0'] }, 'threshold');
