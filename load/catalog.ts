@@ -148,17 +148,15 @@ export function skusOf(catalog: VersionCatalog, category: CategoryName): SkuPick
   return catalog.skus.filter((sku) => sku.categoryId === CATEGORY_IDS[category]);
 }
 
-function successfulArray(exchangePayload: unknown, operationId: string, describe: string): unknown[] {
-  if (!Array.isArray(exchangePayload)) throw new CatalogError(`catalog discovery: ${operationId} did not return a successful array (${describe})`);
-  return exchangePayload;
-}
-
 async function readArray(client: ClientCore, operationId: string, query?: Record<string, number>): Promise<unknown[]> {
   const { response } = await client.call(operationId, query === undefined ? {} : { query });
   const code = response.envelope?.responseCode;
   const describe = response.transportError?.message ?? `HTTP ${response.httpStatus ?? '-'}, responseCode ${code ?? '-'}`;
-  if (response.classification.outcome !== 'Successful') throw new CatalogError(`catalog discovery: ${operationId} failed (${describe})`);
-  return successfulArray(response.envelope?.payLoad, operationId, describe);
+  const payLoad = response.envelope?.payLoad;
+  if (response.classification.outcome !== 'Successful' || !Array.isArray(payLoad)) {
+    throw new CatalogError(`catalog discovery: ${operationId} did not return a successful array (${describe})`);
+  }
+  return payLoad;
 }
 
 export interface DiscoverNeeds {

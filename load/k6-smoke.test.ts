@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
+import { startSandbox } from '../sandbox/server.ts';
 import { findK6, findLatestK6 } from './engine-select.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
@@ -47,11 +48,11 @@ interface Run {
   readonly files: { json: string; junit: string; md: string };
 }
 
-async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string): Promise<Run> {
+async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string, configEnv: Record<string, string> = {}): Promise<Run> {
   const reportDir = join(workDir, label);
   const flags = parseLoadFlags({ profile: 'smoke', engine: 'k6', api: 'both', reportDir, ...raw });
   // Non-default credentials: if they did not reach k6 through its environment, the sandbox would answer 401.
-  const config = loadConfig({ cwd: workDir, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD } });
+  const config = loadConfig({ cwd: workDir, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...configEnv } });
   let output = '';
   const outcome = await runLoad(flags, config, {
     cwd: workDir,
@@ -137,6 +138,25 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
       expect(summary.verdict).toBe('thresholds');
       expect(summary.gateway.failed).toBeGreaterThan(0);
       expect(summary.problems).toContainEqual(expect.stringMatching(/^threshold crossed: gateway_failed rate<=0 \(observed 0\.\d+\)$/));
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'calls a target whose catalog cannot be read unusable: exit 2 (wrong credentials here), reports still written',
+    async () => {
+      const other = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'someone-else', password: 'not-ours' });
+      try {
+        const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', { GATEWAY_BASE_URL: other.url, GATEWAY_TIME_SCALE: '0.01' });
+        expect(r.outcome.exitCode, r.output).toBe(2);
+        const summary = JSON.parse(r.files.json) as { verdict: string; problems: string[] };
+        expect(summary.verdict).toBe('unusable');
+        expect(summary.problems[0]).toMatch(/^setup\(\) did not complete/);
+        expect(r.output).toMatch(/catalog discovery: v[12]\.catalog\.(skus|countries) did not return a successful array \(HTTP 401/);
+        expectNoCredentials(r);
+      } finally {
+        await other.close();
+      }
     },
     RUN_TIMEOUT_MS,
   );

@@ -109,6 +109,9 @@ interface MixedData {
   readonly catalogs: CatalogData;
 }
 
+/** One schedule cycle per version selection, computed once per VU. */
+const cycles = new Map<string, MixEntry[]>();
+
 /** The schedule entry of an iteration for the selected versions. */
 export function entryFor(versions: readonly ApiVersion[], iteration: number): MixEntry {
   const key = versions.join(',');
@@ -120,7 +123,6 @@ export function entryFor(versions: readonly ApiVersion[], iteration: number): Mi
   return cycle[iteration % cycle.length] as MixEntry;
 }
 
-const cycles = new Map<string, MixEntry[]>();
 
 export const mixed: LoadScenario<MixedData> = {
   name: 'mixed',

@@ -5,7 +5,7 @@ import type { LoadSummary } from '../summary/build-summary.ts';
 import { K6_DEFAULT_ENV, k6Arguments, k6Environment } from './k6-process.ts';
 import { exitCodeOf } from './run-load.ts';
 
-const summary = (exitCode: number): LoadSummary => ({ exitCode }) as LoadSummary;
+const summary = (exitCode: number, verdict = 'pass'): LoadSummary => ({ exitCode, verdict }) as LoadSummary;
 
 describe('exitCodeOf', () => {
   it.each<[number, LoadSummary | undefined, number, string]>([
@@ -15,6 +15,7 @@ describe('exitCodeOf', () => {
     [107, undefined, 107, 'script error, passed through'],
     [108, summary(0), 108, 'k6 setup/teardown error, passed through'],
     [0, undefined, 1, 'no summary written'],
+    [107, summary(2, 'unusable'), 2, 'setup could not use the target (k6 says 107, v2 sometimes 255): exit 2 on every version'],
   ])('k6 %i with summary exit %j → %i (%s)', (k6Exit, s, expected) => {
     expect(exitCodeOf(k6Exit, s)).toBe(expected);
   });

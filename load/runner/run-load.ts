@@ -88,11 +88,13 @@ function readSummary(reportDir: string): LoadSummary | undefined {
 }
 
 /**
- * The command's exit code: k6's own when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through);
- * on 0, the summary's verdict (an unverified threshold or a check that never ran is "incomplete", exit 1, even though k6
- * calls it passed); no summary at all is an internal error.
+ * The command's exit code: an unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
+ * code when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through); on 0, the summary's verdict (an
+ * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary at all
+ * is an internal error (1).
  */
 export function exitCodeOf(engineExit: number, summary: LoadSummary | undefined): number {
+  if (summary?.verdict === 'unusable') return EXIT.usage;
   if (engineExit !== 0) return engineExit;
   if (summary === undefined) return EXIT.checkFailed;
   return summary.exitCode;

@@ -26,6 +26,7 @@ const counter = (count: number, thresholds?: Record<string, boolean>): K6Summary
 
 function data(overrides: Record<string, K6SummaryMetric> = {}, checks = [{ name: 'http status is 200', passes: 10, fails: 0 }]): K6SummaryData {
   return {
+    setup_data: { v2: {} },
     state: { testRunDurationMs: 2500 },
     root_group: { name: '', checks, groups: [] },
     metrics: {
@@ -66,6 +67,13 @@ describe('buildLoadSummary', () => {
     const summary = buildLoadSummary(data({ http_reqs: counter(0), iterations: counter(0) }, []), run);
     expect(summary.verdict).toBe('incomplete');
     expect(summary.problems).toContain('no request was sent');
+  });
+
+  it('calls the target unusable (exit 2) when setup() did not complete, whatever the thresholds say', () => {
+    const summary = buildLoadSummary({ ...data({ gateway_failed: rate(1, 0, { 'rate<=0': false }) }), setup_data: undefined }, run);
+    expect(summary).toMatchObject({ verdict: 'unusable', exitCode: 2 });
+    expect(summary.problems[0]).toMatch(/^setup\(\) did not complete: the target could not be used/);
+    expect(summary.headline).toMatch(/^UNUSABLE TARGET: /);
   });
 
   it('fails on a failing check that no threshold tolerates', () => {

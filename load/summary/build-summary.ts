@@ -139,6 +139,14 @@ function trendValues(data: K6SummaryData, name: string): Record<string, number> 
   return { ...metric.values };
 }
 
+/**
+ * Whether setup() completed: k6 (v0.48 and v2) hands `setup_data: undefined` to handleSummary when setup threw. Every
+ * scenario's setup returns an object (the catalog it discovered), so undefined means the target could not be used.
+ */
+export function setupCompleted(data: K6SummaryData): boolean {
+  return data.setup_data !== undefined && data.setup_data !== null;
+}
+
 export function buildLoadSummary(data: K6SummaryData, run: RunInfo): LoadSummary {
   const thresholds = thresholdResults(data);
   const checks = checkSummaries(data, thresholds);
@@ -146,6 +154,8 @@ export function buildLoadSummary(data: K6SummaryData, run: RunInfo): LoadSummary
   const iterations = count(data, 'iterations');
   const requests = count(data, 'http_reqs');
   const problems: string[] = [];
+  const usable = setupCompleted(data);
+  if (!usable) problems.push('setup() did not complete: the target could not be used (catalog discovery failed; see the error above)');
 
   const crossed = thresholds.filter((t) => !t.ok);
   const unverified = plainThresholds.filter((t) => t.verified === false);
@@ -157,7 +167,7 @@ export function buildLoadSummary(data: K6SummaryData, run: RunInfo): LoadSummary
   for (const c of checksNeverRan) problems.push(`check never ran: ${c.name}`);
   if (requests === 0) problems.push('no request was sent');
 
-  const parts: Verdict[] = ['pass'];
+  const parts: Verdict[] = [usable ? 'pass' : 'unusable'];
   if (crossed.length > 0) parts.push('thresholds');
   if (checksFailedWithoutThreshold.length > 0) parts.push('fail');
   if (unverified.length > 0 || checksNeverRan.length > 0 || requests === 0 || iterations === 0) parts.push('incomplete');
