@@ -15,7 +15,7 @@ describe('exitCodeOf', () => {
     [107, undefined, 107, 'script error, passed through'],
     [108, summary(0), 108, 'k6 setup/teardown error, passed through'],
     [0, undefined, 1, 'no summary written'],
-    [107, summary(2, 'unusable'), 2, 'setup could not use the target (k6 says 107, v2 sometimes 255): exit 2 on every version'],
+    [255, summary(2, 'unusable'), 2, 'setup could not use the target (k6 exits 255 for a rejected async setup): exit 2'],
   ])('k6 %i with summary exit %j → %i (%s)', (k6Exit, s, expected) => {
     expect(exitCodeOf(k6Exit, s)).toBe(expected);
   });
