@@ -71,7 +71,7 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
       overrides: settings.overrides,
       thresholdOverrides: settings.thresholdOverrides,
       schemaChecks: settings.schemaChecks,
-      serviceTimeoutMs: settings.status.serviceTimeoutMs,
+      timeToFinalBudgetMs: settings.status.serviceTimeoutMs + settings.data.pollSlackMs,
       iterationGraceMs: settings.iterationGraceMs,
     }),
     setup: () => scenario.setup(context(0)),

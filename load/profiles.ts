@@ -145,8 +145,11 @@ export interface BuildOptionsInput {
   /** `--threshold` values: each replaces the profile's list for its metric (or adds a metric). */
   readonly thresholdOverrides?: Readonly<Record<string, readonly string[]>>;
   readonly schemaChecks: boolean;
-  /** Service-side transaction timeout on this target (real ms, scaled): the time-to-final budget. */
-  readonly serviceTimeoutMs: number;
+  /**
+   * Time-to-final budget (real ms): the service-side transaction timeout on this target (scaled) plus the real-time
+   * polling slack, so a fast time scale does not turn a busy machine's jitter into a crossed threshold.
+   */
+  readonly timeToFinalBudgetMs: number;
   /** Longest a started iteration may need to finish (response timeout + poll deadline, real ms): its graceful stop. */
   readonly iterationGraceMs: number;
 }
@@ -208,7 +211,7 @@ export function profileThresholds(def: ProfileDef, input: BuildOptionsInput): Re
   }
   if (meta.followsTransactions) {
     // Spec Limits: "Service-side transaction timeout | 2 minutes": a transaction should be final within it.
-    out.gateway_time_to_final = [`p(95)<${Math.round(input.serviceTimeoutMs)}`];
+    out.gateway_time_to_final = [`p(95)<${Math.round(input.timeToFinalBudgetMs)}`];
     // Money safety: a transaction never seen final may have charged the account.
     out.gateway_unresolved = ['count==0'];
   }
