@@ -5,7 +5,17 @@ import { register as registerConformance } from './conformance.ts';
 import { register as registerBaseline } from './baseline.ts';
 import { register as registerMigrate } from './migrate.ts';
 import { register as registerOpenApi } from './openapi.ts';
+import { register as registerLoad } from './load.ts';
+import { register as registerBuild } from './build.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const COMMANDS: readonly RegisterCommand[] = [registerConformance, registerSandbox, registerBaseline, registerMigrate, registerOpenApi];
+export const COMMANDS: readonly RegisterCommand[] = [
+  registerConformance,
+  registerLoad,
+  registerBaseline,
+  registerMigrate,
+  registerSandbox,
+  registerBuild,
+  registerOpenApi,
+];

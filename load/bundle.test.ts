@@ -1,0 +1,128 @@
+// `npm run build` output: one bundle per load/*.load.ts entry that a real k6 v0.48 and the Node engine can load — only
+// k6/k6/* imports, no require(, no Node built-in, no remote import, no syntax beyond ES2019, nothing Node-only bundled.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'acorn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildK6Bundles, pruneValidators, type BuiltBundle } from '../esbuild.config.mjs';
+import { SCENARIO_NAMES } from './scenarios.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+type Built = BuiltBundle;
+
+/** The k6 modules the suites may use: the ones the Node engine provides too. */
+const ENGINE_MODULES = ['k6', 'k6/http', 'k6/metrics', 'k6/execution'];
+/** A generous ceiling: k6 v0.48 runs each ES module through Babel at start-up, seconds per 100 KB on these machines. */
+const MAX_BUNDLE_BYTES = 160 * 1024;
+
+let outDir: string;
+let built: Built[];
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'gh-bundles-'));
+  built = await buildK6Bundles({ rootDir: ROOT, outDir });
+});
+
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+/** Every module specifier of an ES module: static imports/exports and dynamic import() calls. */
+function specifiers(program: ReturnType<typeof parse>): string[] {
+  const out: string[] = [];
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const n = node as { type?: string; source?: { value?: unknown } };
+    if ((n.type === 'ImportDeclaration' || n.type === 'ExportAllDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ImportExpression') && n.source?.value !== undefined) {
+      out.push(String(n.source.value));
+    }
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(program);
+  return out;
+}
+
+/** Syntax k6 v0.48's Babel rejects although ES2019 allows it (found on the real binary): object spread, optional catch binding. */
+function k6v048Problems(program: ReturnType<typeof parse>): string[] {
+  const out: string[] = [];
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const n = node as { type?: string; properties?: Array<{ type?: string }>; param?: unknown; start?: number };
+    if (n.type === 'ObjectExpression' && n.properties?.some((p) => p.type === 'SpreadElement')) out.push(`object spread at ${n.start}`);
+    if (n.type === 'ObjectPattern' && n.properties?.some((p) => p.type === 'RestElement')) out.push(`object rest at ${n.start}`);
+    if (n.type === 'CatchClause' && n.param === null) out.push(`optional catch binding at ${n.start}`);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(program);
+  return out;
+}
+
+describe('k6 bundles', () => {
+  it('are one per entry, named after the scenario', () => {
+    expect(built.map((b) => b.name).sort()).toEqual([...SCENARIO_NAMES].sort());
+    for (const b of built) expect(b.file).toBe(join(outDir, `${b.name}.js`));
+  });
+
+  it.each(SCENARIO_NAMES)('%s imports only the k6 modules the engine provides, and nothing remote or Node', (name) => {
+    const b = built.find((x) => x.name === name) as Built;
+    const program = parse(readFileSync(b.file, 'utf8'), { ecmaVersion: 2019, sourceType: 'module' });
+    const found = specifiers(program);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.filter((s) => !ENGINE_MODULES.includes(s))).toEqual([]);
+    expect(b.imports.filter((s) => !ENGINE_MODULES.includes(s))).toEqual([]);
+  });
+
+  it.each(SCENARIO_NAMES)('%s parses as ES2019 (acorn ecmaVersion 2019) and avoids what k6 v0.48 rejects', (name) => {
+    const source = readFileSync((built.find((x) => x.name === name) as Built).file, 'utf8');
+    // acorn throws on anything newer than ES2019 (??, ?., class fields, numeric separators, ...).
+    const program = parse(source, { ecmaVersion: 2019, sourceType: 'module' });
+    expect(k6v048Problems(program)).toEqual([]);
+  });
+
+  it.each(SCENARIO_NAMES)('%s has no require(, no Node built-in and no URL import in its text', (name) => {
+    const source = readFileSync((built.find((x) => x.name === name) as Built).file, 'utf8');
+    expect(source).not.toMatch(/(^|[^\w$.])require\s*\(/m);
+    const nodeNames = builtinModules.filter((m) => !m.startsWith('_'));
+    const imported = [...source.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1] as string);
+    expect(imported.filter((s) => s.startsWith('node:') || nodeNames.includes(s) || /^https?:/.test(s))).toEqual([]);
+  });
+
+  it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side) and the runtime-neutral report writers', () => {
+    const allowed = [/^api\//, /^schemas\/generated\//, /^load\//, /^reports\/junit-xml\.ts$/, /^reports\/verdict\.ts$/];
+    const forbidden = /^load\/(runner|bench)\/|^load\/(engine-select|run-node-engine)\.ts$|\.test\.ts$/;
+    for (const b of built) {
+      const bad = b.inputs.filter((input) => !allowed.some((re) => re.test(input)) || forbidden.test(input));
+      expect(bad, b.name).toEqual([]);
+    }
+  });
+
+  it('are small: the request-body validators (never used in k6) are pruned from the generated module', () => {
+    for (const b of built) {
+      expect(b.bytes, b.name).toBeLessThan(MAX_BUNDLE_BYTES);
+      const source = readFileSync(b.file, 'utf8');
+      expect(source).toContain('envelope.schema.json');
+      expect(source).not.toContain('topup-request.schema.json');
+    }
+  });
+});
+
+describe('the bundle checks themselves', () => {
+  it('catch what they look for (a Node import, object spread, optional catch binding, ES2020 syntax)', () => {
+    const program = parse('import fs from "node:fs"; export * from "https://jslib.k6.io/x.js"; const a = { ...fs }; try {} catch {}', { ecmaVersion: 2019, sourceType: 'module' });
+    expect(specifiers(program)).toEqual(['node:fs', 'https://jslib.k6.io/x.js']);
+    expect(k6v048Problems(program)).toHaveLength(2);
+    expect(() => parse('const a = b ?? c;', { ecmaVersion: 2019, sourceType: 'module' })).toThrow();
+  });
+
+  it('refuse to prune a validators module that does not have the generated layout', () => {
+    expect(() => pruneValidators('export const validateEnvelope = validate1;')).toThrow(/expected generated layout/);
+    const generated = readFileSync(join(ROOT, 'schemas/generated/validators.js'), 'utf8');
+    expect(() => pruneValidators(generated, ['validateNothing'])).toThrow(/validateNothing is not exported/);
+  });
+});

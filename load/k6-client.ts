@@ -1,0 +1,20 @@
+// The k6-side gateway client: the one client core (api/client-core.ts) over the k6 transport, with k6's clock, the
+// async-safe wait and the metrics hook. No call or poll loop of its own.
+import { createClientCore, type ClientCore } from '../api/client-core.ts';
+import { recordExchange } from './k6-metrics.ts';
+import { createK6Transport } from './k6-transport.ts';
+import { waitMs } from './k6-wait.ts';
+import type { RunSettings } from './run-settings.ts';
+
+export function createK6Client(settings: RunSettings): ClientCore {
+  const recordOptions = { schemaChecks: settings.schemaChecks, notFoundCodes: settings.status.notFoundCodes, measureChecks: settings.measureChecks };
+  return createClientCore({
+    target: settings.target,
+    transport: createK6Transport(),
+    timings: settings.timings,
+    status: settings.status,
+    now: () => Date.now(),
+    sleep: waitMs,
+    hooks: { afterResponse: (exchange) => recordExchange(exchange, recordOptions) },
+  });
+}

@@ -1,0 +1,56 @@
+// The k6 side of the envelope-aware metrics: the metric objects (made in the init context, as k6 requires), the
+// afterResponse hook that records every response's checks and outcome in one place, and the per-transaction record.
+import { check } from 'k6';
+import { Counter, Rate, Trend } from 'k6/metrics';
+import type { CoreExchange, TransactionResult } from '../api/client-core.ts';
+import { CHECKS } from './checks.ts';
+import { METRICS } from './metric-names.ts';
+import { inspectExchange, type InspectOptions } from './response-checks.ts';
+
+const outcomes = new Counter(METRICS.outcomes);
+const failed = new Rate(METRICS.failed);
+const schemaViolations = new Counter(METRICS.schemaViolations);
+const timeToFinal = new Trend(METRICS.timeToFinal, true);
+const unresolved = new Counter(METRICS.unresolved);
+const checkDuration = new Trend(METRICS.checkDuration, true);
+
+/** Schema problems printed per VU: enough to see what broke without flooding the console under load. */
+const MAX_PROBLEM_LOGS = 5;
+let problemLogs = 0;
+
+export interface RecordOptions extends InspectOptions {
+  readonly measureChecks: boolean;
+}
+
+/** The client core's afterResponse hook: checks and envelope-aware metrics of one response. */
+export function recordExchange(exchange: CoreExchange, options: RecordOptions): void {
+  const started = options.measureChecks ? Date.now() : 0;
+  const inspection = inspectExchange(exchange, options);
+  const tags = { operation: inspection.operation, api: inspection.api };
+  if (options.measureChecks) checkDuration.add(Date.now() - started, tags);
+  outcomes.add(1, { operation: inspection.operation, api: inspection.api, outcome: inspection.outcome });
+  failed.add(inspection.failed, tags);
+  if (inspection.schemaProblem !== undefined) {
+    schemaViolations.add(1, tags);
+    if (problemLogs < MAX_PROBLEM_LOGS) {
+      problemLogs += 1;
+      console.warn(`gateway-harness: ${inspection.operation}: envelope does not match the schema: ${inspection.schemaProblem.slice(0, 300)}`);
+    }
+  }
+  const sets: Record<string, () => boolean> = {};
+  for (const result of inspection.checks) sets[result.name] = () => result.ok;
+  check(inspection, sets, tags);
+}
+
+/** Per transaction (submission followed to its final state): time to final, or one more unresolved transaction. */
+export function recordTransaction(result: TransactionResult): void {
+  const operation = result.submitted.operation;
+  const tags = { operation: operation.id, api: operation.version };
+  if (result.final) timeToFinal.add(result.elapsedMs, { ...tags, outcome: result.outcome });
+  else unresolved.add(1, tags);
+}
+
+/** A flow-level check (e.g. the status endpoint confirms a final outcome), under its catalogued name. */
+export function recordStatusConfirms(ok: boolean, operationId: string, api: string): void {
+  check(ok, { [CHECKS.statusConfirms.name]: (value) => value === true }, { operation: operationId, api });
+}

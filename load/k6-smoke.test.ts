@@ -1,0 +1,199 @@
+// Every scenario's smoke profile on a real k6 against the embedded sandbox — on each k6 found (K6_BIN or PATH, and
+// K6_LATEST_BIN or k6-latest beside it: the oldest and newest supported) — plus crossed thresholds and a drained wallet
+// (exit 99). Skipped, saying so, when no k6 is installed. Results are read from the files the run writes.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/load-config.ts';
+import { startSandbox } from '../sandbox/server.ts';
+import { findK6, findLatestK6 } from './engine-select.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { CONFIG_DEFAULTS } from '../api/target-config.ts';
+import { runK6 } from './runner/k6-process.ts';
+import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
+import { ensureBundle, runLoad, type LoadRunOutcome } from './runner/run-load.ts';
+import { runEnvironment } from './run-settings.ts';
+import { SCENARIO_NAMES } from './scenarios.ts';
+
+const USER = 'load-agent';
+const PASSWORD = 'k6-smoke-secret-7f3a';
+
+function k6Version(path: string): string {
+  try {
+    return /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }))?.[0] ?? path;
+  } catch {
+    return path;
+  }
+}
+
+const first = findK6(process.env);
+const latest = findLatestK6(process.env, first);
+const binaries = [first?.path, latest].filter((p): p is string => p !== undefined).map((path) => ({ path, version: k6Version(path) }));
+if (binaries.length === 0) {
+  console.warn('load/k6-smoke.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it for the newest): real-k6 smoke runs are SKIPPED');
+} else if (latest === undefined) {
+  console.warn(`load/k6-smoke.test.ts: only ${binaries[0]?.version} found (no K6_LATEST_BIN or k6-latest beside it): the newest k6 is not covered in this run`);
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'gh-k6-smoke-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+interface Run {
+  readonly outcome: LoadRunOutcome;
+  readonly output: string;
+  readonly files: { json: string; junit: string; md: string };
+}
+
+async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string, configEnv: Record<string, string> = {}): Promise<Run> {
+  const reportDir = join(workDir, label);
+  const flags = parseLoadFlags({ profile: 'smoke', engine: 'k6', api: 'both', reportDir, ...raw });
+  // Non-default credentials: if they did not reach k6 through its environment, the sandbox would answer 401.
+  const config = loadConfig({ cwd: workDir, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...configEnv } });
+  let output = '';
+  const outcome = await runLoad(flags, config, {
+    cwd: workDir,
+    env: { ...process.env, K6_BIN: k6 },
+    info: (line) => void (output += `${line}\n`),
+    k6Stdio: 'pipe',
+    onK6Output: (chunk) => void (output += chunk),
+  });
+  const read = (file: string): string => (existsSync(join(reportDir, file)) ? readFileSync(join(reportDir, file), 'utf8') : '');
+  return { outcome, output, files: { json: read('summary.json'), junit: read('junit.xml'), md: read('summary.md') } };
+}
+
+function expectNoCredentials(r: Run): void {
+  for (const text of [r.files.json, r.files.junit, r.files.md, r.output]) expect(text).not.toContain(PASSWORD);
+}
+
+const RUN_TIMEOUT_MS = 240_000;
+
+describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ path, version }) => {
+  it.each(SCENARIO_NAMES)(
+    '%s smoke exits 0 and writes summary.json, junit.xml and summary.md',
+    async (scenario) => {
+      const r = await run(path, { scenario }, `${version}-${scenario}`);
+      expect(r.outcome.exitCode, r.output).toBe(0);
+      const summary = JSON.parse(r.files.json) as { verdict: string; schema: string; requests: number; thresholds: unknown[]; checks: Array<{ ok: boolean }>; run: { target: string } };
+      expect(summary).toMatchObject({ schema: 'gateway-harness/load-summary/1', verdict: 'pass' });
+      expect(summary.requests).toBeGreaterThan(0);
+      expect(summary.checks.length).toBeGreaterThanOrEqual(4);
+      expect(summary.checks.every((c) => c.ok)).toBe(true);
+      expect(summary.run.target).toMatch(/^embedded sandbox \(http:\/\/127\.0\.0\.1:\d+\)$/);
+      const cases = (r.files.junit.match(/<testcase /g) ?? []).length;
+      expect(cases).toBeGreaterThan(summary.checks.length);
+      expect(r.files.junit).toMatch(new RegExp(`<testsuites name="gateway-harness" tests="${cases}" failures="0" errors="0" skipped="0"`));
+      expect(r.files.md.split('\n')[0]).toMatch(new RegExp(`^# Load run: PASS: load ${scenario} \\(smoke, api both\\)`));
+      expectNoCredentials(r);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+// Crossed thresholds, a drained wallet and the in-bundle refusal need one k6 only: the newest when present (it starts in a fraction of a second).
+const exitBinary = binaries[binaries.length - 1];
+
+describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.version ?? "none"})`, () => {
+  it(
+    "streams k6's NDJSON metrics with --out json=FILE, requests tagged by operation, API version and path template",
+    async () => {
+      const file = join(workDir, 'metrics.ndjson');
+      const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: `json=${file}` }, 'ndjson');
+      expect(r.outcome.exitCode, r.output).toBe(0);
+      const points = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; metric: string; data: { tags?: Record<string, string> } })
+        .filter((p) => p.type === 'Point');
+      const request = points.find((p) => p.metric === 'http_req_duration' && p.data.tags?.operation === 'v2.lookup.mobile');
+      expect(request?.data.tags).toMatchObject({ api: 'v2', name: '/api/v2/lookup/mobile/{mobile}' });
+      const outcome = points.find((p) => p.metric === 'gateway_outcomes');
+      expect(outcome?.data.tags).toMatchObject({ operation: expect.any(String), api: expect.stringMatching(/^v[12]$/), outcome: 'Successful' });
+      expect(readFileSync(file, 'utf8')).not.toContain(PASSWORD);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'exits 99 when a threshold is crossed, and the reports say which',
+    async () => {
+      const r = await run(exitBinary?.path ?? '', { scenario: 'catalog-browse', threshold: ['http_req_duration:max<0'] }, 'threshold');
+      expect(r.outcome.exitCode, r.output).toBe(99);
+      expect(JSON.parse(r.files.json)).toMatchObject({ verdict: 'thresholds', exitCode: 99, problems: [expect.stringMatching(/^threshold crossed: http_req_duration max<0/)] });
+      expect(r.files.junit).toMatch(/<testcase name="threshold http_req_duration max&lt;0"[^>]*>(?:(?!<\/testcase>)[\s\S])*<failure message="crossed: max&lt;0/);
+      expect(r.files.md.split('\n')[0]).toMatch(/^# Load run: THRESHOLDS CROSSED/);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "reports '009' (insufficient funds) as failures when the sandbox wallet runs dry: exit 99",
+    async () => {
+      const r = await run(exitBinary?.path ?? '', { scenario: 'topup-flow', funds: '1' }, 'drained');
+      expect(r.outcome.exitCode, r.output).toBe(99);
+      const summary = JSON.parse(r.files.json) as { verdict: string; gateway: { failed: number; failedRate: number }; problems: string[] };
+      expect(summary.verdict).toBe('thresholds');
+      expect(summary.gateway.failed).toBeGreaterThan(0);
+      expect(summary.problems).toContainEqual(expect.stringMatching(/^threshold crossed: gateway_failed rate<=0 \(observed 0\.\d+\)$/));
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'calls a target whose catalog cannot be read unusable: exit 2 (wrong credentials here), reports still written',
+    async () => {
+      const other = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'someone-else', password: 'not-ours' });
+      try {
+        const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', { GATEWAY_BASE_URL: other.url, GATEWAY_TIME_SCALE: '0.01' });
+        expect(r.outcome.exitCode, r.output).toBe(2);
+        const summary = JSON.parse(r.files.json) as { verdict: string; problems: string[] };
+        expect(summary.verdict).toBe('unusable');
+        expect(summary.problems[0]).toMatch(/^setup\(\) did not complete/);
+        expect(r.output).toMatch(/catalog discovery: v[12]\.catalog\.(skus|countries) did not return a successful array \(HTTP 401/);
+        expectNoCredentials(r);
+      } finally {
+        await other.close();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a charging scenario against production in init on a bare `k6 run` too: k6 exits with the reason, nothing sent',
+    async () => {
+      let requests = 0;
+      const server = createServer((_req, res) => {
+        requests += 1;
+        res.end('{}');
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      try {
+        const env = runEnvironment({
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          user: USER,
+          password: PASSWORD,
+          environment: 'production',
+          timeScale: 1,
+          profile: 'smoke',
+          api: 'both',
+          config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
+          targetLabel: 'production',
+          runId: 'refusal',
+          reportDir: join(workDir, 'refusal'),
+        });
+        let output = '';
+        const result = await runK6({ k6: exitBinary?.path ?? '', bundle: await ensureBundle('topup-flow'), env, cwd: workDir, stdio: 'pipe', onOutput: (c) => void (output += c) });
+        expect(result.exitCode, output).not.toBe(0);
+        expect(output).toMatch(/scenario topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
+        expect(output).not.toContain(PASSWORD);
+        expect(requests).toBe(0);
+      } finally {
+        await new Promise<void>((done) => server.close(() => done()));
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,17 @@
+// Names of the envelope-aware metrics the k6 side records and the summary reads back. Runtime-neutral.
+// k6's own http_req_failed cannot see an HTTP 200 failure (a non-'000' responseCode): these can.
+
+export const METRICS = Object.freeze({
+  /** Counter of responses, tagged operation, api, outcome (Successful | Failed | InProgress | Unknown). */
+  outcomes: 'gateway_outcomes',
+  /** Rate of responses whose outcome is Failed, tagged operation, api. */
+  failed: 'gateway_failed',
+  /** Counter of responses whose envelope or payload kind broke the schema, tagged operation, api. */
+  schemaViolations: 'gateway_schema_violations',
+  /** Trend, submission to final outcome through polling (ms), tagged operation, api, outcome. */
+  timeToFinal: 'gateway_time_to_final',
+  /** Counter of transactions not final when polling gave up (the account may be charged), tagged operation, api. */
+  unresolved: 'gateway_unresolved',
+  /** Trend of the time the response checks took inside the runtime (ms); only with GATEWAY_LOAD_MEASURE_CHECKS=on. */
+  checkDuration: 'gateway_check_duration',
+} as const);

@@ -1,0 +1,79 @@
+// What the load suites judge on every response: HTTP status, envelope schema, payload kind, outcome from the one
+// classifier. A pure function of the exchange (runtime-neutral), so the k6 hook records it and tests prove each check fires.
+import type { CoreExchange } from '../api/client-core.ts';
+import type { Outcome } from '../api/outcome.ts';
+import { formatIssues, validateEnvelope } from '../api/validation.ts';
+import { CHECKS, type CheckKey } from './checks.ts';
+
+export interface CheckResult {
+  readonly key: CheckKey;
+  readonly name: string;
+  readonly ok: boolean;
+}
+
+export interface Inspection {
+  readonly operation: string;
+  readonly api: string;
+  /** The outcome counted for this response (the classifier's; see `metricOutcome`). */
+  readonly outcome: Outcome;
+  readonly failed: boolean;
+  readonly checks: readonly CheckResult[];
+  /** One line naming the envelope/payload problems, when the schema check failed. */
+  readonly schemaProblem?: string;
+}
+
+export interface InspectOptions {
+  readonly schemaChecks: boolean;
+  /** Status-check codes meaning "no such transaction" (config `poll.notFoundCodes`). */
+  readonly notFoundCodes: readonly string[];
+}
+
+/** number | object | array, as the spec names payload kinds; undefined for anything else (null, string, boolean). */
+export function payloadKindOf(value: unknown): 'number' | 'object' | 'array' | undefined {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return 'number';
+  if (value !== null && typeof value === 'object') return 'object';
+  return undefined;
+}
+
+/**
+ * The outcome a response counts as. The classifier's, except a status check answering "not found": whether that is a
+ * failure depends on when the transaction was submitted (api/poll.ts), which only the poller knows, so a single status
+ * response counts it Unknown; the transaction's final outcome is recorded by the flow that followed it.
+ */
+export function metricOutcome(exchange: CoreExchange, notFoundCodes: readonly string[]): Outcome {
+  const { response, operation } = exchange;
+  const code = response.envelope?.responseCode;
+  if (operation.group === 'status' && code !== undefined && notFoundCodes.includes(code)) return 'Unknown';
+  return response.classification.outcome;
+}
+
+export function inspectExchange(exchange: CoreExchange, options: InspectOptions): Inspection {
+  const { operation, response } = exchange;
+  const outcome = metricOutcome(exchange, options.notFoundCodes);
+  const checks: CheckResult[] = [{ key: 'httpStatus', name: CHECKS.httpStatus.name, ok: response.httpStatus === 200 }];
+  let schemaProblem: string | undefined;
+  // Spec Errors 3: for statuses other than 200 the "Body shape for those statuses: not shown": nothing to validate.
+  if (options.schemaChecks && response.httpStatus === 200 && response.bodyText !== undefined) {
+    if (response.envelope === undefined) {
+      schemaProblem = response.parseError ?? 'no envelope';
+      checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: false });
+    } else {
+      const result = validateEnvelope(operation, response.envelope);
+      if (!result.valid) schemaProblem = formatIssues(result.errors);
+      checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: result.valid });
+      if (response.envelope.responseCode === '000') {
+        checks.push({ key: 'payloadKind', name: CHECKS.payloadKind.name, ok: payloadKindOf(response.envelope.payLoad) === operation.payloadKind });
+      }
+    }
+  }
+  checks.push({ key: 'outcome', name: CHECKS.outcome.name, ok: outcome !== 'Failed' });
+  return {
+    operation: operation.id,
+    api: operation.version,
+    outcome,
+    failed: outcome === 'Failed',
+    checks,
+    ...(schemaProblem === undefined ? {} : { schemaProblem }),
+  };
+}

@@ -1,0 +1,87 @@
+// Runs one bundle on a real k6 as a child process: settings and credentials in its environment (never `-e` flags,
+// which show up in process lists), output passed through for progress, exit code returned. Results are read from files.
+import { spawn } from 'node:child_process';
+
+export interface K6RunRequest {
+  readonly k6: string;
+  readonly bundle: string;
+  /** The run's variables (load/run-settings.ts runEnvironment); merged over the inherited environment. */
+  readonly env: Readonly<Record<string, string>>;
+  /** `--out json=FILE`: k6's NDJSON metric stream. */
+  readonly outJson?: string;
+  readonly cwd: string;
+  /** Where k6's stdout and stderr go; default inherited (its progress bar and our handleSummary text). */
+  readonly stdio?: 'inherit' | 'pipe';
+  readonly onOutput?: (chunk: string) => void;
+}
+
+export interface K6RunResult {
+  /** k6's exit code (0 passed, 99 thresholds crossed, 107 script error, ...); 1 when it died by a signal. */
+  readonly exitCode: number;
+  readonly signal?: NodeJS.Signals;
+}
+
+/**
+ * k6 variables the harness sets for every run (each only when the user has not set it):
+ * - K6_NO_USAGE_REPORT: k6 would send a usage report to the internet; the harness talks to the target only.
+ * - K6_NEW_MACHINE_READABLE_SUMMARY (v2 option): keep the handleSummary data format every supported k6 shares.
+ * - K6_DEBUG_SOURCEMAP_FILESIZE_LIMIT: k6 v0.48 passes ES modules through Babel; without source maps that pass takes
+ *   about 40% less time (the bundles carry no source map to map back to anyway). Unknown to k6 versions without Babel.
+ */
+export const K6_DEFAULT_ENV: Readonly<Record<string, string>> = Object.freeze({
+  K6_NO_USAGE_REPORT: 'true',
+  K6_NEW_MACHINE_READABLE_SUMMARY: 'false',
+  K6_DEBUG_SOURCEMAP_FILESIZE_LIMIT: '0',
+});
+
+/** The child's arguments: no `-e`, no credentials; system variables explicitly on (k6's default on v0.48 and v2). */
+export function k6Arguments(request: Pick<K6RunRequest, 'bundle' | 'outJson'>): string[] {
+  return ['run', '--include-system-env-vars', ...(request.outJson === undefined ? [] : ['--out', `json=${request.outJson}`]), request.bundle];
+}
+
+export function k6Environment(inherited: NodeJS.ProcessEnv, runEnv: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...inherited };
+  for (const [name, value] of Object.entries(K6_DEFAULT_ENV)) if (env[name] === undefined) env[name] = value;
+  return { ...env, ...runEnv };
+}
+
+/**
+ * Spawns k6 and waits for it. Ctrl-C in a terminal reaches k6 directly (same process group) and k6 stops gracefully,
+ * still writing its summary; so the first SIGINT here is left to k6 and only a second one is forwarded (k6 then
+ * aborts at once). SIGTERM (CI cancelling a job) is forwarded as is.
+ */
+export function runK6(request: K6RunRequest): Promise<K6RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(request.k6, k6Arguments(request), {
+      cwd: request.cwd,
+      env: k6Environment(process.env, request.env),
+      stdio: request.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (request.stdio === 'pipe') {
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
+    }
+    let interrupts = 0;
+    const onInterrupt = (): void => {
+      interrupts += 1;
+      if (interrupts > 1) child.kill('SIGINT');
+    };
+    const onTerminate = (): void => {
+      child.kill('SIGTERM');
+    };
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onTerminate);
+    const cleanup = (): void => {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onTerminate);
+    };
+    child.once('error', (error) => {
+      cleanup();
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      cleanup();
+      resolvePromise(code === null ? { exitCode: 1, ...(signal === null ? {} : { signal }) } : { exitCode: code });
+    });
+  });
+}

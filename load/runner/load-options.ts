@@ -1,0 +1,116 @@
+// The `gateway-harness load` flags, validated with zod on the Node side (the bundles re-check what reaches them), so a
+// bad value ends the command with exit 2 and one line before anything starts.
+import { z } from 'zod';
+import { HarnessError } from '../../api/errors.ts';
+import { ENGINE_CHOICES, type EngineChoice } from '../engine-select.ts';
+import { PROFILE_NAMES, overrideProblem, type ProfileName } from '../profiles.ts';
+import { API_SELECTIONS, SCENARIO_NAMES, SCENARIOS, type ApiSelection, type ScenarioName } from '../scenarios.ts';
+import { durationSeconds, groupThresholds, parseThresholdOverride, type ThresholdOverride } from '../thresholds.ts';
+
+/** Raw values as commander hands them over. */
+export interface RawLoadFlags {
+  scenario?: string;
+  profile: string;
+  engine: string;
+  api: string;
+  reportDir?: string;
+  out?: string;
+  vus?: string;
+  duration?: string;
+  rate?: string;
+  threshold?: string[];
+  funds?: string;
+}
+
+export interface LoadFlags {
+  readonly scenario: ScenarioName;
+  readonly profile: ProfileName;
+  readonly engine: EngineChoice;
+  readonly api: ApiSelection;
+  readonly reportDir?: string;
+  /** File of k6's NDJSON metric stream (`--out json=FILE`). */
+  readonly outJson?: string;
+  readonly vus?: number;
+  /** As given (a k6 duration string); durationSec is its value. */
+  readonly duration?: string;
+  readonly durationSec?: number;
+  readonly rate?: number;
+  readonly thresholds: Readonly<Record<string, readonly string[]>>;
+  /** Starting balance of the embedded sandbox (USD). */
+  readonly funds?: number;
+}
+
+const list = (names: readonly string[]): string => names.join(', ');
+
+const wholeNumber = (flag: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${flag} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `${flag} must be at least 1`).max(max, `${flag} must be at most ${max}`));
+
+const positiveNumber = (flag: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, `${flag} must be a positive number`)
+    .transform(Number)
+    .pipe(z.number().positive(`${flag} must be greater than 0`).max(max, `${flag} must be at most ${max}`));
+
+const FLAGS = z.object({
+  scenario: z.enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], { error: `--scenario must be one of ${list(SCENARIO_NAMES)}` }),
+  profile: z.enum(PROFILE_NAMES as [ProfileName, ...ProfileName[]], { error: `--profile must be one of ${list(PROFILE_NAMES)}` }),
+  engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `--engine must be one of ${list(ENGINE_CHOICES)}` }),
+  api: z.enum(API_SELECTIONS as [ApiSelection, ...ApiSelection[]], { error: '--api must be v1, v2 or both' }),
+  reportDir: z.string().min(1, '--report-dir must not be empty').optional(),
+  out: z
+    .string()
+    .regex(/^json=.+$/, '--out must be json=FILE (k6\'s NDJSON metric stream; the only output the engine writes too)')
+    .transform((value) => value.slice('json='.length))
+    .optional(),
+  vus: wholeNumber('--vus', 100_000).optional(),
+  duration: z
+    .string()
+    .refine((value) => (durationSeconds(value) ?? 0) >= 1, '--duration must be a k6 duration of at least 1s, e.g. 90s, 5m, 1h30m')
+    .refine((value) => (durationSeconds(value) ?? 0) <= 7 * 24 * 3600, '--duration must be at most 7 days')
+    .optional(),
+  rate: positiveNumber('--rate', 100_000).optional(),
+  threshold: z.array(z.string()).default([]),
+  funds: positiveNumber('--funds', 1e12).optional(),
+});
+
+function usage(message: string): HarnessError {
+  return new HarnessError('GH_ERR_USAGE', message.replace(/\s+/g, ' '));
+}
+
+/** Validates the flags; throws GH_ERR_USAGE with the first problem on one line. */
+export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
+  if (raw.scenario === undefined) throw usage(`--scenario is required (one of ${list(SCENARIO_NAMES)})`);
+  const result = FLAGS.safeParse(raw);
+  if (!result.success) throw usage(result.error.issues[0]?.message ?? 'invalid load flags');
+  const flags = result.data;
+  const overrides: ThresholdOverride[] = [];
+  for (const text of flags.threshold) {
+    const parsed = parseThresholdOverride(text);
+    if ('error' in parsed) throw usage(`--threshold: ${parsed.error}`);
+    overrides.push(parsed);
+  }
+  const durationSec = flags.duration === undefined ? undefined : durationSeconds(flags.duration);
+  const problem = overrideProblem(flags.profile, { ...(flags.rate === undefined ? {} : { rate: flags.rate }) });
+  if (problem !== undefined) throw usage(problem);
+  if (SCENARIOS[flags.scenario].requiresBothVersions && flags.api !== 'both') {
+    throw usage(`--scenario ${flags.scenario} compares v1 and v2: it needs --api both`);
+  }
+  return {
+    scenario: flags.scenario,
+    profile: flags.profile,
+    engine: flags.engine,
+    api: flags.api,
+    thresholds: groupThresholds(overrides),
+    ...(flags.reportDir === undefined ? {} : { reportDir: flags.reportDir }),
+    ...(flags.out === undefined ? {} : { outJson: flags.out }),
+    ...(flags.vus === undefined ? {} : { vus: flags.vus }),
+    ...(flags.duration === undefined || durationSec === undefined ? {} : { duration: flags.duration, durationSec }),
+    ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+    ...(flags.funds === undefined ? {} : { funds: flags.funds }),
+  };
+}

@@ -1,0 +1,126 @@
+// `gateway-harness load` and `build` in-process: bad flags exit 2 with one line, charging scenarios are refused against
+// production before anything is sent, the Node engine route is the one honest refusal, --list and --help work.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../cli.ts';
+import { SCENARIO_NAMES } from '../../load/scenarios.ts';
+import { PROFILE_NAMES } from '../../load/profiles.ts';
+
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += chunk.toString();
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += chunk.toString();
+    return true;
+  });
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'gateway-harness', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    process.exitCode = undefined;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** A target that counts what reaches it: "nothing sent" is measured, not assumed. */
+let server: Server;
+let target: string;
+let requests = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests += 1;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"responseCode":"000","responseMessage":null,"payLoad":[]}');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((done) => server.close(() => done()));
+});
+
+describe('gateway-harness load flags', () => {
+  const bad: Array<[string[], RegExp]> = [
+    [[], /--scenario is required \(one of catalog-browse, topup-flow/],
+    [['--scenario', 'browse'], /--scenario must be one of catalog-browse, topup-flow, giftcard-flow, lookup, mixed, v1-v2/],
+    [['--scenario', 'lookup', '--profile', 'heavy'], /--profile must be one of smoke, load, stress, spike, soak, breakpoint/],
+    [['--scenario', 'lookup', '--engine', 'jmeter'], /--engine must be one of auto, k6, node/],
+    [['--scenario', 'lookup', '--api', 'v3'], /--api must be v1, v2 or both/],
+    [['--scenario', 'lookup', '--vus', '0'], /--vus must be at least 1/],
+    [['--scenario', 'lookup', '--vus', '1.5'], /--vus must be a whole number/],
+    [['--scenario', 'lookup', '--duration', '10'], /--duration must be a k6 duration of at least 1s/],
+    [['--scenario', 'lookup', '--profile', 'load', '--rate', '0'], /--rate must be greater than 0/],
+    [['--scenario', 'lookup', '--rate', '5'], /--rate applies to the arrival-rate profiles \(load, stress, spike, soak, breakpoint\), not to smoke/],
+    [['--scenario', 'lookup', '--threshold', 'http_req_duration'], /--threshold: threshold "http_req_duration" must be metric:expression/],
+    [['--scenario', 'lookup', '--threshold', 'gateway_failed:rate<lots'], /--threshold: threshold expression "rate<lots"/],
+    [['--scenario', 'lookup', '--out', 'csv=x.csv'], /--out must be json=FILE/],
+    [['--scenario', 'v1-v2', '--api', 'v2'], /--scenario v1-v2 compares v1 and v2: it needs --api both/],
+    [['--scenario', 'lookup', '--funds', '-5'], /--funds must be a positive number/],
+    [['--scenario', 'lookup', '--funds', '100', '--target', 'http://127.0.0.1:9'], /--funds sets the embedded sandbox's starting balance/],
+  ];
+  it.each(bad)('%j exits 2 with one line', async (args, message) => {
+    const { code, stderr } = await runCli(['load', ...args]);
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^gateway-harness: GH_ERR_USAGE: /);
+    expect(stderr).toMatch(message);
+  });
+
+  it('--help lists every flag', async () => {
+    const { code, stdout } = await runCli(['load', '--help']);
+    expect(code).toBe(0);
+    for (const flag of ['--scenario', '--profile', '--engine', '--target', '--report-dir', '--out', '--vus', '--duration', '--rate', '--threshold', '--api', '--funds', '--env']) {
+      expect(stdout).toContain(flag);
+    }
+  });
+
+  it('--list prints every scenario and profile', async () => {
+    const { code, stdout } = await runCli(['load', '--list']);
+    expect(code).toBe(0);
+    for (const name of [...SCENARIO_NAMES, ...PROFILE_NAMES]) expect(stdout).toMatch(new RegExp(`^  ${name}\\t`, 'm'));
+  });
+});
+
+describe('gateway-harness load refusals', () => {
+  it.each(['topup-flow', 'giftcard-flow', 'mixed'])('refuses charging scenario %s against production: exit 2, one line, nothing sent', async (scenario) => {
+    const before = requests;
+    const { code, stderr } = await runCli(['load', '--scenario', scenario, '--target', target, '--env', 'production', '--engine', 'k6']);
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_USAGE: scenario ${scenario} sends charging operations \\(.*\\) and the target is production`));
+    expect(requests).toBe(before);
+  });
+
+  it('lets a read-only scenario go on against production (here to the Node engine route), still sending nothing', async () => {
+    const before = requests;
+    const { code, stderr } = await runCli(['load', '--scenario', 'catalog-browse', '--target', target, '--env', 'production', '--engine', 'node']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('gateway-harness: GH_ERR_USAGE: the Node engine is not part of this build yet; install k6 (K6_BIN or PATH)\n');
+    expect(requests).toBe(before);
+  });
+});
+
+describe('gateway-harness build', () => {
+  it('bundles every entry into the output directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-build-'));
+    try {
+      const { code, stdout } = await runCli(['build', '--out-dir', dir]);
+      expect(code).toBe(0);
+      expect(readdirSync(dir).sort()).toEqual(SCENARIO_NAMES.map((name) => `${name}.js`).sort());
+      expect(stdout).toMatch(/build: 6 k6 bundles/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

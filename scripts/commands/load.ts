@@ -1,0 +1,63 @@
+// `gateway-harness load`: runs a load scenario (load/scenarios.ts) with a profile (load/profiles.ts) on a real k6, or on
+// the Node engine, against a target or the embedded sandbox. Exit 0 passed, 99 thresholds crossed, k6's codes passed through.
+import type { Command } from 'commander';
+import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
+import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
+import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import { runLoad } from '../../load/runner/run-load.ts';
+import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+
+interface LoadOptions extends TargetOptions, RawLoadFlags {
+  list?: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function printList(): void {
+  const out = (line: string): boolean => process.stdout.write(`${line}\n`);
+  out('Scenarios:');
+  for (const name of SCENARIO_NAMES) out(`  ${name}\t${SCENARIOS[name].description}`);
+  out('Profiles:');
+  for (const name of PROFILE_NAMES) out(`  ${name}\t${PROFILES[name].description}`);
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('load')
+    .description(
+      'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
+        'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
+        'Writes summary.json, junit.xml and summary.md to the report dir. Exit 0 passed, 1 incomplete/failed check,\n' +
+        '2 usage/config error (charging scenarios against production are refused), 99 thresholds crossed, other k6 codes passed through.',
+    )
+    .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
+    .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
+    .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
+    .option('--api <version>', 'v1, v2 or both', 'both')
+    .option('--report-dir <dir>', 'where summary.json, junit.xml and summary.md go (default reports/out/<run-id>/)')
+    .option('--out <json=FILE>', "k6's NDJSON metric stream, e.g. --out json=metrics.ndjson")
+    .option('--vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
+    .option('--duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long; other profiles stretch their shape to it')
+    .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
+    .option('--threshold <metric:expr>', "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)", collect)
+    .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
+    .option('--list', 'print the scenarios and profiles and exit');
+  addTargetOptions(cmd);
+  cmd.action(async (opts: LoadOptions) => {
+    if (opts.list === true) {
+      printList();
+      process.exitCode = 0;
+      return;
+    }
+    const flags = parseLoadFlags(opts);
+    const config = configFromOptions(opts);
+    const outcome = await runLoad(flags, config, {
+      cwd: process.cwd(),
+      env: process.env,
+      info: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.exitCode = outcome.exitCode;
+  });
+}
