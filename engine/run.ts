@@ -1,0 +1,467 @@
+// The engine's entry: runEngine() bundles a k6 script for Node, runs init/setup on the controller thread, the
+// scenarios on worker threads (each a share of VUs and arrival rate), merges metrics exactly, evaluates thresholds
+// (abortOnFail included), runs teardown and handleSummary, and returns k6's exit code with the summary data.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { bundleScript, compileFactory, ScriptLoadError } from './bundle.ts';
+import { scenarioMaxVUs } from './executors/schedule.ts';
+import { GroupTree } from './metrics/groups.ts';
+import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './metrics/store.ts';
+import { metricLine, NdjsonWriter, PointBuffer } from './ndjson.ts';
+import { consolidateOptions, OptionsError, type ConsolidatedOptions, type RunOverrides } from './options.ts';
+import { ProgressReporter, type ProgressMode } from './progress.ts';
+import type { ControllerMessage, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
+import { EngineRuntime, clock } from './runtime.ts';
+import { buildSummaryData, renderTextSummary, summaryExport, type K6SummaryData } from './summary.ts';
+import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds } from './thresholds.ts';
+import { VU } from './vu.ts';
+
+export type { K6SummaryData } from './summary.ts';
+
+export interface EngineRunOptions {
+  /** Path to a `.load.ts` entry or a k6 `.js` script (relative to cwd). */
+  script: string;
+  /** Becomes __ENV, merged over the process environment like `k6 run -e`. */
+  env?: Record<string, string>;
+  /** `--out json=FILE`: k6's NDJSON metric points (gzip when the name ends in .gz). */
+  outJson?: string;
+  /** `--summary-export=FILE`: k6's flat summary JSON. */
+  summaryExport?: string;
+  /** Worker threads; 'auto' (default) uses the machine's cores, never more than the test's VUs. */
+  workers?: number | 'auto';
+  progress?: 'auto' | 'tty' | 'plain' | 'none';
+  cwd?: string;
+  /** Like k6's --vus/--duration/--iterations flags. */
+  overrides?: RunOverrides;
+  /** Where 'stdout'/'stderr' of handleSummary and the text summary go (tests capture them). Default the process's. */
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+export interface EngineRunResult {
+  /** 0 passed, 99 thresholds crossed (also when abortOnFail stopped the test, like k6), 104 invalid options,
+   * 107 script error (load/init/setup), 108 aborted by exec.test.abort(). */
+  exitCode: number;
+  summary: K6SummaryData;
+}
+
+/** k6's exit codes (errext/exitcodes). */
+export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+
+/** How often abortOnFail thresholds are evaluated during the run (k6 uses 2 s). */
+const THRESHOLD_EVAL_MS = 2_000;
+const WORKER_BOOT = new URL('./worker-boot.mjs', import.meta.url);
+const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
+
+function emptySummary(): K6SummaryData {
+  return {
+    root_group: new GroupTree().toK6(),
+    options: { summaryTrendStats: [], summaryTimeUnit: '', noColor: false },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 0 },
+    metrics: {},
+  };
+}
+
+function progressMode(mode: EngineRunOptions['progress'], stderr: NodeJS.WritableStream): ProgressMode {
+  if (mode === 'tty' || mode === 'plain' || mode === 'none') return mode;
+  return (stderr as { isTTY?: boolean }).isTTY === true ? 'tty' : 'plain';
+}
+
+function workerCount(requested: EngineRunOptions['workers'], options: ConsolidatedOptions): number {
+  const vus = options.scenarios.reduce((sum, s) => sum + scenarioMaxVUs(s), 0);
+  if (typeof requested === 'number') {
+    if (!Number.isInteger(requested) || requested < 1) throw new OptionsError(`workers must be a whole number ≥ 1 or 'auto', got ${requested}`);
+    return requested;
+  }
+  return Math.max(1, Math.min(availableParallelism(), vus));
+}
+
+/** Awaits a value that may be a promise, failing after `ms`. */
+async function withTimeout<T>(value: T | Promise<T>, ms: number, what: string): Promise<T> {
+  if (!(value instanceof Promise)) return value;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      value,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} execution timed out after ${ms / 1000} seconds`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+export async function runEngine(options: EngineRunOptions): Promise<EngineRunResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const scriptPath = resolve(cwd, options.script);
+  const logError = (text: string): void => {
+    stderr.write(`time="${new Date().toISOString()}" level=error msg=${JSON.stringify(text)}\n`);
+  };
+  const fail = (exitCode: number, text: string): EngineRunResult => {
+    logError(text);
+    return { exitCode, summary: emptySummary() };
+  };
+
+  // ---- load: bundle and run the init context once on this thread (VU 0, like k6's options-reading VU) ----
+  let source: string;
+  try {
+    source = await bundleScript(scriptPath);
+  } catch (error) {
+    return fail(EXIT_CODES.scriptException, error instanceof ScriptLoadError ? error.message : errorText(error));
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, options.env ?? {});
+
+  let consolidated: ConsolidatedOptions;
+  let runtime: EngineRuntime;
+  let vu0: VU;
+  const abortState: { reason: string | undefined; byScript: boolean } = { reason: undefined, byScript: false };
+  try {
+    const factory = compileFactory(source, scriptPath);
+    // The options are read from a first init run with provisional settings, then the real runtime is built.
+    const probe = new EngineRuntime({ factory, options: consolidateOptions({}), env, scriptDir: dirname(scriptPath), submetrics: [] });
+    const probeVU = new VU(probe, { idInTest: 0, idInInstance: 0 });
+    probeVU.init();
+    consolidated = consolidateOptions(probeVU.exports.options, options.overrides);
+    runtime = new EngineRuntime({
+      factory,
+      options: consolidated,
+      env,
+      scriptDir: dirname(scriptPath),
+      submetrics: [],
+      onAbort: (reason) => {
+        abortState.reason = reason;
+        abortState.byScript = true;
+      },
+    });
+    vu0 = new VU(runtime, { idInTest: 0, idInInstance: 0 });
+    vu0.init();
+  } catch (error) {
+    if (error instanceof OptionsError) return fail(EXIT_CODES.invalidConfig, error.message);
+    return fail(EXIT_CODES.scriptException, errorText(error));
+  }
+
+  let thresholds: MetricThresholds[];
+  try {
+    thresholds = parseThresholds(consolidated.thresholds, runtime.store.typeOf);
+  } catch (error) {
+    return fail(EXIT_CODES.invalidConfig, error instanceof ThresholdError ? error.message : errorText(error));
+  }
+  const submetrics: SubmetricDef[] = [EXPECTED_RESPONSE_SUBMETRIC];
+  for (const t of thresholds) {
+    if (t.tags.length > 0) submetrics.push({ metric: t.metric, name: t.summaryName, suffix: t.summaryName.slice(t.metric.length + 1, -1), tags: t.tags });
+  }
+  for (const s of submetrics) runtime.store.addSubmetric(s);
+  const customDefs = runtime.store.defs();
+
+  // ---- outputs ----
+  let flushControllerPoints: () => void = () => undefined;
+  let writer: NdjsonWriter | undefined;
+  if (options.outJson !== undefined) {
+    const describe = (name: string): string | undefined => {
+      const def = runtime.store.get(name);
+      if (def === undefined) return undefined;
+      const sources = thresholds.filter((t) => t.summaryName === name).flatMap((t) => t.thresholds.map((x) => x.source));
+      return metricLine(def, sources, runtime.store.submetricsOf(name));
+    };
+    writer = new NdjsonWriter(resolve(cwd, options.outJson), describe);
+    const w = writer;
+    const controllerPoints = new PointBuffer((names, text) => w.writeChunk(names, text), 64 * 1024);
+    runtime.store.listener = (metric, value, tags, time) => controllerPoints.add(metric.name, value, tags, time);
+    flushControllerPoints = () => controllerPoints.drain();
+  }
+
+  const testStart = clock();
+  runtime.testStartedAt = testStart;
+  let exitCode: number = EXIT_CODES.ok;
+
+  // ---- setup (controller thread, VU 0) ----
+  let setupData: unknown;
+  if (typeof vu0.exports.setup === 'function') {
+    runtime.phase = 'setup';
+    try {
+      const result: unknown = await withTimeout((vu0.exports.setup as () => unknown)(), consolidated.setupTimeoutMs, 'setup()');
+      setupData = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
+    } catch (error) {
+      await runtime.close();
+      await writer?.close();
+      return fail(EXIT_CODES.scriptException, `setup() failed: ${errorText(error)}`);
+    }
+    if (abortState.byScript) {
+      await runtime.close();
+      await writer?.close();
+      return fail(EXIT_CODES.scriptAborted, `test aborted in setup(): ${abortState.reason ?? ''}`);
+    }
+  }
+  const setupMs = clock() - testStart;
+  runtime.setupDataJson = setupData === undefined ? undefined : JSON.stringify(setupData);
+
+  // ---- the run: workers ----
+  const count = (() => {
+    try {
+      return workerCount(options.workers ?? 'auto', consolidated);
+    } catch (error) {
+      return error as OptionsError;
+    }
+  })();
+  if (count instanceof OptionsError) return fail(EXIT_CODES.invalidConfig, count.message);
+  const shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * 2 * consolidated.scenarios.length);
+  const mode = progressMode(options.progress, stderr);
+  const reporter = new ProgressReporter(mode, consolidated.scenarios, stderr);
+  const progressByWorker: WorkerProgress[] = [];
+  const workers: Worker[] = [];
+  const done: Array<Promise<void>> = [];
+  let workerFailure: string | undefined;
+  let thresholdAbort = false;
+  let snapshotWaiters: Array<(m: Extract<WorkerMessage, { type: 'snapshot' }>) => void> = [];
+
+  const broadcast = (m: ControllerMessage): void => {
+    for (const w of workers) w.postMessage(m);
+  };
+  const abortAll = (): void => broadcast({ type: 'abort' });
+
+  const ready: Array<Promise<void>> = [];
+  for (let index = 0; index < count; index++) {
+    const init: WorkerInit = {
+      entry: WORKER_ENTRY,
+      source,
+      scriptPath,
+      scriptDir: dirname(scriptPath),
+      options: consolidated,
+      env,
+      submetrics,
+      setupDataJson: runtime.setupDataJson,
+      segment: { index, count },
+      sharedCounters: shared,
+      ndjson: writer !== undefined,
+    };
+    const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: false, stderr: false });
+    workers.push(worker);
+    progressByWorker.push({ vusActive: 0, vusInitialized: 0, interrupted: 0, scenarios: {} });
+    let markReady: () => void = () => undefined;
+    ready.push(new Promise((r) => (markReady = r)));
+    done.push(
+      new Promise<void>((resolveDone) => {
+        worker.on('message', (m: WorkerMessage) => {
+          switch (m.type) {
+            case 'ready':
+              markReady();
+              break;
+            case 'progress':
+              progressByWorker[index] = m.progress;
+              break;
+            case 'points':
+              writer?.writeChunk(m.metricNames, m.text);
+              break;
+            case 'snapshot':
+              snapshotWaiters.forEach((f) => f(m));
+              break;
+            case 'abort':
+              abortState.reason = m.reason;
+              abortState.byScript = true;
+              abortAll();
+              break;
+            case 'done':
+              runtime.store.mergeState(m.store);
+              runtime.groups.mergeState(m.groups);
+              resolveDone();
+              break;
+            case 'failed':
+              workerFailure ??= m.message;
+              markReady();
+              abortAll();
+              resolveDone();
+              break;
+          }
+        });
+        worker.on('error', (error) => {
+          workerFailure ??= errorText(error);
+          markReady();
+          abortAll();
+          resolveDone();
+        });
+        worker.on('exit', () => {
+          markReady();
+          resolveDone();
+        });
+      }),
+    );
+  }
+  await Promise.all(ready);
+  runtime.phase = 'vu';
+  const startAt = clock() + 20;
+  broadcast({ type: 'start', startAt });
+
+  const view = () => {
+    const scenarios: Record<string, { iterations: number; dropped: number }> = {};
+    let vusActive = 0;
+    let vusMax = 0;
+    let completed = 0;
+    let interrupted = 0;
+    for (const p of progressByWorker) {
+      vusActive += p.vusActive;
+      vusMax += p.vusInitialized;
+      interrupted += p.interrupted;
+      for (const [name, c] of Object.entries(p.scenarios)) {
+        const agg = (scenarios[name] ??= { iterations: 0, dropped: 0 });
+        agg.iterations += c.iterations;
+        agg.dropped += c.dropped;
+        completed += c.iterations;
+      }
+    }
+    return { elapsedMs: Math.max(0, clock() - startAt), vusActive, vusMax, completed, interrupted, scenarios };
+  };
+
+  // vus / vus_max gauges every second, progress every 250 ms, abortOnFail thresholds every 2 s.
+  const baseTags = { ...consolidated.tags };
+  const gaugeTimer = setInterval(() => {
+    const v = view();
+    runtime.store.add('vus', v.vusActive, baseTags);
+    runtime.store.add('vus_max', v.vusMax, baseTags);
+  }, 1_000);
+  const progressTimer = setInterval(() => reporter.update(view()), mode === 'tty' ? 250 : 1_000);
+  const abortable = thresholds.some((t) => t.thresholds.some((x) => x.abortOnFail));
+  const thresholdTimer = abortable
+    ? setInterval(() => {
+        void (async () => {
+          const snaps = await new Promise<Array<Extract<WorkerMessage, { type: 'snapshot' }>>>((resolveSnaps) => {
+            const got: Array<Extract<WorkerMessage, { type: 'snapshot' }>> = [];
+            snapshotWaiters.push((m) => {
+              got.push(m);
+              if (got.length === workers.length) resolveSnaps(got);
+            });
+            broadcast({ type: 'snapshot' });
+          });
+          snapshotWaiters = [];
+          const merged = new MetricStore(submetrics, customDefs);
+          merged.mergeState(runtime.store.toState());
+          for (const s of snaps) merged.mergeState(s.store);
+          const elapsed = clock() - testStart;
+          for (const set of thresholds) {
+            const sink = merged.sinkOf(set.summaryName);
+            if (sink === undefined) continue;
+            const verdict = evaluateThresholds(set, sink.thresholdValues(elapsed, percentilesOf(set)), elapsed);
+            if (verdict.abort && !thresholdAbort) {
+              thresholdAbort = true;
+              logError(`thresholds on metrics '${set.summaryName}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`);
+              abortAll();
+            }
+          }
+        })();
+      }, THRESHOLD_EVAL_MS)
+    : undefined;
+
+  await Promise.all(done);
+  clearInterval(gaugeTimer);
+  clearInterval(progressTimer);
+  if (thresholdTimer !== undefined) clearInterval(thresholdTimer);
+  reporter.finish(view());
+  const final = view();
+  runtime.store.add('vus', 0, baseTags);
+  runtime.store.add('vus_max', final.vusMax, baseTags);
+  await Promise.all(workers.map((w) => w.terminate()));
+  const runEnd = clock();
+  if (workerFailure !== undefined) {
+    logError(workerFailure);
+    exitCode = EXIT_CODES.scriptException;
+  }
+
+  // ---- teardown (runs after an abort too, like k6) ----
+  vu0.scenario = undefined;
+  if (typeof vu0.exports.teardown === 'function') {
+    runtime.phase = 'teardown';
+    try {
+      await withTimeout((vu0.exports.teardown as (d: unknown) => unknown)(setupData === undefined ? undefined : JSON.parse(JSON.stringify(setupData))), consolidated.teardownTimeoutMs, 'teardown()');
+    } catch (error) {
+      logError(`teardown() failed: ${errorText(error)}`);
+      if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.scriptException;
+    }
+  }
+  // k6's test run duration: setup + scenarios + teardown (not the engine's bundling and worker start-up).
+  const testRunDurationMs = setupMs + (runEnd - startAt) + (clock() - runEnd);
+
+  // ---- thresholds and summary ----
+  const thresholdResults = new Map<string, Record<string, { ok: boolean }>>();
+  let thresholdsPassed = true;
+  for (const set of thresholds) {
+    const sink = runtime.store.sinkOf(set.summaryName);
+    if (sink === undefined) continue;
+    const verdict = evaluateThresholds(set, sink.thresholdValues(testRunDurationMs, percentilesOf(set)), testRunDurationMs);
+    thresholdResults.set(set.summaryName, verdict.results);
+    if (!verdict.passed) thresholdsPassed = false;
+  }
+  const summary = buildSummaryData({
+    store: runtime.store,
+    rootGroup: runtime.groups.toK6(),
+    thresholds,
+    thresholdResults,
+    trendStats: consolidated.summaryTrendStats,
+    summaryTimeUnit: consolidated.summaryTimeUnit,
+    testRunDurationMs,
+    setupData,
+    isStdOutTTY: (stdout as { isTTY?: boolean }).isTTY === true,
+    isStdErrTTY: (stderr as { isTTY?: boolean }).isTTY === true,
+  });
+  if (!thresholdsPassed) {
+    const crossed = thresholds.filter((t) => Object.values(thresholdResults.get(t.summaryName) ?? {}).some((r) => !r.ok)).map((t) => t.summaryName);
+    if (!thresholdAbort) logError(`thresholds on metrics '${crossed.join("', '")}' have been crossed`);
+    if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.thresholdsFailed;
+  }
+  if (abortState.byScript && exitCode === EXIT_CODES.ok) {
+    logError(`test aborted: ${abortState.reason ?? ''}`);
+    exitCode = EXIT_CODES.scriptAborted;
+  }
+
+  flushControllerPoints();
+  await writer?.close();
+  if (options.summaryExport !== undefined) {
+    const path = resolve(cwd, options.summaryExport);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(summaryExport(summary), null, 2)}\n`);
+  }
+
+  runtime.phase = 'summary';
+  let wroteSummary = false;
+  if (typeof vu0.exports.handleSummary === 'function') {
+    try {
+      const outputs = await withTimeout((vu0.exports.handleSummary as (d: K6SummaryData) => unknown)(JSON.parse(JSON.stringify(summary)) as K6SummaryData), 120_000, 'handleSummary()');
+      writeSummaryOutputs(outputs, cwd, stdout, stderr);
+      wroteSummary = true;
+    } catch (error) {
+      logError(`handleSummary() failed: ${errorText(error)}; printing the default summary instead`);
+    }
+  }
+  if (!wroteSummary) stdout.write(renderTextSummary(summary));
+  await runtime.close();
+  return { exitCode, summary };
+}
+
+function percentilesOf(set: MetricThresholds): number[] {
+  return set.thresholds.filter((t) => t.parsed.method === 'p').map((t) => t.parsed.percentile as number);
+}
+
+/** Writes handleSummary's map like k6: 'stdout'/'stderr' to the streams, other keys as paths relative to cwd. */
+function writeSummaryOutputs(outputs: unknown, cwd: string, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): void {
+  if (outputs === undefined || outputs === null) return;
+  if (typeof outputs !== 'object') throw new Error('handleSummary() must return an object of destination → content');
+  for (const [key, value] of Object.entries(outputs as Record<string, unknown>)) {
+    const content = typeof value === 'string' ? value : value instanceof ArrayBuffer ? Buffer.from(value) : JSON.stringify(value);
+    if (key === 'stdout') stdout.write(content);
+    else if (key === 'stderr') stderr.write(content);
+    else {
+      const path = resolve(cwd, key);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+  }
+}
