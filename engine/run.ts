@@ -189,6 +189,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   let setupData: unknown;
   if (typeof vu0.exports.setup === 'function') {
     runtime.phase = 'setup';
+    vu0.groupPath = '::setup'; // k6 runs setup() and teardown() inside groups of those names
     try {
       const result: unknown = await withTimeout((vu0.exports.setup as () => unknown)(), consolidated.setupTimeoutMs, 'setup()');
       setupData = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
@@ -380,6 +381,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   vu0.scenario = undefined;
   if (typeof vu0.exports.teardown === 'function') {
     runtime.phase = 'teardown';
+    vu0.groupPath = '::teardown';
     try {
       await withTimeout((vu0.exports.teardown as (d: unknown) => unknown)(setupData === undefined ? undefined : JSON.parse(JSON.stringify(setupData))), consolidated.teardownTimeoutMs, 'teardown()');
     } catch (error) {
