@@ -1,11 +1,12 @@
-// The engine's entry: runEngine() bundles a k6 script for Node, runs init/setup on the controller thread, the
-// scenarios on worker threads (each a share of VUs and arrival rate), merges metrics exactly, evaluates thresholds
+// The engine's entry: runEngine() bundles a k6 script for Node, reads options from an init run on the controller, runs
+// setup/teardown on a lifecycle thread and the scenarios on worker threads (each a share of VUs and arrival rate), merges metrics exactly, evaluates thresholds
 // (abortOnFail included), runs teardown and handleSummary, and returns k6's exit code with the summary data.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { bundleScript, compileFactory, ScriptLoadError } from './bundle.ts';
+import { helperCode } from './http/sync-client.ts';
 import { scenarioMaxVUs } from './executors/schedule.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './metrics/store.ts';
@@ -29,7 +30,7 @@ export interface EngineRunOptions {
   outJson?: string;
   /** `--summary-export=FILE`: k6's flat summary JSON. */
   summaryExport?: string;
-  /** Worker threads; 'auto' (default) uses the machine's cores, never more than the test's VUs. */
+  /** Worker threads; 'auto' (default) uses the machine's cores but one, never more than the test's VUs. */
   workers?: number | 'auto';
   progress?: 'auto' | 'tty' | 'plain' | 'none';
   cwd?: string;
@@ -48,10 +49,12 @@ export interface EngineRunResult {
 }
 
 /** k6's exit codes (errext/exitcodes). */
-export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
 /** How often abortOnFail thresholds are evaluated during the run (k6 uses 2 s). */
 const THRESHOLD_EVAL_MS = 2_000;
+/** A call shape of k6/http's blocking API in the bundle; a false positive (Map.get) only costs an idle thread. */
+const SYNC_CALL = /\.(?:get|post|put|patch|del|head|options|request|batch)\(/;
 const WORKER_BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
 
@@ -75,7 +78,9 @@ function workerCount(requested: EngineRunOptions['workers'], options: Consolidat
     if (!Number.isInteger(requested) || requested < 1) throw new OptionsError(`workers must be a whole number ≥ 1 or 'auto', got ${requested}`);
     return requested;
   }
-  return Math.max(1, Math.min(availableParallelism(), vus));
+  // One core is left to the rest of the machine (the embedded sandbox usually runs beside the engine): measured on a
+  // 2-core box, one worker beside the target outran two by far.
+  return Math.max(1, Math.min(availableParallelism() - 1, vus));
 }
 
 /** Awaits a value that may be a promise, failing after `ms`. */
@@ -181,33 +186,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     flushControllerPoints = () => controllerPoints.drain();
   }
 
-  const testStart = clock();
-  runtime.testStartedAt = testStart;
   let exitCode: number = EXIT_CODES.ok;
-
-  // ---- setup (controller thread, VU 0) ----
-  let setupData: unknown;
-  if (typeof vu0.exports.setup === 'function') {
-    runtime.phase = 'setup';
-    vu0.groupPath = '::setup'; // k6 runs setup() and teardown() inside groups of those names
-    try {
-      const result: unknown = await withTimeout((vu0.exports.setup as () => unknown)(), consolidated.setupTimeoutMs, 'setup()');
-      setupData = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
-    } catch (error) {
-      await runtime.close();
-      await writer?.close();
-      return fail(EXIT_CODES.scriptException, `setup() failed: ${errorText(error)}`);
-    }
-    if (abortState.byScript) {
-      await runtime.close();
-      await writer?.close();
-      return fail(EXIT_CODES.scriptAborted, `test aborted in setup(): ${abortState.reason ?? ''}`);
-    }
-  }
-  const setupMs = clock() - testStart;
-  runtime.setupDataJson = setupData === undefined ? undefined : JSON.stringify(setupData);
-
-  // ---- the run: workers ----
   const count = (() => {
     try {
       return workerCount(options.workers ?? 'auto', consolidated);
@@ -216,6 +195,9 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     }
   })();
   if (count instanceof OptionsError) return fail(EXIT_CODES.invalidConfig, count.message);
+
+  // ---- threads: the VU workers, and a lifecycle worker for setup()/teardown() (never the controller's thread, where an
+  // embedded target may be serving: a blocking call there would deadlock) ----
   const shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * 2 * consolidated.scenarios.length);
   const mode = progressMode(options.progress, stderr);
   const reporter = new ProgressReporter(mode, consolidated.scenarios, stderr);
@@ -225,83 +207,141 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   let workerFailure: string | undefined;
   let thresholdAbort = false;
   let snapshotWaiters: Array<(m: Extract<WorkerMessage, { type: 'snapshot' }>) => void> = [];
-
   const broadcast = (m: ControllerMessage): void => {
     for (const w of workers) w.postMessage(m);
   };
   const abortAll = (): void => broadcast({ type: 'abort' });
 
-  const ready: Array<Promise<void>> = [];
-  for (let index = 0; index < count; index++) {
+  interface Spawned {
+    worker: Worker;
+    ready: Promise<void>;
+    done: Promise<void>;
+    next: (type: 'setup-done' | 'teardown-done') => Promise<Extract<WorkerMessage, { type: 'setup-done' | 'teardown-done' }>>;
+  }
+  const spawn = (role: WorkerInit['role'], index: number): Spawned => {
     const init: WorkerInit = {
       entry: WORKER_ENTRY,
+      role,
       source,
       scriptPath,
       scriptDir: dirname(scriptPath),
       options: consolidated,
       env,
       submetrics,
-      setupDataJson: runtime.setupDataJson,
       segment: { index, count },
       sharedCounters: shared,
       ndjson: writer !== undefined,
+      syncHelperSource,
     };
     const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: false, stderr: false });
-    workers.push(worker);
-    progressByWorker.push({ vusActive: 0, vusInitialized: 0, interrupted: 0, scenarios: {} });
     let markReady: () => void = () => undefined;
-    ready.push(new Promise((r) => (markReady = r)));
-    done.push(
-      new Promise<void>((resolveDone) => {
-        worker.on('message', (m: WorkerMessage) => {
-          switch (m.type) {
-            case 'ready':
-              markReady();
-              break;
-            case 'progress':
-              progressByWorker[index] = m.progress;
-              break;
-            case 'points':
-              writer?.writeChunk(m.metricNames, m.text);
-              break;
-            case 'snapshot':
-              snapshotWaiters.forEach((f) => f(m));
-              break;
-            case 'abort':
-              abortState.reason = m.reason;
-              abortState.byScript = true;
-              abortAll();
-              break;
-            case 'done':
-              runtime.store.mergeState(m.store);
-              runtime.groups.mergeState(m.groups);
-              resolveDone();
-              break;
-            case 'failed':
-              workerFailure ??= m.message;
-              markReady();
-              abortAll();
-              resolveDone();
-              break;
-          }
-        });
-        worker.on('error', (error) => {
-          workerFailure ??= errorText(error);
-          markReady();
-          abortAll();
-          resolveDone();
-        });
-        worker.on('exit', () => {
-          markReady();
-          resolveDone();
-        });
-      }),
-    );
+    const ready = new Promise<void>((r) => (markReady = r));
+    const waiting = new Map<string, (m: Extract<WorkerMessage, { type: 'setup-done' | 'teardown-done' }>) => void>();
+    const finished = new Promise<void>((resolveDone) => {
+      const lost = (message: string): void => {
+        workerFailure ??= message;
+        markReady();
+        for (const [type, resolveWait] of waiting) resolveWait({ type: type as 'setup-done', error: message });
+        abortAll();
+        resolveDone();
+      };
+      worker.on('message', (m: WorkerMessage) => {
+        switch (m.type) {
+          case 'ready':
+            markReady();
+            break;
+          case 'progress':
+            if (role === 'vu') progressByWorker[index] = m.progress;
+            break;
+          case 'points':
+            writer?.writeChunk(m.metricNames, m.text);
+            break;
+          case 'snapshot':
+            snapshotWaiters.forEach((f) => f(m));
+            break;
+          case 'abort':
+            abortState.reason = m.reason;
+            abortState.byScript = true;
+            abortAll();
+            break;
+          case 'setup-done':
+          case 'teardown-done':
+            waiting.get(m.type)?.(m);
+            waiting.delete(m.type);
+            break;
+          case 'done':
+            runtime.store.mergeState(m.store);
+            runtime.groups.mergeState(m.groups);
+            resolveDone();
+            break;
+          case 'failed':
+            lost(m.message);
+            break;
+        }
+      });
+      worker.on('error', (error) => lost(errorText(error)));
+      worker.on('exit', () => {
+        markReady();
+        for (const [type, resolveWait] of waiting) resolveWait({ type: type as 'setup-done', error: 'the lifecycle thread exited' });
+        resolveDone();
+      });
+    });
+    const next = (type: 'setup-done' | 'teardown-done') => new Promise<Extract<WorkerMessage, { type: 'setup-done' | 'teardown-done' }>>((r) => waiting.set(type, r));
+    return { worker, ready, done: finished, next };
+  };
+
+  // Scripts that look like they make synchronous requests get the helper started during init (see http/sync-client.ts).
+  const syncHelperSource = SYNC_CALL.test(source) ? helperCode() : undefined;
+  const hasLifecycle = typeof vu0.exports.setup === 'function' || typeof vu0.exports.teardown === 'function';
+  const lifecycle = hasLifecycle ? spawn('lifecycle', 0) : undefined;
+  const ready: Array<Promise<void>> = [];
+  for (let index = 0; index < count; index++) {
+    const w = spawn('vu', index);
+    workers.push(w.worker);
+    progressByWorker.push({ vusActive: 0, vusInitialized: 0, interrupted: 0, scenarios: {} });
+    done.push(w.done);
+    ready.push(w.ready);
   }
+  const stopAll = async (): Promise<void> => {
+    await Promise.all([...workers.map((w) => w.terminate()), lifecycle?.worker.terminate()]);
+    await runtime.close();
+    await writer?.close();
+  };
+
+  // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
+  const testStart = clock();
+  runtime.testStartedAt = testStart;
+  let setupData: unknown;
+  if (lifecycle !== undefined && typeof vu0.exports.setup === 'function') {
+    await lifecycle.ready;
+    const reply = lifecycle.next('setup-done');
+    lifecycle.worker.postMessage({ type: 'setup' } satisfies ControllerMessage);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([reply, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), consolidated.setupTimeoutMs)))]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      await stopAll();
+      return fail(EXIT_CODES.setupTimeout, `setup() execution timed out after ${consolidated.setupTimeoutMs / 1000} seconds`);
+    }
+    if (outcome.error !== undefined) {
+      await stopAll();
+      return fail(EXIT_CODES.scriptException, `setup() failed: ${outcome.error}`);
+    }
+    if (abortState.byScript) {
+      await stopAll();
+      return fail(EXIT_CODES.scriptAborted, `test aborted in setup(): ${abortState.reason ?? ''}`);
+    }
+    setupData = outcome.type === 'setup-done' && outcome.dataJson !== undefined ? JSON.parse(outcome.dataJson) : undefined;
+  }
+  const setupMs = clock() - testStart;
+  runtime.setupDataJson = setupData === undefined ? undefined : JSON.stringify(setupData);
+
+  // ---- the run ----
   await Promise.all(ready);
   runtime.phase = 'vu';
   const startAt = clock() + 20;
-  broadcast({ type: 'start', startAt });
+  broadcast({ type: 'start', startAt, setupDataJson: runtime.setupDataJson });
+
 
   const view = () => {
     const scenarios: Record<string, { iterations: number; dropped: number }> = {};
@@ -377,19 +417,26 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     exitCode = EXIT_CODES.scriptException;
   }
 
-  // ---- teardown (runs after an abort too, like k6) ----
-  vu0.scenario = undefined;
-  if (typeof vu0.exports.teardown === 'function') {
-    runtime.phase = 'teardown';
-    vu0.groupPath = '::teardown';
-    try {
-      await withTimeout((vu0.exports.teardown as (d: unknown) => unknown)(setupData === undefined ? undefined : JSON.parse(JSON.stringify(setupData))), consolidated.teardownTimeoutMs, 'teardown()');
-    } catch (error) {
-      logError(`teardown() failed: ${errorText(error)}`);
-      if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.scriptException;
+  // ---- teardown (lifecycle thread; runs after an abort too, like k6) ----
+  if (lifecycle !== undefined) {
+    // Always asked, even without a teardown(): the thread's answer carries setup()'s metrics.
+    const reply = lifecycle.next('teardown-done');
+    lifecycle.worker.postMessage({ type: 'teardown', setupDataJson: runtime.setupDataJson } satisfies ControllerMessage);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([reply, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), consolidated.teardownTimeoutMs)))]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      logError(`teardown() execution timed out after ${consolidated.teardownTimeoutMs / 1000} seconds`);
+      if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.teardownTimeout;
+    } else {
+      if (outcome.error !== undefined) {
+        logError(`teardown() failed: ${outcome.error}`);
+        if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.scriptException;
+      }
+      await lifecycle.done;
     }
+    await lifecycle.worker.terminate();
   }
-  // k6's test run duration: setup + scenarios + teardown (not the engine's bundling and worker start-up).
   const testRunDurationMs = setupMs + (runEnd - startAt) + (clock() - runEnd);
 
   // ---- thresholds and summary ----

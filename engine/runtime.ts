@@ -64,7 +64,7 @@ export class EngineRuntime {
   }
 
   get agent(): Dispatcher {
-    this.agentInstance ??= createAgent({ noConnectionReuse: this.options.noConnectionReuse, maxRedirects: this.maxRedirects() });
+    this.agentInstance ??= createAgent({ noConnectionReuse: this.options.noConnectionReuse });
     return this.agentInstance;
   }
 
@@ -73,7 +73,7 @@ export class EngineRuntime {
     return this.syncClient;
   }
 
-  private maxRedirects(): number {
+  maxRedirects(): number {
     const raw = this.options.raw.maxRedirects;
     return typeof raw === 'number' ? raw : 10;
   }

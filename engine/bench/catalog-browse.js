@@ -1,6 +1,7 @@
 // Bench script (engine and real k6 alike): catalog browsing with schema checks — each iteration GETs v2 catalog/skus,
 // countries and operators with await http.asyncRequest, JSON.parses each body and runs the generated ajv standalone
 // validators (envelope + payload array), as the load suites do. Target and auth come from __ENV.
+/* global __ENV */ // k6 defines __ENV for scripts
 import http from 'k6/http';
 import { check } from 'k6';
 import { validateEnvelope, validatePayloadArray } from '../../schemas/generated/validators.js';

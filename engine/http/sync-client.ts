@@ -1,10 +1,22 @@
 // Synchronous HTTP for k6's blocking API: posts the requests to a helper thread and blocks this thread (Atomics.wait)
 // until the answer is there. It blocks every VU of the thread, so scripts that want concurrency use http.asyncRequest.
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { buildSync } from 'esbuild';
 import type { HttpRequestSpec, RawHttpResult } from './perform.ts';
 
-const BOOT = new URL('../worker-boot.mjs', import.meta.url);
-const HELPER = new URL('./sync-helper.ts', import.meta.url).href;
+const HELPER = fileURLToPath(new URL('./sync-helper.ts', import.meta.url));
+
+/**
+ * The helper is bundled (undici included) into one self-contained script, once per thread: it starts without a
+ * TypeScript loader, so it can never wait on a module loader while the thread that needs it is blocked.
+ */
+let helperSource: string | undefined;
+/** The helper's bundled source (built once per thread; the controller passes it to workers so they skip the build). */
+export function helperCode(): string {
+  helperSource ??= buildSync({ entryPoints: [HELPER], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' }).outputFiles[0]?.text ?? '';
+  return helperSource;
+}
 
 export class SyncHttpClient {
   private worker: Worker | undefined;
@@ -16,8 +28,9 @@ export class SyncHttpClient {
   private start(): MessagePort {
     if (this.port !== undefined) return this.port;
     const channel = new MessageChannel();
-    this.worker = new Worker(BOOT, {
-      workerData: { entry: HELPER, port: channel.port2, flag: this.flag, ...this.settings },
+    this.worker = new Worker(helperCode(), {
+      eval: true,
+      workerData: { port: channel.port2, flag: this.flag, ...this.settings },
       transferList: [channel.port2],
     });
     this.worker.unref();
@@ -29,6 +42,11 @@ export class SyncHttpClient {
   /** Starts the helper thread now (it idles until the first synchronous request). */
   warmUp(): void {
     this.start();
+  }
+
+  /** Uses a helper source built elsewhere (the controller), so this thread does not bundle it again. */
+  static useSource(source: string): void {
+    helperSource = source;
   }
 
   /** Sends the requests (in parallel) and blocks until all answered. */

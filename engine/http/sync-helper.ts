@@ -4,10 +4,10 @@ import { workerData, type MessagePort } from 'node:worker_threads';
 import { createAgent, performRequest, type HttpRequestSpec } from './perform.ts';
 
 const { port, flag, noConnectionReuse, maxRedirects } = workerData as { port: MessagePort; flag: Int32Array; noConnectionReuse: boolean; maxRedirects: number };
-const agent = createAgent({ noConnectionReuse, maxRedirects });
+const agent = createAgent({ noConnectionReuse });
 
 port.on('message', (specs: HttpRequestSpec[]) => {
-  void Promise.all(specs.map((spec) => performRequest(agent, spec))).then((results) => {
+  void Promise.all(specs.map((spec) => performRequest(agent, spec, undefined, maxRedirects))).then((results) => {
     port.postMessage(results);
     Atomics.store(flag, 0, 1);
     Atomics.notify(flag, 0);

@@ -28,6 +28,10 @@ class TemplatedUrl {
   }
 }
 
+function redirectsOf(params: Params, fallback: number): number {
+  return typeof params.redirects === 'number' ? params.redirects : fallback;
+}
+
 function isExpected(cb: ExpectedStatuses, status: number): boolean {
   return cb.__expected.some((e) => (typeof e === 'number' ? e === status : status >= e.min && status <= e.max));
 }
@@ -177,7 +181,7 @@ export function createHttpModule(vu: VU): Record<string, unknown> {
   async function asyncRequest(method: string, url: unknown, body?: unknown, params?: Params): Promise<Response> {
     const prepared = prepare(method, url, body, params);
     await vu.flushSleep();
-    const raw = await performRequest(rt.agent, prepared.spec, vu.signal);
+    const raw = await performRequest(rt.agent, prepared.spec, vu.signal, redirectsOf(prepared.params, rt.maxRedirects()));
     vu.assertRunning();
     return record(raw, prepared.spec, prepared.nameTag, prepared.params, prepared.callback);
   }
