@@ -49,6 +49,7 @@ export class EngineRuntime {
   private agentInstance: Dispatcher | undefined;
   private syncClient: SyncHttpClient | undefined;
   private readonly errorCounts = new Map<string, number>();
+  private errorOverflow = 0;
   private readonly scriptDir: string;
   private readonly onAbort: ((reason: string) => void) | undefined;
   private readonly files = new Map<string, string | ArrayBuffer>();
@@ -108,8 +109,15 @@ export class EngineRuntime {
   /** Logs an iteration's uncaught error like k6 (logfmt on stderr), the same message at most a few times. */
   reportIterationError(error: unknown, scenario: ScenarioConfig | undefined): void {
     const text = error instanceof Error ? `${error.name === 'Error' ? 'Error' : error.name}: ${error.message}` : String(error);
-    const seen = (this.errorCounts.get(text) ?? 0) + 1;
-    this.errorCounts.set(text, seen);
+    let seen: number;
+    if (this.errorCounts.has(text) || this.errorCounts.size < 1_000) {
+      seen = (this.errorCounts.get(text) ?? 0) + 1;
+      this.errorCounts.set(text, seen);
+    } else {
+      // Bounded: messages that embed ids would otherwise grow the map for the whole soak; log 1 in 1000 of them.
+      this.errorOverflow++;
+      seen = 5 + this.errorOverflow;
+    }
     if (seen > 5 && seen % 1000 !== 0) return;
     const more = seen > 5 ? ` (seen ${seen} times)` : '';
     const where = scenario === undefined ? '' : ` executor=${scenario.executor} scenario=${scenario.name}`;

@@ -257,13 +257,11 @@ async function runArrivalRate<V>(
       : rampingArrivalTimes(scenario.startRate, scenario.timeUnitMs, scenario.stages, seg);
   const start = host.now();
   const end = start + durationMs;
-  const iterations: Array<Promise<void>> = [];
   const startOne = (vu: V): void => {
-    const p = running.start(vu).then(() => {
+    // The VU goes back to the free pool when its iteration ends; `running` tracks live iterations for the stop.
+    void running.start(vu).then(() => {
       free.push(vu);
     });
-    iterations.push(p);
-    if (iterations.length > 4096) iterations.splice(0, iterations.length - 1024); // settled ones; drain() tracks the live set
   };
   for (const offset of times) {
     const at = start + offset;
