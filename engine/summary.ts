@@ -119,7 +119,7 @@ function metricLineValue(m: K6SummaryMetric, trendStats: string[], timeUnit: str
     case 'trend':
       return trendStats
         .filter((s) => v[s] !== undefined)
-        .map((s) => `${s}=${formatValue(v[s] as number, m.contains, timeUnit)}`.padEnd(s.length + 9))
+        .map((s) => `${s}=${s === 'count' ? String(v[s]) : formatValue(v[s] as number, m.contains, timeUnit)}`.padEnd(s.length + 9))
         .join(' ')
         .trimEnd();
   }
@@ -153,16 +153,18 @@ export function renderTextSummary(data: K6SummaryData): string {
     const pb = b.split('{')[0] as string;
     return pa === pb ? (a.includes('{') ? 1 : 0) - (b.includes('{') ? 1 : 0) || a.localeCompare(b) : pa.localeCompare(pb);
   });
-  const label = (name: string): string => {
-    const brace = name.indexOf('{');
-    return brace < 0 ? name : `  { ${name.slice(brace + 1, -1)} }`;
-  };
-  const width = Math.max(...names.map((n) => label(n).length), 0) + 3;
-  for (const name of names) {
+  // k6's layout: a metric at 5 columns (3 and a ✓/✗ when it has thresholds), its submetrics 2 further in.
+  const head = (name: string): string => {
     const m = data.metrics[name] as K6SummaryMetric;
     const results = Object.values(m.thresholds ?? {});
     const mark = results.length === 0 ? '  ' : results.every((r) => r.ok) ? '✓ ' : '✗ ';
-    lines.push(`   ${mark}${label(name).padEnd(width, '.')}: ${metricLineValue(m, data.options.summaryTrendStats, data.options.summaryTimeUnit)}`);
+    const brace = name.indexOf('{');
+    return brace < 0 ? `   ${mark}${name}` : `     ${mark}{ ${name.slice(brace + 1, -1)} }`;
+  };
+  const width = Math.max(...names.map((n) => head(n).length), 0) + 3;
+  for (const name of names) {
+    const m = data.metrics[name] as K6SummaryMetric;
+    lines.push(`${head(name).padEnd(width, '.')}: ${metricLineValue(m, data.options.summaryTrendStats, data.options.summaryTimeUnit)}`);
   }
   lines.push('', '');
   return lines.join('\n');
