@@ -30,12 +30,39 @@ const k6Modules: Plugin = {
     }));
     b.onLoad({ filter: /.*/, namespace: 'k6-engine' }, (args) => {
       const names = MODULE_EXPORTS[args.path] ?? [];
-      const lines = [`const m = __engineVU.module(${JSON.stringify(args.path)});`, 'export default m.default;'];
+      const lines = [`const m = __engineVU.module(${JSON.stringify(args.path)});`, `const ${defaultName(args.path)} = m.default;`, `export default ${defaultName(args.path)};`];
       for (const name of names) lines.push(`export const ${name} = m.${name};`);
       return { contents: lines.join('\n'), loader: 'js' };
     });
   },
 };
+
+/** The variable a k6 module's default export is bound to in the bundle (esbuild may add a numeric suffix). */
+function defaultName(module: string): string {
+  return `__k6default_${module.replace(/\W/g, '_')}`;
+}
+
+/** Members of a default import that are allowed although not exports (interop, promise checks). */
+const PASSIVE_MEMBERS = new Set(['default', 'then', 'toJSON', 'constructor', '__esModule']);
+
+/**
+ * Finds `http.cookieJar`-style uses of a default import's member the engine does not implement, so they fail at load
+ * time like unsupported named imports (computed access such as http[name] is caught when it runs).
+ */
+export function unsupportedMembers(code: string): string[] {
+  const found = new Set<string>();
+  for (const [module, names] of Object.entries(MODULE_EXPORTS)) {
+    // esbuild binds the default import to an alias (`var http_default = __k6default_k6_http;`): follow it.
+    const base = `${defaultName(module)}\\d*`;
+    const aliases = [base, ...[...code.matchAll(new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = ${base};`, 'g'))].map((a) => a[1] as string)];
+    const re = new RegExp(`(?<![\\w$.])(?:${aliases.join('|')})\\.([A-Za-z_$][\\w$]*)`, 'g');
+    for (const m of code.matchAll(re)) {
+      const member = m[1] as string;
+      if (!names.includes(member) && !PASSIVE_MEMBERS.has(member)) found.add(`${module}.${member}`);
+    }
+  }
+  return [...found];
+}
 
 /** Bundles the script; returns the factory's source (compiled with compileFactory, also in worker threads). */
 export async function bundleScript(scriptPath: string): Promise<string> {
@@ -65,6 +92,8 @@ export async function bundleScript(scriptPath: string): Promise<string> {
     throw new ScriptLoadError(`${text}${where}`);
   }
   const code = result.outputFiles[0]?.text ?? '';
+  const missing = unsupportedMembers(code);
+  if (missing.length > 0) throw new ScriptLoadError(missing.map((m) => unsupportedMessage(m)).join('; '));
   return `(function (__engineVU) {\n${code}\nreturn __k6Entry;\n})`;
 }
 

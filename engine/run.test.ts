@@ -114,6 +114,7 @@ describe('refusals and exit codes', () => {
   it.each([
     ['an unimplemented k6 module', "import ws from 'k6/ws';\nexport default function () { ws.connect(); }\n", /module "k6\/ws" is not implemented by the node engine; run this script with k6/],
     ['an unimplemented export', "import { cookieJar } from 'k6/http';\nexport default function () { cookieJar(); }\n", /k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/],
+    ['an unimplemented member of a default import', "import http from 'k6/http';\nexport default function () { http.cookieJar(); }\n", /k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/],
     ['a remote module', "import x from 'https://jslib.k6.io/x.js';\nexport default function () { x(); }\n", /does not fetch remote modules/],
     ['a syntax error', 'export default function ( {\n', /Expected/],
     ['an error in the init context', "throw new Error('init broke');\nexport default function () {}\n", /init broke/],
