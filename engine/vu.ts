@@ -186,7 +186,6 @@ export class VU {
     this.bytesReceived = 0;
     const fn = this.exports[sc.exec];
     const t0 = performance.now();
-    let failed = false;
     try {
       if (typeof fn !== 'function') throw new Error(`function '${sc.exec}' not found in exports`);
       const result: unknown = fn(this.data());
@@ -195,16 +194,13 @@ export class VU {
       }
       await this.flushSleep();
     } catch (error) {
-      if (!this.interrupted && !(error instanceof IterationInterrupted)) {
-        failed = true;
-        this.runtime.reportIterationError(error, sc);
-      }
+      // A failed iteration still counts in iterations and iteration_duration, like k6 (checked on v0.48 and v2.2).
+      if (!this.interrupted && !(error instanceof IterationInterrupted)) this.runtime.reportIterationError(error, sc);
     }
     if (this.interrupted) {
       this.runtime.instance.iterationsInterrupted++;
       return;
     }
-    void failed;
     const tags = this.baseTags();
     tags.group = '';
     this.emitData(tags);
