@@ -1,6 +1,6 @@
 // Differential tests: the same script on the engine and on real k6 binaries (K6_BIN / K6_LATEST_BIN, else k6 / k6-latest
 // on PATH; skipped, saying so, when absent) against the same sandbox must give the same checks, metric names, tag keys
-// per metric, threshold verdicts and exit codes.
+// per metric, NDJSON metric definitions, threshold verdicts and exit codes.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,20 @@ interface Observed {
   exitCode: number;
   summary: K6SummaryData;
   tagKeys: Record<string, string[]>;
+  /** NDJSON `Metric` lines: name → "type/contains", and the thresholds and submetric names they list. */
+  metricLines: Record<string, string>;
+}
+
+function metricLinesOf(ndjsonPath: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of readFileSync(ndjsonPath, 'utf8').split('\n')) {
+    if (line === '' || !line.includes('"type":"Metric"')) continue;
+    const l = JSON.parse(line) as { data: { name: string; type: string; contains: string; thresholds: string[]; submetrics: Array<{ name: string }> | null } };
+    if (l.data.name === 'vus' || l.data.name === 'vus_max') continue;
+    const subs = (l.data.submetrics ?? []).map((x) => x.name).sort();
+    out[l.data.name] = `${l.data.type}/${l.data.contains} thresholds=${[...l.data.thresholds].sort().join('|')} submetrics=${subs.join('|')}`;
+  }
+  return out;
 }
 
 function tagKeysOf(ndjsonPath: string): Record<string, string[]> {
@@ -74,7 +88,7 @@ async function onEngine(tag: string, env: Record<string, string>): Promise<Obser
   const ndjson = join(dir, `${tag}-engine.ndjson`);
   const out = new PassThrough().resume();
   const r = await runEngine({ script: FIXTURE, env: { ...env, BASE: sandbox.url, SUMMARY_JSON: summaryPath }, outJson: ndjson, progress: 'none', workers: 2, stdout: out, stderr: new PassThrough().resume() });
-  return { exitCode: r.exitCode, summary: JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData, tagKeys: tagKeysOf(ndjson) };
+  return { exitCode: r.exitCode, summary: JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData, tagKeys: tagKeysOf(ndjson), metricLines: metricLinesOf(ndjson) };
 }
 
 function onK6(bin: string, tag: string, env: Record<string, string>): Promise<Observed> {
@@ -85,7 +99,7 @@ function onK6(bin: string, tag: string, env: Record<string, string>): Promise<Ob
     execFile(bin, ['run', '-q', '--out', `json=${ndjson}`, ...flags, FIXTURE], { timeout: 60_000 }, (error, _stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       if (!existsSync(summaryPath)) return reject(new Error(`k6 wrote no summary (exit ${code}): ${stderr.slice(-400)}`));
-      resolve({ exitCode: code, summary: JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData, tagKeys: tagKeysOf(ndjson) });
+      resolve({ exitCode: code, summary: JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData, tagKeys: tagKeysOf(ndjson), metricLines: metricLinesOf(ndjson) });
     });
   });
 }
@@ -102,6 +116,7 @@ describe.each(BINARIES)('engine vs %s', (label, bin) => {
     expect(metricNames(engine.summary)).toEqual(metricNames(k6.summary));
     expect(verdicts(engine.summary)).toEqual(verdicts(k6.summary));
     expect(engine.tagKeys).toEqual(k6.tagKeys);
+    expect(engine.metricLines).toEqual(k6.metricLines);
     expect(engine.summary.metrics.iterations?.values.count).toBe(k6.summary.metrics.iterations?.values.count);
     expect(engine.summary.metrics.http_reqs?.values.count).toBe(k6.summary.metrics.http_reqs?.values.count);
   });
