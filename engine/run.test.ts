@@ -173,7 +173,7 @@ describe('executors end to end (tiny local server)', () => {
     ['shared', 2, { iterations: 40 }],
     ['pervu', 2, { iterations: 15 }],
     ['car', 2, { scheduled: 200 }],
-    ['rar', 1, { scheduled: 150 }],
+    ['rar', 1, { scheduled: 149 }], // what k6 v0.48 and v2.2 start for this schedule too
   ] as Array<[string, number, { iterations?: number; scheduled?: number }]>)('%s on %i worker(s)', async (scenario, workers, expected) => {
     const r = await run({ script: join(FIXTURES, 'executors.js'), env: { BASE: tinyUrl, SCENARIO: scenario }, workers });
     expect(r.exitCode).toBe(0);

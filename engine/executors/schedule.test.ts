@@ -45,11 +45,12 @@ describe('arrival-rate schedules', () => {
   });
 
   it.each([
-    [0, [{ durationMs: 10_000, target: 100 }], 500],
-    [0, [{ durationMs: 1_000, target: 100 }, { durationMs: 1_000, target: 100 }], 150],
-    [50, [{ durationMs: 2_000, target: 50 }], 100],
-    [100, [{ durationMs: 4_000, target: 0 }], 200],
-  ])('ramping from %i over %j starts the area under the rate curve', (startRate, stages, count) => {
+    [0, [{ durationMs: 10_000, target: 100 }], 499],
+    [0, [{ durationMs: 1_000, target: 100 }, { durationMs: 1_000, target: 100 }], 149],
+    [50, [{ durationMs: 2_000, target: 50 }], 99],
+    [100, [{ durationMs: 4_000, target: 0 }], 199],
+    [0, [{ durationMs: 1_000, target: 10 }, { durationMs: 1_500, target: 10 }], 19],
+  ])('ramping from %i over %j starts the area under the rate curve, less the one due at the very end', (startRate, stages, count) => {
     const times = [...rampingArrivalTimes(startRate, 1_000, stages)];
     expect(times).toHaveLength(count);
     for (let i = 1; i < times.length; i++) expect(times[i] as number).toBeGreaterThanOrEqual(times[i - 1] as number);
