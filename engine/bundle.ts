@@ -25,6 +25,8 @@ const k6Modules: Plugin = {
       if (MODULE_EXPORTS[args.path] === undefined) return { errors: [{ text: unsupportedMessage(`module "${args.path}"`) }] };
       return { path: args.path, namespace: 'k6-engine' };
     });
+    // k6's summary jslib is common in handleSummary; the engine serves its textSummary itself.
+    b.onResolve({ filter: /^https:\/\/jslib\.k6\.io\/k6-summary\/[^/]+\/index\.js$/ }, () => ({ path: 'jslib/k6-summary', namespace: 'k6-engine' }));
     b.onResolve({ filter: /^https?:\/\// }, (args) => ({
       errors: [{ text: `remote module ${args.path}: the node engine does not fetch remote modules; vendor it into the repository or run this script with k6` }],
     }));

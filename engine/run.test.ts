@@ -110,6 +110,23 @@ describe('the api-surface fixture on the sandbox', () => {
   });
 });
 
+describe('k6 helpers the engine serves itself', () => {
+  it('runs k6/timers and the k6-summary jslib textSummary without fetching anything', async () => {
+    const path = script(
+      'jslib-summary.js',
+      `import { textSummary } from 'https://jslib.k6.io/k6-summary/0.0.2/index.js';
+import { setTimeout as later } from 'k6/timers';
+export const options = { iterations: 2 };
+export default async function () { await new Promise((r) => later(r, 5)); }
+export function handleSummary(data) { return { stdout: 'TEXT' + textSummary(data, { indent: ' ', enableColors: false }) }; }
+`,
+    );
+    const r = await run({ script: path });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^TEXT\n[\s\S]*iterations\.+: 2 /);
+  });
+});
+
 describe('refusals and exit codes', () => {
   it.each([
     ['an unimplemented k6 module', "import ws from 'k6/ws';\nexport default function () { ws.connect(); }\n", /module "k6\/ws" is not implemented by the node engine; run this script with k6/],

@@ -1,5 +1,6 @@
 // The k6 modules the engine implements, by import name: the export list the bundler checks imports against, and the
 // per-VU instances. Reading a member the engine does not implement throws, naming it and suggesting k6.
+import { renderTextSummary, type K6SummaryData } from '../summary.ts';
 import type { VU } from '../vu.ts';
 import { createCoreModule } from './core.ts';
 import { createDataModule, createEncodingModule } from './data.ts';
@@ -15,6 +16,9 @@ export const MODULE_EXPORTS: Readonly<Record<string, readonly string[]>> = {
   'k6/execution': ['scenario', 'vu', 'instance', 'test'],
   'k6/data': ['SharedArray'],
   'k6/encoding': ['b64encode', 'b64decode'],
+  'k6/timers': ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+  /** https://jslib.k6.io/k6-summary/<version>/index.js: served by the engine itself (it fetches no remote module). */
+  'jslib/k6-summary': ['textSummary'],
 };
 
 const FACTORIES: Record<string, (vu: VU) => Record<string, unknown>> = {
@@ -24,6 +28,8 @@ const FACTORIES: Record<string, (vu: VU) => Record<string, unknown>> = {
   'k6/execution': createExecutionModule,
   'k6/data': createDataModule,
   'k6/encoding': () => createEncodingModule(),
+  'k6/timers': () => ({ setTimeout, clearTimeout, setInterval, clearInterval }),
+  'jslib/k6-summary': () => ({ textSummary: (data: unknown) => renderTextSummary(data as K6SummaryData) }),
 };
 
 export function unsupportedMessage(what: string): string {

@@ -61,6 +61,16 @@ describe('TrendHistogram', () => {
     expect([merged.count, merged.min, merged.max]).toEqual([whole.count, whole.min, whole.max]);
   });
 
+  it('gives k6\'s exact interpolated percentiles while it holds few samples, also after a merge', () => {
+    const a = new TrendHistogram();
+    const b = new TrendHistogram();
+    [4.7, 6.06, 1.25].forEach((v) => a.add(v));
+    [9.5, 3.3].forEach((v) => b.add(v));
+    a.merge(TrendHistogram.fromState(b.toState()));
+    const sorted = [1.25, 3.3, 4.7, 6.06, 9.5];
+    for (const pct of [50, 90, 95]) expect(a.percentile(pct)).toBe(exactPercentile(sorted, pct));
+  });
+
   it('stays flat in memory however many samples it records', () => {
     const t = new TrendHistogram();
     for (let i = 0; i < 10_000; i++) t.add(1 + (i % 5000));

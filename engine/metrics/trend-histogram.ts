@@ -1,5 +1,6 @@
 // A k6 Trend kept in an HdrHistogram (hdr-histogram-js) instead of every sample: memory stays flat in long soaks, and
-// histograms from several workers or instances merge exactly. Percentiles are within 0.1 % (3 significant digits).
+// histograms from several workers or instances merge exactly. Percentiles are within 0.1 % (3 significant digits), and
+// exact (k6's interpolation) while a trend holds few samples.
 import * as hdr from 'hdr-histogram-js';
 import type { Histogram } from 'hdr-histogram-js';
 
@@ -8,6 +9,20 @@ import type { Histogram } from 'hdr-histogram-js';
  * negative values go to a mirror histogram. min, max, sum and count are kept exactly beside the histogram.
  */
 const SCALE = 1_000;
+
+/**
+ * Up to this many samples the trend also keeps them, so percentiles are exactly k6's (linear interpolation between
+ * sorted samples) for short runs and smoke tests; past it only the histogram remains (memory stays bounded).
+ */
+export const EXACT_SAMPLES = 1_000;
+
+/** k6's TrendSink.P over sorted samples. */
+function interpolate(sorted: readonly number[], pct: number): number {
+  const i = (pct / 100) * (sorted.length - 1);
+  const lo = sorted[Math.floor(i)] as number;
+  const hi = sorted[Math.ceil(i)] as number;
+  return lo + (hi - lo) * (i - Math.floor(i));
+}
 
 function newHistogram(): Histogram {
   return hdr.build({
@@ -26,6 +41,8 @@ export interface TrendHistogramState {
   sum: number;
   min: number;
   max: number;
+  /** The samples themselves while there are at most EXACT_SAMPLES of them. */
+  samples?: number[];
   /** Compressed base64 HdrHistogram of the non-negative values (×1000), '' when none. */
   positive: string;
   /** Same for the magnitudes of negative values. */
@@ -39,10 +56,18 @@ export class TrendHistogram {
   max = -Infinity;
   private positive: Histogram | undefined;
   private negative: Histogram | undefined;
+  private samples: number[] | undefined = [];
+  private sorted = true;
 
   add(value: number): void {
     if (!Number.isFinite(value)) return;
     this.count++;
+    if (this.samples !== undefined) {
+      if (this.samples.length < EXACT_SAMPLES) {
+        this.samples.push(value);
+        this.sorted = false;
+      } else this.samples = undefined;
+    }
     this.sum += value;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
@@ -53,6 +78,10 @@ export class TrendHistogram {
   /** Adds every sample of another histogram (exact: same bucket layout). */
   merge(other: TrendHistogram): void {
     if (other.count === 0) return;
+    if (this.samples !== undefined && other.samples !== undefined && this.samples.length + other.samples.length <= EXACT_SAMPLES) {
+      this.samples.push(...other.samples);
+      this.sorted = false;
+    } else this.samples = undefined;
     this.count += other.count;
     this.sum += other.sum;
     this.min = Math.min(this.min, other.min);
@@ -66,13 +95,20 @@ export class TrendHistogram {
   }
 
   /**
-   * The value at percentile `pct` (0..100). With 0 samples 0 and with 1 the sample itself, like k6's TrendSink.P;
-   * otherwise the histogram's value (k6 interpolates between sorted samples; the difference is within the histogram's
-   * 0.1 % precision), clamped into [min, max] so p(0)/p(100) equal the exact extremes.
+   * The value at percentile `pct` (0..100). With 0 samples 0 and with 1 the sample itself, like k6's TrendSink.P; up
+   * to EXACT_SAMPLES samples k6's exact interpolation; beyond, the histogram's value (within its 0.1 % precision),
+   * clamped into [min, max] so p(0)/p(100) equal the exact extremes.
    */
   percentile(pct: number): number {
     if (this.count === 0) return 0;
     if (this.count === 1) return this.min;
+    if (this.samples !== undefined) {
+      if (!this.sorted) {
+        this.samples.sort((a, b) => a - b);
+        this.sorted = true;
+      }
+      return interpolate(this.samples, pct);
+    }
     const negCount = this.negative?.totalCount ?? 0;
     const rank = (pct / 100) * this.count; // how many samples lie at or below the answer
     let value: number;
@@ -96,6 +132,7 @@ export class TrendHistogram {
       sum: this.sum,
       min: this.min,
       max: this.max,
+      ...(this.samples === undefined ? {} : { samples: [...this.samples] }),
       positive: this.positive === undefined ? '' : hdr.encodeIntoCompressedBase64(this.positive),
       negative: this.negative === undefined ? '' : hdr.encodeIntoCompressedBase64(this.negative),
     };
@@ -107,6 +144,8 @@ export class TrendHistogram {
     t.sum = state.sum;
     t.min = state.count === 0 ? Infinity : state.min;
     t.max = state.count === 0 ? -Infinity : state.max;
+    t.samples = state.samples === undefined ? undefined : [...state.samples];
+    t.sorted = false;
     if (state.positive !== '') {
       t.positive = newHistogram();
       t.positive.add(hdr.decodeFromCompressedBase64(state.positive, 64, false));
@@ -118,8 +157,8 @@ export class TrendHistogram {
     return t;
   }
 
-  /** Bytes held by the histograms: flat however many samples were recorded. */
+  /** Bytes held by the histograms and the bounded sample list: flat however many samples were recorded. */
   get footprintBytes(): number {
-    return (this.positive?.estimatedFootprintInBytes ?? 0) + (this.negative?.estimatedFootprintInBytes ?? 0);
+    return (this.positive?.estimatedFootprintInBytes ?? 0) + (this.negative?.estimatedFootprintInBytes ?? 0) + (this.samples?.length ?? 0) * 8;
   }
 }
