@@ -90,13 +90,13 @@ export class VU {
     this.initPhase = false;
   }
 
+  /** __ENV: this VU's own copy (like k6, a VU changing it does not change another's), with the scenario's env. */
   get env(): Record<string, string> {
-    const sc = this.scenario?.config;
-    if (sc === undefined || Object.keys(sc.env).length === 0) return this.runtime.env;
-    let env = this.envCache.get(sc.name);
+    const key = this.scenario?.config.name ?? '';
+    let env = this.envCache.get(key);
     if (env === undefined) {
-      env = { ...this.runtime.env, ...sc.env };
-      this.envCache.set(sc.name, env);
+      env = { ...this.runtime.env, ...(this.scenario?.config.env ?? {}) };
+      this.envCache.set(key, env);
     }
     return env;
   }
