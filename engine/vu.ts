@@ -73,6 +73,8 @@ export class VU {
   /** Runs the init context: a fresh instance of the bundle's modules bound to this VU. */
   init(): void {
     const modules = createModules(this);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the scope's getters read this VU's live state
+    const vu = this;
     const scope: VUScope = {
       id: this.idInTest,
       get iter(): number {
@@ -84,8 +86,6 @@ export class VU {
       open: (path, mode) => this.runtime.openFile(path, mode, this.initPhase),
       module: (name) => modules(name),
     };
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const vu = this;
     this.exports = this.runtime.factory(scope);
     this.initPhase = false;
   }
