@@ -144,6 +144,7 @@ describe('refusals and exit codes', () => {
   it.each([
     ['an invalid threshold', "export const options = { thresholds: { http_reqs: ['p(95)<1'] } };\nexport default function () {}\n", /unsupported aggregation method p on metric of type counter/],
     ['an unknown executor', "export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", /unknown executor/],
+    ['a scenario exec that is not exported', "export const options = { scenarios: { a: { executor: 'shared-iterations', exec: 'missing' } } };\nexport default function () {}\n", /function 'missing' not found in exports/],
     ['an unimplemented option', "export const options = { hosts: { 'a.test': '127.0.0.1' } };\nexport default function () {}\n", /option "hosts" is not implemented by the node engine/],
   ])('refuses %s with exit 104', async (_what, source, message) => {
     const r = await run({ script: script(`config-${_what.replace(/\W+/g, '-')}.js`, source) });

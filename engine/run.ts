@@ -151,6 +151,11 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     });
     vu0 = new VU(runtime, { idInTest: 0, idInInstance: 0 });
     vu0.init();
+    for (const sc of consolidated.scenarios) {
+      if (typeof vu0.exports[sc.exec] !== 'function') {
+        throw new OptionsError(`scenario ${sc.name}: function '${sc.exec}' not found in exports (export it, or set the scenario's exec)`);
+      }
+    }
   } catch (error) {
     if (error instanceof OptionsError) return fail(EXIT_CODES.invalidConfig, error.message);
     return fail(EXIT_CODES.scriptException, errorText(error));
