@@ -42,8 +42,8 @@ export interface EngineRunOptions {
 }
 
 export interface EngineRunResult {
-  /** 0 passed, 99 thresholds crossed (also when abortOnFail stopped the test, like k6), 104 invalid options,
-   * 107 script error (load/init/setup), 108 aborted by exec.test.abort(). */
+  /** k6's codes (EXIT_CODES): 0 passed, 99 thresholds crossed (also when abortOnFail stopped the test, like k6),
+   * 100/101 setup/teardown timed out, 104 invalid options, 107 script error (load/init/setup), 108 exec.test.abort(). */
   exitCode: number;
   summary: K6SummaryData;
 }
