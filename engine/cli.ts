@@ -1,0 +1,61 @@
+// `gateway-harness engine run <script>` (and `tsx engine/cli.ts run <script>`): runs a k6 script or .load.ts entry on
+// the Node engine with k6-like flags, for manual use; `gateway-harness load --engine node` is the main entry.
+import { Command, InvalidArgumentError } from 'commander';
+import { fileURLToPath } from 'node:url';
+import type { EngineRunOptions } from './run.ts';
+
+function collectEnv(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got ${JSON.stringify(value)}`);
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number ≥ 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Adds `engine run` to a commander program. */
+export function register(program: Command): void {
+  const engine = program.command('engine').description('the Node engine: run k6 scripts without a k6 binary');
+  engine
+    .command('run')
+    .description("run a k6 script (.js) or a load entry (.load.ts) with k6's semantics on Node")
+    .argument('<script>', 'path to the script')
+    .option('-e, --env <KEY=VALUE>', 'add an __ENV variable (repeatable)', collectEnv)
+    .option('-o, --out <json=FILE>', "write k6's NDJSON metric points (json=FILE, .gz allowed)")
+    .option('--summary-export <FILE>', "write k6's summary-export JSON")
+    .option('-u, --vus <N>', 'VUs (like k6 --vus)', positiveInt)
+    .option('-d, --duration <DURATION>', 'duration, replaces the scenarios (like k6 --duration)')
+    .option('-i, --iterations <N>', 'iterations, replaces the scenarios (like k6 --iterations)', positiveInt)
+    .option('--workers <N|auto>', 'worker threads; auto = the cores but one, at most the VUs', 'auto')
+    .option('--progress <MODE>', 'auto | tty | plain | none', 'auto')
+    .action(async (script: string, flags: Record<string, unknown>) => {
+      const out = flags.out as string | undefined;
+      if (out !== undefined && !out.startsWith('json=')) throw new InvalidArgumentError('only --out json=FILE is supported by the node engine');
+      const workers = flags.workers === 'auto' ? 'auto' : positiveInt(String(flags.workers));
+      const overrides: EngineRunOptions['overrides'] = {};
+      if (flags.vus !== undefined) overrides.vus = flags.vus as number;
+      if (flags.duration !== undefined) overrides.duration = flags.duration as string;
+      if (flags.iterations !== undefined) overrides.iterations = flags.iterations as number;
+      // Loaded on use: the engine (esbuild, undici, histograms) stays off the start-up path of the other commands.
+      const { runEngine } = await import('./run.ts');
+      const result = await runEngine({
+        script,
+        env: (flags.env as Record<string, string> | undefined) ?? {},
+        ...(out === undefined ? {} : { outJson: out.slice(5) }),
+        ...(flags.summaryExport === undefined ? {} : { summaryExport: flags.summaryExport as string }),
+        workers,
+        progress: flags.progress as EngineRunOptions['progress'],
+        overrides,
+      });
+      process.exitCode = result.exitCode;
+    });
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const program = new Command('engine-cli');
+  register(program);
+  await program.parseAsync(['node', 'engine-cli', 'engine', ...process.argv.slice(2)]);
+}

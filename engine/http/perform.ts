@@ -1,0 +1,181 @@
+// Sends one k6-style HTTP request over an undici keep-alive Agent and returns a plain, cloneable result with k6's
+// timing phases and error codes. Shared by the async path (VU threads) and the sync helper thread.
+import { performance } from 'node:perf_hooks';
+import { Agent, request, type Dispatcher } from 'undici';
+
+export interface HttpRequestSpec {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+  timeoutMs: number;
+  /** 'text' (default), 'binary' (ArrayBuffer) or 'none' (body discarded). */
+  responseType: 'text' | 'binary' | 'none';
+}
+
+export interface HttpTimings {
+  blocked: number;
+  connecting: number;
+  tls_handshaking: number;
+  sending: number;
+  waiting: number;
+  receiving: number;
+  duration: number;
+}
+
+export interface RawHttpResult {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: string | ArrayBuffer | null;
+  url: string;
+  proto: string;
+  timings: HttpTimings;
+  /** k6's error text and code (https://grafana.com/docs/k6/latest/javascript-api/error-codes/), '' / 0 when none. */
+  error: string;
+  errorCode: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+/** k6 error codes for the failures undici reports (k6 lib/netext/httpext/error_codes.go). */
+export function k6ErrorCode(error: unknown, timedOut: boolean): { code: number; text: string } {
+  if (timedOut) return { code: 1050, text: 'request timeout' };
+  const code = errorCodeOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { code: 1212, text: `dial: connection refused` };
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return { code: 1220, text: `read: connection reset by peer` };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { code: 1101, text: `lookup: no such host` };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { code: 1211, text: 'dial: i/o timeout' };
+    case 'ERR_INVALID_URL':
+    case 'ERR_INVALID_ARG_VALUE':
+      return { code: 1020, text: `invalid URL: ${message}` };
+    default:
+      return { code: 1000, text: message };
+  }
+}
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause === undefined || cause === error ? undefined : errorCodeOf(cause);
+}
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+
+/**
+ * One keep-alive Agent per thread. Redirects are followed by performRequest itself (an undici redirect interceptor
+ * and a per-request AbortController each cost a large share of throughput, measured).
+ */
+export function createAgent(options: { noConnectionReuse?: boolean } = {}): Dispatcher {
+  return new Agent({
+    keepAliveTimeout: options.noConnectionReuse === true ? 1 : 60_000,
+    keepAliveMaxTimeout: 600_000,
+    pipelining: options.noConnectionReuse === true ? 0 : 1,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function headerBytes(headers: Record<string, string | string[] | undefined>): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    for (const value of Array.isArray(v) ? v : [v]) n += k.length + value.length + 4;
+  }
+  return n;
+}
+
+/**
+ * Sends the request, following up to `maxRedirects` redirects like k6; never throws: failures become status 0 with
+ * k6's error and error_code. The timeout bounds the wait for headers and for each body chunk (undici's timers), and
+ * `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
+ */
+export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, signal?: AbortSignal, maxRedirects = 10): Promise<RawHttpResult> {
+  const t0 = performance.now();
+  const bodyLength = spec.body === null ? 0 : typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.byteLength;
+  const timings: HttpTimings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
+  let url = spec.url;
+  let method = spec.method;
+  let body = spec.body;
+  let bytesSent = 0;
+  let bytesReceived = 0;
+  try {
+    for (let hop = 0; ; hop++) {
+      const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '') || '/';
+      bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
+      const res = await request(url, {
+        method: method as 'GET',
+        headers: spec.headers,
+        body,
+        dispatcher: agent,
+        headersTimeout: spec.timeoutMs,
+        bodyTimeout: spec.timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      const location = res.headers.location;
+      if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
+        for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
+        bytesReceived += 17 + headerBytes(res.headers as Record<string, string>);
+        url = new URL(location, url).toString();
+        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+          method = 'GET';
+          body = null;
+        }
+        continue;
+      }
+      const t1 = performance.now();
+      let received = 0;
+      let out: string | ArrayBuffer | null = null;
+      if (spec.responseType === 'none') {
+        for await (const chunk of res.body) received += (chunk as Buffer).length;
+      } else if (spec.responseType === 'binary') {
+        out = await res.body.arrayBuffer();
+        received = out.byteLength;
+      } else {
+        const buf = Buffer.from(await res.body.arrayBuffer());
+        received = buf.length;
+        out = buf.toString('utf8');
+      }
+      const t2 = performance.now();
+      timings.waiting = t1 - t0;
+      timings.receiving = t2 - t1;
+      timings.duration = t2 - t0;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v === undefined) continue;
+        // k6 canonicalises header names (Content-Type) and joins repeated values with ", ".
+        headers[k.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())] = Array.isArray(v) ? v.join(', ') : v;
+      }
+      return {
+        status: res.statusCode,
+        statusText: `${res.statusCode} ${STATUS_TEXT[res.statusCode] ?? ''}`.trim(),
+        headers,
+        body: out,
+        url,
+        proto: 'HTTP/1.1',
+        timings,
+        error: '',
+        errorCode: 0,
+        bytesSent,
+        bytesReceived: bytesReceived + 17 + headerBytes(res.headers as Record<string, string>) + received,
+      };
+    }
+  } catch (error) {
+    const code = errorCodeOf(error);
+    const described = k6ErrorCode(error, code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT');
+    timings.duration = performance.now() - t0;
+    return { status: 0, statusText: '', headers: {}, body: null, url, proto: '', timings, error: described.text, errorCode: described.code, bytesSent: 0, bytesReceived: 0 };
+  }
+}

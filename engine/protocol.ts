@@ -1,0 +1,48 @@
+// Messages between the controller (engine/run.ts) and its worker threads (engine/worker.ts).
+import type { Segment } from './executors/schedule.ts';
+import type { GroupTreeState } from './metrics/groups.ts';
+import type { StoreState, SubmetricDef } from './metrics/store.ts';
+import type { ConsolidatedOptions } from './options.ts';
+
+export interface WorkerInit {
+  entry: string;
+  /** 'vu' runs a segment of the scenarios; 'lifecycle' runs setup() and teardown() off the controller's thread. */
+  role: 'vu' | 'lifecycle';
+  source: string;
+  scriptPath: string;
+  scriptDir: string;
+  options: ConsolidatedOptions;
+  env: Record<string, string>;
+  submetrics: SubmetricDef[];
+  segment: Segment;
+  /** Int32 pairs per scenario: [iterationInTest counter, shared-iterations claim counter]. */
+  sharedCounters: SharedArrayBuffer;
+  ndjson: boolean;
+  /** The sync-HTTP helper's bundled source, when the script looks like it makes synchronous requests. */
+  syncHelperSource: string | undefined;
+}
+
+export interface WorkerProgress {
+  vusActive: number;
+  vusInitialized: number;
+  interrupted: number;
+  scenarios: Record<string, { iterations: number; dropped: number }>;
+}
+
+export type WorkerMessage =
+  | { type: 'ready'; vusInitialized: number }
+  | { type: 'progress'; progress: WorkerProgress }
+  | { type: 'points'; metricNames: string[]; text: string }
+  | { type: 'snapshot'; store: StoreState; groups: GroupTreeState }
+  | { type: 'done'; store: StoreState; groups: GroupTreeState }
+  | { type: 'abort'; reason: string }
+  | { type: 'failed'; message: string; phase: 'init' | 'run' }
+  | { type: 'setup-done'; dataJson?: string; error?: string }
+  | { type: 'teardown-done'; error?: string };
+
+export type ControllerMessage =
+  | { type: 'start'; startAt: number; setupDataJson: string | undefined }
+  | { type: 'abort' }
+  | { type: 'snapshot' }
+  | { type: 'setup' }
+  | { type: 'teardown'; setupDataJson: string | undefined };

@@ -1,0 +1,213 @@
+// One engine thread. Role 'vu': compiles the bundle, initializes its share of every scenario's VUs, runs the executors
+// from the controller's start time, and reports progress, NDJSON points and its exact metric state. Role 'lifecycle':
+// runs setup() and teardown() in its own VU 0, off the controller's thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { compileFactory } from './bundle.ts';
+import { plannedVUs, runScenario, type ExecutorHost } from './executors/run-scenario.ts';
+import { SyncHttpClient } from './http/sync-client.ts';
+import { PointBuffer } from './ndjson.ts';
+import type { ScenarioConfig } from './options.ts';
+import type { ControllerMessage, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
+import { EngineRuntime, clock } from './runtime.ts';
+import { VU, type ScenarioState } from './vu.ts';
+
+const init = workerData as WorkerInit;
+const maybePort = parentPort;
+if (maybePort === null) throw new Error('engine/worker.ts runs as a worker thread');
+const port = maybePort;
+const send = (m: WorkerMessage): void => port.postMessage(m);
+const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+const abort = new AbortController();
+const runtime = new EngineRuntime({
+  factory: compileFactory(init.source, init.scriptPath),
+  options: init.options,
+  env: init.env,
+  scriptDir: init.scriptDir,
+  submetrics: init.submetrics,
+  onAbort: (reason) => {
+    abort.abort(); // stop this thread at once; the controller stops the others
+    send({ type: 'abort', reason });
+  },
+});
+
+let points: PointBuffer | undefined;
+if (init.ndjson) {
+  points = new PointBuffer((metricNames, text) => send({ type: 'points', metricNames, text }));
+  runtime.store.listener = (metric, value, tags, time) => points?.add(metric.name, value, tags, time);
+}
+
+// Start the sync-HTTP helper during the init phase, so the first http.get of the test does not pay its start-up.
+if (init.syncHelperSource !== undefined) {
+  SyncHttpClient.useSource(init.syncHelperSource);
+  runtime.syncHttp().warmUp();
+}
+
+/** setup() and teardown() in their own VU 0: a blocking call in them (sync HTTP, sleep) never blocks the controller's
+ * thread, where an embedded target may be serving the requests. */
+function runLifecycle(): void {
+  const vu0 = new VU(runtime, { idInTest: 0, idInInstance: 0 });
+  try {
+    vu0.init();
+  } catch (error) {
+    send({ type: 'failed', message: errorText(error), phase: 'init' });
+    return;
+  }
+  const call = async (name: 'setup' | 'teardown', arg: unknown): Promise<unknown> => {
+    runtime.phase = name;
+    vu0.groupPath = `::${name}`; // k6 runs setup() and teardown() inside groups of those names
+    const fn = vu0.exports[name];
+    if (typeof fn !== 'function') return undefined;
+    const result: unknown = (fn as (d: unknown) => unknown)(arg);
+    return result instanceof Promise ? await result : result;
+  };
+  port.on('message', (m: ControllerMessage) => {
+    if (m.type === 'setup') {
+      call('setup', undefined).then(
+        (result) => {
+          points?.drain();
+          send({ type: 'setup-done', ...(result === undefined ? {} : { dataJson: JSON.stringify(result) }) });
+        },
+        (error: unknown) => send({ type: 'setup-done', error: errorText(error) }),
+      );
+    } else if (m.type === 'teardown') {
+      const finish = (error?: string): void => {
+        points?.drain();
+        send({ type: 'teardown-done', ...(error === undefined ? {} : { error }) });
+        send({ type: 'done', store: runtime.store.toState(), groups: runtime.groups.toState() });
+        void runtime.close();
+      };
+      call('teardown', m.setupDataJson === undefined ? undefined : JSON.parse(m.setupDataJson)).then(
+        () => finish(),
+        (error: unknown) => finish(errorText(error)),
+      );
+    }
+  });
+  send({ type: 'ready', vusInitialized: 0 });
+}
+
+/** The VU role: this worker's segment of every scenario. */
+function runVUs(): void {
+  const seg = init.segment;
+  let created = 0;
+  const newVU = (): VU => {
+    // Global VU numbers stripe across workers: worker i of W owns i+1, i+1+W, ... (unique, dense when balanced).
+    const vu = new VU(runtime, { idInTest: created * seg.count + seg.index + 1, idInInstance: created + 1 });
+    created++;
+    vu.init();
+    runtime.instance.vusInitialized++;
+    return vu;
+  };
+
+  // The init phase: every scenario's planned VUs exist before the test starts, like k6.
+  const pools = new Map<string, VU[]>();
+  const counters = new Map<string, { iterations: number; dropped: number }>();
+  const states = new Map<string, ScenarioState>();
+  const shared = new Int32Array(init.sharedCounters);
+  try {
+    for (const [i, sc] of init.options.scenarios.entries()) {
+      const pool: VU[] = [];
+      for (let k = plannedVUs(sc, seg); k > 0; k--) pool.push(newVU());
+      pools.set(sc.name, pool);
+      counters.set(sc.name, { iterations: 0, dropped: 0 });
+      states.set(sc.name, {
+        config: sc,
+        startedAt: 0,
+        iterationsInInstance: 0,
+        // iterationInTest: one counter per scenario shared by every worker (index 2i), unique across the test.
+        nextInTest: () => Atomics.add(shared, 2 * i, 1),
+      });
+    }
+  } catch (error) {
+    send({ type: 'failed', message: errorText(error), phase: 'init' });
+    return;
+  }
+  runtime.phase = 'vu';
+
+  // Synchronous iterations resolve in microtasks: the event loop (timers, the controller's messages) must get a turn at
+  // least every few milliseconds, or a tight loop of sync iterations would starve it. The interval marks each turn.
+  let lastTurn = clock();
+  setInterval(() => {
+    lastTurn = clock();
+  }, 2).unref();
+
+  const host = (sc: ScenarioConfig, index: number): ExecutorHost<VU> => {
+    const state = states.get(sc.name) as ScenarioState;
+    const count = counters.get(sc.name) as { iterations: number; dropped: number };
+    return {
+      now: clock,
+      signal: abort.signal,
+      initVU: async () => pools.get(sc.name)?.pop() ?? newVU(),
+      runIteration: async (vu) => {
+        if (clock() - lastTurn > 5) {
+          await new Promise((r) => setImmediate(r));
+          lastTurn = clock();
+        }
+        await vu.runIteration(state);
+        if (!vu.interrupted) count.iterations++;
+      },
+      interrupt: (vu) => vu.interrupt(),
+      dropped: () => {
+        count.dropped++;
+        runtime.store.add('dropped_iterations', 1, { ...init.options.tags, scenario: sc.name });
+      },
+      activeVUs: (delta) => {
+        runtime.instance.vusActive += delta;
+      },
+      initializedVUs: () => undefined, // counted where VUs are created (newVU)
+      // shared-iterations: the pool of iterations is shared by every worker (index 2i+1).
+      claimShared: () => Atomics.add(shared, 2 * index + 1, 1),
+    };
+  };
+
+  const progress = (): WorkerProgress => ({
+    vusActive: runtime.instance.vusActive,
+    vusInitialized: runtime.instance.vusInitialized,
+    interrupted: runtime.instance.iterationsInterrupted,
+    scenarios: Object.fromEntries([...counters].map(([name, c]) => [name, { ...c }])),
+  });
+
+  const run = async (startAt: number): Promise<void> => {
+    runtime.testStartedAt = startAt;
+    const ticker = setInterval(() => {
+      points?.drain();
+      send({ type: 'progress', progress: progress() });
+    }, 250);
+    await Promise.all(
+      init.options.scenarios.map(async (sc, i) => {
+        await new Promise<void>((resolveWait) => {
+          const timer = setTimeout(resolveWait, Math.max(0, startAt + sc.startTimeMs - clock()));
+          abort.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolveWait();
+          }, { once: true });
+        });
+        if (abort.signal.aborted) return;
+        (states.get(sc.name) as ScenarioState).startedAt = clock();
+        await runScenario(sc, seg, host(sc, i));
+      }),
+    );
+    clearInterval(ticker);
+    points?.drain();
+    send({ type: 'progress', progress: progress() });
+    send({ type: 'done', store: runtime.store.toState(), groups: runtime.groups.toState() });
+    await runtime.close();
+  };
+
+  port.on('message', (m: ControllerMessage) => {
+    if (m.type === 'start') {
+      if (m.setupDataJson !== undefined) runtime.setupDataJson = m.setupDataJson;
+      run(m.startAt).catch((error: unknown) => {
+        send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error), phase: 'run' });
+      });
+    } else if (m.type === 'abort') {
+      abort.abort();
+    } else if (m.type === 'snapshot') {
+      send({ type: 'snapshot', store: runtime.store.toState(), groups: runtime.groups.toState() });
+    }
+  });
+  send({ type: 'ready', vusInitialized: runtime.instance.vusInitialized });
+}
+
+if (init.role === 'lifecycle') runLifecycle();
+else runVUs();
