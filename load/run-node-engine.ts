@@ -1,10 +1,10 @@
-// THE integration point of the Node engine (engine/, built on its own branch): `gateway-harness load --engine node`
-// (and `auto` without a k6) ends here. Not a feature of this build: it refuses until the lead wires engine/run.ts in.
-import { HarnessError } from '../api/errors.ts';
+// The one integration point of the Node engine: `gateway-harness load --engine node` (and `auto` without a k6) runs
+// the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
+import { runEngine } from '../engine/run.ts';
 
-/** What the load runner hands to the engine (the shape engine/run.ts `runEngine` takes). */
+/** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
 export interface NodeEngineRequest {
-  /** Path of a load/*.load.ts entry (the engine bundles or loads it itself). */
+  /** Path of a load bundle or load/*.load.ts entry (the engine bundles it with its own k6 modules). */
   readonly script: string;
   /** The run's environment (load/run-settings.ts), as k6 would see it in __ENV. */
   readonly env: Readonly<Record<string, string>>;
@@ -18,16 +18,21 @@ export interface NodeEngineRequest {
 }
 
 export interface NodeEngineResult {
-  /** k6 semantics: 0 passed, 99 thresholds crossed, ... */
+  /** k6 semantics: 0 passed, 99 thresholds crossed, 107 script error, ... (engine/run.ts EXIT_CODES). */
   readonly exitCode: number;
   readonly summary?: unknown;
 }
 
-/**
- * Runs a scenario on the Node engine. Until the engine is merged this throws GH_ERR_USAGE (exit 2, one line); the
- * merge replaces the body with `return runEngine(request)` from engine/run.ts and nothing else changes.
- */
 export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEngineResult> {
-  void request;
-  throw new HarnessError('GH_ERR_USAGE', 'the Node engine is not part of this build yet; install k6 (K6_BIN or PATH)');
+  const result = await runEngine({
+    script: request.script,
+    env: { ...request.env },
+    cwd: request.cwd,
+    ...(request.outJson === undefined ? {} : { outJson: request.outJson }),
+    ...(request.summaryExport === undefined ? {} : { summaryExport: request.summaryExport }),
+    ...(request.workers === undefined ? {} : { workers: request.workers }),
+    ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
+    ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
+  });
+  return { exitCode: result.exitCode, summary: result.summary };
 }
