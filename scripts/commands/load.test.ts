@@ -102,11 +102,19 @@ describe('gateway-harness load refusals', () => {
     expect(requests).toBe(before);
   });
 
-  it('lets a read-only scenario go on against production (here to the Node engine route), still sending nothing', async () => {
+  it('lets a read-only scenario go on against production (past the refusal, to the engine choice), still sending nothing here', async () => {
     const before = requests;
-    const { code, stderr } = await runCli(['load', '--scenario', 'catalog-browse', '--target', target, '--env', 'production', '--engine', 'node']);
-    expect(code).toBe(2);
-    expect(stderr).toBe('gateway-harness: GH_ERR_USAGE: the Node engine is not part of this build yet; install k6 (K6_BIN or PATH)\n');
+    const saved = process.env.K6_BIN;
+    // An explicit K6_BIN that is no executable stops the run at the engine choice: the step after the money refusal.
+    process.env.K6_BIN = join(tmpdir(), 'no-such-k6-binary');
+    try {
+      const { code, stderr } = await runCli(['load', '--scenario', 'catalog-browse', '--target', target, '--env', 'production', '--engine', 'k6']);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^gateway-harness: GH_ERR_CONFIG: K6_BIN=.*no-such-k6-binary is not an executable file\n$/);
+    } finally {
+      if (saved === undefined) delete process.env.K6_BIN;
+      else process.env.K6_BIN = saved;
+    }
     expect(requests).toBe(before);
   });
 });
