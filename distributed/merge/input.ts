@@ -47,15 +47,25 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  */
 export async function* lineBatches(source: Readable, onBytes: (n: number) => void = () => undefined): AsyncGenerator<string[]> {
   const raw = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  const first = await raw.next();
-  if (first.done === true) return;
-  const head = Buffer.isBuffer(first.value) ? first.value : Buffer.from(first.value);
-  onBytes(head.length);
+  const asBuffer = (v: Buffer | string): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(v));
+  // Enough bytes to see gzip's two magic bytes (a pipe may deliver a single byte first).
+  const start: Buffer[] = [];
+  let started = 0;
+  while (started < GZIP_MAGIC.length) {
+    const next = await raw.next();
+    if (next.done === true) break;
+    const chunk = asBuffer(next.value);
+    onBytes(chunk.length);
+    start.push(chunk);
+    started += chunk.length;
+  }
+  if (started === 0) return;
+  const head = Buffer.concat(start);
   const rest = Readable.from(
     (async function* () {
       yield head;
       for (let next = await raw.next(); next.done !== true; next = await raw.next()) {
-        const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+        const chunk = asBuffer(next.value);
         onBytes(chunk.length);
         yield chunk;
       }

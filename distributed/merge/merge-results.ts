@@ -2,17 +2,17 @@
 // the whole (engine/thresholds.ts), k6's handleSummary data built from the merged store, and the same report files a
 // single run writes (reports/: reportFromK6Summary + writeReports), with time series when the inputs can be re-read.
 import { EXPECTED_RESPONSE_SUBMETRIC, type SubmetricDef } from '../../engine/metrics/store.ts';
-import type { Sink } from '../../engine/metrics/sinks.ts';
 import { buildSummaryData, type K6SummaryData } from '../../engine/summary.ts';
 import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds, type MetricType } from '../../engine/thresholds.ts';
 import { HarnessError } from '../../api/errors.ts';
+import { buildLoadSummary, type LoadSummary } from '../../load/summary/build-summary.ts';
 import { composeVerdictLine } from '../../reports/assemble.ts';
 import { chooseIntervalMs, scanTimeRange, SeriesAccumulator } from '../../reports/k6-series.ts';
 import { reportFromK6Summary } from '../../reports/k6-summary.ts';
 import type { LoadSeries, RunReport } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import { loadLabel } from '../../reports/sections.ts';
-import { VERDICT_EXIT, combineVerdicts, type Verdict } from '../../reports/verdict.ts';
+import { VERDICT_EXIT, combineVerdicts } from '../../reports/verdict.ts';
 import { writeReports, type WrittenReports } from '../../reports/write.ts';
 import { describeInput } from './input.ts';
 import { mergeRuns, type FileStats, type MergedRun } from './merge-run.ts';
@@ -35,6 +35,8 @@ export interface MergeResultsOutcome {
   readonly files: readonly FileStats[];
   /** Thresholds whose metric got no sample in any instance (the run is then incomplete, never passed). */
   readonly unverified: readonly string[];
+  /** The load suites' reading of the merged run (load/summary): its verdict is the run's, as for a single run. */
+  readonly loadSummary: LoadSummary;
   /** Disagreements between the plan and what the instances declared, unreadable lines: worth a look, not fatal. */
   readonly warnings: readonly string[];
   readonly data: K6SummaryData;
@@ -55,14 +57,10 @@ function percentilesOf(set: MetricThresholds): number[] {
 }
 
 /**
- * Whether a threshold's metric had samples: a trend or rate needs one; a counter of events (violations, unresolved
- * transactions) counts as observed with no sample once iterations ran (none happened) — load/summary's rule.
+ * What k6 hands handleSummary as `setup_data`: each instance ran its own setup(), whose data is not in the NDJSON.
+ * A run whose setups failed sent no iteration requests, which the verdict calls incomplete.
  */
-function verified(sink: Sink | undefined, iterations: number): boolean {
-  if (sink === undefined) return false;
-  if (sink.type === 'counter') return !sink.empty || iterations > 0;
-  return !sink.empty;
-}
+export const SETUP_NOT_RECORDED = 'each instance ran its own setup(); its data is not in the k6 NDJSON output';
 
 function thresholdWarnings(run: MergedRun, sets: readonly MetricThresholds[]): string[] {
   const warnings: string[] = [];
@@ -158,14 +156,11 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   }
 
   const durationMs = Math.max(0, run.lastTime - run.firstTime);
-  const iterations = run.store.sinkOf('iterations')?.summaryValues(durationMs, []).count ?? 0;
   const results = new Map<string, Record<string, { ok: boolean }>>();
-  const unverified: string[] = [];
   for (const set of sets) {
     const sink = run.store.sinkOf(set.summaryName);
     if (sink === undefined) continue;
     results.set(set.summaryName, evaluateThresholds(set, sink.thresholdValues(durationMs, percentilesOf(set)), durationMs).results);
-    if (!verified(sink, iterations)) for (const t of set.thresholds) unverified.push(`${set.summaryName} ${t.source}`);
   }
   const trendStats = [...request.plan.summaryTrendStats];
   for (const set of sets) for (const p of percentilesOf(set)) if (!trendStats.includes(`p(${p})`)) trendStats.push(`p(${p})`);
@@ -179,6 +174,7 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     testRunDurationMs: durationMs,
     isStdOutTTY: false,
     isStdErrTTY: false,
+    setupData: SETUP_NOT_RECORDED,
   });
 
   for (const f of run.files) {
@@ -203,31 +199,33 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     profile: plan?.profile ?? 'unknown',
     engine,
   };
-  let report = reportFromK6Summary(data, meta, series);
-  if (unverified.length > 0 && report.load !== undefined && report.load.verdict === 'pass') {
-    report = withUnverified(report, unverified);
-  }
+  // The verdict a single `load` run gets (load/summary): checks judged by their own thresholds, a threshold without
+  // samples unverified (incomplete, never passed), crossed thresholds 99; the report files come from reports/.
+  const loadSummary = buildLoadSummary(data, {
+    scenario: meta.scenario,
+    profile: meta.profile,
+    api: plan?.api ?? 'both',
+    target: meta.target.url,
+    environment: plan?.environment ?? 'sandbox',
+    timeScale: plan?.timeScale ?? 1,
+    runId: request.runId,
+    schemaChecks: true,
+  });
+  const unverified = loadSummary.thresholds.filter((t) => !t.verified).map((t) => `${t.metric} ${t.expression}`);
+  const report = withLoadVerdict(reportFromK6Summary(data, { ...meta, verdict: loadSummary.verdict }, series), loadSummary);
   const written = writeReports(report, request.reportDir);
-  return { report: written.report, written, files: run.files, unverified, warnings, data };
+  return { report: written.report, written, files: run.files, unverified, loadSummary, warnings, data };
 }
 
 /**
- * Thresholds without samples cannot have held: the load part becomes incomplete (exit 1) and says which, instead of
- * the reports' default reading (k6 calls such thresholds passed).
+ * The reports' part line describes crossed thresholds and failed checks; when the load rules' verdict differs from
+ * what that line implies (an unverified threshold, a check within its tolerance), the line says the load rules' why.
  */
-function withUnverified(report: RunReport, unverified: readonly string[]): RunReport {
+function withLoadVerdict(report: RunReport, summary: LoadSummary): RunReport {
   const load = report.load;
-  if (load === undefined) return report;
-  const verdict: Verdict = 'incomplete';
-  const line = `${loadLabel(load)}: ${unverified.length} of ${load.thresholds.length} thresholds unverified, their metric got no sample in any instance (${unverified.slice(0, 2).join('; ')}${unverified.length > 2 ? ` +${unverified.length - 2} more` : ''})`;
-  const parts = report.parts.map((p) => (p.section === 'load' ? { ...p, verdict, line } : p));
+  if (load === undefined || summary.problems.length === 0) return report;
+  const shown = summary.problems.slice(0, 3).join('; ') + (summary.problems.length > 3 ? ` (+${summary.problems.length - 3} more)` : '');
+  const parts = report.parts.map((p) => (p.section === 'load' ? { ...p, line: `${loadLabel(load)}: ${shown}` } : p));
   const overall = combineVerdicts(parts.map((p) => p.verdict));
-  return {
-    ...report,
-    load: { ...load, verdict },
-    parts,
-    verdict: overall,
-    exitCode: VERDICT_EXIT[overall] as RunReport['exitCode'],
-    verdictLine: composeVerdictLine(overall, parts),
-  };
+  return { ...report, parts, verdict: overall, exitCode: VERDICT_EXIT[overall] as RunReport['exitCode'], verdictLine: composeVerdictLine(overall, parts) };
 }
