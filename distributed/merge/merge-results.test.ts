@@ -45,7 +45,8 @@ function generate(): { files: string[]; whole: string; raw: Raw } {
             if (tags.operation === 'v2.catalog.skus') raw.skusDurations.push(value);
           }
           if (metric === 'http_req_failed' && value === 1) raw.failed++;
-          if (metric === 'checks') value === 1 ? raw.checks.passes++ : raw.checks.fails++;
+          if (metric === 'checks' && value === 1) raw.checks.passes++;
+          else if (metric === 'checks') raw.checks.fails++;
         },
       }),
     ];
