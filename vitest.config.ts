@@ -9,6 +9,12 @@ import { defineConfig } from 'vitest/config';
  * at a time (each file runs its own profiles a few at a time).
  */
 const META_TESTS = ['conformance/planted-bugs.test.ts', 'conformance/benign-profiles.test.ts'];
+/**
+ * Split runs and the merge memory bound keep both cores busy for tens of seconds (three k6 or engine instances at once,
+ * a generator feeding gigabytes through pipes); the segment comparison times arrival rates against k6. They run with
+ * the meta-tests, after the rest and one file at a time, so neither they nor the timed tests beside them see a starved CPU.
+ */
+const SERIAL_TESTS = ['distributed/split-runs.test.ts', 'distributed/merge/memory.test.ts', 'engine/segments.test.ts'];
 const EXCLUDE = ['node_modules/**', 'dist/**'];
 
 export default defineConfig({
@@ -17,8 +23,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...META_TESTS] } },
-      { extends: true, test: { name: 'meta', include: META_TESTS, exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...META_TESTS, ...SERIAL_TESTS] } },
+      { extends: true, test: { name: 'meta', include: [...SERIAL_TESTS, ...META_TESTS], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

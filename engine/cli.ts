@@ -29,6 +29,8 @@ export function register(program: Command): void {
     .option('-u, --vus <N>', 'VUs (like k6 --vus)', positiveInt)
     .option('-d, --duration <DURATION>', 'duration, replaces the scenarios (like k6 --duration)')
     .option('-i, --iterations <N>', 'iterations, replaces the scenarios (like k6 --iterations)', positiveInt)
+    .option('--execution-segment <segment>', "this instance's share of a split test, e.g. 1/3:2/3 (like k6)")
+    .option('--execution-segment-sequence <points>', 'all instances\' segments, e.g. 0,1/3,2/3,1 (like k6)')
     .option('--workers <N|auto>', 'worker threads; auto = the cores but one, at most the VUs', 'auto')
     .option('--progress <MODE>', 'auto | tty | plain | none', 'auto')
     .action(async (script: string, flags: Record<string, unknown>) => {
@@ -39,6 +41,8 @@ export function register(program: Command): void {
       if (flags.vus !== undefined) overrides.vus = flags.vus as number;
       if (flags.duration !== undefined) overrides.duration = flags.duration as string;
       if (flags.iterations !== undefined) overrides.iterations = flags.iterations as number;
+      if (flags.executionSegment !== undefined) overrides.executionSegment = flags.executionSegment as string;
+      if (flags.executionSegmentSequence !== undefined) overrides.executionSegmentSequence = flags.executionSegmentSequence as string;
       // Loaded on use: the engine (esbuild, undici, histograms) stays off the start-up path of the other commands.
       const { runEngine } = await import('./run.ts');
       const result = await runEngine({

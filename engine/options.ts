@@ -1,6 +1,7 @@
 // Consolidates a script's exported `options` (plus run overrides) into the scenario list k6 would run: the shortcut
 // options (vus/duration/iterations/stages) become a `default` scenario like lib/executor/execution_config_shortcuts.go.
 import { parseDuration } from './durations.ts';
+import { ExecutionSegmentError, executionTuple } from './execution-segment.ts';
 
 export type ExecutorName = 'shared-iterations' | 'per-vu-iterations' | 'constant-vus' | 'ramping-vus' | 'constant-arrival-rate' | 'ramping-arrival-rate';
 
@@ -35,6 +36,10 @@ export interface RunOverrides {
   vus?: number;
   duration?: string;
   iterations?: number;
+  /** k6's --execution-segment (e.g. `1/3:2/3`): this instance's share of a split test. */
+  executionSegment?: string;
+  /** k6's --execution-segment-sequence (e.g. `0,1/3,2/3,1`): every instance's segment. */
+  executionSegmentSequence?: string;
 }
 
 export interface ConsolidatedOptions {
@@ -48,6 +53,9 @@ export interface ConsolidatedOptions {
   discardResponseBodies: boolean;
   userAgent: string | undefined;
   noConnectionReuse: boolean;
+  /** The execution segment and sequence ('' when absent: the whole test), validated; workers rebuild the tuple. */
+  executionSegment: string;
+  executionSegmentSequence: string;
   /** The options object as k6 would report it (exec.test.options). */
   raw: Record<string, unknown>;
 }
@@ -66,6 +74,7 @@ const DEFAULT_GRACEFUL_STOP = 30_000;
 const SUPPORTED_OPTIONS = new Set([
   'scenarios', 'thresholds', 'tags', 'summaryTrendStats', 'summaryTimeUnit', 'setupTimeout', 'teardownTimeout', 'vus', 'duration',
   'iterations', 'stages', 'discardResponseBodies', 'userAgent', 'noConnectionReuse', 'noVUConnectionReuse', 'maxRedirects',
+  'executionSegment', 'executionSegmentSequence',
 ]);
 /** Options with no effect on what the engine measures (output, cloud and UI settings): accepted and ignored. */
 const IGNORED_OPTIONS = new Set(['ext', 'cloud', 'noColor', 'quiet', 'noUsageReport', 'systemTags', 'insecureSkipTLSVerify', 'minIterationDuration', 'throw', 'batch', 'batchPerHost', 'rps', 'setupTimeout']);
@@ -214,6 +223,20 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
   if (!Array.isArray(trendStats) || trendStats.some((s) => typeof s !== 'string' || !/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s))) {
     throw new OptionsError(`summaryTrendStats: each entry is one of avg, min, med, max, count, p(N); got ${JSON.stringify(trendStats)}`);
   }
+  // Like k6's CLI flags, --execution-segment(-sequence) win over the script's options of the same name.
+  const segmentText = (value: unknown, field: string): string => {
+    if (value === undefined || value === null) return '';
+    if (typeof value !== 'string') throw new OptionsError(`${field} must be a string such as "1/3:2/3", got ${JSON.stringify(value)}`);
+    return value;
+  };
+  const executionSegment = overrides.executionSegment ?? segmentText(o.executionSegment, 'executionSegment');
+  const executionSegmentSequence = overrides.executionSegmentSequence ?? segmentText(o.executionSegmentSequence, 'executionSegmentSequence');
+  try {
+    executionTuple(executionSegment, executionSegmentSequence);
+  } catch (error) {
+    if (error instanceof ExecutionSegmentError) throw new OptionsError(`execution segment: ${error.message}`);
+    throw error;
+  }
   return {
     scenarios,
     thresholds: o.thresholds,
@@ -225,6 +248,8 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
     discardResponseBodies: o.discardResponseBodies === true,
     userAgent: typeof o.userAgent === 'string' ? o.userAgent : undefined,
     noConnectionReuse: o.noConnectionReuse === true,
+    executionSegment,
+    executionSegmentSequence,
     raw: o,
   };
 }

@@ -8,6 +8,8 @@ import { Worker } from 'node:worker_threads';
 import { bundleScript, compileFactory, ScriptLoadError } from './bundle.ts';
 import { helperCode } from './http/sync-client.ts';
 import { scenarioMaxVUs } from './executors/schedule.ts';
+import { scenarioShare } from './executors/segment-share.ts';
+import { executionTuple } from './execution-segment.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './metrics/store.ts';
 import { metricLine, NdjsonWriter, PointBuffer } from './ndjson.ts';
@@ -34,7 +36,7 @@ export interface EngineRunOptions {
   workers?: number | 'auto';
   progress?: 'auto' | 'tty' | 'plain' | 'none';
   cwd?: string;
-  /** Like k6's --vus/--duration/--iterations flags. */
+  /** Like k6's --vus/--duration/--iterations/--execution-segment/--execution-segment-sequence flags. */
   overrides?: RunOverrides;
   /** Where 'stdout'/'stderr' of handleSummary and the text summary go (tests capture them). Default the process's. */
   stdout?: NodeJS.WritableStream;
@@ -73,7 +75,8 @@ function progressMode(mode: EngineRunOptions['progress'], stderr: NodeJS.Writabl
 }
 
 function workerCount(requested: EngineRunOptions['workers'], options: ConsolidatedOptions): number {
-  const vus = options.scenarios.reduce((sum, s) => sum + scenarioMaxVUs(s), 0);
+  const tuple = executionTuple(options.executionSegment, options.executionSegmentSequence);
+  const vus = options.scenarios.reduce((sum, s) => sum + scenarioShare(s, tuple).vus(scenarioMaxVUs(s)), 0);
   if (typeof requested === 'number') {
     if (!Number.isInteger(requested) || requested < 1) throw new OptionsError(`workers must be a whole number ≥ 1 or 'auto', got ${requested}`);
     return requested;

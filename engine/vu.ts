@@ -35,8 +35,9 @@ export interface ScenarioState {
 }
 
 export class VU {
-  /** __VU: 1.. for VUs that run iterations, 0 for the setup/teardown/handleSummary instance. */
+  /** exec.vu.idInTest: unique across the instances of a split test. */
   readonly idInTest: number;
+  /** __VU (as in k6: the number in this instance): 1.. for VUs that run iterations, 0 for setup/teardown/handleSummary. */
   readonly idInInstance: number;
   exports: ScriptExports = {};
   /** True while the init context runs (metrics may only be declared then). */
@@ -76,7 +77,7 @@ export class VU {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the scope's getters read this VU's live state
     const vu = this;
     const scope: VUScope = {
-      id: this.idInTest,
+      id: this.idInInstance,
       get iter(): number {
         return vu.iter < 0 ? 0 : vu.iter;
       },

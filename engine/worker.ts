@@ -3,6 +3,8 @@
 // runs setup() and teardown() in its own VU 0, off the controller's thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileFactory } from './bundle.ts';
+import { executionTuple } from './execution-segment.ts';
+import { scenarioShare } from './executors/segment-share.ts';
 import { plannedVUs, runScenario, type ExecutorHost } from './executors/run-scenario.ts';
 import { SyncHttpClient } from './http/sync-client.ts';
 import { PointBuffer } from './ndjson.ts';
@@ -89,10 +91,15 @@ function runLifecycle(): void {
 /** The VU role: this worker's segment of every scenario. */
 function runVUs(): void {
   const seg = init.segment;
+  // This instance's share of a test split with execution segments (the whole test when there is none).
+  const tuple = executionTuple(init.options.executionSegment, init.options.executionSegmentSequence);
+  const shares = new Map(init.options.scenarios.map((sc) => [sc.name, scenarioShare(sc, tuple)]));
   let created = 0;
   const newVU = (): VU => {
-    // Global VU numbers stripe across workers: worker i of W owns i+1, i+1+W, ... (unique, dense when balanced).
-    const vu = new VU(runtime, { idInTest: created * seg.count + seg.index + 1, idInInstance: created + 1 });
+    // VU numbers in the instance stripe across workers: worker i of W owns i+1, i+1+W, ... (unique, dense when
+    // balanced); the test-wide number is the instance's stripe of VUs (k6's GetUniqueVUIdentifiers).
+    const inInstance = created * seg.count + seg.index + 1;
+    const vu = new VU(runtime, { idInTest: tuple.globalIndex(inInstance - 1) + 1, idInInstance: inInstance });
     created++;
     vu.init();
     runtime.instance.vusInitialized++;
@@ -107,15 +114,16 @@ function runVUs(): void {
   try {
     for (const [i, sc] of init.options.scenarios.entries()) {
       const pool: VU[] = [];
-      for (let k = plannedVUs(sc, seg); k > 0; k--) pool.push(newVU());
+      for (let k = plannedVUs(sc, seg, shares.get(sc.name)); k > 0; k--) pool.push(newVU());
       pools.set(sc.name, pool);
       counters.set(sc.name, { iterations: 0, dropped: 0 });
       states.set(sc.name, {
         config: sc,
         startedAt: 0,
         iterationsInInstance: 0,
-        // iterationInTest: one counter per scenario shared by every worker (index 2i), unique across the test.
-        nextInTest: () => Atomics.add(shared, 2 * i, 1),
+        // iterationInTest: one counter per scenario shared by every worker (index 2i), mapped to the test-wide number
+        // of this instance's k-th iteration (k6's SegmentedIndex), so it is unique across the instances of a split test.
+        nextInTest: () => (shares.get(sc.name) ?? scenarioShare(sc)).iterationIndex(Atomics.add(shared, 2 * i, 1)),
       });
     }
   } catch (error) {
@@ -184,7 +192,7 @@ function runVUs(): void {
         });
         if (abort.signal.aborted) return;
         (states.get(sc.name) as ScenarioState).startedAt = clock();
-        await runScenario(sc, seg, host(sc, i));
+        await runScenario(sc, seg, host(sc, i), shares.get(sc.name));
       }),
     );
     clearInterval(ticker);

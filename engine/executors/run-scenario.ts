@@ -10,6 +10,7 @@ import {
   stagesDurationMs,
   type Segment,
 } from './schedule.ts';
+import { scenarioShare, type ScenarioShare } from './segment-share.ts';
 
 export interface ExecutorHost<V> {
   /** Monotonic ms. */
@@ -113,34 +114,41 @@ async function initMany<V>(host: ExecutorHost<V>, scenario: ScenarioConfig, n: n
   return vus;
 }
 
-/** Runs the scenario's share from now (the caller waits for startTime); resolves when it is fully stopped. */
-export async function runScenario<V>(scenario: ScenarioConfig, seg: Segment, host: ExecutorHost<V>): Promise<void> {
+/**
+ * Runs the scenario's share from now (the caller waits for startTime); resolves when it is fully stopped. `share` is
+ * this instance's part of a test split with execution segments (the whole scenario by default); `seg` is the worker's
+ * stripe of that part.
+ */
+export async function runScenario<V>(scenario: ScenarioConfig, seg: Segment, host: ExecutorHost<V>, share: ScenarioShare = scenarioShare(scenario)): Promise<void> {
+  // k6 does not start an executor with no work on this instance (its HasWork()).
+  if (!share.hasWork) return;
   switch (scenario.executor) {
     case 'shared-iterations':
     case 'per-vu-iterations':
-      return runIterationsExecutor(scenario, seg, host);
+      return runIterationsExecutor(scenario, seg, host, share);
     case 'constant-vus':
-      return runConstantVUs(scenario, seg, host);
+      return runConstantVUs(scenario, seg, host, share);
     case 'ramping-vus':
-      return runRampingVUs(scenario, seg, host);
+      return runRampingVUs(scenario, seg, host, share);
     case 'constant-arrival-rate':
     case 'ramping-arrival-rate':
-      return runArrivalRate(scenario, seg, host);
+      return runArrivalRate(scenario, seg, host, share);
   }
 }
 
 /** VUs a scenario initializes in a segment before it starts (the init phase). */
-export function plannedVUs(scenario: ScenarioConfig, seg: Segment): number {
+export function plannedVUs(scenario: ScenarioConfig, seg: Segment, share: ScenarioShare = scenarioShare(scenario)): number {
+  if (!share.hasWork) return 0;
   switch (scenario.executor) {
     case 'shared-iterations':
     case 'per-vu-iterations':
     case 'constant-vus':
-      return shareOf(scenario.vus, seg);
+      return shareOf(share.vus(scenario.vus), seg);
     case 'ramping-vus':
-      return shareOf(Math.max(scenario.startVUs, ...scenario.stages.map((s) => s.target)), seg);
+      return shareOf(share.vus(Math.max(scenario.startVUs, ...scenario.stages.map((s) => s.target))), seg);
     case 'constant-arrival-rate':
     case 'ramping-arrival-rate':
-      return shareOf(scenario.preAllocatedVUs, seg);
+      return shareOf(share.vus(scenario.preAllocatedVUs), seg);
   }
 }
 
@@ -148,16 +156,17 @@ async function runIterationsExecutor<V>(
   scenario: Extract<ScenarioConfig, { executor: 'shared-iterations' | 'per-vu-iterations' }>,
   seg: Segment,
   host: ExecutorHost<V>,
+  share: ScenarioShare,
 ): Promise<void> {
-  const vus = await initMany(host, scenario, shareOf(scenario.vus, seg));
+  const vus = await initMany(host, scenario, shareOf(share.vus(scenario.vus), seg));
   const start = host.now();
   const end = start + scenario.maxDurationMs;
   const running = new Running(host, scenario);
   // shared-iterations: one pool for all VUs (across workers when the host shares a counter); per-vu: each VU its own.
-  const localShare = scenario.executor === 'shared-iterations' ? shareOf(scenario.iterations, seg) : 0;
+  const localShare = scenario.executor === 'shared-iterations' ? shareOf(share.iterations, seg) : 0;
   let localClaimed = 0;
   const claim = (): boolean => {
-    if (host.claimShared !== undefined) return host.claimShared(scenario) < scenario.iterations;
+    if (host.claimShared !== undefined) return host.claimShared(scenario) < share.iterations;
     return localClaimed++ < localShare;
   };
   host.activeVUs(vus.length);
@@ -174,8 +183,8 @@ async function runIterationsExecutor<V>(
   host.activeVUs(-vus.length);
 }
 
-async function runConstantVUs<V>(scenario: Extract<ScenarioConfig, { executor: 'constant-vus' }>, seg: Segment, host: ExecutorHost<V>): Promise<void> {
-  const vus = await initMany(host, scenario, shareOf(scenario.vus, seg));
+async function runConstantVUs<V>(scenario: Extract<ScenarioConfig, { executor: 'constant-vus' }>, seg: Segment, host: ExecutorHost<V>, share: ScenarioShare): Promise<void> {
+  const vus = await initMany(host, scenario, shareOf(share.vus(scenario.vus), seg));
   const end = host.now() + scenario.durationMs;
   const running = new Running(host, scenario);
   host.activeVUs(vus.length);
@@ -188,13 +197,14 @@ async function runConstantVUs<V>(scenario: Extract<ScenarioConfig, { executor: '
   host.activeVUs(-vus.length);
 }
 
-async function runRampingVUs<V>(scenario: Extract<ScenarioConfig, { executor: 'ramping-vus' }>, seg: Segment, host: ExecutorHost<V>): Promise<void> {
-  const maxShare = plannedVUs(scenario, seg);
+async function runRampingVUs<V>(scenario: Extract<ScenarioConfig, { executor: 'ramping-vus' }>, seg: Segment, host: ExecutorHost<V>, share: ScenarioShare): Promise<void> {
+  const maxShare = plannedVUs(scenario, seg, share);
   const vus = await initMany(host, scenario, maxShare);
   const start = host.now();
   const end = start + stagesDurationMs(scenario.stages);
   const running = new Running(host, scenario);
-  const targetAt = (t: number): number => shareOf(rampingVUsAt(scenario.startVUs, scenario.stages, t - start), seg);
+  // The instance runs its stripe of the test-wide target (k6's getRawExecutionSteps), the worker its stripe of that.
+  const targetAt = (t: number): number => shareOf(share.vus(rampingVUsAt(scenario.startVUs, scenario.stages, t - start)), seg);
   let active = 0;
   /** When a VU was deactivated while in an iteration: interrupt it after gracefulRampDown. */
   const rampDownDeadline = new Map<number, number>();
@@ -242,9 +252,10 @@ async function runArrivalRate<V>(
   scenario: Extract<ScenarioConfig, { executor: 'constant-arrival-rate' | 'ramping-arrival-rate' }>,
   seg: Segment,
   host: ExecutorHost<V>,
+  share: ScenarioShare,
 ): Promise<void> {
-  const pre = shareOf(scenario.preAllocatedVUs, seg);
-  const maxVUs = shareOf(scenario.maxVUs, seg);
+  const pre = shareOf(share.vus(scenario.preAllocatedVUs), seg);
+  const maxVUs = shareOf(share.vus(scenario.maxVUs), seg);
   const free: V[] = await initMany(host, scenario, pre);
   let allocated = free.length;
   let allocating = false;
@@ -253,8 +264,8 @@ async function runArrivalRate<V>(
   const durationMs = scenario.executor === 'constant-arrival-rate' ? scenario.durationMs : stagesDurationMs(scenario.stages);
   const times =
     scenario.executor === 'constant-arrival-rate'
-      ? constantArrivalTimes(scenario.rate, scenario.timeUnitMs, scenario.durationMs, seg)
-      : rampingArrivalTimes(scenario.startRate, scenario.timeUnitMs, scenario.stages, seg);
+      ? constantArrivalTimes(scenario.rate, scenario.timeUnitMs, scenario.durationMs, seg, share.slot)
+      : rampingArrivalTimes(scenario.startRate, scenario.timeUnitMs, scenario.stages, seg, share.slot);
   const start = host.now();
   const end = start + durationMs;
   const startOne = (vu: V): void => {

@@ -51,10 +51,17 @@ export function rampingMaxVUs(startVUs: number, stages: readonly Stage[]): numbe
   return Math.max(startVUs, ...stages.map((s) => s.target));
 }
 
-/** Start offsets (ms) of constant-arrival-rate iterations: iteration k at k × timeUnit / rate, while before the end. */
-export function* constantArrivalTimes(rate: number, timeUnitMs: number, durationMs: number, seg: Segment = WHOLE): Generator<number> {
+/** The identity slot map: every iteration slot of the test belongs to this instance (no execution segment). */
+const ALL_SLOTS = (j: number): number => j;
+
+/**
+ * Start offsets (ms) of constant-arrival-rate iterations: slot k at k × timeUnit / rate, while before the end. `slot`
+ * maps the instance's j-th iteration to its test-wide slot (execution segments, executors/segment-share.ts); the
+ * worker takes every seg.count-th of the instance's iterations.
+ */
+export function* constantArrivalTimes(rate: number, timeUnitMs: number, durationMs: number, seg: Segment = WHOLE, slot: (j: number) => number = ALL_SLOTS): Generator<number> {
   const period = timeUnitMs / rate;
-  for (let k = seg.index; k * period < durationMs; k += seg.count) yield k * period;
+  for (let j = seg.index; slot(j) * period < durationMs; j += seg.count) yield slot(j) * period;
 }
 
 /**
@@ -64,32 +71,38 @@ export function* constantArrivalTimes(rate: number, timeUnitMs: number, duration
  * (measured: 0→100/s over 1 s then 1 s at 100/s starts 149 on k6 v0.48 and v2.2), and both executors start only
  * iterations due strictly before the end.
  */
-export function* rampingArrivalTimes(startRate: number, timeUnitMs: number, stages: readonly Stage[], seg: Segment = WHOLE): Generator<number> {
+export function* rampingArrivalTimes(startRate: number, timeUnitMs: number, stages: readonly Stage[], seg: Segment = WHOLE, slot: (j: number) => number = ALL_SLOTS): Generator<number> {
   const end = stagesDurationMs(stages);
-  for (const t of rampingArrivalCurve(startRate, timeUnitMs, stages, seg)) {
+  for (const t of rampingArrivalCurve(startRate, timeUnitMs, stages, seg, slot)) {
     if (t >= end - 1e-3) return; // 1 µs: float error of the closed form near the end
     yield t;
   }
 }
 
-function* rampingArrivalCurve(startRate: number, timeUnitMs: number, stages: readonly Stage[], seg: Segment): Generator<number> {
+function* rampingArrivalCurve(startRate: number, timeUnitMs: number, stages: readonly Stage[], seg: Segment, slot: (j: number) => number): Generator<number> {
   let from = startRate / timeUnitMs; // iterations per ms
   let stageStart = 0;
   let doneSoFar = 0;
   let endCount = 0;
-  let i = seg.index + 1;
+  // i is the 1-based test-wide number of the next iteration (k6's cal(): start + 1, then the striped offsets).
+  let j = seg.index;
+  let i = slot(j) + 1;
+  const advance = (): void => {
+    j += seg.count;
+    i = slot(j) + 1;
+  };
   for (const stage of stages) {
     const to = stage.target / timeUnitMs;
     const d = stage.durationMs;
     if (from !== to) {
       endCount += d * ((to - from) / 2 + from);
-      for (; i <= endCount + 1e-9; i += seg.count) {
+      for (; i <= endCount + 1e-9; advance()) {
         const x = (from * d - Math.sqrt(Math.max(0, d * (from * from * d + 2 * (i - doneSoFar) * (to - from))))) / (from - to);
         yield stageStart + x;
       }
     } else {
       endCount += d * to;
-      for (; i <= endCount + 1e-9; i += seg.count) yield stageStart + (i - doneSoFar) / to;
+      for (; i <= endCount + 1e-9; advance()) yield stageStart + (i - doneSoFar) / to;
     }
     doneSoFar = endCount;
     from = to;

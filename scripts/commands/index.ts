@@ -8,6 +8,8 @@ import { register as registerOpenApi } from './openapi.ts';
 import { register as registerLoad } from './load.ts';
 import { register as registerBuild } from './build.ts';
 import { register as registerEngine } from '../../engine/cli.ts';
+import { register as registerK6Operator } from './k6-operator.ts';
+import { register as registerMergeResults } from './merge-results.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -20,4 +22,6 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerBuild,
   registerOpenApi,
   registerEngine,
+  registerK6Operator,
+  registerMergeResults,
 ];

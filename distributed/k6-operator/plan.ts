@@ -1,0 +1,193 @@
+// Turns `gateway-harness k6-operator` flags into the files of a distributed run: the manifests as YAML, the run plan
+// merge-results reads (the thresholds the pods compute, their settings without credentials), and the exact commands.
+import { stringify } from 'yaml';
+import { HarnessError } from '../../api/errors.ts';
+import type { TargetConfig } from '../../api/target-config.ts';
+import { K6_DEFAULT_ENV } from '../../load/runner/k6-process.ts';
+import type { LoadFlags } from '../../load/runner/load-options.ts';
+import { LOAD_ENV, runEnvironment } from '../../load/run-settings.ts';
+import { RUN_PLAN_SCHEMA, type PlanRun } from '../merge/threshold-source.ts';
+import { k6OptionsFor } from '../run-options.ts';
+import {
+  bundleConfigMap,
+  bundleConfigMapName,
+  collectorPodManifest,
+  collectorPodName,
+  CONFIGMAP_LIMIT_BYTES,
+  RESULTS_MOUNT,
+  resultsClaimManifest,
+  testRunManifest,
+  type OperatorRun,
+  type ResultsClaim,
+  type SecretRef,
+} from './manifests.ts';
+
+/**
+ * The default runner image: k6 v2.2.0, the newest k6 the harness is tested with (k6 v0.48 also runs the bundles, but
+ * spends seconds of CPU per pod transforming them). Pin your own with --image.
+ */
+export const DEFAULT_IMAGE = 'grafana/k6:2.2.0';
+export const DEFAULT_SECRET: SecretRef = { name: 'gateway-harness-credentials', userKey: 'user', passwordKey: 'password' };
+/** Per-pod handleSummary files stay in the pod (k6 creates no directories; the merged run's reports are the verdict). */
+export const POD_REPORT_DIR = '/tmp';
+
+export interface OperatorFlags {
+  readonly load: LoadFlags;
+  readonly parallelism: number;
+  readonly namespace: string;
+  readonly image: string;
+  readonly name?: string;
+  readonly secret: SecretRef;
+  readonly results: Omit<ResultsClaim, 'name'> & { readonly name?: string };
+}
+
+export interface OperatorPlan {
+  readonly run: OperatorRun;
+  readonly planRun: PlanRun;
+  /** File name (in the output directory) → content. */
+  readonly files: Readonly<Record<string, string>>;
+  /** The commands that apply, wait, collect and merge this run, in order. */
+  readonly steps: readonly string[];
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function usage(message: string): HarnessError {
+  return new HarnessError('GH_ERR_USAGE', message);
+}
+
+/** A DNS-1123 label from free text (scenario names are already close). */
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+export function newOperatorRunId(scenario: string, now = new Date(), random = Math.random): string {
+  const stamp = now.toISOString().replace(/\.\d+Z$/, '').replace(/[-:T]/g, '').toLowerCase();
+  return `${slug(scenario)}-${stamp}-${random().toString(36).slice(2, 6).padEnd(4, '0')}`;
+}
+
+/** The TestRun's name must leave room for the operator's own names: `<name>-service-<index>` is a DNS label too. */
+export function checkNames(name: string, namespace: string, parallelism: number): void {
+  if (!DNS_LABEL.test(namespace) || namespace.length > 63) throw usage(`--namespace ${JSON.stringify(namespace)} is not a Kubernetes namespace name (lowercase letters, digits, '-'; at most 63)`);
+  const longest = `${name}-service-${parallelism}`;
+  if (!DNS_LABEL.test(name) || longest.length > 63) {
+    throw usage(`--name ${JSON.stringify(name)}: lowercase letters, digits and '-', short enough that k6-operator's "${longest}" stays within 63 characters`);
+  }
+}
+
+function yaml(doc: unknown): string {
+  // lineWidth 0: no folding, so the bundle and the JSON settings come back byte for byte.
+  return stringify(doc, { lineWidth: 0 });
+}
+
+/** The pods' environment: the bundle's settings (load/run-settings.ts) and k6's, with no credential in it. */
+export function podEnvironment(flags: OperatorFlags, config: TargetConfig, runId: string, baseUrl: string): Record<string, string> {
+  const load = flags.load;
+  const env = runEnvironment({
+    baseUrl,
+    user: '',
+    password: '',
+    environment: config.environment,
+    timeScale: config.timeScale,
+    profile: load.profile,
+    api: load.api,
+    ...(load.vus === undefined ? {} : { vus: load.vus }),
+    ...(load.duration === undefined ? {} : { duration: load.duration }),
+    ...(load.rate === undefined ? {} : { rate: load.rate }),
+    thresholds: load.thresholds,
+    config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
+    targetLabel: baseUrl,
+    runId,
+    reportDir: POD_REPORT_DIR,
+  });
+  // Credentials come from the Secret (manifests.ts), never from here.
+  delete env[LOAD_ENV.user];
+  delete env[LOAD_ENV.password];
+  return { ...K6_DEFAULT_ENV, ...env };
+}
+
+export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bundle: string, runId: string): OperatorPlan {
+  const load = flags.load;
+  const baseUrl = config.baseUrl;
+  if (baseUrl === undefined) {
+    throw usage('k6-operator needs --target (or GATEWAY_BASE_URL): the pods cannot reach an embedded sandbox on this machine');
+  }
+  if (!Number.isInteger(flags.parallelism) || flags.parallelism < 1 || flags.parallelism > 1000) throw usage('--parallelism must be a whole number from 1 to 1000');
+  const name = flags.name ?? slug(`gh-${load.scenario}-${load.profile}`);
+  checkNames(name, flags.namespace, flags.parallelism);
+  const bundleFile = `${load.scenario}.js`;
+  const bundleBytes = Buffer.byteLength(bundle, 'utf8');
+  if (bundleBytes + bundleFile.length > CONFIGMAP_LIMIT_BYTES) {
+    throw new HarnessError('GH_ERR_CONFIG', `the ${load.scenario} bundle is ${bundleBytes} bytes: more than a ConfigMap holds (1 MiB); put it on a volume claim instead`);
+  }
+  const env = podEnvironment(flags, config, runId, baseUrl);
+  const run: OperatorRun = {
+    name,
+    namespace: flags.namespace,
+    runId,
+    scenario: load.scenario,
+    parallelism: flags.parallelism,
+    image: flags.image,
+    bundleFile,
+    bundle,
+    env,
+    secret: flags.secret,
+    results: { ...flags.results, name: flags.results.name ?? `${name}-results` },
+  };
+  // The thresholds the pods compute in their init context from the same environment (merge-results judges by them).
+  const options = k6OptionsFor(load.scenario, env);
+  const planRun: PlanRun = {
+    scenario: load.scenario,
+    profile: load.profile,
+    api: load.api,
+    target: baseUrl,
+    environment: config.environment,
+    timeScale: config.timeScale,
+    runId,
+    parallelism: flags.parallelism,
+    testRun: name,
+    namespace: flags.namespace,
+  };
+  const plan = {
+    $comment: 'Written by `gateway-harness k6-operator`: the run and the thresholds its pods evaluate one by one; `gateway-harness merge-results --thresholds <this file>` evaluates them once over the whole run.',
+    schema: RUN_PLAN_SCHEMA,
+    run: planRun,
+    thresholds: options.thresholds,
+    summaryTrendStats: options.summaryTrendStats,
+  };
+  const files: Record<string, string> = {
+    'configmap.yaml': yaml(bundleConfigMap(run)),
+    ...(run.results.create ? { 'results-pvc.yaml': yaml(resultsClaimManifest(run)) } : {}),
+    'testrun.yaml': yaml(testRunManifest(run)),
+    'collector.yaml': yaml(collectorPodManifest(run)),
+    'thresholds.json': `${JSON.stringify(plan, null, 2)}\n`,
+  };
+  const ns = `-n ${flags.namespace}`;
+  const collector = collectorPodName(run);
+  const steps = [
+    `kubectl ${ns} create secret generic ${flags.secret.name} --from-literal=${flags.secret.userKey}="$GATEWAY_USER" --from-literal=${flags.secret.passwordKey}="$GATEWAY_PASSWORD"   # once; skip if it exists`,
+    `kubectl ${ns} apply -f configmap.yaml${run.results.create ? ' -f results-pvc.yaml' : ''}`,
+    `kubectl ${ns} delete testrun ${name} --ignore-not-found   # a TestRun of the same name from an earlier run`,
+    `kubectl ${ns} apply -f testrun.yaml`,
+    `kubectl ${ns} wait testrun/${name} --for=jsonpath='{.status.stage}'=finished --timeout=24h`,
+    `kubectl ${ns} apply -f collector.yaml && kubectl ${ns} wait pod/${collector} --for=condition=Ready --timeout=5m`,
+    `mkdir -p results && kubectl ${ns} exec ${collector} -- sh -c 'cd ${RESULTS_MOUNT} && tar cf - ${runId}-*.ndjson.gz' | tar xf - -C results`,
+    `kubectl ${ns} delete pod ${collector}`,
+    `npx gateway-harness merge-results results/${runId}-*.ndjson.gz --thresholds thresholds.json --report-dir reports/${runId}`,
+  ];
+  files['README.md'] = [
+    `# ${name}: ${load.scenario} (${load.profile}) on k6-operator, ${flags.parallelism} pods`,
+    '',
+    `Run id \`${runId}\`, target ${baseUrl} (${config.environment}), namespace \`${flags.namespace}\`, image \`${flags.image}\`.`,
+    `ConfigMap \`${bundleConfigMapName(run)}\` holds the bundle; each pod writes \`${RESULTS_MOUNT}/${runId}-<pod>.ndjson.gz\` to the claim \`${run.results.name}\`;`,
+    `credentials come from the Secret \`${flags.secret.name}\` (keys \`${flags.secret.userKey}\`, \`${flags.secret.passwordKey}\`), which this directory does not contain.`,
+    '',
+    'From this directory:',
+    '',
+    '```sh',
+    ...steps,
+    '```',
+    '',
+  ].join('\n');
+  return { run, planRun, files, steps };
+}

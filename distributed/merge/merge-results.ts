@@ -1,0 +1,231 @@
+// One verdict for a distributed run: the instances' NDJSON merged into one store, the thresholds evaluated once over
+// the whole (engine/thresholds.ts), k6's handleSummary data built from the merged store, and the same report files a
+// single run writes (reports/: reportFromK6Summary + writeReports), with time series when the inputs can be re-read.
+import { EXPECTED_RESPONSE_SUBMETRIC, type SubmetricDef } from '../../engine/metrics/store.ts';
+import { buildSummaryData, type K6SummaryData } from '../../engine/summary.ts';
+import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds, type MetricType } from '../../engine/thresholds.ts';
+import { HarnessError } from '../../api/errors.ts';
+import { buildLoadSummary, type LoadSummary } from '../../load/summary/build-summary.ts';
+import { composeVerdictLine } from '../../reports/assemble.ts';
+import { chooseIntervalMs, scanTimeRange, SeriesAccumulator } from '../../reports/k6-series.ts';
+import { reportFromK6Summary } from '../../reports/k6-summary.ts';
+import type { LoadSeries, RunReport } from '../../reports/model.ts';
+import type { Progress } from '../../reports/progress.ts';
+import { loadLabel } from '../../reports/sections.ts';
+import { VERDICT_EXIT, combineVerdicts } from '../../reports/verdict.ts';
+import { writeReports, type WrittenReports } from '../../reports/write.ts';
+import { describeInput } from './input.ts';
+import { mergeRuns, type FileStats, type MergedRun } from './merge-run.ts';
+import type { ThresholdPlan } from './threshold-source.ts';
+
+export interface MergeResultsRequest {
+  /** One k6 NDJSON file per instance (plain or gzip; '-' is standard input). */
+  readonly files: readonly string[];
+  readonly plan: ThresholdPlan;
+  readonly reportDir: string;
+  readonly runId: string;
+  /** Time series for report.html: default on when every input is a regular file (they need a first pass). */
+  readonly series?: boolean;
+  readonly progress?: Progress;
+}
+
+export interface MergeResultsOutcome {
+  readonly report: RunReport;
+  readonly written: WrittenReports;
+  readonly files: readonly FileStats[];
+  /** Thresholds whose metric got no sample in any instance (the run is then incomplete, never passed). */
+  readonly unverified: readonly string[];
+  /** The load suites' reading of the merged run (load/summary): its verdict is the run's, as for a single run. */
+  readonly loadSummary: LoadSummary;
+  /** Disagreements between the plan and what the instances declared, unreadable lines: worth a look, not fatal. */
+  readonly warnings: readonly string[];
+  readonly data: K6SummaryData;
+}
+
+/** The sink type a threshold's aggregation implies, for a metric no instance ever emitted (k6 writes a Metric line
+ * only with a metric's first sample): count → counter, rate → rate, value → gauge, the rest → trend. */
+function typeFromThresholds(set: MetricThresholds): MetricType {
+  const methods = new Set(set.thresholds.map((t) => t.parsed.method));
+  if (methods.has('count')) return 'counter';
+  if (methods.has('rate')) return 'rate';
+  if (methods.has('value')) return 'gauge';
+  return 'trend';
+}
+
+function percentilesOf(set: MetricThresholds): number[] {
+  return set.thresholds.filter((t) => t.parsed.method === 'p').map((t) => t.parsed.percentile as number);
+}
+
+/**
+ * What k6 hands handleSummary as `setup_data`: each instance ran its own setup(), whose data is not in the NDJSON.
+ * A run whose setups failed sent no iteration requests, which the verdict calls incomplete.
+ */
+export const SETUP_NOT_RECORDED = 'each instance ran its own setup(); its data is not in the k6 NDJSON output';
+
+function thresholdWarnings(run: MergedRun, sets: readonly MetricThresholds[]): string[] {
+  const warnings: string[] = [];
+  const planned = new Map(sets.filter((s) => s.tags.length === 0).map((s) => [s.metric, new Set(s.thresholds.map((t) => t.source))]));
+  for (const [metric, exprs] of run.declared.thresholds) {
+    const mine = planned.get(metric);
+    const missing = [...exprs].filter((e) => mine?.has(e) !== true);
+    if (missing.length > 0) warnings.push(`the instances ran with threshold(s) ${missing.join(', ')} on ${metric}, which the given thresholds do not have`);
+  }
+  const subs = new Set(sets.map((s) => s.summaryName));
+  const extra = [...run.declared.submetrics].filter((s) => s !== EXPECTED_RESPONSE_SUBMETRIC.name && !subs.has(s));
+  if (extra.length > 0) {
+    warnings.push(`the instances had thresholds on ${extra.length} sub-metric(s) the given thresholds do not have (e.g. ${extra.slice(0, 3).join(', ')}): were they given the same scenario, profile and --threshold values?`);
+  }
+  return warnings;
+}
+
+async function seriesRange(files: readonly string[]): Promise<{ first: number; last: number } | undefined> {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const file of files) {
+    const range = await scanTimeRange(file);
+    if (range === undefined) continue;
+    first = Math.min(first, range.first);
+    last = Math.max(last, range.last);
+  }
+  return Number.isFinite(first) ? { first, last } : undefined;
+}
+
+/** The target's origin from an `http_reqs` sample's `url` tag, when the plan does not name it. */
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function mergeResults(request: MergeResultsRequest): Promise<MergeResultsOutcome> {
+  if (request.files.length === 0) throw new HarnessError('GH_ERR_USAGE', 'no NDJSON file given (one per instance, e.g. results/*.ndjson.gz)');
+  let sets: MetricThresholds[];
+  try {
+    sets = parseThresholds(request.plan.thresholds);
+  } catch (error) {
+    throw new HarnessError('GH_ERR_CONFIG', `${request.plan.source}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const submetrics: SubmetricDef[] = [EXPECTED_RESPONSE_SUBMETRIC];
+  for (const s of sets) {
+    if (s.tags.length > 0) submetrics.push({ metric: s.metric, name: s.summaryName, suffix: s.summaryName.slice(s.metric.length + 1, -1), tags: s.tags });
+  }
+
+  // Series need the time range first: a cheap pass over each file, possible only for regular files.
+  const inputs = request.files.map(describeInput);
+  const rereadable = inputs.every((i) => i.rereadable);
+  const wantSeries = request.series ?? rereadable;
+  const warnings: string[] = [];
+  if (wantSeries && !rereadable) warnings.push('time series skipped: an input is a pipe or standard input (they need two passes); report.html has no charts');
+  let accumulator: SeriesAccumulator | undefined;
+  if (wantSeries && rereadable) {
+    const range = await seriesRange(request.files);
+    if (range !== undefined) accumulator = new SeriesAccumulator({ intervalMs: chooseIntervalMs(range.last - range.first), startTime: range.first });
+  }
+
+  const totalBytes = inputs.reduce<number | undefined>((sum, i) => (sum === undefined || i.size === undefined ? undefined : sum + i.size), 0);
+  const task = request.progress?.start({ label: `merge-results (${request.files.length} files)`, ...(totalBytes === undefined ? {} : { total: Math.max(1, Math.round(totalBytes / 1e6)) }), unit: 'MB' });
+  let readBytes = 0;
+  let firstUrl: string | undefined;
+  const scenarios = new Set<string>();
+  const run = await mergeRuns(request.files, {
+    submetrics,
+    ...(accumulator === undefined ? {} : { onMetricLine: (line: string) => accumulator.addLine(line) }),
+    onPoint: (p) => {
+      accumulator?.addPoint(p.metric, p.time, p.value, p.tags);
+      if (p.metric === 'iterations' && p.tags.scenario !== undefined && scenarios.size < 8) scenarios.add(p.tags.scenario);
+      if (firstUrl === undefined && p.metric === 'http_reqs') firstUrl = p.tags.url;
+    },
+    onBytes: (_i, n) => {
+      readBytes += n;
+      task?.update({ done: Math.round(readBytes / 1e6) });
+    },
+  });
+  task?.done({ detail: `${run.files.reduce((s, f) => s + f.points, 0)} points` });
+
+  // A threshold on a metric no instance emitted still gets a row (unverified, or verified-zero for event counters).
+  for (const s of sets) if (run.store.get(s.metric) === undefined) run.store.define({ name: s.metric, type: typeFromThresholds(s), contains: 'default' });
+  try {
+    parseThresholds(request.plan.thresholds, run.store.typeOf);
+  } catch (error) {
+    if (error instanceof ThresholdError) throw new HarnessError('GH_ERR_CONFIG', `${request.plan.source}: ${error.message}`);
+    throw error;
+  }
+
+  const durationMs = Math.max(0, run.lastTime - run.firstTime);
+  const results = new Map<string, Record<string, { ok: boolean }>>();
+  for (const set of sets) {
+    const sink = run.store.sinkOf(set.summaryName);
+    if (sink === undefined) continue;
+    results.set(set.summaryName, evaluateThresholds(set, sink.thresholdValues(durationMs, percentilesOf(set)), durationMs).results);
+  }
+  const trendStats = [...request.plan.summaryTrendStats];
+  for (const set of sets) for (const p of percentilesOf(set)) if (!trendStats.includes(`p(${p})`)) trendStats.push(`p(${p})`);
+  const data = buildSummaryData({
+    store: run.store,
+    rootGroup: run.groups.toK6(),
+    thresholds: sets,
+    thresholdResults: results,
+    trendStats,
+    summaryTimeUnit: '',
+    testRunDurationMs: durationMs,
+    isStdOutTTY: false,
+    isStdErrTTY: false,
+    setupData: SETUP_NOT_RECORDED,
+  });
+
+  for (const f of run.files) {
+    if (f.badLines > 0) warnings.push(`${f.path}: ${f.badLines} of ${f.lines} lines are not k6 JSON output (skipped)`);
+    if (f.points === 0) warnings.push(`${f.path}: no metric points (was this instance's --out json file complete?)`);
+  }
+  warnings.push(...thresholdWarnings(run, sets));
+
+  const series: LoadSeries | undefined = accumulator?.finish();
+  const plan = request.plan.run;
+  const engine = run.files.every((f) => f.timePrecision === 'ms') ? 'node' : 'k6';
+  const meta = {
+    runId: request.runId,
+    command: 'merge-results',
+    startedAt: run.firstTime > 0 ? run.firstTime : Date.now(),
+    durationMs,
+    target: {
+      url: plan?.target !== undefined && plan.target !== '' ? plan.target : (originOf(firstUrl) ?? '(unknown target)'),
+      ...(plan === undefined ? {} : { environment: plan.environment, timeScale: plan.timeScale, api: plan.api }),
+    },
+    scenario: plan?.scenario ?? ([...scenarios].sort().join('+') || 'unknown'),
+    profile: plan?.profile ?? 'unknown',
+    engine,
+  };
+  // The verdict a single `load` run gets (load/summary): checks judged by their own thresholds, a threshold without
+  // samples unverified (incomplete, never passed), crossed thresholds 99; the report files come from reports/.
+  const loadSummary = buildLoadSummary(data, {
+    scenario: meta.scenario,
+    profile: meta.profile,
+    api: plan?.api ?? 'both',
+    target: meta.target.url,
+    environment: plan?.environment ?? 'sandbox',
+    timeScale: plan?.timeScale ?? 1,
+    runId: request.runId,
+    schemaChecks: true,
+  });
+  const unverified = loadSummary.thresholds.filter((t) => !t.verified).map((t) => `${t.metric} ${t.expression}`);
+  const report = withLoadVerdict(reportFromK6Summary(data, { ...meta, verdict: loadSummary.verdict }, series), loadSummary);
+  const written = writeReports(report, request.reportDir);
+  return { report: written.report, written, files: run.files, unverified, loadSummary, warnings, data };
+}
+
+/**
+ * The reports' part line describes crossed thresholds and failed checks; when the load rules' verdict differs from
+ * what that line implies (an unverified threshold, a check within its tolerance), the line says the load rules' why.
+ */
+function withLoadVerdict(report: RunReport, summary: LoadSummary): RunReport {
+  const load = report.load;
+  if (load === undefined || summary.problems.length === 0) return report;
+  const shown = summary.problems.slice(0, 3).join('; ') + (summary.problems.length > 3 ? ` (+${summary.problems.length - 3} more)` : '');
+  const parts = report.parts.map((p) => (p.section === 'load' ? { ...p, line: `${loadLabel(load)}: ${shown}` } : p));
+  const overall = combineVerdicts(parts.map((p) => p.verdict));
+  return { ...report, parts, verdict: overall, exitCode: VERDICT_EXIT[overall] as RunReport['exitCode'], verdictLine: composeVerdictLine(overall, parts) };
+}

@@ -1,0 +1,326 @@
+// Merges the k6 NDJSON streams of a distributed run's instances into one run: every sample goes into one MetricStore
+// (engine/metrics: exact counters and rates, HdrHistogram trends, tag-filtered sub-metrics) and one check tree, read as
+// a k-way merge by time so memory stays constant and `vus` is the sum over the instances at each moment.
+import { HarnessError } from '../../api/errors.ts';
+import { GroupTree, GROUP_SEPARATOR } from '../../engine/metrics/groups.ts';
+import { MetricStore, type MetricContains, type SubmetricDef, type Tags } from '../../engine/metrics/store.ts';
+import type { MetricType } from '../../engine/thresholds.ts';
+import { lineBatches, openInput } from './input.ts';
+
+/** Gauges that add up across instances: the VUs each instance runs. Other gauges keep k6's last-value semantics. */
+const SUMMED_GAUGES: ReadonlySet<string> = new Set(['vus', 'vus_max']);
+const METRIC_TYPES: ReadonlySet<string> = new Set(['counter', 'gauge', 'rate', 'trend']);
+const CONTAINS: ReadonlySet<string> = new Set(['default', 'time', 'data']);
+/** At most this many distinct `instance_id` tags are listed per file (k6-operator tags each pod's points with one). */
+const MAX_INSTANCE_IDS = 16;
+
+export interface FileStats {
+  readonly path: string;
+  lines: number;
+  metricLines: number;
+  points: number;
+  /** Lines that are not k6 JSON output, or points of a metric no `Metric` line declared. */
+  badLines: number;
+  firstTime: number;
+  lastTime: number;
+  /** `instance_id` tag values seen (k6-operator's pod index). */
+  readonly instanceIds: Set<string>;
+  /** 'node' when every timestamp has millisecond precision (the Node engine writes ISO ms; k6 writes RFC 3339 ns). */
+  timePrecision: 'ms' | 'finer' | 'none';
+}
+
+/** What the instances declared about thresholds in their `Metric` lines (k6 lists plain-metric thresholds and every
+ * sub-metric it tracks for a threshold; thresholds on sub-metrics themselves are not in the stream). */
+export interface DeclaredThresholds {
+  readonly thresholds: Map<string, Set<string>>;
+  readonly submetrics: Set<string>;
+}
+
+export interface MergedRun {
+  readonly store: MetricStore;
+  readonly groups: GroupTree;
+  readonly files: readonly FileStats[];
+  /** First and last point time over all instances (epoch ms); the run's duration is their difference. */
+  readonly firstTime: number;
+  readonly lastTime: number;
+  readonly declared: DeclaredThresholds;
+}
+
+export interface MergePoint {
+  readonly metric: string;
+  readonly value: number;
+  readonly tags: Tags;
+  readonly time: number;
+}
+
+export interface MergeOptions {
+  /** Sub-metrics to track (from the thresholds), registered before any sample arrives. */
+  readonly submetrics: readonly SubmetricDef[];
+  /** Each `Metric` line as read (the series accumulator learns metric types from them). */
+  readonly onMetricLine?: (line: string) => void;
+  /** Each point in merged time order, `vus`/`vus_max` as the instances' sum (the series accumulator). */
+  readonly onPoint?: (point: MergePoint) => void;
+  /** Raw bytes read per file (progress). */
+  readonly onBytes?: (fileIndex: number, bytes: number) => void;
+}
+
+interface Cursor {
+  readonly index: number;
+  readonly batches: AsyncGenerator<string[]>;
+  lines: string[];
+  at: number;
+  head: MergePoint | undefined;
+  done: boolean;
+}
+
+type Parsed =
+  | { kind: 'point'; point: MergePoint; fraction: number }
+  | { kind: 'metric'; name: string; type: MetricType; contains: MetricContains; thresholds: string[]; submetrics: string[] }
+  | { kind: 'blank' }
+  | { kind: 'bad' };
+
+/** Digits after the seconds' decimal point of an RFC 3339 time ('…07.687857264Z' → 9), -1 when there are none. */
+function fractionDigits(time: string): number {
+  const dot = time.lastIndexOf('.');
+  if (dot < 0) return -1;
+  let end = dot + 1;
+  while (end < time.length && time.charCodeAt(end) >= 48 && time.charCodeAt(end) <= 57) end++;
+  return end - dot - 1;
+}
+
+function parseLine(raw: string): Parsed {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line.trim() === '') return { kind: 'blank' };
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return { kind: 'bad' };
+  }
+  const e = entry as { type?: unknown; metric?: unknown; data?: Record<string, unknown> | null };
+  if (typeof e.metric !== 'string' || e.data === null || typeof e.data !== 'object') return { kind: 'bad' };
+  if (e.type === 'Point') {
+    const { time, value, tags } = e.data as { time?: unknown; value?: unknown; tags?: unknown };
+    const at = typeof time === 'string' ? Date.parse(time) : Number.NaN;
+    if (!Number.isFinite(at) || typeof value !== 'number' || !Number.isFinite(value)) return { kind: 'bad' };
+    // k6 writes tag values as strings; anything else is made one (a hand-written file), without copying the usual case.
+    let tagMap: Tags = {};
+    if (tags !== null && typeof tags === 'object') {
+      tagMap = tags as Tags;
+      for (const k in tagMap) if (typeof tagMap[k] !== 'string') tagMap[k] = String(tagMap[k]);
+    }
+    return { kind: 'point', point: { metric: e.metric, value, tags: tagMap, time: at }, fraction: fractionDigits(time as string) };
+  }
+  if (e.type === 'Metric') {
+    const d = e.data as { name?: unknown; type?: unknown; contains?: unknown; thresholds?: unknown; submetrics?: unknown };
+    if (typeof d.type !== 'string' || !METRIC_TYPES.has(d.type)) return { kind: 'bad' };
+    const contains = typeof d.contains === 'string' && CONTAINS.has(d.contains) ? (d.contains as MetricContains) : 'default';
+    const thresholds = Array.isArray(d.thresholds) ? d.thresholds.filter((t): t is string => typeof t === 'string') : [];
+    const submetrics = Array.isArray(d.submetrics) ? d.submetrics.map((s: { name?: unknown }) => s?.name).filter((n): n is string => typeof n === 'string') : [];
+    return { kind: 'metric', name: typeof d.name === 'string' ? d.name : e.metric, type: d.type as MetricType, contains, thresholds, submetrics };
+  }
+  return { kind: 'bad' };
+}
+
+/** A small binary min-heap of cursors by their head point's time (ties: file order), for the k-way merge. */
+class CursorHeap {
+  private readonly items: Cursor[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  private less(a: Cursor, b: Cursor): boolean {
+    const ta = (a.head as MergePoint).time;
+    const tb = (b.head as MergePoint).time;
+    return ta < tb || (ta === tb && a.index < b.index);
+  }
+  push(c: Cursor): void {
+    const items = this.items;
+    items.push(c);
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(items[i] as Cursor, items[parent] as Cursor)) break;
+      [items[i], items[parent]] = [items[parent] as Cursor, items[i] as Cursor];
+      i = parent;
+    }
+  }
+  pop(): Cursor | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last !== undefined) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && this.less(items[l] as Cursor, items[m] as Cursor)) m = l;
+        if (r < items.length && this.less(items[r] as Cursor, items[m] as Cursor)) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m] as Cursor, items[i] as Cursor];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/** Registers every group of a `group` tag path ('::a::b') and returns it; undefined when the path is not k6's form. */
+function groupPath(groups: GroupTree, path: string): string | undefined {
+  if (path === '') return '';
+  if (!path.startsWith(GROUP_SEPARATOR)) return undefined;
+  let at = '';
+  for (const name of path.slice(GROUP_SEPARATOR.length).split(GROUP_SEPARATOR)) at = groups.enter(at, name);
+  return at;
+}
+
+/**
+ * Reads every file once, in time order across files, into one store. Throws GH_ERR_CONFIG for an unreadable file and
+ * GH_ERR_PARSE when the instances disagree on a metric's type (they did not run the same script).
+ */
+export async function mergeRuns(paths: readonly string[], options: MergeOptions): Promise<MergedRun> {
+  const store = new MetricStore(options.submetrics);
+  const groups = new GroupTree();
+  const declared: DeclaredThresholds = { thresholds: new Map(), submetrics: new Set() };
+  const definedBy = new Map<string, { type: MetricType; contains: MetricContains; path: string }>();
+  const files: FileStats[] = paths.map((path) => ({
+    path,
+    lines: 0,
+    metricLines: 0,
+    points: 0,
+    badLines: 0,
+    firstTime: Number.POSITIVE_INFINITY,
+    lastTime: Number.NEGATIVE_INFINITY,
+    instanceIds: new Set(),
+    timePrecision: 'none',
+  }));
+  // Per file, the last value of each summed gauge; the store gets their sum at each point's time.
+  const gaugeByFile = paths.map(() => new Map<string, number>());
+  const gaugeSum = new Map<string, number>();
+
+  const define = (file: FileStats, p: Extract<Parsed, { kind: 'metric' }>): void => {
+    const seen = definedBy.get(p.name);
+    if (seen !== undefined && (seen.type !== p.type || seen.contains !== p.contains)) {
+      throw new HarnessError(
+        'GH_ERR_PARSE',
+        `metric ${p.name} is a ${seen.type} (${seen.contains}) in ${seen.path} but a ${p.type} (${p.contains}) in ${file.path}: the files are not instances of one test`,
+      );
+    }
+    if (seen === undefined) {
+      definedBy.set(p.name, { type: p.type, contains: p.contains, path: file.path });
+      try {
+        store.define({ name: p.name, type: p.type, contains: p.contains });
+      } catch (error) {
+        throw new HarnessError('GH_ERR_PARSE', `${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
+    if (p.thresholds.length > 0) {
+      const set = declared.thresholds.get(p.name) ?? new Set<string>();
+      for (const t of p.thresholds) set.add(t);
+      declared.thresholds.set(p.name, set);
+    }
+    for (const s of p.submetrics) declared.submetrics.add(s);
+  };
+
+  const cursors: Cursor[] = [];
+  for (const [index, path] of paths.entries()) {
+    const input = openInput(path);
+    cursors.push({ index, batches: lineBatches(input.stream, (n) => options.onBytes?.(index, n)), lines: [], at: 0, head: undefined, done: false });
+  }
+
+  /** Moves a cursor to its next point within its current batch of lines, handling Metric lines on the way. */
+  const step = (c: Cursor): boolean => {
+    const file = files[c.index] as FileStats;
+    while (c.at < c.lines.length) {
+      const raw = c.lines[c.at++] as string;
+      file.lines++;
+      const parsed = parseLine(raw);
+      switch (parsed.kind) {
+        case 'blank':
+          continue;
+        case 'bad':
+          file.badLines++;
+          continue;
+        case 'metric':
+          file.metricLines++;
+          define(file, parsed);
+          options.onMetricLine?.(raw);
+          continue;
+        case 'point':
+          if (store.get(parsed.point.metric) === undefined) {
+            file.badLines++;
+            continue;
+          }
+          if (parsed.fraction > 3) file.timePrecision = 'finer';
+          else if (file.timePrecision === 'none') file.timePrecision = 'ms';
+          c.head = parsed.point;
+          return true;
+      }
+    }
+    return false;
+  };
+
+  /** Moves a cursor to its next point, reading more of its file when the batch is used up; false at its end. */
+  const advance = async (c: Cursor): Promise<boolean> => {
+    const file = files[c.index] as FileStats;
+    for (;;) {
+      if (step(c)) return true;
+      let next: IteratorResult<string[]>;
+      try {
+        next = await c.batches.next();
+      } catch (error) {
+        throw new HarnessError('GH_ERR_PARSE', `cannot read ${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      if (next.done === true) {
+        c.done = true;
+        c.head = undefined;
+        return false;
+      }
+      c.lines = next.value;
+      c.at = 0;
+    }
+  };
+
+  const heap = new CursorHeap();
+  for (const c of cursors) if (await advance(c)) heap.push(c);
+
+  let firstTime = Number.POSITIVE_INFINITY;
+  let lastTime = Number.NEGATIVE_INFINITY;
+  for (let c = heap.pop(); c !== undefined; c = heap.pop()) {
+    const point = c.head as MergePoint;
+    const file = files[c.index] as FileStats;
+    file.points++;
+    if (point.time < file.firstTime) file.firstTime = point.time;
+    if (point.time > file.lastTime) file.lastTime = point.time;
+    if (point.time < firstTime) firstTime = point.time;
+    if (point.time > lastTime) lastTime = point.time;
+    const instance = point.tags.instance_id;
+    if (instance !== undefined && file.instanceIds.size < MAX_INSTANCE_IDS) file.instanceIds.add(instance);
+
+    if (SUMMED_GAUGES.has(point.metric)) {
+      const mine = gaugeByFile[c.index] as Map<string, number>;
+      const total = (gaugeSum.get(point.metric) ?? 0) - (mine.get(point.metric) ?? 0) + point.value;
+      mine.set(point.metric, point.value);
+      gaugeSum.set(point.metric, total);
+      store.add(point.metric, total, {}, point.time);
+      options.onPoint?.({ metric: point.metric, value: total, tags: {}, time: point.time });
+    } else {
+      store.add(point.metric, point.value, point.tags, point.time);
+      options.onPoint?.(point);
+      if (point.metric === 'checks' && point.tags.check !== undefined) {
+        try {
+          const group = groupPath(groups, point.tags.group ?? '');
+          if (group !== undefined) groups.check(group, point.tags.check, point.value !== 0);
+        } catch {
+          // A name with '::' cannot sit in k6's group tree; the sample still counts in the checks metric.
+        }
+      }
+    }
+    // Most points are in the batch already read: no await (a promise per point would double the merge's time).
+    if (step(c) || (await advance(c))) heap.push(c);
+  }
+  if (!Number.isFinite(firstTime)) {
+    firstTime = 0;
+    lastTime = 0;
+  }
+  return { store, groups, files, firstTime, lastTime, declared };
+}

@@ -1,0 +1,82 @@
+// `gateway-harness merge-results` end to end through the CLI: the verdict line first, one line per instance, the exit
+// code of the merged verdict (0 / 99), and one-line usage errors when it has nothing to judge the run by.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { instanceLines } from '../../distributed/bench/ndjson-generator.ts';
+import { main } from '../cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gh-merge-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += chunk.toString();
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += chunk.toString();
+    return true;
+  });
+  try {
+    return { code: await main(['node', 'gateway-harness', ...args]), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const files = [0, 1].map((instance) => {
+  const file = join(dir, `pod-${instance}.ndjson`);
+  writeFileSync(file, `${[...instanceLines({ instance, iterations: 200, failureRate: 0 })].join('\n')}\n`);
+  return file;
+});
+
+function plan(name: string, thresholds: Record<string, string[]>): string {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify({ schema: 'gateway-harness/distributed-run/1', run: { scenario: 'mixed', profile: 'load', api: 'both', target: 'https://gw.example.test' }, thresholds }));
+  return file;
+}
+
+describe('merge-results', () => {
+  it('prints the verdict first, then what it merged; exit 0 when the thresholds hold', async () => {
+    const r = await runCli(['merge-results', ...files, '--thresholds', plan('held.json', { iterations: ['count==400'], http_req_duration: ['p(95)<60000'] }), '--report-dir', join(dir, 'held')]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^PASS: load mixed\/load \(k6\)/);
+    expect(lines[1]).toMatch(/^merged 2 instance file\(s\), \d+ points, run of [\d.]+ s; thresholds from run plan /);
+    expect(lines.filter((l) => /pod-\d\.ndjson: \d+ points \(instance_id \d\)/.test(l))).toHaveLength(2);
+    expect(lines.at(-1)).toMatch(/^reports: .*summary\.json, .*junit\.xml, .*summary\.md, .*report\.html$/);
+  });
+
+  it('exits 99 when the whole run crosses a threshold', async () => {
+    const r = await runCli(['merge-results', ...files, '--thresholds', plan('crossed.json', { iterations: ['count>400'] }), '--report-dir', join(dir, 'crossed')]);
+    expect(r.code).toBe(99);
+    expect(r.stdout).toMatch(/^THRESHOLDS CROSSED: .*iterations count>400/);
+  });
+
+  it.each([
+    [['merge-results', 'x.ndjson'], /no thresholds to judge the run by: give --thresholds FILE/],
+    [['merge-results', 'x.ndjson', '--thresholds', 'a.json', '--scenario', 'mixed'], /--thresholds FILE already holds the thresholds/],
+    [['merge-results', 'x.ndjson', '--scenario', 'nope', '--profile', 'load'], /--scenario must be one of/],
+    [['merge-results', '--scenario', 'mixed', '--profile', 'load'], /no NDJSON file given/],
+  ])('usage error, one line, exit 2: %j', async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a file that cannot be read is a config error (exit 2)', async () => {
+    const r = await runCli(['merge-results', join(dir, 'missing.ndjson'), '--scenario', 'mixed', '--profile', 'load']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^gateway-harness: GH_ERR_CONFIG: cannot read .*missing\.ndjson: ENOENT/);
+  });
+});
