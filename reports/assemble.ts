@@ -15,7 +15,7 @@ import type {
   RunTarget,
   SkippedItem,
 } from './model.ts';
-import { conformanceLine, driftLine, ledgerLine, ledgerSkipped, loadLine, migrationLine } from './sections.ts';
+import { conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
 
@@ -83,6 +83,13 @@ export function assembleReport(input: ReportInput): RunReport {
     ...(input.conformance?.cases ?? [])
       .filter((c) => c.status === 'skipped')
       .map((c) => ({ section: 'conformance' as const, id: c.id, reason: c.skipReason ?? 'skipped' })),
+    ...(input.conformance?.drain?.unresolved ?? []).map((u) => ({
+      section: 'conformance' as const,
+      id: u.correlationId ?? u.caseId,
+      reason: `${u.caseId}: ${u.operationId} not final after the drain (last outcome ${u.outcome})`,
+    })),
+    ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
+    ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),
     ...(input.ledger === undefined ? [] : ledgerSkipped(input.ledger)),
   ];
   const target: RunTarget = {
