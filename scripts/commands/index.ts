@@ -1,6 +1,7 @@
 // The list of subcommands; each module exports one `register(program)` that adds its command and options.
 import type { Command } from 'commander';
 import { register as registerSandbox } from './sandbox.ts';
+import { register as registerGate } from './gate.ts';
 import { register as registerConformance } from './conformance.ts';
 import { register as registerBaseline } from './baseline.ts';
 import { register as registerMigrate } from './migrate.ts';
@@ -12,6 +13,7 @@ import { register as registerEngine } from '../../engine/cli.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const COMMANDS: readonly RegisterCommand[] = [
+  registerGate,
   registerConformance,
   registerLoad,
   registerBaseline,

@@ -1,6 +1,5 @@
 // `gateway-harness migrate`: the v1-to-v2 regression check — every v1/v2 pair of the catalog with the same inputs on
 // both versions; writes the report set through reports/; exit 1 when v2 fails where v1 succeeds. Thin over migrate/.
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { operationPairs } from '../../api/operations.ts';
