@@ -17,7 +17,9 @@ import type {
 } from './model.ts';
 import { conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
 
-export const TOOL_VERSION: string = packageJson.version;
+// A pure call, so a bundle that never assembles a report (a k6 handleSummary that only builds the load section) drops
+// package.json instead of inlining it.
+export const TOOL_VERSION: string = /* @__PURE__ */ ((): string => packageJson.version)();
 
 export interface ReportInput {
   readonly runId: string;
