@@ -6,8 +6,11 @@ import type { Progress, TaskHandle } from '../../reports/progress.ts';
 const SCENARIO_LINE = /^\s*([A-Za-z0-9_.-]+)\s+(?:[✓✗↓]\s+)?\[\s*(\d{1,3})%\s*\]\s*(.*)$/;
 /** `running (00m05.0s), 2/2 VUs, 62 complete and 0 interrupted iterations` (both engines). */
 const RUNNING_LINE = /^\s*running \(([^)]*)\), (\d+\/\d+ VUs, \d+ complete and \d+ interrupted iterations)/;
-/** Lines that say nothing to a reader of the harness's output: k6's logo and its Babel source-map notice. */
-const NOISE = [/^[\s/\\|‾_().'-]*(?:Grafana|\.io)?[\s/\\|‾_().'-]*$/, /needs to go through babel but is over 0 bytes/];
+/**
+ * Lines that say nothing to a reader of the harness's output: k6's logo, its Babel source-map notice, and the verdict
+ * line handleSummary prints for bare `k6 run`s (the command prints the run's verdict itself, first on stdout).
+ */
+const NOISE = [/^(PASS|FAIL|INCOMPLETE|UNUSABLE TARGET|THRESHOLDS CROSSED): load \S+\/\S+ \(/, /^k6 summary data: /, /^[\s/\\|‾_().'-]*(?:Grafana|\.io)?[\s/\\|‾_().'-]*$/, /needs to go through babel but is over 0 bytes/];
 
 export interface EngineProgress {
   /** Output of the engine, in chunks as they come (stdout and stderr alike). */
