@@ -135,7 +135,8 @@ export function loadLine(section: LoadSection): string {
   const found = loadProblems(section);
   const { crossed, failedChecks } = found;
   const problems: string[] = [];
-  if (found.unusable) problems.push("setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)");
+  // Everything else of a run whose setup failed (thresholds without samples, checks that never ran) follows from it.
+  if (found.unusable) return `${label}: setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)`;
   if (crossed.length > 0) {
     problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})`);
   }

@@ -78,8 +78,8 @@ export function reportDetails(report: RunReport): string[] {
   );
   if (report.load !== undefined) {
     const p = loadProblems(report.load);
-    block(`Load ${report.load.scenario}/${report.load.profile}:`, [
-      ...(p.unusable ? ['  setup() did not complete: the target could not be used (its catalog could not be read)'] : []),
+    // A setup that could not use the target explains everything else of the run: said alone.
+    block(`Load ${report.load.scenario}/${report.load.profile}:`, p.unusable ? ['  setup() did not complete: the target could not be used (its catalog could not be read)'] : [
       ...p.crossed.map((t) => `  threshold crossed: ${t.metric} ${t.expression}${t.observed === undefined ? '' : ` (observed ${formatObserved(t.observed, t.metric)})`}`),
       ...p.failedChecks.map((c) => `  check failed: ${c.name} (${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)})`),
       ...p.unverified.map((t) => `  threshold unverified (no sample): ${t.metric} ${t.expression}`),

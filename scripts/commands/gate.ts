@@ -83,11 +83,16 @@ export function register(program: Command): void {
   const cmd = program
     .command('gate')
     .description(
-      `The CI gate: the conformance suite, then the ${GATE_LOAD.scenario} load scenario's ${GATE_LOAD.profile} profile (k6 when K6_BIN or PATH has one,\n` +
-        `else the Node engine), then the drift check when a baseline exists (--baseline, default ${DEFAULT_BASELINE_DIR}/): one verdict, one report set.\n` +
-        'With no --target it starts the embedded sandbox once on 127.0.0.1 (time scale 0.01) for all three parts.\n' +
-        'The first stdout line is the verdict; writes summary.json, junit.xml, summary.md and report.html to the report dir.\n' +
-        'Exit 0 pass; 1 failed, or incomplete (something not verified); 2 usage/config error or unusable target (one line); 99 load thresholds crossed.',
+      'The CI gate, one verdict and one report set from three parts:\n' +
+        '  1. the conformance suite;\n' +
+        `  2. the ${GATE_LOAD.scenario} load scenario's ${GATE_LOAD.profile} profile (on k6 from K6_BIN or PATH,\n` +
+        '     else on the Node engine);\n' +
+        `  3. the drift check, when a baseline exists (default ${DEFAULT_BASELINE_DIR}/).\n` +
+        'With no --target, one embedded sandbox (127.0.0.1, time scale 0.01) serves all.\n' +
+        'The first stdout line is the verdict; the report dir gets summary.json,\n' +
+        'junit.xml, summary.md and report.html.\n' +
+        'Exit 0 pass; 1 failed or incomplete (something not verified); 2 usage or\n' +
+        'config error, or an unusable target (one line); 99 load thresholds crossed.',
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)')
