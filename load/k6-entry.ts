@@ -8,7 +8,7 @@ import type { FlowContext, FlowRecorder, LoadScenario } from './flows/context.ts
 import { createK6Client } from './k6-client.ts';
 import { recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
 import { buildK6Options, type K6Options } from './profiles.ts';
-import { readRunSettings } from './run-settings.ts';
+import { LOAD_ENV, readRunSettings } from './run-settings.ts';
 import { SCENARIOS, versionsOf } from './scenarios.ts';
 import type { K6SummaryData } from '../reports/k6-summary.ts';
 import { summaryFiles, type SummaryRun } from './summary/handle-summary.ts';
@@ -53,7 +53,7 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
     random: Math.random,
   });
   // The CLI names the engine (k6 with its version, or the Node engine); a bare `k6 run` leaves it as plain k6.
-  const engine = __ENV.GATEWAY_LOAD_ENGINE;
+  const engine = __ENV[LOAD_ENV.engine];
   const run: SummaryRun = {
     scenario: scenario.name,
     profile: settings.profile,

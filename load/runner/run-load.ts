@@ -16,7 +16,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { chargingRefusal } from '../charges-guard.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import { runNodeEngine } from '../run-node-engine.ts';
-import { runEnvironment } from '../run-settings.ts';
+import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
@@ -28,9 +28,6 @@ export { LOAD_SANDBOX_FUNDS };
 
 /** The NDJSON metric stream every run keeps in its report directory (gzip: a long run's stream is large). */
 export const DEFAULT_METRICS_FILE = 'metrics.ndjson.gz';
-
-/** The variable that tells the bundle which engine runs it (its verdict line names it; a bare `k6 run` says k6). */
-export const ENGINE_ENV = 'GATEWAY_LOAD_ENGINE';
 
 export interface LoadRunIo {
   readonly cwd: string;
@@ -192,7 +189,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         runId,
         reportDir,
       }),
-      [ENGINE_ENV]: engineLabel,
+      [LOAD_ENV.engine]: engineLabel,
     };
     io.progress.line(
       `load: ${flags.scenario} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
