@@ -5,7 +5,7 @@ import { toGatewayResponse, type GatewayResponse } from '../api/envelope.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import type { BuiltRequest } from '../api/request-builder.ts';
 import { runCases, type ConformanceTarget, type ProgressEvent } from './runner.ts';
-import { verdictOfRun } from './report.ts';
+import { conformanceSection } from '../reports/from-conformance.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from './settings.ts';
 import { computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
 import { successful } from './checks.ts';
@@ -200,7 +200,7 @@ describe('runCases', () => {
     expect(log).toEqual(['final status read', 'exclusive case starts']);
     expect(events).toEqual(['concurrent', 'drain-start', 'drain-end', 'exclusive']);
     expect(result.drain).toMatchObject({ submitted: 1, pendingAtBoundary: 1, unresolved: [] });
-    expect(verdictOfRun(result, false)).toBe('pass');
+    expect(conformanceSection(result).verdict).toBe('pass');
   });
 
   test('drain: "not found" keeps a transaction open until the service-side timeout has passed since its submission', async () => {
@@ -234,7 +234,7 @@ describe('runCases', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(result.drain?.unresolved).toEqual([expect.objectContaining({ caseId: 'C-1', operationId: 'v2.transaction.topup', outcome: 'InProgress' })]);
     expect(result.cases.map((c) => c.status)).toEqual(['passed', 'passed']);
-    expect(verdictOfRun(result, false)).toBe('incomplete');
+    expect(conformanceSection(result).verdict).toBe('incomplete');
   });
 
   test('drain: a status that says final too early cannot let the exclusive phase start before the service-side timeout', async () => {

@@ -1,7 +1,6 @@
-// The pieces of one conformance run the command puts together: run id, report directory, settings file, and the
-// embedded sandbox (started at the config's time scale) with the settings fitted to it.
+// The pieces of one conformance run the commands put together: run id, settings file, and the embedded sandbox
+// (started at the config's time scale) with the settings fitted to it.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import type { TargetConfig } from '../api/target-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
@@ -13,10 +12,6 @@ export const SETTINGS_ENV_VAR = 'GATEWAY_CONFORMANCE_SETTINGS';
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
   return `${stamp}-${Math.random().toString(36).slice(2, 6)}`;
-}
-
-export function defaultReportDir(cwd: string, runId: string): string {
-  return resolve(cwd, 'reports', 'out', runId);
 }
 
 export function readSettingsFile(path: string): ConformanceSettings {

@@ -1,9 +1,10 @@
-// Tests of the operation-level check and the verdict: gone, failing, added, not checked; breaking fails, non-breaking
-// passes, nothing checked or a skipped operation of the baseline is incomplete (unless skips are allowed).
+// Tests of the operation-level check and the drift section's verdict: gone, failing, added, not checked; breaking fails,
+// non-breaking passes, nothing checked or a skipped operation of the baseline is incomplete (unless skips are allowed).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import type { Baseline } from './baseline-files.ts';
-import { compareWithBaseline, driftVerdict, type DriftCheckResult } from './check.ts';
+import { compareWithBaseline, type DriftCheckResult } from './check.ts';
+import { driftReportSection } from './report.ts';
 import type { OperationObservation } from './observe.ts';
 import { buildBaseline } from './record.ts';
 
@@ -58,7 +59,9 @@ describe('compareWithBaseline: operations', () => {
   });
 });
 
-describe('driftVerdict', () => {
+const driftVerdict = (r: DriftCheckResult, options: { allowSkips: boolean }): string => driftReportSection(r, options).verdict;
+
+describe('the drift section verdict', () => {
   it('fails on a breaking finding', () => {
     expect(driftVerdict(check([failed('v2.account.balance', true), ok('v1.account.balance', -1)]), { allowSkips: true })).toBe('fail');
   });
@@ -75,5 +78,19 @@ describe('driftVerdict', () => {
     const r = check([notRun('v2.account.balance'), ok('v1.account.balance', -1)]);
     expect(driftVerdict(r, { allowSkips: false })).toBe('incomplete');
     expect(driftVerdict(r, { allowSkips: true })).toBe('pass');
+  });
+});
+
+describe('operations outside the run\'s selection', () => {
+  it('are listed as not checked without counting as skips (an --api v2 gate does not check v1)', () => {
+    const r = compareWithBaseline(BASE, new Map([['v2.account.balance', ok('v2.account.balance', -1)]]), { selected: new Set(['v2.account.balance']) });
+    expect(r.notChecked.find((n) => n.operationId === 'v1.account.balance')).toMatchObject({ skipped: false, reason: expect.stringContaining('another API version') });
+    expect(driftVerdict(r, { allowSkips: false })).toBe('pass');
+  });
+
+  it('without a selection, an operation of the baseline that was not observed is a skip', () => {
+    const r = compareWithBaseline(BASE, new Map([['v2.account.balance', ok('v2.account.balance', -1)]]));
+    expect(r.notChecked.find((n) => n.operationId === 'v1.account.balance')?.skipped).toBe(true);
+    expect(driftVerdict(r, { allowSkips: false })).toBe('incomplete');
   });
 });

@@ -1,7 +1,6 @@
 // The drift check: every catalog operation's fresh observations against its baseline entry, classified by the spec's
 // Versioning rules, plus what could not be checked and why. The verdict: breaking → fail; nothing checked → incomplete.
 import { OPERATIONS } from '../api/operations.ts';
-import type { Verdict } from '../reports/verdict.ts';
 import type { Baseline } from './baseline-files.ts';
 import { compareHeaders, compareSchema, CHANGES, type DriftFinding } from './compare.ts';
 import { accumulate } from './infer-schema.ts';
@@ -44,16 +43,24 @@ function operationFindings(operationId: string, obs: OperationObservation, basel
   return [...compareSchema(entry, accumulate(obs.samples)), ...compareHeaders(entry, obs.headerSets)];
 }
 
-/** Compares the observations of every catalog operation with the baseline. */
-export function compareWithBaseline(baseline: Baseline, observations: ReadonlyMap<string, OperationObservation>): DriftCheckResult {
+/**
+ * Compares the observations of every catalog operation with the baseline. `selected`: the operations this run set out
+ * to observe (e.g. one API version); the others are listed as not checked without counting as skips.
+ */
+export function compareWithBaseline(
+  baseline: Baseline,
+  observations: ReadonlyMap<string, OperationObservation>,
+  options: { readonly selected?: ReadonlySet<string> } = {},
+): DriftCheckResult {
   const findings: DriftFinding[] = [];
   const checked: string[] = [];
   const notChecked: NotChecked[] = [];
   for (const op of OPERATIONS) {
     const obs = observations.get(op.id);
     if (obs === undefined) {
+      const deselected = options.selected !== undefined && !options.selected.has(op.id);
       const inBaseline = baseline.entries.has(op.id);
-      notChecked.push({ operationId: op.id, reason: 'not selected in this run', skipped: inBaseline });
+      notChecked.push({ operationId: op.id, reason: deselected ? 'not selected in this run (another API version)' : 'not selected in this run', skipped: inBaseline && !deselected });
       continue;
     }
     const result = operationFindings(op.id, obs, baseline);
@@ -75,15 +82,4 @@ export function compareWithBaseline(baseline: Baseline, observations: ReadonlyMa
 export function countFindings(findings: readonly DriftFinding[]): { breaking: number; nonBreaking: number } {
   const breaking = findings.filter((f) => f.kind === 'breaking').length;
   return { breaking, nonBreaking: findings.length - breaking };
-}
-
-/**
- * fail: a breaking change. incomplete: nothing could be checked, or an operation the baseline describes was not
- * checked now (unless skips are allowed). pass otherwise; non-breaking findings are reported, never failed.
- */
-export function driftVerdict(result: DriftCheckResult, options: { allowSkips: boolean }): Verdict {
-  if (countFindings(result.findings).breaking > 0) return 'fail';
-  if (result.checked.length === 0) return 'incomplete';
-  if (!options.allowSkips && result.notChecked.some((n) => n.skipped)) return 'incomplete';
-  return 'pass';
 }

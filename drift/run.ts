@@ -43,5 +43,6 @@ export interface CheckRunResult extends DriftCheckResult {
 /** Observes the target and compares with a baseline read beforehand (`readBaseline`: a broken one stops before any request). */
 export async function checkBaseline(session: TargetSession, baseline: Baseline, options: DriftRunOptions = {}): Promise<CheckRunResult> {
   const observations = await observeTarget(session, options);
-  return { ...compareWithBaseline(baseline, observations), baseline, observations };
+  const selected = options.operations === undefined ? undefined : new Set(options.operations.map((op) => op.id));
+  return { ...compareWithBaseline(baseline, observations, selected === undefined ? {} : { selected }), baseline, observations };
 }

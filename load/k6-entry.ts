@@ -8,11 +8,10 @@ import type { FlowContext, FlowRecorder, LoadScenario } from './flows/context.ts
 import { createK6Client } from './k6-client.ts';
 import { recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
 import { buildK6Options, type K6Options } from './profiles.ts';
-import { readRunSettings } from './run-settings.ts';
+import { LOAD_ENV, readRunSettings } from './run-settings.ts';
 import { SCENARIOS, versionsOf } from './scenarios.ts';
-import type { RunInfo } from './summary/build-summary.ts';
-import { summaryFiles } from './summary/handle-summary.ts';
-import type { K6SummaryData } from './summary/k6-summary-data.ts';
+import type { K6SummaryData } from '../reports/k6-summary.ts';
+import { summaryFiles, type SummaryRun } from './summary/handle-summary.ts';
 
 export interface LoadTest<D> {
   readonly options: K6Options;
@@ -53,15 +52,12 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
     correlationId: () => ids.next(__VU, __ITER),
     random: Math.random,
   });
-  const run: RunInfo = {
+  // The CLI names the engine (k6 with its version, or the Node engine); a bare `k6 run` leaves it as plain k6.
+  const engine = __ENV[LOAD_ENV.engine];
+  const run: SummaryRun = {
     scenario: scenario.name,
     profile: settings.profile,
-    api: settings.api,
-    target: settings.targetLabel,
-    environment: settings.environment,
-    timeScale: settings.timeScale,
-    runId: settings.runId,
-    schemaChecks: settings.schemaChecks,
+    engine: engine !== undefined && /^(k6 v[0-9][^ ]*|k6|node)$/.test(engine) ? engine : 'k6',
   };
   return {
     options: buildK6Options({

@@ -3,6 +3,7 @@
 // (exit 99). Skipped, saying so, when no k6 is installed. Results are read from the files the run writes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,9 +14,14 @@ import { startSandbox } from '../sandbox/server.ts';
 import { findK6, findLatestK6 } from './engine-select.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
+import type { RunReport } from '../reports/model.ts';
+import { createProgress } from '../reports/progress.ts';
+import { credentialSecrets } from '../reports/redact-report.ts';
+import { writeReports } from '../reports/write.ts';
 import { runK6 } from './runner/k6-process.ts';
+import { loadRunReport } from './runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
-import { ensureBundle, runLoad, type LoadRunOutcome } from './runner/run-load.ts';
+import { ensureBundle, exitCodeOf, runLoad } from './runner/run-load.ts';
 import { runEnvironment } from './run-settings.ts';
 import { SCENARIO_NAMES } from './scenarios.ts';
 
@@ -43,9 +49,10 @@ const workDir = mkdtempSync(join(tmpdir(), 'gh-k6-smoke-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 interface Run {
-  readonly outcome: LoadRunOutcome;
+  readonly exitCode: number;
+  readonly report: RunReport;
   readonly output: string;
-  readonly files: { json: string; junit: string; md: string };
+  readonly files: { json: string; junit: string; md: string; html: string; summaryData: string; ndjson: string };
 }
 
 async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string, configEnv: Record<string, string> = {}): Promise<Run> {
@@ -54,41 +61,50 @@ async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }
   // Non-default credentials: if they did not reach k6 through its environment, the sandbox would answer 401.
   const config = loadConfig({ cwd: workDir, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...configEnv } });
   let output = '';
-  const outcome = await runLoad(flags, config, {
-    cwd: workDir,
-    env: { ...process.env, K6_BIN: k6 },
-    info: (line) => void (output += `${line}\n`),
-    k6Stdio: 'pipe',
-    onK6Output: (chunk) => void (output += chunk),
-  });
+  const progress = createProgress({ stream: { write: (chunk: string) => void (output += chunk) }, tty: false });
+  const loadRun = await runLoad(flags, config, { cwd: workDir, env: { ...process.env, K6_BIN: k6 }, progress, onEngineOutput: (chunk) => void (output += chunk) });
+  progress.done();
+  const built = await loadRunReport(loadRun, { scenario: flags.scenario, profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } });
+  const { report } = writeReports(built, loadRun.reportDir, { secrets: credentialSecrets(USER, PASSWORD) });
   const read = (file: string): string => (existsSync(join(reportDir, file)) ? readFileSync(join(reportDir, file), 'utf8') : '');
-  return { outcome, output, files: { json: read('summary.json'), junit: read('junit.xml'), md: read('summary.md') } };
+  const ndjson = loadRun.ndjsonPath === undefined ? '' : loadRun.ndjsonPath.endsWith('.gz') ? gunzipSync(readFileSync(loadRun.ndjsonPath)).toString('utf8') : readFileSync(loadRun.ndjsonPath, 'utf8');
+  return {
+    exitCode: exitCodeOf(loadRun.engineExit, report),
+    report,
+    output,
+    files: { json: read('summary.json'), junit: read('junit.xml'), md: read('summary.md'), html: read('report.html'), summaryData: read('k6-summary.json'), ndjson },
+  };
 }
 
 function expectNoCredentials(r: Run): void {
-  for (const text of [r.files.json, r.files.junit, r.files.md, r.output]) expect(text).not.toContain(PASSWORD);
+  for (const text of [...Object.values(r.files), r.output]) {
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(Buffer.from(`${USER}:${PASSWORD}`).toString('base64'));
+  }
 }
 
 const RUN_TIMEOUT_MS = 240_000;
 
 describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ path, version }) => {
   it.each(SCENARIO_NAMES)(
-    '%s smoke exits 0 and writes summary.json, junit.xml and summary.md',
+    '%s smoke exits 0 and writes the report set, with charts from the NDJSON stream',
     async (scenario) => {
       const r = await run(path, { scenario }, `${version}-${scenario}`);
-      expect(r.outcome.exitCode, r.output).toBe(0);
-      const summary = JSON.parse(r.files.json) as { verdict: string; schema: string; requests: number; thresholds: unknown[]; checks: Array<{ ok: boolean }>; run: { target: string } };
-      expect(summary).toMatchObject({ schema: 'gateway-harness/load-summary/1', verdict: 'pass' });
-      expect(summary.requests).toBeGreaterThan(0);
-      expect(summary.checks.length).toBeGreaterThanOrEqual(4);
-      expect(summary.checks.every((c) => c.ok)).toBe(true);
-      expect(summary.run.target).toMatch(/^embedded sandbox \(http:\/\/127\.0\.0\.1:\d+\)$/);
+      expect(r.exitCode, r.output).toBe(0);
+      const summary = JSON.parse(r.files.json) as RunReport;
+      expect(summary).toMatchObject({ schemaVersion: '1.1', command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
+      const load = summary.load;
+      expect(load?.requests.count).toBeGreaterThan(0);
+      expect(load?.checks.length).toBeGreaterThanOrEqual(4);
+      expect(load?.checks.every((c) => c.fails === 0 && c.passes > 0)).toBe(true);
+      expect(load?.series?.requests.reduce((a, b) => a + b, 0)).toBe(load?.requests.count);
+      expect(summary.target.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(summary.artifacts).toMatchObject({ k6Summary: 'k6-summary.json', metricsNdjson: 'metrics.ndjson.gz' });
       const cases = (r.files.junit.match(/<testcase /g) ?? []).length;
-      expect(cases).toBeGreaterThan(summary.checks.length);
-      // The skip count sits on <testsuite> (the JUnit XSD has no skipped on <testsuites>: reports/junit-xml.ts).
-      expect(r.files.junit).toMatch(new RegExp(`<testsuites name="gateway-harness" tests="${cases}" failures="0" errors="0"`));
-      expect(r.files.junit).toMatch(new RegExp(`<testsuite name="load ${scenario} \\(smoke\\)" id="0" tests="${cases}" failures="0" errors="0" skipped="0"`));
-      expect(r.files.md.split('\n')[0]).toMatch(new RegExp(`^# Load run: PASS: load ${scenario} \\(smoke, api both\\)`));
+      expect(cases).toBeGreaterThan(load?.checks.length ?? 0);
+      expect(r.files.junit).toMatch(new RegExp(`<testsuites name="gateway-harness load" tests="${cases}" failures="0" errors="0"`));
+      expect(r.files.md.split('\n')[0]).toMatch(new RegExp(`^## ✅ PASS: load ${scenario}/smoke \\(k6 ${version.replace(/\./g, '\\.')}\\)`));
+      expect(r.files.html).toContain('data-chart="latency-overall"');
       expectNoCredentials(r);
     },
     RUN_TIMEOUT_MS,
@@ -104,7 +120,7 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
     async () => {
       const file = join(workDir, 'metrics.ndjson');
       const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: `json=${file}` }, 'ndjson');
-      expect(r.outcome.exitCode, r.output).toBe(0);
+      expect(r.exitCode, r.output).toBe(0);
       const points = readFileSync(file, 'utf8')
         .trim()
         .split('\n')
@@ -123,10 +139,10 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
     'exits 99 when a threshold is crossed, and the reports say which',
     async () => {
       const r = await run(exitBinary?.path ?? '', { scenario: 'catalog-browse', threshold: ['http_req_duration:max<0'] }, 'threshold');
-      expect(r.outcome.exitCode, r.output).toBe(99);
-      expect(JSON.parse(r.files.json)).toMatchObject({ verdict: 'thresholds', exitCode: 99, problems: [expect.stringMatching(/^threshold crossed: http_req_duration max<0/)] });
-      expect(r.files.junit).toMatch(/<testcase name="threshold http_req_duration max&lt;0"[^>]*>(?:(?!<\/testcase>)[\s\S])*<failure message="crossed: max&lt;0/);
-      expect(r.files.md.split('\n')[0]).toMatch(/^# Load run: THRESHOLDS CROSSED/);
+      expect(r.exitCode, r.output).toBe(99);
+      expect(JSON.parse(r.files.json)).toMatchObject({ verdict: 'thresholds', exitCode: 99, verdictLine: expect.stringMatching(/^THRESHOLDS CROSSED: load catalog-browse\/smoke \(k6 v[\d.]+\): 1 of \d+ thresholds crossed \(http_req_duration max<0, observed /) });
+      expect(r.files.junit).toMatch(/<testcase name="threshold http_req_duration max&lt;0"[^>]*>(?:(?!<\/testcase>)[\s\S])*<failure message="threshold crossed: http_req_duration max&lt;0/);
+      expect(r.files.md.split('\n')[0]).toMatch(/^## 🚨 THRESHOLDS CROSSED/);
     },
     RUN_TIMEOUT_MS,
   );
@@ -135,11 +151,12 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
     "reports '009' (insufficient funds) as failures when the sandbox wallet runs dry: exit 99",
     async () => {
       const r = await run(exitBinary?.path ?? '', { scenario: 'topup-flow', funds: '1' }, 'drained');
-      expect(r.outcome.exitCode, r.output).toBe(99);
-      const summary = JSON.parse(r.files.json) as { verdict: string; gateway: { failed: number; failedRate: number }; problems: string[] };
+      expect(r.exitCode, r.output).toBe(99);
+      const summary = JSON.parse(r.files.json) as RunReport;
       expect(summary.verdict).toBe('thresholds');
-      expect(summary.gateway.failed).toBeGreaterThan(0);
-      expect(summary.problems).toContainEqual(expect.stringMatching(/^threshold crossed: gateway_failed rate<=0 \(observed 0\.\d+\)$/));
+      // A Rate's "passes" are its true values: responses whose envelope outcome is Failed ('009').
+      expect(summary.load?.metrics.gateway_failed?.values.passes).toBeGreaterThan(0);
+      expect(summary.load?.thresholds.find((t) => t.metric === 'gateway_failed')).toMatchObject({ expression: 'rate<=0', ok: false, observed: expect.any(Number) });
     },
     RUN_TIMEOUT_MS,
   );
@@ -150,10 +167,10 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
       const other = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'someone-else', password: 'not-ours' });
       try {
         const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', { GATEWAY_BASE_URL: other.url, GATEWAY_TIME_SCALE: '0.01' });
-        expect(r.outcome.exitCode, r.output).toBe(2);
-        const summary = JSON.parse(r.files.json) as { verdict: string; problems: string[] };
-        expect(summary.verdict).toBe('unusable');
-        expect(summary.problems[0]).toMatch(/^setup\(\) did not complete/);
+        expect(r.exitCode, r.output).toBe(2);
+        const summary = JSON.parse(r.files.json) as RunReport;
+        expect([summary.verdict, summary.load?.setupCompleted]).toEqual(['unusable', false]);
+        expect(summary.verdictLine).toMatch(/^UNUSABLE TARGET: load lookup\/smoke \(k6 v[\d.]+\): setup\(\) did not complete/);
         expect(r.output).toMatch(/catalog discovery: v[12]\.catalog\.(skus|countries) did not return a successful array \(HTTP 401/);
         expectNoCredentials(r);
       } finally {

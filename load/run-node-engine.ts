@@ -1,5 +1,6 @@
 // The one integration point of the Node engine: `gateway-harness load --engine node` (and `auto` without a k6) runs
 // the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
+import { Writable } from 'node:stream';
 import { runEngine } from '../engine/run.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
@@ -15,6 +16,18 @@ export interface NodeEngineRequest {
   readonly progress?: boolean;
   readonly cwd: string;
   readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number };
+  /** The engine's stdout and stderr (progress, handleSummary's text, script errors); default the process's own. */
+  readonly output?: (chunk: string) => void;
+}
+
+/** A stream handing every chunk to `onChunk` as text. */
+function textSink(onChunk: (chunk: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      onChunk(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      done();
+    },
+  });
 }
 
 export interface NodeEngineResult {
@@ -33,6 +46,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.workers === undefined ? {} : { workers: request.workers }),
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
     ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
+    ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
   });
   return { exitCode: result.exitCode, summary: result.summary };
 }

@@ -30,6 +30,8 @@ export const LOAD_ENV = Object.freeze({
   schemaChecks: 'GATEWAY_LOAD_SCHEMA_CHECKS',
   measureChecks: 'GATEWAY_LOAD_MEASURE_CHECKS',
   reportDir: 'GATEWAY_REPORT_DIR',
+  /** Which engine runs the bundle ('k6 v0.48.0', 'node'): named in its verdict line; a bare `k6 run` says k6. */
+  engine: 'GATEWAY_LOAD_ENGINE',
 } as const);
 
 /** Values the flows need that the spec does not give (all assumed, overridable in GATEWAY_LOAD_CONFIG `data`). */

@@ -1,98 +1,57 @@
-// The migration reports: migration.json (the `migration` section the gate's reports embed) and migration.md, plus
-// the lines the command prints. The verdict comes first everywhere; a regression names its pair.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { VERDICT_WORD, type Verdict } from '../reports/verdict.ts';
-import { migrationCounts, type MigrationResult, type PairResult } from './run-migration.ts';
-import type { LoadSettings } from './latency.ts';
+// The migration check's part of a run report: every compared v1/v2 pair (outcomes, content differences, field
+// correspondence, latency) and every pair not compared, as the `migration` section of reports/; verdict rules there.
+import type { MigrationPair, MigrationSection } from '../reports/model.ts';
+import { migrationSection } from '../reports/sections.ts';
+import type { MigrationResult, PairResult } from './run-migration.ts';
 
-export const MIGRATION_JSON = 'migration.json';
-export const MIGRATION_MD = 'migration.md';
-
-export interface MigrationSection {
-  readonly verdict: Verdict;
-  readonly target: string;
-  readonly load: LoadSettings;
-  readonly counts: { readonly pairs: number; readonly compared: number; readonly regressions: number; readonly notCompared: number };
-  readonly pairs: readonly PairResult[];
+/** Only a pair whose v1 side succeeded can show a regression: the others are not compared (not verified). */
+function compared(p: PairResult): boolean {
+  return p.v1Outcome === 'Successful';
 }
 
-export function migrationSection(result: MigrationResult, verdict: Verdict, load: LoadSettings): MigrationSection {
-  return { verdict, target: result.target, load, counts: migrationCounts(result), pairs: result.pairs };
+function pairOf(p: PairResult): MigrationPair {
+  return {
+    purpose: p.purpose,
+    v1: p.v1,
+    v2: p.v2,
+    // compared() guarantees v1 ran; a v2 side that was not run beside a successful v1 did not finish: Unknown.
+    v1Outcome: p.v1Outcome === 'NotRun' ? 'Unknown' : p.v1Outcome,
+    v2Outcome: p.v2Outcome === 'NotRun' ? 'Unknown' : p.v2Outcome,
+    regression: p.regression,
+    ...(p.regression && p.reason !== undefined ? { regressionReason: p.reason } : {}),
+    contentDiffs: p.contentDiffs.map((d) => `${d.change} ${d.path}: ${d.count} of ${d.of} (${d.detail})`),
+    fieldCorrespondence: p.fieldCorrespondence.map((f) => ({ v1Field: f.v1Field, v2Field: f.v2Field })),
+    latency: {
+      v1: { p50: p.latency?.v1.p50 ?? null, p95: p.latency?.v1.p95 ?? null },
+      v2: { p50: p.latency?.v2.p50 ?? null, p95: p.latency?.v2.p95 ?? null },
+    },
+  };
 }
 
-export function verdictLine(section: MigrationSection): string {
-  const c = section.counts;
-  const regressed = section.pairs.filter((p) => p.regression).map((p) => p.purpose);
-  const why =
-    regressed.length > 0
-      ? `: v2 fails where v1 succeeds in ${regressed.join(', ')}`
-      : section.verdict === 'incomplete'
-        ? `: ${c.notCompared} of ${c.pairs} pairs not compared (--allow-skips accepts that)`
-        : '';
-  return `migrate: ${VERDICT_WORD[section.verdict]}${why} (${c.compared} of ${c.pairs} pairs compared, ${c.regressions} regression${c.regressions === 1 ? '' : 's'}; target ${section.target})`;
+function notComparedReason(p: PairResult): string {
+  if (p.v1Outcome === 'NotRun') return p.reason ?? 'not run';
+  return `v1 ${p.v1Outcome}, v2 ${p.v2Outcome}: no successful v1 answer to compare v2 with${p.reason === undefined ? '' : ` (${p.reason})`}`;
 }
 
-const ms = (n: number | undefined): string => (n === undefined ? '–' : `${n}`);
+/**
+ * fail: a regression (v2 fails where v1 succeeds). incomplete: no pair compared, or a selected pair not compared
+ * (unless skips are accepted). pass otherwise.
+ */
+export function migrationReportSection(result: MigrationResult, options: { readonly allowSkips: boolean }): MigrationSection {
+  return migrationSection(result.pairs.filter(compared).map(pairOf), {
+    notCompared: result.pairs.filter((p) => !compared(p)).map((p) => ({ purpose: p.purpose, v1: p.v1, v2: p.v2, reason: notComparedReason(p) })),
+    allowSkips: options.allowSkips,
+  });
+}
 
+/** One line per pair for the command's output. */
 export function pairLine(p: PairResult): string {
   const lat = p.latency === null ? '' : `  p50/p95 v1 ${p.latency.v1.p50}/${p.latency.v1.p95} ms, v2 ${p.latency.v2.p50}/${p.latency.v2.p95} ms`;
   const unmatched = p.fieldCorrespondence.filter((f) => f.v2Field === null).length;
   const flag = p.regression ? 'REGRESSION ' : p.v1Outcome === 'NotRun' ? 'not run    ' : '           ';
-  const extra = p.v1Outcome === 'NotRun' ? `: ${p.reason ?? ''}` : `; ${p.contentDiffs.length} content difference${p.contentDiffs.length === 1 ? '' : 's'}, ${unmatched} v1 field${unmatched === 1 ? '' : 's'} without a v2 counterpart`;
+  const extra =
+    p.v1Outcome === 'NotRun'
+      ? `: ${p.reason ?? ''}`
+      : `; ${p.contentDiffs.length} content difference${p.contentDiffs.length === 1 ? '' : 's'}, ${unmatched} v1 field${unmatched === 1 ? '' : 's'} without a v2 counterpart`;
   return `${flag}${p.purpose}: v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${extra}${lat}`;
-}
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-export function migrationMarkdown(section: MigrationSection): string {
-  const lines = [`# ${verdictLine(section)}`, ''];
-  lines.push(
-    `Same inputs on both versions, taken from the target's own catalog; latency under the same small load (${section.load.requests} requests per version, ${section.load.concurrency} in flight, v1 and v2 interleaved).`,
-    '',
-    '| Pair | v1 | v2 | v1 outcome | v2 outcome | Regression | Content diffs | v1 fields without v2 | p50/p95 v1 (ms) | p50/p95 v2 (ms) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-  );
-  for (const p of section.pairs) {
-    const unmatched = p.fieldCorrespondence.filter((f) => f.v2Field === null).length;
-    lines.push(
-      `| ${p.purpose} | \`${p.v1}\` | \`${p.v2}\` | ${p.v1Outcome} | ${p.v2Outcome} | ${p.regression ? '**yes**' : 'no'} | ${p.contentDiffs.length} | ${unmatched} | ${ms(p.latency?.v1.p50)} / ${ms(p.latency?.v1.p95)} | ${ms(p.latency?.v2.p50)} / ${ms(p.latency?.v2.p95)} |`,
-    );
-  }
-  lines.push('');
-  for (const p of section.pairs) {
-    lines.push(`## ${p.purpose}${p.regression ? ' — REGRESSION' : ''}`, '');
-    if (p.reason !== undefined) lines.push(`${p.regression ? 'Regression' : 'Not run'}: ${cell(p.reason)}`, '');
-    lines.push(`Normalization: ${p.normalization}.`, '');
-    if (p.calls.length > 0) {
-      lines.push('| Input | v1 | v2 |', '|---|---|---|');
-      for (const c of p.calls) lines.push(`| ${cell(c.input)} | ${c.v1.outcome}: ${cell(c.v1.detail)} | ${c.v2.outcome}: ${cell(c.v2.detail)} |`);
-      lines.push('');
-    }
-    if (p.contentDiffs.length > 0) {
-      lines.push('Content differences:', '');
-      for (const d of p.contentDiffs) lines.push(`- ${d.change} \`${cell(d.path)}\`: ${d.count} of ${d.of} (${cell(d.detail)})`);
-      lines.push('');
-    }
-    const unmatched = p.fieldCorrespondence.filter((f) => f.v2Field === null).map((f) => `\`${f.v1Field}\``);
-    const renamed = p.fieldCorrespondence.filter((f) => f.v2Field !== null && f.v2Field !== f.v1Field).map((f) => `\`${f.v1Field}\` → \`${f.v2Field ?? ''}\``);
-    if (p.fieldCorrespondence.length > 0) {
-      lines.push(`Field correspondence: ${p.fieldCorrespondence.length - unmatched.length} of ${p.fieldCorrespondence.length} v1 fields have a v2 counterpart.`);
-      if (renamed.length > 0) lines.push(`Renamed: ${renamed.join(', ')}.`);
-      if (unmatched.length > 0) lines.push(`No v2 counterpart: ${unmatched.join(', ')}.`);
-      lines.push('');
-    }
-  }
-  return lines.join('\n');
-}
-
-/** Writes migration.json (`{ migration: section }`) and migration.md; returns their paths. */
-export function writeMigrationReport(reportDir: string, section: MigrationSection): string[] {
-  const dir = resolve(reportDir);
-  mkdirSync(dir, { recursive: true });
-  const json = join(dir, MIGRATION_JSON);
-  const md = join(dir, MIGRATION_MD);
-  writeFileSync(json, `${JSON.stringify({ migration: section }, null, 2)}\n`);
-  writeFileSync(md, migrationMarkdown(section));
-  return [json, md];
 }

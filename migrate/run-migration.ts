@@ -15,7 +15,6 @@ import {
   type TransactionRef,
 } from '../drift/representative-inputs.ts';
 import { discoverCatalog, type TargetSession } from '../drift/target-session.ts';
-import type { Verdict } from '../reports/verdict.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
 import { normalizationOf } from './normalizations.ts';
@@ -244,26 +243,4 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   }
 
   return { target: session.label, pairs: pairs.map((p) => results.get(p.purpose) as PairResult) };
-}
-
-export function migrationCounts(result: MigrationResult): { pairs: number; compared: number; regressions: number; notCompared: number } {
-  const compared = result.pairs.filter((p) => p.v1Outcome === 'Successful').length;
-  return {
-    pairs: result.pairs.length,
-    compared,
-    regressions: result.pairs.filter((p) => p.regression).length,
-    notCompared: result.pairs.length - compared,
-  };
-}
-
-/**
- * fail: a regression. incomplete: no pair compared, or a pair could not be compared (not run, or v1 itself did not
- * succeed) unless skips are allowed. pass otherwise; content differences are reported, never failed.
- */
-export function migrationVerdict(result: MigrationResult, options: { allowSkips: boolean }): Verdict {
-  const counts = migrationCounts(result);
-  if (counts.regressions > 0) return 'fail';
-  if (counts.compared === 0) return 'incomplete';
-  if (counts.notCompared > 0 && !options.allowSkips) return 'incomplete';
-  return 'pass';
 }

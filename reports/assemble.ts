@@ -15,9 +15,11 @@ import type {
   RunTarget,
   SkippedItem,
 } from './model.ts';
-import { conformanceLine, driftLine, ledgerLine, ledgerSkipped, loadLine, migrationLine } from './sections.ts';
+import { conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
 
-export const TOOL_VERSION: string = packageJson.version;
+// A pure call, so a bundle that never assembles a report (a k6 handleSummary that only builds the load section) drops
+// package.json instead of inlining it.
+export const TOOL_VERSION: string = /* @__PURE__ */ ((): string => packageJson.version)();
 
 export interface ReportInput {
   readonly runId: string;
@@ -83,6 +85,13 @@ export function assembleReport(input: ReportInput): RunReport {
     ...(input.conformance?.cases ?? [])
       .filter((c) => c.status === 'skipped')
       .map((c) => ({ section: 'conformance' as const, id: c.id, reason: c.skipReason ?? 'skipped' })),
+    ...(input.conformance?.drain?.unresolved ?? []).map((u) => ({
+      section: 'conformance' as const,
+      id: u.correlationId ?? u.caseId,
+      reason: `${u.caseId}: ${u.operationId} not final after the drain (last outcome ${u.outcome})`,
+    })),
+    ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
+    ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),
     ...(input.ledger === undefined ? [] : ledgerSkipped(input.ledger)),
   ];
   const target: RunTarget = {

@@ -2,7 +2,7 @@
 // per status and group, every case and failure, and each failing request redacted once more on the way in.
 import { redactHeaders, redactUrl } from '../api/redact.ts';
 import { CASE_GROUPS, type CaseResult, type Failure, type RequestEcho, type RunResult } from '../conformance/types.ts';
-import { verdictOfCases } from './verdict.ts';
+import { combineVerdicts, verdictOfCases } from './verdict.ts';
 import { assembleReport, type ReportInput } from './assemble.ts';
 import { redactBasicCredentials, scrubSecrets } from './redact-report.ts';
 import type { CaseCountsReport, ConformanceSection, ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
@@ -69,7 +69,26 @@ function caseOf(result: CaseResult, secrets: readonly string[]): ReportCase {
   };
 }
 
-/** The conformance section: the verdict follows reports/verdict.ts `verdictOfCases` (skips never pass). */
+function drainOf(run: RunResult): ConformanceSection['drain'] {
+  const drain = run.drain;
+  if (drain === undefined) return undefined;
+  return {
+    submitted: drain.submitted,
+    pendingAtBoundary: drain.pendingAtBoundary,
+    waitedMs: Math.max(0, drain.waitedMs),
+    unresolved: drain.unresolved.map((u) => ({
+      caseId: u.caseId,
+      operationId: u.operationId,
+      ...(u.correlationId === undefined ? {} : { correlationId: u.correlationId }),
+      outcome: u.outcome,
+    })),
+  };
+}
+
+/**
+ * The conformance section. Verdict: reports/verdict.ts `verdictOfCases` (a failure fails; skips never pass; nothing
+ * passed is incomplete), and a transaction still not final after the drain leaves it incomplete like a skip.
+ */
 export function conformanceSection(run: RunResult, options: ConformanceSectionOptions = {}): ConformanceSection {
   const secrets = options.secrets ?? [];
   const counts = emptyCounts();
@@ -82,12 +101,16 @@ export function conformanceSection(run: RunResult, options: ConformanceSectionOp
     if (g === undefined) groups.set(c.group, (g = emptyCounts()));
     count(g, c.status);
   }
+  const allowSkips = options.allowSkips ?? false;
+  const drain = drainOf(run);
+  const unresolved = (drain?.unresolved.length ?? 0) > 0 && !allowSkips ? 'incomplete' : 'pass';
   return {
-    verdict: verdictOfCases(counts, { allowSkips: options.allowSkips ?? false }),
+    verdict: combineVerdicts([verdictOfCases(counts, { allowSkips }), unresolved]),
     durationMs: Math.max(0, run.durationMs),
     counts,
     groups: [...groups].filter(([, c]) => c.total > 0).map(([group, c]) => ({ group, counts: c })),
     cases: run.cases.map((c) => caseOf(c, secrets)),
+    ...(drain === undefined ? {} : { drain }),
   };
 }
 

@@ -2,7 +2,7 @@
 // unresolved ledger entries become <testcase>s, written by THE writer (junit-xml.ts). Runtime-neutral.
 import { junitXml, type JUnitCase, type JUnitSuite } from './junit-xml.ts';
 import type { ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
-import { formatCount, formatObserved, loadLabel } from './sections.ts';
+import { formatCount, formatObserved, loadLabel, loadProblems } from './sections.ts';
 import { VERDICT_WORD } from './verdict.ts';
 
 /** The request as one block of text: method and URL, headers, body (all already redacted in the report). */
@@ -36,6 +36,12 @@ function junitTimestamp(iso: string): string {
   return iso.slice(0, 19);
 }
 
+/** A failed case's full explanation: the quoted spec rule, assumptions, every error with expected vs received and the request. */
+export function caseFailureText(c: ReportCase): string {
+  const errors = c.failures.filter((f) => f.severity === 'error');
+  return [`rule (${c.specSection}): ${c.rule}`, ...(c.assumed.length > 0 ? [`assumed: ${c.assumed.join('; ')}`] : []), '', ...errors.map(failureText)].join('\n');
+}
+
 function conformanceCase(c: ReportCase): JUnitCase {
   const errors = c.failures.filter((f) => f.severity === 'error');
   const warnings = c.failures.filter((f) => f.severity === 'warning');
@@ -59,17 +65,38 @@ function conformanceCase(c: ReportCase): JUnitCase {
     status: 'failed',
     message: first === undefined ? 'failed' : `${first.message} (expected ${first.expected}; received ${first.received})`,
     type: first?.check ?? 'failed',
-    details: [`rule (${c.specSection}): ${c.rule}`, ...(c.assumed.length > 0 ? [`assumed: ${c.assumed.join('; ')}`] : []), '', ...errors.map(failureText)].join('\n'),
+    details: caseFailureText(c),
   };
 }
 
 function conformanceSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
   const section = report.conformance;
   if (section === undefined) return [];
-  return section.groups.map(({ group }) => {
+  const suites = section.groups.map(({ group }) => {
     const cases = section.cases.filter((c) => c.group === group);
     return { ...common, name: `conformance.${group}`, timeSec: cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000, cases: cases.map(conformanceCase) };
   });
+  // Transactions of the concurrent phase still not final after the drain: not verified, never a silent pass.
+  const unresolved = section.drain?.unresolved ?? [];
+  if (unresolved.length > 0) {
+    suites.push({
+      ...common,
+      name: 'conformance.DRAIN',
+      timeSec: (section.drain?.waitedMs ?? 0) / 1000,
+      cases: unresolved.map((u): JUnitCase => {
+        const what = `${u.operationId} of ${u.caseId}${u.correlationId === undefined ? '' : ` (correlationId ${u.correlationId})`}, last outcome ${u.outcome}`;
+        return {
+          name: `${u.correlationId ?? u.caseId} reached a final state after the drain`,
+          classname: 'conformance.DRAIN',
+          timeSec: 0,
+          ...(report.allowSkips
+            ? { status: 'skipped' as const, message: `not final: ${what}; accepted with --allow-skips` }
+            : { status: 'error' as const, message: `not final after the drain: ${what}`, type: 'unresolved' }),
+        };
+      }),
+    });
+  }
+  return suites;
 }
 
 function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
@@ -77,29 +104,36 @@ function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSe
   if (load === undefined) return [];
   const classname = `load.${load.scenario}`;
   const timeSec = load.durationMs / 1000;
+  const problems = loadProblems(load);
+  const failingChecks = new Set(problems.failedChecks.map((c) => c.name));
   const cases: JUnitCase[] = [
     ...load.thresholds.map((t): JUnitCase => {
       const observed = t.observed === undefined ? '' : `observed ${formatObserved(t.observed, t.metric)}`;
-      return {
-        name: `threshold ${t.metric} ${t.expression}`,
-        classname,
-        timeSec,
-        status: t.ok ? 'passed' : 'failed',
-        ...(t.ok ? {} : { message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`, type: 'threshold' }),
-        ...(observed === '' ? {} : { systemOut: observed }),
-      };
+      const base = { name: `threshold ${t.metric} ${t.expression}`, classname, timeSec, ...(observed === '' ? {} : { systemOut: observed }) };
+      if (!t.ok) return { ...base, status: 'failed', message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`, type: 'threshold' };
+      if (t.verified === false) return { ...base, status: 'skipped', message: 'unverified: the metric got no sample in this run (k6 calls it met; not counted as passed)' };
+      return { ...base, status: 'passed' };
     }),
-    ...load.checks.map((c): JUnitCase => ({
-      name: `check ${c.path.replace(/^::/, '')}`,
+    ...load.checks.map((c): JUnitCase => {
+      const base = { name: `check ${c.path.replace(/^::/, '')}`, classname, timeSec, systemOut: `passes: ${c.passes}, fails: ${c.fails}` };
+      if (c.passes + c.fails === 0) return { ...base, status: 'skipped', message: 'never ran in this run (not counted as passed)' };
+      if (failingChecks.has(c.name)) return { ...base, status: 'failed', message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`, type: 'check' };
+      // A check with its own threshold is judged by it (the threshold's testcase); its fails are shown here.
+      return { ...base, status: 'passed' };
+    }),
+  ];
+  if (problems.unusable) {
+    cases.unshift({
+      name: 'setup() read the target\'s catalog',
       classname,
       timeSec,
-      status: c.fails > 0 ? 'failed' : 'passed',
-      ...(c.fails > 0 ? { message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`, type: 'check' } : {}),
-      systemOut: `passes: ${c.passes}, fails: ${c.fails}`,
-    })),
-  ];
+      status: 'error',
+      message: 'setup() did not complete: the target could not be used (its catalog could not be read)',
+      type: 'unusable',
+    });
+  }
   // A run with nothing to judge still gets a testcase, so "no request was made" is an error and never an empty pass.
-  if (cases.length === 0 || load.verdict === 'incomplete') {
+  if (cases.length === 0 || problems.noRequest) {
     cases.push({
       name: `run ${loadLabel(load)}`,
       classname,
@@ -132,7 +166,10 @@ function driftSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeS
       ...(lines.length > 0 ? { systemOut: lines.join('\n') } : {}),
     };
   });
-  if (cases.length === 0) {
+  for (const n of (drift.notChecked ?? []).filter((x) => x.skipped)) {
+    cases.push({ name: `${n.operationId} payload matches the baseline`, classname: 'drift', timeSec: 0, status: 'skipped', message: `not checked: ${n.reason}` });
+  }
+  if (ops.length === 0) {
     cases.push({ name: 'operations compared against the baseline', classname: 'drift', timeSec: 0, status: 'error', message: 'no operation was compared', type: 'incomplete' });
   }
   return [{ ...common, name: 'drift', timeSec: 0, properties: { ...common.properties, baselineDir: drift.baselineDir }, cases }];
@@ -151,7 +188,10 @@ function migrationSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 't
       : {}),
     systemOut: `v1 ${p.v1Outcome} p50 ${p.latency.v1.p50 ?? 'n/a'} ms; v2 ${p.v2Outcome} p50 ${p.latency.v2.p50 ?? 'n/a'} ms`,
   }));
-  if (cases.length === 0) {
+  for (const n of migration.notCompared ?? []) {
+    cases.push({ name: `${n.purpose} (${n.v1} → ${n.v2})`, classname: 'migration', timeSec: 0, status: 'skipped', message: `not compared: ${n.reason}` });
+  }
+  if (migration.pairs.length === 0) {
     cases.push({ name: 'v1/v2 pairs compared', classname: 'migration', timeSec: 0, status: 'error', message: 'no pair was compared', type: 'incomplete' });
   }
   return [{ ...common, name: 'migration', timeSec: 0, cases }];

@@ -63,6 +63,6 @@ describe('report modules in a k6 bundle', () => {
     // The entry sends no request: measured nothing, so never a pass.
     expect([summary.verdict, summary.exitCode]).toEqual(['incomplete', 1]);
     expect(await junitXsdErrors(readFileSync(join(out, 'junit.xml'), 'utf8'))).toEqual([]);
-    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toMatch(/^## ⚠️ INCOMPLETE: load none\/smoke \(k6\): no request completed/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toMatch(/^## ⚠️ INCOMPLETE: load none\/smoke \(k6\): no request was sent, nothing was measured/);
   });
 });

@@ -34,6 +34,8 @@ export interface K6SummaryData {
   readonly root_group?: K6SummaryGroup;
   readonly state?: { readonly testRunDurationMs?: number };
   readonly options?: { readonly summaryTrendStats?: readonly string[] };
+  /** What setup() returned; k6 (v0.48 and v2) and the engine pass undefined when setup threw. */
+  readonly setup_data?: unknown;
 }
 
 export interface LoadMeta {
@@ -43,6 +45,11 @@ export interface LoadMeta {
   readonly engine: string;
   /** Overrides the verdict the rules give (e.g. the engine's own exit state); use sparingly. */
   readonly verdict?: Verdict;
+  /**
+   * The script's setup() returns data whenever it completes (every harness scenario returns the catalog it read), so
+   * missing setup data means the target could not be used. Leave unset for scripts without a setup.
+   */
+  readonly setupRequired?: boolean;
 }
 
 /** Metrics kept in summary.json besides every gateway_* metric and every metric or sub-metric with thresholds. */
@@ -86,17 +93,66 @@ export function collectChecks(group: K6SummaryGroup | undefined): LoadCheck[] {
   return [...own, ...(group.groups ?? []).flatMap((g) => collectChecks(g))];
 }
 
+/**
+ * Whether a metric got any sample. k6 calls a threshold without samples met; the harness calls it unverified. A
+ * counter of events (violations, unresolved transactions) stays 0 when none happened: verified once requests were made.
+ */
+export function metricHasSamples(metric: K6SummaryMetric, requests: number): boolean {
+  const v = metric.values;
+  const num = (key: string): number => (typeof v[key] === 'number' ? (v[key] as number) : 0);
+  switch (metric.type) {
+    case 'rate':
+      return num('passes') + num('fails') > 0;
+    case 'trend':
+      // `count` is in the harness profiles' summaryTrendStats; without it, any non-zero statistic proves a sample.
+      return typeof v.count === 'number' ? v.count > 0 : Object.values(v).some((x) => typeof x === 'number' && x !== 0);
+    case 'counter':
+      return requests > 0;
+    default:
+      return Object.keys(v).length > 0;
+  }
+}
+
 export function collectThresholds(metrics: K6SummaryData['metrics']): LoadThreshold[] {
+  const requests = metrics.http_reqs?.values.count ?? 0;
   const out: LoadThreshold[] = [];
   for (const name of Object.keys(metrics).sort()) {
     const metric = metrics[name];
-    for (const [expression, state] of Object.entries(metric?.thresholds ?? {})) {
+    if (metric === undefined) continue;
+    const verified = metricHasSamples(metric, typeof requests === 'number' ? requests : 0);
+    for (const [expression, state] of Object.entries(metric.thresholds ?? {})) {
       const stat = thresholdStat(expression);
-      const observed = stat === undefined ? undefined : metric?.values[stat];
-      out.push({ metric: name, expression, ok: state.ok === true, ...(typeof observed === 'number' && Number.isFinite(observed) ? { observed } : {}) });
+      const observed = stat === undefined ? undefined : metric.values[stat];
+      out.push({
+        metric: name,
+        expression,
+        ok: state.ok === true,
+        ...(typeof observed === 'number' && Number.isFinite(observed) && verified ? { observed } : {}),
+        ...(verified ? {} : { verified: false }),
+      });
     }
   }
   return out;
+}
+
+const CHECK_THRESHOLD = /^checks\{check:(.+)\}$/;
+
+/** The check a `checks{check:<name>}` threshold metric is about, if it is one. */
+export function checkOfThreshold(metric: string): string | undefined {
+  return CHECK_THRESHOLD.exec(metric)?.[1];
+}
+
+/** Checks the profile expects (a threshold on `checks{check:<name>}`) that never ran, as rows with no pass and no fail. */
+function checksNeverRan(checks: readonly LoadCheck[], thresholds: readonly LoadThreshold[]): LoadCheck[] {
+  const seen = new Set(checks.map((c) => c.name));
+  const missing: LoadCheck[] = [];
+  for (const t of thresholds) {
+    const name = checkOfThreshold(t.metric);
+    if (name === undefined || seen.has(name)) continue;
+    seen.add(name);
+    missing.push({ name, path: `::${name}`, passes: 0, fails: 0 });
+  }
+  return missing;
 }
 
 function keepMetric(name: string, metric: K6SummaryMetric): boolean {
@@ -125,9 +181,11 @@ export function buildLoadSection(data: K6SummaryData, meta: LoadMeta, series?: L
     ...(typeof failedRate === 'number' && Number.isFinite(failedRate) ? { failedRate } : {}),
   };
   const thresholds = collectThresholds(metrics);
-  const checks = collectChecks(data.root_group);
+  const seen = collectChecks(data.root_group);
+  const checks = [...seen, ...checksNeverRan(seen, thresholds)];
+  const setup = meta.setupRequired === true ? { setupCompleted: data.setup_data !== undefined && data.setup_data !== null } : {};
   return {
-    verdict: meta.verdict ?? loadVerdict({ thresholds, checks, requests }),
+    verdict: meta.verdict ?? loadVerdict({ thresholds, checks, requests, ...setup }),
     scenario: meta.scenario,
     profile: meta.profile,
     engine: meta.engine,
@@ -137,6 +195,7 @@ export function buildLoadSection(data: K6SummaryData, meta: LoadMeta, series?: L
     checks,
     metrics: summaryMetrics(metrics),
     ...(series === undefined ? {} : { series }),
+    ...setup,
   };
 }
 
@@ -144,7 +203,11 @@ export type LoadReportMeta = Omit<ReportInput, 'load' | 'command' | 'durationMs'
 
 /** A whole report of one load run (command `load` unless told); duration defaults to k6's testRunDurationMs. */
 export function reportFromK6Summary(data: K6SummaryData, meta: LoadReportMeta, series?: LoadSeries): RunReport {
-  const { scenario, profile, engine, verdict, ...rest } = meta;
-  const load = buildLoadSection(data, { scenario, profile, engine, ...(verdict === undefined ? {} : { verdict }) }, series);
+  const { scenario, profile, engine, verdict, setupRequired, ...rest } = meta;
+  const load = buildLoadSection(
+    data,
+    { scenario, profile, engine, ...(verdict === undefined ? {} : { verdict }), ...(setupRequired === undefined ? {} : { setupRequired }) },
+    series,
+  );
   return assembleReport({ command: 'load', durationMs: load.durationMs, ...rest, load });
 }

@@ -25,7 +25,7 @@ export interface TaskSpec {
   readonly label: string;
   /** Units to do (cases, groups, iterations); absent for open-ended waits. */
   readonly total?: number;
-  /** Unit word for done/total ("cases"), or 'ms' to show the numbers as time (polling waits). */
+  /** Unit word for done/total ("cases"), 'ms' to show the numbers as time (polling waits), '%' for a percentage (total 100). */
   readonly unit?: string;
 }
 
@@ -73,6 +73,7 @@ function seconds(ms: number): string {
 function amount(task: TaskState): string {
   const unit = task.spec.unit;
   if (unit === 'ms') return task.total === undefined ? seconds(task.done) : `${seconds(task.done)} of ${seconds(task.total)}`;
+  if (unit === '%') return `${task.done}%`;
   const suffix = unit === undefined || unit === '' ? '' : ` ${unit}`;
   return task.total === undefined ? `${task.done}${suffix}` : `${task.done}/${task.total}${suffix}`;
 }

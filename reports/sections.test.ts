@@ -4,6 +4,7 @@ import type { LoadSection } from './model.ts';
 import {
   driftLine,
   driftSection,
+  driftSkipped,
   formatCount,
   formatMs,
   formatObserved,
@@ -13,6 +14,7 @@ import {
   loadVerdict,
   migrationLine,
   migrationSection,
+  migrationSkipped,
   nameSome,
 } from './sections.ts';
 import { SAMPLE_DRIFT_FINDINGS, SAMPLE_MIGRATION_PAIRS } from './fixtures/sample-runs.ts';
@@ -60,6 +62,33 @@ describe('drift, migration and ledger sections', () => {
     expect([m.verdict, migrationLine(m)]).toEqual(['fail', 'migration: 1 of 2 v1/v2 pairs regressed (account.balance)']);
     expect(migrationSection(SAMPLE_MIGRATION_PAIRS.filter((p) => !p.regression)).verdict).toBe('pass');
     expect(migrationSection([]).verdict).toBe('incomplete');
+  });
+
+  it('an operation of the baseline not checked now is incomplete unless accepted, and listed as not verified', () => {
+    const input = {
+      baselineDir: 'b',
+      compared: ['v2.catalog.skus'],
+      findings: [],
+      notChecked: [
+        { operationId: 'v2.transaction.topup', reason: 'charges money: not sent to a production target', skipped: true },
+        { operationId: 'v2.catalog.bundles', reason: 'no shape in the baseline (unavailable)', skipped: false },
+      ],
+    };
+    const strict = driftSection(input);
+    expect([strict.verdict, driftLine(strict)]).toEqual(['incomplete', 'drift: no breaking change in 1 operation; 1 operation of the baseline not checked, not verified (v2.transaction.topup)']);
+    expect(driftSection(input, { allowSkips: true }).verdict).toBe('pass');
+    expect(driftSkipped(strict)).toEqual([{ section: 'drift', id: 'v2.transaction.topup', reason: 'charges money: not sent to a production target' }]);
+    expect(driftSection({ ...input, notChecked: input.notChecked.slice(1) }).verdict).toBe('pass');
+  });
+
+  it('a selected pair not compared is incomplete unless accepted, and listed as not verified', () => {
+    const notCompared = [{ purpose: 'esim.status', v1: 'v1.esim.status', v2: 'v2.esim.status', reason: 'no eSIM order in this run' }];
+    const pairs = SAMPLE_MIGRATION_PAIRS.filter((p) => !p.regression);
+    const strict = migrationSection(pairs, { notCompared });
+    expect([strict.verdict, migrationLine(strict)]).toEqual(['incomplete', 'migration: 1 v1/v2 pair compared, no regression; 1 not compared, not verified (esim.status)']);
+    expect(migrationSection(pairs, { notCompared, allowSkips: true }).verdict).toBe('pass');
+    expect(migrationSkipped(strict)).toEqual([{ section: 'migration', id: 'esim.status', reason: 'no eSIM order in this run' }]);
+    expect(migrationSection([], { notCompared, allowSkips: true }).verdict).toBe('incomplete');
   });
 
   it('an unresolved charge is incomplete unless accepted', () => {

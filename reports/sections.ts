@@ -53,29 +53,66 @@ export interface SectionSummary {
 
 // ---- conformance ---------------------------------------------------------------------------------------------------
 
-export function conformanceLine(section: ConformanceSection, allowSkips: boolean): string {
+function conformanceCasesLine(section: ConformanceSection, allowSkips: boolean): string {
   const { total, passed, failed, skipped } = section.counts;
   const ids = (status: 'failed' | 'skipped'): string => nameSome(section.cases.filter((c) => c.status === status).map((c) => c.id));
   if (failed > 0) return `conformance: ${formatCount(failed)} of ${plural(total, 'case')} failed (${ids('failed')})`;
-  if (passed === 0) return `conformance: no case passed (${plural(total, 'case')} ran${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ''})`;
+  if (passed === 0) return `conformance: no case passed (${plural(total, 'case')} ran${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ''}), nothing was verified`;
   if (skipped > 0 && !allowSkips) return `conformance: ${formatCount(skipped)} of ${plural(total, 'case')} skipped, not verified (${ids('skipped')})`;
   if (skipped > 0) return `conformance: ${formatCount(passed)} of ${plural(total, 'case')} passed, ${formatCount(skipped)} skipped (accepted with --allow-skips)`;
   return `conformance: all ${plural(total, 'case')} passed`;
 }
 
+export function conformanceLine(section: ConformanceSection, allowSkips: boolean): string {
+  const line = conformanceCasesLine(section, allowSkips);
+  const unresolved = section.drain?.unresolved ?? [];
+  if (unresolved.length === 0) return line;
+  const which = nameSome(unresolved.map((u) => u.correlationId ?? u.caseId), 2);
+  return `${line}; ${plural(unresolved.length, 'transaction')} not final after the drain, not verified${allowSkips ? ' (accepted with --allow-skips)' : ''} (${which})`;
+}
+
 // ---- load -----------------------------------------------------------------------------------------------------------
 
+/** The `checks{check:<name>}` threshold metric's check name (the profiles set one per check to tolerate a few fails). */
+function checkThresholdName(metric: string): string | undefined {
+  return /^checks\{check:(.+)\}$/.exec(metric)?.[1];
+}
+
+/** What a load section found wrong or could not verify, each list in the order the verdict weighs them. */
+export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted'>): {
+  readonly unusable: boolean;
+  readonly crossed: LoadSection['thresholds'];
+  /** Checks that failed where no `checks{check:<name>}` threshold decides how many fails are tolerated. */
+  readonly failedChecks: LoadSection['checks'];
+  readonly unverified: LoadSection['thresholds'];
+  readonly neverRan: LoadSection['checks'];
+  readonly noRequest: boolean;
+} {
+  const tolerated = new Set(section.thresholds.map((t) => checkThresholdName(t.metric)).filter((n): n is string => n !== undefined));
+  return {
+    unusable: section.setupCompleted === false,
+    crossed: section.thresholds.filter((t) => !t.ok),
+    failedChecks: section.checks.filter((c) => c.fails > 0 && !tolerated.has(c.name)),
+    // A check's own threshold without samples is the check that never ran: said once, as the check.
+    unverified: section.thresholds.filter((t) => t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
+    neverRan: section.checks.filter((c) => c.passes + c.fails === 0),
+    noRequest: section.requests.count === 0,
+  };
+}
+
 /**
- * The verdict of a load run: crossed thresholds (99), failed checks (1), no request sent (nothing about the gateway
- * was measured, whatever the iterations did: incomplete), pass.
+ * The verdict of a load run: setup could not use the target (unusable, exit 2); crossed thresholds (99); a failed check
+ * no threshold tolerates (1); a threshold whose metric got no sample, a check that never ran, or no request at all
+ * (nothing was measured: incomplete, exit 1, though k6 calls it passed); else pass.
  */
-export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests'>): Verdict {
+export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted'>): Verdict {
+  const p = loadProblems(section);
   const parts: Verdict[] = [];
-  if (section.thresholds.some((t) => !t.ok)) parts.push('thresholds');
-  if (section.checks.some((c) => c.fails > 0)) parts.push('fail');
-  if (parts.length > 0) return combineVerdicts(parts);
-  if (section.requests.count === 0) return 'incomplete';
-  return 'pass';
+  if (p.unusable) parts.push('unusable');
+  if (p.crossed.length > 0) parts.push('thresholds');
+  if (p.failedChecks.length > 0) parts.push('fail');
+  if (p.unverified.length > 0 || p.neverRan.length > 0 || p.noRequest) parts.push('incomplete');
+  return combineVerdicts(parts.length === 0 ? ['pass'] : parts);
 }
 
 export function loadLabel(section: Pick<LoadSection, 'scenario' | 'profile' | 'engine'>): string {
@@ -95,9 +132,11 @@ export function formatObserved(value: number, metric: string): string {
 
 export function loadLine(section: LoadSection): string {
   const label = loadLabel(section);
-  const crossed = section.thresholds.filter((t) => !t.ok);
-  const failedChecks = section.checks.filter((c) => c.fails > 0);
+  const found = loadProblems(section);
+  const { crossed, failedChecks } = found;
   const problems: string[] = [];
+  // Everything else of a run whose setup failed (thresholds without samples, checks that never ran) follows from it.
+  if (found.unusable) return `${label}: setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)`;
   if (crossed.length > 0) {
     problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})`);
   }
@@ -109,31 +148,54 @@ export function loadLine(section: LoadSection): string {
       );
     }
   }
+  if (found.noRequest) problems.push('no request was sent, nothing was measured');
+  if (found.unverified.length > 0) {
+    problems.push(`${plural(found.unverified.length, 'threshold')} unverified, the metric got no sample (${nameSome(found.unverified.map((t) => `${t.metric} ${t.expression}`), 2)})`);
+  }
+  if (found.neverRan.length > 0) problems.push(`${plural(found.neverRan.length, 'check')} never ran (${nameSome(found.neverRan.map((c) => c.name), 2)})`);
   if (problems.length > 0) return `${label}: ${problems.join(', ')}`;
-  if (section.verdict === 'incomplete') return `${label}: no request completed, nothing was measured`;
   const checks = section.checks.reduce((sum, c) => sum + c.passes, 0);
   return `${label}: ${formatCount(section.requests.count)} requests, ${plural(section.thresholds.length, 'threshold')} met, ${plural(checks, 'check')} passed`;
 }
 
 // ---- drift ----------------------------------------------------------------------------------------------------------
 
+export type DriftNotChecked = NonNullable<DriftSection['notChecked']>[number];
+
 export interface DriftInput {
   readonly baselineDir: string;
   /** Operation ids compared; an empty list means nothing was verified (incomplete). */
   readonly compared?: readonly string[];
   readonly findings: readonly DriftFinding[];
+  /** Operations not compared now; `skipped` ones (described by the baseline) leave the section incomplete. */
+  readonly notChecked?: readonly DriftNotChecked[];
 }
 
-/** Breaking drift fails (spec: Versioning); non-breaking additions are reported and pass. */
-export function driftSection(input: DriftInput): DriftSection {
+/**
+ * Breaking drift fails (spec: Versioning); non-breaking additions are reported and pass. Nothing compared, or an
+ * operation of the baseline not checked now, is incomplete unless skips are accepted (--allow-skips).
+ */
+export function driftSection(input: DriftInput, options: { readonly allowSkips?: boolean } = {}): DriftSection {
   const breaking = input.findings.some((f) => f.kind === 'breaking');
-  const verdict: Verdict = breaking ? 'fail' : input.compared !== undefined && input.compared.length === 0 ? 'incomplete' : 'pass';
+  const skipped = (input.notChecked ?? []).some((n) => n.skipped);
+  const verdict: Verdict = breaking
+    ? 'fail'
+    : input.compared !== undefined && input.compared.length === 0
+      ? 'incomplete'
+      : skipped && options.allowSkips !== true
+        ? 'incomplete'
+        : 'pass';
   return {
     verdict,
     baselineDir: input.baselineDir,
     ...(input.compared === undefined ? {} : { compared: [...input.compared] }),
     findings: input.findings.map((f) => ({ ...f })),
+    ...(input.notChecked === undefined ? {} : { notChecked: input.notChecked.map((n) => ({ ...n })) }),
   };
+}
+
+export function driftSkipped(section: DriftSection): SkippedItem[] {
+  return (section.notChecked ?? []).filter((n) => n.skipped).map((n) => ({ section: 'drift' as const, id: n.operationId, reason: n.reason }));
 }
 
 export function driftLine(section: DriftSection): string {
@@ -142,25 +204,55 @@ export function driftLine(section: DriftSection): string {
   if (breaking.length > 0) {
     return `drift: ${plural(breaking.length, 'breaking change')} (${nameSome(breaking.map((f) => `${f.operationId} ${f.path} ${f.change}`), 2)})`;
   }
-  if (section.verdict === 'incomplete') return 'drift: no operation was compared against the baseline';
+  if (section.compared !== undefined && section.compared.length === 0) return 'drift: no operation was compared against the baseline';
   const where = section.compared === undefined ? '' : ` in ${plural(section.compared.length, 'operation')}`;
-  return `drift: no breaking change${where}${nonBreaking > 0 ? ` (${plural(nonBreaking, 'non-breaking change')})` : ''}`;
+  const skipped = (section.notChecked ?? []).filter((n) => n.skipped);
+  const notChecked =
+    skipped.length === 0
+      ? ''
+      : `; ${formatCount(skipped.length)} operation${skipped.length === 1 ? '' : 's'} of the baseline not checked${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(skipped.map((n) => n.operationId), 2)})`;
+  return `drift: no breaking change${where}${nonBreaking > 0 ? ` (${plural(nonBreaking, 'non-breaking change')})` : ''}${notChecked}`;
 }
 
 // ---- migration ------------------------------------------------------------------------------------------------------
 
-export function migrationSection(pairs: readonly MigrationPair[]): MigrationSection {
-  const verdict: Verdict = pairs.some((p) => p.regression) ? 'fail' : pairs.length === 0 ? 'incomplete' : 'pass';
-  return { verdict, pairs: pairs.map((p) => ({ ...p })) };
+export type MigrationNotCompared = NonNullable<MigrationSection['notCompared']>[number];
+
+/**
+ * A regression (v2 fails where v1 succeeds) fails. No pair compared, or a selected pair not compared, is incomplete
+ * unless skips are accepted (--allow-skips).
+ */
+export function migrationSection(
+  pairs: readonly MigrationPair[],
+  options: { readonly notCompared?: readonly MigrationNotCompared[]; readonly allowSkips?: boolean } = {},
+): MigrationSection {
+  const notCompared = options.notCompared ?? [];
+  const verdict: Verdict = pairs.some((p) => p.regression)
+    ? 'fail'
+    : pairs.length === 0
+      ? 'incomplete'
+      : notCompared.length > 0 && options.allowSkips !== true
+        ? 'incomplete'
+        : 'pass';
+  return { verdict, pairs: pairs.map((p) => ({ ...p })), ...(options.notCompared === undefined ? {} : { notCompared: notCompared.map((n) => ({ ...n })) }) };
+}
+
+export function migrationSkipped(section: MigrationSection): SkippedItem[] {
+  return (section.notCompared ?? []).map((n) => ({ section: 'migration' as const, id: n.purpose, reason: n.reason }));
 }
 
 export function migrationLine(section: MigrationSection): string {
   const regressed = section.pairs.filter((p) => p.regression);
+  const notCompared = section.notCompared ?? [];
+  const skipped =
+    notCompared.length === 0
+      ? ''
+      : `; ${formatCount(notCompared.length)} not compared${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(notCompared.map((n) => n.purpose), 2)})`;
   if (regressed.length > 0) {
-    return `migration: ${formatCount(regressed.length)} of ${plural(section.pairs.length, 'v1/v2 pair')} regressed (${nameSome(regressed.map((p) => p.purpose))})`;
+    return `migration: ${formatCount(regressed.length)} of ${plural(section.pairs.length, 'v1/v2 pair')} regressed (${nameSome(regressed.map((p) => p.purpose))})${skipped}`;
   }
-  if (section.pairs.length === 0) return 'migration: no v1/v2 pair was compared';
-  return `migration: ${plural(section.pairs.length, 'v1/v2 pair')}, no regression`;
+  if (section.pairs.length === 0) return `migration: no v1/v2 pair was compared${skipped}`;
+  return `migration: ${plural(section.pairs.length, 'v1/v2 pair')} compared, no regression${skipped}`;
 }
 
 // ---- ledger ---------------------------------------------------------------------------------------------------------

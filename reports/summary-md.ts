@@ -69,11 +69,14 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     if (load.thresholds.length > 0) {
       out.push('', '| Threshold | Result | Observed |', '|---|---|---|');
       for (const th of load.thresholds) {
-        out.push(`| ${mdCode(`${th.metric} ${th.expression}`)} | ${th.ok ? '✅ met' : '🚨 crossed'} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`);
+        const result = !th.ok ? '🚨 crossed' : th.verified === false ? '⚪ unverified (no sample)' : '✅ met';
+        out.push(`| ${mdCode(`${th.metric} ${th.expression}`)} | ${result} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`);
       }
     }
+    if (load.setupCompleted === false) out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
     const failing = load.checks.filter((c) => c.fails > 0);
     for (const c of failing) out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
+    for (const c of load.checks.filter((x) => x.passes + x.fails === 0)) out.push(`- ⚪ check ${mdCode(c.name)} never ran (not verified)`);
   }
 
   const breaking = (report.drift?.findings ?? []).filter((f) => f.kind === 'breaking');

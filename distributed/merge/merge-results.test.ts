@@ -170,7 +170,7 @@ describe('thresholds evaluated once over the whole run', () => {
     const r = await merge(files, { ...HELD, gateway_schema_check_duration: ['p(95)<100'] }, 'unverified');
     expect(r.unverified).toEqual(['gateway_schema_check_duration p(95)<100']);
     expect([r.report.verdict, r.report.exitCode]).toEqual(['incomplete', 1]);
-    expect(r.report.verdictLine).toMatch(/threshold unverified \(no samples\): gateway_schema_check_duration p\(95\)<100/);
+    expect(r.report.verdictLine).toMatch(/1 threshold unverified, the metric got no sample \(gateway_schema_check_duration p\(95\)<100\)/);
   });
 
   it('a counter of events that never happened is verified once iterations ran (zero events)', async () => {

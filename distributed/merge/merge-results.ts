@@ -5,14 +5,10 @@ import { EXPECTED_RESPONSE_SUBMETRIC, type SubmetricDef } from '../../engine/met
 import { buildSummaryData, type K6SummaryData } from '../../engine/summary.ts';
 import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds, type MetricType } from '../../engine/thresholds.ts';
 import { HarnessError } from '../../api/errors.ts';
-import { buildLoadSummary, type LoadSummary } from '../../load/summary/build-summary.ts';
-import { composeVerdictLine } from '../../reports/assemble.ts';
 import { chooseIntervalMs, scanTimeRange, SeriesAccumulator } from '../../reports/k6-series.ts';
 import { reportFromK6Summary } from '../../reports/k6-summary.ts';
 import type { LoadSeries, RunReport } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
-import { loadLabel } from '../../reports/sections.ts';
-import { VERDICT_EXIT, combineVerdicts } from '../../reports/verdict.ts';
 import { writeReports, type WrittenReports } from '../../reports/write.ts';
 import { describeInput } from './input.ts';
 import { mergeRuns, type FileStats, type MergedRun } from './merge-run.ts';
@@ -35,8 +31,6 @@ export interface MergeResultsOutcome {
   readonly files: readonly FileStats[];
   /** Thresholds whose metric got no sample in any instance (the run is then incomplete, never passed). */
   readonly unverified: readonly string[];
-  /** The load suites' reading of the merged run (load/summary): its verdict is the run's, as for a single run. */
-  readonly loadSummary: LoadSummary;
   /** Disagreements between the plan and what the instances declared, unreadable lines: worth a look, not fatal. */
   readonly warnings: readonly string[];
   readonly data: K6SummaryData;
@@ -199,33 +193,11 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     profile: plan?.profile ?? 'unknown',
     engine,
   };
-  // The verdict a single `load` run gets (load/summary): checks judged by their own thresholds, a threshold without
-  // samples unverified (incomplete, never passed), crossed thresholds 99; the report files come from reports/.
-  const loadSummary = buildLoadSummary(data, {
-    scenario: meta.scenario,
-    profile: meta.profile,
-    api: plan?.api ?? 'both',
-    target: meta.target.url,
-    environment: plan?.environment ?? 'sandbox',
-    timeScale: plan?.timeScale ?? 1,
-    runId: request.runId,
-    schemaChecks: true,
-  });
-  const unverified = loadSummary.thresholds.filter((t) => !t.verified).map((t) => `${t.metric} ${t.expression}`);
-  const report = withLoadVerdict(reportFromK6Summary(data, { ...meta, verdict: loadSummary.verdict }, series), loadSummary);
+  // The verdict a single `load` run gets (reports/sections.ts): checks judged by their own thresholds, a threshold
+  // without samples unverified (incomplete, never passed), crossed thresholds 99; the files come from reports/.
+  const report = reportFromK6Summary(data, meta, series);
+  const unverified = (report.load?.thresholds ?? []).filter((t) => t.verified === false).map((t) => `${t.metric} ${t.expression}`);
   const written = writeReports(report, request.reportDir);
-  return { report: written.report, written, files: run.files, unverified, loadSummary, warnings, data };
+  return { report: written.report, written, files: run.files, unverified, warnings, data };
 }
 
-/**
- * The reports' part line describes crossed thresholds and failed checks; when the load rules' verdict differs from
- * what that line implies (an unverified threshold, a check within its tolerance), the line says the load rules' why.
- */
-function withLoadVerdict(report: RunReport, summary: LoadSummary): RunReport {
-  const load = report.load;
-  if (load === undefined || summary.problems.length === 0) return report;
-  const shown = summary.problems.slice(0, 3).join('; ') + (summary.problems.length > 3 ? ` (+${summary.problems.length - 3} more)` : '');
-  const parts = report.parts.map((p) => (p.section === 'load' ? { ...p, line: `${loadLabel(load)}: ${shown}` } : p));
-  const overall = combineVerdicts(parts.map((p) => p.verdict));
-  return { ...report, parts, verdict: overall, exitCode: VERDICT_EXIT[overall] as RunReport['exitCode'], verdictLine: composeVerdictLine(overall, parts) };
-}

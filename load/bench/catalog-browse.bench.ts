@@ -9,8 +9,10 @@ import { startSandbox } from '../../sandbox/server.ts';
 import { findK6, findLatestK6 } from '../engine-select.ts';
 import { runEnvironment } from '../run-settings.ts';
 import { K6_DEFAULT_ENV, runK6 } from '../runner/k6-process.ts';
+import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import { ensureBundle, LOAD_SANDBOX_FUNDS } from '../runner/run-load.ts';
-import type { LoadSummary } from '../summary/build-summary.ts';
+import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
+import { METRICS } from '../metric-names.ts';
 import { execFileSync } from 'node:child_process';
 
 const VUS = Number(process.env.BENCH_VUS ?? 10);
@@ -69,9 +71,10 @@ async function main(): Promise<void> {
           mkdirSync(reportDir, { recursive: true });
           let output = '';
           const result = await runK6({ k6, bundle, env, cwd: work, stdio: 'pipe', onOutput: (chunk) => void (output += chunk) });
-          if (!existsSync(join(reportDir, 'summary.json'))) throw new Error(`k6 exited ${result.exitCode} without a summary:\n${output.slice(-2000)}`);
-          const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as LoadSummary;
-          figures[mode].push({ iterationRate: summary.iterationRate, requestRate: summary.requestRate, checkMs: summary.gateway.checkDurationMs?.avg ?? NaN });
+          if (!existsSync(join(reportDir, K6_SUMMARY_FILE))) throw new Error(`k6 exited ${result.exitCode} without its summary data:\n${output.slice(-2000)}`);
+          const { metrics } = JSON.parse(readFileSync(join(reportDir, K6_SUMMARY_FILE), 'utf8')) as K6SummaryData;
+          const value = (metric: string, stat: string): number => metrics[metric]?.values[stat] ?? NaN;
+          figures[mode].push({ iterationRate: value('iterations', 'rate'), requestRate: value('http_reqs', 'rate'), checkMs: value(METRICS.checkDuration, 'avg') });
         }
       }
       // Medians: other work on a shared machine shows up as outliers, and the rounds are printed so the spread shows.

@@ -1,20 +1,20 @@
-// The Node side of a load run: exit codes (k6's passed through, the summary's verdict on 0), the k6 command line (no
+// The Node side of a load run: exit codes (k6's passed through, the report's verdict on 0), the k6 command line (no
 // `-e`, no credential) and its environment (harness defaults that never override the user's own settings).
 import { describe, expect, it } from 'vitest';
-import type { LoadSummary } from '../summary/build-summary.ts';
 import { K6_DEFAULT_ENV, k6Arguments, k6Environment } from './k6-process.ts';
-import { exitCodeOf } from './run-load.ts';
+import { exitCodeOf, insideReportDir } from './run-load.ts';
 
-const summary = (exitCode: number, verdict = 'pass'): LoadSummary => ({ exitCode, verdict }) as LoadSummary;
+type Report = { verdict: string; exitCode: number };
+const summary = (exitCode: number, verdict = 'pass'): Report => ({ exitCode, verdict });
 
 describe('exitCodeOf', () => {
-  it.each<[number, LoadSummary | undefined, number, string]>([
+  it.each<[number, Report | undefined, number, string]>([
     [0, summary(0), 0, 'k6 passed and the summary agrees'],
     [0, summary(1), 1, 'k6 passed but a threshold had no samples (incomplete)'],
     [99, summary(99), 99, 'thresholds crossed'],
     [107, undefined, 107, 'script error, passed through'],
     [108, summary(0), 108, 'k6 setup/teardown error, passed through'],
-    [0, undefined, 1, 'no summary written'],
+    [0, undefined, 1, 'no summary data written'],
     [255, summary(2, 'unusable'), 2, 'setup could not use the target (k6 exits 255 for a rejected async setup): exit 2'],
   ])('k6 %i with summary exit %j → %i (%s)', (k6Exit, s, expected) => {
     expect(exitCodeOf(k6Exit, s)).toBe(expected);
@@ -35,5 +35,13 @@ describe('the k6 child process', () => {
     expect(env.K6_NO_USAGE_REPORT).toBe('false');
     expect(env.GATEWAY_LOAD_VUS).toBe('');
     expect(env.K6_NEW_MACHINE_READABLE_SUMMARY).toBe('false');
+  });
+});
+
+describe('insideReportDir', () => {
+  it('names a file by its path inside the report directory, and nothing outside it', () => {
+    expect(insideReportDir('/r/run1', '/r/run1/metrics.ndjson.gz')).toBe('metrics.ndjson.gz');
+    expect(insideReportDir('/r/run1', '/r/other/metrics.ndjson')).toBeUndefined();
+    expect(insideReportDir('/r/run1', '/r/run1')).toBeUndefined();
   });
 });

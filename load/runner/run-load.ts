@@ -1,43 +1,64 @@
 // One load run from the Node side: refuse what must not run, pick the engine, build the scenario's bundle, start the
-// embedded sandbox when there is no target, run, and read the verdict from the summary.json the run wrote.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// embedded sandbox when there is no target (or use the caller's), run with progress, and collect what the run left.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
-import { HarnessError, EXIT } from '../../api/errors.ts';
+import { HarnessError } from '../../api/errors.ts';
 import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
+import { readK6SummaryFile } from '../../reports/from-k6.ts';
+import type { K6SummaryData } from '../../reports/k6-summary.ts';
+import { REPORT_FILES } from '../../reports/model.ts';
+import type { Progress } from '../../reports/progress.ts';
+import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { chargingRefusal } from '../charges-guard.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import { runNodeEngine } from '../run-node-engine.ts';
-import { runEnvironment } from '../run-settings.ts';
-import type { LoadSummary } from '../summary/build-summary.ts';
-import { JUNIT_XML, SUMMARY_JSON, SUMMARY_MD } from '../summary/write-reports.ts';
-import { runK6 } from './k6-process.ts';
+import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
+import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
+import { engineProgress } from './engine-progress.ts';
+import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import type { LoadFlags } from './load-options.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * Starting balance of the embedded sandbox for a load run (USD). The sandbox's own default (10 000) is gone after about
- * 2 000 top-ups; a soak needs far more. A run that still drains it sees '009' (insufficient funds) as failures.
- */
-export const LOAD_SANDBOX_FUNDS = 1_000_000_000;
+export { LOAD_SANDBOX_FUNDS };
+
+/** The NDJSON metric stream every run keeps in its report directory (gzip: a long run's stream is large). */
+export const DEFAULT_METRICS_FILE = 'metrics.ndjson.gz';
 
 export interface LoadRunIo {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  readonly info: (line: string) => void;
-  /** k6's output: inherited by default; tests capture it. */
-  readonly k6Stdio?: 'inherit' | 'pipe';
-  readonly onK6Output?: (chunk: string) => void;
+  /** The progress display (reports/progress.ts): the engine's output becomes a task per scenario, its other lines stay. */
+  readonly progress: Progress;
+  /** The engine's raw output too (tests keep it). */
+  readonly onEngineOutput?: (chunk: string) => void;
+  /** An embedded sandbox the caller already started (the gate): the run's target, reported as embedded. */
+  readonly sandbox?: { readonly url: string; readonly profile: string };
+  /** Default: a new one (`newLoadRunId`). */
+  readonly runId?: string;
 }
 
-export interface LoadRunOutcome {
-  readonly exitCode: number;
+/** What a run left: the engine's exit code and the files the report is built from. */
+export interface LoadRun {
+  readonly runId: string;
   readonly reportDir: string;
   readonly engine: EngineSelection;
-  readonly summary?: LoadSummary;
+  /** 'k6 v0.48.0' (the binary's version), 'k6' when it could not be told, or 'node'. */
+  readonly engineLabel: string;
+  /** k6's exit code (or the engine's, with k6's meanings): 0 passed, 99 thresholds crossed, 107 script error, ... */
+  readonly engineExit: number;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly target: { readonly url: string; readonly embedded: boolean; readonly profile?: string };
+  /** handleSummary's data (k6-summary.json), absent when the run wrote none (the engine failed before the end). */
+  readonly summaryData?: K6SummaryData;
+  readonly summaryFile: string;
+  /** The NDJSON metric stream, when the run wrote one. */
+  readonly ndjsonPath?: string;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -77,101 +98,133 @@ export async function ensureBundle(scenario: string): Promise<string> {
   return built.file;
 }
 
-function readSummary(reportDir: string): LoadSummary | undefined {
-  const path = join(reportDir, SUMMARY_JSON);
-  if (!existsSync(path)) return undefined;
+/** 'k6 v0.48.0' from `k6 version`; plain 'k6' when the binary does not say (the report schema accepts both). */
+export function k6Label(path: string): string {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LoadSummary;
+    const text = execFileSync(path, ['version'], { encoding: 'utf8', timeout: 10_000, env: { ...process.env, ...K6_DEFAULT_ENV } });
+    const version = /\bv\d+\.\d+\.\d+[^\s)]*/.exec(text)?.[0];
+    return version === undefined ? 'k6' : `k6 ${version}`;
   } catch {
-    return undefined;
+    return 'k6';
   }
 }
 
 /**
  * The command's exit code: an unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
- * code when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through); on 0, the summary's verdict (an
- * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary at all
- * is an internal error (1).
+ * code when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through); on 0, the report's verdict (an
+ * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
+ * at all is a failed run (1).
  */
-export function exitCodeOf(engineExit: number, summary: LoadSummary | undefined): number {
-  if (summary?.verdict === 'unusable') return EXIT.usage;
+export function exitCodeOf(engineExit: number, report: { readonly verdict: string; readonly exitCode: number } | undefined): number {
+  if (report?.verdict === 'unusable') return 2;
   if (engineExit !== 0) return engineExit;
-  if (summary === undefined) return EXIT.checkFailed;
-  return summary.exitCode;
+  if (report === undefined) return 1;
+  return report.exitCode;
 }
 
-export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo): Promise<LoadRunOutcome> {
+/** The path relative to the report directory when it lies inside it (for `artifacts`), else undefined. */
+export function insideReportDir(reportDir: string, file: string): string | undefined {
+  const rel = relative(reportDir, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
+}
+
+export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo): Promise<LoadRun> {
   checkLoadRun(flags, config);
   const engine = selectEngine(flags.engine, io.env, io.cwd);
-  const runId = newLoadRunId();
+  const runId = io.runId ?? newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
   mkdirSync(reportDir, { recursive: true });
+  const summaryFile = join(reportDir, K6_SUMMARY_FILE);
+  const ndjsonPath = flags.outJson === undefined ? join(reportDir, DEFAULT_METRICS_FILE) : resolve(io.cwd, flags.outJson);
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
-  for (const file of [SUMMARY_JSON, JUNIT_XML, SUMMARY_MD]) rmSync(join(reportDir, file), { force: true });
-  const outJson = flags.outJson === undefined ? undefined : resolve(io.cwd, flags.outJson);
+  for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
+  rmSync(ndjsonPath, { force: true });
+  const engineLabel = engine.engine === 'k6' ? k6Label(engine.k6.path) : 'node';
 
   const bundle = engine.engine === 'k6' ? await ensureBundle(flags.scenario) : join(ROOT, 'load', `${flags.scenario}.load.ts`);
   let sandbox: RunningSandbox | undefined;
+  const startedAt = Date.now();
   try {
-    let baseUrl = config.baseUrl;
-    let targetLabel = describeTarget(config);
-    if (baseUrl === undefined) {
+    let target: LoadRun['target'];
+    let targetLabel: string;
+    if (io.sandbox !== undefined) {
+      target = { url: io.sandbox.url, embedded: true, profile: io.sandbox.profile };
+      targetLabel = `embedded sandbox (${io.sandbox.url})`;
+    } else if (config.baseUrl === undefined) {
       const funds = flags.funds ?? LOAD_SANDBOX_FUNDS;
+      const profile = config.sandbox.profile ?? 'faithful';
       sandbox = await startSandbox({
         host: '127.0.0.1',
         port: 0,
         timeScale: config.timeScale,
         seed: config.sandbox.seed,
-        profile: config.sandbox.profile ?? 'faithful',
+        profile,
         user: config.user,
         password: config.password,
         writePaths: { ...config.writePaths },
         behaviour: { initialBalance: funds },
       });
-      baseUrl = sandbox.url;
+      target = { url: sandbox.url, embedded: true, profile };
       targetLabel = `embedded sandbox (${sandbox.url})`;
-      io.info(`load: embedded sandbox on ${sandbox.url} (time scale ${config.timeScale}, funds ${funds} USD)`);
+      io.progress.line(`load: embedded sandbox on ${sandbox.url} (time scale ${config.timeScale}, funds ${funds} USD)`);
+    } else {
+      target = { url: config.baseUrl, embedded: false };
+      targetLabel = describeTarget(config);
     }
-    const env = runEnvironment({
-      baseUrl,
-      user: config.user,
-      password: config.password,
-      environment: config.environment,
-      timeScale: config.timeScale,
-      profile: flags.profile,
-      api: flags.api,
-      ...(flags.vus === undefined ? {} : { vus: flags.vus }),
-      ...(flags.duration === undefined ? {} : { duration: flags.duration }),
-      ...(flags.rate === undefined ? {} : { rate: flags.rate }),
-      thresholds: flags.thresholds,
-      config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
-      targetLabel,
+    const env = {
+      ...runEnvironment({
+        baseUrl: target.url,
+        user: config.user,
+        password: config.password,
+        environment: config.environment,
+        timeScale: config.timeScale,
+        profile: flags.profile,
+        api: flags.api,
+        ...(flags.vus === undefined ? {} : { vus: flags.vus }),
+        ...(flags.duration === undefined ? {} : { duration: flags.duration }),
+        ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+        thresholds: flags.thresholds,
+        config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
+        targetLabel,
+        runId,
+        reportDir,
+      }),
+      [LOAD_ENV.engine]: engineLabel,
+    };
+    io.progress.line(
+      `load: ${flags.scenario} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
+    );
+    const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [flags.scenario]);
+    const output = (chunk: string): void => {
+      display.write(chunk);
+      io.onEngineOutput?.(chunk);
+    };
+    let engineExit = -1;
+    try {
+      if (engine.engine === 'k6') {
+        const result = await runK6({ k6: engine.k6.path, bundle, env, cwd: io.cwd, outJson: ndjsonPath, stdio: 'pipe', onOutput: output });
+        engineExit = result.exitCode;
+        if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
+      } else {
+        engineExit = (await runNodeEngine({ script: bundle, env, cwd: io.cwd, outJson: ndjsonPath, output })).exitCode;
+      }
+    } finally {
+      display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
+    }
+    const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
+    return {
       runId,
       reportDir,
-    });
-    let engineExit: number;
-    if (engine.engine === 'k6') {
-      io.info(`load: ${flags.scenario} (${flags.profile}) on k6 ${engine.k6.path} (from ${engine.k6.source}); reports in ${reportDir}`);
-      const result = await runK6({
-        k6: engine.k6.path,
-        bundle,
-        env,
-        cwd: io.cwd,
-        ...(outJson === undefined ? {} : { outJson }),
-        ...(io.k6Stdio === undefined ? {} : { stdio: io.k6Stdio }),
-        ...(io.onK6Output === undefined ? {} : { onOutput: io.onK6Output }),
-      });
-      engineExit = result.exitCode;
-      if (result.signal !== undefined) io.info(`load: k6 ended by ${result.signal}`);
-    } else {
-      const result = await runNodeEngine({ script: bundle, env, cwd: io.cwd, ...(outJson === undefined ? {} : { outJson }) });
-      engineExit = result.exitCode;
-    }
-    const summary = readSummary(reportDir);
-    if (summary === undefined) {
-      io.info(`gateway-harness: GH_ERR_INTERNAL: the run wrote no ${SUMMARY_JSON} in ${reportDir} (engine exit ${engineExit}; see its output above)`);
-    }
-    return { exitCode: exitCodeOf(engineExit, summary), reportDir, engine, ...(summary === undefined ? {} : { summary }) };
+      engine,
+      engineLabel,
+      engineExit,
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      target,
+      summaryFile,
+      ...(summaryData === undefined ? {} : { summaryData }),
+      ...(existsSync(ndjsonPath) ? { ndjsonPath } : {}),
+    };
   } finally {
     await sandbox?.close();
   }

@@ -85,3 +85,42 @@ describe('content', () => {
     expect(renderReportHtml(report, assets)).toBe(html);
   });
 });
+
+describe('what was not verified is shown, never hidden', () => {
+  it('transactions left open by the drain, baseline operations not checked, pairs not compared, unverified thresholds', () => {
+    const run = passingConformanceRun();
+    const withDrain = {
+      ...run,
+      drain: { submitted: 2, pendingAtBoundary: 1, waitedMs: 5, serviceTimeoutWaitMs: 0, unresolved: [{ correlationId: 'corr-open-1', operationId: 'v2.transaction.topup', caseId: 'BAL-CHARGE-V2', outcome: 'Unknown' as const }] },
+    };
+    const page = renderReportHtml(
+      assembleReport({
+        runId: 'r',
+        command: 'gate',
+        startedAt: meta.startedAt,
+        durationMs: 1,
+        target: meta.target,
+        conformance: fromConformanceRun(withDrain, meta).conformance,
+        drift: { verdict: 'incomplete', baselineDir: 'b', compared: ['v2.catalog.skus'], findings: [], notChecked: [{ operationId: 'v2.transaction.esim', reason: 'charges money', skipped: true }] },
+        migration: { verdict: 'incomplete', pairs: [], notCompared: [{ purpose: 'esim.status', v1: 'v1.esim.status', v2: 'v2.esim.status', reason: 'no eSIM order' }] },
+        load: {
+          verdict: 'incomplete',
+          scenario: 'mixed',
+          profile: 'smoke',
+          engine: 'node',
+          durationMs: 1,
+          requests: { count: 1, rate: 1 },
+          thresholds: [{ metric: 'gateway_time_to_final', expression: 'p(95)<6200', ok: true, verified: false }],
+          checks: [{ name: 'status confirms the outcome', path: '::status confirms the outcome', passes: 0, fails: 0 }],
+          metrics: {},
+        },
+      }),
+      assets,
+    );
+    expect(page).toMatch(/Transactions not final after the drain \(1\): not verified[\s\S]*corr-open-1/);
+    expect(page).toMatch(/Not checked \(1\)[\s\S]*v2\.transaction\.esim[\s\S]*charges money/);
+    expect(page).toMatch(/Not compared \(1\): not verified[\s\S]*esim\.status[\s\S]*no eSIM order/);
+    expect(page).toMatch(/gateway_time_to_final<\/code><\/td><td><code>p\(95\)&lt;6200<\/code><\/td><td><span class="chip skipped">unverified: no sample/);
+    expect(page).toMatch(/status confirms the outcome<\/td><td><span class="chip skipped">never ran/);
+  });
+});

@@ -152,6 +152,7 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean): stri
   const failed = section.cases.filter((c) => c.status === 'failed');
   const skipped = section.cases.filter((c) => c.status === 'skipped');
   const c = section.counts;
+  const unresolved = section.drain?.unresolved ?? [];
   const parts = [
     `<h2 id="conformance">Conformance ${chip(section.verdict, VERDICT_WORD[section.verdict])}</h2>`,
     `<p>${formatCount(c.passed)} of ${plural(c.total, 'case')} passed, ${formatCount(c.failed)} failed, ${formatCount(c.skipped)} skipped${c.skipped > 0 ? (allowSkips ? ' (accepted with --allow-skips)' : ' (not verified: the run is not a pass)') : ''} · ${h(formatMs(section.durationMs))}</p>`,
@@ -164,6 +165,14 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean): stri
       `<h3>Skipped cases (${skipped.length}): not verified</h3>`,
       `<table><thead><tr><th>Case</th><th>Title</th><th>Why it could not run</th></tr></thead><tbody>${skipped
         .map((s) => `<tr><td><code>${h(s.id)}</code></td><td>${h(s.title)}</td><td>${h(s.skipReason ?? '')}</td></tr>`)
+        .join('')}</tbody></table>`,
+    );
+  }
+  if (unresolved.length > 0) {
+    parts.push(
+      `<h3>Transactions not final after the drain (${unresolved.length}): not verified</h3>`,
+      `<table><thead><tr><th>correlationId</th><th>Case</th><th>Operation</th><th>Last outcome</th></tr></thead><tbody>${unresolved
+        .map((u) => `<tr><td><code>${h(u.correlationId ?? '(none)')}</code></td><td><code>${h(u.caseId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.outcome)}</td></tr>`)
         .join('')}</tbody></table>`,
     );
   }
@@ -206,12 +215,15 @@ function loadHtml(load: LoadSection): string {
       stat('Duration', formatMs(load.durationMs)),
     ].join('')}</div>`,
   ];
+  if (load.setupCompleted === false) {
+    parts.push('<div class="error-box" role="alert">setup() did not complete: the target could not be used (its catalog could not be read), so nothing was measured.</div>');
+  }
   if (load.thresholds.length > 0) {
     parts.push(
       `<h3>Thresholds</h3><table><thead><tr><th>Metric</th><th>Threshold</th><th>Result</th><th class="num">Observed</th></tr></thead><tbody>${load.thresholds
         .map(
           (t) =>
-            `<tr><td><code>${h(t.metric)}</code></td><td><code>${h(t.expression)}</code></td><td>${t.ok ? chip('ok', 'met') : chip('crossed', 'crossed')}</td><td class="num">${t.observed === undefined ? '' : h(formatObserved(t.observed, t.metric))}</td></tr>`,
+            `<tr><td><code>${h(t.metric)}</code></td><td><code>${h(t.expression)}</code></td><td>${!t.ok ? chip('crossed', 'crossed') : t.verified === false ? chip('skipped', 'unverified: no sample') : chip('ok', 'met')}</td><td class="num">${t.observed === undefined ? '' : h(formatObserved(t.observed, t.metric))}</td></tr>`,
         )
         .join('')}</tbody></table>`,
     );
@@ -219,7 +231,10 @@ function loadHtml(load: LoadSection): string {
   if (load.checks.length > 0) {
     parts.push(
       `<h3>Checks</h3><table><thead><tr><th>Check</th><th>Result</th><th class="num">Passes</th><th class="num">Fails</th></tr></thead><tbody>${load.checks
-        .map((c) => `<tr><td>${h(c.path.replace(/^::/, ''))}</td><td>${c.fails > 0 ? chip('failed', 'failed') : chip('ok', 'passed')}</td><td class="num">${formatCount(c.passes)}</td><td class="num">${formatCount(c.fails)}</td></tr>`)
+        .map(
+          (c) =>
+            `<tr><td>${h(c.path.replace(/^::/, ''))}</td><td>${c.fails > 0 ? chip('failed', 'failed') : c.passes === 0 ? chip('skipped', 'never ran') : chip('ok', 'passed')}</td><td class="num">${formatCount(c.passes)}</td><td class="num">${formatCount(c.fails)}</td></tr>`,
+        )
         .join('')}</tbody></table>`,
     );
   }
@@ -235,6 +250,13 @@ function loadHtml(load: LoadSection): string {
   return `<section class="load">${parts.join('\n')}</section>`;
 }
 
+function notCheckedHtml(drift: DriftSection): string {
+  const list = drift.notChecked ?? [];
+  if (list.length === 0) return '';
+  const rows = list.map((n) => `<tr><td><code>${h(n.operationId)}</code></td><td>${n.skipped ? chip('skipped', 'not verified') : chip('ok', 'not in the baseline')}</td><td>${h(n.reason)}</td></tr>`);
+  return `<details${list.some((n) => n.skipped) ? ' open' : ''}><summary>Not checked (${list.length})</summary><table><thead><tr><th>Operation</th><th></th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
+}
+
 function driftHtml(drift: DriftSection): string {
   const rows = drift.findings.map(
     (f) =>
@@ -242,7 +264,8 @@ function driftHtml(drift: DriftSection): string {
   );
   return `<section class="drift"><h2 id="drift">Drift against the baseline ${chip(drift.verdict, VERDICT_WORD[drift.verdict])}</h2>
 <p>Baseline <code>${h(drift.baselineDir)}</code>${drift.compared === undefined ? '' : ` · ${plural(drift.compared.length, 'operation')} compared`} · ${plural(drift.findings.length, 'finding')}. Breaking: a field removed, renamed or retyped; non-breaking: a field added (spec: Versioning).</p>
-${rows.length === 0 ? '<p>No difference from the baseline.</p>' : `<table><thead><tr><th>Operation</th><th>Field</th><th>Kind</th><th>Change</th><th>Detail</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}</section>`;
+${rows.length === 0 ? '<p>No difference from the baseline.</p>' : `<table><thead><tr><th>Operation</th><th>Field</th><th>Kind</th><th>Change</th><th>Detail</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}
+${notCheckedHtml(drift)}</section>`;
 }
 
 function migrationHtml(migration: MigrationSection): string {
@@ -252,7 +275,14 @@ function migrationHtml(migration: MigrationSection): string {
       `<tr class="${p.regression ? 'has-failures' : ''}"><td>${h(p.purpose)}</td><td><code>${h(p.v1)}</code><br><code>${h(p.v2)}</code></td><td>${h(p.v1Outcome)} → ${h(p.v2Outcome)}</td><td>${p.regression ? chip('failed', 'regression') : chip('ok', 'same')}${p.regressionReason === undefined ? '' : ` ${h(p.regressionReason)}`}</td><td class="num">${lat(p.latency.v1.p50)} / ${lat(p.latency.v1.p95)}</td><td class="num">${lat(p.latency.v2.p50)} / ${lat(p.latency.v2.p95)}</td><td>${p.contentDiffs.length === 0 ? '' : `<details><summary>${plural(p.contentDiffs.length, 'difference')}</summary><pre>${h(p.contentDiffs.join('\n'))}</pre></details>`}${p.fieldCorrespondence.length === 0 ? '' : `<details><summary>Field correspondence</summary><pre>${h(p.fieldCorrespondence.map((f) => `${f.v1Field} → ${f.v2Field ?? '(none)'}`).join('\n'))}</pre></details>`}</td></tr>`,
   );
   return `<section class="migration"><h2 id="migration">v1 → v2 migration ${chip(migration.verdict, VERDICT_WORD[migration.verdict])}</h2>
-<table><thead><tr><th>Purpose</th><th>Operations</th><th>Outcome v1 → v2</th><th>Result</th><th class="num">v1 p50 / p95</th><th class="num">v2 p50 / p95</th><th>Differences</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+<table><thead><tr><th>Purpose</th><th>Operations</th><th>Outcome v1 → v2</th><th>Result</th><th class="num">v1 p50 / p95</th><th class="num">v2 p50 / p95</th><th>Differences</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+${
+  (migration.notCompared ?? []).length === 0
+    ? ''
+    : `<h3>Not compared (${(migration.notCompared ?? []).length}): not verified</h3><table><thead><tr><th>Purpose</th><th>Operations</th><th>Why</th></tr></thead><tbody>${(migration.notCompared ?? [])
+        .map((n) => `<tr><td>${h(n.purpose)}</td><td><code>${h(n.v1)}</code><br><code>${h(n.v2)}</code></td><td>${h(n.reason)}</td></tr>`)
+        .join('')}</tbody></table>`
+}</section>`;
 }
 
 function ledgerHtml(ledger: LedgerSection): string {

@@ -373,7 +373,7 @@ export type ReportOutcome = "Successful" | "Failed" | "InProgress" | "Unknown";
  */
 export interface RunReport {
   /**
-   * Version of this schema, MAJOR.MINOR (today 1.0). Scripts should check the major version.
+   * Version of this schema, MAJOR.MINOR (today 1.1). Scripts should check the major version.
    */
   schemaVersion: string;
   /**
@@ -414,7 +414,7 @@ export interface RunReport {
    */
   allowSkips: boolean;
   /**
-   * Everything that could not be verified, from every section: skipped conformance cases, unresolved ledger entries. Never counted as passed.
+   * Everything that could not be verified, from every section: skipped conformance cases, transactions not final after the conformance drain, baseline operations not checked, v1/v2 pairs not compared, unresolved ledger entries. Never counted as passed.
    */
   skipped: {
     section: ReportSectionName;
@@ -515,6 +515,38 @@ export interface ConformanceSection {
     counts: CaseCountsReport;
   }[];
   cases: ReportCase[];
+  /**
+   * The wait between the concurrent and the exclusive phase for the charging transactions of the concurrent phase to be final (the balance-reading cases need a quiet wallet).
+   */
+  drain?: {
+    /**
+     * Charging transactions the concurrent phase submitted.
+     */
+    submitted: number;
+    /**
+     * Of those, not final when the concurrent phase ended.
+     */
+    pendingAtBoundary: number;
+    /**
+     * Real milliseconds the exclusive phase waited.
+     */
+    waitedMs: number;
+    /**
+     * Transactions still not final after polling up to the deadline: not verified (the section is incomplete unless --allow-skips).
+     */
+    unresolved: {
+      /**
+       * The case that submitted it.
+       */
+      caseId: string;
+      operationId: string;
+      /**
+       * Absent when the request had no correlationId to poll.
+       */
+      correlationId?: string;
+      outcome: ReportOutcome;
+    }[];
+  };
 }
 export interface CaseCountsReport {
   total: number;
@@ -655,7 +687,14 @@ export interface LoadSection {
      * The metric's value of the statistic the expression tests, when the summary has it.
      */
     observed?: number;
+    /**
+     * False when the metric got no sample in the run: k6 calls such a threshold met, the harness calls it unverified (the load part is then incomplete). Absent means verified.
+     */
+    verified?: boolean;
   }[];
+  /**
+   * Every check of the run, from every group. A check the profile expects (a checks{check:<name>} threshold) that never ran is listed with 0 passes and 0 fails: not verified.
+   */
   checks: {
     name: string;
     /**
@@ -678,6 +717,10 @@ export interface LoadSection {
     };
   };
   series?: LoadSeries;
+  /**
+   * False when the script's setup() did not complete (e.g. the target's catalog could not be read): the target could not be used (verdict unusable). Absent when the script has no setup to judge.
+   */
+  setupCompleted?: boolean;
 }
 /**
  * Time series read from the k6 NDJSON metric stream (k6 --out json, or the Node engine's identical stream), in fixed buckets.
@@ -798,6 +841,14 @@ export interface DriftSection {
     change: string;
     detail: string;
   }[];
+  /**
+   * Operations not compared in this run, and why. skipped: the baseline describes the operation, so the check should have verified it (the section is incomplete unless --allow-skips).
+   */
+  notChecked?: {
+    operationId: string;
+    reason: string;
+    skipped: boolean;
+  }[];
 }
 /**
  * The v1-to-v2 comparison, when it ran.
@@ -836,6 +887,15 @@ export interface MigrationSection {
       v1: LatencyPair;
       v2: LatencyPair;
     };
+  }[];
+  /**
+   * Selected v1/v2 pairs that were not compared in this run (e.g. no input in the target's catalog), and why: not verified (the section is incomplete unless --allow-skips).
+   */
+  notCompared?: {
+    purpose: string;
+    v1: string;
+    v2: string;
+    reason: string;
   }[];
 }
 export interface LatencyPair {

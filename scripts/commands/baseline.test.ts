@@ -1,5 +1,7 @@
 // Tests of `gateway-harness baseline record|check` in-process: usage errors (exit 2, one line), record then check
-// (exit 0), a breaking change (exit 1, named on stdout and in drift.json), production gets no charging request.
+// (exit 0), a breaking change (exit 1, named on stdout and in every report), production gets no charging request.
+import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
+import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,21 +76,27 @@ describe('gateway-harness baseline record + check', () => {
     expect(recorded.stderr).toMatch(/baseline: v2\.catalog\.skus: observed/);
     const checked = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'same')]);
     expect(checked.code).toBe(0);
-    expect(checked.stdout.split('\n')[0]).toMatch(/^drift: PASS: 0 breaking, 0 non-breaking findings in 48 operations checked/);
+    expect(checked.stdout.split('\n')[0]).toBe('PASS: drift: no breaking change in 48 operations');
   }, 30_000);
 
-  it('fails the check (exit 1) on a breaking change and names it on stdout and in drift.json', async () => {
+  it('fails the check (exit 1) on a breaking change and names it on stdout and in every report', async () => {
     const reportDir = join(dir, 'removed');
     const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--profile', 'contract-field-removed']);
     expect(code).toBe(1);
-    expect(stdout.split('\n')[0]).toMatch(/^drift: FAIL: 1 breaking/);
+    expect(stdout.split('\n')[0]).toMatch(/^FAIL: drift: 1 breaking change \(v1\.catalog\.sku-exchange-rate \$\.payLoad\.productName field-removed\)/);
     expect(stdout).toContain('BREAKING     v1.catalog.sku-exchange-rate $.payLoad.productName field-removed');
-    const report = JSON.parse(readFileSync(join(reportDir, 'drift.json'), 'utf8')) as { drift: { baselineDir: string; findings: unknown[] } };
+    const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { command: string; drift: { baselineDir: string; findings: unknown[] } };
+    expect(summaryErrors(report)).toEqual([]);
+    expect(report.command).toBe('baseline-check');
     expect(report.drift.baselineDir).toBe(baseline);
     expect(report.drift.findings).toEqual([
       { operationId: 'v1.catalog.sku-exchange-rate', path: '$.payLoad.productName', kind: 'breaking', change: 'field-removed', detail: expect.any(String) as unknown },
     ]);
-    expect(readFileSync(join(reportDir, 'drift.md'), 'utf8').split('\n')[0]).toMatch(/^# drift: FAIL/);
+    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0]).toMatch(/^## ❌ FAIL: drift: 1 breaking change/);
+    const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8');
+    expect(await junitXsdErrors(junit)).toEqual([]);
+    expect(junit).toMatch(/<testcase name="v1\.catalog\.sku-exchange-rate payload matches the baseline"[^>]*>\s*<failure /);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('$.payLoad.productName');
   }, 30_000);
 
   it('passes the check (exit 0) on a non-breaking change and reports it', async () => {

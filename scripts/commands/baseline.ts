@@ -5,15 +5,15 @@ import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { DiscoveryError } from '../../conformance/fixtures.ts';
-import { defaultReportDir, newRunId, readSettingsFile, SETTINGS_ENV_VAR } from '../../conformance/session.ts';
+import { newRunId, readSettingsFile, SETTINGS_ENV_VAR } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS, type ConformanceSettings } from '../../conformance/settings.ts';
 import { DEFAULT_BASELINE_DIR, readBaseline } from '../../drift/baseline-files.ts';
-import { driftVerdict } from '../../drift/check.ts';
-import { driftSection, findingLine, verdictLine, writeDriftReport } from '../../drift/report.ts';
+import { driftReportSection } from '../../drift/report.ts';
 import { checkBaseline, recordBaseline } from '../../drift/run.ts';
 import { openTargetSession, type TargetSession, type TargetSessionOptions } from '../../drift/target-session.ts';
-import { VERDICT_EXIT } from '../../reports/verdict.ts';
+import { assembleReport } from '../../reports/assemble.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 /** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, and the settings file. */
@@ -104,20 +104,34 @@ async function runCheck(opts: CheckFlags): Promise<number> {
   const sessionOptions = sessionOptionsFrom(opts, config);
   // A missing or broken baseline is a usage error before any request leaves.
   const baseline = readBaseline(opts.baseline);
-  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), newRunId()) : resolve(opts.reportDir);
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const allowSkips = opts.allowSkips === true;
+  const startedAt = Date.now();
   return withSession(config, sessionOptions, async (session) => {
-    const result = await checkBaseline(session, baseline, { progress: progressTo('baseline') });
-    const verdict = driftVerdict(result, { allowSkips: opts.allowSkips === true });
-    const section = driftSection(result, verdict, session.label, opts.baseline);
-    const files = writeDriftReport(reportDir, section);
-    const out = (line: string): void => {
-      process.stdout.write(`${line}\n`);
-    };
-    out(verdictLine(section));
-    for (const f of section.findings) out(findingLine(f));
-    for (const n of section.notChecked.filter((x) => x.skipped)) out(`not checked ${n.operationId}: ${n.reason}`);
-    out(`reports: ${files.join(', ')}`);
-    return VERDICT_EXIT[verdict];
+    const progress = commandProgress();
+    let result;
+    try {
+      result = await checkBaseline(session, baseline, { progress: (line) => progress.line(`baseline: ${line}`) });
+    } finally {
+      progress.done();
+    }
+    const report = assembleReport({
+      runId,
+      command: 'baseline-check',
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      allowSkips,
+      target: {
+        url: session.config.baseUrl,
+        environment: session.config.environment,
+        timeScale: session.config.timeScale,
+        embedded: session.embedded,
+        ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
+      },
+      drift: driftReportSection(result, { allowSkips }),
+    });
+    return finishRun(report, reportDir, { secrets: reportSecrets(config) }).exitCode;
   });
 }
 
@@ -143,10 +157,10 @@ export function register(program: Command): void {
     .command('check')
     .description(
       'Observe the target again and compare with a recorded baseline. Exit 0 no breaking change, 1 breaking change (or nothing checkable: incomplete), 2 usage/config error.\n' +
-        'Writes drift.json and drift.md to the report directory.',
+        'Writes summary.json, junit.xml, summary.md and report.html to the report directory.',
     )
     .option('--baseline <dir>', 'baseline directory to check against', DEFAULT_BASELINE_DIR)
-    .option('--report-dir <dir>', 'where drift.json and drift.md go (default reports/out/<run-id>/)')
+    .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option('--allow-skips', 'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)');
   addSessionOptions(check);
   check.action(async (opts: CheckFlags) => {

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Summary } from '../../conformance/report.ts';
+import type { RunReport } from '../../reports/model.ts';
+import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
+import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { main } from '../cli.ts';
 
@@ -88,43 +90,52 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
 });
 
 describe('gateway-harness conformance (child process, embedded sandbox)', () => {
-  it('passes against the faithful sandbox: exit 0, PASS first; junit.xml and summary.json from the run; no credential anywhere', async () => {
+  it('passes against the faithful sandbox: exit 0, PASS first; the report set from the run; no credential anywhere', async () => {
     const dir = tempDir();
     const run = await runCli(['--grep', '^(TRG-666666-V2|TRG-510-V[12]|PAGE-SIZE-1|PAGE-SIZE-101|AUTH-WRONG-v2\\.account\\.balance) ', '--report-dir', dir, '--user', 'agent7', '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(firstLine(run.stdout)).toMatch(/^conformance: PASS — all 6 cases passed; [\d.]+ s against embedded sandbox \(http:\/\/127\.0\.0\.1:\d+/);
+    expect(firstLine(run.stdout)).toBe('PASS: conformance: all 6 cases passed');
+    expect(run.stdout).toMatch(new RegExp(`^reports: ${dir}/report\\.html, ${dir}/summary\\.md, ${dir}/junit\\.xml, ${dir}/summary\\.json$`, 'm'));
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
-    expect(summary).toMatchObject({ verdict: 'pass', allowSkips: false, counts: { total: 6, passed: 6 }, timeScale: 0.01 });
-    expect(summary.headline).toBe(firstLine(run.stdout));
-    expect(summary.target).toMatch(/^embedded sandbox \(http:\/\/127\.0\.0\.1:\d+/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
+    expect(summaryErrors(summary)).toEqual([]);
+    expect(await junitXsdErrors(junit)).toEqual([]);
+    expect(summary).toMatchObject({ command: 'conformance', verdict: 'pass', allowSkips: false, conformance: { counts: { total: 6, passed: 6 } }, target: { timeScale: 0.01, embedded: true, profile: 'faithful' } });
+    expect(summary.verdictLine).toBe(firstLine(run.stdout));
+    expect(summary.target.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // One testcase per case id, its group as classname, its measured duration as time (the delay trigger waits > 1 s).
-    for (const c of summary.cases) {
-      const match = new RegExp(`<testcase name="${c.id.replace(/\./g, '\\.')} [^"]*" classname="([A-Z]+)" time="([\\d.]+)"`).exec(junit);
+    const cases = summary.conformance?.cases ?? [];
+    for (const c of cases) {
+      const match = new RegExp(`<testcase name="${c.id.replace(/\./g, '\\.')} [^"]*" classname="conformance\\.([A-Z]+)" time="([\\d.]+)"`).exec(junit);
       expect(match, c.id).not.toBeNull();
       expect(match?.[1]).toBe(c.group);
       expect(match?.[2]).toBe((c.durationMs / 1000).toFixed(3));
     }
-    expect(summary.cases.find((c) => c.id === 'TRG-666666-V2')?.durationMs).toBeGreaterThan(1_000);
+    expect(cases.find((c) => c.id === 'TRG-666666-V2')?.durationMs).toBeGreaterThan(1_000);
     expect(junit.match(/<testcase /g)).toHaveLength(6);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: conformance: all 6 cases passed');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-verdict="pass"');
     for (const text of [run.stdout, run.stderr, junit, JSON.stringify(summary)]) expect(text).not.toContain(MARKER);
     // Neither stdout nor stderr is a terminal here: plain timestamped progress lines, no ANSI code anywhere.
     for (const text of [run.stdout, run.stderr]) expect(text).not.toContain('\u001b[');
-    expect(run.stderr).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z PASS TRG-666666-V2 \(\d+ ms\)$/m);
+    expect(run.stderr).toMatch(/^\[\d{4}-\d\d-\d\dT[\d:.]+Z\] conformance: done \(\d+\/\d+ groups\) in [\d.]+ s — 6 cases, 0 failed, 0 skipped$/m);
   }, 120_000);
 
   it('fails against a planted bug: exit 1, FAIL first, expected vs received and the redacted request', async () => {
     const dir = tempDir();
     const run = await runCli(['--profile', 'bug-trigger-510-code', '--grep', '^TRG-510-V2', '--report-dir', dir, '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(firstLine(run.stdout)).toMatch(/^conformance: FAIL — 1 of 1 case failed, 0 of 1 passed; /);
-    expect(run.stdout).toContain('Failed cases (1):');
+    expect(firstLine(run.stdout)).toBe('FAIL: conformance: 1 of 1 case failed (TRG-510-V2)');
+    expect(run.stdout).toContain('Failed conformance cases (1):');
     expect(run.stdout).toMatch(/TRG-510-V2[\s\S]*expected: HTTP 200, responseCode '510'[\s\S]*received: HTTP 200, responseCode '500'/);
-    expect(run.stdout).toMatch(/request: +POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/transaction\/topup/);
+    expect(run.stdout).toMatch(/request:\s+POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/transaction\/topup/);
     expect(run.stdout).toContain('Authorization: Basic [REDACTED]');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*>/);
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'fail' });
-    for (const text of [run.stdout, run.stderr, readFileSync(join(dir, 'junit.xml'), 'utf8'), readFileSync(join(dir, 'summary.json'), 'utf8')]) {
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 1 case failed (TRG-510-V2)');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-case="TRG-510-V2"');
+    const files = ['junit.xml', 'summary.json', 'summary.md', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8'));
+    for (const text of [run.stdout, run.stderr, ...files]) {
       expect(text).not.toContain(MARKER);
       expect(text).not.toContain(Buffer.from(`user:${MARKER}`).toString('base64'));
     }
@@ -151,30 +162,30 @@ describe('gateway-harness conformance (child process, a separately started sandb
     const dir = tempDir();
     const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(firstLine(run.stdout)).toMatch(/^conformance: INCOMPLETE — 1 of 2 passed, 1 skipped \(not verified\);/);
-    expect(run.stdout).toMatch(/Skipped cases \(1\), not verified:\n {2}ENV-v2\.transaction\.pin: .*HTTP 404/);
-    expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', allowSkips: false, counts: { skipped: 1 } });
+    expect(firstLine(run.stdout)).toBe('INCOMPLETE: conformance: 1 of 2 cases skipped, not verified (ENV-v2.transaction.pin)');
+    expect(run.stdout).toMatch(/Not verified \(1\):\n {2}conformance ENV-v2\.transaction\.pin: .*HTTP 404/);
+    expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', allowSkips: false, conformance: { counts: { skipped: 1 } } });
   }, 120_000);
 
   it('--allow-skips: exit 0, PASS first with the skip count; summary.json and junit.xml say it too', async () => {
     const dir = tempDir();
     const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir, '--allow-skips']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(firstLine(run.stdout)).toMatch(/^conformance: PASS — 1 of 2 passed, 1 skipped \(not verified; accepted with --allow-skips\);/);
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
-    expect(summary).toMatchObject({ verdict: 'pass', allowSkips: true, counts: { passed: 1, skipped: 1 } });
-    expect(summary.headline).toBe(firstLine(run.stdout));
+    expect(firstLine(run.stdout)).toBe('PASS: conformance: 1 of 2 cases passed, 1 skipped (accepted with --allow-skips)');
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
+    expect(summary).toMatchObject({ verdict: 'pass', allowSkips: true, conformance: { counts: { passed: 1, skipped: 1 } } });
+    expect(summary.skipped).toEqual([{ section: 'conformance', id: 'ENV-v2.transaction.pin', reason: expect.stringContaining('HTTP 404') }]);
+    expect(summary.verdictLine).toBe(firstLine(run.stdout));
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testsuite [^>]*skipped="1"/);
-    expect(junit).toContain('<property name="allowSkips" value="true"/>');
-    expect(junit).toContain('<property name="skipped" value="1"/>');
-    expect(junit).toMatch(/<testcase name="ENV-v2\.transaction\.pin [^"]*" classname="ENV"[^>]*>\s*(<properties>[\s\S]*?<\/properties>\s*)?<skipped message="not verified: [^"]*HTTP 404/);
+    expect(junit).toMatch(/<testsuite name="conformance\.ENV"[^>]*skipped="1"/);
+    expect(junit).toMatch(/<testcase name="ENV-v2\.transaction\.pin [^"]*" classname="conformance\.ENV"[^>]*>\s*<skipped message="[^"]*HTTP 404/);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('Not verified (1) — accepted with --allow-skips');
   }, 120_000);
 
   it('nothing passed is never a pass, not even with --allow-skips: exit 1, INCOMPLETE', async () => {
     const run = await runCli([...target(), '--grep', '^ENV-v2\\.transaction\\.pin ', '--report-dir', tempDir(), '--allow-skips']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(firstLine(run.stdout)).toMatch(/^conformance: INCOMPLETE — no case passed \(0 of 1\): nothing was verified, 1 skipped/);
+    expect(firstLine(run.stdout)).toBe('INCOMPLETE: conformance: no case passed (1 case ran, 1 skipped), nothing was verified');
   }, 120_000);
 
   it('a wrong password: one GH_ERR_TARGET line, exit 2, no case run', async () => {
@@ -188,7 +199,7 @@ describe('gateway-harness conformance (child process, a separately started sandb
 });
 
 describe('gateway-harness conformance (child process, unusable target)', () => {
-  it('a closed port: one GH_ERR_TARGET line, exit 2, an unusable verdict in summary.json', async () => {
+  it('a closed port: one GH_ERR_TARGET line, exit 2, an unusable verdict in every report', async () => {
     const probe = createServer();
     await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
     const { port } = probe.address() as AddressInfo;
@@ -199,6 +210,12 @@ describe('gateway-harness conformance (child process, unusable target)', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_TARGET: http://127\\.0\\.0\\.1:${port}: cannot connect: .*ECONNREFUSED`));
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'unusable', counts: { total: 0 } });
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
+    expect(summaryErrors(summary)).toEqual([]);
+    expect(summary).toMatchObject({ verdict: 'unusable', exitCode: 2, error: { code: 'GH_ERR_TARGET' } });
+    expect(summary.conformance).toBeUndefined();
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toMatch(/^## ⛔ UNUSABLE TARGET: GH_ERR_TARGET: .*ECONNREFUSED/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<error message="UNUSABLE TARGET: GH_ERR_TARGET: /);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-verdict="unusable"');
   }, 120_000);
 });

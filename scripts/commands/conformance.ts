@@ -1,22 +1,19 @@
-// `gateway-harness conformance`: the CI gate. Checks the target can be used, runs the plan with the runner (progress on
-// stderr), prints the verdict as the first stdout line, writes junit.xml and summary.json; exit 0 pass, 1 fail/incomplete, 2 unusable.
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+// `gateway-harness conformance`: the conformance suite against the target (or the embedded sandbox): preflight, the
+// cases with progress on stderr, then the report set through reports/ and the verdict as the first stdout line.
+// Exit 0 pass, 1 fail/incomplete, 2 usage or unusable target (one line; the reports still say so).
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { compileGrep, selectCases, type ApiSelection } from '../../conformance/plan.ts';
-import { preflight } from '../../conformance/preflight.ts';
-import { createProgress } from '../../conformance/progress.ts';
-import { buildSummary, formatCaseFailure, verdictOfRun, writeConformanceReports, type SummaryMeta } from '../../conformance/report.ts';
-import { runCases } from '../../conformance/runner.ts';
-import { SETTINGS_ENV_VAR, defaultReportDir, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../conformance/session.ts';
+import { runConformanceSuite } from '../../conformance/run-suite.ts';
+import { SETTINGS_ENV_VAR, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
-import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from '../../conformance/target.ts';
-import type { RunResult } from '../../conformance/types.ts';
-import { VERDICT_EXIT, VERDICT_WORD } from '../../reports/verdict.ts';
+import { assembleReport } from '../../reports/assemble.ts';
+import { conformanceSection } from '../../reports/from-conformance.ts';
+import type { RunTarget } from '../../reports/model.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 interface ConformanceOptions extends TargetOptions {
@@ -34,18 +31,18 @@ function usage(message: string): HarnessError {
   return new HarnessError('GH_ERR_USAGE', message);
 }
 
-function parseApi(value: string): ApiSelection {
+export function parseApi(value: string): ApiSelection {
   if (value === 'v1' || value === 'v2' || value === 'both') return value;
   throw usage(`--api must be v1, v2 or both (got "${value.slice(0, 20)}")`);
 }
 
-function parseSeed(value: string | undefined, fallback: number): number {
+export function parseSeed(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1) throw usage('--seed must be a whole number from 0 to 2147483647');
   return Number(value);
 }
 
-function checkProfile(name: string): void {
+export function checkProfile(name: string): void {
   try {
     getProfile(name);
   } catch {
@@ -64,41 +61,10 @@ function printPlan(api: ApiSelection, grep: string | undefined): void {
   process.stdout.write(lines.join(''));
 }
 
-/** Stdout: the verdict first, then what needs reading (failures, skips, open transactions), then where the reports are. */
-function printOutcome(run: RunResult, meta: SummaryMeta, paths: { summary: string; junit: string }, colour: boolean): void {
-  const out = (line: string): void => {
-    process.stdout.write(`${line}\n`);
-  };
-  const summary = buildSummary({ kind: 'run', run }, meta);
-  const head = summary.headline;
-  const word = VERDICT_WORD[summary.verdict];
-  const sgr = summary.verdict === 'pass' ? '\u001b[32m' : summary.verdict === 'fail' ? '\u001b[31m' : '\u001b[33m';
-  out(colour ? head.replace(word, `${sgr}${word}\u001b[0m`) : head);
-  const failed = run.cases.filter((c) => c.status === 'failed');
-  if (failed.length > 0) {
-    out('');
-    out(`Failed cases (${failed.length}):`);
-    for (const c of failed) out(formatCaseFailure(c));
-  }
-  if (summary.skipped.length > 0) {
-    out('');
-    out(`Skipped cases (${summary.skipped.length}), not verified${meta.allowSkips ? ' (accepted with --allow-skips)' : ''}:`);
-    for (const s of summary.skipped) out(`  ${s.caseId}: ${s.reason}`);
-  }
-  const unresolved = run.drain?.unresolved ?? [];
-  if (unresolved.length > 0) {
-    out('');
-    out(`Transactions of the concurrent phase still not final after the drain (${unresolved.length}), not verified:`);
-    for (const u of unresolved) out(`  ${u.caseId}: ${u.operationId} correlationId ${u.correlationId ?? '(none)'}: ${u.outcome}`);
-  }
-  out('');
-  out(`reports: ${paths.junit}, ${paths.summary}`);
-}
-
 /** Refuses what conformance must not do before anything is started. */
-function checkTarget(config: TargetConfig, opts: ConformanceOptions): void {
+export function checkTarget(config: TargetConfig, opts: { readonly profile?: string; readonly seed?: string }, command = 'conformance'): void {
   if (config.environment === 'production') {
-    throw usage('conformance sends top-ups and other charging transactions and relies on sandbox triggers: point it at a sandbox environment (--env sandbox)');
+    throw usage(`${command} sends top-ups and other charging transactions and relies on sandbox triggers: point it at a sandbox environment (--env sandbox)`);
   }
   if (config.baseUrl !== undefined && (opts.profile !== undefined || opts.seed !== undefined)) {
     throw usage('--profile and --seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it)');
@@ -125,65 +91,66 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
   }
 
   const runId = newRunId();
-  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
-  try {
-    mkdirSync(reportDir, { recursive: true });
-  } catch (error) {
-    throw usage(`--report-dir: cannot create ${reportDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const allowSkips = opts.allowSkips === true;
+  const secrets = reportSecrets(config);
 
   let sandbox: RunningSandbox | undefined;
-  let target: NodeConformanceTarget | undefined;
   try {
     let resolved: ResolvedTargetConfig;
-    let label: string;
     if (config.baseUrl === undefined) {
       sandbox = await startEmbeddedSandbox(config, { profile, seed });
       settings = settingsForSandbox(settings, sandbox);
       resolved = { ...config, baseUrl: sandbox.url };
-      label = `embedded sandbox (${sandbox.url}, profile ${profile}, seed ${seed})`;
     } else {
       resolved = { ...config, baseUrl: config.baseUrl };
-      label = describeTarget(config);
     }
-    target = createNodeConformanceTarget(resolved);
-    const timing = timingFor(resolved, settings);
-    const allowSkips = opts.allowSkips === true;
-    const meta: SummaryMeta = {
-      runId,
-      target: label,
+    const target: RunTarget = {
+      url: resolved.baseUrl,
+      environment: resolved.environment,
       timeScale: resolved.timeScale,
       api,
-      ...(opts.grep === undefined ? {} : { grep: opts.grep }),
-      allowSkips,
-      timeouts: { requestMs: timing.requestTimeoutMs, pollIntervalMs: timing.pollIntervalMs, pollDeadlineMs: timing.pollDeadlineMs },
+      embedded: sandbox !== undefined,
+      ...(sandbox === undefined ? {} : { profile }),
     };
-
-    // A target that cannot be used at all is said once, before any case runs (exit 2).
-    const checkedAt = Date.now();
-    const check = await preflight(target, api === 'v1' ? 'v1' : 'v2', timing);
-    if (!check.usable) {
-      writeConformanceReports(reportDir, { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt }, meta);
-      throw new HarnessError('GH_ERR_TARGET', check.reason, { exitCode: VERDICT_EXIT.unusable });
-    }
-    process.stderr.write(`conformance: ${label}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}\n`);
-
-    const interactive = process.stdout.isTTY === true && process.stderr.isTTY === true;
-    const colour = interactive && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
-    const groups = new Map<string, number>();
-    for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
-    const progress = createProgress({ stream: process.stderr, interactive, colour, groups });
-    let run: RunResult;
+    const progress = commandProgress();
+    let outcome;
     try {
-      run = await runCases(cases, { target, settings, timing, mapping: resolved.fieldMapping, onProgress: (event) => progress.onEvent(event) });
+      const where = sandbox === undefined ? describeTarget(config) : `embedded sandbox (${sandbox.url}, profile ${profile}, seed ${seed})`;
+      outcome = await runConformanceSuite({
+        config: resolved,
+        settings,
+        cases,
+        api,
+        progress,
+        announce: `conformance: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
+      });
     } finally {
-      progress.finish();
+      progress.done();
     }
-    const paths = writeConformanceReports(reportDir, { kind: 'run', run }, meta);
-    printOutcome(run, meta, paths, colour);
-    return VERDICT_EXIT[verdictOfRun(run, allowSkips)];
+    if (outcome.kind === 'unusable') {
+      const report = assembleReport({
+        runId,
+        command: 'conformance',
+        startedAt: outcome.startedAt,
+        durationMs: outcome.durationMs,
+        allowSkips,
+        target,
+        error: { code: 'GH_ERR_TARGET', message: outcome.reason },
+      });
+      throw unusableTarget(report, reportDir, secrets);
+    }
+    const report = assembleReport({
+      runId,
+      command: 'conformance',
+      startedAt: outcome.run.startedAt,
+      durationMs: outcome.run.durationMs,
+      allowSkips,
+      target,
+      conformance: conformanceSection(outcome.run, { allowSkips, secrets }),
+    });
+    return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
-    await target?.close();
     await sandbox?.close();
   }
 }
@@ -198,7 +165,7 @@ export function register(program: Command): void {
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--grep <pattern>', 'only cases whose "<id> <title>" matches this regular expression (case-insensitive)')
-    .option('--report-dir <dir>', 'where junit.xml and summary.json go (default reports/out/<run-id>/)')
+    .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a planted bug (see `gateway-harness sandbox --list-profiles`)')
     .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
     .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)

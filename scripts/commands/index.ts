@@ -1,6 +1,7 @@
 // The list of subcommands; each module exports one `register(program)` that adds its command and options.
 import type { Command } from 'commander';
 import { register as registerSandbox } from './sandbox.ts';
+import { register as registerGate } from './gate.ts';
 import { register as registerConformance } from './conformance.ts';
 import { register as registerBaseline } from './baseline.ts';
 import { register as registerMigrate } from './migrate.ts';
@@ -14,6 +15,7 @@ import { register as registerMergeResults } from './merge-results.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const COMMANDS: readonly RegisterCommand[] = [
+  registerGate,
   registerConformance,
   registerLoad,
   registerBaseline,

@@ -1,10 +1,13 @@
 // `gateway-harness load`: runs a load scenario (load/scenarios.ts) with a profile (load/profiles.ts) on a real k6, or on
-// the Node engine, against a target or the embedded sandbox. Exit 0 passed, 99 thresholds crossed, k6's codes passed through.
+// the Node engine, against a target or the embedded sandbox; the report set through reports/, with charts from the
+// run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, k6's codes passed through.
 import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
+import { loadRunReport } from '../../load/runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
-import { runLoad } from '../../load/runner/run-load.ts';
+import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 interface LoadOptions extends TargetOptions, RawLoadFlags {
@@ -29,15 +32,16 @@ export function register(program: Command): void {
     .description(
       'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
-        'Writes summary.json, junit.xml and summary.md to the report dir. Exit 0 passed, 1 incomplete/failed check,\n' +
-        '2 usage/config error (charging scenarios against production are refused), 99 thresholds crossed, other k6 codes passed through.',
+        `Writes summary.json, junit.xml, summary.md and report.html (charts from the metric stream, ${DEFAULT_METRICS_FILE}) to the report dir.\n` +
+        'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
+        'production are refused), 99 thresholds crossed, other k6 codes passed through.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
     .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
     .option('--api <version>', 'v1, v2 or both', 'both')
-    .option('--report-dir <dir>', 'where summary.json, junit.xml and summary.md go (default reports/out/<run-id>/)')
-    .option('--out <json=FILE>', "k6's NDJSON metric stream, e.g. --out json=metrics.ndjson")
+    .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
+    .option('--out <json=FILE>', `k6's NDJSON metric stream (the report's charts read it), e.g. --out json=metrics.ndjson; default <report dir>/${DEFAULT_METRICS_FILE}`)
     .option('--vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
     .option('--duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long; other profiles stretch their shape to it')
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
@@ -53,11 +57,22 @@ export function register(program: Command): void {
     }
     const flags = parseLoadFlags(opts);
     const config = configFromOptions(opts);
-    const outcome = await runLoad(flags, config, {
-      cwd: process.cwd(),
-      env: process.env,
-      info: (line) => process.stderr.write(`${line}\n`),
+    checkLoadRun(flags, config);
+    const runId = newLoadRunId();
+    const reportDir = prepareReportDir(flags.reportDir, runId);
+    const progress = commandProgress();
+    let run;
+    try {
+      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId });
+    } finally {
+      progress.done();
+    }
+    const report = await loadRunReport(run, {
+      scenario: flags.scenario,
+      profile: flags.profile,
+      target: { environment: config.environment, timeScale: config.timeScale, api: flags.api },
     });
-    process.exitCode = outcome.exitCode;
+    const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
+    process.exitCode = exitCodeOf(run.engineExit, written.report);
   });
 }

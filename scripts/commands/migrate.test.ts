@@ -1,5 +1,7 @@
 // Tests of `gateway-harness migrate`: usage errors and the production refusal (exit 2, one line, nothing sent) in-process,
 // a regression (exit 1) in-process, and the real bin in a child process against the embedded sandbox (exit 0, reports).
+import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
+import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,7 +91,7 @@ describe('gateway-harness migrate on a production target', () => {
     const reportDir = tempDir();
     const { code, stdout } = await run(['migrate', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--pairs', 'account.balance,catalog.countries', '--requests', '2', '--report-dir', reportDir]);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toMatch(/^migrate: PASS \(2 of 2 pairs compared, 0 regressions/);
+    expect(stdout.split('\n')[0]).toBe('PASS: migration: 2 v1/v2 pairs compared, no regression');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((s) => s.startsWith('POST'))).toEqual([]);
   }, 30_000);
@@ -100,11 +102,12 @@ describe('gateway-harness migrate on the embedded sandbox', () => {
     const reportDir = tempDir();
     const { code, stdout } = await run(['migrate', '--profile', 'contract-v2-regression', '--requests', '2', '--report-dir', reportDir]);
     expect(code).toBe(1);
-    expect(stdout.split('\n')[0]).toMatch(/^migrate: FAIL: v2 fails where v1 succeeds in catalog\.sku-exchange-rate/);
+    expect(stdout.split('\n')[0]).toMatch(/^FAIL: migration: 1 of 20 v1\/v2 pairs regressed \(catalog\.sku-exchange-rate\)/);
+    expect(JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8'))).toMatchObject({ command: 'migrate', verdict: 'fail', exitCode: 1 });
     expect(stdout).toMatch(/^REGRESSION catalog\.sku-exchange-rate: v1 Successful, v2 Failed/m);
   }, 60_000);
 
-  it('runs the real bin: exit 0, migration.json and migration.md in the report dir', async () => {
+  it('runs the real bin: exit 0, the report set (summary.json with the migration section, junit.xml, summary.md, report.html)', async () => {
     const reportDir = tempDir();
     const env: NodeJS.ProcessEnv = {};
     for (const [key, value] of Object.entries(process.env)) if (!/^(VITEST|TEST$|NODE_ENV$|GATEWAY_)/.test(key)) env[key] = value;
@@ -119,13 +122,16 @@ describe('gateway-harness migrate on the embedded sandbox', () => {
       });
     });
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')[0]).toMatch(/^migrate: PASS \(20 of 20 pairs compared, 0 regressions/);
-    const json = JSON.parse(readFileSync(join(reportDir, 'migration.json'), 'utf8')) as { migration: { pairs: Record<string, unknown>[] } };
+    expect(result.stdout.split('\n')[0]).toBe('PASS: migration: 20 v1/v2 pairs compared, no regression');
+    const json = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { migration: { pairs: Record<string, unknown>[] } };
+    expect(summaryErrors(json)).toEqual([]);
     expect(json.migration.pairs).toHaveLength(operationPairs().length);
     for (const pair of json.migration.pairs) {
       expect(Object.keys(pair)).toEqual(expect.arrayContaining(['purpose', 'v1', 'v2', 'v1Outcome', 'v2Outcome', 'regression', 'contentDiffs', 'fieldCorrespondence', 'latency']));
       expect(pair.latency).toMatchObject({ v1: { p50: expect.any(Number), p95: expect.any(Number) }, v2: { p50: expect.any(Number), p95: expect.any(Number) } });
     }
-    expect(readFileSync(join(reportDir, 'migration.md'), 'utf8').split('\n')[0]).toMatch(/^# migrate: PASS/);
+    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: migration: 20 v1/v2 pairs compared, no regression');
+    expect(await junitXsdErrors(readFileSync(join(reportDir, 'junit.xml'), 'utf8'))).toEqual([]);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('id="migration"');
   }, 100_000);
 });

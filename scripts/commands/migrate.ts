@@ -1,14 +1,14 @@
 // `gateway-harness migrate`: the v1-to-v2 regression check — every v1/v2 pair of the catalog with the same inputs on
-// both versions; writes migration.json and migration.md; exit 1 when v2 fails where v1 succeeds. Thin over migrate/.
-import { resolve } from 'node:path';
+// both versions; writes the report set through reports/; exit 1 when v2 fails where v1 succeeds. Thin over migrate/.
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { operationPairs } from '../../api/operations.ts';
-import { defaultReportDir, newRunId } from '../../conformance/session.ts';
+import { newRunId } from '../../conformance/session.ts';
 import { DEFAULT_LOAD, LOAD_LIMITS, type LoadSettings } from '../../migrate/latency.ts';
-import { migrationSection, pairLine, verdictLine, writeMigrationReport } from '../../migrate/report.ts';
-import { chargingPairs, migrationVerdict, runMigration, selectPairs } from '../../migrate/run-migration.ts';
-import { VERDICT_EXIT } from '../../reports/verdict.ts';
+import { migrationReportSection, pairLine } from '../../migrate/report.ts';
+import { chargingPairs, runMigration, selectPairs } from '../../migrate/run-migration.ts';
+import { assembleReport } from '../../reports/assemble.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { configFromOptions } from '../target-options.ts';
 import { addSessionOptions, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
 
@@ -60,20 +60,42 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
         `Select read pairs with --pairs${reads.length > 0 ? ` (e.g. --pairs ${reads.slice(0, 3).join(',')})` : ''}`,
     );
   }
-  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), newRunId()) : resolve(opts.reportDir);
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const allowSkips = opts.allowSkips === true;
+  const startedAt = Date.now();
   return withSession(config, sessionOptions, async (session) => {
-    const result = await runMigration(session, {
-      ...(purposes === undefined ? {} : { pairs: purposes }),
-      load,
-      progress: (line) => process.stderr.write(`migrate: ${line}\n`),
+    const progress = commandProgress();
+    let result;
+    try {
+      result = await runMigration(session, {
+        ...(purposes === undefined ? {} : { pairs: purposes }),
+        load,
+        progress: (line) => progress.line(`migrate: ${line}`),
+      });
+    } finally {
+      progress.done();
+    }
+    const report = assembleReport({
+      runId,
+      command: 'migrate',
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      allowSkips,
+      target: {
+        url: session.config.baseUrl,
+        environment: session.config.environment,
+        timeScale: session.config.timeScale,
+        embedded: session.embedded,
+        ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
+      },
+      migration: migrationReportSection(result, { allowSkips }),
     });
-    const verdict = migrationVerdict(result, { allowSkips: opts.allowSkips === true });
-    const section = migrationSection(result, verdict, load);
-    const files = writeMigrationReport(reportDir, section);
-    process.stdout.write(`${verdictLine(section)}\n`);
-    for (const p of section.pairs) process.stdout.write(`${pairLine(p)}\n`);
-    process.stdout.write(`reports: ${files.join(', ')}\n`);
-    return VERDICT_EXIT[verdict];
+    const extra = [
+      `Pairs (${result.pairs.length}; same inputs on both versions, latency under ${load.requests} requests per version, ${load.concurrency} in flight):`,
+      ...result.pairs.map(pairLine),
+    ];
+    return finishRun(report, reportDir, { secrets: reportSecrets(config), extra }).exitCode;
   });
 }
 
@@ -85,7 +107,7 @@ export function register(program: Command): void {
         'payload content after declared normalizations, field correspondence, latency p50/p95 under the same small load.\n' +
         'With no --target it runs against the embedded sandbox. Exit 0 no regression, 1 a regression (or pairs not compared: incomplete), 2 usage/config error.',
     )
-    .option('--report-dir <dir>', 'where migration.json and migration.md go (default reports/out/<run-id>/)')
+    .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option('--pairs <list>', 'comma-separated pair purposes to run (default: all; see --list)')
     .option('--requests <n>', `requests per version in each pair's latency load (1..${LOAD_LIMITS.requests})`, String(DEFAULT_LOAD.requests))
     .option('--concurrency <n>', `requests in flight in each pair's latency load (1..${LOAD_LIMITS.concurrency})`, String(DEFAULT_LOAD.concurrency))

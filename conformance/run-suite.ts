@@ -1,0 +1,50 @@
+// One conformance run against a resolved target: the preflight (an unusable target is said once, before any case),
+// then the cases with progress. Shared by `gateway-harness conformance` and the gate; reports are the caller's.
+import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import type { Progress } from '../reports/progress.ts';
+import type { ApiSelection } from './plan.ts';
+import { preflight } from './preflight.ts';
+import { conformanceProgress } from './progress.ts';
+import { runCases } from './runner.ts';
+import type { ConformanceSettings } from './settings.ts';
+import { createNodeConformanceTarget, timingFor } from './target.ts';
+import type { ConformanceCase, RunResult } from './types.ts';
+
+export interface SuiteRequest {
+  readonly config: ResolvedTargetConfig;
+  readonly settings: ConformanceSettings;
+  readonly cases: readonly ConformanceCase[];
+  readonly api: ApiSelection;
+  /** Progress display; the task starts once the target proved usable, so an unusable target prints nothing. */
+  readonly progress: Progress;
+  /** A line said once the target proved usable (what runs against what). */
+  readonly announce?: string;
+}
+
+/** A run, or the one reason the target could not be used at all (nothing else was sent). */
+export type SuiteOutcome =
+  | { readonly kind: 'run'; readonly run: RunResult }
+  | { readonly kind: 'unusable'; readonly reason: string; readonly startedAt: number; readonly durationMs: number };
+
+export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
+  const { config, settings, cases, api } = request;
+  const target = createNodeConformanceTarget(config);
+  try {
+    const timing = timingFor(config, settings);
+    const checkedAt = Date.now();
+    const check = await preflight(target, api === 'v1' ? 'v1' : 'v2', timing);
+    if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+    if (request.announce !== undefined) request.progress.line(request.announce);
+    const groups = new Map<string, number>();
+    for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
+    const progress = conformanceProgress(request.progress, { groups });
+    try {
+      const run = await runCases(cases, { target, settings, timing, mapping: config.fieldMapping, onProgress: (event) => progress.onEvent(event) });
+      return { kind: 'run', run };
+    } finally {
+      progress.finish();
+    }
+  } finally {
+    await target.close();
+  }
+}

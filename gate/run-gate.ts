@@ -1,0 +1,195 @@
+// The gate: conformance, then the smoke profile of the mixed load scenario, then (when a baseline exists) the drift
+// check, against one target — the embedded sandbox started once for all three when none is given — into one report.
+import { OPERATIONS } from '../api/operations.ts';
+import type { ResolvedTargetConfig, TargetConfig } from '../api/target-config.ts';
+import type { ApiSelection } from '../conformance/plan.ts';
+import { selectCases } from '../conformance/plan.ts';
+import { runConformanceSuite } from '../conformance/run-suite.ts';
+import { settingsForSandbox } from '../conformance/session.ts';
+import type { ConformanceSettings } from '../conformance/settings.ts';
+import { DiscoveryError } from '../conformance/fixtures.ts';
+import type { Baseline } from '../drift/baseline-files.ts';
+import { driftReportSection } from '../drift/report.ts';
+import { checkBaseline } from '../drift/run.ts';
+import { openTargetSession } from '../drift/target-session.ts';
+import type { EngineChoice } from '../load/engine-select.ts';
+import { loadArtifacts, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
+import type { LoadFlags } from '../load/runner/load-options.ts';
+import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
+import { assembleReport, type ReportInput } from '../reports/assemble.ts';
+import { conformanceSection } from '../reports/from-conformance.ts';
+import type { DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
+import type { Progress } from '../reports/progress.ts';
+import { LOAD_SANDBOX_FUNDS } from '../sandbox/behaviour.ts';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+
+/** The load part of every gate: the mixed scenario (every operation of the catalog) on its smoke profile. */
+export const GATE_LOAD = Object.freeze({ scenario: 'mixed', profile: 'smoke' } as const);
+
+export interface GateRequest {
+  readonly runId: string;
+  readonly reportDir: string;
+  /** The target's config (defaults < file < env < flags); no baseUrl: the embedded sandbox. */
+  readonly config: TargetConfig;
+  readonly api: ApiSelection;
+  readonly allowSkips: boolean;
+  /** Embedded sandbox only: behaviour profile (e.g. a planted bug) and catalog seed. */
+  readonly profile: string;
+  readonly seed: number;
+  readonly settings: ConformanceSettings;
+  /** Where the baseline is looked for (--baseline, default gateway-baseline/). */
+  readonly baselineDir: string;
+  /** The baseline to check drift against, read beforehand (a broken one stops the gate before anything runs); absent: none there. */
+  readonly baseline?: Baseline;
+  /** Engine of the load part: auto = k6 when K6_BIN or PATH has one, else the Node engine. */
+  readonly engine: EngineChoice;
+  /** Redacted from every report (reports/redact-report.ts credentialSecrets). */
+  readonly secrets: readonly string[];
+  readonly progress: Progress;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The report, and whether the target proved unusable (the gate stopped before anything else ran). */
+export interface GateOutcome {
+  readonly report: RunReport;
+  readonly unusable: boolean;
+  /** What the run said about parts it did not run (no baseline: no drift check). */
+  readonly notes: readonly string[];
+}
+
+/** The embedded sandbox for all three parts: the config's credentials, time scale and write paths, funds for a load run. */
+function startGateSandbox(config: TargetConfig, request: GateRequest): Promise<RunningSandbox> {
+  return startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: config.timeScale,
+    seed: request.seed,
+    profile: request.profile,
+    user: config.user,
+    password: config.password,
+    writePaths: { ...config.writePaths },
+    // The load part runs on the same wallet as conformance: generous funds, or it would measure '009' refusals.
+    behaviour: { initialBalance: LOAD_SANDBOX_FUNDS },
+  });
+}
+
+async function loadPart(request: GateRequest, resolved: ResolvedTargetConfig, sandbox: RunningSandbox | undefined): Promise<{ run: LoadRun; section?: LoadSection; error?: ReportInput['error'] }> {
+  const flags: LoadFlags = {
+    scenario: GATE_LOAD.scenario,
+    profile: GATE_LOAD.profile,
+    engine: request.engine,
+    api: request.api,
+    reportDir: request.reportDir,
+    thresholds: {},
+  };
+  const run = await runLoad(flags, resolved, {
+    cwd: request.cwd,
+    env: request.env,
+    progress: request.progress,
+    runId: request.runId,
+    ...(sandbox === undefined ? {} : { sandbox: { url: sandbox.url, profile: request.profile } }),
+  });
+  if (run.summaryData === undefined) return { run, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } };
+  const section = await loadSection({
+    summaryData: run.summaryData,
+    ...GATE_LOAD,
+    engine: run.engineLabel,
+    ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+  });
+  // k6's exit codes other than 0 and 99 (script error, aborted run) mean the run itself broke: never a pass.
+  const broken = run.engineExit !== 0 && run.engineExit !== 99 && section.setupCompleted !== false;
+  return broken
+    ? { run, section, error: { code: 'GH_ERR_INTERNAL', message: `load: the ${run.engineLabel === 'node' ? 'Node engine' : run.engineLabel} run ended with exit code ${run.engineExit} (see its output above)`, verdict: 'fail' } }
+    : { run, section };
+}
+
+async function driftPart(request: GateRequest, baseline: Baseline, resolved: ResolvedTargetConfig, sandbox: RunningSandbox | undefined): Promise<{ section?: DriftSection; error?: ReportInput['error'] }> {
+  const operations = OPERATIONS.filter((op) => request.api === 'both' || op.version === request.api);
+  const task = request.progress.start({ label: 'drift', total: operations.length, unit: 'operations' });
+  let observed = 0;
+  let ok = false;
+  // The session runs on the gate's target (the embedded sandbox's URL when it is one): no second sandbox starts.
+  const session = await openTargetSession({ ...resolved }, { settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox) });
+  try {
+    const result = await checkBaseline(session, baseline, {
+      operations,
+      progress: (line) => {
+        if (/^v[12]\.[\w.-]+: /.test(line)) observed += 1;
+        task.update({ done: observed, detail: line });
+      },
+    });
+    const section = driftReportSection(result, { allowSkips: request.allowSkips });
+    ok = section.verdict === 'pass';
+    return { section };
+  } catch (error) {
+    if (error instanceof DiscoveryError) return { error: { code: 'GH_ERR_TARGET', message: `drift: ${error.message}` } };
+    throw error;
+  } finally {
+    task.done({ ok });
+    await session.close();
+  }
+}
+
+export async function runGate(request: GateRequest): Promise<GateOutcome> {
+  const { config, api, allowSkips } = request;
+  const startedAt = Date.now();
+  const notes: string[] = [];
+  const sandbox = config.baseUrl === undefined ? await startGateSandbox(config, request) : undefined;
+  try {
+    const resolved: ResolvedTargetConfig = { ...config, baseUrl: sandbox?.url ?? (config.baseUrl as string) };
+    const target: RunTarget = {
+      url: resolved.baseUrl,
+      environment: resolved.environment,
+      timeScale: resolved.timeScale,
+      api,
+      embedded: sandbox !== undefined,
+      ...(sandbox === undefined ? {} : { profile: request.profile }),
+    };
+    const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
+
+    // 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs.
+    const cases = selectCases({ api });
+    const settings = sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox);
+    const where = sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
+    const suite = await runConformanceSuite({
+      config: resolved,
+      settings,
+      cases,
+      api,
+      progress: request.progress,
+      announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
+    });
+    if (suite.kind === 'unusable') {
+      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, error: { code: 'GH_ERR_TARGET', message: suite.reason } });
+      return { report, unusable: true, notes };
+    }
+    const conformance = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
+
+    // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part).
+    const load = await loadPart(request, resolved, sandbox);
+
+    // 3. Drift, when there is a baseline to check against.
+    let drift: Awaited<ReturnType<typeof driftPart>> = {};
+    if (request.baseline === undefined) {
+      notes.push(`drift: not checked, no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out ${request.baselineDir}\` and commit it)`);
+    } else {
+      drift = await driftPart(request, request.baseline, resolved, sandbox);
+    }
+
+    const errors = [load.error, drift.error].filter((e): e is NonNullable<ReportInput['error']> => e !== undefined);
+    const report = assembleReport({
+      ...base,
+      durationMs: Date.now() - startedAt,
+      conformance,
+      ...(load.section === undefined ? {} : { load: load.section }),
+      ...(drift.section === undefined ? {} : { drift: drift.section }),
+      artifacts: loadArtifacts(load.run),
+      // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
+      ...(errors.length === 0 ? {} : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
+    });
+    return { report, unusable: false, notes };
+  } finally {
+    await sandbox?.close();
+  }
+}

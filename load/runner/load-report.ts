@@ -1,0 +1,68 @@
+// The report of a load run, through reports/ only: k6's end-of-test data (k6-summary.json) and the NDJSON stream become
+// the load section (with its charts' time series); a run that left no data is reported as such, never as a pass.
+// The unified load report for every caller: `gateway-harness load`, the gate, and merged distributed runs.
+import { assembleReport } from '../../reports/assemble.ts';
+import { loadSectionFromK6 } from '../../reports/from-k6.ts';
+import type { K6SummaryData } from '../../reports/k6-summary.ts';
+import type { LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
+import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
+import { insideReportDir, type LoadRun } from './run-load.ts';
+
+/** What a load section is built from: one run's summary data and stream, or several runs' merged. */
+export interface LoadSectionInput {
+  readonly summaryData: K6SummaryData;
+  readonly scenario: string;
+  readonly profile: string;
+  /** 'k6 v0.48.0', 'k6' or 'node'. */
+  readonly engine: string;
+  /** k6's NDJSON stream (plain or .gz); the charts need it. */
+  readonly ndjsonPath?: string;
+}
+
+/** The load section: thresholds, checks, metrics and (with the stream) time series; the verdict by reports/sections.ts. */
+export function loadSection(input: LoadSectionInput): Promise<LoadSection> {
+  return loadSectionFromK6(
+    input.summaryData,
+    // Every harness scenario's setup() returns the catalog it read: no setup data means the target could not be used.
+    { scenario: input.scenario, profile: input.profile, engine: input.engine, setupRequired: true },
+    input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath },
+  );
+}
+
+/** A run that ended without handleSummary data: why, for the report's error. */
+export function missingSummaryMessage(run: Pick<LoadRun, 'engineLabel' | 'engineExit' | 'summaryFile'>): string {
+  return `load: the run wrote no ${K6_SUMMARY_FILE} (${run.engineLabel === 'node' ? 'Node engine' : run.engineLabel} exit ${run.engineExit}; see its output above)`;
+}
+
+/** Files of the run beside the four report files, relative to the report directory. */
+export function loadArtifacts(run: Pick<LoadRun, 'reportDir' | 'summaryFile' | 'summaryData' | 'ndjsonPath'>): Record<string, string> {
+  const artifacts: Record<string, string> = {};
+  const summary = run.summaryData === undefined ? undefined : insideReportDir(run.reportDir, run.summaryFile);
+  if (summary !== undefined) artifacts.k6Summary = summary;
+  const ndjson = run.ndjsonPath === undefined ? undefined : insideReportDir(run.reportDir, run.ndjsonPath);
+  if (ndjson !== undefined) artifacts.metricsNdjson = ndjson;
+  return artifacts;
+}
+
+export interface LoadReportMeta {
+  readonly scenario: string;
+  readonly profile: string;
+  readonly target: Pick<RunTarget, 'environment' | 'timeScale' | 'api'>;
+}
+
+/** The whole report of `gateway-harness load`. */
+export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise<RunReport> {
+  const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
+  const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run) };
+  if (run.summaryData === undefined) {
+    return assembleReport({ ...common, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
+  }
+  const load = await loadSection({
+    summaryData: run.summaryData,
+    scenario: meta.scenario,
+    profile: meta.profile,
+    engine: run.engineLabel,
+    ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+  });
+  return assembleReport({ ...common, load });
+}

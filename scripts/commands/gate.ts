@@ -1,0 +1,109 @@
+// `gateway-harness gate`: the CI gate before an upgrade — conformance, the mixed scenario's smoke load, and the drift
+// check when a baseline exists, one verdict and one report set. Thin over gate/run-gate.ts; options registered here only.
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { HarnessError } from '../../api/errors.ts';
+import { SETTINGS_ENV_VAR, newRunId, readSettingsFile } from '../../conformance/session.ts';
+import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
+import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
+import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
+import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
+import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { checkProfile, checkTarget, parseApi, parseSeed } from './conformance.ts';
+
+export interface GateOptions extends TargetOptions {
+  api: string;
+  reportDir?: string;
+  allowSkips?: boolean;
+  baseline?: string;
+  profile?: string;
+  seed?: string;
+  settings?: string;
+  engine: string;
+}
+
+const usage = (message: string): HarnessError => new HarnessError('GH_ERR_USAGE', message);
+
+function parseEngine(value: string): EngineChoice {
+  if ((ENGINE_CHOICES as readonly string[]).includes(value)) return value as EngineChoice;
+  throw usage(`--engine must be one of ${ENGINE_CHOICES.join(', ')} (got "${value.slice(0, 20)}")`);
+}
+
+async function runGateCommand(opts: GateOptions): Promise<number> {
+  const api = parseApi(opts.api);
+  const engine = parseEngine(opts.engine);
+  const config = configFromOptions(opts);
+  checkTarget(config, opts, 'gate');
+  const profile = opts.profile ?? config.sandbox.profile ?? 'faithful';
+  checkProfile(profile);
+  const seed = parseSeed(opts.seed, config.sandbox.seed);
+  const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
+  const settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
+  selectEngine(engine, process.env, process.cwd());
+  // A baseline named with --baseline must be there; the default one is used when present. A broken one stops here.
+  const baselineDir = opts.baseline ?? DEFAULT_BASELINE_DIR;
+  if (opts.baseline !== undefined && !baselineExists(baselineDir)) {
+    throw usage(`--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out ${baselineDir}\`)`);
+  }
+  const baseline = baselineExists(baselineDir) ? readBaseline(baselineDir) : undefined;
+
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const secrets = reportSecrets(config);
+  const progress = commandProgress();
+  let outcome;
+  try {
+    outcome = await runGate({
+      runId,
+      reportDir,
+      config,
+      api,
+      allowSkips: opts.allowSkips === true,
+      profile,
+      seed,
+      settings,
+      baselineDir,
+      ...(baseline === undefined ? {} : { baseline }),
+      engine,
+      secrets,
+      progress,
+      cwd: process.cwd(),
+      env: process.env,
+    });
+  } finally {
+    progress.done();
+  }
+  if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
+  return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes }).exitCode;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('gate')
+    .description(
+      'The CI gate, one verdict and one report set from three parts:\n' +
+        '  1. the conformance suite;\n' +
+        `  2. the ${GATE_LOAD.scenario} load scenario's ${GATE_LOAD.profile} profile (on k6 from K6_BIN or PATH,\n` +
+        '     else on the Node engine);\n' +
+        `  3. the drift check, when a baseline exists (default ${DEFAULT_BASELINE_DIR}/).\n` +
+        'With no --target, one embedded sandbox (127.0.0.1, time scale 0.01) serves all.\n' +
+        'The first stdout line is the verdict; the report dir gets summary.json,\n' +
+        'junit.xml, summary.md and report.html.\n' +
+        'Exit 0 pass; 1 failed or incomplete (something not verified); 2 usage or\n' +
+        'config error, or an unusable target (one line); 99 load thresholds crossed.',
+    )
+    .option('--api <version>', 'v1, v2 or both', 'both')
+    .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)')
+    .option('--allow-skips', 'accept what could not be verified (skipped cases, operations or transactions): the verdict can then pass, and lists them')
+    .option('--baseline <dir>', `drift baseline to check against (default ${DEFAULT_BASELINE_DIR}/ when it exists; record one with \`gateway-harness baseline record\`)`)
+    .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a planted bug (see `gateway-harness sandbox --list-profiles`)')
+    .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
+    .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
+    .option('--engine <engine>', `load engine: ${ENGINE_CHOICES.join(', ')} (auto: k6 if found, else the Node engine)`, 'auto');
+  addTargetOptions(cmd);
+  cmd.action(async (opts: GateOptions) => {
+    process.exitCode = await runGateCommand(opts);
+  });
+}

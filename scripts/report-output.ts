@@ -1,0 +1,131 @@
+// How every command that judges a gateway ends: its report set written through reports/ (summary.json, junit.xml,
+// summary.md, report.html), the verdict line first on stdout, what needs reading, then where the reports are.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HarnessError } from '../api/errors.ts';
+import { CONFIG_DEFAULTS } from '../api/target-config.ts';
+import { caseFailureText } from '../reports/junit-report.ts';
+import { REPORT_FILES, type RunReport } from '../reports/model.ts';
+import { createProgress, type Progress } from '../reports/progress.ts';
+import { credentialSecrets } from '../reports/redact-report.ts';
+import { formatCount, formatObserved, loadProblems } from '../reports/sections.ts';
+import { VERDICT_WORD } from '../reports/verdict.ts';
+import { writeReports, type WrittenReports } from '../reports/write.ts';
+
+/**
+ * The secrets to scrub from every report and line: the password, `user:password` and its Basic token. The embedded
+ * sandbox's public defaults (user/pass) are not secrets, and scrubbing "pass" would mangle every "passed".
+ */
+export function reportSecrets(config: { readonly user: string; readonly password: string }): string[] {
+  if (config.user === CONFIG_DEFAULTS.user && config.password === CONFIG_DEFAULTS.password) return [];
+  return credentialSecrets(config.user, config.password);
+}
+
+/** The run's report directory (default reports/out/<run-id>/), created now so a bad --report-dir stops before any work. */
+export function prepareReportDir(option: string | undefined, runId: string, cwd = process.cwd()): string {
+  const dir = option === undefined ? join(cwd, 'reports', 'out', runId) : resolve(cwd, option);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new HarnessError('GH_ERR_USAGE', `--report-dir: cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return dir;
+}
+
+/** Progress on stderr (stdout stays for results): live on a terminal, timestamped lines otherwise. */
+export function commandProgress(): Progress {
+  return createProgress({ stream: process.stderr });
+}
+
+function colourful(): boolean {
+  return process.stdout.isTTY === true && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
+}
+
+/** The verdict line with its word coloured on a terminal (never in a pipe or a CI log). */
+export function paintVerdictLine(report: Pick<RunReport, 'verdict' | 'verdictLine'>, colour = colourful()): string {
+  if (!colour) return report.verdictLine;
+  const word = VERDICT_WORD[report.verdict];
+  const sgr = report.verdict === 'pass' ? '\u001b[32m' : report.verdict === 'fail' || report.verdict === 'unusable' ? '\u001b[31m' : '\u001b[33m';
+  return report.verdictLine.replace(word, `${sgr}${word}\u001b[0m`);
+}
+
+/** "reports: /dir/report.html, /dir/summary.md, ..." (the page people open first). */
+export function reportsLine(written: WrittenReports): string {
+  const order = ['reportHtml', 'summaryMd', 'junitXml', 'summaryJson'] as const;
+  return `reports: ${order.map((kind) => written.paths[kind]).filter((p): p is string => p !== undefined).join(', ')}`;
+}
+
+const indent = (text: string, prefix = '    '): string =>
+  text
+    .split('\n')
+    .map((line) => (line === '' ? line : prefix + line))
+    .join('\n');
+
+/**
+ * What needs reading after the verdict, from the (redacted) report: every failed conformance case with its spec rule,
+ * expected vs received and the request; crossed load thresholds and failed checks; drift findings; migration
+ * regressions; and everything that was not verified.
+ */
+export function reportDetails(report: RunReport): string[] {
+  const out: string[] = [];
+  const block = (title: string, lines: readonly string[]): void => {
+    if (lines.length > 0) out.push('', title, ...lines);
+  };
+  const failed = (report.conformance?.cases ?? []).filter((c) => c.status === 'failed');
+  block(
+    `Failed conformance cases (${failed.length}):`,
+    failed.map((c) => `  ${c.id}: ${c.title}\n${indent(caseFailureText(c))}`),
+  );
+  if (report.load !== undefined) {
+    const p = loadProblems(report.load);
+    // A setup that could not use the target explains everything else of the run: said alone.
+    block(`Load ${report.load.scenario}/${report.load.profile}:`, p.unusable ? ['  setup() did not complete: the target could not be used (its catalog could not be read)'] : [
+      ...p.crossed.map((t) => `  threshold crossed: ${t.metric} ${t.expression}${t.observed === undefined ? '' : ` (observed ${formatObserved(t.observed, t.metric)})`}`),
+      ...p.failedChecks.map((c) => `  check failed: ${c.name} (${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)})`),
+      ...p.unverified.map((t) => `  threshold unverified (no sample): ${t.metric} ${t.expression}`),
+      ...p.neverRan.map((c) => `  check never ran: ${c.name}`),
+    ]);
+  }
+  const findings = report.drift?.findings ?? [];
+  block(
+    `Drift findings (${findings.length}):`,
+    findings.map((f) => `  ${f.kind === 'breaking' ? 'BREAKING    ' : 'non-breaking'} ${f.operationId} ${f.path} ${f.change}: ${f.detail}`),
+  );
+  const regressions = (report.migration?.pairs ?? []).filter((p) => p.regression);
+  block(
+    `Migration regressions (${regressions.length}):`,
+    regressions.map((p) => `  ${p.purpose}: v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${p.regressionReason === undefined ? '' : ` (${p.regressionReason})`}`),
+  );
+  block(
+    `Not verified (${report.skipped.length})${report.allowSkips ? ', accepted with --allow-skips' : ''}:`,
+    report.skipped.map((s) => `  ${s.section} ${s.id}: ${s.reason}`),
+  );
+  return out;
+}
+
+export interface FinishOptions {
+  readonly secrets: readonly string[];
+  /** The command's own lines after the report's details (e.g. every migration pair); free of credentials. */
+  readonly extra?: readonly string[];
+}
+
+/** Writes the report set, then prints the verdict line first, the details and the report paths; returns the exit code. */
+export function finishRun(report: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
+  const written = writeReports(report, dir, { secrets: options.secrets });
+  const lines = [paintVerdictLine(written.report), ...reportDetails(written.report)];
+  if (options.extra !== undefined && options.extra.length > 0) lines.push('', ...options.extra);
+  lines.push('', reportsLine(written));
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return { exitCode: written.report.exitCode, written };
+}
+
+/**
+ * A target that cannot be used ends the command with one line (exit 2); its reports are still written and say so.
+ * Returns the error to throw (the CLI prints it as `gateway-harness: GH_ERR_TARGET: reason (reports: dir)`).
+ */
+export function unusableTarget(report: RunReport, dir: string, secrets: readonly string[]): HarnessError {
+  const written = writeReports(report, dir, { secrets });
+  return new HarnessError('GH_ERR_TARGET', `${written.report.error?.message ?? written.report.verdictLine} (reports: ${join(dir, REPORT_FILES.reportHtml)})`, {
+    exitCode: 2,
+  });
+}
