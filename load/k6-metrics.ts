@@ -13,6 +13,7 @@ const schemaViolations = new Counter(METRICS.schemaViolations);
 const timeToFinal = new Trend(METRICS.timeToFinal, true);
 const unresolved = new Counter(METRICS.unresolved);
 const checkDuration = new Trend(METRICS.checkDuration, true);
+const chargesRefused = new Counter(METRICS.chargesRefused);
 
 /** Schema problems printed per VU: enough to see what broke without flooding the console under load. */
 const MAX_PROBLEM_LOGS = 5;
@@ -53,4 +54,9 @@ export function recordTransaction(result: TransactionResult): void {
 /** A flow-level check (e.g. the status endpoint confirms a final outcome), under its catalogued name. */
 export function recordStatusConfirms(ok: boolean, operationId: string, api: string): void {
   check(ok, { [CHECKS.statusConfirms.name]: (value) => value === true }, { operation: operationId, api });
+}
+
+/** A charging request the money guard did not send (ledger/hooks.ts MoneyRefusal): counted, never sent, never a response. */
+export function recordRefusal(operationId: string, reason: string): void {
+  chargesRefused.add(1, { operation: operationId, reason });
 }

@@ -14,4 +14,6 @@ export const METRICS = Object.freeze({
   unresolved: 'gateway_unresolved',
   /** Trend of the time the response checks took inside the runtime (ms); only with GATEWAY_LOAD_MEASURE_CHECKS=on. */
   checkDuration: 'gateway_check_duration',
+  /** Counter of charging requests the money guard did not send (spend cap, unbounded charge, no ledger), tagged operation, reason. */
+  chargesRefused: 'gateway_charges_refused',
 } as const);

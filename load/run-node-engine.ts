@@ -1,6 +1,7 @@
 // The one integration point of the Node engine: `gateway-harness load --engine node` (and `auto` without a k6) runs
 // the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
 import { runEngine } from '../engine/run.ts';
+import type { HostModule } from '../engine/protocol.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
 export interface NodeEngineRequest {
@@ -15,6 +16,8 @@ export interface NodeEngineRequest {
   readonly progress?: boolean;
   readonly cwd: string;
   readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number };
+  /** Installed in every engine thread before the script (the money host: ledger appends, the shared spend counter). */
+  readonly hostModules?: readonly HostModule[];
 }
 
 export interface NodeEngineResult {
@@ -33,6 +36,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.workers === undefined ? {} : { workers: request.workers }),
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
     ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
+    ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
   });
   return { exitCode: result.exitCode, summary: result.summary };
 }

@@ -13,6 +13,11 @@ export interface K6RunRequest {
   /** Where k6's stdout and stderr go; default inherited (its progress bar and our handleSummary text). */
   readonly stdio?: 'inherit' | 'pipe';
   readonly onOutput?: (chunk: string) => void;
+  /**
+   * Reads k6's stderr (where it logs console output) before anything else sees it: the money ledger's capture
+   * (ledger/k6-capture.ts) persists ledger lines and forwards the rest. stdout keeps `stdio`.
+   */
+  readonly stderrTap?: { onChunk(chunk: string): void; end(): void };
 }
 
 export interface K6RunResult {
@@ -52,13 +57,18 @@ export function k6Environment(inherited: NodeJS.ProcessEnv, runEnv: Readonly<Rec
  */
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   return new Promise((resolvePromise, reject) => {
+    const tap = request.stderrTap;
+    const out = request.stdio === 'pipe' ? 'pipe' : 'inherit';
     const child = spawn(request.k6, k6Arguments(request), {
       cwd: request.cwd,
       env: k6Environment(process.env, request.env),
-      stdio: request.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: ['ignore', out, tap === undefined ? out : 'pipe'],
     });
-    if (request.stdio === 'pipe') {
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
+    if (request.stdio === 'pipe') child.stdout?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
+    if (tap !== undefined) {
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => tap.onChunk(chunk));
+      child.stderr?.on('end', () => tap.end());
+    } else if (request.stdio === 'pipe') {
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
     }
     let interrupts = 0;

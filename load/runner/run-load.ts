@@ -1,13 +1,22 @@
 // One load run from the Node side: refuse what must not run, pick the engine, build the scenario's bundle, start the
 // embedded sandbox when there is no target, run, and read the verdict from the summary.json the run wrote.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError, EXIT } from '../../api/errors.ts';
-import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
+import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
+import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
+import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
+import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
+import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
+import { createLedgerCapture } from '../../ledger/k6-capture.ts';
+import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
+import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
+import { attachLedgerSection } from '../../ledger/report.ts';
+import { credentialSecrets } from '../../reports/redact-report.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { chargingRefusal } from '../charges-guard.ts';
+import { scenarioOperations } from '../scenarios.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import { runNodeEngine } from '../run-node-engine.ts';
 import { runEnvironment } from '../run-settings.ts';
@@ -48,10 +57,14 @@ function usage(message: string): HarnessError {
   return new HarnessError('GH_ERR_USAGE', message);
 }
 
-/** Refusals decided before anything starts or is sent. */
-export function checkLoadRun(flags: LoadFlags, config: TargetConfig): void {
-  const refusal = chargingRefusal(flags.scenario, flags.api, config.environment);
-  if (refusal !== undefined) throw usage(refusal);
+/** The money settings of a run given no money flags: nothing charging on production, no ledger on a sandbox. */
+export function defaultMoney(config: TargetConfig): MoneySettings {
+  return { environment: config.environment, allowCharges: false, ledger: config.environment === 'production' };
+}
+
+/** Refusals decided before anything starts or is sent: the production guard first (ledger/guard.ts, exit 2). */
+export function checkLoadRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings = defaultMoney(config)): void {
+  assertChargesAllowed(`load ${flags.scenario}`, scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges), money);
   if (flags.funds !== undefined && config.baseUrl !== undefined) {
     throw usage('--funds sets the embedded sandbox\'s starting balance: drop --target / GATEWAY_BASE_URL to use it');
   }
@@ -100,8 +113,8 @@ export function exitCodeOf(engineExit: number, summary: LoadSummary | undefined)
   return summary.exitCode;
 }
 
-export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo): Promise<LoadRunOutcome> {
-  checkLoadRun(flags, config);
+export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRunOutcome> {
+  checkLoadRun(flags, config, money);
   const engine = selectEngine(flags.engine, io.env, io.cwd);
   const runId = newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
@@ -112,6 +125,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
 
   const bundle = engine.engine === 'k6' ? await ensureBundle(flags.scenario) : join(ROOT, 'load', `${flags.scenario}.load.ts`);
   let sandbox: RunningSandbox | undefined;
+  let harness: GatewayClient | undefined;
+  let session: MoneySession | undefined;
   try {
     let baseUrl = config.baseUrl;
     let targetLabel = describeTarget(config);
@@ -132,26 +147,78 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       targetLabel = `embedded sandbox (${sandbox.url})`;
       io.info(`load: embedded sandbox on ${sandbox.url} (time scale ${config.timeScale}, funds ${funds} USD)`);
     }
-    const env = runEnvironment({
-      baseUrl,
-      user: config.user,
-      password: config.password,
-      environment: config.environment,
-      timeScale: config.timeScale,
-      profile: flags.profile,
-      api: flags.api,
-      ...(flags.vus === undefined ? {} : { vus: flags.vus }),
-      ...(flags.duration === undefined ? {} : { duration: flags.duration }),
-      ...(flags.rate === undefined ? {} : { rate: flags.rate }),
-      thresholds: flags.thresholds,
-      config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
-      targetLabel,
-      runId,
-      reportDir,
-    });
+    const resolved: ResolvedTargetConfig = { ...config, baseUrl };
+    const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
+    const guarded = charging && (money.ledger || money.cap !== undefined);
+    const secrets = credentialSecrets(config.user, config.password);
+    let pricesFile: string | undefined;
+    let engineMoney: EngineMoneyData | undefined;
+    if (guarded) {
+      // The harness half of money safety: the ledger file, the price book and balance read before the run, the
+      // reconciliation after it. The bundle's half is ledger/hooks.ts in every VU.
+      harness = createGatewayClient(harnessClientConfig(resolved));
+      session = createMoneySession({
+        settings: money,
+        command: 'load',
+        runId,
+        reportDir,
+        secrets,
+        balanceVersion: flags.api === 'v1' ? 'v1' : 'v2',
+        info: io.info,
+      });
+      const line = allowanceLine(money);
+      if (line !== undefined) io.info(line);
+      await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
+      if (money.cap !== undefined) {
+        pricesFile = join(reportDir, 'prices.json');
+        writeFileSync(pricesFile, JSON.stringify(session.prices));
+      }
+      engineMoney = {
+        ...(session.ledgerPath === undefined ? {} : { ledgerPath: session.ledgerPath }),
+        ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),
+        secrets,
+      };
+    }
+    const env = {
+      ...runEnvironment({
+        baseUrl,
+        user: config.user,
+        password: config.password,
+        environment: config.environment,
+        timeScale: config.timeScale,
+        profile: flags.profile,
+        api: flags.api,
+        ...(flags.vus === undefined ? {} : { vus: flags.vus }),
+        ...(flags.duration === undefined ? {} : { duration: flags.duration }),
+        ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+        thresholds: flags.thresholds,
+        config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
+        targetLabel,
+        runId,
+        reportDir,
+      }),
+      // Always set, never inherited: only this harness run decides what its bundle may charge.
+      [MONEY_ENV]: encodeBundleMoney({ ...money, ...(pricesFile === undefined ? {} : { pricesFile }), ...(engine.engine === 'k6' && guarded ? { capture: true } : {}) }),
+    };
     let engineExit: number;
     if (engine.engine === 'k6') {
       io.info(`load: ${flags.scenario} (${flags.profile}) on k6 ${engine.k6.path} (from ${engine.k6.source}); reports in ${reportDir}`);
+      const writer = session?.writer;
+      const capture =
+        writer === undefined
+          ? undefined
+          : createLedgerCapture({
+              persist: (lines) => {
+                try {
+                  writer.appendRaw(lines);
+                } catch (error) {
+                  // Never lose a line: what could not be persisted goes to stderr, said loudly.
+                  io.info(`gateway-harness: GH_ERR_LEDGER: cannot write the ledger (${error instanceof Error ? error.message : String(error)}); lines follow`);
+                  for (const l of lines) io.info(`GH-LEDGER ${l}`);
+                }
+              },
+              forward: (text) => (io.onK6Output === undefined ? process.stderr.write(text) : io.onK6Output(text)),
+            });
       const result = await runK6({
         k6: engine.k6.path,
         bundle,
@@ -160,19 +227,37 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         ...(outJson === undefined ? {} : { outJson }),
         ...(io.k6Stdio === undefined ? {} : { stdio: io.k6Stdio }),
         ...(io.onK6Output === undefined ? {} : { onOutput: io.onK6Output }),
+        ...(capture === undefined ? {} : { stderrTap: capture }),
       });
       engineExit = result.exitCode;
       if (result.signal !== undefined) io.info(`load: k6 ended by ${result.signal}`);
     } else {
-      const result = await runNodeEngine({ script: bundle, env, cwd: io.cwd, ...(outJson === undefined ? {} : { outJson }) });
+      const result = await runNodeEngine({
+        script: bundle,
+        env,
+        cwd: io.cwd,
+        ...(outJson === undefined ? {} : { outJson }),
+        ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
+      });
       engineExit = result.exitCode;
     }
-    const summary = readSummary(reportDir);
+    let summary = readSummary(reportDir);
     if (summary === undefined) {
       io.info(`gateway-harness: GH_ERR_INTERNAL: the run wrote no ${SUMMARY_JSON} in ${reportDir} (engine exit ${engineExit}; see its output above)`);
     }
+    if (session !== undefined && harness !== undefined) {
+      // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
+      const finish = await session.finish(harness, { allowSkips: false, refused: summary?.gateway.refusedCharges ?? 0 });
+      if (finish.section !== undefined) {
+        attachLedgerSection(reportDir, finish.section, { json: [SUMMARY_JSON], junit: [JUNIT_XML], md: [SUMMARY_MD] });
+        summary = readSummary(reportDir) ?? summary;
+      }
+      for (const line of finish.lines) io.info(line);
+    }
     return { exitCode: exitCodeOf(engineExit, summary), reportDir, engine, ...(summary === undefined ? {} : { summary }) };
   } finally {
+    session?.close();
+    await harness?.close();
     await sandbox?.close();
   }
 }

@@ -62,6 +62,8 @@ export interface LoadSummary {
     readonly failed: number;
     readonly schemaViolations: number;
     readonly unresolved: number;
+    /** Charging requests the money guard did not send (spend cap reached, charge not bounded, no ledger). */
+    readonly refusedCharges: number;
     readonly timeToFinalMs?: Readonly<Record<string, number>>;
     readonly checkDurationMs?: Readonly<Record<string, number>>;
   };
@@ -205,6 +207,7 @@ export function buildLoadSummary(data: K6SummaryData, run: RunInfo): LoadSummary
       failed: failedMetric?.values.passes ?? 0, // a Rate's "passes" are its true values: failed responses
       schemaViolations: count(data, METRICS.schemaViolations),
       unresolved: count(data, METRICS.unresolved),
+      refusedCharges: count(data, METRICS.chargesRefused),
       ...(timeToFinal === undefined ? {} : { timeToFinalMs: timeToFinal }),
       ...(checkDuration === undefined ? {} : { checkDurationMs: checkDuration }),
     },

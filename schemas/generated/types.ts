@@ -860,6 +860,32 @@ export interface LedgerSection {
     currency: string;
   }[];
   /**
+   * The --max-spend cap the run was allowed (production targets only).
+   */
+  spendCap?: {
+    amount: number;
+    currency: string;
+  };
+  /**
+   * What the guard counted against the cap at the end: charged amounts of Successful transactions plus the worst case of the unresolved ones.
+   */
+  committed?: {
+    amount: number;
+    currency: string;
+  };
+  /**
+   * Charging requests the guard did not send (the cap would have been crossed, or the charge could not be bounded).
+   */
+  refused?: number;
+  /**
+   * The wallet balance read before and after the run (spec: prepaid terms show available funds negated, credit terms the amount owed; either way after minus before is what the run took).
+   */
+  balance?: {
+    before: number;
+    after: number;
+    moved: number;
+  };
+  /**
    * Charging requests not final at the end of the run (run `gateway-harness reconcile`).
    */
   unresolved: {

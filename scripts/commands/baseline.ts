@@ -3,13 +3,17 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
-import type { TargetConfig } from '../../api/target-config.ts';
+import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
+import { OPERATIONS } from '../../api/operations.ts';
+import type { MoneyPlan } from '../../ledger/plan.ts';
+import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
+import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
 import { DiscoveryError } from '../../conformance/fixtures.ts';
 import { defaultReportDir, newRunId, readSettingsFile, SETTINGS_ENV_VAR } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS, type ConformanceSettings } from '../../conformance/settings.ts';
 import { DEFAULT_BASELINE_DIR, readBaseline } from '../../drift/baseline-files.ts';
 import { driftVerdict } from '../../drift/check.ts';
-import { driftSection, findingLine, verdictLine, writeDriftReport } from '../../drift/report.ts';
+import { DRIFT_JSON, DRIFT_MD, driftSection, findingLine, verdictLine, writeDriftReport } from '../../drift/report.ts';
 import { checkBaseline, recordBaseline } from '../../drift/run.ts';
 import { openTargetSession, type TargetSession, type TargetSessionOptions } from '../../drift/target-session.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
@@ -17,7 +21,7 @@ import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 /** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, and the settings file. */
-export interface SessionFlags extends TargetOptions {
+export interface SessionFlags extends TargetOptions, MoneyOptions {
   profile?: string;
   seed?: string;
   settings?: string;
@@ -74,29 +78,53 @@ const progressTo = (prefix: string) => (line: string): void => {
 
 interface RecordFlags extends SessionFlags {
   out: string;
+  reportDir?: string;
+  readsOnly?: boolean;
+}
+
+/** What observing sends that charges: each transaction operation once per input (1–2 from the catalog). */
+export function baselinePlan(what: string, readsOnly: boolean, target: string): MoneyPlan {
+  return {
+    what,
+    target,
+    items: readsOnly ? [] : OPERATIONS.filter((op) => op.charges).map((operation) => ({ operation, count: 2, note: 'one transaction per input, at most 2 inputs from the catalog' })),
+  };
 }
 
 async function runRecord(opts: RecordFlags): Promise<number> {
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
-  return withSession(config, sessionOptions, async (session) => {
-    const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
-    const ops = result.baseline.index.operations;
-    const observed = ops.filter((o) => o.state === 'observed').length;
-    if (observed === 0) {
-      throw new HarnessError('GH_ERR_TARGET', `baseline record: no operation answered successfully on ${session.label}; see the lines above`, { exitCode: EXIT.usage });
-    }
-    process.stdout.write(`baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`);
-    for (const o of ops.filter((x) => x.state !== 'observed')) process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
-    process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
-    return EXIT.ok;
-  });
+  const readsOnly = opts.readsOnly === true;
+  const money = decideMoney(opts, config, baselinePlan('baseline record', readsOnly, describeTarget(config)));
+  if (money === undefined) return EXIT.ok;
+  const runId = newRunId();
+  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
+  const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.session.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
+      await armMoney(cm, session);
+      const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
+      const ops = result.baseline.index.operations;
+      const observed = ops.filter((o) => o.state === 'observed').length;
+      if (observed === 0) {
+        throw new HarnessError('GH_ERR_TARGET', `baseline record: no operation answered successfully on ${session.label}; see the lines above`, { exitCode: EXIT.usage });
+      }
+      process.stdout.write(`baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`);
+      for (const o of ops.filter((x) => x.state !== 'observed')) process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
+      process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
+      // The recording itself succeeded; unresolved charging transactions still make the run incomplete (exit 1).
+      return VERDICT_EXIT[await settleMoney(cm, session, 'pass', { allowSkips: false, reportDir, files: {} })];
+    });
+  } finally {
+    cm.session.close();
+  }
 }
 
 interface CheckFlags extends SessionFlags {
   baseline: string;
   reportDir?: string;
   allowSkips?: boolean;
+  readsOnly?: boolean;
 }
 
 async function runCheck(opts: CheckFlags): Promise<number> {
@@ -104,21 +132,32 @@ async function runCheck(opts: CheckFlags): Promise<number> {
   const sessionOptions = sessionOptionsFrom(opts, config);
   // A missing or broken baseline is a usage error before any request leaves.
   const baseline = readBaseline(opts.baseline);
-  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), newRunId()) : resolve(opts.reportDir);
-  return withSession(config, sessionOptions, async (session) => {
-    const result = await checkBaseline(session, baseline, { progress: progressTo('baseline') });
-    const verdict = driftVerdict(result, { allowSkips: opts.allowSkips === true });
-    const section = driftSection(result, verdict, session.label, opts.baseline);
-    const files = writeDriftReport(reportDir, section);
-    const out = (line: string): void => {
-      process.stdout.write(`${line}\n`);
-    };
-    out(verdictLine(section));
-    for (const f of section.findings) out(findingLine(f));
-    for (const n of section.notChecked.filter((x) => x.skipped)) out(`not checked ${n.operationId}: ${n.reason}`);
-    out(`reports: ${files.join(', ')}`);
-    return VERDICT_EXIT[verdict];
-  });
+  const readsOnly = opts.readsOnly === true;
+  const money = decideMoney(opts, config, baselinePlan('baseline check', readsOnly, describeTarget(config)));
+  if (money === undefined) return EXIT.ok;
+  const runId = newRunId();
+  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
+  const cm = openCommandMoney(money, { command: 'baseline check', runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.session.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
+      await armMoney(cm, session);
+      const result = await checkBaseline(session, baseline, { progress: progressTo('baseline') });
+      const allowSkips = opts.allowSkips === true;
+      const verdict = driftVerdict(result, { allowSkips });
+      const section = driftSection(result, verdict, session.label, opts.baseline);
+      const files = writeDriftReport(reportDir, section);
+      const out = (line: string): void => {
+        process.stdout.write(`${line}\n`);
+      };
+      out(verdictLine(section));
+      for (const f of section.findings) out(findingLine(f));
+      for (const n of section.notChecked.filter((x) => x.skipped)) out(`not checked ${n.operationId}: ${n.reason}`);
+      out(`reports: ${files.join(', ')}`);
+      return VERDICT_EXIT[await settleMoney(cm, session, verdict, { allowSkips, reportDir, files: { json: [DRIFT_JSON], md: [DRIFT_MD] } })];
+    });
+  } finally {
+    cm.session.close();
+  }
 }
 
 export function register(program: Command): void {
@@ -134,8 +173,11 @@ export function register(program: Command): void {
       'Call every read operation (and, on a sandbox, every transaction) with inputs from the target\'s own catalog and write one inferred schema per operation.\n' +
         'With no --target it records the embedded sandbox. Exit 0 written, 2 usage/config error or unusable target.',
     )
-    .option('--out <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR);
+    .option('--out <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR)
+    .option('--report-dir <dir>', 'where ledger.jsonl goes when charging requests are sent (default reports/out/<run-id>/)')
+    .option('--reads-only', 'send no charging request: transactions (and the reads that need one) are not observed; what a production target allows without --allow-charges');
   addSessionOptions(record);
+  addMoneyOptions(record);
   record.action(async (opts: RecordFlags) => {
     process.exitCode = await runRecord(opts);
   });
@@ -147,8 +189,10 @@ export function register(program: Command): void {
     )
     .option('--baseline <dir>', 'baseline directory to check against', DEFAULT_BASELINE_DIR)
     .option('--report-dir <dir>', 'where drift.json and drift.md go (default reports/out/<run-id>/)')
-    .option('--allow-skips', 'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)');
+    .option('--allow-skips', 'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)')
+    .option('--reads-only', 'send no charging request: transactions (and the reads that need one) are not checked');
   addSessionOptions(check);
+  addMoneyOptions(check);
   check.action(async (opts: CheckFlags) => {
     process.exitCode = await runCheck(opts);
   });

@@ -17,9 +17,13 @@ import type { RunResult } from '../../conformance/types.ts';
 import { VERDICT_EXIT, VERDICT_WORD } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
+import { OPERATIONS } from '../../api/operations.ts';
+import { assertChargesAllowed } from '../../ledger/guard.ts';
+import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
+import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
-interface ConformanceOptions extends TargetOptions {
+interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
   grep?: string;
   reportDir?: string;
@@ -95,10 +99,32 @@ function printOutcome(run: RunResult, meta: SummaryMeta, paths: { summary: strin
   out(`reports: ${paths.junit}, ${paths.summary}`);
 }
 
+/** What conformance sends that charges: one request per request case, plus the multi-step cases' transactions. */
+export function conformancePlan(cases: ReturnType<typeof selectCases>, target: string): MoneyPlan {
+  const requestCases = new Map<string, number>();
+  for (const c of cases) if (c.kind === 'request') requestCases.set(c.operationId, (requestCases.get(c.operationId) ?? 0) + 1);
+  const scenarios = cases.filter((c) => c.kind === 'scenario').length;
+  const charging = OPERATIONS.filter((op) => op.charges && (requestCases.has(op.id) || scenarios > 0));
+  return {
+    what: 'conformance',
+    target,
+    items: charging.map((operation) => {
+      const n = requestCases.get(operation.id) ?? 0;
+      return scenarios === 0
+        ? { operation, count: n, note: `${n} request case${n === 1 ? '' : 's'}` }
+        : { operation, note: `${n} request case${n === 1 ? '' : 's'}, and the ${scenarios} multi-step cases decide their own transactions as they run` };
+    }),
+  };
+}
+
 /** Refuses what conformance must not do before anything is started. */
-function checkTarget(config: TargetConfig, opts: ConformanceOptions): void {
+function checkTarget(config: TargetConfig, opts: ConformanceOptions, cases: ReturnType<typeof selectCases>): void {
+  // The one production guard first (the same line as every command), then conformance's own rule.
+  assertChargesAllowed('conformance', conformancePlan(cases, describeTarget(config)).items.map((i) => i.operation), moneySettingsFrom(opts, config.environment));
   if (config.environment === 'production') {
-    throw usage('conformance sends top-ups and other charging transactions and relies on sandbox triggers: point it at a sandbox environment (--env sandbox)');
+    throw usage(
+      'conformance sends top-ups and other charging transactions to made-up numbers and relies on sandbox triggers: point it at a sandbox environment (--env sandbox); --allow-charges does not apply to it',
+    );
   }
   if (config.baseUrl !== undefined && (opts.profile !== undefined || opts.seed !== undefined)) {
     throw usage('--profile and --seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it)');
@@ -113,13 +139,17 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
     return EXIT.ok;
   }
   const config = configFromOptions(opts);
-  checkTarget(config, opts);
+  const cases = selectCases({ api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) });
+  if (opts.dryRun === true) {
+    for (const line of planLines(conformancePlan(cases, describeTarget(config)), moneySettingsFrom(opts, config.environment))) process.stdout.write(`${line}\n`);
+    return EXIT.ok;
+  }
+  checkTarget(config, opts, cases);
   const profile = opts.profile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = parseSeed(opts.seed, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
   let settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
-  const cases = selectCases({ api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) });
   if (cases.length === 0) {
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
   }
@@ -205,6 +235,7 @@ export function register(program: Command): void {
     .option('--list', 'print the selected cases (id, phase, spec section, title) and exit')
     .option('--allow-skips', 'accept skipped cases (not verified): the verdict can then pass, and says how many were skipped');
   addTargetOptions(cmd);
+  addMoneyOptions(cmd, { ledger: false });
   cmd.action(async (opts: ConformanceOptions) => {
     process.exitCode = await runConformance(opts);
   });

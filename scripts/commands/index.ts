@@ -7,6 +7,7 @@ import { register as registerMigrate } from './migrate.ts';
 import { register as registerOpenApi } from './openapi.ts';
 import { register as registerLoad } from './load.ts';
 import { register as registerBuild } from './build.ts';
+import { register as registerReconcile } from './reconcile.ts';
 import { register as registerEngine } from '../../engine/cli.ts';
 
 export type RegisterCommand = (program: Command) => void;
@@ -16,6 +17,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerLoad,
   registerBaseline,
   registerMigrate,
+  registerReconcile,
   registerSandbox,
   registerBuild,
   registerOpenApi,

@@ -4,10 +4,14 @@ import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
 import { runLoad } from '../../load/runner/run-load.ts';
+import { describeTarget } from '../../api/target-config.ts';
+import { planLines } from '../../ledger/plan.ts';
+import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
-interface LoadOptions extends TargetOptions, RawLoadFlags {
+interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions {
   list?: boolean;
 }
 
@@ -30,7 +34,8 @@ export function register(program: Command): void {
       'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
         'Writes summary.json, junit.xml and summary.md to the report dir. Exit 0 passed, 1 incomplete/failed check,\n' +
-        '2 usage/config error (charging scenarios against production are refused), 99 thresholds crossed, other k6 codes passed through.',
+        '2 usage/config error (charging scenarios against production are refused without --allow-charges --max-spend), 99 thresholds crossed,\n' +
+        'other k6 codes passed through. Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
     .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
@@ -45,6 +50,7 @@ export function register(program: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
+  addMoneyOptions(cmd);
   cmd.action(async (opts: LoadOptions) => {
     if (opts.list === true) {
       printList();
@@ -53,11 +59,22 @@ export function register(program: Command): void {
     }
     const flags = parseLoadFlags(opts);
     const config = configFromOptions(opts);
-    const outcome = await runLoad(flags, config, {
-      cwd: process.cwd(),
-      env: process.env,
-      info: (line) => process.stderr.write(`${line}\n`),
-    });
+    const money = moneySettingsFrom(opts, config.environment);
+    if (opts.dryRun === true) {
+      for (const line of planLines(loadMoneyPlan(flags, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
+      process.exitCode = 0;
+      return;
+    }
+    const outcome = await runLoad(
+      flags,
+      config,
+      {
+        cwd: process.cwd(),
+        env: process.env,
+        info: (line) => process.stderr.write(`${line}\n`),
+      },
+      money,
+    );
     process.exitCode = outcome.exitCode;
   });
 }

@@ -6,13 +6,18 @@ import { EXIT, HarnessError } from '../../api/errors.ts';
 import { operationPairs } from '../../api/operations.ts';
 import { defaultReportDir, newRunId } from '../../conformance/session.ts';
 import { DEFAULT_LOAD, LOAD_LIMITS, type LoadSettings } from '../../migrate/latency.ts';
-import { migrationSection, pairLine, verdictLine, writeMigrationReport } from '../../migrate/report.ts';
+import { MIGRATION_JSON, MIGRATION_MD, migrationSection, pairLine, verdictLine, writeMigrationReport } from '../../migrate/report.ts';
 import { chargingPairs, migrationVerdict, runMigration, selectPairs } from '../../migrate/run-migration.ts';
+import { describeTarget } from '../../api/target-config.ts';
+import type { OperationPair } from '../../api/operations.ts';
+import type { MoneyPlan } from '../../ledger/plan.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
+import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
+import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
 import { configFromOptions } from '../target-options.ts';
 import { addSessionOptions, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
 
-interface MigrateFlags extends SessionFlags {
+interface MigrateFlags extends SessionFlags, MoneyOptions {
   reportDir?: string;
   pairs?: string;
   requests: string;
@@ -37,6 +42,16 @@ function parsePairs(value: string | undefined): string[] | undefined {
   return wanted;
 }
 
+/** What migrate sends that charges: each charging pair's transactions (1–2 inputs from the catalog) and its latency submissions. */
+export function migratePlan(selected: readonly OperationPair[], requests: number, target: string): MoneyPlan {
+  const ops = chargingPairs([...selected]).flatMap((p) => [p.v1, p.v2]).filter((op) => op.charges);
+  return {
+    what: 'migrate',
+    target,
+    items: ops.map((operation) => ({ operation, count: 2 + requests, note: `at most 2 inputs from the catalog, then ${requests} latency submissions` })),
+  };
+}
+
 async function runMigrate(opts: MigrateFlags): Promise<number> {
   const purposes = parsePairs(opts.pairs);
   const selected = selectPairs(purposes);
@@ -51,30 +66,34 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   };
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
-  // Money safety: on production nothing that charges is sent (no allowance flags exist yet). Refused before anything starts.
-  const charging = config.environment === 'production' ? chargingPairs(selected) : [];
-  if (charging.length > 0) {
-    const reads = selected.filter((p) => !charging.includes(p)).map((p) => p.purpose);
-    throw usage(
-      `migrate: ${charging.length} selected pairs charge money on a production target (${charging.map((p) => p.purpose).join(', ')}); nothing was sent. ` +
-        `Select read pairs with --pairs${reads.length > 0 ? ` (e.g. --pairs ${reads.slice(0, 3).join(',')})` : ''}`,
-    );
-  }
-  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), newRunId()) : resolve(opts.reportDir);
-  return withSession(config, sessionOptions, async (session) => {
-    const result = await runMigration(session, {
-      ...(purposes === undefined ? {} : { pairs: purposes }),
-      load,
-      progress: (line) => process.stderr.write(`migrate: ${line}\n`),
+  // Money safety (ledger/guard.ts): refused before anything starts when charging pairs meet a production target
+  // without --allow-charges --max-spend; --dry-run prints the plan instead.
+  const money = decideMoney(opts, config, migratePlan(selected, load.requests, describeTarget(config)));
+  if (money === undefined) return EXIT.ok;
+  const runId = newRunId();
+  const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
+  const cm = openCommandMoney(money, { command: 'migrate', runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.session.hooks, allowCharges: money.allowCharges }, async (session) => {
+      await armMoney(cm, session);
+      const result = await runMigration(session, {
+        ...(purposes === undefined ? {} : { pairs: purposes }),
+        load,
+        progress: (line) => process.stderr.write(`migrate: ${line}\n`),
+      });
+      const allowSkips = opts.allowSkips === true;
+      const verdict = migrationVerdict(result, { allowSkips });
+      const section = migrationSection(result, verdict, load);
+      const files = writeMigrationReport(reportDir, section);
+      process.stdout.write(`${verdictLine(section)}\n`);
+      for (const p of section.pairs) process.stdout.write(`${pairLine(p)}\n`);
+      process.stdout.write(`reports: ${files.join(', ')}\n`);
+      // Unresolved charging transactions make the run incomplete, whatever the pairs said.
+      return VERDICT_EXIT[await settleMoney(cm, session, verdict, { allowSkips, reportDir, files: { json: [MIGRATION_JSON], md: [MIGRATION_MD] } })];
     });
-    const verdict = migrationVerdict(result, { allowSkips: opts.allowSkips === true });
-    const section = migrationSection(result, verdict, load);
-    const files = writeMigrationReport(reportDir, section);
-    process.stdout.write(`${verdictLine(section)}\n`);
-    for (const p of section.pairs) process.stdout.write(`${pairLine(p)}\n`);
-    process.stdout.write(`reports: ${files.join(', ')}\n`);
-    return VERDICT_EXIT[verdict];
-  });
+  } finally {
+    cm.session.close();
+  }
 }
 
 export function register(program: Command): void {
@@ -92,6 +111,7 @@ export function register(program: Command): void {
     .option('--allow-skips', 'pass even when some pairs could not be compared')
     .option('--list', 'print the pairs (purpose, v1 operation, v2 operation, charges or read) and exit');
   addSessionOptions(cmd);
+  addMoneyOptions(cmd);
   cmd.action(async (opts: MigrateFlags) => {
     process.exitCode = await runMigrate(opts);
   });
