@@ -187,7 +187,7 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
         let output = '';
         const result = await runK6({ k6: exitBinary?.path ?? '', bundle: await ensureBundle('topup-flow'), env, cwd: workDir, stdio: 'pipe', onOutput: (c) => void (output += c) });
         expect(result.exitCode, output).not.toBe(0);
-        expect(output).toMatch(/scenario topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
+        expect(output).toMatch(/load topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
         expect(output).not.toContain(PASSWORD);
         expect(requests).toBe(0);
       } finally {

@@ -40,6 +40,8 @@ export interface LoadRunIo {
   /** k6's output: inherited by default; tests capture it. */
   readonly k6Stdio?: 'inherit' | 'pipe';
   readonly onK6Output?: (chunk: string) => void;
+  /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
+  readonly engineWorkers?: number;
 }
 
 export interface LoadRunOutcome {
@@ -238,6 +240,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         cwd: io.cwd,
         ...(outJson === undefined ? {} : { outJson }),
         ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
+        ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
       });
       engineExit = result.exitCode;
     }

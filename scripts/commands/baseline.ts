@@ -130,11 +130,11 @@ interface CheckFlags extends SessionFlags {
 async function runCheck(opts: CheckFlags): Promise<number> {
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
-  // A missing or broken baseline is a usage error before any request leaves.
-  const baseline = readBaseline(opts.baseline);
   const readsOnly = opts.readsOnly === true;
   const money = decideMoney(opts, config, baselinePlan('baseline check', readsOnly, describeTarget(config)));
   if (money === undefined) return EXIT.ok;
+  // A missing or broken baseline is a usage error before any request leaves.
+  const baseline = readBaseline(opts.baseline);
   const runId = newRunId();
   const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
   const cm = openCommandMoney(money, { command: 'baseline check', runId, reportDir, config });

@@ -39,9 +39,9 @@ function parseDeadline(text: string | undefined): number | undefined {
 async function runReconcile(file: string, opts: ReconcileOptions): Promise<number> {
   const path = resolve(file);
   const deadlineMs = parseDeadline(opts.deadline);
+  const config = configFromOptions(opts);
   const read = readLedger(path);
   const transactions = foldLedger(read.lines);
-  const config = configFromOptions(opts);
   const baseUrl = reconcileTarget(config.baseUrl, transactions.map((t) => t.request.target));
   const resolved: ResolvedTargetConfig = { ...config, baseUrl };
   const open = transactions.filter((t) => !isFinal(t));
