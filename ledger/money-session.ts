@@ -9,6 +9,7 @@ import type { LedgerSection } from '../reports/model.ts';
 import { createLocalBudget, type SpendBudget } from './budget.ts';
 import { createEntryIds, LEDGER_FILE, runtimeToken, type LedgerLine } from './entry.ts';
 import { createMoneyHooks, MoneyRefusal, type MoneyHooks } from './hooks.ts';
+import { recoverSpool } from './k6-spool.ts';
 import { openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
 import { foldLedger, isFinal, type LedgerTransaction } from './ledger-state.ts';
 import { toCents, type MoneySettings } from './money-settings.ts';
@@ -154,6 +155,7 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
     async finish(client, finishOptions) {
       if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
       const mapping = known.mapping;
+      recoverSpool(ledgerPath);
       const mine = readLedger(ledgerPath).lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
       const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
       const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));

@@ -14,10 +14,11 @@ export interface K6RunRequest {
   readonly stdio?: 'inherit' | 'pipe';
   readonly onOutput?: (chunk: string) => void;
   /**
-   * Reads k6's stderr (where it logs console output) before anything else sees it: the money ledger's capture
-   * (ledger/k6-capture.ts) persists ledger lines and forwards the rest. stdout keeps `stdio`.
+   * k6's stderr (where it logs console output, the money ledger's lines among them) as an open file descriptor: the
+   * harness tails the file (ledger/k6-spool.ts). stdout is then a pipe forwarded to `onOutput` (or this process's
+   * stdout), so that k6 dies of SIGPIPE within a second (its progress line) if the harness is killed.
    */
-  readonly stderrTap?: { onChunk(chunk: string): void; end(): void };
+  readonly stderrFd?: number;
 }
 
 export interface K6RunResult {
@@ -57,20 +58,17 @@ export function k6Environment(inherited: NodeJS.ProcessEnv, runEnv: Readonly<Rec
  */
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const tap = request.stderrTap;
-    const out = request.stdio === 'pipe' ? 'pipe' : 'inherit';
+    const spooled = request.stderrFd !== undefined;
+    const out = request.stdio === 'pipe' || spooled ? 'pipe' : 'inherit';
     const child = spawn(request.k6, k6Arguments(request), {
       cwd: request.cwd,
       env: k6Environment(process.env, request.env),
-      stdio: ['ignore', out, tap === undefined ? out : 'pipe'],
+      stdio: ['ignore', out, request.stderrFd ?? out],
     });
-    if (request.stdio === 'pipe') child.stdout?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
-    if (tap !== undefined) {
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => tap.onChunk(chunk));
-      child.stderr?.on('end', () => tap.end());
-    } else if (request.stdio === 'pipe') {
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
+    if (out === 'pipe') {
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (request.onOutput === undefined ? process.stdout.write(chunk) : request.onOutput(chunk)));
     }
+    if (!spooled && request.stdio === 'pipe') child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
     let interrupts = 0;
     const onInterrupt = (): void => {
       interrupts += 1;

@@ -1,6 +1,6 @@
 // One load run from the Node side: refuse what must not run, pick the engine, build the scenario's bundle, start the
 // embedded sandbox when there is no target, run, and read the verdict from the summary.json the run wrote.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
@@ -10,7 +10,7 @@ import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../
 import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
-import { createLedgerCapture } from '../../ledger/k6-capture.ts';
+import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { attachLedgerSection } from '../../ledger/report.ts';
@@ -206,31 +206,39 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     if (engine.engine === 'k6') {
       io.info(`load: ${flags.scenario} (${flags.profile}) on k6 ${engine.k6.path} (from ${engine.k6.source}); reports in ${reportDir}`);
       const writer = session?.writer;
-      const capture =
-        writer === undefined
+      // Guarded runs: k6's stderr is a file in the report dir (the spool), tailed here; see ledger/k6-spool.ts.
+      const spoolPath = writer === undefined ? undefined : join(reportDir, K6_SPOOL_FILE);
+      const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
+      const tail =
+        writer === undefined || spoolPath === undefined
           ? undefined
-          : createLedgerCapture({
+          : tailSpool(spoolPath, {
               persist: (lines) => {
                 try {
                   writer.appendRaw(lines);
                 } catch (error) {
-                  // Never lose a line: what could not be persisted goes to stderr, said loudly.
-                  io.info(`gateway-harness: GH_ERR_LEDGER: cannot write the ledger (${error instanceof Error ? error.message : String(error)}); lines follow`);
-                  for (const l of lines) io.info(`GH-LEDGER ${l}`);
+                  // The lines stay in the spool, where reconcile finds them; said loudly.
+                  io.info(`gateway-harness: GH_ERR_LEDGER: cannot write the ledger (${error instanceof Error ? error.message : String(error)}); the lines stay in ${spoolPath}`);
                 }
               },
               forward: (text) => (io.onK6Output === undefined ? process.stderr.write(text) : io.onK6Output(text)),
             });
-      const result = await runK6({
-        k6: engine.k6.path,
-        bundle,
-        env,
-        cwd: io.cwd,
-        ...(outJson === undefined ? {} : { outJson }),
-        ...(io.k6Stdio === undefined ? {} : { stdio: io.k6Stdio }),
-        ...(io.onK6Output === undefined ? {} : { onOutput: io.onK6Output }),
-        ...(capture === undefined ? {} : { stderrTap: capture }),
-      });
+      let result;
+      try {
+        result = await runK6({
+          k6: engine.k6.path,
+          bundle,
+          env,
+          cwd: io.cwd,
+          ...(outJson === undefined ? {} : { outJson }),
+          ...(io.k6Stdio === undefined ? {} : { stdio: io.k6Stdio }),
+          ...(io.onK6Output === undefined ? {} : { onOutput: io.onK6Output }),
+          ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
+        });
+      } finally {
+        if (spoolFd !== undefined) closeSync(spoolFd);
+        tail?.stop();
+      }
       engineExit = result.exitCode;
       if (result.signal !== undefined) io.info(`load: k6 ended by ${result.signal}`);
     } else {

@@ -7,6 +7,7 @@ import { EXIT, HarnessError } from '../../api/errors.ts';
 import type { ResolvedTargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient } from '../../client/gateway-client.ts';
 import { openLedgerWriter, readLedger } from '../../ledger/ledger-file.ts';
+import { K6_SPOOL_FILE, recoverSpool } from '../../ledger/k6-spool.ts';
 import { foldLedger, isFinal } from '../../ledger/ledger-state.ts';
 import { harnessClientConfig } from '../../ledger/money-session.ts';
 import { reconcileTransactions, unpollable } from '../../ledger/reconcile.ts';
@@ -40,6 +41,8 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   const path = resolve(file);
   const deadlineMs = parseDeadline(opts.deadline);
   const config = configFromOptions(opts);
+  // After a kill, k6 may have written ledger lines the harness never read: they are in the spool beside the ledger.
+  const recovered = recoverSpool(path);
   const read = readLedger(path);
   const transactions = foldLedger(read.lines);
   const baseUrl = reconcileTarget(config.baseUrl, transactions.map((t) => t.request.target));
@@ -48,6 +51,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   const err = (line: string): void => {
     process.stderr.write(`${line}\n`);
   };
+  if (recovered > 0) err(`reconcile: ${recovered} ledger line${recovered === 1 ? '' : 's'} recovered from k6's output (${K6_SPOOL_FILE})`);
   if (read.badLines > 0) err(`reconcile: ${read.badLines} line${read.badLines === 1 ? '' : 's'} of ${path} could not be read (a line torn by a crash mid-write is expected at the end)`);
   err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`);
   const walletCurrency = transactions.find((t) => t.request.estimate !== undefined)?.request.estimate?.currency ?? 'wallet';
