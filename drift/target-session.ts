@@ -1,6 +1,8 @@
 // One run's connection to its target: the given URL, or the embedded sandbox started on 127.0.0.1 port 0 when no
 // target is configured; the gateway client over it and the catalog facts discovered from it. Shared by baseline and migrate.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ClientHooks } from '../api/client-core.ts';
+import { retryRead } from '../api/faults.ts';
 import type { TargetConfig, ResolvedTargetConfig } from '../api/target-config.ts';
 import { describeTarget } from '../api/target-config.ts';
 import { createGatewayClient, type GatewayClient } from '../client/gateway-client.ts';
@@ -96,10 +98,15 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
   };
 }
 
+/** Attempts per catalog read in discovery (api/faults.ts retryRead). */
+export const DISCOVERY_ATTEMPTS = 5;
+
 /** Reads the target's catalog once (v2 SKUs, countries, gift cards) through the shared conformance discovery. */
 export function discoverCatalog(session: TargetSession): Promise<Fixtures> {
   return discoverFixtures({
-    read: async (operationId, input) => (await session.client.call(operationId, input)).response,
+    // A faulted read (reset, 5xx, broken body) is retried a few times: one fault must not make the whole run unusable.
+    read: async (operationId, input) =>
+      (await retryRead(() => session.client.call(operationId, input), { attempts: DISCOVERY_ATTEMPTS, waitMs: session.client.timings.pollIntervalMs, sleep: (ms) => delay(ms) })).response,
     mapping: session.config.fieldMapping,
     settings: session.settings,
   });

@@ -4,6 +4,7 @@
 // reports can end with a transaction silently Unknown.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FAULT_KINDS, faultLine, type FaultCounts } from '../api/faults.ts';
 import { junitXml, type JUnitCase } from '../reports/junit-xml.ts';
 import type { LedgerSection } from '../reports/model.ts';
 import { formatCharged, ledgerLine, ledgerSection } from '../reports/sections.ts';
@@ -158,5 +159,25 @@ export function attachLedgerSection(dir: string, section: LedgerSection, files: 
       '',
     ].join('\n');
     writeAtomic(path, readFileSync(path, 'utf8').replace(/\s*$/, '\n') + md);
+  }
+}
+
+/**
+ * Adds the run's fault counts (api/faults.ts) to report files a command wrote: a `faults` member in JSON files and a
+ * line in Markdown files. Faults are counted, never judged here: the command's own checks already saw each one.
+ */
+export function attachFaultCounts(dir: string, counts: FaultCounts, files: { readonly json?: readonly string[]; readonly md?: readonly string[] }): void {
+  const total = FAULT_KINDS.reduce((sum, k) => sum + counts[k], 0);
+  for (const name of files.json ?? []) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    const report = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    report.faults = { ...counts, total };
+    writeAtomic(path, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  for (const name of files.md ?? []) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    writeAtomic(path, `${readFileSync(path, 'utf8').replace(/\s*$/, '\n')}\nFaults seen (responses that were no gateway answer): ${faultLine(counts)}.\n`);
   }
 }

@@ -13,6 +13,10 @@ import type { FlowContext, FlowRecorder, LoadScenario } from './flows/context.ts
 import { createK6Client } from './k6-client.ts';
 import { recordRefusal, recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
 import { waitMs } from './k6-wait.ts';
+import type { ClientCore } from '../api/client-core.ts';
+import { retryRead } from '../api/faults.ts';
+import { getOperation } from '../api/operations.ts';
+
 import { buildK6Options, type K6Options } from './profiles.ts';
 import { readRunSettings } from './run-settings.ts';
 import { SCENARIOS, scenarioOperations, versionsOf } from './scenarios.ts';
@@ -25,6 +29,16 @@ export interface LoadTest<D> {
   setup(): Promise<D>;
   iteration(data: D): Promise<void>;
   handleSummary(data: K6SummaryData): Record<string, string>;
+}
+
+/** The client with idempotent reads retried on a fault (setup's catalog discovery). */
+function withReadRetries(client: ClientCore, pauseMs: number): ClientCore {
+  const retry = { attempts: 5, waitMs: pauseMs, sleep: waitMs };
+  return {
+    ...client,
+    call: (operationId, input, options) =>
+      getOperation(operationId).method === 'GET' ? retryRead(() => client.call(operationId, input, options), retry) : client.call(operationId, input, options),
+  };
 }
 
 export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
@@ -101,7 +115,8 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
   };
   return {
     options,
-    setup: () => scenario.setup(context(0)),
+    // setup() reads the catalog: a faulted read is retried a few times (api/faults.ts), reads only, never a write.
+    setup: () => scenario.setup({ ...context(0), client: withReadRetries(client, settings.timings.pollIntervalMs) }),
     async iteration(data) {
       try {
         await scenario.iteration(context(exec.scenario.iterationInTest), data);

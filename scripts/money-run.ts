@@ -7,7 +7,10 @@ import { allowanceLine, assertChargesAllowed } from '../ledger/guard.ts';
 import { createMoneySession, type MoneySession } from '../ledger/money-session.ts';
 import type { MoneySettings } from '../ledger/money-settings.ts';
 import { planLines, type MoneyPlan } from '../ledger/plan.ts';
-import { attachLedgerSection } from '../ledger/report.ts';
+import { attachFaultCounts, attachLedgerSection } from '../ledger/report.ts';
+import type { ClientHooks } from '../api/client-core.ts';
+import { createFaultTally, faultLine, type FaultTally } from '../api/faults.ts';
+import { composeHooks } from '../ledger/hooks.ts';
 import { credentialSecrets } from '../reports/redact-report.ts';
 import { combineVerdicts, type Verdict } from '../reports/verdict.ts';
 import { moneySettingsFrom, type MoneyOptions } from './money-options.ts';
@@ -19,6 +22,10 @@ const err = (line: string): void => {
 export interface CommandMoney {
   readonly settings: MoneySettings;
   readonly session: MoneySession;
+  /** Every response of the command's client, tallied by fault kind (api/faults.ts) for the reports. */
+  readonly faults: FaultTally;
+  /** For the command's client: the money guard, then the fault tally. */
+  readonly hooks: ClientHooks;
 }
 
 /**
@@ -44,7 +51,8 @@ export function openCommandMoney(settings: MoneySettings, run: { readonly comman
     secrets: credentialSecrets(run.config.user, run.config.password),
     info: err,
   });
-  return { settings, session };
+  const faults = createFaultTally();
+  return { settings, session, faults, hooks: composeHooks(session.hooks, { afterResponse: (exchange) => faults.add(exchange.response) }) };
 }
 
 /** Arms the guard on the command's target (reads the price book and balance for a capped run). */
@@ -66,6 +74,8 @@ export async function settleMoney(
 ): Promise<Verdict> {
   const finish = await money.session.finish(target.client, { allowSkips: options.allowSkips });
   for (const line of finish.lines) process.stdout.write(`${line}\n`);
+  process.stdout.write(`faults seen: ${faultLine(money.faults.counts())}\n`);
+  attachFaultCounts(options.reportDir, money.faults.counts(), { json: options.files.json ?? [], md: options.files.md ?? [] });
   if (finish.section === undefined) return verdict;
   attachLedgerSection(options.reportDir, finish.section, options.files);
   return combineVerdicts([verdict, finish.section.verdict]);

@@ -1,5 +1,6 @@
 // Turns k6's end-of-test data into the harness's load summary: every threshold (crossed? verified by samples?), every
 // check, the envelope-aware metrics, and one verdict from reports/verdict.ts. Runtime-neutral: it runs inside k6.
+import type { FaultKind } from '../../api/faults.ts';
 import { combineVerdicts, VERDICT_EXIT, VERDICT_WORD, type Verdict } from '../../reports/verdict.ts';
 import { CHECKS } from '../checks.ts';
 import { METRICS } from '../metric-names.ts';
@@ -64,6 +65,8 @@ export interface LoadSummary {
     readonly unresolved: number;
     /** Charging requests the money guard did not send (spend cap reached, charge not bounded, no ledger). */
     readonly refusedCharges: number;
+    /** Responses that were no gateway answer, per fault kind (api/faults.ts): each also counted as its outcome. */
+    readonly faults: Readonly<Record<FaultKind, number>>;
     readonly timeToFinalMs?: Readonly<Record<string, number>>;
     readonly checkDurationMs?: Readonly<Record<string, number>>;
   };
@@ -208,6 +211,12 @@ export function buildLoadSummary(data: K6SummaryData, run: RunInfo): LoadSummary
       schemaViolations: count(data, METRICS.schemaViolations),
       unresolved: count(data, METRICS.unresolved),
       refusedCharges: count(data, METRICS.chargesRefused),
+      faults: {
+        timeout: count(data, METRICS.faults.timeout),
+        connection: count(data, METRICS.faults.connection),
+        'server-error': count(data, METRICS.faults['server-error']),
+        malformed: count(data, METRICS.faults.malformed),
+      },
       ...(timeToFinal === undefined ? {} : { timeToFinalMs: timeToFinal }),
       ...(checkDuration === undefined ? {} : { checkDurationMs: checkDuration }),
     },

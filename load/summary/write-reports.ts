@@ -1,5 +1,6 @@
 // The three report files of a load run, written by the project (no remote jslib): summary.json, junit.xml (one testcase
 // per threshold and per check, through the one JUnit writer) and summary.md; plus the short text k6 prints. Runtime-neutral.
+import { faultLine } from '../../api/faults.ts';
 import { junitXml, type JUnitCase } from '../../reports/junit-xml.ts';
 import type { CheckSummary, LoadSummary, ThresholdResult } from './build-summary.ts';
 import { round } from './build-summary.ts';
@@ -76,6 +77,8 @@ export function loadSummaryMarkdown(summary: LoadSummary): string {
   lines.push('## Envelope-aware metrics', '');
   lines.push(`- responses: ${gateway.responses}; outcome Failed: ${gateway.failed} (rate ${gateway.failedRate === undefined ? '–' : round(gateway.failedRate)})`);
   lines.push(`- schema violations: ${gateway.schemaViolations}; unresolved transactions: ${gateway.unresolved}`);
+  lines.push(`- faults (responses that were no gateway answer): ${faultLine(gateway.faults)}`);
+  if (gateway.refusedCharges > 0) lines.push(`- charging requests not sent by the money guard: ${gateway.refusedCharges}`);
   lines.push(`- time to final (ms): ${stats(gateway.timeToFinalMs, ['count', 'med', 'p(95)', 'p(99)', 'max'])}`);
   if (gateway.checkDurationMs !== undefined) lines.push(`- response checks inside the runtime (ms): ${stats(gateway.checkDurationMs, ['count', 'avg', 'p(95)', 'max'])}`);
   lines.push('');

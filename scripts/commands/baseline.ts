@@ -101,7 +101,7 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
   const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
   try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.session.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
       await armMoney(cm, session);
       const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
       const ops = result.baseline.index.operations;
@@ -139,7 +139,7 @@ async function runCheck(opts: CheckFlags): Promise<number> {
   const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
   const cm = openCommandMoney(money, { command: 'baseline check', runId, reportDir, config });
   try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.session.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
       await armMoney(cm, session);
       const result = await checkBaseline(session, baseline, { progress: progressTo('baseline') });
       const allowSkips = opts.allowSkips === true;

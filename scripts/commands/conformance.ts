@@ -8,7 +8,10 @@ import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '..
 import { compileGrep, selectCases, type ApiSelection } from '../../conformance/plan.ts';
 import { preflight } from '../../conformance/preflight.ts';
 import { createProgress } from '../../conformance/progress.ts';
-import { buildSummary, formatCaseFailure, verdictOfRun, writeConformanceReports, type SummaryMeta } from '../../conformance/report.ts';
+import { buildSummary, formatCaseFailure, SUMMARY_FILE, verdictOfRun, writeConformanceReports, type SummaryMeta } from '../../conformance/report.ts';
+import type { GatewayResponse } from '../../api/envelope.ts';
+import { createFaultTally, faultLine } from '../../api/faults.ts';
+import { attachFaultCounts } from '../../ledger/report.ts';
 import { runCases } from '../../conformance/runner.ts';
 import { SETTINGS_ENV_VAR, defaultReportDir, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
@@ -164,6 +167,11 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
 
   let sandbox: RunningSandbox | undefined;
   let target: NodeConformanceTarget | undefined;
+  const faults = createFaultTally();
+  const tallied = (response: GatewayResponse): GatewayResponse => {
+    faults.add(response);
+    return response;
+  };
   try {
     let resolved: ResolvedTargetConfig;
     let label: string;
@@ -176,7 +184,9 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
       resolved = { ...config, baseUrl: config.baseUrl };
       label = describeTarget(config);
     }
-    target = createNodeConformanceTarget(resolved);
+    const plain = createNodeConformanceTarget(resolved);
+    // Every response is tallied by fault kind (api/faults.ts) for the reports; the cases judge them as always.
+    target = { ...plain, transport: { send: async (built, options) => tallied(await plain.transport.send(built, options)) } };
     const timing = timingFor(resolved, settings);
     const allowSkips = opts.allowSkips === true;
     const meta: SummaryMeta = {
@@ -210,6 +220,8 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
       progress.finish();
     }
     const paths = writeConformanceReports(reportDir, { kind: 'run', run }, meta);
+    attachFaultCounts(reportDir, faults.counts(), { json: [SUMMARY_FILE] });
+    process.stderr.write(`conformance: faults seen: ${faultLine(faults.counts())}\n`);
     printOutcome(run, meta, paths, colour);
     return VERDICT_EXIT[verdictOfRun(run, allowSkips)];
   } finally {

@@ -74,7 +74,7 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   const reportDir = opts.reportDir === undefined ? defaultReportDir(process.cwd(), runId) : resolve(opts.reportDir);
   const cm = openCommandMoney(money, { command: 'migrate', runId, reportDir, config });
   try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.session.hooks, allowCharges: money.allowCharges }, async (session) => {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
       await armMoney(cm, session);
       const result = await runMigration(session, {
         ...(purposes === undefined ? {} : { pairs: purposes }),
