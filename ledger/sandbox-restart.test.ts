@@ -74,7 +74,7 @@ describe('a sandbox killed and restarted mid-run', () => {
     const outcome = await running;
     expect([0, 1, 99], output).toContain(outcome.exitCode);
     const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
-      gateway: { faults: Record<string, number> };
+      gateway: { faults: { connection: number; timeout: number } };
       ledger: { entries: number; unresolved: Array<{ correlationId: string }> };
     };
     // While it was down, requests found no one listening (or lost their connection): counted, never a success.
