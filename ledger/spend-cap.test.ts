@@ -1,7 +1,7 @@
 // The spend cap with many VUs: a top-up load on the Node engine, 16 VUs over 3 worker threads, against a sandbox in
 // production mode, allowed 300 USD. Sending stops before the cap (one counter shared by every thread, not a share per
 // VU), every charging request the sandbox received has its ledger line, and the reports carry the ledger.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
 
 const CAP = 300;
+const USER = 'cap-agent';
+const PASSWORD = 'cap-secret-9f2e71';
 let sandbox: RunningSandbox;
 let outcome: LoadRunOutcome;
 let reportDir: string;
@@ -21,10 +23,10 @@ let output = '';
 const dir = mkdtempSync(join(tmpdir(), 'gh-spend-cap-'));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000, user: USER, password: PASSWORD });
   reportDir = join(dir, 'report');
   const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'both', vus: '16', duration: '2s', reportDir });
-  const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
+  const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01', GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD } });
   outcome = await runLoad(
     flags,
     config,
@@ -62,5 +64,18 @@ describe('spend cap across 16 VUs on 3 engine worker threads', () => {
     expect(summary.ledger.spendCap.amount).toBe(CAP);
     expect(summary.ledger.balance.moved).toBeLessThanOrEqual(CAP);
     expect(summary.ledger.balance.moved).toBeCloseTo(summary.ledger.charged.reduce((s, c) => s + c.amount, 0), 2);
+  });
+});
+
+describe('credentials in a capped run', () => {
+  it('appear in no file of the report dir (ledger, price book, reports, k6 spool), in no form, nor in the output', () => {
+    const forms = [PASSWORD, `${USER}:${PASSWORD}`, Buffer.from(`${USER}:${PASSWORD}`).toString('base64')];
+    const files = readdirSync(reportDir);
+    expect(files).toEqual(expect.arrayContaining([LEDGER_FILE, 'summary.json', 'junit.xml', 'summary.md', 'prices.json']));
+    for (const file of files) {
+      const text = readFileSync(join(reportDir, file), 'utf8');
+      for (const form of forms) expect(text.includes(form), `${file} contains a credential`).toBe(false);
+    }
+    for (const form of forms) expect(output.includes(form)).toBe(false);
   });
 });
