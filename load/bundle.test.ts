@@ -93,8 +93,10 @@ describe('k6 bundles', () => {
     expect(imported.filter((s) => s.startsWith('node:') || nodeNames.includes(s) || /^https?:/.test(s))).toEqual([]);
   });
 
-  it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side) and the runtime-neutral report writers', () => {
-    const allowed = [/^api\//, /^schemas\/generated\//, /^load\//, /^reports\/junit-xml\.ts$/, /^reports\/verdict\.ts$/];
+  it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side), the runtime-neutral report writers and the money guard', () => {
+    // The money guard's runtime-neutral half (tsconfig.neutral.json and the lint rule list the same files).
+    const ledger = /^ledger\/(money-settings|guard|price-book|entry|budget|hooks|bundle-host)\.ts$/;
+    const allowed = [/^api\//, /^schemas\/generated\//, /^load\//, /^reports\/junit-xml\.ts$/, /^reports\/verdict\.ts$/, ledger];
     const forbidden = /^load\/(runner|bench)\/|^load\/(engine-select|run-node-engine)\.ts$|\.test\.ts$/;
     for (const b of built) {
       const bad = b.inputs.filter((input) => !allowed.some((re) => re.test(input)) || forbidden.test(input));
