@@ -26,4 +26,6 @@ export function install(data: EngineMoneyData): void {
     ...(writer === undefined ? {} : { append: (line) => writer.append(line) }),
   };
   (globalThis as Record<string, unknown>)[ENGINE_HOST_GLOBAL] = host;
+  // Descriptors are per process, not per thread: the thread's own is closed when the thread ends.
+  if (writer !== undefined) process.once('exit', () => writer.close());
 }

@@ -17,12 +17,12 @@ if (k6 === undefined) console.warn('ledger/faults-k6.test.ts: no k6 found (set K
 const dir = mkdtempSync(join(tmpdir(), 'gh-faults-k6-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(k6 === undefined)('load on a real k6 against faults-mixed', () => {
+describe.skipIf(k6 === undefined)('load (topup-flow) on a real k6 against faults-mixed', () => {
   it('survives, counts every fault as what the client saw, and accounts for every charging request in the ledger', async () => {
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.1, profile: 'faults-mixed', faultRate: 0.3, faultSlowMs: 80_000, funds: 1_000_000 });
     try {
       const reportDir = join(dir, 'mixed');
-      const flags = parseLoadFlags({ scenario: 'mixed', profile: 'smoke', engine: 'k6', api: 'both', vus: '8', reportDir });
+      const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'k6', api: 'both', vus: '4', reportDir });
       const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_TIME_SCALE: '0.1' } });
       let output = '';
       const outcome = await runLoad(
