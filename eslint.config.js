@@ -9,6 +9,10 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `${m}/*`]);
 const NEUTRAL_REPORT_MODULES = ['verdict', 'junit-xml', 'model', 'assemble', 'sections', 'k6-summary', 'junit-report', 'summary-md', 'redact-report'].map(
   (name) => `reports/${name}.ts`,
 );
+/** The money guard's runtime-neutral half (bundled into k6 with the load suites); tsconfig.neutral.json lists the same files. */
+const NEUTRAL_LEDGER_MODULES = ['money-settings', 'guard', 'price-book', 'entry', 'budget', 'hooks', 'ledger-state', 'bundle-host', 'read-prices', 'reconcile', 'plan'].map(
+  (name) => `ledger/${name}.ts`,
+);
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'reports/out/**', 'schemas/generated/**', 'coverage/**'] },
@@ -24,7 +28,7 @@ export default tseslint.config(
   },
   {
     // The runtime-neutral report modules (a k6 handleSummary may use them); tsconfig.neutral.json lists the same files.
-    files: ['api/**', 'schemas/**', ...NEUTRAL_REPORT_MODULES],
+    files: ['api/**', 'schemas/**', ...NEUTRAL_REPORT_MODULES, ...NEUTRAL_LEDGER_MODULES],
     languageOptions: { globals: { ...globals.es2021 } },
     rules: {
       'no-restricted-imports': [

@@ -10,6 +10,12 @@ export type HarnessErrorCode =
   | 'GH_ERR_UNKNOWN_OPERATION'
   | 'GH_ERR_PARAM'
   | 'GH_ERR_TARGET'
+  /** A charging request refused before anything was sent: production without --allow-charges --max-spend (exit 2). */
+  | 'GH_ERR_CHARGES'
+  /** One charging request not sent: the spend cap would be crossed, or its charge cannot be bounded (ledger/). */
+  | 'GH_ERR_SPEND_CAP'
+  /** The ledger line of a charging request could not be made durable: the request was not sent. */
+  | 'GH_ERR_LEDGER'
   | 'GH_ERR_INTERNAL';
 
 /** Exit codes of the interface contract (DESIGN.md). */
@@ -26,7 +32,7 @@ export class HarnessError extends Error {
     if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
     this.name = 'HarnessError';
     this.code = code;
-    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' ? EXIT.usage : EXIT.checkFailed);
+    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' ? EXIT.usage : EXIT.checkFailed);
   }
 }
 

@@ -1,5 +1,6 @@
 // One conformance run against a resolved target: the preflight (an unusable target is said once, before any case),
 // then the cases with progress. Shared by `gateway-harness conformance` and the gate; reports are the caller's.
+import type { GatewayResponse } from '../api/envelope.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
@@ -7,7 +8,7 @@ import { preflight } from './preflight.ts';
 import { conformanceProgress } from './progress.ts';
 import { runCases } from './runner.ts';
 import type { ConformanceSettings } from './settings.ts';
-import { createNodeConformanceTarget, timingFor } from './target.ts';
+import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
 import type { ConformanceCase, RunResult } from './types.ts';
 
 export interface SuiteRequest {
@@ -17,6 +18,8 @@ export interface SuiteRequest {
   readonly api: ApiSelection;
   /** Progress display; the task starts once the target proved usable, so an unusable target prints nothing. */
   readonly progress: Progress;
+  /** Sees every response the suite gets (the fault tally); the cases judge them as always. */
+  readonly onResponse?: (response: GatewayResponse) => void;
   /** A line said once the target proved usable (what runs against what). */
   readonly announce?: string;
 }
@@ -28,7 +31,21 @@ export type SuiteOutcome =
 
 export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
   const { config, settings, cases, api } = request;
-  const target = createNodeConformanceTarget(config);
+  const plain = createNodeConformanceTarget(config);
+  const seen = request.onResponse;
+  const target: NodeConformanceTarget =
+    seen === undefined
+      ? plain
+      : {
+          ...plain,
+          transport: {
+            send: async (built, options) => {
+              const response = await plain.transport.send(built, options);
+              seen(response);
+              return response;
+            },
+          },
+        };
   try {
     const timing = timingFor(config, settings);
     const checkedAt = Date.now();

@@ -10,6 +10,7 @@ import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
 import type { Transport } from '../api/transport.ts';
 import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
 import { ENVELOPE_INVARIANTS, describeResponse, makeFailure } from './checks.ts';
+import { retryRead } from '../api/faults.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
 import { TransactionTracker, type DrainReport } from './transactions.ts';
 import type { ConformanceSettings } from './settings.ts';
@@ -254,7 +255,9 @@ class Context implements CaseContext {
   fixtures(): Promise<Fixtures> {
     // Discovery is shared by the run: its responses are checked by the ENV cases of the same operations.
     const discovery = this.core('valid', false);
-    return this.run.getFixtures(async (op, input) => (await discovery.call(op, input)).response);
+    // A faulted read is retried a few times (api/faults.ts): one reset must not leave every case without fixtures.
+    const retry = { attempts: 5, waitMs: this.timing.pollIntervalMs, sleep };
+    return this.run.getFixtures(async (op, input) => (await retryRead(() => discovery.call(op, input), retry)).response);
   }
 
   call(operationId: string, input: RequestInput, options: CallOptions = {}): Promise<Exchange> {

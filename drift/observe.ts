@@ -2,6 +2,7 @@
 // envelopes, the response header names, and why an operation failed or was not called. All calls go through the client core.
 import { describeResponse } from '../conformance/checks.ts';
 import { OPERATIONS, type Operation } from '../api/operations.ts';
+import { isMoneyRefusal } from '../ledger/hooks.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { Fixtures } from '../conformance/fixtures.ts';
 import type { TargetSession } from './target-session.ts';
@@ -121,11 +122,17 @@ async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => 
   await Promise.all(runners);
 }
 
-/** Why a production target gets no call of this operation, if it gets none. */
-export function productionRefusal(op: Operation): string | undefined {
-  if (op.charges) return 'charges money: not sent to a production target';
-  if (needsTransaction(op)) return 'needs an earlier transaction, which charges money: not made on a production target';
+/** Why a target that may not be charged (production without --allow-charges, or --reads-only) gets no call of this operation. */
+export function productionRefusal(op: Operation, where = 'a production target'): string | undefined {
+  if (op.charges) return `charges money: not sent to ${where}`;
+  if (needsTransaction(op)) return `needs an earlier transaction, which charges money: not made on ${where}`;
   return undefined;
+}
+
+/** The refusal that applies to an operation on this session, if any. */
+function refusalOn(session: TargetSession, op: Operation): string | undefined {
+  if (session.chargesAllowed) return undefined;
+  return productionRefusal(op, session.production ? 'a production target' : 'this run (--reads-only)');
 }
 
 /**
@@ -168,7 +175,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   });
 
   for (const op of writes) {
-    const refusal = session.production ? productionRefusal(op) : undefined;
+    const refusal = refusalOn(session, op);
     if (refusal !== undefined) {
       done(notRun(op.id, refusal));
       continue;
@@ -179,8 +186,17 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
       continue;
     }
     const collector = new Collector(op.id);
+    let refusedBy: string | undefined;
     for (const body of bodies) {
-      const result = await session.client.transact(op.id, { body });
+      let result;
+      try {
+        result = await session.client.transact(op.id, { body });
+      } catch (error) {
+        // The money guard (spend cap reached, charge not bounded) did not send it.
+        if (!isMoneyRefusal(error)) throw error;
+        refusedBy = `not sent by the money guard: ${error.message}`;
+        break;
+      }
       const final = result.finalExchange;
       if (result.outcome === 'Successful' && final !== undefined) {
         const via = final.operation.id === op.id ? undefined : 'status';
@@ -193,11 +209,11 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
         collector.add((final ?? result.submitted).response, undefined);
       }
     }
-    done(collector.result());
+    done(refusedBy !== undefined && collector.result().state !== 'observed' ? notRun(op.id, refusedBy) : collector.result());
   }
 
   for (const op of dependent) {
-    const refusal = session.production ? productionRefusal(op) : undefined;
+    const refusal = refusalOn(session, op);
     if (refusal !== undefined) {
       done(notRun(op.id, refusal));
       continue;

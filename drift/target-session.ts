@@ -1,5 +1,8 @@
 // One run's connection to its target: the given URL, or the embedded sandbox started on 127.0.0.1 port 0 when no
 // target is configured; the gateway client over it and the catalog facts discovered from it. Shared by baseline and migrate.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ClientHooks } from '../api/client-core.ts';
+import { retryRead } from '../api/faults.ts';
 import type { TargetConfig, ResolvedTargetConfig } from '../api/target-config.ts';
 import { describeTarget } from '../api/target-config.ts';
 import { createGatewayClient, type GatewayClient } from '../client/gateway-client.ts';
@@ -16,6 +19,12 @@ export interface TargetSessionOptions {
   readonly seed?: number;
   /** Number plans, account numbers and assumed field paths (conformance settings, the same file format). */
   readonly settings?: ConformanceSettings;
+  /** The money guard's hooks for the session's client (ledger/money-session.ts). */
+  readonly hooks?: ClientHooks;
+  /** --allow-charges with --max-spend: charging operations may go to a production target (through the guard). */
+  readonly allowCharges?: boolean;
+  /** --reads-only: no charging operation (nor a read that needs a transaction) is sent, whatever the target. */
+  readonly readsOnly?: boolean;
 }
 
 export interface TargetSession {
@@ -29,6 +38,11 @@ export interface TargetSession {
   readonly settings: ConformanceSettings;
   /** Production targets get no charging request (DESIGN.md: Money safety). */
   readonly production: boolean;
+  /**
+   * Whether charging operations are sent at all: on a sandbox unless --reads-only; on production only with
+   * --allow-charges --max-spend (and then through the money guard's hooks).
+   */
+  readonly chargesAllowed: boolean;
   readonly sandbox?: RunningSandbox;
   close(): Promise<void>;
 }
@@ -65,7 +79,7 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
     resolved = { ...config, baseUrl: config.baseUrl };
     label = describeTarget(config);
   }
-  const client = createGatewayClient(withRealTimeFloors(resolved, settings));
+  const client = createGatewayClient(withRealTimeFloors(resolved, settings), options.hooks === undefined ? {} : { hooks: options.hooks });
   const running = sandbox;
   return {
     config: resolved,
@@ -75,6 +89,7 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
     embedded: running !== undefined,
     settings,
     production: config.environment === 'production',
+    chargesAllowed: options.readsOnly !== true && (config.environment !== 'production' || options.allowCharges === true),
     ...(running === undefined ? {} : { sandbox: running }),
     async close() {
       await client.close();
@@ -83,10 +98,15 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
   };
 }
 
+/** Attempts per catalog read in discovery (api/faults.ts retryRead). */
+export const DISCOVERY_ATTEMPTS = 5;
+
 /** Reads the target's catalog once (v2 SKUs, countries, gift cards) through the shared conformance discovery. */
 export function discoverCatalog(session: TargetSession): Promise<Fixtures> {
   return discoverFixtures({
-    read: async (operationId, input) => (await session.client.call(operationId, input)).response,
+    // A faulted read (reset, 5xx, broken body) is retried a few times: one fault must not make the whole run unusable.
+    read: async (operationId, input) =>
+      (await retryRead(() => session.client.call(operationId, input), { attempts: DISCOVERY_ATTEMPTS, waitMs: session.client.timings.pollIntervalMs, sleep: (ms) => delay(ms) })).response,
     mapping: session.config.fieldMapping,
     settings: session.settings,
   });

@@ -20,6 +20,16 @@ export interface WorkerInit {
   ndjson: boolean;
   /** The sync-HTTP helper's bundled source, when the script looks like it makes synchronous requests. */
   syncHelperSource: string | undefined;
+  /** Modules each thread imports and calls `install(data)` of before compiling the script (EngineRunOptions.hostModules). */
+  hostModules?: ReadonlyArray<HostModule>;
+}
+
+/** A module that provides something to the script's threads (e.g. the harness's money host), with its data. */
+export interface HostModule {
+  /** Module URL (file:) exporting `install(data)`. */
+  readonly module: string;
+  /** Structured-cloned into each thread; a SharedArrayBuffer in it is shared, not copied. */
+  readonly data?: unknown;
 }
 
 export interface WorkerProgress {

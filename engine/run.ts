@@ -15,7 +15,7 @@ import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './m
 import { metricLine, NdjsonWriter, PointBuffer } from './ndjson.ts';
 import { consolidateOptions, OptionsError, type ConsolidatedOptions, type RunOverrides } from './options.ts';
 import { ProgressReporter, type ProgressMode } from './progress.ts';
-import type { ControllerMessage, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
+import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
 import { EngineRuntime, clock } from './runtime.ts';
 import { buildSummaryData, renderTextSummary, summaryExport, type K6SummaryData } from './summary.ts';
 import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds } from './thresholds.ts';
@@ -41,6 +41,12 @@ export interface EngineRunOptions {
   /** Where 'stdout'/'stderr' of handleSummary and the text summary go (tests capture them). Default the process's. */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
+  /**
+   * Modules every engine thread (VU workers and the setup/teardown thread) imports and calls `install(data)` of before
+   * it compiles the script: how an embedding program gives the script's threads something of its own (the harness's
+   * money host: ledger appends and a spend counter in shared memory). The controller's init run does not get them.
+   */
+  hostModules?: ReadonlyArray<HostModule>;
 }
 
 export interface EngineRunResult {
@@ -240,6 +246,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       sharedCounters: shared,
       ndjson: writer !== undefined,
       syncHelperSource,
+      ...(options.hostModules === undefined ? {} : { hostModules: options.hostModules }),
     };
     const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: false, stderr: false });
     let markReady: () => void = () => undefined;

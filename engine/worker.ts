@@ -20,6 +20,13 @@ const port = maybePort;
 const send = (m: WorkerMessage): void => port.postMessage(m);
 const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+// Host modules first: the script may use what they install from its first line on.
+for (const host of init.hostModules ?? []) {
+  const mod = (await import(host.module)) as { install?: (data: unknown) => void };
+  if (typeof mod.install !== 'function') throw new Error(`engine host module ${host.module} exports no install(data)`);
+  mod.install(host.data);
+}
+
 const abort = new AbortController();
 const runtime = new EngineRuntime({
   factory: compileFactory(init.source, init.scriptPath),

@@ -1,13 +1,16 @@
 // The k6-side gateway client: the one client core (api/client-core.ts) over the k6 transport, with k6's clock, the
 // async-safe wait and the metrics hook. No call or poll loop of its own.
-import { createClientCore, type ClientCore } from '../api/client-core.ts';
+import { createClientCore, type ClientCore, type ClientHooks } from '../api/client-core.ts';
+import { composeHooks } from '../ledger/hooks.ts';
 import { recordExchange } from './k6-metrics.ts';
 import { createK6Transport } from './k6-transport.ts';
 import { waitMs } from './k6-wait.ts';
 import type { RunSettings } from './run-settings.ts';
 
-export function createK6Client(settings: RunSettings): ClientCore {
+/** `money`: the money guard's hooks (ledger/hooks.ts), run before the metrics hook so a refused request is never counted. */
+export function createK6Client(settings: RunSettings, money?: ClientHooks): ClientCore {
   const recordOptions = { schemaChecks: settings.schemaChecks, notFoundCodes: settings.status.notFoundCodes, measureChecks: settings.measureChecks };
+  const metrics: ClientHooks = { afterResponse: (exchange) => recordExchange(exchange, recordOptions) };
   return createClientCore({
     target: settings.target,
     transport: createK6Transport(),
@@ -15,6 +18,6 @@ export function createK6Client(settings: RunSettings): ClientCore {
     status: settings.status,
     now: () => Date.now(),
     sleep: waitMs,
-    hooks: { afterResponse: (exchange) => recordExchange(exchange, recordOptions) },
+    hooks: money === undefined ? metrics : composeHooks(money, metrics),
   });
 }

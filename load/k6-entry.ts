@@ -2,14 +2,24 @@
 // function and handleSummary. Every load/*.load.ts entry is this call; k6 and the Node engine run them unchanged.
 import exec from 'k6/execution';
 import { HarnessError } from '../api/errors.ts';
-import { chargingRefusal } from './charges-guard.ts';
+import { consoleHost, engineHost, maxVUsOf } from '../ledger/bundle-host.ts';
+import { createEntryIds, runtimeToken } from '../ledger/entry.ts';
+import { chargingRefusal } from '../ledger/guard.ts';
+import { createMoneyHooks, isMoneyRefusal, type MoneyRefusal } from '../ledger/hooks.ts';
+import { decodeBundleMoney } from '../ledger/money-settings.ts';
+import { EMPTY_PRICE_BOOK, type PriceBook } from '../ledger/price-book.ts';
 import { instanceToken, createCorrelationIds } from './correlation.ts';
 import type { FlowContext, FlowRecorder, LoadScenario } from './flows/context.ts';
 import { createK6Client } from './k6-client.ts';
-import { recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
+import { recordRefusal, recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
+import { waitMs } from './k6-wait.ts';
+import type { ClientCore } from '../api/client-core.ts';
+import { retryRead } from '../api/faults.ts';
+import { getOperation } from '../api/operations.ts';
+
 import { buildK6Options, type K6Options } from './profiles.ts';
 import { LOAD_ENV, readRunSettings } from './run-settings.ts';
-import { SCENARIOS, versionsOf } from './scenarios.ts';
+import { SCENARIOS, scenarioOperations, versionsOf } from './scenarios.ts';
 import type { K6SummaryData } from '../reports/k6-summary.ts';
 import { summaryFiles, type SummaryRun } from './summary/handle-summary.ts';
 
@@ -20,17 +30,57 @@ export interface LoadTest<D> {
   handleSummary(data: K6SummaryData): Record<string, string>;
 }
 
+/** The client with idempotent reads retried on a fault (setup's catalog discovery). */
+function withReadRetries(client: ClientCore, pauseMs: number): ClientCore {
+  const retry = { attempts: 5, waitMs: pauseMs, sleep: waitMs };
+  return {
+    ...client,
+    call: (operationId, input, options) =>
+      getOperation(operationId).method === 'GET' ? retryRead(() => client.call(operationId, input, options), retry) : client.call(operationId, input, options),
+  };
+}
+
 export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
   const settings = readRunSettings(__ENV);
   const meta = SCENARIOS[scenario.name];
-  // Refused in init, before setup() sends anything (the CLI refuses earlier still; this covers a direct `k6 run`).
-  const refusal = chargingRefusal(scenario.name, settings.api, settings.environment);
-  if (refusal !== undefined) throw new HarnessError('GH_ERR_USAGE', refusal);
+  // The production guard (ledger/guard.ts), in init before setup() sends anything: the CLI refuses earlier still; this
+  // covers a direct `k6 run`. Allowed charges go through the money hooks below (cap, ledger).
+  const money = decodeBundleMoney(__ENV, settings.environment);
+  const charging = scenarioOperations(scenario.name, settings.api).filter((op) => op.charges);
+  const refusal = chargingRefusal(`load ${scenario.name}`, charging, money);
+  if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
   if (meta.requiresBothVersions && settings.api !== 'both') {
     throw new HarnessError('GH_ERR_USAGE', `scenario ${scenario.name} compares v1 and v2: it needs GATEWAY_LOAD_API=both (--api both)`);
   }
   const versions = versionsOf(settings.api);
-  const client = createK6Client(settings);
+  const options = buildK6Options({
+    scenario: scenario.name,
+    profile: settings.profile,
+    api: settings.api,
+    overrides: settings.overrides,
+    thresholdOverrides: settings.thresholdOverrides,
+    schemaChecks: settings.schemaChecks,
+    timeToFinalBudgetMs: settings.status.serviceTimeoutMs + settings.data.pollSlackMs,
+    iterationGraceMs: settings.iterationGraceMs,
+  });
+  const guarded = charging.length > 0 && (money.ledger || money.cap !== undefined);
+  const prices: PriceBook = guarded && money.pricesFile !== undefined ? (JSON.parse(open(money.pricesFile)) as PriceBook) : EMPTY_PRICE_BOOK;
+  const moneyHooks = guarded
+    ? createMoneyHooks({
+        settings: money,
+        // The engine installs a host in every thread (shared cap, fsync'd ledger); on k6 each VU logs and spends its share.
+        host: engineHost() ?? consoleHost(money, maxVUsOf(options.scenarios)),
+        prices,
+        target: settings.targetLabel,
+        runId: settings.runId,
+        command: 'load',
+        status: settings.status,
+        mapping: settings.fieldMapping.transaction,
+        now: () => Date.now(),
+        newEntryId: createEntryIds(`k${runtimeToken()}-${__VU}`),
+      })
+    : undefined;
+  const client = createK6Client(settings, moneyHooks);
   // One token per VU runtime, made in the init context; with __VU and __ITER it keeps ids unique across pods.
   const ids = createCorrelationIds(instanceToken());
   const warned = new Set<string>();
@@ -60,18 +110,22 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
     engine: engine !== undefined && /^(k6 v[0-9][^ ]*|k6|node)$/.test(engine) ? engine : 'k6',
   };
   return {
-    options: buildK6Options({
-      scenario: scenario.name,
-      profile: settings.profile,
-      api: settings.api,
-      overrides: settings.overrides,
-      thresholdOverrides: settings.thresholdOverrides,
-      schemaChecks: settings.schemaChecks,
-      timeToFinalBudgetMs: settings.status.serviceTimeoutMs + settings.data.pollSlackMs,
-      iterationGraceMs: settings.iterationGraceMs,
-    }),
-    setup: () => scenario.setup(context(0)),
-    iteration: (data) => scenario.iteration(context(exec.scenario.iterationInTest), data),
+    options,
+    // setup() reads the catalog: a faulted read is retried a few times (api/faults.ts), reads only, never a write.
+    setup: () => scenario.setup({ ...context(0), client: withReadRetries(client, settings.timings.pollIntervalMs) }),
+    async iteration(data) {
+      try {
+        await scenario.iteration(context(exec.scenario.iterationInTest), data);
+      } catch (error) {
+        if (!isMoneyRefusal(error)) throw error;
+        // Not sent, by the guard: counted (gateway_charges_refused), said once per VU, and the VU pauses a poll
+        // interval so a reached cap does not turn the rest of the run into a busy loop of refusals.
+        const refused = error as MoneyRefusal;
+        recordRefusal(refused.operationId ?? 'unknown', refused.reason ?? error.code);
+        record.warnOnce(`money-${refused.reason ?? error.code}`, error.message);
+        await waitMs(settings.timings.pollIntervalMs);
+      }
+    },
     handleSummary: (data) => summaryFiles(data, run, settings.reportDir),
   };
 }

@@ -3,6 +3,7 @@
 import { check } from 'k6';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { CoreExchange, TransactionResult } from '../api/client-core.ts';
+import { faultKindOf, type FaultKind } from '../api/faults.ts';
 import { CHECKS } from './checks.ts';
 import { METRICS } from './metric-names.ts';
 import { inspectExchange, type InspectOptions } from './response-checks.ts';
@@ -13,6 +14,13 @@ const schemaViolations = new Counter(METRICS.schemaViolations);
 const timeToFinal = new Trend(METRICS.timeToFinal, true);
 const unresolved = new Counter(METRICS.unresolved);
 const checkDuration = new Trend(METRICS.checkDuration, true);
+const chargesRefused = new Counter(METRICS.chargesRefused);
+const faultCounters: Record<FaultKind, Counter> = {
+  timeout: new Counter(METRICS.faults.timeout),
+  connection: new Counter(METRICS.faults.connection),
+  'server-error': new Counter(METRICS.faults['server-error']),
+  malformed: new Counter(METRICS.faults.malformed),
+};
 
 /** Schema problems printed per VU: enough to see what broke without flooding the console under load. */
 const MAX_PROBLEM_LOGS = 5;
@@ -30,6 +38,8 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
   if (options.measureChecks) checkDuration.add(Date.now() - started, tags);
   outcomes.add(1, { operation: inspection.operation, api: inspection.api, outcome: inspection.outcome });
   failed.add(inspection.failed, tags);
+  const fault = faultKindOf(exchange.response);
+  if (fault !== undefined) faultCounters[fault].add(1, tags);
   if (inspection.schemaProblem !== undefined) {
     schemaViolations.add(1, tags);
     if (problemLogs < MAX_PROBLEM_LOGS) {
@@ -53,4 +63,9 @@ export function recordTransaction(result: TransactionResult): void {
 /** A flow-level check (e.g. the status endpoint confirms a final outcome), under its catalogued name. */
 export function recordStatusConfirms(ok: boolean, operationId: string, api: string): void {
   check(ok, { [CHECKS.statusConfirms.name]: (value) => value === true }, { operation: operationId, api });
+}
+
+/** A charging request the money guard did not send (ledger/hooks.ts MoneyRefusal): counted, never sent, never a response. */
+export function recordRefusal(operationId: string, reason: string): void {
+  chargesRefused.add(1, { operation: operationId, reason });
 }

@@ -92,7 +92,7 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
       const r = await run(path, { scenario }, `${version}-${scenario}`);
       expect(r.exitCode, r.output).toBe(0);
       const summary = JSON.parse(r.files.json) as RunReport;
-      expect(summary).toMatchObject({ schemaVersion: '1.1', command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
+      expect(summary).toMatchObject({ schemaVersion: '1.2', command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
       const load = summary.load;
       expect(load?.requests.count).toBeGreaterThan(0);
       expect(load?.checks.length).toBeGreaterThanOrEqual(4);
@@ -206,7 +206,7 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
         let output = '';
         const result = await runK6({ k6: exitBinary?.path ?? '', bundle: await ensureBundle('topup-flow'), env, cwd: workDir, stdio: 'pipe', onOutput: (c) => void (output += c) });
         expect(result.exitCode, output).not.toBe(0);
-        expect(output).toMatch(/scenario topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
+        expect(output).toMatch(/load topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
         expect(output).not.toContain(PASSWORD);
         expect(requests).toBe(0);
       } finally {

@@ -14,4 +14,13 @@ export const METRICS = Object.freeze({
   unresolved: 'gateway_unresolved',
   /** Trend of the time the response checks took inside the runtime (ms); only with GATEWAY_LOAD_MEASURE_CHECKS=on. */
   checkDuration: 'gateway_check_duration',
+  /** Counter of charging requests the money guard did not send (spend cap, unbounded charge, no ledger), tagged operation, reason. */
+  chargesRefused: 'gateway_charges_refused',
+  /** Counters of responses that were no gateway answer, one per fault kind (api/faults.ts), tagged operation, api. */
+  faults: Object.freeze({
+    timeout: 'gateway_faults_timeout',
+    connection: 'gateway_faults_connection',
+    'server-error': 'gateway_faults_server_error',
+    malformed: 'gateway_faults_malformed',
+  }),
 } as const);

@@ -2,6 +2,7 @@
 // the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
 import { Writable } from 'node:stream';
 import { runEngine } from '../engine/run.ts';
+import type { HostModule } from '../engine/protocol.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
 export interface NodeEngineRequest {
@@ -18,6 +19,8 @@ export interface NodeEngineRequest {
   readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number };
   /** The engine's stdout and stderr (progress, handleSummary's text, script errors); default the process's own. */
   readonly output?: (chunk: string) => void;
+  /** Installed in every engine thread before the script (the money host: ledger appends, the shared spend counter). */
+  readonly hostModules?: readonly HostModule[];
 }
 
 /** A stream handing every chunk to `onChunk` as text. */
@@ -47,6 +50,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
     ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
+    ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
   });
   return { exitCode: result.exitCode, summary: result.summary };
 }

@@ -15,6 +15,7 @@ import {
   type TransactionRef,
 } from '../drift/representative-inputs.ts';
 import { discoverCatalog, type TargetSession } from '../drift/target-session.ts';
+import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
 import { normalizationOf } from './normalizations.ts';
@@ -167,7 +168,9 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     progress(`${result.purpose}: v1 ${result.v1Outcome}, v2 ${result.v2Outcome}${result.regression ? ' REGRESSION' : ''}${lat}`);
   };
   const refusal = (pair: OperationPair): string | undefined =>
-    session.production && chargingPairs([pair]).length > 0 ? 'charges money (or needs a transaction that does): not sent to a production target' : undefined;
+    !session.chargesAllowed && chargingPairs([pair]).length > 0
+      ? 'charges money (or needs a transaction that does): not sent to a production target'
+      : undefined;
 
   const runReads = async (pair: OperationPair, inputs: readonly RequestInput[]): Promise<void> => {
     const answers: (readonly [Answer, Answer])[] = [];
@@ -199,16 +202,16 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     else await runReads(pair, inputs);
   }
 
-  for (const pair of writes) {
+  const runWrites = async (pair: OperationPair): Promise<void> => {
     const refused = refusal(pair);
     if (refused !== undefined) {
       done(notRun(pair, refused));
-      continue;
+      return;
     }
     const bodies = writeBodies(pair.v1, ctx);
     if (isUnavailable(bodies)) {
       done(notRun(pair, bodies.unavailable));
-      continue;
+      return;
     }
     const answers: (readonly [Answer, Answer])[] = [];
     for (const body of bodies) {
@@ -228,6 +231,16 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     const submit = (id: string) => async () => (await client.call(id, { body: { ...first, correlationId: ctx.newCorrelationId() } })).response;
     const latency = await measurePair({ v1: submit(pair.v1.id), v2: submit(pair.v2.id) }, load);
     done(judge(pair, bodies.map((b) => describeInput({ body: b })), answers, latency));
+  };
+
+  for (const pair of writes) {
+    try {
+      await runWrites(pair);
+    } catch (error) {
+      // The money guard (spend cap reached, charge not bounded) sent nothing more for this pair: not compared.
+      if (!isMoneyRefusal(error)) throw error;
+      done(notRun(pair, `not sent by the money guard: ${error.message}`));
+    }
   }
 
   for (const pair of dependent) {

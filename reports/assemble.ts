@@ -1,6 +1,7 @@
 // Puts a run report together from the sections that ran: one combined verdict, its exit code, the verdict line
 // (the first line of every report) and the list of everything not verified. The gate is a thin call to this.
 import packageJson from '../package.json' with { type: 'json' };
+import { FAULT_KINDS, type FaultCounts } from '../api/faults.ts';
 import { combineVerdicts, VERDICT_EXIT, VERDICT_WORD, type Verdict } from './verdict.ts';
 import { SCHEMA_VERSION, SECTION_ORDER, TOOL_NAME } from './model.ts';
 import type {
@@ -37,6 +38,8 @@ export interface ReportInput {
   readonly drift?: DriftSection;
   readonly migration?: MigrationSection;
   readonly ledger?: LedgerSection;
+  /** Responses that were no gateway answer, by kind (api/faults.ts), when the command counted them. */
+  readonly faults?: FaultCounts;
   /** Files of the run by kind, relative to the report directory; writeReports adds its own four. */
   readonly artifacts?: Readonly<Record<string, string>>;
   /** The run stopped early: its stable code and one-line reason. Verdict default: unusable (exit 2). */
@@ -73,6 +76,10 @@ export function composeVerdictLine(verdict: Verdict, parts: readonly ReportPart[
   const others = parts.filter((p) => p.verdict !== verdict);
   const reasons = [...(error === undefined ? [] : [`${error.code}: ${error.message}`]), ...deciding.map((p) => p.line), ...others.map((p) => p.line)];
   return `${VERDICT_WORD[verdict]}: ${reasons.length === 0 ? 'nothing ran, nothing was verified' : reasons.join('; ')}`;
+}
+
+function withTotal(counts: FaultCounts): FaultCounts & { total: number } {
+  return { ...counts, total: FAULT_KINDS.reduce((sum, kind) => sum + counts[kind], 0) };
 }
 
 /** The whole report. Sections carry their own verdicts (their builders apply the rules); this combines them. */
@@ -122,6 +129,7 @@ export function assembleReport(input: ReportInput): RunReport {
     ...(input.drift === undefined ? {} : { drift: input.drift }),
     ...(input.migration === undefined ? {} : { migration: input.migration }),
     ...(input.ledger === undefined ? {} : { ledger: input.ledger }),
+    ...(input.faults === undefined ? {} : { faults: withTotal(input.faults) }),
     artifacts: { ...(input.artifacts ?? {}) },
   };
 }

@@ -1,5 +1,6 @@
 // summary.md: the short report for $GITHUB_STEP_SUMMARY and PR comments. Its FIRST line is the verdict line, so
 // `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
+import { faultLine } from '../api/faults.ts';
 import type { RunReport } from './model.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
@@ -92,7 +93,11 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     }
   }
   if (report.ledger !== undefined) {
-    out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}.`);
+    const cap = report.ledger.spendCap === undefined ? '' : `; spend cap ${formatCharged([report.ledger.spendCap])}${report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : ''}`;
+    out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}${cap}.`);
+  }
+  if (report.faults !== undefined && report.faults.total > 0) {
+    out.push('', `Faults seen (responses that were no gateway answer, each judged by its section): ${faultLine(report.faults)}.`);
   }
   if (report.skipped.length > 0) {
     out.push('', `### Not verified (${report.skipped.length})${report.allowSkips ? ' — accepted with --allow-skips' : ''}`, '');

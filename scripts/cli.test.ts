@@ -39,7 +39,7 @@ const PROGRAM = buildProgram();
 const COMMAND_PATHS = commandPaths(PROGRAM);
 const COMMAND_NAMES = PROGRAM.commands.map((c) => c.name()).filter((name) => name !== 'help');
 /** Options a command requires before it looks at anything else (so the option under test is what it judges). */
-const REQUIRED: Readonly<Record<string, readonly string[]>> = { load: ['--scenario', 'catalog-browse'] };
+const REQUIRED: Readonly<Record<string, readonly string[]>> = { load: ['--scenario', 'catalog-browse'], reconcile: ['ledger.jsonl'] };
 const argv = (path: readonly string[], ...rest: string[]): string[] => [...path, ...(REQUIRED[path.join(' ')] ?? []), ...rest];
 
 /** The commands that take a target, and so `--time-scale` (derived from their options, not listed by hand). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../api/errors.ts';
-import { addTargetOptions, configFromOptions, parseTimeScaleFlag, type TargetOptions } from './target-options.ts';
+import { addTargetOptions, configFromOptions, parseTimeScaleFlag, PASSWORD_FLAG_WARNING, type TargetOptions } from './target-options.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'gh-target-options-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -74,5 +74,15 @@ describe('addTargetOptions / configFromOptions', () => {
     for (const env of ['GATEWAY_BASE_URL', 'GATEWAY_USER', 'GATEWAY_PASSWORD', 'GATEWAY_ENV', 'GATEWAY_TIME_SCALE']) {
       expect(help.replace(/\s+/g, ' ')).toContain(env);
     }
+  });
+});
+
+describe('--password on the command line', () => {
+  it('warns that process lists show it; a password from the environment gets no warning', () => {
+    const warnings: string[] = [];
+    configFromOptions({ password: 'p1' }, { cwd: process.cwd(), env: {}, warn: (line) => void warnings.push(line) });
+    configFromOptions({}, { cwd: process.cwd(), env: { GATEWAY_PASSWORD: 'p2' }, warn: (line) => void warnings.push(line) });
+    expect(warnings).toEqual([PASSWORD_FLAG_WARNING]);
+    expect(PASSWORD_FLAG_WARNING).toMatch(/--password is visible to other users in process lists .*prefer GATEWAY_PASSWORD/);
   });
 });

@@ -44,11 +44,18 @@ export function addTargetOptions(cmd: Command): Command {
     .option('--config <path>', 'JSON config file (default ./gateway-harness.config.json if present); env and flags override it');
 }
 
+/** Said when the password came as a flag: the command line is visible in process lists (ps). */
+export const PASSWORD_FLAG_WARNING =
+  'gateway-harness: warning: --password is visible to other users in process lists (ps, /proc); prefer GATEWAY_PASSWORD or the config file';
+
 /** The config for a command's parsed options: defaults < config file < GATEWAY_* env < flags. */
 export function configFromOptions(
   opts: TargetOptions,
-  context: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+  context: { cwd?: string; env?: Readonly<Record<string, string | undefined>>; warn?: (line: string) => void } = {},
 ): TargetConfig {
+  if (opts.password !== undefined) {
+    (context.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(PASSWORD_FLAG_WARNING);
+  }
   const flags: ConfigFlags = {
     ...(opts.target === undefined ? {} : { target: opts.target }),
     ...(opts.user === undefined ? {} : { user: opts.user }),

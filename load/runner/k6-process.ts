@@ -13,6 +13,12 @@ export interface K6RunRequest {
   /** Where k6's stdout and stderr go; default inherited (its progress bar and our handleSummary text). */
   readonly stdio?: 'inherit' | 'pipe';
   readonly onOutput?: (chunk: string) => void;
+  /**
+   * k6's stderr (where it logs console output, the money ledger's lines among them) as an open file descriptor: the
+   * harness tails the file (ledger/k6-spool.ts). stdout is then a pipe forwarded to `onOutput` (or this process's
+   * stdout), so that k6 dies of SIGPIPE within a second (its progress line) if the harness is killed.
+   */
+  readonly stderrFd?: number;
 }
 
 export interface K6RunResult {
@@ -52,15 +58,17 @@ export function k6Environment(inherited: NodeJS.ProcessEnv, runEnv: Readonly<Rec
  */
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   return new Promise((resolvePromise, reject) => {
+    const spooled = request.stderrFd !== undefined;
+    const out = request.stdio === 'pipe' || spooled ? 'pipe' : 'inherit';
     const child = spawn(request.k6, k6Arguments(request), {
       cwd: request.cwd,
       env: k6Environment(process.env, request.env),
-      stdio: request.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: ['ignore', out, request.stderrFd ?? out],
     });
-    if (request.stdio === 'pipe') {
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
+    if (out === 'pipe') {
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (request.onOutput === undefined ? process.stdout.write(chunk) : request.onOutput(chunk)));
     }
+    if (!spooled && request.stdio === 'pipe') child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
     let interrupts = 0;
     const onInterrupt = (): void => {
       interrupts += 1;

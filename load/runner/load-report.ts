@@ -1,10 +1,12 @@
 // The report of a load run, through reports/ only: k6's end-of-test data (k6-summary.json) and the NDJSON stream become
 // the load section (with its charts' time series); a run that left no data is reported as such, never as a pass.
 // The unified load report for every caller: `gateway-harness load`, the gate, and merged distributed runs.
+import type { FaultCounts } from '../../api/faults.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
+import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { insideReportDir, type LoadRun } from './run-load.ts';
 
@@ -50,13 +52,27 @@ export interface LoadReportMeta {
   readonly target: Pick<RunTarget, 'environment' | 'timeScale' | 'api'>;
 }
 
+/** The run's fault tally (api/faults.ts), from the counters every VU kept (load/metric-names.ts). */
+export function faultsOf(data: K6SummaryData): FaultCounts {
+  const count = (name: string): number => data.metrics[name]?.values.count ?? 0;
+  return {
+    timeout: count(METRICS.faults.timeout),
+    connection: count(METRICS.faults.connection),
+    'server-error': count(METRICS.faults['server-error']),
+    malformed: count(METRICS.faults.malformed),
+  };
+}
+
 /** The whole report of `gateway-harness load`. */
 export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise<RunReport> {
   const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
   const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run) };
+  // The ledger is reported whatever became of the run: a charge is never left out of the reports.
+  const ledger = run.ledger === undefined ? {} : { ledger: run.ledger };
   if (run.summaryData === undefined) {
-    return assembleReport({ ...common, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
+    return assembleReport({ ...common, ...ledger, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
   }
+  const money = { ...ledger, faults: faultsOf(run.summaryData) };
   const load = await loadSection({
     summaryData: run.summaryData,
     scenario: meta.scenario,
@@ -64,5 +80,5 @@ export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
-  return assembleReport({ ...common, load });
+  return assembleReport({ ...common, load, ...money });
 }

@@ -1,22 +1,32 @@
 // One load run from the Node side: refuse what must not run, pick the engine, build the scenario's bundle, start the
-// embedded sandbox when there is no target (or use the caller's), run with progress, and collect what the run left.
+// embedded sandbox when there is no target (or use the caller's), arm the money guard for charging scenarios (ledger,
+// spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
-import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
+import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
+import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
+import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
+import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
+import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
+import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
+import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
+import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
-import { REPORT_FILES } from '../../reports/model.ts';
+import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
+import { credentialSecrets } from '../../reports/redact-report.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { chargingRefusal } from '../charges-guard.ts';
+import { scenarioOperations } from '../scenarios.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import { runNodeEngine } from '../run-node-engine.ts';
 import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
+import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
@@ -40,6 +50,8 @@ export interface LoadRunIo {
   readonly sandbox?: { readonly url: string; readonly profile: string };
   /** Default: a new one (`newLoadRunId`). */
   readonly runId?: string;
+  /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
+  readonly engineWorkers?: number;
 }
 
 /** What a run left: the engine's exit code and the files the report is built from. */
@@ -59,6 +71,8 @@ export interface LoadRun {
   readonly summaryFile: string;
   /** The NDJSON metric stream, when the run wrote one. */
   readonly ndjsonPath?: string;
+  /** The money ledger of a guarded run (charging scenario on production, or --ledger), reconciled at the end. */
+  readonly ledger?: LedgerSection;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -69,10 +83,14 @@ function usage(message: string): HarnessError {
   return new HarnessError('GH_ERR_USAGE', message);
 }
 
-/** Refusals decided before anything starts or is sent. */
-export function checkLoadRun(flags: LoadFlags, config: TargetConfig): void {
-  const refusal = chargingRefusal(flags.scenario, flags.api, config.environment);
-  if (refusal !== undefined) throw usage(refusal);
+/** The money settings of a run given no money flags: nothing charging on production, no ledger on a sandbox. */
+export function defaultMoney(config: TargetConfig): MoneySettings {
+  return { environment: config.environment, allowCharges: false, ledger: config.environment === 'production' };
+}
+
+/** Refusals decided before anything starts or is sent: the production guard first (ledger/guard.ts, exit 2). */
+export function checkLoadRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings = defaultMoney(config)): void {
+  assertChargesAllowed(`load ${flags.scenario}`, scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges), money);
   if (flags.funds !== undefined && config.baseUrl !== undefined) {
     throw usage('--funds sets the embedded sandbox\'s starting balance: drop --target / GATEWAY_BASE_URL to use it');
   }
@@ -128,8 +146,8 @@ export function insideReportDir(reportDir: string, file: string): string | undef
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
 }
 
-export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo): Promise<LoadRun> {
-  checkLoadRun(flags, config);
+export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
+  checkLoadRun(flags, config, money);
   const engine = selectEngine(flags.engine, io.env, io.cwd);
   const runId = io.runId ?? newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
@@ -143,6 +161,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
 
   const bundle = engine.engine === 'k6' ? await ensureBundle(flags.scenario) : join(ROOT, 'load', `${flags.scenario}.load.ts`);
   let sandbox: RunningSandbox | undefined;
+  let harness: GatewayClient | undefined;
+  let session: MoneySession | undefined;
   const startedAt = Date.now();
   try {
     let target: LoadRun['target'];
@@ -171,6 +191,38 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       target = { url: config.baseUrl, embedded: false };
       targetLabel = describeTarget(config);
     }
+    const resolved: ResolvedTargetConfig = { ...config, baseUrl: target.url };
+    const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
+    const guarded = charging && (money.ledger || money.cap !== undefined);
+    const secrets = credentialSecrets(config.user, config.password);
+    let pricesFile: string | undefined;
+    let engineMoney: EngineMoneyData | undefined;
+    if (guarded) {
+      // The harness half of money safety: the ledger file, the price book and balance read before the run, the
+      // reconciliation after it. The bundle's half is ledger/hooks.ts in every VU.
+      harness = createGatewayClient(harnessClientConfig(resolved));
+      session = createMoneySession({
+        settings: money,
+        command: 'load',
+        runId,
+        reportDir,
+        secrets,
+        balanceVersion: flags.api === 'v1' ? 'v1' : 'v2',
+        info: (line) => io.progress.line(line),
+      });
+      const line = allowanceLine(money);
+      if (line !== undefined) io.progress.line(line);
+      await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
+      if (money.cap !== undefined) {
+        pricesFile = join(reportDir, 'prices.json');
+        writeFileSync(pricesFile, JSON.stringify(session.prices));
+      }
+      engineMoney = {
+        ...(session.ledgerPath === undefined ? {} : { ledgerPath: session.ledgerPath }),
+        ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),
+        secrets,
+      };
+    }
     const env = {
       ...runEnvironment({
         baseUrl: target.url,
@@ -190,6 +242,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         reportDir,
       }),
       [LOAD_ENV.engine]: engineLabel,
+      // Always set, never inherited: only this harness run decides what its bundle may charge.
+      [MONEY_ENV]: encodeBundleMoney({ ...money, ...(pricesFile === undefined ? {} : { pricesFile }), ...(engine.engine === 'k6' && guarded ? { capture: true } : {}) }),
     };
     io.progress.line(
       `load: ${flags.scenario} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
@@ -202,16 +256,58 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     let engineExit = -1;
     try {
       if (engine.engine === 'k6') {
-        const result = await runK6({ k6: engine.k6.path, bundle, env, cwd: io.cwd, outJson: ndjsonPath, stdio: 'pipe', onOutput: output });
+        const writer = session?.writer;
+        // Guarded runs: k6's stderr is a file in the report dir (the spool), tailed here; see ledger/k6-spool.ts.
+        const spoolPath = writer === undefined ? undefined : join(reportDir, K6_SPOOL_FILE);
+        const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
+        const tail =
+          writer === undefined || spoolPath === undefined
+            ? undefined
+            : tailSpool(spoolPath, {
+                persist: (lines) => {
+                  try {
+                    writer.appendRaw(lines);
+                  } catch (error) {
+                    // The lines stay in the spool, where reconcile finds them; said loudly.
+                    io.progress.line(`gateway-harness: GH_ERR_LEDGER: cannot write the ledger (${error instanceof Error ? error.message : String(error)}); the lines stay in ${spoolPath}`);
+                  }
+                },
+                forward: output,
+              });
+        let result;
+        try {
+          result = await runK6({ k6: engine.k6.path, bundle, env, cwd: io.cwd, outJson: ndjsonPath, stdio: 'pipe', onOutput: output, ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }) });
+        } finally {
+          if (spoolFd !== undefined) closeSync(spoolFd);
+          tail?.stop();
+        }
         engineExit = result.exitCode;
         if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
       } else {
-        engineExit = (await runNodeEngine({ script: bundle, env, cwd: io.cwd, outJson: ndjsonPath, output })).exitCode;
+        const result = await runNodeEngine({
+          script: bundle,
+          env,
+          cwd: io.cwd,
+          outJson: ndjsonPath,
+          output,
+          ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
+          ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
+        });
+        engineExit = result.exitCode;
       }
     } finally {
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
+    let ledger: LedgerSection | undefined;
+    if (session !== undefined && harness !== undefined) {
+      // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
+      const refused = summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
+      const finish = await session.finish(harness, { allowSkips: false, refused });
+      // A ledger worth reporting: something was recorded or refused (a read-only production run has none).
+      ledger = finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
+      if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);
+    }
     return {
       runId,
       reportDir,
@@ -224,8 +320,11 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       summaryFile,
       ...(summaryData === undefined ? {} : { summaryData }),
       ...(existsSync(ndjsonPath) ? { ndjsonPath } : {}),
+      ...(ledger === undefined ? {} : { ledger }),
     };
   } finally {
+    session?.close();
+    await harness?.close();
     await sandbox?.close();
   }
 }

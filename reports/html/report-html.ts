@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceSection, DriftSection, LedgerSection, LoadSection, MigrationSection, ReportCase, ReportFailure, RunReport } from '../model.ts';
+import { faultLine } from '../../api/faults.ts';
 import { requestText } from '../junit-report.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
@@ -285,10 +286,25 @@ ${
 }</section>`;
 }
 
+/** Spend cap, what counted against it, refused requests and the balance moved: production runs with an allowance. */
+function moneyFacts(ledger: LedgerSection): string {
+  const facts: string[] = [];
+  if (ledger.spendCap !== undefined) facts.push(`spend cap ${h(formatCharged([ledger.spendCap]))}`);
+  if (ledger.committed !== undefined) facts.push(`committed ${h(formatCharged([ledger.committed]))}`);
+  if (ledger.refused !== undefined && ledger.refused > 0) facts.push(`${plural(ledger.refused, 'charging request')} not sent by the guard`);
+  if (ledger.balance !== undefined) facts.push(`balance ${ledger.balance.before} before, ${ledger.balance.after} after (moved ${ledger.balance.moved})`);
+  return facts.length === 0 ? '' : `<p>${facts.join('; ')}.</p>`;
+}
+
+function faultsHtml(faults: NonNullable<RunReport['faults']>): string {
+  return `<section class="faults"><h2 id="faults">Faults seen</h2><p>${plural(faults.total, 'response')} that were no gateway answer, each judged by the section whose request saw it: ${h(faultLine(faults))}.</p></section>`;
+}
+
 function ledgerHtml(ledger: LedgerSection): string {
   const rows = ledger.unresolved.map((u) => `<tr><td><code>${h(u.correlationId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.lastOutcome)}</td></tr>`);
   return `<section class="ledger"><h2 id="ledger">Money safety ledger ${chip(ledger.verdict, VERDICT_WORD[ledger.verdict])}</h2>
 <p>${plural(ledger.entries, 'charging request')} recorded${ledger.file === undefined ? '' : ` in <code>${h(ledger.file)}</code>`}; charged ${h(formatCharged(ledger.charged))}.</p>
+${moneyFacts(ledger)}
 ${rows.length === 0 ? '<p>Every charging transaction reached a final state.</p>' : `<h3>Unresolved (${rows.length}): run <code>gateway-harness reconcile</code></h3><table><thead><tr><th>correlationId</th><th>Operation</th><th>Last outcome</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}</section>`;
 }
 
@@ -318,6 +334,10 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
   if (report.ledger !== undefined) {
     toc.push('<a href="#ledger">Ledger</a>');
     sections.push(ledgerHtml(report.ledger));
+  }
+  if (report.faults !== undefined && report.faults.total > 0) {
+    toc.push('<a href="#faults">Faults</a>');
+    sections.push(faultsHtml(report.faults));
   }
   const chartData = report.load?.series === undefined ? {} : { load: { series: report.load.series } };
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;

@@ -373,7 +373,7 @@ export type ReportOutcome = "Successful" | "Failed" | "InProgress" | "Unknown";
  */
 export interface RunReport {
   /**
-   * Version of this schema, MAJOR.MINOR (today 1.1). Scripts should check the major version.
+   * Version of this schema, MAJOR.MINOR (today 1.2). Scripts should check the major version.
    */
   schemaVersion: string;
   /**
@@ -493,6 +493,7 @@ export interface RunReport {
   drift?: DriftSection;
   migration?: MigrationSection;
   ledger?: LedgerSection;
+  faults?: FaultCounts;
   /**
    * Files of this run, as paths relative to the report directory, by kind: summaryJson, junitXml, summaryMd, reportHtml, and where present ledger, k6Summary, metricsNdjson.
    */
@@ -920,6 +921,32 @@ export interface LedgerSection {
     currency: string;
   }[];
   /**
+   * The --max-spend cap the run was allowed (production targets only).
+   */
+  spendCap?: {
+    amount: number;
+    currency: string;
+  };
+  /**
+   * What the guard counted against the cap at the end: charged amounts of Successful transactions plus the worst case of the unresolved ones.
+   */
+  committed?: {
+    amount: number;
+    currency: string;
+  };
+  /**
+   * Charging requests the guard did not send (the cap would have been crossed, or the charge could not be bounded).
+   */
+  refused?: number;
+  /**
+   * The wallet balance read before and after the run (spec: prepaid terms show available funds negated, credit terms the amount owed; either way after minus before is what the run took).
+   */
+  balance?: {
+    before: number;
+    after: number;
+    moved: number;
+  };
+  /**
    * Charging requests not final at the end of the run (run `gateway-harness reconcile`).
    */
   unresolved: {
@@ -927,6 +954,31 @@ export interface LedgerSection {
     operationId: string;
     lastOutcome: ReportOutcome;
   }[];
+}
+/**
+ * Responses that were no gateway answer, by kind (api/faults.ts): client timeouts and no response (outcome Unknown), HTTP 5xx (Failed), HTTP 200 without a readable envelope (Unknown). Counted here, judged by the section whose request saw each one.
+ */
+export interface FaultCounts {
+  /**
+   * Client timeouts (outcome Unknown).
+   */
+  timeout: number;
+  /**
+   * No response: connection reset or refused (outcome Unknown).
+   */
+  connection: number;
+  /**
+   * HTTP 5xx answers (outcome Failed).
+   */
+  "server-error": number;
+  /**
+   * HTTP 200 answers without a readable envelope (outcome Unknown).
+   */
+  malformed: number;
+  /**
+   * Sum of the four.
+   */
+  total: number;
 }
 
 /**

@@ -113,13 +113,20 @@ describe('gateway-harness baseline record on a production target', () => {
     await sandbox?.close();
   });
 
-  it('sends no charging request and records the reads (exit 0)', async () => {
+  it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
     sandbox = await startSandbox({
       timeScale: 0.01,
       profile: { name: 'count-requests', description: 'records every request', hooks: { onRequest: (req) => void seen.push(`${req.method} ${req.operationId ?? req.path}`) } },
     });
+    const { code, stderr } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
+    expect(seen).toEqual([]);
+  });
+
+  it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', out]);
+    const { code, stdout } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
     expect(code).toBe(0);
     expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual(['v2.transaction.estimated-cost', 'v2.transaction.estimated-cost']);
     expect(stdout).toContain('not-observed v1.transaction.topup: charges money: not sent to a production target');

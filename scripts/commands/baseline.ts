@@ -1,9 +1,11 @@
 // `gateway-harness baseline record|check`: learn the target's payload contract into committed files, and later check
 // the target against them (breaking → exit 1, non-breaking reported). Thin over drift/.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
-import type { TargetConfig } from '../../api/target-config.ts';
+import { faultLine } from '../../api/faults.ts';
+import { OPERATIONS } from '../../api/operations.ts';
+import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
 import { DiscoveryError } from '../../conformance/fixtures.ts';
 import { newRunId, readSettingsFile, SETTINGS_ENV_VAR } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS, type ConformanceSettings } from '../../conformance/settings.ts';
@@ -11,13 +13,17 @@ import { DEFAULT_BASELINE_DIR, readBaseline } from '../../drift/baseline-files.t
 import { driftReportSection } from '../../drift/report.ts';
 import { checkBaseline, recordBaseline } from '../../drift/run.ts';
 import { openTargetSession, type TargetSession, type TargetSessionOptions } from '../../drift/target-session.ts';
+import type { MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport } from '../../reports/assemble.ts';
+import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
+import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
+import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
-/** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, and the settings file. */
-export interface SessionFlags extends TargetOptions {
+/** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, the settings file, money. */
+export interface SessionFlags extends TargetOptions, MoneyOptions {
   profile?: string;
   seed?: string;
   settings?: string;
@@ -74,65 +80,105 @@ const progressTo = (prefix: string) => (line: string): void => {
 
 interface RecordFlags extends SessionFlags {
   out: string;
+  reportDir?: string;
+  readsOnly?: boolean;
+}
+
+/** What observing sends that charges: each transaction operation once per input (1–2 from the catalog). */
+export function baselinePlan(what: string, readsOnly: boolean, target: string): MoneyPlan {
+  return {
+    what,
+    target,
+    items: readsOnly ? [] : OPERATIONS.filter((op) => op.charges).map((operation) => ({ operation, count: 2, note: 'one transaction per input, at most 2 inputs from the catalog' })),
+  };
 }
 
 async function runRecord(opts: RecordFlags): Promise<number> {
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
-  return withSession(config, sessionOptions, async (session) => {
-    const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
-    const ops = result.baseline.index.operations;
-    const observed = ops.filter((o) => o.state === 'observed').length;
-    if (observed === 0) {
-      throw new HarnessError('GH_ERR_TARGET', `baseline record: no operation answered successfully on ${session.label}; see the lines above`, { exitCode: EXIT.usage });
-    }
-    process.stdout.write(`baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`);
-    for (const o of ops.filter((x) => x.state !== 'observed')) process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
-    process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
-    return EXIT.ok;
-  });
+  const readsOnly = opts.readsOnly === true;
+  const money = decideMoney(opts, config, baselinePlan('baseline record', readsOnly, describeTarget(config)));
+  if (money === undefined) return EXIT.ok;
+  const runId = newRunId();
+  // Only a money run writes here (ledger.jsonl); the baseline itself goes to --out.
+  const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
+  const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
+      await armMoney(cm, session);
+      const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
+      const ops = result.baseline.index.operations;
+      const observed = ops.filter((o) => o.state === 'observed').length;
+      if (observed === 0) {
+        throw new HarnessError('GH_ERR_TARGET', `baseline record: no operation answered successfully on ${session.label}; see the lines above`, { exitCode: EXIT.usage });
+      }
+      process.stdout.write(`baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`);
+      for (const o of ops.filter((x) => x.state !== 'observed')) process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
+      process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
+      // The recording itself succeeded; unresolved charging transactions still make the run incomplete (exit 1).
+      const settled = await settleMoney(cm, session, { allowSkips: false });
+      for (const line of settled.lines) process.stdout.write(`${line}\n`);
+      process.stdout.write(`faults seen: ${faultLine(settled.report.faults)}\n`);
+      return settled.report.ledger === undefined ? EXIT.ok : VERDICT_EXIT[settled.report.ledger.verdict];
+    });
+  } finally {
+    cm.session.close();
+  }
 }
 
 interface CheckFlags extends SessionFlags {
   baseline: string;
   reportDir?: string;
   allowSkips?: boolean;
+  readsOnly?: boolean;
 }
 
 async function runCheck(opts: CheckFlags): Promise<number> {
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
-  // A missing or broken baseline is a usage error before any request leaves.
+  const readsOnly = opts.readsOnly === true;
+  // The money guard first (refusal or --dry-run's plan, nothing read or sent); then a missing or broken baseline is a
+  // usage error before any request leaves.
+  const money = decideMoney(opts, config, baselinePlan('baseline check', readsOnly, describeTarget(config)));
+  if (money === undefined) return EXIT.ok;
   const baseline = readBaseline(opts.baseline);
   const runId = newRunId();
   const reportDir = prepareReportDir(opts.reportDir, runId);
   const allowSkips = opts.allowSkips === true;
   const startedAt = Date.now();
-  return withSession(config, sessionOptions, async (session) => {
-    const progress = commandProgress();
-    let result;
-    try {
-      result = await checkBaseline(session, baseline, { progress: (line) => progress.line(`baseline: ${line}`) });
-    } finally {
-      progress.done();
-    }
-    const report = assembleReport({
-      runId,
-      command: 'baseline-check',
-      startedAt,
-      durationMs: Date.now() - startedAt,
-      allowSkips,
-      target: {
-        url: session.config.baseUrl,
-        environment: session.config.environment,
-        timeScale: session.config.timeScale,
-        embedded: session.embedded,
-        ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
-      },
-      drift: driftReportSection(result, { allowSkips }),
+  const cm = openCommandMoney(money, { command: 'baseline check', runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
+      await armMoney(cm, session);
+      const progress = commandProgress();
+      let result;
+      try {
+        result = await checkBaseline(session, baseline, { progress: (line) => progress.line(`baseline: ${line}`) });
+      } finally {
+        progress.done();
+      }
+      const settled = await settleMoney(cm, session, { allowSkips });
+      const report = assembleReport({
+        runId,
+        command: 'baseline-check',
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        allowSkips,
+        target: {
+          url: session.config.baseUrl,
+          environment: session.config.environment,
+          timeScale: session.config.timeScale,
+          embedded: session.embedded,
+          ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
+        },
+        drift: driftReportSection(result, { allowSkips }),
+        ...settled.report,
+      });
+      return finishRun(report, reportDir, { secrets: reportSecrets(config), extra: [...settled.lines] }).exitCode;
     });
-    return finishRun(report, reportDir, { secrets: reportSecrets(config) }).exitCode;
-  });
+  } finally {
+    cm.session.close();
+  }
 }
 
 export function register(program: Command): void {
@@ -148,8 +194,11 @@ export function register(program: Command): void {
       'Call every read operation (and, on a sandbox, every transaction) with inputs from the target\'s own catalog and write one inferred schema per operation.\n' +
         'With no --target it records the embedded sandbox. Exit 0 written, 2 usage/config error or unusable target.',
     )
-    .option('--out <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR);
+    .option('--out <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR)
+    .option('--report-dir <dir>', 'where ledger.jsonl goes when charging requests are recorded (default reports/out/<run-id>/)')
+    .option('--reads-only', 'send no charging request: transactions (and the reads that need one) are not observed; what a production target allows without --allow-charges');
   addSessionOptions(record);
+  addMoneyOptions(record);
   record.action(async (opts: RecordFlags) => {
     process.exitCode = await runRecord(opts);
   });
@@ -161,8 +210,10 @@ export function register(program: Command): void {
     )
     .option('--baseline <dir>', 'baseline directory to check against', DEFAULT_BASELINE_DIR)
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--allow-skips', 'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)');
+    .option('--allow-skips', 'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)')
+    .option('--reads-only', 'send no charging request: transactions (and the reads that need one) are not checked');
   addSessionOptions(check);
+  addMoneyOptions(check);
   check.action(async (opts: CheckFlags) => {
     process.exitCode = await runCheck(opts);
   });

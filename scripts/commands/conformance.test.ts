@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PASSWORD_FLAG_WARNING } from '../target-options.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunReport } from '../../reports/model.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
@@ -61,7 +62,11 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
     [['--api', 'v3'], /--api must be v1, v2 or both/],
     [['--grep', '('], /--grep: not a valid regular expression/],
     [['--grep', 'NO_SUCH_CASE_ID'], /no conformance case matches/],
-    [['--env', 'production', '--target', 'http://127.0.0.1:9'], /point it at a sandbox environment/],
+    [['--env', 'production', '--target', 'http://127.0.0.1:9'], /GH_ERR_CHARGES: conformance sends charging operations .* and the target is production/],
+    [['--env', 'production', '--target', 'http://127.0.0.1:9', '--allow-charges', '--max-spend', '5', 'USD'], /point it at a sandbox environment .*--allow-charges does not apply/],
+    [['--allow-charges'], /--allow-charges needs a spend cap: add --max-spend AMOUNT CURRENCY/],
+    [['--max-spend', '5', 'USD'], /--max-spend caps what --allow-charges allows/],
+    [['--allow-charges', '--max-spend', 'lots'], /--max-spend must be AMOUNT CURRENCY/],
     [['--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /--profile and --seed apply to the embedded sandbox only/],
     [['--profile', 'no-such-profile'], /unknown profile/],
     [['--seed', 'x'], /--seed must be a whole number/],
@@ -192,8 +197,11 @@ describe('gateway-harness conformance (child process, a separately started sandb
     const run = await runCli([...target(), '--password', MARKER, '--report-dir', tempDir()]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^gateway-harness: GH_ERR_TARGET: http:\/\/127\.0\.0\.1:\d+: the credentials are refused \(HTTP 401 to GET \/api\/v2\/account\/balance\)/);
-    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    // The password came as a flag: first the warning that process lists show it, then the one error line.
+    const [warning, error, ...rest] = run.stderr.trimEnd().split('\n');
+    expect(warning).toBe(PASSWORD_FLAG_WARNING);
+    expect(error).toMatch(/^gateway-harness: GH_ERR_TARGET: http:\/\/127\.0\.0\.1:\d+: the credentials are refused \(HTTP 401 to GET \/api\/v2\/account\/balance\)/);
+    expect(rest).toEqual([]);
     expect(run.stderr).not.toContain(MARKER);
   }, 120_000);
 });

@@ -3,20 +3,26 @@
 // Exit 0 pass, 1 fail/incomplete, 2 usage or unusable target (one line; the reports still say so).
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
+import { createFaultTally } from '../../api/faults.ts';
+import { OPERATIONS } from '../../api/operations.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { compileGrep, selectCases, type ApiSelection } from '../../conformance/plan.ts';
 import { runConformanceSuite } from '../../conformance/run-suite.ts';
 import { SETTINGS_ENV_VAR, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
+import type { ConformanceCase } from '../../conformance/types.ts';
+import { assertChargesAllowed } from '../../ledger/guard.ts';
+import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { conformanceSection } from '../../reports/from-conformance.ts';
 import type { RunTarget } from '../../reports/model.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
+import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
-interface ConformanceOptions extends TargetOptions {
+interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
   grep?: string;
   reportDir?: string;
@@ -61,10 +67,30 @@ function printPlan(api: ApiSelection, grep: string | undefined): void {
   process.stdout.write(lines.join(''));
 }
 
-/** Refuses what conformance must not do before anything is started. */
+/** What conformance sends that charges: one request per request case, plus the multi-step cases' transactions. */
+export function conformancePlan(cases: readonly ConformanceCase[], target: string): MoneyPlan {
+  const requestCases = new Map<string, number>();
+  for (const c of cases) if (c.kind === 'request') requestCases.set(c.operationId, (requestCases.get(c.operationId) ?? 0) + 1);
+  const scenarios = cases.filter((c) => c.kind === 'scenario').length;
+  const charging = OPERATIONS.filter((op) => op.charges && (requestCases.has(op.id) || scenarios > 0));
+  return {
+    what: 'conformance',
+    target,
+    items: charging.map((operation) => {
+      const n = requestCases.get(operation.id) ?? 0;
+      return scenarios === 0
+        ? { operation, count: n, note: `${n} request case${n === 1 ? '' : 's'}` }
+        : { operation, note: `${n} request case${n === 1 ? '' : 's'}, and the ${scenarios} multi-step cases decide their own transactions as they run` };
+    }),
+  };
+}
+
+/** Refuses what conformance (or the gate, which runs it) must not do before anything is started. */
 export function checkTarget(config: TargetConfig, opts: { readonly profile?: string; readonly seed?: string }, command = 'conformance'): void {
   if (config.environment === 'production') {
-    throw usage(`${command} sends top-ups and other charging transactions and relies on sandbox triggers: point it at a sandbox environment (--env sandbox)`);
+    throw usage(
+      `${command} sends top-ups and other charging transactions to made-up numbers and relies on sandbox triggers: point it at a sandbox environment (--env sandbox); --allow-charges does not apply to it`,
+    );
   }
   if (config.baseUrl !== undefined && (opts.profile !== undefined || opts.seed !== undefined)) {
     throw usage('--profile and --seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it)');
@@ -79,13 +105,21 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
     return EXIT.ok;
   }
   const config = configFromOptions(opts);
+  const planned = selectCases({ api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) });
+  const money = moneySettingsFrom(opts, config.environment);
+  if (opts.dryRun === true) {
+    for (const line of planLines(conformancePlan(planned, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
+    return EXIT.ok;
+  }
+  // The one production guard first (the same line as every command), then conformance's own rule.
+  assertChargesAllowed('conformance', conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation), money);
   checkTarget(config, opts);
   const profile = opts.profile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = parseSeed(opts.seed, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
   let settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
-  const cases = selectCases({ api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) });
+  const cases = planned;
   if (cases.length === 0) {
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
   }
@@ -96,6 +130,8 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
   const secrets = reportSecrets(config);
 
   let sandbox: RunningSandbox | undefined;
+  // Every response is tallied by fault kind (api/faults.ts) for the reports; the cases judge them as always.
+  const faults = createFaultTally();
   try {
     let resolved: ResolvedTargetConfig;
     if (config.baseUrl === undefined) {
@@ -123,6 +159,7 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
         cases,
         api,
         progress,
+        onResponse: (response) => faults.add(response),
         announce: `conformance: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
       });
     } finally {
@@ -148,6 +185,7 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
       allowSkips,
       target,
       conformance: conformanceSection(outcome.run, { allowSkips, secrets }),
+      faults: faults.counts(),
     });
     return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
@@ -172,6 +210,7 @@ export function register(program: Command): void {
     .option('--list', 'print the selected cases (id, phase, spec section, title) and exit')
     .option('--allow-skips', 'accept skipped cases (not verified): the verdict can then pass, and says how many were skipped');
   addTargetOptions(cmd);
+  addMoneyOptions(cmd, { ledger: false });
   cmd.action(async (opts: ConformanceOptions) => {
     process.exitCode = await runConformance(opts);
   });

@@ -8,6 +8,7 @@ import { register as registerMigrate } from './migrate.ts';
 import { register as registerOpenApi } from './openapi.ts';
 import { register as registerLoad } from './load.ts';
 import { register as registerBuild } from './build.ts';
+import { register as registerReconcile } from './reconcile.ts';
 import { register as registerEngine } from '../../engine/cli.ts';
 import { register as registerK6Operator } from './k6-operator.ts';
 import { register as registerMergeResults } from './merge-results.ts';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerLoad,
   registerBaseline,
   registerMigrate,
+  registerReconcile,
   registerSandbox,
   registerBuild,
   registerOpenApi,

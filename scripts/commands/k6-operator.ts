@@ -5,7 +5,8 @@ import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
 import { buildOperatorPlan, DEFAULT_IMAGE, DEFAULT_SECRET, newOperatorRunId, type OperatorFlags } from '../../distributed/k6-operator/plan.ts';
-import { chargingRefusal } from '../../load/charges-guard.ts';
+import { chargingRefusal } from '../../ledger/guard.ts';
+import { scenarioOperations } from '../../load/scenarios.ts';
 import { PROFILE_NAMES } from '../../load/profiles.ts';
 import { parseLoadFlags } from '../../load/runner/load-options.ts';
 import { ensureBundle } from '../../load/runner/run-load.ts';
@@ -91,8 +92,9 @@ export function register(program: Command): void {
         ...(opts.rate === undefined ? {} : { rate: opts.rate }),
         ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
       });
-      const refusal = chargingRefusal(load.scenario, load.api, config.environment);
-      if (refusal !== undefined) throw usage(refusal);
+      // Pods keep no ledger a harness reconciles, so a distributed run never charges: no allowance applies here.
+      const refusal = chargingRefusal(`k6-operator load ${load.scenario}`, scenarioOperations(load.scenario, load.api).filter((op) => op.charges), { environment: config.environment, allowCharges: false });
+      if (refusal !== undefined) throw usage(`${refusal.replace(/; add --allow-charges.*$/, '')}; distributed runs never charge (no harness keeps their ledger): use a read scenario or a sandbox`);
       if (opts.accessMode !== 'ReadWriteMany' && opts.accessMode !== 'ReadWriteOnce') throw usage('--access-mode must be ReadWriteMany or ReadWriteOnce');
       if (!QUANTITY.test(opts.resultsSize)) throw usage('--results-size must be a Kubernetes quantity such as 5Gi');
       const flags: OperatorFlags = {

@@ -98,7 +98,7 @@ describe('gateway-harness load refusals', () => {
     const { code, stderr } = await runCli(['load', '--scenario', scenario, '--target', target, '--env', 'production', '--engine', 'k6']);
     expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_USAGE: scenario ${scenario} sends charging operations \\(.*\\) and the target is production`));
+    expect(stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_CHARGES: load ${scenario} sends charging operations \\(.*\\) and the target is production`));
     expect(requests).toBe(before);
   });
 

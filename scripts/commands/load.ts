@@ -8,9 +8,13 @@ import { loadRunReport } from '../../load/runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
+import { describeTarget } from '../../api/target-config.ts';
+import { planLines } from '../../ledger/plan.ts';
+import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
+import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
-interface LoadOptions extends TargetOptions, RawLoadFlags {
+interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions {
   list?: boolean;
 }
 
@@ -34,7 +38,8 @@ export function register(program: Command): void {
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
         `Writes summary.json, junit.xml, summary.md and report.html (charts from the metric stream, ${DEFAULT_METRICS_FILE}) to the report dir.\n` +
         'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
-        'production are refused), 99 thresholds crossed, other k6 codes passed through.',
+        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, other k6 codes passed through.\n' +
+        'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
     .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
@@ -49,6 +54,7 @@ export function register(program: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
+  addMoneyOptions(cmd);
   cmd.action(async (opts: LoadOptions) => {
     if (opts.list === true) {
       printList();
@@ -57,13 +63,19 @@ export function register(program: Command): void {
     }
     const flags = parseLoadFlags(opts);
     const config = configFromOptions(opts);
-    checkLoadRun(flags, config);
+    const money = moneySettingsFrom(opts, config.environment);
+    if (opts.dryRun === true) {
+      for (const line of planLines(loadMoneyPlan(flags, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
+      process.exitCode = 0;
+      return;
+    }
+    checkLoadRun(flags, config, money);
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     const progress = commandProgress();
     let run;
     try {
-      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId });
+      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId }, money);
     } finally {
       progress.done();
     }

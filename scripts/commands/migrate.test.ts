@@ -82,7 +82,7 @@ describe('gateway-harness migrate on a production target', () => {
     });
     const { code, stderr } = await run(['migrate', '--target', sandbox.url, '--env', 'production', '--report-dir', tempDir()]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^gateway-harness: GH_ERR_USAGE: migrate: 11 selected pairs charge money on a production target \(.*transaction\.topup.*\); nothing was sent/);
+    expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: migrate sends charging operations \(.*transaction\.topup.*\) and the target is production .*nothing was sent; add --allow-charges --max-spend/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(seen).toEqual([]);
   });

@@ -2,12 +2,16 @@
 // both versions; writes the report set through reports/; exit 1 when v2 fails where v1 succeeds. Thin over migrate/.
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
-import { operationPairs } from '../../api/operations.ts';
+import { operationPairs, type OperationPair } from '../../api/operations.ts';
+import { describeTarget } from '../../api/target-config.ts';
 import { newRunId } from '../../conformance/session.ts';
 import { DEFAULT_LOAD, LOAD_LIMITS, type LoadSettings } from '../../migrate/latency.ts';
 import { migrationReportSection, pairLine } from '../../migrate/report.ts';
 import { chargingPairs, runMigration, selectPairs } from '../../migrate/run-migration.ts';
+import type { MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport } from '../../reports/assemble.ts';
+import { addMoneyOptions } from '../money-options.ts';
+import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { configFromOptions } from '../target-options.ts';
 import { addSessionOptions, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
@@ -37,6 +41,16 @@ function parsePairs(value: string | undefined): string[] | undefined {
   return wanted;
 }
 
+/** What migrate sends that charges: each charging pair's transactions (1–2 inputs from the catalog) and its latency submissions. */
+export function migratePlan(selected: readonly OperationPair[], requests: number, target: string): MoneyPlan {
+  const ops = chargingPairs([...selected]).flatMap((p) => [p.v1, p.v2]).filter((op) => op.charges);
+  return {
+    what: 'migrate',
+    target,
+    items: ops.map((operation) => ({ operation, count: 2 + requests, note: `at most 2 inputs from the catalog, then ${requests} latency submissions` })),
+  };
+}
+
 async function runMigrate(opts: MigrateFlags): Promise<number> {
   const purposes = parsePairs(opts.pairs);
   const selected = selectPairs(purposes);
@@ -51,52 +65,57 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   };
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
-  // Money safety: on production nothing that charges is sent (no allowance flags exist yet). Refused before anything starts.
-  const charging = config.environment === 'production' ? chargingPairs(selected) : [];
-  if (charging.length > 0) {
-    const reads = selected.filter((p) => !charging.includes(p)).map((p) => p.purpose);
-    throw usage(
-      `migrate: ${charging.length} selected pairs charge money on a production target (${charging.map((p) => p.purpose).join(', ')}); nothing was sent. ` +
-        `Select read pairs with --pairs${reads.length > 0 ? ` (e.g. --pairs ${reads.slice(0, 3).join(',')})` : ''}`,
-    );
-  }
+  // Money safety (ledger/guard.ts): refused before anything starts when charging pairs meet a production target
+  // without --allow-charges --max-spend; --dry-run prints the plan instead.
+  const money = decideMoney(opts, config, migratePlan(selected, load.requests, describeTarget(config)));
+  if (money === undefined) return EXIT.ok;
   const runId = newRunId();
   const reportDir = prepareReportDir(opts.reportDir, runId);
   const allowSkips = opts.allowSkips === true;
   const startedAt = Date.now();
-  return withSession(config, sessionOptions, async (session) => {
-    const progress = commandProgress();
-    let result;
-    try {
-      result = await runMigration(session, {
-        ...(purposes === undefined ? {} : { pairs: purposes }),
-        load,
-        progress: (line) => progress.line(`migrate: ${line}`),
+  const cm = openCommandMoney(money, { command: 'migrate', runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
+      await armMoney(cm, session);
+      const progress = commandProgress();
+      let result;
+      try {
+        result = await runMigration(session, {
+          ...(purposes === undefined ? {} : { pairs: purposes }),
+          load,
+          progress: (line) => progress.line(`migrate: ${line}`),
+        });
+      } finally {
+        progress.done();
+      }
+      // Unresolved charging transactions make the run incomplete, whatever the pairs said (reports/assemble.ts).
+      const settled = await settleMoney(cm, session, { allowSkips });
+      const report = assembleReport({
+        runId,
+        command: 'migrate',
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        allowSkips,
+        target: {
+          url: session.config.baseUrl,
+          environment: session.config.environment,
+          timeScale: session.config.timeScale,
+          embedded: session.embedded,
+          ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
+        },
+        migration: migrationReportSection(result, { allowSkips }),
+        ...settled.report,
       });
-    } finally {
-      progress.done();
-    }
-    const report = assembleReport({
-      runId,
-      command: 'migrate',
-      startedAt,
-      durationMs: Date.now() - startedAt,
-      allowSkips,
-      target: {
-        url: session.config.baseUrl,
-        environment: session.config.environment,
-        timeScale: session.config.timeScale,
-        embedded: session.embedded,
-        ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
-      },
-      migration: migrationReportSection(result, { allowSkips }),
+      const extra = [
+        `Pairs (${result.pairs.length}; same inputs on both versions, latency under ${load.requests} requests per version, ${load.concurrency} in flight):`,
+        ...result.pairs.map(pairLine),
+        ...settled.lines,
+      ];
+      return finishRun(report, reportDir, { secrets: reportSecrets(config), extra }).exitCode;
     });
-    const extra = [
-      `Pairs (${result.pairs.length}; same inputs on both versions, latency under ${load.requests} requests per version, ${load.concurrency} in flight):`,
-      ...result.pairs.map(pairLine),
-    ];
-    return finishRun(report, reportDir, { secrets: reportSecrets(config), extra }).exitCode;
-  });
+  } finally {
+    cm.session.close();
+  }
 }
 
 export function register(program: Command): void {
@@ -114,6 +133,7 @@ export function register(program: Command): void {
     .option('--allow-skips', 'pass even when some pairs could not be compared')
     .option('--list', 'print the pairs (purpose, v1 operation, v2 operation, charges or read) and exit');
   addSessionOptions(cmd);
+  addMoneyOptions(cmd);
   cmd.action(async (opts: MigrateFlags) => {
     process.exitCode = await runMigrate(opts);
   });

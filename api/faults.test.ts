@@ -1,0 +1,60 @@
+// Fault kinds, their tally, and the bounded retry of idempotent reads: every fault is a response the one classifier
+// never calls Successful.
+import { describe, expect, it } from 'vitest';
+import { toGatewayResponse, type GatewayResponse } from './envelope.ts';
+import { createFaultTally, faultKindOf, faultLine, retryRead } from './faults.ts';
+
+const timings = { startedAt: 0, totalMs: 1 };
+const res = (raw: Partial<Parameters<typeof toGatewayResponse>[0]>): GatewayResponse => toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: false, timings, ...raw });
+const ok = res({ httpStatus: 200, bodyText: '{"responseCode":"000","responseMessage":null,"payLoad":[]}' });
+
+const FAULTS: ReadonlyArray<[string, GatewayResponse, string]> = [
+  ['client timeout', res({ timedOut: true }), 'timeout'],
+  ['connection reset', res({ transportError: { code: 'GH_ERR_CONNECTION', message: 'socket hang up' } }), 'connection'],
+  ['HTTP 503, empty body', res({ httpStatus: 503, bodyText: '' }), 'server-error'],
+  ['HTTP 200, invalid JSON', res({ httpStatus: 200, bodyText: '{"responseCode":"000","pay' }), 'malformed'],
+  ['HTTP 200, JSON without responseCode', res({ httpStatus: 200, bodyText: '{"x":1}' }), 'malformed'],
+];
+
+describe('faultKindOf', () => {
+  it.each(FAULTS)('%s is a %s fault, never a success', (_name, response, kind) => {
+    expect(faultKindOf(response)).toBe(kind);
+    expect(response.classification.outcome).not.toBe('Successful');
+  });
+
+  it('a gateway answer is no fault: a success, a failure code, a 401', () => {
+    expect(faultKindOf(ok)).toBeUndefined();
+    expect(faultKindOf(res({ httpStatus: 200, bodyText: '{"responseCode":"510","responseMessage":"x","payLoad":null}' }))).toBeUndefined();
+    expect(faultKindOf(res({ httpStatus: 401, bodyText: '' }))).toBeUndefined();
+  });
+});
+
+describe('createFaultTally', () => {
+  it('counts per kind and in all, and words them', () => {
+    const tally = createFaultTally();
+    for (const [, response] of FAULTS) tally.add(response);
+    tally.add(ok);
+    expect(tally.counts()).toEqual({ timeout: 1, connection: 1, 'server-error': 1, malformed: 2 });
+    expect(tally.total()).toBe(5);
+    expect(faultLine(tally.counts())).toBe('1 client timeouts (Unknown), 1 no response: reset or refused (Unknown), 1 HTTP 5xx (Failed), 2 HTTP 200 without a readable envelope (Unknown)');
+    expect(faultLine(createFaultTally().counts())).toBe('none');
+  });
+});
+
+describe('retryRead', () => {
+  it('repeats a faulted read until a real answer, waiting between attempts', async () => {
+    const answers = [FAULTS[1]?.[1], FAULTS[2]?.[1], ok] as GatewayResponse[];
+    const waits: number[] = [];
+    const result = await retryRead(async () => ({ response: answers.shift() as GatewayResponse }), { attempts: 5, waitMs: 7, sleep: async (ms) => void waits.push(ms) });
+    expect(result.response).toBe(ok);
+    expect(waits).toEqual([7, 7]);
+  });
+
+  it('gives up after the attempts and returns the last fault', async () => {
+    let calls = 0;
+    const fault = FAULTS[0]?.[1] as GatewayResponse;
+    const result = await retryRead(async () => ((calls += 1), { response: fault }), { attempts: 3, waitMs: 0, sleep: async () => undefined });
+    expect(calls).toBe(3);
+    expect(result.response).toBe(fault);
+  });
+});

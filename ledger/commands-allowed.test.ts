@@ -1,0 +1,90 @@
+// Node commands on a production target with --allow-charges --max-spend: charging requests go out through the guard,
+// each with its ledger line; a cap too small for a pair leaves it not compared (the run incomplete), never over the cap;
+// the ledger section is in the command's reports.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { main } from '../scripts/cli.ts';
+import { LEDGER_FILE } from './entry.ts';
+import { readLedger } from './ledger-file.ts';
+import { foldLedger, ledgerTotals } from './ledger-state.ts';
+
+let sandbox: RunningSandbox;
+const dir = mkdtempSync(join(tmpdir(), 'gh-allowed-'));
+beforeAll(async () => {
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
+  sandbox.app.stats.reset();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'gateway-harness', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    process.exitCode = undefined;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
+
+describe('migrate with --allow-charges --max-spend', () => {
+  it('sends the charging pairs through the guard: every request in the ledger, all final, within the cap, in the reports', async () => {
+    const reportDir = join(dir, 'migrate');
+    const { code, stdout, stderr } = await run(['migrate', ...production(), '--pairs', 'transaction.topup,transaction.status', '--requests', '2', '--allow-charges', '--max-spend', '2000', 'USD', '--report-dir', reportDir]);
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    expect(stderr).toMatch(/money: production target, charging requests allowed up to 2000\.00 USD/);
+    const transactions = foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines);
+    expect(transactions.length).toBe(sandbox.app.stats.snapshot().chargingRequests);
+    expect(transactions.length).toBeGreaterThan(0);
+    const totals = ledgerTotals(transactions);
+    expect(totals.unresolved).toEqual([]);
+    expect(totals.charged[0]?.amount ?? 0).toBeLessThanOrEqual(2000);
+    expect(stdout).toMatch(/^ledger: \d+ charging requests recorded, all final; charged [\d.]+ USD/m);
+    const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { ledger: { entries: number; spendCap: { amount: number } } };
+    expect(report.ledger).toMatchObject({ entries: transactions.length, spendCap: { amount: 2000 } });
+    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toMatch(/^Ledger: \d+ charging requests, charged [\d.]+ USD; spend cap 2000\.00 USD\.$/m);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('id="ledger"');
+  });
+
+  it('a cap too small for a pair leaves it not compared (incomplete, exit 1), and nothing over the cap was sent', async () => {
+    const reportDir = join(dir, 'migrate-small');
+    const { code, stdout } = await run(['migrate', ...production(), '--pairs', 'transaction.topup', '--requests', '2', '--allow-charges', '--max-spend', '1', 'USD', '--report-dir', reportDir]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/not sent by the money guard: .* would cross the spend cap 1\.00 USD/);
+    expect(stdout).toMatch(/charging requests? not sent \(cap or unbounded charge\)/);
+    const totals = ledgerTotals(foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines));
+    expect(totals.charged.reduce((s, c) => s + c.amount, 0)).toBeLessThanOrEqual(1);
+    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(totals.entries);
+  });
+});
+
+describe('baseline record with --allow-charges --max-spend', () => {
+  it('observes the transactions through the guard, each in the ledger', async () => {
+    const reportDir = join(dir, 'baseline');
+    const { code, stdout, stderr } = await run(['baseline', 'record', ...production(), '--out', join(dir, 'baseline-out'), '--allow-charges', '--max-spend', '5000', 'USD', '--report-dir', reportDir]);
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    const transactions = foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines);
+    expect(transactions.length).toBe(sandbox.app.stats.snapshot().chargingRequests);
+    expect(new Set(transactions.map((t) => t.request.operationId)).size).toBeGreaterThan(4);
+    expect(stdout).toMatch(/^ledger: \d+ charging requests? recorded/m);
+  });
+});

@@ -1,0 +1,78 @@
+// The Node commands survive the sandbox's faults: migrate, baseline record and conformance each end with their verdict
+// (exit 0 or 1: never a crash, never "unusable" over a faulted read), count every fault the sandbox served under the
+// kind the client saw in their report, and print no unhandled rejection. The real bin, runs overlapping.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../sandbox/server.ts';
+import { expectFaultsCounted } from './fixtures/fault-runs.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gh-faults-cmd-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'gateway-harness.mjs');
+
+/** The real bin in a child process (so the runs can overlap: they mostly wait out client timeouts). */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GATEWAY_')) env[k] = v;
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => void (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => void (stderr += c));
+    child.once('error', fail);
+    child.once('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** [command, fault profile, fault rate, extra args, the report JSON that carries the counts]. */
+const RUNS: ReadonlyArray<[string, string, number, string[], string]> = [
+  ['migrate', 'faults-reset', 0.3, ['migrate', '--requests', '2'], 'summary.json'],
+  ['migrate', 'faults-5xx', 0.3, ['migrate', '--requests', '2'], 'summary.json'],
+  ['baseline record', 'faults-malformed', 0.3, ['baseline', 'record', '--out', join(dir, 'baseline')], ''],
+  ['baseline check', 'faults-truncate', 0.3, ['baseline', 'check', '--baseline', join(dir, 'baseline-clean')], 'summary.json'],
+  // Conformance without the trigger and polling cases: their deliberate client timeouts are no sandbox faults.
+  ['conformance', 'faults-mixed', 0.3, ['conformance', '--api', 'v2', '--grep', '^AMOUNT-'], 'summary.json'],
+];
+
+// The baseline the check compares with, recorded from a sandbox without faults.
+beforeAll(async () => {
+  const clean = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.1 });
+  try {
+    const { code, stderr } = await run(['baseline', 'record', '--target', clean.url, '--time-scale', '0.1', '--out', join(dir, 'baseline-clean'), '--report-dir', join(dir, 'clean')]);
+    expect(code, stderr).toBe(0);
+  } finally {
+    await clean.close();
+  }
+}, 60_000);
+
+describe.concurrent('Node commands against fault profiles', () => {
+  it.each(RUNS)('%s against %s: survived, every fault counted in the report', async (_name, profile, faultRate, args, reportJson) => {
+    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.1, profile, faultRate, faultSlowMs: 80_000 });
+    try {
+      const reportDir = join(dir, `${profile}-${args[0]}`);
+      const { code, stdout, stderr } = await run([...args, '--target', sandbox.url, '--time-scale', '0.1', '--report-dir', reportDir]);
+      expect([0, 1], `${stdout}\n${stderr}`).toContain(code);
+      // Exit 1 is a verdict here; a crash or an unhandled rejection would also exit 1, so its traces are looked for.
+      expect(stderr).not.toMatch(/Unhandled|UnhandledPromiseRejection|GH_ERR_INTERNAL|^\s+at /m);
+      const stats = sandbox.app.stats.snapshot();
+      if (reportJson !== '') {
+        const report = JSON.parse(readFileSync(join(reportDir, reportJson), 'utf8')) as { faults: Record<string, number> };
+        expectFaultsCounted(report.faults, stats, profile);
+      } else {
+        // baseline record writes a baseline, not a report: the counts are on its output.
+        expect(stats.faultsTotal).toBeGreaterThan(0);
+        expect(stdout).toContain(`faults seen: ${stats.faultsTotal} HTTP 200 without a readable envelope (Unknown)`);
+      }
+    } finally {
+      await sandbox.close();
+    }
+  }, 120_000);
+});

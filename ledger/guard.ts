@@ -1,0 +1,34 @@
+// The production guard: the one decision, for every command and both engines, whether charging requests may be sent
+// at all. Decided from the catalog's `charges` flags before anything is sent. Runtime-neutral (the bundles refuse in init).
+import { HarnessError } from '../api/errors.ts';
+import type { Operation } from '../api/operations.ts';
+import { formatMoney, type MoneySettings } from './money-settings.ts';
+
+/** How the user allows charges: the same words in every refusal, help text and README. */
+export const ALLOWANCE_HINT = 'add --allow-charges --max-spend AMOUNT CURRENCY to allow them up to a cap, or --dry-run to see the plan';
+
+/**
+ * Spec: "Production: real transactions are executed and the agent's account is charged." A command whose plan sends
+ * charging operations to a production target is refused unless the user allowed charges with a spend cap.
+ * `what` names the plan in the user's words ("load topup-flow", "migrate"). Returns the one-line reason, or undefined.
+ */
+export function chargingRefusal(what: string, charging: readonly Operation[], settings: Pick<MoneySettings, 'environment' | 'allowCharges' | 'cap'>): string | undefined {
+  if (settings.environment !== 'production' || charging.length === 0) return undefined;
+  if (settings.allowCharges && settings.cap !== undefined) return undefined;
+  const ids = [...new Set(charging.map((op) => op.id))];
+  const shown = ids.slice(0, 3).join(', ') + (ids.length > 3 ? ` and ${ids.length - 3} more` : '');
+  return `${what} sends charging operations (${shown}) and the target is production (GATEWAY_ENV/--env/config): refused, nothing was sent; ${ALLOWANCE_HINT}`;
+}
+
+/** Throws GH_ERR_CHARGES (exit 2) when the plan must not run; the guard every command calls before it starts anything. */
+export function assertChargesAllowed(what: string, charging: readonly Operation[], settings: Pick<MoneySettings, 'environment' | 'allowCharges' | 'cap'>): void {
+  const refusal = chargingRefusal(what, charging, settings);
+  if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
+}
+
+/** One line saying what the guard allows, for the start of a run's output. */
+export function allowanceLine(settings: MoneySettings): string | undefined {
+  if (settings.environment !== 'production') return settings.ledger ? 'money: sandbox target, ledger kept (--ledger)' : undefined;
+  if (settings.cap === undefined) return 'money: production target, no charging request allowed';
+  return `money: production target, charging requests allowed up to ${formatMoney(settings.cap.amount, settings.cap.currency)} (--max-spend); every one is in the ledger before it is sent`;
+}

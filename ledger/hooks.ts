@@ -1,0 +1,232 @@
+// The money guard in the client core's hooks: `beforeSend` (awaited) refuses a charging request the allowance does not
+// cover, reserves its worst case under the cap and makes its ledger line durable before it leaves; `afterResponse`
+// records outcomes and settles the reservation. Runtime-neutral: Node commands, engine workers and k6 VUs all use it.
+import type { ClientHooks, CoreExchange, OutgoingRequest } from '../api/client-core.ts';
+import type { BuiltRequest } from '../api/request-builder.ts';
+import { HarnessError } from '../api/errors.ts';
+import { readNumber, type FieldMapping } from '../api/field-mapping.ts';
+import type { Classification } from '../api/outcome.ts';
+import { classifyStatusCheck } from '../api/poll.ts';
+import type { SpendBudget } from './budget.ts';
+import type { LedgerLine, LedgerOutcomeLine, LedgerRequestLine, OutcomeSource } from './entry.ts';
+import { chargingRefusal } from './guard.ts';
+import { formatMoney, fromCents, toCents, type MoneySettings } from './money-settings.ts';
+import { estimateCharge, type PriceBook } from './price-book.ts';
+
+/** Where a runtime keeps the ledger and the spend counter. */
+export interface MoneyHost {
+  /** Present when a cap applies. */
+  readonly budget?: SpendBudget;
+  /** Makes a line durable (Node and engine: write + fsync; k6: logged for the harness to persist). Absent: no ledger. */
+  readonly append?: (line: LedgerLine) => void | Promise<void>;
+}
+
+export type RefusalReason = 'production' | 'cap' | 'unbounded' | 'ledger';
+
+/** A charging request the guard did not send. Thrown from `beforeSend`, so the transport never sees it. */
+export class MoneyRefusal extends HarnessError {
+  readonly reason: RefusalReason;
+  readonly operationId: string;
+  constructor(reason: RefusalReason, operationId: string, message: string) {
+    super(reason === 'production' ? 'GH_ERR_CHARGES' : reason === 'ledger' ? 'GH_ERR_LEDGER' : 'GH_ERR_SPEND_CAP', message);
+    this.name = 'MoneyRefusal';
+    this.reason = reason;
+    this.operationId = operationId;
+  }
+}
+
+export function isMoneyRefusal(error: unknown): error is MoneyRefusal {
+  return error instanceof MoneyRefusal || (error instanceof HarnessError && ['GH_ERR_SPEND_CAP', 'GH_ERR_LEDGER'].includes(error.code));
+}
+
+export interface MoneyHooksOptions {
+  readonly settings: MoneySettings;
+  readonly host: MoneyHost;
+  readonly prices: PriceBook;
+  /** The target as reports show it (no credentials). */
+  readonly target: string;
+  readonly runId: string;
+  readonly command: string;
+  readonly status: { readonly serviceTimeoutMs: number; readonly notFoundCodes: readonly string[] };
+  readonly mapping: FieldMapping['transaction'];
+  readonly now: () => number;
+  readonly newEntryId: () => string;
+}
+
+interface OpenEntry {
+  readonly line: LedgerRequestLine;
+  readonly reservedCents: number;
+}
+
+export interface MoneyHooks extends ClientHooks {
+  /** Charging requests sent by this instance whose outcome is not final yet. */
+  openEntries(): number;
+}
+
+function correlationIdOf(body: unknown): string | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const id = (body as Record<string, unknown>).correlationId;
+  return typeof id === 'string' && id !== '' ? id : null;
+}
+
+/** The body as JSON the hook can read (a test may send a raw string body: it is parsed when it can be). */
+function bodyOf(request: OutgoingRequest): unknown {
+  const body = request.input.body;
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
+  const { settings, host, prices, now } = options;
+  const walletCurrency = settings.cap?.currency ?? 'wallet';
+  const sent = new WeakMap<BuiltRequest, OpenEntry>();
+  const statusOf = new WeakMap<BuiltRequest, string>();
+  const open = new Map<string, OpenEntry>();
+
+  const outcomeLine = (entry: OpenEntry, exchange: CoreExchange, cls: Classification, source: OutcomeSource): LedgerOutcomeLine => {
+    const response = exchange.response;
+    const code = response.envelope?.responseCode;
+    let charged: LedgerOutcomeLine['charged'];
+    if (cls.outcome === 'Successful') {
+      const paid = readNumber(response.envelope?.payLoad, options.mapping.chargedAmount);
+      const estimate = entry.line.estimate;
+      if (paid !== undefined && paid >= 0) charged = { amount: paid, currency: walletCurrency, from: 'payload' };
+      else if (estimate !== undefined) charged = { amount: estimate.amount, currency: estimate.currency, from: 'estimate' };
+      else if (entry.line.amount !== null) charged = { amount: entry.line.amount, currency: entry.line.currency ?? walletCurrency, from: 'request' };
+    }
+    return {
+      v: 1,
+      type: 'outcome',
+      entry: entry.line.entry,
+      correlationId: entry.line.correlationId,
+      operationId: entry.line.operationId,
+      outcome: cls.outcome,
+      final: cls.final,
+      rule: cls.rule,
+      ...(typeof code === 'string' ? { code } : {}),
+      ...(response.httpStatus === undefined ? {} : { httpStatus: response.httpStatus }),
+      ...(charged === undefined ? {} : { charged }),
+      source,
+      at: new Date(now()).toISOString(),
+    };
+  };
+
+  const settle = (entry: OpenEntry, line: LedgerOutcomeLine): void => {
+    const budget = host.budget;
+    if (budget === undefined || !line.final) return;
+    if (line.outcome === 'Failed') budget.release(entry.reservedCents);
+    else budget.settle(entry.reservedCents, line.charged === undefined ? entry.reservedCents : toCents(line.charged.amount));
+  };
+
+  const record = async (entry: OpenEntry, exchange: CoreExchange, cls: Classification, source: OutcomeSource): Promise<void> => {
+    const line = outcomeLine(entry, exchange, cls, source);
+    settle(entry, line);
+    if (host.append !== undefined) await host.append(line);
+  };
+
+  return {
+    async beforeSend(request) {
+      const op = request.operation;
+      if (!op.charges) {
+        if (op.purpose === 'transaction.status') {
+          const id = request.input.path?.correlationId;
+          if (id !== undefined) statusOf.set(request.built, String(id));
+        }
+        return;
+      }
+      const refusal = chargingRefusal(`${options.command}`, [op], settings);
+      if (refusal !== undefined) throw new MoneyRefusal('production', op.id, refusal);
+      const body = bodyOf(request);
+      let reservedCents = 0;
+      let estimate: LedgerRequestLine['estimate'];
+      const budget = host.budget;
+      const guess = estimateCharge(op, body, prices, walletCurrency);
+      if (budget !== undefined) {
+        if (!guess.bounded) throw new MoneyRefusal('unbounded', op.id, `${guess.reason}: not sent (--max-spend needs a bound on every charge)`);
+        reservedCents = toCents(guess.wallet);
+        if (!budget.reserve(reservedCents)) {
+          const cap = settings.cap;
+          throw new MoneyRefusal(
+            'cap',
+            op.id,
+            `${op.id} not sent: its worst case ${formatMoney(fromCents(reservedCents), walletCurrency)} would cross the spend cap` +
+              (cap === undefined ? '' : ` ${formatMoney(cap.amount, cap.currency)} (${formatMoney(fromCents(budget.committed()), cap.currency)} committed)`),
+          );
+        }
+        estimate = { amount: fromCents(reservedCents), currency: walletCurrency };
+      }
+      const at = now();
+      const line: LedgerRequestLine = {
+        v: 1,
+        type: 'request',
+        entry: options.newEntryId(),
+        correlationId: correlationIdOf(body),
+        operationId: op.id,
+        version: op.version,
+        skuId: guess.skuId ?? null,
+        amount: guess.amount ?? null,
+        currency: guess.currency,
+        ...(estimate === undefined ? {} : { estimate }),
+        target: options.target,
+        environment: settings.environment,
+        runId: options.runId,
+        command: options.command,
+        at: new Date(at).toISOString(),
+        sentAt: at,
+      };
+      if (host.append !== undefined) {
+        try {
+          await host.append(line);
+        } catch (error) {
+          budget?.release(reservedCents);
+          throw new MoneyRefusal('ledger', op.id, `${op.id} not sent: its ledger line could not be written (${error instanceof Error ? error.message : String(error)})`);
+        }
+      }
+      sent.set(request.built, { line, reservedCents });
+    },
+
+    async afterResponse(exchange) {
+      const entry = sent.get(exchange.built);
+      if (entry !== undefined) {
+        sent.delete(exchange.built);
+        const cls = exchange.response.classification;
+        if (!cls.final && entry.line.correlationId !== null) open.set(entry.line.correlationId, entry);
+        await record(entry, exchange, cls, 'response');
+        return;
+      }
+      const id = statusOf.get(exchange.built);
+      if (id === undefined) return;
+      statusOf.delete(exchange.built);
+      const waiting = open.get(id);
+      if (waiting === undefined) return;
+      const cls = classifyStatusCheck(exchange.response, {
+        submittedAt: waiting.line.sentAt,
+        serviceTimeoutMs: options.status.serviceTimeoutMs,
+        notFoundCodes: options.status.notFoundCodes,
+        now,
+      });
+      if (!cls.final) return;
+      open.delete(id);
+      await record(waiting, exchange, cls, 'status');
+    },
+
+    openEntries: () => open.size,
+  };
+}
+
+/** Hooks in order: every beforeSend (the first that throws stops the request), then every afterResponse. */
+export function composeHooks(...all: ReadonlyArray<ClientHooks | undefined>): ClientHooks {
+  const hooks = all.filter((h): h is ClientHooks => h !== undefined);
+  return {
+    async beforeSend(request) {
+      for (const h of hooks) if (h.beforeSend !== undefined) await h.beforeSend(request);
+    },
+    async afterResponse(exchange) {
+      for (const h of hooks) if (h.afterResponse !== undefined) await h.afterResponse(exchange);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// ledger.jsonl on disk: appends are complete lines, secrets never reach the file, and a line torn by a crash mid-write
+// does not stop the rest from being read.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LedgerRequestLine } from './entry.ts';
+import { openLedgerWriter, readLedger } from './ledger-file.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gh-ledger-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const request = (entry: string, target = 'http://127.0.0.1:1'): LedgerRequestLine => ({
+  v: 1,
+  type: 'request',
+  entry,
+  correlationId: `c-${entry}`,
+  operationId: 'v2.transaction.topup',
+  version: 'v2',
+  skuId: 1,
+  amount: 5,
+  currency: null,
+  target,
+  environment: 'production',
+  runId: 'r',
+  command: 'test',
+  at: '2026-01-01T00:00:00.000Z',
+  sentAt: 0,
+});
+
+describe('ledger file', () => {
+  it('appends whole lines (one batch, one fsync) and reads them back', () => {
+    const path = join(dir, 'a', 'ledger.jsonl');
+    const w = openLedgerWriter(path);
+    w.append(request('1'));
+    w.append([request('2'), request('3')]);
+    w.close();
+    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(4);
+    expect(readLedger(path).lines.map((l) => l.entry)).toEqual(['1', '2', '3']);
+  });
+
+  it('scrubs the password and its Basic token from every line', () => {
+    const path = join(dir, 'secret.jsonl');
+    const w = openLedgerWriter(path, { secrets: ['hunter2-pw', 'dXNlcjpodW50ZXIyLXB3'] });
+    w.append(request('1', 'http://user:hunter2-pw@127.0.0.1:1 dXNlcjpodW50ZXIyLXB3'));
+    w.appendRaw([JSON.stringify(request('2', 'hunter2-pw'))]);
+    w.close();
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('hunter2-pw');
+    expect(text).not.toContain('dXNlcjpodW50ZXIyLXB3');
+    expect(text).toContain('[REDACTED]');
+  });
+
+  it('reads past a line torn by a crash mid-write, and counts it', () => {
+    const path = join(dir, 'torn.jsonl');
+    const w = openLedgerWriter(path);
+    w.append(request('1'));
+    w.close();
+    appendFileSync(path, JSON.stringify(request('2')).slice(0, 40));
+    const read = readLedger(path);
+    expect(read.lines.map((l) => l.entry)).toEqual(['1']);
+    expect(read.badLines).toBe(1);
+  });
+
+  it('says so when the ledger does not exist', () => {
+    expect(() => readLedger(join(dir, 'none.jsonl'))).toThrow(/does not exist/);
+  });
+});

@@ -1,0 +1,189 @@
+// The money side of one Node-run command (migrate, baseline, load's harness half): the ledger file, the price book and
+// the balance read before the run, the guard's hooks for the command's client, and the end of the run — every
+// transaction not final reconciled through the status endpoint, the balance read again, the LedgerSection built.
+import { join } from 'node:path';
+import type { ClientCore, ClientHooks } from '../api/client-core.ts';
+import type { FieldMapping } from '../api/field-mapping.ts';
+import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import type { LedgerSection } from '../reports/model.ts';
+import { createLocalBudget, type SpendBudget } from './budget.ts';
+import { createEntryIds, LEDGER_FILE, runtimeToken, type LedgerLine } from './entry.ts';
+import { createMoneyHooks, MoneyRefusal, type MoneyHooks } from './hooks.ts';
+import { recoverSpool } from './k6-spool.ts';
+import { openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
+import { foldLedger, isFinal, type LedgerTransaction } from './ledger-state.ts';
+import { toCents, type MoneySettings } from './money-settings.ts';
+import { EMPTY_PRICE_BOOK, type PriceBook } from './price-book.ts';
+import { readBalance, readPriceBook } from './read-prices.ts';
+import { reconcileTransactions, type ReconcileResult } from './reconcile.ts';
+import { buildLedgerSection, ledgerLines } from './report.ts';
+
+export interface MoneySessionOptions {
+  readonly settings: MoneySettings;
+  readonly command: string;
+  readonly runId: string;
+  readonly reportDir: string;
+  /** Strings scrubbed from every ledger line (the password and its Basic token). */
+  readonly secrets: readonly string[];
+  /** The version whose balance endpoint is read (default v2). */
+  readonly balanceVersion?: 'v1' | 'v2';
+  readonly now?: () => number;
+  readonly info?: (line: string) => void;
+}
+
+/** The target as the session needs it, known once the command has one (an embedded sandbox listens first). */
+export interface MoneyTarget {
+  /** As reports show it (no credentials). */
+  readonly label: string;
+  readonly mapping: FieldMapping;
+  readonly status: { readonly serviceTimeoutMs: number; readonly notFoundCodes: readonly string[] };
+}
+
+export interface MoneyFinish {
+  /** Absent when no ledger was kept (a sandbox target without --ledger). */
+  readonly section?: LedgerSection;
+  readonly result?: ReconcileResult;
+  /** What to print about money (the ledger line, cap, balance, unresolved transactions). */
+  readonly lines: readonly string[];
+}
+
+export interface MoneySession {
+  /** For the command's client: they refuse every charging request until prepare() has run. */
+  readonly hooks: ClientHooks;
+  readonly settings: MoneySettings;
+  /** ledger.jsonl of this run (undefined without a ledger). */
+  readonly ledgerPath?: string;
+  /** The open ledger (the k6 capture writes through it). */
+  readonly writer?: LedgerWriter;
+  readonly prices: PriceBook;
+  /** Reads what a capped run needs (price book, balance) and arms the hooks. */
+  prepare(client: Pick<ClientCore, 'call'>, target: MoneyTarget): Promise<void>;
+  /** Reconciles this run's unresolved transactions and builds the section; `refused` adds refusals counted elsewhere. */
+  finish(client: Pick<ClientCore, 'call' | 'pollStatus'>, options: { readonly allowSkips: boolean; readonly refused?: number; readonly deadlineMs?: number }): Promise<MoneyFinish>;
+  close(): void;
+}
+
+/** Real-time floors of the harness's own reads (price book, balance, reconciliation) at a fast time scale. */
+const MIN_RESPONSE_MS = 5_000;
+const POLL_SLACK_MS = 5_000;
+
+/**
+ * The harness's client config: at the embedded sandbox's scale 0.01 a 30 s response timeout is 300 ms, too short for
+ * a whole SKU catalog on a busy machine; the floors have no effect at scale 1, where the configured values are above them.
+ */
+export function harnessClientConfig(config: ResolvedTargetConfig): ResolvedTargetConfig {
+  const scale = config.timeScale > 0 ? config.timeScale : 1;
+  return {
+    ...config,
+    timeouts: { ...config.timeouts, responseMs: Math.max(config.timeouts.responseMs, Math.ceil(MIN_RESPONSE_MS / scale)) },
+    poll: { ...config.poll, deadlineMs: config.poll.deadlineMs + Math.ceil(POLL_SLACK_MS / scale) },
+  };
+}
+
+/** What the guard counted against the cap: charged amounts plus the worst case of what is still unresolved. */
+export function committedOf(transactions: readonly LedgerTransaction[]): number {
+  let cents = 0;
+  for (const t of transactions) {
+    if (isFinal(t)) {
+      if (t.outcome?.outcome === 'Successful' && t.outcome.charged !== undefined) cents += toCents(t.outcome.charged.amount);
+    } else if (t.request.estimate !== undefined) {
+      cents += toCents(t.request.estimate.amount);
+    }
+  }
+  return cents / 100;
+}
+
+export function createMoneySession(options: MoneySessionOptions): MoneySession {
+  const { settings } = options;
+  const now = options.now ?? (() => Date.now());
+  const ledgerPath = settings.ledger ? join(options.reportDir, LEDGER_FILE) : undefined;
+  const writer = ledgerPath === undefined ? undefined : openLedgerWriter(ledgerPath, { secrets: options.secrets });
+  let prices: PriceBook = EMPTY_PRICE_BOOK;
+  let budget: SpendBudget | undefined;
+  let inner: MoneyHooks | undefined;
+  let balanceBefore: number | undefined;
+  let known: MoneyTarget | undefined;
+  const balanceVersion = options.balanceVersion ?? 'v2';
+
+  const hooks: ClientHooks = {
+    async beforeSend(request) {
+      if (inner === undefined) {
+        if (request.operation.charges) throw new MoneyRefusal('ledger', request.operation.id, `${request.operation.id} not sent: the money guard is not ready (internal order error)`);
+        return;
+      }
+      await inner.beforeSend?.(request);
+    },
+    async afterResponse(exchange) {
+      await inner?.afterResponse?.(exchange);
+    },
+  };
+
+  return {
+    hooks,
+    settings,
+    ...(ledgerPath === undefined ? {} : { ledgerPath }),
+    ...(writer === undefined ? {} : { writer }),
+    get prices() {
+      return prices;
+    },
+    async prepare(client, target) {
+      known = target;
+      if (settings.cap !== undefined) {
+        const read = await readPriceBook(client, target.mapping);
+        prices = read.book;
+        for (const p of read.problems) options.info?.(`money: price book: ${p}`);
+        options.info?.(`money: price book of ${Object.keys(prices.skus).length} SKUs read from the target's catalog`);
+        budget = createLocalBudget(toCents(settings.cap.amount));
+        balanceBefore = await readBalance(client, balanceVersion);
+      }
+      inner = createMoneyHooks({
+        settings,
+        host: {
+          ...(budget === undefined ? {} : { budget }),
+          ...(writer === undefined ? {} : { append: (line: LedgerLine) => writer.append(line) }),
+        },
+        prices,
+        target: target.label,
+        runId: options.runId,
+        command: options.command,
+        status: target.status,
+        mapping: target.mapping.transaction,
+        now,
+        newEntryId: createEntryIds(`${options.command.replace(/\W/g, '')}-${runtimeToken()}`),
+      });
+    },
+    async finish(client, finishOptions) {
+      if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
+      const mapping = known.mapping;
+      recoverSpool(ledgerPath);
+      const mine = readLedger(ledgerPath).lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
+      const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
+      const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));
+      const open = transactions.filter((t) => !isFinal(t)).length;
+      if (open > 0) options.info?.(`money: reconciling ${open} transaction${open === 1 ? '' : 's'} not final through the status endpoint`);
+      const result = await reconcileTransactions(transactions, {
+        client,
+        mapping: mapping.transaction,
+        walletCurrency: settings.cap?.currency ?? 'wallet',
+        append: (line) => writer.append(line),
+        now,
+        ...(finishOptions.deadlineMs === undefined ? {} : { deadlineMs: finishOptions.deadlineMs }),
+      });
+      const balanceAfter = balanceBefore === undefined ? undefined : await readBalance(client, balanceVersion);
+      const refused = (budget?.refused() ?? 0) + (finishOptions.refused ?? 0);
+      const section = buildLedgerSection(
+        {
+          result,
+          ...(settings.cap === undefined ? {} : { cap: settings.cap, committed: committedOf(result.transactions) }),
+          ...(settings.cap === undefined ? {} : { refused }),
+          ...(balanceBefore === undefined || balanceAfter === undefined ? {} : { balance: { before: balanceBefore, after: balanceAfter } }),
+        },
+        { allowSkips: finishOptions.allowSkips, file: LEDGER_FILE },
+      );
+      return { section, result, lines: ledgerLines(section, ledgerPath) };
+    },
+    close() {
+      writer?.close();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The production guard end to end: against a sandbox in production mode, every command that would send a charging
+// request refuses without --allow-charges --max-spend (exit 2, one line) and nothing reaches the sandbox (its request
+// counters stay at 0); --dry-run prints the plan and sends nothing either; a bundle run directly refuses in init.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runEngine } from '../engine/run.ts';
+import { runEnvironment } from '../load/run-settings.ts';
+import { CONFIG_DEFAULTS } from '../api/target-config.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { main } from '../scripts/cli.ts';
+
+let sandbox: RunningSandbox;
+const dir = mkdtempSync(join(tmpdir(), 'gh-guard-'));
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production' });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
+  sandbox.app.stats.reset();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'gateway-harness', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    process.exitCode = undefined;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
+
+/** Every command (and engine) that can send a charging request, with what it needs besides the target. */
+const COMMANDS: ReadonlyArray<[string, string[]]> = [
+  ['load topup-flow on the Node engine', ['load', '--scenario', 'topup-flow', '--engine', 'node']],
+  ['load mixed on k6', ['load', '--scenario', 'mixed', '--engine', 'k6']],
+  ['load giftcard-flow (auto engine)', ['load', '--scenario', 'giftcard-flow']],
+  ['migrate', ['migrate']],
+  ['baseline record', ['baseline', 'record', '--out', join(dir, 'baseline')]],
+  ['baseline check', ['baseline', 'check', '--baseline', join(dir, 'no-baseline')]],
+  ['conformance', ['conformance']],
+];
+
+describe('production target without --allow-charges --max-spend', () => {
+  it.each(COMMANDS)('%s: refused, exit 2, one line, nothing reaches the sandbox', async (_name, args) => {
+    const { code, stdout, stderr } = await run([...args, ...production(), '--report-dir', join(dir, 'r')]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: .* sends charging operations \(.*\) and the target is production .*refused, nothing was sent; add --allow-charges --max-spend AMOUNT CURRENCY/);
+    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+  });
+
+  it.each(COMMANDS.filter(([name]) => !name.startsWith('conformance')))('%s --dry-run: prints the plan, exit 0, nothing reaches the sandbox', async (_name, args) => {
+    const { code, stdout } = await run([...args, ...production(), '--dry-run', '--allow-charges', '--max-spend', '25', 'USD']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^dry run: .* \(production\); nothing was sent\ncharging operations:\n {2}v\d\.transaction\./);
+    expect(stdout).toMatch(/worst-case spend: 25\.00 USD \(the cap/);
+    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+  });
+
+  it('conformance --dry-run lists its charging operations, and says a production run would be refused', async () => {
+    const { code, stdout } = await run(['conformance', ...production(), '--dry-run']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/v2\.transaction\.topup {2}/);
+    expect(stdout).toMatch(/worst-case spend: none — the run would be refused/);
+    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+  });
+
+  it('a load bundle run directly on the Node engine refuses in init: nothing reaches the sandbox', async () => {
+    const env = runEnvironment({
+      baseUrl: sandbox.url,
+      user: CONFIG_DEFAULTS.user,
+      password: CONFIG_DEFAULTS.password,
+      environment: 'production',
+      timeScale: 0.01,
+      profile: 'smoke',
+      api: 'both',
+      config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
+      targetLabel: sandbox.url,
+      runId: 'guard',
+      reportDir: join(dir, 'engine'),
+    });
+    let errors = '';
+    const stderr = { write: (chunk: string) => ((errors += chunk), true) } as unknown as NodeJS.WritableStream;
+    const result = await runEngine({ script: 'load/topup-flow.load.ts', env: { ...env, GATEWAY_MONEY: '' }, cwd: process.cwd(), workers: 1, progress: 'none', stderr, stdout: stderr });
+    expect(result.exitCode).toBe(107);
+    expect(errors).toMatch(/load topup-flow sends charging operations .* and the target is production/);
+    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+// Reads the target's price book once, before a capped run: v2 SKUs, every page of the v2 gift card list, and the v1
+// SKUs (for ids v2 does not list). Reads only (nothing charges); a version that does not answer is skipped.
+import type { ClientCore } from '../api/client-core.ts';
+import type { FieldMapping } from '../api/field-mapping.ts';
+import { buildPriceBook, priceOfV1Record, priceOfV2Record, type PriceBook, type SkuPrice } from './price-book.ts';
+
+/** Most gift card pages read (100 SKUs each): bounded whatever the target answers. */
+const MAX_GIFTCARD_PAGES = 100;
+
+export interface PriceRead {
+  readonly book: PriceBook;
+  /** Reads that did not answer with a successful array (named, for the run's output). */
+  readonly problems: readonly string[];
+}
+
+async function readArray(client: Pick<ClientCore, 'call'>, operationId: string, query?: Record<string, number>): Promise<{ items?: unknown[]; next?: number; problem?: string }> {
+  const { response } = await client.call(operationId, query === undefined ? {} : { query });
+  const payLoad = response.envelope?.payLoad;
+  if (response.classification.outcome !== 'Successful' || !Array.isArray(payLoad)) {
+    const why = response.transportError?.message ?? `HTTP ${response.httpStatus ?? '-'}, responseCode ${response.envelope?.responseCode ?? '-'}`;
+    return { problem: `${operationId}: ${why}` };
+  }
+  const envelope = response.envelope as Record<string, unknown>;
+  const more = envelope.next === 1 && typeof envelope.next_cursor === 'number' ? envelope.next_cursor : undefined;
+  return { items: payLoad, ...(more === undefined ? {} : { next: more }) };
+}
+
+export async function readPriceBook(client: Pick<ClientCore, 'call'>, mapping: FieldMapping): Promise<PriceRead> {
+  const problems: string[] = [];
+  const entries: Array<[number, SkuPrice] | undefined> = [];
+  const v2 = await readArray(client, 'v2.catalog.skus');
+  if (v2.problem !== undefined) problems.push(v2.problem);
+  for (const record of v2.items ?? []) entries.push(priceOfV2Record(record, mapping.v2Sku));
+  let cursor: number | undefined;
+  for (let page = 0; page < MAX_GIFTCARD_PAGES; page++) {
+    const gifts = await readArray(client, 'v2.catalog.skus-giftcards', { pageSize: 100, ...(cursor === undefined ? {} : { cursor }) });
+    if (gifts.problem !== undefined) {
+      problems.push(gifts.problem);
+      break;
+    }
+    for (const record of gifts.items ?? []) entries.push(priceOfV2Record(record, mapping.giftcardSku));
+    if (gifts.next === undefined || gifts.next === cursor) break;
+    cursor = gifts.next;
+  }
+  const v1 = await readArray(client, 'v1.catalog.skus');
+  if (v1.problem !== undefined) problems.push(v1.problem);
+  for (const record of v1.items ?? []) entries.push(priceOfV1Record(record, mapping.v1Sku));
+  return { book: buildPriceBook(entries), problems };
+}
+
+/** The wallet balance (a number payload), or undefined when the target does not answer one. */
+export async function readBalance(client: Pick<ClientCore, 'call'>, version: 'v1' | 'v2'): Promise<number | undefined> {
+  const { response } = await client.call(`${version}.account.balance`);
+  const payLoad = response.envelope?.payLoad;
+  return response.classification.outcome === 'Successful' && typeof payLoad === 'number' && Number.isFinite(payLoad) ? payLoad : undefined;
+}

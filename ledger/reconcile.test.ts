@@ -1,0 +1,98 @@
+// Reconciliation against a real sandbox: a transaction the sandbox knows is read final through status, one it never
+// received is final Failed once the service-side timeout has passed ('027', the core's status policy), one without a
+// correlationId stays unresolved, and what is learnt is appended to the ledger.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { createGatewayClient, type GatewayClient } from '../client/gateway-client.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import type { LedgerLine, LedgerRequestLine } from './entry.ts';
+import { topupBodies } from './fixtures/topup.ts';
+import { openLedgerWriter, readLedger } from './ledger-file.ts';
+import { foldLedger } from './ledger-state.ts';
+import { harnessClientConfig } from './money-session.ts';
+import { reconcileTransactions } from './reconcile.ts';
+
+let sandbox: RunningSandbox;
+let client: GatewayClient;
+const dir = mkdtempSync(join(tmpdir(), 'gh-reconcile-'));
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production' });
+  const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_TIME_SCALE: '0.01' } });
+  client = createGatewayClient(harnessClientConfig({ ...config, baseUrl: sandbox.url }));
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function requestLine(entry: string, correlationId: string | null, sentAt: number, body: Record<string, unknown> = {}): LedgerRequestLine {
+  return {
+    v: 1,
+    type: 'request',
+    entry,
+    correlationId,
+    operationId: 'v2.transaction.topup',
+    version: 'v2',
+    skuId: typeof body.skuId === 'number' ? body.skuId : null,
+    amount: typeof body.amount === 'number' ? body.amount : null,
+    currency: null,
+    estimate: { amount: 50, currency: 'USD' },
+    target: sandbox.url,
+    environment: 'production',
+    runId: 'r',
+    command: 'test',
+    at: new Date(sentAt).toISOString(),
+    sentAt,
+  };
+}
+
+describe('reconcileTransactions', () => {
+  it('resolves what the sandbox knows and what it never received, and appends the outcomes', async () => {
+    const make = await topupBodies(client);
+    const sent = make('rec-known-1');
+    const answer = await client.call('v2.transaction.topup', { body: sent });
+    expect(answer.response.classification.outcome).toBe('Successful');
+    const path = join(dir, 'ledger.jsonl');
+    const writer = openLedgerWriter(path);
+    const now = Date.now();
+    const lines: LedgerLine[] = [requestLine('a', 'rec-known-1', now, sent), requestLine('b', 'rec-never-sent', now), requestLine('c', null, now)];
+    writer.append(lines);
+    const result = await reconcileTransactions(foldLedger(lines), {
+      client,
+      mapping: DEFAULT_FIELD_MAPPING.transaction,
+      walletCurrency: 'USD',
+      append: (line) => writer.append(line),
+      now: () => Date.now(),
+    });
+    writer.close();
+    expect(result.polled).toBe(2);
+    expect(result.resolved).toBe(2);
+    const byEntry = new Map(result.transactions.map((t) => [t.request.entry, t.outcome]));
+    expect(byEntry.get('a')).toMatchObject({ outcome: 'Successful', final: true, source: 'reconcile', charged: { from: 'payload', currency: 'USD' } });
+    // "not found" only became final once the 2-minute service-side timeout (1.2 s at this scale) had passed since sentAt.
+    expect(byEntry.get('b')).toMatchObject({ outcome: 'Failed', final: true, code: '027' });
+    expect(Date.now() - now).toBeGreaterThanOrEqual(1_200);
+    expect(byEntry.get('c')).toBeUndefined();
+    expect(result.totals.unresolved.map((t) => t.request.entry)).toEqual(['c']);
+    const reread = foldLedger(readLedger(path).lines);
+    expect(reread.filter((t) => t.outcome?.final === true)).toHaveLength(2);
+  });
+
+  it('leaves a transaction unresolved when the status endpoint never answers before the deadline', async () => {
+    const lines: LedgerLine[] = [{ ...requestLine('d', 'rec-dead', Date.now()), target: 'http://127.0.0.1:9' }];
+    const dead = createGatewayClient(harnessClientConfig({ ...loadConfig({ cwd: dir, env: { GATEWAY_TIME_SCALE: '0.01' } }), baseUrl: 'http://127.0.0.1:9' }));
+    try {
+      const result = await reconcileTransactions(foldLedger(lines), { client: dead, mapping: DEFAULT_FIELD_MAPPING.transaction, walletCurrency: 'USD', now: () => Date.now(), deadlineMs: 300, intervalMs: 50 });
+      expect(result.resolved).toBe(0);
+      expect(result.totals.unresolved).toHaveLength(1);
+    } finally {
+      await dead.close();
+    }
+  });
+});

@@ -1,0 +1,93 @@
+// Reconciliation: every ledger transaction that is not final is polled through the status endpoint (the core's
+// pollStatus, with the request's sentAt so "not found" before the service-side timeout stays Unknown) until final or
+// the deadline; each final outcome is appended to the ledger. Used at the end of every run and by `reconcile`.
+import type { ClientCore } from '../api/client-core.ts';
+import { readNumber, type FieldMapping } from '../api/field-mapping.ts';
+import type { LedgerOutcomeLine } from './entry.ts';
+import { isFinal, ledgerTotals, type LedgerTotals, type LedgerTransaction } from './ledger-state.ts';
+
+export interface ReconcileOptions {
+  readonly client: Pick<ClientCore, 'pollStatus'>;
+  readonly mapping: FieldMapping['transaction'];
+  /** Currency of charged amounts read from status payloads (the cap's; 'wallet' without one). */
+  readonly walletCurrency: string;
+  /** Persists the outcome lines found (before the next poll starts). */
+  readonly append?: (line: LedgerOutcomeLine) => void;
+  /** Polling deadline per transaction (real ms); default the client's. */
+  readonly deadlineMs?: number;
+  readonly intervalMs?: number;
+  /** Polls in flight at once. */
+  readonly concurrency?: number;
+  readonly now: () => number;
+  readonly progress?: (done: number, total: number) => void;
+}
+
+export interface ReconcileResult {
+  /** Every transaction of the ledger after reconciliation, in ledger order. */
+  readonly transactions: readonly LedgerTransaction[];
+  /** How many were polled, and how many of those became final. */
+  readonly polled: number;
+  readonly resolved: number;
+  readonly totals: LedgerTotals;
+}
+
+/** Why a transaction cannot be polled: nothing identifies it at the status endpoint. */
+export function unpollable(t: LedgerTransaction): boolean {
+  return t.request.correlationId === null;
+}
+
+export async function reconcileTransactions(transactions: readonly LedgerTransaction[], options: ReconcileOptions): Promise<ReconcileResult> {
+  const result = [...transactions];
+  const todo = result.map((t, i) => ({ t, i })).filter(({ t }) => !isFinal(t) && !unpollable(t));
+  let next = 0;
+  let done = 0;
+  let resolved = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const { t, i } = todo[next++] as { t: LedgerTransaction; i: number };
+      const poll = await options.client.pollStatus(t.request.version, t.request.correlationId as string, {
+        submittedAt: t.request.sentAt,
+        ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+        ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+      });
+      done++;
+      options.progress?.(done, todo.length);
+      if (!poll.final) continue;
+      const response = poll.last.exchange.response;
+      const code = response.envelope?.responseCode;
+      const paid = poll.outcome === 'Successful' ? readNumber(response.envelope?.payLoad, options.mapping.chargedAmount) : undefined;
+      const estimate = t.request.estimate;
+      const charged: LedgerOutcomeLine['charged'] =
+        poll.outcome !== 'Successful'
+          ? undefined
+          : paid !== undefined && paid >= 0
+            ? { amount: paid, currency: options.walletCurrency, from: 'payload' }
+            : estimate !== undefined
+              ? { amount: estimate.amount, currency: estimate.currency, from: 'estimate' }
+              : t.request.amount !== null
+                ? { amount: t.request.amount, currency: t.request.currency ?? options.walletCurrency, from: 'request' }
+                : undefined;
+      const line: LedgerOutcomeLine = {
+        v: 1,
+        type: 'outcome',
+        entry: t.request.entry,
+        correlationId: t.request.correlationId,
+        operationId: t.request.operationId,
+        outcome: poll.outcome,
+        final: true,
+        rule: poll.last.rule,
+        ...(typeof code === 'string' ? { code } : {}),
+        ...(response.httpStatus === undefined ? {} : { httpStatus: response.httpStatus }),
+        ...(charged === undefined ? {} : { charged }),
+        source: 'reconcile',
+        at: new Date(options.now()).toISOString(),
+      };
+      options.append?.(line);
+      result[i] = { request: t.request, outcome: line };
+      resolved++;
+    }
+  };
+  const width = Math.max(1, Math.min(options.concurrency ?? 8, todo.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  return { transactions: result, polled: todo.length, resolved, totals: ledgerTotals(result) };
+}
