@@ -62,6 +62,9 @@ export function k6ErrorCode(error: unknown, timedOut: boolean): { code: number; 
   }
 }
 
+/** Failures before any byte of the request left: invalid URL, no such host, dial timeout, connection refused. */
+const NOTHING_SENT = new Set([1020, 1101, 1211, 1212]);
+
 function errorCodeOf(error: unknown): string | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const code = (error as { code?: unknown }).code;
@@ -97,13 +100,30 @@ function headerBytes(headers: Record<string, string | string[] | undefined>): nu
   return n;
 }
 
+/** The whole request's deadline passed while its body was being read (see performRequest). */
+class RequestTimeout extends Error {
+  readonly code = 'GH_REQUEST_TIMEOUT';
+}
+
+/** Reads a body, destroying it when the request's deadline passes first: one timer per body, no AbortController. */
+async function readBefore<T>(body: Dispatcher.ResponseData['body'], deadline: number, read: () => Promise<T>): Promise<T> {
+  const timer = setTimeout(() => body.destroy(new RequestTimeout('request timeout')), Math.max(1, deadline - performance.now()));
+  try {
+    return await read();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Sends the request, following up to `maxRedirects` redirects like k6; never throws: failures become status 0 with
- * k6's error and error_code. The timeout bounds the wait for headers and for each body chunk (undici's timers), and
- * `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
+ * k6's error and error_code. The timeout bounds the whole request like k6's (a context deadline over redirects,
+ * headers and body): each hop's wait for headers gets what is left of it (undici's headers timer), and reading a body
+ * stops when it passes. `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
  */
 export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, signal?: AbortSignal, maxRedirects = 10): Promise<RawHttpResult> {
   const t0 = performance.now();
+  const deadline = t0 + spec.timeoutMs;
   const bodyLength = spec.body === null ? 0 : typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.byteLength;
   const timings: HttpTimings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   let url = spec.url;
@@ -115,18 +135,22 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
     for (let hop = 0; ; hop++) {
       const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '') || '/';
       bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
+      const left = deadline - performance.now();
+      if (left < 1) throw new RequestTimeout('request timeout');
       const res = await request(url, {
         method: method as 'GET',
         headers: spec.headers,
         body,
         dispatcher: agent,
-        headersTimeout: spec.timeoutMs,
-        bodyTimeout: spec.timeoutMs,
+        headersTimeout: left,
+        bodyTimeout: left,
         ...(signal === undefined ? {} : { signal }),
       });
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
-        for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
+        await readBefore(res.body, deadline, async () => {
+          for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
+        });
         bytesReceived += 17 + headerBytes(res.headers as Record<string, string>);
         url = new URL(location, url).toString();
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
@@ -139,12 +163,14 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
       let received = 0;
       let out: string | ArrayBuffer | null = null;
       if (spec.responseType === 'none') {
-        for await (const chunk of res.body) received += (chunk as Buffer).length;
+        await readBefore(res.body, deadline, async () => {
+          for await (const chunk of res.body) received += (chunk as Buffer).length;
+        });
       } else if (spec.responseType === 'binary') {
-        out = await res.body.arrayBuffer();
+        out = await readBefore(res.body, deadline, () => res.body.arrayBuffer());
         received = out.byteLength;
       } else {
-        const buf = Buffer.from(await res.body.arrayBuffer());
+        const buf = Buffer.from(await readBefore(res.body, deadline, () => res.body.arrayBuffer()));
         received = buf.length;
         out = buf.toString('utf8');
       }
@@ -167,15 +193,19 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
         proto: 'HTTP/1.1',
         timings,
         error: '',
-        errorCode: 0,
+        // k6 gives an HTTP error status its own code (1400-1599 = 1000 + status) with no error text.
+        errorCode: res.statusCode >= 400 && res.statusCode < 600 ? 1000 + res.statusCode : 0,
         bytesSent,
         bytesReceived: bytesReceived + 17 + headerBytes(res.headers as Record<string, string>) + received,
       };
     }
   } catch (error) {
     const code = errorCodeOf(error);
-    const described = k6ErrorCode(error, code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT');
+    const described = k6ErrorCode(error, code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'GH_REQUEST_TIMEOUT');
     timings.duration = performance.now() - t0;
-    return { status: 0, statusText: '', headers: {}, body: null, url, proto: '', timings, error: described.text, errorCode: described.code, bytesSent: 0, bytesReceived: 0 };
+    // What crossed the wire still counts in data_sent/data_received (k6 counts on the connection): the request, unless
+    // the connection never opened; of the answer, only what earlier redirect hops brought (a cut body is not counted).
+    const sent = NOTHING_SENT.has(described.code) ? 0 : bytesSent;
+    return { status: 0, statusText: '', headers: {}, body: null, url, proto: '', timings, error: described.text, errorCode: described.code, bytesSent: sent, bytesReceived };
   }
 }
