@@ -1,5 +1,6 @@
 // The one integration point of the Node engine: `gateway-harness load --engine node` (and `auto` without a k6) runs
 // the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
+import { Writable } from 'node:stream';
 import { runEngine } from '../engine/run.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
@@ -15,6 +16,8 @@ export interface NodeEngineRequest {
   readonly progress?: boolean;
   readonly cwd: string;
   readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number };
+  /** Where the engine's output (summary text, progress, errors) goes, like a piped k6's; default the process's streams. */
+  readonly output?: (chunk: string) => void;
 }
 
 export interface NodeEngineResult {
@@ -23,8 +26,19 @@ export interface NodeEngineResult {
   readonly summary?: unknown;
 }
 
+function sinkTo(output: (chunk: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      output(chunk.toString());
+      done();
+    },
+  });
+}
+
 export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEngineResult> {
+  const piped = request.output === undefined ? {} : { stdout: sinkTo(request.output), stderr: sinkTo(request.output) };
   const result = await runEngine({
+    ...piped,
     script: request.script,
     env: { ...request.env },
     cwd: request.cwd,

@@ -1,5 +1,6 @@
 // Sends one k6-style HTTP request over an undici keep-alive Agent and returns a plain, cloneable result with k6's
 // timing phases and error codes. Shared by the async path (VU threads) and the sync helper thread.
+import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
 
@@ -100,6 +101,45 @@ function headerBytes(headers: Record<string, string | string[] | undefined>): nu
   return n;
 }
 
+/**
+ * k6's HTTP client is Go's http.Transport, which silently sends a request again when the connection it reused turns
+ * out to be closed or reset before any byte of the answer (a keep-alive race: the server closed an idle connection),
+ * if the request is replayable: GET, HEAD, OPTIONS, TRACE, or any method with an Idempotency-Key / X-Idempotency-Key
+ * header (net/http transport.go shouldRetryRequest, request.go isReplayable). A fresh connection is never retried.
+ * undici does not retry, so the engine does it here, on the same rule. Which connection a request went out on is
+ * learnt from undici's diagnostics channels: `request:create` fires synchronously inside request() (so `creating`
+ * pairs it with the attempt), `client:sendHeaders` names the socket.
+ */
+interface Attempt {
+  reused: boolean;
+}
+let creating: Attempt | undefined;
+const attemptOf = new WeakMap<object, Attempt>();
+const usedSockets = new WeakSet<object>();
+diagnostics.subscribe('undici:request:create', (message) => {
+  if (creating === undefined) return;
+  attemptOf.set((message as { request: object }).request, creating);
+  creating = undefined;
+});
+diagnostics.subscribe('undici:client:sendHeaders', (message) => {
+  const { request: sent, socket } = message as { request: object; socket: object };
+  const attempt = attemptOf.get(sent);
+  if (attempt !== undefined) attempt.reused = usedSockets.has(socket);
+  usedSockets.add(socket);
+});
+
+const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+/** Bound on the retries of one request (Go's is implicit: each retry takes a fresh or another idle connection). */
+const MAX_RETRIES = 5;
+
+function retriedLikeGo(method: string, headers: Record<string, string>, attempt: Attempt, error: unknown): boolean {
+  if (!attempt.reused) return false;
+  const names = Object.keys(headers).map((h) => h.toLowerCase());
+  if (!REPLAYABLE_METHODS.has(method) && !names.includes('idempotency-key') && !names.includes('x-idempotency-key')) return false;
+  const code = errorCodeOf(error);
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
 /** The whole request's deadline passed while its body was being read (see performRequest). */
 class RequestTimeout extends Error {
   readonly code = 'GH_REQUEST_TIMEOUT';
@@ -134,18 +174,32 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
   try {
     for (let hop = 0; ; hop++) {
       const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '') || '/';
-      bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
-      const left = deadline - performance.now();
-      if (left < 1) throw new RequestTimeout('request timeout');
-      const res = await request(url, {
-        method: method as 'GET',
-        headers: spec.headers,
-        body,
-        dispatcher: agent,
-        headersTimeout: left,
-        bodyTimeout: left,
-        ...(signal === undefined ? {} : { signal }),
-      });
+      let res: Dispatcher.ResponseData;
+      for (let retries = 0; ; retries++) {
+        bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
+        const left = deadline - performance.now();
+        if (left < 1) throw new RequestTimeout('request timeout');
+        const attempt: Attempt = { reused: false };
+        try {
+          creating = attempt;
+          const pending = request(url, {
+            method: method as 'GET',
+            headers: spec.headers,
+            body,
+            dispatcher: agent,
+            headersTimeout: left,
+            bodyTimeout: left,
+            ...(signal === undefined ? {} : { signal }),
+          });
+          creating = undefined;
+          res = await pending;
+          break;
+        } catch (error) {
+          creating = undefined;
+          if (retries < MAX_RETRIES && retriedLikeGo(method, spec.headers, attempt, error)) continue;
+          throw error;
+        }
+      }
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
         await readBefore(res.body, deadline, async () => {

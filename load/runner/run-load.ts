@@ -110,7 +110,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   for (const file of [SUMMARY_JSON, JUNIT_XML, SUMMARY_MD]) rmSync(join(reportDir, file), { force: true });
   const outJson = flags.outJson === undefined ? undefined : resolve(io.cwd, flags.outJson);
 
-  const bundle = engine.engine === 'k6' ? await ensureBundle(flags.scenario) : join(ROOT, 'load', `${flags.scenario}.load.ts`);
+  // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
+  const bundle = await ensureBundle(flags.scenario);
   let sandbox: RunningSandbox | undefined;
   try {
     let baseUrl = config.baseUrl;
@@ -164,7 +165,14 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       engineExit = result.exitCode;
       if (result.signal !== undefined) io.info(`load: k6 ended by ${result.signal}`);
     } else {
-      const result = await runNodeEngine({ script: bundle, env, cwd: io.cwd, ...(outJson === undefined ? {} : { outJson }) });
+      io.info(`load: ${flags.scenario} (${flags.profile}) on the Node engine; reports in ${reportDir}`);
+      const result = await runNodeEngine({
+        script: bundle,
+        env,
+        cwd: io.cwd,
+        ...(outJson === undefined ? {} : { outJson }),
+        ...(io.k6Stdio === 'pipe' ? { output: (chunk: string) => io.onK6Output?.(chunk) } : {}),
+      });
       engineExit = result.exitCode;
     }
     const summary = readSummary(reportDir);
