@@ -2,7 +2,6 @@
 // on the Node engine and on each real k6 found (K6_BIN or PATH, and K6_LATEST_BIN or k6-latest beside it) against the
 // same sandbox must give the same checks, metric names and tags, threshold verdicts and exit codes. Skipped, saying so,
 // without a k6. Results are read from the files each run writes (summary.json and the NDJSON metric stream).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +12,7 @@ import { loadConfig } from '../config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { STATUS_OPERATIONS } from '../sandbox/profiles/faults.ts';
 import type { SandboxProfile } from '../sandbox/profiles/registry.ts';
-import { findK6, findLatestK6 } from './engine-select.ts';
+import { supportedK6s } from './runner/k6-binaries.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
 import { LOAD_SANDBOX_FUNDS, runLoad } from './runner/run-load.ts';
 import { SCENARIO_NAMES, type ScenarioName } from './scenarios.ts';
@@ -23,20 +22,10 @@ const USER = 'diff-agent';
 const PASSWORD = 'diff-secret-51c2';
 const TIME_SCALE = 0.01;
 
-function k6Version(path: string): string {
-  try {
-    return /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }))?.[0] ?? path;
-  } catch {
-    return path;
-  }
-}
-
-const first = findK6(process.env);
-const latest = findLatestK6(process.env, first);
-const binaries = [first?.path, latest].filter((p): p is string => p !== undefined).map((path) => ({ path, version: k6Version(path) }));
+const binaries = supportedK6s();
 if (binaries.length === 0) {
   console.warn('load/engine-differential.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it): engine-vs-k6 differential runs are SKIPPED');
-} else if (latest === undefined) {
+} else if (binaries.length === 1) {
   console.warn(`load/engine-differential.test.ts: only ${binaries[0]?.version} found: the newest k6 is not compared in this run`);
 }
 
