@@ -248,6 +248,9 @@ async function main(): Promise<void> {
             `peak RSS ${row.peakRssMb.toFixed(0)} MB, target ${row.targetCores.toFixed(2)} cores, generator ${row.generatorCores.toFixed(2)} cores, ` +
             `${row.iterations} iterations in ${f.measured.wallSec.toFixed(0)} s wall, checks failed ${(row.checkFailRate * 100).toFixed(2)} %, ${row.verdict} (exit ${row.exitCode})\n`,
         );
+        // A crossed latency threshold at many VUs says how long responses waited (in the generator or the target).
+        for (const problem of s.problems.slice(0, 3)) process.stdout.write(`      ${problem}\n`);
+        if (s.problems.length > 3) process.stdout.write(`      (+${s.problems.length - 3} more)\n`);
       }
     }
 

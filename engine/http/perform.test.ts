@@ -45,19 +45,14 @@ async function warmAgent() {
 }
 
 describe('a connection reset before any answer (Go transport semantics, as in k6)', () => {
-  it('sends a GET again when its reused connection was reset: the caller sees the answer', async () => {
+  it.each([
+    ['a GET', 'GET', '/reset-once-get', {}],
+    ['a POST with an Idempotency-Key', 'POST', '/reset-once-keyed', { 'Idempotency-Key': 'k-1' }],
+  ] as Array<[string, string, string, Record<string, string>]>)('sends %s again when its reused connection was reset: the caller sees the answer', async (_what, method, path, headers) => {
     const agent = await warmAgent();
-    const r = await performRequest(agent, spec('GET', '/reset-once-get'));
+    const r = await performRequest(agent, spec(method, path, headers));
     expect(r).toMatchObject({ status: 200, body: 'ok', errorCode: 0 });
-    expect(seen.get('/reset-once-get')).toBe(2);
-    await agent.close();
-  });
-
-  it('sends a POST with an Idempotency-Key again too', async () => {
-    const agent = await warmAgent();
-    const r = await performRequest(agent, spec('POST', '/reset-once-keyed', { 'Idempotency-Key': 'k-1' }));
-    expect(r.status).toBe(200);
-    expect(seen.get('/reset-once-keyed')).toBe(2);
+    expect(seen.get(path)).toBe(2);
     await agent.close();
   });
 

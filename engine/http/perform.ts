@@ -145,9 +145,14 @@ class RequestTimeout extends Error {
   readonly code = 'GH_REQUEST_TIMEOUT';
 }
 
-/** Reads a body, destroying it when the request's deadline passes first: one timer per body, no AbortController. */
-async function readBefore<T>(body: Dispatcher.ResponseData['body'], deadline: number, read: () => Promise<T>): Promise<T> {
-  const timer = setTimeout(() => body.destroy(new RequestTimeout('request timeout')), Math.max(1, deadline - performance.now()));
+/**
+ * Reads a body, destroying it when the request's deadline passes first: one timer per body still on its way, no
+ * AbortController. A body already all buffered (Content-Length bytes in, the usual small answer) cannot stall: no timer.
+ */
+async function readBefore<T>(body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], deadline: number, read: () => Promise<T>): Promise<T> {
+  const length = Number(headers['content-length']);
+  if (Number.isFinite(length) && body.readableLength >= length) return read();
+  const timer = setTimeout(() => body.destroy(new RequestTimeout('request timeout')), Math.max(1, Math.ceil(deadline - performance.now())));
   try {
     return await read();
   } finally {
@@ -202,7 +207,7 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
       }
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
-        await readBefore(res.body, deadline, async () => {
+        await readBefore(res.body, res.headers, deadline, async () => {
           for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
         });
         bytesReceived += 17 + headerBytes(res.headers as Record<string, string>);
@@ -217,14 +222,14 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
       let received = 0;
       let out: string | ArrayBuffer | null = null;
       if (spec.responseType === 'none') {
-        await readBefore(res.body, deadline, async () => {
+        await readBefore(res.body, res.headers, deadline, async () => {
           for await (const chunk of res.body) received += (chunk as Buffer).length;
         });
       } else if (spec.responseType === 'binary') {
-        out = await readBefore(res.body, deadline, () => res.body.arrayBuffer());
+        out = await readBefore(res.body, res.headers, deadline, () => res.body.arrayBuffer());
         received = out.byteLength;
       } else {
-        const buf = Buffer.from(await readBefore(res.body, deadline, () => res.body.arrayBuffer()));
+        const buf = Buffer.from(await readBefore(res.body, res.headers, deadline, () => res.body.arrayBuffer()));
         received = buf.length;
         out = buf.toString('utf8');
       }
