@@ -104,6 +104,8 @@ export function findLoadEntries(rootDir = process.cwd()) {
     .map((file) => ({ name: basename(file, ENTRY_SUFFIX), path: join(dir, file) }));
 }
 
+let stagingCounter = 0;
+
 /**
  * Builds the bundles (all entries, or the named ones) into outDir. Each is written beside its final name and renamed
  * into place, so a k6 run reading dist/k6 never sees half a file. Returns what was built, with sizes.
@@ -112,7 +114,8 @@ export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k
   const entries = findLoadEntries(rootDir).filter((entry) => only === undefined || only.includes(entry.name));
   if (entries.length === 0) return [];
   const target = resolve(rootDir, outDir);
-  const staging = `.tmp-${process.pid}-${Date.now().toString(36)}`;
+  // Unique per build, also for two builds of one entry in the same millisecond (concurrent runs of one process).
+  const staging = `.tmp-${process.pid}-${Date.now().toString(36)}-${(stagingCounter += 1)}`;
   const result = await build({
     ...K6_BUNDLE_OPTIONS,
     entryPoints: Object.fromEntries(entries.map((entry) => [`${staging}-${entry.name}`, entry.path])),

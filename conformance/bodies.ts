@@ -1,7 +1,8 @@
 // Valid write bodies derived from the request schemas: the required fields of the operation's body, each filled from
 // the target's catalog or the settings by field name, with a SKU of the category the schema names. No table per operation.
 import type { Operation, RequestBodyName } from '../api/operations.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, isRange, validAmount, type Fixtures, type SkuFixture } from './fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, isRange, validAmount } from '../api/catalog-facts.ts';
+import type { Fixtures, SkuFixture } from './fixtures.ts';
 import { bodyFacts, categoryName, type BodyFacts } from './request-rules.ts';
 import type { CaseContext } from './types.ts';
 

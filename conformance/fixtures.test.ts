@@ -1,66 +1,8 @@
-// Number plans, generated numbers, valid amounts and run timing: the small pure pieces the cases build requests from.
-// A wrong number or amount here would make a faithful gateway look broken, so each rule is pinned.
+// Run timing and settings: the small pure pieces the cases are timed and configured by (number plans, numbers and
+// amounts are api/catalog-facts.ts, tested there). A wrong timeout here would make a faithful gateway look broken.
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { SPEC_JAMAICA_PLAN, makeMobile, planFromCountryRecord, prefixesFromCountryRecord, validAmount } from './fixtures.ts';
 import { parseSettings } from './settings.ts';
 import { SPEC_DURATIONS, computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
-
-const TRIGGERS = ['666666', '555555', '510', '500', '888'];
-
-describe('numbers', () => {
-  test("the spec's Jamaica example: 1876 followed by 7 digits", () => {
-    for (let i = 0; i < 200; i++) {
-      const mobile = makeMobile(SPEC_JAMAICA_PLAN) as string;
-      expect(mobile).toMatch(/^1876[0-9]{7}$/);
-      expect(TRIGGERS.some((t) => mobile.endsWith(t)), mobile).toBe(false);
-    }
-  });
-
-  test('a requested trigger suffix, and no other trigger', () => {
-    for (const suffix of TRIGGERS) {
-      const mobile = makeMobile(SPEC_JAMAICA_PLAN, suffix) as string;
-      expect(mobile).toMatch(/^1876[0-9]{7}$/);
-      expect(mobile.endsWith(suffix)).toBe(true);
-    }
-    expect(makeMobile({ prefix: '91', nationalLength: 3 }, '666666')).toBeUndefined();
-  });
-
-  test('numbers of a wide plan keep out of the narrower plans inside it (US 1 vs Jamaica 1876)', () => {
-    for (let i = 0; i < 300; i++) {
-      const mobile = makeMobile({ prefix: '1', nationalLength: 10 }, '', new Set(), ['1876', '1809', '1849']) as string;
-      expect(mobile).toMatch(/^1[0-9]{10}$/);
-      expect(['1876', '1809', '1849'].some((p) => mobile.startsWith(p)), mobile).toBe(false);
-    }
-  });
-
-  test('plans from catalog/countries records (calling code + area code, numberLength after the calling code)', () => {
-    const jm = { countryCode: 'JM', internationalCountryCode: '1', areaCodes: '876', numberLength: '10' };
-    const dominican = { countryCode: 'DO', internationalCountryCode: '1', areaCodes: '809,829,849', numberLength: '10' };
-    const india = { countryCode: 'IN', internationalCountryCode: '91', areaCodes: '', numberLength: '10' };
-    expect(planFromCountryRecord(jm, DEFAULT_FIELD_MAPPING)).toEqual({ prefix: '1876', nationalLength: 7 });
-    expect(planFromCountryRecord(india, DEFAULT_FIELD_MAPPING)).toEqual({ prefix: '91', nationalLength: 10 });
-    expect(prefixesFromCountryRecord(dominican, DEFAULT_FIELD_MAPPING)).toEqual(['1809', '1829', '1849']);
-    expect(planFromCountryRecord({ countryCode: 'XX' }, DEFAULT_FIELD_MAPPING)).toBeUndefined();
-  });
-});
-
-describe('amounts', () => {
-  test('open range: inside the wallet-currency bounds, no currency sent', () => {
-    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 100 })).toEqual({ amount: 53 });
-    const tight = validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 5.5 });
-    expect(tight?.amount).toBeGreaterThan(5);
-    expect(tight?.amount).toBeLessThan(5.5);
-  });
-
-  test('fixed denomination: the face value in its own currency', () => {
-    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 10.92, maxWalletAmount: 10.92, minFaceValue: 798, faceValueCurrency: 'INR' })).toEqual({
-      amount: 798,
-      transactionCurrencyCode: 'INR',
-    });
-    expect(validAmount({ dialingPrefixes: [] })).toBeUndefined();
-  });
-});
 
 describe('timing', () => {
   test('delay triggers: the client gives up at a third of the scaled delay at most', () => {

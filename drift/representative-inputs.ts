@@ -3,7 +3,8 @@
 import { readString, type FieldMapping } from '../api/field-mapping.ts';
 import { CATEGORY_IDS, type ApiVersion, type CategoryName, type Operation } from '../api/operations.ts';
 import type { RequestInput } from '../api/request-builder.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, validAmount, type Fixtures, type SkuFixture } from '../conformance/fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, validAmount } from '../api/catalog-facts.ts';
+import type { Fixtures, SkuFixture } from '../conformance/fixtures.ts';
 import type { ConformanceSettings } from '../conformance/settings.ts';
 
 /** Why an operation gets no call: shown in reports, never counted as observed. */

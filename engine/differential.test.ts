@@ -5,6 +5,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
@@ -13,6 +15,8 @@ import type { K6SummaryData } from './summary.ts';
 
 const FIXTURE = new URL('./fixtures/api-surface.js', import.meta.url).pathname;
 const EXECUTORS = new URL('./fixtures/executors.js', import.meta.url).pathname;
+const LIFECYCLE = new URL('./fixtures/lifecycle.js', import.meta.url).pathname;
+const REQUEST_TIMEOUT = new URL('./fixtures/request-timeout.js', import.meta.url).pathname;
 
 function findBinary(envVar: string, name: string): string | undefined {
   const fromEnv = process.env[envVar];
@@ -84,19 +88,19 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function onEngine(tag: string, env: Record<string, string>, script = FIXTURE): Promise<Observed> {
+async function onEngine(tag: string, env: Record<string, string>, script = FIXTURE, base = sandbox.url): Promise<Observed> {
   const summaryPath = join(dir, `${tag}-engine.json`);
   const ndjson = join(dir, `${tag}-engine.ndjson`);
   const out = new PassThrough().resume();
-  const r = await runEngine({ script, env: { ...env, BASE: sandbox.url, SUMMARY_JSON: summaryPath }, outJson: ndjson, progress: 'none', workers: 2, stdout: out, stderr: new PassThrough().resume() });
+  const r = await runEngine({ script, env: { ...env, BASE: base, SUMMARY_JSON: summaryPath }, outJson: ndjson, progress: 'none', workers: 2, stdout: out, stderr: new PassThrough().resume() });
   const summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData) : r.summary;
   return { exitCode: r.exitCode, summary, tagKeys: tagKeysOf(ndjson), metricLines: metricLinesOf(ndjson) };
 }
 
-function onK6(bin: string, tag: string, env: Record<string, string>, script = FIXTURE): Promise<Observed> {
+function onK6(bin: string, tag: string, env: Record<string, string>, script = FIXTURE, base = sandbox.url): Promise<Observed> {
   const summaryPath = join(dir, `${tag}-k6.json`);
   const ndjson = join(dir, `${tag}-k6.ndjson`);
-  const flags = Object.entries({ ...env, BASE: sandbox.url, SUMMARY_JSON: summaryPath }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const flags = Object.entries({ ...env, BASE: base, SUMMARY_JSON: summaryPath }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   return new Promise((resolve, reject) => {
     execFile(bin, ['run', '-q', '--out', `json=${ndjson}`, '--summary-export', `${summaryPath}.export`, ...flags, script], { timeout: 60_000 }, (error, _stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
@@ -146,5 +150,73 @@ describe.each(BINARIES)('executors on the engine vs %s', (_label, bin) => {
     const e = started(engine.summary);
     const k = started(k6.summary);
     expect(Math.abs(e - k)).toBeLessThanOrEqual(Math.ceil(k * tolerance));
+  });
+});
+
+/**
+ * k6 v0.48 also times setup() and teardown() as iterations (`iteration_duration{group:::setup}`); k6 v2 and the engine
+ * do not. Where no iteration ran, that is the only trace of the metric.
+ */
+function withoutSetupIterations(names: string[], engine: string[]): string[] {
+  return engine.includes('iteration_duration') ? names : names.filter((n) => n !== 'iteration_duration');
+}
+
+describe.each(BINARIES)('a failing setup() or teardown() on the engine vs %s', (label, bin) => {
+  it.skipIf(bin === undefined).each([
+    ['setup() throws', { SETUP: 'throw' }],
+    ['setup() rejects', { SETUP: 'reject' }],
+    ['setup() aborts the test', { SETUP: 'abort' }],
+    ['setup() times out', { SETUP: 'timeout' }],
+    ['teardown() throws', { TEARDOWN: 'throw' }],
+    ['teardown() rejects', { TEARDOWN: 'reject' }],
+  ] as Array<[string, Record<string, string>]>)('%s: same exit code, checks, metrics and verdicts, handleSummary still runs', async (name, env) => {
+    const tag = `${label.split(' ')[1]}-life-${name.replace(/\W+/g, '-')}`;
+    const [engine, k6] = await Promise.all([onEngine(tag, env, LIFECYCLE), onK6(bin as string, tag, env, LIFECYCLE)]);
+    expect(engine.exitCode).toBe(k6.exitCode);
+    if (env.SETUP !== undefined) expect(engine.summary.setup_data).toBeUndefined();
+    expect(checks(engine.summary.root_group)).toEqual(checks(k6.summary.root_group));
+    // A setup() still blocked at its timeout never hands over its network trail on the engine (README, differences).
+    const k6Names = metricNames(k6.summary).filter((n) => env.SETUP !== 'timeout' || !n.startsWith('data_'));
+    expect(metricNames(engine.summary)).toEqual(withoutSetupIterations(k6Names, metricNames(engine.summary)));
+    expect(verdicts(engine.summary)).toEqual(verdicts(k6.summary));
+    expect(engine.summary.metrics.http_reqs?.values.count).toBe(k6.summary.metrics.http_reqs?.values.count);
+    const k6Tags = Object.fromEntries(Object.entries(k6.tagKeys).filter(([m]) => m in engine.tagKeys || !(m === 'iteration_duration' || (env.SETUP === 'timeout' && m.startsWith('data_')))));
+    expect(engine.tagKeys).toEqual(k6Tags);
+  });
+});
+
+/** Answers its headers at once, then trickles the body: 20 pieces 100 ms apart, each far within the client's timeout. */
+function trickler(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    let sent = 0;
+    const timer = setInterval(() => {
+      sent += 1;
+      if (sent < 20) res.write(' ');
+      else {
+        clearInterval(timer);
+        res.end('{}');
+      }
+    }, 100);
+    res.on('close', () => clearInterval(timer));
+  });
+  return new Promise((resolveServer) => server.listen(0, '127.0.0.1', () => resolveServer({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+describe.each(BINARIES)('request timeout on the engine vs %s', (label, bin) => {
+  it.skipIf(bin === undefined)('bounds the whole request (headers and body), status 0 and error_code 1050 on both', async () => {
+    const { server, url } = await trickler();
+    try {
+      const tag = `${label.split(' ')[1]}-timeout`;
+      const env = { TIMEOUT_MS: '700' };
+      const [engine, k6] = await Promise.all([onEngine(tag, env, REQUEST_TIMEOUT, url), onK6(bin as string, tag, env, REQUEST_TIMEOUT, url)]);
+      expect(engine.exitCode).toBe(k6.exitCode);
+      expect(checks(k6.summary.root_group)).toEqual(['::asyncRequest timed out (status 0, error_code 1050) 1/0', '::get timed out (status 0, error_code 1050) 1/0']);
+      expect(checks(engine.summary.root_group)).toEqual(checks(k6.summary.root_group));
+      expect(engine.tagKeys).toEqual(k6.tagKeys);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 });

@@ -47,12 +47,14 @@ export type WorkerMessage =
   | { type: 'done'; store: StoreState; groups: GroupTreeState }
   | { type: 'abort'; reason: string }
   | { type: 'failed'; message: string; phase: 'init' | 'run' }
-  | { type: 'setup-done'; dataJson?: string; error?: string }
-  | { type: 'teardown-done'; error?: string };
+  /** `rejected`: the function returned a promise that rejected (k6 exits 255 then, 107 on a synchronous throw). */
+  | { type: 'setup-done'; dataJson?: string; error?: string; rejected?: boolean }
+  | { type: 'teardown-done'; error?: string; rejected?: boolean };
 
 export type ControllerMessage =
   | { type: 'start'; startAt: number; setupDataJson: string | undefined }
   | { type: 'abort' }
   | { type: 'snapshot' }
   | { type: 'setup' }
-  | { type: 'teardown'; setupDataJson: string | undefined };
+  /** `skip`: setup() failed, so teardown() does not run (as in k6); the thread still reports setup()'s metrics. */
+  | { type: 'teardown'; setupDataJson: string | undefined; skip?: boolean };

@@ -1,6 +1,6 @@
 // End-to-end runs of the engine against the embedded sandbox (127.0.0.1, port 0) and a tiny local server: the summary
-// handleSummary receives, exit codes 0/99/104/107/108, NDJSON output, load-time refusal of unimplemented k6 APIs,
-// executors end to end, and exact merging across worker threads.
+// handleSummary receives, exit codes 0/99/100/104/107/108/255, NDJSON output, load-time refusal of unimplemented k6 APIs,
+// failing setup()/teardown(), k6's request timeout and error codes, executors end to end, exact merging across threads.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -182,6 +182,104 @@ export default function () { if (exec.scenario.iterationInTest >= 3) exec.test.a
     const r = await run({ script: path });
     expect(r.exitCode).toBe(108);
     expect(r.summary.metrics.iterations?.values.count).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('a failing setup() or teardown() ends the test like k6 (engine/fixtures/lifecycle.js)', () => {
+  const LIFECYCLE = join(FIXTURES, 'lifecycle.js');
+
+  it.each([
+    ['throws', 107],
+    ['rejects', 255],
+    ['aborts the test', 108],
+  ] as Array<[string, number]>)('setup() that %s: exit %i, no iteration, no teardown(), handleSummary gets setup()\'s metrics', async (how, code) => {
+    const summaryPath = join(dir, `setup-${code}.json`);
+    const r = await run({ script: LIFECYCLE, env: { BASE: sandbox.url, SETUP: { throws: 'throw', rejects: 'reject' }[how] ?? 'abort', SUMMARY_JSON: summaryPath } });
+    expect(r.exitCode).toBe(code);
+    const data = JSON.parse(readFileSync(summaryPath, 'utf8')) as typeof r.summary;
+    expect('setup_data' in data).toBe(false);
+    expect(data.metrics.iterations).toBeUndefined();
+    expect(data.metrics.http_reqs?.values.count).toBe(1);
+    expect(data.metrics.data_sent?.values.count).toBeGreaterThan(0);
+    expect(data.root_group.groups.map((g) => g.path)).toEqual(['::setup']);
+    expect(data.metrics.checks?.thresholds).toEqual({ 'rate==1': { ok: true } });
+  });
+
+  it('setup() that outlives setupTimeout: exit 100, handleSummary still runs', async () => {
+    const summaryPath = join(dir, 'setup-timeout.json');
+    const r = await run({ script: LIFECYCLE, env: { BASE: sandbox.url, SETUP: 'timeout', SUMMARY_JSON: summaryPath } });
+    expect(r.exitCode).toBe(100);
+    expect(r.stderr).toContain('setup() execution timed out after 1 seconds');
+    expect(JSON.parse(readFileSync(summaryPath, 'utf8'))).not.toHaveProperty('setup_data');
+  });
+
+  it.each([
+    ['throws', 'throw', 107],
+    ['rejects', 'reject', 255],
+  ] as Array<[string, string, number]>)('teardown() that %s: exit %i after the iterations ran', async (_how, teardown, code) => {
+    const r = await run({ script: LIFECYCLE, env: { BASE: sandbox.url, TEARDOWN: teardown } });
+    expect(r.exitCode).toBe(code);
+    expect(r.summary.metrics.iterations?.values.count).toBe(2);
+    expect(r.summary.setup_data).toEqual({ ok: true });
+  });
+});
+
+describe('k6 request semantics', () => {
+  it('a timeout bounds the whole request: a body trickled past it ends as status 0, error_code 1050 (async and sync)', async () => {
+    let finished = 0;
+    const trickler = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (++sent < 30) res.write(' ');
+        else {
+          clearInterval(timer);
+          finished += 1;
+          res.end('{}');
+        }
+      }, 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => trickler.listen(0, '127.0.0.1', () => r()));
+    try {
+      const r = await run({ script: join(FIXTURES, 'request-timeout.js'), env: { BASE: `http://127.0.0.1:${(trickler.address() as AddressInfo).port}`, TIMEOUT_MS: '700' } });
+      expect(r.summary.root_group.checks.map((c) => `${c.name} ${c.passes}/${c.fails}`)).toEqual([
+        'asyncRequest timed out (status 0, error_code 1050) 1/0',
+        'get timed out (status 0, error_code 1050) 1/0',
+      ]);
+      expect(finished).toBe(0); // the client left before the body was done
+      expect(r.summary.metrics.data_sent?.values.count).toBeGreaterThan(0);
+    } finally {
+      await new Promise((done) => trickler.close(done));
+    }
+  });
+
+  it('an HTTP error status has error_code 1000 + status and no error text, tagged error_code only', async () => {
+    const ndjson = join(dir, 'http-error.ndjson');
+    const path = script(
+      'http-error.js',
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { iterations: 1 };
+export default async function () {
+  const r = await http.asyncRequest('GET', __ENV.BASE + '/api/v2/catalog/countries');
+  check(r, { 'status 401': (x) => x.status === 401, 'error_code 1401': (x) => x.error_code === 1401, 'no error text': (x) => x.error === '' });
+}
+`,
+    );
+    const r = await run({ script: path, env: { BASE: sandbox.url }, outJson: ndjson });
+    expect(r.summary.root_group.checks.map((c) => `${c.name} ${c.passes}/${c.fails}`)).toEqual(['status 401 1/0', 'error_code 1401 1/0', 'no error text 1/0']);
+    const point = readFileSync(ndjson, 'utf8').split('\n').find((l) => l.includes('"metric":"http_reqs","type":"Point"'));
+    const tags = (JSON.parse(point ?? '{}') as { data?: { tags?: Record<string, string> } }).data?.tags ?? {};
+    expect(tags.error_code).toBe('1401');
+    expect(tags).not.toHaveProperty('error');
+  });
+
+  it('records data_sent and data_received at the end of every iteration, even with no request (k6 does)', async () => {
+    const r = await run({ script: script('no-requests.js', 'export const options = { iterations: 2 };\nexport default function () {}\n') });
+    expect(r.summary.metrics.data_sent?.values.count).toBe(0);
+    expect(r.summary.metrics.data_received?.values.count).toBe(0);
   });
 });
 

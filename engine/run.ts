@@ -51,13 +51,17 @@ export interface EngineRunOptions {
 
 export interface EngineRunResult {
   /** k6's codes (EXIT_CODES): 0 passed, 99 thresholds crossed (also when abortOnFail stopped the test, like k6),
-   * 100/101 setup/teardown timed out, 104 invalid options, 107 script error (load/init/setup), 108 exec.test.abort(). */
+   * 100/101 setup/teardown timed out, 104 invalid options, 107 script error (load/init/setup/teardown threw),
+   * 108 exec.test.abort(), 255 setup()/teardown() returned a promise that rejected. */
   exitCode: number;
   summary: K6SummaryData;
 }
 
 /** k6's exit codes (errext/exitcodes). */
-export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108, promiseRejected: 255 } as const;
+
+/** How long a lifecycle thread still inside a timed-out setup() gets to hand over setup()'s metrics. */
+const STUCK_SETUP_ANSWER_MS = 1_000;
 
 /** How often abortOnFail thresholds are evaluated during the run (k6 uses 2 s). */
 const THRESHOLD_EVAL_MS = 2_000;
@@ -317,16 +321,14 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     done.push(w.done);
     ready.push(w.ready);
   }
-  const stopAll = async (): Promise<void> => {
-    await Promise.all([...workers.map((w) => w.terminate()), lifecycle?.worker.terminate()]);
-    await runtime.close();
-    await writer?.close();
-  };
-
   // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
   const testStart = clock();
   runtime.testStartedAt = testStart;
   let setupData: unknown;
+  // k6 ends a test whose setup() failed like any other (no iterations, no teardown()): setup()'s metrics, thresholds
+  // and handleSummary (no setup_data), with setup()'s exit code — 100 timed out, 108 aborted, 107 threw, 255 rejected.
+  let setupFailure: { exitCode: number; text: string } | undefined;
+  let setupTimedOut = false;
   if (lifecycle !== undefined && typeof vu0.exports.setup === 'function') {
     await lifecycle.ready;
     const reply = lifecycle.next('setup-done');
@@ -335,27 +337,30 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     const outcome = await Promise.race([reply, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), consolidated.setupTimeoutMs)))]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
-      await stopAll();
-      return fail(EXIT_CODES.setupTimeout, `setup() execution timed out after ${consolidated.setupTimeoutMs / 1000} seconds`);
+      setupFailure = { exitCode: EXIT_CODES.setupTimeout, text: `setup() execution timed out after ${consolidated.setupTimeoutMs / 1000} seconds` };
+      setupTimedOut = true;
+    } else if (abortState.byScript) {
+      setupFailure = { exitCode: EXIT_CODES.scriptAborted, text: `test aborted in setup(): ${abortState.reason ?? ''}` };
+    } else if (outcome.error !== undefined) {
+      setupFailure = { exitCode: outcome.rejected === true ? EXIT_CODES.promiseRejected : EXIT_CODES.scriptException, text: `setup() failed: ${outcome.error}` };
+    } else {
+      setupData = outcome.type === 'setup-done' && outcome.dataJson !== undefined ? JSON.parse(outcome.dataJson) : undefined;
     }
-    if (outcome.error !== undefined) {
-      await stopAll();
-      return fail(EXIT_CODES.scriptException, `setup() failed: ${outcome.error}`);
-    }
-    if (abortState.byScript) {
-      await stopAll();
-      return fail(EXIT_CODES.scriptAborted, `test aborted in setup(): ${abortState.reason ?? ''}`);
-    }
-    setupData = outcome.type === 'setup-done' && outcome.dataJson !== undefined ? JSON.parse(outcome.dataJson) : undefined;
   }
   const setupMs = clock() - testStart;
   runtime.setupDataJson = setupData === undefined ? undefined : JSON.stringify(setupData);
+  if (setupFailure !== undefined) {
+    logError(setupFailure.text);
+    exitCode = setupFailure.exitCode;
+    // No scenario runs: the VU threads go now (their `ready` and `done` settle when they exit).
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
 
   // ---- the run ----
   await Promise.all(ready);
   runtime.phase = 'vu';
-  const startAt = clock() + 20;
-  broadcast({ type: 'start', startAt, setupDataJson: runtime.setupDataJson });
+  const startAt = clock() + (setupFailure === undefined ? 20 : 0);
+  if (setupFailure === undefined) broadcast({ type: 'start', startAt, setupDataJson: runtime.setupDataJson });
 
 
   const view = () => {
@@ -423,8 +428,10 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   if (thresholdTimer !== undefined) clearInterval(thresholdTimer);
   reporter.finish(view());
   const final = view();
-  runtime.store.add('vus', 0, baseTags);
-  runtime.store.add('vus_max', final.vusMax, baseTags);
+  if (setupFailure === undefined) {
+    runtime.store.add('vus', 0, baseTags);
+    runtime.store.add('vus_max', final.vusMax, baseTags);
+  }
   await Promise.all(workers.map((w) => w.terminate()));
   const runEnd = clock();
   if (workerFailure !== undefined) {
@@ -436,17 +443,23 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   if (lifecycle !== undefined) {
     // Always asked, even without a teardown(): the thread's answer carries setup()'s metrics.
     const reply = lifecycle.next('teardown-done');
-    lifecycle.worker.postMessage({ type: 'teardown', setupDataJson: runtime.setupDataJson } satisfies ControllerMessage);
+    lifecycle.worker.postMessage({ type: 'teardown', setupDataJson: runtime.setupDataJson, skip: setupFailure !== undefined } satisfies ControllerMessage);
+    // After a setup() timeout the thread may still be inside setup(): awaiting, it answers at once; blocked (sleep, a
+    // synchronous request), it cannot, and setup()'s metrics are lost with it.
+    const limitMs = setupTimedOut ? STUCK_SETUP_ANSWER_MS : consolidated.teardownTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([reply, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), consolidated.teardownTimeoutMs)))]);
+    const outcome = await Promise.race([reply, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), limitMs)))]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
-      logError(`teardown() execution timed out after ${consolidated.teardownTimeoutMs / 1000} seconds`);
-      if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.teardownTimeout;
+      if (setupTimedOut) logError('setup() is still blocked: its metrics are not in the summary');
+      else {
+        logError(`teardown() execution timed out after ${consolidated.teardownTimeoutMs / 1000} seconds`);
+        if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.teardownTimeout;
+      }
     } else {
       if (outcome.error !== undefined) {
         logError(`teardown() failed: ${outcome.error}`);
-        if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.scriptException;
+        if (exitCode === EXIT_CODES.ok) exitCode = outcome.rejected === true ? EXIT_CODES.promiseRejected : EXIT_CODES.scriptException;
       }
       await lifecycle.done;
     }

@@ -210,14 +210,12 @@ export class VU {
     this.runtime.instance.iterationsCompleted++;
   }
 
-  /** data_sent / data_received once per iteration, like k6's per-iteration network trail. */
+  /** data_sent / data_received at the end of each iteration, setup() and teardown(), like k6 (even when 0). */
   emitData(tags: Record<string, string>): void {
-    if (this.bytesSent > 0 || this.bytesReceived > 0) {
-      this.emit('data_sent', this.bytesSent, tags);
-      this.emit('data_received', this.bytesReceived, tags);
-      this.bytesSent = 0;
-      this.bytesReceived = 0;
-    }
+    this.emit('data_sent', this.bytesSent, tags);
+    this.emit('data_received', this.bytesReceived, tags);
+    this.bytesSent = 0;
+    this.bytesReceived = 0;
   }
 
   /** Awaits the iteration's promise, or gives up on it when the VU is interrupted. */

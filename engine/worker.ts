@@ -62,34 +62,47 @@ function runLifecycle(): void {
     send({ type: 'failed', message: errorText(error), phase: 'init' });
     return;
   }
-  const call = async (name: 'setup' | 'teardown', arg: unknown): Promise<unknown> => {
+  type Outcome = { value: unknown } | { error: string; rejected: boolean };
+  /** Calls fn; a promise that rejects is told apart from a synchronous throw (k6: exit 255 vs 107). */
+  const invoke = async (fn: (d: unknown) => unknown, arg: unknown): Promise<Outcome> => {
+    let result: unknown;
+    try {
+      result = fn(arg);
+    } catch (error) {
+      return { error: errorText(error), rejected: false };
+    }
+    if (typeof (result as { then?: unknown } | null)?.then !== 'function') return { value: result };
+    try {
+      return { value: await (result as Promise<unknown>) };
+    } catch (error) {
+      return { error: errorText(error), rejected: true };
+    }
+  };
+  const call = async (name: 'setup' | 'teardown', arg: unknown): Promise<Outcome> => {
     runtime.phase = name;
     vu0.groupPath = `::${name}`; // k6 runs setup() and teardown() inside groups of those names
     const fn = vu0.exports[name];
-    if (typeof fn !== 'function') return undefined;
-    const result: unknown = (fn as (d: unknown) => unknown)(arg);
-    return result instanceof Promise ? await result : result;
+    if (typeof fn !== 'function') return { value: undefined };
+    const outcome = await invoke(fn as (d: unknown) => unknown, arg);
+    vu0.emitData(vu0.baseTags()); // k6's network trail of setup()/teardown(), in their group, even when 0
+    return outcome;
   };
   port.on('message', (m: ControllerMessage) => {
     if (m.type === 'setup') {
-      call('setup', undefined).then(
-        (result) => {
-          points?.drain();
-          send({ type: 'setup-done', ...(result === undefined ? {} : { dataJson: JSON.stringify(result) }) });
-        },
-        (error: unknown) => send({ type: 'setup-done', error: errorText(error) }),
-      );
-    } else if (m.type === 'teardown') {
-      const finish = (error?: string): void => {
+      void call('setup', undefined).then((outcome) => {
         points?.drain();
-        send({ type: 'teardown-done', ...(error === undefined ? {} : { error }) });
+        if ('error' in outcome) send({ type: 'setup-done', error: outcome.error, rejected: outcome.rejected });
+        else send({ type: 'setup-done', ...(outcome.value === undefined ? {} : { dataJson: JSON.stringify(outcome.value) }) });
+      });
+    } else if (m.type === 'teardown') {
+      const finish = (outcome: Outcome): void => {
+        points?.drain();
+        send({ type: 'teardown-done', ...('error' in outcome ? { error: outcome.error, rejected: outcome.rejected } : {}) });
         send({ type: 'done', store: runtime.store.toState(), groups: runtime.groups.toState() });
         void runtime.close();
       };
-      call('teardown', m.setupDataJson === undefined ? undefined : JSON.parse(m.setupDataJson)).then(
-        () => finish(),
-        (error: unknown) => finish(errorText(error)),
-      );
+      if (m.skip === true) finish({ value: undefined });
+      else void call('teardown', m.setupDataJson === undefined ? undefined : JSON.parse(m.setupDataJson)).then(finish);
     }
   });
   send({ type: 'ready', vusInitialized: 0 });

@@ -10,7 +10,7 @@ import { findK6 } from '../load/engine-select.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { expectFaultsCounted, expectLedgerAccountedFor } from './fixtures/fault-runs.ts';
-import { runLoadReported } from './fixtures/load-run.ts';
+import { runLoadReported } from '../load/fixtures/load-run.ts';
 
 const k6 = findK6(process.env);
 if (k6 === undefined) console.warn('ledger/faults-k6.test.ts: no k6 found (set K6_BIN or put k6 on PATH): the real-k6 fault run is SKIPPED');

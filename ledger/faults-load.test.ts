@@ -9,7 +9,7 @@ import { loadConfig } from '../config/load-config.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { expectFaultsCounted, expectLedgerAccountedFor, watchUnhandled } from './fixtures/fault-runs.ts';
-import { runLoadReported } from './fixtures/load-run.ts';
+import { runLoadReported } from '../load/fixtures/load-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-faults-load-'));
 const unhandled = watchUnhandled();

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { findK6, findLatestK6 } from '../load/engine-select.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
-import { runLoadReported } from './fixtures/load-run.ts';
+import { runLoadReported } from '../load/fixtures/load-run.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { CONSOLE_PREFIX, LEDGER_FILE } from './entry.ts';
 import { K6_SPOOL_FILE } from './k6-spool.ts';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
-import { runLoadReported } from './fixtures/load-run.ts';
+import { runLoadReported } from '../load/fixtures/load-run.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { watchUnhandled } from './fixtures/fault-runs.ts';
 import { readLedger } from './ledger-file.ts';

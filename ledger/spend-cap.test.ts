@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
-import { runLoadReported, type ReportedLoadRun } from './fixtures/load-run.ts';
+import { runLoadReported, type ReportedLoadRun } from '../load/fixtures/load-run.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { readLedger } from './ledger-file.ts';

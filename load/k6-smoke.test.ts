@@ -1,7 +1,6 @@
 // Every scenario's smoke profile on a real k6 against the embedded sandbox — on each k6 found (K6_BIN or PATH, and
 // K6_LATEST_BIN or k6-latest beside it: the oldest and newest supported) — plus crossed thresholds and a drained wallet
 // (exit 99). Skipped, saying so, when no k6 is installed. Results are read from the files the run writes.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
@@ -11,13 +10,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { findK6, findLatestK6 } from './engine-select.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import type { RunReport } from '../reports/model.ts';
 import { createProgress } from '../reports/progress.ts';
 import { credentialSecrets } from '../reports/redact-report.ts';
 import { writeReports } from '../reports/write.ts';
+import { supportedK6s } from './runner/k6-binaries.ts';
 import { runK6 } from './runner/k6-process.ts';
 import { loadRunReport } from './runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
@@ -28,20 +27,10 @@ import { SCENARIO_NAMES } from './scenarios.ts';
 const USER = 'load-agent';
 const PASSWORD = 'k6-smoke-secret-7f3a';
 
-function k6Version(path: string): string {
-  try {
-    return /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }))?.[0] ?? path;
-  } catch {
-    return path;
-  }
-}
-
-const first = findK6(process.env);
-const latest = findLatestK6(process.env, first);
-const binaries = [first?.path, latest].filter((p): p is string => p !== undefined).map((path) => ({ path, version: k6Version(path) }));
+const binaries = supportedK6s();
 if (binaries.length === 0) {
   console.warn('load/k6-smoke.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it for the newest): real-k6 smoke runs are SKIPPED');
-} else if (latest === undefined) {
+} else if (binaries.length === 1) {
   console.warn(`load/k6-smoke.test.ts: only ${binaries[0]?.version} found (no K6_LATEST_BIN or k6-latest beside it): the newest k6 is not covered in this run`);
 }
 

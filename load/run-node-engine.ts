@@ -39,8 +39,19 @@ export interface NodeEngineResult {
   readonly summary?: unknown;
 }
 
+function sinkTo(output: (chunk: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      output(chunk.toString());
+      done();
+    },
+  });
+}
+
 export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEngineResult> {
+  const piped = request.output === undefined ? {} : { stdout: sinkTo(request.output), stderr: sinkTo(request.output) };
   const result = await runEngine({
+    ...piped,
     script: request.script,
     env: { ...request.env },
     cwd: request.cwd,

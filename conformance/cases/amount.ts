@@ -2,7 +2,8 @@
 // maximum → '001' with the spec's message naming that denomination's bounds, nothing charged; at either bound → accepted.
 import type { ApiVersion } from '../../api/operations.ts';
 import { MESSAGE_001, describeResponse, responseCodeIs, successful } from '../checks.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, type Fixtures, type SkuFixture } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
+import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, submitAndFinish } from './common.ts';
 import { expectAllRefused } from './len.ts';

@@ -6,7 +6,8 @@ import type { RequestInput } from '../../api/request-builder.ts';
 import { NoBody, buildValidBody } from '../bodies.ts';
 import { describeResponse } from '../checks.ts';
 import { assumedPathMissing } from '../runner.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, validAmount, type Fixtures, type SkuFixture } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, validAmount } from '../../api/catalog-facts.ts';
+import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import { StepFailed, type CaseContext, type Exchange } from '../types.ts';
 
 export const SECTION = Object.freeze({

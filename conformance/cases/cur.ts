@@ -3,7 +3,7 @@
 import { notSuccessful, successful } from '../checks.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
-import { SANDBOX_LOOKUP_COUNTRIES } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, submitAndFinish } from './common.ts';
 import { expectNothingCharged, faceAmount } from './len.ts';
 

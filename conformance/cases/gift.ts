@@ -7,7 +7,7 @@ import { ASSUMED, SECTION, V, VERSIONS, firstSku, need, requireSuccess, rtrTarge
 import { expectFinalHolds, finalOf } from './final.ts';
 import { triggerBody, TRIGGERS } from './trg.ts';
 import { expectNothingCharged } from './len.ts';
-import { validAmount } from '../fixtures.ts';
+import { validAmount } from '../../api/catalog-facts.ts';
 
 const GIFT_RULE =
   "Gift card: processing may be slow; responseCode '852' with a message that processing is in progress means the transaction is still running, and the final result must be obtained with the status endpoint. Any other code is final ('000' success, otherwise failure). The gift card fetch operation then returns gift card information for the transaction id received from the gift card operation.";

@@ -2,7 +2,8 @@
 // nothing charged (balance unchanged, status not successful). Over-limit cases read the balance, so they run alone.
 import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse, notSuccessful, successful } from '../checks.ts';
-import type { Fixtures, SkuFixture, ValidAmount } from '../fixtures.ts';
+import type { ValidAmount } from '../../api/catalog-facts.ts';
+import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
 import { getOperation } from '../../api/operations.ts';

@@ -2,7 +2,7 @@
 // country's number is not a success. FMT: top-up numbers that break the country's format are rejected, nothing charged.
 import type { ApiVersion } from '../../api/operations.ts';
 import { notSuccessful, successful } from '../checks.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN } from '../../api/catalog-facts.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, rtrTarget, topupBody } from './common.ts';
 import { expectNothingCharged } from './len.ts';

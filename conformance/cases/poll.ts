@@ -6,7 +6,7 @@ import { finalOf, type FinalResult } from './final.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, rtrTarget, topupBody } from './common.ts';
 import { TRIGGERS, triggerBody, type TriggerSpec } from './trg.ts';
-import { SANDBOX_LOOKUP_COUNTRIES } from '../fixtures.ts';
+import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
 import { mapWithLimit } from '../runner.ts';
 
 /** One kind per slot: ordinary numbers of the four lookup countries and each trigger, round robin. */

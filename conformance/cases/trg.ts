@@ -3,7 +3,7 @@
 import type { ApiVersion } from '../../api/operations.ts';
 import { clientTimedOut, describeResponse, message001Shape, responseCodeIs } from '../checks.ts';
 import { STATUS_RULE, expectFinalHolds, finalOf } from './final.ts';
-import { SPEC_JAMAICA_PLAN, makeMobile } from '../fixtures.ts';
+import { SPEC_JAMAICA_PLAN, makeMobile } from '../../api/catalog-facts.ts';
 import { SPEC_DURATIONS } from '../timing.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, rtrTarget, topupBody } from './common.ts';
@@ -45,7 +45,7 @@ export const TRIGGERS: readonly TriggerSpec[] = [
 /** The top-up body that fires a trigger. */
 export async function triggerBody(ctx: CaseContext, trigger: TriggerSpec): Promise<Record<string, unknown>> {
   if (trigger.key === '001') {
-    const mobile = makeMobile(SPEC_JAMAICA_PLAN, trigger.suffix);
+    const mobile = makeMobile(SPEC_JAMAICA_PLAN, { suffix: trigger.suffix });
     return { skuId: TRIGGER_SKU_ID, mobile, amount: ctx.settings.trigger001Amount, correlationId: ctx.correlationId() };
   }
   const fx = await ctx.fixtures();

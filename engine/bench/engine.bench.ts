@@ -1,33 +1,39 @@
-// `npm run bench:engine`: the Node engine against the real k6 binaries on the same catalog-browse script with schema
-// checks, against the embedded sandbox in its own process: iterations/s, load-generator CPU s per 1,000 iterations,
-// peak RSS, the target's CPU share, ratios engine/k6 at 1, 100 and 1,000 VUs, and RSS at start and end of a soak.
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+// `npm run bench:engine`: the Node engine against the real k6 binaries on the REAL catalog-browse load suite
+// (load/catalog-browse.load.ts, schema checks on: the same dist/k6 bundle on every engine) against the embedded sandbox
+// in its own process: iterations/s, load-generator CPU s per 1,000 iterations, peak RSS, the target's CPU share, ratios
+// engine/k6 at 1, 100 and 1,000 VUs, and RSS at the start and end of a soak. Prints figures; asserts nothing.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment
-// @ts-ignore -- the k6 bundle settings live in the project's esbuild config (plain .mjs, untyped)
-import { K6_BUNDLE_OPTIONS } from '../../esbuild.config.mjs';
+import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
+import { CONFIG_DEFAULTS } from '../../api/target-config.ts';
+import { supportedK6s } from '../../load/runner/k6-binaries.ts';
+import { K6_DEFAULT_ENV } from '../../load/runner/k6-process.ts';
+import { ensureBundle } from '../../load/runner/run-load.ts';
+import { runEnvironment } from '../../load/run-settings.ts';
+import { K6_SUMMARY_FILE } from '../../load/summary/handle-summary.ts';
+import { buildLoadSection, type K6SummaryData } from '../../reports/k6-summary.ts';
+import type { LoadCheck } from '../../reports/model.ts';
+import { loadLine } from '../../reports/sections.ts';
 import type { TargetMessage } from '../../sandbox/bench/bench-target.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
-const SCRIPT = join(HERE, 'catalog-browse.js');
 const TARGET = join(ROOT, 'sandbox', 'bench', 'bench-target.ts');
 const ENGINE_CLI = join(ROOT, 'engine', 'cli.ts');
 const CLK_TCK = 100;
+/** The bench target is the embedded sandbox at time scale 1 with its default credentials (sandbox/bench/bench-target.ts). */
+const TARGET_USER = 'user';
+const TARGET_PASSWORD = 'pass';
 
 interface Engine {
-  name: string;
-  command: (script: string, vus: number, duration: string, exportPath: string, base: string) => [string, string[]];
-}
-
-interface Usage {
-  cpuSec: number;
-  peakRssMb: number;
+  readonly name: string;
+  /** Command and arguments that run the bundle with the run's settings in the environment. */
+  readonly command: (bundle: string) => [string, string[]];
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /** user+system CPU seconds of a live process (all its threads), from /proc. */
@@ -50,15 +56,26 @@ function rssMbOf(pid: number): number {
   }
 }
 
-/** Runs a command under /usr/bin/time: CPU of the whole process tree and peak RSS, measured by the kernel. */
-function runMeasured(cmd: string, args: string[], onPid?: (pid: number) => void): Promise<Usage & { code: number; stderr: string }> {
+interface Measured {
+  readonly code: number;
+  readonly cpuSec: number;
+  readonly peakRssMb: number;
+  readonly wallSec: number;
+  readonly output: string;
+}
+
+/** Runs a command under /usr/bin/time: CPU of the whole process tree (threads and waited-for children) and peak RSS. */
+function runMeasured(cmd: string, args: string[], env: NodeJS.ProcessEnv, onPid?: (pid: number) => void): Promise<Measured> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'GH_TIME %U %S %M', cmd, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: process.env });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
-    });
+    const t0 = Date.now();
+    const child = spawn('/usr/bin/time', ['-f', 'GH_TIME %U %S %M', cmd, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    let output = '';
+    const keep = (d: Buffer): void => {
+      output += d.toString();
+      if (output.length > 200_000) output = output.slice(-100_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     if (onPid !== undefined) {
       // /usr/bin/time's child is the measured process; find it once it exists.
       const finder = setInterval(() => {
@@ -75,22 +92,11 @@ function runMeasured(cmd: string, args: string[], onPid?: (pid: number) => void)
     }
     child.on('error', reject);
     child.on('exit', (code) => {
-      const m = /GH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      if (m === null) return reject(new Error(`${cmd} gave no timing: ${stderr.slice(-500)}`));
-      resolveRun({ code: code ?? -1, cpuSec: Number(m[1]) + Number(m[2]), peakRssMb: Number(m[3]) / 1024, stderr });
+      const m = /GH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(output);
+      if (m === null) return reject(new Error(`${cmd} gave no timing: ${output.slice(-500)}`));
+      resolveRun({ code: code ?? -1, cpuSec: Number(m[1]) + Number(m[2]), peakRssMb: Number(m[3]) / 1024, wallSec: (Date.now() - t0) / 1000, output });
     });
   });
-}
-
-function findK6(names: string[]): string | undefined {
-  for (const name of names) {
-    if (name.includes('/')) {
-      if (existsSync(name)) return name;
-      continue;
-    }
-    for (const dir of (process.env.PATH ?? '').split(delimiter)) if (existsSync(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
 }
 
 function startTarget(children: ChildProcess[]): Promise<{ url: string; pid: number }> {
@@ -105,135 +111,217 @@ function startTarget(children: ChildProcess[]): Promise<{ url: string; pid: numb
   });
 }
 
+/** The suite's settings for one run: constant VUs for the duration (smoke + --vus + --duration), schema checks on. */
+function suiteEnv(base: string, vus: number, duration: string, reportDir: string): Record<string, string> {
+  return runEnvironment({
+    baseUrl: base,
+    user: TARGET_USER,
+    password: TARGET_PASSWORD,
+    environment: 'sandbox',
+    timeScale: 1,
+    profile: 'smoke',
+    api: 'both',
+    vus,
+    duration,
+    config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
+    targetLabel: 'bench sandbox',
+    runId: 'bench-engine',
+    reportDir,
+    schemaChecks: true,
+  });
+}
+
+/** What a row needs of a run's end-of-test data (k6-summary.json, kept by the bundle's handleSummary). */
+interface SuiteFigures {
+  readonly iterations: number;
+  /** k6's own rates: counts over the test run (setup, scenario, graceful stop). */
+  readonly iterationRate: number;
+  readonly requestRate: number;
+  readonly checks: readonly LoadCheck[];
+  readonly verdict: string;
+  /** The reports' line on the run: what was crossed or failed. */
+  readonly line: string;
+}
+
+function figuresOf(data: K6SummaryData): SuiteFigures {
+  // The verdict and checks as the reports judge them (reports/k6-summary.ts), whichever engine ran.
+  const section = buildLoadSection(data, { scenario: 'catalog-browse', profile: 'bench', engine: 'node', setupRequired: true });
+  const iterations = data.metrics.iterations?.values ?? {};
+  return { iterations: iterations.count ?? 0, iterationRate: iterations.rate ?? 0, requestRate: section.requests.rate, checks: section.checks, verdict: section.verdict, line: loadLine(section) };
+}
+
+interface RunFigures {
+  readonly summary: SuiteFigures;
+  readonly measured: Measured;
+  readonly targetCores: number;
+}
+
+async function runSuite(engine: Engine, bundle: string, base: string, vus: number, duration: string, dir: string, target: { pid: number }, onPid?: (pid: number) => void): Promise<RunFigures> {
+  mkdirSync(dir, { recursive: true });
+  const [cmd, args] = engine.command(bundle);
+  const targetCpu0 = cpuOf(target.pid);
+  const measured = await runMeasured(cmd, args, { ...engine.env, ...suiteEnv(base, vus, duration, dir) }, onPid);
+  const targetCores = (cpuOf(target.pid) - targetCpu0) / measured.wallSec;
+  const file = join(dir, K6_SUMMARY_FILE);
+  if (!existsSync(file)) throw new Error(`${engine.name} at ${vus} VUs wrote no ${K6_SUMMARY_FILE} (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
+  return { summary: figuresOf(JSON.parse(readFileSync(file, 'utf8')) as K6SummaryData), measured, targetCores };
+}
+
 interface Row {
   engine: string;
   vus: number;
   iterations: number;
+  /** k6's own rate: iterations over the test run (setup, scenario, graceful stop). */
   itersPerSec: number;
+  requestsPerSec: number;
+  cpuSec: number;
   cpuPer1k: number;
   peakRssMb: number;
   targetCores: number;
-  /** CPU cores the load generator's process tree used on average. */
   generatorCores: number;
+  /** Share of responses that failed any check (a row with failures is not a like-for-like comparison). */
+  checkFailRate: number;
+  verdict: string;
   exitCode: number;
 }
 
 /** The sandbox is one Node event loop: near one busy core it is the limit of the row. */
 const TARGET_LIMIT_CORES = 0.85;
 
+function checkFailRate(summary: SuiteFigures): number {
+  const total = summary.checks.reduce((n, c) => n + c.passes + c.fails, 0);
+  return total === 0 ? 0 : summary.checks.reduce((n, c) => n + c.fails, 0) / total;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      duration: { type: 'string', default: '10s' },
+      duration: { type: 'string', default: '30s' },
       vus: { type: 'string', default: '1,100,1000' },
       'soak-minutes': { type: 'string', default: '10' },
       'soak-vus': { type: 'string', default: '100' },
+      engines: { type: 'string', default: 'engine,k6,k6-latest' },
       out: { type: 'string', default: 'reports/out/bench-engine.json' },
       help: { type: 'boolean' },
     },
   });
   if (values.help === true) {
-    process.stdout.write('usage: npm run bench:engine -- [--duration 10s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--out FILE]\n  k6 binaries: K6_BIN and K6_LATEST_BIN, else k6 / k6-latest on PATH (rows skipped when absent)\n');
+    process.stdout.write(
+      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest] [--out FILE]\n' +
+        '  runs the real catalog-browse suite (dist/k6/catalog-browse.js, schema checks on) on each engine against the embedded sandbox in its own process\n' +
+        '  k6 binaries: K6_BIN, else k6 on PATH; K6_LATEST_BIN, else k6-latest beside it (rows skipped when absent)\n',
+    );
     return;
   }
   const durationSec = Number(/^(\d+)s$/.exec(values.duration)?.[1] ?? NaN);
-  if (!Number.isFinite(durationSec)) throw new Error('--duration must be whole seconds, e.g. 10s');
+  if (!Number.isFinite(durationSec) || durationSec < 1) throw new Error('--duration must be whole seconds, e.g. 30s');
   const vusList = values.vus.split(',').map(Number);
+  if (vusList.some((v) => !Number.isInteger(v) || v < 1)) throw new Error('--vus must be whole numbers ≥ 1, e.g. 1,100,1000');
   const soakMinutes = Number(values['soak-minutes']);
+  const soakVus = Number(values['soak-vus']);
+  const wanted = new Set(values.engines.split(','));
   const tmp = mkdtempSync(join(tmpdir(), 'gh-bench-engine-'));
   const children: ChildProcess[] = [];
   try {
-    // The k6 bundle of the same script, built with the project's k6 settings.
-    const k6Script = join(tmp, 'catalog-browse.k6.js');
-    await build({ ...(K6_BUNDLE_OPTIONS as object), entryPoints: [SCRIPT], outfile: k6Script });
-    const engines: Engine[] = [
-      {
-        name: 'engine',
-        command: (_s, vus, duration, exportPath, base) => [process.execPath, ['--import', 'tsx', ENGINE_CLI, 'run', SCRIPT, '--vus', String(vus), '--duration', duration, '--summary-export', exportPath, '--progress', 'none', '-e', `BASE=${base}`]],
-      },
-    ];
-    for (const [label, names] of [
-      ['k6 v0.48', [process.env.K6_BIN ?? '', 'k6']],
-      ['k6 latest', [process.env.K6_LATEST_BIN ?? '', 'k6-latest']],
-    ] as Array<[string, string[]]>) {
-      const bin = findK6(names.filter((n) => n !== ''));
+    // The one bundle every engine runs: exactly what `gateway-harness load --scenario catalog-browse` runs.
+    const bundle = await ensureBundle('catalog-browse');
+    const engines: Engine[] = [];
+    if (wanted.has('engine')) {
+      engines.push({ name: 'engine', command: (b) => [process.execPath, ['--import', 'tsx', ENGINE_CLI, 'run', b, '--progress', 'none']], env: { ...process.env } });
+    }
+    const k6s = supportedK6s();
+    for (const [index, label] of ['k6', 'k6-latest'].entries()) {
+      if (!wanted.has(label)) continue;
+      const bin = k6s[index];
       if (bin === undefined) {
-        process.stdout.write(`${label}: no binary (set K6_BIN / K6_LATEST_BIN or put k6 / k6-latest on PATH): rows skipped\n`);
+        process.stdout.write(`${label}: no binary (K6_BIN or k6 on PATH; K6_LATEST_BIN or k6-latest beside it): rows skipped\n`);
         continue;
       }
-      const version = execFileSync(bin, ['version'], { encoding: 'utf8' }).trim().split('\n')[0] ?? bin;
-      engines.push({ name: version.split(' ')[1] ?? label, command: (s, vus, duration, exportPath, base) => [bin, ['run', '-q', '--vus', String(vus), '--duration', duration, '--summary-export', exportPath, '-e', `BASE=${base}`, s]] });
+      engines.push({ name: `k6 ${bin.version}`, command: (b) => [bin.path, ['run', '-q', '--include-system-env-vars', b]], env: { ...process.env, ...K6_DEFAULT_ENV } });
     }
     const target = await startTarget(children);
-    process.stdout.write(`target: embedded sandbox in its own process at ${target.url}; load generator and target share this machine's cores\n`);
+    process.stdout.write(
+      `bench:engine — real catalog-browse suite (${bundle}, schema checks on), ${durationSec} s of constant VUs per row, ` +
+        `embedded sandbox in its own process at ${target.url}; ${availableParallelism()} CPUs shared by generator and target\n`,
+    );
     const rows: Row[] = [];
     for (const vus of vusList) {
       for (const engine of engines) {
-        const exportPath = join(tmp, `${engine.name}-${vus}.json`);
-        const [cmd, args] = engine.command(k6Script, vus, `${durationSec}s`, exportPath, target.url);
-        const targetCpu0 = cpuOf(target.pid);
-        const t0 = Date.now();
-        const usage = await runMeasured(cmd, args);
-        const wallSec = (Date.now() - t0) / 1000;
-        const targetCores = (cpuOf(target.pid) - targetCpu0) / wallSec;
-        const exported = JSON.parse(readFileSync(exportPath, 'utf8')) as { metrics: Record<string, Record<string, number>> };
-        const iterations = exported.metrics.iterations?.count ?? 0;
+        const f = await runSuite(engine, bundle, target.url, vus, `${durationSec}s`, join(tmp, `${engine.name.replace(/\W+/g, '-')}-${vus}`), target);
+        const s = f.summary;
         const row: Row = {
           engine: engine.name,
           vus,
-          iterations,
-          itersPerSec: iterations / durationSec,
-          cpuPer1k: iterations === 0 ? NaN : (usage.cpuSec / iterations) * 1000,
-          peakRssMb: usage.peakRssMb,
-          targetCores,
-          generatorCores: usage.cpuSec / wallSec,
-          exitCode: usage.code,
+          iterations: s.iterations,
+          itersPerSec: s.iterationRate,
+          requestsPerSec: s.requestRate,
+          cpuSec: f.measured.cpuSec,
+          cpuPer1k: s.iterations === 0 ? NaN : (f.measured.cpuSec / s.iterations) * 1000,
+          peakRssMb: f.measured.peakRssMb,
+          targetCores: f.targetCores,
+          generatorCores: f.measured.cpuSec / f.measured.wallSec,
+          checkFailRate: checkFailRate(s),
+          verdict: s.verdict,
+          exitCode: f.measured.code,
         };
         rows.push(row);
-        process.stdout.write(`  ${row.engine.padEnd(8)} ${String(vus).padStart(5)} VUs: ${row.itersPerSec.toFixed(0).padStart(6)} it/s, ${row.cpuPer1k.toFixed(3)} CPU s/1k it, peak RSS ${row.peakRssMb.toFixed(0)} MB, target ${row.targetCores.toFixed(2)} cores, generator ${row.generatorCores.toFixed(2)} cores\n`);
+        process.stdout.write(
+          `  ${row.engine.padEnd(10)} ${String(vus).padStart(5)} VUs: ${row.itersPerSec.toFixed(1).padStart(7)} it/s, ${row.cpuPer1k.toFixed(2)} CPU s/1k it, ` +
+            `peak RSS ${row.peakRssMb.toFixed(0)} MB, target ${row.targetCores.toFixed(2)} cores, generator ${row.generatorCores.toFixed(2)} cores, ` +
+            `${row.iterations} iterations in ${f.measured.wallSec.toFixed(0)} s wall, checks failed ${(row.checkFailRate * 100).toFixed(2)} %, ${row.verdict} (exit ${row.exitCode})\n`,
+        );
+        // A crossed latency threshold at many VUs says how long responses waited (in the generator or the target).
+        if (s.verdict !== 'pass') process.stdout.write(`      ${s.line}\n`);
       }
     }
 
-    // Soak: RSS early (after 30 s of warm-up) and at the end of a long run, per engine.
-    const soak: Array<{ engine: string; rssStartMb: number; rssEndMb: number; growthPct: number; iterations: number }> = [];
+    // Soak: RSS after 30 s of warm-up and at the end of a long run, per engine.
+    const soak: Array<{ engine: string; rssStartMb: number; rssEndMb: number; growthPct: number; iterations: number; peakRssMb: number }> = [];
     if (soakMinutes > 0) {
       for (const engine of engines) {
-        const exportPath = join(tmp, `${engine.name}-soak.json`);
-        const [cmd, args] = engine.command(k6Script, Number(values['soak-vus']), `${Math.round(soakMinutes * 60)}s`, exportPath, target.url);
         let pid = 0;
         const samples: Array<[number, number]> = [];
         const t0 = Date.now();
         const sampler = setInterval(() => {
           if (pid !== 0) samples.push([(Date.now() - t0) / 1000, rssMbOf(pid)]);
         }, 5_000);
-        await runMeasured(cmd, args, (p) => (pid = p));
+        const f = await runSuite(engine, bundle, target.url, soakVus, `${Math.round(soakMinutes * 60)}s`, join(tmp, `${engine.name.replace(/\W+/g, '-')}-soak`), target, (p) => (pid = p));
         clearInterval(sampler);
         const live = samples.filter(([, rss]) => rss > 0);
         const start = live.find(([t]) => t >= 30) ?? live[0] ?? [0, 0];
         const end = live[live.length - 1] ?? [0, 0];
-        const exported = JSON.parse(readFileSync(exportPath, 'utf8')) as { metrics: Record<string, Record<string, number>> };
-        const entry = { engine: engine.name, rssStartMb: start[1], rssEndMb: end[1], growthPct: start[1] === 0 ? NaN : ((end[1] - start[1]) / start[1]) * 100, iterations: exported.metrics.iterations?.count ?? 0 };
+        const entry = { engine: engine.name, rssStartMb: start[1], rssEndMb: end[1], growthPct: start[1] === 0 ? NaN : ((end[1] - start[1]) / start[1]) * 100, iterations: f.summary.iterations, peakRssMb: f.measured.peakRssMb };
         soak.push(entry);
-        process.stdout.write(`  soak ${entry.engine}: RSS ${entry.rssStartMb.toFixed(0)} MB at ${start[0].toFixed(0)} s → ${entry.rssEndMb.toFixed(0)} MB at ${end[0].toFixed(0)} s (${entry.growthPct.toFixed(1)} %), ${entry.iterations} iterations\n`);
+        process.stdout.write(
+          `  soak ${entry.engine}: RSS ${entry.rssStartMb.toFixed(0)} MB at ${start[0].toFixed(0)} s → ${entry.rssEndMb.toFixed(0)} MB at ${end[0].toFixed(0)} s ` +
+            `(${entry.growthPct.toFixed(1)} %), peak ${entry.peakRssMb.toFixed(0)} MB, ${entry.iterations} iterations, checks failed ${(checkFailRate(f.summary) * 100).toFixed(2)} %\n`,
+        );
       }
     }
 
-    // The report: one table, ratios against each k6.
-    const lines: string[] = ['', `catalog-browse with schema checks, ${durationSec} s per row (constant VUs), target CPU in cores (of ${String((await import('node:os')).availableParallelism())})`, ''];
-    lines.push('engine     VUs   iter/s  CPU s/1k it  peak RSS MB  target cores  gen. cores  limit      ratio it/s  ratio it/CPU s');
+    // The report: one table, ratios of the engine against each k6 at the same VUs.
+    const lines: string[] = ['', `catalog-browse suite with schema checks, ${durationSec} s per row (constant VUs); target CPU in cores (of ${availableParallelism()})`, ''];
+    lines.push('engine       VUs   iter/s  CPU s/1k it  peak RSS MB  target cores  gen. cores  checks failed  limit      engine÷k6 it/s            engine÷k6 it per CPU s');
     for (const r of rows) {
-      const ref = rows.filter((x) => x.vus === r.vus && x.engine !== 'engine');
-      const e = rows.find((x) => x.vus === r.vus && x.engine === 'engine');
-      const ratio = r.engine === 'engine' ? ref.map((k) => `${(r.itersPerSec / k.itersPerSec).toFixed(2)}× ${k.engine}`).join(', ') : '';
-      const cpuRatio = r.engine === 'engine' && e !== undefined ? ref.map((k) => `${(k.cpuPer1k / e.cpuPer1k).toFixed(2)}× ${k.engine}`).join(', ') : '';
-      lines.push(`${r.engine.padEnd(9)} ${String(r.vus).padStart(5)} ${r.itersPerSec.toFixed(0).padStart(8)} ${r.cpuPer1k.toFixed(3).padStart(12)} ${r.peakRssMb.toFixed(0).padStart(12)} ${r.targetCores.toFixed(2).padStart(13)} ${r.generatorCores.toFixed(2).padStart(11)}  ${(r.targetCores >= TARGET_LIMIT_CORES ? 'target' : 'generator').padEnd(9)}  ${ratio}  ${cpuRatio}`);
+      const refs = rows.filter((x) => x.vus === r.vus && x.engine !== 'engine');
+      const ratio = r.engine === 'engine' ? refs.map((k) => `${(r.itersPerSec / k.itersPerSec).toFixed(2)}× ${k.engine}`).join(', ') : '';
+      const cpuRatio = r.engine === 'engine' ? refs.map((k) => `${(k.cpuPer1k / r.cpuPer1k).toFixed(2)}× ${k.engine}`).join(', ') : '';
+      lines.push(
+        `${r.engine.padEnd(11)} ${String(r.vus).padStart(5)} ${r.itersPerSec.toFixed(1).padStart(8)} ${r.cpuPer1k.toFixed(2).padStart(12)} ${r.peakRssMb.toFixed(0).padStart(12)} ` +
+          `${r.targetCores.toFixed(2).padStart(13)} ${r.generatorCores.toFixed(2).padStart(11)} ${`${(r.checkFailRate * 100).toFixed(2)} %`.padStart(14)}  ` +
+          `${(r.targetCores >= TARGET_LIMIT_CORES ? 'target' : 'generator').padEnd(9)}  ${ratio.padEnd(25)} ${cpuRatio}`,
+      );
     }
-    lines.push('', `limit: "target" when the sandbox (one event loop) used ≥ ${TARGET_LIMIT_CORES} core, else the load generator (or the machine, when the two together use less than its cores: other load).`);
-    for (const s of soak) lines.push(`soak ${s.engine}: RSS ${s.rssStartMb.toFixed(0)} → ${s.rssEndMb.toFixed(0)} MB (${s.growthPct.toFixed(1)} %) over ${soakMinutes} min at ${values['soak-vus']} VUs`);
+    lines.push(
+      '',
+      `limit: "target" when the sandbox (one event loop) used ≥ ${TARGET_LIMIT_CORES} core, else the load generator (or the machine, when the two together use less than its cores: other load).`,
+      'CPU s/1k it counts the whole generator process (start-up, bundle transform, VU init included).',
+    );
+    for (const s of soak) lines.push(`soak ${s.engine}: RSS ${s.rssStartMb.toFixed(0)} → ${s.rssEndMb.toFixed(0)} MB (${s.growthPct.toFixed(1)} %) over ${soakMinutes} min at ${soakVus} VUs, ${s.iterations} iterations`);
     process.stdout.write(`${lines.join('\n')}\n`);
     const out = resolve(ROOT, values.out);
-    (await import('node:fs')).mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify({ durationSec, rows, soak, soakMinutes }, null, 2)}\n`);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify({ workload: 'load/catalog-browse.load.ts (dist/k6/catalog-browse.js)', durationSec, rows, soak, soakMinutes, soakVus }, null, 2)}\n`);
     process.stdout.write(`figures written to ${out}\n`);
   } finally {
     for (const c of children) c.kill();

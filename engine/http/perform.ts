@@ -1,5 +1,6 @@
 // Sends one k6-style HTTP request over an undici keep-alive Agent and returns a plain, cloneable result with k6's
 // timing phases and error codes. Shared by the async path (VU threads) and the sync helper thread.
+import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
 
@@ -62,6 +63,9 @@ export function k6ErrorCode(error: unknown, timedOut: boolean): { code: number; 
   }
 }
 
+/** Failures before any byte of the request left: invalid URL, no such host, dial timeout, connection refused. */
+const NOTHING_SENT = new Set([1020, 1101, 1211, 1212]);
+
 function errorCodeOf(error: unknown): string | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const code = (error as { code?: unknown }).code;
@@ -98,12 +102,73 @@ function headerBytes(headers: Record<string, string | string[] | undefined>): nu
 }
 
 /**
+ * k6's HTTP client is Go's http.Transport, which silently sends a request again when the connection it reused turns
+ * out to be closed or reset before any byte of the answer (a keep-alive race: the server closed an idle connection),
+ * if the request is replayable: GET, HEAD, OPTIONS, TRACE, or any method with an Idempotency-Key / X-Idempotency-Key
+ * header (net/http transport.go shouldRetryRequest, request.go isReplayable). A fresh connection is never retried.
+ * undici does not retry, so the engine does it here, on the same rule. Which connection a request went out on is
+ * learnt from undici's diagnostics channels: `request:create` fires synchronously inside request() (so `creating`
+ * pairs it with the attempt), `client:sendHeaders` names the socket.
+ */
+interface Attempt {
+  reused: boolean;
+}
+let creating: Attempt | undefined;
+const attemptOf = new WeakMap<object, Attempt>();
+const usedSockets = new WeakSet<object>();
+diagnostics.subscribe('undici:request:create', (message) => {
+  if (creating === undefined) return;
+  attemptOf.set((message as { request: object }).request, creating);
+  creating = undefined;
+});
+diagnostics.subscribe('undici:client:sendHeaders', (message) => {
+  const { request: sent, socket } = message as { request: object; socket: object };
+  const attempt = attemptOf.get(sent);
+  if (attempt !== undefined) attempt.reused = usedSockets.has(socket);
+  usedSockets.add(socket);
+});
+
+const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+/** Bound on the retries of one request (Go's is implicit: each retry takes a fresh or another idle connection). */
+const MAX_RETRIES = 5;
+
+function retriedLikeGo(method: string, headers: Record<string, string>, attempt: Attempt, error: unknown): boolean {
+  if (!attempt.reused) return false;
+  const names = Object.keys(headers).map((h) => h.toLowerCase());
+  if (!REPLAYABLE_METHODS.has(method) && !names.includes('idempotency-key') && !names.includes('x-idempotency-key')) return false;
+  const code = errorCodeOf(error);
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
+/** The whole request's deadline passed while its body was being read (see performRequest). */
+class RequestTimeout extends Error {
+  readonly code = 'GH_REQUEST_TIMEOUT';
+}
+
+/**
+ * Reads a body, destroying it when the request's deadline passes first: one timer per body still on its way, no
+ * AbortController. A body already all buffered (Content-Length bytes in, the usual small answer) cannot stall: no timer.
+ */
+async function readBefore<T>(body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], deadline: number, read: () => Promise<T>): Promise<T> {
+  const length = Number(headers['content-length']);
+  if (Number.isFinite(length) && body.readableLength >= length) return read();
+  const timer = setTimeout(() => body.destroy(new RequestTimeout('request timeout')), Math.max(1, Math.ceil(deadline - performance.now())));
+  try {
+    return await read();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Sends the request, following up to `maxRedirects` redirects like k6; never throws: failures become status 0 with
- * k6's error and error_code. The timeout bounds the wait for headers and for each body chunk (undici's timers), and
- * `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
+ * k6's error and error_code. The timeout bounds the whole request like k6's (a context deadline over redirects,
+ * headers and body): each hop's wait for headers gets what is left of it (undici's headers timer), and reading a body
+ * stops when it passes. `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
  */
 export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, signal?: AbortSignal, maxRedirects = 10): Promise<RawHttpResult> {
   const t0 = performance.now();
+  const deadline = t0 + spec.timeoutMs;
   const bodyLength = spec.body === null ? 0 : typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.byteLength;
   const timings: HttpTimings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
   let url = spec.url;
@@ -114,19 +179,37 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
   try {
     for (let hop = 0; ; hop++) {
       const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '') || '/';
-      bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
-      const res = await request(url, {
-        method: method as 'GET',
-        headers: spec.headers,
-        body,
-        dispatcher: agent,
-        headersTimeout: spec.timeoutMs,
-        bodyTimeout: spec.timeoutMs,
-        ...(signal === undefined ? {} : { signal }),
-      });
+      let res: Dispatcher.ResponseData;
+      for (let retries = 0; ; retries++) {
+        bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
+        const left = deadline - performance.now();
+        if (left < 1) throw new RequestTimeout('request timeout');
+        const attempt: Attempt = { reused: false };
+        try {
+          creating = attempt;
+          const pending = request(url, {
+            method: method as 'GET',
+            headers: spec.headers,
+            body,
+            dispatcher: agent,
+            headersTimeout: left,
+            bodyTimeout: left,
+            ...(signal === undefined ? {} : { signal }),
+          });
+          creating = undefined;
+          res = await pending;
+          break;
+        } catch (error) {
+          creating = undefined;
+          if (retries < MAX_RETRIES && retriedLikeGo(method, spec.headers, attempt, error)) continue;
+          throw error;
+        }
+      }
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
-        for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
+        await readBefore(res.body, res.headers, deadline, async () => {
+          for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
+        });
         bytesReceived += 17 + headerBytes(res.headers as Record<string, string>);
         url = new URL(location, url).toString();
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
@@ -139,12 +222,14 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
       let received = 0;
       let out: string | ArrayBuffer | null = null;
       if (spec.responseType === 'none') {
-        for await (const chunk of res.body) received += (chunk as Buffer).length;
+        await readBefore(res.body, res.headers, deadline, async () => {
+          for await (const chunk of res.body) received += (chunk as Buffer).length;
+        });
       } else if (spec.responseType === 'binary') {
-        out = await res.body.arrayBuffer();
+        out = await readBefore(res.body, res.headers, deadline, () => res.body.arrayBuffer());
         received = out.byteLength;
       } else {
-        const buf = Buffer.from(await res.body.arrayBuffer());
+        const buf = Buffer.from(await readBefore(res.body, res.headers, deadline, () => res.body.arrayBuffer()));
         received = buf.length;
         out = buf.toString('utf8');
       }
@@ -167,15 +252,19 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
         proto: 'HTTP/1.1',
         timings,
         error: '',
-        errorCode: 0,
+        // k6 gives an HTTP error status its own code (1400-1599 = 1000 + status) with no error text.
+        errorCode: res.statusCode >= 400 && res.statusCode < 600 ? 1000 + res.statusCode : 0,
         bytesSent,
         bytesReceived: bytesReceived + 17 + headerBytes(res.headers as Record<string, string>) + received,
       };
     }
   } catch (error) {
     const code = errorCodeOf(error);
-    const described = k6ErrorCode(error, code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT');
+    const described = k6ErrorCode(error, code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'GH_REQUEST_TIMEOUT');
     timings.duration = performance.now() - t0;
-    return { status: 0, statusText: '', headers: {}, body: null, url, proto: '', timings, error: described.text, errorCode: described.code, bytesSent: 0, bytesReceived: 0 };
+    // What crossed the wire still counts in data_sent/data_received (k6 counts on the connection): the request, unless
+    // the connection never opened; of the answer, only what earlier redirect hops brought (a cut body is not counted).
+    const sent = NOTHING_SENT.has(described.code) ? 0 : bytesSent;
+    return { status: 0, statusText: '', headers: {}, body: null, url, proto: '', timings, error: described.text, errorCode: described.code, bytesSent: sent, bytesReceived };
   }
 }

@@ -151,9 +151,9 @@ export function createHttpModule(vu: VU): Record<string, unknown> {
     tags.url = spec.url;
     tags.name = nameTag;
     tags.status = String(raw.status);
-    tags.proto = raw.proto;
+    if (raw.proto !== '') tags.proto = raw.proto; // k6 has no proto tag on a request that got no response
     if (raw.errorCode !== 0) {
-      tags.error = raw.error;
+      if (raw.error !== '') tags.error = raw.error; // an HTTP error status has a code and no error text (k6)
       tags.error_code = String(raw.errorCode);
     }
     let failed: boolean | undefined;
@@ -174,7 +174,6 @@ export function createHttpModule(vu: VU): Record<string, unknown> {
     if (failed !== undefined) vu.emit('http_req_failed', failed ? 1 : 0, tags);
     vu.bytesSent += raw.bytesSent;
     vu.bytesReceived += raw.bytesReceived;
-    if (vu.scenario === undefined) vu.emitData(vu.baseTags()); // setup/teardown have no iteration end to flush at
     return new Response(raw, spec);
   }
 

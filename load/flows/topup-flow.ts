@@ -1,11 +1,11 @@
 // topup-flow: a mobile top-up with an RTR SKU and a number of its country, both read from the catalog in setup();
 // a client timeout or '852' is followed on the status endpoint until final, then the status endpoint confirms the outcome.
-import { discoverCatalog, makeMobile, skusOf, type CatalogData, type NumberPlan, type SkuPick, type VersionCatalog } from '../catalog.ts';
+import { discoverCatalog, mobileOf, skusOf, type CatalogData, type CountryPlan, type SkuPick, type VersionCatalog } from '../catalog.ts';
 import { amountFields, confirmWithStatus, pick, submit, versionFor, type FlowContext, type LoadScenario } from './context.ts';
 
 /** RTR SKUs the flow can top up: a known amount and a number plan of the SKU's country; open ranges first (never bundles). */
-export function topupTargets(catalog: VersionCatalog): Array<{ sku: SkuPick; plan: NumberPlan }> {
-  const targets: Array<{ sku: SkuPick; plan: NumberPlan }> = [];
+export function topupTargets(catalog: VersionCatalog): Array<{ sku: SkuPick; plan: CountryPlan }> {
+  const targets: Array<{ sku: SkuPick; plan: CountryPlan }> = [];
   for (const sku of skusOf(catalog, 'Rtr')) {
     const plan = catalog.plans.find((p) => p.country === sku.countryCode);
     if (plan !== undefined && sku.amount !== undefined) targets.push({ sku, plan });
@@ -18,7 +18,7 @@ export function topupTargets(catalog: VersionCatalog): Array<{ sku: SkuPick; pla
 /** One top-up followed to its final state and read back; shared with the mixed scenario. */
 export async function topupOnce(ctx: FlowContext, catalog: VersionCatalog | undefined, version: 'v1' | 'v2'): Promise<void> {
   const target = pick(ctx, catalog === undefined ? [] : topupTargets(catalog));
-  const mobile = target === undefined ? undefined : makeMobile(target.plan, () => ctx.random());
+  const mobile = target === undefined ? undefined : mobileOf(target.plan, () => ctx.random());
   if (target === undefined || mobile === undefined) {
     return ctx.record.warnOnce(`topup-${version}`, `topup: the ${version} catalog has no RTR SKU with an amount and a number plan of its country`);
   }

@@ -3,7 +3,7 @@
 import type { CoreExchange } from '../../api/client-core.ts';
 import { operationPairs } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
-import { discoverCatalog, makeMobile, skusOf, type CatalogData, type SkuPick } from '../catalog.ts';
+import { discoverCatalog, mobileOf, skusOf, type CatalogData, type SkuPick } from '../catalog.ts';
 import { V1_V2_PURPOSES } from '../scenarios.ts';
 import { pick, read, type FlowContext, type LoadScenario } from './context.ts';
 import { lookupPlans } from './lookup.ts';
@@ -29,7 +29,7 @@ function inputFor(ctx: FlowContext, purpose: string, data: PairData): RequestInp
     }
     case 'lookup.mobile': {
       const plan = pick(ctx, lookupPlans(data.catalogs.v2 ?? { skus: [], giftcards: [], plans: [] }));
-      const mobile = plan === undefined ? undefined : makeMobile(plan, () => ctx.random());
+      const mobile = plan === undefined ? undefined : mobileOf(plan, () => ctx.random());
       return mobile === undefined ? undefined : { path: { mobile } };
     }
     case 'billpay.fetch-account-detail': {

@@ -159,7 +159,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   rmSync(ndjsonPath, { force: true });
   const engineLabel = engine.engine === 'k6' ? k6Label(engine.k6.path) : 'node';
 
-  const bundle = engine.engine === 'k6' ? await ensureBundle(flags.scenario) : join(ROOT, 'load', `${flags.scenario}.load.ts`);
+  // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
+  const bundle = await ensureBundle(flags.scenario);
   let sandbox: RunningSandbox | undefined;
   let harness: GatewayClient | undefined;
   let session: MoneySession | undefined;

@@ -1,0 +1,83 @@
+// performRequest against a local server that resets connections: a replayable request on a reused connection reset
+// before any answer is sent again (as Go's transport under k6 does), anything else fails with k6's error code.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, performRequest, type HttpRequestSpec } from './perform.ts';
+
+let server: Server;
+let base: string;
+const seen = new Map<string, number>();
+const resetOnce = new Set<string>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    seen.set(path, (seen.get(path) ?? 0) + 1);
+    req.resume();
+    req.on('end', () => {
+      const always = path.startsWith('/reset-always');
+      if (always || (path.startsWith('/reset-once') && !resetOnce.has(path))) {
+        resetOnce.add(path);
+        req.socket.destroy(); // no answer at all: the connection closes under the request
+        return;
+      }
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((done) => server.close(done));
+});
+
+function spec(method: string, path: string, headers: Record<string, string> = {}): HttpRequestSpec {
+  return { method, url: `${base}${path}`, headers, body: method === 'POST' ? '{}' : null, timeoutMs: 10_000, responseType: 'text' };
+}
+
+/** An agent whose connections have served requests already: the next request goes out on a reused one. */
+async function warmAgent() {
+  const agent = createAgent();
+  for (let i = 0; i < 2; i++) expect((await performRequest(agent, spec('GET', '/warm'))).status).toBe(200);
+  return agent;
+}
+
+describe('a connection reset before any answer (Go transport semantics, as in k6)', () => {
+  it.each([
+    ['a GET', 'GET', '/reset-once-get', {}],
+    ['a POST with an Idempotency-Key', 'POST', '/reset-once-keyed', { 'Idempotency-Key': 'k-1' }],
+  ] as Array<[string, string, string, Record<string, string>]>)('sends %s again when its reused connection was reset: the caller sees the answer', async (_what, method, path, headers) => {
+    const agent = await warmAgent();
+    const r = await performRequest(agent, spec(method, path, headers));
+    expect(r).toMatchObject({ status: 200, body: 'ok', errorCode: 0 });
+    expect(seen.get(path)).toBe(2);
+    await agent.close();
+  });
+
+  it('does not send a POST again (not replayable): status 0, error_code 1220', async () => {
+    const agent = await warmAgent();
+    const r = await performRequest(agent, spec('POST', '/reset-once-post'));
+    expect(r).toMatchObject({ status: 0, errorCode: 1220 });
+    expect(seen.get('/reset-once-post')).toBe(1);
+    await agent.close();
+  });
+
+  it('does not send again a request that went out on a fresh connection', async () => {
+    const agent = createAgent();
+    const r = await performRequest(agent, spec('GET', '/reset-once-fresh'));
+    expect(r).toMatchObject({ status: 0, errorCode: 1220 });
+    expect(seen.get('/reset-once-fresh')).toBe(1);
+    await agent.close();
+  });
+
+  it('gives up on a connection that always resets: bounded tries, then status 0', async () => {
+    const agent = await warmAgent();
+    const r = await performRequest(agent, spec('GET', '/reset-always'));
+    expect(r).toMatchObject({ status: 0, errorCode: 1220 });
+    expect(seen.get('/reset-always')).toBeGreaterThanOrEqual(2);
+    expect(seen.get('/reset-always')).toBeLessThanOrEqual(6);
+    await agent.close();
+  });
+});

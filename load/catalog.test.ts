@@ -1,0 +1,56 @@
+// The load flows' compact view of the catalog: SKU picks carry an amount their bounds accept (api/catalog-facts.ts),
+// plans carry the other countries' prefixes inside them, and a plan's numbers keep out of those prefixes.
+import { describe, expect, test } from 'vitest';
+import { readCatalogSkus } from '../api/catalog-facts.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { mobileOf, plansOf, toSkuPick } from './catalog.ts';
+
+describe('SKU picks', () => {
+  test('a v2 open range: the middle of its wallet bounds, no currency; marked range (never a bundle)', () => {
+    const record = {
+      skuId: 5,
+      productId: 9,
+      countryCode: 'in',
+      category: 'Rtr',
+      min: { faceValue: 400, faceValueCurrency: 'INR', faceValueInWalletCurrency: 5 },
+      max: { faceValue: 8000, faceValueCurrency: 'INR', faceValueInWalletCurrency: 100 },
+    };
+    const [sku] = readCatalogSkus([record], 'v2', DEFAULT_FIELD_MAPPING);
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 5, productId: 9, countryCode: 'IN', categoryId: 2, range: true, amount: 53 });
+  });
+
+  test('a v1 range: the middle of its bounds in its currencyCode', () => {
+    const [sku] = readCatalogSkus([{ skuId: 6, minAmount: 10, maxAmount: 100, currencyCode: 'MXN' }], 'v1', DEFAULT_FIELD_MAPPING);
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 6, range: true, amount: 55, currency: 'MXN' });
+  });
+
+  test('a fixed v1 denomination: its face value in its currency, not a range', () => {
+    const [sku] = readCatalogSkus([{ skuId: 8, minAmount: 50, maxAmount: 50, currencyCode: 'INR' }], 'v1', DEFAULT_FIELD_MAPPING);
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 8, range: false, amount: 50, currency: 'INR' });
+  });
+});
+
+describe('number plans', () => {
+  const records = [
+    { countryCode: 'US', internationalCountryCode: '1', areaCodes: '', numberLength: '10' },
+    { countryCode: 'JM', internationalCountryCode: '1', areaCodes: '876', numberLength: '10' },
+    { countryCode: 'DO', internationalCountryCode: '1', areaCodes: '809,829', numberLength: '10' },
+    { countryCode: 'XX' },
+  ];
+
+  test("each country with a readable plan, Jamaica's from the spec, other countries' prefixes inside it to avoid", () => {
+    const plans = plansOf(records, DEFAULT_FIELD_MAPPING);
+    expect(plans.map((p) => p.country)).toEqual(['US', 'JM', 'DO']);
+    expect(plans[0]).toEqual({ country: 'US', prefix: '1', nationalLength: 10, avoid: ['1876', '1809', '1829'] });
+    expect(plans[1]).toEqual({ country: 'JM', prefix: '1876', nationalLength: 7, avoid: [] });
+  });
+
+  test("a US number never starts with Jamaica's or the Dominican Republic's prefix", () => {
+    const us = plansOf(records, DEFAULT_FIELD_MAPPING)[0];
+    for (let i = 0; i < 300; i++) {
+      const mobile = us === undefined ? undefined : mobileOf(us);
+      expect(mobile).toMatch(/^1[0-9]{10}$/);
+      expect(['1876', '1809', '1829'].some((p) => mobile?.startsWith(p))).toBe(false);
+    }
+  });
+});
