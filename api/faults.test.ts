@@ -2,7 +2,7 @@
 // never calls Successful.
 import { describe, expect, it } from 'vitest';
 import { toGatewayResponse, type GatewayResponse } from './envelope.ts';
-import { createFaultTally, faultKindOf, faultLine, retryRead } from './faults.ts';
+import { addFaultCounts, createFaultTally, faultKindOf, faultLine, retryRead } from './faults.ts';
 
 const timings = { startedAt: 0, totalMs: 1 };
 const res = (raw: Partial<Parameters<typeof toGatewayResponse>[0]>): GatewayResponse => toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: false, timings, ...raw });
@@ -56,5 +56,17 @@ describe('retryRead', () => {
     const result = await retryRead(async () => ((calls += 1), { response: fault }), { attempts: 3, waitMs: 0, sleep: async () => undefined });
     expect(calls).toBe(3);
     expect(result.response).toBe(fault);
+  });
+});
+
+describe('addFaultCounts', () => {
+  it('adds several parts kind by kind, and is all zeros for none', () => {
+    expect(addFaultCounts()).toEqual({ timeout: 0, connection: 0, 'server-error': 0, malformed: 0 });
+    expect(addFaultCounts({ timeout: 1, connection: 0, 'server-error': 2, malformed: 0 }, { timeout: 3, connection: 4, 'server-error': 0, malformed: 5 })).toEqual({
+      timeout: 4,
+      connection: 4,
+      'server-error': 2,
+      malformed: 5,
+    });
   });
 });

@@ -47,6 +47,13 @@ export function createFaultTally(): FaultTally {
   };
 }
 
+/** The counts of several parts of a run, kind by kind. */
+export function addFaultCounts(...parts: readonly FaultCounts[]): FaultCounts {
+  const sum: FaultCounts = { timeout: 0, connection: 0, 'server-error': 0, malformed: 0 };
+  for (const part of parts) for (const kind of FAULT_KINDS) sum[kind] += part[kind];
+  return sum;
+}
+
 /** "3 client timeouts (Unknown), 1 HTTP 5xx (Failed)"; "none" when nothing went wrong. */
 export function faultLine(counts: FaultCounts): string {
   const parts = FAULT_KINDS.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${FAULT_WORDS[k]}`);

@@ -4,6 +4,7 @@ import { OPERATIONS } from '../api/operations.ts';
 import type { ResolvedTargetConfig, TargetConfig } from '../api/target-config.ts';
 import type { ApiSelection } from '../conformance/plan.ts';
 import { selectCases } from '../conformance/plan.ts';
+import { addFaultCounts, createFaultTally } from '../api/faults.ts';
 import { runConformanceSuite } from '../conformance/run-suite.ts';
 import { settingsForSandbox } from '../conformance/session.ts';
 import type { ConformanceSettings } from '../conformance/settings.ts';
@@ -13,7 +14,7 @@ import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../drift/target-session.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
-import { loadArtifacts, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
+import { faultsOf, loadArtifacts, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
 import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
@@ -152,12 +153,15 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     const cases = selectCases({ api });
     const settings = sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox);
     const where = sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
+    // Responses that were no gateway answer, counted over every part (api/faults.ts); each part judges its own.
+    const faults = createFaultTally();
     const suite = await runConformanceSuite({
       config: resolved,
       settings,
       cases,
       api,
       progress: request.progress,
+      onResponse: (response) => faults.add(response),
       announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
     if (suite.kind === 'unusable') {
@@ -184,6 +188,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       conformance,
       ...(load.section === undefined ? {} : { load: load.section }),
       ...(drift.section === undefined ? {} : { drift: drift.section }),
+      faults: addFaultCounts(faults.counts(), ...(load.run.summaryData === undefined ? [] : [faultsOf(load.run.summaryData)])),
       artifacts: loadArtifacts(load.run),
       // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
       ...(errors.length === 0 ? {} : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),

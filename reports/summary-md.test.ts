@@ -64,3 +64,13 @@ describe('body', () => {
     expect(md.split('\n')[0]).toMatch(/^## ❌ FAIL: /);
   });
 });
+
+describe('faults', () => {
+  it('names the faults seen when there were any, with the total in summary.json, and says nothing when none', () => {
+    const faulted = assembleReport({ ...meta, command: 'load', load, faults: { timeout: 2, connection: 0, 'server-error': 1, malformed: 0 } });
+    expect(faulted.faults).toEqual({ timeout: 2, connection: 0, 'server-error': 1, malformed: 0, total: 3 });
+    expect(renderSummaryMarkdown(faulted)).toMatch(/^Faults seen .*: 2 client timeouts \(Unknown\), 1 HTTP 5xx \(Failed\)\.$/m);
+    const clean = assembleReport({ ...meta, command: 'load', load, faults: { timeout: 0, connection: 0, 'server-error': 0, malformed: 0 } });
+    expect(renderSummaryMarkdown(clean)).not.toContain('Faults seen');
+  });
+});

@@ -97,7 +97,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}${cap}.`);
   }
   if (report.faults !== undefined && report.faults.total > 0) {
-    out.push('', `Faults seen (responses that were no gateway answer, each judged by its section): ${faultLine(report.faults)}.`);
+    out.push('', `Faults seen (responses that were no gateway answer, each judged by the section that saw it; conformance provokes client timeouts on purpose): ${faultLine(report.faults)}.`);
   }
   if (report.skipped.length > 0) {
     out.push('', `### Not verified (${report.skipped.length})${report.allowSkips ? ' — accepted with --allow-skips' : ''}`, '');

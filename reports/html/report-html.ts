@@ -297,7 +297,7 @@ function moneyFacts(ledger: LedgerSection): string {
 }
 
 function faultsHtml(faults: NonNullable<RunReport['faults']>): string {
-  return `<section class="faults"><h2 id="faults">Faults seen</h2><p>${plural(faults.total, 'response')} that were no gateway answer, each judged by the section whose request saw it: ${h(faultLine(faults))}.</p></section>`;
+  return `<section class="faults"><h2 id="faults">Faults seen</h2><p>${plural(faults.total, 'response')} that were no gateway answer, each judged by the section whose request saw it (conformance provokes client timeouts on purpose): ${h(faultLine(faults))}.</p></section>`;
 }
 
 function ledgerHtml(ledger: LedgerSection): string {

@@ -115,6 +115,10 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     const summary = JSON.parse(read(passDir, 'summary.json')) as RunReport;
     expect(summaryErrors(summary)).toEqual([]);
     expect(summary).toMatchObject({ command: 'gate', verdict: 'pass', exitCode: 0, verdictLine: firstLine(pass.stdout), target: { embedded: true, profile: 'faithful', api: 'both' } });
+    // The faithful sandbox serves no fault: the only ones are the client timeouts the delay-trigger cases provoke.
+    expect(summary.faults).toMatchObject({ connection: 0, 'server-error': 0, malformed: 0 });
+    expect(summary.faults?.timeout).toBeGreaterThan(0);
+    expect(summary.faults?.total).toBe(summary.faults?.timeout);
     expect(summary.parts.map((p) => [p.section, p.verdict])).toEqual([
       ['conformance', 'pass'],
       ['load', 'pass'],
