@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
-import { main } from '../scripts/cli.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
+import { runCli as run } from '../scripts/fixtures/run-cli.ts';
 
 let sandbox: RunningSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'gh-allowed-'));
@@ -27,22 +27,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
 

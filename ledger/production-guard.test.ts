@@ -10,7 +10,7 @@ import { runEnvironment } from '../load/run-settings.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
-import { main } from '../scripts/cli.ts';
+import { runCli as run } from '../scripts/fixtures/run-cli.ts';
 
 let sandbox: RunningSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'gh-guard-'));
@@ -29,22 +29,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
 

@@ -4,33 +4,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../scripts/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checksInUse } from './checks.ts';
 import { SCENARIOS, SCENARIO_NAMES, scenarioOperations } from './scenarios.ts';
 import type { RunReport } from '../reports/model.ts';
+import { runCli } from '../scripts/fixtures/run-cli.ts';
 
 const workDir = mkdtempSync(join(tmpdir(), 'gh-node-smoke-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
-
-async function runCli(args: string[]): Promise<{ code: number; output: string }> {
-  let output = '';
-  const capture = (chunk: string | Uint8Array): boolean => {
-    output += chunk.toString();
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, output };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 const RUN_TIMEOUT_MS = 120_000;
 

@@ -1,28 +1,9 @@
 // CLI hygiene of every command: a parse problem (unknown option or command, missing value) is one GH_ERR_USAGE line
 // and exit 2, never commander's own text; `--time-scale 0` is judged by one rule, with one message, everywhere.
 import type { Command } from 'commander';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram, main } from './cli.ts';
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  });
-  try {
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildProgram } from './cli.ts';
+import { runCli } from './fixtures/run-cli.ts';
 
 afterEach(() => {
   process.exitCode = undefined;

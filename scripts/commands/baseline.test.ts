@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { main } from '../cli.ts';
+import { runCli as run } from '../fixtures/run-cli.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -17,23 +17,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gh-baseline-cli-'));
   dirs.push(dir);
   return dir;
-}
-
-/** Runs the CLI in-process with GATEWAY_* cleared, capturing stdout and stderr. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
 }
 
 beforeEach(() => {

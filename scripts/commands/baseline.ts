@@ -14,7 +14,7 @@ import { driftReportSection } from '../../drift/report.ts';
 import { checkBaseline, recordBaseline } from '../../drift/run.ts';
 import { openTargetSession, type TargetSession, type TargetSessionOptions } from '../../drift/target-session.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
-import { assembleReport } from '../../reports/assemble.ts';
+import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
@@ -72,6 +72,17 @@ export async function withSession<T>(config: TargetConfig, options: TargetSessio
   } finally {
     await session.close();
   }
+}
+
+/** What a session's command reports as its target: the URL without credentials, and the profile when embedded. */
+export function reportTarget(session: TargetSession, profile: string | undefined): ReportInput['target'] {
+  return {
+    url: session.config.baseUrl,
+    environment: session.config.environment,
+    timeScale: session.config.timeScale,
+    embedded: session.embedded,
+    ...(session.embedded ? { profile: profile ?? 'faithful' } : {}),
+  };
 }
 
 const progressTo = (prefix: string) => (line: string): void => {
@@ -164,13 +175,7 @@ async function runCheck(opts: CheckFlags): Promise<number> {
         startedAt,
         durationMs: Date.now() - startedAt,
         allowSkips,
-        target: {
-          url: session.config.baseUrl,
-          environment: session.config.environment,
-          timeScale: session.config.timeScale,
-          embedded: session.embedded,
-          ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
-        },
+        target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
         drift: driftReportSection(result, { allowSkips }),
         ...settled.report,
       });

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../cli.ts';
+import { runCli } from '../fixtures/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-k6op-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -12,25 +12,6 @@ afterEach(() => {
   process.exitCode = undefined;
   vi.unstubAllEnvs();
 });
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  });
-  try {
-    return { code: await main(['node', 'gateway-harness', ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 describe('k6-operator', () => {
   it('writes the manifests, the run plan and a README, and prints the commands in order', async () => {

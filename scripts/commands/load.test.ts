@@ -5,32 +5,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { PROFILE_NAMES } from '../../load/profiles.ts';
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  });
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+import { runCli } from '../fixtures/run-cli.ts';
 
 /** A target that counts what reaches it: "nothing sent" is measured, not assumed. */
 let server: Server;

@@ -3,34 +3,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { instanceLines } from '../../distributed/bench/ndjson-generator.ts';
-import { main } from '../cli.ts';
+import { runCli } from '../fixtures/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-merge-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => {
   process.exitCode = undefined;
 });
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  });
-  try {
-    return { code: await main(['node', 'gateway-harness', ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 const files = [0, 1].map((instance) => {
   const file = join(dir, `pod-${instance}.ndjson`);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { operationPairs } from '../../api/operations.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { main } from '../cli.ts';
+import { runCli as run } from '../fixtures/run-cli.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
@@ -22,22 +22,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gh-migrate-cli-'));
   dirs.push(dir);
   return dir;
-}
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'gateway-harness', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
 }
 
 beforeEach(() => {

@@ -14,7 +14,7 @@ import { addMoneyOptions } from '../money-options.ts';
 import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { configFromOptions } from '../target-options.ts';
-import { addSessionOptions, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
+import { addSessionOptions, reportTarget, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
 
 interface MigrateFlags extends SessionFlags {
   reportDir?: string;
@@ -96,13 +96,7 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
         startedAt,
         durationMs: Date.now() - startedAt,
         allowSkips,
-        target: {
-          url: session.config.baseUrl,
-          environment: session.config.environment,
-          timeScale: session.config.timeScale,
-          embedded: session.embedded,
-          ...(session.embedded ? { profile: sessionOptions.profile ?? config.sandbox.profile ?? 'faithful' } : {}),
-        },
+        target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
         migration: migrationReportSection(result, { allowSkips }),
         ...settled.report,
       });

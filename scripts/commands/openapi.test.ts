@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OPERATIONS } from '../../api/operations.ts';
-import { main } from '../cli.ts';
+import { runCli as run } from '../fixtures/run-cli.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -15,21 +15,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gh-openapi-cli-'));
   dirs.push(dir);
   return dir;
-}
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    process.exitCode = undefined;
-    return { code: await main(['node', 'gateway-harness', ...args]), stdout, stderr };
-  } finally {
-    process.exitCode = undefined;
-    out.mockRestore();
-    err.mockRestore();
-  }
 }
 
 beforeEach(() => {
