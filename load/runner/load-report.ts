@@ -2,12 +2,14 @@
 // the load section (with its charts' time series); a run that left no data is reported as such, never as a pass.
 // The unified load report for every caller: `gateway-harness load`, the gate, and merged distributed runs.
 import type { FaultCounts } from '../../api/faults.ts';
+import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
 import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
+import type { LoadFlags } from './load-options.ts';
 import { insideReportDir, type LoadRun } from './run-load.ts';
 
 /** What a load section is built from: one run's summary data and stream, or several runs' merged. */
@@ -50,6 +52,11 @@ export interface LoadReportMeta {
   readonly scenario: string;
   readonly profile: string;
   readonly target: Pick<RunTarget, 'environment' | 'timeScale' | 'api'>;
+}
+
+/** The report's description of a `load` run, from its flags and target config. */
+export function loadReportMeta(flags: Pick<LoadFlags, 'scenario' | 'profile' | 'api'>, config: Pick<TargetConfig, 'environment' | 'timeScale'>): LoadReportMeta {
+  return { scenario: flags.scenario, profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } };
 }
 
 /** The run's fault tally (api/faults.ts), from the counters every VU kept (load/metric-names.ts). */

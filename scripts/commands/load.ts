@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
-import { loadRunReport } from '../../load/runner/load-report.ts';
+import { loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
@@ -79,11 +79,7 @@ export function register(program: Command): void {
     } finally {
       progress.done();
     }
-    const report = await loadRunReport(run, {
-      scenario: flags.scenario,
-      profile: flags.profile,
-      target: { environment: config.environment, timeScale: config.timeScale, api: flags.api },
-    });
+    const report = await loadRunReport(run, loadReportMeta(flags, config));
     const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
     process.exitCode = exitCodeOf(run.engineExit, written.report);
   });
