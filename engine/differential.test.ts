@@ -140,8 +140,10 @@ describe.each(BINARIES)('executors on the engine vs %s', (_label, bin) => {
   it.skipIf(bin === undefined).each([
     ['shared', 0],
     ['pervu', 0],
-    ['rar', 0],
-    ['car', 0.02], // k6 starts 200..203 here (its timer races the end); the engine starts exactly rate × duration
+    // k6's arrival-rate timers race the end of the scenario: it starts one more or one fewer now and then (200..203
+    // for car, 149..151 for rar, seen on a loaded 2-core machine); the engine starts exactly what the schedule says.
+    ['rar', 0.02],
+    ['car', 0.02],
   ] as Array<[string, number]>)('%s starts the same iterations (tolerance %s)', async (scenario, tolerance) => {
     const env = { SCENARIO: scenario };
     const [engine, k6] = await Promise.all([onEngine(`exec-${scenario}`, env, EXECUTORS), onK6(bin as string, `exec-${scenario}`, env, EXECUTORS)]);
