@@ -69,7 +69,9 @@ describe('iteration-count executors', () => {
   });
 
   it('stops at maxDuration and interrupts what outlives gracefulStop', async () => {
-    const stats = await run({ executor: 'per-vu-iterations', vus: 2, iterations: 100, maxDuration: '200ms', gracefulStop: '0s' }, 1_000);
+    // Iterations that would never end by themselves within the test (60 s): only the stop can end them, however late
+    // a loaded machine fires the 200 ms timer (with 1 s iterations a stalled event loop let them finish first).
+    const stats = await run({ executor: 'per-vu-iterations', vus: 2, iterations: 100, maxDuration: '200ms', gracefulStop: '0s' }, 60_000);
     expect(stats.iterations).toBe(0);
     expect(stats.interrupted).toBe(2);
   });
