@@ -11,12 +11,13 @@ interface FakeVU {
   stop?: () => void;
 }
 
-function fakeHost(iterationMs: number) {
+/** `clock` is the host's ms clock; a slow one models Node timers that fire before performance.now() reaches the deadline. */
+function fakeHost(iterationMs: number, clock: () => number = () => performance.now()) {
   const stats = { iterations: 0, interrupted: 0, dropped: 0, vusCreated: 0, active: 0, maxActive: 0, timeline: [] as Array<[number, number]> };
   let next = 1;
   const start = performance.now();
   const host: ExecutorHost<FakeVU> = {
-    now: () => performance.now(),
+    now: clock,
     signal: new AbortController().signal,
     initVU: async () => {
       stats.vusCreated++;
@@ -48,9 +49,9 @@ function fakeHost(iterationMs: number) {
   return { host, stats };
 }
 
-async function run(raw: Record<string, unknown>, iterationMs: number, seg: Segment = { index: 0, count: 1 }) {
+async function run(raw: Record<string, unknown>, iterationMs: number, seg: Segment = { index: 0, count: 1 }, clock?: () => number) {
   const scenario: ScenarioConfig = parseScenario('s', raw);
-  const { host, stats } = fakeHost(iterationMs);
+  const { host, stats } = fakeHost(iterationMs, clock);
   await runScenario(scenario, seg, host);
   return stats;
 }
@@ -75,6 +76,19 @@ describe('iteration-count executors', () => {
     expect(stats.iterations).toBe(0);
     expect(stats.interrupted).toBe(2);
   });
+
+  it.each([
+    ['per-vu-iterations', { executor: 'per-vu-iterations', vus: 2, iterations: 100, maxDuration: '200ms', gracefulStop: '0s' }],
+    ['constant-vus', { executor: 'constant-vus', vus: 2, duration: '200ms', gracefulStop: '0s' }],
+  ])('%s starts no iteration after the stop, even when the stop timer fires before the clock reaches the end', async (_name, raw) => {
+    // A clock at half speed: every timer fires when the host clock has reached only half its deadline, so the loops
+    // still see "before the end" after the stop interrupted their iterations. Only the stop may end the run; an
+    // iteration started after it would hold the run for its whole 60 s.
+    const origin = performance.now();
+    const stats = await run(raw, 60_000, undefined, () => (performance.now() - origin) / 2);
+    expect(stats.interrupted).toBe(2);
+    expect(stats.iterations).toBe(0);
+  }, 10_000);
 });
 
 describe('constant-vus and ramping-vus', () => {
@@ -108,7 +122,7 @@ describe('arrival-rate executors (open model)', () => {
   it.each([
     ['constant-arrival-rate', { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1s', preAllocatedVUs: 100, maxVUs: 200 }, 200],
     ['ramping-arrival-rate', { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', preAllocatedVUs: 100, maxVUs: 200, stages: [{ duration: '1s', target: 200 }, { duration: '500ms', target: 200 }] }, 199],
-  ])('%s starts every scheduled iteration on a healthy target (within 2 %%; VUs to spare, so only a stall of ~0.5 s could drop one)', async (_name, raw, scheduled) => {
+  ])('%s starts every scheduled iteration on a healthy target (within 2 percent; VUs to spare, so only a stall of ~0.5 s could drop one)', async (_name, raw, scheduled) => {
     const stats = await run(raw, 2);
     expect(stats.iterations + stats.dropped).toBe(scheduled);
     expect(stats.dropped).toBeLessThanOrEqual(scheduled * 0.02);

@@ -65,7 +65,21 @@ function raceDeadline(host: ExecutorHost<unknown>, p: Promise<unknown>, at: numb
 /** Tracks running iterations so a stop can wait for them, then interrupt the rest. */
 class Running<V> {
   private readonly inFlight = new Map<V, Promise<void>>();
+  private closed = false;
   constructor(private readonly host: ExecutorHost<V>, private readonly scenario: ScenarioConfig) {}
+
+  /**
+   * False once the stop began. VU loops test this as well as the clock: a Node timer may fire a little before
+   * performance.now() reaches its deadline, and a loop that trusted the clock alone would start a fresh iteration
+   * right after the stop interrupted the last one.
+   */
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  close(): void {
+    this.closed = true;
+  }
 
   start(vu: V): Promise<void> {
     const p = this.host.runIteration(vu, this.scenario).finally(() => this.inFlight.delete(vu));
@@ -101,6 +115,7 @@ class Running<V> {
  */
 async function finish<V>(host: ExecutorHost<V>, running: Running<V>, loops: Promise<unknown>, end: number, gracefulMs: number): Promise<void> {
   await raceDeadline(host, loops, end);
+  running.close();
   await running.drain(end + gracefulMs);
   await loops;
 }
@@ -173,7 +188,7 @@ async function runIterationsExecutor<V>(
   const loops = Promise.all(
     vus.map(async (vu) => {
       for (let done = 0; ; done++) {
-        if (host.signal.aborted || host.now() >= end) break;
+        if (host.signal.aborted || host.now() >= end || !running.open) break;
         if (scenario.executor === 'per-vu-iterations' ? done >= scenario.iterations : !claim()) break;
         await running.start(vu);
       }
@@ -190,7 +205,7 @@ async function runConstantVUs<V>(scenario: Extract<ScenarioConfig, { executor: '
   host.activeVUs(vus.length);
   const loops = Promise.all(
     vus.map(async (vu) => {
-      while (!host.signal.aborted && host.now() < end) await running.start(vu);
+      while (!host.signal.aborted && host.now() < end && running.open) await running.start(vu);
     }),
   );
   await finish(host, running, loops, end, scenario.gracefulStopMs);
@@ -215,7 +230,7 @@ async function runRampingVUs<V>(scenario: Extract<ScenarioConfig, { executor: 'r
   setActive(targetAt(host.now()));
   const loops = vus.map(async (vu, n) => {
     // The n-th VU of the segment runs while the segment's share of the target count includes it.
-    while (!host.signal.aborted && host.now() < end) {
+    while (!host.signal.aborted && host.now() < end && running.open) {
       if (n >= active) {
         await waitUntil(host, Math.min(end, host.now() + 10));
         continue;
