@@ -1,15 +1,16 @@
-// Differential tests: the same script on the engine and on real k6 binaries (K6_BIN / K6_LATEST_BIN, else k6 / k6-latest
-// on PATH; skipped, saying so, when absent) against the same sandbox must give the same checks, metric names, tag keys
-// per metric, NDJSON metric definitions, threshold verdicts and exit codes.
+// Differential tests: the same script on the engine and on real k6 binaries (load/runner/k6-binaries.ts: K6_BIN, else
+// k6 on PATH; K6_LATEST_BIN, else k6-latest beside it; skipped, saying so, when absent) against the same sandbox must
+// give the same checks, metric names, tag keys per metric, NDJSON metric definitions, threshold verdicts and exit codes.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { k6ComparisonSlots } from '../load/runner/k6-binaries.ts';
 import { runEngine } from './run.ts';
 import type { K6SummaryData } from './summary.ts';
 
@@ -18,20 +19,7 @@ const EXECUTORS = new URL('./fixtures/executors.js', import.meta.url).pathname;
 const LIFECYCLE = new URL('./fixtures/lifecycle.js', import.meta.url).pathname;
 const REQUEST_TIMEOUT = new URL('./fixtures/request-timeout.js', import.meta.url).pathname;
 
-function findBinary(envVar: string, name: string): string | undefined {
-  const fromEnv = process.env[envVar];
-  if (fromEnv !== undefined && fromEnv !== '' && existsSync(fromEnv)) return fromEnv;
-  for (const d of (process.env.PATH ?? '').split(delimiter)) if (d !== '' && existsSync(join(d, name))) return join(d, name);
-  return undefined;
-}
-
-const BINARIES: Array<[string, string | undefined]> = [
-  ['k6 (K6_BIN or k6 on PATH)', findBinary('K6_BIN', 'k6')],
-  ['k6 latest (K6_LATEST_BIN or k6-latest on PATH)', findBinary('K6_LATEST_BIN', 'k6-latest')],
-];
-for (const [label, bin] of BINARIES) {
-  if (bin === undefined) process.stderr.write(`differential tests: ${label} not found, skipping its comparison\n`);
-}
+const BINARIES = k6ComparisonSlots('differential tests');
 
 interface Observed {
   exitCode: number;

@@ -2,31 +2,19 @@
 // exactly the iterations real k6 starts there (same exec.scenario.iterationInTest numbers per executor), and the
 // instances together start each iteration of the unsplit run once. k6 comparisons skip, saying so, without a k6 binary.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { k6ComparisonSlots } from '../load/runner/k6-binaries.ts';
 import { runEngine } from './run.ts';
 
 const FIXTURE = new URL('./fixtures/segments.js', import.meta.url).pathname;
 const THIRDS = '0,1/3,2/3,1';
 const SEGMENTS = ['0:1/3', '1/3:2/3', '2/3:1'];
 
-function findBinary(envVar: string, name: string): string | undefined {
-  const fromEnv = process.env[envVar];
-  if (fromEnv !== undefined && fromEnv !== '' && existsSync(fromEnv)) return fromEnv;
-  for (const d of (process.env.PATH ?? '').split(delimiter)) if (d !== '' && existsSync(join(d, name))) return join(d, name);
-  return undefined;
-}
-
-const BINARIES: Array<[string, string | undefined]> = [
-  ['k6 (K6_BIN or k6 on PATH)', findBinary('K6_BIN', 'k6')],
-  ['k6 latest (K6_LATEST_BIN or k6-latest on PATH)', findBinary('K6_LATEST_BIN', 'k6-latest')],
-];
-for (const [label, bin] of BINARIES) {
-  if (bin === undefined) process.stderr.write(`engine/segments.test.ts: ${label} not found, skipping its comparison\n`);
-}
+const BINARIES = k6ComparisonSlots('engine/segments.test.ts');
 
 /** Per scenario: the iterationInTest numbers started (sorted), and the VU idInTest and __VU values seen. */
 interface Instance {

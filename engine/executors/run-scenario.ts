@@ -229,8 +229,9 @@ async function runRampingVUs<V>(scenario: Extract<ScenarioConfig, { executor: 'r
   };
   setActive(targetAt(host.now()));
   const loops = vus.map(async (vu, n) => {
-    // The n-th VU of the segment runs while the segment's share of the target count includes it.
-    while (!host.signal.aborted && host.now() < end && running.open) {
+    // The n-th VU of the segment runs while the segment's share of the target count includes it. No `running.open`
+    // test needed here: the stop begins only after the controller saw the clock pass `end`.
+    while (!host.signal.aborted && host.now() < end) {
       if (n >= active) {
         await waitUntil(host, Math.min(end, host.now() + 10));
         continue;

@@ -24,3 +24,17 @@ export function supportedK6s(env: NodeJS.ProcessEnv = process.env): K6Binary[] {
   const latest = findLatestK6(env, first);
   return [first?.path, latest].filter((p): p is string => p !== undefined).map((path) => ({ path, version: k6Version(path) }));
 }
+
+/**
+ * Both ends of the supported range as comparison slots for `describe.each`: [label, path], the path undefined when that
+ * k6 is absent. A missing one is said on stderr (prefixed with `who`), so a skipped comparison never looks like a pass.
+ */
+export function k6ComparisonSlots(who: string, env: NodeJS.ProcessEnv = process.env): Array<[string, string | undefined]> {
+  const first = findK6(env);
+  const slots: Array<[string, string | undefined]> = [
+    ['k6 (K6_BIN or k6 on PATH)', first?.path],
+    ['k6 latest (K6_LATEST_BIN or k6-latest beside k6)', findLatestK6(env, first)],
+  ];
+  for (const [label, path] of slots) if (path === undefined) process.stderr.write(`${who}: ${label} not found, skipping its comparison\n`);
+  return slots;
+}
