@@ -128,10 +128,12 @@ describe.each(BINARIES)('executors on the engine vs %s', (_label, bin) => {
   it.skipIf(bin === undefined).each([
     ['shared', 0],
     ['pervu', 0],
-    // k6's arrival-rate timers race the end of the scenario: it starts one more or one fewer now and then (200..203
-    // for car, 149..151 for rar, seen on a loaded 2-core machine); the engine starts exactly what the schedule says.
-    ['rar', 0.02],
-    ['car', 0.02],
+    // k6's arrival-rate timers race the end of the scenario on a loaded machine: it starts a few more or fewer now and
+    // then (200..203 for car; 146..151 for rar, seen on a busy 2-core machine, 4 off once in about ten runs); the engine
+    // starts or drops exactly what the schedule says. 5 % still catches a wrong ramp (the first stage alone is a third
+    // of the run); the exact schedule is compared per iteration with k6 in engine/segments.test.ts.
+    ['rar', 0.05],
+    ['car', 0.05],
   ] as Array<[string, number]>)('%s starts the same iterations (tolerance %s)', async (scenario, tolerance) => {
     const env = { SCENARIO: scenario };
     const [engine, k6] = await Promise.all([onEngine(`exec-${scenario}`, env, EXECUTORS), onK6(bin as string, `exec-${scenario}`, env, EXECUTORS)]);
