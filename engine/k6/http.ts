@@ -3,6 +3,7 @@
 import type { HttpRequestSpec, RawHttpResult } from '../http/perform.ts';
 import { performRequest } from '../http/perform.ts';
 import type { VU } from '../vu.ts';
+import { parseDuration } from '../durations.ts';
 
 type Params = Record<string, unknown> & {
   headers?: Record<string, unknown>;
@@ -36,12 +37,10 @@ function isExpected(cb: ExpectedStatuses, status: number): boolean {
   return cb.__expected.some((e) => (typeof e === 'number' ? e === status : status >= e.min && status <= e.max));
 }
 
-function timeoutMs(value: unknown): number {
+/** The request timeout in ms: k6's default 60 s, a number of milliseconds, or a duration through the one parser. */
+export function requestTimeoutMs(value: unknown): number {
   if (value === undefined || value === null) return 60_000;
-  if (typeof value === 'number') return value;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(String(value).trim());
-  if (m === null) throw new Error(`http params.timeout: ${JSON.stringify(value)} is not a duration`);
-  return Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000);
+  return parseDuration(value, 'http params.timeout');
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | null {
@@ -139,7 +138,7 @@ export function createHttpModule(vu: VU): Record<string, unknown> {
     if (rt.options.userAgent !== '') headers['User-Agent'] = rt.options.userAgent ?? rt.userAgent;
     if (p.headers !== undefined && p.headers !== null) for (const [k, v] of Object.entries(p.headers)) headers[k] = String(v);
     const responseType = p.responseType === 'binary' || p.responseType === 'none' || p.responseType === 'text' ? p.responseType : rt.options.discardResponseBodies ? 'none' : 'text';
-    const spec: HttpRequestSpec = { method: method.toUpperCase(), url, headers, body: encodeBody(body, headers), timeoutMs: timeoutMs(p.timeout), responseType };
+    const spec: HttpRequestSpec = { method: method.toUpperCase(), url, headers, body: encodeBody(body, headers), timeoutMs: requestTimeoutMs(p.timeout), responseType };
     const callback = p.responseCallback === undefined ? responseCallback : (p.responseCallback as ExpectedStatuses | null);
     return { spec, nameTag, params: p, callback };
   }
