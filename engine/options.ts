@@ -1,36 +1,13 @@
 // Consolidates a script's exported `options` (plus run overrides) into the scenario list k6 would run: the shortcut
 // options (vus/duration/iterations/stages) become a `default` scenario like lib/executor/execution_config_shortcuts.go.
-import { parseDuration } from './durations.ts';
+import { dur, OptionsError } from './executors/config.ts';
+import { parseScenario, stringMap, type ScenarioConfig } from './executors/registry.ts';
 import { ExecutionSegmentError, executionTuple } from './execution-segment.ts';
 
-export type ExecutorName = 'shared-iterations' | 'per-vu-iterations' | 'constant-vus' | 'ramping-vus' | 'constant-arrival-rate' | 'ramping-arrival-rate';
-
-export const EXECUTORS: readonly ExecutorName[] = ['shared-iterations', 'per-vu-iterations', 'constant-vus', 'ramping-vus', 'constant-arrival-rate', 'ramping-arrival-rate'];
-
-export interface Stage {
-  durationMs: number;
-  target: number;
-}
-
-interface ScenarioBase {
-  name: string;
-  startTimeMs: number;
-  gracefulStopMs: number;
-  /** Name of the exported function each iteration calls. */
-  exec: string;
-  env: Record<string, string>;
-  tags: Record<string, string>;
-}
-
-export type ScenarioConfig = ScenarioBase &
-  (
-    | { executor: 'shared-iterations'; vus: number; iterations: number; maxDurationMs: number }
-    | { executor: 'per-vu-iterations'; vus: number; iterations: number; maxDurationMs: number }
-    | { executor: 'constant-vus'; vus: number; durationMs: number }
-    | { executor: 'ramping-vus'; startVUs: number; stages: Stage[]; gracefulRampDownMs: number }
-    | { executor: 'constant-arrival-rate'; rate: number; timeUnitMs: number; durationMs: number; preAllocatedVUs: number; maxVUs: number }
-    | { executor: 'ramping-arrival-rate'; startRate: number; timeUnitMs: number; stages: Stage[]; preAllocatedVUs: number; maxVUs: number }
-  );
+// The executors' config types and parser live with the executors (engine/executors/registry.ts); re-exported for the
+// engine's public API.
+export { OptionsError, type Stage } from './executors/config.ts';
+export { EXECUTORS, parseScenario, type ExecutorName, type ScenarioConfig } from './executors/registry.ts';
 
 export interface RunOverrides {
   vus?: number;
@@ -60,15 +37,7 @@ export interface ConsolidatedOptions {
   raw: Record<string, unknown>;
 }
 
-export class OptionsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OptionsError';
-  }
-}
-
 export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
-const DEFAULT_GRACEFUL_STOP = 30_000;
 
 /** Options the engine honours; other known k6 options are refused at load time (see IGNORED_OPTIONS for the harmless ones). */
 const SUPPORTED_OPTIONS = new Set([
@@ -78,106 +47,6 @@ const SUPPORTED_OPTIONS = new Set([
 ]);
 /** Options with no effect on what the engine measures (output, cloud and UI settings): accepted and ignored. */
 const IGNORED_OPTIONS = new Set(['ext', 'cloud', 'noColor', 'quiet', 'noUsageReport', 'systemTags', 'insecureSkipTLSVerify', 'minIterationDuration', 'throw', 'batch', 'batchPerHost', 'rps', 'setupTimeout']);
-
-function num(value: unknown, field: string, fallback?: number): number {
-  if (value === undefined || value === null) {
-    if (fallback === undefined) throw new OptionsError(`${field} is required`);
-    return fallback;
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new OptionsError(`${field} must be a non-negative number, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function int(value: unknown, field: string, fallback?: number): number {
-  const n = num(value, field, fallback);
-  if (!Number.isInteger(n)) throw new OptionsError(`${field} must be a whole number, got ${n}`);
-  return n;
-}
-
-function dur(value: unknown, field: string, fallback?: number): number {
-  if (value === undefined || value === null) {
-    if (fallback === undefined) throw new OptionsError(`${field} is required`);
-    return fallback;
-  }
-  try {
-    return parseDuration(value, field);
-  } catch (error) {
-    throw new OptionsError((error as Error).message);
-  }
-}
-
-function stringMap(value: unknown, field: string): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new OptionsError(`${field} must be an object of strings`);
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = String(v);
-  return out;
-}
-
-function stages(value: unknown, field: string, targetName: string): Stage[] {
-  if (!Array.isArray(value) || value.length === 0) throw new OptionsError(`${field} must be a non-empty list of { duration, target }`);
-  return value.map((s: unknown, i) => {
-    const stage = (s ?? {}) as { duration?: unknown; target?: unknown };
-    return { durationMs: dur(stage.duration, `${field}[${i}].duration`), target: (targetName === 'rate' ? num : int)(stage.target, `${field}[${i}].target`) };
-  });
-}
-
-/** Turns one entry of `options.scenarios` into a checked ScenarioConfig (k6's defaults filled in). */
-export function parseScenario(name: string, raw: unknown): ScenarioConfig {
-  if (raw === null || typeof raw !== 'object') throw new OptionsError(`scenarios.${name} must be an object`);
-  const s = raw as Record<string, unknown>;
-  const f = (key: string): string => `scenarios.${name}.${key}`;
-  const base: ScenarioBase = {
-    name,
-    startTimeMs: dur(s.startTime, f('startTime'), 0),
-    gracefulStopMs: dur(s.gracefulStop, f('gracefulStop'), DEFAULT_GRACEFUL_STOP),
-    exec: typeof s.exec === 'string' && s.exec !== '' ? s.exec : 'default',
-    env: stringMap(s.env, f('env')),
-    tags: stringMap(s.tags, f('tags')),
-  };
-  const executor = s.executor;
-  switch (executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations': {
-      const vus = int(s.vus, f('vus'), 1);
-      if (vus < 1) throw new OptionsError(`${f('vus')} must be at least 1`);
-      const iterations = int(s.iterations, f('iterations'), 1);
-      if (executor === 'shared-iterations' && iterations < vus) {
-        throw new OptionsError(`${f('iterations')} (${iterations}) must be at least the number of VUs (${vus}) in a shared-iterations scenario`);
-      }
-      return { ...base, executor, vus, iterations, maxDurationMs: dur(s.maxDuration, f('maxDuration'), 600_000) };
-    }
-    case 'constant-vus': {
-      const vus = int(s.vus, f('vus'), 1);
-      if (vus < 1) throw new OptionsError(`${f('vus')} must be at least 1`);
-      const durationMs = dur(s.duration, f('duration'));
-      if (durationMs <= 0) throw new OptionsError(`${f('duration')} must be more than 0`);
-      return { ...base, executor, vus, durationMs };
-    }
-    case 'ramping-vus':
-      return { ...base, executor, startVUs: int(s.startVUs, f('startVUs'), 1), stages: stages(s.stages, f('stages'), 'target'), gracefulRampDownMs: dur(s.gracefulRampDown, f('gracefulRampDown'), DEFAULT_GRACEFUL_STOP) };
-    case 'constant-arrival-rate': {
-      const rate = int(s.rate, f('rate'));
-      if (rate <= 0) throw new OptionsError(`${f('rate')} must be more than 0`);
-      const preAllocatedVUs = int(s.preAllocatedVUs, f('preAllocatedVUs'));
-      const maxVUs = int(s.maxVUs, f('maxVUs'), preAllocatedVUs);
-      if (maxVUs < preAllocatedVUs) throw new OptionsError(`${f('maxVUs')} must not be less than preAllocatedVUs`);
-      const durationMs = dur(s.duration, f('duration'));
-      if (durationMs <= 0) throw new OptionsError(`${f('duration')} must be more than 0`);
-      return { ...base, executor, rate, timeUnitMs: dur(s.timeUnit, f('timeUnit'), 1_000), durationMs, preAllocatedVUs, maxVUs };
-    }
-    case 'ramping-arrival-rate': {
-      const preAllocatedVUs = int(s.preAllocatedVUs, f('preAllocatedVUs'));
-      const maxVUs = int(s.maxVUs, f('maxVUs'), preAllocatedVUs);
-      if (maxVUs < preAllocatedVUs) throw new OptionsError(`${f('maxVUs')} must not be less than preAllocatedVUs`);
-      return { ...base, executor, startRate: num(s.startRate, f('startRate'), 0), timeUnitMs: dur(s.timeUnit, f('timeUnit'), 1_000), stages: stages(s.stages, f('stages'), 'rate'), preAllocatedVUs, maxVUs };
-    }
-    case 'externally-controlled':
-      throw new OptionsError(`scenarios.${name}: the externally-controlled executor is not implemented by the node engine; run this script with k6`);
-    default:
-      throw new OptionsError(`scenarios.${name}.executor: unknown executor ${JSON.stringify(executor)} (one of ${EXECUTORS.join(', ')})`);
-  }
-}
 
 /** The `default` scenario k6 derives from the shortcut options. */
 function shortcutScenario(o: { vus?: unknown; duration?: unknown; iterations?: unknown; stages?: unknown }): ScenarioConfig {

@@ -1,7 +1,7 @@
 // Live progress: one line per scenario redrawn in place on a TTY, or a plain line every 10 s otherwise (CI logs).
 import { formatDuration } from './durations.ts';
 import type { ScenarioConfig } from './options.ts';
-import { scenarioDurationMs, scenarioMaxVUs } from './executors/schedule.ts';
+import { iterationGoal, scenarioDurationMs, scenarioMaxVUs } from './executors/registry.ts';
 
 export type ProgressMode = 'tty' | 'plain' | 'none';
 
@@ -31,7 +31,7 @@ export class ProgressReporter {
       ...this.scenarios.map((s) => {
         const c = v.scenarios[s.name] ?? { iterations: 0, dropped: 0 };
         const total = s.startTimeMs + scenarioDurationMs(s);
-        const iterationsGoal = s.executor === 'shared-iterations' ? s.iterations : s.executor === 'per-vu-iterations' ? s.iterations * s.vus : 0;
+        const iterationsGoal = iterationGoal(s);
         const byTime = total === 0 ? 100 : (v.elapsedMs / total) * 100;
         const pct = Math.min(100, Math.floor(iterationsGoal > 0 ? Math.max(byTime, (c.iterations / iterationsGoal) * 100) : byTime));
         const dropped = c.dropped > 0 ? `, ${c.dropped} dropped` : '';

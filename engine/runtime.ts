@@ -10,7 +10,7 @@ import { SyncHttpClient } from './http/sync-client.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { MetricStore, type SubmetricDef } from './metrics/store.ts';
 import type { ConsolidatedOptions, ScenarioConfig } from './options.ts';
-import { scenarioDurationMs } from './executors/schedule.ts';
+import { scenarioDurationMs } from './executors/registry.ts';
 import type { ScenarioState } from './vu.ts';
 
 export const ENGINE_USER_AGENT = 'k6/0.48.0 (https://k6.io/) gateway-harness-node-engine';

@@ -4,8 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileFactory } from './bundle.ts';
 import { executionTuple } from './execution-segment.ts';
-import { scenarioShare } from './executors/segment-share.ts';
-import { plannedVUs, runScenario, type ExecutorHost } from './executors/run-scenario.ts';
+import type { ExecutorHost } from './executors/host.ts';
+import { plannedVUs, runScenario, scenarioShare } from './executors/registry.ts';
 import { SyncHttpClient } from './http/sync-client.ts';
 import { PointBuffer } from './ndjson.ts';
 import type { ScenarioConfig } from './options.ts';

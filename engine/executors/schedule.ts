@@ -1,6 +1,6 @@
 // Pure schedule math of k6's executors: VU targets of ramping-vus over time, iteration start times of the arrival-rate
 // executors, and how a worker's segment shares VUs and iterations. No timers here, so tests can check it exactly.
-import type { ScenarioConfig, Stage } from '../options.ts';
+import type { Stage } from './config.ts';
 
 /** A worker's slice of every scenario: worker `index` of `count`. */
 export interface Segment {
@@ -107,35 +107,5 @@ function* rampingArrivalCurve(startRate: number, timeUnitMs: number, stages: rea
     doneSoFar = endCount;
     from = to;
     stageStart += d;
-  }
-}
-
-/** How long a scenario runs before its graceful stop (without startTime), as k6 plans it. */
-export function scenarioDurationMs(s: ScenarioConfig): number {
-  switch (s.executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations':
-      return s.maxDurationMs;
-    case 'constant-vus':
-    case 'constant-arrival-rate':
-      return s.durationMs;
-    case 'ramping-vus':
-    case 'ramping-arrival-rate':
-      return stagesDurationMs(s.stages);
-  }
-}
-
-/** Most VUs a scenario needs (vus_max contribution). */
-export function scenarioMaxVUs(s: ScenarioConfig): number {
-  switch (s.executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations':
-    case 'constant-vus':
-      return s.vus;
-    case 'ramping-vus':
-      return rampingMaxVUs(s.startVUs, s.stages);
-    case 'constant-arrival-rate':
-    case 'ramping-arrival-rate':
-      return s.maxVUs;
   }
 }

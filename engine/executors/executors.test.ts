@@ -3,7 +3,8 @@
 // are on counts (exact by construction), never on wall-clock tightness, so a loaded 2-core box cannot flake them.
 import { describe, expect, it } from 'vitest';
 import { parseScenario, type ScenarioConfig } from '../options.ts';
-import { runScenario, type ExecutorHost } from './run-scenario.ts';
+import type { ExecutorHost } from './host.ts';
+import { runScenario } from './registry.ts';
 import type { Segment } from './schedule.ts';
 
 interface FakeVU {
