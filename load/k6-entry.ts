@@ -17,7 +17,8 @@ import type { ClientCore } from '../api/client-core.ts';
 import { retryRead } from '../api/faults.ts';
 import { getOperation } from '../api/operations.ts';
 
-import { buildK6Options, type K6Options } from './profiles.ts';
+import type { K6Options } from './profiles.ts';
+import { k6OptionsOf } from './run-options.ts';
 import { LOAD_ENV, readRunSettings } from './run-settings.ts';
 import { SCENARIOS, scenarioOperations, versionsOf } from './scenarios.ts';
 import type { K6SummaryData } from '../reports/k6-summary.ts';
@@ -53,16 +54,7 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
     throw new HarnessError('GH_ERR_USAGE', `scenario ${scenario.name} compares v1 and v2: it needs GATEWAY_LOAD_API=both (--api both)`);
   }
   const versions = versionsOf(settings.api);
-  const options = buildK6Options({
-    scenario: scenario.name,
-    profile: settings.profile,
-    api: settings.api,
-    overrides: settings.overrides,
-    thresholdOverrides: settings.thresholdOverrides,
-    schemaChecks: settings.schemaChecks,
-    timeToFinalBudgetMs: settings.status.serviceTimeoutMs + settings.data.pollSlackMs,
-    iterationGraceMs: settings.iterationGraceMs,
-  });
+  const options = k6OptionsOf(scenario.name, settings);
   const guarded = charging.length > 0 && (money.ledger || money.cap !== undefined);
   const prices: PriceBook = guarded && money.pricesFile !== undefined ? (JSON.parse(open(money.pricesFile)) as PriceBook) : EMPTY_PRICE_BOOK;
   const moneyHooks = guarded

@@ -11,7 +11,7 @@ import { loadConfig } from '../../config/load-config.ts';
 import { findK6, findLatestK6 } from '../../load/engine-select.ts';
 import { parseLoadFlags } from '../../load/runner/load-options.ts';
 import { readRunSettings } from '../../load/run-settings.ts';
-import { k6OptionsFor } from '../run-options.ts';
+import { k6OptionsFor } from '../../load/run-options.ts';
 import { CONFIGMAP_LIMIT_BYTES, POD_NAME_ENV, RESULTS_MOUNT } from './manifests.ts';
 import { buildOperatorPlan, DEFAULT_IMAGE, DEFAULT_SECRET, type OperatorFlags, type OperatorPlan } from './plan.ts';
 

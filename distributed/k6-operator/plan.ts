@@ -7,7 +7,7 @@ import { K6_DEFAULT_ENV } from '../../load/runner/k6-process.ts';
 import type { LoadFlags } from '../../load/runner/load-options.ts';
 import { LOAD_ENV, runEnvironment } from '../../load/run-settings.ts';
 import { RUN_PLAN_SCHEMA, type PlanRun } from '../merge/threshold-source.ts';
-import { k6OptionsFor } from '../run-options.ts';
+import { k6OptionsFor } from '../../load/run-options.ts';
 import {
   bundleConfigMap,
   bundleConfigMapName,

@@ -7,7 +7,7 @@ import { parseThresholds, ThresholdError } from '../../engine/thresholds.ts';
 import { SUMMARY_TREND_STATS, type ProfileName } from '../../load/profiles.ts';
 import { LOAD_ENV } from '../../load/run-settings.ts';
 import type { ApiSelection, ScenarioName } from '../../load/scenarios.ts';
-import { k6OptionsFor } from '../run-options.ts';
+import { k6OptionsFor } from '../../load/run-options.ts';
 
 /** What the plan knows of the run, for the reports (no credentials). */
 export interface PlanRun {
