@@ -214,10 +214,9 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       const line = allowanceLine(money);
       if (line !== undefined) io.progress.line(line);
       await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
-      if (money.cap !== undefined) {
-        pricesFile = join(reportDir, 'prices.json');
-        writeFileSync(pricesFile, JSON.stringify(session.prices));
-      }
+      // The price book (with a cap) and the wallet currency (always) for every VU's hooks.
+      pricesFile = join(reportDir, 'prices.json');
+      writeFileSync(pricesFile, JSON.stringify(session.prices));
       engineMoney = {
         ...(session.ledgerPath === undefined ? {} : { ledgerPath: session.ledgerPath }),
         ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),
