@@ -162,14 +162,24 @@ describe('money hooks', () => {
     expect(h.hooks.openEntries()).toBe(0);
   });
 
-  it("keeps a '027' before the service-side timeout open, and records it Failed after", async () => {
-    const h = harness({ topup: [{ code: 'timeout' }], status: [{ code: '027' }] });
+  it("sandbox ledger: keeps a '027' before the service-side timeout open, and records it Failed after", async () => {
+    const h = harness({ settings: { ...ALLOWED, environment: 'sandbox' }, topup: [{ code: 'timeout' }], status: [{ code: '027' }] });
     const result = await h.core.transact('v2.transaction.topup', body('c-7'));
     expect(result).toMatchObject({ outcome: 'Failed', final: true });
     const final = h.lines.find((l) => l.type === 'outcome' && l.final);
     expect(final).toMatchObject({ outcome: 'Failed', code: '027', source: 'status' });
     // Polled more than once: the first '027' answers came before the service-side timeout (120 ms here).
     expect(h.sent.filter((b) => b.url.includes('/status/')).length).toBeGreaterThan(1);
+  });
+
+  it("production ledger: a '027' after the service-side timeout is no outcome of the money: nothing final recorded, the entry stays open", async () => {
+    const h = harness({ topup: [{ code: 'timeout' }], status: [{ code: '027' }] });
+    await h.core.transact('v2.transaction.topup', body('c-8'));
+    expect(h.sent.filter((b) => b.url.includes('/status/')).length).toBeGreaterThan(1);
+    expect(h.lines.filter((l) => l.type === 'outcome' && l.final)).toEqual([]);
+    expect(h.hooks.openEntries()).toBe(1);
+    // Its reservation stays counted: the account may have been charged.
+    expect(h.budget.committed()).toBeGreaterThan(0);
   });
 
   it('an HTTP 500 on a submission is final Failed (spec: "Treated as failed by the client") and gives the reservation back', async () => {
