@@ -5,17 +5,16 @@
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findK6 } from '../load/engine-select.ts';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { runCliProcess } from '../scripts/fixtures/run-cli.ts';
 import { LEDGER_FILE } from './entry.ts';
+import { useProductionSandbox } from './fixtures/production-sandbox.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
 
 const FUNDS = 10_000;
 const dir = mkdtempSync(join(tmpdir(), 'gh-cap-currency-'));
-let sandbox: RunningSandbox;
 const k6 = findK6(process.env);
 const env = (): Record<string, string> => ({
   GATEWAY_USER: 'user',
@@ -23,18 +22,12 @@ const env = (): Record<string, string> => ({
   ...(k6 === undefined ? {} : { PATH: `${dirname(k6.path)}:${process.env.PATH ?? ''}` }),
 });
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: FUNDS });
-});
-afterAll(async () => {
-  await sandbox.close();
+const sandbox = useProductionSandbox(FUNDS);
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => {
-  sandbox.app.stats.reset();
-});
 
-const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
+const production = (): string[] => ['--target', sandbox().url, '--env', 'production', '--time-scale', '0.01'];
 const load = (engine: string, cap: string[], reportDir: string): string[] =>
   ['load', '--scenario', 'topup-flow', '--engine', engine, ...production(), '--allow-charges', '--max-spend', ...cap, '--vus', '2', '--duration', '2s', '--report-dir', reportDir];
 
@@ -48,26 +41,26 @@ describe('a cap in another currency than the wallet\'s', () => {
     const result = await runCliProcess(load(engine, ['150', 'JPY'], join(dir, `jpy-${engine}`)), { env: env() });
     expect(result.code, result.output).toBe(2);
     expect(result.stderr).toMatch(REFUSAL);
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
-    expect(sandbox.app.store.availableFunds).toBe(FUNDS);
+    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
+    expect(sandbox().app.store.availableFunds).toBe(FUNDS);
   }, 120_000);
 
   it('migrate --pairs transaction.topup --max-spend 150 JPY: refused the same way', async () => {
     const result = await runCliProcess(['migrate', '--pairs', 'transaction.topup', ...production(), '--allow-charges', '--max-spend', '150', 'JPY', '--report-dir', join(dir, 'jpy-migrate')], { env: env() });
     expect(result.code, result.output).toBe(2);
     expect(result.stderr).toMatch(REFUSAL);
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
-    expect(sandbox.app.store.availableFunds).toBe(FUNDS);
+    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
+    expect(sandbox().app.store.availableFunds).toBe(FUNDS);
   }, 120_000);
 });
 
 describe('a cap in the wallet\'s currency', () => {
   it('runs, and every amount the reports and the ledger state is in USD, as the sandbox\'s balance moved', async () => {
     const reportDir = join(dir, 'usd');
-    const before = sandbox.app.store.availableFunds;
+    const before = sandbox().app.store.availableFunds;
     const result = await runCliProcess(load('node', ['60', 'USD'], reportDir), { env: env() });
     expect([0, 1, 99], result.output).toContain(result.code);
-    const moved = Math.round((before - sandbox.app.store.availableFunds) * 100) / 100;
+    const moved = Math.round((before - sandbox().app.store.availableFunds) * 100) / 100;
     expect(moved).toBeGreaterThan(0);
     expect(moved).toBeLessThanOrEqual(60);
     const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {

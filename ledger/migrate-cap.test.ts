@@ -5,32 +5,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../scripts/fixtures/run-cli.ts';
 import { LEDGER_FILE } from './entry.ts';
+import { useProductionSandbox } from './fixtures/production-sandbox.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
 
 const FUNDS = 10_000;
 const CAP = '500';
 const dir = mkdtempSync(join(tmpdir(), 'gh-migrate-cap-'));
-let sandbox: RunningSandbox;
 const env = { GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass' };
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: FUNDS });
-});
-afterAll(async () => {
-  await sandbox.close();
+const sandbox = useProductionSandbox(FUNDS);
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sandbox.app.stats.reset();
 });
 
 const migrate = (...extra: string[]): string[] =>
-  ['migrate', '--pairs', 'transaction.topup', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--allow-charges', '--max-spend', CAP, 'USD', ...extra];
+  ['migrate', '--pairs', 'transaction.topup', '--target', sandbox().url, '--env', 'production', '--time-scale', '0.01', '--allow-charges', '--max-spend', CAP, 'USD', ...extra];
 
 describe('migrate: the cap must cover a complete comparison before anything is charged', () => {
   let fits: string | undefined;
@@ -43,15 +36,15 @@ describe('migrate: the cap must cover a complete comparison before anything is c
     expect(Number(worst?.[1])).toBeGreaterThan(Number(CAP));
     expect(result.stdout).toMatch(/the cap does NOT cover a complete run: .*more than the cap 500\.00 USD; raise --max-spend to \d+\.\d\d USD or lower --requests to \d+ .*the run would be refused/);
     fits = /lower --requests to (\d+)/.exec(result.stdout)?.[1];
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
+    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
   }, 120_000);
 
   it('the run is refused, exit 2, before anything charging is sent: the wallet is untouched', async () => {
     const result = await runCliProcess([...migrate(), '--report-dir', join(dir, 'refused')], { env });
     expect(result.code, result.output).toBe(2);
     expect(result.stderr).toMatch(/GH_ERR_SPEND_CAP: migrate: a complete run sends at most 26 charging requests, worst case \d+\.\d\d USD .*: refused before anything charging was sent/);
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
-    expect(sandbox.app.store.availableFunds).toBe(FUNDS);
+    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
+    expect(sandbox().app.store.availableFunds).toBe(FUNDS);
   }, 120_000);
 
   it('with the --requests the refusal names, the dry run says the cap covers it, and the run reaches its verdict within the cap', async () => {
@@ -62,7 +55,7 @@ describe('migrate: the cap must cover a complete comparison before anything is c
     const result = await runCliProcess([...migrate('--requests', fits as string), '--report-dir', reportDir], { env });
     expect(result.code, result.output).toBe(0);
     expect(result.stdout).toMatch(/^PASS: migration: 1 v1\/v2 pair compared, no regression/);
-    const moved = Math.round((FUNDS - sandbox.app.store.availableFunds) * 1e6) / 1e6;
+    const moved = Math.round((FUNDS - sandbox().app.store.availableFunds) * 1e6) / 1e6;
     const totals = ledgerTotals(foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines));
     expect(totals.unresolved).toEqual([]);
     expect(totals.charged).toEqual([{ amount: moved, currency: 'USD' }]);

@@ -11,6 +11,7 @@ import { loadConfig } from '../config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { runCliProcess } from '../scripts/fixtures/run-cli.ts';
 import type { LedgerLine, LedgerRequestLine } from './entry.ts';
+import { topupRequestLine } from './fixtures/ledger-lines.ts';
 import { topupBodies } from './fixtures/topup.ts';
 import { openLedgerWriter, readLedger } from './ledger-file.ts';
 import { foldLedger } from './ledger-state.ts';
@@ -39,24 +40,8 @@ afterAll(async () => {
 
 let run = 0;
 /** A request line as the hooks write it before a charge leaves (no outcome: as a kill -9 leaves the ledger). */
-function requestLine(correlationId: string, body: Record<string, unknown>, sentAt: number, target = production.url): LedgerRequestLine {
-  return {
-    v: 1,
-    type: 'request',
-    entry: `e-${correlationId}`,
-    correlationId,
-    operationId: 'v2.transaction.topup',
-    version: 'v2',
-    skuId: typeof body.skuId === 'number' ? body.skuId : null,
-    amount: typeof body.amount === 'number' ? body.amount : null,
-    currency: null,
-    target,
-    environment: 'production',
-    runId: 'prod-run',
-    command: 'load',
-    at: new Date(sentAt).toISOString(),
-    sentAt,
-  };
+function requestLine(correlationId: string, body: Record<string, unknown>, sentAt: number): LedgerRequestLine {
+  return topupRequestLine(`e-${correlationId}`, correlationId, sentAt, { body, target: production.url });
 }
 
 /** Three real top-ups charged on the production sandbox, their ledger lines written, no outcome recorded. */

@@ -11,6 +11,7 @@ import { createGatewayClient, type GatewayClient } from '../client/gateway-clien
 import { loadConfig } from '../config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import type { LedgerLine, LedgerRequestLine } from './entry.ts';
+import { topupRequestLine } from './fixtures/ledger-lines.ts';
 import { topupBodies } from './fixtures/topup.ts';
 import { openLedgerWriter, readLedger } from './ledger-file.ts';
 import { foldLedger } from './ledger-state.ts';
@@ -33,24 +34,7 @@ afterAll(async () => {
 });
 
 function requestLine(entry: string, correlationId: string | null, sentAt: number, body: Record<string, unknown> = {}, environment: 'sandbox' | 'production' = 'production'): LedgerRequestLine {
-  return {
-    v: 1,
-    type: 'request',
-    entry,
-    correlationId,
-    operationId: 'v2.transaction.topup',
-    version: 'v2',
-    skuId: typeof body.skuId === 'number' ? body.skuId : null,
-    amount: typeof body.amount === 'number' ? body.amount : null,
-    currency: null,
-    estimate: { amount: 50, currency: 'USD' },
-    target: sandbox.url,
-    environment,
-    runId: 'r',
-    command: 'test',
-    at: new Date(sentAt).toISOString(),
-    sentAt,
-  };
+  return topupRequestLine(entry, correlationId, sentAt, { body, target: sandbox.url, environment, estimate: { amount: 50, currency: 'USD' } });
 }
 
 describe('reconcileTransactions', () => {

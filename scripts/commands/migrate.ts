@@ -14,7 +14,7 @@ import type { TargetConfig } from '../../api/target-config.ts';
 import type { TargetSessionOptions } from '../../drift/target-session.ts';
 import { chargingRefusal } from '../../ledger/guard.ts';
 import { MoneyRefusal } from '../../ledger/hooks.ts';
-import { assertCapCurrency, formatMoney, toCents, type MoneySettings, type SpendCap } from '../../ledger/money-settings.ts';
+import { assertCapCurrency, formatMoney, type MoneySettings, type SpendCap } from '../../ledger/money-settings.ts';
 import type { PriceBook } from '../../ledger/price-book.ts';
 import { readPriceBook } from '../../ledger/read-prices.ts';
 import { assembleReport } from '../../reports/assemble.ts';
