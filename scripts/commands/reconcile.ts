@@ -176,8 +176,9 @@ export function register(program: Command): void {
     .command('reconcile')
     .description(
       'Finish the money-safety job after a crash or kill: every transaction of a ledger.jsonl that is not final is polled through the status\n' +
-        'endpoint (with its correlationId) until final or the deadline; the outcomes are appended to the ledger. Prints a table of final\n' +
-        'outcomes and the total charged. Exit 0 all final, 1 some still unresolved, 2 usage/config error.',
+        'endpoint (with its correlationId) of the gateway the ledger names, until final or the deadline; the outcomes are appended to the ledger.\n' +
+        'A target or environment other than the ledger\'s is refused (exit 2); a ledger whose transactions are all final needs no target.\n' +
+        'Prints a table of final outcomes and the total charged. Exit 0 all final, 1 some still unresolved, 2 usage/config error.',
     )
     .argument('<ledger>', 'path of a ledger.jsonl (a run\'s report dir has one)')
     .option('--deadline <seconds>', 'polling deadline per transaction (default: the config\'s poll deadline, scaled)');
