@@ -190,6 +190,25 @@ describe('money hooks', () => {
     expect(h.budget.committed()).toBe(0);
   });
 
+  it('refuses to arm with a cap in another currency than the wallet the price book names (a bundle\'s init): nothing can be sent', () => {
+    const make = (cap: string) => () =>
+      createMoneyHooks({
+        settings: { ...ALLOWED, cap: { amount: 150, currency: cap } },
+        host: {},
+        prices: buildPriceBook([[1, { w: 9 }]], 'USD'),
+        target: 'http://gw',
+        runId: 'run-1',
+        command: 'test',
+        status: { serviceTimeoutMs: 120, notFoundCodes: ['027'] },
+        mapping: DEFAULT_FIELD_MAPPING.transaction,
+        now: () => 0,
+        newEntryId: createEntryIds('t'),
+      });
+    expect(make('JPY')).toThrow(/--max-spend 150 JPY: the target's wallet is in USD/);
+    expect(make('JPY')).toThrow(expect.objectContaining({ code: 'GH_ERR_USAGE' }));
+    expect(make('USD')).not.toThrow();
+  });
+
   it('leaves reads alone: no line, no reservation', async () => {
     const h = harness({ topup: [{ code: '000' }] });
     await h.core.call('v2.account.balance');

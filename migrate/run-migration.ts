@@ -16,7 +16,6 @@ import {
   type Unavailable,
 } from '../drift/representative-inputs.ts';
 import { discoverCatalog, type TargetSession } from '../drift/target-session.ts';
-import type { Fixtures } from '../conformance/fixtures.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
@@ -162,7 +161,6 @@ function judge(pair: OperationPair, inputs: readonly string[], answers: readonly
 /** What a migration sends, decided from the catalog before anything else is sent: the inputs and every charge. */
 export interface MigrationPlan {
   readonly pairs: readonly OperationPair[];
-  readonly fixtures: Fixtures;
   readonly ctx: InputContext;
   /** The bodies of each write pair that can run (by purpose), or why it cannot. */
   readonly writeBodies: ReadonlyMap<string, Record<string, unknown>[] | Unavailable>;
@@ -202,7 +200,7 @@ export async function planMigration(session: TargetSession, options: Pick<Migrat
     bodies.set(pair.purpose, made);
     if (!isUnavailable(made) && session.chargesAllowed) charges.push(...pairCharges(pair, made, load));
   }
-  return { pairs, fixtures, ctx, writeBodies: bodies, charges };
+  return { pairs, ctx, writeBodies: bodies, charges };
 }
 
 /** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
