@@ -14,7 +14,7 @@ import { readWalletCurrency } from '../../ledger/read-prices.ts';
 import { reconcileTransactions, unpollable, type ReconcileResult } from '../../ledger/reconcile.ts';
 import { chargedText, reconcileTable } from '../../ledger/report.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
-import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addTargetOptions, configFromOptions, parseTimeScaleFlag, type TargetOptions } from '../target-options.ts';
 
 interface ReconcileOptions extends TargetOptions {
   deadline?: string;
@@ -79,6 +79,8 @@ function ledgerWallet(transactions: readonly LedgerTransaction[]): string | unde
 async function runReconcile(file: string, opts: ReconcileOptions): Promise<number> {
   const path = resolve(file);
   const deadlineMs = parseDeadline(opts.deadline);
+  // Flags are judged before the ledger is read, as on every command (the rest of the config only when a target is polled).
+  if (opts.timeScale !== undefined) parseTimeScaleFlag(opts.timeScale);
   // After a kill, k6 may have written ledger lines the harness never read: they are in the spool beside the ledger.
   const recovered = recoverSpool(path);
   const read = readLedger(path);
