@@ -36,17 +36,14 @@ export function targetUrlOf(label: string): string | undefined {
 }
 
 /**
- * The gateway the open transactions of a ledger were sent to, checked against what the user configured. Only that
- * gateway can tell their outcome; any other one has no record of them. Returns the origin to poll, or throws exit 2.
+ * The gateway to poll, checked against the targets the ledger's open transactions name: only the gateway that
+ * received a request can tell its outcome; any other one has no record of it. Returns the origin, or throws exit 2.
  */
 export function reconcileTarget(configured: string | undefined, ledgerTargets: readonly string[]): string {
   const labels = [...new Set(ledgerTargets)];
   if (labels.length === 0) throw usage('the ledger holds no request line: nothing to reconcile');
   const origins = [...new Set(labels.map(targetUrlOf).filter((u): u is string => u !== undefined))];
-  if (configured === undefined) {
-    if (labels.length === 1 && origins.length === 1) return origins[0] as string;
-    throw usage(`the ledger names ${labels.length === 1 ? `the target "${labels[0]}", which is no URL` : `${labels.length} targets (${labels.join(', ')})`}; say which to poll with --target URL (or GATEWAY_BASE_URL)`);
-  }
+  if (configured === undefined) throw usage(`the ledger names no gateway URL (${labels.join(', ')}); say which to poll with --target URL (or GATEWAY_BASE_URL)`);
   const wanted = targetUrlOf(configured) ?? configured;
   if (origins.includes(wanted)) return wanted;
   throw new HarnessError(
@@ -101,13 +98,13 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     // Nothing a gateway could tell: no target is needed (nor asked for).
     err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; nothing to poll`);
   } else {
-    // The ledger's own target and environment are the defaults (below the config file, env and flags); a configured
-    // target must be the one the ledger names.
+    // The ledger's own target (the first, when it names several) and environment are the defaults, below the config
+    // file, env and flags; a configured target must be one the ledger names.
     const ledgerOrigins = [...new Set(pollable.map((t) => targetUrlOf(t.request.target)).filter((u): u is string => u !== undefined))];
     const environment = ledgerEnvironment(pollable);
     const base = {
       label: 'the ledger',
-      values: { ...(ledgerOrigins.length === 1 ? { baseUrl: ledgerOrigins[0] } : {}), ...(environment === undefined ? {} : { environment }) },
+      values: { ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }), ...(environment === undefined ? {} : { environment }) },
     };
     const config = configFromOptions(opts, { base });
     const baseUrl = reconcileTarget(config.baseUrl, pollable.map((t) => t.request.target));
@@ -121,7 +118,10 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     const mine = (t: LedgerTransaction): boolean => targetUrlOf(t.request.target) === baseUrl;
     skipped = pollable.filter((t) => !mine(t)).length;
     err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`);
-    if (skipped > 0) err(`reconcile: ${skipped} of them were sent to another target: not polled (run reconcile again with --target naming it)`);
+    if (skipped > 0) {
+      const others = ledgerOrigins.filter((o) => o !== baseUrl);
+      err(`reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`);
+    }
     const resolved: ResolvedTargetConfig = { ...config, baseUrl };
     const writer = openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
     const client = createGatewayClient(harnessClientConfig(resolved));
