@@ -67,6 +67,8 @@ export interface PollOptions {
   readonly responseTimeoutMs?: number;
   /** Polled between checks; true ends the poll early (not final). */
   readonly shouldStop?: () => boolean;
+  /** False for money records: "not found" after the service-side timeout is not final (api/poll.ts StatusPolicy). */
+  readonly notFoundFinal?: boolean;
 }
 
 /** One status check as the poller sees it: the transaction-level classification and the exchange behind it. */
@@ -138,6 +140,7 @@ export function createClientCore(options: ClientCoreOptions): ClientCore {
       notFoundCodes: status.notFoundCodes,
       now,
       ...(pollOptions.submittedAt === undefined ? {} : { submittedAt: pollOptions.submittedAt }),
+      ...(pollOptions.notFoundFinal === undefined ? {} : { notFoundFinal: pollOptions.notFoundFinal }),
     };
     const maxAttempts = pollOptions.maxAttempts ?? status.maxAttempts;
     return pollUntilFinal<StatusCheck>({
@@ -152,7 +155,7 @@ export function createClientCore(options: ClientCoreOptions): ClientCore {
       intervalMs: pollOptions.intervalMs ?? timings.pollIntervalMs,
       deadlineMs: pollOptions.deadlineMs ?? timings.pollDeadlineMs,
       ...(maxAttempts === undefined ? {} : { maxAttempts }),
-      giveUp: (last) => statusCheckHopeless(last.exchange.response) || pollOptions.shouldStop?.() === true,
+      giveUp: (last) => statusCheckHopeless(last.exchange.response, last) || pollOptions.shouldStop?.() === true,
       now,
       sleep,
     });

@@ -30,7 +30,12 @@ export type OutcomeRule =
   | 'no-response'
   | 'no-response-code'
   /** Status check only: "not found" while the service-side timeout has not yet passed since submission (api/poll.ts). */
-  | 'not-found-before-service-timeout';
+  | 'not-found-before-service-timeout'
+  /**
+   * Status check only, for money records (ledger/): "not found" once the service-side timeout has passed. The target has
+   * no record of the transaction — never sent, or the wrong gateway asked — which is not an outcome of the money: not final.
+   */
+  | 'not-found-at-target';
 
 export const SUCCESS_CODE = '000';
 export const IN_PROGRESS_CODE = '852';

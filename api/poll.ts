@@ -84,6 +84,12 @@ export interface StatusPolicy {
   /** Status codes that mean "no record of this correlationId" (assumed; default '027', the embedded sandbox's). */
   readonly notFoundCodes: readonly string[];
   readonly now: () => number;
+  /**
+   * False for money records (a production ledger): "not found" after the service-side timeout stays Unknown and not
+   * final (rule `not-found-at-target`), since a gateway that never received the request — or another gateway than the
+   * one that did — answers exactly that. Default true: the spec's "any other responseCode" row, Failed.
+   */
+  readonly notFoundFinal?: boolean;
 }
 
 /**
@@ -98,11 +104,15 @@ export function classifyStatusCheck(response: GatewayResponse, policy?: StatusPo
   if (policy !== undefined && policy.notFoundCodes.includes(response.envelope.responseCode)) {
     const since = policy.submittedAt === undefined ? Number.POSITIVE_INFINITY : policy.now() - policy.submittedAt;
     if (since < policy.serviceTimeoutMs) return { outcome: 'Unknown', rule: 'not-found-before-service-timeout', final: false };
+    if (policy.notFoundFinal === false) return { outcome: 'Unknown', rule: 'not-found-at-target', final: false };
   }
   return seen;
 }
 
-/** True when polling again cannot help (the status endpoint refuses the credentials). */
-export function statusCheckHopeless(response: GatewayResponse): boolean {
-  return response.httpStatus !== undefined && HOPELESS_STATUS.has(response.httpStatus);
+/**
+ * True when polling again cannot help: the status endpoint refuses the credentials, or (money records) the target
+ * still has no record of the transaction after the service-side timeout.
+ */
+export function statusCheckHopeless(response: GatewayResponse, classification?: Classification): boolean {
+  return (response.httpStatus !== undefined && HOPELESS_STATUS.has(response.httpStatus)) || classification?.rule === 'not-found-at-target';
 }

@@ -33,6 +33,11 @@ export interface LoadConfigOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly flags?: ConfigFlags;
+  /**
+   * A layer below the config file, for what a command knows besides the user's settings (reconcile: the target and
+   * environment its ledger names); `label` says where the values came from in errors.
+   */
+  readonly base?: { readonly label: string; readonly values: Record<string, unknown> };
   /** Injected for tests; defaults to a UTF-8 file read. */
   readonly readFile?: (path: string) => string;
 }
@@ -248,7 +253,7 @@ function formatIssue(issue: ConfigIssue, label: string, more: number): string {
 /** Resolves the configuration, or throws one GH_ERR_CONFIG line (exit 2). */
 export function loadConfig(options: LoadConfigOptions): TargetConfig {
   const file = fileLayer(options);
-  const layers: Layer[] = [...(file === undefined ? [] : [file]), ...envLayers(options.env), ...flagLayers(options.flags)];
+  const layers: Layer[] = [...(options.base === undefined ? [] : [options.base]), ...(file === undefined ? [] : [file]), ...envLayers(options.env), ...flagLayers(options.flags)];
 
   // Each layer is validated alone first, so a problem is blamed on the layer that brought it.
   for (const layer of layers) {

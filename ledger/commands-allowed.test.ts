@@ -1,5 +1,5 @@
 // Node commands on a production target with --allow-charges --max-spend: charging requests go out through the guard,
-// each with its ledger line; a cap too small for a pair leaves it not compared (the run incomplete), never over the cap;
+// each with its ledger line; a cap too small for a complete comparison is refused before anything charging is sent;
 // the ledger section is in the command's reports.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,15 +49,12 @@ describe('migrate with --allow-charges --max-spend', () => {
     expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('id="ledger"');
   });
 
-  it('a cap too small for a pair leaves it not compared (incomplete, exit 1), and nothing over the cap was sent', async () => {
+  it('a cap too small for a complete comparison is refused before anything charging is sent (exit 2): no money on a run without a verdict', async () => {
     const reportDir = join(dir, 'migrate-small');
-    const { code, stdout } = await run(['migrate', ...production(), '--pairs', 'transaction.topup', '--requests', '2', '--allow-charges', '--max-spend', '1', 'USD', '--report-dir', reportDir]);
-    expect(code).toBe(1);
-    expect(stdout).toMatch(/not sent by the money guard: .* would cross the spend cap 1\.00 USD/);
-    expect(stdout).toMatch(/charging requests? not sent \(cap or unbounded charge\)/);
-    const totals = ledgerTotals(foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines));
-    expect(totals.charged.reduce((s, c) => s + c.amount, 0)).toBeLessThanOrEqual(1);
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(totals.entries);
+    const { code, stderr } = await run(['migrate', ...production(), '--pairs', 'transaction.topup', '--requests', '2', '--allow-charges', '--max-spend', '1', 'USD', '--report-dir', reportDir]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/GH_ERR_SPEND_CAP: migrate: a complete run sends at most 10 charging requests, worst case [\d.]+ USD .* more than the cap 1\.00 USD; raise --max-spend to [\d.]+ USD: refused before anything charging was sent/);
+    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
   });
 });
 

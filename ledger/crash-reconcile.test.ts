@@ -1,6 +1,7 @@
-// `kill -9` in the middle of a charging load run, then `gateway-harness reconcile`: every ledger entry ends final, each
-// as the sandbox knows it (charged, or never received: '027' after the service-side timeout, final Failed), and no
-// charging request reached the sandbox without its ledger line. On the Node engine, and on a real k6 when there is one:
+// `kill -9` in the middle of a charging load run, then `gateway-harness reconcile`: every ledger entry ends as the
+// sandbox knows it (final, or — a line written whose request never left — unknown to it: '027' after the service-side
+// timeout, which on this production ledger is recorded as such and never as Failed), and no charging request reached
+// the sandbox without its ledger line. On the Node engine, and on a real k6 when there is one:
 // k6 writes its ledger lines to its stderr, a file (the spool) the harness tails, so a line written before a request
 // outlives the harness; and k6 dies within a second of the harness (SIGPIPE on its stdout progress line).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -94,13 +95,17 @@ async function killMidRun(engine: 'node' | 'k6', env: NodeJS.ProcessEnv): Promis
   }
 }
 
+/** Reconcile's exit: 0 when the sandbox knows every entry, 1 when some line's request never reached it. */
+function expectedExit(sandbox: RunningSandbox, ledger: string): number {
+  return foldLedger(readLedger(ledger).lines).every((t) => sandbox.app.store.byCorrelationId(t.request.correlationId as string) !== undefined) ? 0 : 1;
+}
+
 function expectEveryEntryAsTheSandboxKnowsIt(sandbox: RunningSandbox, ledger: string): void {
   const transactions = foldLedger(readLedger(ledger).lines);
-  expect(transactions.every((t) => t.outcome?.final === true)).toBe(true);
   for (const t of transactions) {
     const known = sandbox.app.store.byCorrelationId(t.request.correlationId as string);
-    if (known === undefined) expect(t.outcome).toMatchObject({ outcome: 'Failed', code: '027' });
-    else expect(t.outcome?.code).toBe(known.result?.responseCode);
+    if (known === undefined) expect(t.outcome).toMatchObject({ outcome: 'Unknown', final: false, code: '027', rule: 'not-found-at-target' });
+    else expect(t.outcome).toMatchObject({ final: true, code: known.result?.responseCode });
   }
   // Nothing charging reached the sandbox without a ledger line.
   expect(transactions.length).toBeGreaterThanOrEqual(sandbox.app.stats.snapshot().chargingRequests);
@@ -111,8 +116,8 @@ describe('kill -9 mid-run, then reconcile', () => {
     const { sandbox, ledger } = await killMidRun('node', { ...process.env });
     const before = foldLedger(readLedger(ledger).lines).filter((t) => t.outcome?.final !== true).length;
     const { code, stdout } = await reconcile(ledger);
-    expect(code, stdout).toBe(0);
-    expect(stdout).toMatch(/^PASS: all \d+ charging requests are final/);
+    expect(code, stdout).toBe(expectedExit(sandbox, ledger));
+    expect(stdout).toMatch(code === 0 ? /^PASS: all \d+ charging requests are final/ : /^INCOMPLETE: /);
     expect(stdout).toMatch(/\ntotal charged: \d+\.\d\d USD\n/);
     expect(before).toBeGreaterThanOrEqual(0);
     expectEveryEntryAsTheSandboxKnowsIt(sandbox, ledger);
@@ -126,7 +131,7 @@ describe('kill -9 mid-run, then reconcile', () => {
     expect(grandchildren.length).toBeGreaterThan(0);
     await until('k6 to exit after the harness died', () => grandchildren.every((pid) => !existsSync(join('/proc', String(pid)))), 30_000);
     const { code, stdout } = await reconcile(ledger);
-    expect(code, stdout).toBe(0);
+    expect(code, stdout).toBe(expectedExit(sandbox, ledger));
     expectEveryEntryAsTheSandboxKnowsIt(sandbox, ledger);
   }, 150_000);
 });

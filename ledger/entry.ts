@@ -21,6 +21,8 @@ export interface LedgerRequestLine {
   readonly currency: string | null;
   /** Most it can take from the wallet, as counted against the cap (absent without a cap). */
   readonly estimate?: { readonly amount: number; readonly currency: string };
+  /** The wallet currency as the target's catalog names it (absent when it does not): what charged amounts are in. */
+  readonly wallet?: string;
   readonly target: string;
   readonly environment: 'sandbox' | 'production';
   readonly runId: string;

@@ -162,8 +162,8 @@ describe('money hooks', () => {
     expect(h.hooks.openEntries()).toBe(0);
   });
 
-  it("keeps a '027' before the service-side timeout open, and records it Failed after", async () => {
-    const h = harness({ topup: [{ code: 'timeout' }], status: [{ code: '027' }] });
+  it("sandbox ledger: keeps a '027' before the service-side timeout open, and records it Failed after", async () => {
+    const h = harness({ settings: { ...ALLOWED, environment: 'sandbox' }, topup: [{ code: 'timeout' }], status: [{ code: '027' }] });
     const result = await h.core.transact('v2.transaction.topup', body('c-7'));
     expect(result).toMatchObject({ outcome: 'Failed', final: true });
     const final = h.lines.find((l) => l.type === 'outcome' && l.final);
@@ -172,12 +172,41 @@ describe('money hooks', () => {
     expect(h.sent.filter((b) => b.url.includes('/status/')).length).toBeGreaterThan(1);
   });
 
+  it("production ledger: a '027' after the service-side timeout is no outcome of the money: nothing final recorded, the entry stays open", async () => {
+    const h = harness({ topup: [{ code: 'timeout' }], status: [{ code: '027' }] });
+    await h.core.transact('v2.transaction.topup', body('c-8'));
+    expect(h.sent.filter((b) => b.url.includes('/status/')).length).toBeGreaterThan(1);
+    expect(h.lines.filter((l) => l.type === 'outcome' && l.final)).toEqual([]);
+    expect(h.hooks.openEntries()).toBe(1);
+    // Its reservation stays counted: the account may have been charged.
+    expect(h.budget.committed()).toBeGreaterThan(0);
+  });
+
   it('an HTTP 500 on a submission is final Failed (spec: "Treated as failed by the client") and gives the reservation back', async () => {
     const h = harness({ topup: [{ code: 'http500' }] });
     const result = await h.core.transact('v2.transaction.topup', body('c-5'));
     expect(result).toMatchObject({ outcome: 'Failed', final: true });
     expect(h.lines[1]).toMatchObject({ outcome: 'Failed', rule: 'http-not-200', httpStatus: 500 });
     expect(h.budget.committed()).toBe(0);
+  });
+
+  it('refuses to arm with a cap in another currency than the wallet the price book names (a bundle\'s init): nothing can be sent', () => {
+    const make = (cap: string) => () =>
+      createMoneyHooks({
+        settings: { ...ALLOWED, cap: { amount: 150, currency: cap } },
+        host: {},
+        prices: buildPriceBook([[1, { w: 9 }]], 'USD'),
+        target: 'http://gw',
+        runId: 'run-1',
+        command: 'test',
+        status: { serviceTimeoutMs: 120, notFoundCodes: ['027'] },
+        mapping: DEFAULT_FIELD_MAPPING.transaction,
+        now: () => 0,
+        newEntryId: createEntryIds('t'),
+      });
+    expect(make('JPY')).toThrow(/--max-spend 150 JPY: the target's wallet is in USD/);
+    expect(make('JPY')).toThrow(expect.objectContaining({ code: 'GH_ERR_USAGE' }));
+    expect(make('USD')).not.toThrow();
   });
 
   it('leaves reads alone: no line, no reservation', async () => {

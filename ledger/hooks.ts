@@ -10,7 +10,7 @@ import { classifyStatusCheck } from '../api/poll.ts';
 import type { SpendBudget } from './budget.ts';
 import type { LedgerLine, LedgerOutcomeLine, LedgerRequestLine, OutcomeSource } from './entry.ts';
 import { chargingRefusal } from './guard.ts';
-import { formatMoney, fromCents, toCents, type MoneySettings } from './money-settings.ts';
+import { assertCapCurrency, formatMoney, fromCents, toCents, walletCurrencyOf, type MoneySettings } from './money-settings.ts';
 import { estimateCharge, type PriceBook } from './price-book.ts';
 
 /** Where a runtime keeps the ledger and the spend counter. */
@@ -82,7 +82,10 @@ function bodyOf(request: OutgoingRequest): unknown {
 
 export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
   const { settings, host, prices, now } = options;
-  const walletCurrency = settings.cap?.currency ?? 'wallet';
+  // Charges are counted and settled in the wallet currency, which the target's catalog names; a cap in another one is
+  // refused here too (a bundle's init), besides the harness's own refusal before the run.
+  assertCapCurrency(settings.cap, prices.wallet);
+  const walletCurrency = walletCurrencyOf(prices, settings);
   const sent = new WeakMap<BuiltRequest, OpenEntry>();
   const statusOf = new WeakMap<BuiltRequest, string>();
   const open = new Map<string, OpenEntry>();
@@ -171,6 +174,7 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
         amount: guess.amount ?? null,
         currency: guess.currency,
         ...(estimate === undefined ? {} : { estimate }),
+        ...(prices.wallet === undefined ? {} : { wallet: prices.wallet }),
         target: options.target,
         environment: settings.environment,
         runId: options.runId,
@@ -208,6 +212,8 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
         serviceTimeoutMs: options.status.serviceTimeoutMs,
         notFoundCodes: options.status.notFoundCodes,
         now,
+        // Real money: a target with no record of the request says nothing final about it (ledger/README.md).
+        notFoundFinal: waiting.line.environment !== 'production',
       });
       if (!cls.final) return;
       open.delete(id);

@@ -12,9 +12,9 @@ import { createMoneyHooks, MoneyRefusal, type MoneyHooks } from './hooks.ts';
 import { recoverSpool } from './k6-spool.ts';
 import { openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
 import { foldLedger, isFinal, type LedgerTransaction } from './ledger-state.ts';
-import { toCents, type MoneySettings } from './money-settings.ts';
+import { assertCapCurrency, toCents, walletCurrencyOf, type MoneySettings } from './money-settings.ts';
 import { EMPTY_PRICE_BOOK, type PriceBook } from './price-book.ts';
-import { readBalance, readPriceBook } from './read-prices.ts';
+import { readBalance, readPriceBook, readWalletCurrency } from './read-prices.ts';
 import { reconcileTransactions, type ReconcileResult } from './reconcile.ts';
 import { buildLedgerSection, ledgerLines } from './report.ts';
 
@@ -132,9 +132,18 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
         const read = await readPriceBook(client, target.mapping);
         prices = read.book;
         for (const p of read.problems) options.info?.(`money: price book: ${p}`);
-        options.info?.(`money: price book of ${Object.keys(prices.skus).length} SKUs read from the target's catalog`);
+        // Before anything charging leaves: a cap in another currency than the wallet's is refused (exit 2).
+        assertCapCurrency(settings.cap, prices.wallet);
+        options.info?.(
+          `money: price book of ${Object.keys(prices.skus).length} SKUs read from the target's catalog; ` +
+            (prices.wallet === undefined ? `wallet currency not shown by the target: the cap's ${settings.cap.currency} is taken as the wallet's` : `wallet currency ${prices.wallet}`),
+        );
         budget = createLocalBudget(toCents(settings.cap.amount));
         balanceBefore = await readBalance(client, balanceVersion);
+      } else if (writer !== undefined) {
+        // A ledger without a cap still states charges in the wallet's currency code.
+        const wallet = await readWalletCurrency(client);
+        if (wallet !== undefined) prices = { skus: {}, wallet };
       }
       inner = createMoneyHooks({
         settings,
@@ -164,7 +173,7 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
       const result = await reconcileTransactions(transactions, {
         client,
         mapping: mapping.transaction,
-        walletCurrency: settings.cap?.currency ?? 'wallet',
+        walletCurrency: walletCurrencyOf(prices, settings),
         append: (line) => writer.append(line),
         now,
         ...(finishOptions.deadlineMs === undefined ? {} : { deadlineMs: finishOptions.deadlineMs }),

@@ -34,6 +34,26 @@ export function formatMoney(amount: number, currency: string): string {
   return `${amount.toFixed(2)} ${currency}`;
 }
 
+/**
+ * The cap is in the wallet currency (what charges are counted and settled in): a cap in another currency would count
+ * wallet amounts as if they were its own. Refused (exit 2) once the target's catalog names the wallet currency;
+ * `wallet` undefined = the target does not show it, and the cap's currency is taken at the user's word.
+ */
+export function capCurrencyProblem(cap: SpendCap | undefined, wallet: string | undefined): string | undefined {
+  if (cap === undefined || wallet === undefined || cap.currency.toUpperCase() === wallet.toUpperCase()) return undefined;
+  return `--max-spend ${cap.amount} ${cap.currency}: the target's wallet is in ${wallet} (the costCurrency of its SKU records), and the cap counts wallet amounts: give the cap in ${wallet} (--max-spend AMOUNT ${wallet}); nothing charging was sent`;
+}
+
+/** The currency charges are stated in: the target's (its catalog), else the cap's, else the word "wallet" (unknown). */
+export function walletCurrencyOf(book: { readonly wallet?: string }, settings: Pick<MoneySettings, 'cap'>): string {
+  return book.wallet ?? settings.cap?.currency ?? 'wallet';
+}
+
+export function assertCapCurrency(cap: SpendCap | undefined, wallet: string | undefined): void {
+  const problem = capCurrencyProblem(cap, wallet);
+  if (problem !== undefined) throw new HarnessError('GH_ERR_USAGE', problem);
+}
+
 /** The one environment variable that carries the money settings to a k6 bundle (JSON; no credential in it). */
 export const MONEY_ENV = 'GATEWAY_MONEY';
 

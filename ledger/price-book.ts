@@ -1,7 +1,7 @@
 // What one charging request can cost at most, in the wallet currency: from its own amount, converted with the SKU's
 // catalog figures when it names another currency, or the SKU's highest price when it carries no amount (PIN, SIM, eSIM).
 // Runtime-neutral: the price book is read once from the target's catalog (Node) and handed to the k6 bundles as a file.
-import { readSku, readV1Sku, readNumber, type FieldMapping } from '../api/field-mapping.ts';
+import { readSku, readString, readV1Sku, readNumber, type FieldMapping } from '../api/field-mapping.ts';
 import type { Operation } from '../api/operations.ts';
 
 /** One SKU's price facts (short keys: the book is parsed by every k6 VU). */
@@ -18,12 +18,33 @@ export interface SkuPrice {
 
 export interface PriceBook {
   readonly skus: Readonly<Record<string, SkuPrice>>;
+  /**
+   * The wallet currency as the target's catalog shows it: the one `costCurrency` its v2 SKU records carry (what the
+   * agent pays is in the wallet currency). Absent when no record shows one, or records disagree.
+   */
+  readonly wallet?: string;
 }
 
 export const EMPTY_PRICE_BOOK: PriceBook = Object.freeze({ skus: Object.freeze({}) });
 
 /** Assumed path of a SKU record's fee (observed payloads: v1 and v2 SKU records carry `fee`). */
 export const SKU_FEE_PATH = 'fee';
+
+/**
+ * Path of the currency of a v2 SKU record's cost (observed-payloads.md "v2 SKU record": `min.cost, min.costCurrency`):
+ * what the agent pays, so the wallet currency. The spec's balance is a bare number, so this is where the harness learns it.
+ */
+export const SKU_COST_CURRENCY_PATH = 'min.costCurrency';
+
+/** The currency codes the records' cost is stated in (upper case, distinct, in order of first sight). */
+export function costCurrencies(records: readonly unknown[]): string[] {
+  const seen = new Set<string>();
+  for (const record of records) {
+    const value = readString(record, SKU_COST_CURRENCY_PATH)?.trim();
+    if (value !== undefined && /^[A-Za-z]{3}$/.test(value)) seen.add(value.toUpperCase());
+  }
+  return [...seen];
+}
 
 const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
@@ -57,14 +78,14 @@ export function priceOfV1Record(record: unknown, mapping: FieldMapping['v1Sku'])
 }
 
 /** Merges records into a book; the first figure seen for a SKU wins field by field (v2 records go first: they convert). */
-export function buildPriceBook(entries: ReadonlyArray<[number, SkuPrice] | undefined>): PriceBook {
+export function buildPriceBook(entries: ReadonlyArray<[number, SkuPrice] | undefined>, wallet?: string): PriceBook {
   const skus: Record<string, SkuPrice> = {};
   for (const entry of entries) {
     if (entry === undefined) continue;
     const [id, price] = entry;
     skus[String(id)] = { ...price, ...(skus[String(id)] ?? {}) };
   }
-  return { skus };
+  return { skus, ...(wallet === undefined ? {} : { wallet }) };
 }
 
 export type ChargeEstimate =
@@ -86,8 +107,8 @@ function field(body: unknown, name: string): unknown {
 /**
  * The most a charging request can take from the wallet. Spec (Top-up request): amount is "In the customer wallet
  * currency when transactionCurrencyCode is absent; otherwise in the currency named by transactionCurrencyCode".
- * `walletCurrency` is the cap's currency (the wallet's, by the user's word); a transactionCurrencyCode equal to it
- * counts as is. Requests with numberOfPlanMonths > 1 count that many times (assumed: a multi-month purchase).
+ * `walletCurrency` is the wallet's (the target's catalog's, which the cap's must equal); a transactionCurrencyCode
+ * equal to it counts as is. Requests with numberOfPlanMonths > 1 count that many times (assumed: a multi-month purchase).
  */
 export function estimateCharge(operation: Operation, body: unknown, book: PriceBook, walletCurrency: string): ChargeEstimate {
   const rawSku = field(body, 'skuId');

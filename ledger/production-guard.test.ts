@@ -1,6 +1,7 @@
 // The production guard end to end: against a sandbox in production mode, every command that would send a charging
 // request refuses without --allow-charges --max-spend (exit 2, one line) and nothing reaches the sandbox (its request
-// counters stay at 0); --dry-run prints the plan and sends nothing either; a bundle run directly refuses in init.
+// counters stay at 0); --dry-run prints the plan and sends nothing either (migrate's, with a cap, reads the catalog to
+// price it, and sends nothing charging); a bundle run directly refuses in init.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +54,21 @@ describe('production target without --allow-charges --max-spend', () => {
     expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
   });
 
-  it.each(COMMANDS.filter(([name]) => !name.startsWith('conformance')))('%s --dry-run: prints the plan, exit 0, nothing reaches the sandbox', async (_name, args) => {
+  it.each(COMMANDS.filter(([name]) => !name.startsWith('conformance') && name !== 'migrate'))('%s --dry-run: prints the plan, exit 0, nothing reaches the sandbox', async (_name, args) => {
     const { code, stdout } = await run([...args, ...production(), '--dry-run', '--allow-charges', '--max-spend', '25', 'USD']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^dry run: .* \(production\); nothing was sent\ncharging operations:\n {2}v\d\.transaction\./);
     expect(stdout).toMatch(/worst-case spend: 25\.00 USD \(the cap/);
     expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+  });
+
+  it('migrate --dry-run with a cap prices its plan from the catalog (reads only): nothing charging reaches the sandbox', async () => {
+    const { code, stdout } = await run(['migrate', ...production(), '--dry-run', '--allow-charges', '--max-spend', '25', 'USD']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^dry run: migrate .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\ncharging operations:\n {2}v\d\.transaction\./);
+    expect(stdout).toMatch(/worst-case spend: [\d.]+ USD for \d+ charging requests/);
+    expect(stdout).toMatch(/the cap does NOT cover a complete run: .* more than the cap 25\.00 USD/);
+    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
   });
 
   it('conformance --dry-run lists its charging operations, and says a production run would be refused', async () => {

@@ -2,7 +2,7 @@
 // SKUs (for ids v2 does not list). Reads only (nothing charges); a version that does not answer is skipped.
 import type { ClientCore } from '../api/client-core.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
-import { buildPriceBook, priceOfV1Record, priceOfV2Record, type PriceBook, type SkuPrice } from './price-book.ts';
+import { buildPriceBook, costCurrencies, priceOfV1Record, priceOfV2Record, type PriceBook, type SkuPrice } from './price-book.ts';
 
 /** Most gift card pages read (100 SKUs each): bounded whatever the target answers. */
 const MAX_GIFTCARD_PAGES = 100;
@@ -31,6 +31,7 @@ export async function readPriceBook(client: Pick<ClientCore, 'call'>, mapping: F
   const v2 = await readArray(client, 'v2.catalog.skus');
   if (v2.problem !== undefined) problems.push(v2.problem);
   for (const record of v2.items ?? []) entries.push(priceOfV2Record(record, mapping.v2Sku));
+  const wallet = walletOf(v2.items ?? [], problems);
   let cursor: number | undefined;
   for (let page = 0; page < MAX_GIFTCARD_PAGES; page++) {
     const gifts = await readArray(client, 'v2.catalog.skus-giftcards', { pageSize: 100, ...(cursor === undefined ? {} : { cursor }) });
@@ -45,7 +46,22 @@ export async function readPriceBook(client: Pick<ClientCore, 'call'>, mapping: F
   const v1 = await readArray(client, 'v1.catalog.skus');
   if (v1.problem !== undefined) problems.push(v1.problem);
   for (const record of v1.items ?? []) entries.push(priceOfV1Record(record, mapping.v1Sku));
-  return { book: buildPriceBook(entries), problems };
+  return { book: buildPriceBook(entries, wallet), problems };
+}
+
+/** The one cost currency of the records (the wallet's), or undefined with the reason among the problems. */
+function walletOf(records: readonly unknown[], problems: string[]): string | undefined {
+  const found = costCurrencies(records);
+  if (found.length === 1) return found[0];
+  problems.push(found.length === 0 ? 'no SKU record shows its costCurrency: the wallet currency is not known from the target' : `SKU records state their cost in ${found.join(', ')}: the wallet currency is not known from the target`);
+  return undefined;
+}
+
+/** The wallet currency from the target's v2 SKU records (one read), for a ledger kept without a cap and for reconcile. */
+export async function readWalletCurrency(client: Pick<ClientCore, 'call'>): Promise<string | undefined> {
+  const v2 = await readArray(client, 'v2.catalog.skus');
+  const found = costCurrencies(v2.items ?? []);
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** The wallet balance (a number payload), or undefined when the target does not answer one. */

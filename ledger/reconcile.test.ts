@@ -1,6 +1,7 @@
-// Reconciliation against a real sandbox: a transaction the sandbox knows is read final through status, one it never
-// received is final Failed once the service-side timeout has passed ('027', the core's status policy), one without a
-// correlationId stays unresolved, and what is learnt is appended to the ledger.
+// Reconciliation against a real sandbox: a transaction the sandbox knows is read final through status; one it never
+// received is final Failed once the service-side timeout has passed ('027', the core's status policy) on a sandbox
+// ledger, and never final on a production ledger (recorded as unknown to the target); one without a correlationId stays
+// unresolved; what is learnt is appended to the ledger.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { createGatewayClient, type GatewayClient } from '../client/gateway-clien
 import { loadConfig } from '../config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import type { LedgerLine, LedgerRequestLine } from './entry.ts';
+import { topupRequestLine } from './fixtures/ledger-lines.ts';
 import { topupBodies } from './fixtures/topup.ts';
 import { openLedgerWriter, readLedger } from './ledger-file.ts';
 import { foldLedger } from './ledger-state.ts';
@@ -31,25 +33,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function requestLine(entry: string, correlationId: string | null, sentAt: number, body: Record<string, unknown> = {}): LedgerRequestLine {
-  return {
-    v: 1,
-    type: 'request',
-    entry,
-    correlationId,
-    operationId: 'v2.transaction.topup',
-    version: 'v2',
-    skuId: typeof body.skuId === 'number' ? body.skuId : null,
-    amount: typeof body.amount === 'number' ? body.amount : null,
-    currency: null,
-    estimate: { amount: 50, currency: 'USD' },
-    target: sandbox.url,
-    environment: 'production',
-    runId: 'r',
-    command: 'test',
-    at: new Date(sentAt).toISOString(),
-    sentAt,
-  };
+function requestLine(entry: string, correlationId: string | null, sentAt: number, body: Record<string, unknown> = {}, environment: 'sandbox' | 'production' = 'production'): LedgerRequestLine {
+  return topupRequestLine(entry, correlationId, sentAt, { body, target: sandbox.url, environment, estimate: { amount: 50, currency: 'USD' } });
 }
 
 describe('reconcileTransactions', () => {
@@ -61,7 +46,12 @@ describe('reconcileTransactions', () => {
     const path = join(dir, 'ledger.jsonl');
     const writer = openLedgerWriter(path);
     const now = Date.now();
-    const lines: LedgerLine[] = [requestLine('a', 'rec-known-1', now, sent), requestLine('b', 'rec-never-sent', now), requestLine('c', null, now)];
+    const lines: LedgerLine[] = [
+      requestLine('a', 'rec-known-1', now, sent),
+      requestLine('b', 'rec-never-sent', now),
+      requestLine('c', null, now),
+      requestLine('s', 'rec-never-sent-sandbox', now, {}, 'sandbox'),
+    ];
     writer.append(lines);
     const result = await reconcileTransactions(foldLedger(lines), {
       client,
@@ -71,17 +61,21 @@ describe('reconcileTransactions', () => {
       now: () => Date.now(),
     });
     writer.close();
-    expect(result.polled).toBe(2);
+    expect(result.polled).toBe(3);
     expect(result.resolved).toBe(2);
     const byEntry = new Map(result.transactions.map((t) => [t.request.entry, t.outcome]));
     expect(byEntry.get('a')).toMatchObject({ outcome: 'Successful', final: true, source: 'reconcile', charged: { from: 'payload', currency: 'USD' } });
-    // "not found" only became final once the 2-minute service-side timeout (1.2 s at this scale) had passed since sentAt.
-    expect(byEntry.get('b')).toMatchObject({ outcome: 'Failed', final: true, code: '027' });
+    // Sandbox ledger: "not found" only became final once the 2-minute service-side timeout (1.2 s at this scale) had
+    // passed since sentAt.
+    expect(byEntry.get('s')).toMatchObject({ outcome: 'Failed', final: true, code: '027' });
     expect(Date.now() - now).toBeGreaterThanOrEqual(1_200);
+    // Production ledger: the same answer is recorded as what it is — unknown to this target — and is not final.
+    expect(byEntry.get('b')).toMatchObject({ outcome: 'Unknown', final: false, code: '027', rule: 'not-found-at-target', source: 'reconcile' });
     expect(byEntry.get('c')).toBeUndefined();
-    expect(result.totals.unresolved.map((t) => t.request.entry)).toEqual(['c']);
+    expect(result.totals.unresolved.map((t) => t.request.entry)).toEqual(['b', 'c']);
     const reread = foldLedger(readLedger(path).lines);
-    expect(reread.filter((t) => t.outcome?.final === true)).toHaveLength(2);
+    expect(reread.filter((t) => t.outcome?.final === true).map((t) => t.request.entry)).toEqual(['a', 's']);
+    expect(reread.find((t) => t.request.entry === 'b')?.outcome).toMatchObject({ rule: 'not-found-at-target', final: false });
   });
 
   it('leaves a transaction unresolved when the status endpoint never answers before the deadline', async () => {

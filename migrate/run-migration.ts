@@ -1,7 +1,7 @@
 // The v1-to-v2 migration check: for every v1/v2 pair of the catalog, the same inputs on both versions; outcomes
 // (v2 must not fail where v1 succeeds), content after the declared normalizations, field correspondence, latency.
 import type { GatewayResponse } from '../api/envelope.ts';
-import { operationPairs, type OperationPair } from '../api/operations.ts';
+import { operationPairs, type Operation, type OperationPair } from '../api/operations.ts';
 import type { Outcome } from '../api/outcome.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import { describeResponse } from '../conformance/checks.ts';
@@ -13,6 +13,7 @@ import {
   writeBodies,
   type InputContext,
   type TransactionRef,
+  type Unavailable,
 } from '../drift/representative-inputs.ts';
 import { discoverCatalog, type TargetSession } from '../drift/target-session.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
@@ -53,6 +54,19 @@ export interface MigrationOptions {
   readonly load?: LoadSettings;
   readonly progress?: (line: string) => void;
   readonly runTag?: string;
+  /**
+   * Called once the catalog is read and before any other request, with every charging request the run will send at
+   * most: the money side refuses here (throws) a plan its cap cannot cover, so no money is spent on a run that
+   * cannot reach a verdict.
+   */
+  readonly beforeCharging?: (charges: readonly PlannedCharge[]) => void;
+}
+
+/** A charging request the migration sends `count` times at most, with the body it sends (correlationId aside). */
+export interface PlannedCharge {
+  readonly operation: Operation;
+  readonly body: Record<string, unknown>;
+  readonly count: number;
 }
 
 export interface MigrationResult {
@@ -144,12 +158,32 @@ function judge(pair: OperationPair, inputs: readonly string[], answers: readonly
   };
 }
 
-/** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
-export async function runMigration(session: TargetSession, options: MigrationOptions = {}): Promise<MigrationResult> {
-  const progress = options.progress ?? (() => undefined);
+/** What a migration sends, decided from the catalog before anything else is sent: the inputs and every charge. */
+export interface MigrationPlan {
+  readonly pairs: readonly OperationPair[];
+  readonly ctx: InputContext;
+  /** The bodies of each write pair that can run (by purpose), or why it cannot. */
+  readonly writeBodies: ReadonlyMap<string, Record<string, unknown>[] | Unavailable>;
+  readonly charges: readonly PlannedCharge[];
+}
+
+/**
+ * The charging requests of a write pair: each body once on each version that charges, then the latency load on the
+ * first body — one unmeasured warm-up and `requests` measured submissions per version (migrate/latency.ts).
+ */
+export function pairCharges(pair: OperationPair, bodies: readonly Record<string, unknown>[], load: LoadSettings): PlannedCharge[] {
+  const out: PlannedCharge[] = [];
+  for (const operation of [pair.v1, pair.v2]) {
+    if (!operation.charges) continue;
+    bodies.forEach((body, i) => out.push({ operation, body, count: 1 + (i === 0 ? load.requests + 1 : 0) }));
+  }
+  return out;
+}
+
+/** Reads the catalog and decides every input; sends nothing else (the dry run prices its plan from this). */
+export async function planMigration(session: TargetSession, options: Pick<MigrationOptions, 'pairs' | 'load' | 'runTag'> = {}): Promise<MigrationPlan> {
   const load = options.load ?? DEFAULT_LOAD;
   const pairs = selectPairs(options.pairs);
-  progress(`reading the catalog of ${session.label}`);
   const fixtures = await discoverCatalog(session);
   const tag = (options.runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
   let counter = 0;
@@ -159,6 +193,24 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     mapping: session.config.fieldMapping,
     newCorrelationId: () => `gh-mig-${tag}-${++counter}`,
   };
+  const bodies = new Map<string, Record<string, unknown>[] | Unavailable>();
+  const charges: PlannedCharge[] = [];
+  for (const pair of pairs.filter((p) => p.v1.method === 'POST')) {
+    const made = writeBodies(pair.v1, ctx);
+    bodies.set(pair.purpose, made);
+    if (!isUnavailable(made) && session.chargesAllowed) charges.push(...pairCharges(pair, made, load));
+  }
+  return { pairs, ctx, writeBodies: bodies, charges };
+}
+
+/** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
+export async function runMigration(session: TargetSession, options: MigrationOptions = {}): Promise<MigrationResult> {
+  const progress = options.progress ?? (() => undefined);
+  const load = options.load ?? DEFAULT_LOAD;
+  progress(`reading the catalog of ${session.label}`);
+  const plan = await planMigration(session, options);
+  options.beforeCharging?.(plan.charges);
+  const { pairs, ctx } = plan;
   const client = session.client;
   const results = new Map<string, PairResult>();
   const refs: TransactionRef[] = [];
@@ -208,7 +260,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
       done(notRun(pair, refused));
       return;
     }
-    const bodies = writeBodies(pair.v1, ctx);
+    const bodies = plan.writeBodies.get(pair.purpose) ?? writeBodies(pair.v1, ctx);
     if (isUnavailable(bodies)) {
       done(notRun(pair, bodies.unavailable));
       return;

@@ -18,7 +18,7 @@ export function addMoneyOptions(cmd: Command, options: { readonly ledger?: boole
     .option('--allow-charges', 'allow charging requests (top-ups, PINs, gift cards, bill payments, ...) to a production target; needs --max-spend')
     .option(
       '--max-spend <amount-currency...>',
-      'spend cap in the wallet currency, e.g. --max-spend 50 USD: no charging request is sent once its worst case would cross it (counted across all VUs and threads)',
+      'spend cap in the wallet currency, e.g. --max-spend 50 USD (refused when the target\'s catalog names another): no charging request is sent once its worst case would cross it (counted across all VUs and threads)',
     )
     .option('--dry-run', 'print the plan (charging operations, how many, worst-case spend) and send nothing');
   if (options.ledger !== false) {

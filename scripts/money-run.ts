@@ -56,9 +56,9 @@ export function openCommandMoney(settings: MoneySettings, run: { readonly comman
 
 /** Arms the guard on the command's target (reads the price book and balance for a capped run). */
 export async function armMoney(money: CommandMoney, target: TargetSession): Promise<void> {
+  await money.session.prepare(target.client, { label: target.label, mapping: target.config.fieldMapping, status: coreSettingsFor(target.config).status });
   const line = allowanceLine(money.settings);
   if (line !== undefined) err(line);
-  await money.session.prepare(target.client, { label: target.label, mapping: target.config.fieldMapping, status: coreSettingsFor(target.config).status });
 }
 
 /** What the money side adds to a command's report: the ledger section (when anything was recorded or refused), the fault tally, and the ledger's lines for the output. */

@@ -2,7 +2,7 @@
 // bridge from parsed options to a loaded TargetConfig, so all subcommands take their target the same way.
 import type { Command } from 'commander';
 import { HarnessError } from '../api/errors.ts';
-import { loadConfig, type ConfigFlags } from '../config/load-config.ts';
+import { loadConfig, type ConfigFlags, type LoadConfigOptions } from '../config/load-config.ts';
 import { timeScaleProblem } from '../config/target-config-schema.ts';
 import type { TargetConfig } from '../api/target-config.ts';
 
@@ -51,7 +51,7 @@ export const PASSWORD_FLAG_WARNING =
 /** The config for a command's parsed options: defaults < config file < GATEWAY_* env < flags. */
 export function configFromOptions(
   opts: TargetOptions,
-  context: { cwd?: string; env?: Readonly<Record<string, string | undefined>>; warn?: (line: string) => void } = {},
+  context: { cwd?: string; env?: Readonly<Record<string, string | undefined>>; warn?: (line: string) => void; base?: LoadConfigOptions['base'] } = {},
 ): TargetConfig {
   if (opts.password !== undefined) {
     (context.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(PASSWORD_FLAG_WARNING);
@@ -64,5 +64,5 @@ export function configFromOptions(
     ...(opts.timeScale === undefined ? {} : { timeScale: parseTimeScaleFlag(opts.timeScale) }),
     ...(opts.config === undefined ? {} : { config: opts.config }),
   };
-  return loadConfig({ cwd: context.cwd ?? process.cwd(), env: context.env ?? process.env, flags });
+  return loadConfig({ cwd: context.cwd ?? process.cwd(), env: context.env ?? process.env, flags, ...(context.base === undefined ? {} : { base: context.base }) });
 }

@@ -211,13 +211,13 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         balanceVersion: flags.api === 'v1' ? 'v1' : 'v2',
         info: (line) => io.progress.line(line),
       });
+      await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
+      // Said once the allowance is known to hold (prepare refuses a cap in another currency than the wallet's).
       const line = allowanceLine(money);
       if (line !== undefined) io.progress.line(line);
-      await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
-      if (money.cap !== undefined) {
-        pricesFile = join(reportDir, 'prices.json');
-        writeFileSync(pricesFile, JSON.stringify(session.prices));
-      }
+      // The price book (with a cap) and the wallet currency (always) for every VU's hooks.
+      pricesFile = join(reportDir, 'prices.json');
+      writeFileSync(pricesFile, JSON.stringify(session.prices));
       engineMoney = {
         ...(session.ledgerPath === undefined ? {} : { ledgerPath: session.ledgerPath }),
         ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),

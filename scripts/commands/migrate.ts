@@ -7,10 +7,18 @@ import { describeTarget } from '../../api/target-config.ts';
 import { newRunId } from '../../conformance/session.ts';
 import { DEFAULT_LOAD, LOAD_LIMITS, type LoadSettings } from '../../migrate/latency.ts';
 import { migrationReportSection, pairLine } from '../../migrate/report.ts';
-import { chargingPairs, runMigration, selectPairs } from '../../migrate/run-migration.ts';
-import type { MoneyPlan } from '../../ledger/plan.ts';
+import { chargingPairs, planMigration, runMigration, selectPairs, type PlannedCharge } from '../../migrate/run-migration.ts';
+import { assertPlanCovered, planLines, pricePlan, type MoneyPlan, type PlanCoverage } from '../../ledger/plan.ts';
+import type { OutgoingRequest } from '../../api/client-core.ts';
+import type { TargetConfig } from '../../api/target-config.ts';
+import type { TargetSessionOptions } from '../../drift/target-session.ts';
+import { chargingRefusal } from '../../ledger/guard.ts';
+import { MoneyRefusal } from '../../ledger/hooks.ts';
+import { assertCapCurrency, formatMoney, type MoneySettings, type SpendCap } from '../../ledger/money-settings.ts';
+import type { PriceBook } from '../../ledger/price-book.ts';
+import { readPriceBook } from '../../ledger/read-prices.ts';
 import { assembleReport } from '../../reports/assemble.ts';
-import { addMoneyOptions } from '../money-options.ts';
+import { addMoneyOptions, moneySettingsFrom } from '../money-options.ts';
 import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { configFromOptions } from '../target-options.ts';
@@ -47,8 +55,40 @@ export function migratePlan(selected: readonly OperationPair[], requests: number
   return {
     what: 'migrate',
     target,
-    items: ops.map((operation) => ({ operation, count: 2 + requests, note: `at most 2 inputs from the catalog, then ${requests} latency submissions` })),
+    items: ops.map((operation) => ({ operation, count: 2 + 1 + requests, note: `at most 2 inputs from the catalog, then 1 warm-up and ${requests} latency submissions` })),
   };
+}
+
+/** The migration's charges priced against the cap; names the largest --requests the cap covers when there is one. */
+export function coverMigration(charges: readonly PlannedCharge[], prices: PriceBook, cap: SpendCap, load: LoadSettings): PlanCoverage {
+  const smaller = (): string | undefined => {
+    for (let requests = load.requests - 1; requests >= 1; requests--) {
+      const fewer = charges.map((c) => ({ ...c, count: c.count > 1 ? requests + 2 : 1 }));
+      const priced = pricePlan(fewer, prices, cap);
+      if (priced.problem === undefined) return `lower --requests to ${requests} (worst case ${formatMoney(priced.worst, priced.currency)})`;
+    }
+    return undefined;
+  };
+  return pricePlan(charges, prices, cap, smaller);
+}
+
+/** --dry-run with a cap: reads the catalog and the price book (nothing charging is sent) and prints the priced plan. */
+async function pricedDryRun(config: TargetConfig, sessionOptions: TargetSessionOptions, plan: MoneyPlan, settings: MoneySettings, purposes: string[] | undefined, load: LoadSettings): Promise<number> {
+  const cap = settings.cap as SpendCap;
+  // Nothing charging may leave a dry run, whatever happens inside it.
+  const hooks = {
+    beforeSend(request: OutgoingRequest): void {
+      if (request.operation.charges) throw new MoneyRefusal('production', request.operation.id, `${request.operation.id} not sent: a dry run sends nothing charging`);
+    },
+  };
+  return withSession(config, { ...sessionOptions, hooks, allowCharges: true }, async (session) => {
+    const read = await readPriceBook(session.client, session.config.fieldMapping);
+    assertCapCurrency(cap, read.book.wallet);
+    const planned = await planMigration(session, { ...(purposes === undefined ? {} : { pairs: purposes }), load });
+    const priced = { ...plan, priced: coverMigration(planned.charges, read.book, cap, load) };
+    for (const line of planLines(priced, settings)) process.stdout.write(`${line}\n`);
+    return EXIT.ok;
+  });
 }
 
 async function runMigrate(opts: MigrateFlags): Promise<number> {
@@ -65,9 +105,16 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   };
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
+  const plan = migratePlan(selected, load.requests, describeTarget(config));
+  const allowed = moneySettingsFrom(opts, config.environment);
+  // A capped dry run of a plan that charges is priced from the target's catalog (reads only), so it can say whether
+  // the cap covers a complete run; every other dry run sends nothing at all.
+  if (opts.dryRun === true && allowed.cap !== undefined && plan.items.length > 0 && chargingRefusal(plan.what, plan.items.map((i) => i.operation), allowed) === undefined) {
+    return pricedDryRun(config, sessionOptions, plan, allowed, purposes, load);
+  }
   // Money safety (ledger/guard.ts): refused before anything starts when charging pairs meet a production target
   // without --allow-charges --max-spend; --dry-run prints the plan instead.
-  const money = decideMoney(opts, config, migratePlan(selected, load.requests, describeTarget(config)));
+  const money = decideMoney(opts, config, plan);
   if (money === undefined) return EXIT.ok;
   const runId = newRunId();
   const reportDir = prepareReportDir(opts.reportDir, runId);
@@ -84,6 +131,10 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
           ...(purposes === undefined ? {} : { pairs: purposes }),
           load,
           progress: (line) => progress.line(`migrate: ${line}`),
+          // Before anything charging leaves: a cap that cannot cover a complete comparison is refused (exit 2).
+          beforeCharging: (charges) => {
+            if (money.cap !== undefined) assertPlanCovered('migrate', coverMigration(charges, cm.session.prices, money.cap, load));
+          },
         });
       } finally {
         progress.done();

@@ -4,16 +4,17 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
-import type { ResolvedTargetConfig } from '../../api/target-config.ts';
+import type { Environment, ResolvedTargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient } from '../../client/gateway-client.ts';
 import { openLedgerWriter, readLedger } from '../../ledger/ledger-file.ts';
 import { K6_SPOOL_FILE, recoverSpool } from '../../ledger/k6-spool.ts';
-import { foldLedger, isFinal } from '../../ledger/ledger-state.ts';
+import { foldLedger, isFinal, ledgerTotals, type LedgerTransaction } from '../../ledger/ledger-state.ts';
 import { harnessClientConfig } from '../../ledger/money-session.ts';
-import { reconcileTransactions, unpollable } from '../../ledger/reconcile.ts';
+import { readWalletCurrency } from '../../ledger/read-prices.ts';
+import { reconcileTransactions, unpollable, type ReconcileResult } from '../../ledger/reconcile.ts';
 import { chargedText, reconcileTable } from '../../ledger/report.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
-import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addTargetOptions, configFromOptions, parseTimeScaleFlag, type TargetOptions } from '../target-options.ts';
 
 interface ReconcileOptions extends TargetOptions {
   deadline?: string;
@@ -21,14 +22,36 @@ interface ReconcileOptions extends TargetOptions {
 
 const usage = (message: string): HarnessError => new HarnessError('GH_ERR_USAGE', message);
 
-/** The base URL to poll: the flag/env/config one, else the one URL every request line of the ledger names. */
+/** The gateway URL a ledger target label names: the label itself, or the URL inside "embedded sandbox (http://…, …)". */
+export function targetUrlOf(label: string): string | undefined {
+  const url = /^https?:\/\/[^\s(),]+$/.test(label) ? label : /\((https?:\/\/[^\s(),]+)/.exec(label)?.[1];
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    // Origin: scheme, host (lower case) and a port other than the default: what tells two gateways apart.
+    return parsed.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The gateway to poll, checked against the targets the ledger's open transactions name: only the gateway that
+ * received a request can tell its outcome; any other one has no record of it. Returns the origin, or throws exit 2.
+ */
 export function reconcileTarget(configured: string | undefined, ledgerTargets: readonly string[]): string {
-  if (configured !== undefined) return configured;
-  const urls = [...new Set(ledgerTargets)].filter((t) => /^https?:\/\/[^\s()]+$/.test(t));
   const labels = [...new Set(ledgerTargets)];
-  if (labels.length === 1 && urls.length === 1) return urls[0] as string;
   if (labels.length === 0) throw usage('the ledger holds no request line: nothing to reconcile');
-  throw usage(`the ledger names ${labels.length === 1 ? `the target "${labels[0]}"` : `${labels.length} targets`}; say which to poll with --target URL (or GATEWAY_BASE_URL)`);
+  const origins = [...new Set(labels.map(targetUrlOf).filter((u): u is string => u !== undefined))];
+  if (configured === undefined) throw usage(`the ledger names no gateway URL (${labels.join(', ')}); say which to poll with --target URL (or GATEWAY_BASE_URL)`);
+  const wanted = targetUrlOf(configured) ?? configured;
+  if (origins.includes(wanted)) return wanted;
+  throw new HarnessError(
+    'GH_ERR_LEDGER',
+    `reconcile: the ledger's open transactions were sent to ${origins.length === 0 ? labels.join(', ') : origins.join(', ')}, not to ${wanted} (--target/GATEWAY_BASE_URL/config): refused, nothing was polled or written — ` +
+      'only the gateway that received them can tell their outcome (another one has no record of them); drop --target and GATEWAY_BASE_URL to poll the ledger\'s own target',
+    { exitCode: EXIT.usage },
+  );
 }
 
 function parseDeadline(text: string | undefined): number | undefined {
@@ -37,60 +60,117 @@ function parseDeadline(text: string | undefined): number | undefined {
   return Math.round(Number(text) * 1000);
 }
 
+/** The one environment the ledger's request lines name, if they agree. */
+function ledgerEnvironment(transactions: readonly LedgerTransaction[]): Environment | undefined {
+  const kinds = [...new Set(transactions.map((t) => t.request.environment))];
+  return kinds.length === 1 ? kinds[0] : undefined;
+}
+
+/** The wallet currency the ledger's lines state (the target's catalog's, or the cap's), if any. */
+function ledgerWallet(transactions: readonly LedgerTransaction[]): string | undefined {
+  for (const t of transactions) if (t.request.wallet !== undefined) return t.request.wallet;
+  for (const t of transactions) if (t.request.estimate !== undefined) return t.request.estimate.currency;
+  return undefined;
+}
+
 async function runReconcile(file: string, opts: ReconcileOptions): Promise<number> {
   const path = resolve(file);
   const deadlineMs = parseDeadline(opts.deadline);
-  const config = configFromOptions(opts);
+  // Flags are judged before the ledger is read, as on every command (the rest of the config only when a target is polled).
+  if (opts.timeScale !== undefined) parseTimeScaleFlag(opts.timeScale);
   // After a kill, k6 may have written ledger lines the harness never read: they are in the spool beside the ledger.
   const recovered = recoverSpool(path);
   const read = readLedger(path);
   const transactions = foldLedger(read.lines);
-  const baseUrl = reconcileTarget(config.baseUrl, transactions.map((t) => t.request.target));
-  const resolved: ResolvedTargetConfig = { ...config, baseUrl };
+  if (transactions.length === 0) throw usage('the ledger holds no request line: nothing to reconcile');
   const open = transactions.filter((t) => !isFinal(t));
+  const pollable = open.filter((t) => !unpollable(t));
   const err = (line: string): void => {
     process.stderr.write(`${line}\n`);
   };
   if (recovered > 0) err(`reconcile: ${recovered} ledger line${recovered === 1 ? '' : 's'} recovered from k6's output (${K6_SPOOL_FILE})`);
   if (read.badLines > 0) err(`reconcile: ${read.badLines} line${read.badLines === 1 ? '' : 's'} of ${path} could not be read (a line torn by a crash mid-write is expected at the end)`);
-  err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`);
-  const walletCurrency = transactions.find((t) => t.request.estimate !== undefined)?.request.estimate?.currency ?? 'wallet';
-  const writer = open.length === 0 ? undefined : openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
-  const client = createGatewayClient(harnessClientConfig(resolved));
-  try {
-    const result = await reconcileTransactions(transactions, {
-      client,
-      mapping: config.fieldMapping.transaction,
-      walletCurrency,
-      now: () => Date.now(),
-      ...(deadlineMs === undefined ? {} : { deadlineMs }),
-      ...(writer === undefined ? {} : { append: (line) => writer.append(line) }),
-      progress: (done, total) => {
-        if (done === total || done % 50 === 0) err(`reconcile: ${done}/${total} polled`);
-      },
-    });
-    // `reconcile LEDGER | head` closes the pipe early: that is not an error (the ledger is already up to date).
-    process.stdout.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-    const out = (line: string): void => {
-      process.stdout.write(`${line}\n`);
+
+  let result: Pick<ReconcileResult, 'transactions' | 'totals'> = { transactions, totals: ledgerTotals(transactions) };
+  let polledTarget: string | undefined;
+  let skipped = 0;
+  if (pollable.length === 0) {
+    // Nothing a gateway could tell: no target is needed (nor asked for).
+    err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; nothing to poll`);
+  } else {
+    // The ledger's own target (the first, when it names several) and environment are the defaults, below the config
+    // file, env and flags; a configured target must be one the ledger names.
+    const ledgerOrigins = [...new Set(pollable.map((t) => targetUrlOf(t.request.target)).filter((u): u is string => u !== undefined))];
+    const environment = ledgerEnvironment(pollable);
+    const base = {
+      label: 'the ledger',
+      values: { ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }), ...(environment === undefined ? {} : { environment }) },
     };
-    const unresolved = result.totals.unresolved;
-    out(
-      unresolved.length === 0
-        ? `PASS: all ${result.totals.entries} charging requests are final (${result.totals.successful} successful, ${result.totals.failed} failed); charged ${chargedText(result.totals.charged)}`
-        : `INCOMPLETE: ${unresolved.length} of ${result.totals.entries} charging requests still not final; charged so far ${chargedText(result.totals.charged)}`,
-    );
-    for (const line of reconcileTable(result.transactions)) out(line);
-    out(`total charged: ${chargedText(result.totals.charged)}`);
-    const blind = unresolved.filter(unpollable).length;
-    if (blind > 0) out(`${blind} request${blind === 1 ? '' : 's'} carried no correlationId: the status endpoint cannot find ${blind === 1 ? 'it' : 'them'}`);
-    return unresolved.length === 0 ? EXIT.ok : EXIT.checkFailed;
-  } finally {
-    writer?.close();
-    await client.close();
+    const config = configFromOptions(opts, { base });
+    const baseUrl = reconcileTarget(config.baseUrl, pollable.map((t) => t.request.target));
+    if (environment !== undefined && config.environment !== environment) {
+      throw new HarnessError(
+        'GH_ERR_LEDGER',
+        `reconcile: the ledger's transactions were sent to a ${environment} target, and the environment configured (--env/GATEWAY_ENV/config) is ${config.environment}: refused, nothing was polled or written; drop the setting to use the ledger's`,
+        { exitCode: EXIT.usage },
+      );
+    }
+    const mine = (t: LedgerTransaction): boolean => targetUrlOf(t.request.target) === baseUrl;
+    skipped = pollable.filter((t) => !mine(t)).length;
+    err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`);
+    if (skipped > 0) {
+      const others = ledgerOrigins.filter((o) => o !== baseUrl);
+      err(`reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`);
+    }
+    const resolved: ResolvedTargetConfig = { ...config, baseUrl };
+    const writer = openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
+    const client = createGatewayClient(harnessClientConfig(resolved));
+    try {
+      const walletCurrency = ledgerWallet(transactions) ?? (await readWalletCurrency(client)) ?? 'wallet';
+      result = await reconcileTransactions(transactions, {
+        client,
+        mapping: config.fieldMapping.transaction,
+        walletCurrency,
+        select: mine,
+        now: () => Date.now(),
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+        append: (line) => writer.append(line),
+        progress: (done, total) => {
+          if (done === total || done % 50 === 0) err(`reconcile: ${done}/${total} polled`);
+        },
+      });
+      polledTarget = baseUrl;
+    } finally {
+      writer.close();
+      await client.close();
+    }
   }
+  // `reconcile LEDGER | head` closes the pipe early: that is not an error (the ledger is already up to date).
+  process.stdout.once('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const out = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
+  const { totals } = result;
+  const unresolved = totals.unresolved;
+  out(
+    unresolved.length === 0
+      ? `PASS: all ${totals.entries} charging requests are final (${totals.successful} successful, ${totals.failed} failed); charged ${chargedText(totals.charged)}`
+      : `INCOMPLETE: ${unresolved.length} of ${totals.entries} charging requests still not final; charged so far ${chargedText(totals.charged)}`,
+  );
+  for (const line of reconcileTable(result.transactions)) out(line);
+  out(`total charged: ${chargedText(totals.charged)}`);
+  const unknownThere = result.transactions.filter((t) => !isFinal(t) && t.outcome?.rule === 'not-found-at-target').length;
+  if (unknownThere > 0) {
+    out(
+      `${unknownThere} request${unknownThere === 1 ? ' is' : 's are'} unknown to ${polledTarget ?? 'the target'} after the service-side timeout: not sent, or sent to another gateway; ` +
+        'on a production ledger that is not a final outcome, so nothing was counted as failed — check the account statement',
+    );
+  }
+  const blind = unresolved.filter(unpollable).length;
+  if (blind > 0) out(`${blind} request${blind === 1 ? '' : 's'} carried no correlationId: the status endpoint cannot find ${blind === 1 ? 'it' : 'them'}`);
+  return unresolved.length === 0 ? EXIT.ok : EXIT.checkFailed;
 }
 
 export function register(program: Command): void {
@@ -98,8 +178,9 @@ export function register(program: Command): void {
     .command('reconcile')
     .description(
       'Finish the money-safety job after a crash or kill: every transaction of a ledger.jsonl that is not final is polled through the status\n' +
-        'endpoint (with its correlationId) until final or the deadline; the outcomes are appended to the ledger. Prints a table of final\n' +
-        'outcomes and the total charged. Exit 0 all final, 1 some still unresolved, 2 usage/config error.',
+        'endpoint (with its correlationId) of the gateway the ledger names, until final or the deadline; the outcomes are appended to the ledger.\n' +
+        'A target or environment other than the ledger\'s is refused (exit 2); a ledger whose transactions are all final needs no target.\n' +
+        'Prints a table of final outcomes and the total charged. Exit 0 all final, 1 some still unresolved, 2 usage/config error.',
     )
     .argument('<ledger>', 'path of a ledger.jsonl (a run\'s report dir has one)')
     .option('--deadline <seconds>', 'polling deadline per transaction (default: the config\'s poll deadline, scaled)');
