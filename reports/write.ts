@@ -6,7 +6,8 @@ import { HarnessError } from '../api/errors.ts';
 import { loadHtmlAssets, renderReportHtml, type HtmlAssets } from './html/report-html.ts';
 import { reportJunitXml } from './junit-report.ts';
 import { REPORT_FILES, type RunReport } from './model.ts';
-import { redactReport, scrubSecrets } from './redact-report.ts';
+import { scrubDistinctiveSecrets } from '../api/redact.ts';
+import { redactReport } from './redact-report.ts';
 import { renderSummaryMarkdown } from './summary-md.ts';
 
 export type ReportFileKind = keyof typeof REPORT_FILES;
@@ -59,7 +60,7 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
   for (const kind of kinds) {
     const path = join(absolute, REPORT_FILES[kind]);
     try {
-      writeAtomic(path, scrubSecrets(render[kind](), secrets));
+      writeAtomic(path, scrubDistinctiveSecrets(render[kind](), secrets));
     } catch (error) {
       if (error instanceof HarnessError) throw error;
       throw new HarnessError('GH_ERR_CONFIG', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`, { cause: error });
