@@ -9,6 +9,7 @@ import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
+import { preflightTarget } from '../../client/target-preflight.ts';
 import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
@@ -73,6 +74,8 @@ export interface LoadRun {
   readonly ndjsonPath?: string;
   /** The money ledger of a guarded run (charging scenario on production, or --ledger), reconciled at the end. */
   readonly ledger?: LedgerSection;
+  /** Why the target could not be used (the preflight's one line): nothing was run against it. */
+  readonly unusable?: string;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -193,6 +196,14 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       targetLabel = describeTarget(config);
     }
     const resolved: ResolvedTargetConfig = { ...config, baseUrl: target.url };
+    if (!target.embedded) {
+      // One short, bounded balance read before any VU starts: a silent, refusing or non-gateway target is said in
+      // seconds, as what it is, instead of a progress bar at 0% and a report built on no answer.
+      const check = await preflightTarget(resolved, flags.api === 'v1' ? 'v1' : 'v2');
+      if (!check.usable) {
+        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason };
+      }
+    }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
     const guarded = charging && (money.ledger || money.cap !== undefined);
     const secrets = credentialSecrets(config.user, config.password);

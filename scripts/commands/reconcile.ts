@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import type { ResolvedTargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient } from '../../client/gateway-client.ts';
+import { assertTargetUsable } from '../../client/target-preflight.ts';
 import { openLedgerWriter, readLedger } from '../../ledger/ledger-file.ts';
 import { K6_SPOOL_FILE, recoverSpool } from '../../ledger/k6-spool.ts';
 import { foldLedger, isFinal } from '../../ledger/ledger-state.ts';
@@ -55,6 +56,8 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   if (read.badLines > 0) err(`reconcile: ${read.badLines} line${read.badLines === 1 ? '' : 's'} of ${path} could not be read (a line torn by a crash mid-write is expected at the end)`);
   err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`);
   const walletCurrency = transactions.find((t) => t.request.estimate !== undefined)?.request.estimate?.currency ?? 'wallet';
+  // The one preflight of every command, before anything is polled or appended: a dead target is one line in seconds.
+  if (open.length > 0) await assertTargetUsable('reconcile', resolved, 'v2');
   const writer = open.length === 0 ? undefined : openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
   const client = createGatewayClient(harnessClientConfig(resolved));
   try {
