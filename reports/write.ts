@@ -1,8 +1,9 @@
 // Writes one run's report set into its report directory: summary.json, junit.xml, summary.md and report.html, all
 // from the same (redacted) RunReport, so every file states the same verdict and nothing carries a credential.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
+import { makeDirectory } from './make-dir.ts';
 import { loadHtmlAssets, renderReportHtml, type HtmlAssets } from './html/report-html.ts';
 import { reportJunitXml } from './junit-report.ts';
 import { REPORT_FILES, type RunReport } from './model.ts';
@@ -46,7 +47,7 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
   for (const kind of kinds) artifacts[kind] = REPORT_FILES[kind];
   const clean = redactReport({ ...report, artifacts }, secrets);
   try {
-    mkdirSync(absolute, { recursive: true });
+    makeDirectory(absolute);
   } catch (error) {
     throw new HarnessError('GH_ERR_CONFIG', `cannot create the report directory ${absolute}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }

@@ -2,7 +2,7 @@
 // embedded sandbox when there is no target (or use the caller's), arm the money guard for charging scenarios (ledger,
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
@@ -13,11 +13,13 @@ import { preflightTarget } from '../../client/target-preflight.ts';
 import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
+import { LEDGER_FILE } from '../../ledger/entry.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
+import { makeDirectory } from '../../reports/make-dir.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
@@ -36,6 +38,9 @@ import type { LoadFlags } from './load-options.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export { LOAD_SANDBOX_FUNDS };
+
+/** The price book a capped run hands its VUs (ledger/price-book.ts), beside the reports. */
+const PRICES_FILE = 'prices.json';
 
 /** The NDJSON metric stream every run keeps in its report directory (gzip: a long run's stream is large). */
 export const DEFAULT_METRICS_FILE = 'metrics.ndjson.gz';
@@ -154,9 +159,13 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   const engine = selectEngine(flags.engine, io.env, io.cwd);
   const runId = io.runId ?? newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
-  mkdirSync(reportDir, { recursive: true });
+  makeDirectory(reportDir);
   const summaryFile = join(reportDir, K6_SUMMARY_FILE);
   const ndjsonPath = flags.outJson === undefined ? join(reportDir, DEFAULT_METRICS_FILE) : resolve(io.cwd, flags.outJson);
+  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything starts.
+  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE];
+  const collision = ownFiles.find((file) => join(reportDir, file) === ndjsonPath);
+  if (collision !== undefined) throw usage(`--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`);
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
   rmSync(ndjsonPath, { force: true });
@@ -226,7 +235,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       if (line !== undefined) io.progress.line(line);
       await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
       if (money.cap !== undefined) {
-        pricesFile = join(reportDir, 'prices.json');
+        pricesFile = join(reportDir, PRICES_FILE);
         writeFileSync(pricesFile, JSON.stringify(session.prices));
       }
       engineMoney = {
