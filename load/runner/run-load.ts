@@ -3,6 +3,7 @@
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
@@ -34,6 +35,7 @@ import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import type { LoadFlags } from './load-options.ts';
+import { checkVuMemory, runVus } from './vu-memory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -56,6 +58,8 @@ export interface LoadRunIo {
   readonly sandbox?: { readonly url: string; readonly profile: string };
   /** Default: a new one (`newLoadRunId`). */
   readonly runId?: string;
+  /** The machine's memory (default os.totalmem()): what a run's VUs are held against (vu-memory.ts). */
+  readonly totalMemoryBytes?: number;
   /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
   readonly engineWorkers?: number;
 }
@@ -157,6 +161,9 @@ export function insideReportDir(reportDir: string, file: string): string | undef
 export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
   checkLoadRun(flags, config, money);
   const engine = selectEngine(flags.engine, io.env, io.cwd);
+  // Refused or said before anything is built or started: what the VUs will take in memory (measured per engine).
+  const memoryWarning = checkVuMemory(engine.engine, runVus(flags.profile, flags.vus), io.totalMemoryBytes ?? totalmem());
+  if (memoryWarning !== undefined) io.progress.line(memoryWarning);
   const runId = io.runId ?? newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
   makeDirectory(reportDir);

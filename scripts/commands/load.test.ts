@@ -43,6 +43,7 @@ describe('gateway-harness load flags', () => {
     [['--scenario', 'lookup', '--vus', '0'], /--vus must be at least 1/],
     [['--scenario', 'lookup', '--vus', '1.5'], /--vus must be a whole number of at least 1/],
     [['--scenario', 'lookup', '--vus', '-1'], /--vus must be at least 1/],
+    [['--scenario', 'lookup', '--engine', 'node', '--vus', '100000', '--duration', '2s'], /--vus 100000: the Node engine needs about 48\.8 GB for that many VUs \(0\.5 MB each, measured\)/],
     [['--scenario', 'lookup', '--duration', '10'], /--duration must be a k6 duration of at least 1s/],
     [['--scenario', 'lookup', '--profile', 'load', '--rate', '0'], /--rate must be greater than 0/],
     [['--scenario', 'lookup', '--rate', '5'], /--rate applies to the arrival-rate profiles \(load, stress, spike, soak, breakpoint\), not to smoke/],
