@@ -1,7 +1,9 @@
-// Issue #23 finding 8: one quick preflight for every command. A target that accepts connections and never answers, and
+// Issue #23 finding 7: the gate says what a non-gateway target answered (HTML, empty, unreadable, cut short), never
+// "the credentials are refused". Finding 8: one quick preflight for every command. A target that accepts connections and never answers, and
 // a refused port, end `load`, `baseline record`, `migrate` and `reconcile` with one GH_ERR_TARGET line (exit 2) in
 // seconds; the load report is "unusable" and shows no threshold met nor check passed on zero answers.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,5 +101,66 @@ describe('every command: an unusable target is one GH_ERR_TARGET line within sec
     const md = readFileSync(join(reportDir, 'summary.md'), 'utf8');
     expect(md).not.toMatch(/✅|\bmet\b|passed \d/);
     expect(md).not.toMatch(/conformance provokes/);
+  });
+});
+
+/** An HTTP server on 127.0.0.1 port 0 answering every request with `handler`; closed (connections too) after the test. */
+async function httpTarget(handler: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A raw TCP target: the HTTP status line and headers promise 500 bytes, 20 come, then the connection closes. */
+async function cutShortTarget(): Promise<{ url: string; close: () => Promise<void> }> {
+  const open = new Set<Socket>();
+  const server = createServer((socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"responseCode":"00');
+      setImmediate(() => socket.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('gate: a target that is no gateway is said as what it answered (#23 finding 7)', () => {
+  const targets: ReadonlyArray<[string, () => Promise<{ url: string; close: () => Promise<void> }>, RegExp]> = [
+    ['HTML', () => httpTarget((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>It works!</body></html>')), /answered HTTP 200 with an HTML page/],
+    ['an empty 200', () => httpTarget((_req, res) => res.writeHead(200).end()), /answered HTTP 200 with an empty body/],
+    [
+      'gzip garbage',
+      () => httpTarget((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(Buffer.from([0x1f, 0x8b, 0x08, 0, 0xde, 0xad, 0xbe, 0xef]))),
+      /answered HTTP 200 with an unreadable body \(content-encoding gzip/,
+    ],
+    ['a body closed mid-way', cutShortTarget, /answered HTTP 200 whose body broke off before its end/],
+  ];
+  it.each(targets)('%s: GH_ERR_TARGET naming what came, not the credentials (exit 2)', async (_name, start, reason) => {
+    const target = await start();
+    try {
+      const result = await runCli(['gate', '--target', target.url, '--report-dir', join(dir, `gate-${Math.random().toString(36).slice(2)}`)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/gateway-harness: GH_ERR_TARGET: /);
+      expect(result.stderr).toMatch(reason);
+      expect(result.stderr).not.toMatch(/credentials/);
+    } finally {
+      await target.close();
+    }
   });
 });
