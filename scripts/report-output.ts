@@ -13,8 +13,8 @@ import { VERDICT_WORD } from '../reports/verdict.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
 
 /**
- * The secrets to scrub from every report and line: the password, `user:password` and its Basic token. The embedded
- * sandbox's public defaults (user/pass) are not secrets, and scrubbing "pass" would mangle every "passed".
+ * The secrets to scrub from every report and line: the password, `user:password` and its Basic token (each scrubbed as
+ * a substring only where distinctive: api/redact.ts). The embedded sandbox's public defaults (user/pass) are no secrets.
  */
 export function reportSecrets(config: { readonly user: string; readonly password: string }): string[] {
   if (config.user === CONFIG_DEFAULTS.user && config.password === CONFIG_DEFAULTS.password) return [];
