@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
-import { startSandbox } from '../sandbox/server.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import type { RunReport } from '../reports/model.ts';
