@@ -1,6 +1,6 @@
 // Redaction: credentials never survive into echoed headers, texts or URLs.
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactHeaders, redactText, redactUrl } from './redact.ts';
+import { isDistinctiveSecret, REDACTED, redactHeaders, redactText, redactUrl } from './redact.ts';
 
 describe('redactHeaders', () => {
   it('hides credential headers whatever their case, keeps the scheme word and other headers', () => {
@@ -10,8 +10,12 @@ describe('redactHeaders', () => {
 });
 
 describe('redactText', () => {
-  it('removes every occurrence of each secret, longest first', () => {
-    expect(redactText('pw=abc123 again abc123 and abc', ['abc', 'abc123'])).toBe(`pw=${REDACTED} again ${REDACTED} and ${REDACTED}`);
+  it('removes every occurrence of each distinctive secret, longest first', () => {
+    expect(redactText('pw: Abc-12345-xyz again Abc-12345-xyz and Abc-12345', ['Abc-12345', 'Abc-12345-xyz'])).toBe(`pw: ${REDACTED} again ${REDACTED} and ${REDACTED}`);
+  });
+  it('leaves a short or common secret where it is not a credential value (it is structure or an ordinary word there)', () => {
+    expect(redactText('<?xml exitCode sandbox', ['x', 'sandbox'])).toBe('<?xml exitCode sandbox');
+    expect(redactText('{"password":"x"} password=x', ['x'])).toBe(`{"password":"${REDACTED}"} password=${REDACTED}`);
   });
   it('removes Basic tokens even when not listed', () => {
     expect(redactText('Authorization: Basic dXNlcjpwYXNz;', [])).toBe(`Authorization: Basic ${REDACTED};`);
@@ -29,5 +33,12 @@ describe('redactUrl', () => {
   });
   it('leaves URLs without userinfo alone', () => {
     expect(redactUrl('http://127.0.0.1:8080/api/v1/account/balance')).toBe('http://127.0.0.1:8080/api/v1/account/balance');
+  });
+});
+
+describe('isDistinctiveSecret', () => {
+  it('8+ characters of two kinds, or 16+ characters: a substring match means a leak; shorter or plainer ones do not', () => {
+    expect(['Fixture-Pa55word!x9', 's3cret-pw', 'correcthorsebatterystaple'].map(isDistinctiveSecret)).toEqual([true, true, true]);
+    expect(['x', 'e', 'true', '{', '"', 'sandbox', 'production', 'abc123'].map(isDistinctiveSecret)).toEqual(Array(8).fill(false));
   });
 });

@@ -1,10 +1,11 @@
 // One conformance run against a resolved target: the preflight (an unusable target is said once, before any case),
 // then the cases with progress. Shared by `gateway-harness conformance` and the gate; reports are the caller's.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayResponse } from '../api/envelope.ts';
+import { preflight } from '../api/preflight.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
-import { preflight } from './preflight.ts';
 import { conformanceProgress } from './progress.ts';
 import { runCases } from './runner.ts';
 import type { ConformanceSettings } from './settings.ts';
@@ -49,7 +50,7 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
   try {
     const timing = timingFor(config, settings);
     const checkedAt = Date.now();
-    const check = await preflight(target, api === 'v1' ? 'v1' : 'v2', timing);
+    const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
     if (request.announce !== undefined) request.progress.line(request.announce);
     const groups = new Map<string, number>();

@@ -5,7 +5,9 @@ import type { ClientHooks } from '../api/client-core.ts';
 import { retryRead } from '../api/faults.ts';
 import type { TargetConfig, ResolvedTargetConfig } from '../api/target-config.ts';
 import { describeTarget } from '../api/target-config.ts';
+import { EXIT, HarnessError } from '../api/errors.ts';
 import { createGatewayClient, type GatewayClient } from '../client/gateway-client.ts';
+import { preflightTarget } from '../client/target-preflight.ts';
 import { discoverFixtures, type Fixtures } from '../conformance/fixtures.ts';
 import { settingsForSandbox, startEmbeddedSandbox } from '../conformance/session.ts';
 import { withBaseUrl as withUrl } from '../api/target-config.ts';
@@ -78,6 +80,9 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
   } else {
     resolved = { ...config, baseUrl: config.baseUrl };
     label = describeTarget(config);
+    // The one preflight every command runs: a silent, refusing or non-gateway target is one line in seconds (exit 2).
+    const check = await preflightTarget(resolved, 'v2');
+    if (!check.usable) throw new HarnessError('GH_ERR_TARGET', `the target cannot be used: ${check.reason}`, { exitCode: EXIT.usage });
   }
   const client = createGatewayClient(withRealTimeFloors(resolved, settings), options.hooks === undefined ? {} : { hooks: options.hooks });
   const running = sandbox;

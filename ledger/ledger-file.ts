@@ -1,6 +1,7 @@
 // ledger.jsonl on disk: appends that are on the disk (fsync) when they return, from any thread or process (O_APPEND,
 // one write per batch, so lines never interleave), and a reader that survives a line torn by `kill -9` mid-write.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { makeDirectory } from '../reports/make-dir.ts';
 import { dirname } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import { redactText, redactUrl } from '../api/redact.ts';
@@ -26,7 +27,7 @@ function serialize(line: LedgerLine, secrets: readonly string[]): string {
 export function openLedgerWriter(path: string, options: { readonly secrets?: readonly string[] } = {}): LedgerWriter {
   const secrets = options.secrets ?? [];
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectory(dirname(path));
   } catch (error) {
     throw new HarnessError('GH_ERR_CONFIG', `ledger: cannot create ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

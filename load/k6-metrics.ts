@@ -37,7 +37,8 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
   const tags = { operation: inspection.operation, api: inspection.api };
   if (options.measureChecks) checkDuration.add(Date.now() - started, tags);
   outcomes.add(1, { operation: inspection.operation, api: inspection.api, outcome: inspection.outcome });
-  failed.add(inspection.failed, tags);
+  // gateway_failed is a rate of answers: a response that never came is a fault (below), not a 0 that makes the rate look met.
+  if (inspection.answered) failed.add(inspection.failed, tags);
   const fault = faultKindOf(exchange.response);
   if (fault !== undefined) faultCounters[fault].add(1, tags);
   if (inspection.schemaProblem !== undefined) {

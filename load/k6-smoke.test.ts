@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
-import { startSandbox } from '../sandbox/server.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import type { RunReport } from '../reports/model.ts';
@@ -151,11 +150,18 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
   );
 
   it(
-    'calls a target whose catalog cannot be read unusable: exit 2 (wrong credentials here), reports still written',
+    'calls a target whose catalog cannot be read unusable: exit 2 (its catalog refuses the credentials here), reports still written',
     async () => {
-      const other = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'someone-else', password: 'not-ours' });
+      // The balance read answers (so the preflight every command runs passes) and every catalog read is refused: the
+      // unusable target is found by setup(), on k6 itself. (Refused credentials everywhere are the preflight's: #23.)
+      const other = createServer((req, res) => {
+        res.writeHead((req.url ?? '').includes('/account/balance') ? 200 : 401, { 'content-type': 'application/json' });
+        res.end((req.url ?? '').includes('/account/balance') ? '{"responseCode":"000","responseMessage":null,"payLoad":100}' : '{"responseCode":"041","responseMessage":"Authentication failed","payLoad":null}');
+      });
+      await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
       try {
-        const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', { GATEWAY_BASE_URL: other.url, GATEWAY_TIME_SCALE: '0.01' });
+        const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', { GATEWAY_BASE_URL: url, GATEWAY_TIME_SCALE: '0.01' });
         expect(r.exitCode, r.output).toBe(2);
         const summary = JSON.parse(r.files.json) as RunReport;
         expect([summary.verdict, summary.load?.setupCompleted]).toEqual(['unusable', false]);
@@ -163,7 +169,8 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
         expect(r.output).toMatch(/catalog discovery: v[12]\.catalog\.(skus|countries) did not return a successful array \(HTTP 401/);
         expectNoCredentials(r);
       } finally {
-        await other.close();
+        other.closeAllConnections();
+        await new Promise<void>((done) => other.close(() => done()));
       }
     },
     RUN_TIMEOUT_MS,

@@ -24,3 +24,51 @@ export const METRICS = Object.freeze({
     malformed: 'gateway_faults_malformed',
   }),
 } as const);
+
+/** Kinds of k6 metric; each allows its own threshold aggregations (k6 docs: Thresholds). */
+export type MetricKind = 'counter' | 'gauge' | 'rate' | 'trend';
+
+/**
+ * Every metric a harness run has, by name: k6's built-in metrics the harness scripts emit (the engine emits the same,
+ * engine/metrics/store.ts BUILTIN_METRICS; a test holds the two lists equal) and the harness's own. A threshold on any
+ * other name would judge a metric that never gets a sample: k6 then ends without a summary.
+ */
+export const RUN_METRICS: Readonly<Record<string, MetricKind>> = Object.freeze({
+  vus: 'gauge',
+  vus_max: 'gauge',
+  iterations: 'counter',
+  iteration_duration: 'trend',
+  dropped_iterations: 'counter',
+  checks: 'rate',
+  group_duration: 'trend',
+  http_reqs: 'counter',
+  http_req_failed: 'rate',
+  http_req_duration: 'trend',
+  http_req_blocked: 'trend',
+  http_req_connecting: 'trend',
+  http_req_tls_handshaking: 'trend',
+  http_req_sending: 'trend',
+  http_req_waiting: 'trend',
+  http_req_receiving: 'trend',
+  data_sent: 'counter',
+  data_received: 'counter',
+  [METRICS.outcomes]: 'counter',
+  [METRICS.failed]: 'rate',
+  [METRICS.schemaViolations]: 'counter',
+  [METRICS.timeToFinal]: 'trend',
+  [METRICS.unresolved]: 'counter',
+  [METRICS.checkDuration]: 'trend',
+  [METRICS.chargesRefused]: 'counter',
+  [METRICS.faults.timeout]: 'counter',
+  [METRICS.faults.connection]: 'counter',
+  [METRICS.faults['server-error']]: 'counter',
+  [METRICS.faults.malformed]: 'counter',
+});
+
+/** The threshold aggregations each kind of metric supports (k6: counter count/rate, gauge value, rate rate, trend avg/min/max/med/p(N)). */
+export const KIND_AGGREGATIONS: Readonly<Record<MetricKind, readonly string[]>> = Object.freeze({
+  counter: ['count', 'rate'],
+  gauge: ['value'],
+  rate: ['rate'],
+  trend: ['avg', 'min', 'max', 'med', 'p'],
+});

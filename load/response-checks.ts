@@ -17,6 +17,11 @@ export interface Inspection {
   /** The outcome counted for this response (the classifier's; see `metricOutcome`). */
   readonly outcome: Outcome;
   readonly failed: boolean;
+  /**
+   * Whether the target answered at all (a whole HTTP response). Without an answer only "http status is 200" is judged
+   * (and fails): an outcome check or a failure rate built on no answer would show green for a silent target.
+   */
+  readonly answered: boolean;
   readonly checks: readonly CheckResult[];
   /** One line naming the envelope/payload problems, when the schema check failed. */
   readonly schemaProblem?: string;
@@ -67,12 +72,14 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
       }
     }
   }
-  checks.push({ key: 'outcome', name: CHECKS.outcome.name, ok: outcome !== 'Failed' });
+  const answered = response.httpStatus !== undefined && !response.timedOut && response.transportError === undefined;
+  if (answered) checks.push({ key: 'outcome', name: CHECKS.outcome.name, ok: outcome !== 'Failed' });
   return {
     operation: operation.id,
     api: operation.version,
     outcome,
     failed: outcome === 'Failed',
+    answered,
     checks,
     ...(schemaProblem === undefined ? {} : { schemaProblem }),
   };

@@ -1,5 +1,7 @@
 // The --threshold and duration syntax shared by the CLI and the bundles.
 import { describe, expect, it } from 'vitest';
+import { BUILTIN_METRICS } from '../engine/metrics/store.ts';
+import { RUN_METRICS } from './metric-names.ts';
 import { durationSeconds, groupThresholds, parseThresholdOverride } from './thresholds.ts';
 
 describe('parseThresholdOverride', () => {
@@ -44,5 +46,18 @@ describe('durationSeconds', () => {
 
   it.each(['', '5', 'm5', '1d', '-5s', '5 m'])('refuses %j', (text) => {
     expect(durationSeconds(text)).toBeUndefined();
+  });
+});
+
+describe('threshold metric names', () => {
+  it("RUN_METRICS holds every k6 built-in the engine emits, with the engine's kind", () => {
+    for (const def of BUILTIN_METRICS) expect([def.name, RUN_METRICS[def.name]]).toEqual([def.name, def.type]);
+  });
+
+  it('a typo of a metric name is refused naming the metric and the likely intent; a wrong aggregation too', () => {
+    expect(parseThresholdOverride('http_req_durration:p(95)<100')).toEqual({ error: expect.stringMatching(/^unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/) as unknown });
+    expect(parseThresholdOverride('no_such_metric{operation:x}:count==0')).toEqual({ error: expect.stringMatching(/^unknown metric "no_such_metric": a run has vus, /) as unknown });
+    expect(parseThresholdOverride('gateway_failed:p(95)<1')).toEqual({ error: expect.stringMatching(/does not apply to gateway_failed, a rate: use rate/) as unknown });
+    expect(parseThresholdOverride('checks{check:envelope}:rate>0.99')).toEqual({ metric: 'checks{check:envelope}', expression: 'rate>0.99' });
   });
 });

@@ -1,10 +1,10 @@
 // Turns the conformance runner's RunResult into the report's conformance section (and a whole report), with counts
 // per status and group, every case and failure, and each failing request redacted once more on the way in.
-import { redactHeaders, redactUrl } from '../api/redact.ts';
+import { redactHeaders, redactUrl, scrubDistinctiveSecrets } from '../api/redact.ts';
 import { CASE_GROUPS, type CaseResult, type Failure, type RequestEcho, type RunResult } from '../conformance/types.ts';
 import { combineVerdicts, verdictOfCases } from './verdict.ts';
 import { assembleReport, type ReportInput } from './assemble.ts';
-import { redactBasicCredentials, scrubSecrets } from './redact-report.ts';
+import { redactBasicCredentials } from './redact-report.ts';
 import type { CaseCountsReport, ConformanceSection, ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
 
 export interface ConformanceSectionOptions {
@@ -25,7 +25,7 @@ function count(counts: CaseCountsReport, status: CaseResult['status']): void {
 
 function requestOf(echo: RequestEcho, secrets: readonly string[]): ReportRequest {
   const body = echo.body;
-  const clean = (text: string): string => scrubSecrets(redactBasicCredentials(text), secrets);
+  const clean = (text: string): string => scrubDistinctiveSecrets(redactBasicCredentials(text), secrets);
   return {
     operationId: echo.operationId,
     method: echo.method,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { base64EncodeUtf8 } from '../api/base64.ts';
 import { fromConformanceRun } from './from-conformance.ts';
 import { passingConformanceRun } from './fixtures/sample-runs.ts';
-import { credentialSecrets, redactBasicCredentials, redactReport, scrubSecrets } from './redact-report.ts';
+import { credentialSecrets, redactBasicCredentials, redactReport } from './redact-report.ts';
 
 const RULE = 'Every call uses HTTP Basic Authentication with a user id and password issued to the agent by the service operator.';
 
@@ -32,7 +32,10 @@ describe('redactReport', () => {
     expect(redactBasicCredentials('Basic dGVzdA==')).toBe('Basic dGVzdA=='); // "test": no colon, not a credential
   });
 
-  it('scrubSecrets replaces the longest secret first', () => {
-    expect(scrubSecrets('u:pw and pw', ['pw', 'u:pw'])).toBe('[REDACTED] and [REDACTED]');
+  it('a credential field of a structured body is redacted whatever its value; the scheme word of a header stays', () => {
+    const run = passingConformanceRun();
+    const report = fromConformanceRun(run, { runId: 'r', target: { url: 'http://127.0.0.1:1' } });
+    const clean = redactReport({ ...report, artifacts: { password: 'x', authorization: 'Bearer x', note: 'x' } }, ['x']);
+    expect(clean.artifacts).toEqual({ password: '[REDACTED]', authorization: 'Bearer [REDACTED]', note: 'x' });
   });
 });

@@ -1,8 +1,8 @@
-// The last line of defence before a report leaves the process: every string of the model is scrubbed of the run's
-// secrets (password, `user:password`, its base64 Basic token), of URL user info and of any Basic credential token.
-// Runtime-neutral. Prose stays intact: spec rules are quoted verbatim in reports.
+// The last line of defence before a report leaves the process: every string (and key) of the model is scrubbed of URL
+// user info, Basic credential tokens, credential fields and the run's distinctive secrets. Runtime-neutral. It works on
+// the model's values, never on the rendered files, so a short password cannot corrupt JSON, XML or HTML structure.
 import { base64EncodeUtf8 } from '../api/base64.ts';
-import { REDACTED, redactUrl } from '../api/redact.ts';
+import { isSecretField, REDACTED, redactCredentialValue, redactSecretFields, redactUrl, scrubDistinctiveSecrets } from '../api/redact.ts';
 import type { RunReport } from './model.ts';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -44,12 +44,18 @@ export function credentialSecrets(user: string | undefined, password: string | u
   return [password, pair, base64EncodeUtf8(pair)];
 }
 
+/** One string of the model: credentials in value positions always, the run's secrets only where distinctive. */
+function scrubString(text: string, secrets: readonly string[]): string {
+  return scrubDistinctiveSecrets(redactSecretFields(redactBasicCredentials(redactUrl(text))), secrets);
+}
+
 function scrub(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return scrubSecrets(redactBasicCredentials(redactUrl(value)), secrets);
+  if (typeof value === 'string') return scrubString(value, secrets);
   if (Array.isArray(value)) return value.map((item) => scrub(item, secrets));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = scrub(item, secrets);
+    // A credential field of a structured body (`{ password: 'x' }`) is a value position whatever the password is.
+    for (const [key, item] of Object.entries(value)) out[scrubString(key, secrets)] = typeof item === 'string' && isSecretField(key) ? redactCredentialValue(item) : scrub(item, secrets);
     return out;
   }
   return value;
@@ -58,11 +64,4 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
 /** A deep copy of the report with every string redacted (headers were already; this catches messages and bodies). */
 export function redactReport(report: RunReport, secrets: readonly string[]): RunReport {
   return scrub(report, secrets) as RunReport;
-}
-
-/** Plain replacement of each secret (longest first) in a text; no pattern rewriting that could break code or prose. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
-  return out;
 }

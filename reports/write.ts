@@ -1,12 +1,14 @@
 // Writes one run's report set into its report directory: summary.json, junit.xml, summary.md and report.html, all
 // from the same (redacted) RunReport, so every file states the same verdict and nothing carries a credential.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
+import { makeDirectory } from './make-dir.ts';
 import { loadHtmlAssets, renderReportHtml, type HtmlAssets } from './html/report-html.ts';
 import { reportJunitXml } from './junit-report.ts';
 import { REPORT_FILES, type RunReport } from './model.ts';
-import { redactReport, scrubSecrets } from './redact-report.ts';
+import { scrubDistinctiveSecrets } from '../api/redact.ts';
+import { redactReport } from './redact-report.ts';
 import { renderSummaryMarkdown } from './summary-md.ts';
 
 export type ReportFileKind = keyof typeof REPORT_FILES;
@@ -45,7 +47,7 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
   for (const kind of kinds) artifacts[kind] = REPORT_FILES[kind];
   const clean = redactReport({ ...report, artifacts }, secrets);
   try {
-    mkdirSync(absolute, { recursive: true });
+    makeDirectory(absolute);
   } catch (error) {
     throw new HarnessError('GH_ERR_CONFIG', `cannot create the report directory ${absolute}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
@@ -59,7 +61,7 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
   for (const kind of kinds) {
     const path = join(absolute, REPORT_FILES[kind]);
     try {
-      writeAtomic(path, scrubSecrets(render[kind](), secrets));
+      writeAtomic(path, scrubDistinctiveSecrets(render[kind](), secrets));
     } catch (error) {
       if (error instanceof HarnessError) throw error;
       throw new HarnessError('GH_ERR_CONFIG', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`, { cause: error });

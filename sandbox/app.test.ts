@@ -213,6 +213,22 @@ describe('robustness: gateway-style answers, never a crash', () => {
     expect(res.body.responseMessage).toMatch(/JSON/);
   });
 
+  it('valid JSON with a __proto__ or constructor.prototype member -> 400 envelope naming the member, not "not valid JSON" (#23)', async () => {
+    const c = await client();
+    const cases: Array<[string, string]> = [
+      ['{"__proto__": {"admin": true}, "skuId": 193}', '$.__proto__'],
+      ['{"skuId": 193, "extra": {"constructor": {"prototype": {"x": 1}}}}', '$.extra.constructor.prototype'],
+    ];
+    for (const [body, member] of cases) {
+      const res = await raw(c, 'POST', TOPUP, body, { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(res.body.responseCode).toBe('003');
+      expect(res.body.responseMessage).toBe(`Invalid request: the body's member ${member} is not accepted (no request body has it)`);
+    }
+    expect(c.app.store.size).toBe(0);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
   it('empty JSON body -> 400 envelope; a JSON array or null body -> validation failure', async () => {
     const c = await client();
     expect((await raw(c, 'POST', TOPUP, '', { 'content-type': 'application/json' })).status).toBe(400);

@@ -206,6 +206,41 @@ function echo(text: string): string {
   return text.length > ECHO_MAX ? `${text.slice(0, ECHO_MAX)}...` : text;
 }
 
+/** The code of a JSON body refused for a member that would rewrite an object's prototype (prototype poisoning). */
+const FORBIDDEN_MEMBER = 'GH_SANDBOX_FORBIDDEN_JSON_MEMBER';
+
+function parserError(code: string, message: string): FastifyError {
+  return Object.assign(new Error(message), { code, statusCode: 400, name: 'FastifyError' }) as FastifyError;
+}
+
+/** The member path of a `__proto__` key, or of a `constructor` holding `prototype`, anywhere in a parsed body. */
+function poisonedMember(value: unknown, path = '$'): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (key === '__proto__') return `${path}.__proto__`;
+    if (key === 'constructor' && item !== null && typeof item === 'object' && Object.prototype.hasOwnProperty.call(item, 'prototype')) return `${path}.constructor.prototype`;
+    const inner = poisonedMember(item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** The sandbox's JSON body parser: as fastify's (same error codes), but a poisoning member is refused by name. */
+function parseJsonBody(body: string): { ok: true; value: unknown } | { ok: false; error: FastifyError } {
+  if (body.length === 0) return { ok: false, error: parserError('FST_ERR_CTP_EMPTY_JSON_BODY', 'empty JSON body') };
+  let value: unknown;
+  try {
+    // JSON.parse makes `__proto__` an own member (never the prototype); the body is refused below before any use.
+    value = JSON.parse(body);
+  } catch {
+    return { ok: false, error: parserError('FST_ERR_CTP_INVALID_JSON_BODY', 'body is not valid JSON') };
+  }
+  const member = poisonedMember(value);
+  if (member !== undefined) return { ok: false, error: parserError(FORBIDDEN_MEMBER, member) };
+  return { ok: true, value };
+}
+
 /** Fastify's own failures (parsing, limits, bad URLs) as gateway-style answers: HTTP status, code key, message. */
 function describeFrameworkError(error: FastifyError, bodyLimit: number): { status: number; key: ResponseCodeKey; message: string } {
   switch (error.code) {
@@ -221,6 +256,8 @@ function describeFrameworkError(error: FastifyError, bodyLimit: number): { statu
       return { status: 414, key: 'invalidRequest', message: `Invalid request: a path parameter is longer than ${MAX_PARAM_LENGTH} characters` };
     case 'FST_ERR_BAD_URL':
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the URL is malformed' };
+    case FORBIDDEN_MEMBER:
+      return { status: 400, key: 'invalidRequest', message: `Invalid request: the body's member ${error.message} is not accepted (no request body has it)` };
     default:
       break;
   }
@@ -273,6 +310,13 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   });
   // Only JSON bodies: text/plain (fastify's other default) becomes a 415 like any other content type.
   fastify.removeContentTypeParser('text/plain');
+  // fastify's JSON parser says "not valid JSON" for valid JSON with a `__proto__` member; ours says what it refused.
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const parsed = parseJsonBody(body as string);
+    if (parsed.ok) done(null, parsed.value);
+    else done(parsed.error, undefined);
+  });
 
   const routeConfig = (request: FastifyRequest): { operationId?: string; internal?: boolean } | undefined =>
     request.routeOptions?.config as { operationId?: string; internal?: boolean } | undefined;

@@ -1,11 +1,11 @@
 // How every command that judges a gateway ends: its report set written through reports/ (summary.json, junit.xml,
 // summary.md, report.html), the verdict line first on stdout, what needs reading, then where the reports are.
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { caseFailureText } from '../reports/junit-report.ts';
 import { REPORT_FILES, type RunReport } from '../reports/model.ts';
+import { makeDirectory } from '../reports/make-dir.ts';
 import { createProgress, type Progress } from '../reports/progress.ts';
 import { credentialSecrets } from '../reports/redact-report.ts';
 import { formatCount, formatObserved, loadProblems } from '../reports/sections.ts';
@@ -13,8 +13,8 @@ import { VERDICT_WORD } from '../reports/verdict.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
 
 /**
- * The secrets to scrub from every report and line: the password, `user:password` and its Basic token. The embedded
- * sandbox's public defaults (user/pass) are not secrets, and scrubbing "pass" would mangle every "passed".
+ * The secrets to scrub from every report and line: the password, `user:password` and its Basic token (each scrubbed as
+ * a substring only where distinctive: api/redact.ts). The embedded sandbox's public defaults (user/pass) are no secrets.
  */
 export function reportSecrets(config: { readonly user: string; readonly password: string }): string[] {
   if (config.user === CONFIG_DEFAULTS.user && config.password === CONFIG_DEFAULTS.password) return [];
@@ -25,7 +25,7 @@ export function reportSecrets(config: { readonly user: string; readonly password
 export function prepareReportDir(option: string | undefined, runId: string, cwd = process.cwd()): string {
   const dir = option === undefined ? join(cwd, 'reports', 'out', runId) : resolve(cwd, option);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (error) {
     throw new HarnessError('GH_ERR_USAGE', `--report-dir: cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

@@ -45,7 +45,7 @@ const list = (names: readonly string[]): string => names.join(', ');
 const wholeNumber = (flag: string, max: number) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, `${flag} must be a whole number`)
+    .regex(/^-?\d{1,9}$/, `${flag} must be a whole number of at least 1`)
     .transform(Number)
     .pipe(z.number().int().min(1, `${flag} must be at least 1`).max(max, `${flag} must be at most ${max}`));
 

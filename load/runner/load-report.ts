@@ -76,6 +76,7 @@ export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise
   const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run) };
   // The ledger is reported whatever became of the run: a charge is never left out of the reports.
   const ledger = run.ledger === undefined ? {} : { ledger: run.ledger };
+  if (run.unusable !== undefined) return assembleReport({ ...common, error: { code: 'GH_ERR_TARGET', message: run.unusable } });
   if (run.summaryData === undefined) {
     return assembleReport({ ...common, ...ledger, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
   }

@@ -2,21 +2,25 @@
 // embedded sandbox when there is no target (or use the caller's), arm the money guard for charging scenarios (ledger,
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
+import { preflightTarget } from '../../client/target-preflight.ts';
 import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
+import { LEDGER_FILE } from '../../ledger/entry.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
+import { makeDirectory } from '../../reports/make-dir.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
@@ -31,10 +35,14 @@ import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import type { LoadFlags } from './load-options.ts';
+import { checkVuMemory, runVus } from './vu-memory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export { LOAD_SANDBOX_FUNDS };
+
+/** The price book a capped run hands its VUs (ledger/price-book.ts), beside the reports. */
+const PRICES_FILE = 'prices.json';
 
 /** The NDJSON metric stream every run keeps in its report directory (gzip: a long run's stream is large). */
 export const DEFAULT_METRICS_FILE = 'metrics.ndjson.gz';
@@ -50,6 +58,8 @@ export interface LoadRunIo {
   readonly sandbox?: { readonly url: string; readonly profile: string };
   /** Default: a new one (`newLoadRunId`). */
   readonly runId?: string;
+  /** The machine's memory (default os.totalmem()): what a run's VUs are held against (vu-memory.ts). */
+  readonly totalMemoryBytes?: number;
   /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
   readonly engineWorkers?: number;
 }
@@ -73,6 +83,8 @@ export interface LoadRun {
   readonly ndjsonPath?: string;
   /** The money ledger of a guarded run (charging scenario on production, or --ledger), reconciled at the end. */
   readonly ledger?: LedgerSection;
+  /** Why the target could not be used (the preflight's one line): nothing was run against it. */
+  readonly unusable?: string;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -149,11 +161,18 @@ export function insideReportDir(reportDir: string, file: string): string | undef
 export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
   checkLoadRun(flags, config, money);
   const engine = selectEngine(flags.engine, io.env, io.cwd);
+  // Refused or said before anything is built or started: what the VUs will take in memory (measured per engine).
+  const memoryWarning = checkVuMemory(engine.engine, runVus(flags.profile, flags.vus), io.totalMemoryBytes ?? totalmem());
+  if (memoryWarning !== undefined) io.progress.line(memoryWarning);
   const runId = io.runId ?? newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
-  mkdirSync(reportDir, { recursive: true });
+  makeDirectory(reportDir);
   const summaryFile = join(reportDir, K6_SUMMARY_FILE);
   const ndjsonPath = flags.outJson === undefined ? join(reportDir, DEFAULT_METRICS_FILE) : resolve(io.cwd, flags.outJson);
+  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything starts.
+  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE];
+  const collision = ownFiles.find((file) => join(reportDir, file) === ndjsonPath);
+  if (collision !== undefined) throw usage(`--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`);
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
   rmSync(ndjsonPath, { force: true });
@@ -193,6 +212,14 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       targetLabel = describeTarget(config);
     }
     const resolved: ResolvedTargetConfig = { ...config, baseUrl: target.url };
+    if (!target.embedded) {
+      // One short, bounded balance read before any VU starts: a silent, refusing or non-gateway target is said in
+      // seconds, as what it is, instead of a progress bar at 0% and a report built on no answer.
+      const check = await preflightTarget(resolved, flags.api === 'v1' ? 'v1' : 'v2');
+      if (!check.usable) {
+        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason };
+      }
+    }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
     const guarded = charging && (money.ledger || money.cap !== undefined);
     const secrets = credentialSecrets(config.user, config.password);
@@ -216,7 +243,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       const line = allowanceLine(money);
       if (line !== undefined) io.progress.line(line);
       // The price book (with a cap) and the wallet currency (always) for every VU's hooks.
-      pricesFile = join(reportDir, 'prices.json');
+      pricesFile = join(reportDir, PRICES_FILE);
       writeFileSync(pricesFile, JSON.stringify(session.prices));
       engineMoney = {
         ...(session.ledgerPath === undefined ? {} : { ledgerPath: session.ledgerPath }),

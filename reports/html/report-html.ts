@@ -296,8 +296,9 @@ function moneyFacts(ledger: LedgerSection): string {
   return facts.length === 0 ? '' : `<p>${facts.join('; ')}.</p>`;
 }
 
-function faultsHtml(faults: NonNullable<RunReport['faults']>): string {
-  return `<section class="faults"><h2 id="faults">Faults seen</h2><p>${plural(faults.total, 'response')} that were no gateway answer, each judged by the section whose request saw it (conformance provokes client timeouts on purpose): ${h(faultLine(faults))}.</p></section>`;
+function faultsHtml(faults: NonNullable<RunReport['faults']>, withConformance: boolean): string {
+  const provoked = withConformance ? ' (conformance provokes client timeouts on purpose)' : '';
+  return `<section class="faults"><h2 id="faults">Faults seen</h2><p>${plural(faults.total, 'response')} that were no gateway answer, each judged by the section whose request saw it${provoked}: ${h(faultLine(faults))}.</p></section>`;
 }
 
 function ledgerHtml(ledger: LedgerSection): string {
@@ -337,7 +338,7 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
   }
   if (report.faults !== undefined && report.faults.total > 0) {
     toc.push('<a href="#faults">Faults</a>');
-    sections.push(faultsHtml(report.faults));
+    sections.push(faultsHtml(report.faults, report.conformance !== undefined));
   }
   const chartData = report.load?.series === undefined ? {} : { load: { series: report.load.series } };
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;

@@ -44,7 +44,8 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
     const out = tempDir();
     const { code, stderr } = await run(['baseline', 'record', '--target', 'http://127.0.0.1:9', '--out', out]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/GH_ERR_TARGET: catalog discovery/);
+    // The preflight every command runs says it first, before any catalog read (#23).
+    expect(stderr).toMatch(/GH_ERR_TARGET: the target cannot be used: http:\/\/127\.0\.0\.1:9: cannot connect/);
   });
 });
 

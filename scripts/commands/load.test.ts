@@ -3,12 +3,17 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { PROFILE_NAMES } from '../../load/profiles.ts';
 import { runCli } from '../fixtures/run-cli.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
 
 /** A target that counts what reaches it: "nothing sent" is measured, not assumed. */
 let server: Server;
@@ -36,13 +41,18 @@ describe('gateway-harness load flags', () => {
     [['--scenario', 'lookup', '--engine', 'jmeter'], /--engine must be one of auto, k6, node/],
     [['--scenario', 'lookup', '--api', 'v3'], /--api must be v1, v2 or both/],
     [['--scenario', 'lookup', '--vus', '0'], /--vus must be at least 1/],
-    [['--scenario', 'lookup', '--vus', '1.5'], /--vus must be a whole number/],
+    [['--scenario', 'lookup', '--vus', '1.5'], /--vus must be a whole number of at least 1/],
+    [['--scenario', 'lookup', '--vus', '-1'], /--vus must be at least 1/],
+    [['--scenario', 'lookup', '--engine', 'node', '--vus', '100000', '--duration', '2s'], /--vus 100000: the Node engine needs about 48\.8 GB for that many VUs \(0\.5 MB each, measured\)/],
     [['--scenario', 'lookup', '--duration', '10'], /--duration must be a k6 duration of at least 1s/],
     [['--scenario', 'lookup', '--profile', 'load', '--rate', '0'], /--rate must be greater than 0/],
     [['--scenario', 'lookup', '--rate', '5'], /--rate applies to the arrival-rate profiles \(load, stress, spike, soak, breakpoint\), not to smoke/],
     [['--scenario', 'lookup', '--threshold', 'http_req_duration'], /--threshold: threshold "http_req_duration" must be metric:expression/],
     [['--scenario', 'lookup', '--threshold', 'gateway_failed:rate<lots'], /--threshold: threshold expression "rate<lots"/],
     [['--scenario', 'lookup', '--out', 'csv=x.csv'], /--out must be json=FILE/],
+    [['--scenario', 'lookup', '--engine', 'k6', '--threshold', 'http_req_durration:p(95)<100'], /--threshold: unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/],
+    [['--scenario', 'lookup', '--engine', 'node', '--threshold', 'http_req_durration:p(95)<100'], /--threshold: unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/],
+    [['--scenario', 'lookup', '--threshold', 'http_reqs:p(95)<100'], /--threshold: "p\(95\)<100" does not apply to http_reqs, a counter: use count, rate/],
     [['--scenario', 'v1-v2', '--api', 'v2'], /--scenario v1-v2 compares v1 and v2: it needs --api both/],
     [['--scenario', 'lookup', '--funds', '-5'], /--funds must be a positive number/],
     [['--scenario', 'lookup', '--funds', '100', '--target', 'http://127.0.0.1:9'], /--funds sets the embedded sandbox's starting balance/],
@@ -94,6 +104,32 @@ describe('gateway-harness load refusals', () => {
       else process.env.K6_BIN = saved;
     }
     expect(requests).toBe(before);
+  });
+});
+
+describe('gateway-harness load: report directory and --out (#23 small findings)', () => {
+  it('--report-dir /proc/foo fails once with one line naming the directory (a child process: the old code spun forever)', async () => {
+    const child = spawn(process.execPath, [BIN, 'load', '--scenario', 'lookup', '--report-dir', '/proc/foo'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+    clearTimeout(timer);
+    expect(code).toBe(2);
+    expect(stderr).toBe('gateway-harness: GH_ERR_USAGE: --report-dir: cannot create /proc/foo (ENOENT)\n');
+  });
+
+  it.each(['summary.json', 'junit.xml', 'k6-summary.json', 'ledger.jsonl'])('--out json=<report dir>/%s is refused before anything is sent: exit 2, one line', async (file) => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-out-'));
+    const before = requests;
+    try {
+      const { code, stderr } = await runCli(['load', '--scenario', 'catalog-browse', '--engine', 'node', '--target', target, '--report-dir', dir, '--out', `json=${join(dir, file)}`]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_USAGE: --out json=.*: ${file.replace('.', '\\.')} in the report directory is a file the run writes itself`));
+      expect(requests).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
 import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
@@ -80,6 +80,7 @@ export function register(program: Command): void {
       progress.done();
     }
     const report = await loadRunReport(run, loadReportMeta(flags, config));
+    if (run.unusable !== undefined) throw unusableTarget(report, run.reportDir, reportSecrets(config));
     const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
     process.exitCode = exitCodeOf(run.engineExit, written.report);
   });

@@ -28,6 +28,15 @@ type Doc = { openapi: string; paths: Record<string, Record<string, { operationId
 const operationIds = (doc: Doc): string[] => Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
 
 describe('gateway-harness openapi', () => {
+  it('--server with user info: the document carries none, and stderr says it was left out (#23)', async () => {
+    const { code, stdout, stderr } = await run(['openapi', '--server', 'http://agent:s3cret-pw@127.0.0.1:8080/gw']);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('s3cret-pw');
+    expect(stdout).not.toContain('agent:');
+    expect((JSON.parse(stdout) as Doc).servers[0]?.variables.base_url.default).toBe('http://127.0.0.1:8080/gw');
+    expect(stderr).toMatch(/openapi: the server URL carried user info \(user:password@\): left out of the document/);
+  });
+
   it('writes the document to --out (exit 0) and says where', async () => {
     const file = join(tempDir(), 'nested', 'gateway.openapi.json');
     const { code, stderr } = await run(['openapi', '--out', file, '--server', 'http://127.0.0.1:8080']);

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import type { Environment, ResolvedTargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient } from '../../client/gateway-client.ts';
+import { assertTargetUsable } from '../../client/target-preflight.ts';
 import { openLedgerWriter, readLedger } from '../../ledger/ledger-file.ts';
 import { K6_SPOOL_FILE, recoverSpool } from '../../ledger/k6-spool.ts';
 import { foldLedger, isFinal, ledgerTotals, type LedgerTransaction } from '../../ledger/ledger-state.ts';
@@ -123,6 +124,8 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
       err(`reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`);
     }
     const resolved: ResolvedTargetConfig = { ...config, baseUrl };
+    // The one preflight of every command, before anything is polled or appended: a dead target is one line in seconds.
+    await assertTargetUsable('reconcile', resolved, 'v2');
     const writer = openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
     const client = createGatewayClient(harnessClientConfig(resolved));
     try {

@@ -1,15 +1,15 @@
 // The preflight against real sockets on 127.0.0.1: a closed port and refused credentials make the target unusable
 // (one reason, at most two calls); a usable gateway — even one whose balance read fails for another reason — is not.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+// Hostile targets (HTML, empty 200, gzip garbage, a body cut mid-way, silence) are said as what they are, quickly.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../api/target-config.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { envelope, sendJson, startTestServer, type Handler, type TestServer } from '../client/test-server.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { preflight } from './preflight.ts';
-import { DEFAULT_SETTINGS } from './settings.ts';
-import { createNodeConformanceTarget, timingFor } from './target.ts';
+import { PREFLIGHT_LIMITS } from '../api/preflight.ts';
+import { preflightTarget } from './target-preflight.ts';
 
 const PASSWORD = 'Pw-preflight-5d1c';
 const closers: Array<() => Promise<void>> = [];
@@ -33,10 +33,7 @@ function configFor(baseUrl: string, password = PASSWORD): ResolvedTargetConfig {
 }
 
 async function check(baseUrl: string, password = PASSWORD) {
-  const config = configFor(baseUrl, password);
-  const target = createNodeConformanceTarget(config);
-  closers.push(() => target.close());
-  return preflight(target, 'v2', timingFor(config, DEFAULT_SETTINGS));
+  return preflightTarget(configFor(baseUrl, password), 'v2');
 }
 
 async function server(handler: Handler): Promise<TestServer> {
@@ -99,5 +96,100 @@ describe('preflight', () => {
     });
     const result = await check(s.url);
     expect(result.usable === false && result.reason).toMatch(/no gateway at this base URL/);
+  });
+
+  it('the 3 s / 5 s bounds are below what a person waits for one line', () => {
+    expect(PREFLIGHT_LIMITS).toEqual({ connectMs: 3_000, answerMs: 5_000 });
+  });
+});
+
+/** A raw HTTP server whose every request gets `answer` (port 0, closed after the test, open sockets destroyed). */
+async function rawServer(answer: (socket: Socket) => void): Promise<string> {
+  const sockets = new Set<Socket>();
+  const s = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', () => answer(socket));
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        s.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+async function httpServer(handler: Parameters<typeof createHttpServer>[1]): Promise<string> {
+  const s: Server = createHttpServer(handler);
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+describe('preflight: hostile targets are said as what they answered, never as refused credentials (#23 finding 7)', () => {
+  const cases: ReadonlyArray<[string, Parameters<typeof createHttpServer>[1] | ((socket: Socket) => void), 'http' | 'raw', RegExp]> = [
+    [
+      'an HTML page',
+      (_req, res) => {
+        res!.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res!.end('<!doctype html><html><body>Welcome to nginx</body></html>');
+      },
+      'http',
+      /answered HTTP 200 with an HTML page \(text\/html; charset=utf-8, \d+ characters\), 3 times: not the gateway's JSON envelope/,
+    ],
+    [
+      'an empty 200',
+      (_req, res) => {
+        res!.writeHead(200, { 'content-length': '0' });
+        res!.end();
+      },
+      'http',
+      /answered HTTP 200 with an empty body, 3 times: not the gateway's JSON envelope/,
+    ],
+    [
+      'gzip garbage',
+      (_req, res) => {
+        res!.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res!.end(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x13, 0x37, 0xff]));
+      },
+      'http',
+      /answered HTTP 200 with an unreadable body \(content-encoding gzip, \d+ characters that are not JSON\)/,
+    ],
+    [
+      'a body closed mid-way',
+      (socket: Socket) => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"responseCode":"00');
+        setImmediate(() => socket.destroy());
+      },
+      'raw',
+      /answered HTTP 200 whose body broke off before its end/,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, handler, kind, reason) => {
+    const url = kind === 'http' ? await httpServer(handler as Parameters<typeof createHttpServer>[1]) : await rawServer(handler as (socket: Socket) => void);
+    const result = await check(url);
+    expect(result.usable).toBe(false);
+    const text = result.usable === false ? result.reason : '';
+    expect(text).toMatch(reason);
+    expect(text).not.toMatch(/credentials/);
+  });
+
+  it('a target that accepts connections and never answers: unusable within the 5 s answer bound', async () => {
+    const url = await rawServer(() => undefined);
+    const started = Date.now();
+    const result = await check(url);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result).toMatchObject({ usable: false, calls: 1 });
+    expect(result.usable === false && result.reason).toMatch(/no answer to GET \/api\/v2\/account\/balance within \d+ ms/);
   });
 });
