@@ -30,7 +30,7 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...META_TESTS, ...SERIAL_TESTS, ...(QUICK ? NOT_QUICK : [])] } },
-      ...(QUICK ? [] : [{ extends: true, test: { name: 'meta', include: [...SERIAL_TESTS, ...META_TESTS], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } }]),
+      ...(QUICK ? [] : [{ extends: true as const, test: { name: 'meta', include: [...SERIAL_TESTS, ...META_TESTS], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } }]),
     ],
   },
 });
