@@ -5,7 +5,11 @@
  * What keeps a test file out of the quick tier, found in its source (scripts/test-tiers.test.ts checks that every file
  * showing one is listed): it starts child processes (the CLI, sandboxes, k6), finds a real k6 binary, or drives a browser.
  */
-export const NOT_QUICK_MARKERS: readonly RegExp[] = [/from 'node:child_process'/, /\bfindK6\b|\bfindLatestK6\b|k6-binaries/, /playwright-core/];
+export const NOT_QUICK_MARKERS: readonly RegExp[] = [
+  /from 'node:child_process'|\brunCliProcess\b/,
+  /\bfindK6\b|\bfindLatestK6\b|k6-binaries/,
+  /playwright-core/,
+];
 
 /** Files the quick tier leaves out, each for a marker above or, last, for its measured time. */
 export const NOT_QUICK: readonly string[] = [
@@ -15,10 +19,13 @@ export const NOT_QUICK: readonly string[] = [
   'distributed/split-runs.test.ts',
   'engine/differential.test.ts',
   'engine/segments.test.ts',
+  'ledger/cap-currency.test.ts',
   'ledger/crash-reconcile.test.ts',
   'ledger/faults-commands.test.ts',
   'ledger/faults-k6.test.ts',
   'ledger/k6-ledger.test.ts',
+  'ledger/migrate-cap.test.ts',
+  'ledger/reconcile-target.test.ts',
   'ledger/sandbox-restart.test.ts',
   'load/engine-differential.test.ts',
   'load/engine-select.test.ts',
