@@ -12,8 +12,8 @@ import { fromPassData, type MergePassData, type MergePassRequest, type MergePass
  * 24 MB is an 8 MB semi-space. Without a limit Node 20 and 22 stop at 16 MB, while Node 24 (V8 13.6) grows a semi-space
  * to 64 MB (scavenger-max-new-space-capacity-mb 32, doubled without pointer compression) once enough has survived
  * scavenges, which a merge of a few hundred MB reaches: the live heap stayed ~10 MB, but garbage and the stream buffers
- * it holds waited in a nursery 4x larger (peak RSS 277 MB for 1.1 GB of input). Measured on Node 20 and 24: 8 MB costs
- * no throughput the merge can see and keeps the whole process near 155 MB at any input size.
+ * it holds waited in a nursery 4x larger (peak RSS 277 MB for 1.1 GB of input). With 8 MB the merge is as fast, and the
+ * whole process stays at 147-176 MB from 60 MB to 1.1 GB of input on Node 20, 22 and 24 (distributed/README.md).
  */
 export const MERGE_YOUNG_GENERATION_MB = 24;
 
