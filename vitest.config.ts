@@ -1,6 +1,7 @@
 // Vitest configuration for the project's own tests. The conformance suite against a target is not a vitest run:
 // `gateway-harness conformance` runs its plan with conformance/runner.ts directly.
 import { defineConfig } from 'vitest/config';
+import { NOT_QUICK } from './scripts/test-tiers.ts';
 
 /**
  * The profile meta-tests run the whole conformance plan against dozens of sandboxes, with client timeouts of a few
@@ -16,6 +17,11 @@ const META_TESTS = ['conformance/planted-bugs.test.ts', 'conformance/benign-prof
  */
 const SERIAL_TESTS = ['distributed/split-runs.test.ts', 'distributed/merge/memory.test.ts', 'engine/segments.test.ts'];
 const EXCLUDE = ['node_modules/**', 'dist/**'];
+/**
+ * `npm run test:quick` sets GATEWAY_TEST_TIER=quick: unit and in-process tests only (scripts/test-tiers.ts leaves out
+ * k6, the browser and child processes), and no serial project. `npm test` runs everything.
+ */
+const QUICK = process.env.GATEWAY_TEST_TIER === 'quick';
 
 export default defineConfig({
   test: {
@@ -23,8 +29,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...META_TESTS, ...SERIAL_TESTS] } },
-      { extends: true, test: { name: 'meta', include: [...SERIAL_TESTS, ...META_TESTS], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...META_TESTS, ...SERIAL_TESTS, ...(QUICK ? NOT_QUICK : [])] } },
+      ...(QUICK ? [] : [{ extends: true as const, test: { name: 'meta', include: [...SERIAL_TESTS, ...META_TESTS], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } }]),
     ],
   },
 });

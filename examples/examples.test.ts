@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { RECOMMENDED_NODE_LINE } from '../scripts/test-node.ts';
 
 const GATE = 'npx gateway-harness gate --target $GATEWAY_BASE_URL --report-dir reports/out/ci';
 const read = (name: string): unknown => parse(readFileSync(new URL(name, import.meta.url), 'utf8'), { strict: true, uniqueKeys: true });
@@ -18,6 +19,11 @@ interface Step {
 describe('examples/github-actions.yml', () => {
   const workflow = read('github-actions.yml') as { jobs: { gate: { env: Record<string, string>; steps: Step[] } } };
   const job = workflow.jobs.gate;
+
+  it('runs on the recommended Node', () => {
+    const setup = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(String(setup?.with?.['node-version'])).toBe(RECOMMENDED_NODE_LINE);
+  });
 
   it('runs the gate with credentials from secrets', () => {
     expect(job.steps.some((s) => s.run === GATE)).toBe(true);
@@ -36,8 +42,12 @@ describe('examples/github-actions.yml', () => {
 });
 
 describe('examples/gitlab-ci.yml', () => {
-  const pipeline = read('gitlab-ci.yml') as { 'gateway-gate': { script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } };
+  const pipeline = read('gitlab-ci.yml') as { 'gateway-gate': { image: string; script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } };
   const job = pipeline['gateway-gate'];
+
+  it('runs on the recommended Node', () => {
+    expect(job.image).toBe(`node:${RECOMMENDED_NODE_LINE}-bookworm`);
+  });
 
   it('runs the gate and keeps the report dir and junit.xml even when the gate fails', () => {
     expect(job.script).toContain(GATE);

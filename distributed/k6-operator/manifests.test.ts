@@ -122,6 +122,31 @@ describe('the TestRun', () => {
   });
 });
 
+describe('read by a YAML 1.1 reader (Kubernetes\' own YAML library is one)', () => {
+  // `on`/`off` (the schema-check switches), `y`, `1:30` are booleans and numbers to YAML 1.1 and strings to YAML 1.2.
+  const p = plan();
+  const yamlFiles = Object.keys(p.files).filter((f) => f.endsWith('.yaml'));
+
+  it.each(yamlFiles)('%s reads the same in YAML 1.1 as in YAML 1.2', (file) => {
+    const text = p.files[file] ?? '';
+    expect(parse(text, { version: '1.1' })).toEqual(parse(text, { version: '1.2' }));
+  });
+
+  it('the TestRun read as YAML 1.1 validates against the CRD schema, every env value a quoted string', () => {
+    const text = p.files['testrun.yaml'] ?? '';
+    const testRun = parse(text, { version: '1.1' }) as Node;
+    expect(errorsOf(testRun)).toEqual([]);
+    const envs = [...(at(testRun, 'spec', 'runner', 'env') as Node[]), ...(at(testRun, 'spec', 'initializer', 'env') as Node[])];
+    const values = envs.filter((e) => e.value !== undefined);
+    expect(values.map((e) => e.value)).toContain('on');
+    expect(values.map((e) => e.value)).toContain('off');
+    for (const e of values) expect(typeof e.value, `${String(e.name)}: ${String(e.value)}`).toBe('string');
+    const valueLines = text.split('\n').filter((l) => /^\s+value: /.test(l));
+    expect(valueLines.length).toBe(values.length);
+    for (const line of valueLines) expect(line).toMatch(/^\s+value: (['"]).*\1$/);
+  });
+});
+
 describe('references between the objects', () => {
   const p = plan();
   const testRun = doc(p, 'testrun.yaml');

@@ -1,6 +1,6 @@
 // Turns `gateway-harness k6-operator` flags into the files of a distributed run: the manifests as YAML, the run plan
 // merge-results reads (the thresholds the pods compute, their settings without credentials), and the exact commands.
-import { stringify } from 'yaml';
+import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import { HarnessError } from '../../api/errors.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { K6_DEFAULT_ENV } from '../../load/runner/k6-process.ts';
@@ -75,9 +75,25 @@ export function checkNames(name: string, namespace: string, parallelism: number)
   }
 }
 
-function yaml(doc: unknown): string {
+/**
+ * The manifests as YAML that every reader reads alike. Kubernetes' own YAML library (sigs.k8s.io/yaml over go-yaml) and
+ * other YAML 1.1 readers take plain `on`, `off`, `y`, `1:30` for booleans and numbers, where YAML 1.2 sees strings: the
+ * document is written for YAML 1.1 (such strings quoted), and every env value is quoted besides (an env var value must
+ * be a string, whatever it looks like).
+ */
+function manifestYaml(object: unknown): string {
+  const doc = new Document(object, { version: '1.1' });
+  visit(doc, {
+    Pair(_key, pair) {
+      if (!isScalar(pair.key) || pair.key.value !== 'env' || !isSeq(pair.value)) return;
+      for (const item of pair.value.items) {
+        const value = isMap(item) ? item.get('value', true) : undefined;
+        if (isScalar(value)) value.type = 'QUOTE_SINGLE';
+      }
+    },
+  });
   // lineWidth 0: no folding, so the bundle and the JSON settings come back byte for byte.
-  return stringify(doc, { lineWidth: 0 });
+  return doc.toString({ lineWidth: 0 });
 }
 
 /** The pods' environment: the bundle's settings (load/run-settings.ts) and k6's, with no credential in it. */
@@ -156,10 +172,10 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     summaryTrendStats: options.summaryTrendStats,
   };
   const files: Record<string, string> = {
-    'configmap.yaml': yaml(bundleConfigMap(run)),
-    ...(run.results.create ? { 'results-pvc.yaml': yaml(resultsClaimManifest(run)) } : {}),
-    'testrun.yaml': yaml(testRunManifest(run)),
-    'collector.yaml': yaml(collectorPodManifest(run)),
+    'configmap.yaml': manifestYaml(bundleConfigMap(run)),
+    ...(run.results.create ? { 'results-pvc.yaml': manifestYaml(resultsClaimManifest(run)) } : {}),
+    'testrun.yaml': manifestYaml(testRunManifest(run)),
+    'collector.yaml': manifestYaml(collectorPodManifest(run)),
     'thresholds.json': `${JSON.stringify(plan, null, 2)}\n`,
   };
   const ns = `-n ${flags.namespace}`;

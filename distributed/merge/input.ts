@@ -42,10 +42,16 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
  * Lines of an NDJSON byte stream in batches (one batch per decoded chunk), gunzipped when it starts with gzip's magic
- * bytes. `onBytes` reports raw bytes as they are read. Backpressure holds: the next chunk is read when the consumer
- * asks for the next batch, so memory stays at a chunk plus one partial line.
+ * bytes. `onBytes` reports raw bytes as they are read; `onDecoded` sees the decoded bytes (merge-results hashes them to
+ * tell the same instance's file given twice, gzipped or not). Backpressure holds: the next chunk is read when the
+ * consumer asks for the next batch, so memory stays at a chunk plus one partial line. A stream that fails part way (a
+ * gzip cut short) throws after the batches it could decode.
  */
-export async function* lineBatches(source: Readable, onBytes: (n: number) => void = () => undefined): AsyncGenerator<string[]> {
+export async function* lineBatches(
+  source: Readable,
+  onBytes: (n: number) => void = () => undefined,
+  onDecoded: (chunk: Buffer) => void = () => undefined,
+): AsyncGenerator<string[]> {
   const raw = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const asBuffer = (v: Buffer | string): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(v));
   // Enough bytes to see gzip's two magic bytes (a pipe may deliver a single byte first).
@@ -80,6 +86,7 @@ export async function* lineBatches(source: Readable, onBytes: (n: number) => voi
   const decoder = new StringDecoder('utf8');
   let partial = '';
   for await (const chunk of decoded as AsyncIterable<Buffer>) {
+    onDecoded(chunk);
     const text = partial + decoder.write(chunk);
     const lines = text.split('\n');
     partial = lines.pop() ?? '';

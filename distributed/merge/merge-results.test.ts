@@ -1,11 +1,11 @@
 // merge-results on generated instance streams: counts and rates exact, percentiles within the HdrHistogram's error of
 // the exact ones, three files equal to their concatenation, thresholds once over the whole (99 / 0 / incomplete), and
 // the inputs it must refuse or warn about.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../api/errors.ts';
 import { instanceLines } from '../bench/ndjson-generator.ts';
@@ -218,5 +218,58 @@ describe('inputs', () => {
     const lines: string[] = [];
     for await (const batch of lineBatches(slow)) lines.push(...batch);
     expect(`${lines.join('\n')}\n`).toBe(text);
+  });
+});
+
+describe('what a distributed run can leave behind', () => {
+  const { iterations: _count, ...lenient } = HELD;
+  const cutFile = (name: string, fraction: number): string => {
+    const gz = readFileSync(files[1] as string);
+    const cut = join(dir, name);
+    writeFileSync(cut, gz.subarray(0, Math.floor(gz.length * fraction)));
+    return cut;
+  };
+
+  it('a gzip cut short (a pod killed while writing): the file named, what it holds merged, the run incomplete', async () => {
+    const cut = cutFile('pod-killed.ndjson.gz', 0.6);
+    const whole = await merge([files[0] as string, files[1] as string], lenient, 'not-cut');
+    const r = await merge([files[0] as string, cut], lenient, 'cut');
+    const cutStats = r.files[1];
+    expect(cutStats?.readError).toMatch(/unexpected end of file/);
+    // Merged up to where the stream broke: more than nothing, less than the whole file.
+    expect(cutStats?.points).toBeGreaterThan(0.3 * (whole.files[1]?.points ?? 0));
+    expect(cutStats?.points).toBeLessThan(whole.files[1]?.points ?? 0);
+    expect(r.warnings.join('\n')).toMatch(/pod-killed\.ndjson\.gz: cut short after \d+ lines \(unexpected end of file\); its \d+ points before that are merged, the run is incomplete/);
+    // Every threshold holds on what was read, the same run uncut passes: the cut alone makes it incomplete.
+    expect(whole.report.verdict).toBe('pass');
+    expect(r.report.verdict).toBe('incomplete');
+    expect(r.report.exitCode).toBe(1);
+    expect(r.report.verdictLine).toMatch(/^INCOMPLETE: .*1 of 2 input\(s\) could not be read to the end.*pod-killed\.ndjson\.gz/);
+    expect(JSON.parse(readFileSync(r.written.paths.summaryJson as string, 'utf8'))).toMatchObject({ verdict: 'incomplete' });
+  });
+
+  it('a threshold the part read crosses still decides (99), and the cut is named beside it', async () => {
+    const r = await merge([files[0] as string, cutFile('pod-killed-early.ndjson.gz', 0.5)], HELD, 'cut-held');
+    expect(r.report.verdict).toBe('thresholds');
+    expect(r.report.verdictLine).toMatch(/iterations count==4500/);
+    expect(r.report.verdictLine).toMatch(/pod-killed-early\.ndjson\.gz/);
+  });
+
+  it('the same file given twice, or under another spelling or a symlink: refused before reading, naming it', async () => {
+    const first = files[0] as string;
+    await expect(merge([first, files[1] as string, first], HELD, 'twice')).rejects.toThrow(/instance-0\.ndjson is given twice: each instance's file once/);
+    const link = join(dir, 'link-to-instance-0.ndjson');
+    symlinkSync(first, link);
+    const spelt = join(dir, '.', 'instance-0.ndjson').replace(dir, `${dir}/../${dir.split('/').pop() as string}`);
+    await expect(merge([first, spelt], HELD, 'spelt')).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
+    await expect(merge([link, first], HELD, 'link')).rejects.toThrow(/instance-0\.ndjson is given twice \(also as .*link-to-instance-0\.ndjson\)/);
+  });
+
+  it('the same instance\'s samples under another name (a gunzipped copy): refused, naming both files', async () => {
+    const copy = join(dir, 'copy-of-instance-1.ndjson');
+    writeFileSync(copy, gunzipSync(readFileSync(files[1] as string)));
+    const attempt = merge([files[0] as string, files[1] as string, copy], HELD, 'copy');
+    await expect(attempt).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
+    await expect(attempt).rejects.toThrow(/copy-of-instance-1\.ndjson holds the same \d+ points as .*instance-1\.ndjson\.gz \(identical content/);
   });
 });

@@ -5,13 +5,14 @@ import { EXPECTED_RESPONSE_SUBMETRIC, type SubmetricDef } from '../../engine/met
 import { buildSummaryData, type K6SummaryData } from '../../engine/summary.ts';
 import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds, type MetricType } from '../../engine/thresholds.ts';
 import { HarnessError } from '../../api/errors.ts';
-import { chooseIntervalMs, scanTimeRange, SeriesAccumulator } from '../../reports/k6-series.ts';
+import { realpathSync } from 'node:fs';
 import { reportFromK6Summary } from '../../reports/k6-summary.ts';
-import type { LoadSeries, RunReport } from '../../reports/model.ts';
+import type { RunReport } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import { writeReports, type WrittenReports } from '../../reports/write.ts';
-import { describeInput } from './input.ts';
-import { mergeRuns, type FileStats, type MergedRun } from './merge-run.ts';
+import { describeInput, STDIN } from './input.ts';
+import type { FileStats, MergedRun } from './merge-run.ts';
+import { mergeInThread } from './merge-thread.ts';
 import type { ThresholdPlan } from './threshold-source.ts';
 
 export interface MergeResultsRequest {
@@ -72,16 +73,48 @@ function thresholdWarnings(run: MergedRun, sets: readonly MetricThresholds[]): s
   return warnings;
 }
 
-async function seriesRange(files: readonly string[]): Promise<{ first: number; last: number } | undefined> {
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
+/** The same input named twice (another spelling, a symlink, '-' twice) would be read twice and counted twice. */
+function refuseRepeatedPaths(files: readonly string[]): void {
+  const seen = new Map<string, string>();
   for (const file of files) {
-    const range = await scanTimeRange(file);
-    if (range === undefined) continue;
-    first = Math.min(first, range.first);
-    last = Math.max(last, range.last);
+    let key = file;
+    if (file !== STDIN) {
+      try {
+        key = realpathSync(file);
+      } catch {
+        // describeInput names the unreadable file.
+      }
+    }
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      throw new HarnessError('GH_ERR_USAGE', `${file} is given twice${earlier === file ? '' : ` (also as ${earlier})`}: each instance's file once, or its samples count twice`);
+    }
+    seen.set(key, file);
   }
-  return Number.isFinite(first) ? { first, last } : undefined;
+}
+
+/** The same instance's samples under two names (a copy, or a gunzipped copy): identical decoded content. */
+function refuseRepeatedContent(files: readonly FileStats[]): void {
+  const byDigest = new Map<string, FileStats>();
+  for (const f of files) {
+    if (f.points === 0) continue;
+    const earlier = byDigest.get(f.digest);
+    if (earlier !== undefined) {
+      throw new HarnessError(
+        'GH_ERR_USAGE',
+        `${f.path} holds the same ${f.points} points as ${earlier.path} (identical content, sha256 ${f.digest.slice(0, 12)}…): one instance given twice counts twice; give each instance's file once`,
+      );
+    }
+    byDigest.set(f.digest, f);
+  }
+}
+
+/** An input read only in part: its points so far are merged, and the run cannot pass on them. */
+function cutShortMessage(files: readonly FileStats[]): string | undefined {
+  const cut = files.filter((f) => f.readError !== undefined);
+  if (cut.length === 0) return undefined;
+  const what = cut.map((f) => `${f.path} (${f.readError ?? ''}, after ${f.lines} lines)`).join('; ');
+  return `${cut.length} of ${files.length} input(s) could not be read to the end, merged up to there: ${what}`;
 }
 
 /** The target's origin from an `http_reqs` sample's `url` tag, when the plan does not name it. */
@@ -109,36 +142,25 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   }
 
   // Series need the time range first: a cheap pass over each file, possible only for regular files.
+  refuseRepeatedPaths(request.files);
   const inputs = request.files.map(describeInput);
   const rereadable = inputs.every((i) => i.rereadable);
   const wantSeries = request.series ?? rereadable;
   const warnings: string[] = [];
   if (wantSeries && !rereadable) warnings.push('time series skipped: an input is a pipe or standard input (they need two passes); report.html has no charts');
-  let accumulator: SeriesAccumulator | undefined;
-  if (wantSeries && rereadable) {
-    const range = await seriesRange(request.files);
-    if (range !== undefined) accumulator = new SeriesAccumulator({ intervalMs: chooseIntervalMs(range.last - range.first), startTime: range.first });
-  }
 
   const totalBytes = inputs.reduce<number | undefined>((sum, i) => (sum === undefined || i.size === undefined ? undefined : sum + i.size), 0);
   const task = request.progress?.start({ label: `merge-results (${request.files.length} files)`, ...(totalBytes === undefined ? {} : { total: Math.max(1, Math.round(totalBytes / 1e6)) }), unit: 'MB' });
   let readBytes = 0;
-  let firstUrl: string | undefined;
-  const scenarios = new Set<string>();
-  const run = await mergeRuns(request.files, {
-    submetrics,
-    ...(accumulator === undefined ? {} : { onMetricLine: (line: string) => accumulator.addLine(line) }),
-    onPoint: (p) => {
-      accumulator?.addPoint(p.metric, p.time, p.value, p.tags);
-      if (p.metric === 'iterations' && p.tags.scenario !== undefined && scenarios.size < 8) scenarios.add(p.tags.scenario);
-      if (firstUrl === undefined && p.metric === 'http_reqs') firstUrl = p.tags.url;
-    },
-    onBytes: (_i, n) => {
-      readBytes += n;
-      task?.update({ done: Math.round(readBytes / 1e6) });
-    },
+  // The reading runs on its own thread with a bounded young generation: constant memory on every Node (merge-thread.ts).
+  const pass = await mergeInThread({ files: request.files, submetrics, series: wantSeries && rereadable }, (n) => {
+    readBytes += n;
+    task?.update({ done: Math.round(readBytes / 1e6) });
   });
+  const { run, series, scenarios, firstUrl } = pass;
   task?.done({ detail: `${run.files.reduce((s, f) => s + f.points, 0)} points` });
+  refuseRepeatedContent(run.files);
+  const cutShort = cutShortMessage(run.files);
 
   // A threshold on a metric no instance emitted still gets a row (unverified, or verified-zero for event counters).
   for (const s of sets) if (run.store.get(s.metric) === undefined) run.store.define({ name: s.metric, type: typeFromThresholds(s), contains: 'default' });
@@ -172,12 +194,12 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   });
 
   for (const f of run.files) {
+    if (f.readError !== undefined) warnings.push(`${f.path}: cut short after ${f.lines} lines (${f.readError}); its ${f.points} points before that are merged, the run is incomplete`);
     if (f.badLines > 0) warnings.push(`${f.path}: ${f.badLines} of ${f.lines} lines are not k6 JSON output (skipped)`);
     if (f.points === 0) warnings.push(`${f.path}: no metric points (was this instance's --out json file complete?)`);
   }
   warnings.push(...thresholdWarnings(run, sets));
 
-  const series: LoadSeries | undefined = accumulator?.finish();
   const plan = request.plan.run;
   const engine = run.files.every((f) => f.timePrecision === 'ms') ? 'node' : 'k6';
   const meta = {
@@ -192,6 +214,8 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     scenario: plan?.scenario ?? ([...scenarios].sort().join('+') || 'unknown'),
     profile: plan?.profile ?? 'unknown',
     engine,
+    // An input read in part: the counts miss what it held after that, so the run is incomplete whatever the thresholds say.
+    ...(cutShort === undefined ? {} : { error: { code: 'GH_ERR_PARSE', message: cutShort, verdict: 'incomplete' as const } }),
   };
   // The verdict a single `load` run gets (reports/sections.ts): checks judged by their own thresholds, a threshold
   // without samples unverified (incomplete, never passed), crossed thresholds 99; the files come from reports/.

@@ -1,6 +1,7 @@
 // Merges the k6 NDJSON streams of a distributed run's instances into one run: every sample goes into one MetricStore
 // (engine/metrics: exact counters and rates, HdrHistogram trends, tag-filtered sub-metrics) and one check tree, read as
 // a k-way merge by time so memory stays constant and `vus` is the sum over the instances at each moment.
+import { createHash, type Hash } from 'node:crypto';
 import { HarnessError } from '../../api/errors.ts';
 import { GroupTree, GROUP_SEPARATOR } from '../../engine/metrics/groups.ts';
 import { MetricStore, type MetricContains, type SubmetricDef, type Tags } from '../../engine/metrics/store.ts';
@@ -27,6 +28,10 @@ export interface FileStats {
   readonly instanceIds: Set<string>;
   /** 'node' when every timestamp has millisecond precision (the Node engine writes ISO ms; k6 writes RFC 3339 ns). */
   timePrecision: 'ms' | 'finer' | 'none';
+  /** Why the file ended before its end (a gzip cut short: a pod killed while writing); what came before it is merged. */
+  readError: string | undefined;
+  /** SHA-256 of the decoded content: the same instance's file given twice (under two names, gzipped or not) matches. */
+  digest: string;
 }
 
 /** What the instances declared about thresholds in their `Metric` lines (k6 lists plain-metric thresholds and every
@@ -66,6 +71,7 @@ export interface MergeOptions {
 
 interface Cursor {
   readonly index: number;
+  readonly hash: Hash;
   readonly batches: AsyncGenerator<string[]>;
   lines: string[];
   at: number;
@@ -174,8 +180,8 @@ function groupPath(groups: GroupTree, path: string): string | undefined {
 }
 
 /**
- * Reads every file once, in time order across files, into one store. Throws GH_ERR_CONFIG for an unreadable file and
- * GH_ERR_PARSE when the instances disagree on a metric's type (they did not run the same script).
+ * Reads every file once, in time order across files, into one store. Throws GH_ERR_PARSE when the instances disagree on
+ * a metric's type (they did not run the same script); a file that cannot be read to its end is merged up to there.
  */
 export async function mergeRuns(paths: readonly string[], options: MergeOptions): Promise<MergedRun> {
   const store = new MetricStore(options.submetrics);
@@ -192,6 +198,8 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
     lastTime: Number.NEGATIVE_INFINITY,
     instanceIds: new Set(),
     timePrecision: 'none',
+    readError: undefined,
+    digest: '',
   }));
   // Per file, the last value of each summed gauge; the store gets their sum at each point's time.
   const gaugeByFile = paths.map(() => new Map<string, number>());
@@ -224,7 +232,9 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
   const cursors: Cursor[] = [];
   for (const [index, path] of paths.entries()) {
     const input = openInput(path);
-    cursors.push({ index, batches: lineBatches(input.stream, (n) => options.onBytes?.(index, n)), lines: [], at: 0, head: undefined, done: false });
+    const hash = createHash('sha256');
+    const batches = lineBatches(input.stream, (n) => options.onBytes?.(index, n), (chunk) => hash.update(chunk));
+    cursors.push({ index, hash, batches, lines: [], at: 0, head: undefined, done: false });
   }
 
   /** Moves a cursor to its next point within its current batch of lines, handling Metric lines on the way. */
@@ -259,7 +269,10 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
     return false;
   };
 
-  /** Moves a cursor to its next point, reading more of its file when the batch is used up; false at its end. */
+  /**
+   * Moves a cursor to its next point, reading more of its file when the batch is used up; false at its end. A file that
+   * fails part way ends there: its points so far stay merged and `readError` says why (the verdict cannot be a pass).
+   */
   const advance = async (c: Cursor): Promise<boolean> => {
     const file = files[c.index] as FileStats;
     for (;;) {
@@ -268,7 +281,8 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
       try {
         next = await c.batches.next();
       } catch (error) {
-        throw new HarnessError('GH_ERR_PARSE', `cannot read ${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        file.readError = error instanceof Error ? error.message : String(error);
+        next = { done: true, value: undefined };
       }
       if (next.done === true) {
         c.done = true;
@@ -322,5 +336,6 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
     firstTime = 0;
     lastTime = 0;
   }
+  for (const c of cursors) (files[c.index] as FileStats).digest = c.hash.digest('hex');
   return { store, groups, files, firstTime, lastTime, declared };
 }

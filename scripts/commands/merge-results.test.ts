@@ -1,6 +1,7 @@
 // `gateway-harness merge-results` end to end through the CLI: the verdict line first, one line per instance, the exit
 // code of the merged verdict (0 / 99), and one-line usage errors when it has nothing to judge the run by.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -59,5 +60,24 @@ describe('merge-results', () => {
     const r = await runCli(['merge-results', join(dir, 'missing.ndjson'), '--scenario', 'mixed', '--profile', 'load']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^gateway-harness: GH_ERR_CONFIG: cannot read .*missing\.ndjson: ENOENT/);
+  });
+
+  it('a gzip cut short (a killed pod\'s file): the verdict first (incomplete, exit 1), the file named, reports written', async () => {
+    const gz = gzipSync(`${[...instanceLines({ instance: 2, iterations: 200, failureRate: 0 })].join('\n')}\n`);
+    const cut = join(dir, 'pod-2.ndjson.gz');
+    writeFileSync(cut, gz.subarray(0, Math.floor(gz.length * 0.7)));
+    const r = await runCli(['merge-results', ...files, cut, '--thresholds', plan('cut.json', { http_req_duration: ['p(95)<60000'] }), '--report-dir', join(dir, 'cut')]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^INCOMPLETE: GH_ERR_PARSE: 1 of 3 input\(s\) could not be read to the end, merged up to there: .*pod-2\.ndjson\.gz \(unexpected end of file/);
+    expect(r.stderr).toMatch(/warning: .*pod-2\.ndjson\.gz: cut short after \d+ lines/);
+    expect(r.stderr).not.toMatch(/GH_ERR_INTERNAL/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^reports: .*summary\.json/);
+  });
+
+  it('the same instance\'s file given twice: a usage error naming it (exit 2), never counted twice', async () => {
+    const r = await runCli(['merge-results', ...files, files[0] as string, '--thresholds', plan('twice.json', { iterations: ['count==400'] })]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/GH_ERR_USAGE: .*pod-0\.ndjson is given twice/);
   });
 });
