@@ -35,6 +35,7 @@ export const NOT_QUICK: readonly string[] = [
   'reports/k6-series.test.ts',
   'scripts/commands/conformance.test.ts',
   'scripts/commands/gate.test.ts',
+  'scripts/commands/load.test.ts',
   'scripts/commands/migrate.test.ts',
   'scripts/commands/sandbox.test.ts',
   // in-process but long (seconds of one quick-tier run on Node 20, 2 cores shared by other work): load runs on the
