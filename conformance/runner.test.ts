@@ -40,11 +40,17 @@ function timedOut(operationId: string): GatewayResponse {
 
 const ok = (built: BuiltRequest) => envelope(built.operationId, { responseCode: '000', responseMessage: null, payLoad: built.method === 'POST' ? {} : [] });
 
-function env(target: ConformanceTarget, overrides: Partial<Parameters<typeof runCases>[1]> = {}) {
+function env(target: ConformanceTarget, overrides: Partial<Parameters<typeof runCases>[1]> = {}, timeScale = 0.001) {
   const settings = mergeSettings(DEFAULT_SETTINGS, { concurrency: 3 });
   // Scale 0.001 and no slack: poll interval 5 ms, poll deadline 180 ms, service-side timeout 120 ms.
-  return { target, settings, timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale: 0.001, pollSlackMs: 0 }), mapping: DEFAULT_FIELD_MAPPING, ...overrides };
+  return { target, settings, timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale, pollSlackMs: 0 }), mapping: DEFAULT_FIELD_MAPPING, ...overrides };
 }
+
+/**
+ * For cases whose polls must end before the poll deadline: 10× the default scale (interval 50 ms, deadline 1.8 s), so a
+ * machine stalled for a few hundred ms cannot run the 180 ms deadline out (it did once under a load average of 17).
+ */
+const POLLS_IN_TIME = 0.01;
 
 /** A top-up the fake gateway never answers in time: the case leaves it Unknown, for the drain to resolve. */
 function topupLeftOpen(id: string): ConformanceCase {
@@ -172,7 +178,7 @@ describe('runCases', () => {
       return envelope(b.operationId, calls < 3 ? { responseCode: '852', responseMessage: 'in progress', payLoad: null } : { responseCode: '000', responseMessage: null, payLoad: {} });
     });
     let seen: unknown;
-    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target));
+    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target, {}, POLLS_IN_TIME));
     expect(seen).toMatchObject({ final: true, outcome: 'Successful', responseCode: '000', attempts: 3 });
     expect(result.cases[0]?.status).toBe('passed');
   });
@@ -195,7 +201,7 @@ describe('runCases', () => {
     const onProgress = (e: ProgressEvent): void => void (e.type === 'drain-start' || e.type === 'drain-end' || e.type === 'phase' ? events.push(e.type === 'phase' ? e.phase : e.type) : undefined);
     const result = await runCases(
       [topupLeftOpen('C-1'), scenario('E-1', async () => void log.push('exclusive case starts'), { exclusive: true })],
-      env(target, { onProgress }),
+      env(target, { onProgress }, POLLS_IN_TIME),
     );
     expect(log).toEqual(['final status read', 'exclusive case starts']);
     expect(events).toEqual(['concurrent', 'drain-start', 'drain-end', 'exclusive']);
