@@ -4,10 +4,10 @@
 import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
-import { loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
+import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
 import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
@@ -73,14 +73,31 @@ export function register(program: Command): void {
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     const progress = commandProgress();
-    let run;
+    const secrets = reportSecrets(config);
+    const meta = loadReportMeta(flags, config);
+    // SIGINT/SIGTERM: the engine stops gracefully, the partial reports say INTERRUPTED, exit 128 + signal.
+    const interrupt = watchRun({
+      command: 'load',
+      runId,
+      reportDir,
+      startedAt: Date.now(),
+      target: { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, ...meta.target },
+      secrets,
+      progress,
+    });
     try {
-      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId }, money);
+      let run;
+      try {
+        interrupt.enter('load');
+        run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt }, money);
+      } finally {
+        progress.done();
+      }
+      const report = await loadRunReport(run, meta, loadInterruption(run, interrupt, run.startedAt));
+      const { written } = finishRun(report, run.reportDir, { secrets });
+      process.exitCode = exitCodeOf(run.engineExit, written.report);
     } finally {
-      progress.done();
+      interrupt.dispose();
     }
-    const report = await loadRunReport(run, loadReportMeta(flags, config));
-    const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
-    process.exitCode = exitCodeOf(run.engineExit, written.report);
   });
 }
