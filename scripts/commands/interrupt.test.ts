@@ -13,6 +13,7 @@ import { k6ComparisonSlots } from '../../load/runner/k6-binaries.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import type { RunReport } from '../../reports/model.ts';
+import { OPERATIONS } from '../../api/operations.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { spawnCli, waitUntil, type CliChild } from '../fixtures/run-cli.ts';
@@ -158,6 +159,112 @@ describe.each(ENGINES)('gate with its load on the %s, interrupted', (label, engi
       expect(summary.verdictLine).toContain('not run: drift');
       expect(child.stderr()).not.toMatch(/\bdrift\b.*(started|%)/);
       expect(child.stdout() + child.stderr()).not.toContain('GH_ERR_INTERNAL');
+    } finally {
+      await child.stop();
+      await target.close();
+    }
+  }, 240_000);
+});
+
+/** Ledger request lines written so far (the charging requests the run sent, each before it left). */
+function ledgerRequests(path: string): number {
+  return existsSync(path) ? readLedger(path).lines.filter((l) => l.type === 'request').length : 0;
+}
+
+const chargingArgs = (engine: string, reportDir: string, target: RunningSandbox, timeScale: string): string[] => [
+  'load',
+  '--scenario',
+  'topup-flow',
+  '--engine',
+  engine,
+  '--target',
+  target.url,
+  '--env',
+  'production',
+  '--time-scale',
+  timeScale,
+  '--allow-charges',
+  '--max-spend',
+  '100000',
+  'USD',
+  '--vus',
+  '4',
+  '--duration',
+  '120s',
+  '--report-dir',
+  reportDir,
+];
+
+describe('an interrupted charging run (production-mode sandbox)', () => {
+  it.each<[string, string, string | undefined, Signal]>([
+    ['Node engine', 'node', undefined, 'SIGTERM'],
+    ...K6S.slice(0, 1).map(([label, path]): [string, string, string | undefined, Signal] => [label, 'k6', path, 'SIGINT']),
+  ])('%s, %s: every open charge reconciled within the bound, the ledger as the sandbox knows it', async (label, engine, k6, signal) => {
+    if (engine === 'k6' && k6 === undefined) return void console.warn(`${label}: not found, the k6 charging case is SKIPPED`);
+    const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 1_000_000 });
+    const reportDir = join(dir, `money-${engine}-${signal}`);
+    const ledger = join(reportDir, LEDGER_FILE);
+    const child = spawnCli(chargingArgs(engine, reportDir, target, '0.01'), { env: childEnv(k6) });
+    try {
+      await interruptAfter(child, '12 charging requests in the ledger', () => ledgerRequests(ledger) >= 12, signal);
+      const summary = await expectInterrupted(child, reportDir, signal, 'load');
+      expectPartialLoad(summary);
+      // Reconciled before the process ended: every transaction final, each as the sandbox knows it; nothing to run.
+      const transactions = foldLedger(readLedger(ledger).lines);
+      expect(transactions.length).toBeGreaterThanOrEqual(12);
+      expect(transactions.every((t) => t.outcome?.final === true)).toBe(true);
+      for (const t of transactions) {
+        const known = target.app.store.byCorrelationId(t.request.correlationId as string);
+        if (known === undefined) expect(t.outcome).toMatchObject({ outcome: 'Failed', code: '027' });
+        else expect(t.outcome?.code).toBe(known.result?.responseCode);
+      }
+      expect(transactions.length).toBeGreaterThanOrEqual(target.app.stats.snapshot().chargingRequests);
+      expect(summary.ledger).toMatchObject({ entries: transactions.length, unresolved: [] });
+      expect(summary.interruption?.reconcile).toBeUndefined();
+      expect(child.stdout() + child.stderr()).not.toContain('gateway-harness reconcile');
+    } finally {
+      await child.stop();
+      await target.close();
+    }
+  }, 240_000);
+
+  it('charges still open after the bound: the exact reconcile command is printed and in every report, the ledger agrees', async () => {
+    // Real time (scale 1): a fifth of the top-ups are held 40 s by the sandbox before it processes them, so at the
+    // signal one is in flight, unknown to the status endpoint for longer than the bounded reconciliation polls (5 s).
+    const topups = ['v1.transaction.topup', 'v2.transaction.topup'];
+    const target = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      timeScale: 1,
+      mode: 'production',
+      funds: 1_000_000,
+      profile: {
+        name: 'late-topups',
+        description: 'a fifth of the top-ups wait 40 s before they are processed',
+        faults: { kinds: ['late'], rate: 0.2, exemptOperations: OPERATIONS.map((op) => op.id).filter((id) => !topups.includes(id)), slowMs: 40_000 },
+      },
+    });
+    const reportDir = join(dir, 'money-open');
+    const ledger = join(reportDir, LEDGER_FILE);
+    const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
+    try {
+      await interruptAfter(
+        child,
+        'a held top-up and 6 charging requests in the ledger',
+        () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequests(ledger) >= 6,
+        'SIGINT',
+      );
+      const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'load');
+      const command = `gateway-harness reconcile ${ledger}`;
+      expect(summary.interruption?.reconcile).toBe(command);
+      expect(summary.verdictLine).toContain(`charging requests still open, finish with: ${command}`);
+      expect(child.stderr()).toContain(`finish with: ${command}`);
+      expect(summary.ledger?.unresolved.length ?? 0).toBeGreaterThan(0);
+      const { md, junit, html } = readReports(reportDir);
+      for (const text of [md, junit, html]) expect(text).toContain(command);
+      // The ledger says the same: exactly the reported transactions are open (reconcile, tested on its own, finishes them).
+      const open = foldLedger(readLedger(ledger).lines).filter((t) => t.outcome?.final !== true);
+      expect(open.map((t) => t.request.correlationId).sort()).toEqual(summary.ledger?.unresolved.map((u) => u.correlationId).sort());
     } finally {
       await child.stop();
       await target.close();
