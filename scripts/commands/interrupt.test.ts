@@ -61,7 +61,7 @@ async function expectInterrupted(child: CliChild, reportDir: string, signal: Sig
   const { code } = await child.exited;
   const out = child.stdout();
   expect(code, `${out}\n${child.stderr()}`).toBe(EXIT[signal]);
-  expect(out.split('\n')[0]).toMatch(new RegExp(`^INTERRUPTED: by ${signal} after [\\d.]+ (ms|s) during ${during} \\(results up to then\\)`));
+  expect(out.split('\n')[0]).toMatch(new RegExp(`^INTERRUPTED: by ${signal} after [\\d.]+ (ms|s) during ${during} \\((results up to then|a second signal aborted it at once: results not collected)\\)`));
   expect(out).not.toMatch(/\bPASS\b/);
   const { summary, md, junit, html } = readReports(reportDir);
   expect(summaryErrors(summary)).toEqual([]);
@@ -195,6 +195,23 @@ const chargingArgs = (engine: string, reportDir: string, target: RunningSandbox,
   reportDir,
 ];
 
+/** A production-mode sandbox in real time (scale 1) that holds a fifth of the top-ups 40 s before processing them. */
+function lateTopupSandbox(): Promise<RunningSandbox> {
+  const topups = ['v1.transaction.topup', 'v2.transaction.topup'];
+  return startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: 1,
+    mode: 'production',
+    funds: 1_000_000,
+    profile: {
+      name: 'late-topups',
+      description: 'a fifth of the top-ups wait 40 s before they are processed',
+      faults: { kinds: ['late'], rate: 0.2, exemptOperations: OPERATIONS.map((op) => op.id).filter((id) => !topups.includes(id)), slowMs: 40_000 },
+    },
+  });
+}
+
 describe('an interrupted charging run (production-mode sandbox)', () => {
   it.each<[string, string, string | undefined, Signal]>([
     ['Node engine', 'node', undefined, 'SIGTERM'],
@@ -231,19 +248,7 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
   it('charges still open after the bound: the exact reconcile command is printed and in every report, the ledger agrees', async () => {
     // Real time (scale 1): a fifth of the top-ups are held 40 s by the sandbox before it processes them, so at the
     // signal one is in flight, unknown to the status endpoint for longer than the bounded reconciliation polls (5 s).
-    const topups = ['v1.transaction.topup', 'v2.transaction.topup'];
-    const target = await startSandbox({
-      host: '127.0.0.1',
-      port: 0,
-      timeScale: 1,
-      mode: 'production',
-      funds: 1_000_000,
-      profile: {
-        name: 'late-topups',
-        description: 'a fifth of the top-ups wait 40 s before they are processed',
-        faults: { kinds: ['late'], rate: 0.2, exemptOperations: OPERATIONS.map((op) => op.id).filter((id) => !topups.includes(id)), slowMs: 40_000 },
-      },
-    });
+    const target = await lateTopupSandbox();
     const reportDir = join(dir, 'money-open');
     const ledger = join(reportDir, LEDGER_FILE);
     const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
@@ -265,6 +270,29 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
       // The ledger says the same: exactly the reported transactions are open (reconcile, tested on its own, finishes them).
       const open = foldLedger(readLedger(ledger).lines).filter((t) => t.outcome?.final !== true);
       expect(open.map((t) => t.request.correlationId).sort()).toEqual(summary.ledger?.unresolved.map((u) => u.correlationId).sort());
+    } finally {
+      await child.stop();
+      await target.close();
+    }
+  }, 240_000);
+});
+
+describe('a second signal', () => {
+  it('aborts at once: every report file says INTERRUPTED (forced), exit of the first signal, the reconcile command', async () => {
+    // The held top-ups keep the graceful stop busy (its bounded reconciliation polls 5 s), so the second signal lands in it.
+    const target = await lateTopupSandbox();
+    const reportDir = join(dir, 'forced');
+    const ledger = join(reportDir, LEDGER_FILE);
+    const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
+    try {
+      await interruptAfter(child, 'a held top-up and 6 charging requests in the ledger', () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequests(ledger) >= 6, 'SIGINT');
+      await waitUntil('the first signal to be taken', () => child.stderr().includes('SIGINT: stopping the run') || child.hasExited(), 30_000);
+      expect(child.stdout()).toBe('');
+      process.kill(child.pid, 'SIGTERM');
+      const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'load');
+      expect(summary.interruption).toMatchObject({ signal: 'SIGINT', forced: true, reconcile: `gateway-harness reconcile ${ledger}` });
+      expect(summary.verdictLine).toContain('(a second signal aborted it at once: results not collected)');
+      expect(summary.load).toBeUndefined();
     } finally {
       await child.stop();
       await target.close();
