@@ -299,3 +299,39 @@ describe('a second signal', () => {
     }
   }, 240_000);
 });
+
+describe('interrupted during conformance', () => {
+  it('conformance, SIGTERM: no case starts after it, the rest are "not run", the reports say INTERRUPTED', async () => {
+    const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01 });
+    const reportDir = join(dir, 'conformance-SIGTERM');
+    const child = spawnCli(['conformance', '--target', target.url, '--time-scale', '0.01', '--report-dir', reportDir], { env: childEnv() });
+    try {
+      await interruptAfter(child, 'the first conformance cases to end', () => /conformance: .*cases \d+\/\d+/.test(child.stderr()), 'SIGTERM');
+      const summary = await expectInterrupted(child, reportDir, 'SIGTERM', 'conformance');
+      const counts = summary.conformance?.counts;
+      expect(summary.conformance?.verdict).toBe('interrupted');
+      expect(counts?.passed ?? 0).toBeGreaterThan(0);
+      const notRun = summary.conformance?.cases.filter((c) => c.skipReason === 'not run: the run was interrupted') ?? [];
+      expect(notRun.length).toBeGreaterThan(0);
+    } finally {
+      await child.stop();
+      await target.close();
+    }
+  }, 180_000);
+
+  it('gate, SIGINT: it stops in conformance; load and drift do not run', async () => {
+    const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
+    const reportDir = join(dir, 'gate-conformance-SIGINT');
+    const child = spawnCli(['gate', '--engine', 'node', '--target', target.url, '--time-scale', '0.01', '--report-dir', reportDir], { env: childEnv() });
+    try {
+      await interruptAfter(child, 'the first conformance cases to end', () => /conformance: .*cases \d+\/\d+/.test(child.stderr()), 'SIGINT');
+      const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'conformance');
+      expect(summary.interruption?.notRun).toEqual(['load']);
+      expect(summary.load).toBeUndefined();
+      expect(child.stderr()).not.toContain('load: mixed (smoke) on');
+    } finally {
+      await child.stop();
+      await target.close();
+    }
+  }, 180_000);
+});
