@@ -420,6 +420,19 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
   }
   const errors = ctx.failures.some((f) => f.severity === 'error');
   const status = errors ? 'failed' : skipReason !== undefined ? 'skipped' : 'passed';
+  return caseResult(testCase, {
+    status,
+    ...(skipReason === undefined || errors ? {} : { skipReason }),
+    failures: ctx.failures,
+    notes: ctx.notes,
+    requests: ctx.requests,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+  });
+}
+
+/** A case's result: what the case is (from its definition) and how it went. */
+function caseResult(testCase: ConformanceCase, how: Pick<CaseResult, 'status' | 'skipReason' | 'failures' | 'notes' | 'requests' | 'startedAt' | 'durationMs'>): CaseResult {
   return {
     id: testCase.id,
     group: testCase.group,
@@ -429,13 +442,7 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     rule: testCase.rule,
     assumed: testCase.assumed ?? [],
     exclusive: testCase.exclusive === true,
-    status,
-    ...(skipReason === undefined || errors ? {} : { skipReason }),
-    failures: ctx.failures,
-    notes: ctx.notes,
-    requests: ctx.requests,
-    startedAt,
-    durationMs: Date.now() - startedAt,
+    ...how,
   };
 }
 
@@ -495,23 +502,7 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
 
 /** The result of a case the interruption kept from starting: skipped, with nothing sent. */
 function notRun(testCase: ConformanceCase): CaseResult {
-  return {
-    id: testCase.id,
-    group: testCase.group,
-    title: testCase.title,
-    api: testCase.api,
-    specSection: testCase.specSection,
-    rule: testCase.rule,
-    assumed: testCase.assumed ?? [],
-    exclusive: testCase.exclusive === true,
-    status: 'skipped',
-    skipReason: NOT_RUN_INTERRUPTED,
-    failures: [],
-    notes: [],
-    requests: 0,
-    startedAt: Date.now(),
-    durationMs: 0,
-  };
+  return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_INTERRUPTED, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
 }
 
 const SLOW_GROUPS = new Set(['TRG', 'POLL', 'GIFT', 'ENV']);

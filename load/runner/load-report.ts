@@ -89,9 +89,14 @@ export function loadInterruption(
   return run.engineExit === ENGINE_EXTERNAL_ABORT ? { afterMs: run.durationMs, during: 'load', ...more } : undefined;
 }
 
-/** An interrupted run's load section: what was measured up to the signal, its verdict interrupted (never a pass). */
+/**
+ * An interrupted run's load section: what was measured up to the signal, its verdict interrupted (never a pass). A
+ * setup() the signal cut short says nothing about the target, so it is not reported as one that could not be used.
+ */
 export function interruptedSection(section: LoadSection, interruption: ReportInterruption | undefined): LoadSection {
-  return interruption === undefined ? section : { ...section, verdict: 'interrupted' };
+  if (interruption === undefined) return section;
+  const { setupCompleted, ...rest } = section;
+  return { ...rest, verdict: 'interrupted', ...(setupCompleted === true ? { setupCompleted } : {}) };
 }
 
 /** The whole report of `gateway-harness load`. */
