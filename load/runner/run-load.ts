@@ -142,7 +142,8 @@ export function k6Label(path: string): string {
 }
 
 /**
- * The command's exit code: an unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
+ * The command's exit code: an interrupted run is 128 + the signal (k6's 105 when k6 was aborted from outside), an
+ * unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
  * code when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through); on 0, the report's verdict (an
  * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
  * at all is a failed run (1).

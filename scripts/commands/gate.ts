@@ -107,7 +107,8 @@ export function register(program: Command): void {
         'The first stdout line is the verdict; the report dir gets summary.json,\n' +
         'junit.xml, summary.md and report.html.\n' +
         'Exit 0 pass; 1 failed or incomplete (something not verified); 2 usage or\n' +
-        'config error, or an unusable target (one line); 99 load thresholds crossed.',
+        'config error, or an unusable target (one line); 99 load thresholds crossed; 130/143\n' +
+        'interrupted by SIGINT/SIGTERM (the running part stops, nothing after it runs).',
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)')

@@ -1,6 +1,7 @@
 // `gateway-harness load`: runs a load scenario (load/scenarios.ts) with a profile (load/profiles.ts) on a real k6, or on
 // the Node engine, against a target or the embedded sandbox; the report set through reports/, with charts from the
-// run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, k6's codes passed through.
+// run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, 130/143 interrupted,
+// k6's codes passed through.
 import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
@@ -38,7 +39,8 @@ export function register(program: Command): void {
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
         `Writes summary.json, junit.xml, summary.md and report.html (charts from the metric stream, ${DEFAULT_METRICS_FILE}) to the report dir.\n` +
         'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
-        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, other k6 codes passed through.\n' +
+        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
+        'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
         'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
