@@ -23,6 +23,8 @@ export interface SuiteRequest {
   readonly onResponse?: (response: GatewayResponse) => void;
   /** A line said once the target proved usable (what runs against what). */
   readonly announce?: string;
+  /** Aborted by an interruption: no case starts after it (runner.ts RunEnvironment.stop). */
+  readonly stop?: AbortSignal;
 }
 
 /** A run, or the one reason the target could not be used at all (nothing else was sent). */
@@ -57,7 +59,14 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
     const progress = conformanceProgress(request.progress, { groups });
     try {
-      const run = await runCases(cases, { target, settings, timing, mapping: config.fieldMapping, onProgress: (event) => progress.onEvent(event) });
+      const run = await runCases(cases, {
+        target,
+        settings,
+        timing,
+        mapping: config.fieldMapping,
+        onProgress: (event) => progress.onEvent(event),
+        ...(request.stop === undefined ? {} : { stop: request.stop }),
+      });
       return { kind: 'run', run };
     } finally {
       progress.finish();

@@ -313,3 +313,32 @@ describe('runCases', () => {
     await expect(runCases([scenario('D-1', async () => undefined), scenario('D-1', async () => undefined)], env(fakeTarget(ok)))).rejects.toThrow(/duplicate/);
   });
 });
+
+describe('runCases interrupted (a signal to the command)', () => {
+  test('no case starts after the stop: the rest are skipped "not run", the drain and the exclusive phase do not run', async () => {
+    const stop = new AbortController();
+    const target = fakeTarget(ok);
+    // The second case of the concurrent phase stops the run while it runs (concurrency 1: one case at a time).
+    const cases = [
+      scenario('A-1', async (ctx) => void (await ctx.call('v2.catalog.countries', {}))),
+      scenario('A-2', async (ctx) => {
+        stop.abort();
+        await ctx.call('v2.catalog.countries', {});
+      }),
+      scenario('A-3', async (ctx) => void (await ctx.call('v2.catalog.countries', {}))),
+      topupLeftOpen('A-4'),
+      scenario('X-1', async (ctx) => void (await ctx.call('v2.catalog.countries', {})), { exclusive: true }),
+    ];
+    const run = await runCases(cases, { ...env(target, { stop: stop.signal }), settings: mergeSettings(DEFAULT_SETTINGS, { concurrency: 1 }) });
+    expect(run.cases.map((c) => [c.id, c.status])).toEqual([
+      ['A-1', 'passed'],
+      ['A-2', 'passed'],
+      ['A-3', 'skipped'],
+      ['A-4', 'skipped'],
+      ['X-1', 'skipped'],
+    ]);
+    expect(run.cases.filter((c) => c.status === 'skipped').every((c) => c.skipReason === 'not run: the run was interrupted' && c.requests === 0)).toBe(true);
+    expect(target.sent).toHaveLength(2);
+    expect(run.drain).toBeUndefined();
+  });
+});

@@ -63,7 +63,15 @@ export interface RunEnvironment {
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Stop waiting for a case after this long (real ms); default: 3 polling deadlines. */
   readonly caseTimeoutMs?: number;
+  /**
+   * The run was interrupted (a signal): no case starts after it aborts (each is reported skipped, "not run"), the
+   * drain and the exclusive phase do not run; cases already running finish.
+   */
+  readonly stop?: AbortSignal;
 }
+
+/** Why a case not started before an interruption is skipped (never counted as passed). */
+export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -412,6 +420,19 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
   }
   const errors = ctx.failures.some((f) => f.severity === 'error');
   const status = errors ? 'failed' : skipReason !== undefined ? 'skipped' : 'passed';
+  return caseResult(testCase, {
+    status,
+    ...(skipReason === undefined || errors ? {} : { skipReason }),
+    failures: ctx.failures,
+    notes: ctx.notes,
+    requests: ctx.requests,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+  });
+}
+
+/** A case's result: what the case is (from its definition) and how it went. */
+function caseResult(testCase: ConformanceCase, how: Pick<CaseResult, 'status' | 'skipReason' | 'failures' | 'notes' | 'requests' | 'startedAt' | 'durationMs'>): CaseResult {
   return {
     id: testCase.id,
     group: testCase.group,
@@ -421,13 +442,7 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     rule: testCase.rule,
     assumed: testCase.assumed ?? [],
     exclusive: testCase.exclusive === true,
-    status,
-    ...(skipReason === undefined || errors ? {} : { skipReason }),
-    failures: ctx.failures,
-    notes: ctx.notes,
-    requests: ctx.requests,
-    startedAt,
-    durationMs: Date.now() - startedAt,
+    ...how,
   };
 }
 
@@ -460,9 +475,10 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
     ids.add(c.id);
   }
   const byId = new Map<string, CaseResult>();
+  const stopped = (): boolean => env.stop?.aborted === true;
   const exec = async (c: ConformanceCase): Promise<CaseResult> => {
     env.onProgress?.({ type: 'case-start', id: c.id, group: c.group });
-    const result = await executeCase(run, c);
+    const result = stopped() ? notRun(c) : await executeCase(run, c);
     byId.set(c.id, result);
     env.onProgress?.({ type: 'case-end', result });
     return result;
@@ -473,15 +489,20 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   // Long-waiting cases (delay triggers, load, gift cards) start first so their waits overlap everything else.
   const ordered = [...concurrent].sort((a, b) => waitRank(b) - waitRank(a));
   await mapWithLimit(ordered, env.settings.concurrency, exec);
-  const drain = await run.drain(env.onProgress, exclusive.length > 0);
+  const drain = stopped() ? undefined : await run.drain(env.onProgress, exclusive.length > 0);
   env.onProgress?.({ type: 'phase', phase: 'exclusive', cases: exclusive.length });
   for (const c of exclusive) await exec(c);
   return {
     startedAt,
     durationMs: Date.now() - startedAt,
     cases: cases.map((c) => byId.get(c.id) as CaseResult),
-    drain,
+    ...(drain === undefined ? {} : { drain }),
   };
+}
+
+/** The result of a case the interruption kept from starting: skipped, with nothing sent. */
+function notRun(testCase: ConformanceCase): CaseResult {
+  return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_INTERRUPTED, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
 }
 
 const SLOW_GROUPS = new Set(['TRG', 'POLL', 'GIFT', 'ENV']);

@@ -46,18 +46,23 @@ export interface EngineRunOptions {
    * money host: ledger appends and a spend counter in shared memory). The controller's init run does not get them.
    */
   hostModules?: ReadonlyArray<HostModule>;
+  /**
+   * Like Ctrl-C to k6: when it aborts, the run stops gracefully (no new iteration, running ones interrupted, teardown,
+   * thresholds and handleSummary over what was measured) and ends with k6's 105. The embedding program owns the signals.
+   */
+  interrupt?: AbortSignal;
 }
 
 export interface EngineRunResult {
   /** k6's codes (EXIT_CODES): 0 passed, 99 thresholds crossed (also when abortOnFail stopped the test, like k6),
    * 100/101 setup/teardown timed out, 104 invalid options, 107 script error (load/init/setup/teardown threw),
-   * 108 exec.test.abort(), 255 setup()/teardown() returned a promise that rejected. */
+   * 105 interrupted (options.interrupt), 108 exec.test.abort(), 255 setup()/teardown() returned a promise that rejected. */
   exitCode: number;
   summary: K6SummaryData;
 }
 
 /** k6's exit codes (errext/exitcodes). */
-export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108, promiseRejected: 255 } as const;
+export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, externalAbort: 105, scriptException: 107, scriptAborted: 108, promiseRejected: 255 } as const;
 
 /** How long a lifecycle thread still inside a timed-out setup() gets to hand over setup()'s metrics. */
 const STUCK_SETUP_ANSWER_MS = 1_000;
@@ -228,6 +233,18 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     for (const w of workers) w.postMessage(m);
   };
   const abortAll = (): void => broadcast({ type: 'abort' });
+  // An interruption (the embedding program got a signal) stops the run like k6's Ctrl-C; it is listened to once the
+  // VU threads exist, so an abort reaches every one (a thread that has not started yet starts no iteration).
+  let interrupted = false;
+  let resolveInterrupt: () => void = () => undefined;
+  const interruptedNow = new Promise<'interrupted'>((r) => (resolveInterrupt = () => r('interrupted')));
+  const onInterrupt = (): void => {
+    if (interrupted) return;
+    interrupted = true;
+    logError('test run interrupted by a signal: stopping gracefully (teardown, thresholds and handleSummary follow)');
+    abortAll();
+    resolveInterrupt();
+  };
 
   interface Spawned {
     worker: Worker;
@@ -320,6 +337,8 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     done.push(w.done);
     ready.push(w.ready);
   }
+  if (options.interrupt?.aborted === true) onInterrupt();
+  else options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
   const testStart = clock();
   runtime.testStartedAt = testStart;
@@ -333,9 +352,13 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     const reply = lifecycle.next('setup-done');
     lifecycle.worker.postMessage({ type: 'setup' } satisfies ControllerMessage);
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([reply, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), consolidated.setupTimeoutMs)))]);
+    const outcome = await Promise.race([reply, interruptedNow, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), consolidated.setupTimeoutMs)))]);
     clearTimeout(timer);
-    if (outcome === 'timeout') {
+    if (outcome === 'interrupted') {
+      // setup() may still be running: its thread gets the short answer limit of a stuck setup.
+      setupFailure = { exitCode: EXIT_CODES.externalAbort, text: 'test run interrupted during setup(): no scenario ran' };
+      setupTimedOut = true;
+    } else if (outcome === 'timeout') {
       setupFailure = { exitCode: EXIT_CODES.setupTimeout, text: `setup() execution timed out after ${consolidated.setupTimeoutMs / 1000} seconds` };
       setupTimedOut = true;
     } else if (abortState.byScript) {
@@ -358,6 +381,11 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   // ---- the run ----
   await Promise.all(ready);
   runtime.phase = 'vu';
+  if (interrupted && setupFailure === undefined) {
+    // Interrupted while the VU threads were starting: no scenario runs.
+    setupFailure = { exitCode: EXIT_CODES.externalAbort, text: 'test run interrupted before the scenarios started' };
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
   const startAt = clock() + (setupFailure === undefined ? 20 : 0);
   if (setupFailure === undefined) broadcast({ type: 'start', startAt, setupDataJson: runtime.setupDataJson });
 
@@ -422,6 +450,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     : undefined;
 
   await Promise.all(done);
+  options.interrupt?.removeEventListener('abort', onInterrupt);
   clearInterval(gaugeTimer);
   clearInterval(progressTimer);
   if (thresholdTimer !== undefined) clearInterval(thresholdTimer);
@@ -493,6 +522,8 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     if (!thresholdAbort) logError(`thresholds on metrics '${crossed.join("', '")}' have been crossed`);
     if (exitCode === EXIT_CODES.ok) exitCode = EXIT_CODES.thresholdsFailed;
   }
+  // k6 ends an interrupted run with 105 whatever its thresholds say: the run did not finish.
+  if (interrupted && exitCode !== EXIT_CODES.scriptException) exitCode = EXIT_CODES.externalAbort;
   if (abortState.byScript && exitCode === EXIT_CODES.ok) {
     logError(`test aborted: ${abortState.reason ?? ''}`);
     exitCode = EXIT_CODES.scriptAborted;

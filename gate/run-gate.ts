@@ -14,13 +14,15 @@ import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../drift/target-session.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
-import { faultsOf, loadArtifacts, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
+import { faultsOf, interruptedSection, loadArtifacts, loadInterruption, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
 import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import { conformanceSection } from '../reports/from-conformance.ts';
 import type { DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
+import type { RunInterrupt } from '../reports/interrupt-watch.ts';
+import type { ReportInterruption } from '../reports/interruption.ts';
 import { LOAD_SANDBOX_FUNDS } from '../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 
@@ -49,6 +51,8 @@ export interface GateRequest {
   readonly progress: Progress;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The command's signal watch: the part running when a signal comes stops there, and no later part runs. */
+  readonly interrupt?: RunInterrupt;
 }
 
 /** The report, and whether the target proved unusable (the gate stopped before anything else ran). */
@@ -75,7 +79,13 @@ function startGateSandbox(config: TargetConfig, request: GateRequest): Promise<R
   });
 }
 
-async function loadPart(request: GateRequest, resolved: ResolvedTargetConfig, sandbox: RunningSandbox | undefined): Promise<{ run: LoadRun; section?: LoadSection; error?: ReportInput['error'] }> {
+async function loadPart(
+  request: GateRequest,
+  resolved: ResolvedTargetConfig,
+  sandbox: RunningSandbox | undefined,
+  startedAt: number,
+  notRun: readonly string[],
+): Promise<{ run: LoadRun; section?: LoadSection; error?: ReportInput['error']; interruption?: ReportInterruption }> {
   const flags: LoadFlags = {
     scenario: GATE_LOAD.scenario,
     profile: GATE_LOAD.profile,
@@ -90,14 +100,21 @@ async function loadPart(request: GateRequest, resolved: ResolvedTargetConfig, sa
     progress: request.progress,
     runId: request.runId,
     ...(sandbox === undefined ? {} : { sandbox: { url: sandbox.url, profile: request.profile } }),
+    ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
   });
-  if (run.summaryData === undefined) return { run, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } };
+  // Interrupted (the gate's signal, or k6 aborted on its own): what was measured is reported as interrupted, never as
+  // a broken run, and nothing runs after it.
+  const interruption = loadInterruption(run, request.interrupt, startedAt, { notRun: [...notRun] });
+  if (run.summaryData === undefined) {
+    return interruption === undefined ? { run, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } } : { run, interruption };
+  }
   const section = await loadSection({
     summaryData: run.summaryData,
     ...GATE_LOAD,
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
+  if (interruption !== undefined) return { run, section: interruptedSection(section, interruption), interruption };
   // k6's exit codes other than 0 and 99 (script error, aborted run) mean the run itself broke: never a pass.
   const broken = run.engineExit !== 0 && run.engineExit !== 99 && section.setupCompleted !== false;
   return broken
@@ -155,7 +172,11 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     const where = sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
     // Responses that were no gateway answer, counted over every part (api/faults.ts); each part judges its own.
     const faults = createFaultTally();
+    const interrupt = request.interrupt;
+    const laterParts = (after: 'conformance' | 'load'): string[] => [...(after === 'conformance' ? ['load'] : []), ...(request.baseline === undefined ? [] : ['drift'])];
+    interrupt?.enter('conformance');
     const suite = await runConformanceSuite({
+      ...(interrupt === undefined ? {} : { stop: interrupt.signal }),
       config: resolved,
       settings,
       cases,
@@ -164,22 +185,49 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       onResponse: (response) => faults.add(response),
       announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
+    const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined => interrupt?.interruption(startedAt, { notRun: laterParts(after) });
     if (suite.kind === 'unusable') {
-      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, error: { code: 'GH_ERR_TARGET', message: suite.reason } });
-      return { report, unusable: true, notes };
+      const stopped = stoppedIn('conformance');
+      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, error: { code: 'GH_ERR_TARGET', message: suite.reason }, ...(stopped === undefined ? {} : { interruption: stopped }) });
+      return { report, unusable: stopped === undefined, notes };
     }
-    const conformance = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
+    const conformanceDone = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
+    const inConformance = stoppedIn('conformance');
+    if (inConformance !== undefined) {
+      // Stopped in (or right after) conformance: its cases up to the signal are reported; load and drift do not run.
+      const conformance = { ...conformanceDone, verdict: 'interrupted' as const };
+      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance, faults: faults.counts(), interruption: inConformance });
+      return { report, unusable: false, notes };
+    }
+    const conformance = conformanceDone;
 
     // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part).
-    const load = await loadPart(request, resolved, sandbox);
+    interrupt?.enter('load');
+    const load = await loadPart(request, resolved, sandbox, startedAt, laterParts('load'));
+    if (load.interruption !== undefined) {
+      const report = assembleReport({
+        ...base,
+        durationMs: Date.now() - startedAt,
+        conformance,
+        ...(load.section === undefined ? {} : { load: load.section }),
+        faults: addFaultCounts(faults.counts(), ...(load.run.summaryData === undefined ? [] : [faultsOf(load.run.summaryData)])),
+        artifacts: loadArtifacts(load.run),
+        interruption: load.interruption,
+      });
+      return { report, unusable: false, notes };
+    }
 
     // 3. Drift, when there is a baseline to check against.
     let drift: Awaited<ReturnType<typeof driftPart>> = {};
     if (request.baseline === undefined) {
       notes.push(`drift: not checked, no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out ${request.baselineDir}\` and commit it)`);
     } else {
+      interrupt?.enter('drift');
       drift = await driftPart(request, request.baseline, resolved, sandbox);
     }
+    // A signal during the drift check: it finishes its operation list (a few requests each), and says it was interrupted.
+    const inDrift = interrupt?.interruption(startedAt);
+    if (inDrift !== undefined && drift.section !== undefined) drift = { ...drift, section: { ...drift.section, verdict: 'interrupted' } };
 
     const errors = [load.error, drift.error].filter((e): e is NonNullable<ReportInput['error']> => e !== undefined);
     const report = assembleReport({
@@ -192,6 +240,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       artifacts: loadArtifacts(load.run),
       // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
       ...(errors.length === 0 ? {} : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
+      ...(inDrift === undefined ? {} : { interruption: inDrift }),
     });
     return { report, unusable: false, notes };
   } finally {

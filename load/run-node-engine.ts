@@ -21,6 +21,8 @@ export interface NodeEngineRequest {
   readonly output?: (chunk: string) => void;
   /** Installed in every engine thread before the script (the money host: ledger appends, the shared spend counter). */
   readonly hostModules?: readonly HostModule[];
+  /** Aborted: the run stops gracefully, like k6 on Ctrl-C (exit 105, summary over what was measured). */
+  readonly interrupt?: AbortSignal;
 }
 
 /** A stream handing every chunk to `onChunk` as text. */
@@ -62,6 +64,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
     ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
+    ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
   });
   return { exitCode: result.exitCode, summary: result.summary };
 }

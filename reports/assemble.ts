@@ -2,7 +2,8 @@
 // (the first line of every report) and the list of everything not verified. The gate is a thin call to this.
 import packageJson from '../package.json' with { type: 'json' };
 import { FAULT_KINDS, type FaultCounts } from '../api/faults.ts';
-import { combineVerdicts, VERDICT_EXIT, VERDICT_WORD, type Verdict } from './verdict.ts';
+import { combineVerdicts, interruptedExitCode, VERDICT_EXIT, VERDICT_WORD, type Verdict } from './verdict.ts';
+import { interruptionText, type ReportInterruption } from './interruption.ts';
 import { SCHEMA_VERSION, SECTION_ORDER, TOOL_NAME } from './model.ts';
 import type {
   ConformanceSection,
@@ -44,6 +45,8 @@ export interface ReportInput {
   readonly artifacts?: Readonly<Record<string, string>>;
   /** The run stopped early: its stable code and one-line reason. Verdict default: unusable (exit 2). */
   readonly error?: { readonly code: string; readonly message: string; readonly verdict?: Verdict };
+  /** The run was stopped by a signal: the verdict is interrupted (exit 128 + signal) whatever its parts say. */
+  readonly interruption?: ReportInterruption;
 }
 
 function isoTime(value: number | string | Date): string {
@@ -71,10 +74,15 @@ function partOf(section: ReportSectionName, input: ReportInput, allowSkips: bool
  * "FAIL: conformance: 2 of 212 cases failed (TRG-510-V2, ...); load mixed/smoke (k6 v0.48.0): 1,234 requests, ..."
  * The parts that decided the verdict come first, so the first words say why.
  */
-export function composeVerdictLine(verdict: Verdict, parts: readonly ReportPart[], error?: ReportInput['error']): string {
+export function composeVerdictLine(verdict: Verdict, parts: readonly ReportPart[], error?: ReportInput['error'], interruption?: ReportInterruption): string {
   const deciding = parts.filter((p) => p.verdict === verdict);
   const others = parts.filter((p) => p.verdict !== verdict);
-  const reasons = [...(error === undefined ? [] : [`${error.code}: ${error.message}`]), ...deciding.map((p) => p.line), ...others.map((p) => p.line)];
+  const reasons = [
+    ...(interruption === undefined ? [] : [interruptionText(interruption)]),
+    ...(error === undefined ? [] : [`${error.code}: ${error.message}`]),
+    ...deciding.map((p) => p.line),
+    ...others.map((p) => p.line),
+  ];
   return `${VERDICT_WORD[verdict]}: ${reasons.length === 0 ? 'nothing ran, nothing was verified' : reasons.join('; ')}`;
 }
 
@@ -87,7 +95,9 @@ export function assembleReport(input: ReportInput): RunReport {
   const allowSkips = input.allowSkips ?? false;
   const parts = SECTION_ORDER.map((s) => partOf(s, input, allowSkips)).filter((p): p is ReportPart => p !== undefined);
   const errorVerdict = input.error === undefined ? [] : [input.error.verdict ?? 'unusable'];
-  const verdict = combineVerdicts([...errorVerdict, ...parts.map((p) => p.verdict)]);
+  const interrupted: Verdict[] = input.interruption === undefined ? [] : ['interrupted'];
+  const verdict = combineVerdicts([...interrupted, ...errorVerdict, ...parts.map((p) => p.verdict)]);
+  const exitCode = verdict === 'interrupted' ? interruptedExitCode(input.interruption?.signal) : VERDICT_EXIT[verdict];
   const skipped: SkippedItem[] = [
     ...(input.conformance?.cases ?? [])
       .filter((c) => c.status === 'skipped')
@@ -115,8 +125,8 @@ export function assembleReport(input: ReportInput): RunReport {
     runId: input.runId,
     command: input.command,
     verdict,
-    exitCode: VERDICT_EXIT[verdict] as RunReport['exitCode'],
-    verdictLine: composeVerdictLine(verdict, parts, input.error),
+    exitCode: exitCode as RunReport['exitCode'],
+    verdictLine: composeVerdictLine(verdict, parts, input.error, input.interruption),
     allowSkips,
     skipped,
     startedAt: isoTime(input.startedAt),
@@ -124,6 +134,7 @@ export function assembleReport(input: ReportInput): RunReport {
     target,
     parts,
     ...(input.error === undefined ? {} : { error: { code: input.error.code, message: input.error.message } }),
+    ...(input.interruption === undefined ? {} : { interruption: { ...input.interruption } }),
     ...(input.conformance === undefined ? {} : { conformance: input.conformance }),
     ...(input.load === undefined ? {} : { load: input.load }),
     ...(input.drift === undefined ? {} : { drift: input.drift }),

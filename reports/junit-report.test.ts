@@ -34,6 +34,7 @@ describe('XSD validity (reports/fixtures/junit-10.xsd)', () => {
     ['a passing conformance run', () => fromConformanceRun(passingConformanceRun(), meta)],
     ['a load run alone', () => reportFromK6Summary(realK6Summary('v2.2.0'), { ...meta, scenario: 'mixed', profile: 'smoke', engine: 'k6 v2.2.0' })],
     ['a run stopped early', () => assembleReport({ ...meta, command: 'gate', durationMs: 5, error: { code: 'GH_ERR_TARGET', message: 'refused <&>' } })],
+    ['an interrupted run', () => assembleReport({ ...meta, command: 'load', durationMs: 5, interruption: { signal: 'SIGTERM', afterMs: 2500, during: 'load', reconcile: 'gateway-harness reconcile /r/ledger.jsonl' } })],
   ])('%s', async (_name, make) => {
     expect(await junitXsdErrors(reportJunitXml(make()))).toEqual([]);
   });
@@ -138,5 +139,15 @@ describe('shape for CI consumers', () => {
     const doc = parse(reportJunitXml(full));
     const props = doc.testsuites.testsuite[0].properties.property as Array<{ name: string; value: string }>;
     expect(Object.fromEntries(props.map((p) => [p.name, p.value]))).toMatchObject({ verdict: 'fail', runId: full.runId, target: 'http://127.0.0.1:40123' });
+  });
+});
+
+describe('an interrupted run', () => {
+  it('is an error testcase of type "interrupted" first, whatever its partial suites say (CI never shows it passed)', () => {
+    const report = assembleReport({ ...meta, command: 'gate', durationMs: 2_600, ...(full.load === undefined ? {} : { load: full.load }), interruption: { signal: 'SIGINT', afterMs: 2_500, during: 'load', notRun: ['drift'] } });
+    expect(report.verdict).toBe('interrupted');
+    const [first] = junitSuites(report);
+    expect(first?.cases[0]).toMatchObject({ status: 'error', type: 'interrupted', message: report.verdictLine });
+    expect(report.verdictLine).toMatch(/^INTERRUPTED: by SIGINT after 2\.50 s during load \(results up to then\); not run: drift; /);
   });
 });

@@ -233,7 +233,9 @@ export function junitSuites(report: RunReport): JUnitSuite[] {
     ...migrationSuites(report, common),
     ...ledgerSuites(report, common),
   ];
-  if (report.error !== undefined || suites.length === 0) {
+  // An interrupted run is an error testcase of its own (type "interrupted"): CI shows a cancelled run as not passed,
+  // whatever the partial suites after it say.
+  if (report.interruption !== undefined || report.error !== undefined || suites.length === 0) {
     suites.unshift({
       ...common,
       name: report.command,
@@ -245,7 +247,7 @@ export function junitSuites(report: RunReport): JUnitSuite[] {
           timeSec: report.durationMs / 1000,
           status: 'error',
           message: report.verdictLine,
-          type: report.error?.code ?? 'incomplete',
+          type: report.interruption === undefined ? (report.error?.code ?? 'incomplete') : 'interrupted',
         },
       ],
     });

@@ -2,6 +2,7 @@
 // `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
 import { faultLine } from '../api/faults.ts';
 import type { RunReport } from './model.ts';
+import { interruptionText } from './interruption.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
 
@@ -11,6 +12,7 @@ export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
   incomplete: '⚠️',
   unusable: '⛔',
   thresholds: '🚨',
+  interrupted: '⏹️',
 });
 
 /** PR comments are capped at 65,536 characters; stay well below with room for a note. */
@@ -37,6 +39,9 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
   out.push(
     `**gateway-harness ${mdText(report.command)}** · run ${mdCode(report.runId)} · target ${mdCode(t.url)} (${t.embedded ? 'embedded ' : ''}${t.environment}${t.profile === undefined ? '' : `, profile ${mdText(t.profile)}`}, API ${t.api}, time scale ${t.timeScale}) · ${formatMs(report.durationMs)} · exit ${report.exitCode}`,
   );
+  if (report.interruption !== undefined) {
+    out.push('', `> **Interrupted** ${mdText(interruptionText(report.interruption))}. Every figure below is partial: the run did not finish.`);
+  }
   if (report.error !== undefined) {
     out.push('', `> **${mdText(report.error.code)}**: ${mdText(report.error.message)}`);
   }

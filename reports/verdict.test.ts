@@ -1,6 +1,6 @@
 // The verdict table: exit codes, combination precedence, and that skips and empty runs never read as a pass.
 import { describe, expect, it } from 'vitest';
-import { VERDICT_EXIT, combineVerdicts, verdictOfCases, type Verdict } from './verdict.ts';
+import { VERDICT_EXIT, combineVerdicts, interruptedExitCode, verdictOfCases, type Verdict } from './verdict.ts';
 
 describe('verdicts', () => {
   it.each<[Verdict, number]>([
@@ -9,7 +9,16 @@ describe('verdicts', () => {
     ['incomplete', 1],
     ['unusable', 2],
     ['thresholds', 99],
+    ['interrupted', 130],
   ])('%s exits %i', (verdict, code) => expect(VERDICT_EXIT[verdict]).toBe(code));
+
+  it('an interrupted run exits 128 + its signal (k6\'s 105 when the engine was aborted from outside), never a code of another verdict', () => {
+    expect(interruptedExitCode('SIGINT')).toBe(130);
+    expect(interruptedExitCode('SIGTERM')).toBe(143);
+    expect(interruptedExitCode(undefined)).toBe(105);
+    const others = new Set(Object.entries(VERDICT_EXIT).filter(([v]) => v !== 'interrupted').map(([, code]) => code));
+    for (const signal of ['SIGINT', 'SIGTERM', undefined] as const) expect(others.has(interruptedExitCode(signal))).toBe(false);
+  });
 
   it.each<[Verdict[], Verdict]>([
     [['pass', 'pass'], 'pass'],
@@ -17,6 +26,11 @@ describe('verdicts', () => {
     [['incomplete', 'thresholds'], 'thresholds'],
     [['thresholds', 'fail'], 'fail'],
     [['fail', 'unusable'], 'unusable'],
+    // An interrupted run did not finish: it outranks every verdict of its parts, a failure and an unusable target too.
+    [['pass', 'interrupted'], 'interrupted'],
+    [['interrupted', 'incomplete'], 'interrupted'],
+    [['fail', 'interrupted', 'thresholds'], 'interrupted'],
+    [['unusable', 'interrupted'], 'interrupted'],
     [[], 'incomplete'],
   ])('combine %j -> %s', (parts, expected) => expect(combineVerdicts(parts)).toBe(expected));
 

@@ -1,9 +1,14 @@
 // How every command that judges a gateway ends: its report set written through reports/ (summary.json, junit.xml,
 // summary.md, report.html), the verdict line first on stdout, what needs reading, then where the reports are.
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { caseFailureText } from '../reports/junit-report.ts';
+import { LEDGER_FILE } from '../ledger/entry.ts';
+import { assembleReport, type ReportInput } from '../reports/assemble.ts';
+import { watchInterrupts, type RunInterrupt } from '../reports/interrupt-watch.ts';
+import { reconcileCommand } from '../reports/interruption.ts';
 import { REPORT_FILES, type RunReport } from '../reports/model.ts';
 import { makeDirectory } from '../reports/make-dir.ts';
 import { createProgress, type Progress } from '../reports/progress.ts';
@@ -128,4 +133,45 @@ export function unusableTarget(report: RunReport, dir: string, secrets: readonly
   return new HarnessError('GH_ERR_TARGET', `${written.report.error?.message ?? written.report.verdictLine} (reports: ${join(dir, REPORT_FILES.reportHtml)})`, {
     exitCode: 2,
   });
+}
+
+export interface InterruptWatchOptions {
+  readonly command: string;
+  readonly runId: string;
+  readonly reportDir: string;
+  readonly startedAt: number;
+  /** As far as the command knows it before the run (an embedded sandbox's URL is known only inside the run). */
+  readonly target: ReportInput['target'];
+  readonly secrets: readonly string[];
+  /** Progress on stderr: the first signal's line goes there. */
+  readonly progress?: Progress;
+}
+
+/**
+ * The signal watch of a judging command (reports/interrupt-watch.ts). The first SIGINT/SIGTERM stops the running part
+ * gracefully and the command then writes its partial reports as usual (assembleReport with the interruption). On a
+ * second signal this writes, synchronously, the report set of a forced stop (verdict interrupted, nothing measured
+ * collected, the reconcile command when the run kept a ledger) and prints its verdict line; the process then exits.
+ */
+export function watchRun(options: InterruptWatchOptions): RunInterrupt {
+  const say = (line: string): void => {
+    if (options.progress === undefined) process.stderr.write(`${line}\n`);
+    else options.progress.line(line);
+  };
+  const watch = watchInterrupts({ startedAt: options.startedAt, say });
+  watch.onForce((interruption) => {
+    const ledger = join(options.reportDir, LEDGER_FILE);
+    const reconcile = existsSync(ledger) ? reconcileCommand(ledger) : undefined;
+    const report = assembleReport({
+      runId: options.runId,
+      command: options.command,
+      startedAt: options.startedAt,
+      durationMs: Date.now() - options.startedAt,
+      target: options.target,
+      interruption: { ...interruption, ...(reconcile === undefined ? {} : { reconcile }) },
+    });
+    const written = writeReports(report, options.reportDir, { secrets: options.secrets });
+    process.stdout.write(`${[paintVerdictLine(written.report), '', reportsLine(written)].join('\n')}\n`);
+  });
+  return watch;
 }

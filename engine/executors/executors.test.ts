@@ -151,3 +151,21 @@ describe('arrival-rate executors (open model)', () => {
     expect(parts.map((s) => s.vusCreated)).toEqual([2, 2, 2]);
   });
 });
+
+describe('an aborted test (Ctrl-C, abortOnFail, exec.test.abort)', () => {
+  it.each(['constant-vus', 'per-vu-iterations'])('%s: running iterations are interrupted at once, not left to their gracefulStop or their end', async (executor) => {
+    // Iterations of 60 s with a 30 s gracefulStop: only an immediate interruption ends the scenario within the bound.
+    const { host, stats } = fakeHost(60_000);
+    const abort = new AbortController();
+    const raw = executor === 'constant-vus' ? { executor, vus: 3, duration: '10m', gracefulStop: '30s' } : { executor, vus: 3, iterations: 5, maxDuration: '10m', gracefulStop: '30s' };
+    const running = runScenario(parseScenario('s', raw), { index: 0, count: 1 }, { ...host, signal: abort.signal });
+    // The abort comes once every VU is in an iteration (a state, not a sleep).
+    while (stats.maxActive < 3) await new Promise((r) => setTimeout(r, 5));
+    const abortedAt = performance.now();
+    abort.abort();
+    await running;
+    expect(stats.interrupted).toBe(3);
+    expect(stats.iterations).toBe(0);
+    expect(performance.now() - abortedAt).toBeLessThan(10_000);
+  }, 20_000);
+});

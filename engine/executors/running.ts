@@ -71,10 +71,15 @@ export class Running<V> {
     if (this.inFlight.size === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
+      // Already aborted (the usual case: the abort is what ended the loops): interrupt at once. An abort event that
+      // has fired will not fire again, so waiting for it would let the iterations run to their natural end.
+      if (this.host.signal.aborted) {
+        resolve('late');
+        return;
+      }
       timer = setTimeout(() => resolve('late'), Math.max(0, deadline - this.host.now()));
       this.host.signal.addEventListener('abort', () => resolve('late'), { once: true });
     });
-    if (this.host.signal.aborted) clearTimeout(timer);
     const first = await Promise.race([Promise.all(this.inFlight.values()).then(() => 'done' as const), late]);
     clearTimeout(timer);
     if (first === 'late') {

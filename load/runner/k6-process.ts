@@ -19,6 +19,11 @@ export interface K6RunRequest {
    * stdout), so that k6 dies of SIGPIPE within a second (its progress line) if the harness is killed.
    */
   readonly stderrFd?: number;
+  /**
+   * The harness's interruption (reports/interrupt-watch.ts): when `signal` aborts, the signal the harness received is
+   * sent to k6 once (k6 stops gracefully and still writes its summary, exit 105); when `forced` aborts, k6 is killed.
+   */
+  readonly interrupt?: { readonly signal: AbortSignal; readonly forced: AbortSignal; readonly received: () => { readonly signal: NodeJS.Signals } | undefined };
 }
 
 export interface K6RunResult {
@@ -52,9 +57,9 @@ export function k6Environment(inherited: NodeJS.ProcessEnv, runEnv: Readonly<Rec
 }
 
 /**
- * Spawns k6 and waits for it. Ctrl-C in a terminal reaches k6 directly (same process group) and k6 stops gracefully,
- * still writing its summary; so the first SIGINT here is left to k6 and only a second one is forwarded (k6 then
- * aborts at once). SIGTERM (CI cancelling a job) is forwarded as is.
+ * Spawns k6 and waits for it. k6 runs in its own process group, so Ctrl-C in a terminal reaches only the harness,
+ * which forwards exactly one signal (two would make k6 abort without its summary) and knows the run was interrupted.
+ * Without `interrupt`, SIGINT and SIGTERM to the harness are forwarded as they come (the first stops k6 gracefully).
  */
 export function runK6(request: K6RunRequest): Promise<K6RunResult> {
   return new Promise((resolvePromise, reject) => {
@@ -64,24 +69,36 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
       cwd: request.cwd,
       env: k6Environment(process.env, request.env),
       stdio: ['ignore', out, request.stderrFd ?? out],
+      // Its own process group: a terminal's Ctrl-C (sent to the foreground group) must not reach k6 a second time.
+      detached: true,
     });
     if (out === 'pipe') {
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (request.onOutput === undefined ? process.stdout.write(chunk) : request.onOutput(chunk)));
     }
     if (!spooled && request.stdio === 'pipe') child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
-    let interrupts = 0;
-    const onInterrupt = (): void => {
-      interrupts += 1;
-      if (interrupts > 1) child.kill('SIGINT');
+    const interrupt = request.interrupt;
+    const forward = (): void => {
+      child.kill(interrupt?.received()?.signal ?? 'SIGINT');
     };
-    const onTerminate = (): void => {
-      child.kill('SIGTERM');
+    const kill = (): void => {
+      child.kill('SIGKILL');
     };
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onTerminate);
+    const onSignal = (signal: NodeJS.Signals): void => {
+      child.kill(signal);
+    };
+    if (interrupt === undefined) {
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    } else {
+      if (interrupt.signal.aborted) forward();
+      else interrupt.signal.addEventListener('abort', forward, { once: true });
+      interrupt.forced.addEventListener('abort', kill, { once: true });
+    }
     const cleanup = (): void => {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onTerminate);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      interrupt?.signal.removeEventListener('abort', forward);
+      interrupt?.forced.removeEventListener('abort', kill);
     };
     child.once('error', (error) => {
       cleanup();

@@ -7,6 +7,9 @@ import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
+import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
+import type { ReportInterruption } from '../../reports/interruption.ts';
+import { ENGINE_EXTERNAL_ABORT } from '../../reports/verdict.ts';
 import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -70,14 +73,43 @@ export function faultsOf(data: K6SummaryData): FaultCounts {
   };
 }
 
+/**
+ * Whether the load run was interrupted, as the report says it: the harness's signal (from its watch), or k6's own
+ * 105 when the engine was aborted by a signal sent to it directly; with the reconcile command when money stayed open.
+ */
+export function loadInterruption(
+  run: Pick<LoadRun, 'engineExit' | 'durationMs' | 'reconcile'>,
+  interrupt: RunInterrupt | undefined,
+  startedAt: number,
+  extra: Pick<ReportInterruption, 'notRun'> = {},
+): ReportInterruption | undefined {
+  const more = { ...extra, ...(run.reconcile === undefined ? {} : { reconcile: run.reconcile }) };
+  const bySignal = interrupt?.interruption(startedAt, more);
+  if (bySignal !== undefined) return bySignal;
+  return run.engineExit === ENGINE_EXTERNAL_ABORT ? { afterMs: run.durationMs, during: 'load', ...more } : undefined;
+}
+
+/**
+ * An interrupted run's load section: what was measured up to the signal, its verdict interrupted (never a pass). A
+ * setup() the signal cut short says nothing about the target, so it is not reported as one that could not be used.
+ */
+export function interruptedSection(section: LoadSection, interruption: ReportInterruption | undefined): LoadSection {
+  if (interruption === undefined) return section;
+  const { setupCompleted, ...rest } = section;
+  return { ...rest, verdict: 'interrupted', ...(setupCompleted === true ? { setupCompleted } : {}) };
+}
+
 /** The whole report of `gateway-harness load`. */
-export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise<RunReport> {
+export async function loadRunReport(run: LoadRun, meta: LoadReportMeta, interruption?: ReportInterruption): Promise<RunReport> {
   const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
-  const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run) };
+  const stopped = interruption === undefined ? {} : { interruption };
+  const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run), ...stopped };
   // The ledger is reported whatever became of the run: a charge is never left out of the reports.
   const ledger = run.ledger === undefined ? {} : { ledger: run.ledger };
   if (run.unusable !== undefined) return assembleReport({ ...common, error: { code: 'GH_ERR_TARGET', message: run.unusable } });
   if (run.summaryData === undefined) {
+    // Interrupted before the engine wrote its summary: the interruption says why there is no load section.
+    if (interruption !== undefined) return assembleReport({ ...common, ...ledger });
     return assembleReport({ ...common, ...ledger, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
   }
   const money = { ...ledger, faults: faultsOf(run.summaryData) };
@@ -88,5 +120,5 @@ export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
-  return assembleReport({ ...common, load, ...money });
+  return assembleReport({ ...common, load: interruptedSection(load, interruption), ...money });
 }

@@ -23,6 +23,8 @@ import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
+import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
+import { reconcileCommand } from '../../reports/interruption.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
@@ -62,7 +64,15 @@ export interface LoadRunIo {
   readonly totalMemoryBytes?: number;
   /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
   readonly engineWorkers?: number;
+  /**
+   * The command's signal watch (reports/interrupt-watch.ts): on the first signal the engine stops gracefully (k6 gets
+   * the signal forwarded once) and the money still open is reconciled within INTERRUPT_RECONCILE_MS; nothing new starts.
+   */
+  readonly interrupt?: RunInterrupt;
 }
+
+/** How long each open charging request is polled after an interruption (real ms): a cancelled job must end soon. */
+export const INTERRUPT_RECONCILE_MS = 5_000;
 
 /** What a run left: the engine's exit code and the files the report is built from. */
 export interface LoadRun {
@@ -85,6 +95,10 @@ export interface LoadRun {
   readonly ledger?: LedgerSection;
   /** Why the target could not be used (the preflight's one line): nothing was run against it. */
   readonly unusable?: string;
+  /** `gateway-harness reconcile <ledger>`, when charging requests were still open after the run's reconciliation. */
+  readonly reconcile?: string;
+  /** The engine did not run: the run was interrupted before it started. */
+  readonly notStarted?: boolean;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -140,13 +154,15 @@ export function k6Label(path: string): string {
 }
 
 /**
- * The command's exit code: an unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
+ * The command's exit code: an interrupted run is 128 + the signal (k6's 105 when k6 was aborted from outside), an
+ * unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
  * code when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through); on 0, the report's verdict (an
  * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
  * at all is a failed run (1).
  */
 export function exitCodeOf(engineExit: number, report: { readonly verdict: string; readonly exitCode: number } | undefined): number {
-  if (report?.verdict === 'unusable') return 2;
+  // Interrupted: 128 + the signal (or k6's 105), whatever the engine said; never a pass.
+  if (report?.verdict === 'interrupted' || report?.verdict === 'unusable') return report.exitCode;
   if (engineExit !== 0) return engineExit;
   if (report === undefined) return 1;
   return report.exitCode;
@@ -180,6 +196,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
 
   // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
   const bundle = await ensureBundle(flags.scenario);
+  const interrupted = (): boolean => io.interrupt?.signal.aborted === true;
   let sandbox: RunningSandbox | undefined;
   let harness: GatewayClient | undefined;
   let session: MoneySession | undefined;
@@ -283,7 +300,10 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     };
     let engineExit = -1;
     try {
-      if (engine.engine === 'k6') {
+      if (interrupted()) {
+        // A signal came while the run was being prepared: no load is started (what was prepared is still closed below).
+        io.progress.line('load: interrupted before the engine started');
+      } else if (engine.engine === 'k6') {
         const writer = session?.writer;
         // Guarded runs: k6's stderr is a file in the report dir (the spool), tailed here; see ledger/k6-spool.ts.
         const spoolPath = writer === undefined ? undefined : join(reportDir, K6_SPOOL_FILE);
@@ -304,7 +324,17 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
               });
         let result;
         try {
-          result = await runK6({ k6: engine.k6.path, bundle, env, cwd: io.cwd, outJson: ndjsonPath, stdio: 'pipe', onOutput: output, ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }) });
+          result = await runK6({
+            k6: engine.k6.path,
+            bundle,
+            env,
+            cwd: io.cwd,
+            outJson: ndjsonPath,
+            stdio: 'pipe',
+            onOutput: output,
+            ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
+            ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
+          });
         } finally {
           if (spoolFd !== undefined) closeSync(spoolFd);
           tail?.stop();
@@ -320,6 +350,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
           output,
           ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
           ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
+          ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt.signal }),
         });
         engineExit = result.exitCode;
       }
@@ -328,13 +359,19 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     }
     const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
     let ledger: LedgerSection | undefined;
+    let reconcile: string | undefined;
     if (session !== undefined && harness !== undefined) {
       // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
       const refused = summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
-      const finish = await session.finish(harness, { allowSkips: false, refused });
+      // Interrupted: each open one is polled for a short bounded time; what stays open gets the command that finishes it.
+      const finish = await session.finish(harness, { allowSkips: false, refused, ...(interrupted() ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
       // A ledger worth reporting: something was recorded or refused (a read-only production run has none).
       ledger = finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
       if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);
+      if (ledger !== undefined && ledger.unresolved.length > 0 && session.ledgerPath !== undefined) {
+        reconcile = reconcileCommand(session.ledgerPath);
+        io.progress.line(`money: ${ledger.unresolved.length} charging request${ledger.unresolved.length === 1 ? '' : 's'} still open; finish with: ${reconcile}`);
+      }
     }
     return {
       runId,
@@ -349,6 +386,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       ...(summaryData === undefined ? {} : { summaryData }),
       ...(existsSync(ndjsonPath) ? { ndjsonPath } : {}),
       ...(ledger === undefined ? {} : { ledger }),
+      ...(reconcile === undefined ? {} : { reconcile }),
+      ...(engineExit === -1 ? { notStarted: true } : {}),
     };
   } finally {
     session?.close();

@@ -8,6 +8,7 @@ import { faultLine } from '../../api/faults.ts';
 import { requestText } from '../junit-report.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
+import { interruptionText } from '../interruption.ts';
 
 /** Everything the page inlines. `chart*` is the pinned charting library read from node_modules at write time. */
 export interface HtmlAssets {
@@ -68,9 +69,10 @@ export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = Object.freeze(
   incomplete: 'Nothing failed, but not everything could be verified: see what was skipped.',
   unusable: 'The target could not be tested (unreachable, refused the credentials, or bad configuration).',
   thresholds: 'Load thresholds were crossed (too slow or too many errors); nothing else failed.',
+  interrupted: 'The run was stopped before it finished: what it measured is partial and proves nothing.',
 });
 
-const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({ pass: '✓', fail: '✗', incomplete: '!', unusable: '–', thresholds: '!' });
+const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({ pass: '✓', fail: '✗', incomplete: '!', unusable: '–', thresholds: '!', interrupted: '■' });
 
 function chip(kind: string, text: string): string {
   return `<span class="chip ${h(kind)}">${h(text)}</span>`;
@@ -81,12 +83,15 @@ function anchor(id: string): string {
 }
 
 /** Worst first, so the reason that decided the verdict is the first bullet. */
-const SEVERITY: readonly Verdict[] = ['unusable', 'fail', 'thresholds', 'incomplete'];
+const SEVERITY: readonly Verdict[] = ['interrupted', 'unusable', 'fail', 'thresholds', 'incomplete'];
 
 /** The banner's reasons: every part that did not pass (and the early-stop error), worst first; or the one pass line. */
 function reasons(report: RunReport): string[] {
   const bad = SEVERITY.flatMap((v) => report.parts.filter((p) => p.verdict === v).map((p) => p.line));
-  const error = report.error === undefined ? [] : [`${report.error.code}: ${report.error.message}`];
+  const error = [
+    ...(report.interruption === undefined ? [] : [`Interrupted ${interruptionText(report.interruption)}`]),
+    ...(report.error === undefined ? [] : [`${report.error.code}: ${report.error.message}`]),
+  ];
   if (error.length + bad.length > 0) return [...error, ...bad];
   return report.parts.length === 0 ? ['nothing ran, nothing was verified'] : report.parts.map((p) => p.line);
 }

@@ -360,9 +360,9 @@ export interface SimPortinRequest {
 
 export type ReportSectionName = "conformance" | "load" | "drift" | "migration" | "ledger";
 /**
- * pass (exit 0), fail (1: a case, check or regression failed), incomplete (1: something could not be verified), unusable (2: unusable target or bad usage), thresholds (99: load thresholds crossed).
+ * pass (exit 0), fail (1: a case, check or regression failed), incomplete (1: something could not be verified), unusable (2: unusable target or bad usage), thresholds (99: load thresholds crossed), interrupted (128 + signal: the run, or this part of it, was stopped by a signal before it finished; what it measured is partial).
  */
-export type ReportVerdict = "pass" | "fail" | "incomplete" | "unusable" | "thresholds";
+export type ReportVerdict = "pass" | "fail" | "incomplete" | "unusable" | "thresholds" | "interrupted";
 /**
  * Outcome per the spec's States table (api/outcome.ts).
  */
@@ -373,7 +373,7 @@ export type ReportOutcome = "Successful" | "Failed" | "InProgress" | "Unknown";
  */
 export interface RunReport {
   /**
-   * Version of this schema, MAJOR.MINOR (today 1.2). Scripts should check the major version.
+   * Version of this schema, MAJOR.MINOR (today 1.3). Scripts should check the major version.
    */
   schemaVersion: string;
   /**
@@ -398,13 +398,13 @@ export interface RunReport {
    */
   command: string;
   /**
-   * The one verdict of the run: the worst verdict of its parts (reports/verdict.ts). pass (exit 0), fail (1), incomplete (1), unusable (2), thresholds (99).
+   * The one verdict of the run: the worst verdict of its parts (reports/verdict.ts). pass (exit 0), fail (1), incomplete (1), unusable (2), thresholds (99), interrupted (128 + the signal: 130 SIGINT, 143 SIGTERM; 105 when the engine was aborted from outside the harness). interrupted outranks every other verdict: the run did not finish.
    */
-  verdict: "pass" | "fail" | "incomplete" | "unusable" | "thresholds";
+  verdict: "pass" | "fail" | "incomplete" | "unusable" | "thresholds" | "interrupted";
   /**
-   * The process exit code the verdict maps to: 0 pass, 1 fail or incomplete, 2 unusable target or bad usage, 99 thresholds crossed.
+   * The process exit code the verdict maps to: 0 pass, 1 fail or incomplete, 2 unusable target or bad usage, 99 thresholds crossed; interrupted: 130 (SIGINT), 143 (SIGTERM), 105 (k6's code: the engine was aborted by a signal the harness did not receive).
    */
-  exitCode: 0 | 1 | 2 | 99;
+  exitCode: 0 | 1 | 2 | 99 | 105 | 130 | 143;
   /**
    * One line a person reads first: the verdict word and why (e.g. 'FAIL: conformance 2 of 212 cases failed (TRG-510-V2, LEN-CORR-51-V1)'). The first line of summary.md and the banner of report.html.
    */
@@ -494,6 +494,7 @@ export interface RunReport {
   migration?: MigrationSection;
   ledger?: LedgerSection;
   faults?: FaultCounts;
+  interruption?: ReportInterruption;
   /**
    * Files of this run, as paths relative to the report directory, by kind: summaryJson, junitXml, summaryMd, reportHtml, and where present ledger, k6Summary, metricsNdjson.
    */
@@ -979,6 +980,35 @@ export interface FaultCounts {
    * Sum of the four.
    */
   total: number;
+}
+/**
+ * Present when the run was stopped by a signal before it finished (verdict interrupted): what stopped it, when, and what was running. Every section in the report holds what was measured up to then. Added in 1.3.
+ */
+export interface ReportInterruption {
+  /**
+   * The signal the harness received (SIGINT: Ctrl-C; SIGTERM: a CI job cancelled). Absent when the engine was aborted by a signal sent to it directly (k6 exit 105).
+   */
+  signal?: "SIGINT" | "SIGTERM";
+  /**
+   * Milliseconds from the start of the run to the signal.
+   */
+  afterMs: number;
+  /**
+   * What was running when the signal came: conformance, load, drift, migration, baseline, ...
+   */
+  during: string;
+  /**
+   * Parts the command would have run after the interrupted one and did not (a gate: load, drift).
+   */
+  notRun?: string[];
+  /**
+   * True when a second signal aborted the run at once: what had been measured was not collected.
+   */
+  forced?: boolean;
+  /**
+   * When charging requests were still open after the bounded reconciliation: the exact command that finishes it (gateway-harness reconcile <ledger>).
+   */
+  reconcile?: string;
 }
 
 /**

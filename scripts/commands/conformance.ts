@@ -18,7 +18,7 @@ import { conformanceSection } from '../../reports/from-conformance.ts';
 import type { RunTarget } from '../../reports/model.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
@@ -130,6 +130,7 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
   const secrets = reportSecrets(config);
 
   let sandbox: RunningSandbox | undefined;
+  let dispose: (() => void) | undefined;
   // Every response is tallied by fault kind (api/faults.ts) for the reports; the cases judge them as always.
   const faults = createFaultTally();
   try {
@@ -150,6 +151,10 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
       ...(sandbox === undefined ? {} : { profile }),
     };
     const progress = commandProgress();
+    // SIGINT/SIGTERM: no case starts after it, the cases run so far are reported as INTERRUPTED (exit 128 + signal).
+    const interrupt = watchRun({ command: 'conformance', runId, reportDir, startedAt: Date.now(), target, secrets, progress });
+    interrupt.enter('conformance');
+    dispose = () => interrupt.dispose();
     let outcome;
     try {
       const where = sandbox === undefined ? describeTarget(config) : `embedded sandbox (${sandbox.url}, profile ${profile}, seed ${seed})`;
@@ -160,12 +165,15 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
         api,
         progress,
         onResponse: (response) => faults.add(response),
+        stop: interrupt.signal,
         announce: `conformance: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
       });
     } finally {
       progress.done();
     }
-    if (outcome.kind === 'unusable') {
+    const interruption = interrupt.interruption(outcome.kind === 'run' ? outcome.run.startedAt : outcome.startedAt);
+    const stopped = interruption === undefined ? {} : { interruption };
+    if (outcome.kind === 'unusable' && interruption === undefined) {
       const report = assembleReport({
         runId,
         command: 'conformance',
@@ -177,6 +185,11 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
       });
       throw unusableTarget(report, reportDir, secrets);
     }
+    if (outcome.kind === 'unusable') {
+      const report = assembleReport({ runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target, ...stopped });
+      return finishRun(report, reportDir, { secrets }).exitCode;
+    }
+    const section = conformanceSection(outcome.run, { allowSkips, secrets });
     const report = assembleReport({
       runId,
       command: 'conformance',
@@ -184,11 +197,13 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
       durationMs: outcome.run.durationMs,
       allowSkips,
       target,
-      conformance: conformanceSection(outcome.run, { allowSkips, secrets }),
+      conformance: interruption === undefined ? section : { ...section, verdict: 'interrupted' },
       faults: faults.counts(),
+      ...stopped,
     });
     return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
+    dispose?.();
     await sandbox?.close();
   }
 }

@@ -8,7 +8,7 @@ import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
 import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
 import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { checkProfile, checkTarget, parseApi, parseSeed } from './conformance.ts';
 
@@ -53,9 +53,20 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const reportDir = prepareReportDir(opts.reportDir, runId);
   const secrets = reportSecrets(config);
   const progress = commandProgress();
+  // SIGINT/SIGTERM: the running part stops, nothing after it runs, the reports say INTERRUPTED (exit 128 + signal).
+  const interrupt = watchRun({
+    command: 'gate',
+    runId,
+    reportDir,
+    startedAt: Date.now(),
+    target: { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, environment: config.environment, timeScale: config.timeScale, api },
+    secrets,
+    progress,
+  });
   let outcome;
   try {
     outcome = await runGate({
+      interrupt,
       runId,
       reportDir,
       config,
@@ -75,8 +86,12 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   } finally {
     progress.done();
   }
-  if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-  return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes }).exitCode;
+  try {
+    if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
+    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes }).exitCode;
+  } finally {
+    interrupt.dispose();
+  }
 }
 
 export function register(program: Command): void {
@@ -92,7 +107,8 @@ export function register(program: Command): void {
         'The first stdout line is the verdict; the report dir gets summary.json,\n' +
         'junit.xml, summary.md and report.html.\n' +
         'Exit 0 pass; 1 failed or incomplete (something not verified); 2 usage or\n' +
-        'config error, or an unusable target (one line); 99 load thresholds crossed.',
+        'config error, or an unusable target (one line); 99 load thresholds crossed; 130/143\n' +
+        'interrupted by SIGINT/SIGTERM (the running part stops, nothing after it runs).',
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)')

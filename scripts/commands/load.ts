@@ -1,13 +1,14 @@
 // `gateway-harness load`: runs a load scenario (load/scenarios.ts) with a profile (load/profiles.ts) on a real k6, or on
 // the Node engine, against a target or the embedded sandbox; the report set through reports/, with charts from the
-// run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, k6's codes passed through.
+// run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, 130/143 interrupted,
+// k6's codes passed through.
 import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
-import { loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
+import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
 import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
@@ -38,7 +39,8 @@ export function register(program: Command): void {
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
         `Writes summary.json, junit.xml, summary.md and report.html (charts from the metric stream, ${DEFAULT_METRICS_FILE}) to the report dir.\n` +
         'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
-        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, other k6 codes passed through.\n' +
+        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
+        'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
         'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
@@ -73,15 +75,32 @@ export function register(program: Command): void {
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     const progress = commandProgress();
-    let run;
+    const secrets = reportSecrets(config);
+    const meta = loadReportMeta(flags, config);
+    // SIGINT/SIGTERM: the engine stops gracefully, the partial reports say INTERRUPTED, exit 128 + signal.
+    const interrupt = watchRun({
+      command: 'load',
+      runId,
+      reportDir,
+      startedAt: Date.now(),
+      target: { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, ...meta.target },
+      secrets,
+      progress,
+    });
     try {
-      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId }, money);
+      let run;
+      try {
+        interrupt.enter('load');
+        run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt }, money);
+      } finally {
+        progress.done();
+      }
+      const report = await loadRunReport(run, meta, loadInterruption(run, interrupt, run.startedAt));
+      if (run.unusable !== undefined) throw unusableTarget(report, run.reportDir, secrets);
+      const { written } = finishRun(report, run.reportDir, { secrets });
+      process.exitCode = exitCodeOf(run.engineExit, written.report);
     } finally {
-      progress.done();
+      interrupt.dispose();
     }
-    const report = await loadRunReport(run, loadReportMeta(flags, config));
-    if (run.unusable !== undefined) throw unusableTarget(report, run.reportDir, reportSecrets(config));
-    const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
-    process.exitCode = exitCodeOf(run.engineExit, written.report);
   });
 }
