@@ -6,7 +6,7 @@
  * showing one is listed): it starts child processes (the CLI, sandboxes, k6), finds a real k6 binary, or drives a browser.
  */
 export const NOT_QUICK_MARKERS: readonly RegExp[] = [
-  /from 'node:child_process'|\brunCliProcess\b/,
+  /from 'node:child_process'|\brunCliProcess\b|\bspawnCli\b/,
   /\bfindK6\b|\bfindLatestK6\b|k6-binaries/,
   /playwright-core/,
 ];
@@ -35,6 +35,7 @@ export const NOT_QUICK: readonly string[] = [
   'reports/k6-series.test.ts',
   'scripts/commands/conformance.test.ts',
   'scripts/commands/gate.test.ts',
+  'scripts/commands/interrupt.test.ts',
   'scripts/commands/load.test.ts',
   'scripts/commands/migrate.test.ts',
   'scripts/commands/sandbox.test.ts',
