@@ -226,19 +226,32 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
       await interruptAfter(child, '12 charging requests in the ledger', () => ledgerRequests(ledger) >= 12, signal);
       const summary = await expectInterrupted(child, reportDir, signal, 'load');
       expectPartialLoad(summary);
-      // Reconciled before the process ended: every transaction final, each as the sandbox knows it; nothing to run.
+      // Reconciled before the process ended: every transaction the sandbox received is final, as the sandbox knows it.
+      // One whose request the signal stopped before it left (recorded first, by design) is unknown to the sandbox: on a
+      // production ledger that is never a final outcome (ledger/README.md), so it stays open and the command is given.
       const transactions = foldLedger(readLedger(ledger).lines);
       expect(transactions.length).toBeGreaterThanOrEqual(12);
-      expect(transactions.every((t) => t.outcome?.final === true)).toBe(true);
+      const neverReceived: string[] = [];
       for (const t of transactions) {
         const known = target.app.store.byCorrelationId(t.request.correlationId as string);
-        if (known === undefined) expect(t.outcome).toMatchObject({ outcome: 'Failed', code: '027' });
-        else expect(t.outcome?.code).toBe(known.result?.responseCode);
+        if (known === undefined) {
+          neverReceived.push(t.request.correlationId as string);
+          expect(t.outcome).toMatchObject({ outcome: 'Unknown', final: false, rule: 'not-found-at-target' });
+        } else {
+          expect(t.outcome?.final).toBe(true);
+          expect(t.outcome?.code).toBe(known.result?.responseCode);
+        }
       }
       expect(transactions.length).toBeGreaterThanOrEqual(target.app.stats.snapshot().chargingRequests);
-      expect(summary.ledger).toMatchObject({ entries: transactions.length, unresolved: [] });
-      expect(summary.interruption?.reconcile).toBeUndefined();
-      expect(child.stdout() + child.stderr()).not.toContain('gateway-harness reconcile');
+      expect(summary.ledger?.entries).toBe(transactions.length);
+      expect((summary.ledger?.unresolved ?? []).length).toBe(neverReceived.length);
+      if (neverReceived.length === 0) {
+        expect(summary.interruption?.reconcile).toBeUndefined();
+        expect(child.stdout() + child.stderr()).not.toContain('gateway-harness reconcile');
+      } else {
+        expect(summary.interruption?.reconcile).toBe(`gateway-harness reconcile ${ledger}`);
+        expect(child.stdout() + child.stderr()).toContain(`gateway-harness reconcile ${ledger}`);
+      }
     } finally {
       await child.stop();
       await target.close();
