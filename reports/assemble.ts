@@ -5,6 +5,7 @@ import { FAULT_KINDS, type FaultCounts } from '../api/faults.ts';
 import { combineVerdicts, VERDICT_EXIT, VERDICT_WORD, type Verdict } from './verdict.ts';
 import { SCHEMA_VERSION, SECTION_ORDER, TOOL_NAME } from './model.ts';
 import type {
+  ComparisonSection,
   ConformanceSection,
   DriftSection,
   LedgerSection,
@@ -16,7 +17,7 @@ import type {
   RunTarget,
   SkippedItem,
 } from './model.ts';
-import { conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
+import { comparisonLine, comparisonSkipped, conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
 
 // A pure call, so a bundle that never assembles a report (a k6 handleSummary that only builds the load section) drops
 // package.json instead of inlining it.
@@ -35,6 +36,8 @@ export interface ReportInput {
   readonly allowSkips?: boolean;
   readonly conformance?: ConformanceSection;
   readonly load?: LoadSection;
+  /** The load run compared with an earlier one (compare, --compare-with). */
+  readonly comparison?: ComparisonSection;
   readonly drift?: DriftSection;
   readonly migration?: MigrationSection;
   readonly ledger?: LedgerSection;
@@ -58,6 +61,8 @@ function partOf(section: ReportSectionName, input: ReportInput, allowSkips: bool
       return input.conformance && { section, verdict: input.conformance.verdict, line: conformanceLine(input.conformance, allowSkips) };
     case 'load':
       return input.load && { section, verdict: input.load.verdict, line: loadLine(input.load) };
+    case 'comparison':
+      return input.comparison && { section, verdict: input.comparison.verdict, line: comparisonLine(input.comparison) };
     case 'drift':
       return input.drift && { section, verdict: input.drift.verdict, line: driftLine(input.drift) };
     case 'migration':
@@ -97,6 +102,7 @@ export function assembleReport(input: ReportInput): RunReport {
       id: u.correlationId ?? u.caseId,
       reason: `${u.caseId}: ${u.operationId} not final after the drain (last outcome ${u.outcome})`,
     })),
+    ...(input.comparison === undefined ? [] : comparisonSkipped(input.comparison)),
     ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
     ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),
     ...(input.ledger === undefined ? [] : ledgerSkipped(input.ledger)),
@@ -126,6 +132,7 @@ export function assembleReport(input: ReportInput): RunReport {
     ...(input.error === undefined ? {} : { error: { code: input.error.code, message: input.error.message } }),
     ...(input.conformance === undefined ? {} : { conformance: input.conformance }),
     ...(input.load === undefined ? {} : { load: input.load }),
+    ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
     ...(input.drift === undefined ? {} : { drift: input.drift }),
     ...(input.migration === undefined ? {} : { migration: input.migration }),
     ...(input.ledger === undefined ? {} : { ledger: input.ledger }),
