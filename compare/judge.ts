@@ -96,7 +96,8 @@ function draftRate(a: readonly RateCell[] | undefined, b: readonly RateCell[] | 
   const ea = estimate(ta);
   const eb = estimate(tb);
   const change = ea !== null && eb !== null ? eb.value - ea.value : null;
-  const pValue = complete && ta !== undefined && tb !== undefined ? twoProportionTest(ta.hits, ta.n, tb.hits, tb.n, ta.effect, tb.effect).pValue : null;
+  // No event on either side: the test cannot reject, so it leaves the family (Tarone's rule for discrete tests).
+  const pValue = complete && ta !== undefined && tb !== undefined && ta.hits + tb.hits > 0 ? twoProportionTest(ta.hits, ta.n, tb.hits, tb.n, ta.effect, tb.effect).pValue : null;
   const points = settings.failureRatePoints / 100;
   const beyond = change === null ? 'none' : change >= points ? 'worse' : -change >= points ? 'better' : 'none';
   return {

@@ -69,6 +69,8 @@ export interface RunSamples {
   readonly scenario: string | undefined;
   readonly profile: string | undefined;
   readonly files: readonly string[];
+  /** The target its summary.json names. */
+  readonly target: string | undefined;
   readonly durationMs: number;
   readonly batchMs: number;
   readonly operations: ReadonlyMap<string, OperationSamples>;
@@ -82,13 +84,14 @@ interface ReportFacts {
   scenario?: string;
   profile?: string;
   metricsNdjson?: string;
+  target?: string;
 }
 
 /** What the run's own summary.json says (engine, scenario, where its NDJSON is); nothing when there is none. */
 function readReportFacts(dir: string): ReportFacts {
   const file = join(dir, 'summary.json');
   if (!existsSync(file)) return {};
-  let json: { runId?: unknown; load?: { engine?: unknown; scenario?: unknown; profile?: unknown }; artifacts?: { metricsNdjson?: unknown } };
+  let json: { runId?: unknown; target?: { url?: unknown }; load?: { engine?: unknown; scenario?: unknown; profile?: unknown }; artifacts?: { metricsNdjson?: unknown } };
   try {
     json = JSON.parse(readFileSync(file, 'utf8')) as typeof json;
   } catch (error) {
@@ -104,6 +107,7 @@ function readReportFacts(dir: string): ReportFacts {
   set('scenario', text(json.load?.scenario));
   set('profile', text(json.load?.profile));
   set('metricsNdjson', text(json.artifacts?.metricsNdjson));
+  set('target', text(json.target?.url));
   return facts;
 }
 
@@ -191,6 +195,7 @@ export async function readRunSamples(dirArg: string): Promise<RunSamples> {
     scenario: facts.scenario,
     profile: facts.profile,
     files,
+    target: facts.target,
     durationMs: Math.max(0, merged.lastTime - merged.firstTime),
     batchMs,
     operations,
