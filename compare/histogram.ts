@@ -1,25 +1,33 @@
-// A sparse latency histogram with a fixed relative precision (n significant digits of the value in µs), for the run
+// A sparse latency histogram with a fixed relative precision (log-spaced buckets of the value in µs), for the run
 // comparison: it needs "how many samples at or below v" per time batch, which engine/metrics' HdrHistogram (a dense
 // array per instance, kilobytes each) cannot give for hundreds of batch × operation cells in constant memory.
 
-/** Values are kept in µs (k6 trends are ms with µs resolution): the bucket of v is v in µs to `digits` digits. */
+/** Values are kept in µs (k6 trends are ms with µs resolution); bucket k ≥ 1 holds values near (1 + precision)^(k − 1) µs. */
 const MICROS = 1_000;
 
 export class SparseHistogram {
   count = 0;
   private readonly buckets = new Map<number, number>();
   private sortedKeys: number[] | undefined;
+  private readonly logStep: number;
 
-  /** `digits` significant digits per bucket: 3 → within 0.1 %, 2 → within 1 % (time batches: 10x fewer cells). */
-  constructor(readonly digits = 3) {}
+  /**
+   * `precision`: relative width of a bucket. 0.001 (0.1 %, the default) for a run's whole histogram; 0.01 for time
+   * batches (about 230 buckets per decade at most, so hundreds of batch × operation cells stay small).
+   */
+  constructor(readonly precision = 0.001) {
+    this.logStep = Math.log1p(precision);
+  }
 
-  /** The bucket a value (ms) falls in, as its representative value in µs. */
+  /** The bucket of a value (ms): 0 below 1 µs. */
   keyOf(ms: number): number {
-    const us = Math.max(0, Math.round(ms * MICROS));
-    const limit = 10 ** this.digits;
-    if (us < limit) return us;
-    const step = 10 ** (Math.floor(Math.log10(us)) - this.digits + 1);
-    return Math.round(us / step) * step;
+    const us = ms * MICROS;
+    return us < 1 ? 0 : Math.round(Math.log(us) / this.logStep) + 1;
+  }
+
+  /** A bucket's representative value in ms. */
+  private valueOf(key: number): number {
+    return key === 0 ? 0 : Math.round(Math.exp((key - 1) * this.logStep)) / MICROS;
   }
 
   add(ms: number, times = 1): void {
@@ -33,7 +41,7 @@ export class SparseHistogram {
 
   /** Adds every sample of another histogram (re-bucketed to this one's precision). */
   merge(other: SparseHistogram): void {
-    for (const [key, n] of other.buckets) this.add(key / MICROS, n);
+    for (const [key, n] of other.buckets) this.add(other.valueOf(key), n);
   }
 
   private keys(): number[] {
@@ -48,9 +56,9 @@ export class SparseHistogram {
     let seen = 0;
     for (const key of this.keys()) {
       seen += this.buckets.get(key) as number;
-      if (seen >= target) return key / MICROS;
+      if (seen >= target) return this.valueOf(key);
     }
-    return (this.keys().at(-1) ?? 0) / MICROS;
+    return this.valueOf(this.keys().at(-1) ?? 0);
   }
 
   /** Nearest-rank q-quantile (0..1) in ms. */
@@ -78,7 +86,7 @@ export class SparseHistogram {
     let seen = 0;
     for (const [i, key] of keys.entries()) {
       seen += this.buckets.get(key) as number;
-      if (i % every === every - 1 || i === keys.length - 1) out.push([key / MICROS, seen / this.count]);
+      if (i % every === every - 1 || i === keys.length - 1) out.push([this.valueOf(key), seen / this.count]);
     }
     return out;
   }

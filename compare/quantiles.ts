@@ -23,8 +23,8 @@ export interface QuantileEstimate {
 
 /** Consecutive values (in arrival order) as a sample cut into `batches` equal batches (migrate's measurements). */
 export function sampleOfValues(values: readonly number[], batches = 8): QuantileSample {
-  const total = new SparseHistogram(3);
-  const cut: SparseHistogram[] = Array.from({ length: Math.max(1, Math.min(batches, values.length)) }, () => new SparseHistogram(2));
+  const total = new SparseHistogram(0.001);
+  const cut: SparseHistogram[] = Array.from({ length: Math.max(1, Math.min(batches, values.length)) }, () => new SparseHistogram(0.01));
   for (const [i, v] of values.entries()) {
     total.add(v);
     (cut[Math.floor((i * cut.length) / values.length)] as SparseHistogram).add(v);
@@ -65,7 +65,7 @@ export function estimateQuantile(sample: QuantileSample, q: number, alpha: numbe
  */
 export function quantileTest(a: QuantileSample, b: QuantileSample, q: number): number {
   if (a.total.count === 0 || b.total.count === 0) return 1;
-  const pooled = new SparseHistogram(3);
+  const pooled = new SparseHistogram(0.001);
   pooled.merge(a.total);
   pooled.merge(b.total);
   const theta = pooled.quantile(q);

@@ -23,9 +23,9 @@ export interface RateCell {
 
 /** One operation (or all of them) in one run. */
 export class OperationSamples {
-  readonly latency = new SparseHistogram(3);
+  readonly latency = new SparseHistogram(0.001);
   latencyBatches: SparseHistogram[] = [];
-  readonly timeToFinal = new SparseHistogram(3);
+  readonly timeToFinal = new SparseHistogram(0.001);
   timeToFinalBatches: SparseHistogram[] = [];
   business: RateCell[] = [];
   http: RateCell[] = [];
@@ -38,7 +38,7 @@ export class OperationSamples {
   }
 
   static histogram(batches: SparseHistogram[], index: number): SparseHistogram {
-    while (batches.length <= index) batches.push(new SparseHistogram(2));
+    while (batches.length <= index) batches.push(new SparseHistogram(0.01));
     return batches[index] as SparseHistogram;
   }
 

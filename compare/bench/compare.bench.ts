@@ -13,13 +13,14 @@ const plan = {
   operation,
   slowPct: Number(env.COMPARE_BENCH_SLOW_PCT ?? 25),
   failPct: Number(env.COMPARE_BENCH_FAIL_PCT ?? 2),
+  concurrent: env.COMPARE_BENCH_CONCURRENT === '1',
   size: {
     scenario: env.COMPARE_BENCH_SCENARIO ?? 'catalog-browse',
     api: env.COMPARE_BENCH_API ?? 'v2',
-    vus: Number(env.COMPARE_BENCH_VUS ?? 30),
-    duration: env.COMPARE_BENCH_DURATION ?? '15s',
-    latencyMs: Number(env.COMPARE_BENCH_LATENCY_MS ?? 20),
-    jitterMs: Number(env.COMPARE_BENCH_JITTER_MS ?? 20),
+    vus: Number(env.COMPARE_BENCH_VUS ?? 40),
+    duration: env.COMPARE_BENCH_DURATION ?? '20s',
+    latencyMs: Number(env.COMPARE_BENCH_LATENCY_MS ?? 100),
+    jitterMs: Number(env.COMPARE_BENCH_JITTER_MS ?? 50),
   },
 };
 const dir = mkdtempSync(join(tmpdir(), 'gh-compare-bench-'));

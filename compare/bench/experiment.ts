@@ -74,6 +74,11 @@ export interface ExperimentPlan {
   readonly failPct: number;
   /** How many of the pairs also get a fail-op run (it costs one more run per pair). */
   readonly failPairs: number;
+  /**
+   * Run a pair's runs at the same time (each against its own sandbox) instead of one after the other: on a shared
+   * machine whose load drifts by the minute, sequential runs measure that drift as much as the statistics.
+   */
+  readonly concurrent?: boolean;
   readonly onPair?: (pair: PairOutcome, index: number) => void;
 }
 
@@ -89,15 +94,20 @@ export async function runExperiment(plan: ExperimentPlan): Promise<PairOutcome[]
   };
   for (let i = 0; i < plan.pairs; i++) {
     const at = (name: string): string => join(plan.dir, `${i}-${name}`);
-    const baseline = await loadRun(at('a1'), 'faithful', plan.size);
-    const again = await loadRun(at('a2'), 'faithful', plan.size);
+    const withFail = i < plan.failPairs;
+    const runs: Array<[string, string]> = [
+      ['a1', 'faithful'],
+      ['a2', 'faithful'],
+      ['slow', `slow-op:${plan.operation}:${plan.slowPct}%`],
+      ...(withFail ? [['fail', `fail-op:${plan.operation}:${plan.failPct}%`] as [string, string]] : []),
+    ];
+    const dirs: string[] = [];
+    if (plan.concurrent === true) dirs.push(...(await Promise.all(runs.map(([name, profile]) => loadRun(at(name), profile, plan.size)))));
+    else for (const [name, profile] of runs) dirs.push(await loadRun(at(name), profile, plan.size));
+    const [baseline = '', again = '', slow = '', failing] = dirs;
     record(outcome('A/A', await comparisonOf({ baselineDir: baseline, candidateDir: again })), i);
-    const slow = await loadRun(at('slow'), `slow-op:${plan.operation}:${plan.slowPct}%`, plan.size);
     record(outcome('A/B slow', await comparisonOf({ baselineDir: baseline, candidateDir: slow })), i);
-    if (i < plan.failPairs) {
-      const failing = await loadRun(at('fail'), `fail-op:${plan.operation}:${plan.failPct}%`, plan.size);
-      record(outcome('A/B fail', await comparisonOf({ baselineDir: baseline, candidateDir: failing })), i);
-    }
+    if (failing !== undefined) record(outcome('A/B fail', await comparisonOf({ baselineDir: baseline, candidateDir: failing })), i);
   }
   return out;
 }
