@@ -27,7 +27,7 @@ export const DEFAULT_COMPARE_SETTINGS: CompareSettings = Object.freeze({
 });
 
 export const METHOD =
-  'latency: nearest-rank quantiles from 3-digit histograms; distribution-free order-statistic intervals (exact binomial ranks) ' +
+  'latency: nearest-rank quantiles from histograms with 0.1 % log buckets; distribution-free order-statistic intervals (exact binomial ranks) ' +
   "and Mood's quantile test, each run's sample size divided by the design effect its time batches show (autocorrelation); " +
   'rates: Wilson intervals and the two-proportion z-test on the same effective sizes; Holm over the operations per statistic';
 
