@@ -3,19 +3,26 @@
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import type { ComparisonSection, RunReport } from '../reports/model.ts';
 import { compareRuns, DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './judge.ts';
-import { readRunSamples } from './run-samples.ts';
+import { readRunSamples, runFiles, type ReportFacts } from './run-samples.ts';
 
 export interface CompareRequest {
   readonly baselineDir: string;
   readonly candidateDir: string;
+  /** The candidate's facts and files when its summary.json is not written yet (load, gate). */
+  readonly candidate?: ReportFacts & { readonly files?: readonly string[] };
   readonly settings?: CompareSettings;
   readonly allowSkips?: boolean;
+}
+
+/** Refuses a --compare-with dir that holds no run before any load is sent (exit 2, one line). */
+export function checkBaselineDir(dir: string): void {
+  runFiles(dir);
 }
 
 /** The comparison section of two report dirs (baseline first). */
 export async function comparisonOf(request: CompareRequest): Promise<ComparisonSection> {
   const baseline = await readRunSamples(request.baselineDir);
-  const candidate = await readRunSamples(request.candidateDir);
+  const candidate = await readRunSamples(request.candidateDir, request.candidate);
   return compareRuns(baseline, candidate, request.settings ?? DEFAULT_COMPARE_SETTINGS, { allowSkips: request.allowSkips ?? false });
 }
 

@@ -78,7 +78,8 @@ export interface RunSamples {
   readonly badLines: number;
 }
 
-interface ReportFacts {
+/** What a report dir's summary.json says about its run; a command that compares its own run (not yet written) passes it. */
+export interface ReportFacts {
   runId?: string;
   engine?: string;
   scenario?: string;
@@ -129,11 +130,14 @@ export function runFiles(dir: string, facts: ReportFacts = readReportFacts(dir))
   return found;
 }
 
-/** Reads a run's samples in one streaming pass. */
-export async function readRunSamples(dirArg: string): Promise<RunSamples> {
+/**
+ * Reads a run's samples in one streaming pass. `known`: the facts and NDJSON files of a run whose summary.json is not
+ * written yet (load and gate compare their own run before writing its reports).
+ */
+export async function readRunSamples(dirArg: string, known?: ReportFacts & { readonly files?: readonly string[] }): Promise<RunSamples> {
   const dir = resolve(dirArg);
-  const facts = readReportFacts(dir);
-  const files = runFiles(dir, facts);
+  const facts = known ?? readReportFacts(dir);
+  const files = known?.files !== undefined && known.files.length > 0 ? [...known.files] : runFiles(dir, facts);
   const operations = new Map<string, OperationSamples>();
   let start: number | undefined;
   let batchMs = FIRST_BATCH_MS;

@@ -19,7 +19,7 @@ import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import { conformanceSection } from '../reports/from-conformance.ts';
-import type { DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
+import type { ComparisonSection, DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import { LOAD_SANDBOX_FUNDS } from '../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
@@ -47,6 +47,8 @@ export interface GateRequest {
   /** Redacted from every report (reports/redact-report.ts credentialSecrets). */
   readonly secrets: readonly string[];
   readonly progress: Progress;
+  /** --compare-with DIR: the load part compared with an earlier run (compare/, injected by the command). */
+  readonly compare?: (run: LoadRun, meta: { readonly scenario: string; readonly profile: string }) => Promise<ComparisonSection>;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }
@@ -172,6 +174,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
 
     // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part).
     const load = await loadPart(request, resolved, sandbox);
+    const comparison = request.compare === undefined || load.section === undefined ? undefined : await request.compare(load.run, GATE_LOAD);
 
     // 3. Drift, when there is a baseline to check against.
     let drift: Awaited<ReturnType<typeof driftPart>> = {};
@@ -187,6 +190,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       durationMs: Date.now() - startedAt,
       conformance,
       ...(load.section === undefined ? {} : { load: load.section }),
+      ...(comparison === undefined ? {} : { comparison }),
       ...(drift.section === undefined ? {} : { drift: drift.section }),
       faults: addFaultCounts(faults.counts(), ...(load.run.summaryData === undefined ? [] : [faultsOf(load.run.summaryData)])),
       artifacts: loadArtifacts(load.run),

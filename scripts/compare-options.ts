@@ -2,17 +2,27 @@
 // and practical thresholds (defaults: α 0.01, p95 +10 % and +5 ms, failure rates +0.5 points).
 import type { Command } from 'commander';
 import { HarnessError } from '../api/errors.ts';
+import { resolve } from 'node:path';
+import { checkBaselineDir, comparisonOf } from '../compare/compare-runs.ts';
 import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from '../compare/judge.ts';
+import type { LoadRun } from '../load/runner/run-load.ts';
+import type { ComparisonSection } from '../reports/model.ts';
 
 export interface CompareFlags {
+  compareWith?: string;
+  allowSkips?: boolean;
   alpha?: string;
   latencyThreshold?: string;
   latencyThresholdMs?: string;
   failureThreshold?: string;
 }
 
-export function addCompareOptions(command: Command): Command {
+/** `withBaseline`: load and gate also get --compare-with DIR (compare takes the two dirs as arguments). */
+export function addCompareOptions(command: Command, withBaseline = false): Command {
   const d = DEFAULT_COMPARE_SETTINGS;
+  if (withBaseline) {
+    command.option('--compare-with <dir>', "compare this run's load with an earlier run's report dir (e.g. the last green run): a regression fails the run (exit 1)");
+  }
   return command
     .option('--alpha <level>', `comparison: significance level, corrected over the operations by Holm (default ${d.alpha})`)
     .option('--latency-threshold <percent>', `comparison: smallest p95 increase that counts, relative (default ${d.latencyRelative * 100}%)`)
@@ -36,4 +46,23 @@ export function compareSettingsOf(flags: CompareFlags): CompareSettings {
     latencyAbsoluteMs: number('--latency-threshold-ms', flags.latencyThresholdMs, d.latencyAbsoluteMs, (n) => n >= 0, 'milliseconds ≥ 0'),
     failureRatePoints: number('--failure-threshold', flags.failureThreshold, d.failureRatePoints, (n) => n >= 0 && n <= 100, 'percentage points 0..100'),
   };
+}
+
+/**
+ * The comparison a load or gate run makes of its own load with --compare-with DIR, checked now (a dir without a run is
+ * a usage error before any load is sent); undefined without --compare-with.
+ */
+export function compareWithRun(flags: CompareFlags): ((run: LoadRun, meta: { readonly scenario: string; readonly profile: string }) => Promise<ComparisonSection>) | undefined {
+  if (flags.compareWith === undefined) return undefined;
+  const baselineDir = resolve(flags.compareWith);
+  checkBaselineDir(baselineDir);
+  const settings = compareSettingsOf(flags);
+  return (run, meta) =>
+    comparisonOf({
+      baselineDir,
+      candidateDir: run.reportDir,
+      candidate: { runId: run.runId, engine: run.engineLabel, scenario: meta.scenario, profile: meta.profile, ...(run.ndjsonPath === undefined ? {} : { files: [run.ndjsonPath] }) },
+      settings,
+      allowSkips: flags.allowSkips === true,
+    });
 }

@@ -6,7 +6,7 @@ import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
-import type { LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
+import type { ComparisonSection, LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
 import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -71,7 +71,8 @@ export function faultsOf(data: K6SummaryData): FaultCounts {
 }
 
 /** The whole report of `gateway-harness load`. */
-export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise<RunReport> {
+/** `comparison`: the run compared with an earlier one (--compare-with), made by compare/ over this run's NDJSON. */
+export async function loadRunReport(run: LoadRun, meta: LoadReportMeta, extra: { readonly comparison?: ComparisonSection } = {}): Promise<RunReport> {
   const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
   const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run) };
   // The ledger is reported whatever became of the run: a charge is never left out of the reports.
@@ -88,5 +89,5 @@ export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
-  return assembleReport({ ...common, load, ...money });
+  return assembleReport({ ...common, load, ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
 }

@@ -13,8 +13,9 @@ import { planLines } from '../../ledger/plan.ts';
 import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 
-interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions {
+interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions, CompareFlags {
   list?: boolean;
 }
 
@@ -54,6 +55,7 @@ export function register(program: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
+  addCompareOptions(cmd, true);
   addMoneyOptions(cmd);
   cmd.action(async (opts: LoadOptions) => {
     if (opts.list === true) {
@@ -70,6 +72,7 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    const compare = compareWithRun(opts);
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     const progress = commandProgress();
@@ -79,7 +82,9 @@ export function register(program: Command): void {
     } finally {
       progress.done();
     }
-    const report = await loadRunReport(run, loadReportMeta(flags, config));
+    // An unusable target is not compared: nothing was measured.
+    const comparison = run.summaryData === undefined || run.unusable !== undefined ? undefined : await compare?.(run, flags);
+    const report = await loadRunReport(run, loadReportMeta(flags, config), comparison === undefined ? {} : { comparison });
     if (run.unusable !== undefined) throw unusableTarget(report, run.reportDir, reportSecrets(config));
     const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
     process.exitCode = exitCodeOf(run.engineExit, written.report);
