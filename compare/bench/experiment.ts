@@ -59,7 +59,8 @@ export interface PairOutcome {
   readonly incomplete: readonly string[];
 }
 
-function outcome(kind: PairOutcome['kind'], section: ComparisonSection): PairOutcome {
+/** A pair's comparison as the experiment counts it. */
+export function outcome(kind: PairOutcome['kind'], section: ComparisonSection): PairOutcome {
   const of = (v: string): string[] => section.operations.filter((o) => o.verdict === v).map((o) => o.operation);
   return { kind, section, regressed: of('regression'), incomplete: of('incomplete') };
 }
