@@ -17,12 +17,16 @@ export interface CompareFlags {
   failureThreshold?: string;
 }
 
-/** `withBaseline`: load and gate also get --compare-with DIR (compare takes the two dirs as arguments). */
-export function addCompareOptions(command: Command, withBaseline = false): Command {
+/**
+ * `withBaseline`: load and gate also get --compare-with DIR (compare takes the two dirs as arguments);
+ * `withAllowSkips`: a command without its own --allow-skips (load) gets one for the comparison's thin operations.
+ */
+export function addCompareOptions(command: Command, withBaseline = false, withAllowSkips = false): Command {
   const d = DEFAULT_COMPARE_SETTINGS;
   if (withBaseline) {
     command.option('--compare-with <dir>', "compare this run's load with an earlier run's report dir (e.g. the last green run): a regression fails the run (exit 1)");
   }
+  if (withAllowSkips) command.option('--allow-skips', 'comparison: accept operations with too few samples to conclude (stated in every report)');
   return command
     .option('--alpha <level>', `comparison: significance level, corrected over the operations by Holm (default ${d.alpha})`)
     .option('--latency-threshold <percent>', `comparison: smallest p95 increase that counts, relative (default ${d.latencyRelative * 100}%)`)

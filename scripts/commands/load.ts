@@ -55,7 +55,8 @@ export function register(program: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
-  addCompareOptions(cmd, true);
+  // load has no --allow-skips of its own: the comparison brings one.
+  addCompareOptions(cmd, true, true);
   addMoneyOptions(cmd);
   cmd.action(async (opts: LoadOptions) => {
     if (opts.list === true) {
