@@ -3,10 +3,12 @@
 // - COMPARE_BENCH_MODE=sim (default): simulated k6 streams (steady load with random slow seconds, the autocorrelation a
 //   busy gateway shows) through the real reader; sizes COMPARE_BENCH_SECONDS × COMPARE_BENCH_RPS, bursts COMPARE_BENCH_BURSTS.
 // - COMPARE_BENCH_MODE=runs: real load runs (CLI, Node engine) against embedded sandboxes (faithful, slow-op, fail-op).
+// - COMPARE_BENCH_MODE=memory: peak RSS of comparing two generated runs of COMPARE_BENCH_MB (default 128,1100) in total.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment, tally, type PairOutcome } from './experiment.ts';
+import { measureCompare } from './measure-compare.ts';
 import { simulateExperiment } from './simulate.ts';
 
 const env = process.env;
@@ -63,7 +65,21 @@ async function main(): Promise<PairOutcome[]> {
   return simulateExperiment({ ...plan, dir, onPair: line });
 }
 
+async function memory(): Promise<void> {
+  const sizes = (env.COMPARE_BENCH_MB ?? '128,1100').split(',').map(Number).filter((n) => Number.isFinite(n) && n > 0);
+  process.stdout.write('compare, two runs through named pipes\n| input MB (both runs) | requests | peak RSS MB | seconds |\n|---:|---:|---:|---:|\n');
+  for (const mb of sizes) {
+    const m = await measureCompare(mb * 1e6);
+    process.stdout.write(`| ${m.inputMB} | ${m.requests} | ${m.maxRssMB} | ${m.seconds} |\n`);
+  }
+}
+
 const started = Date.now();
+if (mode === 'memory') {
+  await memory();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 try {
   const t = tally(await main(), operation);
   process.stdout.write('\n| experiment | pairs | right | incomplete |\n|---|---:|---:|---:|\n');
