@@ -14,13 +14,15 @@ import { simulateExperiment } from './simulate.ts';
 const env = process.env;
 const mode = env.COMPARE_BENCH_MODE ?? 'sim';
 const operation = env.COMPARE_BENCH_OP ?? 'v2.catalog.skus';
+/** The operation failed in the A/B fail pairs (default the slowed one). */
+const failOperation = env.COMPARE_BENCH_FAIL_OP ?? operation;
 const pairs = Number(env.COMPARE_BENCH_PAIRS ?? 20);
 const slowPct = Number(env.COMPARE_BENCH_SLOW_PCT ?? 25);
 const failPct = Number(env.COMPARE_BENCH_FAIL_PCT ?? 2);
 const dir = mkdtempSync(join(tmpdir(), 'gh-compare-bench-'));
 
 const line = (p: PairOutcome, i: number): void => {
-  const op = p.section.operations.find((o) => o.operation === operation);
+  const op = p.section.operations.find((o) => o.operation === (p.kind === 'A/B fail' ? failOperation : operation));
   const p95 = op?.latency.p95;
   const failures = op?.businessFailureRate;
   process.stdout.write(
@@ -54,6 +56,7 @@ async function main(): Promise<PairOutcome[]> {
   const plan = {
     pairs,
     operation,
+    failOperation,
     durationS: Number(env.COMPARE_BENCH_SECONDS ?? 60),
     rps: Number(env.COMPARE_BENCH_RPS ?? 100),
     burstRate: Number(env.COMPARE_BENCH_BURSTS ?? 0.05),
@@ -81,11 +84,11 @@ if (mode === 'memory') {
   process.exit(0);
 }
 try {
-  const t = tally(await main(), operation);
+  const t = tally(await main(), operation, failOperation);
   process.stdout.write('\n| experiment | pairs | right | incomplete |\n|---|---:|---:|---:|\n');
   process.stdout.write(`| A/A: no regression on any operation | ${t['A/A'].pairs} | ${t['A/A'].right} | ${t['A/A'].incomplete} |\n`);
   process.stdout.write(`| A/B slow +${slowPct} %: ${operation} flagged, no other | ${t['A/B slow'].pairs} | ${t['A/B slow'].right} | ${t['A/B slow'].incomplete} |\n`);
-  process.stdout.write(`| A/B fail ${failPct} %: ${operation} flagged, no other | ${t['A/B fail'].pairs} | ${t['A/B fail'].right} | ${t['A/B fail'].incomplete} |\n`);
+  process.stdout.write(`| A/B fail ${failPct} %: ${failOperation} flagged, no other | ${t['A/B fail'].pairs} | ${t['A/B fail'].right} | ${t['A/B fail'].incomplete} |\n`);
   process.stdout.write(`false alarms (A/A): ${t['A/A'].pairs - t['A/A'].right} of ${t['A/A'].pairs}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

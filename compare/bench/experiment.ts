@@ -113,10 +113,11 @@ export async function runExperiment(plan: ExperimentPlan): Promise<PairOutcome[]
   return out;
 }
 
-/** The figures: A/A pairs with no regression; A/B pairs flagged on the operation and on no other. */
-export function tally(pairs: readonly PairOutcome[], operation: string): Record<PairOutcome['kind'], { pairs: number; right: number; incomplete: number }> {
+/** The figures: A/A pairs with no regression; A/B pairs flagged on the changed operation and on no other. */
+export function tally(pairs: readonly PairOutcome[], operation: string, failOperation = operation): Record<PairOutcome['kind'], { pairs: number; right: number; incomplete: number }> {
   const kinds: PairOutcome['kind'][] = ['A/A', 'A/B slow', 'A/B fail'];
-  const right = (p: PairOutcome): boolean => (p.kind === 'A/A' ? p.regressed.length === 0 : p.regressed.length === 1 && p.regressed[0] === operation);
+  const changed = (p: PairOutcome): string => (p.kind === 'A/B fail' ? failOperation : operation);
+  const right = (p: PairOutcome): boolean => (p.kind === 'A/A' ? p.regressed.length === 0 : p.regressed.length === 1 && p.regressed[0] === changed(p));
   return Object.fromEntries(
     kinds.map((k) => {
       const of = pairs.filter((p) => p.kind === k);

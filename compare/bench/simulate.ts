@@ -15,7 +15,9 @@ export interface SimulationPlan {
   /** Chance per second of a slow second (latency × burstFactor): within-run autocorrelation. */
   readonly burstRate: number;
   readonly burstFactor: number;
+  /** The operation slowed in the slow run and failed in the failing run (failOperation, when given, instead). */
   readonly operation: string;
+  readonly failOperation?: string;
   /** 1.25: the operation 25 % slower in the slow run. */
   readonly slowFactor: number;
   /** 0.02: 2 % of the operation's responses fail in the failing run (none in the others). */
@@ -53,7 +55,7 @@ export async function simulateExperiment(plan: SimulationPlan): Promise<PairOutc
     const a = await write(at('a1'), plan, seed, {});
     const again = await write(at('a2'), plan, seed + 1, {});
     const slow = await write(at('slow'), plan, seed + 2, { latencyFactor: { [plan.operation]: plan.slowFactor } });
-    const failing = await write(at('fail'), plan, seed + 3, { businessFailures: { [plan.operation]: plan.failShare } });
+    const failing = await write(at('fail'), plan, seed + 3, { businessFailures: { [plan.failOperation ?? plan.operation]: plan.failShare } });
     for (const [kind, candidate] of [['A/A', again], ['A/B slow', slow], ['A/B fail', failing]] as const) {
       const pair = outcome(kind, await comparisonOf({ baselineDir: a, candidateDir: candidate }));
       out.push(pair);
