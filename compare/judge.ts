@@ -90,9 +90,11 @@ function draftRate(a: readonly RateCell[] | undefined, b: readonly RateCell[] | 
     const interval = wilsonInterval(t.hits / t.effect, t.n / t.effect, settings.alpha);
     return { value: t.hits / t.n, low: interval?.low ?? null, high: interval?.high ?? null };
   };
+  // A metric neither run wrote (a stream from outside the load suites) is not measured: reported, not judged.
+  const measured = (ta?.n ?? 0) > 0 || (tb?.n ?? 0) > 0;
   const effA = ta === undefined ? 0 : ta.n / ta.effect;
   const effB = tb === undefined ? 0 : tb.n / tb.effect;
-  const complete = effA >= minimum && effB >= minimum;
+  const complete = !measured || (effA >= minimum && effB >= minimum);
   const ea = estimate(ta);
   const eb = estimate(tb);
   const change = ea !== null && eb !== null ? eb.value - ea.value : null;
@@ -110,7 +112,7 @@ function draftRate(a: readonly RateCell[] | undefined, b: readonly RateCell[] | 
       relativeChange: change !== null && ea !== null && ea.value > 0 ? change / ea.value : null,
       pValue,
       significant: false,
-      judged: true,
+      judged: measured,
       status: complete ? 'no-change' : 'incomplete',
       samples: { baseline: { n: ta?.n ?? 0, effective: round(effA) }, candidate: { n: tb?.n ?? 0, effective: round(effB) } },
     },

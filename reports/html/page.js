@@ -59,8 +59,9 @@
           xs.push(x);
         }
       }
-      o.cdf.baseline.forEach(function (p) { addX(p[0]); });
-      o.cdf.candidate.forEach(function (p) { addX(p[0]); });
+      // A log axis (latency spans decades): only positive values.
+      o.cdf.baseline.forEach(function (p) { if (p[0] > 0) addX(p[0]); });
+      o.cdf.candidate.forEach(function (p) { if (p[0] > 0) addX(p[0]); });
       ['baseline', 'candidate'].forEach(function (side) {
         var e = o.p95[side];
         if (e) { addX(e.low); addX(e.high); }
@@ -73,7 +74,8 @@
       }
       specs['compare:' + o.operation] = {
         xs: xs,
-        xLabel: 'latency (ms)',
+        xLog: true,
+        xLabel: 'latency (ms, log scale)',
         xUnit: ' ms',
         yLabel: 'fraction of requests',
         unit: '',
@@ -100,12 +102,12 @@
       return;
     }
     var width = Math.max(320, container.clientWidth - 8);
-    var series = [{ label: 'elapsed' }].concat(
+    var series = [{ label: spec.xLog ? 'latency ms' : 'elapsed' }].concat(
       spec.series.map(function (s, i) {
         return {
           label: s.label,
           stroke: s.color || PALETTE[i % PALETTE.length],
-          width: 2,
+          width: s.noGaps ? 6 : 2,
           scale: s.scale || 'y',
           spanGaps: !s.noGaps,
           points: { show: sparse, size: 5 },
@@ -120,13 +122,14 @@
         label: spec.xLabel || 'seconds since start',
         values: function (u, splits) {
           return splits.map(function (v) {
-            return v + (spec.xUnit || ' s');
+            // A log axis leaves its minor ticks unlabelled (null).
+            return v === null || v === undefined ? '' : v + (spec.xUnit || ' s');
           });
         },
       },
       { label: spec.yLabel, size: 60 },
     ];
-    var scales = { x: { time: false }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } };
+    var scales = { x: spec.xLog ? { time: false, distr: 3 } : { time: false }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } };
     if (spec.y2Label) {
       axes.push({ label: spec.y2Label, scale: 'y2', side: 1, grid: { show: false }, size: 50 });
       scales.y2 = { range: function (u, min, max) { return [0, max > 0 ? max * 1.2 : 1]; } };
