@@ -888,6 +888,10 @@ export interface MigrationSection {
     latency: {
       v1: LatencyPair;
       v2: LatencyPair;
+      /**
+       * Two-sided p-value that v1 and v2 share their p95 (Mood's quantile test with effective sample sizes, as gateway-harness compare uses). Added in 1.3.
+       */
+      p95PValue?: number;
     };
   }[];
   /**
@@ -903,6 +907,20 @@ export interface MigrationSection {
 export interface LatencyPair {
   p50: number | null;
   p95: number | null;
+  /**
+   * Distribution-free 99 % interval of p50 [low, high] (the run comparison's statistics); null: too few samples to bound it. Added in 1.3.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  p50Ci?: [number | null, number | null];
+  /**
+   * Same for p95. Added in 1.3.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  p95Ci?: [number | null, number | null];
 }
 /**
  * The money-safety ledger, when charging requests were recorded.
