@@ -3,7 +3,8 @@
 import type { ComparedOperation, ComparedRun, ComparedStat, ComparisonSection } from '../reports/model.ts';
 import { comparisonVerdict } from '../reports/sections.ts';
 import { estimateQuantile, quantileTest, type QuantileEstimate, type QuantileSample } from './quantiles.ts';
-import { ALL_OPERATIONS, OperationSamples, type RateCell, type RunSamples } from './run-samples.ts';
+import type { OperationSamples} from './run-samples.ts';
+import { ALL_OPERATIONS, type RateCell, type RunSamples } from './run-samples.ts';
 import { designEffect, holm, minimumSamples, twoProportionTest, wilsonInterval } from './statistics.ts';
 
 export interface CompareSettings {
