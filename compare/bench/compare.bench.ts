@@ -26,7 +26,7 @@ const line = (p: PairOutcome, i: number): void => {
   const p95 = op?.latency.p95;
   const failures = op?.businessFailureRate;
   process.stdout.write(
-    `pair ${i + 1} ${p.kind}: regressed [${p.regressed.join(', ')}] incomplete [${p.incomplete.join(', ')}]; ${operation} p95 ${p95?.baseline?.value ?? '-'} → ${p95?.candidate?.value ?? '-'} ms ` +
+    `pair ${i + 1} ${p.kind}: regressed [${p.regressed.join(', ')}] incomplete [${p.incomplete.join(', ')}]; ${p.kind === 'A/B fail' ? failOperation : operation} p95 ${p95?.baseline?.value ?? '-'} → ${p95?.candidate?.value ?? '-'} ms ` +
       `(Holm p ${p95?.adjustedPValue?.toExponential(1) ?? '-'}, n ${p95?.samples?.baseline.n ?? 0}/${p95?.samples?.candidate.n ?? 0}, effective ${p95?.samples?.baseline.effective ?? 0}/${p95?.samples?.candidate.effective ?? 0}); ` +
       `business failures ${((failures?.baseline?.value ?? 0) * 100).toFixed(2)} % → ${((failures?.candidate?.value ?? 0) * 100).toFixed(2)} %\n`,
   );
