@@ -1,21 +1,10 @@
 // The comparison's statistics against known values and by simulation: exact binomial ranks, interval coverage, the
 // design effect under autocorrelation (a naive test that ignores it alarms far too often), Holm.
 import { describe, expect, it } from 'vitest';
+import { prng } from '../reports/fixtures/synthetic-k6.ts';
 import { SparseHistogram } from './histogram.ts';
 import { estimateQuantile, quantileTest, sampleOfValues, type QuantileSample } from './quantiles.ts';
 import { binomialQuantile, designEffect, holm, minimumSamples, normalCdf, normalQuantile, quantileRankInterval, twoProportionTest, wilsonInterval } from './statistics.ts';
-
-/** mulberry32: seeded, so every simulation here is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Exact binomial CDF by summing the pmf (small n only): the reference for binomialQuantile. */
 function binomialCdf(n: number, p: number, k: number): number {
