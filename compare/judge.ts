@@ -1,6 +1,7 @@
 // Judges a candidate run against a baseline, per operation: latency quantiles and failure rates with confidence
 // intervals and tests, Holm's correction over the operations, practical thresholds, "incomplete" when too few samples.
 import type { ComparedOperation, ComparedRun, ComparedStat, ComparisonSection } from '../reports/model.ts';
+import { changeText, estimateText } from '../reports/comparison-text.ts';
 import { comparisonVerdict } from '../reports/sections.ts';
 import { estimateQuantile, quantileTest, type QuantileEstimate, type QuantileSample } from './quantiles.ts';
 import type { OperationSamples} from './run-samples.ts';
@@ -172,21 +173,12 @@ function draftOperation(operation: string, a: RunSamples, b: RunSamples, setting
 const JUDGED = ['p95', 'business', 'http', 'schema'] as const;
 const LABEL: Readonly<Record<(typeof JUDGED)[number], string>> = { p95: 'p95', business: 'business failures', http: 'HTTP failures', schema: 'schema violations' };
 
-function describe(label: string, stat: ComparedStat, latency: boolean): string {
-  const change = stat.change ?? 0;
-  const size = latency
-    ? `${change >= 0 ? '+' : ''}${change.toFixed(1)} ms${stat.relativeChange === null || stat.relativeChange === undefined ? '' : ` (${change >= 0 ? '+' : ''}${(stat.relativeChange * 100).toFixed(0)} %)`}`
-    : `${((stat.baseline?.value ?? 0) * 100).toFixed(2)} % → ${((stat.candidate?.value ?? 0) * 100).toFixed(2)} %`;
-  const p = stat.adjustedPValue ?? stat.pValue;
-  return `${label} ${size}${p === null || p === undefined ? '' : `, p = ${p < 0.0001 ? p.toExponential(1) : p.toFixed(4)}${stat.adjustedPValue === undefined ? '' : ' (Holm)'}`}`;
-}
-
 function finishOperation(d: OperationDrafts, judged: Record<(typeof JUDGED)[number], ComparedStat>, settings: CompareSettings): ComparedOperation {
   const alpha = settings.alpha;
   const reasons: string[] = [];
   const stats = JUDGED.map((k) => [k, judged[k]] as const);
   if (d.only !== undefined) reasons.push(`only in the ${d.only} run: nothing to compare`);
-  for (const [k, s] of stats) if (s.status === 'regression' || s.status === 'improvement') reasons.push(`${s.status}: ${describe(LABEL[k], s, k === 'p95')}`);
+  for (const [k, s] of stats) if (s.status === 'regression' || s.status === 'improvement') reasons.push(`${s.status}: ${LABEL[k]} ${k === 'p95' ? changeText(s, 'ms') : `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}, ${changeText(s, 'rate')}`}`);
   for (const [k, s] of stats) {
     if (s.status === 'incomplete' && d.only === undefined) {
       reasons.push(`${LABEL[k]}: too few samples to conclude (effective ${s.samples?.baseline.effective ?? 0} / ${s.samples?.candidate.effective ?? 0}, need ${minimumSamples(settings.latencyQuantile, alpha)} each)`);

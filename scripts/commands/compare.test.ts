@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { supportedK6s } from '../../load/runner/k6-binaries.ts';
+import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { writeSyntheticK6 } from '../../reports/fixtures/synthetic-k6.ts';
 import type { RunReport } from '../../reports/model.ts';
@@ -36,7 +37,9 @@ describe('gateway-harness compare', () => {
     const summary = summaryOf(out);
     expect(summary.schemaVersion).toBe('1.3');
     expect(summaryErrors(summary, { closed: true })).toEqual([]);
-    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(out, 'junit.xml'), 'utf8')) as {
+    const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(await junitXsdErrors(xml)).toEqual([]);
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
       testsuites: { testsuite: { name: string; testcase: Array<{ name: string; failure?: unknown }> } };
     };
     const cases = junit.testsuites.testsuite.testcase;
