@@ -103,11 +103,11 @@ describe('compare two runs', () => {
     expect(section.notes.join(' ')).toMatch(/different engines \(baseline k6 v0\.48\.0, candidate node\): compared anyway/);
     expect(section.operations.length).toBeGreaterThan(0);
     // Without summary.json the timestamps tell: the synthetic stream writes k6's nanoseconds.
-    const bare = await comparisonOf({ baselineDir: join(root, 'aa-1'), candidateDir: join(root, 'aa-2') });
+    const bare = await comparisonOf({ baselineDir: await run('bare-1', { seconds: 10, rps: 20, seed: 11 }), candidateDir: await run('bare-2', { seconds: 10, rps: 20, seed: 12 }) });
     expect(bare.baseline.engine).toMatch(/^k6 \(from the timestamps' precision\)/);
   });
 
   it('a directory without a run is a usage error', async () => {
-    await expect(comparisonOf({ baselineDir: join(root, 'nothing-here'), candidateDir: join(root, 'aa-2') })).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
+    await expect(comparisonOf({ baselineDir: join(root, 'nothing-here'), candidateDir: join(root, 'nothing-either') })).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
   });
 });
