@@ -52,8 +52,8 @@ describe('gateway-harness compare', () => {
   });
 
   it('exits 0 when nothing regressed, and refuses bad thresholds and missing dirs with exit 2', async () => {
-    const a = join(root, 'base');
-    const b = await syntheticRun('same', 3, 0);
+    const a = await syntheticRun('same-a', 4, 0);
+    const b = await syntheticRun('same-b', 3, 0);
     expect((await runCli(['compare', a, b, '--report-dir', join(root, 'same-out')])).code).toBe(0);
     expect((await runCli(['compare', a, b, '--alpha', '2'])).code).toBe(2);
     const missing = await runCli(['compare', a, join(root, 'nope')]);
