@@ -6,7 +6,7 @@ import globals from 'globals';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `${m}/*`]);
-const NEUTRAL_REPORT_MODULES = ['verdict', 'junit-xml', 'model', 'assemble', 'sections', 'k6-summary', 'junit-report', 'summary-md', 'interruption', 'redact-report'].map(
+const NEUTRAL_REPORT_MODULES = ['verdict', 'junit-xml', 'model', 'assemble', 'sections', 'k6-summary', 'junit-report', 'summary-md', 'interruption', 'redact-report', 'comparison-text'].map(
   (name) => `reports/${name}.ts`,
 );
 /** The money guard's runtime-neutral half (bundled into k6 with the load suites); tsconfig.neutral.json lists the same files. */

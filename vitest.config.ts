@@ -14,8 +14,9 @@ const META_TESTS = ['conformance/planted-bugs.test.ts', 'conformance/benign-prof
  * Split runs and the merge memory bound keep both cores busy for tens of seconds (three k6 or engine instances at once,
  * a generator feeding gigabytes through pipes); the segment comparison times arrival rates against k6. They run with
  * the meta-tests, after the rest and one file at a time, so neither they nor the timed tests beside them see a starved CPU.
+ * The comparison's memory bound and its real-run pair (two engine loads whose failure counts are judged) run there too.
  */
-const SERIAL_TESTS = ['distributed/split-runs.test.ts', 'distributed/merge/memory.test.ts', 'engine/segments.test.ts'];
+const SERIAL_TESTS = ['distributed/split-runs.test.ts', 'distributed/merge/memory.test.ts', 'engine/segments.test.ts', 'compare/memory.test.ts', 'compare/real-runs.test.ts'];
 const EXCLUDE = ['node_modules/**', 'dist/**'];
 /**
  * `npm run test:quick` sets GATEWAY_TEST_TIER=quick: unit and in-process tests only (scripts/test-tiers.ts leaves out

@@ -57,6 +57,32 @@ describe('examples/gitlab-ci.yml', () => {
   });
 });
 
+const LOAD = 'npx gateway-harness load --scenario mixed --profile load --duration 5m --target $GATEWAY_BASE_URL --report-dir reports/out/load "$@"';
+
+describe('baseline-then-compare (README "CI gate")', () => {
+  it('GitHub: fetches the last green run\'s load report dir, compares with it, keeps this run\'s as the next baseline', () => {
+    const workflow = read('github-actions.yml') as { permissions: Record<string, string>; jobs: { gate: { steps: Step[] } } };
+    const steps = workflow.jobs.gate.steps;
+    const baseline = steps.find((s) => s.run?.includes('gh run download') === true);
+    expect(baseline?.run).toMatch(/gh run list .*--status success .*\n.*gh run download "\$id" --name gateway-harness-load --dir baseline/s);
+    expect(workflow.permissions.actions).toBe('read');
+    const load = steps.find((s) => s.run?.includes(LOAD) === true);
+    expect(load?.run).toContain('set -- --compare-with baseline');
+    expect(steps.indexOf(baseline as Step)).toBeLessThan(steps.indexOf(load as Step));
+    const keep = steps.find((s) => s.with?.name === 'gateway-harness-load');
+    expect([keep?.if, keep?.with?.path]).toEqual(['always()', 'reports/out/load']);
+  });
+
+  it('GitLab: the gateway-load job takes its own artifact from the latest green pipeline as the baseline', () => {
+    const pipeline = read('gitlab-ci.yml') as { 'gateway-load': { before_script: string[]; script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } };
+    const job = pipeline['gateway-load'];
+    expect(job.before_script.join('\n')).toContain('/jobs/artifacts/$CI_DEFAULT_BRANCH/download?job=gateway-load');
+    expect(job.script).toContain(LOAD);
+    expect(job.script.join('\n')).toContain('--compare-with baseline');
+    expect([job.artifacts.when, job.artifacts.paths, job.artifacts.reports.junit]).toEqual(['always', ['reports/out/load/'], 'reports/out/load/junit.xml']);
+  });
+});
+
 describe('no credential in an example', () => {
   it.each(['github-actions.yml', 'gitlab-ci.yml'])('%s names the variables, never a value', (name) => {
     const text = readFileSync(new URL(name, import.meta.url), 'utf8');

@@ -19,7 +19,7 @@ import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import { conformanceSection } from '../reports/from-conformance.ts';
-import type { DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
+import type { ComparisonSection, DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { RunInterrupt } from '../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../reports/interruption.ts';
@@ -49,6 +49,8 @@ export interface GateRequest {
   /** Redacted from every report (reports/redact-report.ts credentialSecrets). */
   readonly secrets: readonly string[];
   readonly progress: Progress;
+  /** --compare-with DIR: the load part compared with an earlier run (compare/, injected by the command). */
+  readonly compare?: (run: LoadRun, meta: { readonly scenario: string; readonly profile: string }) => Promise<ComparisonSection>;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /** The command's signal watch: the part running when a signal comes stops there, and no later part runs. */
@@ -216,6 +218,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       });
       return { report, unusable: false, notes };
     }
+    const comparison = request.compare === undefined || load.section === undefined ? undefined : await request.compare(load.run, GATE_LOAD);
 
     // 3. Drift, when there is a baseline to check against.
     let drift: Awaited<ReturnType<typeof driftPart>> = {};
@@ -235,6 +238,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       durationMs: Date.now() - startedAt,
       conformance,
       ...(load.section === undefined ? {} : { load: load.section }),
+      ...(comparison === undefined ? {} : { comparison }),
       ...(drift.section === undefined ? {} : { drift: drift.section }),
       faults: addFaultCounts(faults.counts(), ...(load.run.summaryData === undefined ? [] : [faultsOf(load.run.summaryData)])),
       artifacts: loadArtifacts(load.run),

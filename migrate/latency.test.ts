@@ -1,9 +1,10 @@
-// Tests of the pair latency load: nearest-rank percentiles, bounded request counts, both versions interleaved,
-// failures counted; a fake sender reports the timings, so nothing here depends on the machine's speed.
+// Tests of the pair latency load: the run comparison's statistics (nearest-rank quantiles, distribution-free intervals,
+// Mood's test), bounded request counts, both versions interleaved, failures counted; a fake sender reports the
+// timings, so nothing here depends on the machine's speed.
 import { describe, expect, it } from 'vitest';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { Outcome } from '../api/outcome.ts';
-import { measurePair, percentile } from './latency.ts';
+import { measurePair } from './latency.ts';
 
 function response(totalMs: number, outcome: Outcome = 'Successful'): GatewayResponse {
   return {
@@ -15,13 +16,22 @@ function response(totalMs: number, outcome: Outcome = 'Successful'): GatewayResp
   };
 }
 
-describe('percentile', () => {
-  it('takes the nearest rank', () => {
-    const values = Array.from({ length: 20 }, (_, i) => i + 1);
-    expect(percentile(values, 50)).toBe(10);
-    expect(percentile(values, 95)).toBe(19);
-    expect(percentile([7], 95)).toBe(7);
-    expect(percentile([], 50)).toBe(0);
+describe('latency statistics (compare/quantiles.ts, the one implementation)', () => {
+  it('nearest-rank p50/p95 with intervals, unbounded where 10 samples cannot bound a p95, and the v1/v2 test', async () => {
+    let a = 0;
+    let b = 0;
+    const result = await measurePair({ v1: async () => response(1 + (a++ % 20)), v2: async () => response(1 + (b++ % 20)) }, { requests: 200, concurrency: 1, maxMs: 60_000 });
+    expect(result.v1.p50).toBeGreaterThanOrEqual(9);
+    expect(result.v1.p50).toBeLessThanOrEqual(12);
+    expect(result.v1.p95Ci[0]).not.toBeNull();
+    expect(result.v1.p95Ci[1]).not.toBeNull();
+    expect(result.p95PValue).toBeGreaterThan(0.01);
+    let c = 0;
+    let d = 0;
+    const slower = await measurePair({ v1: async () => response(1 + (c++ % 20)), v2: async () => response(1.5 * (1 + (d++ % 20))) }, { requests: 200, concurrency: 1, maxMs: 60_000 });
+    expect(slower.p95PValue).toBeLessThan(0.01);
+    const few = await measurePair({ v1: async () => response(5), v2: async () => response(50) }, { requests: 10, concurrency: 1, maxMs: 60_000 });
+    expect(few.v1.p95Ci[1]).toBeNull();
   });
 });
 
@@ -37,8 +47,8 @@ describe('measurePair', () => {
     );
     expect(order).toHaveLength(12);
     expect(order.slice(2, 6)).toEqual(['v1', 'v2', 'v2', 'v1']);
-    expect(result.v1).toEqual({ p50: 10, p95: 10, count: 5, failures: 0 });
-    expect(result.v2).toEqual({ p50: 20, p95: 20, count: 5, failures: 0 });
+    expect(result.v1).toMatchObject({ p50: 10, p95: 10, count: 5, failures: 0 });
+    expect(result.v2).toMatchObject({ p50: 20, p95: 20, count: 5, failures: 0 });
   });
 
   it('counts answers that are not successful as failures', async () => {

@@ -1,11 +1,16 @@
 // Latency of a v1/v2 pair under the same small bounded load: requests of both versions interleaved over the same
-// workers, so both see the same target conditions; nearest-rank p50/p95 of each version's response times.
+// workers, so both see the same target conditions; p50/p95 with intervals and the v1/v2 test from compare/ (one implementation).
 import type { GatewayResponse } from '../api/envelope.ts';
+import { estimateQuantile, quantileTest, sampleOfValues } from '../compare/quantiles.ts';
+import { DEFAULT_COMPARE_SETTINGS } from '../compare/judge.ts';
 
 export interface LatencyFigures {
   /** Milliseconds, nearest rank. */
   readonly p50: number;
   readonly p95: number;
+  /** Distribution-free (1 − α) intervals (compare/quantiles.ts); a null bound: too few samples to bound it. */
+  readonly p50Ci: readonly [number | null, number | null];
+  readonly p95Ci: readonly [number | null, number | null];
   /** Responses measured. */
   readonly count: number;
   /** Answers that were not successful (or in progress) among them. */
@@ -15,6 +20,8 @@ export interface LatencyFigures {
 export interface PairLatency {
   readonly v1: LatencyFigures;
   readonly v2: LatencyFigures;
+  /** Two-sided p-value that v1 and v2 share their p95 (Mood's quantile test, as the run comparison uses). */
+  readonly p95PValue: number;
 }
 
 export interface LoadSettings {
@@ -29,17 +36,18 @@ export interface LoadSettings {
 export const DEFAULT_LOAD: LoadSettings = Object.freeze({ requests: 10, concurrency: 2, maxMs: 60_000 });
 export const LOAD_LIMITS = Object.freeze({ requests: 1_000, concurrency: 16 });
 
-/** Nearest-rank percentile of ascending values (0 when empty). */
-export function percentile(ascending: readonly number[], p: number): number {
-  if (ascending.length === 0) return 0;
-  const rank = Math.min(ascending.length, Math.max(1, Math.ceil((p / 100) * ascending.length)));
-  return ascending[rank - 1] as number;
-}
+const round = (n: number): number => Math.round(n * 10) / 10;
 
 function figures(samples: readonly { ms: number; ok: boolean }[]): LatencyFigures {
-  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const round = (n: number): number => Math.round(n * 10) / 10;
-  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), count: samples.length, failures: samples.filter((s) => !s.ok).length };
+  // In arrival order: the time batches of the design effect are consecutive requests.
+  const sample = sampleOfValues(samples.map((s) => s.ms));
+  const at = (q: number): { value: number; ci: readonly [number | null, number | null] } => {
+    const e = estimateQuantile(sample, q, DEFAULT_COMPARE_SETTINGS.alpha);
+    return { value: round(e.value), ci: [e.low === undefined ? null : round(e.low), e.high === undefined ? null : round(e.high)] };
+  };
+  const p50 = at(0.5);
+  const p95 = at(0.95);
+  return { p50: p50.value, p95: p95.value, p50Ci: p50.ci, p95Ci: p95.ci, count: samples.length, failures: samples.filter((s) => !s.ok).length };
 }
 
 /**
@@ -68,5 +76,6 @@ export async function measurePair(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, jobs.length)) }, worker));
-  return { v1: figures(samples.v1), v2: figures(samples.v2) };
+  const p95PValue = quantileTest(sampleOfValues(samples.v1.map((s) => s.ms)), sampleOfValues(samples.v2.map((s) => s.ms)), 0.95);
+  return { v1: figures(samples.v1), v2: figures(samples.v2), p95PValue };
 }

@@ -22,8 +22,9 @@ function pairOf(p: PairResult): MigrationPair {
     contentDiffs: p.contentDiffs.map((d) => `${d.change} ${d.path}: ${d.count} of ${d.of} (${d.detail})`),
     fieldCorrespondence: p.fieldCorrespondence.map((f) => ({ v1Field: f.v1Field, v2Field: f.v2Field })),
     latency: {
-      v1: { p50: p.latency?.v1.p50 ?? null, p95: p.latency?.v1.p95 ?? null },
-      v2: { p50: p.latency?.v2.p50 ?? null, p95: p.latency?.v2.p95 ?? null },
+      v1: p.latency === null ? { p50: null, p95: null } : { p50: p.latency.v1.p50, p95: p.latency.v1.p95, p50Ci: [...p.latency.v1.p50Ci], p95Ci: [...p.latency.v1.p95Ci] },
+      v2: p.latency === null ? { p50: null, p95: null } : { p50: p.latency.v2.p50, p95: p.latency.v2.p95, p50Ci: [...p.latency.v2.p50Ci], p95Ci: [...p.latency.v2.p95Ci] },
+      ...(p.latency === null ? {} : { p95PValue: p.latency.p95PValue }),
     },
   };
 }

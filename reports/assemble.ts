@@ -6,6 +6,7 @@ import { combineVerdicts, interruptedExitCode, VERDICT_EXIT, VERDICT_WORD, type 
 import { interruptionText, type ReportInterruption } from './interruption.ts';
 import { SCHEMA_VERSION, SECTION_ORDER, TOOL_NAME } from './model.ts';
 import type {
+  ComparisonSection,
   ConformanceSection,
   DriftSection,
   LedgerSection,
@@ -17,7 +18,7 @@ import type {
   RunTarget,
   SkippedItem,
 } from './model.ts';
-import { conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
+import { comparisonLine, comparisonSkipped, conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
 
 // A pure call, so a bundle that never assembles a report (a k6 handleSummary that only builds the load section) drops
 // package.json instead of inlining it.
@@ -36,6 +37,8 @@ export interface ReportInput {
   readonly allowSkips?: boolean;
   readonly conformance?: ConformanceSection;
   readonly load?: LoadSection;
+  /** The load run compared with an earlier one (compare, --compare-with). */
+  readonly comparison?: ComparisonSection;
   readonly drift?: DriftSection;
   readonly migration?: MigrationSection;
   readonly ledger?: LedgerSection;
@@ -61,6 +64,8 @@ function partOf(section: ReportSectionName, input: ReportInput, allowSkips: bool
       return input.conformance && { section, verdict: input.conformance.verdict, line: conformanceLine(input.conformance, allowSkips) };
     case 'load':
       return input.load && { section, verdict: input.load.verdict, line: loadLine(input.load) };
+    case 'comparison':
+      return input.comparison && { section, verdict: input.comparison.verdict, line: comparisonLine(input.comparison) };
     case 'drift':
       return input.drift && { section, verdict: input.drift.verdict, line: driftLine(input.drift) };
     case 'migration':
@@ -107,6 +112,7 @@ export function assembleReport(input: ReportInput): RunReport {
       id: u.correlationId ?? u.caseId,
       reason: `${u.caseId}: ${u.operationId} not final after the drain (last outcome ${u.outcome})`,
     })),
+    ...(input.comparison === undefined ? [] : comparisonSkipped(input.comparison)),
     ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
     ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),
     ...(input.ledger === undefined ? [] : ledgerSkipped(input.ledger)),
@@ -137,6 +143,7 @@ export function assembleReport(input: ReportInput): RunReport {
     ...(input.interruption === undefined ? {} : { interruption: { ...input.interruption } }),
     ...(input.conformance === undefined ? {} : { conformance: input.conformance }),
     ...(input.load === undefined ? {} : { load: input.load }),
+    ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
     ...(input.drift === undefined ? {} : { drift: input.drift }),
     ...(input.migration === undefined ? {} : { migration: input.migration }),
     ...(input.ledger === undefined ? {} : { ledger: input.ledger }),

@@ -1,5 +1,6 @@
 // A run report as JUnit: conformance cases, load thresholds and checks, drift per operation, migration pairs and
 // unresolved ledger entries become <testcase>s, written by THE writer (junit-xml.ts). Runtime-neutral.
+import { comparedRunText, operationLines, settingsText } from './comparison-text.ts';
 import { junitXml, type JUnitCase, type JUnitSuite } from './junit-xml.ts';
 import type { ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
 import { formatCount, formatObserved, loadLabel, loadProblems } from './sections.ts';
@@ -197,6 +198,25 @@ function migrationSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 't
   return [{ ...common, name: 'migration', timeSec: 0, cases }];
 }
 
+/** One testcase per compared operation: a regression fails, too few samples is an error (skipped with --allow-skips). */
+function comparisonSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
+  const comparison = report.comparison;
+  if (comparison === undefined) return [];
+  const cases = comparison.operations.map((o): JUnitCase => {
+    const base = { name: `${o.operation} no regression`, classname: 'comparison', timeSec: 0, systemOut: operationLines(o).join('\n') };
+    if (o.verdict === 'regression') return { ...base, status: 'failed', type: 'regression', message: o.reasons.filter((r) => r.startsWith('regression')).join('; ') };
+    if (o.verdict === 'incomplete') {
+      return report.allowSkips
+        ? { ...base, status: 'skipped', message: `too few samples to conclude; accepted with --allow-skips: ${o.reasons.join('; ')}` }
+        : { ...base, status: 'error', type: 'incomplete', message: o.reasons.join('; ') || 'too few samples to conclude' };
+    }
+    return { ...base, status: 'passed' };
+  });
+  if (cases.length === 0) cases.push({ name: 'operations compared', classname: 'comparison', timeSec: 0, status: 'error', type: 'incomplete', message: 'no operation to compare' });
+  const properties = { ...common.properties, baseline: comparedRunText(comparison.baseline), candidate: comparedRunText(comparison.candidate), settings: settingsText(comparison) };
+  return [{ ...common, name: 'comparison', timeSec: 0, properties, cases }];
+}
+
 function ledgerSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
   const ledger = report.ledger;
   if (ledger === undefined) return [];
@@ -229,6 +249,7 @@ export function junitSuites(report: RunReport): JUnitSuite[] {
   const suites = [
     ...conformanceSuites(report, common),
     ...loadSuites(report, common),
+    ...comparisonSuites(report, common),
     ...driftSuites(report, common),
     ...migrationSuites(report, common),
     ...ledgerSuites(report, common),

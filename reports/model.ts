@@ -2,6 +2,10 @@
 // schema, the TS model and the files cannot drift apart. Runtime-neutral (a k6 handleSummary can build one too).
 import type {
   CaseCountsReport,
+  ComparedOperation,
+  ComparedRun,
+  ComparedStat,
+  ComparisonSection,
   ConformanceSection,
   DriftSection,
   LatencySeries,
@@ -21,6 +25,10 @@ import type { Verdict } from './verdict.ts';
 
 export type {
   CaseCountsReport,
+  ComparedOperation,
+  ComparedRun,
+  ComparedStat,
+  ComparisonSection,
   ConformanceSection,
   DriftSection,
   LatencySeries,
@@ -58,7 +66,7 @@ export type MigrationPair = MigrationSection['pairs'][number];
 export type LedgerUnresolved = LedgerSection['unresolved'][number];
 
 /** The sections in the order a gate runs them (and reports show them). */
-export const SECTION_ORDER: readonly ReportSectionName[] = ['conformance', 'load', 'drift', 'migration', 'ledger'];
+export const SECTION_ORDER: readonly ReportSectionName[] = ['conformance', 'load', 'comparison', 'drift', 'migration', 'ledger'];
 
 // The schema's verdict enum and reports/verdict.ts must be the same set: each assignment fails to compile otherwise.
 const verdictFromSchema = (v: ReportVerdict): Verdict => v;

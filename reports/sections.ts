@@ -2,6 +2,8 @@
 // One table of rules so the gate, summary.md, JUnit and the HTML banner all say the same thing in the same words.
 import { combineVerdicts, type Verdict } from './verdict.ts';
 import type {
+  ComparedOperation,
+  ComparisonSection,
   ConformanceSection,
   DriftFinding,
   DriftSection,
@@ -253,6 +255,38 @@ export function migrationLine(section: MigrationSection): string {
   }
   if (section.pairs.length === 0) return `migration: no v1/v2 pair was compared${skipped}`;
   return `migration: ${plural(section.pairs.length, 'v1/v2 pair')} compared, no regression${skipped}`;
+}
+
+// ---- comparison -----------------------------------------------------------------------------------------------------
+
+/** A regression fails the run; an operation too thinly sampled to conclude is incomplete unless accepted (--allow-skips). */
+export function comparisonVerdict(operations: readonly Pick<ComparedOperation, 'verdict'>[], allowSkips: boolean): Verdict {
+  if (operations.some((o) => o.verdict === 'regression')) return 'fail';
+  if (operations.length === 0) return 'incomplete';
+  if (operations.some((o) => o.verdict === 'incomplete') && !allowSkips) return 'incomplete';
+  return 'pass';
+}
+
+export function comparisonLine(section: ComparisonSection): string {
+  const of = (v: ComparedOperation['verdict']): string[] => section.operations.filter((o) => o.verdict === v).map((o) => o.operation);
+  const regressed = of('regression');
+  const incomplete = of('incomplete');
+  const improved = of('improvement');
+  const engines = section.baseline.engine === section.candidate.engine ? '' : ` (engines differ: ${section.baseline.engine} vs ${section.candidate.engine})`;
+  const parts = [
+    regressed.length > 0 ? `${formatCount(regressed.length)} of ${plural(section.operations.length, 'operation')} regressed (${nameSome(regressed)})` : '',
+    incomplete.length > 0 ? `${formatCount(incomplete.length)} too few samples to conclude${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(incomplete)})` : '',
+    improved.length > 0 ? `${formatCount(improved.length)} improved (${nameSome(improved)})` : '',
+  ].filter((p) => p !== '');
+  if (section.operations.length === 0) return `comparison: no operation to compare${engines}`;
+  if (parts.length === 0) return `comparison: ${plural(section.operations.length, 'operation')} compared, no regression${engines}`;
+  return `comparison: ${parts.join('; ')}${engines}`;
+}
+
+export function comparisonSkipped(section: ComparisonSection): SkippedItem[] {
+  return section.operations
+    .filter((o) => o.verdict === 'incomplete')
+    .map((o) => ({ section: 'comparison' as const, id: o.operation, reason: o.reasons.join('; ') || 'too few samples to conclude' }));
 }
 
 // ---- ledger ---------------------------------------------------------------------------------------------------------

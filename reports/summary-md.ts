@@ -1,6 +1,7 @@
 // summary.md: the short report for $GITHUB_STEP_SUMMARY and PR comments. Its FIRST line is the verdict line, so
 // `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
 import { faultLine } from '../api/faults.ts';
+import { changeText, comparedRunText, estimateText, operationVerdictText, settingsText } from './comparison-text.ts';
 import type { RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel } from './sections.ts';
@@ -83,6 +84,23 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     const failing = load.checks.filter((c) => c.fails > 0);
     for (const c of failing) out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
     for (const c of load.checks.filter((x) => x.passes + x.fails === 0)) out.push(`- ⚪ check ${mdCode(c.name)} never ran (not verified)`);
+  }
+
+  const comparison = report.comparison;
+  if (comparison !== undefined) {
+    // A table ready for a PR comment: regressions first (the section keeps them first), the p95 and failure rates.
+    out.push('', '### Comparison with the baseline', '');
+    out.push(`- baseline: ${mdText(comparedRunText(comparison.baseline))}`, `- candidate: ${mdText(comparedRunText(comparison.candidate))}`);
+    for (const note of comparison.notes) out.push(`- ${mdText(note)}`);
+    out.push('', '| Operation | Verdict | p95 baseline → candidate [CI] | p95 change | Business failures | HTTP failures |', '|---|---|---|---|---|---|');
+    for (const o of [...comparison.operations, comparison.overall]) {
+      const p95 = o.latency.p95;
+      const rate = (s: typeof o.businessFailureRate): string => `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}${s.status === 'regression' || s.status === 'improvement' ? ` (${changeText(s, 'rate')})` : ''}`;
+      out.push(
+        `| ${mdCode(o.operation)} | ${operationVerdictText(o.verdict)} | ${mdText(`${estimateText(p95.baseline, 'ms')} → ${estimateText(p95.candidate, 'ms')}`)} | ${mdText(changeText(p95, 'ms'))} | ${mdText(rate(o.businessFailureRate))} | ${mdText(rate(o.httpFailureRate))} |`,
+      );
+    }
+    out.push('', `_${mdText(settingsText(comparison))}. ${mdText(comparison.settings.method)}._`);
   }
 
   const breaking = (report.drift?.findings ?? []).filter((f) => f.kind === 'breaking');

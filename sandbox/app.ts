@@ -377,8 +377,21 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   onFrameworkError = answerError;
 
   const finish = (reply: FastifyReply, ctx: SendContext, result: RouteReply): FastifyReply | Promise<FastifyReply> => {
-    const delay = latencyMs > 0 || jitterMs > 0 ? responseDelay() : 0;
+    const base = latencyMs > 0 || jitterMs > 0 ? responseDelay() : 0;
+    // slow-op: the operation takes longer by a fraction of all the time the sandbox spends on it (held + handling).
+    const slowdown = behaviour.operationSlowdown[ctx.operationId] ?? 0;
+    const delay = slowdown > 0 ? base + slowdown * (base + reply.elapsedTime) : base;
     return delay > 0 ? store.sleep(delay).then(() => send(reply, ctx, result)) : send(reply, ctx, result);
+  };
+
+  // fail-op: an exact, evenly spread share of an operation's requests (the k-th fails when floor(k·share) steps up).
+  const failureCounts = new Map<string, number>();
+  const failureDue = (operationId: string): ResponseCodeKey | undefined => {
+    const plan = behaviour.operationFailures[operationId];
+    if (plan === undefined || plan.share <= 0) return undefined;
+    const k = (failureCounts.get(operationId) ?? 0) + 1;
+    failureCounts.set(operationId, k);
+    return Math.floor(k * plan.share) > Math.floor((k - 1) * plan.share) ? plan.key : undefined;
   };
 
   const routeHandler = (op: Operation, handler: RouteHandler, sender: EnvelopeSender) => {
@@ -401,6 +414,12 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
       if (!parsed.ok) {
         sender(reply, ctx, { envelope: failure(env.codes, 'invalidRequest', `Invalid request: ${parsed.message}`) });
         return undefined;
+      }
+      const failWith = failureDue(op.id);
+      if (failWith !== undefined) {
+        // fail-op: answered before any processing, so nothing is charged or stored.
+        const held = finish(reply, ctx, { envelope: failure(env.codes, failWith, `${env.codes[failWith].message} (sandbox profile: a share of ${op.id} fails)`) });
+        return held instanceof Promise ? held.then(() => reply) : undefined;
       }
       const lang = localized ? parseAcceptLanguage(headers['accept-language']) : 'en';
       const result = handler({ op, env, args: parsed.args, body, lang });

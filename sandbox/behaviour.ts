@@ -84,6 +84,16 @@ export interface SandboxBehaviour {
   responseLatencyMs: number;
   /** Plus a seeded uniform extra of 0 up to this (real-time ms, scaled) per response; the benign-latency profile sets it. */
   responseLatencyJitterMs: number;
+  /**
+   * Operation id → fraction: that operation's responses are held longer by this fraction of the time the sandbox takes
+   * over them (its response latency plus its handling time). Profile slow-op:<operationId>:<pct>%. Default none.
+   */
+  operationSlowdown: Readonly<Record<string, number>>;
+  /**
+   * Operation id → the share (0..1) of its requests answered, before any processing, with HTTP 200 and a business
+   * failure code (`key`, default internalError), evenly spread and exact. Profile fail-op:<operationId>:<pct>%. Default none.
+   */
+  operationFailures: Readonly<Record<string, { readonly share: number; readonly key: ResponseCodeKey }>>;
   /** responseCode and default message per outcome; overrides merge per key. */
   responseCodes: ResponseCodeTable;
 }
@@ -157,6 +167,8 @@ export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<Sandb
   listingCacheMax: 256,
   responseLatencyMs: 0,
   responseLatencyJitterMs: 0,
+  operationSlowdown: {},
+  operationFailures: {},
   responseCodes: DEFAULT_RESPONSE_CODES,
 });
 
@@ -198,6 +210,13 @@ export function checkBehaviour(behaviour: SandboxBehaviour): string | undefined 
   const unknownAsync = behaviour.asyncOperations.find((purpose) => !TRANSACTION_KINDS.includes(purpose));
   if (unknownAsync !== undefined) {
     return `behaviour.asyncOperations: '${String(unknownAsync)}' is not the purpose of a transaction write (known: ${TRANSACTION_KINDS.join(', ')})`;
+  }
+  for (const [operation, fraction] of Object.entries(behaviour.operationSlowdown)) {
+    if (!Number.isFinite(fraction) || fraction < 0) return `behaviour.operationSlowdown.${operation} must be a finite fraction >= 0`;
+  }
+  for (const [operation, failure] of Object.entries(behaviour.operationFailures)) {
+    if (!(failure.share >= 0 && failure.share <= 1)) return `behaviour.operationFailures.${operation}.share must be within 0..1`;
+    if (!(failure.key in behaviour.responseCodes)) return `behaviour.operationFailures.${operation}.key: unknown response code key '${String(failure.key)}'`;
   }
   for (const trigger of behaviour.triggers) {
     if ('delayMs' in trigger.effect && !(Number.isFinite(trigger.effect.delayMs) && trigger.effect.delayMs >= 0)) {

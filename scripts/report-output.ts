@@ -91,6 +91,11 @@ export function reportDetails(report: RunReport): string[] {
       ...p.neverRan.map((c) => `  check never ran: ${c.name}`),
     ]);
   }
+  const compared = (report.comparison?.operations ?? []).filter((o) => o.verdict === 'regression');
+  block(
+    `Comparison regressions (${compared.length}):`,
+    compared.map((o) => `  ${o.operation}: ${o.reasons.filter((r) => r.startsWith('regression')).join('; ')}`),
+  );
   const findings = report.drift?.findings ?? [];
   block(
     `Drift findings (${findings.length}):`,

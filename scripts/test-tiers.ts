@@ -14,6 +14,9 @@ export const NOT_QUICK_MARKERS: readonly RegExp[] = [
 /** Files the quick tier leaves out, each for a marker above or, last, for its measured time. */
 export const NOT_QUICK: readonly string[] = [
   // child processes, real k6, a browser
+  'compare/memory.test.ts',
+  'reports/html/comparison-browser.test.ts',
+  'scripts/commands/compare.test.ts',
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
   'distributed/split-runs.test.ts',

@@ -19,7 +19,8 @@ export interface MergeMeasure {
   readonly exitCode: number;
 }
 
-function run(args: string[], cwd: string): { done: Promise<string>; kill: () => void } {
+/** A tsx script in a child process: its stdout when it exits 0 (also the run comparison's memory measure). */
+export function runTsx(args: string[], cwd: string): { done: Promise<string>; kill: () => void } {
   const child = spawn(process.execPath, [...TSX, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -39,8 +40,8 @@ export async function measureMerge(totalBytes: number, instances = 3, options: {
     const fifos = Array.from({ length: instances }, (_, i) => join(dir, `instance-${i}.ndjson`));
     const made = spawnSync('mkfifo', fifos);
     if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
-    const merge = run(['distributed/bench/merge-rss.ts', join(dir, 'reports'), ...fifos], ROOT);
-    const generate = run(['distributed/bench/generate-ndjson.ts', '--bytes-per-instance', String(Math.ceil(totalBytes / instances)), ...(options.gzip === true ? ['--gzip'] : []), ...fifos], ROOT);
+    const merge = runTsx(['distributed/bench/merge-rss.ts', join(dir, 'reports'), ...fifos], ROOT);
+    const generate = runTsx(['distributed/bench/generate-ndjson.ts', '--bytes-per-instance', String(Math.ceil(totalBytes / instances)), ...(options.gzip === true ? ['--gzip'] : []), ...fifos], ROOT);
     try {
       const [out] = await Promise.all([merge.done, generate.done]);
       const result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Omit<MergeMeasure, 'inputMB'>;

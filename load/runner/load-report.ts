@@ -6,7 +6,7 @@ import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
-import type { LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
+import type { ComparisonSection, LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../../reports/interruption.ts';
 import { ENGINE_EXTERNAL_ABORT } from '../../reports/verdict.ts';
@@ -100,7 +100,16 @@ export function interruptedSection(section: LoadSection, interruption: ReportInt
 }
 
 /** The whole report of `gateway-harness load`. */
-export async function loadRunReport(run: LoadRun, meta: LoadReportMeta, interruption?: ReportInterruption): Promise<RunReport> {
+/**
+ * `interruption`: the run was stopped by a signal (its partial section says so); `comparison`: the run compared with an
+ * earlier one (--compare-with), made by compare/ over this run's NDJSON.
+ */
+export async function loadRunReport(
+  run: LoadRun,
+  meta: LoadReportMeta,
+  extra: { readonly interruption?: ReportInterruption; readonly comparison?: ComparisonSection } = {},
+): Promise<RunReport> {
+  const { interruption } = extra;
   const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
   const stopped = interruption === undefined ? {} : { interruption };
   const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run), ...stopped };
@@ -120,5 +129,5 @@ export async function loadRunReport(run: LoadRun, meta: LoadReportMeta, interrup
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
-  return assembleReport({ ...common, load: interruptedSection(load, interruption), ...money });
+  return assembleReport({ ...common, load: interruptedSection(load, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
 }

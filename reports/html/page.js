@@ -39,6 +39,57 @@
     container.setAttribute('data-rendered', '0');
   }
 
+  // A step CDF read at x: the fraction at the last point at or below x (0 before the first).
+  function cdfAt(points, x) {
+    var y = 0;
+    for (var i = 0; i < points.length && points[i][0] <= x; i++) y = points[i][1];
+    return y;
+  }
+
+  // One chart per compared operation: both CDFs on one x axis (the union of their points) and each side's p95
+  // interval as a horizontal segment at 0.95 (missing bounds: too few samples to bound it).
+  function comparisonSpecs(comparison) {
+    var specs = {};
+    comparison.forEach(function (o) {
+      var seen = {};
+      var xs = [];
+      function addX(x) {
+        if (x !== null && x !== undefined && !seen[x]) {
+          seen[x] = true;
+          xs.push(x);
+        }
+      }
+      // A log axis (latency spans decades): only positive values.
+      o.cdf.baseline.forEach(function (p) { if (p[0] > 0) addX(p[0]); });
+      o.cdf.candidate.forEach(function (p) { if (p[0] > 0) addX(p[0]); });
+      ['baseline', 'candidate'].forEach(function (side) {
+        var e = o.p95[side];
+        if (e) { addX(e.low); addX(e.high); }
+      });
+      xs.sort(function (a, b) { return a - b; });
+      function interval(e) {
+        return xs.map(function (x) {
+          return e && e.low !== null && e.high !== null && x >= e.low && x <= e.high ? 0.95 : null;
+        });
+      }
+      specs['compare:' + o.operation] = {
+        xs: xs,
+        xLog: true,
+        xLabel: 'latency (ms, log scale)',
+        xUnit: ' ms',
+        yLabel: 'fraction of requests',
+        unit: '',
+        series: [
+          { label: 'baseline', values: xs.map(function (x) { return o.cdf.baseline.length ? cdfAt(o.cdf.baseline, x) : null; }), color: '#1f6feb' },
+          { label: 'candidate', values: xs.map(function (x) { return o.cdf.candidate.length ? cdfAt(o.cdf.candidate, x) : null; }), color: '#d9480f' },
+          { label: 'baseline p95 CI', values: interval(o.p95.baseline), color: '#74c0fc', noGaps: true },
+          { label: 'candidate p95 CI', values: interval(o.p95.candidate), color: '#ffa94d', noGaps: true },
+        ],
+      };
+    });
+    return specs;
+  }
+
   function draw(container, spec, xs, sparse) {
     var columns = [xs].concat(
       spec.series.map(function (s) {
@@ -51,14 +102,14 @@
       return;
     }
     var width = Math.max(320, container.clientWidth - 8);
-    var series = [{ label: 'elapsed' }].concat(
+    var series = [{ label: spec.xLog ? 'latency ms' : 'elapsed' }].concat(
       spec.series.map(function (s, i) {
         return {
           label: s.label,
           stroke: s.color || PALETTE[i % PALETTE.length],
-          width: 2,
+          width: s.noGaps ? 6 : 2,
           scale: s.scale || 'y',
-          spanGaps: true,
+          spanGaps: !s.noGaps,
           points: { show: sparse, size: 5 },
           value: function (u, v) {
             return v === null || v === undefined ? '–' : String(v) + (spec.unit ? ' ' + spec.unit : '');
@@ -68,16 +119,17 @@
     );
     var axes = [
       {
-        label: 'seconds since start',
+        label: spec.xLabel || 'seconds since start',
         values: function (u, splits) {
           return splits.map(function (v) {
-            return v + ' s';
+            // A log axis leaves its minor ticks unlabelled (null).
+            return v === null || v === undefined ? '' : v + (spec.xUnit || ' s');
           });
         },
       },
       { label: spec.yLabel, size: 60 },
     ];
-    var scales = { x: { time: false }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } };
+    var scales = { x: spec.xLog ? { time: false, distr: 3 } : { time: false }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } };
     if (spec.y2Label) {
       axes.push({ label: spec.y2Label, scale: 'y2', side: 1, grid: { show: false }, size: 50 });
       scales.y2 = { range: function (u, min, max) { return [0, max > 0 ? max * 1.2 : 1]; } };
@@ -131,18 +183,22 @@
   function main() {
     var data = readData();
     var containers = document.querySelectorAll('[data-chart]');
-    if (!data || !data.load || !data.load.series) {
-      for (var k = 0; k < containers.length; k++) note(containers[k], 'No time series in this report.');
-      return;
-    }
-    var s = data.load.series;
+    var series = data && data.load && data.load.series;
+    var specs = {};
     var xs = [];
-    for (var i = 0; i < s.buckets; i++) xs.push(Math.round(((i + 0.5) * s.intervalMs) / 100) / 10);
-    var specs = chartSpecs(data.load);
-    var sparse = s.buckets < 40;
+    if (series) {
+      for (var i = 0; i < series.buckets; i++) xs.push(Math.round(((i + 0.5) * series.intervalMs) / 100) / 10);
+      specs = chartSpecs(data.load);
+    }
+    var compared = data && data.comparison ? comparisonSpecs(data.comparison) : {};
     for (var j = 0; j < containers.length; j++) {
       var container = containers[j];
-      var spec = specs[container.getAttribute('data-chart')];
+      var id = container.getAttribute('data-chart');
+      var spec = compared[id] || specs[id];
+      if (!spec && !series && !compared[id]) {
+        note(container, 'No time series in this report.');
+        continue;
+      }
       if (!spec || spec.series.length === 0) {
         note(container, 'No data for this chart in the metric stream.');
         continue;
@@ -151,7 +207,7 @@
         note(container, 'The charting library did not load.');
         continue;
       }
-      draw(container, spec, xs, sparse);
+      draw(container, spec, spec.xs || xs, spec.xs ? false : series.buckets < 40);
     }
   }
 

@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ConformanceSection, DriftSection, LedgerSection, LoadSection, MigrationSection, ReportCase, ReportFailure, RunReport } from '../model.ts';
+import type { ComparisonSection, ConformanceSection, DriftSection, LedgerSection, LoadSection, MigrationSection, ReportCase, ReportFailure, RunReport } from '../model.ts';
 import { faultLine } from '../../api/faults.ts';
+import { changeText, comparedRunText, estimateText, operationLines, settingsText } from '../comparison-text.ts';
 import { requestText } from '../junit-report.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
@@ -256,6 +257,32 @@ function loadHtml(load: LoadSection): string {
   return `<section class="load">${parts.join('\n')}</section>`;
 }
 
+const COMPARE_CHIP: Readonly<Record<ComparisonSection['operations'][number]['verdict'], string>> = {
+  regression: 'failed',
+  incomplete: 'incomplete',
+  improvement: 'ok',
+  'no-change': 'ok',
+};
+
+/** The comparison: a table (regressions first), then per operation the two latency CDFs overlaid with their p95 intervals. */
+function comparisonHtml(c: ComparisonSection): string {
+  const rows = [...c.operations, c.overall].map(
+    (o) =>
+      `<tr data-operation="${h(o.operation)}"><td><code>${h(o.operation)}</code></td><td>${chip(COMPARE_CHIP[o.verdict], o.verdict)}</td><td class="num">${h(estimateText(o.latency.p95.baseline, 'ms'))}</td><td class="num">${h(estimateText(o.latency.p95.candidate, 'ms'))}</td><td>${h(changeText(o.latency.p95, 'ms'))}</td><td>${h(`${estimateText(o.businessFailureRate.baseline, 'rate')} → ${estimateText(o.businessFailureRate.candidate, 'rate')}`)}</td><td>${h(o.reasons.join('; '))}</td></tr>`,
+  );
+  const charts = [...c.operations, c.overall]
+    .map(
+      (o) =>
+        `<div class="chart-box"><h4>${h(o.operation)} ${chip(COMPARE_CHIP[o.verdict], o.verdict)}</h4><div class="chart" data-chart="compare:${h(o.operation)}"></div><details><summary>all statistics</summary><pre>${h(operationLines(o).join('\n'))}</pre></details></div>`,
+    )
+    .join('');
+  return `<section class="comparison"><h2 id="comparison">Comparison with the baseline ${chip(c.verdict, VERDICT_WORD[c.verdict as Verdict])}</h2>
+<ul><li>baseline: ${h(comparedRunText(c.baseline))}</li><li>candidate: ${h(comparedRunText(c.candidate))}</li>${c.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>
+<table><thead><tr><th>Operation</th><th>Verdict</th><th class="num">p95 baseline [CI]</th><th class="num">p95 candidate [CI]</th><th>Change</th><th>Business failures</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="chart-note">${h(settingsText(c))}. ${h(c.settings.method)}.</p>
+<h3>Latency distributions (CDF), baseline and candidate, with each p95's interval</h3><div class="charts">${charts}</div></section>`;
+}
+
 function notCheckedHtml(drift: DriftSection): string {
   const list = drift.notChecked ?? [];
   if (list.length === 0) return '';
@@ -329,6 +356,10 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
     toc.push('<a href="#load">Load</a>');
     sections.push(loadHtml(report.load));
   }
+  if (report.comparison !== undefined) {
+    toc.push('<a href="#comparison">Comparison</a>');
+    sections.push(comparisonHtml(report.comparison));
+  }
   if (report.drift !== undefined) {
     toc.push('<a href="#drift">Drift</a>');
     sections.push(driftHtml(report.drift));
@@ -345,7 +376,14 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
     toc.push('<a href="#faults">Faults</a>');
     sections.push(faultsHtml(report.faults, report.conformance !== undefined));
   }
-  const chartData = report.load?.series === undefined ? {} : { load: { series: report.load.series } };
+  const comparisonCharts =
+    report.comparison === undefined
+      ? undefined
+      : [...report.comparison.operations, report.comparison.overall].map((o) => ({ operation: o.operation, cdf: o.cdf ?? { baseline: [], candidate: [] }, p95: { baseline: o.latency.p95.baseline, candidate: o.latency.p95.candidate } }));
+  const chartData = {
+    ...(report.load?.series === undefined ? {} : { load: { series: report.load.series } }),
+    ...(comparisonCharts === undefined ? {} : { comparison: comparisonCharts }),
+  };
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;
   return `<!DOCTYPE html>
 <html lang="en">

@@ -7,6 +7,7 @@ import { BENIGN_PROFILES } from './benign.ts';
 import { FAULT_PROFILES } from './faults.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
+import { PARAMETERIZED_PROFILES } from './parameterized.ts';
 
 /** What a request hook sees; it may mutate query, headers and body before authentication and validation. */
 export interface ProfileRequest {
@@ -100,8 +101,13 @@ export function listProfiles(): SandboxProfile[] {
 export function getProfile(name: string): SandboxProfile {
   const profiles = allProfiles();
   const found = profiles.find((profile) => profile.name === name);
-  if (found === undefined) {
-    throw new HarnessError('GH_ERR_CONFIG', `unknown sandbox profile '${name}' (known: ${profiles.map((p) => p.name).join(', ')})`);
+  if (found !== undefined) return found;
+  // Profiles whose name carries parameters (parameterized.ts) are made on demand, each use its own object.
+  for (const family of PARAMETERIZED_PROFILES) {
+    const made = family.make(name);
+    if (typeof made === 'string') throw new HarnessError('GH_ERR_CONFIG', `sandbox profile '${name}': ${made}`);
+    if (made !== undefined) return made;
   }
-  return found;
+  const usages = PARAMETERIZED_PROFILES.map((f) => f.usage).join(', ');
+  throw new HarnessError('GH_ERR_CONFIG', `unknown sandbox profile '${name}' (known: ${profiles.map((p) => p.name).join(', ')}, ${usages})`);
 }

@@ -358,7 +358,7 @@ export interface SimPortinRequest {
   [k: string]: unknown;
 }
 
-export type ReportSectionName = "conformance" | "load" | "drift" | "migration" | "ledger";
+export type ReportSectionName = "conformance" | "load" | "drift" | "migration" | "ledger" | "comparison";
 /**
  * pass (exit 0), fail (1: a case, check or regression failed), incomplete (1: something could not be verified), unusable (2: unusable target or bad usage), thresholds (99: load thresholds crossed), interrupted (128 + signal: the run, or this part of it, was stopped by a signal before it finished; what it measured is partial).
  */
@@ -493,6 +493,7 @@ export interface RunReport {
   drift?: DriftSection;
   migration?: MigrationSection;
   ledger?: LedgerSection;
+  comparison?: ComparisonSection;
   faults?: FaultCounts;
   interruption?: ReportInterruption;
   /**
@@ -888,6 +889,10 @@ export interface MigrationSection {
     latency: {
       v1: LatencyPair;
       v2: LatencyPair;
+      /**
+       * Two-sided p-value that v1 and v2 share their p95 (Mood's quantile test with effective sample sizes, as gateway-harness compare uses). Added in 1.3.
+       */
+      p95PValue?: number;
     };
   }[];
   /**
@@ -903,6 +908,20 @@ export interface MigrationSection {
 export interface LatencyPair {
   p50: number | null;
   p95: number | null;
+  /**
+   * Distribution-free 99 % interval of p50 [low, high] (the run comparison's statistics); null: too few samples to bound it. Added in 1.3.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  p50Ci?: [number | null, number | null];
+  /**
+   * Same for p95. Added in 1.3.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  p95Ci?: [number | null, number | null];
 }
 /**
  * The money-safety ledger, when charging requests were recorded.
@@ -955,6 +974,157 @@ export interface LedgerSection {
     operationId: string;
     lastOutcome: ReportOutcome;
   }[];
+}
+/**
+ * Two load runs compared per operation (gateway-harness compare, --compare-with), when a comparison ran. Added in 1.3.
+ */
+export interface ComparisonSection {
+  verdict: ReportVerdict;
+  baseline: ComparedRun;
+  candidate: ComparedRun;
+  settings: {
+    alpha: number;
+    correction: "holm";
+    /**
+     * The judged latency quantile (0.95).
+     */
+    latencyQuantile: number;
+    /**
+     * Practical threshold: relative increase of the judged quantile (0.10 = +10 %).
+     */
+    latencyRelative: number;
+    /**
+     * Practical threshold: absolute increase in ms; both must be exceeded.
+     */
+    latencyAbsoluteMs: number;
+    /**
+     * Practical threshold for rates, in percentage points.
+     */
+    failureRatePoints: number;
+    /**
+     * Below this many effective samples a side is too small to conclude (incomplete).
+     */
+    minimumEffectiveSamples: number;
+    method: string;
+  };
+  /**
+   * Regressions first, then incomplete, improvements, no change.
+   */
+  operations: ComparedOperation[];
+  overall: ComparedOperation;
+  /**
+   * What a reader must know: different engines, scenarios or profiles, lines not read.
+   */
+  notes: string[];
+}
+export interface ComparedRun {
+  /**
+   * The report directory read.
+   */
+  dir: string;
+  runId?: string;
+  /**
+   * The engine the run ran on (k6 vX, node), from its summary.json or its timestamps' precision.
+   */
+  engine: string;
+  scenario?: string;
+  profile?: string;
+  /**
+   * NDJSON files read (several: a distributed run's instances).
+   */
+  files?: string[];
+  requests: number;
+  durationMs: number;
+}
+export interface ComparedOperation {
+  /**
+   * Catalog operation id, or (all) for every request together.
+   */
+  operation: string;
+  verdict: "regression" | "improvement" | "no-change" | "incomplete";
+  reasons: string[];
+  latency: {
+    p50: ComparedStat;
+    p95: ComparedStat;
+    p99: ComparedStat;
+  };
+  businessFailureRate: ComparedStat;
+  httpFailureRate: ComparedStat;
+  schemaViolationRate: ComparedStat;
+  /**
+   * Requests per second over each run's duration (reported, not judged: a closed-loop load's throughput follows its latency).
+   */
+  throughput: {
+    baseline: number;
+    candidate: number;
+  };
+  /**
+   * Submission to final outcome of the operation's transactions (reported, not judged).
+   */
+  timeToFinal?: {
+    p50: ComparedStat;
+    p95: ComparedStat;
+  };
+  /**
+   * Latency CDFs as [ms, fraction] points (report.html overlays them).
+   */
+  cdf?: {
+    baseline: number[][];
+    candidate: number[][];
+  };
+}
+/**
+ * One statistic of an operation in both runs: estimates with confidence intervals, the change, the test and its status. Latencies in ms, rates as fractions 0..1.
+ */
+export interface ComparedStat {
+  baseline: EstimateCi | null;
+  candidate: EstimateCi | null;
+  /**
+   * candidate - baseline (ms, or rate points as a fraction).
+   */
+  change: number | null;
+  /**
+   * change / baseline, when the baseline is not 0.
+   */
+  relativeChange?: number | null;
+  /**
+   * Two-sided p-value of the test (Mood's quantile test for latencies, two-proportion z-test for rates), with effective sample sizes.
+   */
+  pValue: number | null;
+  /**
+   * Holm-adjusted over the operations compared, for judged statistics.
+   */
+  adjustedPValue?: number | null;
+  significant: boolean;
+  /**
+   * Whether this statistic decides the operation's verdict (p95 latency and the failure rates); the others are reported.
+   */
+  judged: boolean;
+  /**
+   * regression/improvement: significant and beyond the practical threshold; incomplete: too few samples to conclude.
+   */
+  status: "regression" | "improvement" | "no-change" | "incomplete";
+  /**
+   * Samples and effective samples (after the design effect of autocorrelation).
+   */
+  samples?: {
+    baseline: {
+      n: number;
+      effective: number;
+    };
+    candidate: {
+      n: number;
+      effective: number;
+    };
+  };
+}
+/**
+ * A run's estimate with its confidence interval (null bound: too few samples to bound it).
+ */
+export interface EstimateCi {
+  value: number;
+  low: number | null;
+  high: number | null;
 }
 /**
  * Responses that were no gateway answer, by kind (api/faults.ts): client timeouts and no response (outcome Unknown), HTTP 5xx (Failed), HTTP 200 without a readable envelope (Unknown). Counted here, judged by the section whose request saw each one.

@@ -10,9 +10,10 @@ import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { checkProfile, checkTarget, parseApi, parseSeed } from './conformance.ts';
 
-export interface GateOptions extends TargetOptions {
+export interface GateOptions extends TargetOptions, CompareFlags {
   api: string;
   reportDir?: string;
   allowSkips?: boolean;
@@ -49,6 +50,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   }
   const baseline = baselineExists(baselineDir) ? readBaseline(baselineDir) : undefined;
 
+  const compare = compareWithRun(opts);
   const runId = newRunId();
   const reportDir = prepareReportDir(opts.reportDir, runId);
   const secrets = reportSecrets(config);
@@ -80,6 +82,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
       engine,
       secrets,
       progress,
+      ...(compare === undefined ? {} : { compare }),
       cwd: process.cwd(),
       env: process.env,
     });
@@ -119,6 +122,7 @@ export function register(program: Command): void {
     .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
     .option('--engine <engine>', `load engine: ${ENGINE_CHOICES.join(', ')} (auto: k6 if found, else the Node engine)`, 'auto');
   addTargetOptions(cmd);
+  addCompareOptions(cmd, true);
   cmd.action(async (opts: GateOptions) => {
     process.exitCode = await runGateCommand(opts);
   });

@@ -12,6 +12,7 @@ import { register as registerReconcile } from './reconcile.ts';
 import { register as registerEngine } from '../../engine/cli.ts';
 import { register as registerK6Operator } from './k6-operator.ts';
 import { register as registerMergeResults } from './merge-results.ts';
+import { register as registerCompare } from './compare.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -28,4 +29,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerEngine,
   registerK6Operator,
   registerMergeResults,
+  registerCompare,
 ];

@@ -14,8 +14,9 @@ import { planLines } from '../../ledger/plan.ts';
 import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 
-interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions {
+interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions, CompareFlags {
   list?: boolean;
 }
 
@@ -56,6 +57,8 @@ export function register(program: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
+  // load has no --allow-skips of its own: the comparison brings one.
+  addCompareOptions(cmd, true, true);
   addMoneyOptions(cmd);
   cmd.action(async (opts: LoadOptions) => {
     if (opts.list === true) {
@@ -72,6 +75,7 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    const compare = compareWithRun(opts);
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     const progress = commandProgress();
@@ -95,7 +99,10 @@ export function register(program: Command): void {
       } finally {
         progress.done();
       }
-      const report = await loadRunReport(run, meta, loadInterruption(run, interrupt, run.startedAt));
+      const interruption = loadInterruption(run, interrupt, run.startedAt);
+      // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
+      const comparison = run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, flags);
+      const report = await loadRunReport(run, meta, { ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
       if (run.unusable !== undefined) throw unusableTarget(report, run.reportDir, secrets);
       const { written } = finishRun(report, run.reportDir, { secrets });
       process.exitCode = exitCodeOf(run.engineExit, written.report);

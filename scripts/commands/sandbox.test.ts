@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../cli.ts';
 import { listProfiles } from '../../sandbox/profiles/registry.ts';
+import { PARAMETERIZED_PROFILES } from '../../sandbox/profiles/parameterized.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
@@ -169,6 +170,7 @@ describe('gateway-harness sandbox flags (in-process)', () => {
     [['--password', ''], /--password must not be empty/],
     [['--host', 'bad host!'], /--host must be a host name or an IP address/],
     [['--profile', 'no-such-profile'], /unknown profile "no-such-profile" \(known: faithful, slow/],
+    [['--profile', 'slow-op:v2.catalog.skus:fast'], /--profile: sandbox profile 'slow-op:v2\.catalog\.skus:fast': 'fast' is not a percentage/],
     [['--funds', 'lots'], /--funds must be a non-negative amount/],
     [['--funds', '-5'], /--funds must be a non-negative amount/],
     [['--funds', '1e20'], /--funds must be at most 1e15/],
@@ -197,7 +199,8 @@ describe('gateway-harness sandbox flags (in-process)', () => {
     const { code, stdout } = await runCli(['--list-profiles']);
     expect(code).toBe(0);
     const names = stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]);
-    expect(names).toEqual(listProfiles().map((p) => p.name));
+    // The registry's profiles, then the families named with their parameters (slow-op, fail-op).
+    expect(names).toEqual([...listProfiles().map((p) => p.name), ...PARAMETERIZED_PROFILES.map((f) => f.usage)]);
     expect(names).toEqual(expect.arrayContaining(['benign-envelope-fields', 'benign-combined', 'faults-mixed', 'faults-status']));
     expect(stdout).toMatch(/^benign-list-order\t.*\[benign: .+\]$/m);
     expect(stdout).not.toContain('listening');

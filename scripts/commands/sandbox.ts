@@ -6,6 +6,7 @@ import { HarnessError } from '../../api/errors.ts';
 import { DEFAULT_FUNDS, LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { DEFAULT_FAULT_RATE, DEFAULT_FAULT_SLOW_MS } from '../../sandbox/profiles/faults.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
+import { PARAMETERIZED_PROFILES } from '../../sandbox/profiles/parameterized.ts';
 import { DEFAULT_HOST, isLoopbackHost, startSandbox } from '../../sandbox/server.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
 import { parseTimeScaleFlag, TIME_SCALE_HELP } from '../target-options.ts';
@@ -81,8 +82,11 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
     let profile;
     try {
       profile = getProfile(flags.profile);
-    } catch {
-      throw new HarnessError('GH_ERR_USAGE', `--profile: unknown profile "${flags.profile.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+    } catch (error) {
+      // A parameterized name (slow-op:…, fail-op:…) that is malformed says why; any other name lists the known ones.
+      const reason = error instanceof Error && error.message.startsWith('sandbox profile ') ? error.message : undefined;
+      const known = [...listProfiles().map((p) => p.name), ...PARAMETERIZED_PROFILES.map((f) => f.usage)].join(', ');
+      throw new HarnessError('GH_ERR_USAGE', `--profile: ${reason ?? `unknown profile "${flags.profile.slice(0, 40)}" (known: ${known})`}`);
     }
     if (profile.faults === undefined && (flags.faultRate !== undefined || flags.faultSlowMs !== undefined)) {
       throw new HarnessError('GH_ERR_USAGE', `--fault-rate and --fault-slow-ms need a fault profile (faults-*), not "${profile.name}"`);
@@ -97,6 +101,7 @@ function printProfiles(write: (line: string) => void): void {
     const benign = profile.benign ? ` [benign: ${profile.benign.change}]` : '';
     write(`${profile.name}\t${profile.description}${bug}${benign}\n`);
   }
+  for (const family of PARAMETERIZED_PROFILES) write(`${family.usage}\t(a profile named with its parameters; see sandbox/README.md)\n`);
 }
 
 /** Resolves once the process has been asked to stop (first SIGINT or SIGTERM); a second signal drops connections at once. */

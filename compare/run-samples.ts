@@ -1,0 +1,214 @@
+// Reads one run for a comparison: its report dir's NDJSON (one file, or a distributed run's instance files) through
+// merge-results' streaming k-way reader, kept per operation as histograms and counts in time batches: constant memory.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HarnessError } from '../api/errors.ts';
+import { mergeRuns, type MergePoint } from '../distributed/merge/merge-run.ts';
+import { METRICS } from '../load/metric-names.ts';
+import { SparseHistogram } from './histogram.ts';
+
+/** The key of every request together. */
+export const ALL_OPERATIONS = '(all)';
+/** Time batches start this wide and double (pairs merged) whenever a run would need more than MAX_BATCHES. */
+const FIRST_BATCH_MS = 250;
+const MAX_BATCHES = 64;
+/** setup() and teardown() run once, cold, outside the load: their requests are not the load's latency. */
+const NOT_LOAD_GROUPS: ReadonlySet<string> = new Set(['::setup', '::teardown']);
+
+/** Per time batch: samples and hits (failed, violated). */
+export interface RateCell {
+  n: number;
+  hits: number;
+}
+
+/** One operation (or all of them) in one run. */
+export class OperationSamples {
+  readonly latency = new SparseHistogram(0.001);
+  latencyBatches: SparseHistogram[] = [];
+  readonly timeToFinal = new SparseHistogram(0.001);
+  timeToFinalBatches: SparseHistogram[] = [];
+  business: RateCell[] = [];
+  http: RateCell[] = [];
+  schema: RateCell[] = [];
+  requests = 0;
+
+  static cell(cells: RateCell[], index: number): RateCell {
+    while (cells.length <= index) cells.push({ n: 0, hits: 0 });
+    return cells[index] as RateCell;
+  }
+
+  static histogram(batches: SparseHistogram[], index: number): SparseHistogram {
+    while (batches.length <= index) batches.push(new SparseHistogram(0.01));
+    return batches[index] as SparseHistogram;
+  }
+
+  /** Halves the number of batches: batch i becomes batches 2i and 2i+1 together. */
+  halve(): void {
+    const pairs = <T>(items: T[], join2: (a: T, b: T | undefined) => T): T[] => {
+      const out: T[] = [];
+      for (let i = 0; i < items.length; i += 2) out.push(join2(items[i] as T, items[i + 1]));
+      return out;
+    };
+    const cells = (a: RateCell, b: RateCell | undefined): RateCell => ({ n: a.n + (b?.n ?? 0), hits: a.hits + (b?.hits ?? 0) });
+    const hists = (a: SparseHistogram, b: SparseHistogram | undefined): SparseHistogram => {
+      if (b !== undefined) a.merge(b);
+      return a;
+    };
+    this.latencyBatches = pairs(this.latencyBatches, hists);
+    this.timeToFinalBatches = pairs(this.timeToFinalBatches, hists);
+    this.business = pairs(this.business, cells);
+    this.http = pairs(this.http, cells);
+    this.schema = pairs(this.schema, cells);
+  }
+}
+
+export interface RunSamples {
+  readonly dir: string;
+  readonly runId: string | undefined;
+  readonly engine: string;
+  readonly scenario: string | undefined;
+  readonly profile: string | undefined;
+  readonly files: readonly string[];
+  /** The target its summary.json names. */
+  readonly target: string | undefined;
+  readonly durationMs: number;
+  readonly batchMs: number;
+  readonly operations: ReadonlyMap<string, OperationSamples>;
+  /** Lines that were not k6 output (reported, not fatal, as in merge-results). */
+  readonly badLines: number;
+}
+
+/** What a report dir's summary.json says about its run; a command that compares its own run (not yet written) passes it. */
+export interface ReportFacts {
+  runId?: string;
+  engine?: string;
+  scenario?: string;
+  profile?: string;
+  metricsNdjson?: string;
+  target?: string;
+}
+
+/** What the run's own summary.json says (engine, scenario, where its NDJSON is); nothing when there is none. */
+function readReportFacts(dir: string): ReportFacts {
+  const file = join(dir, 'summary.json');
+  if (!existsSync(file)) return {};
+  let json: { runId?: unknown; target?: { url?: unknown }; load?: { engine?: unknown; scenario?: unknown; profile?: unknown }; artifacts?: { metricsNdjson?: unknown } };
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8')) as typeof json;
+  } catch (error) {
+    throw new HarnessError('GH_ERR_PARSE', `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  const facts: ReportFacts = {};
+  const set = <K extends keyof ReportFacts>(key: K, value: string | undefined): void => {
+    if (value !== undefined) facts[key] = value;
+  };
+  set('runId', text(json.runId));
+  set('engine', text(json.load?.engine));
+  set('scenario', text(json.load?.scenario));
+  set('profile', text(json.load?.profile));
+  set('metricsNdjson', text(json.artifacts?.metricsNdjson));
+  set('target', text(json.target?.url));
+  return facts;
+}
+
+/**
+ * The NDJSON files of a run: the one its summary.json names (`artifacts.metricsNdjson`), else every `*.ndjson` /
+ * `*.ndjson.gz` in the directory (a distributed run's instance files beside merge-results' reports).
+ */
+export function runFiles(dir: string, facts: ReportFacts = readReportFacts(dir)): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new HarnessError('GH_ERR_USAGE', `${dir} is not a report directory`);
+  if (facts.metricsNdjson !== undefined) {
+    const named = resolve(dir, facts.metricsNdjson);
+    if (existsSync(named)) return [named];
+  }
+  const found = readdirSync(dir)
+    .filter((f) => /\.ndjson(\.gz)?$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+  if (found.length === 0) throw new HarnessError('GH_ERR_USAGE', `${dir} holds no metrics NDJSON (metrics.ndjson.gz, or a distributed run's *.ndjson.gz): run the load with its default --out`);
+  return found;
+}
+
+/**
+ * Reads a run's samples in one streaming pass. `known`: the facts and NDJSON files of a run whose summary.json is not
+ * written yet (load and gate compare their own run before writing its reports).
+ */
+export async function readRunSamples(dirArg: string, known?: ReportFacts & { readonly files?: readonly string[] }): Promise<RunSamples> {
+  const dir = resolve(dirArg);
+  const facts = known ?? readReportFacts(dir);
+  const files = known?.files !== undefined && known.files.length > 0 ? [...known.files] : runFiles(dir, facts);
+  const operations = new Map<string, OperationSamples>();
+  let start: number | undefined;
+  let batchMs = FIRST_BATCH_MS;
+  const samplesOf = (operation: string): OperationSamples => {
+    let found = operations.get(operation);
+    if (found === undefined) {
+      found = new OperationSamples();
+      operations.set(operation, found);
+    }
+    return found;
+  };
+  const onPoint = (point: MergePoint): void => {
+    const operation = point.tags.operation;
+    if (operation === undefined || NOT_LOAD_GROUPS.has(point.tags.group ?? '')) return;
+    start ??= point.time;
+    let index = Math.floor((point.time - start) / batchMs);
+    while (index >= MAX_BATCHES) {
+      for (const samples of operations.values()) samples.halve();
+      batchMs *= 2;
+      index = Math.floor((point.time - start) / batchMs);
+    }
+    for (const samples of [samplesOf(operation), samplesOf(ALL_OPERATIONS)]) {
+      switch (point.metric) {
+        case 'http_req_duration':
+          samples.latency.add(point.value);
+          OperationSamples.histogram(samples.latencyBatches, index).add(point.value);
+          break;
+        case 'http_reqs':
+          samples.requests += point.value;
+          break;
+        case 'http_req_failed':
+          addRate(samples.http, index, point.value);
+          break;
+        case METRICS.failed:
+          addRate(samples.business, index, point.value);
+          break;
+        case METRICS.outcomes:
+          OperationSamples.cell(samples.schema, index).n += point.value;
+          break;
+        case METRICS.schemaViolations:
+          OperationSamples.cell(samples.schema, index).hits += point.value;
+          break;
+        case METRICS.timeToFinal:
+          samples.timeToFinal.add(point.value);
+          OperationSamples.histogram(samples.timeToFinalBatches, index).add(point.value);
+          break;
+        default:
+          break;
+      }
+    }
+  };
+  const merged = await mergeRuns(files, { submetrics: [], onPoint });
+  const precision = merged.files.every((f) => f.timePrecision !== 'finer') ? 'node' : 'k6';
+  return {
+    dir,
+    runId: facts.runId,
+    // A report dir without summary.json still says which engine wrote it: the Node engine writes ms timestamps.
+    engine: facts.engine ?? `${precision} (from the timestamps' precision)`,
+    scenario: facts.scenario,
+    profile: facts.profile,
+    files,
+    target: facts.target,
+    durationMs: Math.max(0, merged.lastTime - merged.firstTime),
+    batchMs,
+    operations,
+    badLines: merged.files.reduce((sum, f) => sum + f.badLines, 0),
+  };
+}
+
+function addRate(cells: RateCell[], index: number, value: number): void {
+  const cell = OperationSamples.cell(cells, index);
+  cell.n += 1;
+  if (value !== 0) cell.hits += 1;
+}
