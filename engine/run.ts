@@ -13,6 +13,8 @@ import { executionTuple } from './execution-segment.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './metrics/store.ts';
 import { metricLine, NdjsonWriter, PointBuffer } from './ndjson.ts';
+import type { RemoteWriteConfig } from './remote-write/config.ts';
+import { RemoteWriteOutput, type RemoteWriteStats } from './remote-write/output.ts';
 import { consolidateOptions, OptionsError, type ConsolidatedOptions, type RunOverrides } from './options.ts';
 import { ProgressReporter, type ProgressMode } from './progress.ts';
 import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
@@ -30,6 +32,8 @@ export interface EngineRunOptions {
   env?: Record<string, string>;
   /** `--out json=FILE`: k6's NDJSON metric points (gzip when the name ends in .gz). */
   outJson?: string;
+  /** `--out experimental-prometheus-rw`: k6's Prometheus remote-write output (engine/remote-write/). */
+  remoteWrite?: RemoteWriteConfig;
   /** `--summary-export=FILE`: k6's flat summary JSON. */
   summaryExport?: string;
   /** Worker threads; 'auto' (default) uses the machine's cores but one, never more than the test's VUs. */
@@ -55,6 +59,8 @@ export interface EngineRunResult {
    * 108 exec.test.abort(), 255 setup()/teardown() returned a promise that rejected. */
   exitCode: number;
   summary: K6SummaryData;
+  /** What the remote-write output did (pushes, failures, series), when it was on. */
+  remoteWrite?: RemoteWriteStats;
 }
 
 /** k6's exit codes (errext/exitcodes). */
@@ -187,7 +193,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   for (const s of submetrics) runtime.store.addSubmetric(s);
   const customDefs = runtime.store.defs();
 
-  // ---- outputs ----
+  // ---- outputs: the workers' point lines go to the NDJSON file and the remote-write output alike ----
   let flushControllerPoints: () => void = () => undefined;
   let writer: NdjsonWriter | undefined;
   if (options.outJson !== undefined) {
@@ -198,8 +204,15 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       return metricLine(def, sources, runtime.store.submetricsOf(name));
     };
     writer = new NdjsonWriter(resolve(cwd, options.outJson), describe);
-    const w = writer;
-    const controllerPoints = new PointBuffer((names, text) => w.writeChunk(names, text), 64 * 1024);
+  }
+  const remoteWrite = options.remoteWrite === undefined ? undefined : new RemoteWriteOutput(options.remoteWrite, (name) => runtime.store.get(name), logError);
+  const deliverPoints = (names: readonly string[], text: string): void => {
+    writer?.writeChunk(names, text);
+    remoteWrite?.addPointLines(text);
+  };
+  const pointsWanted = writer !== undefined || remoteWrite !== undefined;
+  if (pointsWanted) {
+    const controllerPoints = new PointBuffer(deliverPoints, 64 * 1024);
     runtime.store.listener = (metric, value, tags, time) => controllerPoints.add(metric.name, value, tags, time);
     flushControllerPoints = () => controllerPoints.drain();
   }
@@ -248,7 +261,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       submetrics,
       segment: { index, count },
       sharedCounters: shared,
-      ndjson: writer !== undefined,
+      ndjson: pointsWanted,
       syncHelperSource,
       ...(options.hostModules === undefined ? {} : { hostModules: options.hostModules }),
     };
@@ -273,7 +286,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
             if (role === 'vu') progressByWorker[index] = m.progress;
             break;
           case 'points':
-            writer?.writeChunk(m.metricNames, m.text);
+            deliverPoints(m.metricNames, m.text);
             break;
           case 'snapshot':
             snapshotWaiters.forEach((f) => f(m));
@@ -324,6 +337,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
   const testStart = clock();
   runtime.testStartedAt = testStart;
+  remoteWrite?.start();
   let setupData: unknown;
   // k6 ends a test whose setup() failed like any other (no iterations, no teardown()): setup()'s metrics, thresholds
   // and handleSummary (no setup_data), with setup()'s exit code — 100 timed out, 108 aborted, 107 threw, 255 rejected.
@@ -501,6 +515,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
 
   flushControllerPoints();
   await writer?.close();
+  const remoteWriteStats = await remoteWrite?.stop();
   if (options.summaryExport !== undefined) {
     const path = resolve(cwd, options.summaryExport);
     mkdirSync(dirname(path), { recursive: true });
@@ -520,7 +535,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   }
   if (!wroteSummary) stdout.write(renderTextSummary(summary));
   await runtime.close();
-  return { exitCode, summary };
+  return { exitCode, summary, ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
 }
 
 function percentilesOf(set: MetricThresholds): number[] {

@@ -1,0 +1,128 @@
+// The engine's `experimental-prometheus-rw` output: reads the run's metric points, keeps k6's series aggregates and
+// pushes the series that changed every push interval (and once at the end), like k6. A push that fails is counted and
+// logged, never fatal: the run goes on and its report says how many pushes were lost.
+import { request } from 'undici';
+import type { MetricDef, Tags } from '../metrics/store.ts';
+import { displayUrl, RW_DEFAULTS, type RemoteWriteConfig } from './config.ts';
+import { RemoteWriteSeries } from './series.ts';
+import { writeRequestBody, type PromTimeSeries } from './wire.ts';
+
+export interface RemoteWriteStats {
+  /** The endpoint without credentials or query. */
+  readonly url: string;
+  readonly trends: 'stats' | 'native-histogram';
+  readonly pushes: number;
+  readonly failedPushes: number;
+  /** Prometheus series written (names × label sets). */
+  readonly series: number;
+  readonly lastError?: string;
+}
+
+type Describe = (name: string) => Pick<MetricDef, 'name' | 'type' | 'contains'> | undefined;
+
+interface PointLine {
+  metric?: string;
+  type?: string;
+  data?: { time?: string; value?: number; tags?: Tags };
+}
+
+export class RemoteWriteOutput {
+  private readonly series: RemoteWriteSeries;
+  private timer: NodeJS.Timeout | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private pushes = 0;
+  private failed = 0;
+  private lastError: string | undefined;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly config: RemoteWriteConfig,
+    private readonly describe: Describe,
+    private readonly logError: (text: string) => void,
+  ) {
+    this.series = new RemoteWriteSeries(config);
+    this.headers = {
+      'content-type': 'application/x-protobuf',
+      'content-encoding': 'snappy',
+      'x-prometheus-remote-write-version': '0.1.0',
+      'user-agent': 'gateway-harness-engine',
+      ...config.headers,
+    };
+    if (config.username !== undefined) this.headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
+    if (config.bearerToken !== undefined) this.headers.authorization = `Bearer ${config.bearerToken}`;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.flush(), this.config.pushIntervalMs);
+    this.timer.unref();
+  }
+
+  /** One sample (the controller's own gauges). */
+  add(metric: Pick<MetricDef, 'name' | 'type' | 'contains'>, value: number, tags: Tags, time: number): void {
+    this.series.add(metric, value, tags, time);
+  }
+
+  /** NDJSON `Point` lines (what the workers hand over for `--out json` too). */
+  addPointLines(text: string): void {
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        const line = JSON.parse(text.slice(start, end)) as PointLine;
+        const def = line.type === 'Point' && line.metric !== undefined ? this.describe(line.metric) : undefined;
+        if (def !== undefined && line.data !== undefined) this.series.add(def, line.data.value ?? 0, line.data.tags ?? {}, Date.parse(line.data.time ?? ''));
+      }
+      start = end + 1;
+    }
+  }
+
+  /** Queues a push of the series that changed since the last one. */
+  flush(): Promise<void> {
+    const batch = this.series.collect();
+    if (batch.length > 0) this.queue = this.queue.then(() => this.push(batch));
+    return this.queue;
+  }
+
+  private async push(batch: PromTimeSeries[]): Promise<void> {
+    this.pushes += 1;
+    try {
+      const response = await request(this.config.url, {
+        method: 'POST',
+        headers: this.headers,
+        body: writeRequestBody(batch),
+        headersTimeout: RW_DEFAULTS.timeoutMs,
+        bodyTimeout: RW_DEFAULTS.timeoutMs,
+      });
+      const text = await response.body.text();
+      if (response.statusCode >= 300) throw new Error(`server returned HTTP status ${response.statusCode}: ${text.slice(0, 200).trim()}`);
+    } catch (error) {
+      this.failed += 1;
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.logError(`Failed to send the time series data to the endpoint (${displayUrl(this.config.url)}): ${this.lastError}`);
+    }
+  }
+
+  /** Stops the timer, pushes what is left, then the stale markers when asked for; resolves when all pushes settled. */
+  async stop(): Promise<RemoteWriteStats> {
+    clearInterval(this.timer);
+    await this.flush();
+    if (this.config.staleMarkers && this.series.size > 0) {
+      const markers = this.series.staleMarkers(Date.now());
+      this.queue = this.queue.then(() => this.push(markers));
+      await this.queue;
+    }
+    return this.stats();
+  }
+
+  stats(): RemoteWriteStats {
+    return {
+      url: displayUrl(this.config.url),
+      trends: this.config.trendAsNativeHistogram ? 'native-histogram' : 'stats',
+      pushes: this.pushes,
+      failedPushes: this.failed,
+      series: this.series.promSeriesCount,
+      ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
+    };
+  }
+}
