@@ -81,7 +81,7 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
       const r = await run(path, { scenario }, `${version}-${scenario}`);
       expect(r.exitCode, r.output).toBe(0);
       const summary = JSON.parse(r.files.json) as RunReport;
-      expect(summary).toMatchObject({ schemaVersion: '1.2', command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
+      expect(summary).toMatchObject({ schemaVersion: '1.3', command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
       const load = summary.load;
       expect(load?.requests.count).toBeGreaterThan(0);
       expect(load?.checks.length).toBeGreaterThanOrEqual(4);
@@ -108,7 +108,7 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
     "streams k6's NDJSON metrics with --out json=FILE, requests tagged by operation, API version and path template",
     async () => {
       const file = join(workDir, 'metrics.ndjson');
-      const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: `json=${file}` }, 'ndjson');
+      const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: [`json=${file}`] }, 'ndjson');
       expect(r.exitCode, r.output).toBe(0);
       const points = readFileSync(file, 'utf8')
         .trim()

@@ -3,6 +3,8 @@
 import { Writable } from 'node:stream';
 import { runEngine } from '../engine/run.ts';
 import type { HostModule } from '../engine/protocol.ts';
+import type { RemoteWriteConfig } from '../engine/remote-write/config.ts';
+import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
 export interface NodeEngineRequest {
@@ -12,11 +14,13 @@ export interface NodeEngineRequest {
   readonly env: Readonly<Record<string, string>>;
   /** k6-compatible NDJSON metric stream (`--out json=FILE`). */
   readonly outJson?: string;
+  /** k6's experimental-prometheus-rw output (engine/remote-write/). */
+  readonly remoteWrite?: RemoteWriteConfig;
   readonly summaryExport?: string;
   readonly workers?: number;
   readonly progress?: boolean;
   readonly cwd: string;
-  readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number };
+  readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number; readonly tags?: Readonly<Record<string, string>> };
   /** The engine's stdout and stderr (progress, handleSummary's text, script errors); default the process's own. */
   readonly output?: (chunk: string) => void;
   /** Installed in every engine thread before the script (the money host: ledger appends, the shared spend counter). */
@@ -37,6 +41,7 @@ export interface NodeEngineResult {
   /** k6 semantics: 0 passed, 99 thresholds crossed, 107 script error, ... (engine/run.ts EXIT_CODES). */
   readonly exitCode: number;
   readonly summary?: unknown;
+  readonly remoteWrite?: RemoteWriteStats;
 }
 
 function sinkTo(output: (chunk: string) => void): Writable {
@@ -59,9 +64,10 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.summaryExport === undefined ? {} : { summaryExport: request.summaryExport }),
     ...(request.workers === undefined ? {} : { workers: request.workers }),
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
-    ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
+    ...(request.remoteWrite === undefined ? {} : { remoteWrite: request.remoteWrite }),
+    ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides, ...(request.overrides.tags === undefined ? {} : { tags: { ...request.overrides.tags } }) } }),
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
     ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
   });
-  return { exitCode: result.exitCode, summary: result.summary };
+  return { exitCode: result.exitCode, summary: result.summary, ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
 }

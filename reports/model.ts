@@ -14,6 +14,7 @@ import type {
   ReportOutcome,
   ReportRequest,
   ReportSectionName,
+  RemoteWriteSummary,
   ReportVerdict,
   RunReport,
 } from '../schemas/generated/types.ts';
@@ -33,11 +34,12 @@ export type {
   ReportOutcome,
   ReportRequest,
   ReportSectionName,
+  RemoteWriteSummary,
   RunReport,
 };
 
 /** MAJOR.MINOR of schemas/summary.schema.json. Minor: optional fields added. Major: anything removed or changed. */
-export const SCHEMA_VERSION = '1.2';
+export const SCHEMA_VERSION = '1.3';
 export const TOOL_NAME = 'gateway-harness';
 
 /** File names inside a report directory (DESIGN.md "interface contract"); `artifacts` uses these keys. */

@@ -26,6 +26,33 @@ interface PointLine {
   data?: { time?: string; value?: number; tags?: Tags };
 }
 
+/** The headers of a push: the protocol's, the configured ones, and the credentials when set. */
+export function pushHeaders(config: RemoteWriteConfig): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-protobuf',
+    'content-encoding': 'snappy',
+    'x-prometheus-remote-write-version': '0.1.0',
+    'user-agent': 'gateway-harness',
+    ...config.headers,
+  };
+  if (config.username !== undefined) headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
+  if (config.bearerToken !== undefined) headers.authorization = `Bearer ${config.bearerToken}`;
+  return headers;
+}
+
+/** One push; throws when it did not reach the receiver or the receiver refused it (k6's 5 s timeout). */
+export async function pushTimeSeries(config: RemoteWriteConfig, batch: readonly PromTimeSeries[], headers = pushHeaders(config)): Promise<void> {
+  const response = await request(config.url, {
+    method: 'POST',
+    headers,
+    body: writeRequestBody(batch),
+    headersTimeout: RW_DEFAULTS.timeoutMs,
+    bodyTimeout: RW_DEFAULTS.timeoutMs,
+  });
+  const text = await response.body.text();
+  if (response.statusCode >= 300) throw new Error(`server returned HTTP status ${response.statusCode}: ${text.slice(0, 200).trim()}`);
+}
+
 export class RemoteWriteOutput {
   private readonly series: RemoteWriteSeries;
   private timer: NodeJS.Timeout | undefined;
@@ -41,15 +68,7 @@ export class RemoteWriteOutput {
     private readonly logError: (text: string) => void,
   ) {
     this.series = new RemoteWriteSeries(config);
-    this.headers = {
-      'content-type': 'application/x-protobuf',
-      'content-encoding': 'snappy',
-      'x-prometheus-remote-write-version': '0.1.0',
-      'user-agent': 'gateway-harness-engine',
-      ...config.headers,
-    };
-    if (config.username !== undefined) this.headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
-    if (config.bearerToken !== undefined) this.headers.authorization = `Bearer ${config.bearerToken}`;
+    this.headers = pushHeaders(config);
   }
 
   start(): void {
@@ -87,15 +106,7 @@ export class RemoteWriteOutput {
   private async push(batch: PromTimeSeries[]): Promise<void> {
     this.pushes += 1;
     try {
-      const response = await request(this.config.url, {
-        method: 'POST',
-        headers: this.headers,
-        body: writeRequestBody(batch),
-        headersTimeout: RW_DEFAULTS.timeoutMs,
-        bodyTimeout: RW_DEFAULTS.timeoutMs,
-      });
-      const text = await response.body.text();
-      if (response.statusCode >= 300) throw new Error(`server returned HTTP status ${response.statusCode}: ${text.slice(0, 200).trim()}`);
+      await pushTimeSeries(this.config, batch, this.headers);
     } catch (error) {
       this.failed += 1;
       this.lastError = error instanceof Error ? error.message : String(error);

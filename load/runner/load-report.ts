@@ -87,5 +87,5 @@ export async function loadRunReport(run: LoadRun, meta: LoadReportMeta): Promise
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
-  return assembleReport({ ...common, load, ...money });
+  return assembleReport({ ...common, load: run.remoteWrite === undefined ? load : { ...load, remoteWrite: run.remoteWrite }, ...money });
 }

@@ -30,6 +30,8 @@ import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
+import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
+import type { RemoteWriteSummary } from '../../reports/model.ts';
 import type { LoadFlags } from './load-options.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -73,6 +75,8 @@ export interface LoadRun {
   readonly ndjsonPath?: string;
   /** The money ledger of a guarded run (charging scenario on production, or --ledger), reconciled at the end. */
   readonly ledger?: LedgerSection;
+  /** The Prometheus remote-write output (`--out prometheus=URL`): endpoint, trend mode, pushes and failures. */
+  readonly remoteWrite?: RemoteWriteSummary;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -158,6 +162,15 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
   rmSync(ndjsonPath, { force: true });
   const engineLabel = engine.engine === 'k6' ? k6Label(engine.k6.path) : 'node';
+  let prometheus;
+  try {
+    prometheus = flags.prometheusUrl === undefined ? undefined : enginePrometheusConfig(flags.prometheusUrl, io.env);
+  } catch (error) {
+    throw usage(`--out prometheus: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // Every series of the run carries its id, so runs sharing one Prometheus stay apart (k6's dashboards filter on testid).
+  const runTags = prometheus === undefined ? undefined : { [TEST_ID_TAG]: runId };
+  const pushFailures = new K6PushFailures();
 
   // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
   const bundle = await ensureBundle(flags.scenario);
@@ -251,10 +264,12 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     );
     const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [flags.scenario]);
     const output = (chunk: string): void => {
+      if (prometheus !== undefined && engine.engine === 'k6') pushFailures.write(chunk);
       display.write(chunk);
       io.onEngineOutput?.(chunk);
     };
     let engineExit = -1;
+    let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
     try {
       if (engine.engine === 'k6') {
         const writer = session?.writer;
@@ -277,7 +292,17 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
               });
         let result;
         try {
-          result = await runK6({ k6: engine.k6.path, bundle, env, cwd: io.cwd, outJson: ndjsonPath, stdio: 'pipe', onOutput: output, ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }) });
+          result = await runK6({
+            k6: engine.k6.path,
+            bundle,
+            env: { ...env, ...(prometheus === undefined || flags.prometheusUrl === undefined ? {} : k6PrometheusEnv(flags.prometheusUrl, io.env)) },
+            cwd: io.cwd,
+            outJson: ndjsonPath,
+            ...(prometheus === undefined ? {} : { prometheus: true, tags: runTags }),
+            stdio: 'pipe',
+            onOutput: output,
+            ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
+          });
         } finally {
           if (spoolFd !== undefined) closeSync(spoolFd);
           tail?.stop();
@@ -291,15 +316,32 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
           cwd: io.cwd,
           outJson: ndjsonPath,
           output,
+          ...(prometheus === undefined ? {} : { remoteWrite: prometheus, overrides: { tags: runTags } }),
           ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
           ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
         });
         engineExit = result.exitCode;
+        engineRemoteWrite = result.remoteWrite;
       }
     } finally {
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
+    let remoteWrite: RemoteWriteSummary | undefined;
+    if (prometheus !== undefined) {
+      // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
+      const thresholdError = summaryData === undefined ? undefined : await pushThresholds(prometheus, summaryData, runId);
+      const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
+      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1);
+      const lastError = thresholdError ?? engineRemoteWrite?.lastError;
+      if (failed > 0) io.progress.line(`load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`);
+      remoteWrite = remoteWriteSummary(prometheus, {
+        failedPushes: failed,
+        thresholdSeries: thresholdCount,
+        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0), series: engineRemoteWrite.series }),
+        ...(lastError === undefined ? {} : { lastError }),
+      });
+    }
     let ledger: LedgerSection | undefined;
     if (session !== undefined && harness !== undefined) {
       // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
@@ -322,6 +364,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       ...(summaryData === undefined ? {} : { summaryData }),
       ...(existsSync(ndjsonPath) ? { ndjsonPath } : {}),
       ...(ledger === undefined ? {} : { ledger }),
+      ...(remoteWrite === undefined ? {} : { remoteWrite }),
     };
   } finally {
     session?.close();

@@ -42,7 +42,7 @@ describe('gateway-harness load flags', () => {
     [['--scenario', 'lookup', '--rate', '5'], /--rate applies to the arrival-rate profiles \(load, stress, spike, soak, breakpoint\), not to smoke/],
     [['--scenario', 'lookup', '--threshold', 'http_req_duration'], /--threshold: threshold "http_req_duration" must be metric:expression/],
     [['--scenario', 'lookup', '--threshold', 'gateway_failed:rate<lots'], /--threshold: threshold expression "rate<lots"/],
-    [['--scenario', 'lookup', '--out', 'csv=x.csv'], /--out must be json=FILE/],
+    [['--scenario', 'lookup', '--out', 'csv=x.csv'], /--out must be json=FILE .* or prometheus=URL/],
     [['--scenario', 'v1-v2', '--api', 'v2'], /--scenario v1-v2 compares v1 and v2: it needs --api both/],
     [['--scenario', 'lookup', '--funds', '-5'], /--funds must be a positive number/],
     [['--scenario', 'lookup', '--funds', '100', '--target', 'http://127.0.0.1:9'], /--funds sets the embedded sandbox's starting balance/],

@@ -46,7 +46,13 @@ export function register(program: Command): void {
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--out <json=FILE>', `k6's NDJSON metric stream (the report's charts read it), e.g. --out json=metrics.ndjson; default <report dir>/${DEFAULT_METRICS_FILE}`)
+    .option(
+      '--out <output>',
+      `json=FILE: k6's NDJSON metric stream (the report's charts read it; default <report dir>/${DEFAULT_METRICS_FILE}); ` +
+        "prometheus=URL: Prometheus remote write during the run (k6's experimental-prometheus-rw series on either engine; K6_PROMETHEUS_RW_* settings apply). Repeatable",
+      collect,
+    )
+    .option('--dashboard [port]', 'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one')
     .option('--vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
     .option('--duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long; other profiles stretch their shape to it')
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
