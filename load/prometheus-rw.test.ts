@@ -34,10 +34,10 @@ interface Ran {
 }
 
 /** A short topup-flow smoke with a 1-dollar wallet: reads pass, top-ups fail ('009'), so the failure rate is not 0. */
-async function runWith(engine: string, writeUrl: string, native: boolean, label: string): Promise<Ran> {
+async function runWith(engine: string, writeUrl: string, native: boolean, label: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
   const reportDir = join(workDir, label);
   const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'both', funds: '1', reportDir, out: [`prometheus=${writeUrl}`] });
-  const env: NodeJS.ProcessEnv = { ...process.env, K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: native ? 'true' : 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: native ? 'true' : 'false', ...extraEnv };
   if (engine !== 'node') env.K6_BIN = engine;
   const r = await runLoadReported(flags, loadConfig({ cwd: workDir, env: {} }), { cwd: workDir, env });
   const ndjsonPath = r.run.ndjsonPath ?? '';
@@ -134,6 +134,17 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
         RUN_TIMEOUT_MS,
       );
     }
+
+    it.skipIf(engine !== 'node')(
+      'K6_PROMETHEUS_RW_STALE_MARKERS=true: every series ends stale (gone from instant queries, its samples kept)',
+      async () => {
+        const r = await runWith('node', prom.writeUrl, false, 'node-stale', { K6_PROMETHEUS_RW_STALE_MARKERS: 'true' });
+        const id = `testid="${r.testid}"`;
+        expect(await prom.query(`k6_http_reqs_total{${id}}`)).toEqual([]);
+        expect(await prom.scalar(`sum(max_over_time(k6_http_reqs_total{${id}}[5m]))`)).toBe(r.report.load?.requests.count);
+      },
+      RUN_TIMEOUT_MS,
+    );
 
     it.skipIf(engine === undefined)(
       'a push that fails never fails the run: counted in summary.json and said',

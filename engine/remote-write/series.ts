@@ -6,7 +6,7 @@ import type { MetricContains, MetricDef, Tags } from '../metrics/store.ts';
 import type { MetricType } from '../thresholds.ts';
 import { statSuffix, type RemoteWriteConfig } from './config.ts';
 import { NativeHistogram } from './native-histogram.ts';
-import type { PromLabel, PromTimeSeries } from './wire.ts';
+import { STALE_PLACEHOLDER, type PromLabel, type PromTimeSeries } from './wire.ts';
 
 export const METRIC_PREFIX = 'k6_';
 /**
@@ -14,8 +14,6 @@ export const METRIC_PREFIX = 'k6_';
  * carry addresses and ports). Requests are told apart by `operation` (the catalog id) and `name` (the path template).
  */
 export const UNBOUNDED_TAGS: ReadonlySet<string> = new Set(['url', 'error']);
-/** Prometheus' staleness marker (a NaN with this bit pattern), as k6 sends it. */
-export const STALE_NAN = new Float64Array(new BigUint64Array([0x7ff0000000000002n]).buffer)[0] as number;
 
 type Aggregate =
   | { kind: 'counter'; value: number }
@@ -167,12 +165,13 @@ export class RemoteWriteSeries {
     return out;
   }
 
-  /** Every series with a stale marker at `now` + 1 ms (after any sample already sent, as k6 does). */
+  /** Every series with a stale marker at `now` + 1 ms (after any sample already sent, as k6 does); the value is the
+   * wire's stand-in, written as Prometheus' stale NaN when encoded (wire.ts). */
   staleMarkers(now: number): PromTimeSeries[] {
     const at = Math.floor(now) + 1;
     const out: PromTimeSeries[] = [];
     for (const s of this.series.values()) {
-      for (const name of this.namesOf(s)) out.push({ labels: withName(s.labels, name), samples: [{ value: STALE_NAN, timestamp: at }] });
+      for (const name of this.namesOf(s)) out.push({ labels: withName(s.labels, name), samples: [{ value: STALE_PLACEHOLDER, timestamp: at }] });
     }
     return out;
   }
