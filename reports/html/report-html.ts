@@ -48,7 +48,7 @@ export function escapeHtml(text: string): string {
 const h = escapeHtml;
 
 /** Script text safe inside <script>: a literal "</script" or "<!--" would end or confuse the element. */
-function scriptSafe(code: string, what: string): string {
+export function scriptSafe(code: string, what: string): string {
   if (/<\/script|<!--/i.test(code)) throw new Error(`${what} contains "</script" or "<!--" and cannot be inlined`);
   return code;
 }
@@ -191,7 +191,7 @@ function stat(label: string, value: string): string {
   return `<div class="stat"><div class="k">${h(label)}</div><div class="v">${h(value)}</div></div>`;
 }
 
-const CHARTS: ReadonlyArray<readonly [string, string]> = [
+export const CHARTS: ReadonlyArray<readonly [string, string]> = [
   ['latency-overall', 'Latency percentiles over time (all requests)'],
   ['latency-operations', 'p95 latency per operation over time'],
   ['throughput', 'Throughput, HTTP failures and VUs'],

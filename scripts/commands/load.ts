@@ -2,6 +2,10 @@
 // the Node engine, against a target or the embedded sandbox; the report set through reports/, with charts from the
 // run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, k6's codes passed through.
 import type { Command } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HarnessError } from '../../api/errors.ts';
+import { startLiveDashboard, type LiveDashboard } from '../../load/runner/live-dashboard.ts';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
@@ -76,17 +80,32 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
+      throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
+    }
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
+    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end).
+    const outJson = flags.dashboardPort === undefined ? flags.outJson : (flags.outJson ?? join(reportDir, 'metrics.ndjson'));
     const progress = commandProgress();
+    let dashboard: LiveDashboard | undefined;
     let run;
     try {
-      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId }, money);
+      if (flags.dashboardPort !== undefined && outJson !== undefined) {
+        dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title: `load ${flags.scenario}/${flags.profile}`, runId } });
+        progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
+      }
+      run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId }, money);
+    } catch (error) {
+      await dashboard?.finish(undefined);
+      throw error;
     } finally {
       progress.done();
     }
     const report = await loadRunReport(run, loadReportMeta(flags, config));
     const { written } = finishRun(report, run.reportDir, { secrets: reportSecrets(config) });
+    const html = written.paths.reportHtml;
+    await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
     process.exitCode = exitCodeOf(run.engineExit, written.report);
   });
 }
