@@ -31,6 +31,7 @@ interface Ran {
   readonly testid: string;
   readonly ndjson: string;
   readonly output: string;
+  readonly reportDir: string;
 }
 
 /** A short topup-flow smoke with a 1-dollar wallet: reads pass, top-ups fail ('009'), so the failure rate is not 0. */
@@ -41,7 +42,7 @@ async function runWith(engine: string, writeUrl: string, native: boolean, label:
   if (engine !== 'node') env.K6_BIN = engine;
   const r = await runLoadReported(flags, loadConfig({ cwd: workDir, env: {} }), { cwd: workDir, env });
   const ndjsonPath = r.run.ndjsonPath ?? '';
-  return { exitCode: r.exitCode, report: r.report, testid: r.run.runId, ndjson: gunzipSync(readFileSync(ndjsonPath)).toString('utf8'), output: r.output() };
+  return { exitCode: r.exitCode, report: r.report, testid: r.run.runId, ndjson: gunzipSync(readFileSync(ndjsonPath)).toString('utf8'), output: r.output(), reportDir };
 }
 
 /** The run's own http_req_duration samples (ms) of one operation, sorted, from its NDJSON stream. */
@@ -154,6 +155,7 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
         expect(r.exitCode, r.output).toBe(99); // the same verdict as with a receiver: the failed top-ups
         expect(r.report.load?.remoteWrite?.failedPushes, r.output).toBeGreaterThanOrEqual(2); // the final flush and the thresholds
         expect(r.output).toMatch(/push\(es\) to Prometheus failed \(the run went on\)/);
+        expect(readFileSync(join(r.reportDir, 'summary.md'), 'utf8')).toMatch(/⚠️ Prometheus remote write to http:\/\/127\.0\.0\.1:9\/api\/v1\/write \(trends as stats\): .*pushes failed \(the run went on/);
         if (engine !== 'node') expect(r.output).toContain(K6_PUSH_FAILED);
       },
       RUN_TIMEOUT_MS,

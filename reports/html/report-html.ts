@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConformanceSection, DriftSection, LedgerSection, LoadSection, MigrationSection, ReportCase, ReportFailure, RunReport } from '../model.ts';
 import { faultLine } from '../../api/faults.ts';
 import { requestText } from '../junit-report.ts';
-import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural } from '../sections.ts';
+import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
 
 /** Everything the page inlines. `chart*` is the pinned charting library read from node_modules at write time. */
@@ -216,6 +216,7 @@ function loadHtml(load: LoadSection): string {
       stat('Duration', formatMs(load.durationMs)),
     ].join('')}</div>`,
   ];
+  if (load.remoteWrite !== undefined) parts.push(`<p class="remote-write">${h(remoteWriteLine(load.remoteWrite))}</p>`);
   if (load.setupCompleted === false) {
     parts.push('<div class="error-box" role="alert">setup() did not complete: the target could not be used (its catalog could not be read), so nothing was measured.</div>');
   }
