@@ -81,6 +81,8 @@ export async function startLiveDashboard(options: LiveDashboardOptions): Promise
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      // Headers now, not with the first event: the page knows at once that it is connected.
+      res.flushHeaders();
       if (finalHtml !== undefined) {
         send(res, 'report', JSON.stringify({ html: finalHtml }));
         res.end();

@@ -80,8 +80,11 @@ const FLAGS = z.object({
     .refine((outs) => outs.filter((o) => o.startsWith('prometheus=')).length <= 1, '--out prometheus=URL may be given once')
     .refine((outs) => outs.every((o) => !o.startsWith('prometheus=') || URL.canParse(o.slice('prometheus='.length))), '--out prometheus=URL: not a URL'),
   dashboard: z
-    .union([z.literal(true), z.string().regex(/^\d{1,5}$/, '--dashboard takes a port number (or none)').transform(Number).pipe(z.number().int().max(65_535, '--dashboard port must be at most 65535'))])
-    .optional(),
+    .union([z.literal(true), z.string()])
+    .optional()
+    .refine((v) => v === undefined || v === true || /^\d{1,5}$/.test(v), '--dashboard takes a port number (or none)')
+    .transform((v) => (v === undefined ? undefined : v === true ? 0 : Number(v)))
+    .refine((v) => v === undefined || v <= 65_535, '--dashboard port must be at most 65535'),
   vus: wholeNumber('--vus', 100_000).optional(),
   duration: z
     .string()
@@ -126,7 +129,7 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
     ...(flags.reportDir === undefined ? {} : { reportDir: flags.reportDir }),
     ...(json === undefined ? {} : { outJson: json.slice('json='.length) }),
     ...(prometheus === undefined ? {} : { prometheusUrl: prometheus.slice('prometheus='.length) }),
-    ...(flags.dashboard === undefined ? {} : { dashboardPort: flags.dashboard === true ? 0 : flags.dashboard }),
+    ...(flags.dashboard === undefined ? {} : { dashboardPort: flags.dashboard }),
     ...(flags.vus === undefined ? {} : { vus: flags.vus }),
     ...(flags.duration === undefined || durationSec === undefined ? {} : { duration: flags.duration, durationSec }),
     ...(flags.rate === undefined ? {} : { rate: flags.rate }),
