@@ -18,6 +18,13 @@ export interface RemoteWriteStats {
   readonly lastError?: string;
 }
 
+/** The fixed parts of the engine's point lines: {"metric":"M","type":"Point","data":{"time":"T","value":V,"tags":{…}}}. */
+const METRIC_OPEN = '{"metric":"';
+const POINT_TYPE = ',"type":"Point","data":{';
+const TIME_OPEN = '"time":"';
+const VALUE_OPEN = ',"value":';
+const TAGS_OPEN = ',"tags":';
+
 type Describe = (name: string) => Pick<MetricDef, 'name' | 'type' | 'contains'> | undefined;
 
 interface PointLine {
@@ -81,19 +88,37 @@ export class RemoteWriteOutput {
     this.series.add(metric, value, tags, time);
   }
 
-  /** NDJSON `Point` lines (what the workers hand over for `--out json` too). */
+  /**
+   * NDJSON `Point` lines (what the workers hand over for `--out json` too). The engine writes them in one fixed shape
+   * (engine/ndjson.ts pointLine), so the fields are cut out rather than parsed: this runs on the controller's thread,
+   * beside an embedded target, for every sample of the run. A line of another shape is parsed whole.
+   */
   addPointLines(text: string): void {
     let start = 0;
     while (start < text.length) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
-      if (end > start) {
-        const line = JSON.parse(text.slice(start, end)) as PointLine;
-        const def = line.type === 'Point' && line.metric !== undefined ? this.describe(line.metric) : undefined;
-        if (def !== undefined && line.data !== undefined) this.series.add(def, line.data.value ?? 0, line.data.tags ?? {}, Date.parse(line.data.time ?? ''));
-      }
+      if (end > start) this.addPointLine(text.slice(start, end));
       start = end + 1;
     }
+  }
+
+  private addPointLine(line: string): void {
+    const name = line.startsWith(METRIC_OPEN) ? line.slice(METRIC_OPEN.length, line.indexOf('"', METRIC_OPEN.length)) : undefined;
+    const time = line.indexOf(TIME_OPEN);
+    const value = time < 0 ? -1 : line.indexOf(VALUE_OPEN, time);
+    const tags = value < 0 ? -1 : line.indexOf(TAGS_OPEN, value);
+    if (name !== undefined && line.startsWith(POINT_TYPE, METRIC_OPEN.length + name.length + 1) && tags > 0 && line.endsWith('}}}')) {
+      const def = this.describe(name);
+      if (def !== undefined) {
+        const t = Date.parse(line.slice(time + TIME_OPEN.length, value - 1));
+        this.series.addTagText(def, Number(line.slice(value + VALUE_OPEN.length, tags)), line.slice(tags + TAGS_OPEN.length, -2), t);
+      }
+      return;
+    }
+    const parsed = JSON.parse(line) as PointLine;
+    const def = parsed.type === 'Point' && parsed.metric !== undefined ? this.describe(parsed.metric) : undefined;
+    if (def !== undefined && parsed.data !== undefined) this.series.add(def, parsed.data.value ?? 0, parsed.data.tags ?? {}, Date.parse(parsed.data.time ?? ''));
   }
 
   /** Queues a push of the series that changed since the last one. */

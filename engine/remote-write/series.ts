@@ -14,6 +14,8 @@ export const METRIC_PREFIX = 'k6_';
  * carry addresses and ports). Requests are told apart by `operation` (the catalog id) and `name` (the path template).
  */
 export const UNBOUNDED_TAGS: ReadonlySet<string> = new Set(['url', 'error']);
+/** Tag texts remembered before the cache starts over (a run with raw URLs in its tags has one text per request). */
+const TAG_TEXT_CACHE = 50_000;
 
 type Aggregate =
   | { kind: 'counter'; value: number }
@@ -23,6 +25,7 @@ type Aggregate =
   | { kind: 'histogram'; histogram: NativeHistogram };
 
 interface Series {
+  readonly key: string;
   readonly name: string;
   readonly type: MetricType;
   readonly contains: MetricContains;
@@ -64,6 +67,8 @@ export class RemoteWriteSeries {
   private readonly series = new Map<string, Series>();
   /** Keys of series that got a sample with a later millisecond since the last collect (k6's "seen"). */
   private seen = new Set<string>();
+  /** NDJSON tag texts already seen → their series (addTagText). */
+  private readonly byText = new Map<string, Series>();
 
   constructor(private readonly config: Pick<RemoteWriteConfig, 'trendAsNativeHistogram' | 'trendStats'>) {}
 
@@ -96,25 +101,49 @@ export class RemoteWriteSeries {
   }
 
   add(metric: Pick<MetricDef, 'name' | 'type' | 'contains'>, value: number, tags: Tags, time: number): void {
+    this.record(this.seriesFor(metric, tags), value, time);
+  }
+
+  /**
+   * A sample whose tags are still the JSON text of an NDJSON point line (sorted, as the engine writes them): the text
+   * finds its series without parsing, once seen. The cache is bounded (raw URLs make texts unique; their series are not).
+   */
+  addTagText(metric: Pick<MetricDef, 'name' | 'type' | 'contains'>, value: number, tagsJson: string, time: number): void {
+    const raw = `${metric.name}\u0000${tagsJson}`;
+    let s = this.byText.get(raw);
+    if (s === undefined) {
+      if (this.byText.size >= TAG_TEXT_CACHE) this.byText.clear();
+      s = this.seriesFor(metric, JSON.parse(tagsJson) as Tags);
+      this.byText.set(raw, s);
+    }
+    this.record(s, value, time);
+  }
+
+  private seriesFor(metric: Pick<MetricDef, 'name' | 'type' | 'contains'>, tags: Tags): Series {
     const keys = Object.keys(tags).filter((k) => !UNBOUNDED_TAGS.has(k) && k !== '' && tags[k] !== '' && tags[k] !== undefined).sort();
     let key = metric.name;
     for (const k of keys) key += `\u0000${k}\u0001${tags[k] as string}`;
-    const at = Math.floor(time);
     let s = this.series.get(key);
     if (s === undefined) {
       s = {
+        key,
         name: metric.name,
         type: metric.type,
         contains: metric.contains,
         labels: keys.map((k) => ({ name: k, value: tags[k] as string })),
         aggregate: newAggregate(metric.type, this.config.trendAsNativeHistogram),
-        latest: at,
+        latest: Number.NEGATIVE_INFINITY,
       };
       this.series.set(key, s);
-      this.seen.add(key);
-    } else if (at > s.latest) {
+    }
+    return s;
+  }
+
+  private record(s: Series, value: number, time: number): void {
+    const at = Math.floor(time);
+    if (at > s.latest) {
       s.latest = at;
-      this.seen.add(key);
+      this.seen.add(s.key);
     }
     const a = s.aggregate;
     switch (a.kind) {
