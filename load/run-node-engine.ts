@@ -6,6 +6,13 @@ import type { HostModule } from '../engine/protocol.ts';
 import type { RemoteWriteConfig } from '../engine/remote-write/config.ts';
 import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
 
+// The remote-write output's settings, series names and push, for `load --out prometheus=URL` on either engine: a real
+// k6 reads the same K6_PROMETHEUS_RW_* variables, and the threshold results are pushed the same way after any run.
+export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, type RemoteWriteConfig } from '../engine/remote-write/config.ts';
+export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
+export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
+export type { PromTimeSeries } from '../engine/remote-write/wire.ts';
+
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
 export interface NodeEngineRequest {
   /** Path of a load bundle or load/*.load.ts entry (the engine bundles it with its own k6 modules). */
