@@ -14,7 +14,8 @@ import { GroupTree } from './metrics/groups.ts';
 import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './metrics/store.ts';
 import { metricLine, NdjsonWriter, PointBuffer } from './ndjson.ts';
 import type { RemoteWriteConfig } from './remote-write/config.ts';
-import { RemoteWriteOutput, type RemoteWriteStats } from './remote-write/output.ts';
+import type { RemoteWriteStats } from './remote-write/output.ts';
+import { RemoteWriteThread } from './remote-write/threaded.ts';
 import { consolidateOptions, OptionsError, type ConsolidatedOptions, type RunOverrides } from './options.ts';
 import { ProgressReporter, type ProgressMode } from './progress.ts';
 import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
@@ -205,12 +206,14 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     };
     writer = new NdjsonWriter(resolve(cwd, options.outJson), describe);
   }
-  const remoteWrite = options.remoteWrite === undefined ? undefined : new RemoteWriteOutput(options.remoteWrite, (name) => runtime.store.get(name), logError);
+  // Started with the test (below), on its own thread: cutting and aggregating every sample must not slow the controller,
+  // where an embedded target may be serving.
+  let remoteWrite: RemoteWriteThread | undefined;
   const deliverPoints = (names: readonly string[], text: string): void => {
     writer?.writeChunk(names, text);
-    remoteWrite?.addPointLines(text);
+    remoteWrite?.addPointLines(names, text);
   };
-  const pointsWanted = writer !== undefined || remoteWrite !== undefined;
+  const pointsWanted = writer !== undefined || options.remoteWrite !== undefined;
   if (pointsWanted) {
     const controllerPoints = new PointBuffer(deliverPoints, 64 * 1024);
     runtime.store.listener = (metric, value, tags, time) => controllerPoints.add(metric.name, value, tags, time);
@@ -337,7 +340,10 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
   const testStart = clock();
   runtime.testStartedAt = testStart;
-  remoteWrite?.start();
+  if (options.remoteWrite !== undefined) {
+    remoteWrite = new RemoteWriteThread(options.remoteWrite, (name) => runtime.store.get(name), logError);
+    remoteWrite.start();
+  }
   let setupData: unknown;
   // k6 ends a test whose setup() failed like any other (no iterations, no teardown()): setup()'s metrics, thresholds
   // and handleSummary (no setup_data), with setup()'s exit code — 100 timed out, 108 aborted, 107 threw, 255 rejected.
