@@ -14,7 +14,7 @@ export const METRIC_PREFIX = 'k6_';
  * carry addresses and ports). Requests are told apart by `operation` (the catalog id) and `name` (the path template).
  */
 export const UNBOUNDED_TAGS: ReadonlySet<string> = new Set(['url', 'error']);
-/** Tag texts remembered before the cache starts over (a run with raw URLs in its tags has one text per request). */
+/** Tag texts remembered per metric before its cache starts over (raw URLs in tags make one text per request). */
 const TAG_TEXT_CACHE = 50_000;
 
 type Aggregate =
@@ -67,8 +67,8 @@ export class RemoteWriteSeries {
   private readonly series = new Map<string, Series>();
   /** Keys of series that got a sample with a later millisecond since the last collect (k6's "seen"). */
   private seen = new Set<string>();
-  /** NDJSON tag texts already seen → their series (addTagText). */
-  private readonly byText = new Map<string, Series>();
+  /** Per metric, NDJSON tag texts already seen → their series (addTagText). */
+  private readonly byText = new Map<string, Map<string, Series>>();
 
   constructor(private readonly config: Pick<RemoteWriteConfig, 'trendAsNativeHistogram' | 'trendStats'>) {}
 
@@ -109,12 +109,13 @@ export class RemoteWriteSeries {
    * finds its series without parsing, once seen. The cache is bounded (raw URLs make texts unique; their series are not).
    */
   addTagText(metric: Pick<MetricDef, 'name' | 'type' | 'contains'>, value: number, tagsJson: string, time: number): void {
-    const raw = `${metric.name}\u0000${tagsJson}`;
-    let s = this.byText.get(raw);
+    let texts = this.byText.get(metric.name);
+    if (texts === undefined) this.byText.set(metric.name, (texts = new Map()));
+    let s = texts.get(tagsJson);
     if (s === undefined) {
-      if (this.byText.size >= TAG_TEXT_CACHE) this.byText.clear();
+      if (texts.size >= TAG_TEXT_CACHE) texts.clear();
       s = this.seriesFor(metric, JSON.parse(tagsJson) as Tags);
-      this.byText.set(raw, s);
+      texts.set(tagsJson, s);
     }
     this.record(s, value, time);
   }
