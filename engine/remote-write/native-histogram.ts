@@ -72,9 +72,11 @@ export class NativeHistogram {
   observe(v: number): void {
     this.count += 1;
     this.sum += v;
-    if (v > ZERO_THRESHOLD) this.positive.set(bucketIndex(v), (this.positive.get(bucketIndex(v)) ?? 0) + 1);
-    else if (v < -ZERO_THRESHOLD) this.negative.set(bucketIndex(v), (this.negative.get(bucketIndex(v)) ?? 0) + 1);
-    else this.zero += 1;
+    if (v > ZERO_THRESHOLD || v < -ZERO_THRESHOLD) {
+      const buckets = v > 0 ? this.positive : this.negative;
+      const index = bucketIndex(v);
+      buckets.set(index, (buckets.get(index) ?? 0) + 1);
+    } else this.zero += 1;
   }
 
   toProto(timestamp: number): PromHistogram {
