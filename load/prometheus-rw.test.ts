@@ -80,7 +80,7 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
   describe.each(ENGINES)('%s', (label, engine) => {
     for (const native of [false, true]) {
       it.skipIf(engine === undefined)(
-        `${native ? 'native histograms' : 'trend stats'}: request count, failure rate, p95 of one operation and thresholds agree with summary.json; no url label`,
+        `${native ? 'native histograms' : 'trend stats'}: request count, failure rate, p95 of one operation and thresholds agree with summary.json; no raw-URL label`,
         async () => {
           const r = await runWith(engine as string, prom.writeUrl, native, `${label.replace(/\W+/g, '-')}-${native ? 'native' : 'stats'}`);
           expect(r.exitCode, r.output).toBe(99); // the failed top-ups cross gateway_failed's threshold
