@@ -44,8 +44,8 @@ export default tseslint.config(
     },
   },
   {
-    // Inlined into report.html and run in a browser: browser globals, plus uPlot (the inlined library's global).
-    files: ['reports/html/page.js'],
+    // Inlined into report.html (and the live dashboard) and run in a browser: browser globals, plus uPlot (the inlined library's global).
+    files: ['reports/html/page.js', 'reports/html/live.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, uPlot: 'readonly' } },
   },
   {

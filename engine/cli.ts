@@ -10,6 +10,10 @@ function collectEnv(value: string, previous: Record<string, string> | undefined)
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
+function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number ≥ 1, got ${JSON.stringify(value)}`);
@@ -24,7 +28,8 @@ export function register(program: Command): void {
     .description("run a k6 script (.js) or a load entry (.load.ts) with k6's semantics on Node")
     .argument('<script>', 'path to the script')
     .option('-e, --env <KEY=VALUE>', 'add an __ENV variable (repeatable)', collectEnv)
-    .option('-o, --out <json=FILE>', "write k6's NDJSON metric points (json=FILE, .gz allowed)")
+    .option('-o, --out <output>', "json=FILE (k6's NDJSON points, .gz allowed) or experimental-prometheus-rw (K6_PROMETHEUS_RW_* settings, as k6); repeatable", collectList)
+    .option('--tag <NAME=VALUE>', 'a tag on every sample of the test (like k6 --tag; repeatable)', collectEnv)
     .option('--summary-export <FILE>', "write k6's summary-export JSON")
     .option('-u, --vus <N>', 'VUs (like k6 --vus)', positiveInt)
     .option('-d, --duration <DURATION>', 'duration, replaces the scenarios (like k6 --duration)')
@@ -34,8 +39,20 @@ export function register(program: Command): void {
     .option('--workers <N|auto>', 'worker threads; auto = the cores but one, at most the VUs', 'auto')
     .option('--progress <MODE>', 'auto | tty | plain | none', 'auto')
     .action(async (script: string, flags: Record<string, unknown>) => {
-      const out = flags.out as string | undefined;
-      if (out !== undefined && !out.startsWith('json=')) throw new InvalidArgumentError('only --out json=FILE is supported by the node engine');
+      const outs = (flags.out as string[] | undefined) ?? [];
+      let out: string | undefined;
+      let remoteWrite: EngineRunOptions['remoteWrite'];
+      for (const o of outs) {
+        if (o.startsWith('json=')) out = o;
+        else if (o === 'experimental-prometheus-rw' || o.startsWith('experimental-prometheus-rw=')) {
+          const { remoteWriteConfigFromEnv } = await import('./remote-write/config.ts');
+          try {
+            remoteWrite = remoteWriteConfigFromEnv(process.env);
+          } catch (error) {
+            throw new InvalidArgumentError((error as Error).message);
+          }
+        } else throw new InvalidArgumentError(`--out ${o}: the node engine writes json=FILE and experimental-prometheus-rw`);
+      }
       const workers = flags.workers === 'auto' ? 'auto' : positiveInt(String(flags.workers));
       const overrides: EngineRunOptions['overrides'] = {};
       if (flags.vus !== undefined) overrides.vus = flags.vus as number;
@@ -43,12 +60,14 @@ export function register(program: Command): void {
       if (flags.iterations !== undefined) overrides.iterations = flags.iterations as number;
       if (flags.executionSegment !== undefined) overrides.executionSegment = flags.executionSegment as string;
       if (flags.executionSegmentSequence !== undefined) overrides.executionSegmentSequence = flags.executionSegmentSequence as string;
+      if (flags.tag !== undefined) overrides.tags = flags.tag as Record<string, string>;
       // Loaded on use: the engine (esbuild, undici, histograms) stays off the start-up path of the other commands.
       const { runEngine } = await import('./run.ts');
       const result = await runEngine({
         script,
         env: (flags.env as Record<string, string> | undefined) ?? {},
         ...(out === undefined ? {} : { outJson: out.slice(5) }),
+        ...(remoteWrite === undefined ? {} : { remoteWrite }),
         ...(flags.summaryExport === undefined ? {} : { summaryExport: flags.summaryExport as string }),
         workers,
         progress: flags.progress as EngineRunOptions['progress'],

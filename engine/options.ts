@@ -17,6 +17,8 @@ export interface RunOverrides {
   executionSegment?: string;
   /** k6's --execution-segment-sequence (e.g. `0,1/3,2/3,1`): every instance's segment. */
   executionSegmentSequence?: string;
+  /** k6's --tag NAME=VALUE: test-wide tags over the script's `options.tags`. */
+  tags?: Record<string, string>;
 }
 
 export interface ConsolidatedOptions {
@@ -109,7 +111,7 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
   return {
     scenarios,
     thresholds: o.thresholds,
-    tags: stringMap(o.tags, 'tags'),
+    tags: { ...stringMap(o.tags, 'tags'), ...overrides.tags },
     summaryTrendStats: trendStats as string[],
     summaryTimeUnit: typeof o.summaryTimeUnit === 'string' ? o.summaryTimeUnit : '',
     setupTimeoutMs: dur(o.setupTimeout, 'setupTimeout', 60_000),

@@ -12,6 +12,9 @@ import { executionTuple } from './execution-segment.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { EXPECTED_RESPONSE_SUBMETRIC, MetricStore, type SubmetricDef } from './metrics/store.ts';
 import { metricLine, NdjsonWriter, PointBuffer } from './ndjson.ts';
+import type { RemoteWriteConfig } from './remote-write/config.ts';
+import type { RemoteWriteStats } from './remote-write/output.ts';
+import { RemoteWriteThread } from './remote-write/threaded.ts';
 import { consolidateOptions, OptionsError, type ConsolidatedOptions, type RunOverrides } from './options.ts';
 import { ProgressReporter, type ProgressMode } from './progress.ts';
 import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
@@ -29,6 +32,8 @@ export interface EngineRunOptions {
   env?: Record<string, string>;
   /** `--out json=FILE`: k6's NDJSON metric points (gzip when the name ends in .gz). */
   outJson?: string;
+  /** `--out experimental-prometheus-rw`: k6's Prometheus remote-write output (engine/remote-write/). */
+  remoteWrite?: RemoteWriteConfig;
   /** `--summary-export=FILE`: k6's flat summary JSON. */
   summaryExport?: string;
   /** Worker threads; 'auto' (default) uses the machine's cores but one, never more than the test's VUs. */
@@ -59,6 +64,8 @@ export interface EngineRunResult {
    * 105 interrupted (options.interrupt), 108 exec.test.abort(), 255 setup()/teardown() returned a promise that rejected. */
   exitCode: number;
   summary: K6SummaryData;
+  /** What the remote-write output did (pushes, failures, series), when it was on. */
+  remoteWrite?: RemoteWriteStats;
 }
 
 /** k6's exit codes (errext/exitcodes). */
@@ -191,7 +198,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   for (const s of submetrics) runtime.store.addSubmetric(s);
   const customDefs = runtime.store.defs();
 
-  // ---- outputs ----
+  // ---- outputs: the workers' point lines go to the NDJSON file and the remote-write output alike ----
   let flushControllerPoints: () => void = () => undefined;
   let writer: NdjsonWriter | undefined;
   if (options.outJson !== undefined) {
@@ -202,8 +209,17 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       return metricLine(def, sources, runtime.store.submetricsOf(name));
     };
     writer = new NdjsonWriter(resolve(cwd, options.outJson), describe);
-    const w = writer;
-    const controllerPoints = new PointBuffer((names, text) => w.writeChunk(names, text), 64 * 1024);
+  }
+  // Started with the test (below), on its own thread: cutting and aggregating every sample must not slow the controller,
+  // where an embedded target may be serving.
+  let remoteWrite: RemoteWriteThread | undefined;
+  const deliverPoints = (names: readonly string[], text: string): void => {
+    writer?.writeChunk(names, text);
+    remoteWrite?.addPointLines(names, text);
+  };
+  const pointsWanted = writer !== undefined || options.remoteWrite !== undefined;
+  if (pointsWanted) {
+    const controllerPoints = new PointBuffer(deliverPoints, 64 * 1024);
     runtime.store.listener = (metric, value, tags, time) => controllerPoints.add(metric.name, value, tags, time);
     flushControllerPoints = () => controllerPoints.drain();
   }
@@ -264,7 +280,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       submetrics,
       segment: { index, count },
       sharedCounters: shared,
-      ndjson: writer !== undefined,
+      ndjson: pointsWanted,
       syncHelperSource,
       ...(options.hostModules === undefined ? {} : { hostModules: options.hostModules }),
     };
@@ -289,7 +305,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
             if (role === 'vu') progressByWorker[index] = m.progress;
             break;
           case 'points':
-            writer?.writeChunk(m.metricNames, m.text);
+            deliverPoints(m.metricNames, m.text);
             break;
           case 'snapshot':
             snapshotWaiters.forEach((f) => f(m));
@@ -342,6 +358,10 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
   const testStart = clock();
   runtime.testStartedAt = testStart;
+  if (options.remoteWrite !== undefined) {
+    remoteWrite = new RemoteWriteThread(options.remoteWrite, (name) => runtime.store.get(name), logError);
+    remoteWrite.start();
+  }
   let setupData: unknown;
   // k6 ends a test whose setup() failed like any other (no iterations, no teardown()): setup()'s metrics, thresholds
   // and handleSummary (no setup_data), with setup()'s exit code — 100 timed out, 108 aborted, 107 threw, 255 rejected.
@@ -531,6 +551,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
 
   flushControllerPoints();
   await writer?.close();
+  const remoteWriteStats = await remoteWrite?.stop();
   if (options.summaryExport !== undefined) {
     const path = resolve(cwd, options.summaryExport);
     mkdirSync(dirname(path), { recursive: true });
@@ -550,7 +571,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   }
   if (!wroteSummary) stdout.write(renderTextSummary(summary));
   await runtime.close();
-  return { exitCode, summary };
+  return { exitCode, summary, ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
 }
 
 function percentilesOf(set: MetricThresholds): number[] {

@@ -88,7 +88,7 @@ type Engine = { readonly kind: 'node' } | { readonly kind: 'k6'; readonly path: 
 async function observe(engine: Engine, scenario: ScenarioName, target: string, label: string, raw: Partial<RawLoadFlags> = {}, credentials = { user: USER, password: PASSWORD }): Promise<Observed> {
   const reportDir = join(workDir, label);
   const ndjson = join(reportDir, 'metrics.ndjson');
-  const flags = parseLoadFlags({ scenario, profile: 'smoke', engine: engine.kind, api: 'both', reportDir, out: `json=${ndjson}`, ...raw });
+  const flags = parseLoadFlags({ scenario, profile: 'smoke', engine: engine.kind, api: 'both', reportDir, out: [`json=${ndjson}`], ...raw });
   const config = loadConfig({ cwd: workDir, env: { GATEWAY_BASE_URL: target, GATEWAY_TIME_SCALE: String(TIME_SCALE), GATEWAY_USER: credentials.user, GATEWAY_PASSWORD: credentials.password } });
   const outcome = await runLoadReported(flags, config, { cwd: workDir, env: { ...process.env, ...(engine.kind === 'k6' ? { K6_BIN: engine.path } : {}) } });
   const output = outcome.output();

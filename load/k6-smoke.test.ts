@@ -107,7 +107,7 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
     "streams k6's NDJSON metrics with --out json=FILE, requests tagged by operation, API version and path template",
     async () => {
       const file = join(workDir, 'metrics.ndjson');
-      const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: `json=${file}` }, 'ndjson');
+      const r = await run(exitBinary?.path ?? '', { scenario: 'lookup', out: [`json=${file}`] }, 'ndjson');
       expect(r.exitCode, r.output).toBe(0);
       const points = readFileSync(file, 'utf8')
         .trim()

@@ -3,6 +3,15 @@
 import { Writable } from 'node:stream';
 import { runEngine } from '../engine/run.ts';
 import type { HostModule } from '../engine/protocol.ts';
+import type { RemoteWriteConfig } from '../engine/remote-write/config.ts';
+import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
+
+// The remote-write output's settings, series names and push, for `load --out prometheus=URL` on either engine: a real
+// k6 reads the same K6_PROMETHEUS_RW_* variables, and the threshold results are pushed the same way after any run.
+export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, type RemoteWriteConfig } from '../engine/remote-write/config.ts';
+export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
+export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
+export type { PromTimeSeries } from '../engine/remote-write/wire.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
 export interface NodeEngineRequest {
@@ -12,11 +21,13 @@ export interface NodeEngineRequest {
   readonly env: Readonly<Record<string, string>>;
   /** k6-compatible NDJSON metric stream (`--out json=FILE`). */
   readonly outJson?: string;
+  /** k6's experimental-prometheus-rw output (engine/remote-write/). */
+  readonly remoteWrite?: RemoteWriteConfig;
   readonly summaryExport?: string;
   readonly workers?: number;
   readonly progress?: boolean;
   readonly cwd: string;
-  readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number };
+  readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number; readonly tags?: Readonly<Record<string, string>> };
   /** The engine's stdout and stderr (progress, handleSummary's text, script errors); default the process's own. */
   readonly output?: (chunk: string) => void;
   /** Installed in every engine thread before the script (the money host: ledger appends, the shared spend counter). */
@@ -39,6 +50,7 @@ export interface NodeEngineResult {
   /** k6 semantics: 0 passed, 99 thresholds crossed, 107 script error, ... (engine/run.ts EXIT_CODES). */
   readonly exitCode: number;
   readonly summary?: unknown;
+  readonly remoteWrite?: RemoteWriteStats;
 }
 
 function sinkTo(output: (chunk: string) => void): Writable {
@@ -61,10 +73,11 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.summaryExport === undefined ? {} : { summaryExport: request.summaryExport }),
     ...(request.workers === undefined ? {} : { workers: request.workers }),
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
-    ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides } }),
+    ...(request.remoteWrite === undefined ? {} : { remoteWrite: request.remoteWrite }),
+    ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides, ...(request.overrides.tags === undefined ? {} : { tags: { ...request.overrides.tags } }) } }),
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
     ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
     ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
   });
-  return { exitCode: result.exitCode, summary: result.summary };
+  return { exitCode: result.exitCode, summary: result.summary, ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
 }

@@ -67,6 +67,15 @@ const MAX_MICROS = 3_600_000_000;
 const MAX_OPEN_BUCKETS = 16;
 const PERCENTILES = [50, 90, 95, 99] as const;
 
+/** p50, p90, p95, p99 and max in ms of a histogram of microseconds. */
+function statsOf(hist: Histogram): [number, number, number, number, number] {
+  const ms = (micros: number): number => Math.round(micros) / 1000;
+  const max = ms(hist.maxValue);
+  // Percentiles come back as the top of their HdrHistogram bucket; never show one above the largest sample.
+  const [p50, p90, p95, p99] = PERCENTILES.map((p) => Math.min(max, ms(hist.getValueAtPercentile(p))));
+  return [p50 as number, p90 as number, p95 as number, p99 as number, max];
+}
+
 interface LatencyCell {
   count: number;
   hist: Histogram | undefined;
@@ -260,11 +269,7 @@ export class SeriesAccumulator {
   private closeCell(cell: LatencyCell): void {
     const hist = cell.hist;
     if (hist === undefined) return;
-    const ms = (micros: number): number => Math.round(micros) / 1000;
-    const max = ms(hist.maxValue);
-    // Percentiles come back as the top of their HdrHistogram bucket; never show one above the largest sample.
-    const [p50, p90, p95, p99] = PERCENTILES.map((p) => Math.min(max, ms(hist.getValueAtPercentile(p))));
-    cell.stats = [p50 as number, p90 as number, p95 as number, p99 as number, max];
+    cell.stats = statsOf(hist);
     hist.reset();
     this.pool.push(hist);
     cell.hist = undefined;
@@ -273,12 +278,17 @@ export class SeriesAccumulator {
   /** Closes every bucket and returns the series (arrays of one value per bucket). */
   finish(): LoadSeries {
     this.closeUpTo(this.buckets.length - 1);
+    return this.snapshot();
+  }
+
+  /** The series so far, open buckets read without closing them (the live dashboard asks while points still come). */
+  snapshot(): LoadSeries {
     const n = this.buckets.length;
     const latency = (pick: (b: Bucket) => LatencyCell | undefined, operation: string): LatencySeries => {
       const series: LatencySeries = { operation, count: [], p50: [], p90: [], p95: [], p99: [], max: [] };
       for (const bucket of this.buckets) {
         const cell = pick(bucket);
-        const stats = cell?.stats;
+        const stats = cell?.stats ?? (cell?.hist === undefined ? undefined : statsOf(cell.hist));
         series.count.push(cell?.count ?? 0);
         series.p50.push(stats?.[0] ?? null);
         series.p90.push(stats?.[1] ?? null);

@@ -18,6 +18,7 @@ import type {
   ReportOutcome,
   ReportRequest,
   ReportSectionName,
+  RemoteWriteSummary,
   ReportVerdict,
   RunReport,
 } from '../schemas/generated/types.ts';
@@ -41,6 +42,7 @@ export type {
   ReportOutcome,
   ReportRequest,
   ReportSectionName,
+  RemoteWriteSummary,
   RunReport,
 };
 

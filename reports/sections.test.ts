@@ -16,6 +16,7 @@ import {
   migrationSection,
   migrationSkipped,
   nameSome,
+  remoteWriteLine,
 } from './sections.ts';
 import { SAMPLE_DRIFT_FINDINGS, SAMPLE_MIGRATION_PAIRS } from './fixtures/sample-runs.ts';
 
@@ -113,5 +114,16 @@ describe('formatting', () => {
     expect(formatObserved(0.0123, 'http_req_failed')).toBe('1.23%');
     expect(formatObserved(12.5, 'http_req_duration{operation:v2.account.balance}')).toBe('12.5 ms');
     expect(nameSome(['a', 'b', 'c', 'd', 'e'])).toBe('a, b, c +2 more');
+  });
+});
+
+describe('remoteWriteLine', () => {
+  it('says where the series went, how trends were sent, and what was lost', () => {
+    expect(remoteWriteLine({ url: 'http://p:9090/api/v1/write', trends: 'stats', failedPushes: 0, pushes: 3, series: 896, thresholdSeries: 24 })).toBe(
+      'Prometheus remote write to http://p:9090/api/v1/write (trends as stats): 3 pushes, no push failed, 896 series, 24 threshold results at the end.',
+    );
+    expect(remoteWriteLine({ url: 'http://p/api/v1/write', trends: 'native-histogram', failedPushes: 1, lastError: 'connect ECONNREFUSED' })).toBe(
+      'Prometheus remote write to http://p/api/v1/write (trends as native histograms): 1 push failed (the run went on; those samples are not in Prometheus); last error: connect ECONNREFUSED.',
+    );
   });
 });

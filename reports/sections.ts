@@ -12,6 +12,7 @@ import type {
   LoadSection,
   MigrationPair,
   MigrationSection,
+  RemoteWriteSummary,
   ReportSectionName,
   SkippedItem,
 } from './model.ts';
@@ -20,6 +21,17 @@ import type {
 const MAX_NAMED = 3;
 
 /** 1234567 → "1,234,567" without Intl (k6's goja has no locale data). */
+/** One line on the run's Prometheus remote write (summary.md and report.html say the same): where, how, what was lost. */
+export function remoteWriteLine(rw: RemoteWriteSummary): string {
+  const counts = [
+    ...(rw.pushes === undefined ? [] : [plural(rw.pushes, 'push', 'pushes')]),
+    rw.failedPushes === 0 ? 'no push failed' : `${plural(rw.failedPushes, 'push', 'pushes')} failed (the run went on; those samples are not in Prometheus)`,
+    ...(rw.series === undefined ? [] : [plural(rw.series, 'series', 'series')]),
+    ...(rw.thresholdSeries === undefined || rw.thresholdSeries === 0 ? [] : [`${plural(rw.thresholdSeries, 'threshold result')} at the end`]),
+  ];
+  return `Prometheus remote write to ${rw.url} (${rw.trends === 'native-histogram' ? 'trends as native histograms' : 'trends as stats'}): ${counts.join(', ')}${rw.lastError === undefined ? '' : `; last error: ${rw.lastError}`}.`;
+}
+
 export function formatCount(value: number): string {
   const rounded = Math.round(value);
   const sign = rounded < 0 ? '-' : '';

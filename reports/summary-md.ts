@@ -4,7 +4,7 @@ import { faultLine } from '../api/faults.ts';
 import { changeText, comparedRunText, estimateText, operationVerdictText, settingsText } from './comparison-text.ts';
 import type { RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
-import { formatCharged, formatCount, formatMs, formatObserved, loadLabel } from './sections.ts';
+import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, remoteWriteLine } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
 
 export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
@@ -80,6 +80,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
         out.push(`| ${mdCode(`${th.metric} ${th.expression}`)} | ${result} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`);
       }
     }
+    if (load.remoteWrite !== undefined) out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);
     if (load.setupCompleted === false) out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
     const failing = load.checks.filter((c) => c.fails > 0);
     for (const c of failing) out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);

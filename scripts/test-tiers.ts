@@ -15,6 +15,9 @@ export const NOT_QUICK_MARKERS: readonly RegExp[] = [
 export const NOT_QUICK: readonly string[] = [
   // child processes, real k6, a browser
   'compare/memory.test.ts',
+  'examples/grafana.test.ts',
+  'load/prometheus-rw.test.ts',
+  'reports/html/live-dashboard-browser.test.ts',
   'reports/html/comparison-browser.test.ts',
   'scripts/commands/compare.test.ts',
   'distributed/k6-operator/manifests.test.ts',

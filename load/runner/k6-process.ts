@@ -9,6 +9,10 @@ export interface K6RunRequest {
   readonly env: Readonly<Record<string, string>>;
   /** `--out json=FILE`: k6's NDJSON metric stream. */
   readonly outJson?: string;
+  /** `--out experimental-prometheus-rw` (its settings are K6_PROMETHEUS_RW_* in `env`). */
+  readonly prometheus?: boolean;
+  /** `--tag NAME=VALUE` for every sample (e.g. the run's testid). */
+  readonly tags?: Readonly<Record<string, string>>;
   readonly cwd: string;
   /** Where k6's stdout and stderr go; default inherited (its progress bar and our handleSummary text). */
   readonly stdio?: 'inherit' | 'pipe';
@@ -46,8 +50,15 @@ export const K6_DEFAULT_ENV: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** The child's arguments: no `-e`, no credentials; system variables explicitly on (k6's default on v0.48 and v2). */
-export function k6Arguments(request: Pick<K6RunRequest, 'bundle' | 'outJson'>): string[] {
-  return ['run', '--include-system-env-vars', ...(request.outJson === undefined ? [] : ['--out', `json=${request.outJson}`]), request.bundle];
+export function k6Arguments(request: Pick<K6RunRequest, 'bundle' | 'outJson' | 'prometheus' | 'tags'>): string[] {
+  return [
+    'run',
+    '--include-system-env-vars',
+    ...(request.outJson === undefined ? [] : ['--out', `json=${request.outJson}`]),
+    ...(request.prometheus === true ? ['--out', 'experimental-prometheus-rw'] : []),
+    ...Object.entries(request.tags ?? {}).flatMap(([name, value]) => ['--tag', `${name}=${value}`]),
+    request.bundle,
+  ];
 }
 
 export function k6Environment(inherited: NodeJS.ProcessEnv, runEnv: Readonly<Record<string, string>>): NodeJS.ProcessEnv {

@@ -14,7 +14,10 @@ export interface RawLoadFlags {
   engine: string;
   api: string;
   reportDir?: string;
-  out?: string;
+  /** Repeatable: json=FILE, prometheus=URL. */
+  out?: string[];
+  /** `--dashboard [PORT]`: true without a port. */
+  dashboard?: string | boolean;
   vus?: string;
   duration?: string;
   rate?: string;
@@ -30,6 +33,10 @@ export interface LoadFlags {
   readonly reportDir?: string;
   /** File of k6's NDJSON metric stream (`--out json=FILE`). */
   readonly outJson?: string;
+  /** Prometheus remote-write endpoint (`--out prometheus=URL`). */
+  readonly prometheusUrl?: string;
+  /** `--dashboard [PORT]`: the live dashboard's port on 127.0.0.1 (0: any free port). */
+  readonly dashboardPort?: number;
   readonly vus?: number;
   /** As given (a k6 duration string); durationSec is its value. */
   readonly duration?: string;
@@ -63,10 +70,21 @@ const FLAGS = z.object({
   api: z.enum(API_SELECTIONS as [ApiSelection, ...ApiSelection[]], { error: '--api must be v1, v2 or both' }),
   reportDir: z.string().min(1, '--report-dir must not be empty').optional(),
   out: z
-    .string()
-    .regex(/^json=.+$/, '--out must be json=FILE (k6\'s NDJSON metric stream; the only output the engine writes too)')
-    .transform((value) => value.slice('json='.length))
-    .optional(),
+    .array(
+      z
+        .string()
+        .regex(/^(json=.+|prometheus=https?:\/\/.+)$/, "--out must be json=FILE (k6's NDJSON metric stream) or prometheus=URL (a remote-write endpoint, e.g. http://localhost:9090/api/v1/write)"),
+    )
+    .default([])
+    .refine((outs) => outs.filter((o) => o.startsWith('json=')).length <= 1, '--out json=FILE may be given once')
+    .refine((outs) => outs.filter((o) => o.startsWith('prometheus=')).length <= 1, '--out prometheus=URL may be given once')
+    .refine((outs) => outs.every((o) => !o.startsWith('prometheus=') || URL.canParse(o.slice('prometheus='.length))), '--out prometheus=URL: not a URL'),
+  dashboard: z
+    .union([z.literal(true), z.string()])
+    .optional()
+    .refine((v) => v === undefined || v === true || /^\d{1,5}$/.test(v), '--dashboard takes a port number (or none)')
+    .transform((v) => (v === undefined ? undefined : v === true ? 0 : Number(v)))
+    .refine((v) => v === undefined || v <= 65_535, '--dashboard port must be at most 65535'),
   vus: wholeNumber('--vus', 100_000).optional(),
   duration: z
     .string()
@@ -94,6 +112,8 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
     if ('error' in parsed) throw usage(`--threshold: ${parsed.error}`);
     overrides.push(parsed);
   }
+  const json = flags.out.find((o) => o.startsWith('json='));
+  const prometheus = flags.out.find((o) => o.startsWith('prometheus='));
   const durationSec = flags.duration === undefined ? undefined : durationSeconds(flags.duration);
   const problem = overrideProblem(flags.profile, { ...(flags.rate === undefined ? {} : { rate: flags.rate }) });
   if (problem !== undefined) throw usage(problem);
@@ -107,7 +127,9 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
     api: flags.api,
     thresholds: groupThresholds(overrides),
     ...(flags.reportDir === undefined ? {} : { reportDir: flags.reportDir }),
-    ...(flags.out === undefined ? {} : { outJson: flags.out }),
+    ...(json === undefined ? {} : { outJson: json.slice('json='.length) }),
+    ...(prometheus === undefined ? {} : { prometheusUrl: prometheus.slice('prometheus='.length) }),
+    ...(flags.dashboard === undefined ? {} : { dashboardPort: flags.dashboard }),
     ...(flags.vus === undefined ? {} : { vus: flags.vus }),
     ...(flags.duration === undefined || durationSec === undefined ? {} : { duration: flags.duration, durationSec }),
     ...(flags.rate === undefined ? {} : { rate: flags.rate }),

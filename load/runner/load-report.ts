@@ -129,5 +129,6 @@ export async function loadRunReport(
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
   });
-  return assembleReport({ ...common, load: interruptedSection(load, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
+  const withOutput = run.remoteWrite === undefined ? load : { ...load, remoteWrite: run.remoteWrite };
+  return assembleReport({ ...common, load: interruptedSection(withOutput, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
 }

@@ -36,6 +36,8 @@ import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
+import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
+import type { RemoteWriteSummary } from '../../reports/model.ts';
 import type { LoadFlags } from './load-options.ts';
 import { checkVuMemory, runVus } from './vu-memory.ts';
 
@@ -99,6 +101,8 @@ export interface LoadRun {
   readonly reconcile?: string;
   /** The engine did not run: the run was interrupted before it started. */
   readonly notStarted?: boolean;
+  /** The Prometheus remote-write output (`--out prometheus=URL`): endpoint, trend mode, pushes and failures. */
+  readonly remoteWrite?: RemoteWriteSummary;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -193,6 +197,15 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
   rmSync(ndjsonPath, { force: true });
   const engineLabel = engine.engine === 'k6' ? k6Label(engine.k6.path) : 'node';
+  let prometheus;
+  try {
+    prometheus = flags.prometheusUrl === undefined ? undefined : enginePrometheusConfig(flags.prometheusUrl, io.env);
+  } catch (error) {
+    throw usage(`--out prometheus: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // Every series of the run carries its id, so runs sharing one Prometheus stay apart (k6's dashboards filter on testid).
+  const runTags = prometheus === undefined ? undefined : { [TEST_ID_TAG]: runId };
+  const pushFailures = new K6PushFailures();
 
   // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
   const bundle = await ensureBundle(flags.scenario);
@@ -295,10 +308,12 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     );
     const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [flags.scenario]);
     const output = (chunk: string): void => {
+      if (prometheus !== undefined && engine.engine === 'k6') pushFailures.write(chunk);
       display.write(chunk);
       io.onEngineOutput?.(chunk);
     };
     let engineExit = -1;
+    let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
     try {
       if (interrupted()) {
         // A signal came while the run was being prepared: no load is started (what was prepared is still closed below).
@@ -327,9 +342,10 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
           result = await runK6({
             k6: engine.k6.path,
             bundle,
-            env,
+            env: { ...env, ...(prometheus === undefined || flags.prometheusUrl === undefined ? {} : k6PrometheusEnv(flags.prometheusUrl, io.env)) },
             cwd: io.cwd,
             outJson: ndjsonPath,
+            ...(prometheus === undefined ? {} : { prometheus: true, tags: runTags }),
             stdio: 'pipe',
             onOutput: output,
             ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
@@ -348,16 +364,33 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
           cwd: io.cwd,
           outJson: ndjsonPath,
           output,
+          ...(prometheus === undefined ? {} : { remoteWrite: prometheus, overrides: { tags: runTags } }),
           ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
           ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
           ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt.signal }),
         });
         engineExit = result.exitCode;
+        engineRemoteWrite = result.remoteWrite;
       }
     } finally {
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
+    let remoteWrite: RemoteWriteSummary | undefined;
+    if (prometheus !== undefined) {
+      // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
+      const thresholdError = summaryData === undefined ? undefined : await pushThresholds(prometheus, summaryData, runId);
+      const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
+      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1);
+      const lastError = thresholdError ?? engineRemoteWrite?.lastError;
+      if (failed > 0) io.progress.line(`load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`);
+      remoteWrite = remoteWriteSummary(prometheus, {
+        failedPushes: failed,
+        thresholdSeries: thresholdCount,
+        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0), series: engineRemoteWrite.series }),
+        ...(lastError === undefined ? {} : { lastError }),
+      });
+    }
     let ledger: LedgerSection | undefined;
     let reconcile: string | undefined;
     if (session !== undefined && harness !== undefined) {
@@ -388,6 +421,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       ...(ledger === undefined ? {} : { ledger }),
       ...(reconcile === undefined ? {} : { reconcile }),
       ...(engineExit === -1 ? { notStarted: true } : {}),
+      ...(remoteWrite === undefined ? {} : { remoteWrite }),
     };
   } finally {
     session?.close();

@@ -1,5 +1,6 @@
-// Browser script inlined into report.html: draws the load charts with the inlined uPlot from the embedded chart data.
-// Plain ES2019, no imports, no network: each chart marks itself data-rendered="<points drawn>" so tests can tell.
+// Browser script inlined into report.html (and the live dashboard): draws the load charts with the inlined uPlot from the
+// embedded chart data, or from data handed to GatewayHarnessCharts.render (the live page, on each update). Plain ES2019,
+// no imports, no network: each chart marks itself data-rendered="<points drawn>" so tests can tell.
 (function () {
   'use strict';
 
@@ -134,8 +135,8 @@
       axes.push({ label: spec.y2Label, scale: 'y2', side: 1, grid: { show: false }, size: 50 });
       scales.y2 = { range: function (u, min, max) { return [0, max > 0 ? max * 1.2 : 1]; } };
     }
-    // uPlot is the inlined charting library (the global of its IIFE build).
-    new uPlot({ width: width, height: 260, series: series, axes: axes, scales: scales, legend: { live: true } }, columns, container);
+    // uPlot is the inlined charting library (the global of its IIFE build); kept on the element so a redraw frees it.
+    container.gatewayHarnessPlot = new uPlot({ width: width, height: 260, series: series, axes: axes, scales: scales, legend: { live: true } }, columns, container);
     container.setAttribute('data-rendered', String(points));
   }
 
@@ -180,9 +181,18 @@
     return specs;
   }
 
-  function main() {
-    var data = readData();
+  function clear(container) {
+    if (container.gatewayHarnessPlot) container.gatewayHarnessPlot.destroy();
+    container.gatewayHarnessPlot = undefined;
+    container.textContent = '';
+    container.removeAttribute('data-rendered');
+  }
+
+  /** Draws every chart from `data` ({ load: { series } }), replacing what was drawn before. */
+  function render(data) {
     var containers = document.querySelectorAll('[data-chart]');
+    // Every render replaces what the last one drew (the live dashboard renders again as updates arrive).
+    for (var c = 0; c < containers.length; c++) clear(containers[c]);
     var series = data && data.load && data.load.series;
     var specs = {};
     var xs = [];
@@ -209,6 +219,13 @@
       }
       draw(container, spec, spec.xs || xs, spec.xs ? false : series.buckets < 40);
     }
+  }
+
+  window.GatewayHarnessCharts = { render: render };
+
+  function main() {
+    // The live dashboard has no embedded data: its script calls render() as updates arrive.
+    if (document.getElementById('report-data')) render(readData());
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);

@@ -7,7 +7,7 @@ import type { ComparisonSection, ConformanceSection, DriftSection, LedgerSection
 import { faultLine } from '../../api/faults.ts';
 import { changeText, comparedRunText, estimateText, operationLines, settingsText } from '../comparison-text.ts';
 import { requestText } from '../junit-report.ts';
-import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural } from '../sections.ts';
+import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
 import { interruptionText } from '../interruption.ts';
 
@@ -50,7 +50,7 @@ export function escapeHtml(text: string): string {
 const h = escapeHtml;
 
 /** Script text safe inside <script>: a literal "</script" or "<!--" would end or confuse the element. */
-function scriptSafe(code: string, what: string): string {
+export function scriptSafe(code: string, what: string): string {
   if (/<\/script|<!--/i.test(code)) throw new Error(`${what} contains "</script" or "<!--" and cannot be inlined`);
   return code;
 }
@@ -197,7 +197,7 @@ function stat(label: string, value: string): string {
   return `<div class="stat"><div class="k">${h(label)}</div><div class="v">${h(value)}</div></div>`;
 }
 
-const CHARTS: ReadonlyArray<readonly [string, string]> = [
+export const CHARTS: ReadonlyArray<readonly [string, string]> = [
   ['latency-overall', 'Latency percentiles over time (all requests)'],
   ['latency-operations', 'p95 latency per operation over time'],
   ['throughput', 'Throughput, HTTP failures and VUs'],
@@ -222,6 +222,7 @@ function loadHtml(load: LoadSection): string {
       stat('Duration', formatMs(load.durationMs)),
     ].join('')}</div>`,
   ];
+  if (load.remoteWrite !== undefined) parts.push(`<p class="remote-write">${h(remoteWriteLine(load.remoteWrite))}</p>`);
   if (load.setupCompleted === false) {
     parts.push('<div class="error-box" role="alert">setup() did not complete: the target could not be used (its catalog could not be read), so nothing was measured.</div>');
   }

@@ -720,6 +720,7 @@ export interface LoadSection {
     };
   };
   series?: LoadSeries;
+  remoteWrite?: RemoteWriteSummary;
   /**
    * False when the script's setup() did not complete (e.g. the target's catalog could not be read): the target could not be used (verdict unusable). Absent when the script has no setup to judge.
    */
@@ -820,6 +821,39 @@ export interface LatencySeries {
    * One value per bucket; null where the bucket had no sample.
    */
   max: (number | null)[];
+}
+/**
+ * The Prometheus remote-write output of the run (load --out prometheus=URL), when it was on (schema 1.3). A failed push never fails the run: it is counted here.
+ */
+export interface RemoteWriteSummary {
+  /**
+   * The write endpoint, without credentials or query.
+   */
+  url: string;
+  /**
+   * Trends as one gauge per stat (k6's default) or as native histograms.
+   */
+  trends: "stats" | "native-histogram";
+  /**
+   * Pushes the receiver did not accept (on k6: its logged push failures), the end-of-run threshold push included.
+   */
+  failedPushes: number;
+  /**
+   * Pushes attempted (the Node engine counts them; k6 does not say).
+   */
+  pushes?: number;
+  /**
+   * Prometheus series written (names × label sets; the Node engine counts them).
+   */
+  series?: number;
+  /**
+   * Threshold results written at the end (k6_gateway_threshold_passed).
+   */
+  thresholdSeries?: number;
+  /**
+   * The last push failure, when there was one.
+   */
+  lastError?: string;
 }
 /**
  * The drift check against a baseline, when a baseline existed.

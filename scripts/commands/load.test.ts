@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('gateway-harness load flags', () => {
-  const bad: Array<[string[], RegExp]> = [
+  const bad: Array<[string[], RegExp, Record<string, string>?]> = [
     [[], /--scenario is required \(one of catalog-browse, topup-flow/],
     [['--scenario', 'browse'], /--scenario must be one of catalog-browse, topup-flow, giftcard-flow, lookup, mixed, v1-v2/],
     [['--scenario', 'lookup', '--profile', 'heavy'], /--profile must be one of smoke, load, stress, spike, soak, breakpoint/],
@@ -49,7 +49,9 @@ describe('gateway-harness load flags', () => {
     [['--scenario', 'lookup', '--rate', '5'], /--rate applies to the arrival-rate profiles \(load, stress, spike, soak, breakpoint\), not to smoke/],
     [['--scenario', 'lookup', '--threshold', 'http_req_duration'], /--threshold: threshold "http_req_duration" must be metric:expression/],
     [['--scenario', 'lookup', '--threshold', 'gateway_failed:rate<lots'], /--threshold: threshold expression "rate<lots"/],
-    [['--scenario', 'lookup', '--out', 'csv=x.csv'], /--out must be json=FILE/],
+    [['--scenario', 'lookup', '--out', 'csv=x.csv'], /--out must be json=FILE .* or prometheus=URL/],
+    [['--scenario', 'lookup', '--dashboard', '--out', 'json=m.ndjson.gz'], /--dashboard reads the metric stream while it is written: give --out json=FILE without \.gz/],
+    [['--scenario', 'lookup', '--out', 'prometheus=http://127.0.0.1:9/w'], /--out prometheus: K6_PROMETHEUS_RW_TREND_STATS: unknown stat "p95"/, { K6_PROMETHEUS_RW_TREND_STATS: 'p95' }],
     [['--scenario', 'lookup', '--engine', 'k6', '--threshold', 'http_req_durration:p(95)<100'], /--threshold: unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/],
     [['--scenario', 'lookup', '--engine', 'node', '--threshold', 'http_req_durration:p(95)<100'], /--threshold: unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/],
     [['--scenario', 'lookup', '--threshold', 'http_reqs:p(95)<100'], /--threshold: "p\(95\)<100" does not apply to http_reqs, a counter: use count, rate/],
@@ -57,8 +59,19 @@ describe('gateway-harness load flags', () => {
     [['--scenario', 'lookup', '--funds', '-5'], /--funds must be a positive number/],
     [['--scenario', 'lookup', '--funds', '100', '--target', 'http://127.0.0.1:9'], /--funds sets the embedded sandbox's starting balance/],
   ];
-  it.each(bad)('%j exits 2 with one line', async (args, message) => {
-    const { code, stderr } = await runCli(['load', ...args]);
+  it.each(bad)('%j exits 2 with one line', async (args, message, env = {}) => {
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    let run;
+    try {
+      run = await runCli(['load', ...args]);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    const { code, stderr } = run;
     expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_USAGE: /);

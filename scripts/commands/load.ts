@@ -3,6 +3,10 @@
 // run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, 130/143 interrupted,
 // k6's codes passed through.
 import type { Command } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HarnessError } from '../../api/errors.ts';
+import { startLiveDashboard, type LiveDashboard } from '../../load/runner/live-dashboard.ts';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
@@ -49,7 +53,13 @@ export function register(program: Command): void {
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--out <json=FILE>', `k6's NDJSON metric stream (the report's charts read it), e.g. --out json=metrics.ndjson; default <report dir>/${DEFAULT_METRICS_FILE}`)
+    .option(
+      '--out <output>',
+      `json=FILE: k6's NDJSON metric stream (the report's charts read it; default <report dir>/${DEFAULT_METRICS_FILE}); ` +
+        "prometheus=URL: Prometheus remote write during the run (k6's experimental-prometheus-rw series on either engine; K6_PROMETHEUS_RW_* settings apply). Repeatable",
+      collect,
+    )
+    .option('--dashboard [port]', 'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one')
     .option('--vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
     .option('--duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long; other profiles stretch their shape to it')
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
@@ -75,9 +85,14 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
+      throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
+    }
     const compare = compareWithRun(opts);
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
+    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end).
+    const outJson = flags.dashboardPort === undefined ? flags.outJson : (flags.outJson ?? join(reportDir, 'metrics.ndjson'));
     const progress = commandProgress();
     const secrets = reportSecrets(config);
     const meta = loadReportMeta(flags, config);
@@ -91,11 +106,19 @@ export function register(program: Command): void {
       secrets,
       progress,
     });
+    let dashboard: LiveDashboard | undefined;
     try {
       let run;
       try {
+        if (flags.dashboardPort !== undefined && outJson !== undefined) {
+          dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title: `load ${flags.scenario}/${flags.profile}`, runId } });
+          progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
+        }
         interrupt.enter('load');
-        run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt }, money);
+        run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt }, money);
+      } catch (error) {
+        await dashboard?.finish(undefined);
+        throw error;
       } finally {
         progress.done();
       }
@@ -103,8 +126,13 @@ export function register(program: Command): void {
       // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
       const comparison = run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, flags);
       const report = await loadRunReport(run, meta, { ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
-      if (run.unusable !== undefined) throw unusableTarget(report, run.reportDir, secrets);
+      if (run.unusable !== undefined) {
+        await dashboard?.finish(undefined);
+        throw unusableTarget(report, run.reportDir, secrets);
+      }
       const { written } = finishRun(report, run.reportDir, { secrets });
+      const html = written.paths.reportHtml;
+      await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
       process.exitCode = exitCodeOf(run.engineExit, written.report);
     } finally {
       interrupt.dispose();

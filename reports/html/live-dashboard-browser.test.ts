@@ -1,0 +1,106 @@
+// `gateway-harness load --dashboard` in a real headless Chromium (Debian's chromium via playwright-core): the page on
+// 127.0.0.1 shows the report's charts growing while the run goes, then becomes the run's report with its verdict; it
+// asks nothing of the network but its own origin. The CLI runs as a child process, killed at the end whatever happens.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from '../fixtures/browser.ts';
+import { ROOT_DIR } from '../../scripts/gen.ts';
+
+if (CHROMIUM === undefined) console.warn('reports/html/live-dashboard-browser.test.ts: SKIPPED: no chromium binary on PATH (apt-get install chromium, or set CHROMIUM_BIN)');
+
+const dir = mkdtempSync(join(tmpdir(), 'gh-dashboard-'));
+let child: ChildProcess | undefined;
+let context: BrowserContext | undefined;
+afterAll(async () => {
+  await context?.close();
+  if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The page's document as these functions use it (they run in the page; the project's TS has no DOM library). */
+interface PageDocument {
+  title: string;
+  body: { getAttribute(name: string): string | null };
+  querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+  querySelectorAll(selector: string): ArrayLike<{ hasAttribute(name: string): boolean }>;
+}
+// Functions, not strings: the page's CSP forbids eval. Each reads the document itself (they are serialised into the page).
+/** Points the throughput chart says it drew (0 before it drew). */
+const throughputPoints = (): number =>
+  Number((globalThis as unknown as { document: PageDocument }).document.querySelector('[data-chart="throughput"]')?.getAttribute('data-rendered') ?? 0);
+const liveWith = (min: number): boolean => {
+  const doc = (globalThis as unknown as { document: PageDocument }).document;
+  return doc.title.startsWith('LIVE') && Number(doc.querySelector('[data-chart="throughput"]')?.getAttribute('data-rendered') ?? 0) > min;
+};
+const isReport = (): boolean => (globalThis as unknown as { document: PageDocument }).document.title.startsWith('PASS · gateway-harness load');
+const allDrawn = (): boolean => Array.from((globalThis as unknown as { document: PageDocument }).document.querySelectorAll('[data-chart]')).every((el) => el.hasAttribute('data-rendered'));
+const liveUpdates = (): number => Number((globalThis as unknown as { document: PageDocument }).document.body.getAttribute('data-live-updates'));
+
+describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium', () => {
+  it(
+    'the charts grow while the run goes, and at the end the page is the report with its verdict',
+    async () => {
+      const reportDir = join(dir, 'report');
+      // The Node engine (no k6 needed): 1 VU for 6 s against the embedded sandbox, a few hundred requests.
+      child = spawn(process.execPath, [join(ROOT_DIR, 'bin', 'gateway-harness.mjs'), 'load', '--scenario', 'catalog-browse', '--engine', 'node', '--vus', '1', '--duration', '6s', '--dashboard', '--report-dir', reportDir], {
+        cwd: dir,
+        env: { ...process.env, K6_BIN: '/nonexistent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.setEncoding('utf8').on('data', (c: string) => (output += c));
+      child.stderr?.setEncoding('utf8').on('data', (c: string) => (output += c));
+      const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no dashboard URL within 60 s:\n${output}`)), 60_000);
+        const look = (): void => {
+          const m = /live dashboard on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+          if (m !== null) {
+            clearTimeout(timer);
+            resolveUrl(m[1] as string);
+          }
+        };
+        child?.stderr?.on('data', look);
+        child?.stdout?.on('data', look);
+        void exited.then(() => reject(new Error(`the command ended before serving a dashboard:\n${output}`)));
+      });
+
+      context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM as string, args: [...CHROMIUM_ARGS], viewport: { width: 1280, height: 900 } });
+      const page: Page = context.pages()[0] ?? (await context.newPage());
+      const requests: string[] = [];
+      const problems: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(url, { waitUntil: 'load' });
+      expect(await page.title()).toMatch(/^LIVE · load catalog-browse\/smoke/);
+
+      // Live: a first drawing, then a later one with more points, while the page is still the live one.
+      await page.waitForFunction(liveWith, 0, { timeout: 60_000 });
+      const first = await page.evaluate(throughputPoints);
+      await page.waitForFunction(liveWith, first, { timeout: 30_000 });
+      const updates = await page.evaluate(liveUpdates);
+      expect(updates).toBeGreaterThanOrEqual(2);
+
+      // The end: the page is the report (its verdict banner, its charts drawn from the whole stream).
+      await page.waitForFunction(isReport, undefined, { timeout: 120_000 });
+      expect(await page.getAttribute('[data-verdict]', 'data-verdict')).toBe('pass');
+      await page.waitForFunction(allDrawn, undefined, { timeout: 15_000 });
+      expect(await page.evaluate(throughputPoints)).toBeGreaterThan(first);
+      expect(await exited, output).toBe(0);
+      // The page became exactly the report written to disk.
+      const written = readFileSync(join(reportDir, 'report.html'), 'utf8');
+      expect(await page.title()).toBe(/<title>([^<]*)<\/title>/.exec(written)?.[1]?.replace(/&amp;/g, '&'));
+      expect(existsSync(join(reportDir, 'metrics.ndjson'))).toBe(true);
+
+      // Nothing from the network: the page and its event stream, from its own origin.
+      expect(requests.filter((r) => !r.startsWith(url))).toEqual([]);
+      expect(new Set(requests)).toEqual(new Set([url, `${url}events`]));
+      expect(problems).toEqual([]);
+    },
+    240_000,
+  );
+});

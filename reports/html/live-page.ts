@@ -1,0 +1,50 @@
+// The live dashboard's page (`load --dashboard`): the charts of report.html, drawn by the same page.js from updates the
+// run sends over Server-Sent Events; self-contained like the report (nothing from the network, only its own origin).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CHARTS, escapeHtml as h, scriptSafe, type HtmlAssets } from './report-html.ts';
+
+export interface LivePageMeta {
+  /** e.g. "load topup-flow/smoke (node)". */
+  readonly title: string;
+  readonly runId: string;
+}
+
+const LIVE_JS = fileURLToPath(new URL('./live.js', import.meta.url));
+
+export function renderLivePage(meta: LivePageMeta, assets: HtmlAssets): string {
+  const live = readFileSync(LIVE_JS, 'utf8');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'">
+<title>${h(`LIVE · ${meta.title} · ${meta.runId}`)}</title>
+<style>
+${assets.chartCss}
+${assets.css}
+</style>
+</head>
+<body>
+<header class="banner v-incomplete" role="banner"><div class="inner"><div class="word">LIVE</div><div><div class="meaning">${h(meta.title)} is running; the charts update as samples arrive.</div><div class="meta" id="live-status">Waiting for the first samples…</div></div></div></header>
+<main>
+<section class="load"><h3>Over time</h3><div class="charts">${CHARTS.map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>
+<p class="chart-note">At the end of the run this page becomes the run's report. Run <code>${h(meta.runId)}</code>.</p></section>
+</main>
+<script>
+/* ${h(assets.chartName)} — licence:
+${assets.chartLicense.replace(/\*\//g, '* /')}
+*/
+${scriptSafe(assets.chartJs, assets.chartName)}
+</script>
+<script>
+${scriptSafe(assets.pageJs, 'page.js')}
+</script>
+<script>
+${scriptSafe(live, 'live.js')}
+</script>
+</body>
+</html>
+`;
+}
