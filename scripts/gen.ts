@@ -1,6 +1,7 @@
 // Code generator: schemas/*.schema.json -> schemas/generated/{types.ts, validators.js, validators.d.ts, request-bodies.ts}.
 // Validators are ajv standalone code compiled here, once, so no VU (k6) or request (sandbox) ever compiles a schema.
 import { REPORT_SCHEMA_FILES, isReportSchemaFile } from '../schemas/report-schemas.ts';
+import { AJV_OPTIONS, QUIET_AJV_LOGGER } from '../schemas/ajv-options.ts';
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,35 +106,15 @@ export function stripDescriptions(node: unknown, isPropertyMap = false): unknown
   return out;
 }
 
-/** ajv options shared by the generator and its tests; DESIGN.md "What runs inside k6" explains the perf ones. */
-export const AJV_OPTIONS = Object.freeze({
-  strict: true,
-  allErrors: true,
-  // UTF-16 length instead of code points: ~10x faster in k6; every length limit in the spec is on ASCII ids/codes.
-  unicode: false,
-  // Patterns are ASCII-only; a `u` flag would only slow goja's regexp engine down.
-  unicodeRegExp: false,
-  // The spec's "string or null" fields are union types; strict mode rejects them unless allowed.
-  allowUnionTypes: true,
-  code: { source: true, esm: true, lines: true },
-});
-
-// ajv warns that `unicode` is deprecated, yet still honours it (limitLength reads it); keep the output quiet.
-const quietLogger = {
-  log: (...args: unknown[]): void => console.log(...args),
-  warn: (...args: unknown[]): void => {
-    if (typeof args[0] === 'string' && args[0].startsWith('DEPRECATED: option unicode')) return;
-    console.warn(...args);
-  },
-  error: (...args: unknown[]): void => console.error(...args),
-};
+/** ajv options shared by the generator, its tests and the baseline validators (schemas/ajv-options.ts). */
+export { AJV_OPTIONS };
 
 export function validatorName(title: string): string {
   return `validate${title}`;
 }
 
 function generateValidators(sources: readonly SchemaSource[]): string {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: quietLogger });
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: QUIET_AJV_LOGGER });
   for (const source of sources) ajv.addSchema(stripDescriptions(source.schema) as Record<string, unknown>);
   const exports: Record<string, string> = {};
   for (const source of sources) exports[validatorName(source.title)] = source.id;

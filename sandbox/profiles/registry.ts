@@ -7,6 +7,8 @@ import { BENIGN_PROFILES } from './benign.ts';
 import { FAULT_PROFILES } from './faults.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
+import { PAYLOAD_CORRUPTION_PROFILES } from './payload-corruptions.ts';
+import type { PayloadCorruption } from '../corruption.ts';
 
 /** What a request hook sees; it may mutate query, headers and body before authentication and validation. */
 export interface ProfileRequest {
@@ -77,6 +79,8 @@ export interface SandboxProfile {
   catalog?: CatalogAdditions;
   behaviour?: BehaviourOverride;
   hooks?: ProfileHooks;
+  /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way (sandbox/corruption.ts). */
+  corruption?: PayloadCorruption;
 }
 
 const BUILT_IN: readonly SandboxProfile[] = [
@@ -89,7 +93,7 @@ const BUILT_IN: readonly SandboxProfile[] = [
 ];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES];
+  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
 }
 
 export function listProfiles(): SandboxProfile[] {

@@ -1358,14 +1358,2125 @@ return errors === 0;
 }
 validate26.evaluated = {"props":{"skuId":true,"amount":true,"correlationId":true,"firstName":true,"lastName":true,"recipient":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadArray = validate27;
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
+export const validateObservedCarriers = validate27;
+const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-carriers.schema.json","title":"ObservedCarriers","type":"array","items":{"type":"object","required":["productId","carrierName","category","countryCode","denominationType"],"properties":{"productId":{},"carrierName":{},"category":{},"countryCode":{},"denominationType":{}}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/payload-array.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-carriers.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.productId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.carrierName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "carrierName"},message:"must have required property '"+"carrierName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"},message:"must have required property '"+"countryCode"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.denominationType === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "denominationType"},message:"must have required property '"+"denominationType"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedCountries = validate28;
+const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-countries.schema.json","title":"ObservedCountries","type":"array","items":{"type":"object","required":["countryCode","countryName","region","internationalCountryCode","areaCodes","numberLength"],"properties":{"countryCode":{"type":"string"},"countryName":{"type":"string"},"region":{"type":"string"},"internationalCountryCode":{"type":"string"},"areaCodes":{"type":"string"},"numberLength":{"type":"string"}}}};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-countries.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.countryCode === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"},message:"must have required property '"+"countryCode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.countryName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryName"},message:"must have required property '"+"countryName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.region === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "region"},message:"must have required property '"+"region"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.internationalCountryCode === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "internationalCountryCode"},message:"must have required property '"+"internationalCountryCode"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.areaCodes === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "areaCodes"},message:"must have required property '"+"areaCodes"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.numberLength === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "numberLength"},message:"must have required property '"+"numberLength"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.countryCode !== undefined){
+if(typeof data0.countryCode !== "string"){
+const err6 = {instancePath:instancePath+"/" + i0+"/countryCode",schemaPath:"#/items/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data0.countryName !== undefined){
+if(typeof data0.countryName !== "string"){
+const err7 = {instancePath:instancePath+"/" + i0+"/countryName",schemaPath:"#/items/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.region !== undefined){
+if(typeof data0.region !== "string"){
+const err8 = {instancePath:instancePath+"/" + i0+"/region",schemaPath:"#/items/properties/region/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.internationalCountryCode !== undefined){
+if(typeof data0.internationalCountryCode !== "string"){
+const err9 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode",schemaPath:"#/items/properties/internationalCountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.areaCodes !== undefined){
+if(typeof data0.areaCodes !== "string"){
+const err10 = {instancePath:instancePath+"/" + i0+"/areaCodes",schemaPath:"#/items/properties/areaCodes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.numberLength !== undefined){
+if(typeof data0.numberLength !== "string"){
+const err11 = {instancePath:instancePath+"/" + i0+"/numberLength",schemaPath:"#/items/properties/numberLength/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedExchangeRate = validate29;
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-exchange-rate.schema.json","title":"ObservedExchangeRate","type":"object","required":["skuId","productName","currencyCode","exchangeRate"],"properties":{"skuId":{},"productName":{},"currencyCode":{},"exchangeRate":{}}};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-exchange-rate.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.productName === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.currencyCode === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currencyCode"},message:"must have required property '"+"currencyCode"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.exchangeRate === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "exchangeRate"},message:"must have required property '"+"exchangeRate"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":{"skuId":true,"productName":true,"currencyCode":true,"exchangeRate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedLogos = validate30;
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-logos.schema.json","title":"ObservedLogos","type":"array","items":{"type":"object","required":["productId","imageUrl"],"properties":{"productId":{},"imageUrl":{}}}};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-logos.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.productId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"},message:"must have required property '"+"imageUrl"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedOperators = validate31;
+const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-operators.schema.json","title":"ObservedOperators","type":"array","items":{"type":"object","required":["operatorId","operatorName","imageUrl"],"properties":{"operatorId":{"type":"integer"},"operatorName":{},"imageUrl":{}}}};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-operators.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.operatorId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorId"},message:"must have required property '"+"operatorId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"},message:"must have required property '"+"operatorName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"},message:"must have required property '"+"imageUrl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.operatorId !== undefined){
+let data1 = data0.operatorId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedProducts = validate32;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-products.schema.json","title":"ObservedProducts","type":"array","items":{"type":"object","required":["productId","productName","category","countryCode","operatorId","operatorName","imageUrl","description","requireFetchBundle"],"properties":{"productId":{},"productName":{},"category":{},"countryCode":{},"operatorId":{},"operatorName":{},"imageUrl":{},"description":{},"requireFetchBundle":{}}}};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-products.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.productId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"},message:"must have required property '"+"countryCode"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.operatorId === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorId"},message:"must have required property '"+"operatorId"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"},message:"must have required property '"+"operatorName"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"},message:"must have required property '"+"imageUrl"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.requireFetchBundle === undefined){
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "requireFetchBundle"},message:"must have required property '"+"requireFetchBundle"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedPromotions = validate33;
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-promotions.schema.json","title":"ObservedPromotions","type":"array","items":{"type":"object","required":["promotionName","startDate","endDate","description","restriction","promotionMinMax","product"],"properties":{"product":{"type":"object","required":["productId"],"properties":{"productId":{}}},"promotionName":{},"startDate":{},"endDate":{},"description":{},"restriction":{},"promotionMinMax":{}}}};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-promotions.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.promotionName === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "promotionName"},message:"must have required property '"+"promotionName"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.startDate === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "startDate"},message:"must have required property '"+"startDate"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.endDate === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "endDate"},message:"must have required property '"+"endDate"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.restriction === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "restriction"},message:"must have required property '"+"restriction"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.promotionMinMax === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "promotionMinMax"},message:"must have required property '"+"promotionMinMax"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.product === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "product"},message:"must have required property '"+"product"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.product !== undefined){
+let data1 = data0.product;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.productId === undefined){
+const err7 = {instancePath:instancePath+"/" + i0+"/product",schemaPath:"#/items/properties/product/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/" + i0+"/product",schemaPath:"#/items/properties/product/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedSkuDescriptions = validate34;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json","title":"ObservedSkuDescriptions","type":"array","items":{"type":"object","required":["skuId","productName","description"],"properties":{"skuId":{},"productName":{},"description":{}}}};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedTransaction = validate35;
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-transaction.schema.json","title":"ObservedTransaction","type":"object","required":["transactionId","transactionDate","invoiceAmount","faceValue","discount","fee","product","topupDetail","pins","giftCardDetail","simInfo","billPaymentDetail"],"properties":{"transactionId":{"type":"integer"},"product":{"type":"object","required":["skuId","productName","faceValue","instructions"],"properties":{"skuId":{},"productName":{},"faceValue":{},"instructions":{}}},"pins":{"type":["array","null"]},"transactionDate":{},"invoiceAmount":{},"faceValue":{},"discount":{},"fee":{},"topupDetail":{},"giftCardDetail":{},"simInfo":{},"billPaymentDetail":{}}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-transaction.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.transactionId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transactionId"},message:"must have required property '"+"transactionId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.transactionDate === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transactionDate"},message:"must have required property '"+"transactionDate"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.invoiceAmount === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "invoiceAmount"},message:"must have required property '"+"invoiceAmount"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.faceValue === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "faceValue"},message:"must have required property '"+"faceValue"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.discount === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "discount"},message:"must have required property '"+"discount"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.product === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "product"},message:"must have required property '"+"product"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.topupDetail === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "topupDetail"},message:"must have required property '"+"topupDetail"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.pins === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pins"},message:"must have required property '"+"pins"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.giftCardDetail === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "giftCardDetail"},message:"must have required property '"+"giftCardDetail"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.simInfo === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simInfo"},message:"must have required property '"+"simInfo"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.billPaymentDetail === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "billPaymentDetail"},message:"must have required property '"+"billPaymentDetail"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.transactionId !== undefined){
+let data0 = data.transactionId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err12 = {instancePath:instancePath+"/transactionId",schemaPath:"#/properties/transactionId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.product !== undefined){
+let data1 = data.product;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.skuId === undefined){
+const err13 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data1.productName === undefined){
+const err14 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data1.faceValue === undefined){
+const err15 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "faceValue"},message:"must have required property '"+"faceValue"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data1.instructions === undefined){
+const err16 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "instructions"},message:"must have required property '"+"instructions"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.pins !== undefined){
+let data2 = data.pins;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+const err18 = {instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: schema49.properties.pins.type},message:"must be array,null"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"transactionId":true,"product":true,"pins":true,"transactionDate":true,"invoiceAmount":true,"faceValue":true,"discount":true,"fee":true,"topupDetail":true,"giftCardDetail":true,"simInfo":true,"billPaymentDetail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedV1Lookup = validate36;
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json","title":"ObservedV1Lookup","type":"object","required":["productId","productName","category","countryCode","operator","operatorId","denominationType","skus"],"properties":{"skus":{"type":"array"},"productId":{},"productName":{},"category":{},"countryCode":{},"operator":{},"operatorId":{},"denominationType":{}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.productId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.productName === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.category === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.countryCode === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "countryCode"},message:"must have required property '"+"countryCode"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.operator === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.operatorId === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operatorId"},message:"must have required property '"+"operatorId"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.denominationType === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "denominationType"},message:"must have required property '"+"denominationType"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.skus === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skus"},message:"must have required property '"+"skus"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.skus !== undefined){
+if(!(Array.isArray(data.skus))){
+const err8 = {instancePath:instancePath+"/skus",schemaPath:"#/properties/skus/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"skus":true,"productId":true,"productName":true,"category":true,"countryCode":true,"operator":true,"operatorId":true,"denominationType":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedV1Skus = validate37;
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-skus.schema.json","title":"ObservedV1Skus","type":"array","items":{"type":"object","required":["skuId","productId","productName","productDescription","benefitType","validity","faceValue","minAmount","maxAmount","discount","pricing","category","region","isSalesTaxCharged","salesTax","exchangeRate","currencyCode","countryCode","localPhoneNumberLength","internationalCountryCode","allowDecimal","fee","operatorName","deliveryCurrencyCode","supportedTransactionCurrencies","carrierName","additionalInformation","loanAmount"],"properties":{"internationalCountryCode":{"type":"array"},"skuId":{},"productId":{},"productName":{},"productDescription":{},"benefitType":{},"validity":{},"faceValue":{},"minAmount":{},"maxAmount":{},"discount":{},"pricing":{},"category":{},"region":{},"isSalesTaxCharged":{},"salesTax":{},"exchangeRate":{},"currencyCode":{},"countryCode":{},"localPhoneNumberLength":{},"allowDecimal":{},"fee":{},"operatorName":{},"deliveryCurrencyCode":{},"supportedTransactionCurrencies":{},"carrierName":{},"additionalInformation":{},"loanAmount":{}}}};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-skus.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.productId === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.productDescription === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productDescription"},message:"must have required property '"+"productDescription"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.benefitType === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "benefitType"},message:"must have required property '"+"benefitType"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.validity === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "validity"},message:"must have required property '"+"validity"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.faceValue === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "faceValue"},message:"must have required property '"+"faceValue"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.minAmount === undefined){
+const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "minAmount"},message:"must have required property '"+"minAmount"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.maxAmount === undefined){
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "maxAmount"},message:"must have required property '"+"maxAmount"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.discount === undefined){
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "discount"},message:"must have required property '"+"discount"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.pricing === undefined){
+const err10 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "pricing"},message:"must have required property '"+"pricing"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err11 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data0.region === undefined){
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "region"},message:"must have required property '"+"region"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data0.isSalesTaxCharged === undefined){
+const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "isSalesTaxCharged"},message:"must have required property '"+"isSalesTaxCharged"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data0.salesTax === undefined){
+const err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "salesTax"},message:"must have required property '"+"salesTax"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data0.exchangeRate === undefined){
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "exchangeRate"},message:"must have required property '"+"exchangeRate"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data0.currencyCode === undefined){
+const err16 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "currencyCode"},message:"must have required property '"+"currencyCode"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err17 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"},message:"must have required property '"+"countryCode"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data0.localPhoneNumberLength === undefined){
+const err18 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "localPhoneNumberLength"},message:"must have required property '"+"localPhoneNumberLength"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data0.internationalCountryCode === undefined){
+const err19 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "internationalCountryCode"},message:"must have required property '"+"internationalCountryCode"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data0.allowDecimal === undefined){
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "allowDecimal"},message:"must have required property '"+"allowDecimal"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data0.fee === undefined){
+const err21 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err22 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"},message:"must have required property '"+"operatorName"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data0.deliveryCurrencyCode === undefined){
+const err23 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "deliveryCurrencyCode"},message:"must have required property '"+"deliveryCurrencyCode"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data0.supportedTransactionCurrencies === undefined){
+const err24 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "supportedTransactionCurrencies"},message:"must have required property '"+"supportedTransactionCurrencies"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data0.carrierName === undefined){
+const err25 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "carrierName"},message:"must have required property '"+"carrierName"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data0.additionalInformation === undefined){
+const err26 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "additionalInformation"},message:"must have required property '"+"additionalInformation"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data0.loanAmount === undefined){
+const err27 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmount"},message:"must have required property '"+"loanAmount"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data0.internationalCountryCode !== undefined){
+if(!(Array.isArray(data0.internationalCountryCode))){
+const err28 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode",schemaPath:"#/items/properties/internationalCountryCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedV2Skus = validate38;
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v2-skus.schema.json","title":"ObservedV2Skus","type":"array","items":{"type":"object","required":["skuId","skuName","productId","productName","category","subCategory","operatorId","operatorName","countryCode","region","imageUrl","productDescription","additionalInformation","benefitType","validity","discount","fee","exchangeRate","isSalesTaxCharged","salesTax","localPhoneNumberLength","internationalCountryCode","allowDecimal","deliveryAmountType","requireFetchBundle","loanAmountInFaceValueCurrency","loanAmountInDeliveryCurrency","loanAmountInWalletCurrency","min","max"],"properties":{"category":{"type":"string"},"internationalCountryCode":{"type":"array","items":{"type":"string"}},"min":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"max":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"skuId":{},"skuName":{},"productId":{},"productName":{},"subCategory":{},"operatorId":{},"operatorName":{},"countryCode":{},"region":{},"imageUrl":{},"productDescription":{},"additionalInformation":{},"benefitType":{},"validity":{},"discount":{},"fee":{},"exchangeRate":{},"isSalesTaxCharged":{},"salesTax":{},"localPhoneNumberLength":{},"allowDecimal":{},"deliveryAmountType":{},"requireFetchBundle":{},"loanAmountInFaceValueCurrency":{},"loanAmountInDeliveryCurrency":{},"loanAmountInWalletCurrency":{}}}};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-v2-skus.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.skuName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuName"},message:"must have required property '"+"skuName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.productId === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"},message:"must have required property '"+"productId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"},message:"must have required property '"+"productName"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.subCategory === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "subCategory"},message:"must have required property '"+"subCategory"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.operatorId === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorId"},message:"must have required property '"+"operatorId"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"},message:"must have required property '"+"operatorName"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"},message:"must have required property '"+"countryCode"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.region === undefined){
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "region"},message:"must have required property '"+"region"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err10 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"},message:"must have required property '"+"imageUrl"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data0.productDescription === undefined){
+const err11 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productDescription"},message:"must have required property '"+"productDescription"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data0.additionalInformation === undefined){
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "additionalInformation"},message:"must have required property '"+"additionalInformation"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data0.benefitType === undefined){
+const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "benefitType"},message:"must have required property '"+"benefitType"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data0.validity === undefined){
+const err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "validity"},message:"must have required property '"+"validity"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data0.discount === undefined){
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "discount"},message:"must have required property '"+"discount"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data0.fee === undefined){
+const err16 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "fee"},message:"must have required property '"+"fee"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data0.exchangeRate === undefined){
+const err17 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "exchangeRate"},message:"must have required property '"+"exchangeRate"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data0.isSalesTaxCharged === undefined){
+const err18 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "isSalesTaxCharged"},message:"must have required property '"+"isSalesTaxCharged"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data0.salesTax === undefined){
+const err19 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "salesTax"},message:"must have required property '"+"salesTax"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data0.localPhoneNumberLength === undefined){
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "localPhoneNumberLength"},message:"must have required property '"+"localPhoneNumberLength"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data0.internationalCountryCode === undefined){
+const err21 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "internationalCountryCode"},message:"must have required property '"+"internationalCountryCode"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data0.allowDecimal === undefined){
+const err22 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "allowDecimal"},message:"must have required property '"+"allowDecimal"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data0.deliveryAmountType === undefined){
+const err23 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "deliveryAmountType"},message:"must have required property '"+"deliveryAmountType"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data0.requireFetchBundle === undefined){
+const err24 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "requireFetchBundle"},message:"must have required property '"+"requireFetchBundle"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data0.loanAmountInFaceValueCurrency === undefined){
+const err25 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmountInFaceValueCurrency"},message:"must have required property '"+"loanAmountInFaceValueCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data0.loanAmountInDeliveryCurrency === undefined){
+const err26 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmountInDeliveryCurrency"},message:"must have required property '"+"loanAmountInDeliveryCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data0.loanAmountInWalletCurrency === undefined){
+const err27 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmountInWalletCurrency"},message:"must have required property '"+"loanAmountInWalletCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data0.min === undefined){
+const err28 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data0.max === undefined){
+const err29 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data0.category !== undefined){
+if(typeof data0.category !== "string"){
+const err30 = {instancePath:instancePath+"/" + i0+"/category",schemaPath:"#/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data0.internationalCountryCode !== undefined){
+let data2 = data0.internationalCountryCode;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data2[i1] !== "string"){
+const err31 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode/" + i1,schemaPath:"#/items/properties/internationalCountryCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode",schemaPath:"#/items/properties/internationalCountryCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data0.min !== undefined){
+let data4 = data0.min;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.faceValue === undefined){
+const err33 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "faceValue"},message:"must have required property '"+"faceValue"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data4.faceValueCurrency === undefined){
+const err34 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "faceValueCurrency"},message:"must have required property '"+"faceValueCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data4.deliveredAmount === undefined){
+const err35 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "deliveredAmount"},message:"must have required property '"+"deliveredAmount"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data4.deliveryCurrencyCode === undefined){
+const err36 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "deliveryCurrencyCode"},message:"must have required property '"+"deliveryCurrencyCode"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data4.cost === undefined){
+const err37 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data4.costCurrency === undefined){
+const err38 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "costCurrency"},message:"must have required property '"+"costCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data4.faceValueInWalletCurrency === undefined){
+const err39 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "faceValueInWalletCurrency"},message:"must have required property '"+"faceValueInWalletCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data0.max !== undefined){
+let data5 = data0.max;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.faceValue === undefined){
+const err41 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "faceValue"},message:"must have required property '"+"faceValue"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data5.faceValueCurrency === undefined){
+const err42 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "faceValueCurrency"},message:"must have required property '"+"faceValueCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data5.deliveredAmount === undefined){
+const err43 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "deliveredAmount"},message:"must have required property '"+"deliveredAmount"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data5.deliveryCurrencyCode === undefined){
+const err44 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "deliveryCurrencyCode"},message:"must have required property '"+"deliveryCurrencyCode"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data5.cost === undefined){
+const err45 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data5.costCurrency === undefined){
+const err46 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "costCurrency"},message:"must have required property '"+"costCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data5.faceValueInWalletCurrency === undefined){
+const err47 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "faceValueInWalletCurrency"},message:"must have required property '"+"faceValueInWalletCurrency"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadArray = validate39;
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-array.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1382,19 +3493,307 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadNumber = validate28;
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
+export const validatePayloadLocalizedList = validate40;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-list.schema.json","title":"PayloadLocalizedList","type":"array","items":{"$ref":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json"}};
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json","title":"PayloadLocalizedRecord","type":"object","$ref":"https://gateway-harness.dev/schemas/payload-record.schema.json","patternProperties":{"^([Ss]kuName|[Pp]roductName|[Bb]enefitType|[Pp]roductDescription|[Oo]peratorName|[Aa]dditionalInformation)$":{"type":["string","null"]}}};
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record.schema.json","title":"PayloadRecord","type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}};
+const pattern5 = new RegExp("^([Ss]kuName|[Pp]roductName|[Bb]enefitType|[Pp]roductDescription|[Oo]peratorName|[Aa]dditionalInformation)$", "");
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId !== undefined){
+let data0 = data.skuId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/skuId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/skuId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 < -2147483648 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.productId !== undefined){
+let data1 = data.productId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/productId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/productId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/productId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.operatorId !== undefined){
+let data2 = data.operatorId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/operatorId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/operatorId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/operatorId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/operatorId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.categoryId !== undefined){
+let data3 = data.categoryId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/categoryId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/categoryId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/categoryId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/categoryId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.additionalInfos !== undefined){
+let data4 = data.additionalInfos;
+if((!(Array.isArray(data4))) && (data4 !== null)){
+const err12 = {instancePath:instancePath+"/additionalInfos",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/additionalInfos/type",keyword:"type",params:{type: schema56.properties.additionalInfos.type},message:"must be array,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length < 2){
+const err13 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2},message:"must NOT have fewer than 2 properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+var props0 = {};
+props0.skuId = true;
+props0.productId = true;
+props0.operatorId = true;
+props0.categoryId = true;
+props0.additionalInfos = true;
+for(const key0 in data){
+if(pattern5.test(key0)){
+let data6 = data[key0];
+if((typeof data6 !== "string") && (data6 !== null)){
+const err16 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5E(%5BSs%5DkuName%7C%5BPp%5DroductName%7C%5BBb%5DenefitType%7C%5BPp%5DroductDescription%7C%5BOo%5DperatorName%7C%5BAa%5DdditionalInformation)%24/type",keyword:"type",params:{type: schema55.patternProperties["^([Ss]kuName|[Pp]roductName|[Bb]enefitType|[Pp]roductDescription|[Oo]peratorName|[Aa]dditionalInformation)$"].type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+props0[key0] = true;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate41.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate41.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-list.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate41(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadLocalizedRecord = validate41;
+
+export const validatePayloadNumber = validate43;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-number.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1411,19 +3810,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadObject = validate29;
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
+export const validatePayloadObject = validate44;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-object.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1440,19 +3839,458 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePinRequest = validate30;
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validatePayloadRecordList = validate45;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record-list.schema.json","title":"PayloadRecordList","type":"array","items":{"$ref":"https://gateway-harness.dev/schemas/payload-record.schema.json"}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-record-list.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId !== undefined){
+let data1 = data0.skuId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err0 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err1 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data0.productId !== undefined){
+let data2 = data0.productId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err3 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/productId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data0.operatorId !== undefined){
+let data3 = data0.operatorId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/operatorId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data0.categoryId !== undefined){
+let data4 = data0.categoryId;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err9 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/categoryId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4 < -2147483648 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data0.additionalInfos !== undefined){
+let data5 = data0.additionalInfos;
+if((!(Array.isArray(data5))) && (data5 !== null)){
+const err12 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/additionalInfos/type",keyword:"type",params:{type: schema56.properties.additionalInfos.type},message:"must be array,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length < 2){
+const err13 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2},message:"must NOT have fewer than 2 properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"https://gateway-harness.dev/schemas/payload-record.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadRecord = validate46;
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId !== undefined){
+let data0 = data.skuId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 < -2147483648 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.productId !== undefined){
+let data1 = data.productId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.operatorId !== undefined){
+let data2 = data.operatorId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.categoryId !== undefined){
+let data3 = data.categoryId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.additionalInfos !== undefined){
+let data4 = data.additionalInfos;
+if((!(Array.isArray(data4))) && (data4 !== null)){
+const err12 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema56.properties.additionalInfos.type},message:"must be array,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length < 2){
+const err13 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2},message:"must NOT have fewer than 2 properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+validate46.evaluated = {"props":{"skuId":true,"productId":true,"operatorId":true,"categoryId":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validatePinRequest = validate47;
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/pin-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1553,7 +4391,7 @@ errors++;
 if(data.recipient !== undefined){
 let data2 = data.recipient;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema44.properties.recipient.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema62.properties.recipient.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1566,7 +4404,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data3 = data.additionalInfos;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema44.properties.additionalInfos.type},message:"must be array,null"};
+const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema62.properties.additionalInfos.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1603,19 +4441,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSimActivationRequest = validate31;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validateSimActivationRequest = validate48;
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/sim-activation-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1761,7 +4599,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema46.properties.language.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema64.properties.language.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1774,7 +4612,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema64.properties.email.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1857,7 +4695,7 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema46.properties.areaCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema64.properties.areaCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1870,7 +4708,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema46.properties.imei.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema64.properties.imei.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1883,7 +4721,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema46.properties.additionalInfos.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema64.properties.additionalInfos.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1920,19 +4758,19 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSimPortinRequest = validate32;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
+export const validateSimPortinRequest = validate49;
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/sim-portin-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2078,7 +4916,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema48.properties.language.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema66.properties.language.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2091,7 +4929,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema48.properties.email.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema66.properties.email.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2174,7 +5012,7 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema48.properties.areaCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema66.properties.areaCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2199,7 +5037,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema48.properties.imei.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema66.properties.imei.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2212,7 +5050,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema48.properties.additionalInfos.type},message:"must be array,null"};
+const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema66.properties.additionalInfos.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2241,7 +5079,7 @@ errors++;
 if(data.operatorCode !== undefined){
 let data11 = data.operatorCode;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema48.properties.operatorCode.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema66.properties.operatorCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2254,7 +5092,7 @@ errors++;
 if(data.mobileNumber !== undefined){
 let data12 = data.mobileNumber;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema48.properties.mobileNumber.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema66.properties.mobileNumber.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2267,7 +5105,7 @@ errors++;
 if(data.accountNumber !== undefined){
 let data13 = data.accountNumber;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema48.properties.accountNumber.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema66.properties.accountNumber.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2280,7 +5118,7 @@ errors++;
 if(data.passwordPin !== undefined){
 let data14 = data.passwordPin;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema48.properties.passwordPin.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema66.properties.passwordPin.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2293,7 +5131,7 @@ errors++;
 if(data.firstName !== undefined){
 let data15 = data.firstName;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema48.properties.firstName.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema66.properties.firstName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2306,7 +5144,7 @@ errors++;
 if(data.lastName !== undefined){
 let data16 = data.lastName;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema48.properties.lastName.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema66.properties.lastName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2319,7 +5157,7 @@ errors++;
 if(data.address !== undefined){
 let data17 = data.address;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema48.properties.address.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema66.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2332,7 +5170,7 @@ errors++;
 if(data.city !== undefined){
 let data18 = data.city;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema48.properties.city.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema66.properties.city.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2345,7 +5183,7 @@ errors++;
 if(data.state !== undefined){
 let data19 = data.state;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema48.properties.state.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema66.properties.state.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2358,7 +5196,7 @@ errors++;
 if(data.accountHolderZip !== undefined){
 let data20 = data.accountHolderZip;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema48.properties.accountHolderZip.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema66.properties.accountHolderZip.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2371,7 +5209,7 @@ errors++;
 if(data.equipmentType !== undefined){
 let data21 = data.equipmentType;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema48.properties.equipmentType.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema66.properties.equipmentType.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2384,7 +5222,7 @@ errors++;
 if(data.streetNumber !== undefined){
 let data22 = data.streetNumber;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema48.properties.streetNumber.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema66.properties.streetNumber.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2397,7 +5235,7 @@ errors++;
 if(data.streetName !== undefined){
 let data23 = data.streetName;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema48.properties.streetName.type},message:"must be string,null"};
+const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema66.properties.streetName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2410,7 +5248,7 @@ errors++;
 if(data.contactNumber !== undefined){
 let data24 = data.contactNumber;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema48.properties.contactNumber.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema66.properties.contactNumber.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2431,20 +5269,20 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTopupRequest = validate33;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
-const pattern5 = new RegExp("^(|[0-9]{4,6})$", "");
+export const validateTopupRequest = validate50;
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+const pattern6 = new RegExp("^(|[0-9]{4,6})$", "");
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/topup-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2603,7 +5441,7 @@ errors++;
 if(data.senderMobile !== undefined){
 let data4 = data.senderMobile;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema50.properties.senderMobile.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema68.properties.senderMobile.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2616,7 +5454,7 @@ errors++;
 if(data.operatorPin !== undefined){
 let data5 = data.operatorPin;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema50.properties.operatorPin.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema68.properties.operatorPin.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2636,7 +5474,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!pattern5.test(data5)){
+if(!pattern6.test(data5)){
 const err16 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/pattern",keyword:"pattern",params:{pattern: "^(|[0-9]{4,6})$"},message:"must match pattern \""+"^(|[0-9]{4,6})$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -2686,7 +5524,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data7 = data.transactionCurrencyCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema50.properties.transactionCurrencyCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema68.properties.transactionCurrencyCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2699,7 +5537,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data8 = data.additionalInfos;
 if((!(Array.isArray(data8))) && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema50.properties.additionalInfos.type},message:"must be array,null"};
+const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema68.properties.additionalInfos.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2736,7 +5574,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"skuId":true,"amount":true,"mobile":true,"correlationId":true,"senderMobile":true,"operatorPin":true,"numberOfPlanMonths":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"skuId":true,"amount":true,"mobile":true,"correlationId":true,"senderMobile":true,"operatorPin":true,"numberOfPlanMonths":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};

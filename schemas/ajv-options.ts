@@ -1,0 +1,25 @@
+// The ajv options every standalone validator is compiled with: the wire schemas (scripts/gen.ts) and a baseline's
+// learned schemas (drift/baseline-validators.ts, at bundle build time). One place, so both compile for k6 the same way.
+
+/** DESIGN.md "What runs inside k6" explains the perf ones. */
+export const AJV_OPTIONS = Object.freeze({
+  strict: true,
+  allErrors: true,
+  // UTF-16 length instead of code points: ~10x faster in k6; every length limit in the spec is on ASCII ids/codes.
+  unicode: false,
+  // Patterns are ASCII-only; a `u` flag would only slow goja's regexp engine down.
+  unicodeRegExp: false,
+  // The spec's "string or null" fields are union types; strict mode rejects them unless allowed.
+  allowUnionTypes: true,
+  code: { source: true, esm: true, lines: true },
+});
+
+/** ajv warns that `unicode` is deprecated, yet still honours it (limitLength reads it); this logger keeps the output quiet. */
+export const QUIET_AJV_LOGGER = {
+  log: (...args: unknown[]): void => console.log(...args),
+  warn: (...args: unknown[]): void => {
+    if (typeof args[0] === 'string' && args[0].startsWith('DEPRECATED: option unicode')) return;
+    console.warn(...args);
+  },
+  error: (...args: unknown[]): void => console.error(...args),
+};
