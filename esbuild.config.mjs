@@ -26,13 +26,32 @@ export const K6_BUNDLE_OPTIONS = Object.freeze({
 
 const ENTRY_SUFFIX = '.load.ts';
 
-/** The generated ajv validators the bundles use: what api/validation.ts `validateEnvelope` calls (envelopes and payload kinds). */
+/**
+ * The generated ajv validators the bundles use: what api/validation.ts `validateEnvelope` calls (envelopes and payload
+ * kinds) and api/payload-checks.ts (the spec and observed payload layers).
+ */
 export const K6_VALIDATORS = Object.freeze([
   'validateEnvelope',
   'validateGiftcardListEnvelope',
   'validatePayloadArray',
   'validatePayloadNumber',
   'validatePayloadObject',
+  'validatePayloadRecord',
+  'validatePayloadRecordList',
+  'validatePayloadLocalizedRecord',
+  'validatePayloadLocalizedList',
+  'validateObservedCarriers',
+  'validateObservedCountries',
+  'validateObservedExchangeRate',
+  'validateObservedLogos',
+  'validateObservedOperators',
+  'validateObservedProducts',
+  'validateObservedPromotions',
+  'validateObservedSkuDescriptions',
+  'validateObservedTransaction',
+  'validateObservedV1Lookup',
+  'validateObservedV1Skus',
+  'validateObservedV2Skus',
 ]);
 
 const VALIDATORS_FILE = /schemas[\\/]generated[\\/]validators\.js$/;
@@ -95,6 +114,18 @@ const pruneValidatorsPlugin = {
   },
 };
 
+const BASELINE_MODULE = /load[\\/]baseline-validators\.ts$/;
+
+/** A run with a baseline: load/baseline-validators.ts becomes the baseline's compiled validators (drift/baseline-validators.ts). */
+function baselinePlugin(contents) {
+  return {
+    name: 'gateway-harness-baseline-validators',
+    setup(b) {
+      b.onLoad({ filter: BASELINE_MODULE }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
 /** The k6 entries: `load/<name>.load.ts` → name. */
 export function findLoadEntries(rootDir = process.cwd()) {
   const dir = join(rootDir, 'load');
@@ -108,9 +139,11 @@ let stagingCounter = 0;
 
 /**
  * Builds the bundles (all entries, or the named ones) into outDir. Each is written beside its final name and renamed
- * into place, so a k6 run reading dist/k6 never sees half a file. Returns what was built, with sizes.
+ * into place, so a k6 run reading dist/k6 never sees half a file. Returns what was built, with sizes. `baselineModule`:
+ * the source of a baseline's compiled validators, bundled in place of load/baseline-validators.ts (give such a build
+ * its own outDir: the bundle is then specific to that baseline).
  */
-export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k6', only } = {}) {
+export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k6', only, baselineModule } = {}) {
   const entries = findLoadEntries(rootDir).filter((entry) => only === undefined || only.includes(entry.name));
   if (entries.length === 0) return [];
   const target = resolve(rootDir, outDir);
@@ -123,7 +156,7 @@ export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k
     absWorkingDir: rootDir,
     metafile: true,
     write: true,
-    plugins: [pruneValidatorsPlugin],
+    plugins: baselineModule === undefined ? [pruneValidatorsPlugin] : [pruneValidatorsPlugin, baselinePlugin(baselineModule)],
   });
   const built = [];
   for (const entry of entries) {

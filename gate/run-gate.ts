@@ -10,6 +10,7 @@ import { settingsForSandbox } from '../conformance/session.ts';
 import type { ConformanceSettings } from '../conformance/settings.ts';
 import { DiscoveryError } from '../conformance/fixtures.ts';
 import type { Baseline } from '../drift/baseline-files.ts';
+import { baselineValidatorsModule } from '../drift/baseline-validators.ts';
 import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../drift/target-session.ts';
@@ -83,6 +84,8 @@ async function loadPart(request: GateRequest, resolved: ResolvedTargetConfig, sa
     api: request.api,
     reportDir: request.reportDir,
     thresholds: {},
+    // With a baseline, every load payload is held against it too (the drift part then checks the shapes once more).
+    ...(request.baseline === undefined ? {} : { baseline: request.baseline.dir }),
   };
   const run = await runLoad(flags, resolved, {
     cwd: request.cwd,
@@ -90,6 +93,7 @@ async function loadPart(request: GateRequest, resolved: ResolvedTargetConfig, sa
     progress: request.progress,
     runId: request.runId,
     ...(sandbox === undefined ? {} : { sandbox: { url: sandbox.url, profile: request.profile } }),
+    ...(request.baseline === undefined ? {} : { baselineModule: baselineValidatorsModule(request.baseline) }),
   });
   if (run.summaryData === undefined) return { run, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } };
   const section = await loadSection({
@@ -97,6 +101,7 @@ async function loadPart(request: GateRequest, resolved: ResolvedTargetConfig, sa
     ...GATE_LOAD,
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+    payload: run.payload,
   });
   // k6's exit codes other than 0 and 99 (script error, aborted run) mean the run itself broke: never a pass.
   const broken = run.engineExit !== 0 && run.engineExit !== 99 && section.setupCompleted !== false;

@@ -37,7 +37,7 @@ export type {
 };
 
 /** MAJOR.MINOR of schemas/summary.schema.json. Minor: optional fields added. Major: anything removed or changed. */
-export const SCHEMA_VERSION = '1.2';
+export const SCHEMA_VERSION = '1.3';
 export const TOOL_NAME = 'gateway-harness';
 
 /** File names inside a report directory (DESIGN.md "interface contract"); `artifacts` uses these keys. */

@@ -1053,47 +1053,58 @@ export type PayloadArray = unknown[];
 export type PayloadLocalizedList = PayloadLocalizedRecord[];
 
 /**
- * Spec layer (error). A SKU, gift card SKU or mobile lookup record (spec: Catalog and other payload records, "Localized fields in SKU, gift card SKU and mobile lookup results: SkuName, ProductName, BenefitType, ProductDescription, OperatorName, AdditionalInformation"): a PayloadRecord whose localized fields, where present, are text. The spec spells the names in PascalCase; payloads use camelCase (observed-payloads.md), so both first-letter cases match. Presence is not asserted.
+ * Spec layer (error). A SKU, gift card SKU or mobile lookup record (spec: Catalog and other payload records, "Localized fields in SKU, gift card SKU and mobile lookup results: SkuName, ProductName, BenefitType, ProductDescription, OperatorName, AdditionalInformation"): a PayloadRecord whose localized fields, where present, are text. The spec spells the names in PascalCase; payloads use camelCase (observed-payloads.md), so both first-letter cases are listed. Presence is not asserted.
  */
 export interface PayloadLocalizedRecord {
   /**
-   * Spec: skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
    */
-  skuId?: number;
-  /**
-   * Spec: productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
-   */
-  productId?: number;
-  /**
-   * Spec: operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
-   */
-  operatorId?: number;
-  /**
-   * Spec: categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
-   */
-  categoryId?: number;
-  /**
-   * Spec (AdditionalInfo): "additionalInfos is an array of objects or null. Each element is a name/value pair supplying extra information that some products require". A pair has two members; their names are "not shown", so only the count is checked.
-   */
-  additionalInfos?:
-    | {
-        [k: string]: unknown;
-      }[]
-    | null;
+  SkuName?: string | null;
   /**
    * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
-   *
-   * This interface was referenced by `PayloadLocalizedRecord`'s JSON-Schema definition
-   * via the `patternProperty` "^([Ss]kuName|[Pp]roductName|[Bb]enefitType|[Pp]roductDescription|[Oo]peratorName|[Aa]dditionalInformation)$".
    */
-  [k: string]:
-    | string
-    | null
-    | number
-    | {
-        [k: string]: unknown;
-      }[]
-    | undefined;
+  skuName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  ProductName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  productName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  BenefitType?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  benefitType?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  ProductDescription?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  productDescription?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  OperatorName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  operatorName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  AdditionalInformation?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  additionalInformation?: string | null;
+  [k: string]: unknown;
 }
 
 /**
@@ -1332,7 +1343,7 @@ export type ReportOutcome = "Successful" | "Failed" | "InProgress" | "Unknown";
  */
 export interface RunReport {
   /**
-   * Version of this schema, MAJOR.MINOR (today 1.2). Scripts should check the major version.
+   * Version of this schema, MAJOR.MINOR (today 1.3). Scripts should check the major version.
    */
   schemaVersion: string;
   /**
@@ -1677,6 +1688,7 @@ export interface LoadSection {
     };
   };
   series?: LoadSeries;
+  payloadChecks?: PayloadChecks;
   /**
    * False when the script's setup() did not complete (e.g. the target's catalog could not be read): the target could not be used (verdict unusable). Absent when the script has no setup to judge.
    */
@@ -1777,6 +1789,60 @@ export interface LatencySeries {
    * One value per bucket; null where the bucket had no sample.
    */
   max: (number | null)[];
+}
+/**
+ * (1.3) What the payload checks found on every response (api/payload-checks.ts): envelope and payload violations (errors, counted in gateway_schema_violations) and observed-payload warnings, per operation and JSON path, with the first few violating responses as redacted, truncated samples.
+ */
+export interface PayloadChecks {
+  /**
+   * gateway_schema_violations: one per JSON path of each violating response (envelope, spec, promoted observed, baseline).
+   */
+  violations: number;
+  /**
+   * gateway_payload_warnings: observed-payload findings not promoted (reported, never failing).
+   */
+  warnings: number;
+  /**
+   * The baseline the payloads were also checked against (--baseline), when one was.
+   */
+  baselineDir?: string;
+  /**
+   * True when observed-payload findings counted as violations (--promote-observed).
+   */
+  promoteObserved?: boolean;
+  /**
+   * Counts per operation and JSON path (bounded labels: the schema position, never a value), errors first, then by count.
+   */
+  byPath: {
+    operation: string;
+    /**
+     * JSON path with [*] for array items, e.g. $.payLoad[*].skuId.
+     */
+    path: string;
+    /**
+     * Which rules caught it: the envelope schema, the spec's payload rules, observed payloads, the learned baseline.
+     */
+    layer: "envelope" | "spec" | "observed" | "baseline";
+    severity: "error" | "warning";
+    count: number;
+  }[];
+  /**
+   * The first few violating responses per operation and path (at most 3), secret members redacted, values truncated.
+   */
+  samples: {
+    operation: string;
+    path: string;
+    layer: "envelope" | "spec" | "observed" | "baseline";
+    severity: "error" | "warning";
+    /**
+     * What is wrong, naming the field.
+     */
+    message: string;
+    /**
+     * The value found there (for a missing member: the object lacking it), redacted and truncated.
+     */
+    received: string;
+  }[];
 }
 /**
  * The drift check against a baseline, when a baseline existed.

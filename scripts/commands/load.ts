@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
+import { readBaseline } from '../../drift/baseline-files.ts';
+import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
@@ -52,6 +54,8 @@ export function register(program: Command): void {
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
     .option('--threshold <metric:expr>', "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)", collect)
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
+    .option('--baseline <dir>', 'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation')
+    .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
   addMoneyOptions(cmd);
@@ -70,12 +74,14 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    // Read (and compiled) before anything starts: a broken baseline ends the command with exit 2 and one line.
+    const baselineModule = flags.baseline === undefined ? undefined : baselineValidatorsModule(readBaseline(flags.baseline));
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     const progress = commandProgress();
     let run;
     try {
-      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId }, money);
+      run = await runLoad({ ...flags, reportDir }, config, { cwd: process.cwd(), env: process.env, progress, runId, ...(baselineModule === undefined ? {} : { baselineModule }) }, money);
     } finally {
       progress.done();
     }
