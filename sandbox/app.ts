@@ -256,7 +256,7 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     timeScale: resolved.timeScale,
     cache: new ListingCache(behaviour.listingCacheMax),
   };
-  const hooks: ProfileHooks = withCorruption(profile.hooks ?? {}, profile.corruption, resolved.seed, stats);
+  const hooks: ProfileHooks = withCorruption(profile.hooks ?? {}, profile.corruptions, resolved.seed, stats);
   const send = createEnvelopeSender(hooks);
   const authorized = createBasicAuthCheck(resolved.user, password);
   const latencyMs = scaled(env, behaviour.responseLatencyMs);

@@ -16,21 +16,26 @@ export interface PayloadCorruption {
   corrupt(envelope: Record<string, unknown>): boolean;
 }
 
-/** The profile's hooks with the corruption applied after them (the profile's own hook sees the faithful envelope). */
-export function withCorruption(hooks: ProfileHooks, corruption: PayloadCorruption | undefined, seed: number, stats: SandboxStats): ProfileHooks {
-  if (corruption === undefined) return hooks;
-  const rng = createRng(seed ^ 0xc0bb);
-  const operations = new Set(corruption.operations);
+/**
+ * The profile's hooks with its corruptions applied after them (the profile's own hook sees the faithful envelope),
+ * each with its own seeded draws, in the order listed.
+ */
+export function withCorruption(hooks: ProfileHooks, corruptions: readonly PayloadCorruption[] | undefined, seed: number, stats: SandboxStats): ProfileHooks {
+  if (corruptions === undefined || corruptions.length === 0) return hooks;
+  const plans = corruptions.map((corruption, index) => ({ corruption, operations: new Set(corruption.operations), rng: createRng((seed ^ 0xc0bb) + index) }));
   const onEnvelope = hooks.onEnvelope;
   return {
     ...hooks,
     onEnvelope(ctx: ProfileEnvelopeContext) {
       const change = onEnvelope?.(ctx) ?? undefined;
       const envelope = change?.envelope ?? ctx.envelope;
-      if (ctx.httpStatus !== 200 || !operations.has(ctx.operationId) || envelope.responseCode !== '000') return change;
-      // One draw per eligible response, whatever its content: the sequence depends only on the seed and the order.
-      if (rng.next() >= corruption.rate) return change;
-      if (corruption.corrupt(envelope)) stats.corruption(ctx.operationId, corruption.path);
+      if (ctx.httpStatus !== 200) return change;
+      for (const { corruption, operations, rng } of plans) {
+        if (!operations.has(ctx.operationId) || envelope.responseCode !== '000') continue;
+        // One draw per eligible response, whatever its content: the sequence depends only on the seed and the order.
+        if (rng.next() >= corruption.rate) continue;
+        if (corruption.corrupt(envelope)) stats.corruption(ctx.operationId, corruption.path);
+      }
       return { ...change, envelope };
     },
   };

@@ -7,7 +7,7 @@ import type { SandboxProfile } from './registry.ts';
 export const DEFAULT_CORRUPTION_RATE = 0.1;
 
 export interface CorruptionProfile extends SandboxProfile {
-  readonly corruption: PayloadCorruption;
+  readonly corruptions: readonly [PayloadCorruption];
   /** Which payload check layer must catch it: the spec's rules, the envelope schema, or only the learned baseline. */
   readonly caughtBy: 'spec' | 'envelope' | 'baseline';
 }
@@ -30,7 +30,7 @@ function onFirstRecord(change: (record: Json) => boolean) {
 }
 
 function profile(name: string, description: string, caughtBy: CorruptionProfile['caughtBy'], corruption: Omit<PayloadCorruption, 'rate'>): CorruptionProfile {
-  return { name, description: `Payload corruption: ${description} in 10% of successful responses.`, caughtBy, corruption: { ...corruption, rate: DEFAULT_CORRUPTION_RATE } };
+  return { name, description: `Payload corruption: ${description} in 10% of successful responses.`, caughtBy, corruptions: [{ ...corruption, rate: DEFAULT_CORRUPTION_RATE }] };
 }
 
 export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
@@ -98,3 +98,15 @@ export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
     },
   }),
 ];
+
+/**
+ * Every corruption above at once, each with its own draws (one load run proves them all: the real-k6 tests use it).
+ * Two of them touch the gift card list; they break different paths, so each is counted on its own.
+ */
+export function allCorruptions(rate = DEFAULT_CORRUPTION_RATE): SandboxProfile {
+  return {
+    name: 'corrupt-all',
+    description: `Payload corruption: every corrupt-* profile at once, each in ${Math.round(rate * 100)}% of its operation's successful responses.`,
+    corruptions: PAYLOAD_CORRUPTION_PROFILES.map((p) => ({ ...p.corruptions[0], rate })),
+  };
+}

@@ -79,8 +79,8 @@ export interface SandboxProfile {
   catalog?: CatalogAdditions;
   behaviour?: BehaviourOverride;
   hooks?: ProfileHooks;
-  /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way (sandbox/corruption.ts). */
-  corruption?: PayloadCorruption;
+  /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way each (sandbox/corruption.ts). */
+  corruptions?: readonly PayloadCorruption[];
 }
 
 const BUILT_IN: readonly SandboxProfile[] = [
