@@ -8,7 +8,10 @@ export const DEFAULT_CORRUPTION_RATE = 0.1;
 
 export interface CorruptionProfile extends SandboxProfile {
   readonly corruptions: readonly [PayloadCorruption];
-  /** Which payload check layer must catch it: the spec's rules, the envelope schema, or only the learned baseline. */
+  /**
+   * Which payload check layer must catch it: the spec's payload rules, the envelope schema (with the payload kind), or
+   * only the learned baseline (the spec does not name the member; observed payloads do: a warning without a baseline).
+   */
   readonly caughtBy: 'spec' | 'envelope' | 'baseline';
 }
 
@@ -87,7 +90,7 @@ export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
       return true;
     },
   }),
-  profile('corrupt-lookup-object', 'v2 mobile lookup: the payload an object (its first element) instead of an array', 'spec', {
+  profile('corrupt-lookup-object', 'v2 mobile lookup: the payload an object (its first element) instead of an array', 'envelope', {
     operations: ['v2.lookup.mobile'],
     path: '$.payLoad',
     corrupt: (envelope) => {
