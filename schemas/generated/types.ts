@@ -455,7 +455,7 @@ export type ObservedSkuDescriptions = {
  */
 export interface ObservedTransaction {
   /**
-   * observed-payloads.md: "transactionId (int)" [seen].
+   * observed-payloads.md: "transactionId (int)" [seen]. Not bounded to int32: the spec types the transaction id int64 ("path id int64, required (transaction id from the gift card operation)").
    */
   transactionId: number;
   /**
