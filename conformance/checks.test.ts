@@ -75,7 +75,7 @@ const TABLE: ReadonlyArray<{ name: string; check: Check; pass: GatewayResponse[]
   {
     name: 'payloadMatchesSchema',
     check: payloadMatchesSchema,
-    pass: [ok([]), ok([{ skuId: 1, productName: 'x', unknown: [1] }]), fail('510'), ok([42], 'v2.catalog.errors'), res('v2.catalog.skus', 'not json')],
+    pass: [ok([]), ok([{ skuId: 1, productName: 'x', unknown: [1] }], 'v2.catalog.bundles'), fail('510'), ok([42], 'v2.catalog.errors'), res('v2.catalog.skus', 'not json')],
     fail: [ok([42]), ok([{ skuId: '1' }]), ok([{ productName: 3 }]), ok([{ additionalInfos: [{ name: 'x' }] }], 'v2.catalog.getproducts')],
   },
   { name: 'http200', check: http200, pass: [ok([]), fail('510')], fail: [res('v2.catalog.skus', '', 401), timeout('v2.catalog.skus')] },

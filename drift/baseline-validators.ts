@@ -2,7 +2,7 @@
 // what the drift rules call breaking, compiled (ajv standalone) into the module the k6 bundle imports — never inside k6.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { AJV_OPTIONS, QUIET_AJV_LOGGER } from '../schemas/ajv-options.ts';
+import { AJV_OPTIONS, quietAjvLogger } from '../schemas/ajv-options.ts';
 import type { Baseline } from './baseline-files.ts';
 import type { InferredSchema, JsonType } from './infer-schema.ts';
 
@@ -41,7 +41,7 @@ export function validationSchemaOf(schema: InferredSchema): ValidationSchema {
  * of the baseline: the replacement of load/baseline-validators.ts in a bundle built with a baseline.
  */
 export function baselineValidatorsModule(baseline: Pick<Baseline, 'entries' | 'dir'>): string {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: QUIET_AJV_LOGGER });
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: quietAjvLogger(console) });
   const exports: Record<string, string> = {};
   const names: [string, string][] = [];
   [...baseline.entries.keys()].sort().forEach((operationId, index) => {

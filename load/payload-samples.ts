@@ -75,7 +75,10 @@ export class SampleCollector {
     // A console that never ends a line (a progress bar redrawn with \r) must not grow this without bound.
     if (this.pending.length > MAX_PENDING_CHARS) this.pending = '';
     if (end < 0 || !text.includes(MARKER)) return;
-    for (const match of text.slice(0, end).matchAll(SAMPLE_LINE)) this.add(match[1] as string);
+    // exec in a loop, not matchAll: the k6 side of this room compiles against ES2019.
+    const lines = text.slice(0, end);
+    SAMPLE_LINE.lastIndex = 0;
+    for (let match = SAMPLE_LINE.exec(lines); match !== null; match = SAMPLE_LINE.exec(lines)) this.add(match[1] as string);
   }
 
   /** The last line, when the output did not end with a newline. */

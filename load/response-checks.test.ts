@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreExchange } from '../api/client-core.ts';
 import { toGatewayResponse, type RawResponse } from '../api/envelope.ts';
 import { getOperation } from '../api/operations.ts';
+import type { BaselineValidators } from '../api/payload-checks.ts';
 import { inspectExchange, payloadKindOf, type Inspection } from './response-checks.ts';
 
 const options = { schemaChecks: true, notFoundCodes: ['027'] };
@@ -105,7 +106,7 @@ describe('inspectExchange', () => {
 
   it('fails the payload check where the baseline validator fails', () => {
     const body = { responseCode: '000', responseMessage: null, payLoad: [] };
-    const learned = Object.assign(() => false, { errors: [{ instancePath: '/payLoad', schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }] });
+    const learned = Object.assign(() => false, { errors: [{ instancePath: '/payLoad', schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }] }) as unknown as BaselineValidators[string];
     const inspection = inspectExchange(http200('v2.catalog.countries', body), { ...options, baseline: { 'v2.catalog.countries': learned } });
     expect(results(inspection)['payload matches schema']).toBe(false);
     expect(inspection.violations.map((v) => `${v.layer} ${v.path}`)).toEqual(['baseline $.payLoad']);

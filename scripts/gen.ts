@@ -1,7 +1,7 @@
 // Code generator: schemas/*.schema.json -> schemas/generated/{types.ts, validators.js, validators.d.ts, request-bodies.ts}.
 // Validators are ajv standalone code compiled here, once, so no VU (k6) or request (sandbox) ever compiles a schema.
 import { REPORT_SCHEMA_FILES, isReportSchemaFile } from '../schemas/report-schemas.ts';
-import { AJV_OPTIONS, QUIET_AJV_LOGGER } from '../schemas/ajv-options.ts';
+import { AJV_OPTIONS, quietAjvLogger } from '../schemas/ajv-options.ts';
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +114,7 @@ export function validatorName(title: string): string {
 }
 
 function generateValidators(sources: readonly SchemaSource[]): string {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: QUIET_AJV_LOGGER });
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: quietAjvLogger(console) });
   for (const source of sources) ajv.addSchema(stripDescriptions(source.schema) as Record<string, unknown>);
   const exports: Record<string, string> = {};
   for (const source of sources) exports[validatorName(source.title)] = source.id;
