@@ -16,8 +16,12 @@ type Built = BuiltBundle;
 
 /** The k6 modules the suites may use: the ones the Node engine provides too. */
 const ENGINE_MODULES = ['k6', 'k6/http', 'k6/metrics', 'k6/execution'];
-/** A generous ceiling: k6 v0.48 runs each ES module through Babel at start-up, seconds per 100 KB on these machines. */
-const MAX_BUNDLE_BYTES = 160 * 1024;
+/**
+ * A ceiling: k6 v0.48 runs each ES module through Babel at start-up, seconds per 100 KB on these machines. Raised from
+ * 160 KiB to 224 KiB for the payload checks (issue 17: the spec and observed payload validators, ~190-203 KiB bundles,
+ * kept lean with loopRequired, messages: false and inlineRefs: false in schemas/ajv-options.ts).
+ */
+const MAX_BUNDLE_BYTES = 224 * 1024;
 
 let outDir: string;
 let built: Built[];
@@ -112,6 +116,8 @@ describe('k6 bundles', () => {
       expect(b.bytes, b.name).toBeLessThan(MAX_BUNDLE_BYTES);
       const source = readFileSync(b.file, 'utf8');
       expect(source).toContain('envelope.schema.json');
+      expect(source).toContain('payload-record.schema.json');
+      expect(source).toContain('observed-v2-skus.schema.json');
       expect(source).not.toContain('topup-request.schema.json');
     }
   });
