@@ -6,7 +6,7 @@ import { getOperation, OPERATIONS } from './operations.ts';
 import { checkResponseBody, OBSERVED_SCHEMAS, sampleValue, specValidatorOf, type PayloadViolation } from './payload-checks.ts';
 
 const ok = (payLoad: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ responseCode: '000', responseMessage: null, payLoad, ...extra });
-const check = (operationId: string, body: unknown, options = {}): PayloadViolation[] => checkResponseBody(getOperation(operationId), body, options);
+const check = (operationId: string, body: unknown, options = {}): readonly PayloadViolation[] => checkResponseBody(getOperation(operationId), body, options);
 const summary = (violations: readonly PayloadViolation[]): string[] => violations.map((v) => `${v.severity} ${v.layer} ${v.path}`);
 /** The errors only: these bare records also lack what observed payloads list (warnings, shown in their own tests). */
 const errors = (violations: readonly PayloadViolation[]): string[] => summary(violations).filter((line) => line.startsWith('error'));

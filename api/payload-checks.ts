@@ -5,6 +5,8 @@
 import { pathOfPointer } from './json-path.ts';
 import { findOperation, OPERATIONS, type Operation } from './operations.ts';
 import { issuesOf, validateEnvelope, type ValidationIssue } from './validation.ts';
+
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 import {
   validateObservedCarriers,
   validateObservedCountries,
@@ -106,32 +108,36 @@ function collect(out: Map<string, PayloadViolation>, issues: readonly Validation
   }
 }
 
+const NO_VIOLATIONS: readonly PayloadViolation[] = Object.freeze([]);
+
 /**
  * Every violation of one response body (HTTP 200, parsed JSON): the envelope schema (with the payload kind), then on
- * '000' the spec, baseline and observed layers. One violation per JSON path; errors first in the result.
+ * '000' the spec, baseline and observed layers. One violation per JSON path; errors first in the result. Runs on every
+ * response inside k6, so a clean answer allocates nothing beyond the validators' own work.
  */
-export function checkResponseBody(operation: Pick<Operation, 'id' | 'envelope' | 'payloadKind' | 'purpose'>, body: unknown, options: PayloadCheckOptions = {}): PayloadViolation[] {
-  const out = new Map<string, PayloadViolation>();
+export function checkResponseBody(operation: Pick<Operation, 'id' | 'envelope' | 'payloadKind' | 'purpose'>, body: unknown, options: PayloadCheckOptions = {}): readonly PayloadViolation[] {
   const envelope = validateEnvelope(operation, body);
-  if (!envelope.valid) collect(out, envelope.errors, 'envelope', 'error', body);
   const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (record !== undefined && record.responseCode === '000' && 'payLoad' in record && options.envelopeOnly !== true) {
-    collect(out, issuesOf(specValidatorOf(operation).validate, record.payLoad, 'payLoad', '/payLoad'), 'spec', 'error', body);
-    const learned = options.baseline?.[operation.id];
-    if (learned !== undefined) collect(out, issuesOf(learned, body, 'envelope'), 'baseline', 'error', body);
-    const observed = OBSERVED_SCHEMAS[operation.id];
-    if (observed !== undefined) {
-      collect(out, issuesOf(observed.validate, record.payLoad, 'payLoad', '/payLoad'), 'observed', options.promoteObserved === true ? 'error' : 'warning', body);
-    }
-  }
+  const payloadLayers = record !== undefined && record.responseCode === '000' && 'payLoad' in record && options.envelopeOnly !== true;
+  const spec = payloadLayers ? issuesOf(specValidatorOf(operation).validate, record.payLoad, 'payLoad', '/payLoad') : NO_ISSUES;
+  const learned = payloadLayers ? options.baseline?.[operation.id] : undefined;
+  const baseline = learned === undefined ? NO_ISSUES : issuesOf(learned, body, 'envelope');
+  const observedSchema = payloadLayers ? OBSERVED_SCHEMAS[operation.id] : undefined;
+  const observed = observedSchema === undefined ? NO_ISSUES : issuesOf(observedSchema.validate, record?.payLoad, 'payLoad', '/payLoad');
+  if (envelope.valid && spec.length === 0 && baseline.length === 0 && observed.length === 0) return NO_VIOLATIONS;
+  const out = new Map<string, PayloadViolation>();
+  if (!envelope.valid) collect(out, envelope.errors, 'envelope', 'error', body);
+  collect(out, spec, 'spec', 'error', body);
+  collect(out, baseline, 'baseline', 'error', body);
+  collect(out, observed, 'observed', options.promoteObserved === true ? 'error' : 'warning', body);
   const all = [...out.values()];
   return [...all.filter((v) => v.severity === 'error'), ...all.filter((v) => v.severity === 'warning')];
 }
 
 /** The operation by id for callers holding only the id (conformance checks). */
-export function checkResponseBodyOf(operationId: string, body: unknown, options: PayloadCheckOptions = {}): PayloadViolation[] {
+export function checkResponseBodyOf(operationId: string, body: unknown, options: PayloadCheckOptions = {}): readonly PayloadViolation[] {
   const op = findOperation(operationId);
-  return op === undefined ? [] : checkResponseBody(op, body, options);
+  return op === undefined ? NO_VIOLATIONS : checkResponseBody(op, body, options);
 }
 
 /** Member names whose values never leave the run in a sample: credentials and the secrets a purchase returns. */

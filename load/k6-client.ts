@@ -15,7 +15,7 @@ export function createK6Client(settings: RunSettings, money?: ClientHooks): Clie
     notFoundCodes: settings.status.notFoundCodes,
     measureChecks: settings.measureChecks,
     promoteObserved: settings.promoteObserved,
-    payloadChecks: settings.payloadChecks,
+    envelopeOnly: !settings.payloadChecks,
     ...(BASELINE_VALIDATORS === undefined ? {} : { baseline: BASELINE_VALIDATORS }),
   };
   const metrics: ClientHooks = { afterResponse: (exchange) => recordExchange(exchange, recordOptions) };

@@ -3,7 +3,7 @@
 // (runtime-neutral), so the k6 hook records it and tests prove each check fires.
 import type { CoreExchange } from '../api/client-core.ts';
 import type { Outcome } from '../api/outcome.ts';
-import { checkResponseBody, type BaselineValidators, type PayloadViolation } from '../api/payload-checks.ts';
+import { checkResponseBody, type PayloadCheckOptions, type PayloadViolation } from '../api/payload-checks.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
 
 export interface CheckResult {
@@ -25,16 +25,11 @@ export interface Inspection {
   readonly violations: readonly PayloadViolation[];
 }
 
-export interface InspectOptions {
+/** Passed to the payload checks as they are (built once per VU, not per response). */
+export interface InspectOptions extends PayloadCheckOptions {
   readonly schemaChecks: boolean;
   /** Status-check codes meaning "no such transaction" (config `poll.notFoundCodes`). */
   readonly notFoundCodes: readonly string[];
-  /** Observed-layer findings count as errors (`--promote-observed`). */
-  readonly promoteObserved?: boolean;
-  /** The learned baseline's validators (`--baseline DIR`, compiled into the bundle). */
-  readonly baseline?: BaselineValidators;
-  /** False: the envelope schema and payload kind only (`npm run bench:load` measures the payload layers' cost with it). */
-  readonly payloadChecks?: boolean;
 }
 
 /** number | object | array, as the spec names payload kinds; undefined for anything else (null, string, boolean). */
@@ -70,17 +65,13 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
       violations = [{ layer: 'envelope', severity: 'error', path: '$', pointer: '', message: schemaProblem }];
       checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: false });
     } else {
-      violations = checkResponseBody(operation, response.envelope, {
-        ...(options.promoteObserved === true ? { promoteObserved: true } : {}),
-        ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
-        ...(options.payloadChecks === false ? { envelopeOnly: true } : {}),
-      });
+      violations = checkResponseBody(operation, response.envelope, options);
       const errors = violations.filter((v) => v.severity === 'error');
       if (errors.length > 0) schemaProblem = errors.map((v) => v.message.replace(/\s+/g, ' ').trim()).join('; ');
       checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: !errors.some((v) => v.layer === 'envelope') });
       if (response.envelope.responseCode === '000') {
         checks.push({ key: 'payloadKind', name: CHECKS.payloadKind.name, ok: payloadKindOf(response.envelope.payLoad) === operation.payloadKind });
-        if (options.payloadChecks !== false) checks.push({ key: 'payload', name: CHECKS.payload.name, ok: !errors.some((v) => v.layer !== 'envelope') });
+        if (options.envelopeOnly !== true) checks.push({ key: 'payload', name: CHECKS.payload.name, ok: !errors.some((v) => v.layer !== 'envelope') });
       }
     }
   }
