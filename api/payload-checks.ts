@@ -74,6 +74,13 @@ export function specValidatorOf(op: Pick<Operation, 'payloadKind' | 'purpose'>):
   return localized ? { schema: 'payload-localized-list', validate: validatePayloadLocalizedList } : { schema: 'payload-record-list', validate: validatePayloadRecordList };
 }
 
+/** specValidatorOf per catalog operation, chosen once (this runs on every response inside k6). */
+const SPEC_VALIDATORS: ReadonlyMap<string, SchemaValidator<unknown>> = new Map(OPERATIONS.map((op) => [op.id, specValidatorOf(op).validate]));
+
+function specValidatorFor(op: Pick<Operation, 'id' | 'payloadKind' | 'purpose'>): SchemaValidator<unknown> {
+  return SPEC_VALIDATORS.get(op.id) ?? specValidatorOf(op).validate;
+}
+
 /** Observed layer: the operations observed-payloads.md describes ([doc] and [seen]; [weak] and "not seen" get none). */
 const CHARGING_WRITES = OPERATIONS.filter((op) => op.charges).map((op) => op.id);
 export const OBSERVED_SCHEMAS: Readonly<Record<string, { readonly schema: string; readonly validate: SchemaValidator<unknown> }>> = Object.freeze({
@@ -119,7 +126,7 @@ export function checkResponseBody(operation: Pick<Operation, 'id' | 'envelope' |
   const envelope = validateEnvelope(operation, body);
   const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   const payloadLayers = record !== undefined && record.responseCode === '000' && 'payLoad' in record && options.envelopeOnly !== true;
-  const spec = payloadLayers ? issuesOf(specValidatorOf(operation).validate, record.payLoad, 'payLoad', '/payLoad') : NO_ISSUES;
+  const spec = payloadLayers ? issuesOf(specValidatorFor(operation), record.payLoad, 'payLoad', '/payLoad') : NO_ISSUES;
   const learned = payloadLayers ? options.baseline?.[operation.id] : undefined;
   const baseline = learned === undefined ? NO_ISSUES : issuesOf(learned, body, 'envelope');
   const observedSchema = payloadLayers ? OBSERVED_SCHEMAS[operation.id] : undefined;
