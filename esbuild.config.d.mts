@@ -3,7 +3,7 @@
 import type { BuildOptions } from 'esbuild';
 
 export declare const K6_BUNDLE_OPTIONS: Readonly<BuildOptions>;
-/** The generated validators the k6 bundles keep (what api/validation.ts validateEnvelope calls). */
+/** The generated validators the k6 bundles keep (what api/validation.ts validateEnvelope and api/payload-checks.ts call). */
 export declare const K6_VALIDATORS: readonly string[];
 
 export interface LoadEntry {
@@ -26,4 +26,5 @@ export interface BuiltBundle {
 
 export declare function findLoadEntries(rootDir?: string): LoadEntry[];
 export declare function pruneValidators(source: string, keep?: readonly string[]): string;
-export declare function buildK6Bundles(options?: { rootDir?: string; outDir?: string; only?: readonly string[] }): Promise<BuiltBundle[]>;
+/** `baselineModule`: a baseline's compiled validators (drift/baseline-validators.ts), bundled in place of load/baseline-validators.ts. */
+export declare function buildK6Bundles(options?: { rootDir?: string; outDir?: string; only?: readonly string[]; baselineModule?: string }): Promise<BuiltBundle[]>;

@@ -1,6 +1,6 @@
 // Bundles every k6 entry (`load/*.load.ts`) into `dist/k6/<name>.js` for a real k6 (v0.48 or newer) and the Node engine.
 // Settings are the ones DESIGN.md measured on k6 v0.48: ES2019 syntax (its Babel pass rejects `??` and class fields), ESM, k6 modules external.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 
@@ -26,13 +26,32 @@ export const K6_BUNDLE_OPTIONS = Object.freeze({
 
 const ENTRY_SUFFIX = '.load.ts';
 
-/** The generated ajv validators the bundles use: what api/validation.ts `validateEnvelope` calls (envelopes and payload kinds). */
+/**
+ * The generated ajv validators the bundles use: what api/validation.ts `validateEnvelope` calls (envelopes and payload
+ * kinds) and api/payload-checks.ts (the spec and observed payload layers).
+ */
 export const K6_VALIDATORS = Object.freeze([
   'validateEnvelope',
   'validateGiftcardListEnvelope',
   'validatePayloadArray',
   'validatePayloadNumber',
   'validatePayloadObject',
+  'validatePayloadRecord',
+  'validatePayloadRecordList',
+  'validatePayloadLocalizedRecord',
+  'validatePayloadLocalizedList',
+  'validateObservedCarriers',
+  'validateObservedCountries',
+  'validateObservedExchangeRate',
+  'validateObservedLogos',
+  'validateObservedOperators',
+  'validateObservedProducts',
+  'validateObservedPromotions',
+  'validateObservedSkuDescriptions',
+  'validateObservedTransaction',
+  'validateObservedV1Lookup',
+  'validateObservedV1Skus',
+  'validateObservedV2Skus',
 ]);
 
 const VALIDATORS_FILE = /schemas[\\/]generated[\\/]validators\.js$/;
@@ -88,12 +107,35 @@ export function pruneValidators(source, keep = K6_VALIDATORS) {
   return out.join('\n');
 }
 
+/**
+ * The kept validators are minified (the rest of the bundle is not, see K6_BUNDLE_OPTIONS.minify): ajv's generated code
+ * is the bulk of every bundle, and minified it is about half the size for k6 v0.48's start-up Babel pass. Safe for that
+ * Babel: the generated code has no template literal (checked here) and is lowered to the same ES2019 syntax.
+ */
+async function minifiedValidators(source) {
+  if (source.includes('`')) throw new Error('minifiedValidators: schemas/generated/validators.js has a template literal; the k6 v0.48 Babel rejects minified ones');
+  const { code } = await transform(source, { loader: 'js', format: 'esm', target: K6_BUNDLE_OPTIONS.target, supported: K6_BUNDLE_OPTIONS.supported, minify: true, legalComments: 'none' });
+  return code;
+}
+
 const pruneValidatorsPlugin = {
   name: 'gateway-harness-prune-validators',
   setup(b) {
-    b.onLoad({ filter: VALIDATORS_FILE }, (args) => ({ contents: pruneValidators(readFileSync(args.path, 'utf8')), loader: 'js' }));
+    b.onLoad({ filter: VALIDATORS_FILE }, async (args) => ({ contents: await minifiedValidators(pruneValidators(readFileSync(args.path, 'utf8'))), loader: 'js' }));
   },
 };
+
+const BASELINE_MODULE = /load[\\/]baseline-validators\.ts$/;
+
+/** A run with a baseline: load/baseline-validators.ts becomes the baseline's compiled validators (drift/baseline-validators.ts). */
+function baselinePlugin(contents) {
+  return {
+    name: 'gateway-harness-baseline-validators',
+    setup(b) {
+      b.onLoad({ filter: BASELINE_MODULE }, async () => ({ contents: await minifiedValidators(contents), loader: 'js' }));
+    },
+  };
+}
 
 /** The k6 entries: `load/<name>.load.ts` → name. */
 export function findLoadEntries(rootDir = process.cwd()) {
@@ -108,9 +150,11 @@ let stagingCounter = 0;
 
 /**
  * Builds the bundles (all entries, or the named ones) into outDir. Each is written beside its final name and renamed
- * into place, so a k6 run reading dist/k6 never sees half a file. Returns what was built, with sizes.
+ * into place, so a k6 run reading dist/k6 never sees half a file. Returns what was built, with sizes. `baselineModule`:
+ * the source of a baseline's compiled validators, bundled in place of load/baseline-validators.ts (give such a build
+ * its own outDir: the bundle is then specific to that baseline).
  */
-export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k6', only } = {}) {
+export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k6', only, baselineModule } = {}) {
   const entries = findLoadEntries(rootDir).filter((entry) => only === undefined || only.includes(entry.name));
   if (entries.length === 0) return [];
   const target = resolve(rootDir, outDir);
@@ -123,7 +167,7 @@ export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k
     absWorkingDir: rootDir,
     metafile: true,
     write: true,
-    plugins: [pruneValidatorsPlugin],
+    plugins: baselineModule === undefined ? [pruneValidatorsPlugin] : [pruneValidatorsPlugin, baselinePlugin(baselineModule)],
   });
   const built = [];
   for (const entry of entries) {

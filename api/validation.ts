@@ -151,8 +151,15 @@ function toIssues(errors: readonly ErrorObject[] | null | undefined, subject: st
   return issues;
 }
 
-function run<T>(validator: SchemaValidator<T>, value: unknown, subject: string, basePath = ''): ValidationIssue[] {
-  if (validator(value)) return [];
+const NO_ISSUES: ValidationIssue[] = Object.freeze([]) as unknown as ValidationIssue[];
+
+/**
+ * Runs one compiled validator and names every problem (the one ajv-errors-to-issues path of the project).
+ * `basePath` is the pointer of `value` inside the document the issues should point into ('/payLoad').
+ */
+export function issuesOf<T>(validator: SchemaValidator<T>, value: unknown, subject: string, basePath = ''): ValidationIssue[] {
+  // The common case allocates nothing (this runs on every response inside k6): callers never mutate the result.
+  if (validator(value)) return NO_ISSUES;
   const issues = toIssues(validator.errors, subject, basePath);
   // A failed check always yields at least one issue, even if every ajv error was a filtered summary.
   return issues.length > 0 ? issues : [{ path: basePath, message: `${subject} is invalid`, keyword: 'schema' }];
@@ -168,7 +175,7 @@ export function validateRequestBody(name: RequestBodyName, body: unknown): Valid
   if (validator === undefined) {
     return result([{ path: '', message: `unknown request body '${String(name)}'`, keyword: 'schema' }]);
   }
-  return result(run(validator, body, 'request body'));
+  return result(issuesOf(validator, body, 'request body'));
 }
 
 /** True when the body is valid for that request schema; narrows it to the generated type. */
@@ -186,15 +193,15 @@ export function validateEnvelope(
 ): ValidationResult {
   const validator: SchemaValidator<unknown> =
     operation.envelope === 'giftcard-list' ? validateGiftcardListEnvelope : validateStandardEnvelope;
-  const issues = run(validator, body, 'envelope');
+  let issues = issuesOf(validator, body, 'envelope');
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     // The kind check adds nothing once the envelope schema has already rejected payLoad's type.
     const payLoadRejected = issues.some((issue) => issue.path === '/payLoad');
     if (record.responseCode === '000' && 'payLoad' in record && !payLoadRejected) {
-      const kindIssues = run(PAYLOAD_VALIDATORS[operation.payloadKind], record.payLoad, 'payLoad', '/payLoad');
-      for (const issue of kindIssues) {
-        issues.push({ ...issue, message: `${issue.message} (payload kind of ${operation.id} is ${operation.payloadKind})` });
+      const kindIssues = issuesOf(PAYLOAD_VALIDATORS[operation.payloadKind], record.payLoad, 'payLoad', '/payLoad');
+      if (kindIssues.length > 0) {
+        issues = [...issues, ...kindIssues.map((issue) => ({ ...issue, message: `${issue.message} (payload kind of ${operation.id} is ${operation.payloadKind})` }))];
       }
     }
   }

@@ -17,6 +17,7 @@ import {
   noPayload,
   notSuccessful,
   payloadNullUnlessSuccess,
+  payloadMatchesSchema,
   payloadOfDocumentedKind,
   rejected,
   responseCodeIs,
@@ -71,6 +72,12 @@ const TABLE: ReadonlyArray<{ name: string; check: Check; pass: GatewayResponse[]
     pass: [ok([]), fail('510'), res('v2.catalog.skus', 'not json'), res('v2.catalog.skus-giftcards', { responseCode: '000', responseMessage: null, payLoad: [], next: 0, next_cursor: 0 })],
     fail: [res('v2.catalog.skus', { responseCode: '000', responseMessage: 'x', payLoad: [] }), ok({}, 'v2.catalog.skus'), fail('510', 'x', [1])],
   },
+  {
+    name: 'payloadMatchesSchema',
+    check: payloadMatchesSchema,
+    pass: [ok([]), ok([{ skuId: 1, productName: 'x', unknown: [1] }], 'v2.catalog.bundles'), fail('510'), ok([42], 'v2.catalog.errors'), res('v2.catalog.skus', 'not json')],
+    fail: [ok([42]), ok([{ skuId: '1' }]), ok([{ productName: 3 }]), ok([{ additionalInfos: [{ name: 'x' }] }], 'v2.catalog.getproducts')],
+  },
   { name: 'http200', check: http200, pass: [ok([]), fail('510')], fail: [res('v2.catalog.skus', '', 401), timeout('v2.catalog.skus')] },
   { name: 'successful', check: successful, pass: [ok([])], fail: [fail('510'), fail('852'), res('v2.catalog.skus', { responseCode: '000', responseMessage: null, payLoad: [] }, 500), timeout('x')] },
   { name: 'notSuccessful', check: notSuccessful, pass: [fail('510'), res('v2.catalog.skus', '', 401), timeout('x')], fail: [ok([])] },
@@ -109,6 +116,15 @@ describe('checks', () => {
     for (const response of [ok([]), fail('510', 'The SKU is out of stock')]) {
       expect(ENVELOPE_INVARIANTS.map((check) => check({ caseId: 'T', operationId: response.operationId }, response)).filter(Boolean)).toEqual([]);
     }
+  });
+
+  test('payloadMatchesSchema names the JSON path; what only observed payloads show is a warning', () => {
+    const broken = payloadMatchesSchema({ caseId: 'T', operationId: 'v2.catalog.operators' }, ok([{ operatorId: '45', operatorName: 'n', imageUrl: 'u' }], 'v2.catalog.operators'));
+    expect(broken).toMatchObject({ check: 'payload-schema', severity: 'error', expected: 'schemas/payload-record-list.schema.json', received: '$.payLoad[*].operatorId: "45"' });
+    expect(broken?.message).toContain('$.payLoad[*].operatorId');
+    const observed = payloadMatchesSchema({ caseId: 'T', operationId: 'v2.catalog.operators' }, ok([{ operatorId: 45, operatorName: 'n' }], 'v2.catalog.operators'));
+    expect(observed).toMatchObject({ check: 'payload-schema', severity: 'warning' });
+    expect(observed?.message).toContain('$.payLoad[*].imageUrl');
   });
 
   test('a failure carries the request it was about', () => {

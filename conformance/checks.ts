@@ -2,6 +2,7 @@
 // Cases list them as their expectation; the envelope invariants run on every response any case receives.
 import { findOperation, type PayloadKind } from '../api/operations.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
+import { checkResponseBody, OBSERVED_SCHEMAS, sampleValue, specValidatorOf } from '../api/payload-checks.ts';
 import { formatIssues, validateEnvelope } from '../api/validation.ts';
 import type { Check, CheckContext, Failure, Severity } from './types.ts';
 
@@ -182,6 +183,36 @@ export const envelopeMatchesSchema: Check = function envelopeMatchesSchema(ctx, 
   });
 };
 
+/**
+ * The payload checks of api/payload-checks.ts (the one implementation load runs too) on every '000' response: what the
+ * spec states about records is an error naming the JSON path; what only observed payloads show is a warning. The
+ * envelope layer is left to the invariants above, which name those rules one by one.
+ */
+export const payloadMatchesSchema: Check = function payloadMatchesSchema(ctx, res) {
+  const env = res.envelope;
+  if (res.httpStatus !== 200 || env === undefined || env.responseCode !== '000' || res.bodyText === undefined) return undefined;
+  const op = findOperation(ctx.operationId);
+  if (op === undefined) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(res.bodyText);
+  } catch {
+    return undefined; // envelopeIsJson reports it
+  }
+  const found = checkResponseBody(op, body).filter((v) => v.layer !== 'envelope');
+  const errors = found.filter((v) => v.severity === 'error');
+  const reported = errors.length > 0 ? errors : found;
+  const first = reported[0];
+  if (first === undefined) return undefined;
+  const paths = reported.map((v) => v.path).join(', ');
+  return makeFailure(ctx, 'payload-schema', {
+    severity: errors.length > 0 ? 'error' : 'warning',
+    message: `payLoad of ${op.id} ${errors.length > 0 ? "breaks the spec's payload rules" : 'differs from the observed payloads (observed-payloads.md)'} at ${paths}: ${clip(reported.map((v) => v.message).join('; '))}`,
+    expected: errors.length > 0 ? `schemas/${specValidatorOf(op).schema}.schema.json` : `schemas/${OBSERVED_SCHEMAS[op.id]?.schema ?? 'observed-*'}.schema.json (warning)`,
+    received: `${first.path}: ${sampleValue(body, first)}`,
+  });
+};
+
 /** Run on every response a case receives. */
 export const ENVELOPE_INVARIANTS: readonly Check[] = [
   envelopeIsJson,
@@ -191,6 +222,7 @@ export const ENVELOPE_INVARIANTS: readonly Check[] = [
   messageOnFailure,
   payloadOfDocumentedKind,
   giftcardListCursorIntegers,
+  payloadMatchesSchema,
 ];
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import { categoryIdOf } from '../api/field-mapping.ts';
 import type { BaselineEntry } from './baseline-files.ts';
 import { sketchOf, sketchSimilarity, typeList, type Accumulator, type InferredSchema, type JsonType } from './infer-schema.ts';
-import { childPath, headerPath, itemsPath } from './json-path.ts';
+import { childPath, headerPath, itemsPath } from '../api/json-path.ts';
 
 export type FindingKind = 'breaking' | 'non-breaking';
 

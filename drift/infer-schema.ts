@@ -1,7 +1,7 @@
 // Infers a JSON Schema (2020-12 subset) from sample values: types, required = present in every sample, array items
 // merged, nullable where seen null, formats where obvious. Values stay out of the schema (see value-sketch.ts).
 import { createHash } from 'node:crypto';
-import { childPath, itemsPath } from './json-path.ts';
+import { childPath, itemsPath } from '../api/json-path.ts';
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 

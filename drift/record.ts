@@ -5,7 +5,7 @@ import { getOperation, OPERATIONS, type Operation } from '../api/operations.ts';
 import type { Environment } from '../api/target-config.ts';
 import { BASELINE_FORMAT, catalogOrder, entryFile, type BaselineEntry, type BaselineIndex, type IndexEntry, type ResponseHeaders } from './baseline-files.ts';
 import { accumulate, sketchOf, toSchema, walkAccumulator, type Accumulator } from './infer-schema.ts';
-import { lastKey } from './json-path.ts';
+import { lastKey } from '../api/json-path.ts';
 import type { OperationObservation } from './observe.ts';
 
 /** Positions whose values are a payload in themselves (the balance number): no sketch, it would fingerprint the value. */

@@ -284,7 +284,11 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       syncHelperSource,
       ...(options.hostModules === undefined ? {} : { hostModules: options.hostModules }),
     };
-    const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: false, stderr: false });
+    const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: true, stderr: true });
+    // The script's console goes where the run's output goes (as k6's does), so a caller that captures the output sees
+    // it too: the load runner reads payload-violation samples from it (load/payload-samples.ts).
+    worker.stdout.on('data', (chunk: Buffer) => stdout.write(chunk));
+    worker.stderr.on('data', (chunk: Buffer) => stderr.write(chunk));
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
     const waiting = new Map<string, (m: Extract<WorkerMessage, { type: 'setup-done' | 'teardown-done' }>) => void>();

@@ -10,6 +10,7 @@ import { settingsForSandbox } from '../conformance/session.ts';
 import type { ConformanceSettings } from '../conformance/settings.ts';
 import { DiscoveryError } from '../conformance/fixtures.ts';
 import type { Baseline } from '../drift/baseline-files.ts';
+import { baselineValidatorsModule } from '../drift/baseline-validators.ts';
 import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../drift/target-session.ts';
@@ -95,6 +96,8 @@ async function loadPart(
     api: request.api,
     reportDir: request.reportDir,
     thresholds: {},
+    // With a baseline, every load payload is held against it too (the drift part then checks the shapes once more).
+    ...(request.baseline === undefined ? {} : { baseline: request.baseline.dir }),
   };
   const run = await runLoad(flags, resolved, {
     cwd: request.cwd,
@@ -103,6 +106,7 @@ async function loadPart(
     runId: request.runId,
     ...(sandbox === undefined ? {} : { sandbox: { url: sandbox.url, profile: request.profile } }),
     ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
+    ...(request.baseline === undefined ? {} : { baselineModule: baselineValidatorsModule(request.baseline) }),
   });
   // Interrupted (the gate's signal, or k6 aborted on its own): what was measured is reported as interrupted, never as
   // a broken run, and nothing runs after it.
@@ -115,6 +119,7 @@ async function loadPart(
     ...GATE_LOAD,
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+    payload: run.payload,
   });
   if (interruption !== undefined) return { run, section: interruptedSection(section, interruption), interruption };
   // k6's exit codes other than 0 and 99 (script error, aborted run) mean the run itself broke: never a pass.

@@ -16,8 +16,12 @@ type Built = BuiltBundle;
 
 /** The k6 modules the suites may use: the ones the Node engine provides too. */
 const ENGINE_MODULES = ['k6', 'k6/http', 'k6/metrics', 'k6/execution'];
-/** A generous ceiling: k6 v0.48 runs each ES module through Babel at start-up, seconds per 100 KB on these machines. */
-const MAX_BUNDLE_BYTES = 160 * 1024;
+/**
+ * A ceiling: k6 v0.48 runs each ES module through Babel at start-up, seconds per 100 KB on these machines. Raised from
+ * 160 KiB to 256 KiB for the payload checks (issue 17): their validators are inlined for speed inside k6 (a record list
+ * calling a function per record was ~7x slower), minified in the bundle, and compiled without messages.
+ */
+const MAX_BUNDLE_BYTES = 256 * 1024;
 
 let outDir: string;
 let built: Built[];
@@ -112,6 +116,8 @@ describe('k6 bundles', () => {
       expect(b.bytes, b.name).toBeLessThan(MAX_BUNDLE_BYTES);
       const source = readFileSync(b.file, 'utf8');
       expect(source).toContain('envelope.schema.json');
+      // The payload validators are kept (not replaced by the pruning stub).
+      for (const name of ['validatePayloadRecordList', 'validatePayloadLocalizedList', 'validateObservedV2Skus']) expect(source).not.toContain(`notBundled("${name}")`);
       expect(source).not.toContain('topup-request.schema.json');
     }
   });

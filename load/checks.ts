@@ -1,7 +1,7 @@
 // The checks every load response goes through (k6 `check` names, one per-check threshold each), with the spec rule
 // each enforces. Runtime-neutral data: the k6 side records them, profiles turn them into thresholds, summaries list them.
 
-export type CheckKey = 'httpStatus' | 'envelope' | 'payloadKind' | 'outcome' | 'statusConfirms';
+export type CheckKey = 'httpStatus' | 'envelope' | 'payloadKind' | 'payload' | 'outcome' | 'statusConfirms';
 
 export interface CheckDef {
   readonly key: CheckKey;
@@ -32,6 +32,12 @@ export const CHECKS: Readonly<Record<CheckKey, CheckDef>> = Object.freeze({
     rule: 'Endpoints: "payload shapes per operation are listed as kinds only" (number, object, array)',
     schema: true,
   },
+  payload: {
+    key: 'payload',
+    name: 'payload matches schema',
+    rule: 'Catalog and other payload records: records are objects; the ids the spec types are int32; "Localized fields in SKU, gift card SKU and mobile lookup results: SkuName, ProductName, BenefitType, ProductDescription, OperatorName, AdditionalInformation"; AdditionalInfo: "Each element is a name/value pair" (schemas/payload-*.schema.json); with --baseline, the learned schema where the drift rules call a difference breaking (Versioning 4)',
+    schema: true,
+  },
   outcome: {
     key: 'outcome',
     name: 'outcome is not Failed',
@@ -47,7 +53,7 @@ export const CHECKS: Readonly<Record<CheckKey, CheckDef>> = Object.freeze({
 });
 
 /** Checks recorded on every response (statusConfirms only where a flow reads a final transaction back). */
-export const RESPONSE_CHECKS: readonly CheckKey[] = ['httpStatus', 'envelope', 'payloadKind', 'outcome'];
+export const RESPONSE_CHECKS: readonly CheckKey[] = ['httpStatus', 'envelope', 'payloadKind', 'payload', 'outcome'];
 
 export function checksInUse(options: { schemaChecks: boolean; readsBackStatus: boolean }): CheckDef[] {
   const keys: CheckKey[] = [...RESPONSE_CHECKS, ...(options.readsBackStatus ? (['statusConfirms'] as const) : [])];

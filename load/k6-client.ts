@@ -2,6 +2,7 @@
 // async-safe wait and the metrics hook. No call or poll loop of its own.
 import { createClientCore, type ClientCore, type ClientHooks } from '../api/client-core.ts';
 import { composeHooks } from '../ledger/hooks.ts';
+import { BASELINE_VALIDATORS } from './baseline-validators.ts';
 import { recordExchange } from './k6-metrics.ts';
 import { createK6Transport } from './k6-transport.ts';
 import { waitMs } from './k6-wait.ts';
@@ -9,7 +10,14 @@ import type { RunSettings } from './run-settings.ts';
 
 /** `money`: the money guard's hooks (ledger/hooks.ts), run before the metrics hook so a refused request is never counted. */
 export function createK6Client(settings: RunSettings, money?: ClientHooks): ClientCore {
-  const recordOptions = { schemaChecks: settings.schemaChecks, notFoundCodes: settings.status.notFoundCodes, measureChecks: settings.measureChecks };
+  const recordOptions = {
+    schemaChecks: settings.schemaChecks,
+    notFoundCodes: settings.status.notFoundCodes,
+    measureChecks: settings.measureChecks,
+    promoteObserved: settings.promoteObserved,
+    envelopeOnly: !settings.payloadChecks,
+    ...(BASELINE_VALIDATORS === undefined ? {} : { baseline: BASELINE_VALIDATORS }),
+  };
   const metrics: ClientHooks = { afterResponse: (exchange) => recordExchange(exchange, recordOptions) };
   return createClientCore({
     target: settings.target,

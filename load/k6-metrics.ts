@@ -7,10 +7,12 @@ import { faultKindOf, type FaultKind } from '../api/faults.ts';
 import { CHECKS } from './checks.ts';
 import { METRICS } from './metric-names.ts';
 import { inspectExchange, type InspectOptions } from './response-checks.ts';
+import { sampleLine, SampleBudget } from './payload-samples.ts';
 
 const outcomes = new Counter(METRICS.outcomes);
 const failed = new Rate(METRICS.failed);
 const schemaViolations = new Counter(METRICS.schemaViolations);
+const payloadWarnings = new Counter(METRICS.payloadWarnings);
 const timeToFinal = new Trend(METRICS.timeToFinal, true);
 const unresolved = new Counter(METRICS.unresolved);
 const checkDuration = new Trend(METRICS.checkDuration, true);
@@ -25,6 +27,8 @@ const faultCounters: Record<FaultKind, Counter> = {
 /** Schema problems printed per VU: enough to see what broke without flooding the console under load. */
 const MAX_PROBLEM_LOGS = 5;
 let problemLogs = 0;
+/** The first few violating responses per operation and path, per VU, as sample lines the runner collects. */
+const samples = new SampleBudget();
 
 export interface RecordOptions extends InspectOptions {
   readonly measureChecks: boolean;
@@ -41,12 +45,16 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
   if (inspection.answered) failed.add(inspection.failed, tags);
   const fault = faultKindOf(exchange.response);
   if (fault !== undefined) faultCounters[fault].add(1, tags);
-  if (inspection.schemaProblem !== undefined) {
-    schemaViolations.add(1, tags);
-    if (problemLogs < MAX_PROBLEM_LOGS) {
-      problemLogs += 1;
-      console.warn(`gateway-harness: ${inspection.operation}: envelope does not match the schema: ${inspection.schemaProblem.slice(0, 300)}`);
-    }
+  // One sample per JSON path of each violating response (bounded labels: operation, api, path, layer; never values).
+  for (const violation of inspection.violations) {
+    const pathTags = { ...tags, path: violation.path, layer: violation.layer };
+    if (violation.severity === 'error') schemaViolations.add(1, pathTags);
+    else payloadWarnings.add(1, pathTags);
+    if (samples.take(inspection.operation, violation.path)) console.warn(sampleLine(inspection.operation, violation, exchange.response.envelope));
+  }
+  if (inspection.schemaProblem !== undefined && problemLogs < MAX_PROBLEM_LOGS) {
+    problemLogs += 1;
+    console.warn(`gateway-harness: ${inspection.operation}: response does not match the schema: ${inspection.schemaProblem.slice(0, 300)}`);
   }
   const sets: Record<string, () => boolean> = {};
   for (const result of inspection.checks) sets[result.name] = () => result.ok;

@@ -22,6 +22,7 @@ import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
 import { ensureBundle, exitCodeOf, runLoad } from './runner/run-load.ts';
 import { runEnvironment } from './run-settings.ts';
 import { SCENARIO_NAMES } from './scenarios.ts';
+import { SCHEMA_VERSION } from '../reports/model.ts';
 
 const USER = 'load-agent';
 const PASSWORD = 'k6-smoke-secret-7f3a';
@@ -80,7 +81,7 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
       const r = await run(path, { scenario }, `${version}-${scenario}`);
       expect(r.exitCode, r.output).toBe(0);
       const summary = JSON.parse(r.files.json) as RunReport;
-      expect(summary).toMatchObject({ schemaVersion: '1.3', command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
+      expect(summary).toMatchObject({ schemaVersion: SCHEMA_VERSION, command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
       const load = summary.load;
       expect(load?.requests.count).toBeGreaterThan(0);
       expect(load?.checks.length).toBeGreaterThanOrEqual(4);

@@ -6,8 +6,13 @@ export const METRICS = Object.freeze({
   outcomes: 'gateway_outcomes',
   /** Rate of responses whose outcome is Failed, tagged operation, api. */
   failed: 'gateway_failed',
-  /** Counter of responses whose envelope or payload kind broke the schema, tagged operation, api. */
+  /**
+   * Counter of envelope and payload violations (errors): one per JSON path of each violating response, tagged
+   * operation, api, path (`$.payLoad[*].skuId`) and layer (envelope | spec | observed | baseline).
+   */
   schemaViolations: 'gateway_schema_violations',
+  /** Counter of payload warnings (observed layer, not promoted), tagged as gateway_schema_violations; never a threshold. */
+  payloadWarnings: 'gateway_payload_warnings',
   /** Trend, submission to final outcome through polling (ms), tagged operation, api, outcome. */
   timeToFinal: 'gateway_time_to_final',
   /** Counter of transactions not final when polling gave up (the account may be charged), tagged operation, api. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreExchange } from '../api/client-core.ts';
 import { toGatewayResponse, type RawResponse } from '../api/envelope.ts';
 import { getOperation } from '../api/operations.ts';
+import type { BaselineValidators } from '../api/payload-checks.ts';
 import { inspectExchange, payloadKindOf, type Inspection } from './response-checks.ts';
 
 const options = { schemaChecks: true, notFoundCodes: ['027'] };
@@ -25,7 +26,8 @@ function results(inspection: Inspection): Record<string, boolean> {
 describe('inspectExchange', () => {
   it('passes every check on a faithful answer', () => {
     const inspection = inspectExchange(http200('v2.account.balance', { responseCode: '000', responseMessage: null, payLoad: -100 }), options);
-    expect(results(inspection)).toEqual({ 'http status is 200': true, 'envelope matches schema': true, 'payload kind matches': true, 'outcome is not Failed': true });
+    expect(results(inspection)).toEqual({ 'http status is 200': true, 'envelope matches schema': true, 'payload kind matches': true, 'payload matches schema': true, 'outcome is not Failed': true });
+    expect(inspection.violations).toEqual([]);
     expect(inspection).toMatchObject({ operation: 'v2.account.balance', api: 'v2', outcome: 'Successful', failed: false });
     expect(inspection.schemaProblem).toBeUndefined();
   });
@@ -83,6 +85,32 @@ describe('inspectExchange', () => {
   it('leaves a status check answering "not found" Unknown: the poller, which knows the submission time, decides', () => {
     const inspection = inspectExchange(http200('v2.transaction.status', { responseCode: '027', responseMessage: 'not found', payLoad: null }), options);
     expect(inspection).toMatchObject({ outcome: 'Unknown', failed: false });
+  });
+
+  it('fails the payload check on a record the spec rules reject, naming the path, and counts one violation per path', () => {
+    const body = { responseCode: '000', responseMessage: null, payLoad: [{ operatorId: '45', operatorName: 'x', imageUrl: 'u' }, 42] };
+    const inspection = inspectExchange(http200('v2.catalog.operators', body), options);
+    expect(results(inspection)).toMatchObject({ 'envelope matches schema': true, 'payload kind matches': true, 'payload matches schema': false });
+    expect(inspection.violations.map((v) => `${v.severity} ${v.path}`)).toEqual(['error $.payLoad[*].operatorId', 'error $.payLoad[*]']);
+    expect(inspection.schemaProblem).toMatch(/operatorId must be an integer/);
+  });
+
+  it('passes the payload check with an observed-payload warning, and fails it once the user promotes observed payloads', () => {
+    const body = { responseCode: '000', responseMessage: null, payLoad: [{ operatorId: 45, operatorName: 'x' }] };
+    const warned = inspectExchange(http200('v2.catalog.operators', body), options);
+    expect(results(warned)['payload matches schema']).toBe(true);
+    expect(warned.violations.map((v) => `${v.severity} ${v.path}`)).toEqual(['warning $.payLoad[*].imageUrl']);
+    expect(warned.schemaProblem).toBeUndefined();
+    const promoted = inspectExchange(http200('v2.catalog.operators', body), { ...options, promoteObserved: true });
+    expect(results(promoted)['payload matches schema']).toBe(false);
+  });
+
+  it('fails the payload check where the baseline validator fails', () => {
+    const body = { responseCode: '000', responseMessage: null, payLoad: [] };
+    const learned = Object.assign(() => false, { errors: [{ instancePath: '/payLoad', schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }] }) as unknown as BaselineValidators[string];
+    const inspection = inspectExchange(http200('v2.catalog.countries', body), { ...options, baseline: { 'v2.catalog.countries': learned } });
+    expect(results(inspection)['payload matches schema']).toBe(false);
+    expect(inspection.violations.map((v) => `${v.layer} ${v.path}`)).toEqual(['baseline $.payLoad']);
   });
 
   it('skips the schema checks when they are off (the bench), keeping status and outcome', () => {

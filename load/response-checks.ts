@@ -1,8 +1,9 @@
-// What the load suites judge on every response: HTTP status, envelope schema, payload kind, outcome from the one
-// classifier. A pure function of the exchange (runtime-neutral), so the k6 hook records it and tests prove each check fires.
+// What the load suites judge on every response: HTTP status, envelope schema, payload kind, the payload checks
+// (api/payload-checks.ts: spec, observed, baseline), outcome from the one classifier. A pure function of the exchange
+// (runtime-neutral), so the k6 hook records it and tests prove each check fires.
 import type { CoreExchange } from '../api/client-core.ts';
 import type { Outcome } from '../api/outcome.ts';
-import { formatIssues, validateEnvelope } from '../api/validation.ts';
+import { checkResponseBody, type PayloadCheckOptions, type PayloadViolation } from '../api/payload-checks.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
 
 export interface CheckResult {
@@ -23,11 +24,14 @@ export interface Inspection {
    */
   readonly answered: boolean;
   readonly checks: readonly CheckResult[];
-  /** One line naming the envelope/payload problems, when the schema check failed. */
+  /** One line naming the envelope/payload problems (errors only), when a schema check failed. */
   readonly schemaProblem?: string;
+  /** Every envelope and payload violation, one per JSON path, errors first (warnings are reported, never failing). */
+  readonly violations: readonly PayloadViolation[];
 }
 
-export interface InspectOptions {
+/** Passed to the payload checks as they are (built once per VU, not per response). */
+export interface InspectOptions extends PayloadCheckOptions {
   readonly schemaChecks: boolean;
   /** Status-check codes meaning "no such transaction" (config `poll.notFoundCodes`). */
   readonly notFoundCodes: readonly string[];
@@ -58,17 +62,21 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
   const outcome = metricOutcome(exchange, options.notFoundCodes);
   const checks: CheckResult[] = [{ key: 'httpStatus', name: CHECKS.httpStatus.name, ok: response.httpStatus === 200 }];
   let schemaProblem: string | undefined;
+  let violations: readonly PayloadViolation[] = [];
   // Spec Errors 3: for statuses other than 200 the "Body shape for those statuses: not shown": nothing to validate.
   if (options.schemaChecks && response.httpStatus === 200 && response.bodyText !== undefined) {
     if (response.envelope === undefined) {
       schemaProblem = response.parseError ?? 'no envelope';
+      violations = [{ layer: 'envelope', severity: 'error', path: '$', pointer: '', message: schemaProblem }];
       checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: false });
     } else {
-      const result = validateEnvelope(operation, response.envelope);
-      if (!result.valid) schemaProblem = formatIssues(result.errors);
-      checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: result.valid });
+      violations = checkResponseBody(operation, response.envelope, options);
+      const errors = violations.filter((v) => v.severity === 'error');
+      if (errors.length > 0) schemaProblem = errors.map((v) => v.message.replace(/\s+/g, ' ').trim()).join('; ');
+      checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: !errors.some((v) => v.layer === 'envelope') });
       if (response.envelope.responseCode === '000') {
         checks.push({ key: 'payloadKind', name: CHECKS.payloadKind.name, ok: payloadKindOf(response.envelope.payLoad) === operation.payloadKind });
+        if (options.envelopeOnly !== true) checks.push({ key: 'payload', name: CHECKS.payload.name, ok: !errors.some((v) => v.layer !== 'envelope') });
       }
     }
   }
@@ -81,6 +89,7 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
     failed: outcome === 'Failed',
     answered,
     checks,
+    violations,
     ...(schemaProblem === undefined ? {} : { schemaProblem }),
   };
 }

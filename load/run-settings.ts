@@ -29,6 +29,8 @@ export const LOAD_ENV = Object.freeze({
   runId: 'GATEWAY_LOAD_RUN_ID',
   schemaChecks: 'GATEWAY_LOAD_SCHEMA_CHECKS',
   measureChecks: 'GATEWAY_LOAD_MEASURE_CHECKS',
+  promoteObserved: 'GATEWAY_LOAD_PROMOTE_OBSERVED',
+  payloadChecks: 'GATEWAY_LOAD_PAYLOAD_CHECKS',
   reportDir: 'GATEWAY_REPORT_DIR',
   /** Which engine runs the bundle ('k6 v0.48.0', 'node'): named in its verdict line; a bare `k6 run` says k6. */
   engine: 'GATEWAY_LOAD_ENGINE',
@@ -81,6 +83,10 @@ export interface RunSettings {
   readonly thresholdOverrides: Readonly<Record<string, readonly string[]>>;
   readonly schemaChecks: boolean;
   readonly measureChecks: boolean;
+  /** Observed-payload findings count as violations (`--promote-observed`); otherwise they are warnings. */
+  readonly promoteObserved: boolean;
+  /** Off: the envelope schema and payload kind only, as before the payload layers (the bench's comparison). */
+  readonly payloadChecks: boolean;
   /** Where handleSummary writes; '' = the working directory. */
   readonly reportDir: string;
   readonly targetLabel: string;
@@ -201,6 +207,8 @@ export function readRunSettings(env: Env): RunSettings {
     thresholdOverrides: parseThresholds(env),
     schemaChecks: flag(env, LOAD_ENV.schemaChecks, true),
     measureChecks: flag(env, LOAD_ENV.measureChecks, false),
+    promoteObserved: flag(env, LOAD_ENV.promoteObserved, false),
+    payloadChecks: flag(env, LOAD_ENV.payloadChecks, true),
     reportDir: present(env, LOAD_ENV.reportDir) ?? '',
     targetLabel: present(env, LOAD_ENV.targetLabel) ?? baseUrl,
     runId: present(env, LOAD_ENV.runId) ?? '',
@@ -230,6 +238,8 @@ export interface RunEnvironmentInput {
   readonly reportDir: string;
   readonly schemaChecks?: boolean;
   readonly measureChecks?: boolean;
+  readonly promoteObserved?: boolean;
+  readonly payloadChecks?: boolean;
 }
 
 /** The environment variables of a run (to be merged into the child process environment; never passed as `-e`). */
@@ -248,6 +258,8 @@ export function runEnvironment(input: RunEnvironmentInput): Record<string, strin
     [LOAD_ENV.reportDir]: input.reportDir,
     [LOAD_ENV.schemaChecks]: input.schemaChecks === false ? 'off' : 'on',
     [LOAD_ENV.measureChecks]: input.measureChecks === true ? 'on' : 'off',
+    [LOAD_ENV.promoteObserved]: input.promoteObserved === true ? 'on' : 'off',
+    [LOAD_ENV.payloadChecks]: input.payloadChecks === false ? 'off' : 'on',
     // Cleared, not inherited: a value left in the caller's shell must not leak into this run.
     [LOAD_ENV.vus]: input.vus === undefined ? '' : String(input.vus),
     [LOAD_ENV.duration]: input.duration ?? '',

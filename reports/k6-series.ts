@@ -339,7 +339,8 @@ async function isGzip(path: string): Promise<boolean> {
   }
 }
 
-async function lineStream(path: string): Promise<AsyncIterable<string>> {
+/** The lines of an NDJSON metric stream (plain or gzip). */
+export async function lineStream(path: string): Promise<AsyncIterable<string>> {
   let gzip: boolean;
   try {
     gzip = await isGzip(path);

@@ -74,3 +74,33 @@ describe('faults', () => {
     expect(renderSummaryMarkdown(clean)).not.toContain('Faults seen');
   });
 });
+
+describe('payload checks of a load run', () => {
+  const payloadChecks = {
+    violations: 2,
+    warnings: 1,
+    baselineDir: '/repo/gateway-baseline',
+    byPath: [
+      { operation: 'v2.catalog.operators', path: '$.payLoad[*].operatorId', layer: 'spec' as const, severity: 'error' as const, count: 2 },
+      { operation: 'v2.promotion.current', path: '$.payLoad[*].product', layer: 'observed' as const, severity: 'warning' as const, count: 1 },
+    ],
+    samples: [{ operation: 'v2.catalog.operators', path: '$.payLoad[*].operatorId', layer: 'spec' as const, severity: 'error' as const, message: 'payLoad[0].operatorId must be an integer', received: '"45"' }],
+  };
+  const report = assembleReport({ ...meta, command: 'load', load: { ...load, payloadChecks } });
+
+  it('summary.md lists the counts per operation and path, and the samples', () => {
+    const md = renderSummaryMarkdown(report);
+    expect(md).toContain('2 violations, 1 warnings');
+    expect(md).toContain('| `v2.catalog.operators` | `$.payLoad[*].operatorId` | spec | ❌ error | 2 |');
+    expect(md).toContain('operatorId must be an integer; received `"45"`');
+    expect(md).toContain('`/repo/gateway-baseline`');
+  });
+
+  it('report.html shows the same, escaped', async () => {
+    const { loadHtmlAssets, renderReportHtml } = await import('./html/report-html.ts');
+    const html = renderReportHtml(report, loadHtmlAssets());
+    expect(html).toContain('<h3>Payload checks</h3>');
+    expect(html).toContain('<code>$.payLoad[*].operatorId</code>');
+    expect(html).toContain('<code>&quot;45&quot;</code>');
+  });
+});

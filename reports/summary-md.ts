@@ -2,7 +2,7 @@
 // `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
 import { faultLine } from '../api/faults.ts';
 import { changeText, comparedRunText, estimateText, operationVerdictText, settingsText } from './comparison-text.ts';
-import type { RunReport } from './model.ts';
+import type { LoadSection, RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, remoteWriteLine } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
@@ -30,6 +30,21 @@ export function mdCode(text: string): string {
   const clean = text.replace(/\r?\n/g, ' ');
   const fence = clean.includes('`') ? '``' : '`';
   return `${fence}${fence.length > 1 ? ' ' : ''}${clean}${fence.length > 1 ? ' ' : ''}${fence}`;
+}
+
+/** The load run's payload checks: counts per operation and JSON path, then the first samples of each. */
+function payloadChecksMarkdown(checks: LoadSection['payloadChecks']): string[] {
+  if (checks === undefined) return [];
+  const basis = `${checks.baselineDir === undefined ? 'spec and observed payloads' : `spec, observed payloads and the baseline ${mdCode(checks.baselineDir)}`}${checks.promoteObserved === true ? ' (observed promoted to errors)' : ''}`;
+  const out = ['', `Payload checks on every response (${basis}): ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.`];
+  if (checks.byPath.length === 0) return out;
+  out.push('', '| Operation | JSON path | Rules | Severity | Count |', '|---|---|---|---|---|');
+  for (const e of checks.byPath.slice(0, MAX_FAILURES)) out.push(`| ${mdCode(e.operation)} | ${mdCode(e.path)} | ${e.layer} | ${e.severity === 'error' ? '❌ error' : '⚠️ warning'} | ${formatCount(e.count)} |`);
+  if (checks.byPath.length > MAX_FAILURES) out.push(`| … | ${checks.byPath.length - MAX_FAILURES} more paths (summary.json) | | | |`);
+  for (const sample of checks.samples.slice(0, MAX_FAILURES)) {
+    out.push(`- ${mdCode(sample.operation)} ${mdCode(sample.path)}: ${mdText(sample.message)}; received ${mdCode(sample.received)}`);
+  }
+  return out;
 }
 
 export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
@@ -85,6 +100,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     const failing = load.checks.filter((c) => c.fails > 0);
     for (const c of failing) out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
     for (const c of load.checks.filter((x) => x.passes + x.fails === 0)) out.push(`- ⚪ check ${mdCode(c.name)} never ran (not verified)`);
+    out.push(...payloadChecksMarkdown(load.payloadChecks));
   }
 
   const comparison = report.comparison;

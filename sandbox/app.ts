@@ -24,6 +24,7 @@ import type { RouteHandler, SandboxEnv, SandboxMode } from './routes/context.ts'
 import { ListingCache, readArgs, scaled } from './routes/context.ts';
 import { handlerFor } from './routes/index.ts';
 import { SandboxStats } from './stats.ts';
+import { withCorruption } from './corruption.ts';
 import { SandboxStore } from './store.ts';
 
 export interface SandboxOptions {
@@ -292,7 +293,7 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     timeScale: resolved.timeScale,
     cache: new ListingCache(behaviour.listingCacheMax),
   };
-  const hooks: ProfileHooks = profile.hooks ?? {};
+  const hooks: ProfileHooks = withCorruption(profile.hooks ?? {}, profile.corruptions, resolved.seed, stats);
   const send = createEnvelopeSender(hooks);
   const authorized = createBasicAuthCheck(resolved.user, password);
   const latencyMs = scaled(env, behaviour.responseLatencyMs);

@@ -21,6 +21,8 @@ export interface StatsSnapshot {
   faults: Partial<Record<CountedFault, number>>;
   /** Faults served per operation id. */
   faultsByOperation: Record<string, number>;
+  /** Corrupted payloads served (corrupt-* profiles), per operation id and the JSON path broken. */
+  corruptions: Record<string, Record<string, number>>;
 }
 
 const CHARGING = new Set(OPERATIONS.filter((op) => op.charges).map((op) => op.id));
@@ -36,6 +38,7 @@ export class SandboxStats {
   #faultsTotal = 0;
   readonly #faults = new Map<string, number>();
   readonly #faultsByOperation = new Map<string, number>();
+  readonly #corruptions = new Map<string, Map<string, number>>();
 
   /** A request arrived (counted before authentication and before any fault). */
   request(operationId: string | undefined): void {
@@ -52,6 +55,16 @@ export class SandboxStats {
     bump(this.#faultsByOperation, operationId === undefined || operationId === '' ? UNMATCHED : operationId);
   }
 
+  /** A successful payload of this operation was served corrupted at this JSON path. */
+  corruption(operationId: string, path: string): void {
+    let paths = this.#corruptions.get(operationId);
+    if (paths === undefined) {
+      paths = new Map();
+      this.#corruptions.set(operationId, paths);
+    }
+    bump(paths, path);
+  }
+
   requestsOf(operationId: string): number {
     return this.#requests.get(operationId) ?? 0;
   }
@@ -64,6 +77,7 @@ export class SandboxStats {
       faultsTotal: this.#faultsTotal,
       faults: Object.fromEntries(this.#faults) as Partial<Record<CountedFault, number>>,
       faultsByOperation: Object.fromEntries(this.#faultsByOperation),
+      corruptions: Object.fromEntries([...this.#corruptions].map(([op, paths]) => [op, Object.fromEntries(paths)])),
     };
   }
 
@@ -74,5 +88,6 @@ export class SandboxStats {
     this.#faultsTotal = 0;
     this.#faults.clear();
     this.#faultsByOperation.clear();
+    this.#corruptions.clear();
   }
 }

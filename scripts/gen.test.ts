@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { BANNER, check, GENERATED_FILES, generate, GenError, isReportSchema, loadSchemas, requestBodyName, ROOT_DIR, SCHEMA_ID_PREFIX, validatorName } from './gen.ts';
+import { BANNER, check, GENERATED_FILES, generate, GenError, inlinePayloadRefs, isReportSchema, loadSchemas, requestBodyName, ROOT_DIR, SCHEMA_ID_PREFIX, validatorName } from './gen.ts';
 import { OPERATIONS } from '../api/operations.ts';
 
 const GENERATED = Object.values(GENERATED_FILES);
@@ -139,8 +139,26 @@ describe('schema conventions', () => {
     const properties = (s.schema.properties ?? {}) as Record<string, Record<string, unknown>>;
     for (const [name, property] of Object.entries(properties)) {
       expect(typeof property.description, `${s.file} ${name}`).toBe('string');
-      if (property.type === 'integer') expect([property.minimum, property.maximum], `${s.file} ${name} is int32`).toEqual([-2147483648, 2147483647]);
+      // An id the spec types int64 (a transaction id) is an integer without the int32 bounds; its description says so.
+      if (property.type === 'integer' && !String(property.description).includes('int64')) expect([property.minimum, property.maximum], `${s.file} ${name} is int32`).toEqual([-2147483648, 2147483647]);
     }
+  });
+});
+
+describe('inlinePayloadRefs', () => {
+  const record = { $id: `${SCHEMA_ID_PREFIX}payload-record.schema.json`, title: 'PayloadRecord', type: 'object', properties: { skuId: { type: 'integer' } } };
+  const byId = new Map<string, Record<string, unknown>>([[record.$id, record]]);
+
+  it('replaces a reference to a payload schema by its body under allOf, keeping what sits beside the $ref', () => {
+    expect(inlinePayloadRefs({ type: 'array', items: { $ref: record.$id } }, byId)).toEqual({ type: 'array', items: { allOf: [{ type: 'object', properties: { skuId: { type: 'integer' } } }] } });
+    expect(inlinePayloadRefs({ $ref: record.$id, properties: { a: {} } }, byId)).toEqual({ properties: { a: {} }, allOf: [{ type: 'object', properties: { skuId: { type: 'integer' } } }] });
+  });
+
+  it('leaves other references alone, and refuses a payload schema with #-references (they would not resolve inlined)', () => {
+    const other = { $ref: `${SCHEMA_ID_PREFIX}additional-info.schema.json` };
+    expect(inlinePayloadRefs(other, byId)).toEqual(other);
+    const bad = new Map([[record.$id, { ...record, properties: { skuId: { $ref: '#/$defs/int32' } } }]]);
+    expect(() => inlinePayloadRefs({ $ref: record.$id }, bad)).toThrow(GenError);
   });
 });
 

@@ -1,6 +1,7 @@
 // Code generator: schemas/*.schema.json -> schemas/generated/{types.ts, validators.js, validators.d.ts, request-bodies.ts}.
 // Validators are ajv standalone code compiled here, once, so no VU (k6) or request (sandbox) ever compiles a schema.
 import { REPORT_SCHEMA_FILES, isReportSchemaFile } from '../schemas/report-schemas.ts';
+import { AJV_OPTIONS, quietAjvLogger } from '../schemas/ajv-options.ts';
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,36 +106,46 @@ export function stripDescriptions(node: unknown, isPropertyMap = false): unknown
   return out;
 }
 
-/** ajv options shared by the generator and its tests; DESIGN.md "What runs inside k6" explains the perf ones. */
-export const AJV_OPTIONS = Object.freeze({
-  strict: true,
-  allErrors: true,
-  // UTF-16 length instead of code points: ~10x faster in k6; every length limit in the spec is on ASCII ids/codes.
-  unicode: false,
-  // Patterns are ASCII-only; a `u` flag would only slow goja's regexp engine down.
-  unicodeRegExp: false,
-  // The spec's "string or null" fields are union types; strict mode rejects them unless allowed.
-  allowUnionTypes: true,
-  code: { source: true, esm: true, lines: true },
-});
-
-// ajv warns that `unicode` is deprecated, yet still honours it (limitLength reads it); keep the output quiet.
-const quietLogger = {
-  log: (...args: unknown[]): void => console.log(...args),
-  warn: (...args: unknown[]): void => {
-    if (typeof args[0] === 'string' && args[0].startsWith('DEPRECATED: option unicode')) return;
-    console.warn(...args);
-  },
-  error: (...args: unknown[]): void => console.error(...args),
-};
+/** ajv options shared by the generator, its tests and the baseline validators (schemas/ajv-options.ts). */
+export { AJV_OPTIONS };
 
 export function validatorName(title: string): string {
   return `validate${title}`;
 }
 
+/** Payload schemas whose references are inlined before compiling (see inlinePayloadRefs). */
+const INLINED_REF_PREFIX = `${SCHEMA_ID_PREFIX}payload-`;
+
+/**
+ * Replaces each `$ref` to a payload-* schema file by that schema's body under `allOf`. ajv calls a referenced schema
+ * file as a function, once per array item, with an options object and a path string built per call: inside k6 that
+ * made the record lists ~7x slower than the same checks inlined (measured on k6 v2.2 with 143 records). The wire
+ * schemas on disk keep their `$ref`s (one source of each rule); only the compiled code repeats the record checks.
+ */
+export function inlinePayloadRefs(node: unknown, byId: ReadonlyMap<string, Record<string, unknown>>): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlinePayloadRefs(item, byId));
+  if (node === null || typeof node !== 'object') return node;
+  const { $ref, ...rest } = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) out[key] = inlinePayloadRefs(value, byId);
+  if (typeof $ref !== 'string') return $ref === undefined ? out : { ...out, $ref };
+  const target = $ref.startsWith(INLINED_REF_PREFIX) ? byId.get($ref) : undefined;
+  if (target === undefined) return { ...out, $ref };
+  if (hasInternalRef(target)) throw new GenError(`${$ref}: a payload schema referenced by another must not use #-references (they would not resolve once inlined)`);
+  const { $id: _id, $schema: _schema, title: _title, ...body } = target;
+  return { ...out, allOf: [...((out.allOf as unknown[] | undefined) ?? []), inlinePayloadRefs(body, byId)] };
+}
+
+function hasInternalRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some((item) => hasInternalRef(item));
+  if (node === null || typeof node !== 'object') return false;
+  return Object.entries(node).some(([key, value]) => (key === '$ref' ? typeof value === 'string' && value.startsWith('#') : hasInternalRef(value)));
+}
+
 function generateValidators(sources: readonly SchemaSource[]): string {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: quietLogger });
-  for (const source of sources) ajv.addSchema(stripDescriptions(source.schema) as Record<string, unknown>);
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, logger: quietAjvLogger(console) });
+  const byId = new Map(sources.map((source) => [source.id, stripDescriptions(source.schema) as Record<string, unknown>]));
+  for (const source of sources) ajv.addSchema(inlinePayloadRefs(byId.get(source.id), byId) as Record<string, unknown>);
   const exports: Record<string, string> = {};
   for (const source of sources) exports[validatorName(source.title)] = source.id;
   const code = standaloneCode(ajv, exports);

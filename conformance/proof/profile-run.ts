@@ -8,7 +8,8 @@ import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
 import { createNodeConformanceTarget, timingFor } from '../target.ts';
-import type { CaseStatus } from '../types.ts';
+import type { SandboxProfile } from '../../sandbox/profiles/registry.ts';
+import type { CaseStatus, ConformanceCase } from '../types.ts';
 
 /**
  * Small enough to keep a run short (the 120 s trigger takes 4.8 s), large enough that the delay triggers' client
@@ -29,7 +30,8 @@ export interface ProfileOutcome {
   readonly cases: readonly CaseOutcome[];
 }
 
-export async function runPlanAgainst(profile: string): Promise<ProfileOutcome> {
+/** `cases`: a part of the plan (default the whole plan); `profile` by name or as a profile object (a test's variant). */
+export async function runPlanAgainst(profile: string | SandboxProfile, cases: readonly ConformanceCase[] = ALL_CASES): Promise<ProfileOutcome> {
   const started = Date.now();
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: PROOF_TIME_SCALE, profile });
   const config: ResolvedTargetConfig = {
@@ -54,9 +56,9 @@ export async function runPlanAgainst(profile: string): Promise<ProfileOutcome> {
   });
   const target = createNodeConformanceTarget(config);
   try {
-    const result = await runCases(ALL_CASES, { target, settings, timing: timingFor(config, settings), mapping: DEFAULT_FIELD_MAPPING });
+    const result = await runCases(cases, { target, settings, timing: timingFor(config, settings), mapping: DEFAULT_FIELD_MAPPING });
     return {
-      profile,
+      profile: typeof profile === 'string' ? profile : profile.name,
       durationMs: Date.now() - started,
       cases: result.cases.map((c) => ({
         id: c.id,

@@ -1,5 +1,6 @@
 // `npm run bench:load`: iterations/s of catalog-browse on real k6 with and without the schema checks, side by side in
-// one run on one machine, and what the checks cost per request inside k6. Prints figures; asserts nothing.
+// one run on one machine, and what the checks cost per request inside k6: the envelope schema and payload kind alone
+// (the checks before the payload layers) and with the payload layers (spec, observed). Prints figures; asserts nothing.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,10 @@ const VUS = Number(process.env.BENCH_VUS ?? 10);
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 /** Runs per mode, interleaved (on, off, on, off) so a drift of the machine hits both alike. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** on: every check; envelope: the envelope schema and payload kind only (the checks before the payload layers); off: none. */
+const MODES = ['on', 'envelope', 'off'] as const;
+type Mode = (typeof MODES)[number];
 
 interface Figures {
   iterationRate: number;
@@ -46,9 +51,9 @@ async function main(): Promise<void> {
   );
   try {
     for (const k6 of binaries) {
-      const figures: Record<'on' | 'off', Figures[]> = { on: [], off: [] };
+      const figures: Record<Mode, Figures[]> = { on: [], envelope: [], off: [] };
       for (let round = 0; round < ROUNDS; round++) {
-        for (const mode of ['on', 'off'] as const) {
+        for (const mode of MODES) {
           const reportDir = join(work, `${round}-${mode}-${figures.on.length}`);
           const env = runEnvironment({
             baseUrl: sandbox.url,
@@ -64,7 +69,8 @@ async function main(): Promise<void> {
             targetLabel: 'embedded sandbox',
             runId: 'bench',
             reportDir,
-            schemaChecks: mode === 'on',
+            schemaChecks: mode !== 'off',
+            payloadChecks: mode === 'on',
             // The check timer runs in both modes, so it costs both the same and the difference stays the schema checks'.
             measureChecks: true,
           });
@@ -83,21 +89,24 @@ async function main(): Promise<void> {
         const mid = Math.floor(sorted.length / 2);
         return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
       };
-      const of = (mode: 'on' | 'off') => ({
+      const of = (mode: Mode) => ({
         it: median(figures[mode], 'iterationRate'),
         req: median(figures[mode], 'requestRate'),
         check: median(figures[mode], 'checkMs'),
         rounds: figures[mode].map((f) => f.iterationRate.toFixed(1)).join(', '),
       });
       const on = of('on');
+      const envelope = of('envelope');
       const off = of('off');
       const line = (label: string, f: typeof on): string =>
         `  schema checks ${label}: ${f.it.toFixed(1)} iterations/s (rounds ${f.rounds}), ${f.req.toFixed(0)} requests/s, response checks ${(f.check * 1000).toFixed(0)} µs/response inside k6\n`;
       process.stdout.write(`k6 ${version(k6)}\n`);
-      process.stdout.write(line('on ', on));
+      process.stdout.write(line('on (envelope + payload layers)', on));
+      process.stdout.write(line('envelope + payload kind only (before the payload layers)', envelope));
       process.stdout.write(line('off', off));
+      const cost = (f: typeof on): string => `${((f.check - off.check) * 1000).toFixed(0)} µs`;
       process.stdout.write(
-        `  → with/without: ${(on.it / off.it).toFixed(2)}× iterations/s; schema checks cost ${((on.check - off.check) * 1000).toFixed(0)} µs per response inside k6 (timed in the VU), ` +
+        `  → with/without: ${(on.it / off.it).toFixed(2)}× iterations/s; schema checks cost ${cost(on)} per response inside k6 (timed in the VU; before the payload layers ${cost(envelope)}), ` +
           `${((1 / on.req - 1 / off.req) * 1e6).toFixed(0)} µs of machine time per request (from throughput)\n`,
       );
     }

@@ -23,6 +23,8 @@ export interface RawLoadFlags {
   rate?: string;
   threshold?: string[];
   funds?: string;
+  baseline?: string;
+  promoteObserved?: boolean;
 }
 
 export interface LoadFlags {
@@ -45,6 +47,10 @@ export interface LoadFlags {
   readonly thresholds: Readonly<Record<string, readonly string[]>>;
   /** Starting balance of the embedded sandbox (USD). */
   readonly funds?: number;
+  /** A recorded baseline (`baseline record --out DIR`): every payload is also checked against its learned schemas. */
+  readonly baseline?: string;
+  /** Observed-payload findings count as violations instead of warnings. */
+  readonly promoteObserved?: boolean;
 }
 
 const list = (names: readonly string[]): string => names.join(', ');
@@ -94,6 +100,8 @@ const FLAGS = z.object({
   rate: positiveNumber('--rate', 100_000).optional(),
   threshold: z.array(z.string()).default([]),
   funds: positiveNumber('--funds', 1e12).optional(),
+  baseline: z.string().min(1, '--baseline must name a directory').optional(),
+  promoteObserved: z.boolean().optional(),
 });
 
 function usage(message: string): HarnessError {
@@ -134,5 +142,7 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
     ...(flags.duration === undefined || durationSec === undefined ? {} : { duration: flags.duration, durationSec }),
     ...(flags.rate === undefined ? {} : { rate: flags.rate }),
     ...(flags.funds === undefined ? {} : { funds: flags.funds }),
+    ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }),
+    ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { ComparisonSection, LoadSection, RunReport, RunTarget } from '../..
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../../reports/interruption.ts';
 import { ENGINE_EXTERNAL_ABORT } from '../../reports/verdict.ts';
+import { payloadChecksOf, type PayloadCheckInputs } from '../../reports/payload-checks.ts';
 import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -22,18 +23,22 @@ export interface LoadSectionInput {
   readonly profile: string;
   /** 'k6 v0.48.0', 'k6' or 'node'. */
   readonly engine: string;
-  /** k6's NDJSON stream (plain or .gz); the charts need it. */
+  /** k6's NDJSON stream (plain or .gz); the charts need it, and the payload checks' counts per path come from it. */
   readonly ndjsonPath?: string;
+  /** The run's payload-check samples, baseline and promotion (LoadRun `payload`). */
+  readonly payload?: Omit<PayloadCheckInputs, 'ndjsonPath'>;
 }
 
 /** The load section: thresholds, checks, metrics and (with the stream) time series; the verdict by reports/sections.ts. */
-export function loadSection(input: LoadSectionInput): Promise<LoadSection> {
-  return loadSectionFromK6(
+export async function loadSection(input: LoadSectionInput): Promise<LoadSection> {
+  const section = await loadSectionFromK6(
     input.summaryData,
     // Every harness scenario's setup() returns the catalog it read: no setup data means the target could not be used.
     { scenario: input.scenario, profile: input.profile, engine: input.engine, setupRequired: true },
     input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath },
   );
+  const payloadChecks = await payloadChecksOf({ ...input.payload, ...(input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath }) });
+  return payloadChecks === undefined ? section : { ...section, payloadChecks };
 }
 
 /** A run that ended without handleSummary data: why, for the report's error. */
@@ -128,6 +133,7 @@ export async function loadRunReport(
     profile: meta.profile,
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+    payload: run.payload,
   });
   const withOutput = run.remoteWrite === undefined ? load : { ...load, remoteWrite: run.remoteWrite };
   return assembleReport({ ...common, load: interruptedSection(withOutput, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });

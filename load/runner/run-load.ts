@@ -33,6 +33,8 @@ import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import { runNodeEngine } from '../run-node-engine.ts';
 import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
 import { METRICS } from '../metric-names.ts';
+import { SampleCollector, withoutSampleLines } from '../payload-samples.ts';
+import type { PayloadCheckInputs } from '../../reports/payload-checks.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
@@ -50,6 +52,8 @@ const PRICES_FILE = 'prices.json';
 
 /** The NDJSON metric stream every run keeps in its report directory (gzip: a long run's stream is large). */
 export const DEFAULT_METRICS_FILE = 'metrics.ndjson.gz';
+/** Where a run with `--baseline` builds its bundle (inside its report directory: the bundle is specific to the baseline). */
+export const BASELINE_BUNDLE_DIR = 'k6-bundle';
 
 export interface LoadRunIo {
   readonly cwd: string;
@@ -71,6 +75,11 @@ export interface LoadRunIo {
    * the signal forwarded once) and the money still open is reconciled within INTERRUPT_RECONCILE_MS; nothing new starts.
    */
   readonly interrupt?: RunInterrupt;
+  /**
+   * A baseline's compiled validators (drift/baseline-validators.ts `baselineValidatorsModule`), for `--baseline`: the
+   * bundle is built with them, into the report directory (it is specific to this baseline).
+   */
+  readonly baselineModule?: string;
 }
 
 /** How long each open charging request is polled after an interruption (real ms): a cancelled job must end soon. */
@@ -103,6 +112,8 @@ export interface LoadRun {
   readonly notStarted?: boolean;
   /** The Prometheus remote-write output (`--out prometheus=URL`): endpoint, trend mode, pushes and failures. */
   readonly remoteWrite?: RemoteWriteSummary;
+  /** What the load section says about the payload checks besides the stream's counts: samples, baseline, promotion. */
+  readonly payload: Omit<PayloadCheckInputs, 'ndjsonPath'>;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -132,16 +143,17 @@ type Bundler = typeof Bundling;
  * The scenario's k6 bundle, freshly built into dist/k6 (one entry takes well under a second, and a stale bundle would
  * silently test old code). Without esbuild (an install without dev dependencies) an existing bundle is used.
  */
-export async function ensureBundle(scenario: string): Promise<string> {
+export async function ensureBundle(scenario: string, baseline?: { readonly module: string; readonly outDir: string }): Promise<string> {
   const file = join(ROOT, 'dist', 'k6', `${scenario}.js`);
   let bundler: Bundler | undefined;
   try {
     bundler = (await import(pathToFileURL(join(ROOT, 'esbuild.config.mjs')).href)) as Bundler;
   } catch (error) {
-    if (existsSync(file)) return file;
+    // A baseline's validators exist only in a fresh build: an old bundle would silently check nothing against it.
+    if (existsSync(file) && baseline === undefined) return file;
     throw new HarnessError('GH_ERR_CONFIG', `cannot build dist/k6/${scenario}.js (${error instanceof Error ? error.message : String(error)}); run \`gateway-harness build\``);
   }
-  const [built] = await bundler.buildK6Bundles({ rootDir: ROOT, only: [scenario] });
+  const [built] = await bundler.buildK6Bundles({ rootDir: ROOT, only: [scenario], ...(baseline === undefined ? {} : { baselineModule: baseline.module, outDir: baseline.outDir }) });
   if (built === undefined) throw new HarnessError('GH_ERR_INTERNAL', `no k6 entry load/${scenario}.load.ts`);
   return built.file;
 }
@@ -208,7 +220,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   const pushFailures = new K6PushFailures();
 
   // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
-  const bundle = await ensureBundle(flags.scenario);
+  const bundle = await ensureBundle(flags.scenario, io.baselineModule === undefined ? undefined : { module: io.baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) });
   const interrupted = (): boolean => io.interrupt?.signal.aborted === true;
   let sandbox: RunningSandbox | undefined;
   let harness: GatewayClient | undefined;
@@ -247,7 +259,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       // seconds, as what it is, instead of a progress bar at 0% and a report built on no answer.
       const check = await preflightTarget(resolved, flags.api === 'v1' ? 'v1' : 'v2');
       if (!check.usable) {
-        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason };
+        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason, payload: {} };
       }
     }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
@@ -294,6 +306,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         ...(flags.duration === undefined ? {} : { duration: flags.duration }),
         ...(flags.rate === undefined ? {} : { rate: flags.rate }),
         thresholds: flags.thresholds,
+        ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
         config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
         targetLabel,
         runId,
@@ -306,10 +319,13 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     io.progress.line(
       `load: ${flags.scenario} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
     );
+    // Violation samples come out of the VUs as console lines (load/payload-samples.ts): kept for the report, not shown.
+    const sampleCollector = new SampleCollector();
     const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [flags.scenario]);
     const output = (chunk: string): void => {
       if (prometheus !== undefined && engine.engine === 'k6') pushFailures.write(chunk);
-      display.write(chunk);
+      sampleCollector.write(chunk);
+      display.write(withoutSampleLines(chunk));
       io.onEngineOutput?.(chunk);
     };
     let engineExit = -1;
@@ -375,6 +391,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     } finally {
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
+    sampleCollector.flush();
     const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
     let remoteWrite: RemoteWriteSummary | undefined;
     if (prometheus !== undefined) {
@@ -422,6 +439,11 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       ...(reconcile === undefined ? {} : { reconcile }),
       ...(engineExit === -1 ? { notStarted: true } : {}),
       ...(remoteWrite === undefined ? {} : { remoteWrite }),
+      payload: {
+        samples: sampleCollector.samples,
+        ...(flags.baseline === undefined || io.baselineModule === undefined ? {} : { baselineDir: resolve(io.cwd, flags.baseline) }),
+        ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
+      },
     };
   } finally {
     session?.close();

@@ -204,6 +204,28 @@ export const CHARTS: ReadonlyArray<readonly [string, string]> = [
   ['outcomes', 'Outcomes over time (envelope-aware)'],
 ];
 
+/** Payload violations and warnings per operation and JSON path, and the kept samples (redacted, truncated). */
+function payloadChecksHtml(checks: LoadSection['payloadChecks']): string {
+  if (checks === undefined) return '';
+  const basis = `${checks.baselineDir === undefined ? 'spec and observed payloads' : `spec, observed payloads and the baseline <code>${h(checks.baselineDir)}</code>`}${checks.promoteObserved === true ? ' (observed promoted to errors)' : ''}`;
+  const parts = [`<h3>Payload checks</h3><p>Every response checked against ${basis}: ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.</p>`];
+  if (checks.byPath.length > 0) {
+    parts.push(
+      `<table><thead><tr><th>Operation</th><th>JSON path</th><th>Rules</th><th>Severity</th><th class="num">Count</th></tr></thead><tbody>${checks.byPath
+        .map((e) => `<tr><td><code>${h(e.operation)}</code></td><td><code>${h(e.path)}</code></td><td>${h(e.layer)}</td><td>${e.severity === 'error' ? chip('failed', 'error') : chip('skipped', 'warning')}</td><td class="num">${formatCount(e.count)}</td></tr>`)
+        .join('')}</tbody></table>`,
+    );
+  }
+  if (checks.samples.length > 0) {
+    parts.push(
+      `<details open><summary>Samples (${checks.samples.length}: the first violating responses per operation and path, redacted, truncated)</summary><table><thead><tr><th>Operation</th><th>JSON path</th><th>What</th><th>Received</th></tr></thead><tbody>${checks.samples
+        .map((x) => `<tr><td><code>${h(x.operation)}</code></td><td><code>${h(x.path)}</code></td><td>${h(x.message)}</td><td><code>${h(x.received)}</code></td></tr>`)
+        .join('')}</tbody></table></details>`,
+    );
+  }
+  return parts.join('\n');
+}
+
 function loadHtml(load: LoadSection): string {
   const trend = load.metrics.http_req_duration?.values ?? {};
   const pct = (v: number | undefined): string => (v === undefined ? 'n/a' : `${(v * 100).toFixed(2)}%`);
@@ -246,6 +268,7 @@ function loadHtml(load: LoadSection): string {
         .join('')}</tbody></table>`,
     );
   }
+  parts.push(payloadChecksHtml(load.payloadChecks));
   if (load.series === undefined) {
     parts.push('<p class="chart-note">No metric stream was kept for this run, so there are no charts over time (k6 <code>--out json=FILE</code> keeps one).</p>');
   } else {

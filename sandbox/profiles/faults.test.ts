@@ -224,7 +224,7 @@ describe('counters: requests received and faults served', () => {
 
   it('nothing reached the sandbox: a fresh sandbox reports zero requests, and reset() zeroes the counters', async () => {
     const sandbox = await start({});
-    expect(sandbox.app.stats.snapshot()).toEqual({ requestsTotal: 0, requests: {}, chargingRequests: 0, faultsTotal: 0, faults: {}, faultsByOperation: {} });
+    expect(sandbox.app.stats.snapshot()).toEqual({ requestsTotal: 0, requests: {}, chargingRequests: 0, faultsTotal: 0, faults: {}, faultsByOperation: {}, corruptions: {} });
     await raw(`${sandbox.url}/api/v2/account/balance`, 'GET');
     expect(sandbox.app.stats.requestsOf('v2.account.balance')).toBe(1);
     sandbox.app.stats.reset();

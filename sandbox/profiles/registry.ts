@@ -8,6 +8,8 @@ import { FAULT_PROFILES } from './faults.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
 import { PARAMETERIZED_PROFILES } from './parameterized.ts';
+import { PAYLOAD_CORRUPTION_PROFILES } from './payload-corruptions.ts';
+import type { PayloadCorruption } from '../corruption.ts';
 
 /** What a request hook sees; it may mutate query, headers and body before authentication and validation. */
 export interface ProfileRequest {
@@ -78,6 +80,8 @@ export interface SandboxProfile {
   catalog?: CatalogAdditions;
   behaviour?: BehaviourOverride;
   hooks?: ProfileHooks;
+  /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way each (sandbox/corruption.ts). */
+  corruptions?: readonly PayloadCorruption[];
 }
 
 const BUILT_IN: readonly SandboxProfile[] = [
@@ -90,7 +94,7 @@ const BUILT_IN: readonly SandboxProfile[] = [
 ];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES];
+  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
 }
 
 export function listProfiles(): SandboxProfile[] {

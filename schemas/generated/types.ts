@@ -169,9 +169,943 @@ export interface GiftcardRequest {
 }
 
 /**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v1 catalog/carriers | array | "productId, carrierName, category, countryCode, denominationType" [seen].
+ */
+export type ObservedCarriers = {
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  carrierName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  category: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  countryCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  denominationType: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): catalog/countries | array | "countryCode, countryName, region, internationalCountryCode, areaCodes, numberLength (strings)" [doc].
+ */
+export type ObservedCountries = {
+  /**
+   * observed-payloads.md: "(strings)" [doc].
+   */
+  countryCode: string;
+  /**
+   * observed-payloads.md: "(strings)" [doc].
+   */
+  countryName: string;
+  /**
+   * observed-payloads.md: "(strings)" [doc].
+   */
+  region: string;
+  /**
+   * observed-payloads.md: "(strings)" [doc].
+   */
+  internationalCountryCode: string;
+  /**
+   * observed-payloads.md: "(strings)" [doc].
+   */
+  areaCodes: string;
+  /**
+   * observed-payloads.md: "(strings)" [doc].
+   */
+  numberLength: string;
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): catalog/sku/exchangeRate/{skuId} | object | "skuId, productName, currencyCode, exchangeRate" [seen].
+ */
+export interface ObservedExchangeRate {
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  skuId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  currencyCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  exchangeRate: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v1 catalog/sku/logos | array | "productId, imageUrl" [seen].
+ */
+export type ObservedLogos = {
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  imageUrl: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v2 catalog/operators | array | "operatorId (int), operatorName, imageUrl" [doc].
+ */
+export type ObservedOperators = {
+  /**
+   * observed-payloads.md: "operatorId (int)" [doc].
+   */
+  operatorId: number;
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  imageUrl: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v2 catalog/getproducts | array | "productId, productName, category, countryCode, operatorId, operatorName, imageUrl, description, requireFetchBundle" [seen].
+ */
+export type ObservedProducts = {
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  category: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  countryCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  imageUrl: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  description: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  requireFetchBundle: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): promotions | array | "promotionName, startDate, endDate, description, restriction, promotionMinMax, product{productId,…}" [seen].
+ */
+export type ObservedPromotions = {
+  /**
+   * observed-payloads.md: "product{productId,…}" [seen].
+   */
+  product: {
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    productId: {
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  promotionName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  startDate: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  endDate: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  description: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  restriction: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  promotionMinMax: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v1 catalog/sku/description | array | "skuId, productName, description" [doc].
+ */
+export type ObservedSkuDescriptions = {
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  skuId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  description: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): Transactions [seen, v1 era]: "Top-up success payload: transactionId (int), transactionDate, invoiceAmount, faceValue, discount, fee, product{skuId, productName, faceValue, instructions}, topupDetail{…}, pins (null or [...]), giftCardDetail{…}, simInfo{…}, billPaymentDetail{…} — the ones that do not apply are null."
+ */
+export interface ObservedTransaction {
+  /**
+   * observed-payloads.md: "transactionId (int)" [seen]. Not bounded to int32: the spec types the transaction id int64 ("path id int64, required (transaction id from the gift card operation)").
+   */
+  transactionId: number;
+  /**
+   * observed-payloads.md: "product{skuId, productName, faceValue, instructions}" [seen].
+   */
+  product: {
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    skuId: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    productName: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValue: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    instructions: {
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  /**
+   * observed-payloads.md: "pins (null or [{pinNumber, controlNumber, deliveredAmount, deliveredCurrencyCode, expirationDate}])" [seen].
+   */
+  pins: unknown[] | null;
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  transactionDate: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  invoiceAmount: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  faceValue: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  discount: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  fee: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  topupDetail: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  giftCardDetail: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  simInfo: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  billPaymentDetail: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v1 catalog/lookup/mobile/{m} | object | "productId, productName, category, countryCode, operator, operatorId, denominationType, skus[]" [seen].
+ */
+export interface ObservedV1Lookup {
+  /**
+   * observed-payloads.md: "skus[]" [seen].
+   */
+  skus: unknown[];
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  category: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  countryCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operator: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  denominationType: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v1 catalog/skus | array | flat: "skuId, productId, productName, productDescription, benefitType, validity, faceValue, minAmount, maxAmount, discount, pricing, category, region, isSalesTaxCharged, salesTax, exchangeRate, currencyCode, countryCode, localPhoneNumberLength, internationalCountryCode, allowDecimal, fee, operatorName, deliveryCurrencyCode, supportedTransactionCurrencies, carrierName, additionalInformation, loanAmount" [doc].
+ */
+export type ObservedV1Skus = {
+  /**
+   * observed-payloads.md: "internationalCountryCode[]" [doc].
+   */
+  internationalCountryCode: unknown[];
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  skuId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productDescription: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  benefitType: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  validity: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  faceValue: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  minAmount: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  maxAmount: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  discount: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  pricing: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  category: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  region: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  isSalesTaxCharged: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  salesTax: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  exchangeRate: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  currencyCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  countryCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  localPhoneNumberLength: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  allowDecimal: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  fee: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  deliveryCurrencyCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  supportedTransactionCurrencies: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  carrierName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  additionalInformation: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  loanAmount: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
+ * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v2 catalog/skus | array | see "v2 SKU record" [seen]. (Gift card list, bundles and v2 lookup are "not seen": no observed schema for them.)
+ */
+export type ObservedV2Skus = {
+  /**
+   * observed-payloads.md: "category (a name such as \"Rtr\", not the numeric id)" [seen].
+   */
+  category: string;
+  /**
+   * observed-payloads.md: "internationalCountryCode (array of strings)" [seen].
+   */
+  internationalCountryCode: string[];
+  /**
+   * observed-payloads.md (v2 SKU record): "two objects min and max, each { faceValue, faceValueCurrency, deliveredAmount, deliveryCurrencyCode, cost, costCurrency, faceValueInWalletCurrency }" [seen].
+   */
+  min: {
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValue: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValueCurrency: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    deliveredAmount: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    deliveryCurrencyCode: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    cost: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    costCurrency: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValueInWalletCurrency: {
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  /**
+   * observed-payloads.md (v2 SKU record): "two objects min and max, each { faceValue, faceValueCurrency, deliveredAmount, deliveryCurrencyCode, cost, costCurrency, faceValueInWalletCurrency }" [seen].
+   */
+  max: {
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValue: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValueCurrency: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    deliveredAmount: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    deliveryCurrencyCode: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    cost: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    costCurrency: {
+      [k: string]: unknown;
+    };
+    /**
+     * Listed in observed-payloads.md; type not stated there.
+     */
+    faceValueInWalletCurrency: {
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  skuId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  skuName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  subCategory: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorId: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  operatorName: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  countryCode: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  region: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  imageUrl: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  productDescription: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  additionalInformation: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  benefitType: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  validity: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  discount: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  fee: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  exchangeRate: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  isSalesTaxCharged: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  salesTax: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  localPhoneNumberLength: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  allowDecimal: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  deliveryAmountType: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  requireFetchBundle: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  loanAmountInFaceValueCurrency: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  loanAmountInDeliveryCurrency: {
+    [k: string]: unknown;
+  };
+  /**
+   * Listed in observed-payloads.md; type not stated there.
+   */
+  loanAmountInWalletCurrency: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
+
+/**
  * payLoad of a successful ('000') response of an operation whose payload kind is array (spec: Endpoints, "payload shapes per operation are listed as kinds only"; payload kind array). Fields inside are not shown by the spec and not checked here.
  */
 export type PayloadArray = unknown[];
+
+/**
+ * Spec layer (error). payLoad of the SKU list ("array (all products except gift cards, with SKU ids)"), the gift card SKU list and the v2 mobile lookup ("array (operator and product information)"): an array of PayloadLocalizedRecord (Catalog and other payload records: "Localized fields in SKU, gift card SKU and mobile lookup results").
+ */
+export type PayloadLocalizedList = PayloadLocalizedRecord[];
+
+/**
+ * Spec layer (error). A SKU, gift card SKU or mobile lookup record (spec: Catalog and other payload records, "Localized fields in SKU, gift card SKU and mobile lookup results: SkuName, ProductName, BenefitType, ProductDescription, OperatorName, AdditionalInformation"): a PayloadRecord whose localized fields, where present, are text. The spec spells the names in PascalCase; payloads use camelCase (observed-payloads.md), so both first-letter cases are listed. Presence is not asserted.
+ */
+export interface PayloadLocalizedRecord {
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  SkuName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  skuName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  ProductName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  productName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  BenefitType?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  benefitType?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  ProductDescription?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  productDescription?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  OperatorName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  operatorName?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  AdditionalInformation?: string | null;
+  /**
+   * Spec Versioning 2: "The fields SkuName, ProductName, BenefitType, ProductDescription, OperatorName and AdditionalInformation are returned localized": localized text, so a string (null tolerated: the spec does not say a value is always given).
+   */
+  additionalInformation?: string | null;
+  [k: string]: unknown;
+}
 
 /**
  * payLoad of a successful ('000') response of an operation whose payload kind is number (spec: Endpoints, payload kinds; "Balance payLoad is a number (double)").
@@ -182,6 +1116,42 @@ export type PayloadNumber = number;
  * payLoad of a successful ('000') response of an operation whose payload kind is object (spec: Endpoints, "payload shapes per operation are listed as kinds only"; payload kind object). Fields inside are not shown by the spec and not checked here.
  */
 export interface PayloadObject {
+  [k: string]: unknown;
+}
+
+/**
+ * Spec layer (error). payLoad of a list operation whose elements the spec calls records ("array of images", "array of products available to the agent", "array of dynamic bundles", "array of active promotions"; Catalog and other payload records: "SKU, product, operator, country, carrier, promotion, ... logos, ... eSIM status"): an array of PayloadRecord.
+ */
+export type PayloadRecordList = PayloadRecord[];
+
+/**
+ * Spec layer (error). One payload record (spec: Catalog and other payload records, "Response payload fields of every other record (SKU, product, operator, country, carrier, promotion, exchange rate, logos, lookup result, bundle and loan information, gift card, transaction result, eSIM status, port-in status, bill detail, estimated cost): not shown beyond the names above"): a record is an object. No field is required (the spec names none as present); the ids the spec types are checked where present; unknown fields pass (Versioning 3).
+ */
+export interface PayloadRecord {
+  /**
+   * Spec: skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
+   */
+  skuId?: number;
+  /**
+   * Spec: productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
+   */
+  productId?: number;
+  /**
+   * Spec: operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
+   */
+  operatorId?: number;
+  /**
+   * Spec: categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
+   */
+  categoryId?: number;
+  /**
+   * Spec (AdditionalInfo): "additionalInfos is an array of objects or null. Each element is a name/value pair supplying extra information that some products require". A pair has two members; their names are "not shown", so only the count is checked.
+   */
+  additionalInfos?:
+    | {
+        [k: string]: unknown;
+      }[]
+    | null;
   [k: string]: unknown;
 }
 
@@ -721,6 +1691,7 @@ export interface LoadSection {
   };
   series?: LoadSeries;
   remoteWrite?: RemoteWriteSummary;
+  payloadChecks?: PayloadChecks;
   /**
    * False when the script's setup() did not complete (e.g. the target's catalog could not be read): the target could not be used (verdict unusable). Absent when the script has no setup to judge.
    */
@@ -854,6 +1825,60 @@ export interface RemoteWriteSummary {
    * The last push failure, when there was one.
    */
   lastError?: string;
+}
+/**
+ * (1.3) What the payload checks found on every response (api/payload-checks.ts): envelope and payload violations (errors, counted in gateway_schema_violations) and observed-payload warnings, per operation and JSON path, with the first few violating responses as redacted, truncated samples.
+ */
+export interface PayloadChecks {
+  /**
+   * gateway_schema_violations: one per JSON path of each violating response (envelope, spec, promoted observed, baseline).
+   */
+  violations: number;
+  /**
+   * gateway_payload_warnings: observed-payload findings not promoted (reported, never failing).
+   */
+  warnings: number;
+  /**
+   * The baseline the payloads were also checked against (--baseline), when one was.
+   */
+  baselineDir?: string;
+  /**
+   * True when observed-payload findings counted as violations (--promote-observed).
+   */
+  promoteObserved?: boolean;
+  /**
+   * Counts per operation and JSON path (bounded labels: the schema position, never a value), errors first, then by count.
+   */
+  byPath: {
+    operation: string;
+    /**
+     * JSON path with [*] for array items, e.g. $.payLoad[*].skuId.
+     */
+    path: string;
+    /**
+     * Which rules caught it: the envelope schema, the spec's payload rules, observed payloads, the learned baseline.
+     */
+    layer: "envelope" | "spec" | "observed" | "baseline";
+    severity: "error" | "warning";
+    count: number;
+  }[];
+  /**
+   * The first few violating responses per operation and path (at most 3), secret members redacted, values truncated.
+   */
+  samples: {
+    operation: string;
+    path: string;
+    layer: "envelope" | "spec" | "observed" | "baseline";
+    severity: "error" | "warning";
+    /**
+     * What is wrong, naming the field.
+     */
+    message: string;
+    /**
+     * The value found there (for a missing member: the object lacking it), redacted and truncated.
+     */
+    received: string;
+  }[];
 }
 /**
  * The drift check against a baseline, when a baseline existed.

@@ -15,7 +15,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -45,7 +45,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -55,7 +55,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.amount === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -65,7 +65,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.accountNumber === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accountNumber"},message:"must have required property '"+"accountNumber"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accountNumber"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -75,7 +75,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.correlationId === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -87,7 +87,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -98,7 +98,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -108,7 +108,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -122,7 +122,7 @@ errors++;
 if(data.amount !== undefined){
 let data1 = data.amount;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -136,7 +136,7 @@ if(data.accountNumber !== undefined){
 let data2 = data.accountNumber;
 if(typeof data2 === "string"){
 if(data2.length < 1){
-const err8 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err8 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -147,7 +147,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -160,7 +160,7 @@ errors++;
 if(data.mobileNumber !== undefined){
 let data3 = data.mobileNumber;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema32.properties.mobileNumber.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema32.properties.mobileNumber.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -173,7 +173,7 @@ errors++;
 if(data.checkDigits !== undefined){
 let data4 = data.checkDigits;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/checkDigits",schemaPath:"#/properties/checkDigits/type",keyword:"type",params:{type: schema32.properties.checkDigits.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/checkDigits",schemaPath:"#/properties/checkDigits/type",keyword:"type",params:{type: schema32.properties.checkDigits.type}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -187,7 +187,7 @@ if(data.correlationId !== undefined){
 let data5 = data.correlationId;
 if(typeof data5 === "string"){
 if(data5.length > 50){
-const err12 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err12 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -197,7 +197,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data5.length < 1){
-const err13 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err13 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -208,7 +208,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -221,7 +221,7 @@ errors++;
 if(data.senderMobile !== undefined){
 let data6 = data.senderMobile;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema32.properties.senderMobile.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema32.properties.senderMobile.type}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -234,7 +234,7 @@ errors++;
 if(data.senderName !== undefined){
 let data7 = data.senderName;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/senderName",schemaPath:"#/properties/senderName/type",keyword:"type",params:{type: schema32.properties.senderName.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/senderName",schemaPath:"#/properties/senderName/type",keyword:"type",params:{type: schema32.properties.senderName.type}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -247,7 +247,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data8 = data.transactionCurrencyCode;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err17 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema32.properties.transactionCurrencyCode.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema32.properties.transactionCurrencyCode.type}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -258,7 +258,7 @@ errors++;
 }
 if(typeof data8 === "string"){
 if(data8.length > 3){
-const err18 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+const err18 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/maxLength",keyword:"maxLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -272,7 +272,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema32.properties.additionalInfos.type},message:"must be array,null"};
+const err19 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema32.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -286,7 +286,7 @@ const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err20 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -300,7 +300,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -374,7 +374,7 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.responseMessage !== undefined){
 if(data.responseMessage !== null){
-const err2 = {instancePath:instancePath+"/responseMessage",schemaPath:"#/then/properties/responseMessage/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = {instancePath:instancePath+"/responseMessage",schemaPath:"#/then/properties/responseMessage/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -399,7 +399,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.payLoad !== undefined){
 if(data.payLoad !== null){
-const err3 = {instancePath:instancePath+"/payLoad",schemaPath:"#/else/properties/payLoad/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err3 = {instancePath:instancePath+"/payLoad",schemaPath:"#/else/properties/payLoad/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -421,7 +421,7 @@ props0.payLoad = true;
 ifClause0 = "else";
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err4 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -432,7 +432,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.responseCode === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "responseCode"},message:"must have required property '"+"responseCode"+"'"};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "responseCode"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -442,7 +442,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.responseMessage === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "responseMessage"},message:"must have required property '"+"responseMessage"+"'"};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "responseMessage"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -452,7 +452,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.payLoad === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payLoad"},message:"must have required property '"+"payLoad"+"'"};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payLoad"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -469,7 +469,7 @@ props0.payLoad = true;
 }
 if(data.responseCode !== undefined){
 if(typeof data.responseCode !== "string"){
-const err8 = {instancePath:instancePath+"/responseCode",schemaPath:"#/properties/responseCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/responseCode",schemaPath:"#/properties/responseCode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -482,7 +482,7 @@ errors++;
 if(data.responseMessage !== undefined){
 let data4 = data.responseMessage;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/responseMessage",schemaPath:"#/properties/responseMessage/type",keyword:"type",params:{type: schema34.properties.responseMessage.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/responseMessage",schemaPath:"#/properties/responseMessage/type",keyword:"type",params:{type: schema34.properties.responseMessage.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -495,7 +495,7 @@ errors++;
 if(data.payLoad !== undefined){
 let data5 = data.payLoad;
 if((typeof data5 != "object") && (!((typeof data5 == "number") && (isFinite(data5))))){
-const err10 = {instancePath:instancePath+"/payLoad",schemaPath:"#/properties/payLoad/type",keyword:"type",params:{type: schema34.properties.payLoad.type},message:"must be object,array,number,null"};
+const err10 = {instancePath:instancePath+"/payLoad",schemaPath:"#/properties/payLoad/type",keyword:"type",params:{type: schema34.properties.payLoad.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -507,7 +507,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -538,7 +538,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -548,7 +548,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.correlationId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -560,7 +560,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -571,7 +571,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -581,7 +581,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -596,7 +596,7 @@ if(data.correlationId !== undefined){
 let data1 = data.correlationId;
 if(typeof data1 === "string"){
 if(data1.length > 50){
-const err5 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err5 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -606,7 +606,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.length < 1){
-const err6 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err6 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -617,7 +617,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -629,7 +629,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -660,7 +660,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -670,7 +670,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.amount === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -682,7 +682,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -693,7 +693,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -703,7 +703,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -717,7 +717,7 @@ errors++;
 if(data.amount !== undefined){
 let data1 = data.amount;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -730,7 +730,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data2 = data.transactionCurrencyCode;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema36.properties.transactionCurrencyCode.type},message:"must be string,null"};
+const err6 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema36.properties.transactionCurrencyCode.type}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -741,7 +741,7 @@ errors++;
 }
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err7 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/pattern",keyword:"pattern",params:{pattern: "^[A-Z]*$"},message:"must match pattern \""+"^[A-Z]*$"+"\""};
+const err7 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/pattern",keyword:"pattern",params:{pattern: "^[A-Z]*$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -754,7 +754,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -828,7 +828,7 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.responseMessage !== undefined){
 if(data.responseMessage !== null){
-const err2 = {instancePath:instancePath+"/responseMessage",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/then/properties/responseMessage/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = {instancePath:instancePath+"/responseMessage",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/then/properties/responseMessage/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -853,7 +853,7 @@ const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.payLoad !== undefined){
 if(data.payLoad !== null){
-const err3 = {instancePath:instancePath+"/payLoad",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/else/properties/payLoad/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err3 = {instancePath:instancePath+"/payLoad",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/else/properties/payLoad/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -875,7 +875,7 @@ props0.payLoad = true;
 ifClause0 = "else";
 }
 if(!valid2){
-const err4 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err4 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/if",keyword:"if",params:{failingKeyword: ifClause0}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -886,7 +886,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.responseCode === undefined){
-const err5 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/required",keyword:"required",params:{missingProperty: "responseCode"},message:"must have required property '"+"responseCode"+"'"};
+const err5 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/required",keyword:"required",params:{missingProperty: "responseCode"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -896,7 +896,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.responseMessage === undefined){
-const err6 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/required",keyword:"required",params:{missingProperty: "responseMessage"},message:"must have required property '"+"responseMessage"+"'"};
+const err6 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/required",keyword:"required",params:{missingProperty: "responseMessage"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -906,7 +906,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.payLoad === undefined){
-const err7 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/required",keyword:"required",params:{missingProperty: "payLoad"},message:"must have required property '"+"payLoad"+"'"};
+const err7 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/required",keyword:"required",params:{missingProperty: "payLoad"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -923,7 +923,7 @@ props0.payLoad = true;
 }
 if(data.responseCode !== undefined){
 if(typeof data.responseCode !== "string"){
-const err8 = {instancePath:instancePath+"/responseCode",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/properties/responseCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/responseCode",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/properties/responseCode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -936,7 +936,7 @@ errors++;
 if(data.responseMessage !== undefined){
 let data4 = data.responseMessage;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/responseMessage",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/properties/responseMessage/type",keyword:"type",params:{type: schema34.properties.responseMessage.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/responseMessage",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/properties/responseMessage/type",keyword:"type",params:{type: schema34.properties.responseMessage.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -949,7 +949,7 @@ errors++;
 if(data.payLoad !== undefined){
 let data5 = data.payLoad;
 if((typeof data5 != "object") && (!((typeof data5 == "number") && (isFinite(data5))))){
-const err10 = {instancePath:instancePath+"/payLoad",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/properties/payLoad/type",keyword:"type",params:{type: schema34.properties.payLoad.type},message:"must be object,array,number,null"};
+const err10 = {instancePath:instancePath+"/payLoad",schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/properties/payLoad/type",keyword:"type",params:{type: schema34.properties.payLoad.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -961,7 +961,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath,schemaPath:"https://gateway-harness.dev/schemas/envelope.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1018,7 +1018,7 @@ if(_valid1){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.next === undefined){
-const err14 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "next"},message:"must have required property '"+"next"+"'"};
+const err14 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "next"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1028,7 +1028,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data.next_cursor === undefined){
-const err15 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+const err15 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "next_cursor"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1040,7 +1040,7 @@ errors++;
 if(data.next !== undefined){
 let data7 = data.next;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err16 = {instancePath:instancePath+"/next",schemaPath:"#/then/properties/next/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err16 = {instancePath:instancePath+"/next",schemaPath:"#/then/properties/next/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1053,7 +1053,7 @@ errors++;
 if(data.next_cursor !== undefined){
 let data8 = data.next_cursor;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err17 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/then/properties/next_cursor/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/then/properties/next_cursor/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1075,7 +1075,7 @@ props0.next_cursor = true;
 }
 }
 if(!valid7){
-const err18 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+const err18 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1093,7 +1093,7 @@ props0.next_cursor = true;
 if(data.next !== undefined){
 let data9 = data.next;
 if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema37.properties.next.type},message:"must be integer,null"};
+const err19 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/type",keyword:"type",params:{type: schema37.properties.next.type}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1106,7 +1106,7 @@ errors++;
 if(data.next_cursor !== undefined){
 let data10 = data.next_cursor;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema37.properties.next_cursor.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/next_cursor",schemaPath:"#/properties/next_cursor/type",keyword:"type",params:{type: schema37.properties.next_cursor.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1118,7 +1118,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1149,7 +1149,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1159,7 +1159,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.amount === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1169,7 +1169,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.correlationId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1181,7 +1181,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1192,7 +1192,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1202,7 +1202,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1216,7 +1216,7 @@ errors++;
 if(data.amount !== undefined){
 let data1 = data.amount;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1230,7 +1230,7 @@ if(data.correlationId !== undefined){
 let data2 = data.correlationId;
 if(typeof data2 === "string"){
 if(data2.length > 50){
-const err7 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err7 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1240,7 +1240,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data2.length < 1){
-const err8 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err8 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1251,7 +1251,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1264,7 +1264,7 @@ errors++;
 if(data.firstName !== undefined){
 let data3 = data.firstName;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema39.properties.firstName.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema39.properties.firstName.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1277,7 +1277,7 @@ errors++;
 if(data.lastName !== undefined){
 let data4 = data.lastName;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema39.properties.lastName.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema39.properties.lastName.type}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1290,7 +1290,7 @@ errors++;
 if(data.recipient !== undefined){
 let data5 = data.recipient;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema39.properties.recipient.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema39.properties.recipient.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1303,7 +1303,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data6 = data.transactionCurrencyCode;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err13 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema39.properties.transactionCurrencyCode.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema39.properties.transactionCurrencyCode.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1316,7 +1316,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data7 = data.additionalInfos;
 if((!(Array.isArray(data7))) && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema39.properties.additionalInfos.type},message:"must be array,null"};
+const err14 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema39.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1330,7 +1330,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err15 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err15 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1344,7 +1344,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1358,11 +1358,11 @@ return errors === 0;
 }
 validate26.evaluated = {"props":{"skuId":true,"amount":true,"correlationId":true,"firstName":true,"lastName":true,"recipient":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadArray = validate27;
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
+export const validateObservedCarriers = validate27;
+const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-carriers.schema.json","title":"ObservedCarriers","type":"array","items":{"type":"object","required":["productId","carrierName","category","countryCode","denominationType"],"properties":{"productId":{},"carrierName":{},"category":{},"countryCode":{},"denominationType":{}}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/payload-array.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-carriers.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate27.evaluated;
@@ -1372,8 +1372,13 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.productId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1382,16 +1387,79 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data0.carrierName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "carrierName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.denominationType === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "denominationType"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadNumber = validate28;
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
+export const validateObservedCountries = validate28;
+const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-countries.schema.json","title":"ObservedCountries","type":"array","items":{"type":"object","required":["countryCode","countryName","region","internationalCountryCode","areaCodes","numberLength"],"properties":{"countryCode":{"type":"string"},"countryName":{"type":"string"},"region":{"type":"string"},"internationalCountryCode":{"type":"string"},"areaCodes":{"type":"string"},"numberLength":{"type":"string"}}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/payload-number.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-countries.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate28.evaluated;
@@ -1401,8 +1469,13 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!((typeof data == "number") && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.countryCode === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1411,16 +1484,161 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data0.countryName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.region === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "region"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.internationalCountryCode === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "internationalCountryCode"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.areaCodes === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "areaCodes"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.numberLength === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "numberLength"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.countryCode !== undefined){
+if(typeof data0.countryCode !== "string"){
+const err6 = {instancePath:instancePath+"/" + i0+"/countryCode",schemaPath:"#/items/properties/countryCode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data0.countryName !== undefined){
+if(typeof data0.countryName !== "string"){
+const err7 = {instancePath:instancePath+"/" + i0+"/countryName",schemaPath:"#/items/properties/countryName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.region !== undefined){
+if(typeof data0.region !== "string"){
+const err8 = {instancePath:instancePath+"/" + i0+"/region",schemaPath:"#/items/properties/region/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.internationalCountryCode !== undefined){
+if(typeof data0.internationalCountryCode !== "string"){
+const err9 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode",schemaPath:"#/items/properties/internationalCountryCode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.areaCodes !== undefined){
+if(typeof data0.areaCodes !== "string"){
+const err10 = {instancePath:instancePath+"/" + i0+"/areaCodes",schemaPath:"#/items/properties/areaCodes/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.numberLength !== undefined){
+if(typeof data0.numberLength !== "string"){
+const err11 = {instancePath:instancePath+"/" + i0+"/numberLength",schemaPath:"#/items/properties/numberLength/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadObject = validate29;
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
+export const validateObservedExchangeRate = validate29;
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-exchange-rate.schema.json","title":"ObservedExchangeRate","type":"object","required":["skuId","productName","currencyCode","exchangeRate"],"properties":{"skuId":{},"productName":{},"currencyCode":{},"exchangeRate":{}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/payload-object.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-exchange-rate.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate29.evaluated;
@@ -1430,8 +1648,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1440,16 +1659,57 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.productName === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.currencyCode === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currencyCode"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.exchangeRate === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "exchangeRate"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate29.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":{"skuId":true,"productName":true,"currencyCode":true,"exchangeRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePinRequest = validate30;
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validateObservedLogos = validate30;
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-logos.schema.json","title":"ObservedLogos","type":"array","items":{"type":"object","required":["productId","imageUrl"],"properties":{"productId":{},"imageUrl":{}}}};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/pin-request.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-logos.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate30.evaluated;
@@ -1459,9 +1719,3076 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.productId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedOperators = validate31;
+const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-operators.schema.json","title":"ObservedOperators","type":"array","items":{"type":"object","required":["operatorId","operatorName","imageUrl"],"properties":{"operatorId":{"type":"integer"},"operatorName":{},"imageUrl":{}}}};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-operators.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.operatorId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.operatorId !== undefined){
+let data1 = data0.operatorId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedProducts = validate32;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-products.schema.json","title":"ObservedProducts","type":"array","items":{"type":"object","required":["productId","productName","category","countryCode","operatorId","operatorName","imageUrl","description","requireFetchBundle"],"properties":{"productId":{},"productName":{},"category":{},"countryCode":{},"operatorId":{},"operatorName":{},"imageUrl":{},"description":{},"requireFetchBundle":{}}}};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-products.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.productId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.operatorId === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorId"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.requireFetchBundle === undefined){
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "requireFetchBundle"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedPromotions = validate33;
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-promotions.schema.json","title":"ObservedPromotions","type":"array","items":{"type":"object","required":["promotionName","startDate","endDate","description","restriction","promotionMinMax","product"],"properties":{"product":{"type":"object","required":["productId"],"properties":{"productId":{}}},"promotionName":{},"startDate":{},"endDate":{},"description":{},"restriction":{},"promotionMinMax":{}}}};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-promotions.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.promotionName === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "promotionName"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.startDate === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "startDate"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.endDate === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "endDate"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.restriction === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "restriction"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.promotionMinMax === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "promotionMinMax"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.product === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "product"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.product !== undefined){
+let data1 = data0.product;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.productId === undefined){
+const err7 = {instancePath:instancePath+"/" + i0+"/product",schemaPath:"#/items/properties/product/required",keyword:"required",params:{missingProperty: "productId"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/" + i0+"/product",schemaPath:"#/items/properties/product/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedSkuDescriptions = validate34;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json","title":"ObservedSkuDescriptions","type":"array","items":{"type":"object","required":["skuId","productName","description"],"properties":{"skuId":{},"productName":{},"description":{}}}};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedTransaction = validate35;
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-transaction.schema.json","title":"ObservedTransaction","type":"object","required":["transactionId","transactionDate","invoiceAmount","faceValue","discount","fee","product","topupDetail","pins","giftCardDetail","simInfo","billPaymentDetail"],"properties":{"transactionId":{"type":"integer"},"product":{"type":"object","required":["skuId","productName","faceValue","instructions"],"properties":{"skuId":{},"productName":{},"faceValue":{},"instructions":{}}},"pins":{"type":["array","null"]},"transactionDate":{},"invoiceAmount":{},"faceValue":{},"discount":{},"fee":{},"topupDetail":{},"giftCardDetail":{},"simInfo":{},"billPaymentDetail":{}}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-transaction.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.transactionId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transactionId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.transactionDate === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transactionDate"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.invoiceAmount === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "invoiceAmount"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.faceValue === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "faceValue"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.discount === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "discount"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.fee === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fee"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.product === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "product"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.topupDetail === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "topupDetail"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.pins === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pins"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.giftCardDetail === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "giftCardDetail"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.simInfo === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simInfo"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.billPaymentDetail === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "billPaymentDetail"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.transactionId !== undefined){
+let data0 = data.transactionId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err12 = {instancePath:instancePath+"/transactionId",schemaPath:"#/properties/transactionId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.product !== undefined){
+let data1 = data.product;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.skuId === undefined){
+const err13 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "skuId"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data1.productName === undefined){
+const err14 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data1.faceValue === undefined){
+const err15 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "faceValue"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data1.instructions === undefined){
+const err16 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/required",keyword:"required",params:{missingProperty: "instructions"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.pins !== undefined){
+let data2 = data.pins;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+const err18 = {instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: schema49.properties.pins.type}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"transactionId":true,"product":true,"pins":true,"transactionDate":true,"invoiceAmount":true,"faceValue":true,"discount":true,"fee":true,"topupDetail":true,"giftCardDetail":true,"simInfo":true,"billPaymentDetail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedV1Lookup = validate36;
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json","title":"ObservedV1Lookup","type":"object","required":["productId","productName","category","countryCode","operator","operatorId","denominationType","skus"],"properties":{"skus":{"type":"array"},"productId":{},"productName":{},"category":{},"countryCode":{},"operator":{},"operatorId":{},"denominationType":{}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.productId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.productName === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.category === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.countryCode === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "countryCode"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.operator === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operator"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.operatorId === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operatorId"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.denominationType === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "denominationType"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.skus === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skus"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.skus !== undefined){
+if(!(Array.isArray(data.skus))){
+const err8 = {instancePath:instancePath+"/skus",schemaPath:"#/properties/skus/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"skus":true,"productId":true,"productName":true,"category":true,"countryCode":true,"operator":true,"operatorId":true,"denominationType":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedV1Skus = validate37;
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-skus.schema.json","title":"ObservedV1Skus","type":"array","items":{"type":"object","required":["skuId","productId","productName","productDescription","benefitType","validity","faceValue","minAmount","maxAmount","discount","pricing","category","region","isSalesTaxCharged","salesTax","exchangeRate","currencyCode","countryCode","localPhoneNumberLength","internationalCountryCode","allowDecimal","fee","operatorName","deliveryCurrencyCode","supportedTransactionCurrencies","carrierName","additionalInformation","loanAmount"],"properties":{"internationalCountryCode":{"type":"array"},"skuId":{},"productId":{},"productName":{},"productDescription":{},"benefitType":{},"validity":{},"faceValue":{},"minAmount":{},"maxAmount":{},"discount":{},"pricing":{},"category":{},"region":{},"isSalesTaxCharged":{},"salesTax":{},"exchangeRate":{},"currencyCode":{},"countryCode":{},"localPhoneNumberLength":{},"allowDecimal":{},"fee":{},"operatorName":{},"deliveryCurrencyCode":{},"supportedTransactionCurrencies":{},"carrierName":{},"additionalInformation":{},"loanAmount":{}}}};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-skus.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.productId === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.productDescription === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productDescription"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.benefitType === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "benefitType"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.validity === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "validity"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.faceValue === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "faceValue"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.minAmount === undefined){
+const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "minAmount"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.maxAmount === undefined){
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "maxAmount"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.discount === undefined){
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "discount"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.pricing === undefined){
+const err10 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "pricing"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err11 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data0.region === undefined){
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "region"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data0.isSalesTaxCharged === undefined){
+const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "isSalesTaxCharged"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data0.salesTax === undefined){
+const err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "salesTax"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data0.exchangeRate === undefined){
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "exchangeRate"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data0.currencyCode === undefined){
+const err16 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "currencyCode"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err17 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data0.localPhoneNumberLength === undefined){
+const err18 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "localPhoneNumberLength"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data0.internationalCountryCode === undefined){
+const err19 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "internationalCountryCode"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data0.allowDecimal === undefined){
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "allowDecimal"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data0.fee === undefined){
+const err21 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "fee"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err22 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data0.deliveryCurrencyCode === undefined){
+const err23 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "deliveryCurrencyCode"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data0.supportedTransactionCurrencies === undefined){
+const err24 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "supportedTransactionCurrencies"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data0.carrierName === undefined){
+const err25 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "carrierName"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data0.additionalInformation === undefined){
+const err26 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "additionalInformation"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data0.loanAmount === undefined){
+const err27 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmount"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data0.internationalCountryCode !== undefined){
+if(!(Array.isArray(data0.internationalCountryCode))){
+const err28 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode",schemaPath:"#/items/properties/internationalCountryCode/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedV2Skus = validate38;
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v2-skus.schema.json","title":"ObservedV2Skus","type":"array","items":{"type":"object","required":["skuId","skuName","productId","productName","category","subCategory","operatorId","operatorName","countryCode","region","imageUrl","productDescription","additionalInformation","benefitType","validity","discount","fee","exchangeRate","isSalesTaxCharged","salesTax","localPhoneNumberLength","internationalCountryCode","allowDecimal","deliveryAmountType","requireFetchBundle","loanAmountInFaceValueCurrency","loanAmountInDeliveryCurrency","loanAmountInWalletCurrency","min","max"],"properties":{"category":{"type":"string"},"internationalCountryCode":{"type":"array","items":{"type":"string"}},"min":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"max":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"skuId":{},"skuName":{},"productId":{},"productName":{},"subCategory":{},"operatorId":{},"operatorName":{},"countryCode":{},"region":{},"imageUrl":{},"productDescription":{},"additionalInformation":{},"benefitType":{},"validity":{},"discount":{},"fee":{},"exchangeRate":{},"isSalesTaxCharged":{},"salesTax":{},"localPhoneNumberLength":{},"allowDecimal":{},"deliveryAmountType":{},"requireFetchBundle":{},"loanAmountInFaceValueCurrency":{},"loanAmountInDeliveryCurrency":{},"loanAmountInWalletCurrency":{}}}};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-v2-skus.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0.skuName === undefined){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "skuName"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.productId === undefined){
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productId"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.productName === undefined){
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productName"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.category === undefined){
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "category"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.subCategory === undefined){
+const err5 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "subCategory"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.operatorId === undefined){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorId"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.operatorName === undefined){
+const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "operatorName"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.countryCode === undefined){
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "countryCode"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0.region === undefined){
+const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "region"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0.imageUrl === undefined){
+const err10 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "imageUrl"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data0.productDescription === undefined){
+const err11 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "productDescription"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data0.additionalInformation === undefined){
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "additionalInformation"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data0.benefitType === undefined){
+const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "benefitType"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data0.validity === undefined){
+const err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "validity"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data0.discount === undefined){
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "discount"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data0.fee === undefined){
+const err16 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "fee"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data0.exchangeRate === undefined){
+const err17 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "exchangeRate"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data0.isSalesTaxCharged === undefined){
+const err18 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "isSalesTaxCharged"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data0.salesTax === undefined){
+const err19 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "salesTax"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data0.localPhoneNumberLength === undefined){
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "localPhoneNumberLength"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data0.internationalCountryCode === undefined){
+const err21 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "internationalCountryCode"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data0.allowDecimal === undefined){
+const err22 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "allowDecimal"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data0.deliveryAmountType === undefined){
+const err23 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "deliveryAmountType"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data0.requireFetchBundle === undefined){
+const err24 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "requireFetchBundle"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data0.loanAmountInFaceValueCurrency === undefined){
+const err25 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmountInFaceValueCurrency"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data0.loanAmountInDeliveryCurrency === undefined){
+const err26 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmountInDeliveryCurrency"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data0.loanAmountInWalletCurrency === undefined){
+const err27 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "loanAmountInWalletCurrency"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data0.min === undefined){
+const err28 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "min"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data0.max === undefined){
+const err29 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "max"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data0.category !== undefined){
+if(typeof data0.category !== "string"){
+const err30 = {instancePath:instancePath+"/" + i0+"/category",schemaPath:"#/items/properties/category/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data0.internationalCountryCode !== undefined){
+let data2 = data0.internationalCountryCode;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data2[i1] !== "string"){
+const err31 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode/" + i1,schemaPath:"#/items/properties/internationalCountryCode/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/" + i0+"/internationalCountryCode",schemaPath:"#/items/properties/internationalCountryCode/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data0.min !== undefined){
+let data4 = data0.min;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.faceValue === undefined){
+const err33 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "faceValue"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data4.faceValueCurrency === undefined){
+const err34 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "faceValueCurrency"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data4.deliveredAmount === undefined){
+const err35 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "deliveredAmount"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data4.deliveryCurrencyCode === undefined){
+const err36 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "deliveryCurrencyCode"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data4.cost === undefined){
+const err37 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "cost"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data4.costCurrency === undefined){
+const err38 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "costCurrency"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data4.faceValueInWalletCurrency === undefined){
+const err39 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/required",keyword:"required",params:{missingProperty: "faceValueInWalletCurrency"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/" + i0+"/min",schemaPath:"#/items/properties/min/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data0.max !== undefined){
+let data5 = data0.max;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.faceValue === undefined){
+const err41 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "faceValue"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data5.faceValueCurrency === undefined){
+const err42 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "faceValueCurrency"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data5.deliveredAmount === undefined){
+const err43 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "deliveredAmount"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data5.deliveryCurrencyCode === undefined){
+const err44 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "deliveryCurrencyCode"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data5.cost === undefined){
+const err45 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "cost"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data5.costCurrency === undefined){
+const err46 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "costCurrency"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data5.faceValueInWalletCurrency === undefined){
+const err47 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/required",keyword:"required",params:{missingProperty: "faceValueInWalletCurrency"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/" + i0+"/max",schemaPath:"#/items/properties/max/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadArray = validate39;
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-array.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadLocalizedList = validate40;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-list.schema.json","title":"PayloadLocalizedList","type":"array","items":{"allOf":[{"type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}]}};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-list.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId !== undefined){
+let data1 = data0.skuId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err0 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/allOf/0/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err1 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/allOf/0/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/allOf/0/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data0.productId !== undefined){
+let data2 = data0.productId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err3 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/allOf/0/properties/productId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/allOf/0/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/allOf/0/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data0.operatorId !== undefined){
+let data3 = data0.operatorId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/allOf/0/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/allOf/0/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/allOf/0/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data0.categoryId !== undefined){
+let data4 = data0.categoryId;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err9 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/allOf/0/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/allOf/0/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4 < -2147483648 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/allOf/0/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data0.additionalInfos !== undefined){
+let data5 = data0.additionalInfos;
+if((!(Array.isArray(data5))) && (data5 !== null)){
+const err12 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema54.items.allOf[0].allOf[0].properties.additionalInfos.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length < 2){
+const err13 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.SkuName !== undefined){
+let data7 = data0.SkuName;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err16 = {instancePath:instancePath+"/" + i0+"/SkuName",schemaPath:"#/items/allOf/0/properties/SkuName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.SkuName.type}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.skuName !== undefined){
+let data8 = data0.skuName;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err17 = {instancePath:instancePath+"/" + i0+"/skuName",schemaPath:"#/items/allOf/0/properties/skuName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.skuName.type}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.ProductName !== undefined){
+let data9 = data0.ProductName;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/" + i0+"/ProductName",schemaPath:"#/items/allOf/0/properties/ProductName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.ProductName.type}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data0.productName !== undefined){
+let data10 = data0.productName;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err19 = {instancePath:instancePath+"/" + i0+"/productName",schemaPath:"#/items/allOf/0/properties/productName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.productName.type}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data0.BenefitType !== undefined){
+let data11 = data0.BenefitType;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err20 = {instancePath:instancePath+"/" + i0+"/BenefitType",schemaPath:"#/items/allOf/0/properties/BenefitType/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.BenefitType.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data0.benefitType !== undefined){
+let data12 = data0.benefitType;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err21 = {instancePath:instancePath+"/" + i0+"/benefitType",schemaPath:"#/items/allOf/0/properties/benefitType/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.benefitType.type}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data0.ProductDescription !== undefined){
+let data13 = data0.ProductDescription;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err22 = {instancePath:instancePath+"/" + i0+"/ProductDescription",schemaPath:"#/items/allOf/0/properties/ProductDescription/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.ProductDescription.type}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data0.productDescription !== undefined){
+let data14 = data0.productDescription;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err23 = {instancePath:instancePath+"/" + i0+"/productDescription",schemaPath:"#/items/allOf/0/properties/productDescription/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.productDescription.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data0.OperatorName !== undefined){
+let data15 = data0.OperatorName;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err24 = {instancePath:instancePath+"/" + i0+"/OperatorName",schemaPath:"#/items/allOf/0/properties/OperatorName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.OperatorName.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data0.operatorName !== undefined){
+let data16 = data0.operatorName;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err25 = {instancePath:instancePath+"/" + i0+"/operatorName",schemaPath:"#/items/allOf/0/properties/operatorName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.operatorName.type}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data0.AdditionalInformation !== undefined){
+let data17 = data0.AdditionalInformation;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err26 = {instancePath:instancePath+"/" + i0+"/AdditionalInformation",schemaPath:"#/items/allOf/0/properties/AdditionalInformation/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.AdditionalInformation.type}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data0.additionalInformation !== undefined){
+let data18 = data0.additionalInformation;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err27 = {instancePath:instancePath+"/" + i0+"/additionalInformation",schemaPath:"#/items/allOf/0/properties/additionalInformation/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.additionalInformation.type}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadLocalizedRecord = validate41;
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json","title":"PayloadLocalizedRecord","type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId !== undefined){
+let data0 = data.skuId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/skuId",schemaPath:"#/allOf/0/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/skuId",schemaPath:"#/allOf/0/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 < -2147483648 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/allOf/0/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.productId !== undefined){
+let data1 = data.productId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/allOf/0/properties/productId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/allOf/0/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/allOf/0/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.operatorId !== undefined){
+let data2 = data.operatorId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/operatorId",schemaPath:"#/allOf/0/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/operatorId",schemaPath:"#/allOf/0/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/operatorId",schemaPath:"#/allOf/0/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.categoryId !== undefined){
+let data3 = data.categoryId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/categoryId",schemaPath:"#/allOf/0/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/categoryId",schemaPath:"#/allOf/0/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/categoryId",schemaPath:"#/allOf/0/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.additionalInfos !== undefined){
+let data4 = data.additionalInfos;
+if((!(Array.isArray(data4))) && (data4 !== null)){
+const err12 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema55.allOf[0].properties.additionalInfos.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length < 2){
+const err13 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.SkuName !== undefined){
+let data6 = data.SkuName;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err16 = {instancePath:instancePath+"/SkuName",schemaPath:"#/properties/SkuName/type",keyword:"type",params:{type: schema55.properties.SkuName.type}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.skuName !== undefined){
+let data7 = data.skuName;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/skuName",schemaPath:"#/properties/skuName/type",keyword:"type",params:{type: schema55.properties.skuName.type}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.ProductName !== undefined){
+let data8 = data.ProductName;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err18 = {instancePath:instancePath+"/ProductName",schemaPath:"#/properties/ProductName/type",keyword:"type",params:{type: schema55.properties.ProductName.type}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.productName !== undefined){
+let data9 = data.productName;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err19 = {instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: schema55.properties.productName.type}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.BenefitType !== undefined){
+let data10 = data.BenefitType;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err20 = {instancePath:instancePath+"/BenefitType",schemaPath:"#/properties/BenefitType/type",keyword:"type",params:{type: schema55.properties.BenefitType.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.benefitType !== undefined){
+let data11 = data.benefitType;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err21 = {instancePath:instancePath+"/benefitType",schemaPath:"#/properties/benefitType/type",keyword:"type",params:{type: schema55.properties.benefitType.type}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.ProductDescription !== undefined){
+let data12 = data.ProductDescription;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err22 = {instancePath:instancePath+"/ProductDescription",schemaPath:"#/properties/ProductDescription/type",keyword:"type",params:{type: schema55.properties.ProductDescription.type}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.productDescription !== undefined){
+let data13 = data.productDescription;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err23 = {instancePath:instancePath+"/productDescription",schemaPath:"#/properties/productDescription/type",keyword:"type",params:{type: schema55.properties.productDescription.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.OperatorName !== undefined){
+let data14 = data.OperatorName;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err24 = {instancePath:instancePath+"/OperatorName",schemaPath:"#/properties/OperatorName/type",keyword:"type",params:{type: schema55.properties.OperatorName.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.operatorName !== undefined){
+let data15 = data.operatorName;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err25 = {instancePath:instancePath+"/operatorName",schemaPath:"#/properties/operatorName/type",keyword:"type",params:{type: schema55.properties.operatorName.type}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.AdditionalInformation !== undefined){
+let data16 = data.AdditionalInformation;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err26 = {instancePath:instancePath+"/AdditionalInformation",schemaPath:"#/properties/AdditionalInformation/type",keyword:"type",params:{type: schema55.properties.AdditionalInformation.type}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.additionalInformation !== undefined){
+let data17 = data.additionalInformation;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err27 = {instancePath:instancePath+"/additionalInformation",schemaPath:"#/properties/additionalInformation/type",keyword:"type",params:{type: schema55.properties.additionalInformation.type}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":{"SkuName":true,"skuName":true,"ProductName":true,"productName":true,"BenefitType":true,"benefitType":true,"ProductDescription":true,"productDescription":true,"OperatorName":true,"operatorName":true,"AdditionalInformation":true,"additionalInformation":true,"skuId":true,"productId":true,"operatorId":true,"categoryId":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadNumber = validate42;
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-number.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((typeof data == "number") && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadObject = validate43;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-object.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadRecordList = validate44;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record-list.schema.json","title":"PayloadRecordList","type":"array","items":{"allOf":[{"type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-record-list.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId !== undefined){
+let data1 = data0.skuId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err0 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err1 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data0.productId !== undefined){
+let data2 = data0.productId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err3 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/properties/productId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data0.operatorId !== undefined){
+let data3 = data0.operatorId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data0.categoryId !== undefined){
+let data4 = data0.categoryId;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err9 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4 < -2147483648 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data0.additionalInfos !== undefined){
+let data5 = data0.additionalInfos;
+if((!(Array.isArray(data5))) && (data5 !== null)){
+const err12 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema58.items.allOf[0].properties.additionalInfos.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(Object.keys(data6).length < 2){
+const err13 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+validate44.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validatePayloadRecord = validate45;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record.schema.json","title":"PayloadRecord","type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}};
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/payload-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId !== undefined){
+let data0 = data.skuId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 < -2147483648 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.productId !== undefined){
+let data1 = data.productId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.operatorId !== undefined){
+let data2 = data.operatorId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.categoryId !== undefined){
+let data3 = data.categoryId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.additionalInfos !== undefined){
+let data4 = data.additionalInfos;
+if((!(Array.isArray(data4))) && (data4 !== null)){
+const err12 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema59.properties.additionalInfos.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length < 2){
+const err13 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":{"skuId":true,"productId":true,"operatorId":true,"categoryId":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validatePinRequest = validate46;
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/pin-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1471,7 +4798,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.correlationId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1483,7 +4810,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1494,7 +4821,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err3 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1504,7 +4831,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1519,7 +4846,7 @@ if(data.correlationId !== undefined){
 let data1 = data.correlationId;
 if(typeof data1 === "string"){
 if(data1.length > 50){
-const err5 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err5 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1529,7 +4856,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.length < 1){
-const err6 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err6 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1540,7 +4867,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1553,7 +4880,7 @@ errors++;
 if(data.recipient !== undefined){
 let data2 = data.recipient;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema44.properties.recipient.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema60.properties.recipient.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1566,7 +4893,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data3 = data.additionalInfos;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema44.properties.additionalInfos.type},message:"must be array,null"};
+const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema60.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1580,7 +4907,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-const err10 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1594,7 +4921,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1603,19 +4930,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSimActivationRequest = validate31;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validateSimActivationRequest = validate47;
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/sim-activation-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1624,7 +4951,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1634,7 +4961,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simNumber === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simNumber"},message:"must have required property '"+"simNumber"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simNumber"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1644,7 +4971,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.zipCode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zipCode"},message:"must have required property '"+"zipCode"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zipCode"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1654,7 +4981,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.correlationId === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1666,7 +4993,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1677,7 +5004,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1687,7 +5014,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1702,7 +5029,7 @@ if(data.simNumber !== undefined){
 let data1 = data.simNumber;
 if(typeof data1 === "string"){
 if(data1.length < 1){
-const err7 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err7 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1713,7 +5040,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1726,7 +5053,7 @@ errors++;
 if(data.zipCode !== undefined){
 let data2 = data.zipCode;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err9 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err9 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1737,7 +5064,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 2147483647 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err10 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1747,7 +5074,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data2 < -2147483648 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err11 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1761,7 +5088,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema46.properties.language.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema62.properties.language.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1774,7 +5101,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema46.properties.email.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema62.properties.email.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1788,7 +5115,7 @@ if(data.correlationId !== undefined){
 let data5 = data.correlationId;
 if(typeof data5 === "string"){
 if(data5.length > 50){
-const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1798,7 +5125,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data5.length < 1){
-const err15 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err15 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1809,7 +5136,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1822,7 +5149,7 @@ errors++;
 if(data.numberOfPlanMonths !== undefined){
 let data6 = data.numberOfPlanMonths;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1833,7 +5160,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1843,7 +5170,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data6 < -2147483648 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1857,7 +5184,7 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema46.properties.areaCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema62.properties.areaCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1870,7 +5197,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema46.properties.imei.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema62.properties.imei.type}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1883,7 +5210,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema46.properties.additionalInfos.type},message:"must be array,null"};
+const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema62.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1897,7 +5224,7 @@ const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err23 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err23 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1911,7 +5238,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1920,19 +5247,19 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSimPortinRequest = validate32;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
+export const validateSimPortinRequest = validate48;
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/sim-portin-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1941,7 +5268,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1951,7 +5278,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.simNumber === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simNumber"},message:"must have required property '"+"simNumber"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simNumber"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1961,7 +5288,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.zipCode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zipCode"},message:"must have required property '"+"zipCode"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zipCode"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1971,7 +5298,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.correlationId === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1983,7 +5310,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1994,7 +5321,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2004,7 +5331,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2019,7 +5346,7 @@ if(data.simNumber !== undefined){
 let data1 = data.simNumber;
 if(typeof data1 === "string"){
 if(data1.length < 1){
-const err7 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err7 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2030,7 +5357,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2043,7 +5370,7 @@ errors++;
 if(data.zipCode !== undefined){
 let data2 = data.zipCode;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err9 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err9 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2054,7 +5381,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 2147483647 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err10 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2064,7 +5391,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data2 < -2147483648 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err11 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2078,7 +5405,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema48.properties.language.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema64.properties.language.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2091,7 +5418,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema48.properties.email.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema64.properties.email.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2105,7 +5432,7 @@ if(data.correlationId !== undefined){
 let data5 = data.correlationId;
 if(typeof data5 === "string"){
 if(data5.length > 50){
-const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2115,7 +5442,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data5.length < 1){
-const err15 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err15 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2126,7 +5453,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2139,7 +5466,7 @@ errors++;
 if(data.numberOfPlanMonths !== undefined){
 let data6 = data.numberOfPlanMonths;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2150,7 +5477,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2160,7 +5487,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data6 < -2147483648 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2174,7 +5501,7 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema48.properties.areaCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema64.properties.areaCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2185,7 +5512,7 @@ errors++;
 }
 if(typeof data7 === "string"){
 if(data7.length > 3){
-const err21 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+const err21 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/maxLength",keyword:"maxLength",params:{limit: 3}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2199,7 +5526,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema48.properties.imei.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema64.properties.imei.type}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2212,7 +5539,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema48.properties.additionalInfos.type},message:"must be array,null"};
+const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema64.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2226,7 +5553,7 @@ const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err24 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2241,7 +5568,7 @@ errors++;
 if(data.operatorCode !== undefined){
 let data11 = data.operatorCode;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema48.properties.operatorCode.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema64.properties.operatorCode.type}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2254,7 +5581,7 @@ errors++;
 if(data.mobileNumber !== undefined){
 let data12 = data.mobileNumber;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema48.properties.mobileNumber.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema64.properties.mobileNumber.type}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2267,7 +5594,7 @@ errors++;
 if(data.accountNumber !== undefined){
 let data13 = data.accountNumber;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema48.properties.accountNumber.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema64.properties.accountNumber.type}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2280,7 +5607,7 @@ errors++;
 if(data.passwordPin !== undefined){
 let data14 = data.passwordPin;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema48.properties.passwordPin.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema64.properties.passwordPin.type}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2293,7 +5620,7 @@ errors++;
 if(data.firstName !== undefined){
 let data15 = data.firstName;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema48.properties.firstName.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema64.properties.firstName.type}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2306,7 +5633,7 @@ errors++;
 if(data.lastName !== undefined){
 let data16 = data.lastName;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema48.properties.lastName.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema64.properties.lastName.type}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2319,7 +5646,7 @@ errors++;
 if(data.address !== undefined){
 let data17 = data.address;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema48.properties.address.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema64.properties.address.type}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2332,7 +5659,7 @@ errors++;
 if(data.city !== undefined){
 let data18 = data.city;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema48.properties.city.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema64.properties.city.type}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2345,7 +5672,7 @@ errors++;
 if(data.state !== undefined){
 let data19 = data.state;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema48.properties.state.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema64.properties.state.type}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2358,7 +5685,7 @@ errors++;
 if(data.accountHolderZip !== undefined){
 let data20 = data.accountHolderZip;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema48.properties.accountHolderZip.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema64.properties.accountHolderZip.type}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2371,7 +5698,7 @@ errors++;
 if(data.equipmentType !== undefined){
 let data21 = data.equipmentType;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema48.properties.equipmentType.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema64.properties.equipmentType.type}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2384,7 +5711,7 @@ errors++;
 if(data.streetNumber !== undefined){
 let data22 = data.streetNumber;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema48.properties.streetNumber.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema64.properties.streetNumber.type}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2397,7 +5724,7 @@ errors++;
 if(data.streetName !== undefined){
 let data23 = data.streetName;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema48.properties.streetName.type},message:"must be string,null"};
+const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema64.properties.streetName.type}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2410,7 +5737,7 @@ errors++;
 if(data.contactNumber !== undefined){
 let data24 = data.contactNumber;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema48.properties.contactNumber.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema64.properties.contactNumber.type}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2422,7 +5749,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2431,20 +5758,20 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTopupRequest = validate33;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validateTopupRequest = validate49;
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 const pattern5 = new RegExp("^(|[0-9]{4,6})$", "");
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/topup-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2453,7 +5780,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"},message:"must have required property '"+"skuId"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2463,7 +5790,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.amount === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2473,7 +5800,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.mobile === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mobile"},message:"must have required property '"+"mobile"+"'"};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mobile"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2483,7 +5810,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.correlationId === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"},message:"must have required property '"+"correlationId"+"'"};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2495,7 +5822,7 @@ errors++;
 if(data.skuId !== undefined){
 let data0 = data.skuId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2506,7 +5833,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 2147483647 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2516,7 +5843,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data0 < -2147483648 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2530,7 +5857,7 @@ errors++;
 if(data.amount !== undefined){
 let data1 = data.amount;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2544,7 +5871,7 @@ if(data.mobile !== undefined){
 let data2 = data.mobile;
 if(typeof data2 === "string"){
 if(data2.length < 1){
-const err8 = {instancePath:instancePath+"/mobile",schemaPath:"#/properties/mobile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err8 = {instancePath:instancePath+"/mobile",schemaPath:"#/properties/mobile/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2555,7 +5882,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/mobile",schemaPath:"#/properties/mobile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/mobile",schemaPath:"#/properties/mobile/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2569,7 +5896,7 @@ if(data.correlationId !== undefined){
 let data3 = data.correlationId;
 if(typeof data3 === "string"){
 if(data3.length > 50){
-const err10 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+const err10 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2579,7 +5906,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data3.length < 1){
-const err11 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err11 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2590,7 +5917,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2603,7 +5930,7 @@ errors++;
 if(data.senderMobile !== undefined){
 let data4 = data.senderMobile;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema50.properties.senderMobile.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema66.properties.senderMobile.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2616,7 +5943,7 @@ errors++;
 if(data.operatorPin !== undefined){
 let data5 = data.operatorPin;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema50.properties.operatorPin.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema66.properties.operatorPin.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2627,7 +5954,7 @@ errors++;
 }
 if(typeof data5 === "string"){
 if(data5.length > 6){
-const err15 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/maxLength",keyword:"maxLength",params:{limit: 6},message:"must NOT have more than 6 characters"};
+const err15 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/maxLength",keyword:"maxLength",params:{limit: 6}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2637,7 +5964,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!pattern5.test(data5)){
-const err16 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/pattern",keyword:"pattern",params:{pattern: "^(|[0-9]{4,6})$"},message:"must match pattern \""+"^(|[0-9]{4,6})$"+"\""};
+const err16 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/pattern",keyword:"pattern",params:{pattern: "^(|[0-9]{4,6})$"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2651,7 +5978,7 @@ errors++;
 if(data.numberOfPlanMonths !== undefined){
 let data6 = data.numberOfPlanMonths;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2662,7 +5989,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2672,7 +5999,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data6 < -2147483648 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"};
+const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2686,7 +6013,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data7 = data.transactionCurrencyCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema50.properties.transactionCurrencyCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema66.properties.transactionCurrencyCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2699,7 +6026,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data8 = data.additionalInfos;
 if((!(Array.isArray(data8))) && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema50.properties.additionalInfos.type},message:"must be array,null"};
+const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema66.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2713,7 +6040,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-const err22 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err22 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2727,7 +6054,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2736,7 +6063,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"skuId":true,"amount":true,"mobile":true,"correlationId":true,"senderMobile":true,"operatorPin":true,"numberOfPlanMonths":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"skuId":true,"amount":true,"mobile":true,"correlationId":true,"senderMobile":true,"operatorPin":true,"numberOfPlanMonths":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};

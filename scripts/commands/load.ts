@@ -10,6 +10,8 @@ import { startLiveDashboard, type LiveDashboard } from '../../load/runner/live-d
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
 import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
+import { readBaseline } from '../../drift/baseline-files.ts';
+import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
@@ -65,6 +67,8 @@ export function register(program: Command): void {
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
     .option('--threshold <metric:expr>', "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)", collect)
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
+    .option('--baseline <dir>', 'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation')
+    .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
   addTargetOptions(cmd);
   // load has no --allow-skips of its own: the comparison brings one.
@@ -89,6 +93,8 @@ export function register(program: Command): void {
       throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
     }
     const compare = compareWithRun(opts);
+    // Read (and compiled) before anything starts: a broken baseline ends the command with exit 2 and one line.
+    const baselineModule = flags.baseline === undefined ? undefined : baselineValidatorsModule(readBaseline(flags.baseline));
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
     // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end).
@@ -115,7 +121,7 @@ export function register(program: Command): void {
           progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
         }
         interrupt.enter('load');
-        run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt }, money);
+        run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) }, money);
       } catch (error) {
         await dashboard?.finish(undefined);
         throw error;

@@ -25,3 +25,21 @@ export function lastKey(path: string): string | undefined {
   const plain = /\.([A-Za-z_$][A-Za-z0-9_$-]*)$/.exec(path);
   return plain === null ? undefined : plain[1];
 }
+
+/**
+ * The JSON path of a JSON pointer into `root` (`/payLoad/0/skuId` → `$.payLoad[*].skuId`): array indices become `[*]`,
+ * so a path names a position in the schema, never a value or an index (a bounded metric label). Without `root`, a
+ * numeric token is taken as an index.
+ */
+export function pathOfPointer(pointer: string, root?: unknown): string {
+  let path = '$';
+  let node: unknown = root;
+  if (pointer === '') return path;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const isIndex = root === undefined ? /^\d+$/.test(token) : Array.isArray(node);
+    path = isIndex ? itemsPath(path) : childPath(path, token);
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[token] : undefined;
+  }
+  return path;
+}
