@@ -2,12 +2,19 @@
 // core (two when its answer is a refusal), so an unreachable, silent or non-gateway target is said once, in seconds.
 import { createClientCore, type CoreExchange } from './client-core.ts';
 import type { GatewayResponse } from './envelope.ts';
+import { createFaultTally, type FaultCounts } from './faults.ts';
 import type { ApiVersion } from './operations.ts';
 import { redactText } from './redact.ts';
 import type { TargetConnection } from './request-builder.ts';
 import type { Transport } from './transport.ts';
 
-export type Preflight = { readonly usable: true; readonly calls: number } | { readonly usable: false; readonly reason: string; readonly calls: number };
+/**
+ * `faults`: the answers of the preflight's own reads that were no gateway answer (api/faults.ts), so a run can count
+ * every fault the target served, the preflight's included.
+ */
+export type Preflight =
+  | { readonly usable: true; readonly calls: number; readonly faults: FaultCounts }
+  | { readonly usable: false; readonly reason: string; readonly calls: number; readonly faults: FaultCounts };
 
 /** What the preflight needs of a target (the conformance target is one). */
 export interface PreflightTarget {
@@ -65,6 +72,7 @@ export function describeNonEnvelope(response: GatewayResponse): string {
  */
 export async function preflight(target: PreflightTarget, version: ApiVersion): Promise<Preflight> {
   let calls = 0;
+  const faults = createFaultTally();
   const core = createClientCore({
     target: target.connection,
     transport: target.transport,
@@ -79,8 +87,9 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     now: target.now,
     sleep: target.sleep,
     hooks: {
-      afterResponse: () => {
+      afterResponse: (exchange) => {
         calls += 1;
+        faults.add(exchange.response);
       },
     },
   });
@@ -88,7 +97,7 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
   const where = (exchange: CoreExchange): string => `GET ${exchange.built.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')}`;
   // Whatever the target echoes back must not carry the credentials into the one line the user sees.
   const secrets = [...core.secrets, target.connection.password];
-  const unusable = (reason: string): Preflight => ({ usable: false, reason: redactText(`${target.label}: ${reason}`, secrets), calls });
+  const unusable = (reason: string): Preflight => ({ usable: false, reason: redactText(`${target.label}: ${reason}`, secrets), calls, faults: faults.counts() });
   let first = await core.call(operationId, {});
   for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response); attempt += 1) first = await core.call(operationId, {});
   const r = first.response;
@@ -101,7 +110,7 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
   if (notAnEnvelope(r)) {
     return unusable(`${where(first)} answered ${describeNonEnvelope(r)}, ${NON_ENVELOPE_ATTEMPTS} times: not the gateway's JSON envelope (is this the gateway's base URL?)`);
   }
-  if (r.classification.outcome === 'Successful') return { usable: true, calls };
+  if (r.classification.outcome === 'Successful') return { usable: true, calls, faults: faults.counts() };
   // Refused with an HTTP 200 envelope: a refusal of the credentials looks exactly like the answer to none at all.
   const anonymous = await core.call(operationId, { omitAuthorization: true });
   const same =
@@ -110,7 +119,7 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     (anonymous.response.envelope?.responseMessage ?? null) === (r.envelope?.responseMessage ?? null);
   if (same) return unusable(`the credentials are refused (${where(first)} answers them exactly as a request without credentials: HTTP ${r.httpStatus}, responseCode '${r.envelope?.responseCode ?? '?'}'): ${CREDENTIALS_HINT}`);
   // Some other failure of the balance read: a finding for the cases (ENV, BAL), not a reason to stop.
-  return { usable: true, calls };
+  return { usable: true, calls, faults: faults.counts() };
 }
 
 /** An answer came (headers at least), and it is no envelope: HTML, empty, unreadable, cut short. 5xx with a body-less answer too. */

@@ -15,7 +15,7 @@ import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../drift/target-session.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
-import { faultsOf, interruptedSection, loadArtifacts, loadInterruption, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
+import { interruptedSection, loadArtifacts, loadFaults, loadInterruption, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
 import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
@@ -217,7 +217,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
         durationMs: Date.now() - startedAt,
         conformance,
         ...(load.section === undefined ? {} : { load: load.section }),
-        faults: addFaultCounts(faults.counts(), ...(load.run.summaryData === undefined ? [] : [faultsOf(load.run.summaryData)])),
+        faults: addFaultCounts(faults.counts(), loadFaults(load.run)),
         artifacts: loadArtifacts(load.run),
         interruption: load.interruption,
       });
@@ -245,7 +245,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(load.section === undefined ? {} : { load: load.section }),
       ...(comparison === undefined ? {} : { comparison }),
       ...(drift.section === undefined ? {} : { drift: drift.section }),
-      faults: addFaultCounts(faults.counts(), ...(load.run.summaryData === undefined ? [] : [faultsOf(load.run.summaryData)])),
+      faults: addFaultCounts(faults.counts(), loadFaults(load.run)),
       artifacts: loadArtifacts(load.run),
       // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
       ...(errors.length === 0 ? {} : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),

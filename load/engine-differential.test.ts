@@ -151,11 +151,22 @@ function once(key: string, run: () => Promise<Observed>): Promise<Observed> {
 const RUN_TIMEOUT_MS = 240_000;
 let shared: RunningSandbox;
 
+/** A target whose balance read answers and whose every other answer refuses the credentials (HTTP 401, code 041). */
+let catalogRefused: { url: string; server: Server };
+
 beforeAll(async () => {
   shared = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: TIME_SCALE, user: USER, password: PASSWORD, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
+  const server = createServer((req, res) => {
+    const balance = (req.url ?? '').includes('/account/balance');
+    res.writeHead(balance ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(balance ? '{"responseCode":"000","responseMessage":null,"payLoad":100}' : '{"responseCode":"041","responseMessage":"Authentication failed","payLoad":null}');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  catalogRefused = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 });
 afterAll(async () => {
   await shared?.close();
+  await new Promise((done) => catalogRefused?.server.close(done));
 });
 
 /**
@@ -295,12 +306,13 @@ describe.skipIf(binaries.length === 0).each(binaries)('load suites on the engine
   );
 
   it(
-    'a target whose catalog cannot be read (wrong credentials): unusable, exit 2 on both, reports written',
+    'a target whose catalog cannot be read (its catalog refuses the credentials): unusable, exit 2 on both, reports written',
     async () => {
-      const wrong = { user: 'someone-else', password: 'not-ours-either' };
+      // The balance read answers, so the preflight every command runs first passes, and every catalog read is refused:
+      // setup() finds the target unusable, on each engine. (Credentials refused everywhere are the preflight's: #23.)
       const [engine, real] = await Promise.all([
-        once('unusable', () => observe({ kind: 'node' }, 'lookup', shared.url, 'engine-unusable', {}, wrong)),
-        observe(k6, 'lookup', shared.url, `${version}-unusable`, {}, wrong),
+        once('unusable', () => observe({ kind: 'node' }, 'lookup', catalogRefused.url, 'engine-unusable')),
+        observe(k6, 'lookup', catalogRefused.url, `${version}-unusable`),
       ]);
       expect(real.exitCode).toBe(2);
       expect(real.report.verdict).toBe('unusable');

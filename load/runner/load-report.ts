@@ -1,7 +1,7 @@
 // The report of a load run, through reports/ only: k6's end-of-test data (k6-summary.json) and the NDJSON stream become
 // the load section (with its charts' time series); a run that left no data is reported as such, never as a pass.
 // The unified load report for every caller: `gateway-harness load`, the gate, and merged distributed runs.
-import type { FaultCounts } from '../../api/faults.ts';
+import { addFaultCounts, type FaultCounts } from '../../api/faults.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
@@ -67,6 +67,11 @@ export function loadReportMeta(flags: Pick<LoadFlags, 'scenario' | 'profile' | '
   return { scenario: flags.scenario, profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } };
 }
 
+/** A run's whole fault tally: what its VUs counted and what the harness's own reads met (LoadRun `harnessFaults`). */
+export function loadFaults(run: Pick<LoadRun, 'summaryData' | 'harnessFaults'>): FaultCounts {
+  return addFaultCounts(...(run.summaryData === undefined ? [] : [faultsOf(run.summaryData)]), ...(run.harnessFaults === undefined ? [] : [run.harnessFaults]));
+}
+
 /** The run's fault tally (api/faults.ts), from the counters every VU kept (load/metric-names.ts). */
 export function faultsOf(data: K6SummaryData): FaultCounts {
   const count = (name: string): number => data.metrics[name]?.values.count ?? 0;
@@ -126,7 +131,7 @@ export async function loadRunReport(
     if (interruption !== undefined) return assembleReport({ ...common, ...ledger });
     return assembleReport({ ...common, ...ledger, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
   }
-  const money = { ...ledger, faults: faultsOf(run.summaryData) };
+  const money = { ...ledger, faults: loadFaults(run) };
   const load = await loadSection({
     summaryData: run.summaryData,
     scenario: meta.scenario,

@@ -10,6 +10,7 @@ import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
+import { addFaultCounts, createFaultTally, type FaultCounts } from '../../api/faults.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
 import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
@@ -106,6 +107,11 @@ export interface LoadRun {
   readonly ledger?: LedgerSection;
   /** Why the target could not be used (the preflight's one line): nothing was run against it. */
   readonly unusable?: string;
+  /**
+   * Faults the harness's own reads met besides the VUs' (the preflight; the money session's price, wallet and balance
+   * reads and its reconciliation): a target's fault profile serves them too, so they are part of the run's tally.
+   */
+  readonly harnessFaults?: FaultCounts;
   /** `gateway-harness reconcile <ledger>`, when charging requests were still open after the run's reconciliation. */
   readonly reconcile?: string;
   /** The engine did not run: the run was interrupted before it started. */
@@ -254,12 +260,15 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       targetLabel = describeTarget(config);
     }
     const resolved: ResolvedTargetConfig = { ...config, baseUrl: target.url };
+    const harnessFaults = createFaultTally();
+    let preflightFaults: FaultCounts | undefined;
     if (!target.embedded) {
       // One short, bounded balance read before any VU starts: a silent, refusing or non-gateway target is said in
       // seconds, as what it is, instead of a progress bar at 0% and a report built on no answer.
       const check = await preflightTarget(resolved, flags.api === 'v1' ? 'v1' : 'v2');
+      preflightFaults = check.faults;
       if (!check.usable) {
-        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason, payload: {} };
+        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason, payload: {}, harnessFaults: preflightFaults };
       }
     }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
@@ -270,7 +279,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     if (guarded) {
       // The harness half of money safety: the ledger file, the price book and balance read before the run, the
       // reconciliation after it. The bundle's half is ledger/hooks.ts in every VU.
-      harness = createGatewayClient(harnessClientConfig(resolved));
+      harness = createGatewayClient(harnessClientConfig(resolved), { hooks: { afterResponse: (exchange) => harnessFaults.add(exchange.response) } });
       session = createMoneySession({
         settings: money,
         command: 'load',
@@ -437,6 +446,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       ...(existsSync(ndjsonPath) ? { ndjsonPath } : {}),
       ...(ledger === undefined ? {} : { ledger }),
       ...(reconcile === undefined ? {} : { reconcile }),
+      harnessFaults: addFaultCounts(harnessFaults.counts(), ...(preflightFaults === undefined ? [] : [preflightFaults])),
       ...(engineExit === -1 ? { notStarted: true } : {}),
       ...(remoteWrite === undefined ? {} : { remoteWrite }),
       payload: {

@@ -153,8 +153,9 @@ describe('gateway-harness gate on the embedded sandbox', () => {
   it('no credential (password, user:password, its base64 token, the Basic header) in any file of the report dirs or either stream', () => {
     const passFiles = filesOf(passDir);
     const failFiles = filesOf(failDir);
-    // The load part's own files are searched too: its k6 summary data and the NDJSON metric stream.
-    expect(Object.keys(passFiles).sort()).toEqual(['junit.xml', 'k6-summary.json', 'metrics.ndjson.gz', 'report.html', 'summary.json', 'summary.md']);
+    // The load part's own files are searched too: its k6 summary data, the NDJSON metric stream, and (a baseline was
+    // given) the bundle built with the baseline's compiled payload validators.
+    expect(Object.keys(passFiles).sort()).toEqual(['junit.xml', 'k6-bundle/mixed.js', 'k6-summary.json', 'metrics.ndjson.gz', 'report.html', 'summary.json', 'summary.md']);
     expect(passFiles['metrics.ndjson.gz']).toMatch(/"metric":"http_req_duration"/);
     expectNoCredential(pass, passFiles);
     expectNoCredential(fail, failFiles);
