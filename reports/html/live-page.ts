@@ -2,7 +2,7 @@
 // run sends over Server-Sent Events; self-contained like the report (nothing from the network, only its own origin).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHARTS, escapeHtml as h, scriptSafe, type HtmlAssets } from './report-html.ts';
+import { CHARTS, chartScripts, escapeHtml as h, scriptSafe, type HtmlAssets } from './report-html.ts';
 
 export interface LivePageMeta {
   /** e.g. "load topup-flow/smoke (node)". */
@@ -32,15 +32,7 @@ ${assets.css}
 <section class="load"><h3>Over time</h3><div class="charts">${CHARTS.map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>
 <p class="chart-note">At the end of the run this page becomes the run's report. Run <code>${h(meta.runId)}</code>.</p></section>
 </main>
-<script>
-/* ${h(assets.chartName)} — licence:
-${assets.chartLicense.replace(/\*\//g, '* /')}
-*/
-${scriptSafe(assets.chartJs, assets.chartName)}
-</script>
-<script>
-${scriptSafe(assets.pageJs, 'page.js')}
-</script>
+${chartScripts(assets)}
 <script>
 ${scriptSafe(live, 'live.js')}
 </script>

@@ -365,6 +365,19 @@ ${moneyFacts(ledger)}
 ${rows.length === 0 ? '<p>Every charging transaction reached a final state.</p>' : `<h3>Unresolved (${rows.length}): run <code>gateway-harness reconcile</code></h3><table><thead><tr><th>correlationId</th><th>Operation</th><th>Last outcome</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}</section>`;
 }
 
+/** uPlot (with its licence) and page.js inlined: the charts of the report and of the live dashboard alike. */
+export function chartScripts(assets: HtmlAssets): string {
+  return `<script>
+/* ${h(assets.chartName)} — licence:
+${assets.chartLicense.replace(/\*\//g, '* /')}
+*/
+${scriptSafe(assets.chartJs, assets.chartName)}
+</script>
+<script>
+${scriptSafe(assets.pageJs, 'page.js')}
+</script>`;
+}
+
 /** The whole page. Pure: the same report and assets give the same bytes. */
 export function renderReportHtml(report: RunReport, assets: HtmlAssets): string {
   const sections: string[] = [];
@@ -431,15 +444,7 @@ ${sections.join('\n')}
 <footer>gateway-harness ${h(report.tool.version)} · run <code>${h(report.runId)}</code> · summary.json schema ${h(report.schemaVersion)} · this file is self-contained and opens offline · charts drawn with ${h(assets.chartName)} (MIT licence, inlined).</footer>
 </main>
 <script type="application/json" id="report-data">${jsonForScript(chartData)}</script>
-<script>
-/* ${h(assets.chartName)} — licence:
-${assets.chartLicense.replace(/\*\//g, '* /')}
-*/
-${scriptSafe(assets.chartJs, assets.chartName)}
-</script>
-<script>
-${scriptSafe(assets.pageJs, 'page.js')}
-</script>
+${chartScripts(assets)}
 </body>
 </html>
 `;
