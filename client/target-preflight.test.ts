@@ -68,10 +68,13 @@ describe('preflight', () => {
     expect(JSON.stringify(result)).not.toContain(PASSWORD);
   });
 
+  /** The fault tally of a preflight that met none. */
+  const NO_FAULTS = { timeout: 0, connection: 0, 'server-error': 0, malformed: 0 };
+
   it('the right credentials against the sandbox: usable after one call', async () => {
     const sandbox = await startSandbox({ port: 0, timeScale: 0.01, password: PASSWORD });
     closers.push(() => sandbox.close());
-    expect(await check(sandbox.url)).toEqual({ usable: true, calls: 1 });
+    expect(await check(sandbox.url)).toEqual({ usable: true, calls: 1, faults: NO_FAULTS });
   });
 
   it('HTTP 200 refusals identical with and without credentials: the credentials are refused', async () => {
@@ -86,7 +89,19 @@ describe('preflight', () => {
     const s = await server((req, res) =>
       req.headers.authorization === undefined ? sendJson(res, 401, envelope('041', null, 'no credentials')) : sendJson(res, 200, envelope('500', null, 'Account not activated')),
     );
-    expect(await check(s.url)).toEqual({ usable: true, calls: 2 });
+    expect(await check(s.url)).toEqual({ usable: true, calls: 2, faults: NO_FAULTS });
+  });
+
+  it('counts the faults its own reads met (5xx without an envelope, then an answer), so a run can tally every fault served', async () => {
+    let n = 0;
+    const s = await server((_req, res) => {
+      n += 1;
+      if (n <= 2) {
+        res.writeHead(503);
+        res.end();
+      } else sendJson(res, 200, envelope('000', 1000, null));
+    });
+    expect(await check(s.url)).toEqual({ usable: true, calls: 3, faults: { ...NO_FAULTS, 'server-error': 2 } });
   });
 
   it('HTTP 404 without an envelope: no gateway at this base URL', async () => {
