@@ -19,8 +19,8 @@ export interface MergeMeasure {
   readonly exitCode: number;
 }
 
-/** A tsx script in a child process: its stdout when it exits 0 (also the run comparison's memory measure). */
-export function runTsx(args: string[], cwd: string): { done: Promise<string>; kill: () => void } {
+/** A tsx script in a child process: its stdout when it exits 0. */
+function runTsx(args: string[], cwd: string): { done: Promise<string>; kill: () => void } {
   const child = spawn(process.execPath, [...TSX, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -33,24 +33,33 @@ export function runTsx(args: string[], cwd: string): { done: Promise<string>; ki
   return { done, kill: () => child.kill('SIGKILL') };
 }
 
+/**
+ * Makes `fifos` named pipes, then runs `reader` (a tsx script and its arguments, which reads them and prints its measure
+ * as the last stdout line, JSON) beside the generator feeding `bytesPerFifo` into each; the reader's measure. Both
+ * children are killed when either fails. The merge and the comparison memory benches measure through it.
+ */
+export async function measureThroughFifos<M>(fifos: readonly string[], reader: string[], bytesPerFifo: number, gzip = false): Promise<M> {
+  const made = spawnSync('mkfifo', fifos);
+  if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
+  const read = runTsx(reader, ROOT);
+  const generate = runTsx(['distributed/bench/generate-ndjson.ts', '--bytes-per-instance', String(Math.ceil(bytesPerFifo)), ...(gzip ? ['--gzip'] : []), ...fifos], ROOT);
+  try {
+    const [out] = await Promise.all([read.done, generate.done]);
+    return JSON.parse(out.trim().split('\n').pop() ?? '{}') as M;
+  } catch (error) {
+    read.kill();
+    generate.kill();
+    throw error;
+  }
+}
+
 /** Pipes `totalBytes` of NDJSON (split over `instances` named pipes) through merge-results in a child process. */
 export async function measureMerge(totalBytes: number, instances = 3, options: { gzip?: boolean } = {}): Promise<MergeMeasure> {
   const dir = mkdtempSync(join(tmpdir(), 'gh-merge-rss-'));
   try {
     const fifos = Array.from({ length: instances }, (_, i) => join(dir, `instance-${i}.ndjson`));
-    const made = spawnSync('mkfifo', fifos);
-    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
-    const merge = runTsx(['distributed/bench/merge-rss.ts', join(dir, 'reports'), ...fifos], ROOT);
-    const generate = runTsx(['distributed/bench/generate-ndjson.ts', '--bytes-per-instance', String(Math.ceil(totalBytes / instances)), ...(options.gzip === true ? ['--gzip'] : []), ...fifos], ROOT);
-    try {
-      const [out] = await Promise.all([merge.done, generate.done]);
-      const result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Omit<MergeMeasure, 'inputMB'>;
-      return { inputMB: Math.round(totalBytes / 1e6), ...result };
-    } catch (error) {
-      merge.kill();
-      generate.kill();
-      throw error;
-    }
+    const result = await measureThroughFifos<Omit<MergeMeasure, 'inputMB'>>(fifos, ['distributed/bench/merge-rss.ts', join(dir, 'reports'), ...fifos], totalBytes / instances, options.gzip === true);
+    return { inputMB: Math.round(totalBytes / 1e6), ...result };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

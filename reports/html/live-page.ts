@@ -2,7 +2,7 @@
 // run sends over Server-Sent Events; self-contained like the report (nothing from the network, only its own origin).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHARTS, chartScripts, escapeHtml as h, scriptSafe, type HtmlAssets } from './report-html.ts';
+import { CHARTS, chartScripts, escapeHtml as h, pageHead, scriptSafe, type HtmlAssets } from './report-html.ts';
 
 export interface LivePageMeta {
   /** e.g. "load topup-flow/smoke (node)". */
@@ -14,18 +14,7 @@ const LIVE_JS = fileURLToPath(new URL('./live.js', import.meta.url));
 
 export function renderLivePage(meta: LivePageMeta, assets: HtmlAssets): string {
   const live = readFileSync(LIVE_JS, 'utf8');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'">
-<title>${h(`LIVE · ${meta.title} · ${meta.runId}`)}</title>
-<style>
-${assets.chartCss}
-${assets.css}
-</style>
-</head>
+  return `${pageHead(`LIVE · ${meta.title} · ${meta.runId}`, assets, { connectSelf: true })}
 <body>
 <header class="banner v-incomplete" role="banner"><div class="inner"><div class="word">LIVE</div><div><div class="meaning">${h(meta.title)} is running; the charts update as samples arrive.</div><div class="meta" id="live-status">Waiting for the first samples…</div></div></div></header>
 <main>

@@ -365,6 +365,26 @@ ${moneyFacts(ledger)}
 ${rows.length === 0 ? '<p>Every charging transaction reached a final state.</p>' : `<h3>Unresolved (${rows.length}): run <code>gateway-harness reconcile</code></h3><table><thead><tr><th>correlationId</th><th>Operation</th><th>Last outcome</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}</section>`;
 }
 
+/**
+ * The document up to </head>: the page's own CSP (nothing from the network; the live dashboard alone may also connect
+ * back to its own server for its event stream), the title, and the inlined styles.
+ */
+export function pageHead(title: string, assets: HtmlAssets, options: { readonly generator?: string; readonly connectSelf?: boolean } = {}): string {
+  const connect = options.connectSelf === true ? "; connect-src 'self'" : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:${connect}">
+${options.generator === undefined ? '' : `<meta name="generator" content="gateway-harness ${h(options.generator)}">\n`}<title>${h(title)}</title>
+<style>
+${assets.chartCss}
+${assets.css}
+</style>
+</head>`;
+}
+
 /** uPlot (with its licence) and page.js inlined: the charts of the report and of the live dashboard alike. */
 export function chartScripts(assets: HtmlAssets): string {
   return `<script>
@@ -422,19 +442,7 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
     ...(comparisonCharts === undefined ? {} : { comparison: comparisonCharts }),
   };
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<meta name="generator" content="gateway-harness ${h(report.tool.version)}">
-<title>${h(title)}</title>
-<style>
-${assets.chartCss}
-${assets.css}
-</style>
-</head>
+  return `${pageHead(title, assets, { generator: report.tool.version })}
 <body>
 ${banner(report)}
 <main>
