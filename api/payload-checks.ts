@@ -61,6 +61,8 @@ export interface PayloadCheckOptions {
  * Spec layer, per operation: the kind, and for records the rules the spec states (spec: Catalog and other payload
  * records). "array of error codes" is the one list the spec does not call records, so its elements stay unchecked.
  */
+// Records that carry the localized fields, by purpose: not the catalog's `localized` flag (which operations take
+// Accept-Language). v1's lookup takes none, yet its record has the same SkuName the spec types as text.
 const LOCALIZED_PURPOSES: ReadonlySet<string> = new Set(['catalog.skus', 'catalog.skus-giftcards', 'lookup.mobile']);
 const UNTYPED_ELEMENT_PURPOSES: ReadonlySet<string> = new Set(['catalog.errors']);
 
