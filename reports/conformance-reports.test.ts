@@ -11,7 +11,7 @@ import { runCases } from '../conformance/runner.ts';
 import { DEFAULT_SETTINGS } from '../conformance/settings.ts';
 import { createNodeConformanceTarget, timingFor } from '../conformance/target.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { fromConformanceRun } from './from-conformance.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { junitXsdErrors } from './fixtures/junit-xsd.ts';
 import { summaryErrors } from './fixtures/schema-check.ts';
 import { credentialSecrets } from './redact-report.ts';
