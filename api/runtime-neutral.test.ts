@@ -11,22 +11,10 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { moduleSpecifiers } from '../scripts/import-graph.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NEUTRAL_DIRS = ['api', 'schemas'];
-
-/** Every module specifier of static imports/exports, dynamic import() and require(). */
-export function moduleSpecifiers(source: string): string[] {
-  const found: string[] = [];
-  const patterns = [
-    /\b(?:import|export)\s+(?:type\s+)?[^;'"]*?\sfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
-  for (const pattern of patterns) for (const match of source.matchAll(pattern)) if (match[1] !== undefined) found.push(match[1]);
-  return [...new Set(found)].sort();
-}
 
 const BUILTINS = new Set(builtinModules);
 

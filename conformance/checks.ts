@@ -1,48 +1,10 @@
 // Named checks: one function per documented rule, `(ctx, response) => Failure | undefined`.
 // Cases list them as their expectation; the envelope invariants run on every response any case receives.
 import { findOperation, type PayloadKind } from '../api/operations.ts';
-import type { GatewayResponse } from '../api/envelope.ts';
+import { clip, describeResponse, payloadKindOf, show } from '../api/describe.ts';
 import { checkResponseBody, OBSERVED_SCHEMAS, sampleValue, specValidatorOf } from '../api/payload-checks.ts';
 import { formatIssues, validateEnvelope } from '../api/validation.ts';
 import type { Check, CheckContext, Failure, Severity } from './types.ts';
-
-const MAX_TEXT = 240;
-
-export function clip(text: string, max = MAX_TEXT): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
-}
-
-export function show(value: unknown): string {
-  if (value === undefined) return 'absent';
-  try {
-    return clip(JSON.stringify(value) ?? String(value));
-  } catch {
-    return clip(String(value));
-  }
-}
-
-/** One line describing what came back, for `received` texts. */
-export function describeResponse(response: GatewayResponse): string {
-  if (response.timedOut) return `no response: client timed out after ${Math.round(response.timings.totalMs)} ms`;
-  if (response.transportError !== undefined) return `no response: ${response.transportError.code} ${response.transportError.message}`;
-  const status = `HTTP ${response.httpStatus ?? '?'}`;
-  if (response.envelope === undefined) {
-    return `${status}, body not an envelope (${response.parseError ?? 'no body'})`;
-  }
-  const env = response.envelope;
-  const kind = payloadKindOf(env.payLoad);
-  return `${status}, responseCode '${env.responseCode}', responseMessage ${show(env.responseMessage)}, payLoad ${kind}${
-    kind === 'array' ? `[${(env.payLoad as unknown[]).length}]` : kind === 'number' ? ` ${String(env.payLoad)}` : ''
-  }`;
-}
-
-export function payloadKindOf(value: unknown): string {
-  if (value === undefined) return 'absent';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
 
 export function makeFailure(
   ctx: CheckContext,

@@ -6,7 +6,7 @@ import { readCountry, type FieldMapping } from '../api/field-mapping.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import type { ConformanceSettings } from './settings.ts';
-import { describeResponse } from './checks.ts';
+import { describeResponse } from '../api/describe.ts';
 
 /** A v2 (or gift card) SKU of the target's catalog (api/catalog-facts.ts). */
 export type SkuFixture = CatalogSku;

@@ -3,7 +3,7 @@
 // (a nested object the spec does not name) is a warning, never a failure. Same checks as load (api/payload-checks.ts).
 import { describe, expect, test } from 'vitest';
 import { PAYLOAD_CORRUPTION_PROFILES, type CorruptionProfile } from '../sandbox/profiles/payload-corruptions.ts';
-import type { SandboxProfile } from '../sandbox/profiles/registry.ts';
+import type { SandboxProfile } from '../sandbox/profiles/types.ts';
 import { ALL_CASES } from './plan.ts';
 import { runPlanAgainst } from './proof/profile-run.ts';
 

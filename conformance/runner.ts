@@ -9,7 +9,8 @@ import { createClientCore, type ClientCore, type ClientHooks, type CoreExchange 
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
 import type { Transport } from '../api/transport.ts';
 import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
-import { ENVELOPE_INVARIANTS, describeResponse, makeFailure } from './checks.ts';
+import { describeResponse } from '../api/describe.ts';
+import { ENVELOPE_INVARIANTS, makeFailure } from './checks.ts';
 import { retryRead } from '../api/faults.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
 import { TransactionTracker, type DrainReport } from './transactions.ts';

@@ -1,6 +1,6 @@
 // Calls every selected catalog operation with representative inputs and keeps what a baseline needs: the successful
 // envelopes, the response header names, and why an operation failed or was not called. All calls go through the client core.
-import { describeResponse } from '../conformance/checks.ts';
+import { describeResponse } from '../api/describe.ts';
 import { OPERATIONS, type Operation } from '../api/operations.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
 import type { GatewayResponse } from '../api/envelope.ts';

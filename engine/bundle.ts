@@ -4,7 +4,17 @@
 import { runInThisContext } from 'node:vm';
 import { build, type Plugin } from 'esbuild';
 import { MODULE_EXPORTS, unsupportedMessage } from './k6/modules.ts';
-import type { VUScope, ScriptExports } from './vu.ts';
+
+/** What the factory receives as `__engineVU` (the rewrites below: __VU, __ITER, __ENV, open, k6 modules). */
+export interface VUScope {
+  readonly id: number;
+  readonly iter: number;
+  readonly env: Record<string, string>;
+  open(path: string, mode?: string): string | ArrayBuffer;
+  module(name: string): unknown;
+}
+
+export type ScriptExports = Record<string, unknown>;
 
 export type ScriptFactory = (scope: VUScope) => ScriptExports;
 

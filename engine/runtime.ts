@@ -11,11 +11,9 @@ import { GroupTree } from './metrics/groups.ts';
 import { MetricStore, type SubmetricDef } from './metrics/store.ts';
 import type { ConsolidatedOptions, ScenarioConfig } from './options.ts';
 import { scenarioDurationMs } from './executors/registry.ts';
-import type { ScenarioState } from './vu.ts';
+import type { Phase, ScenarioState } from './k6/module-vu.ts';
 
 export const ENGINE_USER_AGENT = 'k6/0.48.0 (https://k6.io/) gateway-harness-node-engine';
-
-export type Phase = 'init' | 'setup' | 'vu' | 'teardown' | 'summary';
 
 export interface RuntimeSettings {
   factory: ScriptFactory;

@@ -1,9 +1,13 @@
 // One virtual user: its own instance of the script's modules (like k6, every VU has its own globals), its identity
 // (__VU, __ITER, k6/execution), its tags and group path, and one iteration at a time with interruption and deferred sleep.
 import { performance } from 'node:perf_hooks';
-import type { ScenarioConfig } from './options.ts';
 import type { EngineRuntime } from './runtime.ts';
+import type { ScriptExports, VUScope } from './bundle.ts';
 import { createModules } from './k6/modules.ts';
+import type { ModuleVU, ScenarioState } from './k6/module-vu.ts';
+
+// ScenarioState is defined with the k6 modules' view of a VU (k6/module-vu.ts); the threads (worker.ts) read it here.
+export type { ScenarioState } from './k6/module-vu.ts';
 
 /** Thrown into a VU's pending work when its iteration is interrupted (gracefulStop/gracefulRampDown ran out, abort). */
 export class IterationInterrupted extends Error {
@@ -13,28 +17,7 @@ export class IterationInterrupted extends Error {
   }
 }
 
-/** What the bundle's factory receives as `__engineVU` (see bundle.ts: __VU, __ITER, __ENV, open, k6 modules). */
-export interface VUScope {
-  readonly id: number;
-  readonly iter: number;
-  readonly env: Record<string, string>;
-  open(path: string, mode?: string): string | ArrayBuffer;
-  module(name: string): unknown;
-}
-
-export type ScriptExports = Record<string, unknown>;
-
-/** Scenario progress shared by the VUs of one scenario in one thread (k6/execution's scenario.*). */
-export interface ScenarioState {
-  config: ScenarioConfig;
-  /** Absolute start (epoch ms). */
-  startedAt: number;
-  iterationsInInstance: number;
-  /** Global iteration numbering (iterationInTest): this worker's iterations are index, index+count, ... */
-  nextInTest: () => number;
-}
-
-export class VU {
+export class VU implements ModuleVU {
   /** exec.vu.idInTest: unique across the instances of a split test. */
   readonly idInTest: number;
   /** __VU (as in k6: the number in this instance): 1.. for VUs that run iterations, 0 for setup/teardown/handleSummary. */

@@ -19,7 +19,7 @@ import { interruptedSection, loadArtifacts, loadFaults, loadInterruption, loadSe
 import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
-import { conformanceSection } from '../reports/from-conformance.ts';
+import { conformanceSection } from '../conformance/section.ts';
 import type { ComparisonSection, DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { RunInterrupt } from '../reports/interrupt-watch.ts';

@@ -97,12 +97,13 @@ describe('k6 bundles', () => {
     expect(imported.filter((s) => s.startsWith('node:') || nodeNames.includes(s) || /^https?:/.test(s))).toEqual([]);
   });
 
-  it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side), the runtime-neutral report writers and the money guard', () => {
+  it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side), the runtime-neutral report writers, the money guard and the duration parser', () => {
     // The runtime-neutral report modules (tsconfig.neutral.json): handleSummary builds the load section's verdict line.
     // package.json is read for the tool's version only; a pure call lets esbuild drop it (checked below).
     // The money guard's runtime-neutral half (tsconfig.neutral.json and the lint rule list the same files).
     const ledger = /^ledger\/(money-settings|guard|price-book|entry|budget|hooks|bundle-host)\.ts$/;
-    const allowed = [/^api\//, /^schemas\/generated\//, /^load\//, /^reports\/(junit-xml|verdict|model|assemble|sections|k6-summary)\.ts$/, /^package\.json$/, ledger];
+    // engine/durations.ts: the one k6 duration parser, runtime-neutral (tsconfig.neutral.json and the lint rule list it).
+    const allowed = [/^api\//, /^schemas\/generated\//, /^load\//, /^reports\/(junit-xml|verdict|model|assemble|sections|k6-summary)\.ts$/, /^package\.json$/, ledger, /^engine\/durations\.ts$/];
     const forbidden = /^load\/(runner|bench)\/|^load\/(engine-select|run-node-engine)\.ts$|\.test\.ts$/;
     for (const b of built) {
       const bad = b.inputs.filter((input) => !allowed.some((re) => re.test(input)) || forbidden.test(input));

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { STATUS_OPERATIONS } from '../sandbox/profiles/faults.ts';
-import type { SandboxProfile } from '../sandbox/profiles/registry.ts';
+import type { SandboxProfile } from '../sandbox/profiles/types.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
 import { runLoadReported } from './fixtures/load-run.ts';

@@ -13,7 +13,7 @@ import { openTargetSession } from '../drift/target-session.ts';
 import type { RunReport } from '../reports/model.ts';
 import { BENIGN_PROFILES } from '../sandbox/profiles/benign.ts';
 import { allCorruptions, PAYLOAD_CORRUPTION_PROFILES, type CorruptionProfile } from '../sandbox/profiles/payload-corruptions.ts';
-import type { SandboxProfile } from '../sandbox/profiles/registry.ts';
+import type { SandboxProfile } from '../sandbox/profiles/types.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { runLoadReported } from './fixtures/load-run.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';

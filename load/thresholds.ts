@@ -1,5 +1,6 @@
 // Threshold and duration syntax shared by the CLI (validated with zod there) and the k6 bundles (which re-check what
 // they receive through __ENV). Runtime-neutral; k6's own grammar, narrowed to what the harness documents.
+import { parseDuration } from '../engine/durations.ts';
 import { KIND_AGGREGATIONS, RUN_METRICS } from './metric-names.ts';
 
 /** `metric` or `metric{tag:value,...}`: k6 metric names are letters, digits and underscores; tag values may hold dots and spaces. */
@@ -76,19 +77,14 @@ export function groupThresholds(overrides: readonly ThresholdOverride[]): Record
   return out;
 }
 
+/** The units the harness documents for --duration (k6 reads more: ns, us, d); the value is read by k6's one parser. */
 const DURATION = /^(\d+(\.\d+)?(ms|s|m|h))+$/;
-const UNIT_SECONDS: Readonly<Record<string, number>> = { ms: 0.001, s: 1, m: 60, h: 3600 };
 
 /** Seconds of a k6 duration (`90s`, `5m`, `1h30m`, `500ms`); undefined when it is not one. */
 export function durationSeconds(text: string): number | undefined {
   const value = text.trim();
   if (!DURATION.test(value)) return undefined;
-  let total = 0;
-  for (const match of value.match(/\d+(\.\d+)?(ms|s|m|h)/g) ?? []) {
-    const unit = /(ms|s|m|h)$/.exec(match)?.[1] ?? 's';
-    total += parseFloat(match) * (UNIT_SECONDS[unit] ?? 1);
-  }
-  return total;
+  return parseDuration(value) / 1000;
 }
 
 /** A whole-second k6 duration string (k6 accepts `Ns` everywhere). */

@@ -4,7 +4,7 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import { operationPairs, type Operation, type OperationPair } from '../api/operations.ts';
 import type { Outcome } from '../api/outcome.ts';
 import type { RequestInput } from '../api/request-builder.ts';
-import { describeResponse } from '../conformance/checks.ts';
+import { describeResponse } from '../api/describe.ts';
 import {
   isUnavailable,
   needsTransaction,

@@ -2,7 +2,7 @@
 // unresolved transactions are listed, an early stop is unusable, and a run in which nothing ran is never a pass.
 import { describe, expect, it } from 'vitest';
 import { assembleReport, composeVerdictLine, TOOL_VERSION } from './assemble.ts';
-import { conformanceSection } from './from-conformance.ts';
+import { conformanceSection } from '../conformance/section.ts';
 import { buildLoadSection } from './k6-summary.ts';
 import { realK6Summary } from './fixtures/full-report.ts';
 import { passingConformanceRun, sampleConformanceRun, SAMPLE_DRIFT_FINDINGS } from './fixtures/sample-runs.ts';

@@ -11,12 +11,17 @@ import { runCases } from '../conformance/runner.ts';
 import { DEFAULT_SETTINGS } from '../conformance/settings.ts';
 import { createNodeConformanceTarget, timingFor } from '../conformance/target.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { fromConformanceRun } from './from-conformance.ts';
+import { addProfiles } from '../sandbox/profiles/registry.ts';
+import { PLANTED_BUG_PROFILES } from '../conformance/proof/planted-bugs.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { junitXsdErrors } from './fixtures/junit-xsd.ts';
 import { summaryErrors } from './fixtures/schema-check.ts';
 import { credentialSecrets } from './redact-report.ts';
 import { writeReports } from './write.ts';
 import { base64EncodeUtf8 } from '../api/base64.ts';
+
+// The planted bugs are selected by name here, as the CLI does (scripts/cli.ts).
+addProfiles(PLANTED_BUG_PROFILES);
 
 const USER = 'ci-agent-0042';
 const PASSWORD = 'Gate-Known-Pa55word-7';

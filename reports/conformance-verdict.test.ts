@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, CaseStatus, RunResult } from '../conformance/types.ts';
 import { assembleReport } from './assemble.ts';
-import { conformanceSection } from './from-conformance.ts';
+import { conformanceSection } from '../conformance/section.ts';
 import { reportJunitXml } from './junit-report.ts';
 import { VERDICT_EXIT, type Verdict } from './verdict.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { assembleReport } from './assemble.ts';
-import { fromConformanceRun } from './from-conformance.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { fullReport, realK6Summary } from './fixtures/full-report.ts';
 import { junitXsdErrors } from './fixtures/junit-xsd.ts';
 import { passingConformanceRun } from './fixtures/sample-runs.ts';

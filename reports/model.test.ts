@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assembleReport } from './assemble.ts';
-import { fromConformanceRun } from './from-conformance.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { fullReport, realK6Summary } from './fixtures/full-report.ts';
 import { passingConformanceRun, sampleConformanceRun, FIXTURE_TARGET } from './fixtures/sample-runs.ts';
 import { summaryErrors, SUMMARY_SCHEMA } from './fixtures/schema-check.ts';

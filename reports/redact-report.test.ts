@@ -2,7 +2,7 @@
 // spec's "HTTP Basic Authentication" quoted in a rule, stays word for word.
 import { describe, expect, it } from 'vitest';
 import { base64EncodeUtf8 } from '../api/base64.ts';
-import { fromConformanceRun } from './from-conformance.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { passingConformanceRun } from './fixtures/sample-runs.ts';
 import { credentialSecrets, redactBasicCredentials, redactReport } from './redact-report.ts';
 

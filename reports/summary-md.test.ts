@@ -2,7 +2,7 @@
 // size that fits a PR comment.
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from './assemble.ts';
-import { fromConformanceRun } from './from-conformance.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { passingConformanceRun, sampleConformanceRun } from './fixtures/sample-runs.ts';
 import { realK6Summary } from './fixtures/full-report.ts';
 import { buildLoadSection } from './k6-summary.ts';

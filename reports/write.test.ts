@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromConformanceRun } from './from-conformance.ts';
+import { fromConformanceRun } from '../conformance/section.ts';
 import { FIXTURE_SECRETS, fullReport } from './fixtures/full-report.ts';
 import { FIXTURE_PASSWORD, FIXTURE_TOKEN, FIXTURE_USER, passingConformanceRun, sampleConformanceRun } from './fixtures/sample-runs.ts';
 import { summaryErrors } from './fixtures/schema-check.ts';

@@ -8,7 +8,7 @@ import { buildApp } from './app.ts';
 import type { SandboxApp, SandboxOptions } from './app.ts';
 import { handlerFor } from './routes/index.ts';
 import { TRANSACTION_KINDS } from './store.ts';
-import type { SandboxProfile } from './profiles/registry.ts';
+import type { SandboxProfile } from './profiles/types.ts';
 import { getProfile, listProfiles } from './profiles/registry.ts';
 import { AUTH_HEADER, checkEnvelope, newCorrelationId, testClient, waitFor } from './routes/testing.ts';
 import type { TestClient } from './routes/testing.ts';

@@ -2,7 +2,7 @@
 // and every corrupted response is counted per operation and JSON path, so load tests can hold the harness's violation
 // counts against exactly what was served (GET /__sandbox/stats `corruptions`).
 import { createRng } from './data/rng.ts';
-import type { ProfileEnvelopeContext, ProfileHooks } from './profiles/registry.ts';
+import type { ProfileEnvelopeContext, ProfileHooks } from './profiles/hooks.ts';
 import type { SandboxStats } from './stats.ts';
 
 export interface PayloadCorruption {

@@ -2,7 +2,7 @@
 // Spec (Resources: Response envelope): payLoad only with '000', responseMessage null on success, HTTP 200 for business outcomes.
 import type { FastifyReply } from 'fastify';
 import type { ResponseCodeKey, ResponseCodeTable } from './error-codes.ts';
-import type { ProfileHooks } from './profiles/registry.ts';
+import type { ProfileHooks } from './profiles/hooks.ts';
 
 export interface Envelope {
   responseCode: string;

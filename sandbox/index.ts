@@ -8,8 +8,9 @@ export { DEFAULT_BEHAVIOUR, DEFAULT_FUNDS, LOAD_SANDBOX_FUNDS, SPEC_TRIGGERS, me
 export type { SandboxBehaviour, BehaviourOverride, TriggerRule, TriggerMatch, TriggerEffect, AsyncPurpose } from './behaviour.ts';
 export { DEFAULT_RESPONSE_CODES, errorCodeList } from './error-codes.ts';
 export type { ResponseCodeKey, ResponseCodeEntry, ResponseCodeTable, ErrorCodeRecord } from './error-codes.ts';
-export { getProfile, listProfiles } from './profiles/registry.ts';
-export type { SandboxProfile, ProfileHooks, ProfileRequest, ProfileEnvelopeContext, PlantedBug, BenignChange, EnvelopeChange, CatalogAdditions } from './profiles/registry.ts';
+export { addProfiles, getProfile, listProfiles } from './profiles/registry.ts';
+export type { SandboxProfile, PlantedBug, BenignChange, CatalogAdditions } from './profiles/types.ts';
+export type { ProfileHooks, ProfileRequest, ProfileEnvelopeContext, EnvelopeChange } from './profiles/hooks.ts';
 export { BENIGN_PROFILES, VERSIONING_RULE_3 } from './profiles/benign.ts';
 export { FAULT_PROFILES, DEFAULT_FAULT_RATE, DEFAULT_FAULT_SLOW_MS, STATUS_OPERATIONS } from './profiles/faults.ts';
 export { FAULT_HEADER, PLANNED_FAULT_KINDS } from './faults.ts';

@@ -2,7 +2,7 @@
 // "passed"), the details printed after the verdict, the verdict word coloured only on request, the report paths line.
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../reports/assemble.ts';
-import { conformanceSection } from '../reports/from-conformance.ts';
+import { conformanceSection } from '../conformance/section.ts';
 import { FIXTURE_PASSWORD, FIXTURE_USER, sampleConformanceRun } from '../reports/fixtures/sample-runs.ts';
 import { driftSection } from '../reports/sections.ts';
 import { paintVerdictLine, reportDetails, reportSecrets, reportsLine } from './report-output.ts';

@@ -1,7 +1,8 @@
 // AMOUNT: a top-up's denomination bounds hold for any SKU, not only the trigger's: below the minimum and above the
 // maximum → '001' with the spec's message naming that denomination's bounds, nothing charged; at either bound → accepted.
 import type { ApiVersion } from '../../api/operations.ts';
-import { MESSAGE_001, describeResponse, responseCodeIs, successful } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
+import { MESSAGE_001, responseCodeIs, successful } from '../checks.ts';
 import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';

@@ -6,12 +6,17 @@ import { OPERATIONS } from '../../api/operations.ts';
 import type { BuiltRequest } from '../../api/request-builder.ts';
 import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { addProfiles } from '../../sandbox/profiles/registry.ts';
+import { PLANTED_BUG_PROFILES } from '../proof/planted-bugs.ts';
 import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS } from '../settings.ts';
 import { createNodeConformanceTarget, timingFor } from '../target.ts';
 import type { RunResult } from '../types.ts';
 import { AUTH_CASES } from './auth.ts';
+
+// The planted bugs are selected by name here, as the CLI does (scripts/cli.ts).
+addProfiles(PLANTED_BUG_PROFILES);
 
 const TIME_SCALE = 0.02;
 

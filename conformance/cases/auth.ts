@@ -2,7 +2,8 @@
 // No catalog discovery: the inputs are placeholders, so AUTH runs against any gateway; generated from OPERATIONS.
 import { OPERATIONS, type Operation, type ParamSpec } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
-import { describeResponse, noPayload, rejected } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
+import { noPayload, rejected } from '../checks.ts';
 import type { CaseContext, ConformanceCase, Credentials, Exchange } from '../types.ts';
 import { ASSUMED, SECTION } from './common.ts';
 

@@ -4,7 +4,7 @@ import { getOperation, type ApiVersion, type Operation } from '../../api/operati
 import { readTransaction } from '../../api/field-mapping.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
 import { NoBody, buildValidBody } from '../bodies.ts';
-import { describeResponse } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
 import { assumedPathMissing } from '../runner.ts';
 import { SANDBOX_LOOKUP_COUNTRIES, validAmount } from '../../api/catalog-facts.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';

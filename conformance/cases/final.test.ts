@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
 import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
-import type { SandboxProfile } from '../../sandbox/profiles/registry.ts';
+import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { selectCases } from '../plan.ts';
 import { runCases } from '../runner.ts';

@@ -2,7 +2,7 @@
 // same outcome class. Whether it repeats the very code is not stated by the spec: a different code is a warning.
 import type { ApiVersion } from '../../api/operations.ts';
 import type { Outcome } from '../../api/outcome.ts';
-import { describeResponse } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
 import type { CaseContext, Exchange } from '../types.ts';
 
 /** The final result a later status read must agree with. */

@@ -1,7 +1,8 @@
 // LEN: every length rule of the spec at its boundaries. Within the limit → accepted; over it → not successful and
 // nothing charged (balance unchanged, status not successful). Over-limit cases read the balance, so they run alone.
 import type { ApiVersion } from '../../api/operations.ts';
-import { describeResponse, notSuccessful, successful } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
+import { notSuccessful, successful } from '../checks.ts';
 import type { ValidAmount } from '../../api/catalog-facts.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';

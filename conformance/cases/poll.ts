@@ -1,7 +1,7 @@
 // POLL: under concurrent load (≥ 50 top-ups mixing ordinary numbers and every trigger) every transaction reaches a
 // final state through status polling within the deadline, each final outcome matches its trigger, none stays Unknown.
 import type { ApiVersion } from '../../api/operations.ts';
-import { describeResponse } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
 import { finalOf, type FinalResult } from './final.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, rtrTarget, topupBody } from './common.ts';

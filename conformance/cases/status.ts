@@ -5,7 +5,7 @@ import type { ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, requireSuccess, submitAndFinish, validWriteBody } from './common.ts';
 import { STATUS_RULE, expectFinalHolds, finalOf } from './final.ts';
 import { TRIGGERS, triggerBody } from './trg.ts';
-import { describeResponse } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
 
 /** Later reads of each final result (one poll interval apart). */
 export const STATUS_READS = 3;

@@ -1,7 +1,8 @@
 // TRG: each row of the spec's sandbox trigger table, on v1 and v2 top-up. Delays: the client gives up well before the
 // delay, treats the outcome as Unknown, polls the status endpoint until final, and checks the final result holds.
 import type { ApiVersion } from '../../api/operations.ts';
-import { clientTimedOut, describeResponse, message001Shape, responseCodeIs } from '../checks.ts';
+import { describeResponse } from '../../api/describe.ts';
+import { clientTimedOut, message001Shape, responseCodeIs } from '../checks.ts';
 import { STATUS_RULE, expectFinalHolds, finalOf } from './final.ts';
 import { SPEC_JAMAICA_PLAN, makeMobile } from '../../api/catalog-facts.ts';
 import { SPEC_DURATIONS } from '../timing.ts';

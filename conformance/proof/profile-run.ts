@@ -2,14 +2,19 @@
 // meta-test compares (status per case id, and a readable explanation of every case that did not pass).
 import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
 import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
+import { addProfiles } from '../../sandbox/profiles/registry.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 import { ALL_CASES } from '../plan.ts';
 import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
 import { createNodeConformanceTarget, timingFor } from '../target.ts';
-import type { SandboxProfile } from '../../sandbox/profiles/registry.ts';
+import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import type { CaseStatus, ConformanceCase } from '../types.ts';
+import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
+
+// A proof worker gets profile names: the planted bugs must be found by name in its process too.
+addProfiles(PLANTED_BUG_PROFILES);
 
 /**
  * Small enough to keep a run short (the 120 s trigger takes 4.8 s), large enough that the delay triggers' client

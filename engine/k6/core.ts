@@ -1,11 +1,11 @@
 // The `k6` module: check, group, sleep, fail, randomSeed with k6's semantics (checks feed the `checks` Rate and the
 // group tree; group() refuses async functions like k6; sleep() inside an iteration is deferred, see vu.ts).
 import { performance } from 'node:perf_hooks';
-import type { VU } from '../vu.ts';
+import type { ModuleVU } from './module-vu.ts';
 
 type CheckSets = Record<string, unknown>;
 
-export function createCoreModule(vu: VU): Record<string, unknown> {
+export function createCoreModule(vu: ModuleVU): Record<string, unknown> {
   const check = (value: unknown, sets: CheckSets, tags?: Record<string, string>): boolean => {
     vu.assertRunning();
     if (sets === null || typeof sets !== 'object') throw new Error('check() needs an object of name → function');

@@ -1,10 +1,10 @@
 // `k6/data` SharedArray and `k6/encoding`: SharedArray builds its data once per thread and hands every VU the same frozen
 // array (k6 shares it across VUs too); encoding is base64 over Node's Buffer.
-import type { VU } from '../vu.ts';
+import type { ModuleVU } from './module-vu.ts';
 
 const shared = new Map<string, readonly unknown[]>();
 
-export function createDataModule(vu: VU): Record<string, unknown> {
+export function createDataModule(vu: ModuleVU): Record<string, unknown> {
   class SharedArray {
     constructor(name: string, fn: () => unknown[]) {
       if (!vu.initPhase) throw new Error('new SharedArray must be called in the init context');

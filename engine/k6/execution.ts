@@ -1,8 +1,8 @@
 // `k6/execution`: the VU, scenario, instance and test views k6 gives scripts (exec.vu.idInTest, exec.scenario.name,
 // exec.test.abort(), ...). Values are live getters over the VU and its thread's runtime.
-import type { VU } from '../vu.ts';
+import type { ModuleVU } from './module-vu.ts';
 
-export function createExecutionModule(vu: VU): Record<string, unknown> {
+export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
   const rt = vu.runtime;
   const notInInit = (what: string): void => {
     if (vu.initPhase) throw new Error(`getting ${what} in the init context is not supported`);

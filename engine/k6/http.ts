@@ -2,7 +2,7 @@
 // built-in http_* metrics tagged like k6 (method, url, name, status, proto, expected_response, error_code, ...).
 import type { HttpRequestSpec, RawHttpResult } from '../http/perform.ts';
 import { performRequest } from '../http/perform.ts';
-import type { VU } from '../vu.ts';
+import type { ModuleVU } from './module-vu.ts';
 import { parseDuration } from '../durations.ts';
 
 type Params = Record<string, unknown> & {
@@ -121,7 +121,7 @@ export class Response {
   }
 }
 
-export function createHttpModule(vu: VU): Record<string, unknown> {
+export function createHttpModule(vu: ModuleVU): Record<string, unknown> {
   const rt = vu.runtime;
   let responseCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
 

@@ -1,9 +1,9 @@
 // `k6/metrics`: Counter, Gauge, Rate, Trend. Declared in the init context (as k6 requires), each add() records a sample
 // with the VU's tags plus the call's tags into the thread's MetricStore.
 import type { MetricType } from '../thresholds.ts';
-import type { VU } from '../vu.ts';
+import type { ModuleVU } from './module-vu.ts';
 
-export function createMetricsModule(vu: VU): Record<string, unknown> {
+export function createMetricsModule(vu: ModuleVU): Record<string, unknown> {
   const make = (type: MetricType) =>
     class {
       readonly name: string;

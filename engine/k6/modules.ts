@@ -1,7 +1,7 @@
 // The k6 modules the engine implements, by import name: the export list the bundler checks imports against, and the
 // per-VU instances. Reading a member the engine does not implement throws, naming it and suggesting k6.
 import { renderTextSummary, type K6SummaryData } from '../summary.ts';
-import type { VU } from '../vu.ts';
+import type { ModuleVU } from './module-vu.ts';
 import { createCoreModule } from './core.ts';
 import { createDataModule, createEncodingModule } from './data.ts';
 import { createExecutionModule } from './execution.ts';
@@ -21,7 +21,7 @@ export const MODULE_EXPORTS: Readonly<Record<string, readonly string[]>> = {
   'jslib/k6-summary': ['textSummary'],
 };
 
-const FACTORIES: Record<string, (vu: VU) => Record<string, unknown>> = {
+const FACTORIES: Record<string, (vu: ModuleVU) => Record<string, unknown>> = {
   k6: createCoreModule,
   'k6/http': createHttpModule,
   'k6/metrics': createMetricsModule,
@@ -49,7 +49,7 @@ function guarded(name: string, impl: Record<string, unknown>): Record<string, un
 }
 
 /** Returns a resolver of module name → this VU's instance (created on first import). */
-export function createModules(vu: VU): (name: string) => unknown {
+export function createModules(vu: ModuleVU): (name: string) => unknown {
   const cache = new Map<string, unknown>();
   return (name) => {
     let mod = cache.get(name);

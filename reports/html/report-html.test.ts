@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleReport } from '../assemble.ts';
-import { fromConformanceRun } from '../from-conformance.ts';
+import { fromConformanceRun } from '../../conformance/section.ts';
 import { fullReport } from '../fixtures/full-report.ts';
 import { passingConformanceRun, sampleConformanceRun } from '../fixtures/sample-runs.ts';
 import type { RunReport } from '../model.ts';

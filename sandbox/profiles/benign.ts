@@ -4,7 +4,8 @@ import { findOperation } from '../../api/operations.ts';
 import { createRng } from '../data/rng.ts';
 import { DEFAULT_RESPONSE_CODES } from '../error-codes.ts';
 import type { ResponseCodeEntry, ResponseCodeKey } from '../error-codes.ts';
-import type { EnvelopeChange, ProfileEnvelopeContext, ProfileHooks, SandboxProfile } from './registry.ts';
+import type { SandboxProfile } from './types.ts';
+import type { EnvelopeChange, ProfileEnvelopeContext, ProfileHooks } from './hooks.ts';
 
 /** Spec, Versioning rule 3, verbatim. */
 export const VERSIONING_RULE_3 =

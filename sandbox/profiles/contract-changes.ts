@@ -2,7 +2,8 @@
 // (a field renamed, removed, added, retyped; a header dropped; a v2 operation regressing against v1), via profile hooks only.
 // Owned by drift/ and migrate/ (their tests prove each change is classified exactly as declared here).
 import { OPERATIONS } from '../../api/operations.ts';
-import type { ProfileEnvelopeContext, SandboxProfile } from './registry.ts';
+import type { SandboxProfile } from './types.ts';
+import type { ProfileEnvelopeContext } from './hooks.ts';
 
 /** One finding `baseline check` must report against the profile (the drift/compare.ts vocabulary). */
 export interface ExpectedFinding {

@@ -3,7 +3,7 @@
 import { OPERATIONS } from '../../api/operations.ts';
 import type { FaultPlan, PlannedFaultKind } from '../faults.ts';
 import { PLANNED_FAULT_KINDS } from '../faults.ts';
-import type { SandboxProfile } from './registry.ts';
+import type { SandboxProfile } from './types.ts';
 
 /** Fraction of eligible requests faulted when no --fault-rate / faultRate is given. */
 export const DEFAULT_FAULT_RATE = 0.1;

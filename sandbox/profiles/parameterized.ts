@@ -2,7 +2,7 @@
 // fail-op:<operationId>:<pct>%[:<codeKey>] fails a share of one operation's answers with a business code (HTTP 200).
 import { OPERATIONS } from '../../api/operations.ts';
 import { DEFAULT_RESPONSE_CODES, type ResponseCodeKey } from '../error-codes.ts';
-import type { SandboxProfile } from './registry.ts';
+import type { SandboxProfile } from './types.ts';
 
 export interface ParameterizedProfile {
   /** How the name is written, for usage and error lines. */

@@ -1,7 +1,7 @@
 // Payload-corruption profiles: each breaks a seeded 10% of one operation's successful payloads in one way, and the
 // sandbox counts what it served (stats `corruptions`), so tests hold the harness's violation counts against the truth.
 import type { PayloadCorruption } from '../corruption.ts';
-import type { SandboxProfile } from './registry.ts';
+import type { SandboxProfile } from './types.ts';
 
 /** Fraction of the operation's successful responses corrupted. */
 export const DEFAULT_CORRUPTION_RATE = 0.1;

@@ -1,88 +1,12 @@
-// Named behaviour profiles selected when the sandbox starts: faithful, slow, benign changes, faults and planted bugs.
-// A profile is data (behaviour overrides, catalog additions, a fault plan) plus optional hooks on requests and envelopes.
+// Named behaviour profiles selected when the sandbox starts: faithful, slow, benign changes, faults, contract changes,
+// corruptions, and the profiles a room above adds by name (conformance's planted bugs: conformance/proof/planted-bugs.ts).
 import { HarnessError } from '../../api/errors.ts';
-import type { BehaviourOverride } from '../behaviour.ts';
-import type { FaultPlan } from '../faults.ts';
 import { BENIGN_PROFILES } from './benign.ts';
 import { FAULT_PROFILES } from './faults.ts';
-import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
 import { PARAMETERIZED_PROFILES } from './parameterized.ts';
 import { PAYLOAD_CORRUPTION_PROFILES } from './payload-corruptions.ts';
-import type { PayloadCorruption } from '../corruption.ts';
-
-/** What a request hook sees; it may mutate query, headers and body before authentication and validation. */
-export interface ProfileRequest {
-  /** Undefined when no catalog operation matches (unknown path). */
-  operationId?: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | undefined>;
-  body: unknown;
-}
-
-/** What an envelope hook sees: every response the sandbox sends, business or not (401, 404, 413, ...). */
-export interface ProfileEnvelopeContext {
-  /** '' when no catalog operation matches. */
-  operationId: string;
-  query: Record<string, string>;
-  body: unknown;
-  headers: Record<string, string | undefined>;
-  /** A private copy: mutate it or return a replacement. */
-  envelope: Record<string, unknown>;
-  httpStatus: number;
-}
-
-/** What an envelope hook may change: the envelope, the HTTP status, and response headers to add or replace. */
-export interface EnvelopeChange {
-  envelope?: Record<string, unknown>;
-  httpStatus?: number;
-  headers?: Readonly<Record<string, string>>;
-}
-
-export interface ProfileHooks {
-  onRequest?(req: ProfileRequest): void;
-  /** `headers` adds or replaces response headers (benign profiles; contract-change profiles start or stop sending one). */
-  onEnvelope?(ctx: ProfileEnvelopeContext): EnvelopeChange | void;
-}
-
-export interface PlantedBug {
-  /** The spec rule the profile breaks, quoted. */
-  rule: string;
-  specSection: string;
-  /** Conformance case ids that must fail against this profile. */
-  expectedFailingCases: string[];
-}
-
-/** A benign profile's declaration: the spec rule that makes its change non-breaking, and the change. */
-export interface BenignChange {
-  /** Spec Versioning rule 3, quoted verbatim (the part that covers the change). */
-  rule: string;
-  /** The kind of non-breaking change this profile makes. */
-  change: string;
-}
-
-/** Records the catalog gains over the base data (spec Versioning 3: "new countries, operators, products, services"). */
-export interface CatalogAdditions {
-  /** ISO codes of sandbox/data/countries.ts EXTRA_COUNTRY_PLANS, each with operators, products, SKUs and gift cards. */
-  extraCountries?: readonly string[];
-}
-
-export interface SandboxProfile {
-  name: string;
-  description: string;
-  plantedBug?: PlantedBug;
-  /** Set on benign-* profiles: the whole conformance plan must pass against them (conformance/benign-profiles.test.ts). */
-  benign?: BenignChange;
-  /** Set on faults-* profiles: a seeded fraction of requests get a fault (sandbox/faults.ts). */
-  faults?: FaultPlan;
-  catalog?: CatalogAdditions;
-  behaviour?: BehaviourOverride;
-  hooks?: ProfileHooks;
-  /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way each (sandbox/corruption.ts). */
-  corruptions?: readonly PayloadCorruption[];
-}
+import type { SandboxProfile } from './types.ts';
 
 const BUILT_IN: readonly SandboxProfile[] = [
   { name: 'faithful', description: 'The documented behaviour, with the assumed defaults of sandbox/README.md (default).' },
@@ -93,8 +17,26 @@ const BUILT_IN: readonly SandboxProfile[] = [
   },
 ];
 
+/** Profiles added by the rooms that own them (addProfiles), after the sandbox's own. */
+const ADDED: SandboxProfile[] = [];
+
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
+  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...ADDED, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
+}
+
+/**
+ * Makes profiles that a room above the sandbox owns selectable by name, like the sandbox's own: the planted bugs live
+ * with the conformance proof that uses them, and the CLI adds them at start (scripts/cli.ts), so `--profile bug-*`
+ * works for every command. The sandbox cannot import them (conformance/ imports sandbox/, never the other way).
+ * Adding the same profile again does nothing; another profile under a name already taken is a programming error.
+ */
+export function addProfiles(profiles: readonly SandboxProfile[]): void {
+  for (const profile of profiles) {
+    const taken = allProfiles().find((known) => known.name === profile.name);
+    if (taken === profile) continue;
+    if (taken !== undefined) throw new Error(`sandbox profile '${profile.name}' is already defined`);
+    ADDED.push(profile);
+  }
 }
 
 export function listProfiles(): SandboxProfile[] {

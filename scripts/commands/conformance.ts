@@ -14,7 +14,7 @@ import type { ConformanceCase } from '../../conformance/types.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport } from '../../reports/assemble.ts';
-import { conformanceSection } from '../../reports/from-conformance.ts';
+import { conformanceSection } from '../../conformance/section.ts';
 import type { RunTarget } from '../../reports/model.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';

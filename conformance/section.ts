@@ -1,11 +1,12 @@
 // Turns the conformance runner's RunResult into the report's conformance section (and a whole report), with counts
-// per status and group, every case and failure, and each failing request redacted once more on the way in.
+// per status and group, every case and failure, and each failing request redacted once more on the way in. It lives with
+// conformance, as drift/, migrate/ and ledger/ keep theirs: reports/ knows sections by the schema, never a runner.
 import { redactHeaders, redactUrl, scrubDistinctiveSecrets } from '../api/redact.ts';
-import { CASE_GROUPS, type CaseResult, type Failure, type RequestEcho, type RunResult } from '../conformance/types.ts';
-import { combineVerdicts, verdictOfCases } from './verdict.ts';
-import { assembleReport, type ReportInput } from './assemble.ts';
-import { redactBasicCredentials } from './redact-report.ts';
-import type { CaseCountsReport, ConformanceSection, ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
+import { CASE_GROUPS, type CaseResult, type Failure, type RequestEcho, type RunResult } from './types.ts';
+import { combineVerdicts, verdictOfCases } from '../reports/verdict.ts';
+import { assembleReport, type ReportInput } from '../reports/assemble.ts';
+import { redactBasicCredentials } from '../reports/redact-report.ts';
+import type { CaseCountsReport, ConformanceSection, ReportCase, ReportFailure, ReportRequest, RunReport } from '../reports/model.ts';
 
 export interface ConformanceSectionOptions {
   /** Skips accepted (--allow-skips): a skip then no longer makes the section incomplete (never a pass by itself). */

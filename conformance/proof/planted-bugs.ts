@@ -1,9 +1,10 @@
 // Planted-bug profiles: each breaks one documented rule so the conformance meta-test can prove its cases fire.
-// Owned by the conformance suite (it fills this list); the sandbox only imports it into the profile registry.
+// They live with the proof that uses them; the CLI adds them to the sandbox's registry by name (addProfiles).
 import { OPERATIONS, findOperation, type RequestBodyName } from '../../api/operations.ts';
-import { bodyFacts, categoryCaseIds, reqCaseIds } from '../../conformance/request-rules.ts';
-import { SPEC_TRIGGERS, type TriggerRule } from '../behaviour.ts';
-import type { ProfileEnvelopeContext, ProfileRequest, SandboxProfile } from './registry.ts';
+import { bodyFacts, categoryCaseIds, reqCaseIds } from '../request-rules.ts';
+import { SPEC_TRIGGERS, type TriggerRule } from '../../sandbox/behaviour.ts';
+import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
+import type { ProfileEnvelopeContext, ProfileRequest } from '../../sandbox/profiles/hooks.ts';
 
 const both = (...stems: string[]): string[] => stems.flatMap((stem) => [`${stem}-V1`, `${stem}-V2`]);
 const envOf = (...ids: string[]): string[] => ids.map((id) => `ENV-${id}`);

@@ -1,9 +1,9 @@
 // The conformance section: counts per status and per group in suite order, every case kept with its rule and
 // failures, and each failing request redacted on the way in (Authorization, URL user info, known secrets).
 import { describe, expect, it } from 'vitest';
-import { conformanceSection, fromConformanceRun } from './from-conformance.ts';
-import { FIXTURE_PASSWORD, FIXTURE_TOKEN, FIXTURE_USER, sampleConformanceRun } from './fixtures/sample-runs.ts';
-import { credentialSecrets } from './redact-report.ts';
+import { conformanceSection, fromConformanceRun } from './section.ts';
+import { FIXTURE_PASSWORD, FIXTURE_TOKEN, FIXTURE_USER, sampleConformanceRun } from '../reports/fixtures/sample-runs.ts';
+import { credentialSecrets } from '../reports/redact-report.ts';
 
 const secrets = credentialSecrets(FIXTURE_USER, FIXTURE_PASSWORD);
 

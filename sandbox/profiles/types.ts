@@ -1,0 +1,43 @@
+// What a sandbox profile is: data (behaviour overrides, catalog additions, a fault plan, corruptions) plus optional
+// hooks, and the declarations of a planted bug or a benign change. Shapes only, so profiles and the registry share them.
+import type { BehaviourOverride } from '../behaviour.ts';
+import type { PayloadCorruption } from '../corruption.ts';
+import type { FaultPlan } from '../faults.ts';
+import type { ProfileHooks } from './hooks.ts';
+
+export interface PlantedBug {
+  /** The spec rule the profile breaks, quoted. */
+  rule: string;
+  specSection: string;
+  /** Conformance case ids that must fail against this profile. */
+  expectedFailingCases: string[];
+}
+
+/** A benign profile's declaration: the spec rule that makes its change non-breaking, and the change. */
+export interface BenignChange {
+  /** Spec Versioning rule 3, quoted verbatim (the part that covers the change). */
+  rule: string;
+  /** The kind of non-breaking change this profile makes. */
+  change: string;
+}
+
+/** Records the catalog gains over the base data (spec Versioning 3: "new countries, operators, products, services"). */
+export interface CatalogAdditions {
+  /** ISO codes of sandbox/data/countries.ts EXTRA_COUNTRY_PLANS, each with operators, products, SKUs and gift cards. */
+  extraCountries?: readonly string[];
+}
+
+export interface SandboxProfile {
+  name: string;
+  description: string;
+  plantedBug?: PlantedBug;
+  /** Set on benign-* profiles: the whole conformance plan must pass against them (conformance/benign-profiles.test.ts). */
+  benign?: BenignChange;
+  /** Set on faults-* profiles: a seeded fraction of requests get a fault (sandbox/faults.ts). */
+  faults?: FaultPlan;
+  catalog?: CatalogAdditions;
+  behaviour?: BehaviourOverride;
+  hooks?: ProfileHooks;
+  /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way each (sandbox/corruption.ts). */
+  corruptions?: readonly PayloadCorruption[];
+}
