@@ -3,7 +3,7 @@
 // its pin row, and is exercised by conformance (AUTH, ENV, REQ), the mixed scenario, drift and the OpenAPI export.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 function treeFiles(): string[] {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' })
     .split('\0')
-    .filter((file) => file !== '');
+    .filter((file) => file !== '' && isRegularFile(join(ROOT, file)));
+}
+
+/** Regular files only: a file deleted in the work tree, or a symlinked node_modules, is not part of the copy. */
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 const hash = (path: string): string => {
