@@ -3,6 +3,7 @@
 import { CATEGORY_IDS } from '../api/operations.ts';
 import { countryPlan, isRange, makeMobile, prefixesInside, prefixesOfCountry, readCatalogSkus, SPEC_JAMAICA_PLAN, validAmount, type CatalogSku, type NumberPlan } from '../api/catalog-facts.ts';
 import { readCountry, type FieldMapping } from '../api/field-mapping.ts';
+import { inputSkuOf, type InputSku, type InputWorld } from '../api/inputs.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import type { ConformanceSettings } from './settings.ts';
@@ -104,5 +105,37 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
       const others = countries.filter((c) => c.code !== code).flatMap((c) => c.prefixes);
       return makeMobile(plan, { suffix, exclude: excluded, avoidPrefixes: prefixesInside(plan, others) });
     },
+  };
+}
+
+/** The builder's view of the discovered catalog (api/inputs.ts), plus the fixture behind each SKU it hands out. */
+export interface FixturesWorld extends InputWorld {
+  fixtureOf(sku: InputSku): SkuFixture | undefined;
+  /** Candidate SKUs given as fixtures (conformance's CATEGORY cases), in the builder's terms. */
+  inputSkus(skus: readonly SkuFixture[]): InputSku[];
+}
+
+/** Valid inputs of the discovered catalog and the settings, for api/inputs.ts (conformance, drift and migrate). */
+export function fixturesWorld(
+  fx: Fixtures,
+  settings: Pick<ConformanceSettings, 'billpayAccountNumber' | 'simNumber' | 'zipCode'>,
+  mapping: FieldMapping,
+  correlationId: () => string,
+): FixturesWorld {
+  const fixtures = new Map<InputSku, SkuFixture>();
+  const inputSkus = (skus: readonly SkuFixture[]): InputSku[] =>
+    skus.map((sku) => {
+      const view = inputSkuOf(sku);
+      fixtures.set(view, sku);
+      return view;
+    });
+  return {
+    skus: (category) => inputSkus(category === 'any' ? fx.skus : category === 'Gift Card' ? fx.giftcards : fx.skusOf(category)),
+    mobile: (countryCode) => fx.mobile(countryCode),
+    setting: (name) => settings[name],
+    correlationId,
+    mapping,
+    fixtureOf: (sku) => fixtures.get(sku),
+    inputSkus,
   };
 }

@@ -14,7 +14,7 @@ import {
   type NumberPlan,
 } from '../api/catalog-facts.ts';
 import type { ClientCore } from '../api/client-core.ts';
-import { readCountry, readField, type FieldMapping } from '../api/field-mapping.ts';
+import { readCountry, type FieldMapping } from '../api/field-mapping.ts';
 import { CATEGORY_IDS, type ApiVersion, type CategoryName } from '../api/operations.ts';
 
 /** A SKU as the flows need it: compact, because setup data is copied into every VU. */
@@ -28,6 +28,8 @@ export interface SkuPick {
   readonly currency?: string;
   /** Open range (min < max): never a bundle, so never subject to a loan. */
   readonly range: boolean;
+  /** The product's bundles are read per number (v2 bundles prefer such products). */
+  readonly requireFetchBundle?: boolean;
 }
 
 /** A country's number plan, with the longer prefixes of other countries inside it (a US '1' number must not start 1876). */
@@ -61,6 +63,7 @@ export function toSkuPick(sku: CatalogSku): SkuPick {
     ...(sku.categoryId === undefined ? {} : { categoryId: sku.categoryId }),
     ...(amount === undefined ? {} : { amount: amount.amount }),
     ...(amount?.transactionCurrencyCode === undefined ? {} : { currency: amount.transactionCurrencyCode }),
+    ...(sku.requireFetchBundle === undefined ? {} : { requireFetchBundle: sku.requireFetchBundle }),
   };
 }
 
@@ -121,12 +124,4 @@ export async function discoverCatalog(client: ClientCore, version: ApiVersion, m
       ? readCatalogSkus(giftRecords, 'giftcard', mapping).map(toSkuPick)
       : skus.filter((sku) => sku.categoryId === CATEGORY_IDS['Gift Card']);
   return { skus: needs.skus === true ? skus : [], giftcards, plans: plansOf(countryRecords, mapping) };
-}
-
-/** The payload value at a dotted path of an exchange's envelope payLoad (transaction id, ICCID). */
-export function payloadField(payLoad: unknown, path: string): string | undefined {
-  const value = readField(payLoad, path);
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
 }

@@ -1,71 +1,52 @@
-// The mixed scenario's weighted table of actions (reads and transactions, v1 and v2) and its deterministic schedule.
-// Data, so a test can prove from the catalog that the mix touches every operation; the schedule makes short runs cover it.
+// The mixed scenario's actions, derived from the catalog (one per purpose, weights overridden where not 1), and its
+// deterministic schedule: a new operation joins the mix by itself; the schedule makes short runs cover every action.
+import { followUps, needsTransaction } from '../api/inputs.ts';
 import { OPERATIONS, type ApiVersion } from '../api/operations.ts';
 
-export type MixActionName =
-  | 'balance'
-  | 'countries'
-  | 'skus'
-  | 'sku-description'
-  | 'sku-logos'
-  | 'carriers'
-  | 'operators'
-  | 'products'
-  | 'exchange-rate'
-  | 'errors'
-  | 'promotions'
-  | 'giftcard-page'
-  | 'lookup'
-  | 'bundles'
-  | 'billpay-detail'
-  | 'topup'
-  | 'pin'
-  | 'billpay'
-  | 'giftcard'
-  | 'sim-activation'
-  | 'sim-portin'
-  | 'esim'
-  | 'estimated-cost';
+/** An action is named by the catalog purpose it starts with. */
+export type MixActionName = string;
 
 export interface MixAction {
   readonly action: MixActionName;
   /** Relative share of iterations (per version). Reads dominate, as in a storefront; every action runs at least once a cycle. */
   readonly weight: number;
-  /** Catalog purposes the action sends; an action exists in the versions whose catalog has every one of them. */
+  /** Catalog purposes the action sends: its own, then the reads that link to it (api/inputs.ts followUps). */
   readonly purposes: readonly string[];
 }
 
-export const MIX_ACTIONS: readonly MixAction[] = Object.freeze([
-  { action: 'balance', weight: 3, purposes: ['account.balance'] },
-  { action: 'countries', weight: 2, purposes: ['catalog.countries'] },
-  { action: 'skus', weight: 3, purposes: ['catalog.skus'] },
-  { action: 'sku-description', weight: 1, purposes: ['catalog.sku-description'] },
-  { action: 'sku-logos', weight: 1, purposes: ['catalog.sku-logos'] },
-  { action: 'carriers', weight: 1, purposes: ['catalog.carriers'] },
-  { action: 'operators', weight: 1, purposes: ['catalog.operators'] },
-  { action: 'products', weight: 1, purposes: ['catalog.products'] },
-  { action: 'exchange-rate', weight: 2, purposes: ['catalog.sku-exchange-rate'] },
-  { action: 'errors', weight: 1, purposes: ['catalog.errors'] },
-  { action: 'promotions', weight: 2, purposes: ['promotion.current', 'promotion.upcoming'] },
-  { action: 'giftcard-page', weight: 1, purposes: ['catalog.skus-giftcards'] },
-  { action: 'lookup', weight: 3, purposes: ['lookup.mobile'] },
-  { action: 'bundles', weight: 1, purposes: ['catalog.bundles'] },
-  { action: 'billpay-detail', weight: 1, purposes: ['billpay.fetch-account-detail'] },
-  { action: 'topup', weight: 4, purposes: ['transaction.topup', 'transaction.status'] },
-  { action: 'pin', weight: 1, purposes: ['transaction.pin'] },
-  { action: 'billpay', weight: 1, purposes: ['transaction.billpay'] },
-  { action: 'giftcard', weight: 1, purposes: ['transaction.giftcard', 'transaction.status', 'giftcard.fetch'] },
-  { action: 'sim-activation', weight: 1, purposes: ['transaction.sim-activation'] },
-  { action: 'sim-portin', weight: 1, purposes: ['transaction.sim-portin', 'sim.portin-status'] },
-  { action: 'esim', weight: 1, purposes: ['transaction.esim', 'esim.status'] },
-  { action: 'estimated-cost', weight: 1, purposes: ['transaction.estimated-cost'] },
-]);
+/** The weights that are not 1: the storefront's most frequent reads, and the top-up as the busiest transaction. */
+export const MIX_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
+  'account.balance': 3,
+  'catalog.countries': 2,
+  'catalog.skus': 3,
+  'catalog.sku-exchange-rate': 2,
+  'lookup.mobile': 3,
+  'transaction.topup': 4,
+});
+
+/**
+ * One action per catalog purpose, derived from the catalog: every operation that needs no earlier transaction starts
+ * one; a read that links to a transaction follows the write it links to. No hand-kept list of actions.
+ */
+export function deriveMixActions(operations = OPERATIONS, weights: Readonly<Record<string, number>> = MIX_WEIGHTS): MixAction[] {
+  const actions = new Map<string, MixAction>();
+  for (const op of operations) {
+    if (needsTransaction(op) || actions.has(op.purpose)) continue;
+    const follow = op.method === 'POST' ? followUps(op).map((read) => read.purpose) : [];
+    actions.set(op.purpose, { action: op.purpose, weight: weights[op.purpose] ?? 1, purposes: [op.purpose, ...follow] });
+  }
+  return [...actions.values()];
+}
+
+export const MIX_ACTIONS: readonly MixAction[] = Object.freeze(deriveMixActions());
 
 /** One action in one version, with the operation ids it sends. */
 export interface MixEntry {
   readonly action: MixActionName;
   readonly version: ApiVersion;
   readonly weight: number;
+  /** The action's purposes and, index for index, their operation ids in this version. */
+  readonly purposes: readonly string[];
   readonly operations: readonly string[];
 }
 
@@ -80,7 +61,7 @@ export function mixEntries(versions: readonly ApiVersion[]): MixEntry[] {
     for (const action of MIX_ACTIONS) {
       const ids = action.purposes.map((purpose) => operationIdOf(version, purpose));
       if (ids.some((id) => id === undefined)) continue;
-      entries.push({ action: action.action, version, weight: action.weight, operations: ids as string[] });
+      entries.push({ action: action.action, version, weight: action.weight, purposes: action.purposes, operations: ids as string[] });
     }
   }
   return entries;

@@ -43,9 +43,6 @@ export interface LoadDataSettings {
   /** SIM number and zip code for SIM activation and port-in. */
   readonly simNumber: string;
   readonly zipCode: number;
-  /** Dotted payload paths: the transaction id (gift card fetch, port-in status) and the eSIM order's ICCID. */
-  readonly transactionIdPath: string;
-  readonly esimIccidPath: string;
   /** Real-time floor of the response timeout: a fast time scale must not turn a busy machine's 300 ms into "timed out". */
   readonly minResponseTimeoutMs: number;
   /** Real-time slack added to the polling deadline (same reason). */
@@ -56,8 +53,6 @@ export const DEFAULT_LOAD_DATA: Readonly<LoadDataSettings> = Object.freeze({
   billpayAccountNumber: '1234567890',
   simNumber: '8901234567890123456',
   zipCode: 10001,
-  transactionIdPath: 'transactionId',
-  esimIccidPath: 'esimDetail.iccid',
   minResponseTimeoutMs: 5_000,
   pollSlackMs: 5_000,
 });

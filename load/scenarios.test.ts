@@ -2,8 +2,7 @@
 // exists, the mix touches every operation, the schedule covers every action in one cycle.
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../api/operations.ts';
-import { MIX_IMPLEMENTATIONS } from './flows/mixed.ts';
-import { MIX_ACTIONS, mixEntries, mixOperations, mixSchedule } from './mix.ts';
+import { MIX_ACTIONS, MIX_WEIGHTS, deriveMixActions, mixEntries, mixOperations, mixSchedule } from './mix.ts';
 import { SCENARIOS, SCENARIO_NAMES, scenarioCharges, scenarioOperations } from './scenarios.ts';
 
 describe('scenarios', () => {
@@ -51,8 +50,25 @@ describe('mixed', () => {
     expect(scenarioOperations('mixed', 'both')).toHaveLength(OPERATIONS.length);
   });
 
-  it('has one implementation per action of the table', () => {
-    expect(Object.keys(MIX_IMPLEMENTATIONS).sort()).toEqual(MIX_ACTIONS.map((a) => a.action).sort());
+  it('derives one action per purpose from the catalog; a linked read follows the write it links to', () => {
+    const purposes = new Set(OPERATIONS.map((op) => op.purpose));
+    const started = MIX_ACTIONS.map((a) => a.action);
+    expect(new Set(started).size).toBe(started.length);
+    expect(started).not.toContain('transaction.status');
+    expect(MIX_ACTIONS.find((a) => a.action === 'transaction.topup')?.purposes).toEqual(['transaction.topup', 'transaction.status']);
+    expect(MIX_ACTIONS.find((a) => a.action === 'transaction.giftcard')?.purposes).toEqual(['transaction.giftcard', 'giftcard.fetch']);
+    expect(new Set(MIX_ACTIONS.flatMap((a) => a.purposes))).toEqual(purposes);
+  });
+
+  it('overrides weights only of purposes the catalog has; every other action weighs 1', () => {
+    for (const purpose of Object.keys(MIX_WEIGHTS)) expect(OPERATIONS.some((op) => op.purpose === purpose), purpose).toBe(true);
+    expect(deriveMixActions(OPERATIONS, {}).every((a) => a.weight === 1)).toBe(true);
+  });
+
+  it('a new operation joins the mix by itself', () => {
+    const balance = OPERATIONS.find((op) => op.id === 'v2.account.balance')!;
+    const madeUp = { ...balance, id: 'v2.account.made-up', purpose: 'account.made-up' };
+    expect(deriveMixActions([...OPERATIONS, madeUp]).map((a) => a.action)).toContain('account.made-up');
   });
 
   it('runs every entry `weight` times in one cycle of the schedule', () => {
@@ -65,7 +81,7 @@ describe('mixed', () => {
 
   it('spreads heavy actions out instead of running them back to back', () => {
     const cycle = mixSchedule(mixEntries(['v2']));
-    const topups = cycle.map((e, i) => (e.action === 'topup' ? i : -1)).filter((i) => i >= 0);
+    const topups = cycle.map((e, i) => (e.action === 'transaction.topup' ? i : -1)).filter((i) => i >= 0);
     expect(topups).toHaveLength(4);
     for (let i = 1; i < topups.length; i++) expect((topups[i] as number) - (topups[i - 1] as number)).toBeGreaterThan(1);
   });

@@ -1,7 +1,10 @@
 // buildApp as a whole, in-process: every catalog operation has a route and answers valid input with its payload
 // kind, Basic auth on every route, gateway-style answers to broken requests, profiles and hooks, options, retention.
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../api/operations.ts';
+import { readCatalogSkus } from '../api/catalog-facts.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { buildInput, inputSkuOf, isNoInput, type InputWorld } from '../api/inputs.ts';
+import { CATEGORY_IDS, OPERATIONS } from '../api/operations.ts';
 import type { Operation, RequestBodyName } from '../api/operations.ts';
 import { isHarnessError } from '../api/errors.ts';
 import { buildApp } from './app.ts';
@@ -27,27 +30,27 @@ afterEach(async () => {
 
 const JM = '18762345678';
 
+/** The builder's view of this sandbox's own catalog data (api/inputs.ts): its SKUs, a valid number per country. */
+function sandboxWorld(c: TestClient): InputWorld {
+  const data = c.app.data;
+  const skus = readCatalogSkus(data.skus, 'v2', DEFAULT_FIELD_MAPPING).map(inputSkuOf);
+  const giftcards = readCatalogSkus(data.giftcardSkus, 'giftcard', DEFAULT_FIELD_MAPPING).map(inputSkuOf);
+  const settings = { billpayAccountNumber: data.samples.billPayAccountNumber, simNumber: '8901260000000000009', zipCode: 10001 };
+  return {
+    skus: (category) => (category === 'any' ? skus : category === 'Gift Card' ? giftcards : skus.filter((sku) => sku.categoryId === CATEGORY_IDS[category])),
+    mobile: (countryCode) => data.samples.validMobiles[countryCode],
+    setting: (name) => settings[name],
+    correlationId: () => newCorrelationId('all'),
+    mapping: DEFAULT_FIELD_MAPPING,
+  };
+}
+
+/** A valid body of the write that takes it, from the catalog's input rule: no table per body here. */
 function validBody(c: TestClient, name: RequestBodyName): Rec {
-  const s = c.app.data.samples;
-  const correlationId = newCorrelationId('all');
-  const sku = (id: number) => c.app.data.index.skuById.get(id);
-  switch (name) {
-    case 'topup':
-      return { skuId: 193, amount: 10, mobile: JM, correlationId };
-    case 'pin':
-      return { skuId: s.pinSkuId, correlationId };
-    case 'billpay':
-      return { skuId: s.billPaySkuId, amount: sku(s.billPaySkuId)?.min.faceValueInWalletCurrency, accountNumber: s.billPayAccountNumber, correlationId };
-    case 'giftcard':
-      return { skuId: s.giftcardSkuId, amount: sku(s.giftcardSkuId)?.min.faceValueInWalletCurrency, correlationId };
-    case 'sim-activation':
-    case 'sim-portin':
-      return { skuId: s.simSkuId, simNumber: '8901260000000000009', zipCode: 10001, correlationId };
-    case 'esim':
-      return { skuId: s.esimSkuId, correlationId };
-    case 'estimated-cost':
-      return { skuId: 193, amount: 10 };
-  }
+  const op = OPERATIONS.find((o) => o.requestBody === name) as Operation;
+  const built = buildInput(op, sandboxWorld(c));
+  if (isNoInput(built)) throw new Error(`${op.id}: ${built.unavailable}`);
+  return built.input.body as Rec;
 }
 
 /** Valid path and query values for every read, backed by transactions made first. */

@@ -3,11 +3,12 @@
 import { getOperation, type ApiVersion, type Operation } from '../../api/operations.ts';
 import { readTransaction } from '../../api/field-mapping.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
+import { buildInput, isNoInput, linksOf, needsTransaction } from '../../api/inputs.ts';
 import { NoBody, buildValidBody } from '../bodies.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { assumedPathMissing } from '../runner.ts';
 import { SANDBOX_LOOKUP_COUNTRIES, validAmount } from '../../api/catalog-facts.ts';
-import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import { fixturesWorld, type Fixtures, type SkuFixture } from '../fixtures.ts';
 import { StepFailed, type CaseContext, type Exchange } from '../types.ts';
 
 export const SECTION = Object.freeze({
@@ -77,42 +78,20 @@ export function validWriteBody(ctx: CaseContext, fx: Fixtures, op: Operation, sk
   }
 }
 
-/** Valid input of a read that needs no earlier transaction; undefined for the four that do (status, fetch, port-in, eSIM). */
+/** Valid input of a read from its input rule (api/inputs.ts); undefined for the reads that link to an earlier transaction. */
 export function validReadInput(ctx: CaseContext, fx: Fixtures, op: Operation): RequestInput | undefined {
-  switch (op.purpose) {
-    case 'lookup.mobile':
-      return { path: { mobile: need(ctx, fx.mobile('JM'), 'a Jamaica number') } };
-    case 'catalog.sku-exchange-rate':
-      return { path: { skuId: firstSku(ctx, fx.skus, 'a SKU').skuId } };
-    case 'catalog.bundles': {
-      const { sku, mobile } = rtrTarget(ctx, fx);
-      const bundled = fx.skus.find((s) => s.countryCode === sku.countryCode && s.requireFetchBundle === true);
-      return { path: { productId: need(ctx, (bundled ?? sku).productId, 'a productId'), mobileNumber: mobile } };
-    }
-    case 'billpay.fetch-account-detail': {
-      const sku = firstSku(ctx, fx.skusOf('Bill Pay'), 'a Bill Pay SKU');
-      return { query: { skuId: sku.skuId, accountNumber: ctx.settings.billpayAccountNumber } };
-    }
-    case 'transaction.status':
-    case 'giftcard.fetch':
-    case 'sim.portin-status':
-    case 'esim.status':
-      return undefined;
-    default:
-      return {};
-  }
+  if (needsTransaction(op)) return undefined;
+  const built = buildInput(op, fixturesWorld(fx, ctx.settings, ctx.mapping, () => ctx.correlationId()));
+  return isNoInput(built) ? ctx.skip(built.unavailable) : built.input;
 }
 
 /** Path values for reads that need an earlier transaction, when none is at hand (AUTH: refused before any lookup). */
 export function placeholderReadInput(ctx: CaseContext, op: Operation): RequestInput {
-  switch (op.purpose) {
-    case 'transaction.status':
-      return { path: { correlationId: ctx.correlationId() } };
-    case 'esim.status':
-      return { path: { Iccid: '8900000000000000000' } };
-    default:
-      return { path: { id: 1 } };
+  const path: Record<string, string | number> = {};
+  for (const { param, link } of linksOf(op)) {
+    path[param] = link.field === 'correlationId' ? ctx.correlationId() : link.field === 'esimIccid' ? '8900000000000000000' : 1;
   }
+  return { path };
 }
 
 /** An assumed write path answering 404 means the target's path differs: skip with how to fix it. */

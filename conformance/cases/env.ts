@@ -1,5 +1,6 @@
 // ENV: every operation with valid input answers HTTP 200, a valid envelope and a payload of the documented kind.
 // Generated from OPERATIONS; reads that need an earlier transaction (status, fetch, port-in, eSIM) make it first.
+import { linksOf, needsTransaction, prerequisiteWrite } from '../../api/inputs.ts';
 import { OPERATIONS, type ApiVersion, type Operation } from '../../api/operations.ts';
 import { envelopeMatchesSchema, http200, successful } from '../checks.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
@@ -26,31 +27,31 @@ function expectSuccess(ctx: CaseContext, exchange: Exchange): void {
   ctx.check(successful, exchange);
 }
 
-/** Operations whose valid input needs an earlier transaction: the write that makes it. */
-export const PREREQUISITE_WRITE: Readonly<Record<string, string>> = {
-  'transaction.status': 'transaction.topup',
-  'giftcard.fetch': 'transaction.giftcard',
-  'sim.portin-status': 'transaction.sim-portin',
-  'esim.status': 'transaction.esim',
-};
+/** Operations whose valid input needs an earlier transaction: the write that makes it (from the catalog's input links). */
+export const PREREQUISITE_WRITE: Readonly<Record<string, string>> = Object.fromEntries(
+  OPERATIONS.filter(needsTransaction).map((op) => [op.purpose, (prerequisiteWrite(op) as Operation).purpose]),
+);
 
 /**
- * Runs the write a read depends on and returns the read's path parameters. Strict (ENV): a failing write fails the
- * case. Quiet (AUTH): returns undefined instead, so the caller can fall back to a placeholder.
+ * Runs the write a read depends on and returns the read's path parameters, each from the result field its input link
+ * names. Strict (ENV): a failing write fails the case. Quiet (AUTH): returns undefined instead, so the caller can fall
+ * back to a placeholder.
  */
 export async function prerequisite(ctx: CaseContext, op: Operation, strict = true): Promise<Record<string, string | number> | undefined> {
   const fx = await ctx.fixtures();
   const version: ApiVersion = op.version;
-  const write = OPERATIONS.find((o) => o.version === version && o.purpose === PREREQUISITE_WRITE[op.purpose]) as Operation;
+  const write = prerequisiteWrite(op) as Operation;
   const body = validWriteBody(ctx, fx, write);
   const step = `the ${write.id} this read depends on`;
-  if (op.purpose === 'transaction.status') {
+  const links = linksOf(op);
+  // A correlationId is known once the write is accepted; result fields need its final result.
+  if (links.every(({ link }) => link.field === 'correlationId')) {
     const exchange = await ctx.call(write.id, { body });
     if (exchange.response.classification.outcome !== 'Successful') {
       if (strict) requireSuccess(ctx, exchange, step);
       return undefined;
     }
-    return { correlationId: String(body.correlationId) };
+    return Object.fromEntries(links.map(({ param }) => [param, String(body.correlationId)]));
   }
   const { submitted, final } = await submitAndFinish(ctx, version, write.id, body);
   if ((final ?? submitted).response.classification.outcome !== 'Successful') {
@@ -58,16 +59,29 @@ export async function prerequisite(ctx: CaseContext, op: Operation, strict = tru
     return undefined;
   }
   const result = transactionOf(ctx, final, submitted);
-  const esim = op.purpose === 'esim.status';
-  const value = esim ? result.esimIccid : result.transactionId;
-  if (value === undefined && !strict) return undefined;
-  const key = esim ? 'esimIccid' : 'transactionId';
-  const id = need(ctx, value, `${esim ? 'an ICCID' : 'a transaction id'} at '${ctx.mapping.transaction[key]}' (fieldMapping.transaction.${key}) of the ${write.id} result`);
-  return op.purpose === 'esim.status' ? { Iccid: id } : { id };
+  const params: Record<string, string | number> = {};
+  for (const { param, link } of links) {
+    if (link.field === 'correlationId') {
+      params[param] = String(body.correlationId);
+      continue;
+    }
+    const value = result[link.field];
+    if (value === undefined && !strict) return undefined;
+    const what = link.field === 'esimIccid' ? 'an ICCID' : 'a transaction id';
+    params[param] = need(ctx, value, `${what} at '${ctx.mapping.transaction[link.field]}' (fieldMapping.transaction.${link.field}) of the ${write.id} result`);
+  }
+  return params;
+}
+
+/** What a linked read assumes about the result it takes its value from. */
+function linkAssumption(op: Operation): string {
+  const field = linksOf(op)[0]?.link.field;
+  if (field === 'esimIccid') return 'ICCID read from the eSIM result at fieldMapping.transaction.esimIccid';
+  return field === 'correlationId' ? ASSUMED.skuFields : ASSUMED.transactionId;
 }
 
 function readCase(op: Operation): ConformanceCase {
-  const needsTransaction = op.purpose in PREREQUISITE_WRITE;
+  const linked = needsTransaction(op);
   return {
     kind: 'scenario',
     id: `ENV-${op.id}`,
@@ -76,12 +90,10 @@ function readCase(op: Operation): ConformanceCase {
     specSection: op.specSection,
     rule: READ_RULE,
     api: op.version,
-    ...(needsTransaction
-      ? { assumed: [op.purpose === 'esim.status' ? 'ICCID read from the eSIM result at fieldMapping.transaction.esimIccid' : op.purpose === 'transaction.status' ? ASSUMED.skuFields : ASSUMED.transactionId] }
-      : {}),
+    ...(linked ? { assumed: [linkAssumption(op)] } : {}),
     async scenario(ctx) {
       const fx = await ctx.fixtures();
-      const input = needsTransaction ? { path: (await prerequisite(ctx, op)) ?? {} } : validReadInput(ctx, fx, op) ?? {};
+      const input = linked ? { path: (await prerequisite(ctx, op)) ?? {} } : validReadInput(ctx, fx, op) ?? {};
       expectSuccess(ctx, await ctx.call(op.id, input));
     },
   };

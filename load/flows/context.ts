@@ -65,8 +65,3 @@ export async function confirmWithStatus(ctx: FlowContext, result: TransactionRes
   const ok = status.response.envelope?.responseCode === result.code;
   ctx.record.statusConfirms(ok, status.operation.id, version);
 }
-
-/** The amount fields of a body for a SKU (amount in its face value currency when known). */
-export function amountFields(sku: { readonly amount?: number; readonly currency?: string }): Record<string, unknown> {
-  return { amount: sku.amount ?? 0, ...(sku.currency === undefined ? {} : { transactionCurrencyCode: sku.currency }) };
-}

@@ -1,7 +1,8 @@
 // topup-flow: a mobile top-up with an RTR SKU and a number of its country, both read from the catalog in setup();
 // a client timeout or '852' is followed on the status endpoint until final, then the status endpoint confirms the outcome.
-import { discoverCatalog, mobileOf, skusOf, type CatalogData, type CountryPlan, type SkuPick, type VersionCatalog } from '../catalog.ts';
-import { amountFields, confirmWithStatus, pick, submit, versionFor, type FlowContext, type LoadScenario } from './context.ts';
+import { discoverCatalog, skusOf, type CatalogData, type CountryPlan, type SkuPick, type VersionCatalog } from '../catalog.ts';
+import { confirmWithStatus, submit, versionFor, type FlowContext, type LoadScenario } from './context.ts';
+import { isNoInput, loadInput } from './inputs.ts';
 
 /** RTR SKUs the flow can top up: a known amount and a number plan of the SKU's country; open ranges first (never bundles). */
 export function topupTargets(catalog: VersionCatalog): Array<{ sku: SkuPick; plan: CountryPlan }> {
@@ -15,16 +16,13 @@ export function topupTargets(catalog: VersionCatalog): Array<{ sku: SkuPick; pla
   return ranges.length > 0 ? ranges : targets;
 }
 
-/** One top-up followed to its final state and read back; shared with the mixed scenario. */
+/** One top-up (input from the catalog's rule for it) followed to its final state and read back. */
 export async function topupOnce(ctx: FlowContext, catalog: VersionCatalog | undefined, version: 'v1' | 'v2'): Promise<void> {
-  const target = pick(ctx, catalog === undefined ? [] : topupTargets(catalog));
-  const mobile = target === undefined ? undefined : mobileOf(target.plan, () => ctx.random());
-  if (target === undefined || mobile === undefined) {
-    return ctx.record.warnOnce(`topup-${version}`, `topup: the ${version} catalog has no RTR SKU with an amount and a number plan of its country`);
-  }
-  const correlationId = ctx.correlationId();
-  const result = await submit(ctx, `${version}.transaction.topup`, { skuId: target.sku.skuId, ...amountFields(target.sku), mobile, correlationId });
-  await confirmWithStatus(ctx, result, correlationId);
+  const built = loadInput(ctx, catalog, `${version}.transaction.topup`);
+  if (isNoInput(built)) return ctx.record.warnOnce(`topup-${version}`, `topup: ${built.unavailable}`);
+  const body = built.input.body as Record<string, unknown>;
+  const result = await submit(ctx, `${version}.transaction.topup`, body);
+  await confirmWithStatus(ctx, result, String(body.correlationId));
 }
 
 export const topupFlow: LoadScenario<CatalogData> = {

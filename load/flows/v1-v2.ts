@@ -3,9 +3,10 @@
 import type { CoreExchange } from '../../api/client-core.ts';
 import { operationPairs } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
-import { discoverCatalog, mobileOf, skusOf, type CatalogData, type SkuPick } from '../catalog.ts';
+import { discoverCatalog, type CatalogData, type SkuPick, type VersionCatalog } from '../catalog.ts';
 import { V1_V2_PURPOSES } from '../scenarios.ts';
-import { pick, read, type FlowContext, type LoadScenario } from './context.ts';
+import { read, type FlowContext, type LoadScenario } from './context.ts';
+import { isNoInput, loadInput } from './inputs.ts';
 import { lookupPlans } from './lookup.ts';
 
 interface PairData {
@@ -21,24 +22,15 @@ export function pairIds(purpose: string): readonly [string, string] | undefined 
   return PAIRS.get(purpose);
 }
 
-function inputFor(ctx: FlowContext, purpose: string, data: PairData): RequestInput | undefined {
-  switch (purpose) {
-    case 'catalog.sku-exchange-rate': {
-      const sku = pick(ctx, data.shared);
-      return sku === undefined ? undefined : { path: { skuId: sku.skuId } };
-    }
-    case 'lookup.mobile': {
-      const plan = pick(ctx, lookupPlans(data.catalogs.v2 ?? { skus: [], giftcards: [], plans: [] }));
-      const mobile = plan === undefined ? undefined : mobileOf(plan, () => ctx.random());
-      return mobile === undefined ? undefined : { path: { mobile } };
-    }
-    case 'billpay.fetch-account-detail': {
-      const sku = pick(ctx, data.shared.filter((s) => data.catalogs.v2 !== undefined && skusOf(data.catalogs.v2, 'Bill Pay').some((b) => b.skuId === s.skuId)));
-      return sku === undefined ? undefined : { query: { skuId: sku.skuId, accountNumber: ctx.settings.data.billpayAccountNumber } };
-    }
-    default:
-      return {};
-  }
+/**
+ * The same input for both versions, from the v1 operation's input rule, over a catalog of the SKUs both versions have
+ * and the lookup countries' number plans (v1 and v2 share the parameter names of these reads).
+ */
+function inputFor(ctx: FlowContext, operationId: string, data: PairData): RequestInput | undefined {
+  const shared: VersionCatalog = { skus: data.shared, giftcards: [], plans: data.catalogs.v2?.plans ?? [] };
+  // No optional filters: both versions get exactly the same request.
+  const built = loadInput(ctx, shared, operationId, { filters: false });
+  return isNoInput(built) ? undefined : built.input;
 }
 
 export const v1v2: LoadScenario<PairData> = {
@@ -53,7 +45,7 @@ export const v1v2: LoadScenario<PairData> = {
   async iteration(ctx, data) {
     for (const purpose of V1_V2_PURPOSES) {
       const ids = pairIds(purpose);
-      const input = inputFor(ctx, purpose, data);
+      const input = ids === undefined ? undefined : inputFor(ctx, ids[0], data);
       if (ids === undefined || input === undefined) {
         ctx.record.warnOnce(`pair-${purpose}`, `v1-v2: cannot build the ${purpose} pair from the catalog (no SKU in both versions, or no lookup country)`);
         continue;
