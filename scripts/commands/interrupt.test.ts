@@ -61,7 +61,7 @@ async function expectInterrupted(child: CliChild, reportDir: string, signal: Sig
   const { code } = await child.exited;
   const out = child.stdout();
   expect(code, `${out}\n${child.stderr()}`).toBe(EXIT[signal]);
-  expect(out.split('\n')[0]).toMatch(new RegExp(`^INTERRUPTED: by ${signal} after [\\d.]+ (ms|s) during ${during} \\((results up to then|a second signal aborted it at once: results not collected)\\)`));
+  expect(out.split('\n')[0]).toMatch(new RegExp(`^INTERRUPTED: by ${signal} after ([\\d.]+ (ms|s)|\\d+ min \\d+ s) during ${during} \\((results up to then|a second signal aborted it at once: results not collected)\\)`));
   expect(out).not.toMatch(/\bPASS\b/);
   const { summary, md, junit, html } = readReports(reportDir);
   expect(summaryErrors(summary)).toEqual([]);
