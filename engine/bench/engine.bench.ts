@@ -178,7 +178,7 @@ function engineName(workers: string): string {
 }
 
 function isEngine(name: string): boolean {
-  return name === 'engine' || name.startsWith('engine ×');
+  return name === 'engine' || name === 'engine base' || name.startsWith('engine ×');
 }
 
 /** The limit row: the bare loop in its own process, measured like an engine (CPU, RSS, the target's cores). */
@@ -227,15 +227,17 @@ async function main(): Promise<void> {
       engines: { type: 'string', default: 'engine,k6,k6-latest,bare' },
       out: { type: 'string', default: 'reports/out/bench-engine.json' },
       'cpu-prof': { type: 'string' },
-      workers: { type: 'string', default: 'auto' },
+      workers: { type: 'string' },
+      'base-engine': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   if (values.help === true) {
     process.stdout.write(
-      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out FILE] [--cpu-prof DIR] [--workers auto,1,2]\n' +
+      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out FILE] [--cpu-prof DIR] [--workers auto,1,2] [--base-engine CLI]\n' +
         '  runs the real catalog-browse suite (dist/k6/catalog-browse.js, schema checks on) on each engine against the embedded sandbox in its own process\n' +
-        '  --workers: one engine row per worker count (default auto: what `--workers auto` picks on this machine)\n' +
+        '  --workers: one engine row per worker count, `auto` the engine\'s default (default: 1 … cores − 1, a row per count the machine allows)\n' +
+        '  --base-engine CLI: also an `engine base` row from another checkout\'s engine/cli.ts (before/after a change, side by side under the same load)\n' +
         '  --cpu-prof DIR: the engine runs under node --cpu-prof, one profile per thread (controller, workers) in DIR/<VUs>\n' +
         '  k6 binaries: K6_BIN, else k6 on PATH; K6_LATEST_BIN, else k6-latest beside it (rows skipped when absent)\n',
     );
@@ -248,8 +250,9 @@ async function main(): Promise<void> {
   const soakMinutes = Number(values['soak-minutes']);
   const soakVus = Number(values['soak-vus']);
   const wanted = new Set(values.engines.split(','));
-  // One engine row per worker count asked for ('auto' is the engine's default: the machine's cores but one).
-  const workerCounts = values.workers.split(',');
+  // One engine row per worker count ('auto' is the engine's default: the machine's cores but one).
+  // Default: a row per worker count the machine allows beside the target (1 … cores − 1).
+  const workerCounts = (values.workers ?? Array.from({ length: Math.max(1, availableParallelism() - 1) }, (_, i) => String(i + 1)).join(',')).split(',');
   if (workerCounts.some((w) => w !== 'auto' && !(Number.isInteger(Number(w)) && Number(w) >= 1))) throw new Error("--workers must be 'auto' or whole numbers ≥ 1, e.g. auto,1,2");
   const tmp = mkdtempSync(join(tmpdir(), 'gh-bench-engine-'));
   const children: ChildProcess[] = [];
@@ -271,6 +274,10 @@ async function main(): Promise<void> {
           env: { ...process.env },
         });
       }
+    }
+    const baseCli = values['base-engine'];
+    if (baseCli !== undefined) {
+      engines.push({ name: 'engine base', command: (b) => [process.execPath, ['--import', 'tsx', resolve(baseCli), 'run', b, '--progress', 'none']], env: { ...process.env } });
     }
     const k6s = supportedK6s();
     for (const [index, label] of ['k6', 'k6-latest'].entries()) {

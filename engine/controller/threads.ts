@@ -4,6 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { mayUseSyncHttp } from '../bundle.ts';
 import { scenarioMaxVUs, scenarioShare } from '../executors/registry.ts';
 import { executionTuple } from '../execution-segment.ts';
 import { helperCode } from '../http/sync-client.ts';
@@ -14,8 +15,6 @@ import { clock } from '../runtime.ts';
 import { errorText } from './exit-codes.ts';
 import type { LoadedScript } from './load.ts';
 
-/** A call shape of k6/http's blocking API in the bundle; a false positive (Map.get) only costs an idle thread. */
-const SYNC_CALL = /\.(?:get|post|put|patch|del|head|options|request|batch)\(/;
 const WORKER_BOOT = new URL('../worker-boot.mjs', import.meta.url);
 const WORKER_ENTRY = new URL('../worker.ts', import.meta.url).href;
 
@@ -69,7 +68,7 @@ export class Threads {
     const { script, count } = settings;
     this.shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * 2 * script.options.scenarios.length);
     // Scripts that look like they make synchronous requests get the helper started during init (see http/sync-client.ts).
-    this.syncHelperSource = SYNC_CALL.test(script.source) ? helperCode() : undefined;
+    this.syncHelperSource = mayUseSyncHttp(script.source) ? helperCode() : undefined;
     const hasLifecycle = typeof script.vu0.exports.setup === 'function' || typeof script.vu0.exports.teardown === 'function';
     this.lifecycle = hasLifecycle ? this.spawn('lifecycle', 0) : undefined;
     for (let index = 0; index < count; index++) {
