@@ -76,6 +76,38 @@ export function unsupportedMembers(code: string): string[] {
   return [...found];
 }
 
+/** k6/http's blocking calls: served by a helper thread (http/sync-client.ts). */
+const SYNC_HTTP_MEMBERS = new Set(['request', 'get', 'head', 'post', 'put', 'patch', 'del', 'options', 'batch']);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[$]/g, '\\$&');
+}
+
+/**
+ * Whether the bundle may call k6/http's blocking API: a use of its default import other than a member that is not a
+ * blocking call (passed on, computed access, http.get), or a call of a named import of a blocking call. Such scripts get
+ * the sync-HTTP helper thread started during init; the others do not pay a thread per worker for it (its start-up CPU
+ * and memory). A miss only delays the first synchronous request by the helper's start-up: it starts on first use.
+ */
+export function mayUseSyncHttp(code: string): boolean {
+  const base = `${defaultName('k6/http')}\\d*`;
+  const declarations = [...code.matchAll(new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = ${base};`, 'g'))];
+  const aliases = [base, ...declarations.map((a) => escapeRegExp(a[1] as string))];
+  for (const m of code.matchAll(new RegExp(`(?<![\\w$.])(?<!\\bvar )(?:${aliases.join('|')})(?![\\w$])(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g'))) {
+    if (declarations.some((d) => d.index === m.index || (d.index < (m.index as number) && (m.index as number) < d.index + d[0].length))) continue;
+    const member = m[2];
+    if (member === undefined || SYNC_HTTP_MEMBERS.has(member)) return true;
+  }
+  const moduleVar = /\bvar ([A-Za-z_$][\w$]*) = __engineVU\.module\("k6\/http"\);/.exec(code)?.[1];
+  if (moduleVar === undefined) return false;
+  for (const binding of code.matchAll(new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = ${escapeRegExp(moduleVar)}\\.([A-Za-z_$][\\w$]*);`, 'g'))) {
+    if (!SYNC_HTTP_MEMBERS.has(binding[2] as string)) continue;
+    // Called anywhere (a shadowing local or a method of that name only starts the helper needlessly).
+    if (new RegExp(`(?<![\\w$.])(?<!function )${escapeRegExp(binding[1] as string)}\\s*\\(`).test(code)) return true;
+  }
+  return false;
+}
+
 /** Bundles the script; returns the factory's source (compiled with compileFactory, also in worker threads). */
 export async function bundleScript(scriptPath: string): Promise<string> {
   let result;

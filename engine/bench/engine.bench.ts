@@ -1,7 +1,8 @@
 // `npm run bench:engine`: the Node engine against the real k6 binaries on the REAL catalog-browse load suite
 // (load/catalog-browse.load.ts, schema checks on: the same dist/k6 bundle on every engine) against the embedded sandbox
 // in its own process: iterations/s, load-generator CPU s per 1,000 iterations, peak RSS, the target's CPU share, ratios
-// engine/k6 at 1, 100 and 1,000 VUs, and RSS at the start and end of a soak. Prints figures; asserts nothing.
+// engine/k6 per VU count, a row per worker count asked for, the limit row (the same requests from a bare Node loop,
+// bare-loop.ts) with the engine's share of it, and RSS at the start and end of a soak. Prints figures; asserts nothing.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -19,11 +20,15 @@ import { buildLoadSection, type K6SummaryData } from '../../reports/k6-summary.t
 import type { LoadCheck } from '../../reports/model.ts';
 import { loadLine } from '../../reports/sections.ts';
 import type { TargetMessage } from '../../sandbox/bench/bench-target.ts';
+import type { BareLoopFigures } from './bare-loop.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
 const TARGET = join(ROOT, 'sandbox', 'bench', 'bench-target.ts');
 const ENGINE_CLI = join(ROOT, 'engine', 'cli.ts');
+const BARE_LOOP = join(HERE, 'bare-loop.ts');
+/** The limit row's name: the same requests from a bare Node loop (bare-loop.ts). */
+const BARE = 'bare loop';
 const CLK_TCK = 100;
 /** The bench target is the embedded sandbox at time scale 1 with its default credentials (sandbox/bench/bench-target.ts). */
 const TARGET_USER = 'user';
@@ -32,7 +37,7 @@ const TARGET_PASSWORD = 'pass';
 interface Engine {
   readonly name: string;
   /** Command and arguments that run the bundle with the run's settings in the environment. */
-  readonly command: (bundle: string) => [string, string[]];
+  readonly command: (bundle: string, vus: number) => [string, string[]];
   readonly env: NodeJS.ProcessEnv;
 }
 
@@ -158,13 +163,32 @@ interface RunFigures {
 
 async function runSuite(engine: Engine, bundle: string, base: string, vus: number, duration: string, dir: string, target: { pid: number }, onPid?: (pid: number) => void): Promise<RunFigures> {
   mkdirSync(dir, { recursive: true });
-  const [cmd, args] = engine.command(bundle);
+  const [cmd, args] = engine.command(bundle, vus);
   const targetCpu0 = cpuOf(target.pid);
   const measured = await runMeasured(cmd, args, { ...engine.env, ...suiteEnv(base, vus, duration, dir) }, onPid);
   const targetCores = (cpuOf(target.pid) - targetCpu0) / measured.wallSec;
   const file = join(dir, K6_SUMMARY_FILE);
   if (!existsSync(file)) throw new Error(`${engine.name} at ${vus} VUs wrote no ${K6_SUMMARY_FILE} (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
   return { summary: figuresOf(JSON.parse(readFileSync(file, 'utf8')) as K6SummaryData), measured, targetCores };
+}
+
+/** An engine row's name: `engine` for the default worker count, `engine ×N` for N workers. */
+function engineName(workers: string): string {
+  return workers === 'auto' ? 'engine' : `engine ×${workers}`;
+}
+
+function isEngine(name: string): boolean {
+  return name === 'engine' || name === 'engine base' || name.startsWith('engine ×');
+}
+
+/** The limit row: the bare loop in its own process, measured like an engine (CPU, RSS, the target's cores). */
+async function runBare(base: string, vus: number, durationSec: number, dir: string, target: { pid: number }): Promise<{ figures: BareLoopFigures; measured: Measured; targetCores: number }> {
+  const targetCpu0 = cpuOf(target.pid);
+  const measured = await runMeasured(process.execPath, ['--import', 'tsx', BARE_LOOP, String(vus), String(durationSec)], { ...process.env, ...suiteEnv(base, vus, `${durationSec}s`, dir) });
+  const targetCores = (cpuOf(target.pid) - targetCpu0) / measured.wallSec;
+  const line = /GH_BARE (.*)/.exec(measured.output);
+  if (line === null) throw new Error(`the bare loop at ${vus} VUs gave no figures (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
+  return { figures: JSON.parse(line[1] as string) as BareLoopFigures, measured, targetCores };
 }
 
 interface Row {
@@ -200,15 +224,21 @@ async function main(): Promise<void> {
       vus: { type: 'string', default: '1,100,1000' },
       'soak-minutes': { type: 'string', default: '10' },
       'soak-vus': { type: 'string', default: '100' },
-      engines: { type: 'string', default: 'engine,k6,k6-latest' },
+      engines: { type: 'string', default: 'engine,k6,k6-latest,bare' },
       out: { type: 'string', default: 'reports/out/bench-engine.json' },
+      'cpu-prof': { type: 'string' },
+      workers: { type: 'string' },
+      'base-engine': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   if (values.help === true) {
     process.stdout.write(
-      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest] [--out FILE]\n' +
+      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out FILE] [--cpu-prof DIR] [--workers auto,1,2] [--base-engine CLI]\n' +
         '  runs the real catalog-browse suite (dist/k6/catalog-browse.js, schema checks on) on each engine against the embedded sandbox in its own process\n' +
+        '  --workers: one engine row per worker count, `auto` the engine\'s default (default: 1 … cores − 1, a row per count the machine allows)\n' +
+        '  --base-engine CLI: also an `engine base` row from another checkout\'s engine/cli.ts (before/after a change, side by side under the same load)\n' +
+        '  --cpu-prof DIR: the engine runs under node --cpu-prof, one profile per thread (controller, workers) in DIR/<VUs>\n' +
         '  k6 binaries: K6_BIN, else k6 on PATH; K6_LATEST_BIN, else k6-latest beside it (rows skipped when absent)\n',
     );
     return;
@@ -220,6 +250,10 @@ async function main(): Promise<void> {
   const soakMinutes = Number(values['soak-minutes']);
   const soakVus = Number(values['soak-vus']);
   const wanted = new Set(values.engines.split(','));
+  // One engine row per worker count ('auto' is the engine's default: the machine's cores but one).
+  // Default: a row per worker count the machine allows beside the target (1 … cores − 1).
+  const workerCounts = (values.workers ?? Array.from({ length: Math.max(1, availableParallelism() - 1) }, (_, i) => String(i + 1)).join(',')).split(',');
+  if (workerCounts.some((w) => w !== 'auto' && !(Number.isInteger(Number(w)) && Number(w) >= 1))) throw new Error("--workers must be 'auto' or whole numbers ≥ 1, e.g. auto,1,2");
   const tmp = mkdtempSync(join(tmpdir(), 'gh-bench-engine-'));
   const children: ChildProcess[] = [];
   try {
@@ -227,7 +261,23 @@ async function main(): Promise<void> {
     const bundle = await ensureBundle('catalog-browse');
     const engines: Engine[] = [];
     if (wanted.has('engine')) {
-      engines.push({ name: 'engine', command: (b) => [process.execPath, ['--import', 'tsx', ENGINE_CLI, 'run', b, '--progress', 'none']], env: { ...process.env } });
+      const profileDir = values['cpu-prof'];
+      for (const workers of workerCounts) {
+        const name = engineName(workers);
+        engines.push({
+          name,
+          // Where the time goes: V8's profile of every thread (the controller and each worker), per row.
+          command: (b, vus) => [
+            process.execPath,
+            [...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir, `${name.replace(/\W+/g, '-')}-${vus}`)]), '--import', 'tsx', ENGINE_CLI, 'run', b, '--progress', 'none', '--workers', workers],
+          ],
+          env: { ...process.env },
+        });
+      }
+    }
+    const baseCli = values['base-engine'];
+    if (baseCli !== undefined) {
+      engines.push({ name: 'engine base', command: (b) => [process.execPath, ['--import', 'tsx', resolve(baseCli), 'run', b, '--progress', 'none']], env: { ...process.env } });
     }
     const k6s = supportedK6s();
     for (const [index, label] of ['k6', 'k6-latest'].entries()) {
@@ -273,6 +323,32 @@ async function main(): Promise<void> {
         // A crossed latency threshold at many VUs says how long responses waited (in the generator or the target).
         if (s.verdict !== 'pass') process.stdout.write(`      ${s.line}\n`);
       }
+      if (wanted.has('bare')) {
+        const b = await runBare(target.url, vus, durationSec, join(tmp, `bare-${vus}`), target);
+        const f = b.figures;
+        const row: Row = {
+          engine: BARE,
+          vus,
+          iterations: f.iterations,
+          itersPerSec: f.iterations / f.seconds,
+          requestsPerSec: f.requests / f.seconds,
+          cpuSec: b.measured.cpuSec,
+          cpuPer1k: f.iterations === 0 ? NaN : (b.measured.cpuSec / f.iterations) * 1000,
+          peakRssMb: b.measured.peakRssMb,
+          targetCores: b.targetCores,
+          generatorCores: b.measured.cpuSec / b.measured.wallSec,
+          checkFailRate: f.checks === 0 ? 0 : f.failedChecks / f.checks,
+          verdict: '',
+          exitCode: b.measured.code,
+        };
+        rows.push(row);
+        const engineRow = rows.find((r) => r.vus === vus && isEngine(r.engine));
+        process.stdout.write(
+          `  ${BARE.padEnd(10)} ${String(vus).padStart(5)} VUs: ${row.itersPerSec.toFixed(1).padStart(7)} it/s, ${row.requestsPerSec.toFixed(0)} req/s, ${row.cpuPer1k.toFixed(2)} CPU s/1k it, ` +
+            `peak RSS ${row.peakRssMb.toFixed(0)} MB, target ${row.targetCores.toFixed(2)} cores, generator ${row.generatorCores.toFixed(2)} cores, checks failed ${(row.checkFailRate * 100).toFixed(2)} %` +
+            `${engineRow === undefined ? '' : `; engine's share: ${((engineRow.requestsPerSec / row.requestsPerSec) * 100).toFixed(0)} % of its req/s`}\n`,
+        );
+      }
     }
 
     // Soak: RSS after 30 s of warm-up and at the end of a long run, per engine.
@@ -303,17 +379,21 @@ async function main(): Promise<void> {
     const lines: string[] = ['', `catalog-browse suite with schema checks, ${durationSec} s per row (constant VUs); target CPU in cores (of ${availableParallelism()})`, ''];
     lines.push('engine       VUs   iter/s  CPU s/1k it  peak RSS MB  target cores  gen. cores  checks failed  limit      engine÷k6 it/s            engine÷k6 it per CPU s');
     for (const r of rows) {
-      const refs = rows.filter((x) => x.vus === r.vus && x.engine !== 'engine');
-      const ratio = r.engine === 'engine' ? refs.map((k) => `${(r.itersPerSec / k.itersPerSec).toFixed(2)}× ${k.engine}`).join(', ') : '';
-      const cpuRatio = r.engine === 'engine' ? refs.map((k) => `${(k.cpuPer1k / r.cpuPer1k).toFixed(2)}× ${k.engine}`).join(', ') : '';
+      const refs = rows.filter((x) => x.vus === r.vus && !isEngine(x.engine) && x.engine !== BARE);
+      const ratio = isEngine(r.engine) ? refs.map((k) => `${(r.itersPerSec / k.itersPerSec).toFixed(2)}× ${k.engine}`).join(', ') : '';
+      const cpuRatio = isEngine(r.engine) ? refs.map((k) => `${(k.cpuPer1k / r.cpuPer1k).toFixed(2)}× ${k.engine}`).join(', ') : '';
       lines.push(
         `${r.engine.padEnd(11)} ${String(r.vus).padStart(5)} ${r.itersPerSec.toFixed(1).padStart(8)} ${r.cpuPer1k.toFixed(2).padStart(12)} ${r.peakRssMb.toFixed(0).padStart(12)} ` +
           `${r.targetCores.toFixed(2).padStart(13)} ${r.generatorCores.toFixed(2).padStart(11)} ${`${(r.checkFailRate * 100).toFixed(2)} %`.padStart(14)}  ` +
           `${(r.targetCores >= TARGET_LIMIT_CORES ? 'target' : 'generator').padEnd(9)}  ${ratio.padEnd(25)} ${cpuRatio}`,
       );
     }
+    for (const r of rows.filter((x) => x.engine === BARE)) {
+      for (const e of rows.filter((x) => x.vus === r.vus && isEngine(x.engine))) lines.push(`${e.engine}'s share of the bare loop at ${r.vus} VUs: ${((e.requestsPerSec / r.requestsPerSec) * 100).toFixed(0)} % of its requests/s (${e.requestsPerSec.toFixed(0)} of ${r.requestsPerSec.toFixed(0)})`);
+    }
     lines.push(
       '',
+      `bare loop: the same catalog-browse requests (same setup, URLs, bodies) from one Node event loop — undici with one connection per VU, JSON.parse and the suite's checks — no k6 API, no metrics; its rates exclude setup.`,
       `limit: "target" when the sandbox (one event loop) used ≥ ${TARGET_LIMIT_CORES} core, else the load generator (or the machine, when the two together use less than its cores: other load).`,
       'CPU s/1k it counts the whole generator process (start-up, bundle transform, VU init included).',
     );

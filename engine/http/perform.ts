@@ -94,11 +94,40 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function headerBytes(headers: Record<string, string | string[] | undefined>): number {
   let n = 0;
-  for (const [k, v] of Object.entries(headers)) {
+  for (const k in headers) {
+    const v = headers[k];
     if (v === undefined) continue;
-    for (const value of Array.isArray(v) ? v : [v]) n += k.length + value.length + 4;
+    if (typeof v === 'string') n += k.length + v.length + 4;
+    else for (const value of v) n += k.length + value.length + 4;
   }
   return n;
+}
+
+/**
+ * k6 canonicalises header names (Content-Type). A response carries the same few names every time: each is worked out
+ * once per thread (a regex replace per header per response was a visible share of the worker's profile). Bounded, so a
+ * target sending unique header names cannot grow it without end.
+ */
+const canonicalNames = new Map<string, string>();
+const MAX_CANONICAL_NAMES = 1_000;
+function canonicalName(name: string): string {
+  let canonical = canonicalNames.get(name);
+  if (canonical === undefined) {
+    canonical = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+    if (canonicalNames.size < MAX_CANONICAL_NAMES) canonicalNames.set(name, canonical);
+  }
+  return canonical;
+}
+
+const SCHEME = /^[a-z]+$/i;
+/** The request target of an absolute URL (what follows scheme and authority), '/' when empty. */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  if (scheme > 0 && SCHEME.test(url.slice(0, scheme))) {
+    const slash = url.indexOf('/', scheme + 3);
+    return slash < 0 ? '/' : url.slice(slash);
+  }
+  return url.replace(/^[a-z]+:\/\/[^/]+/i, '') || '/';
 }
 
 /**
@@ -176,12 +205,13 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
   let body = spec.body;
   let bytesSent = 0;
   let bytesReceived = 0;
+  const requestHeaderBytes = headerBytes(spec.headers);
   try {
     for (let hop = 0; ; hop++) {
-      const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '') || '/';
+      const path = pathOf(url);
       let res: Dispatcher.ResponseData;
       for (let retries = 0; ; retries++) {
-        bytesSent += method.length + path.length + 11 + headerBytes(spec.headers) + (body === null ? 0 : bodyLength) + 2;
+        bytesSent += method.length + path.length + 11 + requestHeaderBytes + (body === null ? 0 : bodyLength) + 2;
         const left = deadline - performance.now();
         if (left < 1) throw new RequestTimeout('request timeout');
         const attempt: Attempt = { reused: false };
@@ -238,10 +268,11 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
       timings.receiving = t2 - t1;
       timings.duration = t2 - t0;
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) {
+      for (const k in res.headers) {
+        const v = res.headers[k];
         if (v === undefined) continue;
-        // k6 canonicalises header names (Content-Type) and joins repeated values with ", ".
-        headers[k.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())] = Array.isArray(v) ? v.join(', ') : v;
+        // k6 joins repeated values with ", ".
+        headers[canonicalName(k)] = Array.isArray(v) ? v.join(', ') : v;
       }
       return {
         status: res.statusCode,

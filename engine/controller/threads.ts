@@ -1,0 +1,217 @@
+// The run's threads: the VU workers (each a stripe of every scenario) and a lifecycle thread for setup()/teardown()
+// (never the controller's thread, where an embedded target may be serving: a blocking call there would deadlock), the
+// messages they send the controller, and the merged progress of the workers.
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { mayUseSyncHttp } from '../bundle.ts';
+import { scenarioMaxVUs, scenarioShare } from '../executors/registry.ts';
+import { executionTuple } from '../execution-segment.ts';
+import { helperCode } from '../http/sync-client.ts';
+import { OptionsError, type ConsolidatedOptions } from '../options.ts';
+import type { ProgressView } from '../progress.ts';
+import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from '../protocol.ts';
+import { clock } from '../runtime.ts';
+import { errorText } from './exit-codes.ts';
+import type { LoadedScript } from './load.ts';
+
+const WORKER_BOOT = new URL('../worker-boot.mjs', import.meta.url);
+const WORKER_ENTRY = new URL('../worker.ts', import.meta.url).href;
+
+export type Snapshot = Extract<WorkerMessage, { type: 'snapshot' }>;
+export type LifecycleReply = Extract<WorkerMessage, { type: 'setup-done' | 'teardown-done' }>;
+
+/** Worker threads for `requested` ('auto': the machine's cores but one, at least 1, at most the test's VUs). */
+export function workerCount(requested: number | 'auto', options: ConsolidatedOptions): number {
+  const tuple = executionTuple(options.executionSegment, options.executionSegmentSequence);
+  const vus = options.scenarios.reduce((sum, s) => sum + scenarioShare(s, tuple).vus(scenarioMaxVUs(s)), 0);
+  if (typeof requested === 'number') {
+    if (!Number.isInteger(requested) || requested < 1) throw new OptionsError(`workers must be a whole number ≥ 1 or 'auto', got ${requested}`);
+    return requested;
+  }
+  // One core is left to the rest of the machine (the embedded sandbox usually runs beside the engine): measured on a
+  // 2-core box, one worker beside the target outran two by far.
+  return Math.max(1, Math.min(availableParallelism() - 1, vus));
+}
+
+export interface Spawned {
+  readonly worker: Worker;
+  readonly ready: Promise<void>;
+  readonly done: Promise<void>;
+  next(type: 'setup-done' | 'teardown-done'): Promise<LifecycleReply>;
+}
+
+export interface ThreadSettings {
+  readonly script: LoadedScript;
+  readonly count: number;
+  readonly pointsWanted: boolean;
+  readonly hostModules: ReadonlyArray<HostModule> | undefined;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  /** A worker's batch of NDJSON point lines. */
+  readonly onPoints: (names: readonly string[], text: string) => void;
+}
+
+export class Threads {
+  readonly vuWorkers: Worker[] = [];
+  readonly lifecycle: Spawned | undefined;
+  /** The first thread failure (a crash, a script error in init or in the run): the run ends with 107. */
+  failure: string | undefined;
+  private readonly progressByWorker: WorkerProgress[] = [];
+  private readonly ready: Array<Promise<void>> = [];
+  private readonly done: Array<Promise<void>> = [];
+  private snapshotWaiters: Array<(m: Snapshot) => void> = [];
+  private readonly syncHelperSource: string | undefined;
+  private readonly shared: SharedArrayBuffer;
+
+  constructor(private readonly settings: ThreadSettings) {
+    const { script, count } = settings;
+    this.shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * 2 * script.options.scenarios.length);
+    // Scripts that look like they make synchronous requests get the helper started during init (see http/sync-client.ts).
+    this.syncHelperSource = mayUseSyncHttp(script.source) ? helperCode() : undefined;
+    const hasLifecycle = typeof script.vu0.exports.setup === 'function' || typeof script.vu0.exports.teardown === 'function';
+    this.lifecycle = hasLifecycle ? this.spawn('lifecycle', 0) : undefined;
+    for (let index = 0; index < count; index++) {
+      const w = this.spawn('vu', index);
+      this.vuWorkers.push(w.worker);
+      this.progressByWorker.push({ vusActive: 0, vusInitialized: 0, interrupted: 0, scenarios: {} });
+      this.done.push(w.done);
+      this.ready.push(w.ready);
+    }
+  }
+
+  broadcast(m: ControllerMessage): void {
+    for (const w of this.vuWorkers) w.postMessage(m);
+  }
+
+  readonly abortAll = (): void => this.broadcast({ type: 'abort' });
+
+  /** Every VU worker initialised its VUs (or is gone). */
+  allReady(): Promise<void> {
+    return Promise.all(this.ready).then(() => undefined);
+  }
+
+  /** Every VU worker handed over its final metrics (or is gone). */
+  allDone(): Promise<void> {
+    return Promise.all(this.done).then(() => undefined);
+  }
+
+  async terminateVUs(): Promise<void> {
+    await Promise.all(this.vuWorkers.map((w) => w.terminate()));
+  }
+
+  /** Every VU worker's metric state now (abortOnFail thresholds evaluate on them merged). */
+  snapshots(): Promise<Snapshot[]> {
+    return new Promise<Snapshot[]>((resolveSnaps) => {
+      const got: Snapshot[] = [];
+      this.snapshotWaiters.push((m) => {
+        got.push(m);
+        if (got.length === this.vuWorkers.length) {
+          this.snapshotWaiters = [];
+          resolveSnaps(got);
+        }
+      });
+      this.broadcast({ type: 'snapshot' });
+    });
+  }
+
+  /** The workers' progress merged, `elapsedMs` from `startAt`. */
+  view(startAt: number): ProgressView {
+    const scenarios: Record<string, { iterations: number; dropped: number }> = {};
+    let vusActive = 0;
+    let vusMax = 0;
+    let completed = 0;
+    let interrupted = 0;
+    for (const p of this.progressByWorker) {
+      vusActive += p.vusActive;
+      vusMax += p.vusInitialized;
+      interrupted += p.interrupted;
+      for (const [name, c] of Object.entries(p.scenarios)) {
+        const agg = (scenarios[name] ??= { iterations: 0, dropped: 0 });
+        agg.iterations += c.iterations;
+        agg.dropped += c.dropped;
+        completed += c.iterations;
+      }
+    }
+    return { elapsedMs: Math.max(0, clock() - startAt), vusActive, vusMax, completed, interrupted, scenarios };
+  }
+
+  private spawn(role: WorkerInit['role'], index: number): Spawned {
+    const { script, count, pointsWanted, hostModules, stdout, stderr, onPoints } = this.settings;
+    const init: WorkerInit = {
+      entry: WORKER_ENTRY,
+      role,
+      source: script.source,
+      scriptPath: script.scriptPath,
+      scriptDir: dirname(script.scriptPath),
+      options: script.options,
+      env: script.env,
+      submetrics: script.submetrics,
+      segment: { index, count },
+      sharedCounters: this.shared,
+      ndjson: pointsWanted,
+      syncHelperSource: this.syncHelperSource,
+      ...(hostModules === undefined ? {} : { hostModules }),
+    };
+    const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: true, stderr: true });
+    // The script's console goes where the run's output goes (as k6's does), so a caller that captures the output sees
+    // it too: the load runner reads payload-violation samples from it (load/payload-samples.ts).
+    worker.stdout.on('data', (chunk: Buffer) => stdout.write(chunk));
+    worker.stderr.on('data', (chunk: Buffer) => stderr.write(chunk));
+    let markReady: () => void = () => undefined;
+    const ready = new Promise<void>((r) => (markReady = r));
+    const waiting = new Map<string, (m: LifecycleReply) => void>();
+    const { runtime, abortState } = script;
+    const finished = new Promise<void>((resolveDone) => {
+      const lost = (message: string): void => {
+        this.failure ??= message;
+        markReady();
+        for (const [type, resolveWait] of waiting) resolveWait({ type: type as 'setup-done', error: message });
+        this.abortAll();
+        resolveDone();
+      };
+      worker.on('message', (m: WorkerMessage) => {
+        switch (m.type) {
+          case 'ready':
+            markReady();
+            break;
+          case 'progress':
+            if (role === 'vu') this.progressByWorker[index] = m.progress;
+            break;
+          case 'points':
+            onPoints(m.metricNames, m.text);
+            break;
+          case 'snapshot':
+            this.snapshotWaiters.forEach((f) => f(m));
+            break;
+          case 'abort':
+            abortState.reason = m.reason;
+            abortState.byScript = true;
+            this.abortAll();
+            break;
+          case 'setup-done':
+          case 'teardown-done':
+            waiting.get(m.type)?.(m);
+            waiting.delete(m.type);
+            break;
+          case 'done':
+            runtime.store.mergeState(m.store);
+            runtime.groups.mergeState(m.groups);
+            resolveDone();
+            break;
+          case 'failed':
+            lost(m.message);
+            break;
+        }
+      });
+      worker.on('error', (error) => lost(errorText(error)));
+      worker.on('exit', () => {
+        markReady();
+        for (const [type, resolveWait] of waiting) resolveWait({ type: type as 'setup-done', error: 'the lifecycle thread exited' });
+        resolveDone();
+      });
+    });
+    const next = (type: 'setup-done' | 'teardown-done'): Promise<LifecycleReply> => new Promise<LifecycleReply>((r) => waiting.set(type, r));
+    return { worker, ready, done: finished, next };
+  }
+}
