@@ -6,6 +6,7 @@ import type { FaultPlan } from '../faults.ts';
 import { BENIGN_PROFILES } from './benign.ts';
 import { FAULT_PROFILES } from './faults.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
+import { GEN_BUG_PROFILES } from './gen-bugs.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
 import { PARAMETERIZED_PROFILES } from './parameterized.ts';
 import { PAYLOAD_CORRUPTION_PROFILES } from './payload-corruptions.ts';
@@ -94,7 +95,7 @@ const BUILT_IN: readonly SandboxProfile[] = [
 ];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
+  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...PLANTED_BUG_PROFILES, ...GEN_BUG_PROFILES, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
 }
 
 export function listProfiles(): SandboxProfile[] {
