@@ -112,7 +112,7 @@ class Probe implements CaseContext {
 
 /** The command line that runs exactly this counterexample again (conformance's options; fuzz takes the same). */
 export function replayCommand(caseId: string, seed: number, path: string): string {
-  return `gateway-harness fuzz --grep '^${caseId}$' --replay ${seed}:${path}`;
+  return `gateway-harness fuzz --grep '^${caseId} ' --replay ${seed}:${path}`;
 }
 
 export function genCase<T>(options: GenOptions, property: GenProperty<T>): ScenarioCase {
@@ -175,7 +175,9 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       const shown = property.show === undefined ? fc.stringify(value) : property.show(value);
       const replayLine = replayCommand(property.id, details.seed, details.counterexamplePath ?? '0');
       const errors = failing?.probe.errors() ?? [];
-      const last = failing?.probe.exchanges.at(-1);
+      // The request to reproduce: the failure's own, else the input's write (what a balance or status finding is about).
+      const exchanges = failing?.probe.exchanges ?? [];
+      const last = exchanges.find((e) => e.request.method !== 'GET') ?? exchanges.at(-1);
       const reproduction = (request: Exchange['request'] | undefined): string =>
         ` — shrunk input (${details.numShrinks} shrink step(s), seed ${details.seed}): ${shown}; replay: ${replayLine}` + (request === undefined ? '' : `; curl: ${curlLine(request)}`);
       if (errors.length === 0) {
@@ -192,11 +194,8 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
         const request = failure.request ?? last?.request;
         ctx.fail({ ...failure, message: `${failure.message}${reproduction(request)}`, ...(request === undefined ? {} : { request }) });
       }
-      if (last !== undefined) ctx.note(`reproduce: ${curlLine(failure0Request(errors) ?? last.request)}`);
+      const first = errors[0]?.request ?? last?.request;
+      if (first !== undefined) ctx.note(`reproduce: ${curlLine(first)}`);
     },
   };
-}
-
-function failure0Request(errors: readonly Failure[]): Exchange['request'] | undefined {
-  return errors[0]?.request;
 }
