@@ -52,4 +52,5 @@ export const NOT_QUICK: readonly string[] = [
   'engine/run.test.ts', // 42 s
   'scripts/commands/baseline.test.ts', // 30 s
   'load/node-engine-smoke.test.ts', // 21 s
+  'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
 ];

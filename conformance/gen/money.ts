@@ -39,7 +39,7 @@ class Topup implements Command {
     return true;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const body = { skuId: this.write.sku.skuId, mobile: real.fx.mobile(this.write.sku.countryCode as string), correlationId: uniqueId(this.write.id), ...this.write.amount };
+    const body = { skuId: this.write.sku.skuId, mobile: real.fx.mobile(this.write.sku.countryCode as string), correlationId: uniqueId(this.write.id, real.fx), ...this.write.amount };
     const { submitted, final } = await submitAndFinish(real.probe, VERSION, TOPUP.id, body);
     // '852' always ends in a final code (submitAndFinish records it when it does not).
     if (final === undefined) throw new StepFailed('final');

@@ -22,6 +22,8 @@ export interface CaseOutcome {
   readonly status: CaseStatus;
   /** Why it did not pass (failed: the checks that fired; skipped: the reason). */
   readonly explanation?: string;
+  /** What the case noted (GEN: its seed, budget and time to the first failure). */
+  readonly notes?: readonly string[];
 }
 
 export interface ProfileOutcome {
@@ -63,6 +65,7 @@ export async function runPlanAgainst(profile: string | SandboxProfile, cases: re
       cases: result.cases.map((c) => ({
         id: c.id,
         status: c.status,
+        ...(c.notes.length === 0 ? {} : { notes: c.notes }),
         ...(c.status === 'failed' ? { explanation: formatCaseFailure(c) } : c.status === 'skipped' ? { explanation: `${c.id}: skipped (${c.skipReason ?? '?'})` } : {}),
       })),
     };
