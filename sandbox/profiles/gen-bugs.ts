@@ -2,7 +2,7 @@
 // hand-written cases (one chosen value per rule) pass and only GEN (conformance/gen/) finds them. Proof: conformance/gen/gen-proof.test.ts.
 import { DEFAULT_FIELD_MAPPING, readNumber } from '../../api/field-mapping.ts';
 import { perSandbox, refuseWith } from './planted-bugs.ts';
-import type { ProfileEnvelopeContext, ProfileRequest, SandboxProfile } from './registry.ts';
+import type { GenBug, ProfileEnvelopeContext, ProfileRequest, SandboxProfile } from './registry.ts';
 
 const TOPUPS = ['v1.transaction.topup', 'v2.transaction.topup'];
 const STATUS = ['v1.transaction.status', 'v2.transaction.status'];
@@ -21,15 +21,6 @@ const REFUSE_CENTS = refuseWith('amount must be a whole number');
 const LAST_SUCCESS = perSandbox(() => ({ payLoad: undefined as unknown }));
 const HIDDEN_CHARGES = perSandbox(() => ({ total: 0 }));
 const STATUS_ID_HEADER = 'x-planted-gen-correlation-id';
-
-/** A GEN bug's declaration: the rule it breaks and the GEN case ids that find it (at least one of them fails per seed). */
-export interface GenBug {
-  readonly rule: string;
-  readonly specSection: string;
-  readonly expectedGenCases: readonly string[];
-  /** Where in the input space the bug lives (what the hand-written case's one value misses). */
-  readonly corner: string;
-}
 
 export type GenBugProfile = SandboxProfile & { readonly genBug: GenBug };
 

@@ -56,6 +56,15 @@ export interface PlantedBug {
   expectedFailingCases: string[];
 }
 
+/** A GEN bug's declaration: the rule it breaks and the GEN case ids that find it (at least one of them fails per seed). */
+export interface GenBug {
+  readonly rule: string;
+  readonly specSection: string;
+  readonly expectedGenCases: readonly string[];
+  /** Where in the input space the bug lives (what the hand-written case's one value misses). */
+  readonly corner: string;
+}
+
 /** A benign profile's declaration: the spec rule that makes its change non-breaking, and the change. */
 export interface BenignChange {
   /** Spec Versioning rule 3, quoted verbatim (the part that covers the change). */
@@ -74,6 +83,8 @@ export interface SandboxProfile {
   name: string;
   description: string;
   plantedBug?: PlantedBug;
+  /** Set on bug-gen-* profiles: a bug only GEN (conformance/gen/) finds (conformance/gen/gen-proof.test.ts). */
+  genBug?: GenBug;
   /** Set on benign-* profiles: the whole conformance plan must pass against them (conformance/benign-profiles.test.ts). */
   benign?: BenignChange;
   /** Set on faults-* profiles: a seeded fraction of requests get a fault (sandbox/faults.ts). */
