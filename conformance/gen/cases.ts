@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { readField, readNumber, readString } from '../../api/field-mapping.ts';
 import { getOperation, type RequestBodyName } from '../../api/operations.ts';
-import { describeResponse, notSuccessful, successful } from '../checks.ts';
+import { notSuccessful, successful } from '../checks.ts';
 import { FILTERS, FILTER_ROWS, filterCaseId, judgeFiltered, type FilterSpec } from '../cases/filters.ts';
-import { expectAllRefused } from '../cases/len.ts';
+import { expectAllRefused, expectStatusNotSuccessful } from '../cases/len.ts';
 import { SECTION, records, submitAndFinish } from '../cases/common.ts';
 import type { Fixtures } from '../fixtures.ts';
 import { bodyFacts } from '../request-rules.ts';
@@ -47,19 +47,9 @@ function topupBody(fx: Fixtures, w: ValidWrite): Record<string, unknown> {
   return { skuId: w.sku.skuId, mobile: fx.mobile(w.sku.countryCode as string), correlationId: uniqueId(w.id, fx), ...w.amount };
 }
 
-/** A refused request leaves no success behind: its status (when its correlationId is a string) is not a success. */
+/** A refused request leaves no success behind (its correlationId when it is a string the status path can carry). */
 async function statusNotSuccessful(probe: CaseContext, correlationId: unknown): Promise<void> {
-  if (typeof correlationId !== 'string' || correlationId === '' || correlationId.length > 200) return;
-  const status = await probe.call('v2.transaction.status', { path: { correlationId } });
-  if (status.response.classification.outcome !== 'Successful') return;
-  probe.fail({
-    check: 'status-not-successful',
-    operation: status.request.operationId,
-    message: `the status endpoint reports the refused transaction ${correlationId} as successful`,
-    expected: 'not a success',
-    received: describeResponse(status.response),
-    request: status.request,
-  });
+  if (typeof correlationId === 'string' && correlationId !== '' && correlationId.length <= 200) await expectStatusNotSuccessful(probe, 'v2', correlationId);
 }
 
 function validTopups(options: GenOptions): ConformanceCase {

@@ -3,24 +3,15 @@
 import fc from 'fast-check';
 import { findOperation, type ApiVersion } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
-import { ENVELOPE_INVARIANTS, describeResponse, makeFailure } from '../checks.ts';
+import { ENVELOPE_INVARIANTS } from '../checks.ts';
+import { readBalance } from '../runner.ts';
 import type { Fixtures } from '../fixtures.ts';
 import { SkipCase, StepFailed, type CallOptions, type CaseContext, type Check, type Exchange, type Failure, type PollOutcome, type ScenarioCase, type Severity } from '../types.ts';
 import { curlLine } from './curl.ts';
 import { describeBudget, type GenOptions } from './options.ts';
 
 /** A property of the spec over a space of inputs. */
-export interface GenProperty<T> {
-  /** GEN-<what>; stable. */
-  readonly id: string;
-  readonly title: string;
-  readonly specSection: string;
-  /** The rule, quoted from the spec. */
-  readonly rule: string;
-  readonly api: ApiVersion;
-  /** Reads or moves the balance: runs alone, after the concurrent cases. */
-  readonly exclusive?: boolean;
-  readonly assumed?: readonly string[];
+export interface GenProperty<T> extends Pick<ScenarioCase, 'id' | 'title' | 'specSection' | 'rule' | 'api' | 'exclusive' | 'assumed'> {
   /** The input space, derived from the request schema and the target's catalog; may skip when the target lacks it. */
   arbitrary(ctx: CaseContext, fx: Fixtures): fc.Arbitrary<T> | Promise<fc.Arbitrary<T>>;
   /** One generated input against the target; failures go to `probe` (fail/check), never straight to the case. */
@@ -83,18 +74,8 @@ class Probe implements CaseContext {
   pollStatus(version: ApiVersion, correlationId: string, options: { submittedAt: number; deadlineMs?: number }): Promise<PollOutcome> {
     return this.ctx.pollStatus(version, correlationId, options);
   }
-  async balance(version: ApiVersion): Promise<number | undefined> {
-    const exchange = await this.call(`${version}.account.balance`, {});
-    const value = exchange.response.envelope?.payLoad;
-    if (exchange.response.classification.outcome === 'Successful' && typeof value === 'number') return value;
-    this.failures.push(
-      makeFailure({ caseId: this.caseId, operationId: exchange.request.operationId, request: exchange.request }, 'balance-readable', {
-        message: 'the balance could not be read (spec: Balance payLoad is a number)',
-        expected: "HTTP 200, '000', payLoad number",
-        received: describeResponse(exchange.response),
-      }),
-    );
-    return undefined;
+  balance(version: ApiVersion): Promise<number | undefined> {
+    return readBalance(this, version, (failure) => this.failures.push(failure));
   }
   correlationId(length?: number): string {
     return this.ctx.correlationId(length);
