@@ -41,6 +41,7 @@ export const NOT_QUICK: readonly string[] = [
   'reports/k6-handle-summary.test.ts',
   'reports/k6-series.test.ts',
   'scripts/commands/conformance.test.ts',
+  'scripts/commands/fuzz.test.ts',
   'scripts/commands/gate.test.ts',
   'scripts/commands/interrupt.test.ts',
   'scripts/commands/load.test.ts',
