@@ -1,23 +1,24 @@
 // GEN's stateful money sequences: top-ups, status checks and balance reads in generated order, with correlationIds of
 // every valid length and class, against a model of the wallet (fast-check model-based commands); shrunk to the shortest sequence.
 import fc from 'fast-check';
-import { getOperation } from '../../api/operations.ts';
 import { bodyFacts } from '../request-rules.ts';
 import { describeResponse } from '../checks.ts';
 import { SECTION, submitAndFinish, transactionOf } from '../cases/common.ts';
 import type { Fixtures } from '../fixtures.ts';
 import { StepFailed, type CaseContext, type ConformanceCase } from '../types.ts';
-import { showWrite, uniqueId, usableSkus, validWrite, type ValidWrite } from './arbitraries.ts';
+import { bodyForSku } from '../bodies.ts';
+import { showId, showWrite, uniqueId, usableSkus, validWrite, type ValidWrite } from './arbitraries.ts';
 import type { GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 
 const VERSION = 'v2';
-const TOPUP = getOperation('v2.transaction.topup');
 
 /** What the spec lets a client predict: the balance after every success, and each transaction's final outcome. */
 interface Model {
   balance: number | undefined;
   readonly transactions: Array<{ readonly correlationId: string; readonly outcome: 'Successful' | 'Failed' }>;
+  /** Transaction ids of the succeeded gift card purchases (fieldMapping.transaction.transactionId). */
+  readonly giftcards: Array<string | number>;
 }
 
 interface Real {
@@ -33,26 +34,81 @@ function broken(real: Real, failure: Parameters<CaseContext['fail']>[0]): never 
   throw new StepFailed(failure.check);
 }
 
-class Topup implements Command {
-  constructor(readonly write: ValidWrite) {}
+/** One generated write of the sequence: a top-up (any SKU, amount, id shape), or a PIN or gift card purchase. */
+export interface GenWrite {
+  readonly kind: 'topup' | 'pin' | 'giftcard';
+  readonly write: ValidWrite;
+}
+
+const WRITE_OPS: Readonly<Record<GenWrite['kind'], string>> = { topup: 'v2.transaction.topup', pin: 'v2.transaction.pin', giftcard: 'v2.transaction.giftcard' };
+
+function bodyOf(real: Real, w: GenWrite): Record<string, unknown> | undefined {
+  const correlationId = uniqueId(w.write.id, real.fx);
+  if (w.kind === 'topup') return { skuId: w.write.sku.skuId, mobile: real.fx.mobile(w.write.sku.countryCode as string), correlationId, ...w.write.amount };
+  // PIN and gift card bodies from their schemas' required fields (conformance/bodies.ts), with the generated id.
+  const body = bodyForSku(real.probe, real.fx, bodyFacts(w.kind), w.write.sku);
+  return body === undefined ? undefined : { ...body, correlationId };
+}
+
+const showGenWrite = (w: GenWrite): string => (w.kind === 'topup' ? `topup(${showWrite(w.write)})` : `${w.kind}(SKU ${w.write.sku.skuId}, ${showId(w.write.id)})`);
+
+/**
+ * Writes sent together, each followed to its final answer. The sequence sends one at a time: fast-check's command
+ * shrinking does not shrink inside a command, so a group would keep a reproduction longer than it needs to be.
+ */
+class Writes implements Command {
+  constructor(readonly writes: readonly GenWrite[]) {}
   check(): boolean {
     return true;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const body = { skuId: this.write.sku.skuId, mobile: real.fx.mobile(this.write.sku.countryCode as string), correlationId: uniqueId(this.write.id, real.fx), ...this.write.amount };
-    const { submitted, final } = await submitAndFinish(real.probe, VERSION, TOPUP.id, body);
-    // '852' always ends in a final code (submitAndFinish records it when it does not).
-    if (final === undefined) throw new StepFailed('final');
-    const outcome = final.response.classification.outcome;
-    if (outcome !== 'Successful' && outcome !== 'Failed') throw new StepFailed('final');
-    model.transactions.push({ correlationId: body.correlationId, outcome });
-    if (outcome !== 'Successful') return;
-    const charged = transactionOf(real.probe, final, submitted).chargedAmount;
-    // Without a readable charge the model cannot predict the balance: the next read sets it again.
-    model.balance = charged === undefined || model.balance === undefined ? undefined : Math.round((model.balance + charged) * 100) / 100;
+    const done = await Promise.all(
+      this.writes.map(async (w) => {
+        const body = bodyOf(real, w);
+        if (body === undefined) return undefined;
+        return { w, body, ...(await submitAndFinish(real.probe, VERSION, WRITE_OPS[w.kind], body)) };
+      }),
+    );
+    for (const result of done) {
+      if (result === undefined) continue;
+      const { w, body, submitted, final } = result;
+      // '852' always ends in a final code (submitAndFinish records it when it does not).
+      if (final === undefined) throw new StepFailed('final');
+      const outcome = final.response.classification.outcome;
+      if (outcome !== 'Successful' && outcome !== 'Failed') throw new StepFailed('final');
+      model.transactions.push({ correlationId: body.correlationId as string, outcome });
+      if (outcome !== 'Successful') continue;
+      const view = transactionOf(real.probe, final, submitted);
+      if (w.kind === 'giftcard' && view.transactionId !== undefined) model.giftcards.push(view.transactionId);
+      // Without a readable charge the model cannot predict the balance: the next read sets it again.
+      model.balance = view.chargedAmount === undefined || model.balance === undefined ? undefined : Math.round((model.balance + view.chargedAmount) * 100) / 100;
+    }
   }
   toString(): string {
-    return `topup(${showWrite(this.write)})`;
+    return this.writes.length === 1 ? showGenWrite(this.writes[0] as GenWrite) : `together(${this.writes.map(showGenWrite).join(', ')})`;
+  }
+}
+
+class GiftcardFetch implements Command {
+  constructor(readonly pick: number) {}
+  check(model: Readonly<Model>): boolean {
+    return model.giftcards.length > 0;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const id = model.giftcards[this.pick % model.giftcards.length] as string | number;
+    const fetched = await real.probe.call(`${VERSION}.transaction.giftcard-fetch`, { path: { id } });
+    if (fetched.response.classification.outcome === 'Successful') return;
+    broken(real, {
+      check: 'giftcard-fetch-answers',
+      operation: fetched.request.operationId,
+      message: `the gift card of the succeeded purchase ${String(id)} could not be fetched`,
+      expected: "HTTP 200, responseCode '000'",
+      received: describeResponse(fetched.response),
+      request: fetched.request,
+    });
+  }
+  toString(): string {
+    return `giftcard-fetch(#${this.pick})`;
   }
 }
 
@@ -106,7 +162,7 @@ class Status implements Command {
 export function moneyCase(options: GenOptions): ConformanceCase {
   return genCase<Iterable<Command>>(options, {
     id: 'GEN-MONEY-SEQUENCE-V2',
-    title: 'top-ups, status checks and balance reads in any order: every transaction is found by its correlationId and stays final, the balance moves with every success and never with a failure',
+    title: 'top-ups, PINs and gift cards, status checks, gift card fetches and balance reads in any order: every transaction is found by its correlationId and stays final, the balance moves with every success and never with a failure',
     specSection: `${SECTION.writes} (Balance; Status check); ${SECTION.states}`,
     rule:
       "Balance: real-time balance of the wallet. Status check: returns the final status of an earlier RTR or PIN (and gift card) transaction identified by its correlationId. '852' means in progress; poll repeatedly until another code is returned. A transaction is successful only if HTTP status is 200 and responseCode is '000'.",
@@ -116,16 +172,30 @@ export function moneyCase(options: GenOptions): ConformanceCase {
     arbitrary(ctx, fx) {
       const skus = usableSkus(fx, bodyFacts('topup')).filter((s) => s.countryCode !== undefined && fx.mobile(s.countryCode) !== undefined);
       if (skus.length === 0) ctx.skip('the catalog has no RTR SKU with readable amount bounds in a country with a number plan');
+      // PIN and gift card SKUs whose schema-required fields the catalog fills (a few, so a sequence stays cheap).
+      const fillable = (kind: 'pin' | 'giftcard') => usableSkus(fx, bodyFacts(kind)).filter((s) => bodyForSku(ctx, fx, bodyFacts(kind), s) !== undefined).slice(0, 20);
+      // Top-ups weigh most: their amounts (cents included) and ids span the space; PINs and gift cards join the sequence.
+      const writes: Array<fc.WeightedArbitrary<GenWrite>> = [{ arbitrary: validWrite(skus, 50).map((write) => ({ kind: 'topup' as const, write })), weight: 6 }];
+      for (const kind of ['pin', 'giftcard'] as const) {
+        const own = fillable(kind);
+        if (own.length > 0) writes.push({ arbitrary: validWrite(own, 50).map((write) => ({ kind, write })), weight: 1 });
+      }
+      const write = fc.oneof(...writes);
       return fc.commands(
-        [validWrite(skus, 50).map((w) => new Topup(w) as Command), fc.constant(new Balance() as Command), fc.nat(20).map((n) => new Status(n) as Command)],
-        { maxCommands: 8 },
+        [
+          write.map((w) => new Writes([w]) as Command),
+          fc.constant(new Balance() as Command),
+          fc.nat(20).map((n) => new Status(n) as Command),
+          fc.nat(20).map((n) => new GiftcardFetch(n) as Command),
+        ],
+        { maxCommands: 8, size: 'max' },
       );
     },
     show: (commands) => [...commands].map(String).join(' → '),
     async run(probe, commands, fx) {
       const start = await probe.balance(VERSION);
       if (start === undefined) throw new StepFailed('balance');
-      await fc.asyncModelRun(() => ({ model: { balance: start, transactions: [] }, real: { probe, fx } }), commands);
+      await fc.asyncModelRun(() => ({ model: { balance: start, transactions: [], giftcards: [] }, real: { probe, fx } }), commands);
     },
   });
 }

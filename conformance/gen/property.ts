@@ -141,10 +141,14 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
         return false;
       });
       const { seed, budget, replay } = options;
+      // Within the runner's case timeout (3 poll deadlines), shrinking included, whatever the budget says.
+      const caseBound = Math.floor(ctx.timing.pollDeadlineMs * 3 * 0.6);
+      const timeLimitMs = Math.min(budget.timeLimitMs ?? caseBound, caseBound);
       const details = await fc.check(predicate, {
         seed: replay?.seed ?? seed,
         numRuns: budget.runs,
-        ...(budget.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: budget.timeLimitMs, markInterruptAsFailure: false }),
+        interruptAfterTimeLimit: timeLimitMs,
+        markInterruptAsFailure: false,
         ...(replay === undefined ? {} : { path: replay.path, endOnFailure: true }),
       });
       ctx.note(
