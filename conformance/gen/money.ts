@@ -181,14 +181,13 @@ export function moneyCase(options: GenOptions): ConformanceCase {
         if (own.length > 0) writes.push({ arbitrary: validWrite(own, 50).map((write) => ({ kind, write })), weight: 1 });
       }
       const write = fc.oneof(...writes);
+      // fast-check picks among the listed arbitraries alike: writes and balance reads are listed twice, so a sequence
+      // mostly moves money and reads it (what the balance rule needs), with status checks and fetches between.
+      const writeCommand = write.map((w) => new Writes([w]) as Command);
+      const balance = fc.constant(new Balance() as Command);
       return fc.commands(
-        [
-          write.map((w) => new Writes([w]) as Command),
-          fc.constant(new Balance() as Command),
-          fc.nat(20).map((n) => new Status(n) as Command),
-          fc.nat(20).map((n) => new GiftcardFetch(n) as Command),
-        ],
-        { maxCommands: 8, size: 'max' },
+        [writeCommand, writeCommand, balance, balance, fc.nat(20).map((n) => new Status(n) as Command), fc.nat(20).map((n) => new GiftcardFetch(n) as Command)],
+        { maxCommands: 10, size: 'max' },
       );
     },
     show: (commands) => [...commands].map(String).join(' → '),
