@@ -25,7 +25,9 @@ describe('GEN options', () => {
     expect(() => parseGenSeed('2147483648')).toThrow(HarnessError);
     expect(parseReplay('42:3:0:1')).toEqual({ seed: 42, path: '3:0:1' });
     expect(parseReplay('-5:0')).toEqual({ seed: -5, path: '0' });
+    expect(parseReplay('5:13:2@BAi:F')).toEqual({ seed: 5, path: '13:2', commands: 'BAi:F' });
     expect(() => parseReplay('42')).toThrow(HarnessError);
+    expect(replayCommand('GEN-MONEY-SEQUENCE-V2', 5, '13:2', 'BAi:F')).toBe("gateway-harness fuzz --grep '^GEN-MONEY-SEQUENCE-V2 ' --replay '5:13:2@BAi:F'");
     expect(replayCommand('GEN-PAGE-WALK', 42, '3:0')).toBe("gateway-harness fuzz --grep '^GEN-PAGE-WALK ' --replay 42:3:0");
   });
 

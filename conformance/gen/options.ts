@@ -12,6 +12,8 @@ export interface GenBudget {
 export interface GenReplay {
   readonly seed: number;
   readonly path: string;
+  /** Model-based sequences: fast-check's replay path of the commands (`@<replayPath>` after the path). */
+  readonly commands?: string;
 }
 
 export interface GenOptions {
@@ -62,9 +64,9 @@ export function parseGenSeed(value: string | undefined, fresh: () => number = ()
 /** `--replay <seed>:<path>` as a failing GEN case reports it (path: fast-check's counterexample path, e.g. `3:0:1`). */
 export function parseReplay(value: string | undefined): GenReplay | undefined {
   if (value === undefined) return undefined;
-  const m = /^(-?\d{1,11}):(\d+(?::\d+)*)$/.exec(value);
+  const m = /^(-?\d{1,11}):(\d+(?::\d+)*)(?:@(\S+))?$/.exec(value);
   if (m === null) throw usage(`--replay must be <seed>:<path> as a GEN failure prints it (e.g. 42:3:0:1), got "${value.slice(0, 40)}"`);
-  return { seed: Number(m[1]), path: m[2] as string };
+  return { seed: Number(m[1]), path: m[2] as string, ...(m[3] === undefined ? {} : { commands: m[3] }) };
 }
 
 /** The budget as a report line says it. */

@@ -18,6 +18,8 @@ export interface GenProperty<T> extends Pick<ScenarioCase, 'id' | 'title' | 'spe
   run(probe: CaseContext, value: T, fx: Fixtures): Promise<void>;
   /** The shrunk input as the report says it (default: fast-check's own rendering). */
   show?(value: T): string;
+  /** What `--replay` needs beyond seed and path (model-based sequences: the commands' replay path). */
+  replayTail?(value: T): string | undefined;
 }
 
 /** The note GEN leaves with the time to its first failing input (the proof meta-test reads it). */
@@ -92,8 +94,9 @@ class Probe implements CaseContext {
 }
 
 /** The command line that runs exactly this counterexample again (conformance's options; fuzz takes the same). */
-export function replayCommand(caseId: string, seed: number, path: string): string {
-  return `gateway-harness fuzz --grep '^${caseId} ' --replay ${seed}:${path}`;
+export function replayCommand(caseId: string, seed: number, path: string, tail?: string): string {
+  // A commands replay path may hold characters a shell reads: quoted then.
+  return `gateway-harness fuzz --grep '^${caseId} ' --replay ${tail === undefined ? `${seed}:${path}` : `'${seed}:${path}@${tail.replace(/'/g, `'\\''`)}'`}`;
 }
 
 export function genCase<T>(options: GenOptions, property: GenProperty<T>): ScenarioCase {
@@ -160,7 +163,7 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       if (firstFailureMs !== undefined) ctx.note(`${FIRST_FAILURE_NOTE} ${firstFailureMs} ms`);
       const value = (details.counterexample?.[0] ?? failing?.value) as T;
       const shown = property.show === undefined ? fc.stringify(value) : property.show(value);
-      const replayLine = replayCommand(property.id, details.seed, details.counterexamplePath ?? '0');
+      const replayLine = replayCommand(property.id, details.seed, details.counterexamplePath ?? '0', property.replayTail?.(value));
       const errors = failing?.probe.errors() ?? [];
       // The request to reproduce: the failure's own, else the input's write (what a balance or status finding is about).
       const exchanges = failing?.probe.exchanges ?? [];
