@@ -57,7 +57,8 @@ describe('planted-bug profiles (data)', () => {
   test('at least 15 distinct rules, and every case group is reached', () => {
     expect(new Set(PLANTED_BUG_PROFILES.map((p) => p.plantedBug!.rule)).size).toBeGreaterThanOrEqual(15);
     const groups = new Set([...PROVEN].map((id) => ALL_CASES.find((c) => c.id === id)?.group));
-    for (const group of CASE_GROUPS) expect(groups.has(group), `no planted bug makes a ${group} case fail`).toBe(true);
+    // GEN is not in the hand-written plan: its proof is conformance/gen/gen-proof.test.ts (GEN_BUG_PROFILES).
+    for (const group of CASE_GROUPS.filter((g) => g !== 'GEN')) expect(groups.has(group), `no planted bug makes a ${group} case fail`).toBe(true);
   });
 });
 

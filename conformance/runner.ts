@@ -82,6 +82,21 @@ function randomChars(n: number): string {
   return out;
 }
 
+/** The wallet balance through a case context, or undefined after handing `record` why it could not be read. */
+export async function readBalance(ctx: Pick<CaseContext, 'call' | 'caseId'>, version: ApiVersion, record: (failure: Failure) => void): Promise<number | undefined> {
+  const exchange = await ctx.call(`${version}.account.balance`, {});
+  const value = exchange.response.envelope?.payLoad;
+  if (exchange.response.classification.outcome === 'Successful' && typeof value === 'number') return value;
+  record(
+    makeFailure({ caseId: ctx.caseId, operationId: exchange.request.operationId, request: exchange.request }, 'balance-readable', {
+      message: 'the balance could not be read (spec: Balance payLoad is a number)',
+      expected: "HTTP 200, '000', payLoad number",
+      received: describeResponse(exchange.response),
+    }),
+  );
+  return undefined;
+}
+
 /** Thrown into a case's later requests once the case has timed out, so it cannot send anything into a later phase. */
 class CaseCancelled extends Error {
   constructor(caseId: string) {
@@ -345,17 +360,7 @@ class Context implements CaseContext {
   }
 
   async balance(version: ApiVersion): Promise<number | undefined> {
-    const exchange = await this.call(`${version}.account.balance`, {});
-    const value = exchange.response.envelope?.payLoad;
-    if (exchange.response.classification.outcome === 'Successful' && typeof value === 'number') return value;
-    this.failures.push(
-      makeFailure({ caseId: this.caseId, operationId: exchange.request.operationId, request: exchange.request }, 'balance-readable', {
-        message: 'the balance could not be read (spec: Balance payLoad is a number)',
-        expected: "HTTP 200, '000', payLoad number",
-        received: describeResponse(exchange.response),
-      }),
-    );
-    return undefined;
+    return readBalance(this, version, (failure) => this.failures.push(failure));
   }
 
   correlationId(length = 36): string {

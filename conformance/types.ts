@@ -31,6 +31,7 @@ export const CASE_GROUPS = [
   'AMOUNT',
   'FILTERS',
   'STATUS',
+  'GEN',
 ] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 

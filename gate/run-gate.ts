@@ -3,7 +3,8 @@
 import { OPERATIONS } from '../api/operations.ts';
 import type { ResolvedTargetConfig, TargetConfig } from '../api/target-config.ts';
 import type { ApiSelection } from '../conformance/plan.ts';
-import { selectCases } from '../conformance/plan.ts';
+import { planWithGen } from '../conformance/gen/plan.ts';
+import type { GenOptions } from '../conformance/gen/options.ts';
 import { addFaultCounts, createFaultTally } from '../api/faults.ts';
 import { runConformanceSuite } from '../conformance/run-suite.ts';
 import { settingsForSandbox } from '../conformance/session.ts';
@@ -41,6 +42,8 @@ export interface GateRequest {
   readonly profile: string;
   readonly seed: number;
   readonly settings: ConformanceSettings;
+  /** GEN's seed and budget (conformance/gen/): the generated properties run with the hand-written cases. */
+  readonly gen: GenOptions;
   /** Where the baseline is looked for (--baseline, default gateway-baseline/). */
   readonly baselineDir: string;
   /** The baseline to check drift against, read beforehand (a broken one stops the gate before anything runs); absent: none there. */
@@ -174,7 +177,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
 
     // 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs.
-    const cases = selectCases({ api });
+    const cases = planWithGen({ api }, request.gen);
     const settings = sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox);
     const where = sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
     // Responses that were no gateway answer, counted over every part (api/faults.ts); each part judges its own.
@@ -190,7 +193,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       api,
       progress: request.progress,
       onResponse: (response) => faults.add(response),
-      announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
+      announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
     const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined => interrupt?.interruption(startedAt, { notRun: laterParts(after) });
     if (suite.kind === 'unusable') {

@@ -68,7 +68,7 @@ describe('usage errors are one GH_ERR_USAGE line, exit 2', () => {
   });
 
   it('an unknown command', async () => {
-    expectOneUsageLine(await runCli(['no-such-command']), /unknown command 'no-such-command' \(commands: gate, conformance, load, /);
+    expectOneUsageLine(await runCli(['no-such-command']), /unknown command 'no-such-command' \(commands: gate, conformance, fuzz, load, /);
   });
 
   it('no command at all', async () => {

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, HarnessError, isHarnessError } from '../api/errors.ts';
 import { PLANTED_BUG_PROFILES } from '../conformance/proof/planted-bugs.ts';
+import { GEN_BUG_PROFILES } from '../conformance/proof/gen-bugs.ts';
 import { addProfiles } from '../sandbox/profiles/registry.ts';
 import { COMMANDS } from './commands/index.ts';
 
@@ -11,6 +12,7 @@ const PACKAGE_VERSION = '0.1.0';
 // The planted bugs live with the conformance proof; every command takes them by name (`--profile bug-*`, a config's
 // sandbox.profile), so the CLI adds them to the sandbox's registry before any command starts a sandbox.
 addProfiles(PLANTED_BUG_PROFILES);
+addProfiles(GEN_BUG_PROFILES);
 
 /**
  * Every parse problem commander finds (unknown option or command, missing value, excess argument) becomes one

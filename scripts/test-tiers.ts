@@ -41,6 +41,7 @@ export const NOT_QUICK: readonly string[] = [
   'reports/k6-handle-summary.test.ts',
   'reports/k6-series.test.ts',
   'scripts/commands/conformance.test.ts',
+  'scripts/commands/fuzz.test.ts',
   'scripts/commands/gate.test.ts',
   'scripts/commands/interrupt.test.ts',
   'scripts/commands/load.test.ts',
@@ -53,4 +54,5 @@ export const NOT_QUICK: readonly string[] = [
   'engine/run.test.ts', // 42 s
   'scripts/commands/baseline.test.ts', // 30 s
   'load/node-engine-smoke.test.ts', // 21 s
+  'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
 ];

@@ -10,7 +10,7 @@ import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, records } from './common.ts';
 
 /** The spec's table rows of the read operations that take filters, quoted. */
-const ROWS: Readonly<Record<string, string>> = {
+export const FILTER_ROWS: Readonly<Record<string, string>> = {
   'v1.catalog.skus': '/api/v1/catalog/skus | query productid integer int32, optional | array',
   'v1.catalog.sku-description': '/api/v1/catalog/sku/description | query skuId int32, productId int32, both optional | array',
   'v1.catalog.sku-logos': '/api/v1/catalog/sku/logos | query skuId int32, productId int32, both optional | array of images',
@@ -247,7 +247,7 @@ function filterCase(spec: FilterSpec): ConformanceCase {
     group: 'FILTERS',
     title: `${spec.operationId}?${spec.param}=<a value of the catalog> returns only (and every) matching record`,
     specSection: op.specSection,
-    rule: ROWS[spec.operationId] ?? spec.operationId,
+    rule: FILTER_ROWS[spec.operationId] ?? spec.operationId,
     api: op.version,
     assumed: [
       `the record field of the filtered value: fieldMapping.${spec.judge.label}`,

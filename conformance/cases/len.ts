@@ -145,19 +145,21 @@ export async function expectNothingCharged(
       request: exchange.request,
     });
   }
-  if (options.statusCheck && correlationId !== '') {
-    const status = await ctx.call(`${version}.transaction.status`, { path: { correlationId } });
-    if (status.response.classification.outcome === 'Successful') {
-      ctx.fail({
-        check: 'status-not-successful',
-        operation: status.request.operationId,
-        message: `the status endpoint reports the refused transaction ${correlationId} as successful`,
-        expected: 'not a success',
-        received: describeResponse(status.response),
-        request: status.request,
-      });
-    }
-  }
+  if (options.statusCheck && correlationId !== '') await expectStatusNotSuccessful(ctx, version, correlationId);
+}
+
+/** A refused transaction leaves no success behind: the status of its correlationId is not a success. */
+export async function expectStatusNotSuccessful(ctx: CaseContext, version: ApiVersion, correlationId: string): Promise<void> {
+  const status = await ctx.call(`${version}.transaction.status`, { path: { correlationId } });
+  if (status.response.classification.outcome !== 'Successful') return;
+  ctx.fail({
+    check: 'status-not-successful',
+    operation: status.request.operationId,
+    message: `the status endpoint reports the refused transaction ${correlationId} as successful`,
+    expected: 'not a success',
+    received: describeResponse(status.response),
+    request: status.request,
+  });
 }
 
 /** One request of a refusal case: what was broken, and the body. */

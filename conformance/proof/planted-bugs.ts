@@ -33,7 +33,7 @@ function writeBody(operationId: string | undefined, body: unknown): { name: Requ
  * A write refused as a gateway would refuse it: the body is replaced by this text (not an object, so the sandbox's
  * validation refuses it before anything is decided or charged) and the refusal's message says why.
  */
-function refuseWith(reason: string): { refuse: (req: ProfileRequest) => void; explain: (ctx: ProfileEnvelopeContext) => { envelope: Record<string, unknown> } | void } {
+export function refuseWith(reason: string): { refuse: (req: ProfileRequest) => void; explain: (ctx: ProfileEnvelopeContext) => { envelope: Record<string, unknown> } | void } {
   const marker = `planted-bug refusal: ${reason}`;
   return {
     refuse: (req) => {
@@ -44,7 +44,7 @@ function refuseWith(reason: string): { refuse: (req: ProfileRequest) => void; ex
 }
 
 /** Per-sandbox memory of a stateful bug: profiles are shared objects, the Host header tells sandboxes apart. */
-function perSandbox<T>(make: () => T): (headers: Record<string, string | undefined>) => T {
+export function perSandbox<T>(make: () => T): (headers: Record<string, string | undefined>) => T {
   const states = new Map<string, T>();
   return (headers) => {
     const host = headers.host ?? '';

@@ -12,9 +12,11 @@ import { createNodeConformanceTarget, timingFor } from '../target.ts';
 import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import type { CaseStatus, ConformanceCase } from '../types.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
+import { GEN_BUG_PROFILES } from './gen-bugs.ts';
 
 // A proof worker gets profile names: the planted bugs must be found by name in its process too.
 addProfiles(PLANTED_BUG_PROFILES);
+addProfiles(GEN_BUG_PROFILES);
 
 /**
  * Small enough to keep a run short (the 120 s trigger takes 4.8 s), large enough that the delay triggers' client
@@ -27,6 +29,8 @@ export interface CaseOutcome {
   readonly status: CaseStatus;
   /** Why it did not pass (failed: the checks that fired; skipped: the reason). */
   readonly explanation?: string;
+  /** What the case noted (GEN: its seed, budget and time to the first failure). */
+  readonly notes?: readonly string[];
 }
 
 export interface ProfileOutcome {
@@ -68,6 +72,7 @@ export async function runPlanAgainst(profile: string | SandboxProfile, cases: re
       cases: result.cases.map((c) => ({
         id: c.id,
         status: c.status,
+        ...(c.notes.length === 0 ? {} : { notes: c.notes }),
         ...(c.status === 'failed' ? { explanation: formatCaseFailure(c) } : c.status === 'skipped' ? { explanation: `${c.id}: skipped (${c.skipReason ?? '?'})` } : {}),
       })),
     };

@@ -1,6 +1,7 @@
 // A worker process of the proof pool: runs the profiles its parent sends (a few side by side) and reports each outcome.
 // Separate processes let the meta-test use every core; each run is still one sandbox + one client, as in a real run.
 import { runPlanAgainst, type ProfileOutcome } from './profile-run.ts';
+import { isGenJob, runGenJob } from '../gen/proof-job.ts';
 
 export type WorkerRequest = { readonly type: 'run'; readonly profiles: readonly string[]; readonly parallel: number };
 export type WorkerReply =
@@ -21,7 +22,7 @@ async function runAll(profiles: readonly string[], parallel: number): Promise<vo
     while (next < profiles.length) {
       const profile = profiles[next++] as string;
       try {
-        await send({ type: 'outcome', outcome: await runPlanAgainst(profile) });
+        await send({ type: 'outcome', outcome: isGenJob(profile) ? await runGenJob(profile) : await runPlanAgainst(profile) });
       } catch (error) {
         await send({ type: 'error', profile, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       }

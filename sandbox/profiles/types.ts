@@ -1,5 +1,5 @@
 // What a sandbox profile is: data (behaviour overrides, catalog additions, a fault plan, corruptions) plus optional
-// hooks, and the declarations of a planted bug or a benign change. Shapes only, so profiles and the registry share them.
+// hooks, and the declarations of a planted bug, a GEN bug or a benign change. Shapes only, so profiles and the registry share them.
 import type { BehaviourOverride } from '../behaviour.ts';
 import type { PayloadCorruption } from '../corruption.ts';
 import type { FaultPlan } from '../faults.ts';
@@ -11,6 +11,15 @@ export interface PlantedBug {
   specSection: string;
   /** Conformance case ids that must fail against this profile. */
   expectedFailingCases: string[];
+}
+
+/** A GEN bug's declaration: the rule it breaks and the GEN case ids that find it (at least one of them fails per seed). */
+export interface GenBug {
+  readonly rule: string;
+  readonly specSection: string;
+  readonly expectedGenCases: readonly string[];
+  /** Where in the input space the bug lives (what the hand-written case's one value misses). */
+  readonly corner: string;
 }
 
 /** A benign profile's declaration: the spec rule that makes its change non-breaking, and the change. */
@@ -31,6 +40,8 @@ export interface SandboxProfile {
   name: string;
   description: string;
   plantedBug?: PlantedBug;
+  /** Set on bug-gen-* profiles: a bug only GEN (conformance/gen/) finds (conformance/gen/gen-proof.test.ts). */
+  genBug?: GenBug;
   /** Set on benign-* profiles: the whole conformance plan must pass against them (conformance/benign-profiles.test.ts). */
   benign?: BenignChange;
   /** Set on faults-* profiles: a seeded fraction of requests get a fault (sandbox/faults.ts). */

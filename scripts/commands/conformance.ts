@@ -6,7 +6,9 @@ import { EXIT, HarnessError } from '../../api/errors.ts';
 import { createFaultTally } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
-import { compileGrep, selectCases, type ApiSelection } from '../../conformance/plan.ts';
+import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
+import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
+import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
 import { runConformanceSuite } from '../../conformance/run-suite.ts';
 import { SETTINGS_ENV_VAR, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
@@ -22,7 +24,7 @@ import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTa
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
-interface ConformanceOptions extends TargetOptions, MoneyOptions {
+export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
   grep?: string;
   reportDir?: string;
@@ -31,6 +33,29 @@ interface ConformanceOptions extends TargetOptions, MoneyOptions {
   settings?: string;
   list?: boolean;
   allowSkips?: boolean;
+  genSeed?: string;
+  genBudget?: string;
+  replay?: string;
+  /** False with --no-gen: the hand-written cases only. */
+  gen?: boolean;
+}
+
+/** `conformance` runs the hand-written cases and GEN; `fuzz` runs GEN alone with its larger default budget. */
+export type ConformanceMode = 'conformance' | 'fuzz';
+
+function genOptionsFrom(opts: ConformanceOptions, mode: ConformanceMode): GenOptions {
+  const replay = parseReplay(opts.replay);
+  return {
+    seed: parseGenSeed(opts.genSeed),
+    budget: parseGenBudget(opts.genBudget, mode === 'fuzz' ? FUZZ_GEN_BUDGET : DEFAULT_GEN_BUDGET),
+    ...(replay === undefined ? {} : { replay }),
+  };
+}
+
+function planFor(opts: ConformanceOptions, api: ApiSelection, mode: ConformanceMode): ConformanceCase[] {
+  const selection = { api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) };
+  if (mode === 'fuzz') return genOnly(selection, genOptionsFrom(opts, mode));
+  return planWithGen(selection, opts.gen === false ? undefined : genOptionsFrom(opts, mode));
 }
 
 function usage(message: string): HarnessError {
@@ -56,8 +81,8 @@ export function checkProfile(name: string): void {
   }
 }
 
-function printPlan(api: ApiSelection, grep: string | undefined): void {
-  const lines = selectCases({ api, ...(grep === undefined ? {} : { grep }) }).map(
+function printPlan(cases: readonly ConformanceCase[]): void {
+  const lines = cases.map(
     (c) => `${c.id}\t${c.exclusive === true ? 'exclusive' : 'concurrent'}\t${c.specSection}\t${c.title}\n`,
   );
   // `conformance --list | head` closes the pipe early: that is not an error.
@@ -97,15 +122,15 @@ export function checkTarget(config: TargetConfig, opts: { readonly profile?: str
   }
 }
 
-async function runConformance(opts: ConformanceOptions): Promise<number> {
+export async function runConformance(opts: ConformanceOptions, mode: ConformanceMode = 'conformance'): Promise<number> {
   const api = parseApi(opts.api);
   compileGrep(opts.grep);
   if (opts.list === true) {
-    printPlan(api, opts.grep);
+    printPlan(planFor(opts, api, mode));
     return EXIT.ok;
   }
   const config = configFromOptions(opts);
-  const planned = selectCases({ api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) });
+  const planned = planFor(opts, api, mode);
   const money = moneySettingsFrom(opts, config.environment);
   if (opts.dryRun === true) {
     for (const line of planLines(conformancePlan(planned, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
@@ -166,7 +191,7 @@ async function runConformance(opts: ConformanceOptions): Promise<number> {
         progress,
         onResponse: (response) => faults.add(response),
         stop: interrupt.signal,
-        announce: `conformance: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
+        announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
       });
     } finally {
       progress.done();
@@ -223,7 +248,10 @@ export function register(program: Command): void {
     .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
     .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
     .option('--list', 'print the selected cases (id, phase, spec section, title) and exit')
-    .option('--allow-skips', 'accept skipped cases (not verified): the verdict can then pass, and says how many were skipped');
+    .option('--allow-skips', 'accept skipped cases (not verified): the verdict can then pass, and says how many were skipped')
+    .option('--gen-seed <n>', 'seed of the generated (GEN) properties (default: a fresh one, printed in the notes of every GEN case)')
+    .option('--gen-budget <runs|duration>', 'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s); see `gateway-harness fuzz --help`')
+    .option('--no-gen', 'the hand-written cases only (no GEN properties)');
   addTargetOptions(cmd);
   addMoneyOptions(cmd, { ledger: false });
   cmd.action(async (opts: ConformanceOptions) => {

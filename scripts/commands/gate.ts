@@ -12,6 +12,7 @@ import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTa
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { checkProfile, checkTarget, parseApi, parseSeed } from './conformance.ts';
+import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
 
 export interface GateOptions extends TargetOptions, CompareFlags {
   api: string;
@@ -20,6 +21,8 @@ export interface GateOptions extends TargetOptions, CompareFlags {
   baseline?: string;
   profile?: string;
   seed?: string;
+  genSeed?: string;
+  genBudget?: string;
   settings?: string;
   engine: string;
 }
@@ -76,6 +79,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
       allowSkips: opts.allowSkips === true,
       profile,
       seed,
+      gen: { seed: parseGenSeed(opts.genSeed), budget: parseGenBudget(opts.genBudget, DEFAULT_GEN_BUDGET) },
       settings,
       baselineDir,
       ...(baseline === undefined ? {} : { baseline }),
@@ -119,6 +123,8 @@ export function register(program: Command): void {
     .option('--baseline <dir>', `drift baseline to check against (default ${DEFAULT_BASELINE_DIR}/ when it exists; record one with \`gateway-harness baseline record\`)`)
     .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a planted bug (see `gateway-harness sandbox --list-profiles`)')
     .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
+    .option('--gen-seed <n>', 'seed of the generated (GEN) conformance properties (default: a fresh one, printed in the report)')
+    .option('--gen-budget <runs|duration>', 'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s)')
     .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
     .option('--engine <engine>', `load engine: ${ENGINE_CHOICES.join(', ')} (auto: k6 if found, else the Node engine)`, 'auto');
   addTargetOptions(cmd);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { register as registerSandbox } from './sandbox.ts';
 import { register as registerGate } from './gate.ts';
 import { register as registerConformance } from './conformance.ts';
+import { register as registerFuzz } from './fuzz.ts';
 import { register as registerBaseline } from './baseline.ts';
 import { register as registerMigrate } from './migrate.ts';
 import { register as registerOpenApi } from './openapi.ts';
@@ -19,6 +20,7 @@ export type RegisterCommand = (program: Command) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerGate,
   registerConformance,
+  registerFuzz,
   registerLoad,
   registerBaseline,
   registerMigrate,

@@ -97,7 +97,7 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
 
 function printProfiles(write: (line: string) => void): void {
   for (const profile of listProfiles()) {
-    const bug = profile.plantedBug ? ` [planted bug: ${profile.plantedBug.specSection}]` : '';
+    const bug = profile.plantedBug ? ` [planted bug: ${profile.plantedBug.specSection}]` : profile.genBug ? ` [planted GEN bug: ${profile.genBug.specSection}]` : '';
     const benign = profile.benign ? ` [benign: ${profile.benign.change}]` : '';
     write(`${profile.name}\t${profile.description}${bug}${benign}\n`);
   }

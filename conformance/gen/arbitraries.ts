@@ -1,0 +1,222 @@
+// Input spaces of the GEN properties, derived from schemas/<body>-request.schema.json (lengths, required fields, types,
+// int32 bounds) and the target's catalog (SKUs of each category, their amount bounds and currencies, number plans).
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { isFaceRange, isRange, validAmount, type ValidAmount } from '../../api/catalog-facts.ts';
+import type { RequestBodyName } from '../../api/operations.ts';
+import { skusFor } from '../bodies.ts';
+import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import { INT32_MAX, INT32_MIN, bodyFacts, formatRow, type BodyFacts } from '../request-rules.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// correlationIds of every valid length and character class
+
+export const ID_CLASSES = ['alnum', 'digits', 'upper', 'lower', 'symbols'] as const;
+export type IdClass = (typeof ID_CLASSES)[number];
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = UPPER.toLowerCase();
+const DIGITS = '0123456789';
+const ALPHABETS: Readonly<Record<IdClass, string>> = {
+  alnum: UPPER + LOWER + DIGITS,
+  digits: DIGITS,
+  upper: UPPER,
+  lower: LOWER,
+  // Characters a client id may carry besides letters and digits and that stay one path segment in the status URL.
+  symbols: UPPER + LOWER + DIGITS + '-_',
+};
+
+/** The shape of a correlationId (what fast-check generates and shrinks); the id itself is made unique when sent. */
+export interface IdShape {
+  readonly length: number;
+  readonly chars: IdClass;
+}
+
+export const idShape = (minLength: number, maxLength: number): fc.Arbitrary<IdShape> =>
+  fc.record({ length: fc.integer({ min: minLength, max: maxLength }), chars: fc.constantFrom(...ID_CLASSES) });
+
+/** Ids sent per run (a run's fixtures object stands for the run: discovered once per run and target). */
+const usedIds = new WeakMap<object, Set<string>>();
+
+/**
+ * A correlationId of the shape that this run has not sent before (the spec: "Unique id from the client system";
+ * shrinking sends the same shape many times). Random, so a real sandbox's earlier runs are unlikely to hold it. When
+ * the run has used every id of a tiny shape (10 one-digit ids), the input is skipped (fast-check's precondition).
+ */
+export function uniqueId(shape: IdShape, run: object): string {
+  let used = usedIds.get(run);
+  if (used === undefined) {
+    used = new Set();
+    usedIds.set(run, used);
+  }
+  const alphabet = ALPHABETS[shape.chars];
+  for (let attempt = 0; attempt < 10_000; attempt++) {
+    let id = '';
+    for (let i = 0; i < shape.length; i++) id += alphabet[Math.floor(Math.random() * alphabet.length)];
+    // The symbol class always carries a symbol (at the end: never a leading '-').
+    if (shape.chars === 'symbols' && shape.length >= 2 && !/[-_]/.test(id)) id = id.slice(0, -1) + (Math.random() < 0.5 ? '-' : '_');
+    if (!used.has(id)) {
+      used.add(id);
+      return id;
+    }
+  }
+  fc.pre(false);
+  throw new Error(`no unused correlationId of ${shape.length} ${shape.chars} characters left in this run`);
+}
+
+export const showId = (shape: IdShape): string => `correlationId of ${shape.length} ${shape.chars} character(s)`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Amounts within (and outside) a SKU's bounds, to the cent
+
+const cents = (n: number): number => Math.round(n * 100);
+
+/** Bounds of the amount a body sends for this SKU, and the currency it is in (absent: the wallet currency). */
+export interface AmountBounds {
+  readonly min: number;
+  readonly max: number;
+  readonly transactionCurrencyCode?: string;
+}
+
+/** Wallet range first (no currency sent), then a face value range, then the fixed face value (api/catalog-facts.ts validAmount's order). */
+export function amountBounds(sku: SkuFixture): AmountBounds | undefined {
+  if (isRange(sku)) return { min: sku.minWalletAmount as number, max: sku.maxWalletAmount as number };
+  const valid = validAmount(sku);
+  if (valid === undefined) return undefined;
+  if (valid.transactionCurrencyCode !== undefined && isFaceRange(sku)) {
+    return { min: sku.minFaceValue as number, max: sku.maxFaceValue as number, transactionCurrencyCode: valid.transactionCurrencyCode };
+  }
+  return { min: valid.amount, max: valid.amount, ...(valid.transactionCurrencyCode === undefined ? {} : { transactionCurrencyCode: valid.transactionCurrencyCode }) };
+}
+
+/** Any amount within the bounds, cents included. */
+export const amountWithin = (b: AmountBounds): fc.Arbitrary<ValidAmount> =>
+  fc.integer({ min: cents(b.min), max: cents(b.max) }).map((c) => withCurrency(c / 100, b));
+
+export function withCurrency(amount: number, b: AmountBounds): ValidAmount {
+  return b.transactionCurrencyCode === undefined ? { amount } : { amount, transactionCurrencyCode: b.transactionCurrencyCode };
+}
+
+/** Below the minimum by any distance — a cent, a little, to zero and negative amounts; or above the maximum by any distance. */
+export const amountOutside = (b: AmountBounds): fc.Arbitrary<{ amount: number; side: 'below' | 'above' }> =>
+  fc.oneof(
+    fc.integer({ min: 1, max: cents(b.min) + 100_000 }).map((d) => ({ amount: (cents(b.min) - d) / 100, side: 'below' as const })),
+    fc.integer({ min: 1, max: cents(b.max) * 10 + 100_000 }).map((d) => ({ amount: (cents(b.max) + d) / 100, side: 'above' as const })),
+  );
+
+// ---------------------------------------------------------------------------------------------------------------
+// Valid bodies from the schema and the catalog
+
+/**
+ * SKUs of the body's category whose amount bounds are readable and whose country has a number plan. Bundles that need
+ * the bundles call first are left out: the spec's two-step purchase may ask for a loan on top of the face value (LOAN's).
+ */
+export function usableSkus(fx: Fixtures, facts: BodyFacts): SkuFixture[] {
+  return skusFor(fx, facts).filter(
+    (s) => s.requireFetchBundle !== true && amountBounds(s) !== undefined && (s.countryCode === undefined || fx.plan(s.countryCode) !== undefined),
+  );
+}
+
+/** A generated valid write: its SKU, an amount within its bounds, a correlationId shape. Mobile numbers come from the plan when sent. */
+export interface ValidWrite {
+  readonly sku: SkuFixture;
+  readonly amount: ValidAmount;
+  readonly id: IdShape;
+}
+
+export function validWrite(skus: readonly SkuFixture[], maxIdLength: number): fc.Arbitrary<ValidWrite> {
+  return fc
+    .constantFrom(...skus)
+    .chain((sku) => fc.record({ sku: fc.constant(sku), amount: amountWithin(amountBounds(sku) as AmountBounds), id: idShape(1, maxIdLength) }));
+}
+
+export const showWrite = (w: ValidWrite): string =>
+  `SKU ${w.sku.skuId} (${w.sku.countryCode ?? '?'}), amount ${w.amount.amount}${w.amount.transactionCurrencyCode === undefined ? '' : ` ${w.amount.transactionCurrencyCode}`}, ${showId(w.id)}`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the schema says about each field (lengths and types beyond request-rules.ts's facts)
+
+interface FieldSchema {
+  readonly type?: string | readonly string[];
+  readonly minLength?: number;
+  readonly maxLength?: number;
+}
+
+export function fieldSchemas(name: RequestBodyName): Readonly<Record<string, FieldSchema>> {
+  const url = new URL(`../../schemas/${name}-request.schema.json`, import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { properties?: Record<string, FieldSchema> }).properties ?? {};
+}
+
+const typesOf = (p: FieldSchema): readonly string[] => (p.type === undefined ? [] : typeof p.type === 'string' ? [p.type] : p.type);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Invalid bodies: a valid body with exactly one stated rule broken
+
+export type BreakKind = 'over-long' | 'empty' | 'null' | 'missing' | 'wrong-type' | 'int32-overflow';
+
+/** One broken rule: which field, how, and the spec row it breaks. */
+export interface Break {
+  readonly kind: BreakKind;
+  readonly field: string;
+  /** The broken value (absent for 'missing'); for an over-long correlationId its shape. */
+  readonly value?: unknown;
+  readonly label: string;
+}
+
+/** Breaks of the kinds given, for every field of the body the schema states them for. */
+export function breaks(name: RequestBodyName, kinds: readonly BreakKind[], valid: (field: string) => unknown): fc.Arbitrary<Break> {
+  const facts = bodyFacts(name);
+  const schema = fieldSchemas(name);
+  const options: fc.Arbitrary<Break>[] = [];
+  for (const [field, p] of Object.entries(schema)) {
+    const types = typesOf(p);
+    const required = facts.required.includes(field);
+    if (kinds.includes('over-long') && p.maxLength !== undefined && types.includes('string')) {
+      const max = p.maxLength;
+      options.push(
+        fc.integer({ min: 1, max: 200 }).map((extra) =>
+          field === 'correlationId'
+            ? { kind: 'over-long', field, value: { length: max + extra, chars: 'alnum' } satisfies IdShape, label: `${field} of ${max + extra} characters (limit ${max})` }
+            : { kind: 'over-long', field, value: '1234567890'.repeat(30).slice(0, max + extra), label: `${field} of ${max + extra} characters (limit ${max})` },
+        ),
+      );
+    }
+    if (!required) continue;
+    if (kinds.includes('empty') && types.length === 1 && types[0] === 'string' && (p.minLength ?? 0) >= 1) options.push(fc.constant({ kind: 'empty', field, value: '', label: `${field} empty` }));
+    if (kinds.includes('null') && !types.includes('null')) options.push(fc.constant({ kind: 'null', field, value: null, label: `${field} null` }));
+    if (kinds.includes('missing')) options.push(fc.constant({ kind: 'missing', field, label: `${field} missing` }));
+    if (kinds.includes('wrong-type')) {
+      const wrong: fc.Arbitrary<unknown> = types.includes('string')
+        ? fc.oneof(fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}))
+        : fc.oneof(fc.constant(String(valid(field))), fc.boolean(), fc.constant([valid(field)]), fc.constant({}));
+      options.push(wrong.map((value) => ({ kind: 'wrong-type', field, value, label: `${field} as ${JSON.stringify(value)} (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not ${types.join('/')})` })));
+    }
+    if (kinds.includes('int32-overflow') && facts.int32.includes(field)) {
+      options.push(
+        fc
+          .oneof(fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MAX + d), fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MIN - d))
+          .map((value) => ({ kind: 'int32-overflow', field, value, label: `${field} ${value} (outside int32)` })),
+      );
+    }
+  }
+  if (options.length === 0) throw new Error(`the ${facts.table} has no field to break with ${kinds.join('/')}`);
+  return fc.oneof(...options);
+}
+
+/** The valid body with the break applied; an over-long correlationId is made unique at its length. */
+export function applyBreak(body: Record<string, unknown>, broken: Break, run: object): Record<string, unknown> {
+  const out = { ...body };
+  if (broken.kind === 'missing') delete out[broken.field];
+  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = uniqueId(broken.value as IdShape, run);
+  else out[broken.field] = broken.value;
+  return out;
+}
+
+/** The spec rows a set of breaks can break, quoted as the table prints them. */
+export function quotedRows(name: RequestBodyName, fields?: readonly string[]): string {
+  const facts = bodyFacts(name);
+  return Object.values(facts.rows)
+    .filter((row) => fields === undefined || fields.includes(row.field))
+    .map(formatRow)
+    .join('; ');
+}
