@@ -83,6 +83,45 @@ describe('baseline layer', () => {
   });
 });
 
+describe('body texts seen before (the payload layers are memoized per operation)', () => {
+  const op = getOperation('v2.catalog.operators');
+  const clean = ok([{ operatorId: 1, operatorName: 'n', imageUrl: 'u' }]);
+  const broken = ok([{ operatorId: 'x', operatorName: 'n' }]);
+  const text = (body: unknown): string => JSON.stringify(body);
+
+  it('an equal text gets the violations checking it again gives; a different text of the same operation is checked anew', () => {
+    const options = {};
+    const fresh = summary(checkResponseBody(op, broken, options));
+    expect(fresh).toEqual(['error spec $.payLoad[*].operatorId', 'warning observed $.payLoad[*].imageUrl']);
+    for (let round = 0; round < 3; round++) {
+      expect(summary(checkResponseBody(op, broken, options, text(broken))), `broken ${round}`).toEqual(fresh);
+      expect(checkResponseBody(op, clean, options, text(clean)), `clean ${round}`).toEqual([]);
+    }
+  });
+
+  it('keys on the options object: the same text under promoted options gets its own severities', () => {
+    const plain = {};
+    const promoted = { promoteObserved: true };
+    expect(errors(checkResponseBody(op, broken, plain, text(broken)))).toEqual(['error spec $.payLoad[*].operatorId']);
+    expect(errors(checkResponseBody(op, broken, promoted, text(broken)))).toContain('error observed $.payLoad[*].imageUrl');
+  });
+
+  it('keys on the operation: the same text under another operation gets that operation\'s layers', () => {
+    const options = {};
+    const body = ok([{ productName: 7 }]);
+    expect(errors(checkResponseBody(getOperation('v2.catalog.countries'), body, options, text(body)))).toEqual([]);
+    expect(errors(checkResponseBody(getOperation('v2.lookup.mobile'), body, options, text(body)))).toEqual(['error spec $.payLoad[*].productName']);
+  });
+
+  it('never memoizes the envelope check: a text seen with a good envelope is still judged on its own envelope', () => {
+    const options = {};
+    const good = ok([]);
+    expect(checkResponseBody(op, good, options, text(good))).toEqual([]);
+    // The caller's text and body disagree only in this test; the envelope is always checked on the body.
+    expect(summary(checkResponseBody(op, { ...good, responseMessage: 5 }, options, text(good)))).toEqual(['error envelope $.responseMessage']);
+  });
+});
+
 describe('sampleValue', () => {
   it('shows the value at the violation with secret members redacted, and cuts long text', () => {
     const body = ok({ giftCardDetail: { cardNumber: '4111', pin: '1234', certificateLink: 'u' } });

@@ -2,6 +2,7 @@
 // then the payload in three layers — what the spec states (error), what observed payloads show (warning unless
 // promoted), what the learned baseline says (error where the drift rules call the difference breaking).
 // Runtime-neutral: only pre-compiled standalone validators run here (schemas/generated, or a baseline's, built with the bundle).
+import { BodyMemo } from './body-memo.ts';
 import { pathOfPointer } from './json-path.ts';
 import { findOperation, OPERATIONS, type Operation } from './operations.ts';
 import { issuesOf, validateEnvelope, type ValidationIssue } from './validation.ts';
@@ -119,26 +120,55 @@ function collect(out: Map<string, PayloadViolation>, issues: readonly Validation
 
 const NO_VIOLATIONS: readonly PayloadViolation[] = Object.freeze([]);
 
+/** What the payload layers found in one successful envelope (each NO_ISSUES when clean). */
+interface LayerIssues {
+  readonly spec: readonly ValidationIssue[];
+  readonly baseline: readonly ValidationIssue[];
+  readonly observed: readonly ValidationIssue[];
+}
+
+const CLEAN_LAYERS: LayerIssues = Object.freeze({ spec: NO_ISSUES, baseline: NO_ISSUES, observed: NO_ISSUES });
+
+function layerIssues(operation: Pick<Operation, 'id' | 'payloadKind' | 'purpose'>, body: Record<string, unknown>, options: PayloadCheckOptions): LayerIssues {
+  const spec = issuesOf(specValidatorFor(operation), body.payLoad, 'payLoad', '/payLoad');
+  const learned = options.baseline?.[operation.id];
+  const baseline = learned === undefined ? NO_ISSUES : issuesOf(learned, body, 'envelope');
+  const observedSchema = OBSERVED_SCHEMAS[operation.id];
+  const observed = observedSchema === undefined ? NO_ISSUES : issuesOf(observedSchema.validate, body.payLoad, 'payLoad', '/payLoad');
+  return spec.length === 0 && baseline.length === 0 && observed.length === 0 ? CLEAN_LAYERS : { spec, baseline, observed };
+}
+
+/**
+ * The payload layers' findings for the last two body texts of each operation, per runtime instance (a k6 VU, an engine
+ * VU). A load run fetches the same catalog lists again and again (countries, gift card pages, promotions), and inside
+ * k6 the layers cost ~2x the envelope check per response; an equal text (with the same options object) gets the same
+ * issues, so counts, paths and samples are those of checking it again. Texts over 64 Ki characters are always checked
+ * (the memo then holds at most 2 x 64 Ki characters per operation). The envelope check is never memoized.
+ */
+const LAYER_MEMO = new BodyMemo<LayerIssues>(2, 64 * 1024);
+
 /**
  * Every violation of one response body (HTTP 200, parsed JSON): the envelope schema (with the payload kind), then on
  * '000' the spec, baseline and observed layers. One violation per JSON path; errors first in the result. Runs on every
- * response inside k6, so a clean answer allocates nothing beyond the validators' own work.
+ * response inside k6, so a clean answer allocates nothing beyond the validators' own work. `bodyText`: the text `body`
+ * was parsed from, when the caller has it, so a text seen before skips the payload layers (LAYER_MEMO).
  */
-export function checkResponseBody(operation: Pick<Operation, 'id' | 'envelope' | 'payloadKind' | 'purpose'>, body: unknown, options: PayloadCheckOptions = {}): readonly PayloadViolation[] {
+export function checkResponseBody(
+  operation: Pick<Operation, 'id' | 'envelope' | 'payloadKind' | 'purpose'>,
+  body: unknown,
+  options: PayloadCheckOptions = {},
+  bodyText?: string,
+): readonly PayloadViolation[] {
   const envelope = validateEnvelope(operation, body);
   const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   const payloadLayers = record !== undefined && record.responseCode === '000' && 'payLoad' in record && options.envelopeOnly !== true;
-  const spec = payloadLayers ? issuesOf(specValidatorFor(operation), record.payLoad, 'payLoad', '/payLoad') : NO_ISSUES;
-  const learned = payloadLayers ? options.baseline?.[operation.id] : undefined;
-  const baseline = learned === undefined ? NO_ISSUES : issuesOf(learned, body, 'envelope');
-  const observedSchema = payloadLayers ? OBSERVED_SCHEMAS[operation.id] : undefined;
-  const observed = observedSchema === undefined ? NO_ISSUES : issuesOf(observedSchema.validate, record?.payLoad, 'payLoad', '/payLoad');
-  if (envelope.valid && spec.length === 0 && baseline.length === 0 && observed.length === 0) return NO_VIOLATIONS;
+  const layers = payloadLayers ? LAYER_MEMO.value(operation.id, bodyText, options, () => layerIssues(operation, record, options)) : CLEAN_LAYERS;
+  if (envelope.valid && layers === CLEAN_LAYERS) return NO_VIOLATIONS;
   const out = new Map<string, PayloadViolation>();
   if (!envelope.valid) collect(out, envelope.errors, 'envelope', 'error', body);
-  collect(out, spec, 'spec', 'error', body);
-  collect(out, baseline, 'baseline', 'error', body);
-  collect(out, observed, 'observed', options.promoteObserved === true ? 'error' : 'warning', body);
+  collect(out, layers.spec, 'spec', 'error', body);
+  collect(out, layers.baseline, 'baseline', 'error', body);
+  collect(out, layers.observed, 'observed', options.promoteObserved === true ? 'error' : 'warning', body);
   const all = [...out.values()];
   return [...all.filter((v) => v.severity === 'error'), ...all.filter((v) => v.severity === 'warning')];
 }

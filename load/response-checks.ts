@@ -70,7 +70,7 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
       violations = [{ layer: 'envelope', severity: 'error', path: '$', pointer: '', message: schemaProblem }];
       checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: false });
     } else {
-      violations = checkResponseBody(operation, response.envelope, options);
+      violations = checkResponseBody(operation, response.envelope, options, response.bodyText);
       const errors = violations.filter((v) => v.severity === 'error');
       if (errors.length > 0) schemaProblem = errors.map((v) => v.message.replace(/\s+/g, ' ').trim()).join('; ');
       checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: !errors.some((v) => v.layer === 'envelope') });
