@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleScript, mayUseSyncHttp } from './bundle.ts';
+import { bundleScript, mayUseSyncHttp, unsupportedMembers } from './bundle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-engine-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,3 +36,28 @@ describe('mayUseSyncHttp', () => {
     expect(await detects('named-async', `import { asyncRequest } from 'k6/http';\nexport default async function () { await asyncRequest('GET', 'http://127.0.0.1:1/'); }\n`)).toBe(false);
   });
 });
+
+// The harness's own bundles are CommonJS (esbuild.config.mjs): k6 v0.48 runs them without its Babel pass. esbuild
+// bundles their require("k6/http") in a lazy-init form whose shims must not read as uses of the module.
+describe('mayUseSyncHttp and unsupportedMembers on CommonJS scripts', () => {
+  it('asyncRequest only (through the default export, as esbuild writes a bundled ES import): false', async () => {
+    const script = `var import_http = require('k6/http');\nmodule.exports.options = { vus: 1 };\nmodule.exports.default = async function () { await import_http.default.asyncRequest('GET', 'http://127.0.0.1:1/'); };\n`;
+    expect(await detects('cjs-async', script)).toBe(false);
+  });
+
+  it('a blocking call through the default export or a named export, or the module passed on: true', async () => {
+    expect(await detects('cjs-default-get', `var h = require('k6/http');\nmodule.exports.default = function () { h.default.get('http://127.0.0.1:1/'); };\n`)).toBe(true);
+    expect(await detects('cjs-named-post', `var h = require('k6/http');\nmodule.exports.default = function () { h.post('http://127.0.0.1:1/', 'x'); };\n`)).toBe(true);
+    expect(await detects('cjs-passed', `var h = require('k6/http');\nfunction use(x) { return x; }\nmodule.exports.default = function () { use(h); };\n`)).toBe(true);
+  });
+
+  it('a member the engine does not implement is named, through the default export or the module', async () => {
+    const path = join(dir, 'cjs-unsupported.js');
+    writeFileSync(path, `var h = require('k6/http');\nmodule.exports.default = function () { h.default.cookieJar(); h.file(); h.default.asyncRequest('GET', 'x'); };\n`);
+    await expect(bundleScript(path)).rejects.toThrow(/k6\/http\.cookieJar[\s\S]*k6\/http\.file|k6\/http\.file[\s\S]*k6\/http\.cookieJar/);
+    const ok = join(dir, 'cjs-supported.js');
+    writeFileSync(ok, `var h = require('k6/http');\nmodule.exports.default = function () { h.default.asyncRequest('GET', 'x'); };\n`);
+    expect(unsupportedMembers(await bundleScript(ok))).toEqual([]);
+  });
+});
+

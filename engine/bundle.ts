@@ -61,12 +61,19 @@ const PASSIVE_MEMBERS = new Set(['default', 'then', 'toJSON', 'constructor', '__
  * Finds `http.cookieJar`-style uses of a default import's member the engine does not implement, so they fail at load
  * time like unsupported named imports (computed access such as http[name] is caught when it runs).
  */
-export function unsupportedMembers(code: string): string[] {
+export function unsupportedMembers(bundled: string): string[] {
+  const code = withoutModuleShims(bundled);
   const found = new Set<string>();
   for (const [module, names] of Object.entries(MODULE_EXPORTS)) {
     // esbuild binds the default import to an alias (`var http_default = __k6default_k6_http;`): follow it.
     const base = `${defaultName(module)}\\d*`;
-    const aliases = [base, ...[...code.matchAll(new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = ${base};`, 'g'))].map((a) => a[1] as string)];
+    // A CommonJS script reaches it as `import_http.default.x`, and its named exports as `import_http.x`.
+    const required = requiredBindings(code, module);
+    const aliases = [
+      base,
+      ...[...code.matchAll(new RegExp(`(?:\\bvar |^[ \\t]*)([A-Za-z_$][\\w$]*) = ${base};`, 'gm'))].map((a) => a[1] as string),
+      ...required.map((name) => `${escapeRegExp(name)}(?:\\.default)?`),
+    ];
     const re = new RegExp(`(?<![\\w$.])(?:${aliases.join('|')})\\.([A-Za-z_$][\\w$]*)`, 'g');
     for (const m of code.matchAll(re)) {
       const member = m[1] as string;
@@ -89,14 +96,26 @@ function escapeRegExp(text: string): string {
  * the sync-HTTP helper thread started during init; the others do not pay a thread per worker for it (its start-up CPU
  * and memory). A miss only delays the first synchronous request by the helper's start-up: it starts on first use.
  */
-export function mayUseSyncHttp(code: string): boolean {
+export function mayUseSyncHttp(bundled: string): boolean {
+  const code = withoutModuleShims(bundled);
   const base = `${defaultName('k6/http')}\\d*`;
-  const declarations = [...code.matchAll(new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = ${base};`, 'g'))];
-  const aliases = [base, ...declarations.map((a) => escapeRegExp(a[1] as string))];
-  for (const m of code.matchAll(new RegExp(`(?<![\\w$.])(?<!\\bvar )(?:${aliases.join('|')})(?![\\w$])(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g'))) {
+  // An alias of the default import: `var http_default = base;`, or the same assignment inside esbuild's lazy module
+  // init (a CommonJS script's require("k6/http") bundles the module that way).
+  const declarations = [...code.matchAll(new RegExp(`(?:\\bvar |^[ \\t]*)([A-Za-z_$][\\w$]*) = ${base};`, 'gm'))];
+  const required = requiredBindings(code, 'k6/http');
+  const aliases = [base, ...declarations.map((a) => escapeRegExp(a[1] as string)), ...required.map((name) => `${escapeRegExp(name)}\\.default`)];
+  const uses = new RegExp(`(?<![\\w$.])(?<!\\bvar )(?:${aliases.join('|')})(?![\\w$])(?!\\s*=(?!=))(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g');
+  for (const m of code.matchAll(uses)) {
     if (declarations.some((d) => d.index === m.index || (d.index < (m.index as number) && (m.index as number) < d.index + d[0].length))) continue;
     const member = m[2];
     if (member === undefined || SYNC_HTTP_MEMBERS.has(member)) return true;
+  }
+  // A CommonJS script's named use: `import_http.get(...)` (a blocking call) or the binding passed on whole.
+  for (const name of required) {
+    for (const m of code.matchAll(new RegExp(`(?<![\\w$.])${escapeRegExp(name)}(?![\\w$])(?!\\s*=(?!=))(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g'))) {
+      const member = m[2];
+      if (member === undefined || SYNC_HTTP_MEMBERS.has(member)) return true;
+    }
   }
   const moduleVar = /\bvar ([A-Za-z_$][\w$]*) = __engineVU\.module\("k6\/http"\);/.exec(code)?.[1];
   if (moduleVar === undefined) return false;
@@ -106,6 +125,25 @@ export function mayUseSyncHttp(code: string): boolean {
     if (new RegExp(`(?<![\\w$.])(?<!function )${escapeRegExp(binding[1] as string)}\\s*\\(`).test(code)) return true;
   }
   return false;
+}
+
+/**
+ * The bundle without what esbuild writes around a k6 module a CommonJS script requires (its lazy-init form): the export
+ * getters (`default: () => http_default`) and the hoisted `var m4, __k6default_k6_http, http_default, …;` list are
+ * not uses of the module by the script.
+ */
+function withoutModuleShims(code: string): string {
+  return code.replace(/__export\([\w$]+_exports, \{[^}]*\}\);/g, '').replace(/\bvar [\w$]+, __k6default_[\w$]+(?:, [\w$]+)*;/g, '');
+}
+
+/**
+ * The variables a CommonJS script binds a k6 module to, as esbuild bundles `require("k6/http")` of an ES module:
+ * `var import_http = __toESM((init_http(), __toCommonJS(http_exports)), 1);` (the name follows the path's last part).
+ */
+function requiredBindings(code: string, module: string): string[] {
+  const leaf = module.split('/').pop()?.replace(/\W/g, '_') ?? module;
+  const re = new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = (?:__toESM\\()?\\(init_${leaf}\\d*\\(\\), __toCommonJS\\(${leaf}_exports\\d*\\)\\)`, 'g');
+  return [...code.matchAll(re)].map((m) => m[1] as string);
 }
 
 /** Bundles the script; returns the factory's source (compiled with compileFactory, also in worker threads). */
@@ -138,7 +176,9 @@ export async function bundleScript(scriptPath: string): Promise<string> {
   const code = result.outputFiles[0]?.text ?? '';
   const missing = unsupportedMembers(code);
   if (missing.length > 0) throw new ScriptLoadError(missing.map((m) => unsupportedMessage(m)).join('; '));
-  return `(function (__engineVU) {\n${code}\nreturn __k6Entry;\n})`;
+  // A CommonJS script (the harness's own bundles are, see esbuild.config.mjs) fills `module.exports`; an ES module
+  // fills the iife's global. Either way the factory returns the script's exports.
+  return `(function (__engineVU) {\nvar module = { exports: {} }, exports = module.exports;\n${code}\nreturn __k6Entry !== undefined ? __k6Entry : module.exports;\n})`;
 }
 
 /** Compiles the bundle once per thread; each call of the factory is one VU's init context. */
