@@ -14,6 +14,7 @@ import { ENVELOPE_INVARIANTS, makeFailure } from './checks.ts';
 import { retryRead } from '../api/faults.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
 import { TransactionTracker, type DrainReport } from './transactions.ts';
+import { RunCorrelationIds, randomChars, type IdClass } from './correlation-ids.ts';
 import type { ConformanceSettings } from './settings.ts';
 import type { Timing } from './timing.ts';
 import {
@@ -74,14 +75,6 @@ export interface RunEnvironment {
 /** Why a case not started before an interruption is skipped (never counted as passed). */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
-const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function randomChars(n: number): string {
-  let out = '';
-  for (let i = 0; i < n; i++) out += ID_CHARS[Math.floor(Math.random() * ID_CHARS.length)];
-  return out;
-}
-
 /** The wallet balance through a case context, or undefined after handing `record` why it could not be read. */
 export async function readBalance(ctx: Pick<CaseContext, 'call' | 'caseId'>, version: ApiVersion, record: (failure: Failure) => void): Promise<number | undefined> {
   const exchange = await ctx.call(`${version}.account.balance`, {});
@@ -107,8 +100,7 @@ class CaseCancelled extends Error {
 
 /** Shared per run: fixtures discovered once, unique correlationIds, the redaction secrets, open transactions. */
 class RunState {
-  readonly runTag = randomChars(6);
-  private counter = 0;
+  readonly ids = new RunCorrelationIds();
   private fixtures?: Promise<Fixtures>;
   readonly secrets: string[];
   readonly wrongConnection: TargetConnection;
@@ -197,24 +189,6 @@ class RunState {
     };
     if (pending.length > 0 || serviceWait > 0) onProgress?.({ type: 'drain-end', report });
     return report;
-  }
-
-  private readonly shortIds = new Set<string>();
-
-  nextCorrelationId(length: number): string {
-    this.counter += 1;
-    if (length <= 0) return '';
-    const core = `cf${this.runTag}${this.counter.toString(36)}`;
-    if (length > core.length) return core + randomChars(length - core.length);
-    // Short ids cannot carry the run tag: remember them so a run never sends one twice (62 one-char ids exist).
-    for (let attempt = 0; attempt < 1_000; attempt++) {
-      const id = randomChars(length);
-      if (!this.shortIds.has(id)) {
-        this.shortIds.add(id);
-        return id;
-      }
-    }
-    throw new Error(`no unused correlationId of length ${length} left in this run`);
   }
 
   toExchange(exchange: CoreExchange): Exchange {
@@ -363,8 +337,8 @@ class Context implements CaseContext {
     return readBalance(this, version, (failure) => this.failures.push(failure));
   }
 
-  correlationId(length = 36): string {
-    return this.run.nextCorrelationId(length);
+  correlationId(length = 36, chars?: IdClass): string {
+    return this.run.ids.next(length, chars);
   }
 
   sleep(ms: number): Promise<void> {

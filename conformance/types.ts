@@ -9,6 +9,7 @@ import type { Fixtures } from './fixtures.ts';
 import type { ConformanceSettings } from './settings.ts';
 import type { Timing } from './timing.ts';
 import type { DrainReport } from './transactions.ts';
+import type { IdClass } from './correlation-ids.ts';
 
 /** Case groups; the id of every case starts with its group. */
 export const CASE_GROUPS = [
@@ -138,8 +139,11 @@ export interface CaseContext {
   pollStatus(version: ApiVersion, correlationId: string, options: { submittedAt: number; deadlineMs?: number }): Promise<PollOutcome>;
   /** The wallet balance (payLoad number) or undefined after recording why it could not be read. */
   balance(version: ApiVersion): Promise<number | undefined>;
-  /** A fresh correlationId of the given length (default 36), unique within the run. */
-  correlationId(length?: number): string;
+  /**
+   * A fresh correlationId of the given length (default 36) and character class (default alphanumeric), unique within
+   * the run; throws IdsExhausted when the run has sent every id of that shape.
+   */
+  correlationId(length?: number, chars?: IdClass): string;
   sleep(ms: number): Promise<void>;
   /** A line for the report (what the case did, e.g. the SKU it picked). */
   note(text: string): void;

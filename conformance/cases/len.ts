@@ -8,6 +8,7 @@ import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
 import { getOperation } from '../../api/operations.ts';
+import { freshCorrelationId } from '../fresh-id.ts';
 
 /** Amount in the SKU's own face value currency (transactionCurrencyCode = its FaceValueCurrency). */
 export function faceAmount(sku: SkuFixture): ValidAmount | undefined {
@@ -30,7 +31,7 @@ interface LengthRule {
   readonly within: readonly number[];
   readonly over: readonly number[];
   /** The request body with the field at the given length. */
-  body(ctx: CaseContext, fx: Fixtures, version: ApiVersion, length: number): Record<string, unknown>;
+  body(ctx: CaseContext, fx: Fixtures, version: ApiVersion, length: number): Record<string, unknown> | Promise<Record<string, unknown>>;
   readonly assumed?: readonly string[];
 }
 
@@ -45,9 +46,10 @@ const RULES: readonly LengthRule[] = [
     write: 'topup',
     within: [1, 50],
     over: [0, 51],
-    body(ctx, fx, _version, length) {
+    async body(ctx, fx, version, length) {
       const { sku, mobile } = rtrTarget(ctx, fx);
-      return topupBody(ctx, sku, mobile, { correlationId: ctx.correlationId(length) });
+      // A short id may name an earlier run's transaction on a real sandbox: one the target does not know is used.
+      return topupBody(ctx, sku, mobile, { correlationId: await freshCorrelationId(ctx, version, length) });
     },
   },
   {
@@ -106,7 +108,7 @@ function withinCase(rule: LengthRule, version: ApiVersion, length: number): Conf
     api: version,
     assumed: [ASSUMED.skuFields, ...(rule.assumed ?? []), ...(op.pathAssumed ? [ASSUMED.writePath(op)] : [])],
     async scenario(ctx) {
-      const body = rule.body(ctx, await ctx.fixtures(), version, length);
+      const body = await rule.body(ctx, await ctx.fixtures(), version, length);
       const { submitted, final } = await submitAndFinish(ctx, version, op.id, body);
       ctx.check(successful, final ?? submitted);
     },
@@ -242,7 +244,7 @@ function overCase(rule: LengthRule, version: ApiVersion, length: number): Confor
     exclusive: true,
     assumed: [ASSUMED.skuFields, ...(rule.assumed ?? []), ...(op.pathAssumed ? [ASSUMED.writePath(op)] : [])],
     async scenario(ctx) {
-      const body = rule.body(ctx, await ctx.fixtures(), version, length);
+      const body = await rule.body(ctx, await ctx.fixtures(), version, length);
       need(ctx, body, 'a request body');
       // Status by correlationId is documented for RTR/PIN/gift card transactions only.
       await expectNothingCharged(ctx, version, op.id, body, { statusCheck: rule.write === 'topup' });

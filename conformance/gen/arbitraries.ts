@@ -3,28 +3,16 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { isFaceRange, isRange, validAmount, type ValidAmount } from '../../api/catalog-facts.ts';
-import type { RequestBodyName } from '../../api/operations.ts';
+import type { ApiVersion, RequestBodyName } from '../../api/operations.ts';
 import { skusFor } from '../bodies.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';
 import { INT32_MAX, INT32_MIN, bodyFacts, formatRow, type BodyFacts } from '../request-rules.ts';
+import { ID_CLASSES, IdsExhausted, type IdClass } from '../correlation-ids.ts';
+import { freshCorrelationId } from '../fresh-id.ts';
+import type { CaseContext } from '../types.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // correlationIds of every valid length and character class
-
-export const ID_CLASSES = ['alnum', 'digits', 'upper', 'lower', 'symbols'] as const;
-export type IdClass = (typeof ID_CLASSES)[number];
-
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = UPPER.toLowerCase();
-const DIGITS = '0123456789';
-const ALPHABETS: Readonly<Record<IdClass, string>> = {
-  alnum: UPPER + LOWER + DIGITS,
-  digits: DIGITS,
-  upper: UPPER,
-  lower: LOWER,
-  // Characters a client id may carry besides letters and digits and that stay one path segment in the status URL.
-  symbols: UPPER + LOWER + DIGITS + '-_',
-};
 
 /** The shape of a correlationId (what fast-check generates and shrinks); the id itself is made unique when sent. */
 export interface IdShape {
@@ -35,33 +23,18 @@ export interface IdShape {
 export const idShape = (minLength: number, maxLength: number): fc.Arbitrary<IdShape> =>
   fc.record({ length: fc.integer({ min: minLength, max: maxLength }), chars: fc.constantFrom(...ID_CLASSES) });
 
-/** Ids sent per run (a run's fixtures object stands for the run: discovered once per run and target). */
-const usedIds = new WeakMap<object, Set<string>>();
-
 /**
- * A correlationId of the shape that this run has not sent before (the spec: "Unique id from the client system";
- * shrinking sends the same shape many times). Random, so a real sandbox's earlier runs are unlikely to hold it. When
- * the run has used every id of a tiny shape (10 one-digit ids), the input is skipped (fast-check's precondition).
+ * A correlationId of the shape that this run has not sent before and the target does not know as a success, from the
+ * run's one id maker (the spec: "Unique id from the client system"; shrinking sends the same shape many times). When
+ * no such id is left (10 one-digit ids), the input is skipped (fast-check's precondition).
  */
-export function uniqueId(shape: IdShape, run: object): string {
-  let used = usedIds.get(run);
-  if (used === undefined) {
-    used = new Set();
-    usedIds.set(run, used);
+export async function uniqueId(shape: IdShape, probe: Pick<CaseContext, 'correlationId' | 'call'>, version: ApiVersion = 'v2'): Promise<string> {
+  try {
+    return await freshCorrelationId(probe, version, shape.length, shape.chars);
+  } catch (err) {
+    if (err instanceof IdsExhausted) fc.pre(false);
+    throw err;
   }
-  const alphabet = ALPHABETS[shape.chars];
-  for (let attempt = 0; attempt < 10_000; attempt++) {
-    let id = '';
-    for (let i = 0; i < shape.length; i++) id += alphabet[Math.floor(Math.random() * alphabet.length)];
-    // The symbol class always carries a symbol (at the end: never a leading '-').
-    if (shape.chars === 'symbols' && shape.length >= 2 && !/[-_]/.test(id)) id = id.slice(0, -1) + (Math.random() < 0.5 ? '-' : '_');
-    if (!used.has(id)) {
-      used.add(id);
-      return id;
-    }
-  }
-  fc.pre(false);
-  throw new Error(`no unused correlationId of ${shape.length} ${shape.chars} characters left in this run`);
 }
 
 export const showId = (shape: IdShape): string => `correlationId of ${shape.length} ${shape.chars} character(s)`;
@@ -204,10 +177,10 @@ export function breaks(name: RequestBodyName, kinds: readonly BreakKind[], valid
 }
 
 /** The valid body with the break applied; an over-long correlationId is made unique at its length. */
-export function applyBreak(body: Record<string, unknown>, broken: Break, run: object): Record<string, unknown> {
+export async function applyBreak(body: Record<string, unknown>, broken: Break, probe: Pick<CaseContext, 'correlationId' | 'call'>): Promise<Record<string, unknown>> {
   const out = { ...body };
   if (broken.kind === 'missing') delete out[broken.field];
-  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = uniqueId(broken.value as IdShape, run);
+  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = await uniqueId(broken.value as IdShape, probe);
   else out[broken.field] = broken.value;
   return out;
 }

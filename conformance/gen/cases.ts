@@ -43,8 +43,8 @@ function topupSkus(ctx: CaseContext, fx: Fixtures): ReturnType<typeof usableSkus
 }
 
 /** The body of a generated valid top-up: a fresh number of the SKU's country (never a trigger suffix), the id made unique. */
-function topupBody(fx: Fixtures, w: ValidWrite): Record<string, unknown> {
-  return { skuId: w.sku.skuId, mobile: fx.mobile(w.sku.countryCode as string), correlationId: uniqueId(w.id, fx), ...w.amount };
+async function topupBody(probe: CaseContext, fx: Fixtures, w: ValidWrite): Promise<Record<string, unknown>> {
+  return { skuId: w.sku.skuId, mobile: fx.mobile(w.sku.countryCode as string), correlationId: await uniqueId(w.id, probe), ...w.amount };
 }
 
 /** A refused request leaves no success behind (its correlationId when it is a string the status path can carry). */
@@ -63,7 +63,7 @@ function validTopups(options: GenOptions): ConformanceCase {
     arbitrary: (ctx, fx) => fc.record({ write: validWrite(topupSkus(ctx, fx), 50), lang: fc.constantFrom(...LANGUAGES) }),
     show: ({ write, lang }) => `${showWrite(write)}, Accept-Language ${lang}`,
     async run(probe, { write }, fx) {
-      const body = topupBody(fx, write);
+      const body = await topupBody(probe, fx, write);
       const { submitted, final } = await submitAndFinish(probe, 'v2', TOPUP_OP.id, body);
       if (!probe.check(successful, final ?? submitted)) return;
       const status = await probe.call('v2.transaction.status', { path: { correlationId: body.correlationId as string } });
@@ -86,7 +86,7 @@ function invalidTopups(options: GenOptions, id: string, kinds: readonly BreakKin
       ),
     show: ({ write, broken }) => `${broken.label}; otherwise ${showWrite(write)}`,
     async run(probe, { write, broken }, fx) {
-      const body = applyBreak(topupBody(fx, write), broken, fx);
+      const body = await applyBreak(await topupBody(probe, fx, write), broken, probe);
       await expectAllRefused(probe, 'v2', TOPUP_OP.id, [{ label: broken.label, body }]);
       await statusNotSuccessful(probe, body.correlationId);
     },
@@ -114,7 +114,7 @@ function amountsOutside(options: GenOptions): ConformanceCase {
       return `amount ${outside.amount} (${outside.side} the bounds ${b.min}..${b.max}${b.transactionCurrencyCode === undefined ? '' : ` ${b.transactionCurrencyCode}`}); SKU ${write.sku.skuId}`;
     },
     async run(probe, { write, outside }, fx) {
-      const body: Record<string, unknown> = { ...topupBody(fx, write), amount: outside.amount };
+      const body: Record<string, unknown> = { ...(await topupBody(probe, fx, write)), amount: outside.amount };
       await expectAllRefused(probe, 'v2', TOPUP_OP.id, [{ label: `amount ${outside.amount} ${outside.side} the bounds`, body }]);
       await statusNotSuccessful(probe, body.correlationId);
     },

@@ -44,8 +44,8 @@ export interface GenWrite {
 
 const WRITE_OPS: Readonly<Record<GenWrite['kind'], string>> = { topup: 'v2.transaction.topup', pin: 'v2.transaction.pin', giftcard: 'v2.transaction.giftcard' };
 
-function bodyOf(real: Real, w: GenWrite): Record<string, unknown> | undefined {
-  const correlationId = uniqueId(w.write.id, real.fx);
+async function bodyOf(real: Real, w: GenWrite): Promise<Record<string, unknown> | undefined> {
+  const correlationId = await uniqueId(w.write.id, real.probe, VERSION);
   if (w.kind === 'topup') return { skuId: w.write.sku.skuId, mobile: real.fx.mobile(w.write.sku.countryCode as string), correlationId, ...w.write.amount };
   // PIN and gift card bodies from their schemas' required fields (conformance/bodies.ts), with the generated id.
   const body = bodyForSku(real.probe, real.fx, bodyFacts(w.kind), w.write.sku);
@@ -66,7 +66,7 @@ class Writes implements Command {
   async run(model: Model, real: Real): Promise<void> {
     const done = await Promise.all(
       this.writes.map(async (w) => {
-        const body = bodyOf(real, w);
+        const body = await bodyOf(real, w);
         if (body === undefined) return undefined;
         return { w, body, ...(await submitAndFinish(real.probe, VERSION, WRITE_OPS[w.kind], body)) };
       }),

@@ -7,6 +7,7 @@ import { ENVELOPE_INVARIANTS } from '../checks.ts';
 import { readBalance } from '../runner.ts';
 import type { Fixtures } from '../fixtures.ts';
 import { SkipCase, StepFailed, type CallOptions, type CaseContext, type Check, type Exchange, type Failure, type PollOutcome, type ScenarioCase, type Severity } from '../types.ts';
+import type { IdClass } from '../correlation-ids.ts';
 import { curlLine } from './curl.ts';
 import { describeBudget, type GenOptions } from './options.ts';
 
@@ -79,8 +80,8 @@ class Probe implements CaseContext {
   balance(version: ApiVersion): Promise<number | undefined> {
     return readBalance(this, version, (failure) => this.failures.push(failure));
   }
-  correlationId(length?: number): string {
-    return this.ctx.correlationId(length);
+  correlationId(length?: number, chars?: IdClass): string {
+    return this.ctx.correlationId(length, chars);
   }
   sleep(ms: number): Promise<void> {
     return this.ctx.sleep(ms);
