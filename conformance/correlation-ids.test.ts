@@ -33,7 +33,7 @@ describe('RunCorrelationIds', () => {
 function contextKnowing(known: (id: string) => boolean, ids = new RunCorrelationIds()): { ctx: Pick<CaseContext, 'correlationId' | 'call'>; asked: string[] } {
   const asked: string[] = [];
   const ctx: Pick<CaseContext, 'correlationId' | 'call'> = {
-    correlationId: (length, chars) => ids.next(length, chars),
+    correlationId: (length = 36, chars) => ids.next(length, chars),
     call: async (_op, input) => {
       const id = String(input.path?.correlationId);
       asked.push(id);
