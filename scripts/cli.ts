@@ -33,7 +33,9 @@ export function buildProgram(): Command {
       )
       .version(PACKAGE_VERSION)
       .usage('<command> [options]')
-      .helpCommand(true),
+      .helpCommand(true)
+      // The descriptions are written in lines of up to 120 characters: a narrower wrap would break each of them in two.
+      .configureHelp({ helpWidth: Math.max(process.stdout.columns ?? 0, 120) }),
   );
   for (const register of COMMANDS) register(program);
   // Without a command, or with one that does not exist, commander would print the whole help to stderr: one line instead.
