@@ -1,9 +1,8 @@
 // Tests of `gateway-harness conformance`: usage errors in-process (exit 2, one line), and the real bin in a child
 // process: every verdict path (pass, fail, incomplete, skips accepted, nothing passed, unusable target) and its reports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_FLAG_WARNING } from '../target-options.ts';
@@ -13,20 +12,12 @@ import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { main } from '../cli.ts';
+import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
 const MARKER = 'Pw-marker-7f3e9a';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-conformance-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-conformance-');
 
 /** The child's env: none of the parent's vitest or GATEWAY_* variables leak into the run under test. */
 function cleanEnv(): NodeJS.ProcessEnv {
