@@ -6,12 +6,12 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_FLAG_WARNING } from '../target-options.ts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../reports/model.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { main } from '../cli.ts';
+import { runCli as runInProcess } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -68,19 +68,10 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
   ];
   for (const [args, message] of cases) {
     it(`${args.join(' ')}`, async () => {
-      const lines: string[] = [];
-      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        lines.push(String(chunk));
-        return true;
-      });
-      try {
-        expect(await main(['node', 'gateway-harness', 'conformance', ...args])).toBe(2);
-      } finally {
-        spy.mockRestore();
-        process.exitCode = undefined;
-      }
-      expect(lines.join('')).toMatch(message);
-      expect(lines.join('').trim().split('\n')).toHaveLength(1);
+      const { code, stderr } = await runInProcess(['conformance', ...args]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
     });
   }
 });

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_DIR, CHROMIUM, chartPixels, openReport } from '../../reports/fixtures/browser.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import type { RunReport } from '../../reports/model.ts';
-import { main } from '../cli.ts';
+import { runCli as runInProcess } from '../fixtures/run-cli.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
@@ -219,19 +219,10 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
   ];
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {
-      const lines: string[] = [];
-      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        lines.push(String(chunk));
-        return true;
-      });
-      try {
-        expect(await main(['node', 'gateway-harness', 'gate', ...args])).toBe(2);
-      } finally {
-        spy.mockRestore();
-        process.exitCode = undefined;
-      }
-      expect(lines.join('')).toMatch(message);
-      expect(lines.join('').trim().split('\n')).toHaveLength(1);
+      const { code, stderr } = await runInProcess(['gate', ...args]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
     });
   }
 
