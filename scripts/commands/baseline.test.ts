@@ -4,8 +4,8 @@ import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useRecordingSandbox } from '../../sandbox/fixtures/recording-sandbox.ts';
 import { blankGatewayEnvEachTest, runCli as run } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
@@ -78,18 +78,11 @@ describe('gateway-harness baseline record + check', () => {
 });
 
 describe('gateway-harness baseline record on a production target', () => {
-  let sandbox: RunningSandbox;
-  const seen: string[] = [];
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const recording = useRecordingSandbox();
+  const seen = recording.seen;
 
   it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
-    sandbox = await startSandbox({
-      timeScale: 0.01,
-      profile: { name: 'count-requests', description: 'records every request', hooks: { onRequest: (req) => void seen.push(`${req.method} ${req.operationId ?? req.path}`) } },
-    });
-    const { code, stderr } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
+    const { code, stderr } = await run(['baseline', 'record', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
     expect(seen).toEqual([]);
@@ -97,7 +90,7 @@ describe('gateway-harness baseline record on a production target', () => {
 
   it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
+    const { code, stdout } = await run(['baseline', 'record', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
     expect(code).toBe(0);
     expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual(['v2.transaction.estimated-cost', 'v2.transaction.estimated-cost']);
     expect(stdout).toContain('not-observed v1.transaction.topup: charges money: not sent to a production target');
