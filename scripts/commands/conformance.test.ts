@@ -2,7 +2,6 @@
 // process: every verdict path (pass, fail, incomplete, skips accepted, nothing passed, unusable target) and its reports.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_FLAG_WARNING } from '../target-options.ts';
@@ -11,6 +10,7 @@ import type { RunReport } from '../../reports/model.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { closedPort } from '../fixtures/closed-port.ts';
 import { runCli as runInProcess } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
@@ -190,10 +190,7 @@ describe('gateway-harness conformance (child process, a separately started sandb
 
 describe('gateway-harness conformance (child process, unusable target)', () => {
   it('a closed port: one GH_ERR_TARGET line, exit 2, an unusable verdict in every report', async () => {
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((done) => probe.close(() => done()));
+    const port = await closedPort();
     const dir = tempDir();
     const run = await runCli(['--target', `http://127.0.0.1:${port}`, '--report-dir', dir]);
     expect(run.code).toBe(2);

@@ -3,7 +3,6 @@
 // target (one line, exit 2, reports saying so); usage errors; and no credential in any output file or stream.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { ARTIFACT_DIR, CHROMIUM, chartPixels, openReport } from '../../reports/f
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import type { RunReport } from '../../reports/model.ts';
+import { closedPort } from '../fixtures/closed-port.ts';
 import { runCli as runInProcess } from '../fixtures/run-cli.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -189,10 +189,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
 
 describe('gateway-harness gate against an unusable target', () => {
   it('stops at once with one line (exit 2) and still writes the reports, saying so', async () => {
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((done) => probe.close(() => done()));
+    const port = await closedPort();
     const dir = join(work, 'unusable');
     const run = await cli(['gate', '--target', `http://127.0.0.1:${port}`, '--report-dir', dir], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
     expect(run.code).toBe(2);
