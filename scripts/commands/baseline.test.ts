@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRecordingSandbox } from '../../sandbox/fixtures/recording-sandbox.ts';
-import { blankGatewayEnvEachTest, runCli as run } from '../fixtures/run-cli.ts';
+import { blankGatewayEnvEachTest, expectUsageError, runCli as run } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const tempDir = tempDirsRemovedAfterAll('gh-baseline-cli-');
@@ -21,10 +21,7 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
     [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
-    const { code, stderr } = await run(args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    await expectUsageError(args, message);
   });
 
   it('stops with exit 2 when the target cannot be read', async () => {

@@ -11,7 +11,7 @@ import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { closedPort } from '../fixtures/closed-port.ts';
-import { runCli as runInProcess } from '../fixtures/run-cli.ts';
+import { expectUsageError } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -68,10 +68,7 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
   ];
   for (const [args, message] of cases) {
     it(`${args.join(' ')}`, async () => {
-      const { code, stderr } = await runInProcess(['conformance', ...args]);
-      expect(code).toBe(2);
-      expect(stderr).toMatch(message);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
+      await expectUsageError(['conformance', ...args], message);
     });
   }
 });

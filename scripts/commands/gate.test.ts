@@ -13,7 +13,7 @@ import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import type { RunReport } from '../../reports/model.ts';
 import { closedPort } from '../fixtures/closed-port.ts';
-import { runCli as runInProcess } from '../fixtures/run-cli.ts';
+import { expectUsageError } from '../fixtures/run-cli.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
@@ -216,10 +216,7 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
   ];
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {
-      const { code, stderr } = await runInProcess(['gate', ...args]);
-      expect(code).toBe(2);
-      expect(stderr).toMatch(message);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
+      await expectUsageError(['gate', ...args], message);
     });
   }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operationPairs } from '../../api/operations.ts';
 import { useRecordingSandbox } from '../../sandbox/fixtures/recording-sandbox.ts';
-import { blankGatewayEnvEachTest, runCli as run } from '../fixtures/run-cli.ts';
+import { blankGatewayEnvEachTest, expectUsageError, runCli as run } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -26,10 +26,7 @@ describe('gateway-harness migrate: usage errors (exit 2, one line)', () => {
     [['migrate', '--target', 'http://127.0.0.1:9', '--seed', '2'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
-    const { code, stderr } = await run(args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    await expectUsageError(args, message);
   });
 
   it('lists the pairs of the catalog with --list', async () => {
