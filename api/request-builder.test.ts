@@ -1,20 +1,10 @@
 // buildRequest: URL, path parameters, query, headers and body of a catalog operation, with no I/O.
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from './errors.ts';
+import { harnessErrorOf } from './fixtures/harness-error-of.ts';
 import { getOperation } from './operations.ts';
 import { basicAuthorization, buildRequest, resolveOperationPath } from './request-builder.ts';
 
 const target = { baseUrl: 'https://gw.example/', user: 'agent', password: 'p@ss:wörd' };
-
-function errorOf(fn: () => unknown): HarnessError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HarnessError) return error;
-    throw error;
-  }
-  throw new Error('expected a HarnessError');
-}
 
 describe('buildRequest', () => {
   it('GET with no input: base URL with a trailing slash, Basic auth, Accept, no body', () => {
@@ -38,10 +28,10 @@ describe('buildRequest', () => {
   });
 
   it('a missing required path parameter is GH_ERR_PARAM', () => {
-    const error = errorOf(() => buildRequest('v2.transaction.status', {}, target));
+    const error = harnessErrorOf(() => buildRequest('v2.transaction.status', {}, target));
     expect(error.code).toBe('GH_ERR_PARAM');
     expect(error.message).toContain('correlationId');
-    expect(errorOf(() => buildRequest('v2.transaction.status', { path: { correlationId: '' } }, target)).code).toBe('GH_ERR_PARAM');
+    expect(harnessErrorOf(() => buildRequest('v2.transaction.status', { path: { correlationId: '' } }, target)).code).toBe('GH_ERR_PARAM');
   });
 
   it('sends only the query parameters given (spec defaults are not filled in), skipping undefined', () => {
@@ -76,7 +66,7 @@ describe('buildRequest', () => {
   });
 
   it('an unknown operation id is GH_ERR_UNKNOWN_OPERATION', () => {
-    expect(errorOf(() => buildRequest('v3.nope', {}, target)).code).toBe('GH_ERR_UNKNOWN_OPERATION');
+    expect(harnessErrorOf(() => buildRequest('v3.nope', {}, target)).code).toBe('GH_ERR_UNKNOWN_OPERATION');
   });
 });
 
@@ -89,13 +79,13 @@ describe('write path overrides', () => {
   });
 
   it('refuses to override a path the spec shows (GH_ERR_CONFIG)', () => {
-    const error = errorOf(() => resolveOperationPath('v1.transaction.topup', { 'v1.transaction.topup': '/x' }));
+    const error = harnessErrorOf(() => resolveOperationPath('v1.transaction.topup', { 'v1.transaction.topup': '/x' }));
     expect(error.code).toBe('GH_ERR_CONFIG');
     expect(error.exitCode).toBe(2);
-    expect(errorOf(() => resolveOperationPath('v2.account.balance', { 'v2.account.balance': '/x' })).code).toBe('GH_ERR_CONFIG');
+    expect(harnessErrorOf(() => resolveOperationPath('v2.account.balance', { 'v2.account.balance': '/x' })).code).toBe('GH_ERR_CONFIG');
   });
 
   it('refuses a relative override', () => {
-    expect(errorOf(() => resolveOperationPath('v2.transaction.pin', { 'v2.transaction.pin': 'api/pin' })).code).toBe('GH_ERR_CONFIG');
+    expect(harnessErrorOf(() => resolveOperationPath('v2.transaction.pin', { 'v2.transaction.pin': 'api/pin' })).code).toBe('GH_ERR_CONFIG');
   });
 });

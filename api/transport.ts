@@ -19,3 +19,15 @@ export interface SendOptions {
 export interface Transport {
   send(built: BuiltRequest, options: SendOptions): Promise<GatewayResponse>;
 }
+
+/**
+ * The code a failed send carries (Node's ECONNRESET, undici's UND_ERR_*), on the error itself or down its causes
+ * (undici wraps the socket's error): each runtime's transport classifies transport failures by it.
+ */
+export function errorCodeOf(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause === undefined || cause === error ? undefined : errorCodeOf(cause);
+}

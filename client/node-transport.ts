@@ -5,7 +5,7 @@ import { Agent, request } from 'undici';
 import type { BuiltRequest } from '../api/request-builder.ts';
 import { toGatewayResponse, type GatewayResponse, type TransportError } from '../api/envelope.ts';
 import { redactText, redactUrl } from '../api/redact.ts';
-import type { SendOptions as CoreSendOptions, Transport } from '../api/transport.ts';
+import { errorCodeOf, type SendOptions as CoreSendOptions, type Transport } from '../api/transport.ts';
 
 // The response type lives in api/ so the k6 side shares it; re-exported for Node callers.
 export type { GatewayResponse, TransportError } from '../api/envelope.ts';
@@ -42,17 +42,9 @@ class ResponseDeadline extends Error {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  if (error === null || typeof error !== 'object') return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const cause = (error as { cause?: unknown }).cause;
-  return cause === undefined || cause === error ? undefined : errorCode(cause);
-}
-
 function errorMessage(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = errorCode(error);
+  const code = errorCodeOf(error);
   return code === undefined || error.message.includes(code) ? error.message : `${error.message} (${code})`;
 }
 
@@ -62,7 +54,7 @@ export function describeTransportError(
   context: { deadlineHit: boolean; callerAborted: boolean; secrets: readonly string[] },
 ): { timedOut: boolean; transportError: TransportError } {
   const clean = (text: string): string => redactUrl(redactText(text, context.secrets)).replace(/\s+/g, ' ').trim();
-  const code = errorCode(error);
+  const code = errorCodeOf(error);
   if (context.deadlineHit || error instanceof ResponseDeadline) {
     const message = error instanceof ResponseDeadline ? error.message : errorMessage(error);
     return { timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: clean(`response timeout: ${message}`) } };

@@ -10,6 +10,7 @@ import { envelope, sendJson, startTestServer, type Handler, type TestServer } fr
 import { startSandbox } from '../sandbox/server.ts';
 import { PREFLIGHT_LIMITS } from '../api/preflight.ts';
 import { preflightTarget } from './target-preflight.ts';
+import { closedPort } from '../scripts/fixtures/closed-port.ts';
 
 const PASSWORD = 'Pw-preflight-5d1c';
 const closers: Array<() => Promise<void>> = [];
@@ -40,15 +41,6 @@ async function server(handler: Handler): Promise<TestServer> {
   const s = await startTestServer(handler);
   closers.push(() => s.close());
   return s;
-}
-
-/** A port nothing listens on: bound once to get a free number, then closed. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 describe('preflight', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HarnessError } from '../api/errors.ts';
+import { harnessErrorOf } from '../api/fixtures/harness-error-of.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS, EMBEDDED_SANDBOX_TIME_SCALE } from '../api/target-config.ts';
 import { jsonErrorOffset, loadConfig, type ConfigFlags } from './load-config.ts';
@@ -23,16 +23,6 @@ const emptyDir = mkdtempSync(join(dir, 'empty-'));
 
 function load(opts: { cwd?: string; env?: Record<string, string>; flags?: ConfigFlags }) {
   return loadConfig({ cwd: opts.cwd ?? emptyDir, env: opts.env ?? {}, flags: opts.flags ?? {} });
-}
-
-function configErrorOf(fn: () => unknown): HarnessError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HarnessError) return error;
-    throw error;
-  }
-  throw new Error('expected GH_ERR_CONFIG');
 }
 
 describe('defaults', () => {
@@ -128,7 +118,7 @@ describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () 
   ];
 
   it.each(rows)('%s', (_name, opts, expected) => {
-    const error = configErrorOf(() => load(opts));
+    const error = harnessErrorOf(() => load(opts));
     expect(error.code).toBe('GH_ERR_CONFIG');
     expect(error.exitCode).toBe(2);
     expect(error.message).not.toContain('\n');
@@ -137,7 +127,7 @@ describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () 
   });
 
   it('counts further problems on the same line', () => {
-    const error = configErrorOf(() => load({ cwd: withFile({ timeScale: 0, environment: 'x' }) }));
+    const error = harnessErrorOf(() => load({ cwd: withFile({ timeScale: 0, environment: 'x' }) }));
     expect(error.message).toMatch(/\(and 1 more problem\)$/);
   });
 });
@@ -154,7 +144,7 @@ describe('credentials never appear in messages', () => {
     ['target URL with the password as userinfo', () => load({ flags: { target: `https://agent:${MARKER}@gw.example` } })],
   ];
   it.each(cases)('%s', (_name, fn) => {
-    const error = configErrorOf(fn);
+    const error = harnessErrorOf(fn);
     expect(error.message).not.toContain(MARKER);
     expect(String(error.stack)).not.toContain(MARKER);
   });

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayResponse } from '../api/envelope.ts';
 import { preflight } from '../api/preflight.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import type { RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
 import { conformanceProgress } from './progress.ts';
@@ -25,6 +26,18 @@ export interface SuiteRequest {
   readonly announce?: string;
   /** Aborted by an interruption: no case starts after it (runner.ts RunEnvironment.stop). */
   readonly stop?: AbortSignal;
+}
+
+/** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
+export function suiteTarget(config: ResolvedTargetConfig, api: ApiSelection, embeddedProfile: string | undefined): RunTarget {
+  return {
+    url: config.baseUrl,
+    environment: config.environment,
+    timeScale: config.timeScale,
+    api,
+    embedded: embeddedProfile !== undefined,
+    ...(embeddedProfile === undefined ? {} : { profile: embeddedProfile }),
+  };
 }
 
 /** A run, or the one reason the target could not be used at all (nothing else was sent). */

@@ -1,8 +1,9 @@
 // The Node side of a conformance run: the target (undici transport over a resolved config) and the run's timing.
 // Kept apart from the runner so the runner stays free of Node specifics and can be driven by any target in tests.
 import { createNodeTransport, type NodeTransport } from '../client/node-transport.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { clientTimings } from '../api/scale.ts';
-import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../api/target-config.ts';
 import { redactUrl } from '../api/redact.ts';
 import type { ConformanceTarget } from './runner.ts';
 import type { ConformanceSettings } from './settings.ts';
@@ -26,6 +27,25 @@ export function createNodeConformanceTarget(config: ResolvedTargetConfig): NodeC
     connectTimeoutMs,
     notFoundCodes: config.poll.notFoundCodes,
     close: () => transport.close(),
+  };
+}
+
+/**
+ * The config of a sandbox a caller started itself (the proof runs, tests): its URL and time scale, the default
+ * timeouts, polling and field mapping, and the sandbox's default credentials unless it was started with others.
+ */
+export function sandboxTargetConfig(baseUrl: string, timeScale: number, credentials: { readonly user: string; readonly password: string } = CONFIG_DEFAULTS): ResolvedTargetConfig {
+  return {
+    baseUrl,
+    user: credentials.user,
+    password: credentials.password,
+    environment: 'sandbox',
+    timeScale,
+    timeouts: CONFIG_DEFAULTS.timeouts,
+    poll: CONFIG_DEFAULTS.poll,
+    writePaths: {},
+    fieldMapping: DEFAULT_FIELD_MAPPING,
+    sandbox: { seed: 1 },
   };
 }
 

@@ -1,24 +1,16 @@
 // Tests of the baseline files: what is written reads back the same, re-writing replaces stale entries, and a broken
 // baseline stops with GH_ERR_CONFIG naming the file.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { HarnessError } from '../api/errors.ts';
 import { baselineExists, readBaseline, writeBaseline } from './baseline-files.ts';
 import type { OperationObservation } from './observe.ts';
 import { buildBaseline } from './record.ts';
+import { tempDirsRemovedAfterAll } from '../scripts/fixtures/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-baseline-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-baseline-');
 
 const observed = (operationId: string, samples: unknown[]): OperationObservation => ({
   operationId,

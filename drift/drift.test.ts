@@ -1,9 +1,9 @@
 // End-to-end drift tests on the embedded sandbox (real sockets on 127.0.0.1): a baseline recorded and checked against
 // the same sandbox or another seed's catalog gives no finding; each contract-change profile gives exactly its declared findings.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../api/operations.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { CONTRACT_CHANGE_PROFILES } from '../sandbox/profiles/contract-changes.ts';
@@ -11,16 +11,9 @@ import { readBaseline } from './baseline-files.ts';
 import type { DriftFinding } from './compare.ts';
 import { checkBaseline, recordBaseline } from './run.ts';
 import { openTargetSession } from './target-session.ts';
+import { tempDirsRemovedAfterAll } from '../scripts/fixtures/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-drift-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-drift-');
 
 /** The embedded sandbox's config: no target, default credentials, its fast time scale. */
 const CONFIG = loadConfig({ cwd: tmpdir(), env: {} });

@@ -7,6 +7,7 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import type { Fixtures } from '../conformance/fixtures.ts';
 import type { TargetSession } from './target-session.ts';
 import {
+  inPhases,
   isUnavailable,
   needsTransaction,
   readInputs,
@@ -159,9 +160,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
     progress(`${obs.operationId}: ${obs.state} (${what})`);
   };
 
-  const plain = operations.filter((op) => op.method === 'GET' && !needsTransaction(op));
-  const writes = operations.filter((op) => op.method === 'POST');
-  const dependent = operations.filter((op) => op.method === 'GET' && needsTransaction(op));
+  const { plain, writes, dependent } = inPhases(operations, (op) => op);
 
   await inPool(plain, options.concurrency ?? 4, async (op) => {
     const inputs = readInputs(op, ctx);

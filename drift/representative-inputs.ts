@@ -32,6 +32,19 @@ export function needsTransaction(op: Operation): boolean {
   return linksToTransaction(op);
 }
 
+/**
+ * The order a pass over the catalog runs in: the reads that need no transaction, then the writes (which make the
+ * transactions), then the reads of those transactions. `operationOf` names the operation that decides (migrate: a pair's v1).
+ */
+export function inPhases<T>(items: readonly T[], operationOf: (item: T) => Operation): { readonly plain: T[]; readonly writes: T[]; readonly dependent: T[] } {
+  const read = (item: T): boolean => operationOf(item).method === 'GET';
+  return {
+    plain: items.filter((item) => read(item) && !needsTransaction(operationOf(item))),
+    writes: items.filter((item) => operationOf(item).method === 'POST'),
+    dependent: items.filter((item) => read(item) && needsTransaction(operationOf(item))),
+  };
+}
+
 function worldOf(ctx: InputContext) {
   return fixturesWorld(ctx.fixtures, ctx.settings, ctx.mapping, ctx.newCorrelationId);
 }

@@ -6,7 +6,7 @@ import type { ApiSelection } from '../conformance/plan.ts';
 import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
 import { addFaultCounts, createFaultTally } from '../api/faults.ts';
-import { runConformanceSuite } from '../conformance/run-suite.ts';
+import { runConformanceSuite, suiteTarget } from '../conformance/run-suite.ts';
 import { settingsForSandbox } from '../conformance/session.ts';
 import type { ConformanceSettings } from '../conformance/settings.ts';
 import { DiscoveryError } from '../conformance/fixtures.ts';
@@ -21,7 +21,7 @@ import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import { conformanceSection } from '../conformance/section.ts';
-import type { ComparisonSection, DriftSection, LoadSection, RunReport, RunTarget } from '../reports/model.ts';
+import type { ComparisonSection, DriftSection, LoadSection, RunReport } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { RunInterrupt } from '../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../reports/interruption.ts';
@@ -166,14 +166,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
   const sandbox = config.baseUrl === undefined ? await startGateSandbox(config, request) : undefined;
   try {
     const resolved: ResolvedTargetConfig = { ...config, baseUrl: sandbox?.url ?? (config.baseUrl as string) };
-    const target: RunTarget = {
-      url: resolved.baseUrl,
-      environment: resolved.environment,
-      timeScale: resolved.timeScale,
-      api,
-      embedded: sandbox !== undefined,
-      ...(sandbox === undefined ? {} : { profile: request.profile }),
-    };
+    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : request.profile);
     const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
 
     // 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs.

@@ -4,31 +4,21 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LEDGER_FILE } from './entry.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
-import { runCli as run } from '../scripts/fixtures/run-cli.ts';
+import { blankGatewayEnvEachTest, runCli as run } from '../scripts/fixtures/run-cli.ts';
+import { useProductionSandbox } from './fixtures/production-sandbox.ts';
 
-let sandbox: RunningSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'gh-allowed-'));
-beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
-});
-afterAll(async () => {
-  await sandbox.close();
+const sandbox = useProductionSandbox(100_000);
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
-  sandbox.app.stats.reset();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+blankGatewayEnvEachTest();
 
-const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
+const production = (): string[] => ['--target', sandbox().url, '--env', 'production', '--time-scale', '0.01'];
 
 describe('migrate with --allow-charges --max-spend', () => {
   it('sends the charging pairs through the guard: every request in the ledger, all final, within the cap, in the reports', async () => {
@@ -37,7 +27,7 @@ describe('migrate with --allow-charges --max-spend', () => {
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     expect(stderr).toMatch(/money: production target, charging requests allowed up to 2000\.00 USD/);
     const transactions = foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines);
-    expect(transactions.length).toBe(sandbox.app.stats.snapshot().chargingRequests);
+    expect(transactions.length).toBe(sandbox().app.stats.snapshot().chargingRequests);
     expect(transactions.length).toBeGreaterThan(0);
     const totals = ledgerTotals(transactions);
     expect(totals.unresolved).toEqual([]);
@@ -54,7 +44,7 @@ describe('migrate with --allow-charges --max-spend', () => {
     const { code, stderr } = await run(['migrate', ...production(), '--pairs', 'transaction.topup', '--requests', '2', '--allow-charges', '--max-spend', '1', 'USD', '--report-dir', reportDir]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/GH_ERR_SPEND_CAP: migrate: a complete run sends at most 10 charging requests, worst case [\d.]+ USD .* more than the cap 1\.00 USD; raise --max-spend to [\d.]+ USD: refused before anything charging was sent/);
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
+    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
   });
 });
 
@@ -64,7 +54,7 @@ describe('baseline record with --allow-charges --max-spend', () => {
     const { code, stdout, stderr } = await run(['baseline', 'record', ...production(), '--out', join(dir, 'baseline-out'), '--allow-charges', '--max-spend', '5000', 'USD', '--report-dir', reportDir]);
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     const transactions = foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines);
-    expect(transactions.length).toBe(sandbox.app.stats.snapshot().chargingRequests);
+    expect(transactions.length).toBe(sandbox().app.stats.snapshot().chargingRequests);
     expect(new Set(transactions.map((t) => t.request.operationId)).size).toBeGreaterThan(4);
     expect(stdout).toMatch(/^ledger: \d+ charging requests? recorded/m);
   });

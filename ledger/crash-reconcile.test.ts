@@ -9,10 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { findK6 } from '../load/engine-select.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { main } from '../scripts/cli.ts';
+import { blankGatewayEnvEachTest, waitUntil } from '../scripts/fixtures/run-cli.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger } from './ledger-state.ts';
@@ -25,21 +26,7 @@ afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-/** Waits for a condition, polling, bounded: never a fixed sleep. */
-async function until(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+blankGatewayEnvEachTest();
 
 function requestLines(path: string): number {
   return existsSync(path) ? readLedger(path).lines.filter((l) => l.type === 'request').length : 0;
@@ -84,11 +71,11 @@ async function killMidRun(engine: 'node' | 'k6', env: NodeJS.ProcessEnv): Promis
   let exited = false;
   child.once('exit', () => void (exited = true));
   try {
-    await until('20 charging requests in the ledger', () => requestLines(ledger) >= 20 || exited, 90_000);
+    await waitUntil('20 charging requests in the ledger', () => requestLines(ledger) >= 20 || exited, 90_000);
     expect(exited, 'the load run ended before it was killed').toBe(false);
     const grandchildren = childrenOf(child.pid as number);
     child.kill('SIGKILL');
-    await until('the harness to die', () => exited, 10_000);
+    await waitUntil('the harness to die', () => exited, 10_000);
     return { sandbox, ledger, grandchildren };
   } finally {
     if (!exited) child.kill('SIGKILL');
@@ -129,7 +116,7 @@ describe('kill -9 mid-run, then reconcile', () => {
     const path = dirname(k6?.path ?? '');
     const { sandbox, ledger, grandchildren } = await killMidRun('k6', { ...process.env, PATH: `${path}${delimiter}${process.env.PATH ?? ''}` });
     expect(grandchildren.length).toBeGreaterThan(0);
-    await until('k6 to exit after the harness died', () => grandchildren.every((pid) => !existsSync(join('/proc', String(pid)))), 30_000);
+    await waitUntil('k6 to exit after the harness died', () => grandchildren.every((pid) => !existsSync(join('/proc', String(pid)))), 30_000);
     const { code, stdout } = await reconcile(ledger);
     expect(code, stdout).toBe(expectedExit(sandbox, ledger));
     expectEveryEntryAsTheSandboxKnowsIt(sandbox, ledger);

@@ -6,27 +6,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LedgerRequestLine } from './entry.ts';
 import { openLedgerWriter, readLedger } from './ledger-file.ts';
+import { topupRequestLine } from './fixtures/ledger-lines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-ledger-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const request = (entry: string, target = 'http://127.0.0.1:1'): LedgerRequestLine => ({
-  v: 1,
-  type: 'request',
-  entry,
-  correlationId: `c-${entry}`,
-  operationId: 'v2.transaction.topup',
-  version: 'v2',
-  skuId: 1,
-  amount: 5,
-  currency: null,
-  target,
-  environment: 'production',
-  runId: 'r',
-  command: 'test',
-  at: '2026-01-01T00:00:00.000Z',
-  sentAt: 0,
-});
+const request = (entry: string, target = 'http://127.0.0.1:1'): LedgerRequestLine => topupRequestLine(entry, `c-${entry}`, 0, { target, body: { skuId: 1, amount: 5 } });
 
 describe('ledger file', () => {
   it('appends whole lines (one batch, one fsync) and reads them back', () => {

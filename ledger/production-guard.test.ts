@@ -5,33 +5,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runEngine } from '../engine/run.ts';
 import { runEnvironment } from '../load/run-settings.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
-import { runCli as run } from '../scripts/fixtures/run-cli.ts';
+import { blankGatewayEnvEachTest, runCli as run } from '../scripts/fixtures/run-cli.ts';
+import { useProductionSandbox } from './fixtures/production-sandbox.ts';
 
-let sandbox: RunningSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'gh-guard-'));
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production' });
-});
-afterAll(async () => {
-  await sandbox.close();
+const sandbox = useProductionSandbox();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
-  sandbox.app.stats.reset();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+blankGatewayEnvEachTest();
 
-const production = (): string[] => ['--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
+const production = (): string[] => ['--target', sandbox().url, '--env', 'production', '--time-scale', '0.01'];
 
 /** Every command (and engine) that can send a charging request, with what it needs besides the target. */
 const COMMANDS: ReadonlyArray<[string, string[]]> = [
@@ -51,7 +40,7 @@ describe('production target without --allow-charges --max-spend', () => {
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: .* sends charging operations \(.*\) and the target is production .*refused, nothing was sent; add --allow-charges --max-spend AMOUNT CURRENCY/);
-    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+    expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
   });
 
   it.each(COMMANDS.filter(([name]) => !name.startsWith('conformance') && name !== 'migrate'))('%s --dry-run: prints the plan, exit 0, nothing reaches the sandbox', async (_name, args) => {
@@ -59,7 +48,7 @@ describe('production target without --allow-charges --max-spend', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^dry run: .* \(production\); nothing was sent\ncharging operations:\n {2}v\d\.transaction\./);
     expect(stdout).toMatch(/worst-case spend: 25\.00 USD \(the cap/);
-    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+    expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
   });
 
   it('migrate --dry-run with a cap prices its plan from the catalog (reads only): nothing charging reaches the sandbox', async () => {
@@ -68,7 +57,7 @@ describe('production target without --allow-charges --max-spend', () => {
     expect(stdout).toMatch(/^dry run: migrate .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\ncharging operations:\n {2}v\d\.transaction\./);
     expect(stdout).toMatch(/worst-case spend: [\d.]+ USD for \d+ charging requests/);
     expect(stdout).toMatch(/the cap does NOT cover a complete run: .* more than the cap 25\.00 USD/);
-    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
+    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
   });
 
   it('conformance --dry-run lists its charging operations, and says a production run would be refused', async () => {
@@ -76,12 +65,12 @@ describe('production target without --allow-charges --max-spend', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/v2\.transaction\.topup {2}/);
     expect(stdout).toMatch(/worst-case spend: none — the run would be refused/);
-    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+    expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
   });
 
   it('a load bundle run directly on the Node engine refuses in init: nothing reaches the sandbox', async () => {
     const env = runEnvironment({
-      baseUrl: sandbox.url,
+      baseUrl: sandbox().url,
       user: CONFIG_DEFAULTS.user,
       password: CONFIG_DEFAULTS.password,
       environment: 'production',
@@ -89,7 +78,7 @@ describe('production target without --allow-charges --max-spend', () => {
       profile: 'smoke',
       api: 'both',
       config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
-      targetLabel: sandbox.url,
+      targetLabel: sandbox().url,
       runId: 'guard',
       reportDir: join(dir, 'engine'),
     });
@@ -98,6 +87,6 @@ describe('production target without --allow-charges --max-spend', () => {
     const result = await runEngine({ script: 'load/topup-flow.load.ts', env: { ...env, GATEWAY_MONEY: '' }, cwd: process.cwd(), workers: 1, progress: 'none', stderr, stdout: stderr });
     expect(result.exitCode).toBe(107);
     expect(errors).toMatch(/load topup-flow sends charging operations .* and the target is production/);
-    expect(sandbox.app.stats.snapshot().requestsTotal).toBe(0);
+    expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
   });
 });

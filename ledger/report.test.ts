@@ -10,28 +10,13 @@ import { junitXsdErrors } from '../reports/fixtures/junit-xsd.ts';
 import type { LedgerOutcomeLine, LedgerRequestLine } from './entry.ts';
 import { ledgerTotals, type LedgerTransaction } from './ledger-state.ts';
 import { buildLedgerSection, ledgerLines, reconcileTable } from './report.ts';
+import { topupRequestLine } from './fixtures/ledger-lines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-ledger-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const request = (entry: string): LedgerRequestLine => ({
-  v: 1,
-  type: 'request',
-  entry,
-  correlationId: `c-${entry}`,
-  operationId: 'v2.transaction.topup',
-  version: 'v2',
-  skuId: 1,
-  amount: 5,
-  currency: null,
-  estimate: { amount: 5, currency: 'USD' },
-  target: 'http://127.0.0.1:1',
-  environment: 'production',
-  runId: 'r',
-  command: 'load',
-  at: 'x',
-  sentAt: 0,
-});
+const request = (entry: string): LedgerRequestLine =>
+  topupRequestLine(entry, `c-${entry}`, 0, { target: 'http://127.0.0.1:1', body: { skuId: 1, amount: 5 }, estimate: { amount: 5, currency: 'USD' } });
 const outcome = (entry: string, o: LedgerOutcomeLine['outcome'], final: boolean, charged?: number): LedgerOutcomeLine => ({
   v: 1,
   type: 'outcome',

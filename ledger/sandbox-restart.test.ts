@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
 import { runLoadReported } from '../load/fixtures/load-run.ts';
+import { waitUntil } from '../scripts/fixtures/run-cli.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { watchUnhandled } from './fixtures/fault-runs.ts';
 import { readLedger } from './ledger-file.ts';
@@ -26,14 +27,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   unhandled.stop();
 });
-
-async function until(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** `gateway-harness sandbox` in its own process; resolves with its URL from the first stdout line. */
 function startSandboxProcess(port: number): Promise<{ child: ChildProcess; url: string }> {
@@ -62,12 +55,12 @@ describe('a sandbox killed and restarted mid-run', () => {
     let finished = false;
     void running.finally(() => void (finished = true));
 
-    await until('charging requests in the ledger', () => finished || (existsSync(ledger) && readLedger(ledger).lines.length >= 10), 60_000);
+    await waitUntil('charging requests in the ledger', () => finished || (existsSync(ledger) && readLedger(ledger).lines.length >= 10), 60_000);
     expect(finished, 'the run ended before the sandbox could be killed').toBe(false);
     let firstExited = false;
     first.child.once('exit', () => void (firstExited = true));
     first.child.kill('SIGKILL');
-    await until('the sandbox to die', () => firstExited, 10_000);
+    await waitUntil('the sandbox to die', () => firstExited, 10_000);
     const second = await startSandboxProcess(port);
 
     const outcome = await running;

@@ -6,6 +6,7 @@ import type { Outcome } from '../api/outcome.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import { describeResponse } from '../api/describe.ts';
 import {
+  inPhases,
   isUnavailable,
   needsTransaction,
   readInputs,
@@ -239,9 +240,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     done(judge(pair, inputs.map(describeInput), answers, latency));
   };
 
-  const plain = pairs.filter((p) => p.v1.method === 'GET' && !needsTransaction(p.v1));
-  const writes = pairs.filter((p) => p.v1.method === 'POST');
-  const dependent = pairs.filter((p) => p.v1.method === 'GET' && needsTransaction(p.v1));
+  const { plain, writes, dependent } = inPhases(pairs, (p) => p.v1);
 
   for (const pair of plain) {
     const refused = refusal(pair);

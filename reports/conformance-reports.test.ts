@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../api/target-config.ts';
 import { selectCases } from '../conformance/plan.ts';
 import { runCases } from '../conformance/runner.ts';
 import { DEFAULT_SETTINGS } from '../conformance/settings.ts';
-import { createNodeConformanceTarget, timingFor } from '../conformance/target.ts';
+import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../conformance/target.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { addProfiles } from '../sandbox/profiles/registry.ts';
 import { PLANTED_BUG_PROFILES } from '../conformance/proof/planted-bugs.ts';
@@ -31,18 +30,7 @@ let files: Record<string, string> = {};
 
 beforeAll(async () => {
   const sandbox = await startSandbox({ port: 0, timeScale: TIME_SCALE, profile: 'bug-trigger-510-code', user: USER, password: PASSWORD });
-  const config: ResolvedTargetConfig = {
-    baseUrl: sandbox.url,
-    user: USER,
-    password: PASSWORD,
-    environment: 'sandbox',
-    timeScale: TIME_SCALE,
-    timeouts: CONFIG_DEFAULTS.timeouts,
-    poll: CONFIG_DEFAULTS.poll,
-    writePaths: {},
-    fieldMapping: DEFAULT_FIELD_MAPPING,
-    sandbox: { seed: 1 },
-  };
+  const config = sandboxTargetConfig(sandbox.url, TIME_SCALE, { user: USER, password: PASSWORD });
   const target = createNodeConformanceTarget(config);
   try {
     const cases = selectCases({ grep: '^(TRG-510-V2|ENV-v2\\.account\\.balance|AUTH-WRONG-v2\\.account\\.balance) ' });

@@ -13,19 +13,15 @@ import { handlerFor } from './routes/index.ts';
 import { TRANSACTION_KINDS } from './store.ts';
 import type { SandboxProfile } from './profiles/types.ts';
 import { getProfile, listProfiles } from './profiles/registry.ts';
-import { AUTH_HEADER, checkEnvelope, newCorrelationId, testClient, waitFor } from './routes/testing.ts';
+import { AUTH_HEADER, checkEnvelope, newCorrelationId, waitFor } from './routes/testing.ts';
 import type { TestClient } from './routes/testing.ts';
+import { clientsClosedAfterEach } from './fixtures/test-clients.ts';
 
 type Rec = Record<string, unknown>;
-const clients: TestClient[] = [];
+const client = clientsClosedAfterEach();
 const apps: SandboxApp[] = [];
-async function client(options: SandboxOptions = {}): Promise<TestClient> {
-  const c = await testClient(options);
-  clients.push(c);
-  return c;
-}
 afterEach(async () => {
-  await Promise.all([...clients.splice(0).map((c) => c.close()), ...apps.splice(0).map((a) => a.close())]);
+  await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
 const JM = '18762345678';

@@ -1,22 +1,13 @@
 // Starting funds: the `funds` option sets the wallet (default 10 000, the generous LOAD_SANDBOX_FUNDS for load runs),
 // reset() restores it, bad values are refused, and a drained wallet answers '009' (insufficient funds, assumed code).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isHarnessError } from '../api/errors.ts';
 import { buildApp } from './app.ts';
-import type { SandboxOptions } from './app.ts';
 import { DEFAULT_FUNDS, LOAD_SANDBOX_FUNDS } from './behaviour.ts';
-import { newCorrelationId, testClient } from './routes/testing.ts';
-import type { TestClient } from './routes/testing.ts';
+import { newCorrelationId } from './routes/testing.ts';
+import { clientsClosedAfterEach } from './fixtures/test-clients.ts';
 
-const clients: TestClient[] = [];
-async function client(options: SandboxOptions = {}): Promise<TestClient> {
-  const c = await testClient(options);
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const client = clientsClosedAfterEach();
 
 const topup = (): Record<string, unknown> => ({ skuId: 193, amount: 10, mobile: '18762345678', correlationId: newCorrelationId() });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HarnessError } from '../api/errors.ts';
+import { harnessErrorOf } from '../api/fixtures/harness-error-of.ts';
 import { addTargetOptions, configFromOptions, parseTimeScaleFlag, PASSWORD_FLAG_WARNING, type TargetOptions } from './target-options.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'gh-target-options-'));
@@ -28,18 +28,8 @@ describe('addTargetOptions / configFromOptions', () => {
     expect(config).toMatchObject({ baseUrl: 'https://gw.example', user: 'user', password: 'env-pw', timeScale: 1 });
   });
 
-  function errorOf(run: () => unknown): HarnessError {
-    try {
-      run();
-    } catch (error) {
-      if (error instanceof HarnessError) return error;
-      throw error;
-    }
-    throw new Error('expected a HarnessError');
-  }
-
   it.each(['x', '0', '-1', '1001', ''])('--time-scale %j: the one time-scale rule, GH_ERR_USAGE (exit 2)', (value) => {
-    const error = errorOf(() => configFromOptions(parse(['--time-scale', value]), { cwd, env: {} }));
+    const error = harnessErrorOf(() => configFromOptions(parse(['--time-scale', value]), { cwd, env: {} }));
     expect(error.code).toBe('GH_ERR_USAGE');
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(value === '1001' ? /^--time-scale must be at most 1000 / : /^--time-scale must be a number greater than 0 /);
@@ -50,13 +40,13 @@ describe('addTargetOptions / configFromOptions', () => {
   });
 
   it('GATEWAY_TIME_SCALE=0 is judged by the same rule (config layer wording)', () => {
-    expect(errorOf(() => configFromOptions(parse([]), { cwd, env: { GATEWAY_TIME_SCALE: '0' } })).message).toBe(
+    expect(harnessErrorOf(() => configFromOptions(parse([]), { cwd, env: { GATEWAY_TIME_SCALE: '0' } })).message).toBe(
       'config: timeScale (from GATEWAY_TIME_SCALE) must be a number greater than 0',
     );
   });
 
   it.each(['https://h/api/v2', 'http://127.0.0.1:8080/api', 'https://h/prefix/'])('--target %s with a path is refused: paths are appended to it', (url) => {
-    const error = errorOf(() => configFromOptions(parse(['--target', url]), { cwd, env: {} }));
+    const error = harnessErrorOf(() => configFromOptions(parse(['--target', url]), { cwd, env: {} }));
     expect(error.code).toBe('GH_ERR_CONFIG');
     expect(error.message).toMatch(/^config: baseUrl \(from --target\) must be the base URL without a path/);
     expect(error.message).not.toContain(url);

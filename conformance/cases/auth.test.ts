@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import type { BuiltRequest } from '../../api/request-builder.ts';
-import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { addProfiles } from '../../sandbox/profiles/registry.ts';
 import { PLANTED_BUG_PROFILES } from '../proof/planted-bugs.ts';
 import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS } from '../settings.ts';
-import { createNodeConformanceTarget, timingFor } from '../target.ts';
+import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { RunResult } from '../types.ts';
 import { AUTH_CASES } from './auth.ts';
 
@@ -23,18 +22,7 @@ const TIME_SCALE = 0.02;
 async function runAuth(profile: string): Promise<{ result: RunResult; sent: BuiltRequest[]; sandbox: RunningSandbox; fundsBefore: number }> {
   const sandbox = await startSandbox({ port: 0, timeScale: TIME_SCALE, profile });
   const fundsBefore = sandbox.app.store.availableFunds;
-  const config: ResolvedTargetConfig = {
-    baseUrl: sandbox.url,
-    user: 'user',
-    password: 'pass',
-    environment: 'sandbox',
-    timeScale: TIME_SCALE,
-    timeouts: CONFIG_DEFAULTS.timeouts,
-    poll: CONFIG_DEFAULTS.poll,
-    writePaths: {},
-    fieldMapping: DEFAULT_FIELD_MAPPING,
-    sandbox: { seed: 1 },
-  };
+  const config = sandboxTargetConfig(sandbox.url, TIME_SCALE);
   const node = createNodeConformanceTarget(config);
   const sent: BuiltRequest[] = [];
   const target = { ...node, transport: { send: (built: BuiltRequest, options: Parameters<typeof node.transport.send>[1]) => (sent.push(built), node.transport.send(built, options)) } };

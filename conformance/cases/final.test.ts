@@ -2,13 +2,12 @@
 // original answer (the spec does not say it repeats it) passes TRG, POLL and STATUS, with a warning on the report.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
-import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
 import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { selectCases } from '../plan.ts';
 import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
-import { createNodeConformanceTarget, timingFor } from '../target.ts';
+import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { RunResult } from '../types.ts';
 
 const TIME_SCALE = 0.04;
@@ -32,18 +31,7 @@ let result: RunResult;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: TIME_SCALE, profile: RENUMBERING });
-  const config: ResolvedTargetConfig = {
-    baseUrl: sandbox.url,
-    user: 'user',
-    password: 'pass',
-    environment: 'sandbox',
-    timeScale: TIME_SCALE,
-    timeouts: CONFIG_DEFAULTS.timeouts,
-    poll: CONFIG_DEFAULTS.poll,
-    writePaths: {},
-    fieldMapping: DEFAULT_FIELD_MAPPING,
-    sandbox: { seed: 1 },
-  };
+  const config = sandboxTargetConfig(sandbox.url, TIME_SCALE);
   const settings = mergeSettings(DEFAULT_SETTINGS, { pollLoadTransactions: 9, minRequestTimeoutMs: 20_000 });
   const target = createNodeConformanceTarget(config);
   try {

@@ -108,6 +108,14 @@ function onBody(purposeSuffix: string, change: (body: Record<string, unknown>) =
   };
 }
 
+/** A length bug's change: a string `field` longer than `max` is cut to `max` characters, and the request goes through. */
+function cutTo(field: string, max: number): (body: Record<string, unknown>) => void {
+  return (body) => {
+    const value = body[field];
+    if (typeof value === 'string' && value.length > max) body[field] = value.slice(0, max);
+  };
+}
+
 const isOp = (ctx: ProfileEnvelopeContext, ...ids: string[]): boolean => ids.includes(ctx.operationId);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -734,9 +742,7 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
     name: 'bug-correlation-id-51',
     description: 'Planted bug: a correlationId longer than 50 characters is cut to 50 and the top-up goes through.',
     hooks: {
-      onRequest: onBody('.transaction.topup', (body) => {
-        if (typeof body.correlationId === 'string' && body.correlationId.length > 50) body.correlationId = body.correlationId.slice(0, 50);
-      }),
+      onRequest: onBody('.transaction.topup', cutTo('correlationId', 50)),
     },
     plantedBug: {
       rule: 'correlationId | string, 1..50 chars (Limits: correlationId length 1 to 50 characters)',
@@ -748,9 +754,7 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
     name: 'bug-operator-pin-7',
     description: 'Planted bug: a 7-character operatorPin is cut to 6 and the top-up goes through.',
     hooks: {
-      onRequest: onBody('.transaction.topup', (body) => {
-        if (typeof body.operatorPin === 'string' && body.operatorPin.length > 6) body.operatorPin = body.operatorPin.slice(0, 6);
-      }),
+      onRequest: onBody('.transaction.topup', cutTo('operatorPin', 6)),
     },
     plantedBug: {
       rule: 'operatorPin | string or null, 0..6 chars (Limits: operatorPin length 0 to 6 characters)',
@@ -762,10 +766,7 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
     name: 'bug-billpay-currency-4',
     description: 'Planted bug: a bill payment transactionCurrencyCode of 4 characters is cut to 3 and accepted.',
     hooks: {
-      onRequest: onBody('.transaction.billpay', (body) => {
-        const code = body.transactionCurrencyCode;
-        if (typeof code === 'string' && code.length > 3) body.transactionCurrencyCode = code.slice(0, 3);
-      }),
+      onRequest: onBody('.transaction.billpay', cutTo('transactionCurrencyCode', 3)),
     },
     plantedBug: {
       rule: 'Bill payment transactionCurrencyCode | string or null, max 3 chars',
@@ -777,9 +778,7 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
     name: 'bug-portin-area-code-4',
     description: 'Planted bug: a SIM port-in areaCode of 4 characters is cut to 3 and accepted.',
     hooks: {
-      onRequest: onBody('.transaction.sim-portin', (body) => {
-        if (typeof body.areaCode === 'string' && body.areaCode.length > 3) body.areaCode = body.areaCode.slice(0, 3);
-      }),
+      onRequest: onBody('.transaction.sim-portin', cutTo('areaCode', 3)),
     },
     plantedBug: {
       rule: 'SIM port-in: areaCode is at most 3 chars (Limits: areaCode (SIM port-in) at most 3 characters)',

@@ -1,14 +1,13 @@
 // One proof run: the whole conformance plan against the embedded sandbox under one profile, reduced to what the
 // meta-test compares (status per case id, and a readable explanation of every case that did not pass).
 import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
-import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../../api/target-config.ts';
 import { addProfiles } from '../../sandbox/profiles/registry.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 import { ALL_CASES } from '../plan.ts';
 import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
-import { createNodeConformanceTarget, timingFor } from '../target.ts';
+import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import type { CaseStatus, ConformanceCase } from '../types.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
@@ -43,18 +42,7 @@ export interface ProfileOutcome {
 export async function runPlanAgainst(profile: string | SandboxProfile, cases: readonly ConformanceCase[] = ALL_CASES): Promise<ProfileOutcome> {
   const started = Date.now();
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: PROOF_TIME_SCALE, profile });
-  const config: ResolvedTargetConfig = {
-    baseUrl: sandbox.url,
-    user: 'user',
-    password: 'pass',
-    environment: 'sandbox',
-    timeScale: PROOF_TIME_SCALE,
-    timeouts: CONFIG_DEFAULTS.timeouts,
-    poll: CONFIG_DEFAULTS.poll,
-    writePaths: {},
-    fieldMapping: DEFAULT_FIELD_MAPPING,
-    sandbox: { seed: 1 },
-  };
+  const config = sandboxTargetConfig(sandbox.url, PROOF_TIME_SCALE);
   // Fewer POLL top-ups than the CLI's 50 (every kind still present): same checks, less time. Many runs share the
   // machine, so an ordinary answer may wait long for the CPU: a generous real-time floor keeps that from being a
   // "timeout" (the trigger delays' own client timeouts are never floored, so they still fire).

@@ -1,6 +1,7 @@
 // A deterministic generator of one instance's k6 NDJSON (the lines `k6 run --out json=` writes), of any size, made on
 // the fly: the merge tests and `npm run bench:merge` feed merge-results gigabytes without putting them on disk.
 import { Readable } from 'node:stream';
+import { prng } from '../../reports/fixtures/synthetic-k6.ts';
 
 export interface GeneratorOptions {
   /** Instance number (0-based): its own random stream, and the `instance_id` tag k6-operator adds. */
@@ -35,18 +36,6 @@ function metricLine(name: string, type: string, contains: string): string {
   return JSON.stringify({ type: 'Metric', data: { name, type, contains, thresholds: [], submetrics: null }, metric: name });
 }
 
-/** mulberry32: small, fast, good enough to make latencies look like latencies. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function time(ms: number, nanos: number): string {
   // RFC 3339 with nanoseconds, as k6 writes it.
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, (_m, frac: string) => `.${frac}${String(nanos).padStart(6, '0')}Z`);
@@ -54,7 +43,7 @@ function time(ms: number, nanos: number): string {
 
 /** The lines of one instance, each without its newline. */
 export function* instanceLines(options: GeneratorOptions): Generator<string> {
-  const rnd = random(0x9e3779b9 ^ (options.instance * 7919 + 17));
+  const rnd = prng(0x9e3779b9 ^ (options.instance * 7919 + 17));
   const start = options.startTime ?? Date.UTC(2026, 0, 1);
   const step = options.stepMs ?? 1;
   const failureRate = options.failureRate ?? 0.01;

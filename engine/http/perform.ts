@@ -3,6 +3,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
+import { errorCodeOf } from '../../api/transport.ts';
 
 export interface HttpRequestSpec {
   method: string;
@@ -65,14 +66,6 @@ export function k6ErrorCode(error: unknown, timedOut: boolean): { code: number; 
 
 /** Failures before any byte of the request left: invalid URL, no such host, dial timeout, connection refused. */
 const NOTHING_SENT = new Set([1020, 1101, 1211, 1212]);
-
-function errorCodeOf(error: unknown): string | undefined {
-  if (error === null || typeof error !== 'object') return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const cause = (error as { cause?: unknown }).cause;
-  return cause === undefined || cause === error ? undefined : errorCodeOf(cause);
-}
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
 

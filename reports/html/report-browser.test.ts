@@ -1,11 +1,10 @@
 // report.html in a real headless Chromium (Debian's chromium via playwright-core): loads offline with no console error
 // and no request, every chart drew its data, the failing case is visible; a screenshot is kept as a test artifact.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACT_DIR, CHROMIUM, chartPixels, openReport, type OpenReport } from '../fixtures/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACT_DIR, CHROMIUM, chartPixels, useOpenedReport } from '../fixtures/browser.ts';
 import { FIXTURE_SECRETS, fullReport } from '../fixtures/full-report.ts';
 import { writeReports } from '../write.ts';
 
@@ -17,37 +16,26 @@ if (!HAS_CHROMIUM) {
 }
 
 describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 'none'})`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-browser-'));
-  let opened: OpenReport;
-  let page: Page;
-
-  beforeAll(async () => {
+  const opened = useOpenedReport('gh-browser-', async (dir) => {
     const report = await fullReport(join(dir, 'metrics.ndjson'));
-    const written = writeReports(report, join(dir, 'report'), { secrets: FIXTURE_SECRETS, files: ['reportHtml'] });
-    // A fresh profile directory per run: nothing from an earlier run (cache, service workers) can help the page.
-    opened = await openReport(written.paths.reportHtml!, join(dir, 'profile'));
-    page = opened.page;
-  }, 60_000);
-
-  afterAll(async () => {
-    await opened?.close();
-    rmSync(dir, { recursive: true, force: true });
+    return writeReports(report, join(dir, 'report'), { secrets: FIXTURE_SECRETS, files: ['reportHtml'] }).paths.reportHtml!;
   });
+  const page = (): Page => opened().page;
 
   it('loads offline with no console error and requests nothing but itself', () => {
-    expect(opened.consoleProblems).toEqual([]);
-    expect(opened.requests).toEqual([opened.url]);
+    expect(opened().consoleProblems).toEqual([]);
+    expect(opened().requests).toEqual([opened().url]);
   });
 
   it('shows the verdict in the first screen', async () => {
-    const banner = page.locator('header.banner');
+    const banner = page().locator('header.banner');
     await expect(banner.locator('.word').textContent()).resolves.toContain('FAIL');
     const box = await banner.boundingBox();
     expect(box !== null && box.y + box.height <= 900).toBe(true);
   });
 
   it('every chart rendered its data: a canvas with coloured series pixels, not a blank frame', async () => {
-    const charts = await chartPixels(page);
+    const charts = await chartPixels(page());
     expect(charts.map((c) => c.chart)).toEqual(['latency-overall', 'latency-operations', 'throughput', 'outcomes']);
     for (const c of charts) {
       expect(c.canvas, `${c.chart} has a canvas`).toBe(true);
@@ -57,7 +45,7 @@ describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 
   });
 
   it('the failing case is visible with its rule, expected vs received and redacted request', async () => {
-    const failing = page.locator('article.case[data-case="TRG-510-V2"]');
+    const failing = page().locator('article.case[data-case="TRG-510-V2"]');
     await failing.scrollIntoViewIfNeeded();
     expect(await failing.isVisible()).toBe(true);
     expect(await failing.locator('.rule').textContent()).toContain('Mobile number ends with 510');
@@ -68,11 +56,11 @@ describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 
 
   it('saves a screenshot of the first screen and of the whole page as test artifacts', async () => {
     mkdirSync(ARTIFACT_DIR, { recursive: true });
-    await page.evaluate('window.scrollTo(0, 0)');
+    await page().evaluate('window.scrollTo(0, 0)');
     const first = join(ARTIFACT_DIR, 'report.png');
     const whole = join(ARTIFACT_DIR, 'report-full.png');
-    await page.screenshot({ path: first });
-    await page.screenshot({ path: whole, fullPage: true });
+    await page().screenshot({ path: first });
+    await page().screenshot({ path: whole, fullPage: true });
     expect(existsSync(first) && existsSync(whole)).toBe(true);
   });
 });

@@ -2,23 +2,15 @@
 // new envelope and payload fields, new headers, another list order, reworded errors, a new code, new records, latency,
 // Connection: close. Compared with the faithful sandbox, in-process; Connection: close over a real socket.
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SandboxOptions } from '../app.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../server.ts';
-import { AUTH_HEADER, newCorrelationId, testClient } from '../routes/testing.ts';
+import { AUTH_HEADER, newCorrelationId } from '../routes/testing.ts';
 import type { TestClient } from '../routes/testing.ts';
+import { clientsClosedAfterEach } from '../fixtures/test-clients.ts';
 import { BENIGN_PROFILES, NEW_ERROR_CODE } from './benign.ts';
 
 type Rec = Record<string, unknown>;
-const clients: TestClient[] = [];
-async function client(options: SandboxOptions = {}): Promise<TestClient> {
-  const c = await testClient(options);
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const client = clientsClosedAfterEach();
 
 const JM = '18762345678';
 

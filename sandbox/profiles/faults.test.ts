@@ -82,6 +82,22 @@ describe('fault profiles (data)', () => {
   });
 });
 
+/**
+ * A top-up sent to a sandbox whose every answer is held (faultRate 1, 40 s scaled): the wait goes through the store's
+ * sleep, and a gate the test opens (`release`) stands in for the clock, so nothing here depends on timing.
+ */
+async function heldTopup(profile: 'faults-slow' | 'faults-late') {
+  const sandbox = await start({ profile, faultRate: 1, faultSlowMs: 40_000 });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const waits = vi.spyOn(sandbox.app.store, 'sleep').mockImplementation(() => gate);
+  const correlationId = newCorrelationId(profile === 'faults-slow' ? 'slow' : 'late');
+  const answer = raw(`${sandbox.url}/api/v2/transaction/topup`, 'POST', topupBody(correlationId));
+  return { sandbox, waits, release, correlationId, answer };
+}
+
 describe('each fault kind at rate 1 (every non-exempt request faulted)', () => {
   it('faults-reset: no response (ECONNRESET), but the top-up happened: status has its final result', async () => {
     const sandbox = await start({ profile: 'faults-reset', faultRate: 1 });
@@ -120,15 +136,7 @@ describe('each fault kind at rate 1 (every non-exempt request faulted)', () => {
   });
 
   it('faults-slow: processed at once, the answer held for the slow wait (status already final meanwhile)', async () => {
-    const sandbox = await start({ profile: 'faults-slow', faultRate: 1, faultSlowMs: 40_000 });
-    // The wait goes through the store's sleep; a gate stands in for the clock, so nothing here depends on timing.
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const waits = vi.spyOn(sandbox.app.store, 'sleep').mockImplementation(() => gate);
-    const correlationId = newCorrelationId('slow');
-    const answer = raw(`${sandbox.url}/api/v2/transaction/topup`, 'POST', topupBody(correlationId));
+    const { sandbox, waits, release, correlationId, answer } = await heldTopup('faults-slow');
     await waitFor(() => waits.mock.calls.length === 1, 'the answer to be held');
     expect(waits.mock.calls[0]?.[0]).toBe(40); // 40 000 ms x time scale 0.001
     expect(sandbox.app.store.byCorrelationId(correlationId)?.result?.responseCode).toBe('000');
@@ -137,14 +145,7 @@ describe('each fault kind at rate 1 (every non-exempt request faulted)', () => {
   });
 
   it('faults-late: held before processing (no transaction yet: status 027), then processed and answered', async () => {
-    const sandbox = await start({ profile: 'faults-late', faultRate: 1, faultSlowMs: 40_000 });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const waits = vi.spyOn(sandbox.app.store, 'sleep').mockImplementation(() => gate);
-    const correlationId = newCorrelationId('late');
-    const answer = raw(`${sandbox.url}/api/v2/transaction/topup`, 'POST', topupBody(correlationId));
+    const { sandbox, waits, release, correlationId, answer } = await heldTopup('faults-late');
     await waitFor(() => waits.mock.calls.length === 1, 'the request to be held');
     expect(await statusCode(sandbox, correlationId)).toBe('027');
     expect(sandbox.app.store.hasCorrelationId(correlationId)).toBe(false);

@@ -10,21 +10,17 @@ import type { Decision } from './transactions.ts';
 import {
   digitsFor,
   isRefusal,
-  priceAmount,
   ofCategory,
-  resolveSku,
+  resolvePricedSku,
   runWrite,
   transactionPayload,
 } from './transactions.ts';
 
 function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
   const { env } = ctx;
-  const found = resolveSku(ctx, body.skuId, ofCategory('Bill Pay'), 'a Bill Pay SKU');
-  if (isRefusal(found)) return found;
-  const { sku, meta } = found;
-  const priced = priceAmount(ctx, sku, meta, body.amount, body.transactionCurrencyCode);
+  const priced = resolvePricedSku(ctx, body, ofCategory('Bill Pay'), 'a Bill Pay SKU');
   if (isRefusal(priced)) return priced;
-  const { cost, face } = priced;
+  const { sku, cost, face } = priced;
   return {
     cost,
     build: (txn) => ({

@@ -9,8 +9,7 @@ import type { Decision } from './transactions.ts';
 import {
   digitsFor,
   isRefusal,
-  priceAmount,
-  resolveSku,
+  resolvePricedSku,
   runWrite,
   transactionPayload,
 } from './transactions.ts';
@@ -21,12 +20,9 @@ const GIFTCARD_PURCHASE = getOperation('v2.transaction.giftcard').purpose;
 
 function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
   const { env } = ctx;
-  const found = resolveSku(ctx, body.skuId, (meta) => meta.isGiftcard, 'a gift card SKU');
-  if (isRefusal(found)) return found;
-  const { sku, meta } = found;
-  const priced = priceAmount(ctx, sku, meta, body.amount, body.transactionCurrencyCode);
+  const priced = resolvePricedSku(ctx, body, (meta) => meta.isGiftcard, 'a gift card SKU');
   if (isRefusal(priced)) return priced;
-  const { cost, face } = priced;
+  const { sku, cost, face } = priced;
   return {
     cost,
     build: (txn) => {

@@ -1,23 +1,15 @@
 // The money rule, across every priced write: bounds are checked on the amount as sent (4.995 is below 5.00), and the
 // wallet is charged exactly the price of the amount requested (12.345 is priced as 12.345), so the balance moves by
 // exactly the reported invoiceAmount.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '../app.ts';
+import { describe, expect, it } from 'vitest';
 import { costOf, moneySub } from '../data/money.ts';
 import type { Sku } from '../data/types.ts';
-import { newCorrelationId, testClient } from './testing.ts';
+import { newCorrelationId } from './testing.ts';
 import type { TestClient } from './testing.ts';
+import { clientsClosedAfterEach } from '../fixtures/test-clients.ts';
 
 type Rec = Record<string, unknown>;
-const clients: TestClient[] = [];
-async function client(options: SandboxOptions = {}): Promise<TestClient> {
-  const c = await testClient(options);
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const client = clientsClosedAfterEach();
 
 const JM = '18762345678';
 /** The spec's 001 trigger number: starts with 1876 and ends with 888. */

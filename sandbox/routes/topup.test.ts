@@ -1,19 +1,11 @@
 // Top-up behaviour of the sandbox, in-process: RTR only, number format, currency, bounds ('001' message), triggers,
 // delayed results through status ('852' then final), funds, duplicates, validation, production mode and the loan flow.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '../app.ts';
-import { newCorrelationId, testClient, waitFor } from './testing.ts';
+import { describe, expect, it } from 'vitest';
+import { newCorrelationId, waitFor } from './testing.ts';
 import type { TestClient } from './testing.ts';
+import { clientsClosedAfterEach } from '../fixtures/test-clients.ts';
 
-const clients: TestClient[] = [];
-async function client(options: SandboxOptions = {}): Promise<TestClient> {
-  const c = await testClient(options);
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const client = clientsClosedAfterEach();
 
 const JM = '18762345678';
 const TOPUP = '/api/v2/transaction/topup';

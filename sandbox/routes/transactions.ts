@@ -302,17 +302,21 @@ export function assignedNumber(env: SandboxEnv, countryCode: string, transaction
 }
 
 /**
- * The checks every amount-carrying write shares (currency allowed, amount within the denomination's bounds) and,
- * when both pass, what the write costs in wallet currency and delivers in face value. Bill pay and gift card use it.
+ * The checks every amount-carrying write shares (a SKU the write accepts, currency allowed, amount within the
+ * denomination's bounds) and, when all pass, the SKU with what the write costs in wallet currency and delivers in face
+ * value. Bill pay and gift card use it.
  */
-export function priceAmount(
+export function resolvePricedSku(
   ctx: RouteContext,
-  sku: Sku,
-  meta: SkuMeta,
-  amount: number,
-  currency: string | null | undefined,
-): Refusal | { readonly cost: number; readonly face: number } {
+  body: { readonly skuId: number; readonly amount: number; readonly transactionCurrencyCode?: string | null },
+  accepts: (meta: SkuMeta) => boolean,
+  categoryText: string,
+): Refusal | { readonly sku: Sku; readonly meta: SkuMeta; readonly cost: number; readonly face: number } {
+  const found = resolveSku(ctx, body.skuId, accepts, categoryText);
+  if (isRefusal(found)) return found;
+  const { sku, meta } = found;
+  const { amount, transactionCurrencyCode: currency } = body;
   const refused = currencyRefusal(ctx, meta, currency) ?? boundsRefusal(ctx, sku, meta, amount, currency);
   if (refused !== undefined) return refused;
-  return { cost: walletCost(sku, meta, amount, currency), face: faceAmount(meta, amount, currency) };
+  return { sku, meta, cost: walletCost(sku, meta, amount, currency), face: faceAmount(meta, amount, currency) };
 }

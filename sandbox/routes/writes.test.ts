@@ -1,20 +1,12 @@
 // The other writes in-process: PIN, bill payment (+ bill detail), gift card ('852' then final, fetch by id),
 // SIM activation, port-in (+ status by id), eSIM (+ status by ICCID) and estimated cost (never charged).
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '../app.ts';
-import { newCorrelationId, testClient, waitFor } from './testing.ts';
+import { describe, expect, it } from 'vitest';
+import { newCorrelationId, waitFor } from './testing.ts';
 import type { TestClient } from './testing.ts';
+import { clientsClosedAfterEach } from '../fixtures/test-clients.ts';
 
 type Rec = Record<string, unknown>;
-const clients: TestClient[] = [];
-async function client(options: SandboxOptions = {}): Promise<TestClient> {
-  const c = await testClient(options);
-  clients.push(c);
-  return c;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const client = clientsClosedAfterEach();
 
 const JM = '18762345678';
 

@@ -2,29 +2,16 @@
 // (exit 0), a breaking change (exit 1, named on stdout and in every report), production gets no charging request.
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { runCli as run } from '../fixtures/run-cli.ts';
+import { describe, expect, it } from 'vitest';
+import { useRecordingSandbox } from '../../sandbox/fixtures/recording-sandbox.ts';
+import { blankGatewayEnvEachTest, expectUsageError, runCli as run } from '../fixtures/run-cli.ts';
+import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-baseline-cli-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-baseline-cli-');
 
-beforeEach(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+blankGatewayEnvEachTest();
 
 describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
   const cases: ReadonlyArray<[string[], RegExp]> = [
@@ -34,10 +21,7 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
     [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
-    const { code, stderr } = await run(args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    await expectUsageError(args, message);
   });
 
   it('stops with exit 2 when the target cannot be read', async () => {
@@ -91,18 +75,11 @@ describe('gateway-harness baseline record + check', () => {
 });
 
 describe('gateway-harness baseline record on a production target', () => {
-  let sandbox: RunningSandbox;
-  const seen: string[] = [];
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const recording = useRecordingSandbox();
+  const seen = recording.seen;
 
   it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
-    sandbox = await startSandbox({
-      timeScale: 0.01,
-      profile: { name: 'count-requests', description: 'records every request', hooks: { onRequest: (req) => void seen.push(`${req.method} ${req.operationId ?? req.path}`) } },
-    });
-    const { code, stderr } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
+    const { code, stderr } = await run(['baseline', 'record', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
     expect(seen).toEqual([]);
@@ -110,7 +87,7 @@ describe('gateway-harness baseline record on a production target', () => {
 
   it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run(['baseline', 'record', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
+    const { code, stdout } = await run(['baseline', 'record', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
     expect(code).toBe(0);
     expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual(['v2.transaction.estimated-cost', 'v2.transaction.estimated-cost']);
     expect(stdout).toContain('not-observed v1.transaction.topup: charges money: not sent to a production target');

@@ -13,12 +13,13 @@ import { DEFAULT_BASELINE_DIR, readBaseline } from '../../drift/baseline-files.t
 import { driftReportSection } from '../../drift/report.ts';
 import { checkBaseline, recordBaseline } from '../../drift/run.ts';
 import { openTargetSession, type TargetSession, type TargetSessionOptions } from '../../drift/target-session.ts';
+import type { MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
-import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
+import { armMoney, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
@@ -83,6 +84,64 @@ export function reportTarget(session: TargetSession, profile: string | undefined
     embedded: session.embedded,
     ...(session.embedded ? { profile: profile ?? 'faithful' } : {}),
   };
+}
+
+/** What a judging command runs on its session, and what of it goes into the report. */
+export interface JudgedRun<T> {
+  /** The command as its money session and ledger name it ('baseline check'), and as the report does ('baseline-check'). */
+  readonly moneyCommand: string;
+  readonly reportCommand: string;
+  /** Put before each progress line of the run. */
+  readonly progressPrefix: string;
+  run(session: TargetSession, progress: (line: string) => void, money: CommandMoney): Promise<T>;
+  section(result: T, allowSkips: boolean): Pick<ReportInput, 'drift' | 'migration'>;
+  /** Lines printed after the verdict, before the money's. */
+  extra?(result: T): readonly string[];
+}
+
+/**
+ * A judging command on one target session under the money guard (baseline check, migrate): the money session armed
+ * before anything is sent, the run with its progress, the money settled (an unresolved charge makes the run
+ * incomplete, whatever the run said: reports/assemble.ts), then the report set and the verdict.
+ */
+export async function judgeOnSession<T>(
+  opts: { readonly reportDir?: string; readonly allowSkips?: boolean },
+  config: TargetConfig,
+  sessionOptions: TargetSessionOptions,
+  money: MoneySettings,
+  job: JudgedRun<T>,
+): Promise<number> {
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const allowSkips = opts.allowSkips === true;
+  const startedAt = Date.now();
+  const cm = openCommandMoney(money, { command: job.moneyCommand, runId, reportDir, config });
+  try {
+    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
+      await armMoney(cm, session);
+      const progress = commandProgress();
+      let result: T;
+      try {
+        result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm);
+      } finally {
+        progress.done();
+      }
+      const settled = await settleMoney(cm, session, { allowSkips });
+      const report = assembleReport({
+        runId,
+        command: job.reportCommand,
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        allowSkips,
+        target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
+        ...job.section(result, allowSkips),
+        ...settled.report,
+      });
+      return finishRun(report, reportDir, { secrets: reportSecrets(config), extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
+    });
+  } finally {
+    cm.session.close();
+  }
 }
 
 const progressTo = (prefix: string) => (line: string): void => {
@@ -153,37 +212,13 @@ async function runCheck(opts: CheckFlags): Promise<number> {
   const money = decideMoney(opts, config, baselinePlan('baseline check', readsOnly, describeTarget(config)));
   if (money === undefined) return EXIT.ok;
   const baseline = readBaseline(opts.baseline);
-  const runId = newRunId();
-  const reportDir = prepareReportDir(opts.reportDir, runId);
-  const allowSkips = opts.allowSkips === true;
-  const startedAt = Date.now();
-  const cm = openCommandMoney(money, { command: 'baseline check', runId, reportDir, config });
-  try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
-      await armMoney(cm, session);
-      const progress = commandProgress();
-      let result;
-      try {
-        result = await checkBaseline(session, baseline, { progress: (line) => progress.line(`baseline: ${line}`) });
-      } finally {
-        progress.done();
-      }
-      const settled = await settleMoney(cm, session, { allowSkips });
-      const report = assembleReport({
-        runId,
-        command: 'baseline-check',
-        startedAt,
-        durationMs: Date.now() - startedAt,
-        allowSkips,
-        target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
-        drift: driftReportSection(result, { allowSkips }),
-        ...settled.report,
-      });
-      return finishRun(report, reportDir, { secrets: reportSecrets(config), extra: [...settled.lines] }).exitCode;
-    });
-  } finally {
-    cm.session.close();
-  }
+  return judgeOnSession(opts, config, { ...sessionOptions, readsOnly }, money, {
+    moneyCommand: 'baseline check',
+    reportCommand: 'baseline-check',
+    progressPrefix: 'baseline',
+    run: (session, progress) => checkBaseline(session, baseline, { progress }),
+    section: (result, allowSkips) => ({ drift: driftReportSection(result, { allowSkips }) }),
+  });
 }
 
 export function register(program: Command): void {

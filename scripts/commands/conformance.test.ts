@@ -1,32 +1,23 @@
 // Tests of `gateway-harness conformance`: usage errors in-process (exit 2, one line), and the real bin in a child
 // process: every verdict path (pass, fail, incomplete, skips accepted, nothing passed, unusable target) and its reports.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_FLAG_WARNING } from '../target-options.ts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../reports/model.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { main } from '../cli.ts';
+import { closedPort } from '../fixtures/closed-port.ts';
+import { expectUsageError } from '../fixtures/run-cli.ts';
+import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
 const MARKER = 'Pw-marker-7f3e9a';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-conformance-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-conformance-');
 
 /** The child's env: none of the parent's vitest or GATEWAY_* variables leak into the run under test. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -77,19 +68,7 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
   ];
   for (const [args, message] of cases) {
     it(`${args.join(' ')}`, async () => {
-      const lines: string[] = [];
-      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        lines.push(String(chunk));
-        return true;
-      });
-      try {
-        expect(await main(['node', 'gateway-harness', 'conformance', ...args])).toBe(2);
-      } finally {
-        spy.mockRestore();
-        process.exitCode = undefined;
-      }
-      expect(lines.join('')).toMatch(message);
-      expect(lines.join('').trim().split('\n')).toHaveLength(1);
+      await expectUsageError(['conformance', ...args], message);
     });
   }
 });
@@ -208,10 +187,7 @@ describe('gateway-harness conformance (child process, a separately started sandb
 
 describe('gateway-harness conformance (child process, unusable target)', () => {
   it('a closed port: one GH_ERR_TARGET line, exit 2, an unusable verdict in every report', async () => {
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((done) => probe.close(() => done()));
+    const port = await closedPort();
     const dir = tempDir();
     const run = await runCli(['--target', `http://127.0.0.1:${port}`, '--report-dir', dir]);
     expect(run.code).toBe(2);

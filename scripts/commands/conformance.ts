@@ -9,7 +9,7 @@ import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '..
 import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
 import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
 import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
-import { runConformanceSuite } from '../../conformance/run-suite.ts';
+import { runConformanceSuite, suiteTarget } from '../../conformance/run-suite.ts';
 import { SETTINGS_ENV_VAR, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../conformance/session.ts';
 import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
@@ -17,7 +17,6 @@ import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { conformanceSection } from '../../conformance/section.ts';
-import type { RunTarget } from '../../reports/model.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
@@ -167,14 +166,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     } else {
       resolved = { ...config, baseUrl: config.baseUrl };
     }
-    const target: RunTarget = {
-      url: resolved.baseUrl,
-      environment: resolved.environment,
-      timeScale: resolved.timeScale,
-      api,
-      embedded: sandbox !== undefined,
-      ...(sandbox === undefined ? {} : { profile }),
-    };
+    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : profile);
     const progress = commandProgress();
     // SIGINT/SIGTERM: no case starts after it, the cases run so far are reported as INTERRUPTED (exit 128 + signal).
     const interrupt = watchRun({ command: 'conformance', runId, reportDir, startedAt: Date.now(), target, secrets, progress });

@@ -1,22 +1,14 @@
 // Tests of `gateway-harness fuzz` as a user runs it (child process): the help explains budget, seed and replay; a planted
 // GEN bug fails with a reproduction (seed, replay, curl with placeholders) in every report; the replay reruns exactly it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RunReport } from '../../reports/model.ts';
 import { runCliProcess } from '../fixtures/run-cli.ts';
+import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const PASSWORD = 'Pw-fuzz-marker-4d2c81';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-fuzz-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-fuzz-');
 
 describe('gateway-harness fuzz', () => {
   test('--help explains the budget, the seed and the replay', async () => {

@@ -3,17 +3,17 @@
 // target (one line, exit 2, reports saying so); usage errors; and no credential in any output file or stream.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_DIR, CHROMIUM, chartPixels, openReport } from '../../reports/fixtures/browser.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import type { RunReport } from '../../reports/model.ts';
-import { main } from '../cli.ts';
+import { closedPort } from '../fixtures/closed-port.ts';
+import { expectUsageError } from '../fixtures/run-cli.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
@@ -189,10 +189,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
 
 describe('gateway-harness gate against an unusable target', () => {
   it('stops at once with one line (exit 2) and still writes the reports, saying so', async () => {
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((done) => probe.close(() => done()));
+    const port = await closedPort();
     const dir = join(work, 'unusable');
     const run = await cli(['gate', '--target', `http://127.0.0.1:${port}`, '--report-dir', dir], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
     expect(run.code).toBe(2);
@@ -219,19 +216,7 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
   ];
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {
-      const lines: string[] = [];
-      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        lines.push(String(chunk));
-        return true;
-      });
-      try {
-        expect(await main(['node', 'gateway-harness', 'gate', ...args])).toBe(2);
-      } finally {
-        spy.mockRestore();
-        process.exitCode = undefined;
-      }
-      expect(lines.join('')).toMatch(message);
-      expect(lines.join('').trim().split('\n')).toHaveLength(1);
+      await expectUsageError(['gate', ...args], message);
     });
   }
 

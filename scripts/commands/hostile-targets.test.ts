@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRequestLine } from '../../ledger/entry.ts';
 import type { RunReport } from '../../reports/model.ts';
 import { runCli } from '../fixtures/run-cli.ts';
+import { closedPort } from '../fixtures/closed-port.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-hostile-'));
 let silent: Server;
@@ -27,10 +28,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  refusedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  refusedUrl = `http://127.0.0.1:${await closedPort()}`;
 });
 
 afterAll(async () => {

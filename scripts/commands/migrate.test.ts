@@ -3,33 +3,20 @@
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operationPairs } from '../../api/operations.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { runCli as run } from '../fixtures/run-cli.ts';
+import { useRecordingSandbox } from '../../sandbox/fixtures/recording-sandbox.ts';
+import { blankGatewayEnvEachTest, expectUsageError, runCli as run } from '../fixtures/run-cli.ts';
+import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = resolve(ROOT, 'bin', 'gateway-harness.mjs');
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-migrate-cli-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-migrate-cli-');
 
-beforeEach(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+blankGatewayEnvEachTest();
 
 describe('gateway-harness migrate: usage errors (exit 2, one line)', () => {
   const cases: ReadonlyArray<[string[], RegExp]> = [
@@ -39,10 +26,7 @@ describe('gateway-harness migrate: usage errors (exit 2, one line)', () => {
     [['migrate', '--target', 'http://127.0.0.1:9', '--seed', '2'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
-    const { code, stderr } = await run(args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    await expectUsageError(args, message);
   });
 
   it('lists the pairs of the catalog with --list', async () => {
@@ -53,18 +37,11 @@ describe('gateway-harness migrate: usage errors (exit 2, one line)', () => {
 });
 
 describe('gateway-harness migrate on a production target', () => {
-  let sandbox: RunningSandbox;
-  const seen: string[] = [];
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const recording = useRecordingSandbox();
+  const seen = recording.seen;
 
   it('refuses charging pairs before sending anything (exit 2, one line)', async () => {
-    sandbox = await startSandbox({
-      timeScale: 0.01,
-      profile: { name: 'count-requests', description: 'records every request', hooks: { onRequest: (req) => void seen.push(`${req.method} ${req.operationId ?? req.path}`) } },
-    });
-    const { code, stderr } = await run(['migrate', '--target', sandbox.url, '--env', 'production', '--report-dir', tempDir()]);
+    const { code, stderr } = await run(['migrate', '--target', recording.url(), '--env', 'production', '--report-dir', tempDir()]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: migrate sends charging operations \(.*transaction\.topup.*\) and the target is production .*nothing was sent; add --allow-charges --max-spend/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -73,7 +50,7 @@ describe('gateway-harness migrate on a production target', () => {
 
   it('runs read pairs selected with --pairs and sends no write', async () => {
     const reportDir = tempDir();
-    const { code, stdout } = await run(['migrate', '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01', '--pairs', 'account.balance,catalog.countries', '--requests', '2', '--report-dir', reportDir]);
+    const { code, stdout } = await run(['migrate', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--pairs', 'account.balance,catalog.countries', '--requests', '2', '--report-dir', reportDir]);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe('PASS: migration: 2 v1/v2 pairs compared, no regression');
     expect(seen.length).toBeGreaterThan(0);

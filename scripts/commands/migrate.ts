@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { operationPairs, type OperationPair } from '../../api/operations.ts';
 import { describeTarget } from '../../api/target-config.ts';
-import { newRunId } from '../../conformance/session.ts';
 import { DEFAULT_LOAD, LOAD_LIMITS, type LoadSettings } from '../../migrate/latency.ts';
 import { migrationReportSection, pairLine } from '../../migrate/report.ts';
 import { chargingPairs, planMigration, runMigration, selectPairs, type PlannedCharge } from '../../migrate/run-migration.ts';
@@ -17,12 +16,10 @@ import { MoneyRefusal } from '../../ledger/hooks.ts';
 import { assertCapCurrency, formatMoney, type MoneySettings, type SpendCap } from '../../ledger/money-settings.ts';
 import type { PriceBook } from '../../ledger/price-book.ts';
 import { readPriceBook } from '../../ledger/read-prices.ts';
-import { assembleReport } from '../../reports/assemble.ts';
 import { addMoneyOptions, moneySettingsFrom } from '../money-options.ts';
-import { armMoney, decideMoney, openCommandMoney, settleMoney } from '../money-run.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
+import { decideMoney } from '../money-run.ts';
 import { configFromOptions } from '../target-options.ts';
-import { addSessionOptions, reportTarget, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
+import { addSessionOptions, judgeOnSession, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
 
 interface MigrateFlags extends SessionFlags {
   reportDir?: string;
@@ -116,51 +113,26 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   // without --allow-charges --max-spend; --dry-run prints the plan instead.
   const money = decideMoney(opts, config, plan);
   if (money === undefined) return EXIT.ok;
-  const runId = newRunId();
-  const reportDir = prepareReportDir(opts.reportDir, runId);
-  const allowSkips = opts.allowSkips === true;
-  const startedAt = Date.now();
-  const cm = openCommandMoney(money, { command: 'migrate', runId, reportDir, config });
-  try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
-      await armMoney(cm, session);
-      const progress = commandProgress();
-      let result;
-      try {
-        result = await runMigration(session, {
-          ...(purposes === undefined ? {} : { pairs: purposes }),
-          load,
-          progress: (line) => progress.line(`migrate: ${line}`),
-          // Before anything charging leaves: a cap that cannot cover a complete comparison is refused (exit 2).
-          beforeCharging: (charges) => {
-            if (money.cap !== undefined) assertPlanCovered('migrate', coverMigration(charges, cm.session.prices, money.cap, load));
-          },
-        });
-      } finally {
-        progress.done();
-      }
-      // Unresolved charging transactions make the run incomplete, whatever the pairs said (reports/assemble.ts).
-      const settled = await settleMoney(cm, session, { allowSkips });
-      const report = assembleReport({
-        runId,
-        command: 'migrate',
-        startedAt,
-        durationMs: Date.now() - startedAt,
-        allowSkips,
-        target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
-        migration: migrationReportSection(result, { allowSkips }),
-        ...settled.report,
-      });
-      const extra = [
-        `Pairs (${result.pairs.length}; same inputs on both versions, latency under ${load.requests} requests per version, ${load.concurrency} in flight):`,
-        ...result.pairs.map(pairLine),
-        ...settled.lines,
-      ];
-      return finishRun(report, reportDir, { secrets: reportSecrets(config), extra }).exitCode;
-    });
-  } finally {
-    cm.session.close();
-  }
+  return judgeOnSession(opts, config, sessionOptions, money, {
+    moneyCommand: 'migrate',
+    reportCommand: 'migrate',
+    progressPrefix: 'migrate',
+    run: (session, progress, cm) =>
+      runMigration(session, {
+        ...(purposes === undefined ? {} : { pairs: purposes }),
+        load,
+        progress,
+        // Before anything charging leaves: a cap that cannot cover a complete comparison is refused (exit 2).
+        beforeCharging: (charges) => {
+          if (money.cap !== undefined) assertPlanCovered('migrate', coverMigration(charges, cm.session.prices, money.cap, load));
+        },
+      }),
+    section: (result, allowSkips) => ({ migration: migrationReportSection(result, { allowSkips }) }),
+    extra: (result) => [
+      `Pairs (${result.pairs.length}; same inputs on both versions, latency under ${load.requests} requests per version, ${load.concurrency} in flight):`,
+      ...result.pairs.map(pairLine),
+    ],
+  });
 }
 
 export function register(program: Command): void {

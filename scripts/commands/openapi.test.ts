@@ -1,28 +1,15 @@
 // Tests of `gateway-harness openapi`: writes the document to a file or to stdout (exit 0), with the server and the
 // write paths of the config; the document itself is tested in openapi/build-document.test.ts.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../api/operations.ts';
-import { runCli as run } from '../fixtures/run-cli.ts';
+import { blankGatewayEnvEachTest, runCli as run } from '../fixtures/run-cli.ts';
+import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gh-openapi-cli-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterAll('gh-openapi-cli-');
 
-beforeEach(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('GATEWAY_')) vi.stubEnv(key, '');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+blankGatewayEnvEachTest();
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string }>>; servers: { variables: { base_url: { default: string } } }[] };
 const operationIds = (doc: Doc): string[] => Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
