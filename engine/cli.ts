@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .option('-i, --iterations <N>', 'iterations, replaces the scenarios (like k6 --iterations)', positiveInt)
     .option('--execution-segment <segment>', "this instance's share of a split test, e.g. 1/3:2/3 (like k6)")
     .option('--execution-segment-sequence <points>', 'all instances\' segments, e.g. 0,1/3,2/3,1 (like k6)')
-    .option('--workers <N|auto>', 'worker threads; auto = the cores but one, at most the VUs', 'auto')
+    .option('--workers <N|auto>', 'worker threads; auto = one per 6 VUs, at most one per core', 'auto')
     .option('--progress <MODE>', 'auto | tty | plain | none', 'auto')
     .action(async (script: string, flags: Record<string, unknown>) => {
       const outs = (flags.out as string[] | undefined) ?? [];

@@ -31,7 +31,7 @@ export interface EngineRunOptions {
   remoteWrite?: RemoteWriteConfig;
   /** `--summary-export=FILE`: k6's flat summary JSON. */
   summaryExport?: string;
-  /** Worker threads; 'auto' (default) uses the machine's cores but one, never more than the test's VUs. */
+  /** Worker threads; 'auto' (default): one per 6 VUs, at most one per core of the machine. */
   workers?: number | 'auto';
   progress?: 'auto' | 'tty' | 'plain' | 'none';
   cwd?: string;

@@ -209,6 +209,9 @@ interface Row {
   exitCode: number;
 }
 
+/** Seconds of untimed load on the target before the first row. */
+const WARM_UP_SEC = 5;
+
 /** The sandbox is one Node event loop: near one busy core it is the limit of the row. */
 const TARGET_LIMIT_CORES = 0.85;
 
@@ -236,7 +239,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out FILE] [--cpu-prof DIR] [--workers auto,1,2] [--base-engine CLI]\n' +
         '  runs the real catalog-browse suite (dist/k6/catalog-browse.js, schema checks on) on each engine against the embedded sandbox in its own process\n' +
-        '  --workers: one engine row per worker count, `auto` the engine\'s default (default: 1 … cores − 1, a row per count the machine allows)\n' +
+        '  --workers: one engine row per worker count, `auto` the engine\'s default (default: 1 … cores, a row per count the machine allows)\n' +
         '  --base-engine CLI: also an `engine base` row from another checkout\'s engine/cli.ts (before/after a change, side by side under the same load)\n' +
         '  --cpu-prof DIR: the engine runs under node --cpu-prof, one profile per thread (controller, workers) in DIR/<VUs>\n' +
         '  k6 binaries: K6_BIN, else k6 on PATH; K6_LATEST_BIN, else k6-latest beside it (rows skipped when absent)\n',
@@ -250,9 +253,9 @@ async function main(): Promise<void> {
   const soakMinutes = Number(values['soak-minutes']);
   const soakVus = Number(values['soak-vus']);
   const wanted = new Set(values.engines.split(','));
-  // One engine row per worker count ('auto' is the engine's default: the machine's cores but one).
-  // Default: a row per worker count the machine allows beside the target (1 … cores − 1).
-  const workerCounts = (values.workers ?? Array.from({ length: Math.max(1, availableParallelism() - 1) }, (_, i) => String(i + 1)).join(',')).split(',');
+  // One engine row per worker count ('auto' is the engine's default: one per 6 VUs, at most one per core).
+  // Default: a row per worker count the machine allows (1 … cores).
+  const workerCounts = (values.workers ?? Array.from({ length: availableParallelism() }, (_, i) => String(i + 1)).join(',')).split(',');
   if (workerCounts.some((w) => w !== 'auto' && !(Number.isInteger(Number(w)) && Number(w) >= 1))) throw new Error("--workers must be 'auto' or whole numbers ≥ 1, e.g. auto,1,2");
   const tmp = mkdtempSync(join(tmpdir(), 'gh-bench-engine-'));
   const children: ChildProcess[] = [];
@@ -294,6 +297,8 @@ async function main(): Promise<void> {
       `bench:engine — real catalog-browse suite (${bundle}, schema checks on), ${durationSec} s of constant VUs per row, ` +
         `embedded sandbox in its own process at ${target.url}; ${availableParallelism()} CPUs shared by generator and target\n`,
     );
+    // A fresh target process is slower for its first seconds (its JIT warms up): the first row would pay for it.
+    await runBare(target.url, vusList[0] as number, WARM_UP_SEC, join(tmp, 'warm-up'), target);
     const rows: Row[] = [];
     for (const vus of vusList) {
       for (const engine of engines) {
