@@ -42,6 +42,16 @@ export class OperationSamples {
     return batches[index] as SparseHistogram;
   }
 
+  /** Opens `count` empty batches before the first (a point earlier than every point read so far). */
+  prepend(count: number): void {
+    const empty = <T>(make: () => T): T[] => Array.from({ length: count }, make);
+    this.latencyBatches = [...empty(() => new SparseHistogram(0.01)), ...this.latencyBatches];
+    this.timeToFinalBatches = [...empty(() => new SparseHistogram(0.01)), ...this.timeToFinalBatches];
+    this.business = [...empty(() => ({ n: 0, hits: 0 })), ...this.business];
+    this.http = [...empty(() => ({ n: 0, hits: 0 })), ...this.http];
+    this.schema = [...empty(() => ({ n: 0, hits: 0 })), ...this.schema];
+  }
+
   /** Halves the number of batches: batch i becomes batches 2i and 2i+1 together. */
   halve(): void {
     const pairs = <T>(items: T[], join2: (a: T, b: T | undefined) => T): T[] => {
@@ -140,6 +150,7 @@ export async function readRunSamples(dirArg: string, known?: ReportFacts & { rea
   const files = known?.files !== undefined && known.files.length > 0 ? [...known.files] : runFiles(dir, facts);
   const operations = new Map<string, OperationSamples>();
   let start: number | undefined;
+  let latest: number | undefined;
   let batchMs = FIRST_BATCH_MS;
   const samplesOf = (operation: string): OperationSamples => {
     let found = operations.get(operation);
@@ -153,8 +164,16 @@ export async function readRunSamples(dirArg: string, known?: ReportFacts & { rea
     const operation = point.tags.operation;
     if (operation === undefined || NOT_LOAD_GROUPS.has(point.tags.group ?? '')) return;
     start ??= point.time;
+    latest = Math.max(latest ?? point.time, point.time);
     let index = Math.floor((point.time - start) / batchMs);
-    while (index >= MAX_BATCHES) {
+    if (index < 0) {
+      // A file need not be in time order (an engine's worker threads flush their points in batches, one after
+      // another): a point earlier than the first opens batches before it, so every point keeps its own time batch.
+      for (const samples of operations.values()) samples.prepend(-index);
+      start += index * batchMs;
+      index = 0;
+    }
+    while (Math.floor((latest - start) / batchMs) >= MAX_BATCHES) {
       for (const samples of operations.values()) samples.halve();
       batchMs *= 2;
       index = Math.floor((point.time - start) / batchMs);

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { NOT_QUICK, NOT_QUICK_MARKERS } from './test-tiers.ts';
+import { NOT_QUICK, NOT_QUICK_MARKERS, SERIAL_AT_END, START_FIRST } from './test-tiers.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The project's test files (not node_modules', not build output). */
@@ -27,5 +27,10 @@ describe('test tiers (scripts/test-tiers.ts)', () => {
 
   it('every file it leaves out exists', () => {
     for (const file of NOT_QUICK) expect(existsSync(`${ROOT}/${file}`), file).toBe(true);
+  });
+
+  it('every file the full suite starts first or runs serially exists, and none is in both lists', () => {
+    for (const file of [...START_FIRST, ...SERIAL_AT_END]) expect(existsSync(`${ROOT}/${file}`), file).toBe(true);
+    expect(START_FIRST.filter((file) => SERIAL_AT_END.includes(file))).toEqual([]);
   });
 });

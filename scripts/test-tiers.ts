@@ -56,3 +56,39 @@ export const NOT_QUICK: readonly string[] = [
   'load/node-engine-smoke.test.ts', // 21 s
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
 ];
+
+/**
+ * The full suite's order (vitest.config.ts, scripts/test-sequencer.ts): these files start first, longest first, so the
+ * ones that mostly wait (on scaled trigger delays, child processes, proof pools) overlap the rest of the suite instead
+ * of ending it. Wall and CPU seconds of each run alone on an idle 2-core box, k6 on PATH (measured for the order only;
+ * a stale figure changes the order, never a result).
+ */
+export const START_FIRST: readonly string[] = [
+  'conformance/gen/gen-proof.test.ts', // 150 s wall, 51 s CPU
+  'scripts/commands/interrupt.test.ts', // 133 s, 125 s
+  'load/payload-violations.test.ts', // 115 s, 101 s
+  'conformance/benign-profiles.test.ts', // 72 s, 10 s
+  'engine/differential.test.ts', // 51 s, 72 s
+  'conformance/planted-bugs.test.ts', // 50 s, 27 s
+  'ledger/faults-commands.test.ts', // 50 s, 16 s
+  'load/engine-differential.test.ts', // 40 s, 43 s
+  'ledger/faults-load.test.ts', // 37 s, 19 s
+  'scripts/commands/gate.test.ts', // 30 s, 33 s
+  'scripts/commands/hostile-targets.test.ts', // 30 s, 6 s
+  'engine/run.test.ts', // 29 s, 34 s
+  'ledger/faults-k6.test.ts', // 23 s, 6 s
+  'scripts/recipe/recipe.test.ts', // 22 s, 33 s
+];
+
+/**
+ * Files that time rates or bound memory with both cores busy (three k6 or engine instances at once, a generator feeding
+ * gigabytes through pipes, arrival rates timed against k6): they run last, one at a time, so neither they nor the
+ * timed tests beside them see a starved CPU.
+ */
+export const SERIAL_AT_END: readonly string[] = [
+  'distributed/split-runs.test.ts',
+  'distributed/merge/memory.test.ts',
+  'engine/segments.test.ts',
+  'compare/memory.test.ts',
+  'compare/real-runs.test.ts',
+];
