@@ -3,7 +3,8 @@
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import type { ComparisonSection, RunReport } from '../reports/model.ts';
 import { compareRuns, DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './judge.ts';
-import { readRunSamples, runFiles, type ReportFacts } from './run-samples.ts';
+import { runFiles, type ReportFacts } from './run-samples.ts';
+import { readRunSamplesInThread } from './run-samples-thread.ts';
 
 export interface CompareRequest {
   readonly baselineDir: string;
@@ -21,8 +22,9 @@ export function checkBaselineDir(dir: string): void {
 
 /** The comparison section of two report dirs (baseline first). */
 export async function comparisonOf(request: CompareRequest): Promise<ComparisonSection> {
-  const baseline = await readRunSamples(request.baselineDir);
-  const candidate = await readRunSamples(request.candidateDir, request.candidate);
+  // Each run is read on its own capped thread, one after the other: the memory of one reading at a time.
+  const baseline = await readRunSamplesInThread(request.baselineDir);
+  const candidate = await readRunSamplesInThread(request.candidateDir, request.candidate);
   return compareRuns(baseline, candidate, request.settings ?? DEFAULT_COMPARE_SETTINGS, { allowSkips: request.allowSkips ?? false });
 }
 

@@ -90,4 +90,22 @@ export class SparseHistogram {
     }
     return out;
   }
+
+  /** Plain data to cross a thread boundary (compare/run-samples-thread.ts); `fromData` rebuilds it exactly. */
+  toData(): SparseHistogramData {
+    return { precision: this.precision, count: this.count, buckets: [...this.buckets] };
+  }
+
+  static fromData(data: SparseHistogramData): SparseHistogram {
+    const h = new SparseHistogram(data.precision);
+    for (const [key, n] of data.buckets) h.buckets.set(key, n);
+    h.count = data.count;
+    return h;
+  }
+}
+
+export interface SparseHistogramData {
+  readonly precision: number;
+  readonly count: number;
+  readonly buckets: ReadonlyArray<readonly [number, number]>;
 }

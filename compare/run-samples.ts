@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import { mergeRuns, type MergePoint } from '../distributed/merge/merge-run.ts';
 import { METRICS } from '../load/metric-names.ts';
-import { SparseHistogram } from './histogram.ts';
+import { SparseHistogram, type SparseHistogramData } from './histogram.ts';
 
 /** The key of every request together. */
 export const ALL_OPERATIONS = '(all)';
@@ -23,14 +23,42 @@ export interface RateCell {
 
 /** One operation (or all of them) in one run. */
 export class OperationSamples {
-  readonly latency = new SparseHistogram(0.001);
   latencyBatches: SparseHistogram[] = [];
-  readonly timeToFinal = new SparseHistogram(0.001);
   timeToFinalBatches: SparseHistogram[] = [];
   business: RateCell[] = [];
   http: RateCell[] = [];
   schema: RateCell[] = [];
   requests = 0;
+
+  constructor(
+    readonly latency = new SparseHistogram(0.001),
+    readonly timeToFinal = new SparseHistogram(0.001),
+  ) {}
+
+  /** Plain data to cross a thread boundary (run-samples-thread.ts); `fromData` rebuilds it exactly. */
+  toData(): OperationSamplesData {
+    return {
+      latency: this.latency.toData(),
+      timeToFinal: this.timeToFinal.toData(),
+      latencyBatches: this.latencyBatches.map((h) => h.toData()),
+      timeToFinalBatches: this.timeToFinalBatches.map((h) => h.toData()),
+      business: this.business,
+      http: this.http,
+      schema: this.schema,
+      requests: this.requests,
+    };
+  }
+
+  static fromData(data: OperationSamplesData): OperationSamples {
+    const samples = new OperationSamples(SparseHistogram.fromData(data.latency), SparseHistogram.fromData(data.timeToFinal));
+    samples.latencyBatches = data.latencyBatches.map((h) => SparseHistogram.fromData(h));
+    samples.timeToFinalBatches = data.timeToFinalBatches.map((h) => SparseHistogram.fromData(h));
+    samples.business = [...data.business];
+    samples.http = [...data.http];
+    samples.schema = [...data.schema];
+    samples.requests = data.requests;
+    return samples;
+  }
 
   static cell(cells: RateCell[], index: number): RateCell {
     while (cells.length <= index) cells.push({ n: 0, hits: 0 });
@@ -71,6 +99,26 @@ export class OperationSamples {
     this.schema = pairs(this.schema, cells);
   }
 }
+
+export interface OperationSamplesData {
+  readonly latency: SparseHistogramData;
+  readonly timeToFinal: SparseHistogramData;
+  readonly latencyBatches: readonly SparseHistogramData[];
+  readonly timeToFinalBatches: readonly SparseHistogramData[];
+  readonly business: readonly RateCell[];
+  readonly http: readonly RateCell[];
+  readonly schema: readonly RateCell[];
+  readonly requests: number;
+}
+
+/** A run's samples as plain data (the reading thread's answer). */
+export interface RunSamplesData extends Omit<RunSamples, 'operations'> {
+  readonly operations: ReadonlyArray<readonly [string, OperationSamplesData]>;
+}
+
+export const toRunSamplesData = (run: RunSamples): RunSamplesData => ({ ...run, operations: [...run.operations].map(([name, samples]) => [name, samples.toData()]) });
+
+export const fromRunSamplesData = (data: RunSamplesData): RunSamples => ({ ...data, operations: new Map(data.operations.map(([name, samples]) => [name, OperationSamples.fromData(samples)])) });
 
 export interface RunSamples {
   readonly dir: string;

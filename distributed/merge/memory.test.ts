@@ -10,7 +10,7 @@ const LARGE_MB = 240;
 const RSS_BOUND_MB = 200;
 /**
  * Growth allowed from the small to the large run (4x the input), the same on every supported Node. The merge keeps
- * ~10 MB live at any size; what could grow is V8's young generation, which merge-thread.ts caps (measured 60 → 240 MB:
+ * ~10 MB live at any size; what could grow is V8's young generation, which capped-thread.ts caps (measured 60 → 240 MB:
  * Node 20 +6 MB, Node 22 -8 MB, Node 24 +7 to +13 MB; without the cap Node 24 grew +51 MB here, 277 MB at 1.1 GB).
  */
 const GROWTH_BOUND_MB = 25;
