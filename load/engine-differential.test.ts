@@ -261,9 +261,11 @@ async function trickleProxy(upstream: string, path: string, totalMs: number): Pr
 }
 
 // Without a k6 the file still reports what it did not run (an empty describe.each would be "no test suite found").
-describe.runIf(binaries.length === 0)('load suites on the engine vs k6', () => {
-  it.skip('no k6 found (K6_BIN or PATH): the differential runs are not run', () => undefined);
-});
+if (binaries.length === 0) {
+  describe('load suites on the engine vs k6', () => {
+    it.skip('no k6 found (K6_BIN or PATH): the differential runs are not run', () => undefined);
+  });
+}
 
 describe.skipIf(binaries.length === 0).each(binaries)('load suites on the engine vs k6 $version', ({ path, version }) => {
   const k6: Engine = { kind: 'k6', path };
