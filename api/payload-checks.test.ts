@@ -83,7 +83,7 @@ describe('baseline layer', () => {
   });
 });
 
-describe('body texts seen before (the payload layers are memoized per operation)', () => {
+describe('body texts seen before (inside k6 the payload layers are memoized per operation, on V8 checked again: the same answers either way; the memo itself: body-memo.test.ts, and inside real k6: load/payload-violations.test.ts)', () => {
   const op = getOperation('v2.catalog.operators');
   const clean = ok([{ operatorId: 1, operatorName: 'n', imageUrl: 'u' }]);
   const broken = ok([{ operatorId: 'x', operatorName: 'n' }]);
