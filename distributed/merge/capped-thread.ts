@@ -2,6 +2,7 @@
 // generation is capped, from an entry file bundled once per process: constant memory whatever the input's size.
 import { Worker } from 'node:worker_threads';
 import { buildSync } from 'esbuild';
+import { HarnessError, type HarnessErrorCode } from '../../api/errors.ts';
 
 /**
  * The reading thread's young generation. V8 sizes it as three semi-spaces (two, plus as much for new large objects), so
@@ -34,5 +35,38 @@ export function startCappedThread(entryFile: string, workerData: unknown, option
     workerData,
     resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
     stdin: options.stdin === true,
+  });
+}
+
+/** What a reading thread posts: progress of its own (`M`), its result as plain data, or its error with the code. */
+export type ReaderMessage<D, M = never> = M | { readonly type: 'done'; readonly data: D } | { readonly type: 'error'; readonly code: HarnessErrorCode; readonly message: string };
+
+/**
+ * The thread's one result: `done` resolves with `toResult(data)`, `error` rejects with its code, anything else goes to
+ * `onOther` (progress); a crash or an exit without a result rejects, named after `who`. The thread is terminated and
+ * `onSettled` runs once, whichever came first.
+ */
+export function readerResult<D, R, M extends { readonly type: string } = never>(
+  worker: Worker,
+  who: string,
+  toResult: (data: D) => R,
+  options: { readonly onOther?: (message: M) => void; readonly onSettled?: () => void } = {},
+): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    let settled = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      options.onSettled?.();
+      void worker.terminate();
+      finish();
+    };
+    worker.on('message', (message: ReaderMessage<D, M>) => {
+      if (message.type === 'done') settle(() => resolve(toResult((message as { data: D }).data)));
+      else if (message.type === 'error') settle(() => reject(new HarnessError((message as { code: HarnessErrorCode }).code, (message as { message: string }).message)));
+      else options.onOther?.(message as M);
+    });
+    worker.once('error', (error: Error) => settle(() => reject(new HarnessError('GH_ERR_INTERNAL', `${who} failed: ${error.message}`, { cause: error }))));
+    worker.once('exit', (code) => settle(() => reject(new HarnessError('GH_ERR_INTERNAL', `${who} ended (exit ${code}) without a result`))));
   });
 }
