@@ -46,10 +46,20 @@ if (init.ndjson) {
   runtime.store.listener = (metric, value, tags, time) => points?.add(metric.name, value, tags, time);
 }
 
-// Start the sync-HTTP helper during the init phase, so the first http.get of the test does not pay its start-up.
+// Start the sync-HTTP helper during the init phase, so the first http.get of the test does not pay its start-up: the
+// thread says it is ready only once the helper is listening.
+let helperLoaded: Promise<void> = Promise.resolve();
 if (init.syncHelperSource !== undefined) {
   SyncHttpClient.useSource(init.syncHelperSource);
-  runtime.syncHttp().warmUp();
+  helperLoaded = runtime.syncHttp().warmUp();
+}
+
+/** Ready once the helper (when there is one) is listening; a helper that fails to start fails this thread's init. */
+function sendReady(vusInitialized: number): void {
+  helperLoaded.then(
+    () => send({ type: 'ready', vusInitialized }),
+    (error: unknown) => send({ type: 'failed', message: `the synchronous HTTP helper thread did not start: ${error instanceof Error ? error.message : String(error)}`, phase: 'init' }),
+  );
 }
 
 /** setup() and teardown() in their own VU 0: a blocking call in them (sync HTTP, sleep) never blocks the controller's
@@ -105,7 +115,7 @@ function runLifecycle(): void {
       else void call('teardown', m.setupDataJson === undefined ? undefined : JSON.parse(m.setupDataJson)).then(finish);
     }
   });
-  send({ type: 'ready', vusInitialized: 0 });
+  sendReady(0);
 }
 
 /** The VU role: this worker's segment of every scenario. */
@@ -234,7 +244,7 @@ function runVUs(): void {
       send({ type: 'snapshot', store: runtime.store.toState(), groups: runtime.groups.toState() });
     }
   });
-  send({ type: 'ready', vusInitialized: runtime.instance.vusInitialized });
+  sendReady(runtime.instance.vusInitialized);
 }
 
 if (init.role === 'lifecycle') runLifecycle();

@@ -25,23 +25,38 @@ export class SyncHttpClient {
 
   constructor(private readonly settings: { noConnectionReuse: boolean; maxRedirects: number }) {}
 
+  private loaded: Promise<void> | undefined;
+
   private start(): MessagePort {
     if (this.port !== undefined) return this.port;
     const channel = new MessageChannel();
-    this.worker = new Worker(helperCode(), {
+    const worker = new Worker(helperCode(), {
       eval: true,
       workerData: { port: channel.port2, flag: this.flag, ...this.settings },
       transferList: [channel.port2],
     });
-    this.worker.unref();
+    this.loaded = new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+    // Awaited by warmUp; a helper started by a first request without warm-up shows its failure there instead.
+    this.loaded.catch(() => undefined);
+    worker.unref();
+    this.worker = worker;
     this.port = channel.port1;
     this.port.unref();
     return this.port;
   }
 
-  /** Starts the helper thread now (it idles until the first synchronous request). */
-  warmUp(): void {
+  /**
+   * Starts the helper thread now and resolves once it is loaded and listening (it then idles until the first
+   * synchronous request). The init phase waits for it, so setup()'s timeout, like k6's, times setup() alone: a first
+   * blocking request in setup() no longer waits on the helper's start-up (on a busy 2-core machine it passed a 1 s
+   * setupTimeout).
+   */
+  async warmUp(): Promise<void> {
     this.start();
+    await this.loaded;
   }
 
   /** Uses a helper source built elsewhere (the controller), so this thread does not bundle it again. */

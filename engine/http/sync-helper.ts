@@ -1,6 +1,6 @@
 // The helper thread behind k6's synchronous HTTP calls (http.get, http.request, http.batch): it performs the requests
 // and wakes the blocked VU thread through a shared flag; the VU thread reads the answer with receiveMessageOnPort.
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createAgent, performRequest, type HttpRequestSpec } from './perform.ts';
 
 const { port, flag, noConnectionReuse, maxRedirects } = workerData as { port: MessagePort; flag: Int32Array; noConnectionReuse: boolean; maxRedirects: number };
@@ -13,3 +13,6 @@ port.on('message', (specs: HttpRequestSpec[]) => {
     Atomics.notify(flag, 0);
   });
 });
+
+// Loaded and listening: the thread that started this helper may now block on it (its warm-up waits for this line).
+parentPort?.postMessage('ready');
