@@ -18,6 +18,7 @@ const FIXTURE = new URL('./fixtures/api-surface.js', import.meta.url).pathname;
 const EXECUTORS = new URL('./fixtures/executors.js', import.meta.url).pathname;
 const LIFECYCLE = new URL('./fixtures/lifecycle.js', import.meta.url).pathname;
 const REQUEST_TIMEOUT = new URL('./fixtures/request-timeout.js', import.meta.url).pathname;
+const SETUP_DATA = new URL('./fixtures/setup-data.js', import.meta.url).pathname;
 
 const BINARIES = k6ComparisonSlots('differential tests');
 
@@ -174,6 +175,19 @@ describe.each(BINARIES)('a failing setup() or teardown() on the engine vs %s', (
     expect(engine.summary.metrics.http_reqs?.values.count).toBe(k6.summary.metrics.http_reqs?.values.count);
     const k6Tags = Object.fromEntries(Object.entries(k6.tagKeys).filter(([m]) => m in engine.tagKeys || !(m === 'iteration_duration' || (env.SETUP === 'timeout' && m.startsWith('data_')))));
     expect(engine.tagKeys).toEqual(k6Tags);
+  });
+});
+
+describe.each(BINARIES)('setup() data on the engine vs %s', (label, bin) => {
+  it.skipIf(bin === undefined)('is each VU own copy: changes persist in the VU, never reach another VU or teardown()', async () => {
+    const tag = `${label.split(' ')[1]}-setup-data`;
+    const [engine, k6] = await Promise.all([onEngine(tag, {}, SETUP_DATA), onK6(bin as string, tag, {}, SETUP_DATA)]);
+    expect(k6.exitCode).toBe(0);
+    expect(engine.exitCode).toBe(0);
+    // 4 VUs x 3 iterations x 5 checks, and teardown's: every one passes on k6, and on the engine.
+    expect(checks(k6.summary.root_group)).toHaveLength(6);
+    expect(checks(k6.summary.root_group).every((c) => c.endsWith(' 12/0') || c.endsWith(' 1/0'))).toBe(true);
+    expect(checks(engine.summary.root_group)).toEqual(checks(k6.summary.root_group));
   });
 });
 

@@ -41,6 +41,7 @@ export class EngineRuntime {
   readonly userAgent = ENGINE_USER_AGENT;
   phase: Phase = 'init';
   setupDataJson: string | undefined;
+  private parsedSetupData: { readonly json: string; readonly data: unknown } | undefined;
   /** Epoch ms when the test (the first scenario) started; 0 before. */
   testStartedAt = 0;
   readonly instance = { iterationsCompleted: 0, iterationsInterrupted: 0, vusActive: 0, vusInitialized: 0 };
@@ -60,6 +61,14 @@ export class EngineRuntime {
     this.store = new MetricStore(settings.submetrics);
     this.setupDataJson = settings.setupDataJson;
     this.onAbort = settings.onAbort;
+  }
+
+  /** setup()'s data parsed once for the thread, never written: each VU reads it through its own view (vu.ts). */
+  sharedSetupData(): unknown {
+    const json = this.setupDataJson;
+    if (json === undefined) return undefined;
+    if (this.parsedSetupData?.json !== json) this.parsedSetupData = { json, data: JSON.parse(json) };
+    return this.parsedSetupData.data;
   }
 
   get agent(): Dispatcher {

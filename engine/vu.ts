@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { EngineRuntime } from './runtime.ts';
 import type { ScriptExports, VUScope } from './bundle.ts';
+import { CopyOnWriteView } from './copy-on-write.ts';
 import { createModules } from './k6/modules.ts';
 import type { ModuleVU, ScenarioState } from './k6/module-vu.ts';
 
@@ -143,8 +144,9 @@ export class VU implements ModuleVU {
 
   private data(): unknown {
     if (!this.setupDataReady) {
-      // Each VU gets its own copy of setup()'s result, like k6 (which passes it through JSON).
-      this.setupData = this.runtime.setupDataJson === undefined ? undefined : JSON.parse(this.runtime.setupDataJson);
+      // Each VU gets its own copy of setup()'s result, like k6 (which JSON-parses it once per VU): a copy-on-write view
+      // of the thread's one parsed tree, so what the VU changes stays its own and what it only reads costs no copy.
+      this.setupData = new CopyOnWriteView().view(this.runtime.sharedSetupData());
       this.setupDataReady = true;
     }
     return this.setupData;

@@ -20,6 +20,7 @@ import { buildLoadSection, type K6SummaryData } from '../../reports/k6-summary.t
 import type { LoadCheck } from '../../reports/model.ts';
 import { loadLine } from '../../reports/sections.ts';
 import type { TargetMessage } from '../../sandbox/bench/bench-target.ts';
+import { threadHeapLimits } from '../controller/threads.ts';
 import type { BareLoopFigures } from './bare-loop.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -181,10 +182,19 @@ function isEngine(name: string): boolean {
   return name === 'engine' || name === 'engine base' || name.startsWith('engine ×');
 }
 
+/** The engine threads' heap limits as Node flags, so the limit row's Node gets the same GC room as the engine's VUs. */
+function bareLoopHeapFlags(): string[] {
+  const limits = threadHeapLimits();
+  return [
+    ...(limits.maxYoungGenerationSizeMb === undefined ? [] : [`--max-semi-space-size=${limits.maxYoungGenerationSizeMb / 3}`]),
+    ...(limits.maxOldGenerationSizeMb === undefined ? [] : [`--max-old-space-size=${limits.maxOldGenerationSizeMb}`]),
+  ];
+}
+
 /** The limit row: the bare loop in its own process, measured like an engine (CPU, RSS, the target's cores). */
 async function runBare(base: string, vus: number, durationSec: number, dir: string, target: { pid: number }): Promise<{ figures: BareLoopFigures; measured: Measured; targetCores: number }> {
   const targetCpu0 = cpuOf(target.pid);
-  const measured = await runMeasured(process.execPath, ['--import', 'tsx', BARE_LOOP, String(vus), String(durationSec)], { ...process.env, ...suiteEnv(base, vus, `${durationSec}s`, dir) });
+  const measured = await runMeasured(process.execPath, [...bareLoopHeapFlags(), '--import', 'tsx', BARE_LOOP, String(vus), String(durationSec)], { ...process.env, ...suiteEnv(base, vus, `${durationSec}s`, dir) });
   const targetCores = (cpuOf(target.pid) - targetCpu0) / measured.wallSec;
   const line = /GH_BARE (.*)/.exec(measured.output);
   if (line === null) throw new Error(`the bare loop at ${vus} VUs gave no figures (exit ${measured.code}):\n${measured.output.slice(-2000)}`);

@@ -1,7 +1,12 @@
-// How many worker threads a run gets: 'auto' scales with the VUs up to the machine's cores; a number is taken as given.
+// How many worker threads a run gets ('auto' scales with the VUs up to the machine's cores; a number is taken as given),
+// the threads' heap limits, and what a user reads when a thread runs out of heap.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { consolidateOptions } from '../options.ts';
-import { workerCount } from './threads.ts';
+import { threadHeapLimits, threadLostText, workerCount } from './threads.ts';
 
 const withVUs = (vus: number) => consolidateOptions({ vus, duration: '10s' });
 
@@ -31,4 +36,42 @@ describe('workerCount', () => {
     expect(() => workerCount(0, withVUs(2), 2)).toThrow(/whole number ≥ 1/);
     expect(() => workerCount(1.5, withVUs(2), 2)).toThrow(/whole number ≥ 1/);
   });
+});
+
+describe('threadHeapLimits', () => {
+  const GB = 2 ** 30;
+  test('caps the old generation just under 2 GB where the default is 2 GB or more (V8 grows it up to 4x there, at most 2x below)', () => {
+    expect(threadHeapLimits(4 * GB)).toEqual({ maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 2047 });
+    expect(threadHeapLimits(2 * GB)).toEqual({ maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 2047 });
+  });
+  test("keeps V8's own old-generation limit below 2 GB", () => {
+    expect(threadHeapLimits(2 * GB - 1)).toEqual({ maxYoungGenerationSizeMb: 96 });
+    expect(threadHeapLimits(GB)).toEqual({ maxYoungGenerationSizeMb: 96 });
+  });
+});
+
+describe('a thread that runs out of heap', () => {
+  test('says which thread and how to get more; other errors are told as they are', () => {
+    const oom = Object.assign(new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' });
+    expect(threadLostText(oom, 'VU thread 2')).toBe(
+      'the VU thread 2 ran out of JavaScript heap (Error: Worker terminated due to reaching memory limit: JS heap out of memory): spread the VUs over more threads (--workers N) or raise the limit (NODE_OPTIONS=--max-old-space-size=MB)',
+    );
+    expect(threadLostText(new Error('boom'), 'VU thread 1')).toBe('Error: boom');
+  });
+
+  test('ends the run with 107 and that text (a real engine run whose VU fills the heap)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-engine-oom-'));
+    const script = join(dir, 'fill.js');
+    writeFileSync(script, 'const kept = [];\nexport default function () { for (;;) kept.push(new Array(100000).fill(kept.length)); }\n');
+    const cli = new URL('../cli.ts', import.meta.url).pathname;
+    // A small limit for every isolate of the run (Node applies --max-old-space-size to worker threads too).
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolveRun) => {
+      execFile(process.execPath, ['--max-old-space-size=96', '--import', 'tsx', cli, 'run', script, '--progress', 'none', '--workers', '1', '--vus', '1', '--iterations', '1'], { timeout: 120_000 }, (error, _stdout, stderr) => {
+        resolveRun({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
+      });
+    });
+    expect(result.stderr).toContain('the VU thread 1 ran out of JavaScript heap');
+    expect(result.stderr).toContain('--workers N');
+    expect(result.code).toBe(107);
+  }, 130_000);
 });
