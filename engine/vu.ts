@@ -1,6 +1,7 @@
 // One virtual user: its own instance of the script's modules (like k6, every VU has its own globals), its identity
 // (__VU, __ITER, k6/execution), its tags and group path, and one iteration at a time with interruption and deferred sleep.
 import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
 import type { EngineRuntime } from './runtime.ts';
 import type { ScriptExports, VUScope } from './bundle.ts';
 import { CopyOnWriteView } from './copy-on-write.ts';
@@ -46,6 +47,7 @@ export class VU implements ModuleVU {
   private setupData: unknown;
   private setupDataReady = false;
   private envCache = new Map<string, Record<string, string>>();
+  private agentInstance: Dispatcher | undefined;
 
   constructor(
     readonly runtime: EngineRuntime,
@@ -84,6 +86,11 @@ export class VU implements ModuleVU {
       this.envCache.set(key, env);
     }
     return env;
+  }
+
+  get agent(): Dispatcher {
+    this.agentInstance ??= this.runtime.poolForVU();
+    return this.agentInstance;
   }
 
   get signal(): AbortSignal {

@@ -179,7 +179,7 @@ export function createHttpModule(vu: ModuleVU): Record<string, unknown> {
   async function asyncRequest(method: string, url: unknown, body?: unknown, params?: Params): Promise<Response> {
     const prepared = prepare(method, url, body, params);
     await vu.flushSleep();
-    const raw = await performRequest(rt.agent, prepared.spec, vu.signal, redirectsOf(prepared.params, rt.maxRedirects()));
+    const raw = await performRequest(vu.agent, prepared.spec, vu.signal, redirectsOf(prepared.params, rt.maxRedirects()));
     vu.assertRunning();
     return record(raw, prepared.spec, prepared.nameTag, prepared.params, prepared.callback);
   }

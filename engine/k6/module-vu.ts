@@ -19,7 +19,7 @@ export interface ScenarioState {
   nextInTest: () => number;
 }
 
-/** The thread's runtime as the modules use it (EngineRuntime in runtime.ts): metrics, groups, options, HTTP clients. */
+/** The thread's runtime as the modules use it (EngineRuntime in runtime.ts): metrics, groups, options, the sync HTTP client. */
 export interface ModuleRuntime {
   readonly store: MetricStore;
   readonly groups: GroupTree;
@@ -27,7 +27,6 @@ export interface ModuleRuntime {
   readonly userAgent: string;
   readonly phase: Phase;
   readonly instance: { readonly iterationsCompleted: number; readonly iterationsInterrupted: number; readonly vusActive: number; readonly vusInitialized: number };
-  readonly agent: Dispatcher;
   syncHttp(): SyncHttpClient;
   maxRedirects(): number;
   elapsedMs(): number;
@@ -53,6 +52,8 @@ export interface ModuleVU {
   bytesSent: number;
   bytesReceived: number;
   readonly signal: AbortSignal;
+  /** The VU's connection pool (shared with a few other VUs of the thread: runtime.ts poolForVU). */
+  readonly agent: Dispatcher;
   baseTags(): Record<string, string>;
   emit(metric: string, value: number, tags: Record<string, string>): void;
   assertRunning(): void;
