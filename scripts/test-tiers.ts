@@ -24,6 +24,7 @@ export const NOT_QUICK: readonly string[] = [
   'distributed/merge/memory.test.ts',
   'distributed/split-runs.test.ts',
   'engine/differential.test.ts',
+  'engine/controller/out-of-heap.test.ts',
   'engine/segments.test.ts',
   'ledger/cap-currency.test.ts',
   'ledger/crash-reconcile.test.ts',

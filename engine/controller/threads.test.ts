@@ -1,9 +1,5 @@
 // How many worker threads a run gets ('auto' scales with the VUs up to the machine's cores; a number is taken as given),
-// the threads' heap limits, and what a user reads when a thread runs out of heap.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// the threads' heap limits, and what a user reads when a thread runs out of heap (a real run of it: out-of-heap.test.ts).
 import { describe, expect, test } from 'vitest';
 import { consolidateOptions } from '../options.ts';
 import { threadHeapLimits, threadLostText, workerCount } from './threads.ts';
@@ -58,20 +54,4 @@ describe('a thread that runs out of heap', () => {
     );
     expect(threadLostText(new Error('boom'), 'VU thread 1')).toBe('Error: boom');
   });
-
-  test('ends the run with 107 and that text (a real engine run whose VU fills the heap)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gh-engine-oom-'));
-    const script = join(dir, 'fill.js');
-    writeFileSync(script, 'const kept = [];\nexport default function () { for (;;) kept.push(new Array(100000).fill(kept.length)); }\n');
-    const cli = new URL('../cli.ts', import.meta.url).pathname;
-    // A small limit for every isolate of the run (Node applies --max-old-space-size to worker threads too).
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolveRun) => {
-      execFile(process.execPath, ['--max-old-space-size=96', '--import', 'tsx', cli, 'run', script, '--progress', 'none', '--workers', '1', '--vus', '1', '--iterations', '1'], { timeout: 120_000 }, (error, _stdout, stderr) => {
-        resolveRun({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
-      });
-    });
-    expect(result.stderr).toContain('the VU thread 1 ran out of JavaScript heap');
-    expect(result.stderr).toContain('--workers N');
-    expect(result.code).toBe(107);
-  }, 130_000);
 });
