@@ -56,6 +56,33 @@ describe('hand-written k6 stream (exact values)', () => {
   });
 });
 
+describe('points out of time order (several engine workers write in batches)', () => {
+  const point = (acc: SeriesAccumulator, timeMs: number, op: string): void => acc.addPoint('http_req_duration', timeMs, 10, { operation: op });
+  const T = Date.UTC(2026, 0, 1);
+
+  it('an older point within the late window moves the start back when the start came from the first point', () => {
+    const acc = new SeriesAccumulator({ intervalMs: 1000, lateMs: 2000 });
+    point(acc, T + 5_200, 'a');
+    point(acc, T + 3_900, 'b');
+    point(acc, T + 5_900, 'a');
+    const series = acc.finish();
+    expect(series.startTime).toBe(T + 3_000);
+    expect(series.latency.overall.count).toEqual([1, 0, 2]);
+    expect(series.source).toMatchObject({ points: 3, droppedPoints: 0, latePoints: 0 });
+  });
+
+  it('one older than the late window is dropped and counted, as is any point before a start that was given', () => {
+    const acc = new SeriesAccumulator({ intervalMs: 1000, lateMs: 2000 });
+    point(acc, T + 5_200, 'a');
+    point(acc, T + 1_500, 'b');
+    expect(acc.finish()).toMatchObject({ startTime: T + 5_000, buckets: 1, source: { droppedPoints: 1 } });
+    const given = new SeriesAccumulator({ intervalMs: 1000, lateMs: 2000, startTime: T + 5_000 });
+    point(given, T + 5_200, 'a');
+    point(given, T + 4_500, 'b');
+    expect(given.finish()).toMatchObject({ startTime: T + 5_000, buckets: 1, source: { droppedPoints: 1 } });
+  });
+});
+
 describe.each(['v0.48.0', 'v2.2.0'] as const)('real k6 %s capture (gzip)', (version) => {
   it('agrees with k6’s own summary: requests, per-operation latency samples, outcomes', async () => {
     const summary = realK6Summary(version);

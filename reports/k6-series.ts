@@ -37,7 +37,10 @@ export function chooseIntervalMs(durationMs: number, targetBuckets = TARGET_BUCK
 export interface SeriesOptions {
   /** Bucket width; default chosen from the stream's time range (chooseIntervalMs). */
   readonly intervalMs?: number;
-  /** Start of bucket 0 (epoch ms); default: the first point's time, floored to the interval. */
+  /**
+   * Start of bucket 0 (epoch ms); default: the first point's time, floored to the interval, moved earlier for a point
+   * that comes later but is older by no more than the late window (several engine workers write out of time order).
+   */
   readonly startTime?: number;
   /** Per-operation series kept; later operations share one '(other)' series. Default 60 (the catalog has 48). */
   readonly maxOperations?: number;
@@ -110,6 +113,8 @@ const KEY_SEP = '\u0000';
 export class SeriesAccumulator {
   private readonly intervalMs: number;
   private startTime: number | undefined;
+  /** The start was taken from the first point (not given): an older point within the late window may move it. */
+  private readonly startFromPoints: boolean;
   private readonly maxOperations: number;
   private readonly lateBuckets: number;
   private readonly maxBuckets: number;
@@ -131,6 +136,7 @@ export class SeriesAccumulator {
     if (!Number.isFinite(options.intervalMs) || options.intervalMs < 1) throw new RangeError(`intervalMs must be >= 1, got ${options.intervalMs}`);
     this.intervalMs = Math.round(options.intervalMs);
     this.startTime = options.startTime === undefined ? undefined : Math.floor(options.startTime / this.intervalMs) * this.intervalMs;
+    this.startFromPoints = options.startTime === undefined;
     this.maxOperations = options.maxOperations ?? 60;
     this.lateBuckets = Math.min(MAX_OPEN_BUCKETS - 1, Math.max(1, Math.ceil((options.lateMs ?? 2_000) / this.intervalMs)));
     this.maxBuckets = options.maxBuckets ?? 5_000;
@@ -183,7 +189,8 @@ export class SeriesAccumulator {
     if (!READ_METRICS.has(metric) && !isOutcome) return;
     this.points += 1;
     if (this.startTime === undefined) this.startTime = Math.floor(timeMs / this.intervalMs) * this.intervalMs;
-    const index = Math.floor((timeMs - this.startTime) / this.intervalMs);
+    let index = Math.floor((timeMs - this.startTime) / this.intervalMs);
+    if (index < 0) index = this.startEarlier(index);
     if (index < 0 || index >= this.maxBuckets) {
       this.droppedPoints += 1;
       return;
@@ -243,6 +250,20 @@ export class SeriesAccumulator {
   /** Histograms ever created: bounded by open buckets × operations, whatever the number of samples (the memory bound). */
   get histogramsAllocated(): number {
     return this.allocated;
+  }
+
+  /**
+   * A point before bucket 0 when the start came from the first point: bucket 0 moves back to it if it is no older than
+   * the late window allows from the newest bucket (no bucket has closed then). Returns the point's index, or the
+   * negative one it had when it is older (dropped and counted, as before).
+   */
+  private startEarlier(index: number): number {
+    const shift = -index;
+    if (!this.startFromPoints || this.startTime === undefined || this.highest + shift > this.lateBuckets || this.buckets.length + shift > this.maxBuckets) return index;
+    this.startTime -= shift * this.intervalMs;
+    this.buckets.unshift(...Array.from({ length: shift }, newBucket));
+    this.highest += shift;
+    return 0;
   }
 
   private bucketAt(index: number): Bucket {
