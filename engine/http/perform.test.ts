@@ -1,5 +1,6 @@
 // performRequest against a local server that resets connections: a replayable request on a reused connection reset
-// before any answer is sent again (as Go's transport under k6 does), anything else fails with k6's error code.
+// before any answer is sent again (as Go's transport under k6 does), anything else fails with k6's error code; and
+// requests one after another (redirect hops too) go out on one keep-alive connection, as in k6.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { createAgent, performRequest, type HttpRequestSpec } from './perform.ts'
 
 let server: Server;
 let base: string;
+let connections = 0;
 const seen = new Map<string, number>();
 const resetOnce = new Set<string>();
 
@@ -16,6 +18,10 @@ beforeAll(async () => {
     seen.set(path, (seen.get(path) ?? 0) + 1);
     req.resume();
     req.on('end', () => {
+      if (path.startsWith('/redirect')) {
+        res.writeHead(302, { location: '/ok' }).end('moved');
+        return;
+      }
       const always = path.startsWith('/reset-always');
       if (always || (path.startsWith('/reset-once') && !resetOnce.has(path))) {
         resetOnce.add(path);
@@ -25,6 +31,7 @@ beforeAll(async () => {
       res.end('ok');
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -78,6 +85,19 @@ describe('a connection reset before any answer (Go transport semantics, as in k6
     expect(r).toMatchObject({ status: 0, errorCode: 1220 });
     expect(seen.get('/reset-always')).toBeGreaterThanOrEqual(2);
     expect(seen.get('/reset-always')).toBeLessThanOrEqual(6);
+    await agent.close();
+  });
+});
+
+describe('requests one after another', () => {
+  it.each([
+    ['answers', '/ok'],
+    ['redirects and the hop after them', '/redirect'],
+  ])('reuse one keep-alive connection (%s): the next request waits for undici to free it, no second connection', async (_what, path) => {
+    const agent = createAgent();
+    const before = connections;
+    for (let i = 0; i < 20; i++) expect((await performRequest(agent, spec('GET', path))).status).toBe(200);
+    expect(connections - before).toBe(1);
     await agent.close();
   });
 });
