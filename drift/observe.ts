@@ -3,6 +3,7 @@
 import { describeResponse } from '../api/describe.ts';
 import { OPERATIONS, type Operation } from '../api/operations.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
+import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { Fixtures } from '../conformance/fixtures.ts';
 import type { TargetSession } from './target-session.ts';
@@ -61,6 +62,8 @@ export interface ObserveOptions {
   readonly progress?: (line: string) => void;
   /** Prefix of generated correlationIds (kept short: at most 50 characters in all). */
   readonly runTag?: string;
+  /** Aborted on SIGINT/SIGTERM: no operation starts after it; those left are `not-run` (INTERRUPTED_REASON). */
+  readonly stop?: AbortSignal;
 }
 
 export function headerNames(response: GatewayResponse): string[] {
@@ -159,10 +162,17 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
     const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : obs.reason ?? '';
     progress(`${obs.operationId}: ${obs.state} (${what})`);
   };
+  /** After a signal: the operation is left unobserved, silently (one line said the run stops). */
+  const stopped = (op: Operation): boolean => {
+    if (options.stop?.aborted !== true) return false;
+    results.set(op.id, notRun(op.id, INTERRUPTED_REASON));
+    return true;
+  };
 
   const { plain, writes, dependent } = inPhases(operations, (op) => op);
 
   await inPool(plain, options.concurrency ?? 4, async (op) => {
+    if (stopped(op)) return;
     const inputs = readInputs(op, ctx);
     if (isUnavailable(inputs)) return done(notRun(op.id, inputs.unavailable));
     const collector = new Collector(op.id);
@@ -174,6 +184,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   });
 
   for (const op of writes) {
+    if (stopped(op)) continue;
     const refusal = refusalOn(session, op);
     if (refusal !== undefined) {
       done(notRun(op.id, refusal));
@@ -212,6 +223,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   }
 
   for (const op of dependent) {
+    if (stopped(op)) continue;
     const refusal = refusalOn(session, op);
     if (refusal !== undefined) {
       done(notRun(op.id, refusal));

@@ -11,6 +11,8 @@ export interface DriftRunOptions {
   readonly progress?: (line: string) => void;
   /** Operations to observe (default: the whole catalog). */
   readonly operations?: readonly Operation[];
+  /** Aborted on SIGINT/SIGTERM: no operation starts after it (drift/observe.ts). */
+  readonly stop?: AbortSignal;
 }
 
 export async function observeTarget(session: TargetSession, options: DriftRunOptions = {}): Promise<Map<string, OperationObservation>> {
@@ -18,7 +20,7 @@ export async function observeTarget(session: TargetSession, options: DriftRunOpt
   progress(`reading the catalog of ${session.label}`);
   const fixtures = await discoverCatalog(session);
   progress(`catalog: ${fixtures.skus.length} SKUs, ${fixtures.giftcards.length} gift card SKUs, ${fixtures.countries.length} countries; calling ${(options.operations ?? OPERATIONS).length} operations`);
-  return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }) });
+  return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }), ...(options.stop === undefined ? {} : { stop: options.stop }) });
 }
 
 export interface RecordResult {

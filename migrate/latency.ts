@@ -31,6 +31,8 @@ export interface LoadSettings {
   readonly concurrency: number;
   /** No request starts after this many ms from the start of the pair's load. */
   readonly maxMs: number;
+  /** No request starts once this is aborted (SIGINT/SIGTERM): the samples so far are the pair's figures. */
+  readonly stop?: AbortSignal;
 }
 
 export const DEFAULT_LOAD: LoadSettings = Object.freeze({ requests: 10, concurrency: 2, maxMs: 60_000 });
@@ -68,7 +70,7 @@ export async function measurePair(
   const started = now();
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < jobs.length && now() - started < settings.maxMs) {
+    while (next < jobs.length && now() - started < settings.maxMs && settings.stop?.aborted !== true) {
       const version = jobs[next++] as 'v1' | 'v2';
       const response = await send[version]();
       const outcome = response.classification.outcome;

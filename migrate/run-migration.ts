@@ -21,6 +21,7 @@ import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
 import { normalizationOf } from './normalizations.ts';
+import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 
 export type PairOutcome = Outcome | 'NotRun';
 
@@ -61,6 +62,11 @@ export interface MigrationOptions {
    * cannot reach a verdict.
    */
   readonly beforeCharging?: (charges: readonly PlannedCharge[]) => void;
+  /**
+   * Aborted on SIGINT/SIGTERM: no pair starts after it (those left are not run, INTERRUPTED_REASON) and the pair
+   * running sends no more latency requests.
+   */
+  readonly stop?: AbortSignal;
 }
 
 /** A charging request the migration sends `count` times at most, with the body it sends (correlationId aside). */
@@ -207,7 +213,7 @@ export async function planMigration(session: TargetSession, options: Pick<Migrat
 /** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
 export async function runMigration(session: TargetSession, options: MigrationOptions = {}): Promise<MigrationResult> {
   const progress = options.progress ?? (() => undefined);
-  const load = options.load ?? DEFAULT_LOAD;
+  const load: LoadSettings = { ...(options.load ?? DEFAULT_LOAD), ...(options.stop === undefined ? {} : { stop: options.stop }) };
   progress(`reading the catalog of ${session.label}`);
   const plan = await planMigration(session, options);
   options.beforeCharging?.(plan.charges);
@@ -219,6 +225,12 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     results.set(result.purpose, result);
     const lat = result.latency === null ? '' : `, p50 v1 ${result.latency.v1.p50} ms / v2 ${result.latency.v2.p50} ms`;
     progress(`${result.purpose}: v1 ${result.v1Outcome}, v2 ${result.v2Outcome}${result.regression ? ' REGRESSION' : ''}${lat}`);
+  };
+  /** After a signal: the pair is left uncompared, silently (one line said the run stops). */
+  const stopped = (pair: OperationPair): boolean => {
+    if (options.stop?.aborted !== true) return false;
+    results.set(pair.purpose, notRun(pair, INTERRUPTED_REASON));
+    return true;
   };
   const refusal = (pair: OperationPair): string | undefined =>
     !session.chargesAllowed && chargingPairs([pair]).length > 0
@@ -243,6 +255,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   const { plain, writes, dependent } = inPhases(pairs, (p) => p.v1);
 
   for (const pair of plain) {
+    if (stopped(pair)) continue;
     const refused = refusal(pair);
     if (refused !== undefined) {
       done(notRun(pair, refused));
@@ -285,6 +298,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   };
 
   for (const pair of writes) {
+    if (stopped(pair)) continue;
     try {
       await runWrites(pair);
     } catch (error) {
@@ -295,6 +309,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   }
 
   for (const pair of dependent) {
+    if (stopped(pair)) continue;
     const refused = refusal(pair);
     if (refused !== undefined) {
       done(notRun(pair, refused));

@@ -5,6 +5,9 @@ import { formatMs } from './sections.ts';
 
 export type { ReportInterruption };
 
+/** Why a part left when the run was interrupted (a migrate pair, a baseline operation) was not run. */
+export const INTERRUPTED_REASON = 'not run: the run was interrupted';
+
 /** "by SIGINT after 2.51 s during load; not run: drift; open charges: gateway-harness reconcile /r/ledger.jsonl" */
 export function interruptionText(interruption: ReportInterruption): string {
   const by = interruption.signal === undefined ? 'the engine was aborted by a signal sent to it' : `by ${interruption.signal}`;

@@ -12,6 +12,8 @@ import { createFaultTally, type FaultCounts, type FaultTally } from '../api/faul
 import { composeHooks } from '../ledger/hooks.ts';
 import { credentialSecrets } from '../reports/redact-report.ts';
 import type { LedgerSection } from '../reports/model.ts';
+import { INTERRUPT_RECONCILE_MS } from '../load/runner/run-load.ts';
+import { reconcileCommand } from '../reports/interruption.ts';
 import { moneySettingsFrom, type MoneyOptions } from './money-options.ts';
 
 const err = (line: string): void => {
@@ -65,6 +67,8 @@ export async function armMoney(money: CommandMoney, target: TargetSession): Prom
 export interface MoneyOutcome {
   readonly report: { readonly ledger?: LedgerSection; readonly faults: FaultCounts };
   readonly lines: readonly string[];
+  /** An interrupted run's charges still open after the short reconcile: the command that finishes them. */
+  readonly reconcile?: string;
 }
 
 /** A ledger worth a report section: something was recorded, or the guard refused something. */
@@ -76,8 +80,15 @@ export function ledgerToReport(section: LedgerSection | undefined): LedgerSectio
  * End of the run: unresolved transactions reconciled; returns what goes into the command's report
  * (reports/assemble.ts combines the ledger's verdict with the command's own) and the lines to print after the verdict.
  */
-export async function settleMoney(money: CommandMoney, target: TargetSession, options: { readonly allowSkips: boolean }): Promise<MoneyOutcome> {
-  const finish = await money.session.finish(target.client, { allowSkips: options.allowSkips });
+export async function settleMoney(money: CommandMoney, target: TargetSession, options: { readonly allowSkips: boolean; readonly interrupted?: boolean }): Promise<MoneyOutcome> {
+  // Interrupted (SIGINT/SIGTERM): each open charge is polled for a short bounded time, as the load does; what stays
+  // open gets the command that finishes it.
+  const interrupted = options.interrupted === true;
+  const finish = await money.session.finish(target.client, { allowSkips: options.allowSkips, ...(interrupted ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
   const ledger = ledgerToReport(finish.section);
-  return { report: { ...(ledger === undefined ? {} : { ledger }), faults: money.faults.counts() }, lines: ledger === undefined ? [] : finish.lines };
+  const ledgerPath = money.session.ledgerPath;
+  const open = interrupted && ledger !== undefined && ledger.unresolved.length > 0 && ledgerPath !== undefined ? ledger.unresolved.length : 0;
+  const reconcile = open > 0 && ledgerPath !== undefined ? reconcileCommand(ledgerPath) : undefined;
+  const lines = ledger === undefined ? [] : [...finish.lines, ...(reconcile === undefined ? [] : [`money: ${open} charging request${open === 1 ? '' : 's'} still open; finish with: ${reconcile}`])];
+  return { report: { ...(ledger === undefined ? {} : { ledger }), faults: money.faults.counts() }, lines, ...(reconcile === undefined ? {} : { reconcile }) };
 }

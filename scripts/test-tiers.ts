@@ -45,6 +45,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/fuzz.test.ts',
   'scripts/commands/gate.test.ts',
   'scripts/commands/interrupt.test.ts',
+  'scripts/commands/interrupt-judging.test.ts',
   'scripts/commands/load.test.ts',
   'scripts/commands/migrate.test.ts',
   'scripts/commands/sandbox.test.ts',

@@ -20,7 +20,7 @@ import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
 import { armMoney, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 /** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, the settings file, money. */
@@ -93,7 +93,8 @@ export interface JudgedRun<T> {
   readonly reportCommand: string;
   /** Put before each progress line of the run. */
   readonly progressPrefix: string;
-  run(session: TargetSession, progress: (line: string) => void, money: CommandMoney): Promise<T>;
+  /** `stop` is aborted on the first SIGINT/SIGTERM: the run starts nothing new and returns what it has. */
+  run(session: TargetSession, progress: (line: string) => void, money: CommandMoney, stop: AbortSignal): Promise<T>;
   section(result: T, allowSkips: boolean): Pick<ReportInput, 'drift' | 'migration'>;
   /** Lines printed after the verdict, before the money's. */
   extra?(result: T): readonly string[];
@@ -102,7 +103,9 @@ export interface JudgedRun<T> {
 /**
  * A judging command on one target session under the money guard (baseline check, migrate): the money session armed
  * before anything is sent, the run with its progress, the money settled (an unresolved charge makes the run
- * incomplete, whatever the run said: reports/assemble.ts), then the report set and the verdict.
+ * incomplete, whatever the run said: reports/assemble.ts), then the report set and the verdict. SIGINT/SIGTERM during
+ * the run: nothing new starts, the partial report set says INTERRUPTED (exit 128 + signal), the open charges are
+ * polled briefly and what stays open is printed with its reconcile command; a second signal aborts at once.
  */
 export async function judgeOnSession<T>(
   opts: { readonly reportDir?: string; readonly allowSkips?: boolean },
@@ -120,28 +123,47 @@ export async function judgeOnSession<T>(
     return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
       await armMoney(cm, session);
       const progress = commandProgress();
-      let result: T;
+      const target = reportTarget(session, sessionOptions.profile ?? config.sandbox.profile);
+      const secrets = reportSecrets(config);
+      const interrupt = watchRun({ command: job.reportCommand, runId, reportDir, startedAt, target, secrets, progress });
+      interrupt.enter(job.moneyCommand);
       try {
-        result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm);
+        let result: T;
+        try {
+          result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm, interrupt.signal);
+        } finally {
+          progress.done();
+        }
+        const interrupted = interrupt.received() !== undefined;
+        const settled = await settleMoney(cm, session, { allowSkips, interrupted });
+        const interruption = interrupt.interruption(startedAt, settled.reconcile === undefined ? {} : { reconcile: settled.reconcile });
+        const report = assembleReport({
+          runId,
+          command: job.reportCommand,
+          startedAt,
+          durationMs: Date.now() - startedAt,
+          allowSkips,
+          target,
+          ...(interruption === undefined ? job.section(result, allowSkips) : interruptedSections(job.section(result, allowSkips))),
+          ...settled.report,
+          ...(interruption === undefined ? {} : { interruption }),
+        });
+        return finishRun(report, reportDir, { secrets, extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
       } finally {
-        progress.done();
+        interrupt.dispose();
       }
-      const settled = await settleMoney(cm, session, { allowSkips });
-      const report = assembleReport({
-        runId,
-        command: job.reportCommand,
-        startedAt,
-        durationMs: Date.now() - startedAt,
-        allowSkips,
-        target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
-        ...job.section(result, allowSkips),
-        ...settled.report,
-      });
-      return finishRun(report, reportDir, { secrets: reportSecrets(config), extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
     });
   } finally {
     cm.session.close();
   }
+}
+
+/** An interrupted run's sections hold what was judged up to the signal; none of them may read as a pass. */
+function interruptedSections(sections: Pick<ReportInput, 'drift' | 'migration'>): Pick<ReportInput, 'drift' | 'migration'> {
+  return {
+    ...(sections.drift === undefined ? {} : { drift: { ...sections.drift, verdict: 'interrupted' } }),
+    ...(sections.migration === undefined ? {} : { migration: { ...sections.migration, verdict: 'interrupted' } }),
+  };
 }
 
 const progressTo = (prefix: string) => (line: string): void => {
@@ -216,7 +238,7 @@ async function runCheck(opts: CheckFlags): Promise<number> {
     moneyCommand: 'baseline check',
     reportCommand: 'baseline-check',
     progressPrefix: 'baseline',
-    run: (session, progress) => checkBaseline(session, baseline, { progress }),
+    run: (session, progress, _money, stop) => checkBaseline(session, baseline, { progress, stop }),
     section: (result, allowSkips) => ({ drift: driftReportSection(result, { allowSkips }) }),
   });
 }

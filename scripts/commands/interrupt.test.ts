@@ -2,7 +2,7 @@
 // real `gateway-harness` child process in the middle of `load` (Node engine, k6 v0.48 and the newest k6) and of `gate`
 // (both engines) ends with the partial report set marked INTERRUPTED in every file, exit 128 + signal, the gate's later
 // parts not run, and a charging run's ledger reconciled (or the command to do it printed).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +10,12 @@ import { LEDGER_FILE } from '../../ledger/entry.ts';
 import { readLedger } from '../../ledger/ledger-file.ts';
 import { foldLedger } from '../../ledger/ledger-state.ts';
 import { k6ComparisonSlots } from '../../load/runner/k6-binaries.ts';
-import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
-import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
 import type { RunReport } from '../../reports/model.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { spawnCli, waitUntil, type CliChild } from '../fixtures/run-cli.ts';
+import { childEnv, expectInterrupted, interruptAfter, readReports, type Signal } from '../fixtures/interrupted-run.ts';
+import { spawnCli, waitUntil } from '../fixtures/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-interrupt-'));
 let sandbox: RunningSandbox;
@@ -28,57 +27,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-type Signal = 'SIGINT' | 'SIGTERM';
-const EXIT: Record<Signal, number> = { SIGINT: 130, SIGTERM: 143 };
-
-/** The child's environment: the sandbox's credentials, no GATEWAY_* of the caller's, and the k6 to use (or none). */
-function childEnv(k6?: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GATEWAY_') && k !== 'K6_BIN') env[k] = v;
-  return { ...env, GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass', NO_COLOR: '1', ...(k6 === undefined ? {} : { K6_BIN: k6 }) };
-}
-
 const served = (target: RunningSandbox): number => target.app.stats.snapshot().requestsTotal;
-
-/** Waits for the run to reach a state (e.g. requests served), then sends the signal. */
-async function interruptAfter(child: CliChild, what: string, ready: () => boolean, signal: Signal): Promise<void> {
-  await waitUntil(what, () => ready() || child.hasExited(), 120_000);
-  expect(child.hasExited(), `the run ended before it was interrupted:\n${child.stderr()}`).toBe(false);
-  process.kill(child.pid, signal);
-}
-
-function readReports(reportDir: string): { summary: RunReport; md: string; junit: string; html: string } {
-  return {
-    summary: JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as RunReport,
-    md: readFileSync(join(reportDir, 'summary.md'), 'utf8'),
-    junit: readFileSync(join(reportDir, 'junit.xml'), 'utf8'),
-    html: readFileSync(join(reportDir, 'report.html'), 'utf8'),
-  };
-}
-
-/** Every file of the report set and the process say INTERRUPTED, by which signal, during what, with the exit code. */
-async function expectInterrupted(child: CliChild, reportDir: string, signal: Signal, during: string): Promise<RunReport> {
-  const { code } = await child.exited;
-  const out = child.stdout();
-  expect(code, `${out}\n${child.stderr()}`).toBe(EXIT[signal]);
-  expect(out.split('\n')[0]).toMatch(new RegExp(`^INTERRUPTED: by ${signal} after ([\\d.]+ (ms|s)|\\d+ min \\d+ s) during ${during} \\((results up to then|a second signal aborted it at once: results not collected)\\)`));
-  expect(out).not.toMatch(/\bPASS\b/);
-  const { summary, md, junit, html } = readReports(reportDir);
-  expect(summaryErrors(summary)).toEqual([]);
-  expect(summary).toMatchObject({ schemaVersion: '1.3', verdict: 'interrupted', exitCode: EXIT[signal], interruption: { signal, during } });
-  expect(summary.verdictLine).toBe(out.split('\n')[0]);
-  expect(md.split('\n')[0]).toBe(`## ⏹️ ${summary.verdictLine.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;')}`);
-  expect(md).toContain(`> **Interrupted** by ${signal} after`);
-  expect(md).toContain(`exit ${EXIT[signal]}`);
-  expect(await junitXsdErrors(junit)).toEqual([]);
-  expect(junit).toMatch(/<testcase name="[a-z]+ run" classname="[a-z]+" time="[\d.]+">\s*<error message="INTERRUPTED: [^"]*" type="interrupted"/);
-  expect(html).toContain('data-verdict="interrupted"');
-  expect(html).toContain('class="banner v-interrupted"');
-  expect(html).not.toContain('data-verdict="pass"');
-  expect(html).toContain(`Interrupted by ${signal} after`);
-  expect(html).toContain(`exit code ${EXIT[signal]}`);
-  return summary;
-}
 
 /** The interrupted load section: what was measured up to the signal (never empty, never a pass). */
 function expectPartialLoad(summary: RunReport): void {

@@ -117,11 +117,12 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
     moneyCommand: 'migrate',
     reportCommand: 'migrate',
     progressPrefix: 'migrate',
-    run: (session, progress, cm) =>
+    run: (session, progress, cm, stop) =>
       runMigration(session, {
         ...(purposes === undefined ? {} : { pairs: purposes }),
         load,
         progress,
+        stop,
         // Before anything charging leaves: a cap that cannot cover a complete comparison is refused (exit 2).
         beforeCharging: (charges) => {
           if (money.cap !== undefined) assertPlanCovered('migrate', coverMigration(charges, cm.session.prices, money.cap, load));
