@@ -1,5 +1,7 @@
 // The copy-on-write view of setup()'s data behaves like the VU's own JSON.parse copy (k6's semantics) under any sequence
 // of reads and writes, never changes the shared tree, and keeps VUs apart. fast-check drives the sequences.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CopyOnWriteView } from './copy-on-write.ts';
@@ -154,6 +156,25 @@ describe('copy-on-write view of setup() data', () => {
     expect(view.l[1]).toBe(first);
     expect(Array.isArray(view.l)).toBe(true);
     expect([...view.l].map((x) => x[0])).toEqual([2, 1]);
+  });
+
+  it('keeps no node the VU holds no reference to: read once each, 1,000 nodes leave only the one it wrote alive', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const tree = { items: Array.from({ length: 1000 }, (_, i) => ({ id: i, tags: [i] })) };
+    const data = new CopyOnWriteView().view(tree);
+    const seen = data.items.map((item) => new WeakRef(item));
+    data.items[7]!.id = -7;
+    // WeakRefs keep their targets to the end of the job that made them: collect after it.
+    await new Promise((resolveTurn) => setImmediate(resolveTurn));
+    gc();
+    const alive = seen.filter((ref) => ref.deref() !== undefined);
+    // The written node's proxy holds the VU's copy; the rest went (a stack scan may keep a stray one or two).
+    expect(alive.length).toBeLessThan(10);
+    expect(seen[7]?.deref()).toBe(data.items[7]);
+    expect(data.items[7]!.id).toBe(-7);
+    expect(data.items[8]!.id).toBe(8);
+    expect(tree.items[7]!.id).toBe(7);
   });
 
   it('refuses a prototype cycle through a view, as on the copy', () => {
