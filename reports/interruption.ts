@@ -19,6 +19,14 @@ export function interruptionText(interruption: ReportInterruption): string {
   return parts.join('; ');
 }
 
+/** How long each open charging request is polled after an interruption (real ms): a cancelled job must end soon. */
+export const INTERRUPT_RECONCILE_MS = 5_000;
+
+/** The line an interrupted run prints for the charges still open after that bound. */
+export function stillOpenLine(open: number, command: string): string {
+  return `money: ${open} charging request${open === 1 ? '' : 's'} still open; finish with: ${command}`;
+}
+
 /** The exact command that reconciles a ledger (quoted when the path needs it in a POSIX shell). */
 export function reconcileCommand(ledgerPath: string): string {
   const quoted = /^[\w./:@%+=,-]+$/.test(ledgerPath) ? ledgerPath : `'${ledgerPath.replace(/'/g, "'\\''")}'`;

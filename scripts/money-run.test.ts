@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createFaultTally } from '../api/faults.ts';
 import type { TargetSession } from '../drift/target-session.ts';
 import type { MoneySession } from '../ledger/money-session.ts';
-import { INTERRUPT_RECONCILE_MS } from '../load/runner/run-load.ts';
+import { INTERRUPT_RECONCILE_MS } from '../reports/interruption.ts';
 import type { LedgerSection } from '../reports/model.ts';
 import { settleMoney, type CommandMoney } from './money-run.ts';
 

@@ -12,8 +12,7 @@ import { createFaultTally, type FaultCounts, type FaultTally } from '../api/faul
 import { composeHooks } from '../ledger/hooks.ts';
 import { credentialSecrets } from '../reports/redact-report.ts';
 import type { LedgerSection } from '../reports/model.ts';
-import { INTERRUPT_RECONCILE_MS } from '../load/runner/run-load.ts';
-import { reconcileCommand } from '../reports/interruption.ts';
+import { INTERRUPT_RECONCILE_MS, reconcileCommand, stillOpenLine } from '../reports/interruption.ts';
 import { moneySettingsFrom, type MoneyOptions } from './money-options.ts';
 
 const err = (line: string): void => {
@@ -89,6 +88,6 @@ export async function settleMoney(money: CommandMoney, target: TargetSession, op
   const ledgerPath = money.session.ledgerPath;
   const open = interrupted && ledger !== undefined && ledger.unresolved.length > 0 && ledgerPath !== undefined ? ledger.unresolved.length : 0;
   const reconcile = open > 0 && ledgerPath !== undefined ? reconcileCommand(ledgerPath) : undefined;
-  const lines = ledger === undefined ? [] : [...finish.lines, ...(reconcile === undefined ? [] : [`money: ${open} charging request${open === 1 ? '' : 's'} still open; finish with: ${reconcile}`])];
+  const lines = ledger === undefined ? [] : [...finish.lines, ...(reconcile === undefined ? [] : [stillOpenLine(open, reconcile)])];
   return { report: { ...(ledger === undefined ? {} : { ledger }), faults: money.faults.counts() }, lines, ...(reconcile === undefined ? {} : { reconcile }) };
 }

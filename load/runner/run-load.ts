@@ -25,7 +25,7 @@ import { makeDirectory } from '../../reports/make-dir.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
-import { reconcileCommand } from '../../reports/interruption.ts';
+import { INTERRUPT_RECONCILE_MS, reconcileCommand, stillOpenLine } from '../../reports/interruption.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
@@ -83,8 +83,6 @@ export interface LoadRunIo {
   readonly baselineModule?: string;
 }
 
-/** How long each open charging request is polled after an interruption (real ms): a cancelled job must end soon. */
-export const INTERRUPT_RECONCILE_MS = 5_000;
 
 /** What a run left: the engine's exit code and the files the report is built from. */
 export interface LoadRun {
@@ -429,7 +427,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);
       if (ledger !== undefined && ledger.unresolved.length > 0 && session.ledgerPath !== undefined) {
         reconcile = reconcileCommand(session.ledgerPath);
-        io.progress.line(`money: ${ledger.unresolved.length} charging request${ledger.unresolved.length === 1 ? '' : 's'} still open; finish with: ${reconcile}`);
+        io.progress.line(stillOpenLine(ledger.unresolved.length, reconcile));
       }
     }
     return {
