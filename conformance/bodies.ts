@@ -2,7 +2,7 @@
 // api/inputs.ts) against the discovered catalog, with a SKU of the rule's category. No table per operation here.
 import { buildInput, isNoInput } from '../api/inputs.ts';
 import { OPERATIONS, type Operation, type RequestBodyName } from '../api/operations.ts';
-import { fixturesWorld, type Fixtures, type SkuFixture } from './fixtures.ts';
+import { fixturesWorld, type Fixtures, type SkuFixture } from '../target/fixtures.ts';
 import { categoryName, type BodyFacts } from './request-rules.ts';
 import type { CaseContext } from './types.ts';
 

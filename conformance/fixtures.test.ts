@@ -1,7 +1,7 @@
 // Run timing and settings: the small pure pieces the cases are timed and configured by (number plans, numbers and
 // amounts are api/catalog-facts.ts, tested there). A wrong timeout here would make a faithful gateway look broken.
 import { describe, expect, test } from 'vitest';
-import { parseSettings } from './settings.ts';
+import { parseSettings } from '../target/settings.ts';
 import { SPEC_DURATIONS, computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
 
 describe('timing', () => {

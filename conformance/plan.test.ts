@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../api/operations.ts';
 import { ALL_CASES, selectCases } from './plan.ts';
-import { DEFAULT_SETTINGS } from './settings.ts';
+import { DEFAULT_SETTINGS } from '../target/settings.ts';
 import { CASE_GROUPS } from './types.ts';
 
 const ids = ALL_CASES.map((c) => c.id);

@@ -5,12 +5,12 @@ import { OPERATIONS, type RequestBodyName } from '../api/operations.ts';
 import { validateRequestBody } from '../api/validation.ts';
 import { buildApp } from '../sandbox/app.ts';
 import { NoBody, buildValidBody } from './bodies.ts';
-import { discoverFixtures, type Fixtures } from './fixtures.ts';
+import { discoverFixtures, type Fixtures } from '../target/fixtures.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { toGatewayResponse } from '../api/envelope.ts';
 import { buildRequest } from '../api/request-builder.ts';
 import { REQ_RULES, bodyFacts, categoryCaseIds, categoryName, categoryOfSkuRule, formatRow, reqCaseIds, reqFields, writeOperations } from './request-rules.ts';
-import { DEFAULT_SETTINGS } from './settings.ts';
+import { DEFAULT_SETTINGS } from '../target/settings.ts';
 import type { CaseContext } from './types.ts';
 
 describe('body facts from the schemas', () => {

@@ -9,7 +9,7 @@ import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
 import { conformanceProgress } from './progress.ts';
 import { runCases } from './runner.ts';
-import type { ConformanceSettings } from './settings.ts';
+import type { ConformanceSettings } from '../target/settings.ts';
 import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
 import type { ConformanceCase, RunResult } from './types.ts';
 

@@ -6,7 +6,7 @@ import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import type { BuiltRequest } from '../api/request-builder.ts';
 import { runCases, type ConformanceTarget, type ProgressEvent } from './runner.ts';
 import { conformanceSection } from './section.ts';
-import { DEFAULT_SETTINGS, mergeSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, mergeSettings } from '../target/settings.ts';
 import { computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
 import { successful } from './checks.ts';
 import type { CaseContext, ConformanceCase } from './types.ts';

@@ -12,10 +12,10 @@ import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
 import { describeResponse } from '../api/describe.ts';
 import { ENVELOPE_INVARIANTS, makeFailure } from './checks.ts';
 import { retryRead } from '../api/faults.ts';
-import { DiscoveryError, discoverFixtures, type Fixtures } from './fixtures.ts';
+import { DiscoveryError, discoverFixtures, type Fixtures } from '../target/fixtures.ts';
 import { TransactionTracker, type DrainReport } from './transactions.ts';
 import { RunCorrelationIds, randomChars, type IdClass } from './correlation-ids.ts';
-import type { ConformanceSettings } from './settings.ts';
+import type { ConformanceSettings } from '../target/settings.ts';
 import type { Timing } from './timing.ts';
 import {
   SkipCase,

@@ -6,7 +6,7 @@ import { clientTimings } from '../api/scale.ts';
 import { CONFIG_DEFAULTS, type ResolvedTargetConfig } from '../api/target-config.ts';
 import { redactUrl } from '../api/redact.ts';
 import type { ConformanceTarget } from './runner.ts';
-import type { ConformanceSettings } from './settings.ts';
+import type { ConformanceSettings } from '../target/settings.ts';
 import { computeTiming, DEFAULT_TIMING_INPUT, type Timing } from './timing.ts';
 
 export interface NodeConformanceTarget extends ConformanceTarget {

@@ -10,7 +10,7 @@ import { CONTRACT_CHANGE_PROFILES } from '../sandbox/profiles/contract-changes.t
 import { readBaseline } from './baseline-files.ts';
 import type { DriftFinding } from './compare.ts';
 import { checkBaseline, recordBaseline } from './run.ts';
-import { openTargetSession } from './target-session.ts';
+import { openTargetSession } from '../target/session.ts';
 import { tempDirsRemovedAfterAll } from '../scripts/fixtures/temp-dirs.ts';
 
 const tempDir = tempDirsRemovedAfterAll('gh-drift-');

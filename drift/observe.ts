@@ -5,8 +5,8 @@ import { OPERATIONS, type Operation } from '../api/operations.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
-import type { Fixtures } from '../conformance/fixtures.ts';
-import type { TargetSession } from './target-session.ts';
+import type { Fixtures } from '../target/fixtures.ts';
+import type { TargetSession } from '../target/session.ts';
 import {
   inPhases,
   isUnavailable,

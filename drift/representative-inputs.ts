@@ -4,8 +4,8 @@ import type { FieldMapping } from '../api/field-mapping.ts';
 import { buildInputs, isNoInput, needsTransaction as linksToTransaction, type EarlierTransaction, type NoInput } from '../api/inputs.ts';
 import type { Operation } from '../api/operations.ts';
 import type { RequestInput } from '../api/request-builder.ts';
-import { fixturesWorld, type Fixtures } from '../conformance/fixtures.ts';
-import type { ConformanceSettings } from '../conformance/settings.ts';
+import { fixturesWorld, type Fixtures } from '../target/fixtures.ts';
+import type { ConformanceSettings } from '../target/settings.ts';
 
 /** Why an operation gets no call: shown in reports, never counted as observed. */
 export type Unavailable = NoInput;

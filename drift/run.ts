@@ -5,7 +5,7 @@ import { writeBaseline, type Baseline } from './baseline-files.ts';
 import { compareWithBaseline, type DriftCheckResult } from './check.ts';
 import { observeOperations, type OperationObservation } from './observe.ts';
 import { buildBaseline, type BuiltBaseline } from './record.ts';
-import { discoverCatalog, type TargetSession } from './target-session.ts';
+import { discoverCatalog, type TargetSession } from '../target/session.ts';
 
 export interface DriftRunOptions {
   readonly progress?: (line: string) => void;

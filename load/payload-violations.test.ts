@@ -9,7 +9,7 @@ import { loadConfig } from '../config/load-config.ts';
 import { readBaseline } from '../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../drift/baseline-validators.ts';
 import { recordBaseline } from '../drift/run.ts';
-import { openTargetSession } from '../drift/target-session.ts';
+import { openTargetSession } from '../target/session.ts';
 import type { RunReport } from '../reports/model.ts';
 import { BENIGN_PROFILES } from '../sandbox/profiles/benign.ts';
 import { allCorruptions, PAYLOAD_CORRUPTION_PROFILES, type CorruptionProfile } from '../sandbox/profiles/payload-corruptions.ts';

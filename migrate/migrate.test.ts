@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { operationPairs } from '../api/operations.ts';
 import { loadConfig } from '../config/load-config.ts';
-import { openTargetSession } from '../drift/target-session.ts';
+import { openTargetSession } from '../target/session.ts';
 import { CONTRACT_CHANGE_PROFILES } from '../sandbox/profiles/contract-changes.ts';
 import { migrationLine } from '../reports/sections.ts';
 import { migrationReportSection } from './report.ts';

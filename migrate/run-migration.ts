@@ -16,7 +16,7 @@ import {
   type TransactionRef,
   type Unavailable,
 } from '../drift/representative-inputs.ts';
-import { discoverCatalog, type TargetSession } from '../drift/target-session.ts';
+import { discoverCatalog, type TargetSession } from '../target/session.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { selectCases } from '../conformance/plan.ts';
 import { runCases } from '../conformance/runner.ts';
-import { DEFAULT_SETTINGS } from '../conformance/settings.ts';
+import { DEFAULT_SETTINGS } from '../target/settings.ts';
 import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../conformance/target.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { addProfiles } from '../sandbox/profiles/registry.ts';

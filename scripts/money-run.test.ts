@@ -2,7 +2,7 @@
 // names the command that finishes what stays open; a run that ended by itself reconciles as before, with no command.
 import { describe, expect, it } from 'vitest';
 import { createFaultTally } from '../api/faults.ts';
-import type { TargetSession } from '../drift/target-session.ts';
+import type { TargetSession } from '../target/session.ts';
 import type { MoneySession } from '../ledger/money-session.ts';
 import { INTERRUPT_RECONCILE_MS } from '../reports/interruption.ts';
 import type { LedgerSection } from '../reports/model.ts';

@@ -2,7 +2,7 @@
 // --dry-run, give the target session's client the guard's hooks, and at the end reconcile and hand the ledger to the report.
 import type { TargetConfig } from '../api/target-config.ts';
 import { coreSettingsFor } from '../client/gateway-client.ts';
-import type { TargetSession } from '../drift/target-session.ts';
+import type { TargetSession } from '../target/session.ts';
 import { allowanceLine, assertChargesAllowed } from '../ledger/guard.ts';
 import { createMoneySession, type MoneySession } from '../ledger/money-session.ts';
 import type { MoneySettings } from '../ledger/money-settings.ts';

@@ -1,7 +1,7 @@
 // AMOUNT's arithmetic and its reading of the '001' message: amounts at and beyond the bounds, and a message that must
 // name this denomination's bounds in the currency it names.
 import { describe, expect, test } from 'vitest';
-import type { SkuFixture } from '../fixtures.ts';
+import type { SkuFixture } from '../../target/fixtures.ts';
 import { amountAt, boundsOf, judge001Message } from './amount.ts';
 
 const SKU = {

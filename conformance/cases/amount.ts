@@ -4,7 +4,7 @@ import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { MESSAGE_001, responseCodeIs, successful } from '../checks.ts';
 import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
-import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, submitAndFinish } from './common.ts';
 import { expectAllRefused } from './len.ts';

@@ -9,7 +9,7 @@ import { addProfiles } from '../../sandbox/profiles/registry.ts';
 import { PLANTED_BUG_PROFILES } from '../proof/planted-bugs.ts';
 import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
-import { DEFAULT_SETTINGS } from '../settings.ts';
+import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { RunResult } from '../types.ts';
 import { AUTH_CASES } from './auth.ts';

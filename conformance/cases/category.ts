@@ -2,7 +2,7 @@
 // card: "SKU of a gift card product"). A body otherwise valid but with a SKU of every other category → refused, nothing charged.
 import { CATEGORY_IDS, type CategoryName, type Operation } from '../../api/operations.ts';
 import { NoBody, buildValidBody } from '../bodies.ts';
-import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import { categoryCaseId, categoryName, formatRow, writeOperations, type BodyFacts } from '../request-rules.ts';
 import type { ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION } from './common.ts';

@@ -8,7 +8,7 @@ import { NoBody, buildValidBody } from '../bodies.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { assumedPathMissing } from '../runner.ts';
 import { SANDBOX_LOOKUP_COUNTRIES, validAmount } from '../../api/catalog-facts.ts';
-import { fixturesWorld, type Fixtures, type SkuFixture } from '../fixtures.ts';
+import { fixturesWorld, type Fixtures, type SkuFixture } from '../../target/fixtures.ts';
 import { StepFailed, type CaseContext, type Exchange } from '../types.ts';
 
 export const SECTION = Object.freeze({

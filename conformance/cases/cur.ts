@@ -1,7 +1,7 @@
 // CUR: currency rules — estimated cost needs an upper-case currency; a top-up's transactionCurrencyCode must be one
 // of the SKU's FaceValueCurrency. Refused top-ups must charge nothing, so those cases run alone.
 import { notSuccessful, successful } from '../checks.ts';
-import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
 import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, submitAndFinish } from './common.ts';

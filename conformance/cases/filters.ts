@@ -5,7 +5,7 @@ import { readField, readNumber, readString } from '../../api/field-mapping.ts';
 import { OPERATIONS, getOperation } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
 import { successful } from '../checks.ts';
-import type { SkuFixture } from '../fixtures.ts';
+import type { SkuFixture } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, records } from './common.ts';
 

@@ -6,7 +6,7 @@ import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { selectCases } from '../plan.ts';
 import { runCases } from '../runner.ts';
-import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
+import { DEFAULT_SETTINGS, mergeSettings } from '../../target/settings.ts';
 import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { RunResult } from '../types.ts';
 

@@ -4,7 +4,7 @@ import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { notSuccessful, successful } from '../checks.ts';
 import type { ValidAmount } from '../../api/catalog-facts.ts';
-import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
 import { getOperation } from '../../api/operations.ts';

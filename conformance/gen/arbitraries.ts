@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { isFaceRange, isRange, validAmount, type ValidAmount } from '../../api/catalog-facts.ts';
 import type { ApiVersion, RequestBodyName } from '../../api/operations.ts';
 import { skusFor } from '../bodies.ts';
-import type { Fixtures, SkuFixture } from '../fixtures.ts';
+import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import { INT32_MAX, INT32_MIN, bodyFacts, formatRow, type BodyFacts } from '../request-rules.ts';
 import { ID_CLASSES, IdsExhausted, type IdClass } from '../correlation-ids.ts';
 import { freshCorrelationId } from '../fresh-id.ts';

@@ -7,7 +7,7 @@ import { notSuccessful, successful } from '../checks.ts';
 import { FILTERS, FILTER_ROWS, filterCaseId, judgeFiltered, type FilterSpec } from '../cases/filters.ts';
 import { expectAllRefused, expectStatusNotSuccessful } from '../cases/len.ts';
 import { SECTION, records, submitAndFinish } from '../cases/common.ts';
-import type { Fixtures } from '../fixtures.ts';
+import type { Fixtures } from '../../target/fixtures.ts';
 import { bodyFacts } from '../request-rules.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { bodyFacts } from '../request-rules.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { SECTION, submitAndFinish, transactionOf } from '../cases/common.ts';
-import type { Fixtures } from '../fixtures.ts';
+import type { Fixtures } from '../../target/fixtures.ts';
 import { StepFailed, type CaseContext, type ConformanceCase } from '../types.ts';
 import { bodyForSku } from '../bodies.ts';
 import { showId, showWrite, uniqueId, usableSkus, validWrite, type ValidWrite } from './arbitraries.ts';

@@ -5,7 +5,7 @@ import { findOperation, type ApiVersion } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
 import { ENVELOPE_INVARIANTS } from '../checks.ts';
 import { readBalance } from '../runner.ts';
-import type { Fixtures } from '../fixtures.ts';
+import type { Fixtures } from '../../target/fixtures.ts';
 import { SkipCase, StepFailed, type CallOptions, type CaseContext, type Check, type Exchange, type Failure, type PollOutcome, type ScenarioCase, type Severity } from '../types.ts';
 import type { IdClass } from '../correlation-ids.ts';
 import { curlLine } from './curl.ts';

@@ -6,7 +6,7 @@ import { startSandbox } from '../../sandbox/server.ts';
 import { ALL_CASES } from '../plan.ts';
 import { formatCaseFailure } from '../report.ts';
 import { runCases } from '../runner.ts';
-import { DEFAULT_SETTINGS, mergeSettings } from '../settings.ts';
+import { DEFAULT_SETTINGS, mergeSettings } from '../../target/settings.ts';
 import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import type { CaseStatus, ConformanceCase } from '../types.ts';

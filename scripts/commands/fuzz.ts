@@ -2,7 +2,7 @@
 // same target, money and report handling as `conformance` (it is that command with GEN only), so never against production.
 import type { Command } from 'commander';
 import { FUZZ_GEN_BUDGET, describeBudget } from '../../conformance/gen/options.ts';
-import { SETTINGS_ENV_VAR } from '../../conformance/session.ts';
+import { SETTINGS_ENV_VAR } from '../../target/embedded.ts';
 import { addMoneyOptions } from '../money-options.ts';
 import { addTargetOptions } from '../target-options.ts';
 import { runConformance, type ConformanceOptions } from './conformance.ts';

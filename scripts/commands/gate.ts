@@ -3,8 +3,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
-import { SETTINGS_ENV_VAR, newRunId, readSettingsFile } from '../../conformance/session.ts';
-import { DEFAULT_SETTINGS } from '../../conformance/settings.ts';
+import { SETTINGS_ENV_VAR, newRunId, readSettingsFile } from '../../target/embedded.ts';
+import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
 import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';

@@ -10,7 +10,7 @@ import { chargingPairs, planMigration, runMigration, selectPairs, type PlannedCh
 import { assertPlanCovered, planLines, pricePlan, type MoneyPlan, type PlanCoverage } from '../../ledger/plan.ts';
 import type { OutgoingRequest } from '../../api/client-core.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
-import type { TargetSessionOptions } from '../../drift/target-session.ts';
+import type { TargetSessionOptions } from '../../target/session.ts';
 import { chargingRefusal } from '../../ledger/guard.ts';
 import { MoneyRefusal } from '../../ledger/hooks.ts';
 import { assertCapCurrency, formatMoney, type MoneySettings, type SpendCap } from '../../ledger/money-settings.ts';

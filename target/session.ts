@@ -8,10 +8,10 @@ import { describeTarget } from '../api/target-config.ts';
 import { EXIT, HarnessError } from '../api/errors.ts';
 import { createGatewayClient, type GatewayClient } from '../client/gateway-client.ts';
 import { preflightTarget } from '../client/target-preflight.ts';
-import { discoverFixtures, type Fixtures } from '../conformance/fixtures.ts';
-import { settingsForSandbox, startEmbeddedSandbox } from '../conformance/session.ts';
+import { discoverFixtures, type Fixtures } from './fixtures.ts';
+import { settingsForSandbox, startEmbeddedSandbox } from './embedded.ts';
 import { withBaseUrl as withUrl } from '../api/target-config.ts';
-import { DEFAULT_SETTINGS, type ConformanceSettings } from '../conformance/settings.ts';
+import { DEFAULT_SETTINGS, type ConformanceSettings } from './settings.ts';
 import type { RunningSandbox } from '../sandbox/server.ts';
 
 export interface TargetSessionOptions {
