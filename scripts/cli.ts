@@ -4,10 +4,9 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, HarnessError, isHarnessError } from '../api/errors.ts';
 import { PLANTED_BUG_PROFILES } from '../conformance/proof/planted-bugs.ts';
 import { GEN_BUG_PROFILES } from '../conformance/proof/gen-bugs.ts';
+import { TOOL_VERSION } from '../reports/assemble.ts';
 import { addProfiles } from '../sandbox/profiles/registry.ts';
 import { COMMANDS } from './commands/index.ts';
-
-const PACKAGE_VERSION = '0.1.0';
 
 // The planted bugs live with the conformance proof; every command takes them by name (`--profile bug-*`, a config's
 // sandbox.profile), so the CLI adds them to the sandbox's registry before any command starts a sandbox.
@@ -31,7 +30,7 @@ export function buildProgram(): Command {
         'Load and conformance test harness for the Mobile Top-up and Prepaid Products Gateway API (v1 and v2).\n' +
           'With no --target, every command runs against the embedded sandbox on 127.0.0.1.',
       )
-      .version(PACKAGE_VERSION)
+      .version(TOOL_VERSION)
       .usage('<command> [options]')
       .helpCommand(true)
       // The descriptions are written in lines of up to 120 characters: a narrower wrap would break each of them in two.
