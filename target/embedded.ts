@@ -9,11 +9,6 @@ import { mergeSettings, parseSettings, type ConformanceSettings } from './settin
 /** Path of a JSON settings file (conformance/settings.ts): the command's default when --settings is not given. */
 export const SETTINGS_ENV_VAR = 'GATEWAY_CONFORMANCE_SETTINGS';
 
-export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-  return `${stamp}-${Math.random().toString(36).slice(2, 6)}`;
-}
-
 export function readSettingsFile(path: string): ConformanceSettings {
   let text: string;
   try {

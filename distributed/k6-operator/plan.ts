@@ -21,6 +21,7 @@ import {
   type ResultsClaim,
   type SecretRef,
 } from './manifests.ts';
+import { runStamp, runSuffix } from '../../api/run-id.ts';
 
 /**
  * The default runner image: k6 v2.2.0, the newest k6 the harness is tested with (k6 v0.48 also runs the bundles, but
@@ -62,8 +63,8 @@ function slug(text: string): string {
 }
 
 export function newOperatorRunId(scenario: string, now = new Date(), random = Math.random): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, '').replace(/[-:T]/g, '').toLowerCase();
-  return `${slug(scenario)}-${stamp}-${random().toString(36).slice(2, 6).padEnd(4, '0')}`;
+  const stamp = runStamp(now).replace(/[TZ]/g, '');
+  return `${slug(scenario)}-${stamp}-${runSuffix(random)}`;
 }
 
 /** The TestRun's name must leave room for the operator's own names: `<name>-service-<index>` is a DNS label too. */

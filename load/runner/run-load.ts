@@ -43,6 +43,7 @@ import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 import type { LoadFlags } from './load-options.ts';
 import { checkVuMemory, runVus } from './vu-memory.ts';
+import { newRunId } from '../../api/run-id.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -121,7 +122,7 @@ export interface LoadRun {
 }
 
 export function newLoadRunId(now = new Date()): string {
-  return `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '')}-load-${Math.random().toString(36).slice(2, 6)}`;
+  return newRunId('load', now);
 }
 
 function usage(message: string): HarnessError {

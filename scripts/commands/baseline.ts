@@ -1,5 +1,6 @@
 // `gateway-harness baseline record|check`: learn the target's payload contract into committed files, and later check
 // the target against them (breaking → exit 1, non-breaking reported). Thin over drift/.
+import { newRunId } from '../../api/run-id.ts';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
@@ -7,7 +8,7 @@ import { faultLine } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
 import { DiscoveryError } from '../../target/fixtures.ts';
-import { newRunId, readSettingsFile, SETTINGS_ENV_VAR } from '../../target/embedded.ts';
+import { readSettingsFile, SETTINGS_ENV_VAR } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS, type ConformanceSettings } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, readBaseline } from '../../drift/baseline-files.ts';
 import { driftReportSection } from '../../drift/report.ts';

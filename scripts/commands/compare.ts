@@ -5,15 +5,12 @@ import type { Command } from 'commander';
 import { compareReport } from '../../compare/compare-runs.ts';
 import { addCompareOptions, compareSettingsOf, type CompareFlags } from '../compare-options.ts';
 import { finishRun, prepareReportDir } from '../report-output.ts';
+import { newRunId } from '../../api/run-id.ts';
 
 interface CompareOptions extends CompareFlags {
   reportDir?: string;
   runId?: string;
   allowSkips?: boolean;
-}
-
-function newRunId(now = new Date()): string {
-  return `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '')}-compare-${Math.random().toString(36).slice(2, 6)}`;
 }
 
 export function register(program: Command): void {
@@ -32,7 +29,7 @@ export function register(program: Command): void {
     .option('--allow-skips', 'accept operations with too few samples to conclude (stated in every report)');
   addCompareOptions(command).action(async (baseline: string, candidate: string, opts: CompareOptions) => {
     const settings = compareSettingsOf(opts);
-    const runId = opts.runId ?? newRunId();
+    const runId = opts.runId ?? newRunId('compare');
     const reportDir = prepareReportDir(opts.reportDir, runId);
     const report = await compareReport({ baselineDir: resolve(baseline), candidateDir: resolve(candidate), settings, allowSkips: opts.allowSkips === true, runId });
     process.exitCode = finishRun(report, reportDir, { secrets: [] }).exitCode;

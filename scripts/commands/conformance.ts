@@ -2,6 +2,7 @@
 // cases with progress on stderr, then the report set through reports/ and the verdict as the first stdout line.
 // Exit 0 pass, 1 fail/incomplete, 2 usage or unusable target (one line; the reports still say so).
 import type { Command } from 'commander';
+import { newRunId } from '../../api/run-id.ts';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { createFaultTally } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
@@ -10,7 +11,7 @@ import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
 import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
 import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
 import { runConformanceSuite, suiteTarget } from '../../conformance/run-suite.ts';
-import { SETTINGS_ENV_VAR, newRunId, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
+import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';

@@ -1,9 +1,10 @@
 // `gateway-harness gate`: the CI gate before an upgrade — conformance, the mixed scenario's smoke load, and the drift
 // check when a baseline exists, one verdict and one report set. Thin over gate/run-gate.ts; options registered here only.
+import { newRunId } from '../../api/run-id.ts';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
-import { SETTINGS_ENV_VAR, newRunId, readSettingsFile } from '../../target/embedded.ts';
+import { SETTINGS_ENV_VAR, readSettingsFile } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
 import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';

@@ -10,6 +10,7 @@ import { API_SELECTIONS, SCENARIO_NAMES, type ApiSelection, type ScenarioName } 
 import { groupThresholds, parseThresholdOverride, type ThresholdOverride } from '../../load/thresholds.ts';
 import { createProgress } from '../../reports/progress.ts';
 import { parseTimeScaleFlag, TIME_SCALE_HELP } from '../target-options.ts';
+import { newRunId } from '../../api/run-id.ts';
 
 interface MergeOptions {
   thresholds?: string;
@@ -69,10 +70,6 @@ export function planFromOptions(opts: MergeOptions): ThresholdPlan {
   });
 }
 
-function newRunId(now = new Date()): string {
-  return `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '')}-merge-${Math.random().toString(36).slice(2, 6)}`;
-}
-
 export function register(program: Command): void {
   program
     .command('merge-results')
@@ -98,7 +95,7 @@ export function register(program: Command): void {
     .action(async (files: string[], opts: MergeOptions) => {
       const plan = planFromOptions(opts);
       if (files.length === 0) throw usage('no NDJSON file given: merge-results FILE... (one per instance, e.g. results/*.ndjson.gz)');
-      const runId = opts.runId ?? newRunId();
+      const runId = opts.runId ?? newRunId('merge');
       const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
       const progress = createProgress();
       const outcome = await mergeResults({ files, plan, reportDir, runId, series: opts.series, progress });
