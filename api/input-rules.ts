@@ -1,8 +1,10 @@
 // The shape of an operation's input rule: where each parameter and body field of a valid request comes from (a
 // catalog SKU, a number plan, a setting, or a field of an earlier transaction's result). Types only: a leaf module.
 
-/** Category names of the spec's catalog (api/operations.ts CATEGORY_IDS; api/inputs.ts keeps the two in step). */
-export type InputCategory = 'Pin' | 'Rtr' | 'Bill Pay' | 'Sim' | 'Gift Card' | 'eSim';
+import type { CategoryName } from './categories.ts';
+
+/** Category names of the spec's catalog (api/categories.ts). */
+export type InputCategory = CategoryName;
 
 /** Values the spec does not give, from the run's settings (conformance settings, load `data`). */
 export type InputSetting = 'billpayAccountNumber' | 'simNumber' | 'zipCode';

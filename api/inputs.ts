@@ -3,14 +3,10 @@
 import { SANDBOX_LOOKUP_COUNTRIES, isFaceRange, isRange, validAmount, type CatalogSku, type ValidAmount } from './catalog-facts.ts';
 import { readTransaction, type FieldMapping } from './field-mapping.ts';
 import type { InputCategory, InputLink, InputRule, InputSetting, InputSource, ResultField } from './input-rules.ts';
-import { CATEGORY_IDS, OPERATIONS, type ApiVersion, type CategoryName, type Operation } from './operations.ts';
+import { OPERATIONS, type ApiVersion, type Operation } from './operations.ts';
 import type { RequestInput } from './request-builder.ts';
 
 export type { InputCategory, InputLink, InputRule, InputSetting, InputSource, ResultField } from './input-rules.ts';
-
-// The rule's category names and the catalog's must be the same set (a compile error otherwise).
-const SAME_CATEGORIES: Record<InputCategory, number> & Record<CategoryName, number> = CATEGORY_IDS;
-void SAME_CATEGORIES;
 
 /** A SKU as the builder needs it; each runtime adapts its own view of the catalog to this. */
 export interface InputSku {

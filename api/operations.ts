@@ -2,6 +2,7 @@
 // Everything else (sandbox routes, conformance matrix, load scenarios, README coverage table) derives from it.
 import type { RequestBodyName } from '../schemas/generated/request-bodies.ts';
 import type { InputRule, InputSource } from './input-rules.ts';
+import { CATEGORY_IDS } from './categories.ts';
 
 /** API version prefix of an operation's path. */
 export type ApiVersion = 'v1' | 'v2';
@@ -176,9 +177,7 @@ const portinStatusParams = [p('id', 'int64', 'Transaction id from the port-in re
 const iccidParams = [p('Iccid', 'string', 'ICCID from the eSIM order response')];
 const billpayDetailParams = [q('skuId', 'int32', 'SKU id'), q('accountNumber', 'string', 'Account number on the bill')];
 
-/** Catalog category ids (spec: What the service does). */
-export const CATEGORY_IDS = Object.freeze({ Pin: 1, Rtr: 2, 'Bill Pay': 4, Sim: 5, 'Gift Card': 6, eSim: 7 } as const);
-export type CategoryName = keyof typeof CATEGORY_IDS;
+export { CATEGORY_IDS, type CategoryName } from './categories.ts';
 
 // Input rules shared by several entries (api/input-rules.ts): where each value of a valid request comes from.
 const NONE: InputRule = {};

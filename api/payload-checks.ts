@@ -4,7 +4,7 @@
 // Runtime-neutral: only pre-compiled standalone validators run here (schemas/generated, or a baseline's, built with the bundle).
 import { BodyMemo } from './body-memo.ts';
 import { pathOfPointer } from './json-path.ts';
-import { findOperation, OPERATIONS, type Operation } from './operations.ts';
+import { OPERATIONS, type Operation } from './operations.ts';
 import { issuesOf, validateEnvelope, type ValidationIssue } from './validation.ts';
 
 const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
@@ -179,12 +179,6 @@ export function checkResponseBody(
   collect(out, layers.observed, 'observed', options.promoteObserved === true ? 'error' : 'warning', body);
   const all = [...out.values()];
   return [...all.filter((v) => v.severity === 'error'), ...all.filter((v) => v.severity === 'warning')];
-}
-
-/** The operation by id for callers holding only the id (conformance checks). */
-export function checkResponseBodyOf(operationId: string, body: unknown, options: PayloadCheckOptions = {}): readonly PayloadViolation[] {
-  const op = findOperation(operationId);
-  return op === undefined ? NO_VIOLATIONS : checkResponseBody(op, body, options);
 }
 
 /** Member names whose values never leave the run in a sample: credentials and the secrets a purchase returns. */

@@ -79,7 +79,3 @@ export function compareWithBaseline(
   return { baselineDir: baseline.dir, findings, checked, notChecked };
 }
 
-export function countFindings(findings: readonly DriftFinding[]): { breaking: number; nonBreaking: number } {
-  const breaking = findings.filter((f) => f.kind === 'breaking').length;
-  return { breaking, nonBreaking: findings.length - breaking };
-}

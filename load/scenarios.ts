@@ -127,10 +127,6 @@ export const SCENARIOS: Readonly<Record<ScenarioName, ScenarioMeta>> = Object.fr
 
 export const SCENARIO_NAMES = Object.freeze(Object.keys(SCENARIOS)) as readonly ScenarioName[];
 
-export function isScenarioName(name: string): name is ScenarioName {
-  return Object.prototype.hasOwnProperty.call(SCENARIOS, name);
-}
-
 /** Every operation a scenario sends for an API selection (setup reads included), in catalog order. */
 export function scenarioOperations(name: ScenarioName, api: ApiSelection): Operation[] {
   const versions = versionsOf(api);

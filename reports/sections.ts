@@ -13,7 +13,6 @@ import type {
   MigrationPair,
   MigrationSection,
   RemoteWriteSummary,
-  ReportSectionName,
   SkippedItem,
 } from './model.ts';
 
@@ -57,12 +56,6 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 export function nameSome(names: readonly string[], max = MAX_NAMED): string {
   const shown = names.slice(0, max).join(', ');
   return names.length > max ? `${shown} +${names.length - max} more` : shown;
-}
-
-export interface SectionSummary {
-  readonly section: ReportSectionName;
-  readonly verdict: Verdict;
-  readonly line: string;
 }
 
 // ---- conformance ---------------------------------------------------------------------------------------------------

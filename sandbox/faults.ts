@@ -286,6 +286,3 @@ export function registerFaults(fastify: FastifyInstance, options: FaultsOptions)
     return payload;
   });
 }
-
-/** The contract's name for the same registration (buildApp calls it when options.faults is true). */
-export const faultsPlugin = registerFaults;

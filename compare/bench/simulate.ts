@@ -2,7 +2,7 @@
 // bursts that make samples autocorrelated, seeded), read by the real reader and judged. Cheap enough for many pairs.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SYNTHETIC_OPERATIONS, writeSyntheticK6 } from '../../reports/fixtures/synthetic-k6.ts';
+import { writeSyntheticK6 } from '../../reports/fixtures/synthetic-k6.ts';
 import { comparisonOf } from '../compare-runs.ts';
 import { outcome, type PairOutcome } from './experiment.ts';
 
@@ -26,8 +26,6 @@ export interface SimulationPlan {
   readonly seed?: number;
   readonly onPair?: (pair: PairOutcome, index: number) => void;
 }
-
-export const SIMULATED_OPERATIONS: readonly string[] = SYNTHETIC_OPERATIONS.map(([op]) => op);
 
 async function write(dir: string, plan: SimulationPlan, seed: number, change: { latencyFactor?: Record<string, number>; businessFailures?: Record<string, number> }): Promise<string> {
   mkdirSync(dir, { recursive: true });

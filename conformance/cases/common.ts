@@ -3,7 +3,7 @@
 import { getOperation, type ApiVersion, type Operation } from '../../api/operations.ts';
 import { readTransaction } from '../../api/field-mapping.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
-import { buildInput, isNoInput, linksOf, needsTransaction } from '../../api/inputs.ts';
+import { buildInput, isNoInput, needsTransaction } from '../../api/inputs.ts';
 import { NoBody, buildValidBody } from '../bodies.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { assumedPathMissing } from '../runner.ts';
@@ -83,15 +83,6 @@ export function validReadInput(ctx: CaseContext, fx: Fixtures, op: Operation): R
   if (needsTransaction(op)) return undefined;
   const built = buildInput(op, fixturesWorld(fx, ctx.settings, ctx.mapping, () => ctx.correlationId()));
   return isNoInput(built) ? ctx.skip(built.unavailable) : built.input;
-}
-
-/** Path values for reads that need an earlier transaction, when none is at hand (AUTH: refused before any lookup). */
-export function placeholderReadInput(ctx: CaseContext, op: Operation): RequestInput {
-  const path: Record<string, string | number> = {};
-  for (const { param, link } of linksOf(op)) {
-    path[param] = link.field === 'correlationId' ? ctx.correlationId() : link.field === 'esimIccid' ? '8900000000000000000' : 1;
-  }
-  return { path };
 }
 
 /** An assumed write path answering 404 means the target's path differs: skip with how to fix it. */

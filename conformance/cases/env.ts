@@ -27,11 +27,6 @@ function expectSuccess(ctx: CaseContext, exchange: Exchange): void {
   ctx.check(successful, exchange);
 }
 
-/** Operations whose valid input needs an earlier transaction: the write that makes it (from the catalog's input links). */
-export const PREREQUISITE_WRITE: Readonly<Record<string, string>> = Object.fromEntries(
-  OPERATIONS.filter(needsTransaction).map((op) => [op.purpose, (prerequisiteWrite(op) as Operation).purpose]),
-);
-
 /**
  * Runs the write a read depends on and returns the read's path parameters, each from the result field its input link
  * names. Strict (ENV): a failing write fails the case. Quiet (AUTH): returns undefined instead, so the caller can fall

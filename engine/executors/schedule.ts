@@ -16,11 +16,6 @@ export function shareOf(total: number, seg: Segment): number {
   return Math.floor((total - seg.index - 1) / seg.count) + 1;
 }
 
-/** Global VU number (1-based) of the n-th (0-based) VU of a segment. */
-export function globalVU(n: number, seg: Segment): number {
-  return n * seg.count + seg.index + 1;
-}
-
 /**
  * ramping-vus target at `tMs` after the scenario start: within a stage the count moves linearly from the previous
  * target, one VU at a time, reaching each step at the end of its share of the stage (k6's getRawExecutionSteps).

@@ -109,6 +109,3 @@ export const COUNTRY_PLANS: readonly CountryPlan[] = ROWS.map((r) => toPlan(r, R
 
 /** Plans a generation may add after the base catalog (GenerateOptions.extraCountries), keyed by ISO code. */
 export const EXTRA_COUNTRY_PLANS: ReadonlyMap<string, CountryPlan> = new Map(EXTRA_ROWS.map((r) => [r.code, toPlan(r, ROWS)]));
-
-/** Arabic country names by ISO code (used by the localizer). */
-export const COUNTRY_NAME_AR: Readonly<Record<string, string>> = Object.fromEntries([...ROWS, ...EXTRA_ROWS].map((r) => [r.code, r.nameAr]));

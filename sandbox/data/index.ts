@@ -27,9 +27,4 @@ export { formatInTimeZone } from './dates.ts';
 export { toV1Sku, denominationTypeOf } from './v1.ts';
 export { COUNTRY_PLANS } from './countries.ts';
 
-import type { SandboxData, SkuMeta } from './types.ts';
 
-/** The internal facts of a SKU, or undefined for an unknown id. */
-export function skuMeta(data: SandboxData, skuId: number): SkuMeta | undefined {
-  return data.index.skuMetaById.get(skuId);
-}

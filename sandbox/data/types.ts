@@ -1,25 +1,11 @@
 // Record types of the embedded sandbox's catalog data: countries, operators, products, SKUs, promotions, lookups.
 // Served records keep the field names of spec/observed-payloads.md; internal helper data lives in SkuMeta/maps.
 
-/** Category names as the v2 SKU record spells them (`category: "Rtr"`), and their ids (spec: Pin=1 ... eSim=7). */
-export type CategoryName = 'Pin' | 'Rtr' | 'Bill Pay' | 'Sim' | 'Gift Card' | 'eSim';
-export type CategoryId = 1 | 2 | 4 | 5 | 6 | 7;
-export const CATEGORY_ID_BY_NAME: Readonly<Record<CategoryName, CategoryId>> = {
-  Pin: 1,
-  Rtr: 2,
-  'Bill Pay': 4,
-  Sim: 5,
-  'Gift Card': 6,
-  eSim: 7,
-};
-export const CATEGORY_NAME_BY_ID: Readonly<Record<CategoryId, CategoryName>> = {
-  1: 'Pin',
-  2: 'Rtr',
-  4: 'Bill Pay',
-  5: 'Sim',
-  6: 'Gift Card',
-  7: 'eSim',
-};
+import { CATEGORY_IDS, type CategoryId, type CategoryName } from '../../api/categories.ts';
+
+/** Category names as the v2 SKU record spells them (`category: "Rtr"`), and their ids: the spec's one table. */
+export type { CategoryId, CategoryName };
+export const CATEGORY_ID_BY_NAME: Readonly<Record<CategoryName, CategoryId>> = CATEGORY_IDS;
 
 /** Languages the sandbox localizes into (spec Versioning 2: 'ar'; default English). */
 export type Lang = 'en' | 'ar';
