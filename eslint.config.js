@@ -4,15 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `${m}/*`]);
-const NEUTRAL_REPORT_MODULES = ['verdict', 'junit-xml', 'model', 'assemble', 'sections', 'k6-summary', 'junit-report', 'summary-md', 'interruption', 'redact-report', 'comparison-text'].map(
-  (name) => `reports/${name}.ts`,
-);
-/** The money guard's runtime-neutral half (bundled into k6 with the load suites); tsconfig.neutral.json lists the same files. */
-const NEUTRAL_LEDGER_MODULES = ['money-settings', 'guard', 'price-book', 'entry', 'budget', 'hooks', 'ledger-state', 'bundle-host', 'read-prices', 'reconcile', 'plan'].map(
-  (name) => `ledger/${name}.ts`,
-);
+/**
+ * The runtime-neutral files, listed once: tsconfig.neutral.json's include (api/, schemas/, the report modules a k6
+ * handleSummary uses, the money guard's half bundled into k6, engine/durations.ts). Lint and the ES2019 type check
+ * read the same list, and api/runtime-neutral.test.ts checks every file on it.
+ */
+const NEUTRAL_FILES = ts
+  .readConfigFile(fileURLToPath(new URL('./tsconfig.neutral.json', import.meta.url)), ts.sys.readFile)
+  .config.include.filter((pattern) => !pattern.endsWith('.d.ts'));
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'reports/out/**', 'schemas/generated/**', 'coverage/**'] },
@@ -27,17 +30,15 @@ export default tseslint.config(
     },
   },
   {
-    // The runtime-neutral report modules (a k6 handleSummary may use them); tsconfig.neutral.json lists the same files.
-    // engine/durations.ts: the one k6 duration parser, bundled into k6 with load/thresholds.ts.
-    files: ['api/**', 'schemas/**', ...NEUTRAL_REPORT_MODULES, ...NEUTRAL_LEDGER_MODULES, 'engine/durations.ts'],
+    files: NEUTRAL_FILES,
     languageOptions: { globals: { ...globals.es2021 } },
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['node:*', ...nodeBuiltins], message: 'api/ and schemas/ are runtime-neutral: no Node built-ins.' },
-            { group: ['k6', 'k6/*'], message: 'api/ and schemas/ are runtime-neutral: no k6 modules.' },
+            { group: ['node:*', ...nodeBuiltins], message: 'runtime-neutral (tsconfig.neutral.json: bundled into k6): no Node built-ins.' },
+            { group: ['k6', 'k6/*'], message: 'runtime-neutral (tsconfig.neutral.json: also run in Node): no k6 modules.' },
             { group: ['zod', 'zod/*'], message: 'zod does not load in k6 v0.48 (no BigInt): validate user input in config/.' },
           ],
         },

@@ -1,8 +1,8 @@
-// api/ and schemas/ run inside k6 bundles as well as Node: this test fails on any import of a Node built-in
+// The runtime-neutral files (tsconfig.neutral.json's one list) run inside k6 bundles as well as Node: this test fails on any import of a Node built-in
 // (node:* or bare, e.g. 'fs'), or of k6, in their source files. It backs up the lint rule and also covers generated files.
 // This file itself runs only in Node under vitest, so it may read the files it checks.
 // eslint-disable-next-line no-restricted-imports -- test-only: reads the sources it checks
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 // eslint-disable-next-line no-restricted-imports -- test-only: Node's own list of built-in module names
 import { builtinModules } from 'node:module';
 // eslint-disable-next-line no-restricted-imports -- test-only
@@ -14,7 +14,6 @@ import { describe, expect, it } from 'vitest';
 import { moduleSpecifiers } from '../scripts/import-graph.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const NEUTRAL_DIRS = ['api', 'schemas'];
 
 const BUILTINS = new Set(builtinModules);
 
@@ -28,20 +27,6 @@ export function forbiddenReason(specifier: string): string | undefined {
   return undefined;
 }
 
-function tsFiles(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    // Tests run only in Node (vitest) and are never bundled into k6.
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 describe('runtime-neutral api/ and schemas/', () => {
   it('the detector itself catches every forbidden form', () => {
@@ -72,10 +57,13 @@ describe('runtime-neutral api/ and schemas/', () => {
     ]));
   });
 
-  const files = NEUTRAL_DIRS.flatMap((dir) => tsFiles(join(ROOT, dir)));
+  // The one list of runtime-neutral files: tsconfig.neutral.json's include (eslint.config.js reads it too).
+  const neutral = ts.parseJsonConfigFileContent(ts.readConfigFile(join(ROOT, 'tsconfig.neutral.json'), (path) => readFileSync(path, 'utf8')).config, ts.sys, ROOT);
+  const files = neutral.fileNames.filter((file) => !file.endsWith('.test.ts') && !file.endsWith('.d.ts'));
 
   it('finds the source files to check', () => {
     expect(files.length).toBeGreaterThan(5);
+    expect(files.map((file) => relative(ROOT, file))).toEqual(expect.arrayContaining(['api/operations.ts', 'ledger/budget.ts', 'reports/verdict.ts', 'engine/durations.ts']));
   });
 
   it('the ES2019, no-Node type check (tsconfig.neutral.json) rejects Node globals and newer built-ins', () => {
@@ -103,7 +91,7 @@ describe('runtime-neutral api/ and schemas/', () => {
     expect([...new Set(lines)].sort()).toEqual([0, 1, 2, 3]);
   });
 
-  it('no source file in api/ or schemas/ imports a Node built-in, k6 or zod', () => {
+  it('no runtime-neutral source file imports a Node built-in, k6 or zod', () => {
     const offences = files.flatMap((file) =>
       moduleSpecifiers(readFileSync(file, 'utf8'))
         .map((specifier) => ({ specifier, reason: forbiddenReason(specifier) }))
