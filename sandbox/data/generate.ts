@@ -627,13 +627,144 @@ function firstSku(skus: Sku[], metas: ReadonlyMap<number, SkuMeta>, test: (sku: 
 }
 
 /** Build the whole sandbox catalog for a seed. Pure: the same (seed, now) always gives deep-equal data. */
-export function generateSandboxData(seed: number, options: GenerateOptions = {}): SandboxData {
-  const now = options.now ?? startOfUtcDay(Date.now());
-  const extraPlans = (options.extraCountries ?? []).map((code) => {
+/** The extra country plans a profile asks for (spec Versioning 3: new countries), each known by ISO code. */
+function extraPlansOf(options: GenerateOptions): CountryPlan[] {
+  return (options.extraCountries ?? []).map((code) => {
     const plan = EXTRA_COUNTRY_PLANS.get(code);
     if (plan === undefined) throw new Error(`sandbox data: no extra country plan '${code}' (known: ${[...EXTRA_COUNTRY_PLANS.keys()].join(', ')})`);
     return plan;
   });
+}
+
+interface FinishedSkus {
+  readonly en: Sku[];
+  readonly ar: Sku[];
+  readonly v1: V1Sku[];
+}
+
+/** SKUs in id order with their Arabic and v1 twins, registered in the two id indexes as they are finished. */
+function finishSkus(gen: Generator, list: readonly Built[], skuMetaById: Map<number, SkuMeta>, skuById: Map<number, Sku>): FinishedSkus {
+  const sorted = list.slice().sort((a, b) => a.sku.skuId - b.sku.skuId);
+  const out: FinishedSkus = { en: [], ar: [], v1: [] };
+  for (const { sku, meta } of sorted) {
+    const arabic = gen.arabic(sku);
+    registerArabicSku(sku, arabic);
+    const v1Sku = toV1Sku(sku);
+    skuMetaById.set(sku.skuId, { ...meta, localized: { en: sku, ar: arabic }, v1: v1Sku });
+    skuById.set(sku.skuId, sku);
+    out.en.push(sku);
+    out.ar.push(arabic);
+    out.v1.push(v1Sku);
+  }
+  return out;
+}
+
+function groupByProduct(skus: readonly Sku[]): Map<number, Sku[]> {
+  const byProduct = new Map<number, Sku[]>();
+  for (const sku of skus) {
+    const list = byProduct.get(sku.productId) ?? [];
+    list.push(sku);
+    byProduct.set(sku.productId, list);
+  }
+  return byProduct;
+}
+
+interface DerivedRecords {
+  readonly exchangeRates: ExchangeRate[];
+  readonly logos: Logo[];
+  readonly carriers: Carrier[];
+  readonly skuDescriptions: SkuDescription[];
+}
+
+/** The records other endpoints serve, each derived from the products and SKUs (exchange rates, logos, carriers, descriptions). */
+function derivedRecords(products: readonly Product[], allSkus: readonly Sku[], skusByProductId: ReadonlyMap<number, Sku[]>, skuMetaById: ReadonlyMap<number, SkuMeta>): DerivedRecords {
+  const isRange = (p: Product): boolean => (skusByProductId.get(p.productId) ?? []).some((s) => skuMetaById.get(s.skuId)?.denominationType === 'Range');
+  return {
+    exchangeRates: allSkus.map((s) => ({ skuId: s.skuId, productName: s.productName, currencyCode: s.min.deliveryCurrencyCode, exchangeRate: s.exchangeRate })),
+    logos: products.map((p) => ({ productId: p.productId, imageUrl: p.imageUrl })),
+    carriers: products.map((p) => ({
+      productId: p.productId,
+      carrierName: p.operatorName,
+      category: p.category,
+      countryCode: p.countryCode,
+      denominationType: isRange(p) ? 'Range' : 'Fixed',
+      currencyCode: p.currencyCode,
+    })),
+    skuDescriptions: allSkus.map((s) => ({ skuId: s.skuId, productName: s.productName, description: `${s.skuName}, ${s.additionalInformation}` })),
+  };
+}
+
+/** Mobile lookup answers per RTR operator: its top-up and PIN products and SKUs, as v1 and v2 (both languages) serve them. */
+function lookupIndex(gen: Generator, skusByProductId: ReadonlyMap<number, Sku[]>, skuMetaById: ReadonlyMap<number, SkuMeta>): Map<number, Omit<LookupResult, 'country'>> {
+  const meta = (s: Sku): SkuMeta => skuMetaById.get(s.skuId) as SkuMeta;
+  const lookupByOperatorId = new Map<number, Omit<LookupResult, 'country'>>();
+  for (const operator of [...gen.rtrOperatorsByCountry.values()].flat()) {
+    const opProducts = (gen.productsByOperator.get(operator.operatorId) ?? []).filter((p) => p.category === 'Rtr' || p.category === 'Pin');
+    const skus = opProducts.flatMap((p) => skusByProductId.get(p.productId) ?? []);
+    const main = gen.topupProductByOperator.get(operator.operatorId) as Product;
+    const v1: V1LookupRecord = {
+      productId: main.productId,
+      productName: main.productName,
+      category: main.category,
+      countryCode: main.countryCode,
+      operator: operator.operatorName,
+      operatorId: operator.operatorId,
+      denominationType: 'Range',
+      skus: (skusByProductId.get(main.productId) ?? []).map((s) => meta(s).v1),
+    };
+    const v2: Record<Lang, Sku[]> = { en: skus, ar: skus.map((s) => meta(s).localized.ar) };
+    lookupByOperatorId.set(operator.operatorId, { operator, products: opProducts, skus, v1, v2 });
+  }
+  return lookupByOperatorId;
+}
+
+/** The sample ids and numbers tests and settings use: one SKU of each kind the suites need, valid numbers, loan numbers. */
+function sampleFacts(gen: Generator, catalog: FinishedSkus, gift: FinishedSkus, countries: readonly Country[], skuMetaById: ReadonlyMap<number, SkuMeta>): SandboxSamples {
+  const jmTopup = gen.topupProductByOperator.get((gen.rtrOperatorsByCountry.get('JM') ?? [])[0]?.operatorId ?? -1);
+  const first = (test: (sku: Sku, meta: SkuMeta) => boolean): number => firstSku(catalog.en, skuMetaById, test);
+  return {
+    rtrRangeSkuId: ANCHOR_SKU_ID,
+    rtrFixedSkuId: first((s, m) => s.productId === jmTopup?.productId && m.denominationType === 'Fixed'),
+    rtrLocalCurrencySkuId: first((s, m) => s.countryCode === 'IN' && s.category === 'Rtr' && !m.isBundle && m.denominationType === 'Fixed'),
+    pinSkuId: first((s) => s.category === 'Pin' && s.countryCode === 'JM'),
+    billPaySkuId: first((s) => s.category === 'Bill Pay' && s.countryCode === 'JM'),
+    billPayAccountNumber: SAMPLE_BILL_ACCOUNT,
+    simSkuId: first((s) => s.category === 'Sim' && s.countryCode === 'US'),
+    esimSkuId: first((s) => s.category === 'eSim' && s.countryCode === 'US'),
+    giftcardSkuId: (gift.en[0] as Sku).skuId,
+    bundleProductId: ((gen.bundleProductsByCountry.get('JM') ?? [])[0] as Product).productId,
+    validMobiles: Object.fromEntries(countries.map((c) => [c.countryCode, `${c.dialPrefixes[0] ?? ''}${sampleNational(c.nationalNumberLength)}`])),
+    loanNumbers: SAMPLE_LOAN_NUMBERS,
+  };
+}
+
+/** What the list endpoints serve as they are (countries as their records, SKUs per language, v1 SKUs). */
+function servedRecords(countries: readonly Country[], catalog: FinishedSkus, gift: FinishedSkus): SandboxData['served'] {
+  return {
+    countries: countries.map((c) => ({
+      countryCode: c.countryCode,
+      countryName: c.countryName,
+      region: c.region,
+      internationalCountryCode: c.internationalCountryCode,
+      areaCodes: c.areaCodes,
+      numberLength: c.numberLength,
+    })),
+    skus: { en: catalog.en, ar: catalog.ar },
+    giftcardSkus: { en: gift.en, ar: gift.ar },
+    v1Skus: [...catalog.v1, ...gift.v1].sort((a, b) => a.skuId - b.skuId),
+  };
+}
+
+/** Dialing prefixes longest first, so a number is matched by its most specific prefix (1876 before 1). */
+function dialPrefixIndex(countries: readonly Country[]): SandboxData['index']['dialPrefixes'] {
+  return countries
+    .flatMap((country) => country.dialPrefixes.map((prefix) => ({ prefix, country })))
+    .sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
+}
+
+export function generateSandboxData(seed: number, options: GenerateOptions = {}): SandboxData {
+  const now = options.now ?? startOfUtcDay(Date.now());
+  const extraPlans = extraPlansOf(options);
   const gen = new Generator(seed);
   gen.run();
   const baseProductCount = gen.products.length;
@@ -641,105 +772,17 @@ export function generateSandboxData(seed: number, options: GenerateOptions = {})
 
   const countries = [...COUNTRY_PLANS, ...extraPlans].map((p) => p.country).sort((a, b) => (a.countryName < b.countryName ? -1 : 1));
   const countryByCode = new Map(countries.map((c) => [c.countryCode, c]));
-
   const skuMetaById = new Map<number, SkuMeta>();
   const skuById = new Map<number, Sku>();
-  const finish = (list: Built[]): { en: Sku[]; ar: Sku[]; v1: V1Sku[] } => {
-    const sorted = list.slice().sort((a, b) => a.sku.skuId - b.sku.skuId);
-    const en: Sku[] = [];
-    const ar: Sku[] = [];
-    const v1: V1Sku[] = [];
-    for (const { sku, meta } of sorted) {
-      const arabic = gen.arabic(sku);
-      registerArabicSku(sku, arabic);
-      const v1Sku = toV1Sku(sku);
-      skuMetaById.set(sku.skuId, { ...meta, localized: { en: sku, ar: arabic }, v1: v1Sku });
-      skuById.set(sku.skuId, sku);
-      en.push(sku);
-      ar.push(arabic);
-      v1.push(v1Sku);
-    }
-    return { en, ar, v1 };
-  };
-  const catalog = finish(gen.built);
-  const gift = finish(gen.giftBuilt);
-
-  const skusByProductId = new Map<number, Sku[]>();
-  for (const sku of [...catalog.en, ...gift.en]) {
-    const list = skusByProductId.get(sku.productId) ?? [];
-    list.push(sku);
-    skusByProductId.set(sku.productId, list);
-  }
-
+  const catalog = finishSkus(gen, gen.built, skuMetaById, skuById);
+  const gift = finishSkus(gen, gen.giftBuilt, skuMetaById, skuById);
+  const skusByProductId = groupByProduct([...catalog.en, ...gift.en]);
   const products = gen.products.slice().sort((a, b) => a.productId - b.productId);
   const operators = gen.operators.slice().sort((a, b) => a.operatorId - b.operatorId);
   const allSkus = [...catalog.en, ...gift.en].sort((a, b) => a.skuId - b.skuId);
-
-  const exchangeRates: ExchangeRate[] = allSkus.map((s) => ({
-    skuId: s.skuId,
-    productName: s.productName,
-    currencyCode: s.min.deliveryCurrencyCode,
-    exchangeRate: s.exchangeRate,
-  }));
-  const logos: Logo[] = products.map((p) => ({ productId: p.productId, imageUrl: p.imageUrl }));
-  const carriers: Carrier[] = products.map((p) => ({
-    productId: p.productId,
-    carrierName: p.operatorName,
-    category: p.category,
-    countryCode: p.countryCode,
-    denominationType: (skusByProductId.get(p.productId) ?? []).some((s) => skuMetaById.get(s.skuId)?.denominationType === 'Range') ? 'Range' : 'Fixed',
-    currencyCode: p.currencyCode,
-  }));
-  const skuDescriptions: SkuDescription[] = allSkus.map((s) => ({
-    skuId: s.skuId,
-    productName: s.productName,
-    description: `${s.skuName}, ${s.additionalInformation}`,
-  }));
-
-  const lookupByOperatorId = new Map<number, Omit<LookupResult, 'country'>>();
-  for (const ops of gen.rtrOperatorsByCountry.values()) {
-    for (const operator of ops) {
-      const opProducts = (gen.productsByOperator.get(operator.operatorId) ?? []).filter((p) => p.category === 'Rtr' || p.category === 'Pin');
-      const skus = opProducts.flatMap((p) => skusByProductId.get(p.productId) ?? []);
-      const main = gen.topupProductByOperator.get(operator.operatorId) as Product;
-      const mainSkus = skusByProductId.get(main.productId) ?? [];
-      const v1: V1LookupRecord = {
-        productId: main.productId,
-        productName: main.productName,
-        category: main.category,
-        countryCode: main.countryCode,
-        operator: operator.operatorName,
-        operatorId: operator.operatorId,
-        denominationType: 'Range',
-        skus: mainSkus.map((s) => (skuMetaById.get(s.skuId) as SkuMeta).v1),
-      };
-      const v2: Record<Lang, Sku[]> = {
-        en: skus,
-        ar: skus.map((s) => (skuMetaById.get(s.skuId) as SkuMeta).localized.ar),
-      };
-      lookupByOperatorId.set(operator.operatorId, { operator, products: opProducts, skus, v1, v2 });
-    }
-  }
-
-  const dialPrefixes = countries
-    .flatMap((country) => country.dialPrefixes.map((prefix) => ({ prefix, country })))
-    .sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
-
-  const jmTopup = gen.topupProductByOperator.get((gen.rtrOperatorsByCountry.get('JM') ?? [])[0]?.operatorId ?? -1);
-  const samples: SandboxSamples = {
-    rtrRangeSkuId: ANCHOR_SKU_ID,
-    rtrFixedSkuId: firstSku(catalog.en, skuMetaById, (s, m) => s.productId === jmTopup?.productId && m.denominationType === 'Fixed'),
-    rtrLocalCurrencySkuId: firstSku(catalog.en, skuMetaById, (s, m) => s.countryCode === 'IN' && s.category === 'Rtr' && !m.isBundle && m.denominationType === 'Fixed'),
-    pinSkuId: firstSku(catalog.en, skuMetaById, (s) => s.category === 'Pin' && s.countryCode === 'JM'),
-    billPaySkuId: firstSku(catalog.en, skuMetaById, (s) => s.category === 'Bill Pay' && s.countryCode === 'JM'),
-    billPayAccountNumber: SAMPLE_BILL_ACCOUNT,
-    simSkuId: firstSku(catalog.en, skuMetaById, (s) => s.category === 'Sim' && s.countryCode === 'US'),
-    esimSkuId: firstSku(catalog.en, skuMetaById, (s) => s.category === 'eSim' && s.countryCode === 'US'),
-    giftcardSkuId: (gift.en[0] as Sku).skuId,
-    bundleProductId: ((gen.bundleProductsByCountry.get('JM') ?? [])[0] as Product).productId,
-    validMobiles: Object.fromEntries(countries.map((c) => [c.countryCode, `${c.dialPrefixes[0] ?? ''}${sampleNational(c.nationalNumberLength)}`])),
-    loanNumbers: SAMPLE_LOAN_NUMBERS,
-  };
+  const derived = derivedRecords(products, allSkus, skusByProductId, skuMetaById);
+  // Promotions from the base products only, so added countries leave the base promotions as they were.
+  const baseProducts = gen.products.slice(0, baseProductCount).sort((a, b) => a.productId - b.productId);
 
   return {
     seed,
@@ -750,26 +793,10 @@ export function generateSandboxData(seed: number, options: GenerateOptions = {})
     products,
     skus: catalog.en,
     giftcardSkus: gift.en,
-    // Promotions from the base products only, so added countries leave the base promotions as they were.
-    promotions: promotions(createRng(seed + 0x5eed), now, gen.products.slice(0, baseProductCount).sort((a, b) => a.productId - b.productId), countryByCode),
-    exchangeRates,
-    logos,
-    carriers,
-    skuDescriptions,
-    samples,
-    served: {
-      countries: countries.map((c) => ({
-        countryCode: c.countryCode,
-        countryName: c.countryName,
-        region: c.region,
-        internationalCountryCode: c.internationalCountryCode,
-        areaCodes: c.areaCodes,
-        numberLength: c.numberLength,
-      })),
-      skus: { en: catalog.en, ar: catalog.ar },
-      giftcardSkus: { en: gift.en, ar: gift.ar },
-      v1Skus: [...catalog.v1, ...gift.v1].sort((a, b) => a.skuId - b.skuId),
-    },
+    promotions: promotions(createRng(seed + 0x5eed), now, baseProducts, countryByCode),
+    ...derived,
+    samples: sampleFacts(gen, catalog, gift, countries, skuMetaById),
+    served: servedRecords(countries, catalog, gift),
     index: {
       countryByCode,
       operatorById: new Map(operators.map((o) => [o.operatorId, o])),
@@ -777,12 +804,12 @@ export function generateSandboxData(seed: number, options: GenerateOptions = {})
       skuById,
       skuMetaById,
       skusByProductId,
-      exchangeRateBySkuId: new Map(exchangeRates.map((r) => [r.skuId, r])),
-      dialPrefixes,
+      exchangeRateBySkuId: new Map(derived.exchangeRates.map((r) => [r.skuId, r])),
+      dialPrefixes: dialPrefixIndex(countries),
       fxPerUsd: gen.fxMap(),
       rtrOperatorsByCountry: gen.rtrOperatorsByCountry,
       bundleProductsByCountry: gen.bundleProductsByCountry,
-      lookupByOperatorId,
+      lookupByOperatorId: lookupIndex(gen, skusByProductId, skuMetaById),
     },
   };
 }
