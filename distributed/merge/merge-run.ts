@@ -179,16 +179,8 @@ function groupPath(groups: GroupTree, path: string): string | undefined {
   return at;
 }
 
-/**
- * Reads every file once, in time order across files, into one store. Throws GH_ERR_PARSE when the instances disagree on
- * a metric's type (they did not run the same script); a file that cannot be read to its end is merged up to there.
- */
-export async function mergeRuns(paths: readonly string[], options: MergeOptions): Promise<MergedRun> {
-  const store = new MetricStore(options.submetrics);
-  const groups = new GroupTree();
-  const declared: DeclaredThresholds = { thresholds: new Map(), submetrics: new Set() };
-  const definedBy = new Map<string, { type: MetricType; contains: MetricContains; path: string }>();
-  const files: FileStats[] = paths.map((path) => ({
+function newFileStats(path: string): FileStats {
+  return {
     path,
     lines: 0,
     metricLines: 0,
@@ -200,13 +192,43 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
     timePrecision: 'none',
     readError: undefined,
     digest: '',
-  }));
-  // Per file, the last value of each summed gauge; the store gets their sum at each point's time.
-  const gaugeByFile = paths.map(() => new Map<string, number>());
-  const gaugeSum = new Map<string, number>();
+  };
+}
 
-  const define = (file: FileStats, p: Extract<Parsed, { kind: 'metric' }>): void => {
-    const seen = definedBy.get(p.name);
+/** One merge: the store, the check tree and the declarations it fills, and the cursors it reads the files through. */
+class RunMerger {
+  readonly store: MetricStore;
+  readonly groups = new GroupTree();
+  readonly declared: DeclaredThresholds = { thresholds: new Map(), submetrics: new Set() };
+  readonly files: FileStats[];
+  private readonly definedBy = new Map<string, { type: MetricType; contains: MetricContains; path: string }>();
+  /** Per file, the last value of each summed gauge; the store gets their sum at each point's time. */
+  private readonly gaugeByFile: Map<string, number>[];
+  private readonly gaugeSum = new Map<string, number>();
+  firstTime = Number.POSITIVE_INFINITY;
+  lastTime = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    paths: readonly string[],
+    private readonly options: MergeOptions,
+  ) {
+    this.store = new MetricStore(options.submetrics);
+    this.files = paths.map(newFileStats);
+    this.gaugeByFile = paths.map(() => new Map<string, number>());
+  }
+
+  openCursors(paths: readonly string[]): Cursor[] {
+    return paths.map((path, index) => {
+      const input = openInput(path);
+      const hash = createHash('sha256');
+      const batches = lineBatches(input.stream, (n) => this.options.onBytes?.(index, n), (chunk) => hash.update(chunk));
+      return { index, hash, batches, lines: [], at: 0, head: undefined, done: false };
+    });
+  }
+
+  /** A `Metric` line: the metric is defined once (instances that disagree on its type are not one test). */
+  define(file: FileStats, p: Extract<Parsed, { kind: 'metric' }>): void {
+    const seen = this.definedBy.get(p.name);
     if (seen !== undefined && (seen.type !== p.type || seen.contains !== p.contains)) {
       throw new HarnessError(
         'GH_ERR_PARSE',
@@ -214,69 +236,55 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
       );
     }
     if (seen === undefined) {
-      definedBy.set(p.name, { type: p.type, contains: p.contains, path: file.path });
+      this.definedBy.set(p.name, { type: p.type, contains: p.contains, path: file.path });
       try {
-        store.define({ name: p.name, type: p.type, contains: p.contains });
+        this.store.define({ name: p.name, type: p.type, contains: p.contains });
       } catch (error) {
         throw new HarnessError('GH_ERR_PARSE', `${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     }
     if (p.thresholds.length > 0) {
-      const set = declared.thresholds.get(p.name) ?? new Set<string>();
+      const set = this.declared.thresholds.get(p.name) ?? new Set<string>();
       for (const t of p.thresholds) set.add(t);
-      declared.thresholds.set(p.name, set);
+      this.declared.thresholds.set(p.name, set);
     }
-    for (const s of p.submetrics) declared.submetrics.add(s);
-  };
-
-  const cursors: Cursor[] = [];
-  for (const [index, path] of paths.entries()) {
-    const input = openInput(path);
-    const hash = createHash('sha256');
-    const batches = lineBatches(input.stream, (n) => options.onBytes?.(index, n), (chunk) => hash.update(chunk));
-    cursors.push({ index, hash, batches, lines: [], at: 0, head: undefined, done: false });
+    for (const s of p.submetrics) this.declared.submetrics.add(s);
   }
 
   /** Moves a cursor to its next point within its current batch of lines, handling Metric lines on the way. */
-  const step = (c: Cursor): boolean => {
-    const file = files[c.index] as FileStats;
+  step(c: Cursor): boolean {
+    const file = this.files[c.index] as FileStats;
     while (c.at < c.lines.length) {
       const raw = c.lines[c.at++] as string;
       file.lines++;
       const parsed = parseLine(raw);
-      switch (parsed.kind) {
-        case 'blank':
-          continue;
-        case 'bad':
-          file.badLines++;
-          continue;
-        case 'metric':
-          file.metricLines++;
-          define(file, parsed);
-          options.onMetricLine?.(raw);
-          continue;
-        case 'point':
-          if (store.get(parsed.point.metric) === undefined) {
-            file.badLines++;
-            continue;
-          }
-          if (parsed.fraction > 3) file.timePrecision = 'finer';
-          else if (file.timePrecision === 'none') file.timePrecision = 'ms';
-          c.head = parsed.point;
-          return true;
+      if (parsed.kind === 'blank') continue;
+      if (parsed.kind === 'bad') {
+        file.badLines++;
+      } else if (parsed.kind === 'metric') {
+        file.metricLines++;
+        this.define(file, parsed);
+        this.options.onMetricLine?.(raw);
+      } else if (this.store.get(parsed.point.metric) === undefined) {
+        file.badLines++;
+      } else {
+        if (parsed.fraction > 3) file.timePrecision = 'finer';
+        else if (file.timePrecision === 'none') file.timePrecision = 'ms';
+        c.head = parsed.point;
+        return true;
       }
     }
     return false;
-  };
+  }
 
   /**
    * Moves a cursor to its next point, reading more of its file when the batch is used up; false at its end. A file that
    * fails part way ends there: its points so far stay merged and `readError` says why (the verdict cannot be a pass).
    */
-  const advance = async (c: Cursor): Promise<boolean> => {
-    const file = files[c.index] as FileStats;
+  async advance(c: Cursor): Promise<boolean> {
+    const file = this.files[c.index] as FileStats;
     for (;;) {
-      if (step(c)) return true;
+      if (this.step(c)) return true;
       let next: IteratorResult<string[]>;
       try {
         next = await c.batches.next();
@@ -292,50 +300,60 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
       c.lines = next.value;
       c.at = 0;
     }
-  };
+  }
 
-  const heap = new CursorHeap();
-  for (const c of cursors) if (await advance(c)) heap.push(c);
-
-  let firstTime = Number.POSITIVE_INFINITY;
-  let lastTime = Number.NEGATIVE_INFINITY;
-  for (let c = heap.pop(); c !== undefined; c = heap.pop()) {
-    const point = c.head as MergePoint;
-    const file = files[c.index] as FileStats;
+  /** One point in merged time order: the file's and the run's time span, its instance, and the store. */
+  take(fileIndex: number, point: MergePoint): void {
+    const file = this.files[fileIndex] as FileStats;
     file.points++;
     if (point.time < file.firstTime) file.firstTime = point.time;
     if (point.time > file.lastTime) file.lastTime = point.time;
-    if (point.time < firstTime) firstTime = point.time;
-    if (point.time > lastTime) lastTime = point.time;
+    if (point.time < this.firstTime) this.firstTime = point.time;
+    if (point.time > this.lastTime) this.lastTime = point.time;
     const instance = point.tags.instance_id;
     if (instance !== undefined && file.instanceIds.size < MAX_INSTANCE_IDS) file.instanceIds.add(instance);
+    if (SUMMED_GAUGES.has(point.metric)) this.addSummedGauge(fileIndex, point);
+    else this.addPoint(point);
+  }
 
-    if (SUMMED_GAUGES.has(point.metric)) {
-      const mine = gaugeByFile[c.index] as Map<string, number>;
-      const total = (gaugeSum.get(point.metric) ?? 0) - (mine.get(point.metric) ?? 0) + point.value;
-      mine.set(point.metric, point.value);
-      gaugeSum.set(point.metric, total);
-      store.add(point.metric, total, {}, point.time);
-      options.onPoint?.({ metric: point.metric, value: total, tags: {}, time: point.time });
-    } else {
-      store.add(point.metric, point.value, point.tags, point.time);
-      options.onPoint?.(point);
-      if (point.metric === 'checks' && point.tags.check !== undefined) {
-        try {
-          const group = groupPath(groups, point.tags.group ?? '');
-          if (group !== undefined) groups.check(group, point.tags.check, point.value !== 0);
-        } catch {
-          // A name with '::' cannot sit in k6's group tree; the sample still counts in the checks metric.
-        }
-      }
+  private addSummedGauge(fileIndex: number, point: MergePoint): void {
+    const mine = this.gaugeByFile[fileIndex] as Map<string, number>;
+    const total = (this.gaugeSum.get(point.metric) ?? 0) - (mine.get(point.metric) ?? 0) + point.value;
+    mine.set(point.metric, point.value);
+    this.gaugeSum.set(point.metric, total);
+    this.store.add(point.metric, total, {}, point.time);
+    this.options.onPoint?.({ metric: point.metric, value: total, tags: {}, time: point.time });
+  }
+
+  private addPoint(point: MergePoint): void {
+    this.store.add(point.metric, point.value, point.tags, point.time);
+    this.options.onPoint?.(point);
+    if (point.metric !== 'checks' || point.tags.check === undefined) return;
+    try {
+      const group = groupPath(this.groups, point.tags.group ?? '');
+      if (group !== undefined) this.groups.check(group, point.tags.check, point.value !== 0);
+    } catch {
+      // A name with '::' cannot sit in k6's group tree; the sample still counts in the checks metric.
     }
+  }
+}
+
+/**
+ * Reads every file once, in time order across files, into one store. Throws GH_ERR_PARSE when the instances disagree on
+ * a metric's type (they did not run the same script); a file that cannot be read to its end is merged up to there.
+ */
+export async function mergeRuns(paths: readonly string[], options: MergeOptions): Promise<MergedRun> {
+  const merger = new RunMerger(paths, options);
+  const cursors = merger.openCursors(paths);
+  const heap = new CursorHeap();
+  for (const c of cursors) if (await merger.advance(c)) heap.push(c);
+  for (let c = heap.pop(); c !== undefined; c = heap.pop()) {
+    merger.take(c.index, c.head as MergePoint);
     // Most points are in the batch already read: no await (a promise per point would double the merge's time).
-    if (step(c) || (await advance(c))) heap.push(c);
+    if (merger.step(c) || (await merger.advance(c))) heap.push(c);
   }
-  if (!Number.isFinite(firstTime)) {
-    firstTime = 0;
-    lastTime = 0;
-  }
-  for (const c of cursors) (files[c.index] as FileStats).digest = c.hash.digest('hex');
-  return { store, groups, files, firstTime, lastTime, declared };
+  const empty = !Number.isFinite(merger.firstTime);
+  for (const c of cursors) (merger.files[c.index] as FileStats).digest = c.hash.digest('hex');
+  const { store, groups, files, declared } = merger;
+  return { store, groups, files, firstTime: empty ? 0 : merger.firstTime, lastTime: empty ? 0 : merger.lastTime, declared };
 }
