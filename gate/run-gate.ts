@@ -223,8 +223,11 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
 
     // 3. Drift, when there is a baseline to check against.
     let drift: Awaited<ReturnType<typeof driftPart>> = {};
+    const notRun: { part: string; reason: string }[] = [];
     if (request.baseline === undefined) {
-      notes.push(`drift: not checked, no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out ${request.baselineDir}\` and commit it)`);
+      const reason = `no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out ${request.baselineDir}\` and commit it)`;
+      notes.push(`drift: not checked, ${reason}`);
+      notRun.push({ part: 'drift', reason });
     } else {
       interrupt?.enter('drift');
       drift = await driftPart(request, request.baseline, resolved, sandbox);
@@ -246,6 +249,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
       ...(errors.length === 0 ? {} : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
       ...(inDrift === undefined ? {} : { interruption: inDrift }),
+      notRun,
     });
     return { report, unusable: false, notes };
   } finally {

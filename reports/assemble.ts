@@ -50,6 +50,8 @@ export interface ReportInput {
   readonly error?: { readonly code: string; readonly message: string; readonly verdict?: Verdict };
   /** The run was stopped by a signal: the verdict is interrupted (exit 128 + signal) whatever its parts say. */
   readonly interruption?: ReportInterruption;
+  /** Parts that did not run by design, with why and how to make them run (the gate's drift check without a baseline). */
+  readonly notRun?: readonly { readonly part: string; readonly reason: string }[];
 }
 
 function isoTime(value: number | string | Date): string {
@@ -135,6 +137,7 @@ export function assembleReport(input: ReportInput): RunReport {
     verdictLine: composeVerdictLine(verdict, parts, input.error, input.interruption),
     allowSkips,
     skipped,
+    ...(input.notRun === undefined || input.notRun.length === 0 ? {} : { notRun: input.notRun.map((n) => ({ ...n })) }),
     startedAt: isoTime(input.startedAt),
     durationMs: Math.max(0, input.durationMs),
     target,

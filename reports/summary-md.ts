@@ -4,7 +4,8 @@ import { faultLine } from '../api/faults.ts';
 import { changeText, comparedRunText, estimateText, operationVerdictText, settingsText } from './comparison-text.ts';
 import type { LoadSection, RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
-import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, remoteWriteLine } from './sections.ts';
+import { curlLine } from './curl.ts';
+import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
 
 export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
@@ -47,6 +48,49 @@ function payloadChecksMarkdown(checks: LoadSection['payloadChecks']): string[] {
   return out;
 }
 
+type LoadThreshold = NonNullable<RunReport['load']>['thresholds'][number];
+
+/** Crossed thresholds first, then unverified ones, in a table of their own; the met ones folded away under a summary line. */
+function thresholdsMarkdown(thresholds: readonly LoadThreshold[]): string[] {
+  if (thresholds.length === 0) return [];
+  const row = (th: LoadThreshold): string => {
+    const result = !th.ok ? '🚨 crossed' : th.verified === false ? '⚪ unverified (no sample)' : '✅ met';
+    return `| ${mdCode(`${th.metric} ${th.expression}`)} | ${result} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`;
+  };
+  const head = ['| Threshold | Result | Observed |', '|---|---|---|'];
+  const open = [...thresholds.filter((th) => !th.ok), ...thresholds.filter((th) => th.ok && th.verified === false)];
+  const met = thresholds.filter((th) => th.ok && th.verified !== false);
+  const out = open.length === 0 ? [] : ['', ...head, ...open.map(row)];
+  if (met.length > 0) out.push('', `<details><summary>${formatCount(met.length)} of ${plural(thresholds.length, 'threshold')} met</summary>`, '', ...head, ...met.map(row), '', '</details>');
+  return out;
+}
+
+/** `gateway-harness conformance --grep '^<id> '` against the run's target: the command that runs one failed case alone. */
+export function rerunCommand(caseId: string, target: RunReport['target']): string {
+  const where = target.embedded ? '' : ` --target '${target.url.replace(/'/g, `'\\''`)}'`;
+  return `gateway-harness conformance --grep '^${caseId.replace(/[^A-Za-z0-9-]/g, '')} '${where}${target.api === 'both' ? '' : ` --api ${target.api}`}`;
+}
+
+/** Each failed case: its rule, its first error failures, and how to reproduce it (the rerun command and a curl line). */
+function failedCasesMarkdown(report: RunReport): string[] {
+  const failed = (report.conformance?.cases ?? []).filter((c) => c.status === 'failed');
+  if (failed.length === 0) return [];
+  const out = ['', `### Failed conformance cases (${failed.length})`, ''];
+  for (const c of failed.slice(0, MAX_FAILURES)) {
+    out.push(`- **${mdText(c.id)}** ${mdText(c.title)} — _${mdText(c.specSection)}_: “${mdText(c.rule)}”`);
+    const errors = c.failures.filter((x) => x.severity === 'error').slice(0, 3);
+    for (const f of errors) {
+      const request = f.request === undefined ? '' : ` · ${mdCode(`${f.request.method} ${f.request.url}`)}`;
+      out.push(`  - \`${mdText(f.check)}\` ${mdText(f.message)}: expected ${mdCode(f.expected)}, received ${mdCode(f.received)}${request}`);
+    }
+    out.push(`  - rerun: ${mdCode(rerunCommand(c.id, report.target))}`);
+    const first = errors.find((f) => f.request !== undefined)?.request;
+    if (first !== undefined) out.push(`  - curl: ${mdCode(curlLine(first))}`);
+  }
+  if (failed.length > MAX_FAILURES) out.push(`- … and ${failed.length - MAX_FAILURES} more (see junit.xml and report.html)`);
+  return out;
+}
+
 export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
   const out: string[] = [];
   out.push(`## ${VERDICT_EMOJI[report.verdict]} ${mdText(report.verdictLine)}`);
@@ -66,18 +110,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     for (const part of report.parts) out.push(`| ${part.section} | ${VERDICT_EMOJI[part.verdict]} ${VERDICT_WORD[part.verdict]} | ${mdText(part.line)} |`);
   }
 
-  const failed = (report.conformance?.cases ?? []).filter((c) => c.status === 'failed');
-  if (failed.length > 0) {
-    out.push('', `### Failed conformance cases (${failed.length})`, '');
-    for (const c of failed.slice(0, MAX_FAILURES)) {
-      out.push(`- **${mdText(c.id)}** ${mdText(c.title)} — _${mdText(c.specSection)}_: “${mdText(c.rule)}”`);
-      for (const f of c.failures.filter((x) => x.severity === 'error').slice(0, 3)) {
-        const request = f.request === undefined ? '' : ` · ${mdCode(`${f.request.method} ${f.request.url}`)}`;
-        out.push(`  - \`${mdText(f.check)}\` ${mdText(f.message)}: expected ${mdCode(f.expected)}, received ${mdCode(f.received)}${request}`);
-      }
-    }
-    if (failed.length > MAX_FAILURES) out.push(`- … and ${failed.length - MAX_FAILURES} more (see junit.xml and report.html)`);
-  }
+  out.push(...failedCasesMarkdown(report));
 
   const load = report.load;
   if (load !== undefined) {
@@ -88,13 +121,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
         `${load.requests.failedRate === undefined ? '' : `, ${(load.requests.failedRate * 100).toFixed(2)}% HTTP failures`}` +
         `${p95 === undefined ? '' : `, p95 ${formatMs(p95)}`}, ${formatMs(load.durationMs)}`,
     );
-    if (load.thresholds.length > 0) {
-      out.push('', '| Threshold | Result | Observed |', '|---|---|---|');
-      for (const th of load.thresholds) {
-        const result = !th.ok ? '🚨 crossed' : th.verified === false ? '⚪ unverified (no sample)' : '✅ met';
-        out.push(`| ${mdCode(`${th.metric} ${th.expression}`)} | ${result} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`);
-      }
-    }
+    out.push(...thresholdsMarkdown(load.thresholds));
     if (load.remoteWrite !== undefined) out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);
     if (load.setupCompleted === false) out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
     const failing = load.checks.filter((c) => c.fails > 0);
@@ -141,6 +168,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     const provoked = report.conformance === undefined ? '' : '; conformance provokes client timeouts on purpose';
     out.push('', `Faults seen (responses that were no gateway answer, each judged by the section that saw it${provoked}): ${faultLine(report.faults)}.`);
   }
+  for (const n of report.notRun ?? []) out.push('', `- ⏭️ ${mdText(n.part)} did not run: ${mdText(n.reason)}`);
   if (report.skipped.length > 0) {
     out.push('', `### Not verified (${report.skipped.length})${report.allowSkips ? ' — accepted with --allow-skips' : ''}`, '');
     for (const s of report.skipped.slice(0, MAX_FAILURES)) out.push(`- ${s.section} ${mdCode(s.id)}: ${mdText(s.reason)}`);

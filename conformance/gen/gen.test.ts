@@ -2,7 +2,7 @@
 // credentials), and one property against the embedded sandbox reporting its seed, replay and plan counts.
 import { describe, expect, test } from 'vitest';
 import { HarnessError } from '../../api/errors.ts';
-import { curlLine } from './curl.ts';
+import { curlLine } from '../../reports/curl.ts';
 import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay } from './options.ts';
 import { replayCommand } from './property.ts';
 import { runGenJob, genJobName, parseGenJob } from './proof-job.ts';

@@ -8,7 +8,7 @@ import { readBalance } from '../runner.ts';
 import type { Fixtures } from '../../target/fixtures.ts';
 import { SkipCase, StepFailed, type CallOptions, type CaseContext, type Check, type Exchange, type Failure, type PollOutcome, type ScenarioCase, type Severity } from '../types.ts';
 import type { IdClass } from '../correlation-ids.ts';
-import { curlLine } from './curl.ts';
+import { curlLine } from '../../reports/curl.ts';
 import { describeBudget, type GenOptions } from './options.ts';
 
 /** A property of the spec over a space of inputs. */

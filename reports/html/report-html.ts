@@ -10,6 +10,8 @@ import { requestText } from '../junit-report.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
 import { interruptionText } from '../interruption.ts';
+import { curlLine } from '../curl.ts';
+import { rerunCommand } from '../summary-md.ts';
 
 /** Everything the page inlines. `chart*` is the pinned charting library read from node_modules at write time. */
 export interface HtmlAssets {
@@ -133,7 +135,14 @@ function failureHtml(f: ReportFailure): string {
 </div>`;
 }
 
-function failedCaseHtml(c: ReportCase): string {
+/** How to reproduce a failed case: the command that reruns it alone, and a curl line with credential placeholders. */
+function reproduceHtml(c: ReportCase, target: RunReport['target']): string {
+  const request = c.failures.find((f) => f.severity === 'error' && f.request !== undefined)?.request;
+  const curl = request === undefined ? '' : `\n${curlLine(request)}`;
+  return `<details class="reproduce"><summary>Reproduce</summary><pre>${h(rerunCommand(c.id, target))}${h(curl)}</pre></details>`;
+}
+
+function failedCaseHtml(c: ReportCase, target: RunReport['target']): string {
   const assumed = c.assumed.length === 0 ? '' : `<div class="assumed">Assumed (not stated by the spec): ${h(c.assumed.join('; '))}</div>`;
   const notes = c.notes.length === 0 ? '' : `<details><summary>Notes (${c.notes.length})</summary><pre>${h(c.notes.join('\n'))}</pre></details>`;
   const errors = c.failures.filter((f) => f.severity === 'error');
@@ -143,6 +152,7 @@ function failedCaseHtml(c: ReportCase): string {
   <blockquote class="rule"><span class="section">${h(c.specSection)}</span>“${h(c.rule)}”</blockquote>
   ${assumed}
   ${[...errors, ...warnings].map(failureHtml).join('\n')}
+  ${reproduceHtml(c, target)}
   ${notes}
 </article>`;
 }
@@ -155,7 +165,7 @@ function groupTable(section: ConformanceSection): string {
   return `<table class="groups"><thead><tr><th>Group</th><th class="num">Cases</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Skipped</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function conformanceHtml(section: ConformanceSection, allowSkips: boolean): string {
+function conformanceHtml(section: ConformanceSection, allowSkips: boolean, target: RunReport['target']): string {
   const failed = section.cases.filter((c) => c.status === 'failed');
   const skipped = section.cases.filter((c) => c.status === 'skipped');
   const c = section.counts;
@@ -166,7 +176,7 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean): stri
     ...(failed.length === 0 ? [] : [`<p class="failed-list">Failed: ${failed.map((k) => `<a href="#${anchor(k.id)}"><code>${h(k.id)}</code></a>`).join(', ')}</p>`]),
     groupTable(section),
   ];
-  if (failed.length > 0) parts.push(`<h3>Failed cases (${failed.length})</h3>`, ...failed.map(failedCaseHtml));
+  if (failed.length > 0) parts.push(`<h3>Failed cases (${failed.length})</h3>`, ...failed.map((k) => failedCaseHtml(k, target)));
   if (skipped.length > 0) {
     parts.push(
       `<h3>Skipped cases (${skipped.length}): not verified</h3>`,
@@ -405,9 +415,10 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
   if (report.error !== undefined) {
     sections.push(`<div class="error-box" role="alert"><strong>${h(report.error.code)}</strong>: ${h(report.error.message)}</div>`);
   }
+  for (const n of report.notRun ?? []) sections.push(`<p class="not-run">⏭️ <strong>${h(n.part)}</strong> did not run: ${h(n.reason)}</p>`);
   if (report.conformance !== undefined) {
     toc.push('<a href="#conformance">Conformance</a>');
-    sections.push(conformanceHtml(report.conformance, report.allowSkips));
+    sections.push(conformanceHtml(report.conformance, report.allowSkips, report.target));
   }
   if (report.load !== undefined) {
     toc.push('<a href="#load">Load</a>');

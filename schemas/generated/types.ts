@@ -1398,6 +1398,19 @@ export interface RunReport {
     reason: string;
   }[];
   /**
+   * Parts of the command that did not run by design, and why (e.g. the gate's drift check without a baseline). Unlike skipped items they leave the verdict as it is: nothing the run set out to verify was left unverified.
+   */
+  notRun?: {
+    /**
+     * The part that did not run (drift, comparison, ...).
+     */
+    part: string;
+    /**
+     * Why, and how to make it run.
+     */
+    reason: string;
+  }[];
+  /**
    * When the run started (UTC, ISO 8601).
    */
   startedAt: string;

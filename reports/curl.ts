@@ -1,13 +1,21 @@
-// A reproduction a person can paste: the request of a GEN failure as one `curl` line. Credentials are never values:
-// Basic auth from the $GATEWAY_USER / $GATEWAY_PASSWORD placeholders, whatever the run used.
-import type { RequestEcho } from '../types.ts';
+// A reproduction a person can paste: the request of a failed case (hand-written or GEN) as one `curl` line. Credentials
+// are never values: Basic auth from the $GATEWAY_USER / $GATEWAY_PASSWORD placeholders, whatever the run used.
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** Headers the curl line sets itself (auth) or that curl derives (length, host). */
 const LEFT_OUT = new Set(['authorization', 'content-length', 'host', 'connection']);
 
-export function curlLine(request: RequestEcho): string {
+/** A request as reports and case results echo it (credentials already redacted; they are not used here anyway). */
+export interface EchoedRequest {
+  readonly operationId?: string;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+export function curlLine(request: EchoedRequest): string {
   const parts = ['curl', '-sS', '-X', request.method, '-u', '"$GATEWAY_USER:$GATEWAY_PASSWORD"'];
   for (const [name, value] of Object.entries(request.headers)) {
     if (LEFT_OUT.has(name.toLowerCase())) continue;
