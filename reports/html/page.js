@@ -24,6 +24,12 @@
     });
   }
 
+  /** The last value of a column that is not a gap (null), or undefined for an empty one. */
+  function lastValue(column) {
+    for (var i = (column ? column.length : 0) - 1; i >= 0; i--) if (column[i] !== null && column[i] !== undefined) return column[i];
+    return undefined;
+  }
+
   function countPoints(columns) {
     var n = 0;
     for (var i = 1; i < columns.length; i++) {
@@ -103,7 +109,12 @@
       return;
     }
     var width = Math.max(320, container.clientWidth - 8);
-    var series = [{ label: spec.xLog ? 'latency ms' : 'elapsed' }].concat(
+    // With no cursor on the chart the legend shows each series' last value (uPlot's default is '–' for every series).
+    var x = { label: spec.xLog ? 'latency ms' : 'elapsed', value: function (u, v, sIdx, idx) {
+      var shown = idx === null || idx === undefined ? lastValue(u.data[0]) : v;
+      return shown === null || shown === undefined ? '–' : (idx === null || idx === undefined ? 'last ' : '') + String(shown) + (spec.xLog ? ' ms' : ' s');
+    } };
+    var series = [x].concat(
       spec.series.map(function (s, i) {
         return {
           label: s.label,
@@ -112,8 +123,9 @@
           scale: s.scale || 'y',
           spanGaps: !s.noGaps,
           points: { show: sparse, size: 5 },
-          value: function (u, v) {
-            return v === null || v === undefined ? '–' : String(v) + (spec.unit ? ' ' + spec.unit : '');
+          value: function (u, v, sIdx, idx) {
+            var shown = idx === null || idx === undefined ? lastValue(u.data[sIdx]) : v;
+            return shown === null || shown === undefined ? '–' : String(shown) + (spec.unit ? ' ' + spec.unit : '');
           },
         };
       }),

@@ -44,6 +44,16 @@ describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 
     }
   });
 
+  it("every chart's legend shows values (each series' last value while no cursor is on the chart), never only '–'", async () => {
+    const legends = await page().evaluate(`[...document.querySelectorAll('.u-legend')].map((l) => [...l.querySelectorAll('.u-value')].map((v) => v.textContent))`);
+    const rows = legends as string[][];
+    expect(rows.length).toBe(4);
+    for (const values of rows) {
+      expect(values.length).toBeGreaterThan(1);
+      expect(values.filter((v) => v !== '–').length, values.join(' | ')).toBeGreaterThan(1);
+    }
+  });
+
   it('the failing case is visible with its rule, expected vs received and redacted request', async () => {
     const failing = page().locator('article.case[data-case="TRG-510-V2"]');
     await failing.scrollIntoViewIfNeeded();
