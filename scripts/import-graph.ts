@@ -17,15 +17,23 @@ export interface RoomTable {
 }
 
 /**
- * Files outside the rooms whose imports are not checked: tests, their fixtures and benches stand beside the code they
- * test (nothing but tests imports them), and the root's tooling (bin/, vitest.config.ts) runs the project from outside.
+ * Files outside the rooms whose imports are not checked: tests and their fixtures stand beside the code they test
+ * (nothing but tests and benches imports them), and the root's tooling (bin/, vitest.config.ts) runs the project from
+ * outside. Benches are checked as their room's code: a bench that needs a room above its own lives in that room.
  */
 export function isOutsideRooms(path: string, table: RoomTable): boolean {
   if (path.endsWith('.test.ts')) return true;
   const parts = path.split('/');
-  if (parts.slice(0, -1).some((dir) => dir === 'fixtures' || dir === 'bench')) return true;
+  if (parts.slice(0, -1).some((dir) => dir === 'fixtures')) return true;
   return !table.rooms.has(parts[0] ?? '') || parts.length === 1;
 }
+
+/** A test helper or a bench: what only tests and benches may import. */
+function isTestOrBenchOnly(path: string, table: RoomTable): boolean {
+  return isOutsideRooms(path, table) || path.split('/').slice(0, -1).includes('bench');
+}
+
+const isBench = (path: string): boolean => path.split('/').slice(0, -1).includes('bench');
 
 /** Root files any room may import: the version in package.json and the one bundle build (ARCHITECTURE.md says so). */
 export const ROOT_FILES_ANY_ROOM_MAY_IMPORT: readonly string[] = ['package.json', 'esbuild.config.mjs'];
@@ -71,8 +79,8 @@ export function forbiddenImports(edges: readonly ImportEdge[], table: RoomTable)
     if (isOutsideRooms(from, table)) continue;
     const fromRoom = from.split('/')[0] as string;
     const toRoom = to.includes('/') ? (to.split('/')[0] as string) : undefined;
-    // The exemption holds only while nothing but tests and benches imports what stands outside.
-    if (toRoom !== undefined && isOutsideRooms(to, table) && table.rooms.has(toRoom)) {
+    // The exemption holds only while nothing but tests and benches imports what stands outside (or a bench).
+    if (toRoom !== undefined && isTestOrBenchOnly(to, table) && table.rooms.has(toRoom) && !isBench(from)) {
       out.push(`${from} → ${to} (${fromRoom}/ may not import a test, fixture or bench)`);
       continue;
     }

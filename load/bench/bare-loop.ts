@@ -5,12 +5,12 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClientCore, type ClientCore } from '../../api/client-core.ts';
 import { createNodeTransport } from '../../client/node-transport.ts';
-import { BASELINE_VALIDATORS } from '../../load/baseline-validators.ts';
-import { catalogBrowse } from '../../load/flows/catalog-browse.ts';
-import type { FlowContext, FlowRecorder } from '../../load/flows/context.ts';
-import { inspectExchange } from '../../load/response-checks.ts';
-import { readRunSettings } from '../../load/run-settings.ts';
-import { versionsOf } from '../../load/scenarios.ts';
+import { BASELINE_VALIDATORS } from '../baseline-validators.ts';
+import { catalogBrowse } from '../flows/catalog-browse.ts';
+import type { FlowContext, FlowRecorder } from '../flows/context.ts';
+import { inspectExchange } from '../response-checks.ts';
+import { readRunSettings } from '../run-settings.ts';
+import { versionsOf } from '../scenarios.ts';
 
 /** What the bench reads back (one JSON line on stdout). */
 export interface BareLoopFigures {
