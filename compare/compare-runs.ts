@@ -2,7 +2,8 @@
 // streaming pass each), judged per operation, as the report's `comparison` section or a whole report of its own.
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import type { ComparisonSection, RunReport } from '../reports/model.ts';
-import { compareRuns, DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './judge.ts';
+import { compareRuns } from './judge.ts';
+import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from '../stats/regression-settings.ts';
 import { runFiles, type ReportFacts } from './run-samples.ts';
 import { readRunSamplesInThread } from './run-samples-thread.ts';
 

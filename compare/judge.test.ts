@@ -9,7 +9,7 @@ import { assembleReport } from '../reports/assemble.ts';
 import { summaryErrors } from '../reports/fixtures/schema-check.ts';
 import { writeSyntheticK6 } from '../reports/fixtures/synthetic-k6.ts';
 import { comparisonOf, compareReport } from './compare-runs.ts';
-import { DEFAULT_COMPARE_SETTINGS } from './judge.ts';
+import { DEFAULT_COMPARE_SETTINGS } from '../stats/regression-settings.ts';
 import type { ComparisonSection } from '../reports/model.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'gh-compare-judge-'));

@@ -3,30 +3,11 @@
 import type { ComparedOperation, ComparedRun, ComparedStat, ComparisonSection } from '../reports/model.ts';
 import { changeText, estimateText } from '../reports/comparison-text.ts';
 import { comparisonVerdict } from '../reports/sections.ts';
-import { estimateQuantile, quantileTest, type QuantileEstimate, type QuantileSample } from './quantiles.ts';
+import { estimateQuantile, quantileTest, type QuantileEstimate, type QuantileSample } from '../stats/quantiles.ts';
+import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from '../stats/regression-settings.ts';
 import type { OperationSamples} from './run-samples.ts';
 import { ALL_OPERATIONS, type RateCell, type RunSamples } from './run-samples.ts';
-import { designEffect, holm, minimumSamples, twoProportionTest, wilsonInterval } from './statistics.ts';
-
-export interface CompareSettings {
-  /** Family-wise error rate per statistic over the operations compared (Holm). */
-  readonly alpha: number;
-  /** The latency quantile that decides (0.95). */
-  readonly latencyQuantile: number;
-  /** A latency regression must exceed both: +10 % and +5 ms by default. */
-  readonly latencyRelative: number;
-  readonly latencyAbsoluteMs: number;
-  /** A failure-rate regression must exceed this many percentage points (0.5). */
-  readonly failureRatePoints: number;
-}
-
-export const DEFAULT_COMPARE_SETTINGS: CompareSettings = Object.freeze({
-  alpha: 0.01,
-  latencyQuantile: 0.95,
-  latencyRelative: 0.1,
-  latencyAbsoluteMs: 5,
-  failureRatePoints: 0.5,
-});
+import { designEffect, holm, minimumSamples, twoProportionTest, wilsonInterval } from '../stats/statistics.ts';
 
 export const METHOD =
   'latency: nearest-rank quantiles from histograms with 0.1 % log buckets; distribution-free order-statistic intervals (exact binomial ranks) ' +

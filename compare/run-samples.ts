@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import { mergeRuns, type MergePoint } from '../distributed/merge/merge-run.ts';
 import { METRICS } from '../load/metric-names.ts';
-import { SparseHistogram, type SparseHistogramData } from './histogram.ts';
+import { SparseHistogram, type SparseHistogramData } from '../stats/histogram.ts';
 
 /** The key of every request together. */
 export const ALL_OPERATIONS = '(all)';

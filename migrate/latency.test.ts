@@ -16,7 +16,7 @@ function response(totalMs: number, outcome: Outcome = 'Successful'): GatewayResp
   };
 }
 
-describe('latency statistics (compare/quantiles.ts, the one implementation)', () => {
+describe('latency statistics (stats/quantiles.ts, the one implementation)', () => {
   it('nearest-rank p50/p95 with intervals, unbounded where 10 samples cannot bound a p95, and the v1/v2 test', async () => {
     let a = 0;
     let b = 0;

@@ -1,14 +1,14 @@
 // Latency of a v1/v2 pair under the same small bounded load: requests of both versions interleaved over the same
 // workers, so both see the same target conditions; p50/p95 with intervals and the v1/v2 test from compare/ (one implementation).
 import type { GatewayResponse } from '../api/envelope.ts';
-import { estimateQuantile, quantileTest, sampleOfValues } from '../compare/quantiles.ts';
-import { DEFAULT_COMPARE_SETTINGS } from '../compare/judge.ts';
+import { estimateQuantile, quantileTest, sampleOfValues } from '../stats/quantiles.ts';
+import { DEFAULT_COMPARE_SETTINGS } from '../stats/regression-settings.ts';
 
 export interface LatencyFigures {
   /** Milliseconds, nearest rank. */
   readonly p50: number;
   readonly p95: number;
-  /** Distribution-free (1 − α) intervals (compare/quantiles.ts); a null bound: too few samples to bound it. */
+  /** Distribution-free (1 − α) intervals (stats/quantiles.ts); a null bound: too few samples to bound it. */
   readonly p50Ci: readonly [number | null, number | null];
   readonly p95Ci: readonly [number | null, number | null];
   /** Responses measured. */

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { HarnessError } from '../api/errors.ts';
 import { resolve } from 'node:path';
 import { checkBaselineDir, comparisonOf } from '../compare/compare-runs.ts';
-import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from '../compare/judge.ts';
+import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from '../stats/regression-settings.ts';
 import type { LoadRun } from '../load/runner/run-load.ts';
 import type { ComparisonSection } from '../reports/model.ts';
 
