@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
+import { printable } from '../api/printable.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { caseFailureText } from '../reports/junit-report.ts';
 import { LEDGER_FILE } from '../ledger/entry.ts';
@@ -122,10 +123,11 @@ export interface FinishOptions {
 /** Writes the report set, then prints the verdict line first, the details and the report paths; returns the exit code. */
 export function finishRun(report: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
   const written = writeReports(report, dir, { secrets: options.secrets });
-  const lines = [paintVerdictLine(written.report), ...reportDetails(written.report)];
+  // The verdict line may be painted (its colours are the harness's own); every other line is shown escaped.
+  const lines = reportDetails(written.report);
   if (options.extra !== undefined && options.extra.length > 0) lines.push('', ...options.extra);
   lines.push('', reportsLine(written));
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${[paintVerdictLine(written.report), printable(lines.join('\n'))].join('\n')}\n`);
   return { exitCode: written.report.exitCode, written };
 }
 
@@ -160,7 +162,7 @@ export interface InterruptWatchOptions {
  */
 export function watchRun(options: InterruptWatchOptions): RunInterrupt {
   const say = (line: string): void => {
-    if (options.progress === undefined) process.stderr.write(`${line}\n`);
+    if (options.progress === undefined) process.stderr.write(`${printable(line)}\n`);
     else options.progress.line(line);
   };
   const watch = watchInterrupts({ startedAt: options.startedAt, say });

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
+import { printable } from '../../api/printable.ts';
 import type { Environment, ResolvedTargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient } from '../../client/gateway-client.ts';
 import { assertTargetUsable } from '../../client/target-preflight.ts';
@@ -87,7 +88,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   const open = transactions.filter((t) => !isFinal(t));
   const pollable = open.filter((t) => !unpollable(t));
   const err = (line: string): void => {
-    process.stderr.write(`${line}\n`);
+    process.stderr.write(`${printable(line)}\n`);
   };
   if (recovered > 0) err(`reconcile: ${recovered} ledger line${recovered === 1 ? '' : 's'} recovered from k6's output (${K6_SPOOL_FILE})`);
   if (read.badLines > 0) err(`reconcile: ${read.badLines} line${read.badLines === 1 ? '' : 's'} of ${path} could not be read (a line torn by a crash mid-write is expected at the end)`);
@@ -153,7 +154,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     if (error.code !== 'EPIPE') throw error;
   });
   const out = (line: string): void => {
-    process.stdout.write(`${line}\n`);
+    process.stdout.write(`${printable(line)}\n`);
   };
   const { totals } = result;
   const unresolved = totals.unresolved;
