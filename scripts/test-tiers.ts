@@ -17,6 +17,7 @@ export const NOT_QUICK: readonly string[] = [
   'compare/memory.test.ts',
   'examples/grafana.test.ts',
   'load/prometheus-rw.test.ts',
+  'load/prometheus-credentials.test.ts',
   'reports/html/live-dashboard-browser.test.ts',
   'reports/html/comparison-browser.test.ts',
   'scripts/commands/compare.test.ts',
