@@ -16,6 +16,7 @@ import { readWalletCurrency } from '../../ledger/read-prices.ts';
 import { reconcileTransactions, unpollable, type ReconcileResult } from '../../ledger/reconcile.ts';
 import { chargedText, reconcileTable } from '../../ledger/report.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
+import { reportSecrets } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, parseTimeScaleFlag, type TargetOptions } from '../target-options.ts';
 
 interface ReconcileOptions extends TargetOptions {
@@ -54,6 +55,29 @@ export function reconcileTarget(configured: string | undefined, ledgerTargets: r
       'only the gateway that received them can tell their outcome (another one has no record of them); drop --target and GATEWAY_BASE_URL to poll the ledger\'s own target',
     { exitCode: EXIT.usage },
   );
+}
+
+/**
+ * A ledger is a file anyone may have edited (an artifact of another job): the credentials go only to a target the
+ * user configured (--target, GATEWAY_BASE_URL, config file), never to one the ledger alone names. The embedded
+ * sandbox's public defaults (user/pass) are no secret, so its ledgers still poll their own target unasked.
+ */
+export function assertCredentialsStayHome(configured: string | undefined, credentials: { readonly user: string; readonly password: string }, ledgerOrigins: readonly string[]): void {
+  if (configured !== undefined || reportSecrets(credentials).length === 0) return;
+  const named = ledgerOrigins.length === 0 ? 'no gateway URL' : ledgerOrigins.join(', ');
+  throw usage(
+    `the ledger names ${named} and no target is configured: the credentials are sent only to a target you name; if that is your gateway, run again with --target ${ledgerOrigins[0] ?? 'URL'} (or GATEWAY_BASE_URL)`,
+  );
+}
+
+/** The target the user configured (flag, env, config file), without the ledger's: undefined when none is. */
+function configuredTarget(opts: ReconcileOptions): string | undefined {
+  try {
+    return configFromOptions(opts, { warn: () => undefined }).baseUrl;
+  } catch {
+    // Without the ledger's layer the config may not resolve (production needs a target): then none is configured.
+    return undefined;
+  }
 }
 
 function parseDeadline(text: string | undefined): number | undefined {
@@ -109,6 +133,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
       values: { ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }), ...(environment === undefined ? {} : { environment }) },
     };
     const config = configFromOptions(opts, { base });
+    assertCredentialsStayHome(configuredTarget(opts), config, ledgerOrigins);
     const baseUrl = reconcileTarget(config.baseUrl, pollable.map((t) => t.request.target));
     if (environment !== undefined && config.environment !== environment) {
       throw new HarnessError(
