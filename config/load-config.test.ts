@@ -40,6 +40,11 @@ describe('defaults', () => {
     expect(config.sandbox).toEqual({ seed: 1 });
   });
 
+  it('an upper-case scheme (HTTP://, Https://) is normalised for every consumer (issue #32 finding 13)', () => {
+    expect(load({ flags: { target: 'HTTP://127.0.0.1:8080' } }).baseUrl).toBe('http://127.0.0.1:8080');
+    expect(load({ env: { GATEWAY_BASE_URL: 'Https://gw.example/' } }).baseUrl).toBe('https://gw.example/');
+  });
+
   it('a real target defaults to time scale 1', () => {
     expect(load({ flags: { target: 'https://gw.example' } }).timeScale).toBe(CONFIG_DEFAULTS.timeScale);
   });

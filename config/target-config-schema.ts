@@ -163,7 +163,8 @@ export function resolveTargetConfig(input: TargetConfigInput): { ok: true; confi
     return { ok: false, issues: [{ path: ['poll', 'intervalMs'], message: 'must not exceed poll.deadlineMs' }] };
   }
   const config: TargetConfig = {
-    ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
+    // URL schemes are case-insensitive (RFC 3986 3.1): `HTTP://` is normalised here, once, for every consumer (the k6 bundle included).
+    ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl.replace(/^https?:/i, (scheme) => scheme.toLowerCase()) }),
     user: input.user ?? CONFIG_DEFAULTS.user,
     password: input.password ?? CONFIG_DEFAULTS.password,
     environment,
