@@ -39,6 +39,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/engine-select.test.ts',
   'load/k6-smoke.test.ts',
   'load/payload-violations.test.ts',
+  'reports/disk-full.test.ts',
   'reports/html/report-browser.test.ts',
   'reports/k6-handle-summary.test.ts',
   'reports/k6-series.test.ts',
