@@ -80,9 +80,12 @@ function configuredTarget(opts: ReconcileOptions): string | undefined {
   }
 }
 
+/** The longest --deadline: seven digits of seconds. */
+const MAX_DEADLINE_SECONDS = 9_999_999;
+
 function parseDeadline(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,7}(\.\d{1,3})?$/.test(text) || !(Number(text) > 0)) throw usage('--deadline must be a number of seconds greater than 0, e.g. --deadline 300');
+  if (!/^\d{1,7}(\.\d{1,3})?$/.test(text) || !(Number(text) > 0)) throw usage(`--deadline must be a number of seconds greater than 0 and at most ${MAX_DEADLINE_SECONDS} (about 115 days), e.g. --deadline 300`);
   return Math.round(Number(text) * 1000);
 }
 
