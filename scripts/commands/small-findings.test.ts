@@ -1,10 +1,15 @@
 // Issue #32, the small findings: the dashboard answers only its own Host (DNS rebinding) and a busy --dashboard port is
-// a usage error; --rate and --deadline say their real bounds.
+// a usage error; --rate and --deadline say their real bounds; merge-results bounds a line and names the file.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../api/errors.ts';
+import { MAX_LINE_CHARS } from '../../distributed/merge/input.ts';
 import { startLiveDashboard } from '../../load/runner/live-dashboard.ts';
 import { parseLoadFlags } from '../../load/runner/load-options.ts';
 import { blankGatewayEnvEachTest, runCli } from '../fixtures/run-cli.ts';
@@ -54,4 +59,23 @@ describe('flags say their real bounds', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--deadline must be a number of seconds greater than 0 and at most 9999999/);
   });
+});
+
+describe('merge-results on a gzip bomb', () => {
+  it('one endless line: the file is named and the line bounded, no "Invalid string length" crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-bomb-'));
+    try {
+      const bomb = join(dir, 'bomb.ndjson.gz');
+      writeFileSync(bomb, gzipSync(Buffer.alloc(8 * MAX_LINE_CHARS, 'a')));
+      const plan = join(dir, 'plan.json');
+      writeFileSync(plan, JSON.stringify({ schema: 'gateway-harness/distributed-run/1', run: { scenario: 'mixed', profile: 'load', api: 'both', target: 'https://gw.example.test' }, thresholds: { iterations: ['count>0'] } }));
+      const result = await runCli(['merge-results', bomb, '--thresholds', plan, '--report-dir', join(dir, 'report')]);
+      expect(result.code).not.toBe(0);
+      expect(result.output).toContain(bomb);
+      expect(result.output).toContain(`a line longer than ${MAX_LINE_CHARS} characters: not k6 NDJSON`);
+      expect(result.output).not.toMatch(/Invalid string length|GH_ERR_INTERNAL/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
