@@ -36,6 +36,7 @@ describe('summary.md through a GFM renderer', () => {
   it('text holding links, autolinks, e-mails, emphasis, entities and HTML renders as that text', () => {
     expectInert(gfm(`- ${mdText(`${INJECTION} ${AUTOLINKS}`)}`));
     expect(gfm(mdText('a_b*c')).trim()).toBe('<p>a_b*c</p>');
+    expect(gfm(mdText('an _emphasis_ and a *star*')).trim()).toBe('<p>an _emphasis_ and a *star*</p>');
   });
 
   it('a pipe in a code span of a table cell does not add a column', () => {

@@ -21,6 +21,8 @@ export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
 export const MAX_MARKDOWN_CHARS = 60_000;
 const MAX_FAILURES = 25;
 
+const WORD_CHAR = /^[A-Za-z0-9]$/;
+
 /**
  * Text safe inside a table cell or a list item, whatever a target put in it: one line, control bytes shown escaped, and
  * nothing GFM would make into markup (emphasis, code, links, images, raw HTML, entities, autolinked URLs and e-mails).
@@ -30,7 +32,9 @@ export function mdText(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]!|~@]/g, (char) => `\\${char}`)
+    .replace(/[\\`*[\]!|~@]/g, (char) => `\\${char}`)
+    // An underscore inside a word (`gateway_failed`) is no emphasis in GFM: left readable; any other one is escaped.
+    .replace(/_/g, (char, at: number, all: string) => (WORD_CHAR.test(all.charAt(at - 1)) && WORD_CHAR.test(all.charAt(at + 1)) ? char : '\\_'))
     .replace(/:\/\//g, '\\://')
     .replace(/\b(www)\./gi, '$1\\.');
 }
