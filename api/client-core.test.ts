@@ -1,7 +1,7 @@
 // The client core with a scripted transport and a fake clock: follow-to-final through '852' and client timeouts,
 // "not found" before and after the service-side timeout, hooks that see every exchange and can refuse a send.
 import { describe, expect, it } from 'vitest';
-import { createClientCore, correlationIdOf, type ClientHooks } from './client-core.ts';
+import { CHECK_FLOOR_MS, createClientCore, correlationIdOf, type ClientHooks } from './client-core.ts';
 import { toGatewayResponse, type GatewayResponse } from './envelope.ts';
 import type { BuiltRequest } from './request-builder.ts';
 
@@ -130,5 +130,34 @@ describe('client core', () => {
     expect(correlationIdOf({ correlationId: '' })).toBeUndefined();
     expect(correlationIdOf({ correlationId: 5 })).toBeUndefined();
     expect(correlationIdOf('x')).toBeUndefined();
+  });
+});
+
+describe('a status poll within its deadline (issue #32 finding 9)', () => {
+  it('a check in flight is cut at the deadline: a 5 s poll never waits out a 30 s response timeout', async () => {
+    let clock = 0;
+    const timeouts: number[] = [];
+    const core = createClientCore({
+      target: { baseUrl: 'http://gw', user: 'u', password: 'secret-pw' },
+      // A status endpoint that never answers: each call ends at its own response timeout, on the fake clock.
+      transport: {
+        async send(built, options) {
+          timeouts.push(options.responseTimeoutMs);
+          const startedAt = clock;
+          clock += options.responseTimeoutMs;
+          return toGatewayResponse({ operationId: built.operationId, timedOut: true, timings: { startedAt, totalMs: options.responseTimeoutMs } });
+        },
+      },
+      timings: { connectTimeoutMs: 10_000, responseTimeoutMs: 30_000, pollIntervalMs: 1_000, pollDeadlineMs: 180_000 },
+      status: { serviceTimeoutMs: 120_000, notFoundCodes: ['027'] },
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    const poll = await core.pollStatus('v2', 'c-1', { deadlineMs: 5_000 });
+    expect(poll).toMatchObject({ final: false, outcome: 'Unknown' });
+    expect(clock).toBeLessThanOrEqual(5_000 + CHECK_FLOOR_MS);
+    expect(Math.max(...timeouts)).toBeLessThanOrEqual(5_000);
   });
 });

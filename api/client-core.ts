@@ -114,6 +114,9 @@ export function correlationIdOf(body: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
+/** The least time a status check gets, however little of its poll's deadline is left (real ms). */
+export const CHECK_FLOOR_MS = 500;
+
 export function createClientCore(options: ClientCoreOptions): ClientCore {
   const { target, transport, timings, status, now, sleep, hooks } = options;
   const secrets = [target.password, basicAuthorization(target.user, target.password).slice('Basic '.length)].filter((s) => s.length > 0);
@@ -143,17 +146,23 @@ export function createClientCore(options: ClientCoreOptions): ClientCore {
       ...(pollOptions.notFoundFinal === undefined ? {} : { notFoundFinal: pollOptions.notFoundFinal }),
     };
     const maxAttempts = pollOptions.maxAttempts ?? status.maxAttempts;
+    const deadlineMs = pollOptions.deadlineMs ?? timings.pollDeadlineMs;
+    const startedAt = now();
     return pollUntilFinal<StatusCheck>({
       check: async () => {
+        // No check outlives the deadline by more than CHECK_FLOOR_MS: one in flight when it passes is cut there (a 5 s
+        // reconciliation after a signal must not wait out a 30 s response timeout), and is Unknown like any other
+        // unanswered check. The floor gives the last check, started at the deadline, time for a gateway's answer.
+        const left = Math.max(CHECK_FLOOR_MS, deadlineMs - (now() - startedAt));
         const exchange = await call(
           operationId,
           { path: { correlationId } },
-          pollOptions.responseTimeoutMs === undefined ? {} : { responseTimeoutMs: pollOptions.responseTimeoutMs },
+          { responseTimeoutMs: Math.min(pollOptions.responseTimeoutMs ?? timings.responseTimeoutMs, left), connectTimeoutMs: Math.min(timings.connectTimeoutMs, left) },
         );
         return { ...classifyStatusCheck(exchange.response, policy), exchange };
       },
       intervalMs: pollOptions.intervalMs ?? timings.pollIntervalMs,
-      deadlineMs: pollOptions.deadlineMs ?? timings.pollDeadlineMs,
+      deadlineMs,
       ...(maxAttempts === undefined ? {} : { maxAttempts }),
       giveUp: (last) => statusCheckHopeless(last.exchange.response, last) || pollOptions.shouldStop?.() === true,
       now,

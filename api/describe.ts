@@ -1,12 +1,13 @@
 // One line of text for what came back (a response, a value): the words of conformance failures, drift's and migrate's
 // notes. A leaf below all three, so none of them imports another room's checks to describe a response.
 import type { GatewayResponse } from './envelope.ts';
+import { printable } from './printable.ts';
 
 const MAX_TEXT = 240;
 
 export function clip(text: string, max = MAX_TEXT): string {
   const flat = text.replace(/\s+/g, ' ');
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
+  return printable(flat.length <= max ? flat : `${flat.slice(0, max)}…`);
 }
 
 export function show(value: unknown): string {
@@ -28,7 +29,7 @@ export function describeResponse(response: GatewayResponse): string {
   }
   const env = response.envelope;
   const kind = payloadKindOf(env.payLoad);
-  return `${status}, responseCode '${env.responseCode}', responseMessage ${show(env.responseMessage)}, payLoad ${kind}${
+  return `${status}, responseCode '${printable(env.responseCode)}', responseMessage ${show(env.responseMessage)}, payLoad ${kind}${
     kind === 'array' ? `[${(env.payLoad as unknown[]).length}]` : kind === 'number' ? ` ${String(env.payLoad)}` : ''
   }`;
 }

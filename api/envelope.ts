@@ -2,6 +2,7 @@
 // Tolerant of unknown fields (spec: Versioning 3, clients must tolerate new response fields); strict only on what classification needs.
 import type { HarnessErrorCode } from './errors.ts';
 import { classifyOutcome, type Classification } from './outcome.ts';
+import { printable } from './printable.ts';
 
 export interface Envelope {
   readonly responseCode: string;
@@ -17,7 +18,7 @@ const EXCERPT_CHARS = 80;
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= EXCERPT_CHARS ? flat : `${flat.slice(0, EXCERPT_CHARS)}...`;
+  return printable(flat.length <= EXCERPT_CHARS ? flat : `${flat.slice(0, EXCERPT_CHARS)}...`);
 }
 
 export function parseEnvelope(text: string): EnvelopeParse {
@@ -27,7 +28,7 @@ export function parseEnvelope(text: string): EnvelopeParse {
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `body is not JSON (${reason}): ${excerpt(text)}` };
+    return { ok: false, error: `body is not JSON (${printable(reason)}): ${excerpt(text)}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: `body is JSON but not an object envelope: ${excerpt(text)}` };

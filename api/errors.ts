@@ -16,6 +16,8 @@ export type HarnessErrorCode =
   | 'GH_ERR_SPEND_CAP'
   /** The ledger line of a charging request could not be made durable: the request was not sent. */
   | 'GH_ERR_LEDGER'
+  /** A file of the run could not be written: no space left on its device (ENOSPC, EDQUOT); said with the path (exit 1). */
+  | 'GH_ERR_DISK_FULL'
   | 'GH_ERR_INTERNAL';
 
 /** Exit codes of the interface contract (DESIGN.md). */
@@ -34,6 +36,17 @@ export class HarnessError extends Error {
     this.code = code;
     this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' ? EXIT.usage : EXIT.checkFailed);
   }
+}
+
+/** ENOSPC or EDQUOT: the device (or the user's quota) is full. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** The one wording of a full disk, naming where: `disk full at <path> (<what was not written>)`. */
+export function diskFullError(path: string, what: string, cause: unknown): HarnessError {
+  return new HarnessError('GH_ERR_DISK_FULL', `disk full at ${path} (${what})`, { cause });
 }
 
 export function isHarnessError(value: unknown): value is HarnessError {

@@ -4,6 +4,7 @@ import { createClientCore, type CoreExchange } from './client-core.ts';
 import type { GatewayResponse } from './envelope.ts';
 import { createFaultTally, type FaultCounts } from './faults.ts';
 import type { ApiVersion } from './operations.ts';
+import { printable } from './printable.ts';
 import { redactText } from './redact.ts';
 import type { TargetConnection } from './request-builder.ts';
 import type { Transport } from './transport.ts';
@@ -97,7 +98,7 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
   const where = (exchange: CoreExchange): string => `GET ${exchange.built.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')}`;
   // Whatever the target echoes back must not carry the credentials into the one line the user sees.
   const secrets = [...core.secrets, target.connection.password];
-  const unusable = (reason: string): Preflight => ({ usable: false, reason: redactText(`${target.label}: ${reason}`, secrets), calls, faults: faults.counts() });
+  const unusable = (reason: string): Preflight => ({ usable: false, reason: printable(redactText(`${target.label}: ${reason}`, secrets)), calls, faults: faults.counts() });
   let first = await core.call(operationId, {});
   for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response); attempt += 1) first = await core.call(operationId, {});
   const r = first.response;

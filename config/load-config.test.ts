@@ -40,6 +40,11 @@ describe('defaults', () => {
     expect(config.sandbox).toEqual({ seed: 1 });
   });
 
+  it('an upper-case scheme (HTTP://, Https://) is normalised for every consumer (issue #32 finding 13)', () => {
+    expect(load({ flags: { target: 'HTTP://127.0.0.1:8080' } }).baseUrl).toBe('http://127.0.0.1:8080');
+    expect(load({ env: { GATEWAY_BASE_URL: 'Https://gw.example/' } }).baseUrl).toBe('https://gw.example/');
+  });
+
   it('a real target defaults to time scale 1', () => {
     expect(load({ flags: { target: 'https://gw.example' } }).timeScale).toBe(CONFIG_DEFAULTS.timeScale);
   });
@@ -105,6 +110,7 @@ describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () 
     ['unknown nested key', { cwd: withFile({ timeouts: { responseMS: 5 } }) }, 'config: timeouts (from config file gateway-harness.config.json) has unknown key "responseMS"'],
     ['bad nested timeout', { cwd: withFile({ timeouts: { connectMs: 'ten' } }) }, 'config: timeouts.connectMs (from config file gateway-harness.config.json) must be a number of milliseconds greater than 0'],
     ['write path of a documented op', { cwd: withFile({ writePaths: { 'v2.transaction.topup': '/x' } }) }, /^config: writePaths\.v2\.transaction\.topup \(from config file .*\) names an operation whose path the spec shows/],
+    ['a __proto__ write path (issue #32)', { cwd: withFile('{"writePaths": {"__proto__": "/x"}}') }, /^config: writePaths\.__proto__ .* is not an operation id/],
     ['write path of an unknown op', { cwd: withFile({ writePaths: { 'v2.transaction.nope': '/x' } }) }, /^config: writePaths\.v2\.transaction\.nope .* is not an operation id/],
     ['relative write path', { cwd: withFile({ writePaths: { 'v1.transaction.pin': 'pin' } }) }, /^config: writePaths\.v1\.transaction\.pin .* must be a path starting with '\/'/],
     ['unknown field mapping field', { cwd: withFile({ fieldMapping: { v2Sku: { sku: 'x' } } }) }, 'config: fieldMapping.v2Sku (from config file gateway-harness.config.json) has unknown key "sku"'],

@@ -34,7 +34,14 @@ const fieldMappingSchema = z.strictObject(
 const ASSUMED_PATH_IDS = new Set(OPERATIONS.filter((op) => op.pathAssumed).map((op) => op.id));
 const KNOWN_IDS = new Set(OPERATIONS.map((op) => op.id));
 
-const writePathsSchema = z
+/** Own keys a record schema would drop unseen (`__proto__` of JSON.parse): refused like any unknown id. */
+const noProtoKey = z.unknown().superRefine((raw, ctx) => {
+  if (raw !== null && typeof raw === 'object' && Object.prototype.hasOwnProperty.call(raw, '__proto__')) {
+    ctx.addIssue({ code: 'custom', path: ['__proto__'], message: 'is not an operation id of the catalog' });
+  }
+});
+
+const writePathsRecord = z
   .record(
     z.string(),
     z
@@ -51,6 +58,8 @@ const writePathsSchema = z
       }
     }
   });
+
+const writePathsSchema = noProtoKey.pipe(writePathsRecord);
 
 const credential = (what: string) => z.string({ error: `must be a string` }).min(1, { error: `must not be empty (${what})` });
 
@@ -163,7 +172,8 @@ export function resolveTargetConfig(input: TargetConfigInput): { ok: true; confi
     return { ok: false, issues: [{ path: ['poll', 'intervalMs'], message: 'must not exceed poll.deadlineMs' }] };
   }
   const config: TargetConfig = {
-    ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
+    // URL schemes are case-insensitive (RFC 3986 3.1): `HTTP://` is normalised here, once, for every consumer (the k6 bundle included).
+    ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl.replace(/^https?:/i, (scheme) => scheme.toLowerCase()) }),
     user: input.user ?? CONFIG_DEFAULTS.user,
     password: input.password ?? CONFIG_DEFAULTS.password,
     environment,

@@ -77,6 +77,13 @@ describe('compareSchema: classified changes', () => {
     expect(brief(diff(countries(BASE), fresh))).toEqual(['non-breaking field-added $.payLoad[*].region']);
   });
 
+  it('sees a payload field named __proto__ added, and removed (issue #32)', () => {
+    // JSON.parse makes `__proto__` an own member, as a gateway's body does.
+    const withProto = countries(BASE.map((r) => JSON.parse(JSON.stringify(r).replace('{', '{"__proto__":"x",')) as Record<string, unknown>));
+    expect(brief(diff(countries(BASE), withProto))).toEqual(['non-breaking field-added $.payLoad[*].__proto__']);
+    expect(brief(diff(withProto, countries(BASE)))).toEqual(['breaking field-removed $.payLoad[*].__proto__']);
+  });
+
   it('reports a changed type as breaking', () => {
     const fresh = countries(BASE.map((r) => ({ ...r, numberLength: 10 })));
     expect(brief(diff(countries(BASE), fresh))).toEqual(['breaking type-changed $.payLoad[*].numberLength']);

@@ -106,7 +106,7 @@ function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulat
   const baseProps = base.properties ?? {};
   const required = new Set(base.required ?? []);
   const removed = Object.keys(baseProps).filter((k) => !fresh.props.has(k));
-  const added = [...fresh.props.keys()].filter((k) => !(k in baseProps)).sort();
+  const added = [...fresh.props.keys()].filter((k) => !Object.prototype.hasOwnProperty.call(baseProps, k)).sort();
 
   for (const [key, schema] of Object.entries(baseProps)) {
     const child = fresh.props.get(key);

@@ -164,6 +164,11 @@ export function walkAccumulator(acc: Accumulator, visit: (path: string, acc: Acc
   if (acc.items !== undefined) walkAccumulator(acc.items, visit, itemsPath(path));
 }
 
+/** `record[key] = value` as an own member whatever the key: `__proto__` (a gateway's field name too) stays a field. */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The schema of an accumulated position. */
 export function toSchema(acc: Accumulator): InferredSchema {
   const schema: InferredSchema = {};
@@ -177,7 +182,7 @@ export function toSchema(acc: Accumulator): InferredSchema {
     const required: string[] = [];
     for (const key of [...acc.props.keys()].sort()) {
       const child = acc.props.get(key) as Accumulator;
-      properties[key] = toSchema(child);
+      setOwn(properties, key, toSchema(child));
       if (child.seen === acc.objects) required.push(key);
     }
     schema.properties = properties;
@@ -216,7 +221,7 @@ function ordered(value: unknown, inProperties: boolean): unknown {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort((a, b) => (inProperties ? byCodeUnit(a, b) : keyRank(a) - keyRank(b) || byCodeUnit(a, b)));
   const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = ordered(record[key], !inProperties && key === 'properties');
+  for (const key of keys) setOwn(out, key, ordered(record[key], !inProperties && key === 'properties'));
   return out;
 }
 

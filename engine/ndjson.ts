@@ -4,6 +4,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createGzip, type Gzip } from 'node:zlib';
+import { diskFullError, isDiskFull } from '../api/errors.ts';
 import type { MetricDef, SubmetricDef, Tags } from './metrics/store.ts';
 
 /** One `Point` line (no newline). */
@@ -29,21 +30,29 @@ export class NdjsonWriter {
   private readonly out: WriteStream;
   private readonly gzip: Gzip | undefined;
   private readonly seen = new Set<string>();
+  /** The first write error (a full disk, /dev/full): writing stops there, and close() rejects with it. */
+  private failed: Error | undefined;
 
   constructor(
-    path: string,
+    private readonly path: string,
     private readonly describe: (name: string) => string | undefined,
   ) {
     mkdirSync(dirname(path), { recursive: true });
     this.out = createWriteStream(path);
+    this.out.on('error', (error) => this.fail(error));
     if (path.endsWith('.gz')) {
       this.gzip = createGzip();
+      this.gzip.on('error', (error) => this.fail(error));
       this.gzip.pipe(this.out);
     }
   }
 
+  private fail(error: Error): void {
+    this.failed ??= isDiskFull(error) ? diskFullError(this.path, 'the metric stream is cut short', error) : error;
+  }
+
   private write(text: string): void {
-    (this.gzip ?? this.out).write(text);
+    if (this.failed === undefined) (this.gzip ?? this.out).write(text);
   }
 
   /** Writes the Metric lines of names not seen yet, then the points. */
@@ -60,9 +69,13 @@ export class NdjsonWriter {
   }
 
   close(): Promise<void> {
+    if (this.failed !== undefined) {
+      this.out.destroy();
+      return Promise.reject(this.failed);
+    }
     return new Promise((resolveClose, reject) => {
-      this.out.once('finish', () => resolveClose());
-      this.out.once('error', reject);
+      this.out.once('finish', () => (this.failed === undefined ? resolveClose() : reject(this.failed)));
+      this.out.once('error', () => reject(this.failed));
       (this.gzip ?? this.out).end();
     });
   }

@@ -8,7 +8,7 @@ import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
 
 // The remote-write output's settings, series names and push, for `load --out prometheus=URL` on either engine: a real
 // k6 reads the same K6_PROMETHEUS_RW_* variables, and the threshold results are pushed the same way after any run.
-export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, type RemoteWriteConfig } from '../engine/remote-write/config.ts';
+export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type RemoteWriteConfig } from '../engine/remote-write/config.ts';
 export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
 export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
 export type { PromTimeSeries } from '../engine/remote-write/wire.ts';

@@ -6,6 +6,7 @@ import { operationPairs } from '../api/operations.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { openTargetSession } from '../target/session.ts';
 import { CONTRACT_CHANGE_PROFILES } from '../sandbox/profiles/contract-changes.ts';
+import { addProfiles } from '../sandbox/index.ts';
 import { migrationLine } from '../reports/sections.ts';
 import { migrationReportSection } from './report.ts';
 import { chargingPairs, runMigration, type MigrationResult } from './run-migration.ts';
@@ -49,6 +50,32 @@ describe('migrate on the embedded sandbox', () => {
     },
     60_000,
   );
+});
+
+describe('records v1 returns and v2 lost (issue #32 finding 14)', () => {
+  // v2 answers '000' with an empty country list, v1 with every country: no outcome differs, the content does.
+  addProfiles([
+    {
+      name: 'test-v2-countries-lost',
+      description: 'test only: v2 catalog/countries answers an empty list',
+      hooks: {
+        onEnvelope(ctx) {
+          if (ctx.operationId === 'v2.catalog.countries' && ctx.envelope.responseCode === '000') return { envelope: { ...ctx.envelope, payLoad: [] } };
+          return undefined;
+        },
+      },
+    },
+  ]);
+
+  it('are a regression of the pair, with the count in its reason, and the migration fails', async () => {
+    const result = await migrate('test-v2-countries-lost');
+    const countries = result.pairs.find((p) => p.purpose === 'catalog.countries');
+    expect([countries?.v1Outcome, countries?.v2Outcome]).toEqual(['Successful', 'Successful']);
+    expect(countries?.regression).toBe(true);
+    expect(countries?.reason).toMatch(/^v2 lost (\d+) of \1 records v1 returns, and no declared normalization explains them/);
+    expect(result.pairs.filter((p) => p.regression).map((p) => p.purpose)).toEqual(['catalog.countries']);
+    expect(migrationVerdict(result, { allowSkips: true })).toBe('fail');
+  }, 60_000);
 });
 
 describe('migrate: money safety and verdicts', () => {

@@ -138,6 +138,15 @@ function notRun(pair: OperationPair, reason: string): PairResult {
   };
 }
 
+/**
+ * Records v1 returns and v2 lost are a regression: the declared normalization (its v1 exclusions) has already taken out
+ * the records it explains, so whatever is still missing is content a v2 client no longer gets.
+ */
+function lostRecordsReason(diffs: readonly ContentDiff[]): string | undefined {
+  const lost = diffs.find((d) => d.change === 'record-missing-in-v2');
+  return lost === undefined ? undefined : `v2 lost ${lost.count} of ${lost.of} records v1 returns, and no declared normalization explains them (${lost.detail})`;
+}
+
 function judge(pair: OperationPair, inputs: readonly string[], answers: readonly (readonly [Answer, Answer])[], latency: PairLatency | null): PairResult {
   const calls: CallComparison[] = answers.map(([a, b], i) => ({
     input: inputs[i] ?? '',
@@ -148,14 +157,15 @@ function judge(pair: OperationPair, inputs: readonly string[], answers: readonly
   const both = answers.filter(([a, b]) => a.outcome === 'Successful' && b.outcome === 'Successful');
   const norm = normalizationOf(pair.purpose);
   const content = compareContent(both.map(([a]) => a.payload), both.map(([, b]) => b.payload), norm);
+  const reason = regressed !== undefined ? `v1 succeeded and v2 did not for ${regressed.input}: ${regressed.v2.detail}` : lostRecordsReason(content.contentDiffs);
   return {
     purpose: pair.purpose,
     v1: pair.v1.id,
     v2: pair.v2.id,
     v1Outcome: summarize(calls.map((c) => c.v1.outcome)),
     v2Outcome: summarize(calls.map((c) => c.v2.outcome)),
-    regression: regressed !== undefined,
-    ...(regressed === undefined ? {} : { reason: `v1 succeeded and v2 did not for ${regressed.input}: ${regressed.v2.detail}` }),
+    regression: reason !== undefined,
+    ...(reason === undefined ? {} : { reason }),
     charges: pair.v1.charges || pair.v2.charges,
     normalization: norm.note,
     calls,

@@ -1,5 +1,7 @@
 // Progress on long work (conformance groups, polling waits, load scenarios): a live block redrawn in place on a
 // TTY, plain timestamped lines otherwise (CI logs), never an ANSI escape code when the stream is not a terminal.
+import { printable } from '../api/printable.ts';
+
 /** The part of a writable stream progress needs (process.stderr fits; tests pass a fake). */
 export interface ProgressStream {
   write(chunk: string): unknown;
@@ -106,7 +108,7 @@ export function createProgress(options: ProgressOptions = {}): Progress {
 
   const stamp = (): string => new Date(now()).toISOString();
   const plain = (text: string): void => {
-    stream.write(`[${stamp()}] ${text}\n`);
+    stream.write(`[${stamp()}] ${printable(text)}\n`);
   };
 
   const clearBlock = (): string => (drawnLines === 0 ? '' : `${ESC}${drawnLines}F${ESC}J`);
@@ -154,7 +156,7 @@ export function createProgress(options: ProgressOptions = {}): Progress {
           if (state.finished || closed) return;
           if (update.done !== undefined) state.done = update.done;
           if (update.total !== undefined) state.total = update.total;
-          if (update.detail !== undefined) state.detail = update.detail;
+          if (update.detail !== undefined) state.detail = printable(update.detail);
           if (live) {
             scheduleRedraw();
             return;
@@ -172,14 +174,14 @@ export function createProgress(options: ProgressOptions = {}): Progress {
           state.finished = true;
           const ok = result.ok ?? true;
           const text = `${spec.label}: ${ok ? 'done' : 'FAILED'}${state.total === undefined ? '' : ` (${amount(state)})`} in ${seconds(now() - state.startedAt)}${result.detail === undefined ? '' : ` — ${result.detail}`}`;
-          if (live) permanent(`${ok ? '✓' : '✗'} ${text}`);
+          if (live) permanent(`${ok ? '✓' : '✗'} ${printable(text)}`);
           else plain(text);
         },
       };
     },
     line(text: string): void {
       if (closed) return;
-      if (live) permanent(text);
+      if (live) permanent(printable(text));
       else plain(text);
     },
     done(): void {

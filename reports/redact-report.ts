@@ -2,6 +2,7 @@
 // user info, Basic credential tokens, credential fields and the run's distinctive secrets. Runtime-neutral. It works on
 // the model's values, never on the rendered files, so a short password cannot corrupt JSON, XML or HTML structure.
 import { base64EncodeUtf8 } from '../api/base64.ts';
+import { printable } from '../api/printable.ts';
 import { isSecretField, REDACTED, redactCredentialValue, redactSecretFields, redactUrl, scrubDistinctiveSecrets } from '../api/redact.ts';
 import type { RunReport } from './model.ts';
 
@@ -46,7 +47,7 @@ export function credentialSecrets(user: string | undefined, password: string | u
 
 /** One string of the model: credentials in value positions always, the run's secrets only where distinctive. */
 function scrubString(text: string, secrets: readonly string[]): string {
-  return scrubDistinctiveSecrets(redactSecretFields(redactBasicCredentials(redactUrl(text))), secrets);
+  return printable(scrubDistinctiveSecrets(redactSecretFields(redactBasicCredentials(redactUrl(text))), secrets));
 }
 
 function scrub(value: unknown, secrets: readonly string[]): unknown {

@@ -1,6 +1,7 @@
 // summary.md: the short report for $GITHUB_STEP_SUMMARY and PR comments. Its FIRST line is the verdict line, so
 // `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
 import { faultLine } from '../api/faults.ts';
+import { printable } from '../api/printable.ts';
 import { changeText, comparedRunText, estimateText, operationVerdictText, settingsText } from './comparison-text.ts';
 import type { LoadSection, RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
@@ -21,16 +22,34 @@ export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
 export const MAX_MARKDOWN_CHARS = 60_000;
 const MAX_FAILURES = 25;
 
-/** Text safe inside a table cell or a list item: no pipes, no line breaks, no raw HTML. */
+const WORD_CHAR = /^[A-Za-z0-9]$/;
+
+/**
+ * Text safe inside a table cell or a list item, whatever a target put in it: one line, control bytes shown escaped, and
+ * nothing GFM would make into markup (emphasis, code, links, images, raw HTML, entities, autolinked URLs and e-mails).
+ */
 export function mdText(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return printable(text.replace(/\r?\n/g, ' '))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*[\]!|~@]/g, (char) => `\\${char}`)
+    // An underscore inside a word (`gateway_failed`) is no emphasis in GFM: left readable; any other one is escaped.
+    .replace(/_/g, (char, at: number, all: string) => (WORD_CHAR.test(all.charAt(at - 1)) && WORD_CHAR.test(all.charAt(at + 1)) ? char : '\\_'))
+    .replace(/:\/\//g, '\\://')
+    .replace(/\b(www)\./gi, '$1\\.');
 }
 
-/** Inline code that survives backticks inside. */
-export function mdCode(text: string): string {
-  const clean = text.replace(/\r?\n/g, ' ');
-  const fence = clean.includes('`') ? '``' : '`';
-  return `${fence}${fence.length > 1 ? ' ' : ''}${clean}${fence.length > 1 ? ' ' : ''}${fence}`;
+/**
+ * Inline code that survives any backticks inside (its fence is longer than their longest run). `inTable`: a pipe is
+ * escaped, as GFM splits table cells before it reads code spans.
+ */
+export function mdCode(text: string, inTable = false): string {
+  const clean = printable(text.replace(/\r?\n/g, ' '));
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 || clean.startsWith(' ') || clean.endsWith(' ') ? ' ' : '';
+  return `${fence}${pad}${inTable ? clean.replace(/\|/g, '\\|') : clean}${pad}${fence}`;
 }
 
 /** The load run's payload checks: counts per operation and JSON path, then the first samples of each. */
@@ -40,7 +59,7 @@ function payloadChecksMarkdown(checks: LoadSection['payloadChecks']): string[] {
   const out = ['', `Payload checks on every response (${basis}): ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.`];
   if (checks.byPath.length === 0) return out;
   out.push('', '| Operation | JSON path | Rules | Severity | Count |', '|---|---|---|---|---|');
-  for (const e of checks.byPath.slice(0, MAX_FAILURES)) out.push(`| ${mdCode(e.operation)} | ${mdCode(e.path)} | ${e.layer} | ${e.severity === 'error' ? '❌ error' : '⚠️ warning'} | ${formatCount(e.count)} |`);
+  for (const e of checks.byPath.slice(0, MAX_FAILURES)) out.push(`| ${mdCode(e.operation, true)} | ${mdCode(e.path, true)} | ${e.layer} | ${e.severity === 'error' ? '❌ error' : '⚠️ warning'} | ${formatCount(e.count)} |`);
   if (checks.byPath.length > MAX_FAILURES) out.push(`| … | ${checks.byPath.length - MAX_FAILURES} more paths (summary.json) | | | |`);
   for (const sample of checks.samples.slice(0, MAX_FAILURES)) {
     out.push(`- ${mdCode(sample.operation)} ${mdCode(sample.path)}: ${mdText(sample.message)}; received ${mdCode(sample.received)}`);
@@ -55,7 +74,7 @@ function thresholdsMarkdown(thresholds: readonly LoadThreshold[]): string[] {
   if (thresholds.length === 0) return [];
   const row = (th: LoadThreshold): string => {
     const result = !th.ok ? '🚨 crossed' : th.verified === false ? '⚪ unverified (no sample)' : '✅ met';
-    return `| ${mdCode(`${th.metric} ${th.expression}`)} | ${result} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`;
+    return `| ${mdCode(`${th.metric} ${th.expression}`, true)} | ${result} | ${th.observed === undefined ? '' : formatObserved(th.observed, th.metric)} |`;
   };
   const head = ['| Threshold | Result | Observed |', '|---|---|---|'];
   const open = [...thresholds.filter((th) => !th.ok), ...thresholds.filter((th) => th.ok && th.verified === false)];
@@ -81,7 +100,7 @@ function failedCasesMarkdown(report: RunReport): string[] {
     const errors = c.failures.filter((x) => x.severity === 'error').slice(0, 3);
     for (const f of errors) {
       const request = f.request === undefined ? '' : ` · ${mdCode(`${f.request.method} ${f.request.url}`)}`;
-      out.push(`  - \`${mdText(f.check)}\` ${mdText(f.message)}: expected ${mdCode(f.expected)}, received ${mdCode(f.received)}${request}`);
+      out.push(`  - ${mdCode(f.check)} ${mdText(f.message)}: expected ${mdCode(f.expected)}, received ${mdCode(f.received)}${request}`);
     }
     out.push(`  - rerun: ${mdCode(rerunCommand(c.id, report.target))}`);
     const first = errors.find((f) => f.request !== undefined)?.request;
@@ -141,7 +160,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
       const p95 = o.latency.p95;
       const rate = (s: typeof o.businessFailureRate): string => `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}${s.status === 'regression' || s.status === 'improvement' ? ` (${changeText(s, 'rate')})` : ''}`;
       out.push(
-        `| ${mdCode(o.operation)} | ${operationVerdictText(o.verdict)} | ${mdText(`${estimateText(p95.baseline, 'ms')} → ${estimateText(p95.candidate, 'ms')}`)} | ${mdText(changeText(p95, 'ms'))} | ${mdText(rate(o.businessFailureRate))} | ${mdText(rate(o.httpFailureRate))} |`,
+        `| ${mdCode(o.operation, true)} | ${operationVerdictText(o.verdict)} | ${mdText(`${estimateText(p95.baseline, 'ms')} → ${estimateText(p95.candidate, 'ms')}`)} | ${mdText(changeText(p95, 'ms'))} | ${mdText(rate(o.businessFailureRate))} | ${mdText(rate(o.httpFailureRate))} |`,
       );
     }
     out.push('', `_${mdText(settingsText(comparison))}. ${mdText(comparison.settings.method)}._`);

@@ -1,8 +1,8 @@
 // Writes one run's report set into its report directory: summary.json, junit.xml, summary.md and report.html, all
 // from the same (redacted) RunReport, so every file states the same verdict and nothing carries a credential.
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../api/errors.ts';
+import { diskFullError, HarnessError, isDiskFull } from '../api/errors.ts';
 import { makeDirectory } from './make-dir.ts';
 import { loadHtmlAssets, renderReportHtml, type HtmlAssets } from './html/report-html.ts';
 import { reportJunitXml } from './junit-report.ts';
@@ -32,11 +32,16 @@ export interface WrittenReports {
 
 const ALL_KINDS: readonly ReportFileKind[] = ['summaryJson', 'junitXml', 'summaryMd', 'reportHtml'];
 
-/** Write then rename, so a reader (or a crash) never sees half a file. */
+/** Write then rename, so a reader (or a crash) never sees half a file; a failed write leaves no temporary file. */
 function writeAtomic(path: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 export function writeReports(report: RunReport, dir: string, options: WriteOptions = {}): WrittenReports {
@@ -64,6 +69,7 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
       writeAtomic(path, scrubDistinctiveSecrets(render[kind](), secrets));
     } catch (error) {
       if (error instanceof HarnessError) throw error;
+      if (isDiskFull(error)) throw diskFullError(absolute, `${kinds.slice(kinds.indexOf(kind)).map((k) => REPORT_FILES[k]).join(', ')} not written`, error);
       throw new HarnessError('GH_ERR_CONFIG', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`, { cause: error });
     }
     paths[kind] = path;

@@ -228,6 +228,17 @@ describe('robustness: gateway-style answers, never a crash', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
+  it('60 KB of nested JSON -> 400 envelope saying how deep, not 500 (issue #32)', async () => {
+    const c = await client();
+    for (const body of [`${'['.repeat(30_000)}${']'.repeat(30_000)}`, `{"skuId": 193, "x": ${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`]) {
+      const res = await raw(c, 'POST', TOPUP, body, { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(res.body.responseCode).toBe('003');
+      expect(res.body.responseMessage).toBe('Invalid request: the body nests more than 64 levels deep');
+    }
+    expect(c.app.store.size).toBe(0);
+  });
+
   it('empty JSON body -> 400 envelope; a JSON array or null body -> validation failure', async () => {
     const c = await client();
     expect((await raw(c, 'POST', TOPUP, '', { 'content-type': 'application/json' })).status).toBe(400);

@@ -211,6 +211,22 @@ function echo(text: string): string {
 /** The code of a JSON body refused for a member that would rewrite an object's prototype (prototype poisoning). */
 const FORBIDDEN_MEMBER = 'GH_SANDBOX_FORBIDDEN_JSON_MEMBER';
 
+/** The code of a JSON body nested deeper than MAX_BODY_DEPTH (no request body of the spec is more than 3 deep). */
+const TOO_DEEP = 'GH_SANDBOX_JSON_TOO_DEEP';
+const MAX_BODY_DEPTH = 64;
+
+/** Whether a parsed body nests arrays/objects deeper than `max` (iterative: a deep body cannot overflow the stack). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const inner of Object.values(item)) stack.push([inner, depth + 1]);
+  }
+  return false;
+}
+
 function parserError(code: string, message: string): FastifyError {
   return Object.assign(new Error(message), { code, statusCode: 400, name: 'FastifyError' }) as FastifyError;
 }
@@ -238,6 +254,7 @@ function parseJsonBody(body: string): { ok: true; value: unknown } | { ok: false
   } catch {
     return { ok: false, error: parserError('FST_ERR_CTP_INVALID_JSON_BODY', 'body is not valid JSON') };
   }
+  if (nestedDeeperThan(value, MAX_BODY_DEPTH)) return { ok: false, error: parserError(TOO_DEEP, String(MAX_BODY_DEPTH)) };
   const member = poisonedMember(value);
   if (member !== undefined) return { ok: false, error: parserError(FORBIDDEN_MEMBER, member) };
   return { ok: true, value };
@@ -258,6 +275,8 @@ function describeFrameworkError(error: FastifyError, bodyLimit: number): { statu
       return { status: 414, key: 'invalidRequest', message: `Invalid request: a path parameter is longer than ${MAX_PARAM_LENGTH} characters` };
     case 'FST_ERR_BAD_URL':
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the URL is malformed' };
+    case TOO_DEEP:
+      return { status: 400, key: 'invalidRequest', message: `Invalid request: the body nests more than ${error.message} levels deep` };
     case FORBIDDEN_MEMBER:
       return { status: 400, key: 'invalidRequest', message: `Invalid request: the body's member ${error.message} is not accepted (no request body has it)` };
     default:

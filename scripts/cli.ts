@@ -2,6 +2,7 @@
 // Exit codes follow DESIGN.md: 0 passed, 1 a check failed, 2 usage or configuration error, 99 load thresholds crossed.
 import { Command, CommanderError } from 'commander';
 import { EXIT, HarnessError, isHarnessError } from '../api/errors.ts';
+import { printable } from '../api/printable.ts';
 import { PLANTED_BUG_PROFILES } from '../conformance/proof/planted-bugs.ts';
 import { GEN_BUG_PROFILES } from '../conformance/proof/gen-bugs.ts';
 import { TOOL_VERSION } from '../reports/assemble.ts';
@@ -72,10 +73,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.usage;
     }
     if (isHarnessError(error)) {
-      process.stderr.write(`gateway-harness: ${error.code}: ${error.message}\n`);
+      process.stderr.write(`gateway-harness: ${error.code}: ${printable(error.message)}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`gateway-harness: GH_ERR_INTERNAL: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`gateway-harness: GH_ERR_INTERNAL: ${printable(error instanceof Error ? error.message : String(error))}\n`);
     return EXIT.checkFailed;
   }
 }

@@ -9,6 +9,7 @@ import type { MoneySettings } from '../ledger/money-settings.ts';
 import { planLines, type MoneyPlan } from '../ledger/plan.ts';
 import type { ClientHooks } from '../api/client-core.ts';
 import { createFaultTally, type FaultCounts, type FaultTally } from '../api/faults.ts';
+import { printable } from '../api/printable.ts';
 import { composeHooks } from '../ledger/hooks.ts';
 import { credentialSecrets } from '../reports/redact-report.ts';
 import type { LedgerSection } from '../reports/model.ts';
@@ -16,7 +17,7 @@ import { INTERRUPT_RECONCILE_MS, reconcileCommand, stillOpenLine } from '../repo
 import { moneySettingsFrom, type MoneyOptions } from './money-options.ts';
 
 const err = (line: string): void => {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${printable(line)}\n`);
 };
 
 export interface CommandMoney {

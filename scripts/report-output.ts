@@ -2,7 +2,8 @@
 // summary.md, report.html), the verdict line first on stdout, what needs reading, then where the reports are.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../api/errors.ts';
+import { EXIT, HarnessError, isHarnessError } from '../api/errors.ts';
+import { printable } from '../api/printable.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { caseFailureText } from '../reports/junit-report.ts';
 import { LEDGER_FILE } from '../ledger/entry.ts';
@@ -12,7 +13,7 @@ import { reconcileCommand } from '../reports/interruption.ts';
 import { REPORT_FILES, type RunReport } from '../reports/model.ts';
 import { makeDirectory } from '../reports/make-dir.ts';
 import { createProgress, type Progress } from '../reports/progress.ts';
-import { credentialSecrets } from '../reports/redact-report.ts';
+import { credentialSecrets, redactReport } from '../reports/redact-report.ts';
 import { formatCount, formatObserved, loadProblems } from '../reports/sections.ts';
 import { VERDICT_WORD } from '../reports/verdict.ts';
 import { writeReports, type WrittenReports } from '../reports/write.ts';
@@ -119,13 +120,29 @@ export interface FinishOptions {
   readonly extra?: readonly string[];
 }
 
+/**
+ * writeReports; when the disk is full the verdict is still known: its line goes to stdout, then the disk-full error
+ * (naming the directory and the files not written) ends the command with the verdict's exit code, 1 at least.
+ */
+function writeKeepingVerdict(report: RunReport, dir: string, secrets: readonly string[]): WrittenReports {
+  try {
+    return writeReports(report, dir, { secrets });
+  } catch (error) {
+    if (!isHarnessError(error) || error.code !== 'GH_ERR_DISK_FULL') throw error;
+    const clean = redactReport(report, secrets);
+    process.stdout.write(`${[paintVerdictLine(clean), printable(reportDetails(clean).join('\n'))].join('\n')}\n`);
+    throw new HarnessError(error.code, error.message, { exitCode: Math.max(clean.exitCode, EXIT.checkFailed), cause: error });
+  }
+}
+
 /** Writes the report set, then prints the verdict line first, the details and the report paths; returns the exit code. */
 export function finishRun(report: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
-  const written = writeReports(report, dir, { secrets: options.secrets });
-  const lines = [paintVerdictLine(written.report), ...reportDetails(written.report)];
+  const written = writeKeepingVerdict(report, dir, options.secrets);
+  // The verdict line may be painted (its colours are the harness's own); every other line is shown escaped.
+  const lines = reportDetails(written.report);
   if (options.extra !== undefined && options.extra.length > 0) lines.push('', ...options.extra);
   lines.push('', reportsLine(written));
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${[paintVerdictLine(written.report), printable(lines.join('\n'))].join('\n')}\n`);
   return { exitCode: written.report.exitCode, written };
 }
 
@@ -160,7 +177,7 @@ export interface InterruptWatchOptions {
  */
 export function watchRun(options: InterruptWatchOptions): RunInterrupt {
   const say = (line: string): void => {
-    if (options.progress === undefined) process.stderr.write(`${line}\n`);
+    if (options.progress === undefined) process.stderr.write(`${printable(line)}\n`);
     else options.progress.line(line);
   };
   const watch = watchInterrupts({ startedAt: options.startedAt, say });

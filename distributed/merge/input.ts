@@ -41,6 +41,12 @@ export function openInput(path: string): OpenedInput {
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
+ * The longest line read (characters): k6 writes one short line per sample (under 1 KB with every tag), so a line
+ * past this is no k6 NDJSON (a gzip bomb of one 1 GB line would otherwise grow a string until V8 gives up).
+ */
+export const MAX_LINE_CHARS = 1 << 20;
+
+/**
  * Lines of an NDJSON byte stream in batches (one batch per decoded chunk), gunzipped when it starts with gzip's magic
  * bytes. `onBytes` reports raw bytes as they are read; `onDecoded` sees the decoded bytes (merge-results hashes them to
  * tell the same instance's file given twice, gzipped or not). Backpressure holds: the next chunk is read when the
@@ -51,6 +57,7 @@ export async function* lineBatches(
   source: Readable,
   onBytes: (n: number) => void = () => undefined,
   onDecoded: (chunk: Buffer) => void = () => undefined,
+  maxLineChars = MAX_LINE_CHARS,
 ): AsyncGenerator<string[]> {
   const raw = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const asBuffer = (v: Buffer | string): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(v));
@@ -90,6 +97,7 @@ export async function* lineBatches(
     const text = partial + decoder.write(chunk);
     const lines = text.split('\n');
     partial = lines.pop() ?? '';
+    if (partial.length > maxLineChars) throw new Error(`a line longer than ${maxLineChars} characters: not k6 NDJSON (k6 writes one short line per sample)`);
     if (lines.length > 0) yield lines;
   }
   const tail = partial + decoder.end();

@@ -48,14 +48,36 @@ export function statSuffix(stat: string): string {
   return stat.startsWith('p(') ? `p${stat.slice(2, -1).replace(/\./g, '')}` : stat;
 }
 
+/** A write URL without its user info, and that user info as Basic credentials (percent-decoded). */
+export interface UrlCredentials {
+  readonly url: string;
+  readonly username?: string;
+  readonly password?: string;
+}
+
+/**
+ * `http://user:pw@host/w` → the URL k6 and the engine are given (k6 prints its output's URL on stderr: no password may
+ * be in it) and the credentials that go in the push's Authorization header instead. Throws on a string that is no URL.
+ */
+export function splitUrlCredentials(text: string): UrlCredentials {
+  const u = new URL(text);
+  if (u.username === '' && u.password === '') return { url: text };
+  const username = decodeURIComponent(u.username);
+  const password = decodeURIComponent(u.password);
+  u.username = '';
+  u.password = '';
+  return { url: u.toString(), username, ...(password === '' ? {} : { password }) };
+}
+
 /** Reads the config from an environment (k6 reads the process environment); throws a one-line reason. */
 export function remoteWriteConfigFromEnv(env: Readonly<Record<string, string | undefined>>): RemoteWriteConfig {
-  const url = env[RW_ENV.url] ?? RW_DEFAULTS.url;
+  let split: UrlCredentials;
   try {
-    new URL(url);
+    split = splitUrlCredentials(env[RW_ENV.url] ?? RW_DEFAULTS.url);
   } catch {
-    throw new Error(`${RW_ENV.url} is not a URL: ${JSON.stringify(url)}`);
+    throw new Error(`${RW_ENV.url} is not a URL: ${JSON.stringify(displayUrl(env[RW_ENV.url] ?? ''))}`);
   }
+  const url = split.url;
   const interval = env[RW_ENV.pushInterval];
   const pushIntervalMs = interval === undefined || interval === '' ? RW_DEFAULTS.pushIntervalMs : parseDuration(interval, RW_ENV.pushInterval);
   if (pushIntervalMs <= 0) throw new Error(`${RW_ENV.pushInterval} must be more than 0`);
@@ -75,8 +97,10 @@ export function remoteWriteConfigFromEnv(env: Readonly<Record<string, string | u
     }
   }
   const pick = (name: string): string | undefined => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
-  const username = pick(RW_ENV.username);
-  const password = pick(RW_ENV.password);
+  // The variables win over the URL's user info, as a user's own settings win everywhere.
+  const fromVariables = pick(RW_ENV.username) !== undefined;
+  const username = fromVariables ? pick(RW_ENV.username) : split.username;
+  const password = fromVariables ? pick(RW_ENV.password) : (split.password ?? pick(RW_ENV.password));
   const bearerToken = pick(RW_ENV.bearerToken);
   return {
     url,

@@ -1,6 +1,7 @@
 // `load --dashboard [PORT]`: a page on 127.0.0.1 that follows the run — the report's charts from the run's NDJSON
 // stream as it is written (tailed, both engines write it), pushed over Server-Sent Events — and becomes the report.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { HarnessError } from '../../api/errors.ts';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SeriesAccumulator } from '../../reports/k6-series.ts';
@@ -77,7 +78,14 @@ export async function startLiveDashboard(options: LiveDashboardOptions): Promise
     for (const res of clients) send(res, 'series', last);
   };
 
+  let ownHosts: ReadonlySet<string> = new Set();
   const server = createServer((req, res) => {
+    // DNS rebinding: a page of attacker.example whose name now resolves to 127.0.0.1 sends its own Host; only the
+    // address the dashboard is bound to (and localhost) is answered.
+    if (!ownHosts.has((req.headers.host ?? '').toLowerCase())) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request: this dashboard answers only its own address\n');
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
@@ -102,11 +110,15 @@ export async function startLiveDashboard(options: LiveDashboardOptions): Promise
     res.end('not found\n');
   });
   await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new HarnessError('GH_ERR_USAGE', `--dashboard ${options.port}: the port is ${error.code === 'EADDRINUSE' ? 'in use' : 'not allowed'} on 127.0.0.1; name another port, or give --dashboard alone for a free one`) : error),
+    );
     server.listen(options.port, '127.0.0.1', () => resolveListen());
   });
+  const port = (server.address() as AddressInfo).port;
+  ownHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const timer = setInterval(update, TICK_MS);
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const url = `http://127.0.0.1:${port}/`;
 
   return {
     url,

@@ -65,7 +65,8 @@ const wholeNumber = (flag: string, max: number) =>
 const positiveNumber = (flag: string, max: number) =>
   z
     .string()
-    .regex(/^\d{1,12}(\.\d{1,6})?$/, `${flag} must be a positive number`)
+    // The bound is said whatever the text is (1e9 is more than the bound, not "not a number").
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, `${flag} must be a decimal number greater than 0 and at most ${max} (e.g. 10 or 2.5)`)
     .transform(Number)
     .pipe(z.number().positive(`${flag} must be greater than 0`).max(max, `${flag} must be at most ${max}`));
 

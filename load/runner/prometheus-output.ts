@@ -1,7 +1,7 @@
 // `load --out prometheus=URL` on either engine: a real k6 gets its own experimental-prometheus-rw output with the
 // harness's settings in its environment; the Node engine gets engine/remote-write with the same settings. Both write
 // the same series (k6_* names, bounded labels, a testid per run); the threshold results are pushed once at the end.
-import { displayUrl, METRIC_PREFIX, pushTimeSeries, remoteWriteConfigFromEnv, RW_ENV, type PromTimeSeries, type RemoteWriteConfig } from '../run-node-engine.ts';
+import { displayUrl, METRIC_PREFIX, pushTimeSeries, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type PromTimeSeries, type RemoteWriteConfig } from '../run-node-engine.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 
@@ -26,13 +26,24 @@ export const THRESHOLD_SERIES = `${METRIC_PREFIX}gateway_threshold_passed`;
 /** The line k6's output logs when a push failed (both k6 versions); the harness counts them. */
 export const K6_PUSH_FAILED = 'Failed to send the time series data to the endpoint';
 
-/** What a real k6 gets in its environment beside `--out experimental-prometheus-rw`: the run's K6_PROMETHEUS_RW_* (the user's own settings win) and the harness's defaults. */
+/**
+ * What a real k6 gets in its environment beside `--out experimental-prometheus-rw`: the run's K6_PROMETHEUS_RW_* (the
+ * user's own settings win) and the harness's defaults. The URL's user info becomes k6's username/password settings
+ * (basic auth), so k6 pushes with them and never prints them with the URL.
+ */
 export function k6PrometheusEnv(url: string, inherited: NodeJS.ProcessEnv): Record<string, string> {
   const own: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) if (name.startsWith('K6_PROMETHEUS_RW_') && value !== undefined) own[name] = value;
+  const split = splitUrlCredentials(url);
+  const userInfo: Record<string, string> = {};
+  if (split.username !== undefined && (own[RW_ENV.username] ?? '') === '') {
+    userInfo[RW_ENV.username] = split.username;
+    if (split.password !== undefined) userInfo[RW_ENV.password] = split.password;
+  }
   return {
     ...own,
-    [RW_ENV.url]: url,
+    ...userInfo,
+    [RW_ENV.url]: split.url,
     [RW_ENV.trendStats]: inherited[RW_ENV.trendStats] ?? HARNESS_TREND_STATS,
     K6_SYSTEM_TAGS: inherited.K6_SYSTEM_TAGS ?? K6_RW_SYSTEM_TAGS,
   };

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { faultLine } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
+import { printable } from '../../api/printable.ts';
 import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
 import { DiscoveryError } from '../../target/fixtures.ts';
 import { readSettingsFile, SETTINGS_ENV_VAR } from '../../target/embedded.ts';
@@ -168,7 +169,7 @@ function interruptedSections(sections: Pick<ReportInput, 'drift' | 'migration'>)
 }
 
 const progressTo = (prefix: string) => (line: string): void => {
-  process.stderr.write(`${prefix}: ${line}\n`);
+  process.stderr.write(`${prefix}: ${printable(line)}\n`);
 };
 
 interface RecordFlags extends SessionFlags {

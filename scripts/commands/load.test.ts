@@ -56,7 +56,7 @@ describe('gateway-harness load flags', () => {
     [['--scenario', 'lookup', '--engine', 'node', '--threshold', 'http_req_durration:p(95)<100'], /--threshold: unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/],
     [['--scenario', 'lookup', '--threshold', 'http_reqs:p(95)<100'], /--threshold: "p\(95\)<100" does not apply to http_reqs, a counter: use count, rate/],
     [['--scenario', 'v1-v2', '--api', 'v2'], /--scenario v1-v2 compares v1 and v2: it needs --api both/],
-    [['--scenario', 'lookup', '--funds', '-5'], /--funds must be a positive number/],
+    [['--scenario', 'lookup', '--funds', '-5'], /--funds must be a decimal number greater than 0 and at most 1000000000000/],
     [['--scenario', 'lookup', '--funds', '100', '--target', 'http://127.0.0.1:9'], /--funds sets the embedded sandbox's starting balance/],
   ];
   it.each(bad)('%j exits 2 with one line', async (args, message, env = {}) => {

@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
+import { printable } from '../../api/printable.ts';
 import { mergeResults } from '../../distributed/merge/merge-results.ts';
 import { readThresholdsFile, thresholdsForProfile, type ThresholdPlan } from '../../distributed/merge/threshold-source.ts';
 import { PROFILE_NAMES, isProfileName } from '../../load/profiles.ts';
@@ -109,7 +110,7 @@ export function register(program: Command): void {
         out(`  ${f.path}: ${f.points} points${ids}`);
       }
       for (const u of outcome.unverified) out(`  unverified (no samples): ${u}`);
-      for (const w of outcome.warnings) process.stderr.write(`gateway-harness: warning: ${w}\n`);
+      for (const w of outcome.warnings) process.stderr.write(`gateway-harness: warning: ${printable(w)}\n`);
       out(`reports: ${Object.values(outcome.written.paths).join(', ')}`);
       process.exitCode = outcome.report.exitCode;
     });

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
+import { printable } from '../../api/printable.ts';
 import type { Environment, ResolvedTargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient } from '../../client/gateway-client.ts';
 import { assertTargetUsable } from '../../client/target-preflight.ts';
@@ -15,6 +16,7 @@ import { readWalletCurrency } from '../../ledger/read-prices.ts';
 import { reconcileTransactions, unpollable, type ReconcileResult } from '../../ledger/reconcile.ts';
 import { chargedText, reconcileTable } from '../../ledger/report.ts';
 import { credentialSecrets } from '../../reports/redact-report.ts';
+import { reportSecrets } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, parseTimeScaleFlag, type TargetOptions } from '../target-options.ts';
 
 interface ReconcileOptions extends TargetOptions {
@@ -55,9 +57,35 @@ export function reconcileTarget(configured: string | undefined, ledgerTargets: r
   );
 }
 
+/**
+ * A ledger is a file anyone may have edited (an artifact of another job): the credentials go only to a target the
+ * user configured (--target, GATEWAY_BASE_URL, config file), never to one the ledger alone names. The embedded
+ * sandbox's public defaults (user/pass) are no secret, so its ledgers still poll their own target unasked.
+ */
+export function assertCredentialsStayHome(configured: string | undefined, credentials: { readonly user: string; readonly password: string }, ledgerOrigins: readonly string[]): void {
+  if (configured !== undefined || reportSecrets(credentials).length === 0) return;
+  const named = ledgerOrigins.length === 0 ? 'no gateway URL' : ledgerOrigins.join(', ');
+  throw usage(
+    `the ledger names ${named} and no target is configured: the credentials are sent only to a target you name; if that is your gateway, run again with --target ${ledgerOrigins[0] ?? 'URL'} (or GATEWAY_BASE_URL)`,
+  );
+}
+
+/** The target the user configured (flag, env, config file), without the ledger's: undefined when none is. */
+function configuredTarget(opts: ReconcileOptions): string | undefined {
+  try {
+    return configFromOptions(opts, { warn: () => undefined }).baseUrl;
+  } catch {
+    // Without the ledger's layer the config may not resolve (production needs a target): then none is configured.
+    return undefined;
+  }
+}
+
+/** The longest --deadline: seven digits of seconds. */
+const MAX_DEADLINE_SECONDS = 9_999_999;
+
 function parseDeadline(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,7}(\.\d{1,3})?$/.test(text) || !(Number(text) > 0)) throw usage('--deadline must be a number of seconds greater than 0, e.g. --deadline 300');
+  if (!/^\d{1,7}(\.\d{1,3})?$/.test(text) || !(Number(text) > 0)) throw usage(`--deadline must be a number of seconds greater than 0 and at most ${MAX_DEADLINE_SECONDS} (about 115 days), e.g. --deadline 300`);
   return Math.round(Number(text) * 1000);
 }
 
@@ -87,7 +115,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   const open = transactions.filter((t) => !isFinal(t));
   const pollable = open.filter((t) => !unpollable(t));
   const err = (line: string): void => {
-    process.stderr.write(`${line}\n`);
+    process.stderr.write(`${printable(line)}\n`);
   };
   if (recovered > 0) err(`reconcile: ${recovered} ledger line${recovered === 1 ? '' : 's'} recovered from k6's output (${K6_SPOOL_FILE})`);
   if (read.badLines > 0) err(`reconcile: ${read.badLines} line${read.badLines === 1 ? '' : 's'} of ${path} could not be read (a line torn by a crash mid-write is expected at the end)`);
@@ -108,6 +136,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
       values: { ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }), ...(environment === undefined ? {} : { environment }) },
     };
     const config = configFromOptions(opts, { base });
+    assertCredentialsStayHome(configuredTarget(opts), config, ledgerOrigins);
     const baseUrl = reconcileTarget(config.baseUrl, pollable.map((t) => t.request.target));
     if (environment !== undefined && config.environment !== environment) {
       throw new HarnessError(
@@ -153,7 +182,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     if (error.code !== 'EPIPE') throw error;
   });
   const out = (line: string): void => {
-    process.stdout.write(`${line}\n`);
+    process.stdout.write(`${printable(line)}\n`);
   };
   const { totals } = result;
   const unresolved = totals.unresolved;
