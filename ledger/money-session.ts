@@ -10,7 +10,7 @@ import { createLocalBudget, type SpendBudget } from './budget.ts';
 import { createEntryIds, LEDGER_FILE, runtimeToken, type LedgerLine } from './entry.ts';
 import { createMoneyHooks, MoneyRefusal, type MoneyHooks } from './hooks.ts';
 import { recoverSpool } from './k6-spool.ts';
-import { openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
+import { ledgerDefects, openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
 import { foldLedger, isFinal, type LedgerTransaction } from './ledger-state.ts';
 import { assertCapCurrency, toCents, walletCurrencyOf, type MoneySettings } from './money-settings.ts';
 import { EMPTY_PRICE_BOOK, type PriceBook } from './price-book.ts';
@@ -165,7 +165,9 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
       if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
       const mapping = known.mapping;
       recoverSpool(ledgerPath);
-      const mine = readLedger(ledgerPath).lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
+      const read = readLedger(ledgerPath);
+      const defects = ledgerDefects(read);
+      const mine = read.lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
       const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
       const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));
       const open = transactions.filter((t) => !isFinal(t)).length;
@@ -186,6 +188,7 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
           ...(settings.cap === undefined ? {} : { cap: settings.cap, committed: committedOf(result.transactions) }),
           ...(settings.cap === undefined ? {} : { refused }),
           ...(balanceBefore === undefined || balanceAfter === undefined ? {} : { balance: { before: balanceBefore, after: balanceAfter } }),
+          ...(defects.length === 0 ? {} : { defects }),
         },
         { allowSkips: finishOptions.allowSkips, file: LEDGER_FILE },
       );

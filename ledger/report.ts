@@ -19,6 +19,8 @@ export interface LedgerFacts {
   readonly committed?: number;
   readonly refused?: number;
   readonly balance?: { readonly before: number; readonly after: number };
+  /** Lines of the ledger that could not be read or cannot be true (ledger-file.ts ledgerDefects): each leaves the run incomplete. */
+  readonly defects?: readonly string[];
 }
 
 export function buildLedgerSection(facts: LedgerFacts, options: { readonly allowSkips: boolean; readonly file?: string }): LedgerSection {
@@ -28,11 +30,15 @@ export function buildLedgerSection(facts: LedgerFacts, options: { readonly allow
       file: options.file ?? LEDGER_FILE,
       entries: totals.entries,
       charged: totals.charged.map((c) => ({ amount: c.amount, currency: c.currency })),
-      unresolved: totals.unresolved.map((t) => ({
-        correlationId: t.request.correlationId ?? `(no correlationId: entry ${t.request.entry})`,
-        operationId: t.request.operationId,
-        lastOutcome: lastOutcome(t),
-      })),
+      unresolved: [
+        ...totals.unresolved.map((t) => ({
+          correlationId: t.request.correlationId ?? `(no correlationId: entry ${t.request.entry})`,
+          operationId: t.request.operationId,
+          lastOutcome: lastOutcome(t),
+        })),
+        // A charge may hide in a line that cannot be read: listed as what cannot be verified, naming the line.
+        ...(facts.defects ?? []).map((d) => ({ correlationId: `(ledger ${d})`, operationId: LEDGER_FILE, lastOutcome: 'Unknown' as const })),
+      ],
     },
     { allowSkips: options.allowSkips },
   );

@@ -21,7 +21,9 @@ import { harnessClientConfig, createMoneySession, type MoneySession } from '../.
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
+import { DIR_LOCK_FILE, lockReportDir } from '../../reports/dir-lock.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
+import { sameFile } from '../../reports/same-file.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
@@ -196,18 +198,30 @@ export function insideReportDir(reportDir: string, file: string): string | undef
 
 export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
   checkLoadRun(flags, config, money);
+  const runId = io.runId ?? newLoadRunId();
+  const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
+  makeDirectory(reportDir);
+  // One run per directory: a second one would share the ledger and the metric stream (refused with the holder's pid).
+  const lock = lockReportDir(reportDir, runId);
+  try {
+    return await runLoadLocked(flags, config, { ...io, runId }, money, reportDir);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRunIo & { readonly runId: string }, money: MoneySettings, reportDir: string): Promise<LoadRun> {
   const engine = selectEngine(flags.engine, io.env, io.cwd);
   // Refused or said before anything is built or started: what the VUs will take in memory (measured per engine).
   const memoryWarning = checkVuMemory(engine.engine, runVus(flags.profile, flags.vus), io.totalMemoryBytes ?? totalmem());
   if (memoryWarning !== undefined) io.progress.line(memoryWarning);
-  const runId = io.runId ?? newLoadRunId();
-  const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
-  makeDirectory(reportDir);
+  const runId = io.runId;
   const summaryFile = join(reportDir, K6_SUMMARY_FILE);
   const ndjsonPath = flags.outJson === undefined ? join(reportDir, DEFAULT_METRICS_FILE) : resolve(io.cwd, flags.outJson);
-  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything starts.
-  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE];
-  const collision = ownFiles.find((file) => join(reportDir, file) === ndjsonPath);
+  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything
+  // starts. Compared as files, links followed (a symlinked directory or a hard link is the same file).
+  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE, DIR_LOCK_FILE];
+  const collision = ownFiles.find((file) => sameFile(join(reportDir, file), ndjsonPath));
   if (collision !== undefined) throw usage(`--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`);
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
