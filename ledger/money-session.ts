@@ -59,7 +59,10 @@ export interface MoneySession {
   /** Reads what a capped run needs (price book, balance) and arms the hooks. */
   prepare(client: Pick<ClientCore, 'call'>, target: MoneyTarget): Promise<void>;
   /** Reconciles this run's unresolved transactions and builds the section; `refused` adds refusals counted elsewhere. */
-  finish(client: Pick<ClientCore, 'call' | 'pollStatus'>, options: { readonly allowSkips: boolean; readonly refused?: number; readonly deadlineMs?: number }): Promise<MoneyFinish>;
+  finish(
+    client: Pick<ClientCore, 'call' | 'pollStatus'>,
+    options: { readonly allowSkips: boolean; readonly refused?: number; readonly deadlineMs?: number; readonly defects?: readonly string[] },
+  ): Promise<MoneyFinish>;
   close(): void;
 }
 
@@ -166,7 +169,7 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
       const mapping = known.mapping;
       recoverSpool(ledgerPath);
       const read = readLedger(ledgerPath);
-      const defects = ledgerDefects(read);
+      const defects = [...ledgerDefects(read), ...(finishOptions.defects ?? [])];
       const mine = read.lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
       const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
       const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));

@@ -16,6 +16,8 @@ import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
 import { LEDGER_FILE } from '../../ledger/entry.ts';
+import { assertHeadroom, DEFAULT_DISK_HEADROOM, type DiskHeadroom } from '../../ledger/disk-headroom.ts';
+import { guardK6Ledger, type K6LedgerGuard } from '../../ledger/k6-guard.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
@@ -73,6 +75,8 @@ export interface LoadRunIo {
   readonly totalMemoryBytes?: number;
   /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
   readonly engineWorkers?: number;
+  /** Free space a guarded k6 run needs in its report dir (default ledger/disk-headroom.ts DEFAULT_DISK_HEADROOM); tests use a small file system. */
+  readonly diskHeadroom?: DiskHeadroom;
   /**
    * The command's signal watch (reports/interrupt-watch.ts): on the first signal the engine stops gracefully (k6 gets
    * the signal forwarded once) and the money still open is reconciled within INTERRUPT_RECONCILE_MS; nothing new starts.
@@ -194,6 +198,21 @@ export function exitCodeOf(engineExit: number, report: { readonly verdict: strin
 export function insideReportDir(reportDir: string, file: string): string | undefined {
   const rel = relative(reportDir, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
+}
+
+/**
+ * handleSummary's data, when k6 wrote it; a file k6 could not finish (a full disk, a kill) is said and left out, so
+ * the run still ends with its money verdict and the reconcile command instead of a parse error.
+ */
+async function readSummaryIfAny(file: string, say: (line: string) => void): Promise<K6SummaryData | undefined> {
+  if (!existsSync(file)) return undefined;
+  try {
+    return await readK6SummaryFile(file);
+  } catch (error) {
+    if (!(error instanceof HarnessError) || error.code !== 'GH_ERR_PARSE') throw error;
+    say(`load: ${error.message}: the run has no k6 results`);
+    return undefined;
+  }
 }
 
 export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
@@ -350,6 +369,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       io.onEngineOutput?.(chunk);
     };
     let engineExit = -1;
+    let ledgerGuard: K6LedgerGuard | undefined;
+    const ledgerDefects: string[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
     try {
       if (interrupted()) {
@@ -359,21 +380,12 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         const writer = session?.writer;
         // Guarded runs: k6's stderr is a file in the report dir (the spool), tailed here; see ledger/k6-spool.ts.
         const spoolPath = writer === undefined ? undefined : join(reportDir, K6_SPOOL_FILE);
+        // k6 cannot wait for a line to be durable: no start without free space for the ledger (refused, exit 2), and
+        // k6 is killed the moment a line cannot be written or the free space falls under the floor (ledger/k6-guard.ts).
+        if (writer !== undefined) assertHeadroom(reportDir, io.diskHeadroom ?? DEFAULT_DISK_HEADROOM);
+        ledgerGuard = writer === undefined ? undefined : guardK6Ledger({ dir: reportDir, writer, ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }), say: (line) => io.progress.line(line) });
         const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
-        const tail =
-          writer === undefined || spoolPath === undefined
-            ? undefined
-            : tailSpool(spoolPath, {
-                persist: (lines) => {
-                  try {
-                    writer.appendRaw(lines);
-                  } catch (error) {
-                    // The lines stay in the spool, where reconcile finds them; said loudly.
-                    io.progress.line(`gateway-harness: GH_ERR_LEDGER: cannot write the ledger (${error instanceof Error ? error.message : String(error)}); the lines stay in ${spoolPath}`);
-                  }
-                },
-                forward: output,
-              });
+        const tail = ledgerGuard === undefined || spoolPath === undefined ? undefined : tailSpool(spoolPath, { persist: ledgerGuard.persist, forward: output });
         let result;
         try {
           result = await runK6({
@@ -387,10 +399,12 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
             onOutput: output,
             ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
             ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
+            ...(ledgerGuard === undefined ? {} : { kill: ledgerGuard.kill }),
           });
         } finally {
           if (spoolFd !== undefined) closeSync(spoolFd);
           tail?.stop();
+          ledgerDefects.push(...(ledgerGuard?.finish() ?? []));
         }
         engineExit = result.exitCode;
         if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
@@ -413,7 +427,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     sampleCollector.flush();
-    const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
+    const summaryData = await readSummaryIfAny(summaryFile, (line) => io.progress.line(line));
     let remoteWrite: RemoteWriteSummary | undefined;
     if (prometheus !== undefined) {
       // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
@@ -435,7 +449,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
       const refused = summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
       // Interrupted: each open one is polled for a short bounded time; what stays open gets the command that finishes it.
-      const finish = await session.finish(harness, { allowSkips: false, refused, ...(interrupted() ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
+      const finish = await session.finish(harness, { allowSkips: false, refused, defects: ledgerDefects, ...(interrupted() || ledgerGuard?.kill.aborted === true ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
       // A ledger worth reporting: something was recorded or refused (a read-only production run has none).
       ledger = finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
       if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);
