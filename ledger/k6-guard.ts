@@ -9,6 +9,8 @@ export interface K6LedgerGuard {
   readonly kill: AbortSignal;
   /** The spool tail's `persist`: writes, or keeps the lines and stops k6. */
   persist(lines: readonly string[]): void;
+  /** Stops k6 now, saying why (the balance watch). */
+  stop(why: string): void;
   /** After k6 ended: the kept lines written (or printed), and what the ledger section must show (ledger/report.ts defects). */
   finish(): string[];
 }
@@ -38,6 +40,7 @@ export function guardK6Ledger(options: { readonly dir: string; readonly writer: 
   };
   return {
     kill: controller.signal,
+    stop,
     persist(lines) {
       // In order: what was kept first (a chunk's lines never overtake the lines before them).
       const all = [...kept.splice(0), ...lines];

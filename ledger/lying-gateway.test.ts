@@ -24,7 +24,7 @@ interface LiedRun {
   readonly totals: LedgerTotals;
 }
 
-async function runBehind(name: string, lies: Lies): Promise<LiedRun> {
+async function runBehind(name: string, lies: Lies, options: { readonly cap?: number; readonly balanceWatchMs?: number } = {}): Promise<LiedRun> {
   const funds = 100_000;
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds });
   const gateway = await startLyingGateway(sandbox.url, lies);
@@ -32,7 +32,7 @@ async function runBehind(name: string, lies: Lies): Promise<LiedRun> {
     const reportDir = join(dir, name);
     const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'v2', vus: '4', duration: '2s', reportDir });
     const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: gateway.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
-    const outcome = await runLoadReported(flags, config, { cwd: dir, env: { ...process.env }, engineWorkers: 1 }, { environment: 'production', allowCharges: true, cap: { amount: CAP, currency: 'USD' }, ledger: true });
+    const outcome = await runLoadReported(flags, config, { cwd: dir, env: { ...process.env }, engineWorkers: 1, ...(options.balanceWatchMs === undefined ? {} : { balanceWatchMs: options.balanceWatchMs }) }, { environment: 'production', allowCharges: true, cap: { amount: options.cap ?? CAP, currency: 'USD' }, ledger: true });
     const totals = ledgerTotals(foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines));
     return { outcome, moved: Math.round((funds - sandbox.app.store.availableFunds) * 100) / 100, totals };
   } finally {
@@ -60,5 +60,16 @@ describe('#32 a production gateway that answers a failure for a charge it execut
     expect(moved, outcome.output()).toBeLessThanOrEqual(CAP);
     expect(totals.successful).toBeGreaterThan(0);
     expect(sum(totals)).toBeGreaterThanOrEqual(moved);
+  }, 120_000);
+});
+
+describe('#32 a production gateway that takes more from the wallet than it was asked (each top-up executed twice)', () => {
+  it('the balance watch stops every charge once the wallet has lost more than the ledger holds', async () => {
+    const cap = 2_000;
+    const { outcome, moved } = await runBehind('twice', { chargeTwice: true }, { cap, balanceWatchMs: 100 });
+    expect(outcome.output()).toMatch(/GH_ERR_SPEND_CAP: the balance shows [\d.]+ spent, more than the [\d.]+ the ledger's charging requests can account for/);
+    // Without the watch the cap alone lets the wallet lose twice the cap; with it charging stops far below the cap.
+    expect(moved, outcome.output()).toBeLessThan(cap);
+    expect(outcome.report.ledger?.verdict).not.toBe('pass');
   }, 120_000);
 });

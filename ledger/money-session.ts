@@ -56,6 +56,8 @@ export interface MoneySession {
   /** The open ledger (the k6 capture writes through it). */
   readonly writer?: LedgerWriter;
   readonly prices: PriceBook;
+  /** The balance read before the run (a capped run), for the balance watch. */
+  readonly balanceBefore: number | undefined;
   /** Reads what a capped run needs (price book, balance) and arms the hooks. */
   prepare(client: Pick<ClientCore, 'call'>, target: MoneyTarget): Promise<void>;
   /** Reconciles this run's unresolved transactions and builds the section; `refused` adds refusals counted elsewhere. */
@@ -128,6 +130,9 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
     ...(writer === undefined ? {} : { writer }),
     get prices() {
       return prices;
+    },
+    get balanceBefore() {
+      return balanceBefore;
     },
     async prepare(client, target) {
       known = target;

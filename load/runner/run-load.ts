@@ -12,7 +12,9 @@ import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '..
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
 import { addFaultCounts, createFaultTally, type FaultCounts } from '../../api/faults.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
-import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
+import { BALANCE_WATCH_MS, ledgerWorstCase, watchBalance, type BalanceWatch } from '../../ledger/balance-watch.ts';
+import { haltSharedBudget, SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
+import { readBalance } from '../../ledger/read-prices.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
 import { LEDGER_FILE } from '../../ledger/entry.ts';
@@ -77,6 +79,8 @@ export interface LoadRunIo {
   readonly engineWorkers?: number;
   /** Free space a guarded k6 run needs in its report dir (default ledger/disk-headroom.ts DEFAULT_DISK_HEADROOM); tests use a small file system. */
   readonly diskHeadroom?: DiskHeadroom;
+  /** How often (real ms) a capped run reads the balance (default ledger/balance-watch.ts BALANCE_WATCH_MS). */
+  readonly balanceWatchMs?: number;
   /**
    * The command's signal watch (reports/interrupt-watch.ts): on the first signal the engine stops gracefully (k6 gets
    * the signal forwarded once) and the money still open is reconciled within INTERRUPT_RECONCILE_MS; nothing new starts.
@@ -198,6 +202,27 @@ export function exitCodeOf(engineExit: number, report: { readonly verdict: strin
 export function insideReportDir(reportDir: string, file: string): string | undefined {
   const rel = relative(reportDir, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
+}
+
+/** The balance watch of a capped run (ledger/balance-watch.ts); undefined when the run has no balance read before it. */
+function startBalanceWatch(options: {
+  readonly session: MoneySession | undefined;
+  readonly harness: GatewayClient | undefined;
+  readonly runId: string;
+  readonly version: 'v1' | 'v2';
+  readonly intervalMs: number | undefined;
+  readonly trip: (why: string) => void;
+}): BalanceWatch | undefined {
+  const { session, harness } = options;
+  const before = session?.balanceBefore;
+  if (session?.ledgerPath === undefined || harness === undefined || before === undefined) return undefined;
+  return watchBalance({
+    before,
+    read: () => readBalance(harness, options.version),
+    ledgerHolds: ledgerWorstCase(session.ledgerPath, options.runId),
+    intervalMs: options.intervalMs ?? BALANCE_WATCH_MS,
+    trip: options.trip,
+  });
 }
 
 /**
@@ -372,6 +397,20 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     let ledgerGuard: K6LedgerGuard | undefined;
     const ledgerDefects: string[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
+    // A capped run's last line of defence: the wallet losing more than the ledger holds stops every charge at once.
+    const balanceWatch = startBalanceWatch({
+      session,
+      harness,
+      runId,
+      version: flags.api === 'v1' ? 'v1' : 'v2',
+      intervalMs: io.balanceWatchMs,
+      trip: (why) => {
+        io.progress.line(`gateway-harness: GH_ERR_SPEND_CAP: ${why}: charging stops now`);
+        ledgerDefects.push(`balance watch: ${why}`);
+        if (engineMoney?.cells !== undefined) haltSharedBudget(engineMoney.cells);
+        ledgerGuard?.stop(why);
+      },
+    });
     try {
       if (interrupted()) {
         // A signal came while the run was being prepared: no load is started (what was prepared is still closed below).
@@ -424,6 +463,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         engineRemoteWrite = result.remoteWrite;
       }
     } finally {
+      await balanceWatch?.stop();
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     sampleCollector.flush();
