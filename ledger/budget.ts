@@ -45,7 +45,14 @@ export function createLocalBudget(capCents: number): SpendBudget {
 /** Slots of the shared counter. */
 const COMMITTED = 0;
 const REFUSED = 1;
-export const SHARED_BUDGET_BYTES = 2 * 4;
+/** Non-zero: no reservation succeeds any more (the harness saw the wallet lose more than the ledger holds). */
+const HALTED = 2;
+export const SHARED_BUDGET_BYTES = 3 * 4;
+
+/** Stops every reservation of every thread sharing `cells` from now on (ledger/balance-watch.ts). */
+export function haltSharedBudget(cells: SharedArrayBuffer): void {
+  Atomics.store(new Int32Array(cells), HALTED, 1);
+}
 
 /**
  * The same counter over shared memory: every engine worker thread holds a view of one SharedArrayBuffer, and a
@@ -57,7 +64,7 @@ export function createSharedBudget(cells: Int32Array, capCents: number): SpendBu
     reserve(cents) {
       for (;;) {
         const current = Atomics.load(cells, COMMITTED);
-        if (current + cents > capCents) {
+        if (current + cents > capCents || Atomics.load(cells, HALTED) !== 0) {
           Atomics.add(cells, REFUSED, 1);
           return false;
         }

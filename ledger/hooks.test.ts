@@ -9,6 +9,7 @@ import type { BuiltRequest } from '../api/request-builder.ts';
 import { createLocalBudget } from './budget.ts';
 import { createEntryIds, type LedgerLine } from './entry.ts';
 import { createMoneyHooks, isMoneyRefusal, type MoneyHost } from './hooks.ts';
+import { foldLedger, ledgerTotals } from './ledger-state.ts';
 import type { MoneySettings } from './money-settings.ts';
 import { buildPriceBook } from './price-book.ts';
 
@@ -135,12 +136,46 @@ describe('money hooks', () => {
     expect(h.sent.map((b) => b.body)).toHaveLength(2);
   });
 
-  it('gives a Failed transaction its reservation back, and settles a Successful one at the charged amount', async () => {
-    const h = harness({ topup: [{ code: '510' }, { code: '000', charged: 7.25 }] });
+  it('gives a Failed transaction its reservation back once the status endpoint confirms it, and settles a Successful one at the charged amount', async () => {
+    const h = harness({ topup: [{ code: '510' }, { code: '000', charged: 7.25 }], status: [{ code: '510' }] });
     await h.core.transact('v2.transaction.topup', body('c-1', 9));
+    // Production: the direct failure alone is the gateway's word; the worst case stays reserved until the status read.
+    expect(h.budget.committed()).toBe(900);
+    await h.core.call('v2.transaction.status', { path: { correlationId: 'c-1' } });
     expect(h.budget.committed()).toBe(0);
     await h.core.transact('v2.transaction.topup', body('c-2', 9));
     expect(h.budget.committed()).toBe(725);
+  });
+
+  it('sandbox ledger: a direct failure gives its reservation back at once', async () => {
+    const h = harness({ settings: { ...ALLOWED, environment: 'sandbox' }, topup: [{ code: '510' }] });
+    await h.core.transact('v2.transaction.topup', body('c-1', 9));
+    expect(h.budget.committed()).toBe(0);
+  });
+
+  it('#32: settles a success whose charged amount is implausible (zero, negative) at its reservation, never at nothing', async () => {
+    const h = harness({ topup: [{ code: '000', charged: 0 }, { code: '000', charged: -3 }] });
+    await h.core.transact('v2.transaction.topup', body('c-1', 9));
+    await h.core.transact('v2.transaction.topup', body('c-2', 9));
+    expect(h.budget.committed()).toBe(1800);
+    const outcomes = h.lines.filter((l) => l.type === 'outcome');
+    expect(outcomes.map((l) => l.type === 'outcome' && l.charged)).toEqual([
+      { amount: 9, currency: 'USD', from: 'estimate' },
+      { amount: 9, currency: 'USD', from: 'estimate' },
+    ]);
+    // The cap holds: a third 9 USD top-up would cross 20 USD.
+    await expect(h.core.transact('v2.transaction.topup', body('c-3', 9))).rejects.toMatchObject({ code: 'GH_ERR_SPEND_CAP' });
+  });
+
+  it('#32: a direct failure the status endpoint says was Successful is recorded Successful and settled as a charge', async () => {
+    const h = harness({ topup: [{ code: '011' }], status: [{ code: '000', charged: 8.5 }] });
+    const result = await h.core.transact('v2.transaction.topup', body('c-1', 9));
+    expect(result).toMatchObject({ outcome: 'Failed', final: true });
+    await h.core.call('v2.transaction.status', { path: { correlationId: 'c-1' } });
+    expect(h.budget.committed()).toBe(850);
+    const transactions = foldLedger(h.lines);
+    expect(transactions[0]?.outcome).toMatchObject({ outcome: 'Successful', source: 'status', charged: { amount: 8.5, from: 'payload' } });
+    expect(ledgerTotals(transactions)).toMatchObject({ successful: 1, failed: 0 });
   });
 
   it('refuses a charge it cannot bound (no amount, SKU without a price) under a cap', async () => {
@@ -182,11 +217,13 @@ describe('money hooks', () => {
     expect(h.budget.committed()).toBeGreaterThan(0);
   });
 
-  it('an HTTP 500 on a submission is final Failed (spec: "Treated as failed by the client") and gives the reservation back', async () => {
-    const h = harness({ topup: [{ code: 'http500' }] });
+  it('an HTTP 500 on a submission is final Failed (spec: "Treated as failed by the client"); its reservation is held until the status endpoint has no record of it', async () => {
+    const h = harness({ topup: [{ code: 'http500' }], status: [{ code: '027' }] });
     const result = await h.core.transact('v2.transaction.topup', body('c-5'));
     expect(result).toMatchObject({ outcome: 'Failed', final: true });
     expect(h.lines[1]).toMatchObject({ outcome: 'Failed', rule: 'http-not-200', httpStatus: 500 });
+    expect(h.budget.committed()).toBe(500);
+    await h.core.call('v2.transaction.status', { path: { correlationId: 'c-5' } });
     expect(h.budget.committed()).toBe(0);
   });
 

@@ -9,6 +9,7 @@ import type { Classification } from '../api/outcome.ts';
 import { classifyStatusCheck } from '../api/poll.ts';
 import type { SpendBudget } from './budget.ts';
 import type { LedgerLine, LedgerOutcomeLine, LedgerRequestLine, OutcomeSource } from './entry.ts';
+import { chargedOf } from './ledger-state.ts';
 import { chargingRefusal } from './guard.ts';
 import { assertCapCurrency, formatMoney, fromCents, toCents, walletCurrencyOf, type MoneySettings } from './money-settings.ts';
 import { estimateCharge, type PriceBook } from './price-book.ts';
@@ -89,18 +90,13 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
   const sent = new WeakMap<BuiltRequest, OpenEntry>();
   const statusOf = new WeakMap<BuiltRequest, string>();
   const open = new Map<string, OpenEntry>();
+  const unconfirmed = new Map<string, OpenEntry>();
 
   const outcomeLine = (entry: OpenEntry, exchange: CoreExchange, cls: Classification, source: OutcomeSource): LedgerOutcomeLine => {
     const response = exchange.response;
     const code = response.envelope?.responseCode;
-    let charged: LedgerOutcomeLine['charged'];
-    if (cls.outcome === 'Successful') {
-      const paid = readNumber(response.envelope?.payLoad, options.mapping.chargedAmount);
-      const estimate = entry.line.estimate;
-      if (paid !== undefined && paid >= 0) charged = { amount: paid, currency: walletCurrency, from: 'payload' };
-      else if (estimate !== undefined) charged = { amount: estimate.amount, currency: estimate.currency, from: 'estimate' };
-      else if (entry.line.amount !== null) charged = { amount: entry.line.amount, currency: entry.line.currency ?? walletCurrency, from: 'request' };
-    }
+    const paid = cls.outcome === 'Successful' ? readNumber(response.envelope?.payLoad, options.mapping.chargedAmount) : undefined;
+    const charged = cls.outcome === 'Successful' ? chargedOf(paid, entry.line, walletCurrency) : undefined;
     return {
       v: 1,
       type: 'outcome',
@@ -118,6 +114,13 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
     };
   };
 
+  /**
+   * Real money: a direct Failed answer is the gateway's word alone (it may have executed the charge), so the
+   * reservation is held until the status endpoint confirms the failure (ledger/README.md "Trusted settlement").
+   */
+  const awaitsConfirmation = (entry: OpenEntry, line: LedgerOutcomeLine): boolean =>
+    line.final && line.outcome === 'Failed' && line.source === 'response' && entry.line.environment === 'production' && entry.line.correlationId !== null;
+
   const settle = (entry: OpenEntry, line: LedgerOutcomeLine): void => {
     const budget = host.budget;
     if (budget === undefined || !line.final) return;
@@ -127,8 +130,21 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
 
   const record = async (entry: OpenEntry, exchange: CoreExchange, cls: Classification, source: OutcomeSource): Promise<void> => {
     const line = outcomeLine(entry, exchange, cls, source);
-    settle(entry, line);
+    if (awaitsConfirmation(entry, line)) unconfirmed.set(entry.line.correlationId as string, entry);
+    else settle(entry, line);
     if (host.append !== undefined) await host.append(line);
+  };
+
+  /** A status answer about a direct failure: Successful overrides it (recorded, settled), a failure or "not found" releases it. */
+  const confirm = async (entry: OpenEntry, exchange: CoreExchange): Promise<void> => {
+    const response = exchange.response;
+    const code = response.envelope?.responseCode;
+    const notFound = response.httpStatus === 200 && code !== undefined && options.status.notFoundCodes.includes(code);
+    const cls = classifyStatusCheck(response);
+    if (!notFound && !cls.final) return;
+    unconfirmed.delete(entry.line.correlationId as string);
+    if (!notFound && cls.outcome === 'Successful') await record(entry, exchange, cls, 'status');
+    else host.budget?.release(entry.reservedCents);
   };
 
   return {
@@ -205,6 +221,8 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
       const id = statusOf.get(exchange.built);
       if (id === undefined) return;
       statusOf.delete(exchange.built);
+      const doubted = unconfirmed.get(id);
+      if (doubted !== undefined) return confirm(doubted, exchange);
       const waiting = open.get(id);
       if (waiting === undefined) return;
       const cls = classifyStatusCheck(exchange.response, {

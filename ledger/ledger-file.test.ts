@@ -1,6 +1,6 @@
 // ledger.jsonl on disk: appends are complete lines, secrets never reach the file, and a line torn by a crash mid-write
 // does not stop the rest from being read.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,26 @@ describe('ledger file', () => {
 
   it('says so when the ledger does not exist', () => {
     expect(() => readLedger(join(dir, 'none.jsonl'))).toThrow(/does not exist/);
+  });
+});
+
+describe('a ledger replaced or cut under its writer (#32 finding 3)', () => {
+  it('refuses the next append when another file took its name', () => {
+    const path = join(dir, 'replaced.jsonl');
+    const w = openLedgerWriter(path);
+    w.append(request('1'));
+    writeFileSync(`${path}.new`, '{"metric":"http_reqs"}\n');
+    renameSync(`${path}.new`, path);
+    expect(() => w.append(request('2'))).toThrow(expect.objectContaining({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/replaced or removed/) }));
+    w.close();
+  });
+
+  it('refuses the next append when the file was cut (opened for writing with truncation)', () => {
+    const path = join(dir, 'cut.jsonl');
+    const w = openLedgerWriter(path);
+    w.append([request('1'), request('2')]);
+    writeFileSync(path, '{"metric":"http_reqs"}\n');
+    expect(() => w.append(request('3'))).toThrow(expect.objectContaining({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/was cut/) }));
+    w.close();
   });
 });

@@ -1,11 +1,33 @@
 // Folds ledger lines into transactions: each request line with its latest outcome (a final one wins over any later
-// non-final one). What reconcile polls, what the reports count. Pure and runtime-neutral.
+// non-final one; a status answer's final outcome over a disagreeing direct answer). What reconcile polls, what the reports count. Pure and runtime-neutral.
 import type { Outcome } from '../api/outcome.ts';
 import type { LedgerLine, LedgerOutcomeLine, LedgerRequestLine } from './entry.ts';
 
+/** A charged amount a wallet can show: finite and above zero (zero or less from a charge that succeeded is a gateway's mistake). */
+export function plausibleCharge(paid: number | undefined): paid is number {
+  return paid !== undefined && Number.isFinite(paid) && paid > 0;
+}
+
+/**
+ * What a Successful transaction cost, as the ledger counts it: the payload's amount when it is plausible, else the
+ * reservation (the worst case: an implausible answer never lowers the count), else the request's own amount.
+ */
+export function chargedOf(paid: number | undefined, request: Pick<LedgerRequestLine, 'estimate' | 'amount' | 'currency'>, walletCurrency: string): LedgerOutcomeLine['charged'] {
+  if (plausibleCharge(paid)) return { amount: paid, currency: walletCurrency, from: 'payload' };
+  if (request.estimate !== undefined) return { amount: request.estimate.amount, currency: request.estimate.currency, from: 'estimate' };
+  if (request.amount !== null) return { amount: request.amount, currency: request.currency ?? walletCurrency, from: 'request' };
+  return undefined;
+}
+
+/** A direct answer that a later status answer overrides: the status endpoint's final outcome is the authority. */
+function overrides(current: LedgerOutcomeLine | undefined, line: LedgerOutcomeLine): boolean {
+  if (current === undefined || !current.final) return true;
+  return current.source === 'response' && line.final && line.source !== 'response' && line.outcome !== current.outcome;
+}
+
 export interface LedgerTransaction {
   readonly request: LedgerRequestLine;
-  /** The deciding outcome line: the first final one, else the latest; undefined when no outcome was recorded. */
+  /** The deciding outcome line: the first final one (a status one over a direct answer), else the latest; undefined when none was recorded. */
   readonly outcome?: LedgerOutcomeLine;
 }
 
@@ -30,7 +52,7 @@ export function foldLedger(lines: readonly LedgerLine[]): LedgerTransaction[] {
     }
     if (line.type === 'request') {
       slot.request ??= line;
-    } else if (slot.outcome === undefined || !slot.outcome.final) {
+    } else if (overrides(slot.outcome, line)) {
       slot.outcome = line;
     }
   }

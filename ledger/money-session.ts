@@ -10,7 +10,7 @@ import { createLocalBudget, type SpendBudget } from './budget.ts';
 import { createEntryIds, LEDGER_FILE, runtimeToken, type LedgerLine } from './entry.ts';
 import { createMoneyHooks, MoneyRefusal, type MoneyHooks } from './hooks.ts';
 import { recoverSpool } from './k6-spool.ts';
-import { openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
+import { ledgerDefects, openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
 import { foldLedger, isFinal, type LedgerTransaction } from './ledger-state.ts';
 import { assertCapCurrency, toCents, walletCurrencyOf, type MoneySettings } from './money-settings.ts';
 import { EMPTY_PRICE_BOOK, type PriceBook } from './price-book.ts';
@@ -56,10 +56,15 @@ export interface MoneySession {
   /** The open ledger (the k6 capture writes through it). */
   readonly writer?: LedgerWriter;
   readonly prices: PriceBook;
+  /** The balance read before the run (a capped run), for the balance watch. */
+  readonly balanceBefore: number | undefined;
   /** Reads what a capped run needs (price book, balance) and arms the hooks. */
   prepare(client: Pick<ClientCore, 'call'>, target: MoneyTarget): Promise<void>;
   /** Reconciles this run's unresolved transactions and builds the section; `refused` adds refusals counted elsewhere. */
-  finish(client: Pick<ClientCore, 'call' | 'pollStatus'>, options: { readonly allowSkips: boolean; readonly refused?: number; readonly deadlineMs?: number }): Promise<MoneyFinish>;
+  finish(
+    client: Pick<ClientCore, 'call' | 'pollStatus'>,
+    options: { readonly allowSkips: boolean; readonly refused?: number; readonly deadlineMs?: number; readonly defects?: readonly string[] },
+  ): Promise<MoneyFinish>;
   close(): void;
 }
 
@@ -126,6 +131,9 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
     get prices() {
       return prices;
     },
+    get balanceBefore() {
+      return balanceBefore;
+    },
     async prepare(client, target) {
       known = target;
       if (settings.cap !== undefined) {
@@ -165,7 +173,9 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
       if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
       const mapping = known.mapping;
       recoverSpool(ledgerPath);
-      const mine = readLedger(ledgerPath).lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
+      const read = readLedger(ledgerPath);
+      const defects = [...ledgerDefects(read), ...(finishOptions.defects ?? [])];
+      const mine = read.lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
       const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
       const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));
       const open = transactions.filter((t) => !isFinal(t)).length;
@@ -186,6 +196,7 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
           ...(settings.cap === undefined ? {} : { cap: settings.cap, committed: committedOf(result.transactions) }),
           ...(settings.cap === undefined ? {} : { refused }),
           ...(balanceBefore === undefined || balanceAfter === undefined ? {} : { balance: { before: balanceBefore, after: balanceAfter } }),
+          ...(defects.length === 0 ? {} : { defects }),
         },
         { allowSkips: finishOptions.allowSkips, file: LEDGER_FILE },
       );

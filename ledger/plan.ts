@@ -24,6 +24,8 @@ export interface MoneyPlan {
   readonly total?: number;
   /** The plan priced from the target's catalog (commands whose requests are known before they start). */
   readonly priced?: PlanCoverage;
+  /** What the dry run read from the target, when it read something without pricing the plan (the wallet's currency). */
+  readonly read?: string;
 }
 
 /** A charging request a plan sends `count` times at most, with its body. */
@@ -92,7 +94,8 @@ export function assertPlanCovered(what: string, coverage: PlanCoverage): void {
 }
 
 export function planLines(plan: MoneyPlan, settings: MoneySettings): string[] {
-  const sent = plan.priced === undefined ? 'nothing was sent' : 'nothing charging was sent (its catalog was read to price the plan)';
+  const sent =
+    plan.priced !== undefined ? 'nothing charging was sent (its catalog was read to price the plan)' : plan.read !== undefined ? `nothing charging was sent (${plan.read})` : 'nothing was sent';
   const lines = [`dry run: ${plan.what} against ${plan.target} (${settings.environment}); ${sent}`];
   if (plan.items.length === 0) {
     lines.push('charging operations: none (this plan sends no request that charges)');

@@ -5,7 +5,7 @@
 import type { ClientCore } from '../api/client-core.ts';
 import { readNumber, type FieldMapping } from '../api/field-mapping.ts';
 import type { LedgerOutcomeLine } from './entry.ts';
-import { isFinal, ledgerTotals, type LedgerTotals, type LedgerTransaction } from './ledger-state.ts';
+import { chargedOf, isFinal, ledgerTotals, type LedgerTotals, type LedgerTransaction } from './ledger-state.ts';
 
 export interface ReconcileOptions {
   readonly client: Pick<ClientCore, 'pollStatus'>;
@@ -66,17 +66,7 @@ export async function reconcileTransactions(transactions: readonly LedgerTransac
       const learnt = poll.final || poll.last.rule === 'not-found-at-target';
       if (!learnt) continue;
       const paid = poll.outcome === 'Successful' ? readNumber(response.envelope?.payLoad, options.mapping.chargedAmount) : undefined;
-      const estimate = t.request.estimate;
-      const charged: LedgerOutcomeLine['charged'] =
-        poll.outcome !== 'Successful'
-          ? undefined
-          : paid !== undefined && paid >= 0
-            ? { amount: paid, currency: options.walletCurrency, from: 'payload' }
-            : estimate !== undefined
-              ? { amount: estimate.amount, currency: estimate.currency, from: 'estimate' }
-              : t.request.amount !== null
-                ? { amount: t.request.amount, currency: t.request.currency ?? options.walletCurrency, from: 'request' }
-                : undefined;
+      const charged = poll.outcome === 'Successful' ? chargedOf(paid, t.request, options.walletCurrency) : undefined;
       const line: LedgerOutcomeLine = {
         v: 1,
         type: 'outcome',

@@ -56,6 +56,15 @@ describe('buildLedgerSection', () => {
     expect(ledgerLines(section, 'ledger.jsonl').join('\n')).toMatch(/unresolved c-3 v2\.transaction\.topup: Unknown/);
   });
 
+  it('#32: never says "charged nothing" while charges are unresolved, and says when the balance moved more than the ledger counts', () => {
+    const open: LedgerTransaction[] = [{ request: request('1'), outcome: outcome('1', 'Unknown', false) }, { request: request('2'), outcome: outcome('2', 'Failed', true) }];
+    const section = buildLedgerSection({ result: { transactions: open, polled: 1, resolved: 0, totals: ledgerTotals(open) }, balance: { before: -100, after: -90 } }, { allowSkips: false });
+    const text = ledgerLines(section, 'ledger.jsonl').join('\n');
+    expect(text).not.toMatch(/charged nothing(?! final)/);
+    expect(text).toMatch(/charged nothing final yet, the 1 unresolved not counted/);
+    expect(text).toMatch(/the balance moved 10\.00 more than the ledger counts as charged/);
+  });
+
   it('reconcileTable shows every transaction with its outcome, charge and what decided it', () => {
     const table = reconcileTable(transactions);
     expect(table[0]).toMatch(/^correlationId\s+operation\s+outcome\s+charged\s+decided by$/);

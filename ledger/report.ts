@@ -19,6 +19,8 @@ export interface LedgerFacts {
   readonly committed?: number;
   readonly refused?: number;
   readonly balance?: { readonly before: number; readonly after: number };
+  /** Lines of the ledger that could not be read or cannot be true (ledger-file.ts ledgerDefects): each leaves the run incomplete. */
+  readonly defects?: readonly string[];
 }
 
 export function buildLedgerSection(facts: LedgerFacts, options: { readonly allowSkips: boolean; readonly file?: string }): LedgerSection {
@@ -28,11 +30,15 @@ export function buildLedgerSection(facts: LedgerFacts, options: { readonly allow
       file: options.file ?? LEDGER_FILE,
       entries: totals.entries,
       charged: totals.charged.map((c) => ({ amount: c.amount, currency: c.currency })),
-      unresolved: totals.unresolved.map((t) => ({
-        correlationId: t.request.correlationId ?? `(no correlationId: entry ${t.request.entry})`,
-        operationId: t.request.operationId,
-        lastOutcome: lastOutcome(t),
-      })),
+      unresolved: [
+        ...totals.unresolved.map((t) => ({
+          correlationId: t.request.correlationId ?? `(no correlationId: entry ${t.request.entry})`,
+          operationId: t.request.operationId,
+          lastOutcome: lastOutcome(t),
+        })),
+        // A charge may hide in a line that cannot be read: listed as what cannot be verified, naming the line.
+        ...(facts.defects ?? []).map((d) => ({ correlationId: `(ledger ${d})`, operationId: LEDGER_FILE, lastOutcome: 'Unknown' as const })),
+      ],
     },
     { allowSkips: options.allowSkips },
   );
@@ -47,14 +53,36 @@ export function buildLedgerSection(facts: LedgerFacts, options: { readonly allow
 }
 
 /** What a command prints about money at the end (stderr or stdout, the command decides). */
+/**
+ * What was charged, said so that it cannot read as "nothing" while charges are still open: with unresolved ones the
+ * total is what is final so far, and they are not in it.
+ */
+function chargedPhrase(section: LedgerSection): string {
+  const open = section.unresolved.length;
+  if (open === 0) return `charged ${formatCharged(section.charged)}`;
+  const final = section.charged.length === 0 ? 'nothing final yet' : `${formatCharged(section.charged)} in final transactions`;
+  return `charged ${final}, the ${open} unresolved not counted (they may have charged)`;
+}
+
+/** When the wallet moved by more than the ledger counts as charged: said, with the difference (a gateway's mistake or a charge the ledger lacks). */
+function balanceGap(section: LedgerSection): string | undefined {
+  const moved = section.balance?.moved;
+  if (moved === undefined) return undefined;
+  const charged = section.charged.reduce((sum, c) => sum + c.amount, 0);
+  const gap = Math.round((moved - charged) * 100) / 100;
+  return gap >= 0.01 ? `the balance moved ${gap.toFixed(2)} more than the ledger counts as charged: check the account statement` : undefined;
+}
+
 export function ledgerLines(section: LedgerSection, path: string): string[] {
-  const lines = [`${ledgerLine(section)}; charged ${formatCharged(section.charged)}; ledger ${path}`];
+  const lines = [`${ledgerLine(section)}; ${chargedPhrase(section)}; ledger ${path}`];
   if (section.spendCap !== undefined) {
     const committed = section.committed === undefined ? '' : `, ${formatMoney(section.committed.amount, section.committed.currency)} committed`;
     lines.push(`spend cap ${formatMoney(section.spendCap.amount, section.spendCap.currency)}${committed}${section.refused ? `; ${section.refused} charging request${section.refused === 1 ? '' : 's'} not sent (cap or unbounded charge)` : ''}`);
   }
   if (section.balance !== undefined) {
     lines.push(`balance before ${section.balance.before}, after ${section.balance.after}: the run took ${section.balance.moved}`);
+    const gap = balanceGap(section);
+    if (gap !== undefined) lines.push(gap);
   }
   for (const u of section.unresolved) lines.push(`  unresolved ${u.correlationId} ${u.operationId}: ${u.lastOutcome}`);
   return lines;

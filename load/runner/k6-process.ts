@@ -28,6 +28,8 @@ export interface K6RunRequest {
    * sent to k6 once (k6 stops gracefully and still writes its summary, exit 105); when `forced` aborts, k6 is killed.
    */
   readonly interrupt?: { readonly signal: AbortSignal; readonly forced: AbortSignal; readonly received: () => { readonly signal: NodeJS.Signals } | undefined };
+  /** When it aborts, k6 is killed at once (SIGKILL): the money guard can no longer make its ledger lines durable. */
+  readonly kill?: AbortSignal;
 }
 
 export interface K6RunResult {
@@ -105,11 +107,14 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
       else interrupt.signal.addEventListener('abort', forward, { once: true });
       interrupt.forced.addEventListener('abort', kill, { once: true });
     }
+    if (request.kill?.aborted === true) kill();
+    else request.kill?.addEventListener('abort', kill, { once: true });
     const cleanup = (): void => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       interrupt?.signal.removeEventListener('abort', forward);
       interrupt?.forced.removeEventListener('abort', kill);
+      request.kill?.removeEventListener('abort', kill);
     };
     child.once('error', (error) => {
       cleanup();

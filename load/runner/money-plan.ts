@@ -1,7 +1,12 @@
 // The --dry-run plan of a load run: the scenario's charging operations and the most requests the profile's schedule
 // can make of each (every flow sends at most one charging request per iteration). Nothing is sent to compute it.
 import { describeScenario, iterationBound, parseScenario } from '../../engine/executors/registry.ts';
+import type { TargetConfig } from '../../api/target-config.ts';
+import { createGatewayClient } from '../../client/gateway-client.ts';
+import { harnessClientConfig } from '../../ledger/money-session.ts';
+import { assertCapCurrency, type MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
+import { readWalletCurrency } from '../../ledger/read-prices.ts';
 import { buildK6Options } from '../profiles.ts';
 import { scenarioOperations } from '../scenarios.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -35,4 +40,19 @@ export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
       .filter((op) => op.charges)
       .map((operation) => ({ operation, ...(iterations === undefined ? {} : { count: iterations }), note })),
   };
+}
+
+/**
+ * A capped dry run against a real target reads the wallet currency from the target's catalog (a read): a cap in
+ * another currency would refuse the real run, so the dry run is refused the same way (exit 2) instead of passing.
+ */
+export async function checkDryRunCap(config: TargetConfig, money: MoneySettings, plan: MoneyPlan): Promise<MoneyPlan> {
+  if (money.cap === undefined || config.baseUrl === undefined || plan.items.length === 0) return plan;
+  const client = createGatewayClient(harnessClientConfig({ ...config, baseUrl: config.baseUrl }));
+  try {
+    assertCapCurrency(money.cap, await readWalletCurrency(client));
+  } finally {
+    await client.close();
+  }
+  return { ...plan, read: "its catalog was read for the wallet's currency" };
 }

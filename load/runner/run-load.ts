@@ -12,16 +12,22 @@ import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '..
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
 import { addFaultCounts, createFaultTally, type FaultCounts } from '../../api/faults.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
-import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
+import { BALANCE_WATCH_MS, ledgerWorstCase, watchBalance, type BalanceWatch } from '../../ledger/balance-watch.ts';
+import { haltSharedBudget, SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
+import { readBalance } from '../../ledger/read-prices.ts';
 import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
 import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
 import { LEDGER_FILE } from '../../ledger/entry.ts';
+import { assertHeadroom, DEFAULT_DISK_HEADROOM, type DiskHeadroom } from '../../ledger/disk-headroom.ts';
+import { guardK6Ledger, type K6LedgerGuard } from '../../ledger/k6-guard.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
+import { DIR_LOCK_FILE, lockReportDir } from '../../reports/dir-lock.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
+import { sameFile } from '../../reports/same-file.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
@@ -72,6 +78,10 @@ export interface LoadRunIo {
   readonly totalMemoryBytes?: number;
   /** Worker threads of the Node engine (default: the engine's 'auto'); tests spread VUs over several. */
   readonly engineWorkers?: number;
+  /** Free space a guarded k6 run needs in its report dir (default ledger/disk-headroom.ts DEFAULT_DISK_HEADROOM); tests use a small file system. */
+  readonly diskHeadroom?: DiskHeadroom;
+  /** How often (real ms) a capped run reads the balance (default ledger/balance-watch.ts BALANCE_WATCH_MS). */
+  readonly balanceWatchMs?: number;
   /**
    * The command's signal watch (reports/interrupt-watch.ts): on the first signal the engine stops gracefully (k6 gets
    * the signal forwarded once) and the money still open is reconciled within INTERRUPT_RECONCILE_MS; nothing new starts.
@@ -195,20 +205,68 @@ export function insideReportDir(reportDir: string, file: string): string | undef
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
 }
 
+/** The balance watch of a capped run (ledger/balance-watch.ts); undefined when the run has no balance read before it. */
+function startBalanceWatch(options: {
+  readonly session: MoneySession | undefined;
+  readonly harness: GatewayClient | undefined;
+  readonly runId: string;
+  readonly version: 'v1' | 'v2';
+  readonly intervalMs: number | undefined;
+  readonly trip: (why: string) => void;
+}): BalanceWatch | undefined {
+  const { session, harness } = options;
+  const before = session?.balanceBefore;
+  if (session?.ledgerPath === undefined || harness === undefined || before === undefined) return undefined;
+  return watchBalance({
+    before,
+    read: () => readBalance(harness, options.version),
+    ledgerHolds: ledgerWorstCase(session.ledgerPath, options.runId),
+    intervalMs: options.intervalMs ?? BALANCE_WATCH_MS,
+    trip: options.trip,
+  });
+}
+
+/**
+ * handleSummary's data, when k6 wrote it; a file k6 could not finish (a full disk, a kill) is said and left out, so
+ * the run still ends with its money verdict and the reconcile command instead of a parse error.
+ */
+async function readSummaryIfAny(file: string, say: (line: string) => void): Promise<K6SummaryData | undefined> {
+  if (!existsSync(file)) return undefined;
+  try {
+    return await readK6SummaryFile(file);
+  } catch (error) {
+    if (!(error instanceof HarnessError) || error.code !== 'GH_ERR_PARSE') throw error;
+    say(`load: ${error.message}: the run has no k6 results`);
+    return undefined;
+  }
+}
+
 export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
   checkLoadRun(flags, config, money);
+  const runId = io.runId ?? newLoadRunId();
+  const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
+  makeDirectory(reportDir);
+  // One run per directory: a second one would share the ledger and the metric stream (refused with the holder's pid).
+  const lock = lockReportDir(reportDir, runId);
+  try {
+    return await runLoadLocked(flags, config, { ...io, runId }, money, reportDir);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRunIo & { readonly runId: string }, money: MoneySettings, reportDir: string): Promise<LoadRun> {
   const engine = selectEngine(flags.engine, io.env, io.cwd);
   // Refused or said before anything is built or started: what the VUs will take in memory (measured per engine).
   const memoryWarning = checkVuMemory(engine.engine, runVus(flags.profile, flags.vus), io.totalMemoryBytes ?? totalmem());
   if (memoryWarning !== undefined) io.progress.line(memoryWarning);
-  const runId = io.runId ?? newLoadRunId();
-  const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
-  makeDirectory(reportDir);
+  const runId = io.runId;
   const summaryFile = join(reportDir, K6_SUMMARY_FILE);
   const ndjsonPath = flags.outJson === undefined ? join(reportDir, DEFAULT_METRICS_FILE) : resolve(io.cwd, flags.outJson);
-  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything starts.
-  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE];
-  const collision = ownFiles.find((file) => join(reportDir, file) === ndjsonPath);
+  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything
+  // starts. Compared as files, links followed (a symlinked directory or a hard link is the same file).
+  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE, DIR_LOCK_FILE];
+  const collision = ownFiles.find((file) => sameFile(join(reportDir, file), ndjsonPath));
   if (collision !== undefined) throw usage(`--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`);
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
@@ -337,7 +395,23 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       io.onEngineOutput?.(chunk);
     };
     let engineExit = -1;
+    let ledgerGuard: K6LedgerGuard | undefined;
+    const ledgerDefects: string[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
+    // A capped run's last line of defence: the wallet losing more than the ledger holds stops every charge at once.
+    const balanceWatch = startBalanceWatch({
+      session,
+      harness,
+      runId,
+      version: flags.api === 'v1' ? 'v1' : 'v2',
+      intervalMs: io.balanceWatchMs,
+      trip: (why) => {
+        io.progress.line(`gateway-harness: GH_ERR_SPEND_CAP: ${why}: charging stops now`);
+        ledgerDefects.push(`balance watch: ${why}`);
+        if (engineMoney?.cells !== undefined) haltSharedBudget(engineMoney.cells);
+        ledgerGuard?.stop(why);
+      },
+    });
     try {
       if (interrupted()) {
         // A signal came while the run was being prepared: no load is started (what was prepared is still closed below).
@@ -346,21 +420,12 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         const writer = session?.writer;
         // Guarded runs: k6's stderr is a file in the report dir (the spool), tailed here; see ledger/k6-spool.ts.
         const spoolPath = writer === undefined ? undefined : join(reportDir, K6_SPOOL_FILE);
+        // k6 cannot wait for a line to be durable: no start without free space for the ledger (refused, exit 2), and
+        // k6 is killed the moment a line cannot be written or the free space falls under the floor (ledger/k6-guard.ts).
+        if (writer !== undefined) assertHeadroom(reportDir, io.diskHeadroom ?? DEFAULT_DISK_HEADROOM);
+        ledgerGuard = writer === undefined ? undefined : guardK6Ledger({ dir: reportDir, writer, ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }), say: (line) => io.progress.line(line) });
         const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
-        const tail =
-          writer === undefined || spoolPath === undefined
-            ? undefined
-            : tailSpool(spoolPath, {
-                persist: (lines) => {
-                  try {
-                    writer.appendRaw(lines);
-                  } catch (error) {
-                    // The lines stay in the spool, where reconcile finds them; said loudly.
-                    io.progress.line(`gateway-harness: GH_ERR_LEDGER: cannot write the ledger (${error instanceof Error ? error.message : String(error)}); the lines stay in ${spoolPath}`);
-                  }
-                },
-                forward: output,
-              });
+        const tail = ledgerGuard === undefined || spoolPath === undefined ? undefined : tailSpool(spoolPath, { persist: ledgerGuard.persist, forward: output });
         let result;
         try {
           result = await runK6({
@@ -374,10 +439,12 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
             onOutput: output,
             ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
             ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
+            ...(ledgerGuard === undefined ? {} : { kill: ledgerGuard.kill }),
           });
         } finally {
           if (spoolFd !== undefined) closeSync(spoolFd);
           tail?.stop();
+          ledgerDefects.push(...(ledgerGuard?.finish() ?? []));
         }
         engineExit = result.exitCode;
         if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
@@ -397,10 +464,11 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
         engineRemoteWrite = result.remoteWrite;
       }
     } finally {
+      await balanceWatch?.stop();
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     sampleCollector.flush();
-    const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
+    const summaryData = await readSummaryIfAny(summaryFile, (line) => io.progress.line(line));
     let remoteWrite: RemoteWriteSummary | undefined;
     if (prometheus !== undefined) {
       // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
@@ -422,7 +490,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
       const refused = summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
       // Interrupted: each open one is polled for a short bounded time; what stays open gets the command that finishes it.
-      const finish = await session.finish(harness, { allowSkips: false, refused, ...(interrupted() ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
+      const finish = await session.finish(harness, { allowSkips: false, refused, defects: ledgerDefects, ...(interrupted() || ledgerGuard?.kill.aborted === true ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
       // A ledger worth reporting: something was recorded or refused (a read-only production run has none).
       ledger = finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
       if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);

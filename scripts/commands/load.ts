@@ -17,7 +17,7 @@ import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad }
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
-import { loadMoneyPlan } from '../../load/runner/money-plan.ts';
+import { checkDryRunCap, loadMoneyPlan } from '../../load/runner/money-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
@@ -84,7 +84,8 @@ export function register(program: Command): void {
     const config = configFromOptions(opts);
     const money = moneySettingsFrom(opts, config.environment);
     if (opts.dryRun === true) {
-      for (const line of planLines(loadMoneyPlan(flags, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
+      const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
+      for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
       process.exitCode = 0;
       return;
     }

@@ -69,6 +69,14 @@ export function coverMigration(charges: readonly PlannedCharge[], prices: PriceB
   return pricePlan(charges, prices, cap, smaller);
 }
 
+/** The plan's items with the counts of the charges planned from the target's catalog (not the upper bound). */
+export function plannedItems(plan: MoneyPlan, charges: readonly PlannedCharge[]): MoneyPlan['items'] {
+  return plan.items.map((item) => {
+    const count = charges.filter((c) => c.operation.id === item.operation.id).reduce((n, c) => n + c.count, 0);
+    return { ...item, count, note: `${count} as planned from the target's catalog: ${item.note}` };
+  });
+}
+
 /** --dry-run with a cap: reads the catalog and the price book (nothing charging is sent) and prints the priced plan. */
 async function pricedDryRun(config: TargetConfig, sessionOptions: TargetSessionOptions, plan: MoneyPlan, settings: MoneySettings, purposes: string[] | undefined, load: LoadSettings): Promise<number> {
   const cap = settings.cap as SpendCap;
@@ -82,7 +90,8 @@ async function pricedDryRun(config: TargetConfig, sessionOptions: TargetSessionO
     const read = await readPriceBook(session.client, session.config.fieldMapping);
     assertCapCurrency(cap, read.book.wallet);
     const planned = await planMigration(session, { ...(purposes === undefined ? {} : { pairs: purposes }), load });
-    const priced = { ...plan, priced: coverMigration(planned.charges, read.book, cap, load) };
+    // The counts of the plan as built from the catalog: the same requests the worst case is priced for.
+    const priced = { ...plan, items: plannedItems(plan, planned.charges), priced: coverMigration(planned.charges, read.book, cap, load) };
     for (const line of planLines(priced, settings)) process.stdout.write(`${line}\n`);
     return EXIT.ok;
   });

@@ -1,0 +1,85 @@
+// A k6 run that charges, its report dir on a small file system (a 200 KB tmpfs), against a production-mode sandbox
+// (#32 finding 1): refused before anything is sent without room for its ledger; stopped at once when the room runs
+// out, with every charge the sandbox received in the ledger. Skipped, saying so, without k6 or without a tmpfs mount.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/load-config.ts';
+import { findK6 } from '../load/engine-select.ts';
+import { parseLoadFlags } from '../load/runner/load-options.ts';
+import { runLoad } from '../load/runner/run-load.ts';
+import { createProgress } from '../reports/progress.ts';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { LEDGER_FILE } from './entry.ts';
+import { readLedger } from './ledger-file.ts';
+import type { MoneySettings } from './money-settings.ts';
+
+const k6 = findK6(process.env);
+const dir = mkdtempSync(join(tmpdir(), 'gh-k6-full-disk-'));
+const disk = join(dir, 'disk');
+mkdirSync(disk);
+
+function mountTmpfs(): string | undefined {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', disk], { stdio: 'pipe' });
+    return undefined;
+  } catch (error) {
+    return `cannot mount a 200 KB tmpfs here (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+  }
+}
+
+const cannot = k6 === undefined ? 'no k6 found (set K6_BIN or put k6 on PATH)' : mountTmpfs();
+if (cannot !== undefined) console.warn(`ledger/k6-full-disk.test.ts: ${cannot}: the full-disk k6 run is SKIPPED`);
+
+const MONEY: MoneySettings = { environment: 'production', allowCharges: true, cap: { amount: 4_000, currency: 'USD' }, ledger: true };
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  if (cannot === undefined) execFileSync('umount', [disk]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function runInto(reportDir: string, headroom?: { startBytes: number; stopBytes: number }) {
+  let printed = '';
+  const progress = createProgress({ stream: { write: (text: string) => void (printed += text) }, tty: false });
+  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'k6', api: 'v2', vus: '4', duration: '30s', reportDir });
+  const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
+  try {
+    const run = await runLoad(flags, config, { cwd: dir, env: { ...process.env, K6_BIN: k6?.path ?? '' }, progress, ...(headroom === undefined ? {} : { diskHeadroom: headroom }) }, MONEY);
+    return { run, printed: () => printed };
+  } finally {
+    progress.done();
+  }
+}
+
+describe.skipIf(cannot !== undefined)('k6 with its ledger on a nearly full disk', () => {
+  it('no room to start: refused (GH_ERR_LEDGER) before k6 starts, nothing charged', async () => {
+    sandbox.app.stats.reset();
+    const reportDir = join(disk, 'refused');
+    await expect(runInto(reportDir)).rejects.toMatchObject({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/KiB free: a k6 run that charges needs at least/) });
+    expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
+    rmSync(reportDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('the room runs out mid-run: k6 is stopped at once, and every charge the gateway received is in the ledger', async () => {
+    sandbox.app.stats.reset();
+    const reportDir = join(disk, 'filling');
+    const fundsBefore = sandbox.app.store.availableFunds;
+    const { run, printed } = await runInto(reportDir, { startBytes: 96 * 1024, stopBytes: 48 * 1024 });
+    expect(printed()).toMatch(/k6 is stopped now/);
+    expect(run.engineExit).not.toBe(0);
+    const requests = readLedger(join(reportDir, LEDGER_FILE)).lines.filter((l) => l.type === 'request');
+    const received = sandbox.app.stats.snapshot().chargingRequests;
+    expect(received, printed()).toBeGreaterThan(0);
+    expect(requests.length, printed()).toBe(received);
+    // A verdict on the money, not a parse error: the ledger section, and the wallet within the cap.
+    expect(run.ledger, printed()).toBeDefined();
+    expect(fundsBefore - sandbox.app.store.availableFunds).toBeLessThanOrEqual(MONEY.cap?.amount ?? 0);
+    writeFileSync(join(dir, 'last-output.txt'), printed());
+  }, 120_000);
+});
