@@ -9,6 +9,7 @@ import { runSchedule } from './controller/scheduler.ts';
 import { writeSummaries } from './controller/summary-outputs.ts';
 import { evaluateFinalThresholds } from './controller/thresholds.ts';
 import { Threads, workerCount } from './controller/threads.ts';
+import { mergeLoopSamples, type LoopSample } from './loop-monitor.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { OptionsError, type RunOverrides } from './options.ts';
 import { ProgressReporter, type ProgressMode } from './progress.ts';
@@ -61,6 +62,8 @@ export interface EngineRunResult {
   summary: K6SummaryData;
   /** What the remote-write output did (pushes, failures, series), when it was on. */
   remoteWrite?: RemoteWriteStats;
+  /** The VU threads' event loops per second, the busiest thread for each (engine/loop-monitor.ts). */
+  loop?: LoopSample[];
 }
 
 function emptySummary(): K6SummaryData {
@@ -147,5 +150,5 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   runtime.phase = 'summary';
   await writeSummaries(summary, script.vu0.exports.handleSummary, { cwd, stdout, stderr, summaryExport: options.summaryExport, logError });
   await runtime.close();
-  return { exitCode, summary, ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
+  return { exitCode, summary, loop: mergeLoopSamples(threads.loopSamples), ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
 }

@@ -9,6 +9,7 @@ import { mayUseSyncHttp } from '../bundle.ts';
 import { scenarioMaxVUs, scenarioShare } from '../executors/registry.ts';
 import { executionTuple } from '../execution-segment.ts';
 import { helperCode } from '../http/sync-client.ts';
+import type { LoopSample } from '../loop-monitor.ts';
 import { OptionsError, type ConsolidatedOptions } from '../options.ts';
 import type { ProgressView } from '../progress.ts';
 import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from '../protocol.ts';
@@ -102,6 +103,8 @@ export class Threads {
   /** The first thread failure (a crash, a script error in init or in the run): the run ends with 107. */
   failure: string | undefined;
   private readonly progressByWorker: WorkerProgress[] = [];
+  /** Every VU thread's seconds of event-loop delay and utilization (engine/loop-monitor.ts), in arrival order. */
+  readonly loopSamples: LoopSample[] = [];
   private readonly ready: Array<Promise<void>> = [];
   private readonly done: Array<Promise<void>> = [];
   private snapshotWaiters: Array<(m: Snapshot) => void> = [];
@@ -221,6 +224,9 @@ export class Threads {
             break;
           case 'progress':
             if (role === 'vu') this.progressByWorker[index] = m.progress;
+            break;
+          case 'loop':
+            this.loopSamples.push(m.sample);
             break;
           case 'points':
             onPoints(m.metricNames, m.text);
