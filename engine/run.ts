@@ -47,6 +47,8 @@ export interface EngineRunOptions {
    * money host: ledger appends and a spend counter in shared memory). The controller's init run does not get them.
    */
   hostModules?: ReadonlyArray<HostModule>;
+  /** Each VU thread's second of event-loop delay and utilization as it arrives (engine/loop-monitor.ts). */
+  onLoop?: (sample: LoopSample) => void;
   /**
    * Like Ctrl-C to k6: when it aborts, the run stops gracefully (no new iteration, running ones interrupted, teardown,
    * thresholds and handleSummary over what was measured) and ends with k6's 105. The embedding program owns the signals.
@@ -109,7 +111,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   }
 
   const mode = progressMode(options.progress, stderr);
-  const threads = new Threads({ script, count, pointsWanted: outputs.pointsWanted, hostModules: options.hostModules, stdout, stderr, onPoints: outputs.deliver });
+  const threads = new Threads({ script, count, pointsWanted: outputs.pointsWanted, hostModules: options.hostModules, stdout, stderr, onPoints: outputs.deliver, ...(options.onLoop === undefined ? {} : { onLoop: options.onLoop }) });
   const schedule = await runSchedule({
     script,
     threads,

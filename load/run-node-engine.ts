@@ -36,6 +36,8 @@ export interface NodeEngineRequest {
   readonly hostModules?: readonly HostModule[];
   /** Aborted: the run stops gracefully, like k6 on Ctrl-C (exit 105, summary over what was measured). */
   readonly interrupt?: AbortSignal;
+  /** Each engine thread's second of event-loop delay and utilization, as it arrives. */
+  readonly onLoop?: (sample: LoopSample) => void;
 }
 
 /** A stream handing every chunk to `onChunk` as text. */
@@ -82,6 +84,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
     ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
     ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
+    ...(request.onLoop === undefined ? {} : { onLoop: request.onLoop }),
   });
   return { exitCode: result.exitCode, summary: result.summary, ...(result.loop === undefined ? {} : { loop: result.loop }), ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
 }

@@ -95,6 +95,8 @@ export interface ThreadSettings {
   readonly stderr: NodeJS.WritableStream;
   /** A worker's batch of NDJSON point lines. */
   readonly onPoints: (names: readonly string[], text: string) => void;
+  /** A VU thread's second of event-loop delay and utilization, as it arrives (EngineRunOptions.onLoop). */
+  readonly onLoop?: (sample: LoopSample) => void;
 }
 
 export class Threads {
@@ -227,6 +229,7 @@ export class Threads {
             break;
           case 'loop':
             this.loopSamples.push(m.sample);
+            this.settings.onLoop?.(m.sample);
             break;
           case 'points':
             onPoints(m.metricNames, m.text);

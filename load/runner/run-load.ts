@@ -40,6 +40,7 @@ import type { PayloadCheckInputs } from '../../reports/payload-checks.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
 import { startProcMonitor } from './generator-monitor.ts';
+import { startGeneratorPusher } from './generator-prometheus.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
@@ -352,7 +353,10 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     };
     let engineExit = -1;
     // The generator measured all the time: k6's process once spawned, or this one (the Node engine's threads run here).
-    const procMonitor = startProcMonitor(engine.engine === 'k6' ? {} : { pid: process.pid });
+    // With --out prometheus they are pushed as they come (gateway_harness_generator_*, generator-prometheus.ts).
+    const generatorPush = prometheus === undefined ? undefined : startGeneratorPusher(prometheus, runId, engine.engine === 'k6' ? 'k6' : 'node');
+    const onPoint = (point: GeneratorPoint): void => generatorPush?.add(point);
+    const procMonitor = startProcMonitor({ ...(engine.engine === 'k6' ? {} : { pid: process.pid }), onPoint });
     let loopSamples: readonly GeneratorPoint[] = [];
     let procPoints: readonly GeneratorPoint[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
@@ -411,6 +415,7 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
           ...hostModulesOf(engineMoney, io.engineHostModules),
           ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
           ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt.signal }),
+          onLoop: onPoint,
         });
         engineExit = result.exitCode;
         engineRemoteWrite = result.remoteWrite;
@@ -423,17 +428,18 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
     sampleCollector.flush();
     const summaryData = existsSync(summaryFile) ? await readK6SummaryFile(summaryFile) : undefined;
     let remoteWrite: RemoteWriteSummary | undefined;
+    const generatorPushes = await generatorPush?.finish();
     if (prometheus !== undefined) {
       // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
       const thresholdError = summaryData === undefined ? undefined : await pushThresholds(prometheus, summaryData, runId);
       const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
-      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1);
-      const lastError = thresholdError ?? engineRemoteWrite?.lastError;
+      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1) + (generatorPushes?.failed ?? 0);
+      const lastError = thresholdError ?? generatorPushes?.lastError ?? engineRemoteWrite?.lastError;
       if (failed > 0) io.progress.line(`load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`);
       remoteWrite = remoteWriteSummary(prometheus, {
         failedPushes: failed,
         thresholdSeries: thresholdCount,
-        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0), series: engineRemoteWrite.series }),
+        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0) + (generatorPushes?.pushes ?? 0), series: engineRemoteWrite.series }),
         ...(lastError === undefined ? {} : { lastError }),
       });
     }
