@@ -20,12 +20,12 @@ function flags(label: string, threshold: string) {
 }
 
 /**
- * Every engine thread blocked 2 s of every 2.1 s: a request in flight when a block starts is read about 2 s late, so the
- * threshold (max < 1 s) is crossed by the blocks, and by no more than they add even while this shared box slows the
- * sandbox itself by up to a second.
+ * Every engine thread blocked 3 s of every 3.1 s: a request in flight when a block starts is read about 3 s late, so the
+ * threshold (max < 2 s) is crossed by the blocks, and by no more than they add even while this shared box slows the
+ * sandbox itself by up to two seconds. (The profile's own per-operation thresholds may be crossed by them too.)
  */
-const BLOCKED: LoopBlocker = { blockMs: 2_000, everyMs: 2_100 };
-const THRESHOLD = 'http_req_duration:max<1000';
+const BLOCKED: LoopBlocker = { blockMs: 3_000, everyMs: 3_100 };
+const THRESHOLD = 'http_req_duration:max<2000';
 
 describe('the Node engine beside its own saturated event loop', () => {
   const config = loadConfig({ cwd: workDir, env: {} });
@@ -37,11 +37,11 @@ describe('the Node engine beside its own saturated event loop', () => {
       const r = await runLoadReported(flags('blocked', THRESHOLD), config, blocked);
       const load = r.report.load;
       expect(load?.thresholds.find((t) => t.metric === 'http_req_duration'), r.output()).toMatchObject({ ok: false });
-      expect(load?.generator).toMatchObject({ source: 'node', latencyBound: ['http_req_duration max<1000'] });
-      expect(load?.generator?.windows[0]?.peakLoopDelayP99Ms).toBeGreaterThan(1000);
+      expect(load?.generator).toMatchObject({ source: 'node', latencyBound: expect.arrayContaining(['http_req_duration max<2000']) });
+      expect(load?.generator?.windows[0]?.peakLoopDelayP99Ms).toBeGreaterThan(2000);
       expect(r.report).toMatchObject({ verdict: 'incomplete', exitCode: 1 });
       expect(r.exitCode).toBe(1);
-      expect(r.report.verdictLine).toMatch(/^INCOMPLETE: load catalog-browse\/smoke \(node\): incomplete: the load generator was saturated \(\d\d:\d\d:\d\d–\d\d:\d\d:\d\d UTC, event-loop delay p99 \d+ ms.*1 latency threshold crossed then measured the generator, not the gateway/);
+      expect(r.report.verdictLine).toMatch(/^INCOMPLETE: load catalog-browse\/smoke \(node\): incomplete: the load generator was saturated \(\d\d:\d\d:\d\d–\d\d:\d\d:\d\d UTC, event-loop delay p99 \d+ ms.*\d+ latency thresholds? crossed then measured the generator, not the gateway/);
     },
     RUN_TIMEOUT_MS,
   );
