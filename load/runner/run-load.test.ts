@@ -15,6 +15,7 @@ describe('exitCodeOf', () => {
     [99, summary(1, 'incomplete'), 1, 'a latency threshold crossed while the load generator was saturated: the report says incomplete'],
     [99, summary(0), 0, 'the same, accepted with --allow-skips'],
     [99, undefined, 99, 'thresholds crossed, no summary to judge them'],
+    [99, summary(1, 'fail'), 99, 'thresholds crossed and a check failed: still 99, as before'],
     [107, undefined, 107, 'script error, passed through'],
     [108, summary(0), 108, 'k6 setup/teardown error, passed through'],
     [0, undefined, 1, 'no summary data written'],

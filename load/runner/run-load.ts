@@ -191,9 +191,10 @@ export function k6Label(path: string): string {
 export function exitCodeOf(engineExit: number, report: { readonly verdict: string; readonly exitCode: number } | undefined): number {
   // Interrupted: 128 + the signal (or k6's 105), whatever the engine said; never a pass.
   if (report?.verdict === 'interrupted' || report?.verdict === 'unusable') return report.exitCode;
-  // 99 (thresholds crossed, by the engine's count) is the report's to say: a latency threshold crossed while the
-  // generator was saturated is incomplete there (reports/generator.ts), not crossed.
-  if (engineExit !== 0 && !(engineExit === 99 && report !== undefined)) return engineExit;
+  // 99 (thresholds crossed, by the engine's count) with a report left with no crossed threshold: the generator explained
+  // them (reports/generator.ts), and the report says incomplete (or pass with --allow-skips).
+  if (engineExit === 99 && (report?.verdict === 'incomplete' || report?.verdict === 'pass')) return report.exitCode;
+  if (engineExit !== 0) return engineExit;
   if (report === undefined) return 1;
   return report.exitCode;
 }
