@@ -36,6 +36,10 @@ describe('saturatedWindows', () => {
 
   it("judges the Node engine by its threads' loop delay alone: the process's CPU includes the embedded sandbox's", () => {
     expect(saturatedWindows(nodeSeries([5, 5, 5, 5]))).toEqual([]);
+    // Seconds before the threads report (setup) have the process's figures only: they say nothing on the Node engine.
+    const setup = [second(0, { cpuShare: 0.99, runQueueShare: 1.5 }), second(1, { cpuShare: 0.99, runQueueShare: 1.5 })];
+    expect(generatorReport('node', 2, setup).windows).toEqual([]);
+    expect(generatorReport('k6', 2, setup).windows).toHaveLength(1);
   });
 
   it('judges k6 by its CPU (no bound on what it added) and by its run-queue wait (bounded by the wait per wake-up)', () => {
