@@ -66,6 +66,7 @@ describe('the load verdict with the generator measured', () => {
     const s = section([p95(900)], nodeSeries([250, 260, 240]));
     expect(s.generator?.latencyBound).toBeUndefined();
     expect(loadVerdict(s)).toBe('thresholds');
+    expect(loadLine(s)).toMatch(/crossed \(http_req_duration p\(95\)<50, observed .*\) while the load generator was saturated \(01:00:00–01:00:03 UTC, event-loop delay p99 260 ms\), by more than the 260 ms a request it can have added$/);
   });
 
   it('an idle generator leaves a crossed latency threshold crossed', () => {

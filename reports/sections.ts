@@ -1,6 +1,6 @@
 // Verdict rules and one-line descriptions of each report section (conformance, load, drift, migration, ledger).
 // One table of rules so the gate, summary.md, JUnit and the HTML banner all say the same thing in the same words.
-import { windowsText } from './generator.ts';
+import { isLatencyThreshold, windowsText } from './generator.ts';
 import { combineVerdicts, type Verdict } from './verdict.ts';
 import type {
   ComparedOperation,
@@ -171,6 +171,15 @@ function generatorBoundText(section: LoadSection, bound: LoadSection['thresholds
   );
 }
 
+/** A latency threshold crossed by more than a saturated generator can have added: said, so the reader weighs the figure. */
+function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds']): string {
+  const windows = section.generator?.windows ?? [];
+  if (windows.length === 0 || !crossed.some((t) => isLatencyThreshold(t.metric))) return '';
+  const bound = windows.map((w) => w.explainsMs).filter((ms): ms is number => ms !== undefined);
+  if (bound.length === 0) return '';
+  return ` while the load generator was saturated (${windowsText(windows)}), by more than the ${formatMs(Math.max(...bound))} a request it can have added`;
+}
+
 export function loadLine(section: LoadSection, allowSkips = false): string {
   const label = loadLabel(section);
   const found = loadProblems(section);
@@ -179,7 +188,7 @@ export function loadLine(section: LoadSection, allowSkips = false): string {
   // Everything else of a run whose setup failed (thresholds without samples, checks that never ran) follows from it.
   if (found.unusable) return `${label}: setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)`;
   if (crossed.length > 0) {
-    problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})`);
+    problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})${saturatedBeside(section, crossed)}`);
   }
   if (found.generatorBound.length > 0) problems.push(generatorBoundText(section, found.generatorBound, allowSkips));
   if (failedChecks.length > 0) {
