@@ -2,6 +2,7 @@
 import type { Segment } from './executors/schedule.ts';
 import type { GroupTreeState } from './metrics/groups.ts';
 import type { StoreState, SubmetricDef } from './metrics/store.ts';
+import type { LoopSample } from './loop-monitor.ts';
 import type { ConsolidatedOptions } from './options.ts';
 
 export interface WorkerInit {
@@ -42,6 +43,8 @@ export interface WorkerProgress {
 export type WorkerMessage =
   | { type: 'ready'; vusInitialized: number }
   | { type: 'progress'; progress: WorkerProgress }
+  /** One second of the thread's event loop (engine/loop-monitor.ts): the generator's own measurements. */
+  | { type: 'loop'; sample: LoopSample }
   | { type: 'points'; metricNames: string[]; text: string }
   | { type: 'snapshot'; store: StoreState; groups: GroupTreeState }
   | { type: 'done'; store: StoreState; groups: GroupTreeState }

@@ -9,6 +9,7 @@ import { runSchedule } from './controller/scheduler.ts';
 import { writeSummaries } from './controller/summary-outputs.ts';
 import { evaluateFinalThresholds } from './controller/thresholds.ts';
 import { Threads, workerCount } from './controller/threads.ts';
+import { mergeLoopSamples, type LoopSample } from './loop-monitor.ts';
 import { GroupTree } from './metrics/groups.ts';
 import { OptionsError, type RunOverrides } from './options.ts';
 import { ProgressReporter, type ProgressMode } from './progress.ts';
@@ -46,6 +47,8 @@ export interface EngineRunOptions {
    * money host: ledger appends and a spend counter in shared memory). The controller's init run does not get them.
    */
   hostModules?: ReadonlyArray<HostModule>;
+  /** Each VU thread's second of event-loop delay and utilization as it arrives (engine/loop-monitor.ts). */
+  onLoop?: (sample: LoopSample) => void;
   /**
    * Like Ctrl-C to k6: when it aborts, the run stops gracefully (no new iteration, running ones interrupted, teardown,
    * thresholds and handleSummary over what was measured) and ends with k6's 105. The embedding program owns the signals.
@@ -61,6 +64,8 @@ export interface EngineRunResult {
   summary: K6SummaryData;
   /** What the remote-write output did (pushes, failures, series), when it was on. */
   remoteWrite?: RemoteWriteStats;
+  /** The VU threads' event loops per second, the busiest thread for each (engine/loop-monitor.ts). */
+  loop?: LoopSample[];
 }
 
 function emptySummary(): K6SummaryData {
@@ -106,7 +111,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   }
 
   const mode = progressMode(options.progress, stderr);
-  const threads = new Threads({ script, count, pointsWanted: outputs.pointsWanted, hostModules: options.hostModules, stdout, stderr, onPoints: outputs.deliver });
+  const threads = new Threads({ script, count, pointsWanted: outputs.pointsWanted, hostModules: options.hostModules, stdout, stderr, onPoints: outputs.deliver, ...(options.onLoop === undefined ? {} : { onLoop: options.onLoop }) });
   const schedule = await runSchedule({
     script,
     threads,
@@ -147,5 +152,5 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   runtime.phase = 'summary';
   await writeSummaries(summary, script.vu0.exports.handleSummary, { cwd, stdout, stderr, summaryExport: options.summaryExport, logError });
   await runtime.close();
-  return { exitCode, summary, ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
+  return { exitCode, summary, loop: mergeLoopSamples(threads.loopSamples), ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
 }

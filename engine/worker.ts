@@ -7,6 +7,7 @@ import { executionTuple } from './execution-segment.ts';
 import type { ExecutorHost } from './executors/host.ts';
 import { plannedVUs, runScenario, scenarioShare } from './executors/registry.ts';
 import { SyncHttpClient } from './http/sync-client.ts';
+import { startLoopMonitor } from './loop-monitor.ts';
 import { PointBuffer } from './ndjson.ts';
 import type { ScenarioConfig } from './options.ts';
 import type { ControllerMessage, WorkerInit, WorkerMessage, WorkerProgress } from './protocol.ts';
@@ -207,6 +208,7 @@ function runVUs(): void {
 
   const run = async (startAt: number): Promise<void> => {
     runtime.testStartedAt = startAt;
+    const loop = startLoopMonitor((sample) => send({ type: 'loop', sample }));
     const ticker = setInterval(() => {
       points?.drain();
       send({ type: 'progress', progress: progress() });
@@ -226,6 +228,7 @@ function runVUs(): void {
       }),
     );
     clearInterval(ticker);
+    loop.stop();
     points?.drain();
     send({ type: 'progress', progress: progress() });
     send({ type: 'done', store: runtime.store.toState(), groups: runtime.groups.toState() });

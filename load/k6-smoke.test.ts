@@ -98,6 +98,22 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
     },
     RUN_TIMEOUT_MS,
   );
+
+  it(
+    "measures the generator itself: k6's process CPU and run-queue wait from /proc, one value per second, in the report",
+    async () => {
+      const r = await run(path, { scenario: 'catalog-browse', vus: '2', duration: '3s' }, `${version}-generator`);
+      expect([0, 1], r.output).toContain(r.exitCode); // 1 only when this shared box starved k6 (then the line says so)
+      const generator = r.report.load?.generator;
+      expect(generator).toMatchObject({ source: 'k6', cores: expect.any(Number), limits: { cpuShare: 0.9 } });
+      const cpu = generator?.series.cpuShare.filter((v): v is number => v !== null) ?? [];
+      expect(cpu.length, JSON.stringify(generator?.series)).toBeGreaterThanOrEqual(2);
+      for (const share of cpu) expect(share).toBeGreaterThanOrEqual(0);
+      if (process.platform === 'linux') expect(generator?.series.runQueueShare?.some((v) => v !== null)).toBe(true);
+      expect(generator?.series.loopDelayP99Ms).toBeUndefined();
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 // Crossed thresholds, a drained wallet and the in-bundle refusal need one k6 only: the newest when present (it starts in a fraction of a second).

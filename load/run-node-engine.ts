@@ -2,6 +2,7 @@
 // the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
 import { Writable } from 'node:stream';
 import { runEngine } from '../engine/run.ts';
+import type { LoopSample } from '../engine/loop-monitor.ts';
 import type { HostModule } from '../engine/protocol.ts';
 import type { RemoteWriteConfig } from '../engine/remote-write/config.ts';
 import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
@@ -11,6 +12,7 @@ import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
 export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type RemoteWriteConfig } from '../engine/remote-write/config.ts';
 export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
 export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
+export type { HostModule } from '../engine/protocol.ts';
 export type { PromTimeSeries } from '../engine/remote-write/wire.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
@@ -34,6 +36,8 @@ export interface NodeEngineRequest {
   readonly hostModules?: readonly HostModule[];
   /** Aborted: the run stops gracefully, like k6 on Ctrl-C (exit 105, summary over what was measured). */
   readonly interrupt?: AbortSignal;
+  /** Each engine thread's second of event-loop delay and utilization, as it arrives. */
+  readonly onLoop?: (sample: LoopSample) => void;
 }
 
 /** A stream handing every chunk to `onChunk` as text. */
@@ -51,6 +55,8 @@ export interface NodeEngineResult {
   readonly exitCode: number;
   readonly summary?: unknown;
   readonly remoteWrite?: RemoteWriteStats;
+  /** The engine threads' event loops per second (engine/loop-monitor.ts): the generator's own measurements. */
+  readonly loop?: readonly LoopSample[];
 }
 
 function sinkTo(output: (chunk: string) => void): Writable {
@@ -78,6 +84,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
     ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
     ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
+    ...(request.onLoop === undefined ? {} : { onLoop: request.onLoop }),
   });
-  return { exitCode: result.exitCode, summary: result.summary, ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
+  return { exitCode: result.exitCode, summary: result.summary, ...(result.loop === undefined ? {} : { loop: result.loop }), ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
 }

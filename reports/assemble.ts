@@ -65,7 +65,7 @@ function partOf(section: ReportSectionName, input: ReportInput, allowSkips: bool
     case 'conformance':
       return input.conformance && { section, verdict: input.conformance.verdict, line: conformanceLine(input.conformance, allowSkips) };
     case 'load':
-      return input.load && { section, verdict: input.load.verdict, line: loadLine(input.load) };
+      return input.load && { section, verdict: input.load.verdict, line: loadLine(input.load, allowSkips) };
     case 'comparison':
       return input.comparison && { section, verdict: input.comparison.verdict, line: comparisonLine(input.comparison) };
     case 'drift':

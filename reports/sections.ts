@@ -1,5 +1,6 @@
 // Verdict rules and one-line descriptions of each report section (conformance, load, drift, migration, ledger).
 // One table of rules so the gate, summary.md, JUnit and the HTML banner all say the same thing in the same words.
+import { isLatencyThreshold, windowsText } from './generator.ts';
 import { combineVerdicts, type Verdict } from './verdict.ts';
 import type {
   ComparedOperation,
@@ -85,10 +86,14 @@ function checkThresholdName(metric: string): string | undefined {
   return /^checks\{check:(.+)\}$/.exec(metric)?.[1];
 }
 
+type LoadJudged = Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted' | 'generator'>;
+
 /** What a load section found wrong or could not verify, each list in the order the verdict weighs them. */
-export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted'>): {
+export function loadProblems(section: LoadJudged): {
   readonly unusable: boolean;
   readonly crossed: LoadSection['thresholds'];
+  /** Latency thresholds crossed while the load generator was saturated (reports/generator.ts): not the gateway's. */
+  readonly generatorBound: LoadSection['thresholds'];
   /** Checks that failed where no `checks{check:<name>}` threshold decides how many fails are tolerated. */
   readonly failedChecks: LoadSection['checks'];
   readonly unverified: LoadSection['thresholds'];
@@ -96,9 +101,12 @@ export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' 
   readonly noRequest: boolean;
 } {
   const tolerated = new Set(section.thresholds.map((t) => checkThresholdName(t.metric)).filter((n): n is string => n !== undefined));
+  const bound = new Set(section.generator?.latencyBound ?? []);
+  const isBound = (t: LoadSection['thresholds'][number]): boolean => bound.has(`${t.metric} ${t.expression}`);
   return {
     unusable: section.setupCompleted === false,
-    crossed: section.thresholds.filter((t) => !t.ok),
+    crossed: section.thresholds.filter((t) => !t.ok && !isBound(t)),
+    generatorBound: section.thresholds.filter((t) => !t.ok && isBound(t)),
     failedChecks: section.checks.filter((c) => c.fails > 0 && !tolerated.has(c.name)),
     // A check's own threshold without samples is the check that never ran: said once, as the check.
     unverified: section.thresholds.filter((t) => t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
@@ -110,15 +118,17 @@ export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' 
 /**
  * The verdict of a load run: setup could not use the target (unusable, exit 2); crossed thresholds (99); a failed check
  * no threshold tolerates (1); a threshold whose metric got no sample, a check that never ran, or no request at all
- * (nothing was measured: incomplete, exit 1, though k6 calls it passed); else pass.
+ * (nothing was measured: incomplete, exit 1, though k6 calls it passed); a latency threshold crossed only while the load
+ * generator was saturated (incomplete, exit 1, unless skips are accepted: --allow-skips); else pass.
  */
-export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted'>): Verdict {
+export function loadVerdict(section: LoadJudged, options: { readonly allowSkips?: boolean } = {}): Verdict {
   const p = loadProblems(section);
   const parts: Verdict[] = [];
   if (p.unusable) parts.push('unusable');
   if (p.crossed.length > 0) parts.push('thresholds');
   if (p.failedChecks.length > 0) parts.push('fail');
   if (p.unverified.length > 0 || p.neverRan.length > 0 || p.noRequest) parts.push('incomplete');
+  if (p.generatorBound.length > 0 && options.allowSkips !== true) parts.push('incomplete');
   return combineVerdicts(parts.length === 0 ? ['pass'] : parts);
 }
 
@@ -137,7 +147,33 @@ export function formatObserved(value: number, metric: string): string {
   return String(Math.round(value * 1000) / 1000);
 }
 
-export function loadLine(section: LoadSection): string {
+/** "2 latency thresholds crossed while the load generator was saturated (…): the latency is the generator's, not the gateway's". */
+function generatorBoundText(section: LoadSection, bound: LoadSection['thresholds'], allowSkips: boolean): string {
+  const generator = section.generator;
+  const carried = generator?.carried;
+  const honest =
+    carried === undefined
+      ? ''
+      : (carried.requestRate ?? 0) === 0
+        ? '; no measured second of the run was free of it'
+        : `; outside it this machine carried ${formatCount(carried.vus ?? 0)} VUs, ${carried.requestRate ?? 0} req/s`;
+  return (
+    `incomplete: the load generator was saturated (${windowsText(generator?.windows ?? [])}${honest}): ` +
+    `${plural(bound.length, 'latency threshold')} crossed then measured the generator, not the gateway (${bound.slice(0, 2).map(thresholdText).join('; ')}${bound.length > 2 ? ` +${bound.length - 2} more` : ''})` +
+    (allowSkips ? ' (accepted with --allow-skips)' : '')
+  );
+}
+
+/** A latency threshold crossed by more than a saturated generator can have added: said, so the reader weighs the figure. */
+function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds']): string {
+  const windows = section.generator?.windows ?? [];
+  if (windows.length === 0 || !crossed.some((t) => isLatencyThreshold(t.metric))) return '';
+  const bound = windows.map((w) => w.explainsMs).filter((ms): ms is number => ms !== undefined);
+  if (bound.length === 0) return '';
+  return ` while the load generator was saturated (${windowsText(windows)}), by more than the ${formatMs(Math.max(...bound))} a request it can have added`;
+}
+
+export function loadLine(section: LoadSection, allowSkips = false): string {
   const label = loadLabel(section);
   const found = loadProblems(section);
   const { crossed, failedChecks } = found;
@@ -145,8 +181,9 @@ export function loadLine(section: LoadSection): string {
   // Everything else of a run whose setup failed (thresholds without samples, checks that never ran) follows from it.
   if (found.unusable) return `${label}: setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)`;
   if (crossed.length > 0) {
-    problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})`);
+    problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})${saturatedBeside(section, crossed)}`);
   }
+  if (found.generatorBound.length > 0) problems.push(generatorBoundText(section, found.generatorBound, allowSkips));
   if (failedChecks.length > 0) {
     const first = failedChecks[0];
     if (first !== undefined) {

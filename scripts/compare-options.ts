@@ -19,14 +19,15 @@ export interface CompareFlags {
 
 /**
  * `withBaseline`: load and gate also get --compare-with DIR (compare takes the two dirs as arguments);
- * `withAllowSkips`: a command without its own --allow-skips (load) gets one for the comparison's thin operations.
+ * `withAllowSkips`: a command without its own --allow-skips (load) gets one: the comparison's thin operations, and latency
+ * thresholds crossed while the load generator was saturated (reports/generator.ts).
  */
 export function addCompareOptions(command: Command, withBaseline = false, withAllowSkips = false): Command {
   const d = DEFAULT_COMPARE_SETTINGS;
   if (withBaseline) {
     command.option('--compare-with <dir>', "compare this run's load with an earlier run's report dir (e.g. the last green run): a regression fails the run (exit 1)");
   }
-  if (withAllowSkips) command.option('--allow-skips', 'comparison: accept operations with too few samples to conclude (stated in every report)');
+  if (withAllowSkips) command.option('--allow-skips', 'accept what could not be verified (stated in every report): comparison operations with too few samples; latency thresholds crossed while the load generator was saturated');
   return command
     .option('--alpha <level>', `comparison: significance level, corrected over the operations by Holm (default ${d.alpha})`)
     .option('--latency-threshold <percent>', `comparison: smallest p95 increase that counts, relative (default ${d.latencyRelative * 100}%)`)

@@ -59,6 +59,7 @@ export const NOT_QUICK: readonly string[] = [
   'engine/run.test.ts', // 42 s
   'scripts/commands/baseline.test.ts', // 30 s
   'load/node-engine-smoke.test.ts', // 21 s
+  'load/generator-saturation.test.ts', // 40 s: three whole runs, two of them on deliberately blocked engine threads
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
 ];
 

@@ -9,6 +9,7 @@ import { mayUseSyncHttp } from '../bundle.ts';
 import { scenarioMaxVUs, scenarioShare } from '../executors/registry.ts';
 import { executionTuple } from '../execution-segment.ts';
 import { helperCode } from '../http/sync-client.ts';
+import type { LoopSample } from '../loop-monitor.ts';
 import { OptionsError, type ConsolidatedOptions } from '../options.ts';
 import type { ProgressView } from '../progress.ts';
 import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from '../protocol.ts';
@@ -94,6 +95,8 @@ export interface ThreadSettings {
   readonly stderr: NodeJS.WritableStream;
   /** A worker's batch of NDJSON point lines. */
   readonly onPoints: (names: readonly string[], text: string) => void;
+  /** A VU thread's second of event-loop delay and utilization, as it arrives (EngineRunOptions.onLoop). */
+  readonly onLoop?: (sample: LoopSample) => void;
 }
 
 export class Threads {
@@ -102,6 +105,8 @@ export class Threads {
   /** The first thread failure (a crash, a script error in init or in the run): the run ends with 107. */
   failure: string | undefined;
   private readonly progressByWorker: WorkerProgress[] = [];
+  /** Every VU thread's seconds of event-loop delay and utilization (engine/loop-monitor.ts), in arrival order. */
+  readonly loopSamples: LoopSample[] = [];
   private readonly ready: Array<Promise<void>> = [];
   private readonly done: Array<Promise<void>> = [];
   private snapshotWaiters: Array<(m: Snapshot) => void> = [];
@@ -221,6 +226,10 @@ export class Threads {
             break;
           case 'progress':
             if (role === 'vu') this.progressByWorker[index] = m.progress;
+            break;
+          case 'loop':
+            this.loopSamples.push(m.sample);
+            this.settings.onLoop?.(m.sample);
             break;
           case 'points':
             onPoints(m.metricNames, m.text);

@@ -1,10 +1,11 @@
 // performRequest against a local server that resets connections: a replayable request on a reused connection reset
 // before any answer is sent again (as Go's transport under k6 does), anything else fails with k6's error code; and
 // requests one after another (redirect hops too) go out on one keep-alive connection, as in k6.
+import diagnostics from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, performRequest, type HttpRequestSpec } from './perform.ts';
+import { answerTimings, createAgent, performRequest, type HttpRequestSpec } from './perform.ts';
 
 let server: Server;
 let base: string;
@@ -99,5 +100,39 @@ describe('requests one after another', () => {
     for (let i = 0; i < 20; i++) expect((await performRequest(agent, spec('GET', path))).status).toBe(200);
     expect(connections - before).toBe(1);
     await agent.close();
+  });
+});
+
+describe('timings at the wire', () => {
+  it("time the answer when undici parsed it, not when this request's continuation got its turn on a busy thread", async () => {
+    const agent = createAgent();
+    await performRequest(agent, spec('GET', '/warm-timing'));
+    const BLOCK_MS = 200;
+    // Subscribed after perform.ts: runs inside the parser once the engine took the answer's end, then holds the thread,
+    // as other VUs' continuations queued before this one would.
+    const hold = (): void => {
+      const end = performance.now() + BLOCK_MS;
+      while (performance.now() < end) {
+        // busy
+      }
+    };
+    diagnostics.subscribe('undici:request:trailers', hold);
+    try {
+      const before = performance.now();
+      const result = await performRequest(agent, spec('GET', '/timed'));
+      const elapsed = performance.now() - before;
+      expect(result.status).toBe(200);
+      // The hold lies between the parser's time and the continuation: the reported duration leaves it out.
+      expect(result.timings.duration + BLOCK_MS, JSON.stringify({ t: result.timings, elapsed })).toBeLessThanOrEqual(elapsed);
+      expect(result.timings.waiting + result.timings.receiving).toBeCloseTo(result.timings.duration, 6);
+    } finally {
+      diagnostics.unsubscribe('undici:request:trailers', hold);
+      await agent.close();
+    }
+  });
+
+  it('falls back to the continuation times when undici gave none', () => {
+    expect(answerTimings(10, 30, 35, undefined)).toEqual({ waiting: 20, receiving: 5, duration: 25 });
+    expect(answerTimings(10, 30, 35, { headersAt: 14, endAt: 15 })).toEqual({ waiting: 4, receiving: 1, duration: 5 });
   });
 });

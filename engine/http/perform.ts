@@ -131,9 +131,16 @@ function pathOf(url: string): string {
  * undici does not retry, so the engine does it here, on the same rule. Which connection a request went out on is
  * learnt from undici's diagnostics channels: `request:create` fires synchronously inside request() (so `creating`
  * pairs it with the attempt), `client:sendHeaders` names the socket.
+ *
+ * The same channels time the answer as close to the wire as Node allows: `request:headers` and `request:trailers` fire
+ * inside undici's parser, in the turn that read the bytes off the socket, before any script continuation queued behind
+ * other VUs' answers on this thread runs (engine/README.md "Latency at the wire").
  */
 interface Attempt {
   reused: boolean;
+  /** performance.now() when undici parsed the answer's headers, and when it parsed its end. */
+  headersAt?: number;
+  endAt?: number;
 }
 let creating: Attempt | undefined;
 const attemptOf = new WeakMap<object, Attempt>();
@@ -149,6 +156,24 @@ diagnostics.subscribe('undici:client:sendHeaders', (message) => {
   if (attempt !== undefined) attempt.reused = usedSockets.has(socket);
   usedSockets.add(socket);
 });
+diagnostics.subscribe('undici:request:headers', (message) => {
+  const attempt = attemptOf.get((message as { request: object }).request);
+  if (attempt !== undefined) attempt.headersAt = performance.now();
+});
+diagnostics.subscribe('undici:request:trailers', (message) => {
+  const attempt = attemptOf.get((message as { request: object }).request);
+  if (attempt !== undefined) attempt.endAt = performance.now();
+});
+
+/**
+ * k6's waiting (to the answer's first byte), receiving and duration of a request started at `t0`: from the parser's
+ * times when undici gave them (`wire`), else from when this request's continuation read them (`t1` headers, `t2` body).
+ */
+export function answerTimings(t0: number, t1: number, t2: number, wire: Pick<Attempt, 'headersAt' | 'endAt'> | undefined): Pick<HttpTimings, 'waiting' | 'receiving' | 'duration'> {
+  const headersAt = Math.min(wire?.headersAt ?? t1, t1);
+  const endAt = Math.max(headersAt, Math.min(wire?.endAt ?? t2, t2));
+  return { waiting: headersAt - t0, receiving: endAt - headersAt, duration: endAt - t0 };
+}
 
 const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** Bound on the retries of one request (Go's is implicit: each retry takes a fresh or another idle connection). */
@@ -215,6 +240,7 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
     for (let hop = 0; ; hop++) {
       const path = pathOf(url);
       let res: Dispatcher.ResponseData;
+      let answered: Attempt;
       for (let retries = 0; ; retries++) {
         bytesSent += method.length + path.length + 11 + requestHeaderBytes + (body === null ? 0 : bodyLength) + 2;
         const left = deadline - performance.now();
@@ -233,6 +259,7 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
           });
           creating = undefined;
           res = await pending;
+          answered = attempt;
           break;
         } catch (error) {
           creating = undefined;
@@ -271,9 +298,7 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
       }
       const t2 = performance.now();
       await connectionFreed(); // after the timings: the wait is not part of the request
-      timings.waiting = t1 - t0;
-      timings.receiving = t2 - t1;
-      timings.duration = t2 - t0;
+      Object.assign(timings, answerTimings(t0, t1, t2, answered));
       const headers: Record<string, string> = {};
       for (const k in res.headers) {
         const v = res.headers[k];

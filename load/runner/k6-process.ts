@@ -23,6 +23,8 @@ export interface K6RunRequest {
    * stdout), so that k6 dies of SIGPIPE within a second (its progress line) if the harness is killed.
    */
   readonly stderrFd?: number;
+  /** Told k6's pid once it is spawned (the generator monitor samples its /proc figures). */
+  readonly onSpawn?: (pid: number) => void;
   /**
    * The harness's interruption (reports/interrupt-watch.ts): when `signal` aborts, the signal the harness received is
    * sent to k6 once (k6 stops gracefully and still writes its summary, exit 105); when `forced` aborts, k6 is killed.
@@ -85,6 +87,7 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
       // Its own process group: a terminal's Ctrl-C (sent to the foreground group) must not reach k6 a second time.
       detached: true,
     });
+    if (child.pid !== undefined) request.onSpawn?.(child.pid);
     if (out === 'pipe') {
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (request.onOutput === undefined ? process.stdout.write(chunk) : request.onOutput(chunk)));
     }

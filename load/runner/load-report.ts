@@ -5,6 +5,8 @@ import { addFaultCounts, type FaultCounts } from '../../api/faults.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
+import { carriedOutside, generatorBoundThresholds, type GeneratorReport } from '../../reports/generator.ts';
+import { loadVerdict } from '../../reports/sections.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { ComparisonSection, LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
@@ -27,6 +29,33 @@ export interface LoadSectionInput {
   readonly ndjsonPath?: string;
   /** The run's payload-check samples, baseline and promotion (LoadRun `payload`). */
   readonly payload?: Omit<PayloadCheckInputs, 'ndjsonPath'>;
+  /** The load generator's own measurements (LoadRun `generator`): saturated windows make latency thresholds incomplete. */
+  readonly generator?: GeneratorReport;
+  /** --allow-skips: latency thresholds the generator explains do not leave the run incomplete. */
+  readonly allowSkips?: boolean;
+}
+
+/**
+ * The section judged with the generator's measurements: its windows, what the machine carried outside them, k6's own
+ * dropped iterations and VUs against the plan, and the latency thresholds it explains (reports/generator.ts).
+ */
+export function withGenerator(section: LoadSection, generator: GeneratorReport | undefined, allowSkips = false): LoadSection {
+  if (generator === undefined) return section;
+  const dropped = section.metrics.dropped_iterations?.values.count;
+  const vusMax = section.metrics.vus_max?.values.max ?? section.metrics.vus_max?.values.value;
+  const carried = carriedOutside(generator, section.series);
+  const latencyBound = generatorBoundThresholds(section.thresholds, generator);
+  const judged: LoadSection = {
+    ...section,
+    generator: {
+      ...generator,
+      ...(carried === undefined ? {} : { carried }),
+      ...(dropped === undefined ? {} : { droppedIterations: dropped }),
+      ...(vusMax === undefined ? {} : { vusMax }),
+      ...(latencyBound.length === 0 ? {} : { latencyBound }),
+    },
+  };
+  return { ...judged, verdict: loadVerdict(judged, { allowSkips }) };
 }
 
 /** The load section: thresholds, checks, metrics and (with the stream) time series; the verdict by reports/sections.ts. */
@@ -38,7 +67,8 @@ export async function loadSection(input: LoadSectionInput): Promise<LoadSection>
     input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath },
   );
   const payloadChecks = await payloadChecksOf({ ...input.payload, ...(input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath }) });
-  return payloadChecks === undefined ? section : { ...section, payloadChecks };
+  const judged = withGenerator(section, input.generator, input.allowSkips);
+  return payloadChecks === undefined ? judged : { ...judged, payloadChecks };
 }
 
 /** A run that ended without handleSummary data: why, for the report's error. */
@@ -117,7 +147,7 @@ export function interruptedSection(section: LoadSection, interruption: ReportInt
 export async function loadRunReport(
   run: LoadRun,
   meta: LoadReportMeta,
-  extra: { readonly interruption?: ReportInterruption; readonly comparison?: ComparisonSection } = {},
+  extra: { readonly interruption?: ReportInterruption; readonly comparison?: ComparisonSection; readonly allowSkips?: boolean } = {},
 ): Promise<RunReport> {
   const { interruption } = extra;
   const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
@@ -139,7 +169,9 @@ export async function loadRunReport(
     engine: run.engineLabel,
     ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
     payload: run.payload,
+    ...(run.generator === undefined ? {} : { generator: run.generator }),
+    ...(extra.allowSkips === undefined ? {} : { allowSkips: extra.allowSkips }),
   });
   const withOutput = run.remoteWrite === undefined ? load : { ...load, remoteWrite: run.remoteWrite };
-  return assembleReport({ ...common, load: interruptedSection(withOutput, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
+  return assembleReport({ ...common, ...(extra.allowSkips === undefined ? {} : { allowSkips: extra.allowSkips }), load: interruptedSection(withOutput, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
 }

@@ -3,7 +3,7 @@
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
@@ -24,6 +24,7 @@ import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
+import { generatorReport, mergeBySecond, type GeneratorPoint, type GeneratorReport } from '../../reports/generator.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import { DIR_LOCK_FILE, lockReportDir } from '../../reports/dir-lock.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
@@ -37,13 +38,15 @@ import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { scenarioOperations } from '../scenarios.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
-import { runNodeEngine } from '../run-node-engine.ts';
+import { runNodeEngine, type HostModule } from '../run-node-engine.ts';
 import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
 import { METRICS } from '../metric-names.ts';
 import { SampleCollector, withoutSampleLines } from '../payload-samples.ts';
 import type { PayloadCheckInputs } from '../../reports/payload-checks.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { engineProgress } from './engine-progress.ts';
+import { startProcMonitor } from './generator-monitor.ts';
+import { startGeneratorPusher } from './generator-prometheus.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
@@ -92,6 +95,8 @@ export interface LoadRunIo {
    * bundle is built with them, into the report directory (it is specific to this baseline).
    */
   readonly baselineModule?: string;
+  /** More modules installed in every Node engine thread (engine/protocol.ts HostModule); tests block the threads' loops with one. */
+  readonly engineHostModules?: readonly HostModule[];
 }
 
 
@@ -129,6 +134,8 @@ export interface LoadRun {
   readonly remoteWrite?: RemoteWriteSummary;
   /** What the load section says about the payload checks besides the stream's counts: samples, baseline, promotion. */
   readonly payload: Omit<PayloadCheckInputs, 'ndjsonPath'>;
+  /** The load generator measured while it ran (reports/generator.ts): CPU, run-queue wait, engine event-loop delay. */
+  readonly generator?: GeneratorReport;
 }
 
 export function newLoadRunId(now = new Date()): string {
@@ -187,13 +194,17 @@ export function k6Label(path: string): string {
 /**
  * The command's exit code: an interrupted run is 128 + the signal (k6's 105 when k6 was aborted from outside), an
  * unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
- * code when it is not 0 (99 thresholds crossed, 107 script error, ...: passed through); on 0, the report's verdict (an
+ * code when it is not 0 (107 script error, ...: passed through; 99 thresholds crossed is the report's to say, which calls
+ * a latency threshold crossed while the load generator was saturated incomplete); on 0, the report's verdict (an
  * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
  * at all is a failed run (1).
  */
 export function exitCodeOf(engineExit: number, report: { readonly verdict: string; readonly exitCode: number } | undefined): number {
   // Interrupted: 128 + the signal (or k6's 105), whatever the engine said; never a pass.
   if (report?.verdict === 'interrupted' || report?.verdict === 'unusable') return report.exitCode;
+  // 99 (thresholds crossed, by the engine's count) with a report left with no crossed threshold: the generator explained
+  // them (reports/generator.ts), and the report says incomplete (or pass with --allow-skips).
+  if (engineExit === 99 && (report?.verdict === 'incomplete' || report?.verdict === 'pass')) return report.exitCode;
   if (engineExit !== 0) return engineExit;
   if (report === undefined) return 1;
   return report.exitCode;
@@ -239,6 +250,12 @@ async function readSummaryIfAny(file: string, say: (line: string) => void): Prom
     say(`load: ${error.message}: the run has no k6 results`);
     return undefined;
   }
+}
+
+/** The modules every Node engine thread installs: the money host of a guarded run, then the caller's. */
+function hostModulesOf(money: EngineMoneyData | undefined, extra: readonly HostModule[] = []): { hostModules?: HostModule[] } {
+  const modules = [...(money === undefined ? [] : [{ module: ENGINE_HOST_MODULE, data: money }]), ...extra];
+  return modules.length === 0 ? {} : { hostModules: modules };
 }
 
 export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
@@ -397,6 +414,13 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     let engineExit = -1;
     let ledgerGuard: K6LedgerGuard | undefined;
     const ledgerDefects: string[] = [];
+    // The generator measured all the time: k6's process once spawned, or this one (the Node engine's threads run here).
+    // With --out prometheus they are pushed as they come (gateway_harness_generator_*, generator-prometheus.ts).
+    const generatorPush = prometheus === undefined ? undefined : startGeneratorPusher(prometheus, runId, engine.engine === 'k6' ? 'k6' : 'node');
+    const onPoint = (point: GeneratorPoint): void => generatorPush?.add(point);
+    const procMonitor = startProcMonitor({ ...(engine.engine === 'k6' ? {} : { pid: process.pid }), onPoint });
+    let loopSamples: readonly GeneratorPoint[] = [];
+    let procPoints: readonly GeneratorPoint[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
     // A capped run's last line of defence: the wallet losing more than the ledger holds stops every charge at once.
     const balanceWatch = startBalanceWatch({
@@ -438,6 +462,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
             stdio: 'pipe',
             onOutput: output,
             ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
+            onSpawn: (pid) => procMonitor.watch(pid),
             ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
             ...(ledgerGuard === undefined ? {} : { kill: ledgerGuard.kill }),
           });
@@ -456,31 +481,35 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
           outJson: ndjsonPath,
           output,
           ...(prometheus === undefined ? {} : { remoteWrite: prometheus, overrides: { tags: runTags } }),
-          ...(engineMoney === undefined ? {} : { hostModules: [{ module: ENGINE_HOST_MODULE, data: engineMoney }] }),
+          ...hostModulesOf(engineMoney, io.engineHostModules),
           ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
           ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt.signal }),
+          onLoop: onPoint,
         });
         engineExit = result.exitCode;
         engineRemoteWrite = result.remoteWrite;
+        loopSamples = result.loop ?? [];
       }
     } finally {
       await balanceWatch?.stop();
+      procPoints = procMonitor.stop();
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     sampleCollector.flush();
     const summaryData = await readSummaryIfAny(summaryFile, (line) => io.progress.line(line));
     let remoteWrite: RemoteWriteSummary | undefined;
+    const generatorPushes = await generatorPush?.finish();
     if (prometheus !== undefined) {
       // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
       const thresholdError = summaryData === undefined ? undefined : await pushThresholds(prometheus, summaryData, runId);
       const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
-      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1);
-      const lastError = thresholdError ?? engineRemoteWrite?.lastError;
+      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1) + (generatorPushes?.failed ?? 0);
+      const lastError = thresholdError ?? generatorPushes?.lastError ?? engineRemoteWrite?.lastError;
       if (failed > 0) io.progress.line(`load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`);
       remoteWrite = remoteWriteSummary(prometheus, {
         failedPushes: failed,
         thresholdSeries: thresholdCount,
-        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0), series: engineRemoteWrite.series }),
+        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0) + (generatorPushes?.pushes ?? 0), series: engineRemoteWrite.series }),
         ...(lastError === undefined ? {} : { lastError }),
       });
     }
@@ -516,6 +545,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       harnessFaults: addFaultCounts(harnessFaults.counts(), ...(preflightFaults === undefined ? [] : [preflightFaults])),
       ...(engineExit === -1 ? { notStarted: true } : {}),
       ...(remoteWrite === undefined ? {} : { remoteWrite }),
+      ...(engineExit === -1 ? {} : { generator: generatorReport(engine.engine === 'k6' ? 'k6' : 'node', availableParallelism(), mergeBySecond(procPoints, loopSamples)) }),
       payload: {
         samples: sampleCollector.samples,
         ...(flags.baseline === undefined || io.baselineModule === undefined ? {} : { baselineDir: resolve(io.cwd, flags.baseline) }),

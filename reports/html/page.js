@@ -190,7 +190,33 @@
         return { label: o.outcome + (s.outcomes.length > 4 ? ' (' + o.metric + ')' : ''), values: perSecond(o.counts, s.intervalMs), color: OUTCOME_COLORS[o.outcome] || PALETTE[i % PALETTE.length] };
       }),
     };
+    if (load.generator) specs.generator = generatorSpec(load.generator, s.startTime);
     return specs;
+  }
+
+  /** The generator's own seconds (summary.json load.generator) on the load series' clock, shares as percentages. */
+  function generatorSpec(g, startTime) {
+    var percent = function (values) {
+      return values
+        ? values.map(function (v) {
+            return v === null ? null : Math.round(v * 1000) / 10;
+          })
+        : null;
+    };
+    var series = [];
+    if (g.series.loopDelayP99Ms) series.push({ label: 'event-loop delay p99 (busiest thread)', values: g.series.loopDelayP99Ms.map(function (v) { return v === null ? null : Math.round(v * 10) / 10; }) });
+    if (g.series.waitPerSliceMs) series.push({ label: 'CPU wait per wake-up', values: g.series.waitPerSliceMs.map(function (v) { return v === null ? null : Math.round(v * 100) / 100; }) });
+    series.push({ label: 'CPU % of the cores', values: percent(g.series.cpuShare), scale: 'y2', color: '#868e96' });
+    if (g.series.runQueueShare) series.push({ label: 'waiting for a CPU %', values: percent(g.series.runQueueShare), scale: 'y2', color: '#e03131' });
+    return {
+      yLabel: 'ms',
+      y2Label: '%',
+      unit: '',
+      xs: g.series.t.map(function (t) {
+        return Math.round((t - 500 - startTime) / 100) / 10;
+      }),
+      series: series,
+    };
   }
 
   function clear(container) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleReport } from '../assemble.ts';
+import { generatorReport } from '../generator.ts';
 import { fromConformanceRun } from '../../conformance/section.ts';
 import { fullReport } from '../fixtures/full-report.ts';
 import { passingConformanceRun, sampleConformanceRun } from '../fixtures/sample-runs.ts';
@@ -47,6 +48,16 @@ describe('self-contained', () => {
     expect(html).toContain(assets.chartJs.slice(0, 200));
     expect(html).toContain('Copyright (c) 2022 Leon Sorokin');
     expect(html).toMatch(/<script type="application\/json" id="report-data">\{"load":\{"series":\{"intervalMs":500,/);
+  });
+
+  it("draws the generator's own chart when the load section carries its measurements, and not otherwise", () => {
+    const load = report.load;
+    if (load === undefined) throw new Error('no load section');
+    expect(html).not.toContain('data-chart="generator"');
+    const generator = generatorReport('node', 2, [{ t: Date.UTC(2026, 0, 1, 0, 0, 1), cpuShare: 0.5, loopDelayP99Ms: 120, busyShare: 1 }]);
+    const withGenerator = renderReportHtml({ ...report, load: { ...load, generator } }, assets);
+    expect(withGenerator).toContain('data-chart="generator"');
+    expect(withGenerator).toMatch(/"generator":\{"source":"node","cores":2,.*"loopDelayP99Ms":\[120\]/);
   });
 });
 

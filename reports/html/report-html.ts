@@ -214,6 +214,9 @@ export const CHARTS: ReadonlyArray<readonly [string, string]> = [
   ['outcomes', 'Outcomes over time (envelope-aware)'],
 ];
 
+/** The chart of a run whose generator measured itself (load.generator): not on the live page, which has no such data. */
+export const GENERATOR_CHART = ['generator', 'The load generator itself: event-loop delay, CPU wait and CPU share'] as const;
+
 /** Payload violations and warnings per operation and JSON path, and the kept samples (redacted, truncated). */
 function payloadChecksHtml(checks: LoadSection['payloadChecks']): string {
   if (checks === undefined) return '';
@@ -284,7 +287,7 @@ function loadHtml(load: LoadSection): string {
   } else {
     const s = load.series;
     parts.push(
-      `<h3>Over time</h3><div class="charts">${CHARTS.map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>`,
+      `<h3>Over time</h3><div class="charts">${[...CHARTS, ...(load.generator === undefined ? [] : [GENERATOR_CHART])].map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>`,
       `<p class="chart-note">${formatCount(s.buckets)} buckets of ${h(formatMs(s.intervalMs))} from ${formatCount(s.source.points)} points (${formatCount(s.source.lines)} lines read${s.source.badLines > 0 ? `, ${formatCount(s.source.badLines)} unreadable` : ''}${s.source.latePoints > 0 ? `, ${formatCount(s.source.latePoints)} late points counted but not in percentiles` : ''}${s.source.droppedPoints > 0 ? `, ${formatCount(s.source.droppedPoints)} dropped outside the range` : ''}). Percentiles per bucket from HdrHistograms (2 significant digits, at most 1% off).</p>`,
     );
   }
@@ -449,7 +452,7 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
       ? undefined
       : [...report.comparison.operations, report.comparison.overall].map((o) => ({ operation: o.operation, cdf: o.cdf ?? { baseline: [], candidate: [] }, p95: { baseline: o.latency.p95.baseline, candidate: o.latency.p95.candidate } }));
   const chartData = {
-    ...(report.load?.series === undefined ? {} : { load: { series: report.load.series } }),
+    ...(report.load?.series === undefined ? {} : { load: { series: report.load.series, ...(report.load.generator === undefined ? {} : { generator: report.load.generator }) } }),
     ...(comparisonCharts === undefined ? {} : { comparison: comparisonCharts }),
   };
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;

@@ -1705,6 +1705,7 @@ export interface LoadSection {
   series?: LoadSeries;
   remoteWrite?: RemoteWriteSummary;
   payloadChecks?: PayloadChecks;
+  generator?: GeneratorReport;
   /**
    * False when the script's setup() did not complete (e.g. the target's catalog could not be read): the target could not be used (verdict unusable). Absent when the script has no setup to judge.
    */
@@ -1892,6 +1893,96 @@ export interface PayloadChecks {
      */
     received: string;
   }[];
+}
+/**
+ * (1.3) The load generator measured while it ran (reports/generator.ts): per second, its CPU share and, on the Node engine, the event-loop delay of its busiest thread. A window where it was saturated makes that window's latency the generator's: a latency threshold crossed then is incomplete, not crossed.
+ */
+export interface GeneratorReport {
+  /**
+   * node: the engine's threads (event-loop delay per worker) and the harness process's CPU; k6: the k6 process's CPU and run-queue wait from /proc.
+   */
+  source: "node" | "k6";
+  /**
+   * CPUs the run could use (os.availableParallelism()): what the CPU shares are fractions of.
+   */
+  cores: number;
+  /**
+   * Above any of these in a second, the generator was saturated in that second.
+   */
+  limits: {
+    loopDelayP99Ms: number;
+    cpuShare: number;
+    runQueueShare: number;
+    /**
+     * Consecutive saturated seconds that make a window (a lone GC pause does not).
+     */
+    minWindowSec: number;
+  };
+  /**
+   * One value per sampled second; null where the second has no figure.
+   */
+  series: {
+    /**
+     * End of each sampled second, epoch ms.
+     */
+    t: number[];
+    /**
+     * CPU time of the generator process over wall time × cores (0..1).
+     */
+    cpuShare: (number | null)[];
+    /**
+     * Time its threads were runnable but waiting for a CPU, over wall time × cores (/proc/<pid>/task/* /schedstat).
+     */
+    runQueueShare?: (number | null)[];
+    /**
+     * Node engine: p99 event-loop delay of the busiest worker thread in the second (perf_hooks.monitorEventLoopDelay).
+     */
+    loopDelayP99Ms?: (number | null)[];
+    /**
+     * Node engine: event-loop utilization of the busiest worker thread (0..1), its busy share.
+     */
+    busyShare?: (number | null)[];
+    /**
+     * k6: mean time a thread waited for a CPU each time it became runnable (ms): what the OS added to each wake-up.
+     */
+    waitPerSliceMs?: (number | null)[];
+  };
+  /**
+   * Spans where the generator was saturated.
+   */
+  windows: {
+    startMs: number;
+    endMs: number;
+    /**
+     * The measured figure that crossed its limit, e.g. 'event-loop delay p99 240 ms'.
+     */
+    reason: string;
+    peakLoopDelayP99Ms?: number;
+    peakCpuShare?: number;
+    /**
+     * The most the generator can have added to a request's measured time in the window: the Node engine's peak event-loop delay p99, or k6's peak wait per wake-up. Absent: no bound (k6 used every core, its queue is inside it, unmeasured).
+     */
+    explainsMs?: number;
+  }[];
+  /**
+   * What this machine carried honestly: the highest VUs and request rate of a second outside every window.
+   */
+  carried?: {
+    vus?: number;
+    requestRate?: number;
+  };
+  /**
+   * dropped_iterations of the run (arrival-rate executors): iterations the plan asked for that no VU was free to start (a slow gateway or a saturated generator).
+   */
+  droppedIterations?: number;
+  /**
+   * vus_max: the VUs the plan allocated.
+   */
+  vusMax?: number;
+  /**
+   * Latency thresholds crossed while the generator was saturated by no more than what it can have added (metric expression): not the gateway's verdict.
+   */
+  latencyBound?: string[];
 }
 /**
  * The drift check against a baseline, when a baseline existed.

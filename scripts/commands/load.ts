@@ -132,7 +132,7 @@ export function register(program: Command): void {
       const interruption = loadInterruption(run, interrupt, run.startedAt);
       // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
       const comparison = run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, flags);
-      const report = await loadRunReport(run, meta, { ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
+      const report = await loadRunReport(run, meta, { allowSkips: opts.allowSkips === true, ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
       if (run.unusable !== undefined) {
         await dashboard?.finish(undefined);
         throw unusableTarget(report, run.reportDir, secrets);

@@ -1,0 +1,214 @@
+// The load generator judged by its own measurements: seconds where it was saturated (event-loop delay, CPU, run-queue
+// wait) form windows, and a latency threshold crossed while one lasted is the generator's figure, not the gateway's.
+import type { GeneratorReport, LoadSection } from '../schemas/generated/types.ts';
+
+export type { GeneratorReport };
+
+/** One sampled second of the generator; a figure the engine cannot give is left out. */
+export interface GeneratorPoint {
+  /** End of the second, epoch ms. */
+  readonly t: number;
+  readonly cpuShare?: number;
+  readonly runQueueShare?: number;
+  readonly loopDelayP99Ms?: number;
+  readonly busyShare?: number;
+  /** k6: mean wait for a CPU per wake-up of its threads, ms. */
+  readonly waitPerSliceMs?: number;
+}
+
+export type GeneratorLimits = GeneratorReport['limits'];
+
+/**
+ * Above any of these in a second, the generator was saturated then (engine/README.md "Honest numbers at the limit"
+ * has the measurements). Event-loop delay: a response waits that long for its turn before the script reads its time;
+ * p99 over 20 ms already breaks the harness's accuracy goal (+3 ms + 5 % of what the gateway served), and a lone GC
+ * pause stays under minWindowSec. CPU: above 90 % of the cores the run could use, every thread queues for a CPU. Run-
+ * queue wait: the threads together waited for a CPU more than half of the cores' time (a hog beside the run).
+ */
+export const GENERATOR_LIMITS: GeneratorLimits = Object.freeze({ loopDelayP99Ms: 20, cpuShare: 0.9, runQueueShare: 0.5, minWindowSec: 2 });
+
+/**
+ * Why this second was saturated, or undefined when it was not. The Node engine's threads are judged by their own
+ * event-loop delay (the process's CPU includes the embedded sandbox's); k6 by its process's CPU and run-queue wait.
+ */
+export function saturationReason(point: GeneratorPoint, limits: GeneratorLimits = GENERATOR_LIMITS): string | undefined {
+  if (point.loopDelayP99Ms !== undefined) return point.loopDelayP99Ms > limits.loopDelayP99Ms ? `event-loop delay p99 ${Math.round(point.loopDelayP99Ms)} ms` : undefined;
+  if (point.cpuShare !== undefined && point.cpuShare > limits.cpuShare) return `CPU ${Math.round(point.cpuShare * 100)} % of the cores`;
+  if (point.runQueueShare !== undefined && point.runQueueShare > limits.runQueueShare) {
+    return `threads waiting for a CPU ${Math.round(point.runQueueShare * 100)} % of the cores' time${point.waitPerSliceMs === undefined ? '' : ` (${point.waitPerSliceMs.toFixed(1)} ms per wake-up)`}`;
+  }
+  return undefined;
+}
+
+/**
+ * The most this second's generator can have added to a measured request time: its event-loop delay p99 (Node), else
+ * its wait per wake-up (k6 queued by the OS); undefined when unbounded (k6 used every core: its own queue is unmeasured).
+ */
+export function explainsMs(point: GeneratorPoint, limits: GeneratorLimits = GENERATOR_LIMITS): number | undefined {
+  if (point.loopDelayP99Ms !== undefined) return point.loopDelayP99Ms;
+  if (point.cpuShare !== undefined && point.cpuShare > limits.cpuShare) return undefined;
+  return point.waitPerSliceMs ?? undefined;
+}
+
+type Window = GeneratorReport['windows'][number];
+
+function peak(points: readonly GeneratorPoint[], key: 'loopDelayP99Ms' | 'cpuShare'): number | undefined {
+  const values = points.map((p) => p[key]).filter((v): v is number => v !== undefined);
+  return values.length === 0 ? undefined : Math.max(...values);
+}
+
+/** The window's bound: the highest of its seconds', none when any second is unbounded. */
+function windowExplains(run: readonly GeneratorPoint[], limits: GeneratorLimits): number | undefined {
+  let most = 0;
+  for (const point of run) {
+    const ms = explainsMs(point, limits);
+    if (ms === undefined) return undefined;
+    most = Math.max(most, ms);
+  }
+  return most;
+}
+
+function windowOf(run: readonly GeneratorPoint[], reasons: readonly string[], limits: GeneratorLimits): Window {
+  const first = run[0] as GeneratorPoint;
+  const last = run[run.length - 1] as GeneratorPoint;
+  const delay = peak(run, 'loopDelayP99Ms');
+  const cpu = peak(run, 'cpuShare');
+  // The worst second's reason speaks for the window: the one with the highest delay, else the first.
+  const worst = delay === undefined ? 0 : run.findIndex((p) => p.loopDelayP99Ms === delay);
+  const explains = windowExplains(run, limits);
+  return {
+    startMs: first.t - 1000,
+    endMs: last.t,
+    reason: reasons[Math.max(0, worst)] ?? '',
+    ...(delay === undefined ? {} : { peakLoopDelayP99Ms: delay }),
+    ...(cpu === undefined ? {} : { peakCpuShare: cpu }),
+    ...(explains === undefined ? {} : { explainsMs: explains }),
+  };
+}
+
+/** Runs of at least `minWindowSec` consecutive saturated seconds (points are one second apart, in order). */
+export function saturatedWindows(points: readonly GeneratorPoint[], limits: GeneratorLimits = GENERATOR_LIMITS): Window[] {
+  const windows: Window[] = [];
+  let run: GeneratorPoint[] = [];
+  let reasons: string[] = [];
+  const close = (): void => {
+    if (run.length >= limits.minWindowSec) windows.push(windowOf(run, reasons, limits));
+    run = [];
+    reasons = [];
+  };
+  for (const point of points) {
+    const reason = saturationReason(point, limits);
+    if (reason === undefined) close();
+    else {
+      run.push(point);
+      reasons.push(reason);
+    }
+  }
+  close();
+  return windows;
+}
+
+const FIGURES = ['cpuShare', 'runQueueShare', 'loopDelayP99Ms', 'busyShare', 'waitPerSliceMs'] as const;
+
+/** Points of several samplers (the /proc monitor, the engine's threads) merged per second (floor of t), the highest of each figure. */
+export function mergeBySecond(...sources: ReadonlyArray<readonly GeneratorPoint[]>): GeneratorPoint[] {
+  const bySecond = new Map<number, Record<string, number>>();
+  for (const point of sources.flat()) {
+    const key = Math.floor(point.t / 1000);
+    const merged = bySecond.get(key) ?? { t: point.t };
+    merged.t = Math.max(merged.t ?? 0, point.t);
+    for (const figure of FIGURES) {
+      const value = point[figure];
+      if (value !== undefined) merged[figure] = Math.max(merged[figure] ?? value, value);
+    }
+    bySecond.set(key, merged);
+  }
+  return [...bySecond.entries()].sort(([a], [b]) => a - b).map(([, p]) => p as unknown as GeneratorPoint);
+}
+
+function column(points: readonly GeneratorPoint[], key: keyof Omit<GeneratorPoint, 't'>): (number | null)[] | undefined {
+  if (!points.some((p) => p[key] !== undefined)) return undefined;
+  return points.map((p) => p[key] ?? null);
+}
+
+/** The report's generator part from the sampled seconds (without `carried`, which needs the load series). */
+export function generatorReport(source: GeneratorReport['source'], cores: number, points: readonly GeneratorPoint[], limits: GeneratorLimits = GENERATOR_LIMITS): GeneratorReport {
+  const optional = { runQueueShare: column(points, 'runQueueShare'), loopDelayP99Ms: column(points, 'loopDelayP99Ms'), busyShare: column(points, 'busyShare'), waitPerSliceMs: column(points, 'waitPerSliceMs') };
+  const series: GeneratorReport['series'] = { t: points.map((p) => p.t), cpuShare: points.map((p) => p.cpuShare ?? null) };
+  for (const [key, values] of Object.entries(optional)) if (values !== undefined) Object.assign(series, { [key]: values });
+  // The Node engine is judged by its threads' loop delay alone: a second without one (setup, before the threads report)
+  // says nothing, whatever the process's CPU (the embedded sandbox's among it) was.
+  const judged = source === 'node' ? points.map((p) => (p.loopDelayP99Ms === undefined ? { t: p.t } : p)) : points;
+  return { source, cores, limits: { ...limits }, series, windows: saturatedWindows(judged, limits) };
+}
+
+/** Thresholds on a time a request or iteration took: what a saturated generator inflates (counts and rates it does not). */
+export function isLatencyThreshold(metric: string): boolean {
+  const base = metric.replace(/\{.*$/, '');
+  return /^(http_req_(duration|waiting|blocked|connecting|sending|receiving|tls_handshaking)|iteration_duration|group_duration)$/.test(base) || /_duration$/.test(base);
+}
+
+/** The bound an upper-limit expression sets (`p(95)<500`, `max<=80`), or undefined for any other. */
+function upperLimit(expression: string): number | undefined {
+  const m = /^\s*(?:avg|min|med|max|p\([\d.]+\))\s*<=?\s*(-?[\d.]+)\s*$/.exec(expression);
+  return m === null ? undefined : Number(m[1]);
+}
+
+/**
+ * The crossed latency thresholds a saturated generator explains (`metric expression`): while a window lasted, a
+ * threshold whose observed value exceeds its limit by no more than the generator can have added (the windows' highest
+ * bound; no bound: any excess). A gateway slower than that still crosses. Counts, rates and business failures keep
+ * their own verdicts.
+ */
+export function generatorBoundThresholds(thresholds: LoadSection['thresholds'], generator: Pick<GeneratorReport, 'windows'> | undefined): string[] {
+  if (generator === undefined || generator.windows.length === 0) return [];
+  const bounds = generator.windows.map((w) => w.explainsMs);
+  const explains = bounds.some((b) => b === undefined) ? Infinity : Math.max(...(bounds as number[]));
+  const explained = (t: LoadSection['thresholds'][number]): boolean => {
+    const limit = upperLimit(t.expression);
+    return limit === undefined || t.observed === undefined || t.observed - limit <= explains;
+  };
+  return thresholds.filter((t) => !t.ok && isLatencyThreshold(t.metric) && explained(t)).map((t) => `${t.metric} ${t.expression}`);
+}
+
+function clock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
+}
+
+/** "01:02:03–01:02:09 UTC (event-loop delay p99 240 ms)" for each window, the first two named. */
+export function windowsText(windows: GeneratorReport['windows']): string {
+  const named = windows.slice(0, 2).map((w) => `${clock(w.startMs)}–${clock(w.endMs)} UTC, ${w.reason}`);
+  return `${named.join('; ')}${windows.length > 2 ? ` +${windows.length - 2} more` : ''}`;
+}
+
+/** The sampled seconds back from the report's columns. */
+export function pointsOf(series: GeneratorReport['series']): GeneratorPoint[] {
+  return series.t.map((t, i) => {
+    const point: Record<string, number> = { t };
+    for (const figure of FIGURES) {
+      const value = series[figure]?.[i];
+      if (value !== undefined && value !== null) point[figure] = value;
+    }
+    return point as unknown as GeneratorPoint;
+  });
+}
+
+/**
+ * What the machine carried honestly, from the load series: the highest VUs and requests per second of a bucket whose
+ * measured seconds (those ending within it, give or take half a second) were all free of saturation; a bucket with no
+ * measured second says nothing.
+ */
+export function carriedOutside(generator: Pick<GeneratorReport, 'series' | 'limits'>, series: LoadSection['series']): GeneratorReport['carried'] {
+  if (series === undefined) return undefined;
+  const points = pointsOf(generator.series);
+  let vus = 0;
+  let rate = 0;
+  for (let i = 0; i < series.buckets; i += 1) {
+    const start = series.startTime + i * series.intervalMs;
+    const inside = points.filter((p) => p.t > start + 500 && p.t <= start + series.intervalMs + 500);
+    if (inside.length === 0 || inside.some((p) => saturationReason(p, generator.limits) !== undefined)) continue;
+    vus = Math.max(vus, series.vus[i] ?? 0);
+    rate = Math.max(rate, ((series.requests[i] ?? 0) * 1000) / series.intervalMs);
+  }
+  return { vus, requestRate: Math.round(rate * 10) / 10 };
+}
