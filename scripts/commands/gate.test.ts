@@ -103,6 +103,17 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     expect(pass.stdout.trimEnd().split('\n').at(-1)).toBe(`reports: ${passDir}/report.html, ${passDir}/summary.md, ${passDir}/junit.xml, ${passDir}/summary.json`);
   });
 
+  it("the README's example verdict line has this run's figures (requests and checks vary with polling: within 15 %)", () => {
+    const figures = (line: string): number[] => [...line.matchAll(/(\d+) (cases|requests|thresholds|checks)/g)].map((m) => Number(m[1]));
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const example = /^PASS: conformance: .*$/m.exec(readme)?.[0] ?? '';
+    const [cases, requests, thresholds, checks] = figures(example);
+    const [runCases, runRequests, runThresholds, runChecks] = figures(firstLine(pass.stdout));
+    expect([cases, thresholds]).toEqual([runCases, runThresholds]);
+    expect(Math.abs((requests ?? 0) - (runRequests ?? 0))).toBeLessThanOrEqual(0.15 * (runRequests ?? 0));
+    expect(Math.abs((checks ?? 0) - (runChecks ?? 0))).toBeLessThanOrEqual(0.15 * (runChecks ?? 0));
+  });
+
   it('shows progress on stderr as plain timestamped lines (not a terminal), one task per part, no ANSI code', () => {
     expect(pass.stderr).not.toContain('\u001b[');
     for (const line of pass.stderr.trimEnd().split('\n')) expect(line).toMatch(/^\[\d{4}-\d\d-\d\dT[\d:.]+Z\] /);
