@@ -1,7 +1,15 @@
 #!/usr/bin/env node
-// Package bin: loads the TypeScript CLI through tsx, so a clean clone runs `npx gateway-harness` with no build step.
-import { register } from 'tsx/esm/api';
+// Package bin: runs the compiled CLI (scripts/cli.js, written by `npm pack`'s prepack) when the package has it; in a
+// clone, where there is only TypeScript, it loads scripts/cli.ts through tsx (a dev dependency), with no build step.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../scripts/cli.ts');
-process.exitCode = await main(process.argv);
+const compiled = new URL('../scripts/cli.js', import.meta.url);
+let cli;
+if (existsSync(compiled)) {
+  cli = await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../scripts/cli.ts');
+}
+process.exitCode = await cli.main(process.argv);

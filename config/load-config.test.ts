@@ -115,7 +115,7 @@ describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () 
     ['relative write path', { cwd: withFile({ writePaths: { 'v1.transaction.pin': 'pin' } }) }, /^config: writePaths\.v1\.transaction\.pin .* must be a path starting with '\/'/],
     ['unknown field mapping field', { cwd: withFile({ fieldMapping: { v2Sku: { sku: 'x' } } }) }, 'config: fieldMapping.v2Sku (from config file gateway-harness.config.json) has unknown key "sku"'],
     ['production without a target', { env: { GATEWAY_ENV: 'production' } }, 'config: environment (from GATEWAY_ENV) is production but no baseUrl (--target) is given: the embedded sandbox is not production'],
-    ['production flag without a target', { flags: { env: 'production' } }, /^config: environment \(from --env\) is production/],
+    ['production flag without a target', { flags: { env: 'production' } }, /^config: environment \(from --target-env\) is production/],
     ['invalid JSON', { cwd: withFile('{\n  "user": "u",\n  "timeScale": ,\n}') }, 'config: config file gateway-harness.config.json is not valid JSON (line 3, column 16)'],
     ['JSON that is not an object', { cwd: withFile('[1,2]') }, 'config: config file gateway-harness.config.json must hold a JSON object'],
     ['missing --config file', { flags: { config: 'nope.json' } }, 'config: cannot read config file nope.json (ENOENT)'],

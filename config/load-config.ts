@@ -27,7 +27,7 @@ export interface ConfigFlags {
   readonly config?: string;
 }
 
-const FLAG_NAMES = Object.freeze({ baseUrl: '--target', user: '--user', password: '--password', environment: '--env', timeScale: '--time-scale' } as const);
+const FLAG_NAMES = Object.freeze({ baseUrl: '--target', user: '--user', password: '--password', environment: '--target-env', timeScale: '--time-scale' } as const);
 
 export interface LoadConfigOptions {
   readonly cwd: string;

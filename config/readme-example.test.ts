@@ -1,4 +1,4 @@
-// The example configuration of README.md is real: extracted from the README and loaded by the config loader, it must
+// The example configuration of docs/reference.md (moved there from the README) is real: extracted and loaded by the config loader, it must
 // load without error and take effect (fieldMapping overrides included).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { loadConfig } from './load-config.ts';
 
-const README = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+const README = readFileSync(fileURLToPath(new URL('../docs/reference.md', import.meta.url)), 'utf8');
 
 /** The ```json block that follows the sentence introducing the example config file. */
 function exampleConfig(): string {

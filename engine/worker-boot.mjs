@@ -1,7 +1,9 @@
-// Entry of every engine thread (VU workers, the sync HTTP helper): registers tsx so the thread can load the engine's
-// TypeScript modules, then imports the module named in workerData.entry.
-import { register } from 'tsx/esm/api';
+// Entry of every engine thread (VU workers, the sync HTTP helper): registers tsx when the entry is TypeScript (a clone)
+// so the thread can load the engine's modules, then imports the module named in workerData.entry (compiled .js in the package).
 import { workerData } from 'node:worker_threads';
 
-register();
+if (workerData.entry.endsWith('.ts')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 await import(workerData.entry);

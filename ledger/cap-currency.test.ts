@@ -27,7 +27,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const production = (): string[] => ['--target', sandbox().url, '--env', 'production', '--time-scale', '0.01'];
+const production = (): string[] => ['--target', sandbox().url, '--target-env', 'production', '--time-scale', '0.01'];
 const load = (engine: string, cap: string[], reportDir: string): string[] =>
   ['load', '--scenario', 'topup-flow', '--engine', engine, ...production(), '--allow-charges', '--max-spend', ...cap, '--vus', '2', '--duration', '2s', '--report-dir', reportDir];
 

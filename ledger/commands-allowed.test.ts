@@ -18,7 +18,7 @@ afterAll(() => {
 });
 blankGatewayEnvEachTest();
 
-const production = (): string[] => ['--target', sandbox().url, '--env', 'production', '--time-scale', '0.01'];
+const production = (): string[] => ['--target', sandbox().url, '--target-env', 'production', '--time-scale', '0.01'];
 
 describe('migrate with --allow-charges --max-spend', () => {
   it('sends the charging pairs through the guard: every request in the ledger, all final, within the cap, in the reports', async () => {

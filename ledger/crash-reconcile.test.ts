@@ -65,7 +65,7 @@ async function killMidRun(engine: 'node' | 'k6', env: NodeJS.ProcessEnv): Promis
   sandboxes.push(sandbox);
   const reportDir = join(dir, engine);
   const ledger = join(reportDir, LEDGER_FILE);
-  const args = [BIN, 'load', '--scenario', 'topup-flow', '--engine', engine, '--target', sandbox.url, '--env', 'production', '--time-scale', '0.01'];
+  const args = [BIN, 'load', '--scenario', 'topup-flow', '--engine', engine, '--target', sandbox.url, '--target-env', 'production', '--time-scale', '0.01'];
   args.push('--allow-charges', '--max-spend', '100000', 'USD', '--vus', '8', '--duration', '120s', '--report-dir', reportDir);
   const child: ChildProcess = spawn(process.execPath, args, { env: { ...env, GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass' }, stdio: 'ignore' });
   let exited = false;

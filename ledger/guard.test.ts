@@ -13,7 +13,7 @@ const topups = [getOperation('v1.transaction.topup'), getOperation('v2.transacti
 describe('chargingRefusal', () => {
   it('refuses charging operations on production without the allowance, naming them and the way out', () => {
     expect(chargingRefusal('load topup-flow', topups, production)).toBe(
-      'load topup-flow sends charging operations (v1.transaction.topup, v2.transaction.topup) and the target is production (GATEWAY_ENV/--env/config): ' +
+      'load topup-flow sends charging operations (v1.transaction.topup, v2.transaction.topup) and the target is production (GATEWAY_ENV/--target-env/config): ' +
         'refused, nothing was sent; add --allow-charges --max-spend AMOUNT CURRENCY to allow them up to a cap, or --dry-run to see the plan',
     );
   });

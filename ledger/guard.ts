@@ -17,7 +17,7 @@ export function chargingRefusal(what: string, charging: readonly Operation[], se
   if (settings.allowCharges && settings.cap !== undefined) return undefined;
   const ids = [...new Set(charging.map((op) => op.id))];
   const shown = ids.slice(0, 3).join(', ') + (ids.length > 3 ? ` and ${ids.length - 3} more` : '');
-  return `${what} sends charging operations (${shown}) and the target is production (GATEWAY_ENV/--env/config): refused, nothing was sent; ${ALLOWANCE_HINT}`;
+  return `${what} sends charging operations (${shown}) and the target is production (GATEWAY_ENV/--target-env/config): refused, nothing was sent; ${ALLOWANCE_HINT}`;
 }
 
 /** Throws GH_ERR_CHARGES (exit 2) when the plan must not run; the guard every command calls before it starts anything. */

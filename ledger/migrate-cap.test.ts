@@ -23,7 +23,7 @@ afterAll(() => {
 });
 
 const migrate = (...extra: string[]): string[] =>
-  ['migrate', '--pairs', 'transaction.topup', '--target', sandbox().url, '--env', 'production', '--time-scale', '0.01', '--allow-charges', '--max-spend', CAP, 'USD', ...extra];
+  ['migrate', '--pairs', 'transaction.topup', '--target', sandbox().url, '--target-env', 'production', '--time-scale', '0.01', '--allow-charges', '--max-spend', CAP, 'USD', ...extra];
 
 describe('migrate: the cap must cover a complete comparison before anything is charged', () => {
   let fits: string | undefined;

@@ -20,7 +20,7 @@ afterAll(() => {
 });
 blankGatewayEnvEachTest();
 
-const production = (): string[] => ['--target', sandbox().url, '--env', 'production', '--time-scale', '0.01'];
+const production = (): string[] => ['--target', sandbox().url, '--target-env', 'production', '--time-scale', '0.01'];
 
 /** Every command (and engine) that can send a charging request, with what it needs besides the target. */
 const COMMANDS: ReadonlyArray<[string, string[]]> = [

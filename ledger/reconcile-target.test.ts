@@ -95,7 +95,7 @@ describe('reconcile: the ledger belongs to the gateway that received its request
     const before = readFileSync(path, 'utf8');
     const result = await runCliProcess(['reconcile', path, '--time-scale', '0.01'], { env: { ...credentials, GATEWAY_ENV: 'sandbox' } });
     expect(result.code, result.output).toBe(2);
-    expect(result.stderr).toContain("GH_ERR_LEDGER: reconcile: the ledger's transactions were sent to a production target, and the environment configured (--env/GATEWAY_ENV/config) is sandbox: refused");
+    expect(result.stderr).toContain("GH_ERR_LEDGER: reconcile: the ledger's transactions were sent to a production target, and the environment configured (--target-env/GATEWAY_ENV/config) is sandbox: refused");
     expect(readFileSync(path, 'utf8')).toBe(before);
   }, 120_000);
 

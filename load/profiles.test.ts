@@ -23,6 +23,18 @@ describe('executors', () => {
     expect(executor({})).toMatchObject({ executor: 'shared-iterations', vus: 2, iterations: SCENARIOS['topup-flow'].smokeIterations, gracefulStop: '16s' });
   });
 
+  it('smoke with -i/--iterations runs that many, shared by its VUs (never more VUs than iterations), within -d if given', () => {
+    expect(executor({ overrides: { iterations: 40 } })).toMatchObject({ executor: 'shared-iterations', vus: 2, iterations: 40, maxDuration: '600s' });
+    expect(executor({ overrides: { iterations: 1 } })).toMatchObject({ executor: 'shared-iterations', vus: 1, iterations: 1 });
+    expect(executor({ overrides: { iterations: 12, vus: 4, durationSec: 30 } })).toMatchObject({ executor: 'shared-iterations', vus: 4, iterations: 12, maxDuration: '30s' });
+  });
+
+  it('--iterations applies to iteration profiles only, and never below --vus', () => {
+    expect(overrideProblem('load', { iterations: 10 })).toMatch(/--iterations applies to the iteration profiles \(smoke\), not to load/);
+    expect(overrideProblem('smoke', { iterations: 2, vus: 5 })).toMatch(/--iterations \(2\) must be at least --vus \(5\)/);
+    expect(overrideProblem('smoke', { iterations: 5, vus: 5 })).toBeUndefined();
+  });
+
   it('smoke with --duration becomes constant VUs for that long', () => {
     expect(executor({ overrides: { durationSec: 30, vus: 3 } })).toMatchObject({ executor: 'constant-vus', vus: 3, duration: '30s' });
   });

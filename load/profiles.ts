@@ -117,12 +117,20 @@ export interface ProfileOverrides {
   readonly durationSec?: number;
   /** Iterations per second at multiple 1 of an arrival profile's shape. */
   readonly rate?: number;
+  /** k6's --iterations: an iteration profile runs this many iterations shared by its VUs (within --duration if given). */
+  readonly iterations?: number;
 }
 
 /** Why an override cannot apply to a profile (the CLI turns it into a usage error); undefined when it can. */
 export function overrideProblem(profile: ProfileName, overrides: ProfileOverrides): string | undefined {
   if (overrides.rate !== undefined && PROFILES[profile].shape.kind !== 'arrival') {
     return `--rate applies to the arrival-rate profiles (${PROFILE_NAMES.filter((p) => PROFILES[p].shape.kind === 'arrival').join(', ')}), not to ${profile}`;
+  }
+  if (overrides.iterations !== undefined && PROFILES[profile].shape.kind !== 'iterations') {
+    return `--iterations applies to the iteration profiles (${PROFILE_NAMES.filter((p) => PROFILES[p].shape.kind === 'iterations').join(', ')}), not to ${profile} (an arrival-rate shape)`;
+  }
+  if (overrides.iterations !== undefined && overrides.vus !== undefined && overrides.iterations < overrides.vus) {
+    return `--iterations (${overrides.iterations}) must be at least --vus (${overrides.vus}): k6 shares the iterations among the VUs`;
   }
   return undefined;
 }
@@ -166,6 +174,12 @@ function executorOf(def: ProfileDef, input: BuildOptionsInput): Record<string, u
   const gracefulStop = seconds(input.iterationGraceMs / 1000);
   const shape = def.shape;
   if (shape.kind === 'iterations') {
+    if (overrides.iterations !== undefined) {
+      // As k6 --iterations: shared by the VUs (never more VUs than iterations), within --duration if given.
+      const vus = overrides.vus ?? Math.min(shape.vus, overrides.iterations);
+      const maxDuration = seconds(overrides.durationSec ?? shape.maxDurationSec);
+      return { executor: 'shared-iterations', vus, iterations: overrides.iterations, maxDuration, gracefulStop };
+    }
     const vus = overrides.vus ?? shape.vus;
     if (overrides.durationSec !== undefined) {
       return { executor: 'constant-vus', vus, duration: seconds(overrides.durationSec), gracefulStop };

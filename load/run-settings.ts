@@ -23,6 +23,7 @@ export const LOAD_ENV = Object.freeze({
   vus: 'GATEWAY_LOAD_VUS',
   duration: 'GATEWAY_LOAD_DURATION',
   rate: 'GATEWAY_LOAD_RATE',
+  iterations: 'GATEWAY_LOAD_ITERATIONS',
   thresholds: 'GATEWAY_LOAD_THRESHOLDS',
   config: 'GATEWAY_LOAD_CONFIG',
   targetLabel: 'GATEWAY_LOAD_TARGET_LABEL',
@@ -165,6 +166,7 @@ export function readRunSettings(env: Env): RunSettings {
   if (durationText !== undefined && (durationSec === undefined || durationSec <= 0)) throw configError(`${LOAD_ENV.duration} must be a k6 duration such as 90s or 5m`);
   const vus = positiveNumber(env, LOAD_ENV.vus, true);
   const rate = positiveNumber(env, LOAD_ENV.rate, false);
+  const iterations = positiveNumber(env, LOAD_ENV.iterations, true);
 
   const payload = parseJson<LoadConfigPayload>(env, LOAD_ENV.config) ?? {};
   const data: LoadDataSettings = { ...DEFAULT_LOAD_DATA, ...(payload.data ?? {}) };
@@ -198,6 +200,7 @@ export function readRunSettings(env: Env): RunSettings {
       ...(vus === undefined ? {} : { vus }),
       ...(durationSec === undefined ? {} : { durationSec }),
       ...(rate === undefined ? {} : { rate }),
+      ...(iterations === undefined ? {} : { iterations }),
     },
     thresholdOverrides: parseThresholds(env),
     schemaChecks: flag(env, LOAD_ENV.schemaChecks, true),
@@ -226,6 +229,7 @@ export interface RunEnvironmentInput {
   /** A k6 duration string, as given. */
   readonly duration?: string;
   readonly rate?: number;
+  readonly iterations?: number;
   readonly thresholds?: Readonly<Record<string, readonly string[]>>;
   readonly config: LoadConfigPayload;
   readonly targetLabel: string;
@@ -259,6 +263,7 @@ export function runEnvironment(input: RunEnvironmentInput): Record<string, strin
     [LOAD_ENV.vus]: input.vus === undefined ? '' : String(input.vus),
     [LOAD_ENV.duration]: input.duration ?? '',
     [LOAD_ENV.rate]: input.rate === undefined ? '' : String(input.rate),
+    [LOAD_ENV.iterations]: input.iterations === undefined ? '' : String(input.iterations),
     [LOAD_ENV.thresholds]: input.thresholds === undefined || Object.keys(input.thresholds).length === 0 ? '' : JSON.stringify(input.thresholds),
   };
   return env;

@@ -8,8 +8,10 @@ import { GEN_BUG_PROFILES } from '../conformance/proof/gen-bugs.ts';
 import { TOOL_VERSION } from '../reports/assemble.ts';
 import { addProfiles } from '../sandbox/profiles/registry.ts';
 import { COMMANDS } from './commands/index.ts';
+import { applyDeprecations } from './flag-vocabulary.ts';
+import { addHelpExamples } from './help-examples.ts';
 
-// The planted bugs live with the conformance proof; every command takes them by name (`--profile bug-*`, a config's
+// The planted bugs live with the conformance proof; every command takes them by name (`--sandbox-profile bug-*`, a config's
 // sandbox.profile), so the CLI adds them to the sandbox's registry before any command starts a sandbox.
 addProfiles(PLANTED_BUG_PROFILES);
 addProfiles(GEN_BUG_PROFILES);
@@ -38,16 +40,50 @@ export function buildProgram(): Command {
       .configureHelp({ helpWidth: Math.max(process.stdout.columns ?? 0, 120) }),
   );
   for (const register of COMMANDS) register(program);
+  // The old spellings (--profile for a sandbox behaviour, --env sandbox, ...) become the new ones, each said once.
+  program.hook('preAction', (_program, command) => applyDeprecations(command));
+  addHelpExamples(program);
   // Without a command, or with one that does not exist, commander would print the whole help to stderr: one line instead.
+  // Unknown options are let through to this action, so `lod --scenario x` is said to be an unknown command, not option.
   program
     .argument('[command]')
     .allowExcessArguments(true)
+    .allowUnknownOption(true)
     .action((command: string | undefined) => {
-      const known = program.commands.map((c) => c.name()).join(', ');
-      if (command === undefined) throw new HarnessError('GH_ERR_USAGE', `no command given (commands: ${known}; run gateway-harness --help)`);
-      throw new HarnessError('GH_ERR_USAGE', `unknown command '${command.slice(0, 40)}' (commands: ${known}; run gateway-harness --help)`);
+      throw new HarnessError('GH_ERR_USAGE', notACommand(command, program.commands.map((c) => c.name())));
     });
   return program;
+}
+
+/** The line for a missing or unknown command (with the nearest known one, when one is near). */
+export function notACommand(command: string | undefined, known: readonly string[]): string {
+  const list = `commands: ${known.join(', ')}; run gateway-harness --help`;
+  if (command === undefined) return `no command given (${list})`;
+  if (command.startsWith('-')) return `unknown option '${command.slice(0, 40)}' before the command (${list})`;
+  const near = nearestName(command, known);
+  return `unknown command '${command.slice(0, 40)}'${near === undefined ? '' : ` (did you mean ${near}?)`} (${list})`;
+}
+
+/** The known name closest to `word` by edit distance, when it is close enough to be a typo. */
+export function nearestName(word: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(word.toLowerCase(), name);
+    if (best === undefined || distance < best.distance) best = { name, distance };
+  }
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(best.name.length / 3)) ? best.name : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length] as number;
 }
 
 /** Commander's message ("error: unknown option '--x'\n(Did you mean --y?)") as one line of ours. */

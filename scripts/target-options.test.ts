@@ -18,7 +18,7 @@ function parse(args: string[]): TargetOptions {
 
 describe('addTargetOptions / configFromOptions', () => {
   it('flags override env', () => {
-    const opts = parse(['--target', 'http://127.0.0.1:9/', '--user', 'u1', '--password', 'p1', '--env', 'production', '--time-scale', '0.5']);
+    const opts = parse(['--target', 'http://127.0.0.1:9/', '--user', 'u1', '--password', 'p1', '--target-env', 'production', '--time-scale', '0.5']);
     const config = configFromOptions(opts, { cwd, env: { GATEWAY_USER: 'env-user', GATEWAY_TIME_SCALE: '3' } });
     expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:9/', user: 'u1', password: 'p1', environment: 'production', timeScale: 0.5 });
   });
@@ -58,7 +58,7 @@ describe('addTargetOptions / configFromOptions', () => {
 
   it('help text names every option and its environment variable', () => {
     const help = addTargetOptions(new Command('probe')).helpInformation();
-    for (const text of ['--target <url>', '--user <user>', '--password <password>', '--env <kind>', '--time-scale <factor>', '--config <path>']) {
+    for (const text of ['--target <url>', '--user <user>', '--password <password>', '--target-env <kind>', '--time-scale <factor>', '--config <path>']) {
       expect(help).toContain(text);
     }
     for (const env of ['GATEWAY_BASE_URL', 'GATEWAY_USER', 'GATEWAY_PASSWORD', 'GATEWAY_ENV', 'GATEWAY_TIME_SCALE']) {

@@ -1,7 +1,8 @@
-// The target options every command shares (--target, --user, --password, --env, --time-scale, --config), and the
+// The target options every command shares (--target, --user, --password, --target-env, --time-scale, --config), and the
 // bridge from parsed options to a loaded TargetConfig, so all subcommands take their target the same way.
 import type { Command } from 'commander';
 import { HarnessError } from '../api/errors.ts';
+import { envOption } from './flag-vocabulary.ts';
 import { loadConfig, type ConfigFlags, type LoadConfigOptions } from '../config/load-config.ts';
 import { timeScaleProblem } from '../config/target-config-schema.ts';
 import type { TargetConfig } from '../api/target-config.ts';
@@ -10,7 +11,8 @@ export interface TargetOptions {
   target?: string;
   user?: string;
   password?: string;
-  env?: string;
+  /** `--target-env` (or the old `--env sandbox|production`, moved here by the deprecation hook). */
+  targetEnv?: string;
   timeScale?: string;
   config?: string;
 }
@@ -31,12 +33,17 @@ export function parseTimeScaleFlag(text: string): number {
   return value;
 }
 
+/** `--target-env`'s help, worded once (k6-operator and merge-results take it too). */
+export const TARGET_ENV_HELP = 'environment kind of the target: sandbox or production (env GATEWAY_ENV; default sandbox)';
+
 export function addTargetOptions(cmd: Command): Command {
+  // The old `--env sandbox|production` (k6's -e/--env sets script variables): accepted for one release, with a note.
+  if (!cmd.options.some((o) => o.long === '--env')) envOption(cmd);
   return cmd
     .option('--target <url>', 'base URL of the gateway, e.g. https://host, without a path (env GATEWAY_BASE_URL); default: start the embedded sandbox on 127.0.0.1')
     .option('--user <user>', 'user id for HTTP Basic auth (env GATEWAY_USER; default "user", the embedded sandbox\'s)')
     .option('--password <password>', 'password for HTTP Basic auth (env GATEWAY_PASSWORD, preferred: flags show up in process lists)')
-    .option('--env <kind>', 'environment kind of the target: sandbox or production (env GATEWAY_ENV; default sandbox)')
+    .option('--target-env <kind>', TARGET_ENV_HELP)
     .option(
       '--time-scale <factor>',
       `time scale of the target, ${TIME_SCALE_HELP}; documented delays, client timeouts and polling scale by it (env GATEWAY_TIME_SCALE; default 1, or 0.01 for the embedded sandbox, which then runs at this scale)`,
@@ -60,7 +67,7 @@ export function configFromOptions(
     ...(opts.target === undefined ? {} : { target: opts.target }),
     ...(opts.user === undefined ? {} : { user: opts.user }),
     ...(opts.password === undefined ? {} : { password: opts.password }),
-    ...(opts.env === undefined ? {} : { env: opts.env }),
+    ...(opts.targetEnv === undefined ? {} : { env: opts.targetEnv }),
     ...(opts.timeScale === undefined ? {} : { timeScale: parseTimeScaleFlag(opts.timeScale) }),
     ...(opts.config === undefined ? {} : { config: opts.config }),
   };

@@ -53,6 +53,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/migrate.test.ts',
   'scripts/commands/sandbox.test.ts',
   'scripts/recipe/recipe.test.ts',
+  'scripts/package.test.ts',
   // in-process but long (seconds of one quick-tier run on Node 20, 2 cores shared by other work): load runs on the
   // engine's worker threads and whole baseline recordings; the full suite runs them on its Node
   'ledger/faults-load.test.ts', // 52 s

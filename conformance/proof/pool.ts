@@ -48,7 +48,7 @@ export function runProfiles(profiles: readonly string[], options: PoolOptions = 
   // Round robin, so slow profiles spread over the workers.
   const shares = Array.from({ length: workers }, (_, w) => profiles.filter((_, i) => i % workers === w));
   for (const share of shares) {
-    const child: ChildProcess = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child: ChildProcess = fork(WORKER, [], { execArgv: WORKER.endsWith('.ts') ? ['--import', 'tsx'] : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const open = new Set(share);
     child.on('message', (reply: WorkerReply) => {
       if (reply.type === 'outcome') {

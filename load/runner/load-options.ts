@@ -21,6 +21,12 @@ export interface RawLoadFlags {
   vus?: string;
   duration?: string;
   rate?: string;
+  /** `-i/--iterations`, as k6's. */
+  iterations?: string;
+  /** `-e/--env-var KEY=VALUE` (repeatable): the script's __ENV, as k6 run -e. */
+  envVar?: string[];
+  /** `--summary-export FILE`: k6's summary-export JSON. */
+  summaryExport?: string;
   threshold?: string[];
   funds?: string;
   baseline?: string;
@@ -44,6 +50,11 @@ export interface LoadFlags {
   readonly duration?: string;
   readonly durationSec?: number;
   readonly rate?: number;
+  readonly iterations?: number;
+  /** `-e/--env-var`: variables of the script's __ENV (never the harness's own GATEWAY_* settings). */
+  readonly envVars?: Readonly<Record<string, string>>;
+  /** `--summary-export FILE`: k6's summary-export JSON of the run. */
+  readonly summaryExport?: string;
   readonly thresholds: Readonly<Record<string, readonly string[]>>;
   /** Starting balance of the embedded sandbox (USD). */
   readonly funds?: number;
@@ -99,6 +110,9 @@ const FLAGS = z.object({
     .refine((value) => (durationSeconds(value) ?? 0) <= 7 * 24 * 3600, '--duration must be at most 7 days')
     .optional(),
   rate: positiveNumber('--rate', 100_000).optional(),
+  iterations: wholeNumber('--iterations', 100_000_000).optional(),
+  envVar: z.array(z.string()).optional(),
+  summaryExport: z.string().min(1, '--summary-export must name a file').optional(),
   threshold: z.array(z.string()).default([]),
   funds: positiveNumber('--funds', 1e12).optional(),
   baseline: z.string().min(1, '--baseline must name a directory').optional(),
@@ -107,6 +121,26 @@ const FLAGS = z.object({
 
 function usage(message: string): HarnessError {
   return new HarnessError('GH_ERR_USAGE', message.replace(/\s+/g, ' '));
+}
+
+/** The variables of `-e/--env-var`, checked: KEY=VALUE each, keys as k6 takes them. */
+export function parseEnvVars(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const text of values) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) throw usage(`-e/--env-var takes KEY=VALUE (got "${text.slice(0, 40)}")`);
+    const at = text.indexOf('=');
+    out[text.slice(0, at)] = text.slice(at + 1);
+  }
+  return out;
+}
+
+/** `-e` variables: KEY=VALUE each; the harness's own GATEWAY_* and K6_* settings are not the user's to set this way. */
+function scriptEnv(values: readonly string[] | undefined): Record<string, string> | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const vars = parseEnvVars(values);
+  const reserved = Object.keys(vars).find((key) => /^(GATEWAY_|K6_)/.test(key));
+  if (reserved !== undefined) throw usage(`-e ${reserved}: GATEWAY_* and K6_* variables are the harness's own settings (use its flags, the config file or the environment)`);
+  return vars;
 }
 
 /** Validates the flags; throws GH_ERR_USAGE with the first problem on one line. */
@@ -124,7 +158,12 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
   const json = flags.out.find((o) => o.startsWith('json='));
   const prometheus = flags.out.find((o) => o.startsWith('prometheus='));
   const durationSec = flags.duration === undefined ? undefined : durationSeconds(flags.duration);
-  const problem = overrideProblem(flags.profile, { ...(flags.rate === undefined ? {} : { rate: flags.rate }) });
+  const problem = overrideProblem(flags.profile, {
+    ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+    ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
+    ...(flags.vus === undefined ? {} : { vus: flags.vus }),
+  });
+  const envVars = scriptEnv(flags.envVar);
   if (problem !== undefined) throw usage(problem);
   if (SCENARIOS[flags.scenario].requiresBothVersions && flags.api !== 'both') {
     throw usage(`--scenario ${flags.scenario} compares v1 and v2: it needs --api both`);
@@ -142,6 +181,9 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
     ...(flags.vus === undefined ? {} : { vus: flags.vus }),
     ...(flags.duration === undefined || durationSec === undefined ? {} : { duration: flags.duration, durationSec }),
     ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+    ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
+    ...(envVars === undefined ? {} : { envVars }),
+    ...(flags.summaryExport === undefined ? {} : { summaryExport: flags.summaryExport }),
     ...(flags.funds === undefined ? {} : { funds: flags.funds }),
     ...(flags.baseline === undefined ? {} : { baseline: flags.baseline }),
     ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),

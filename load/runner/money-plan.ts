@@ -20,6 +20,7 @@ export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
       ...(flags.vus === undefined ? {} : { vus: flags.vus }),
       ...(flags.durationSec === undefined ? {} : { durationSec: flags.durationSec }),
       ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+      ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
     },
     thresholdOverrides: flags.thresholds,
     schemaChecks: true,

@@ -2,9 +2,9 @@
 // embedded sandbox when there is no target (or use the caller's), arm the money guard for charging scenarios (ledger,
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
@@ -27,6 +27,7 @@ import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import { generatorReport, mergeBySecond, type GeneratorPoint, type GeneratorReport } from '../../reports/generator.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import { DIR_LOCK_FILE, lockReportDir } from '../../reports/dir-lock.ts';
+import { summaryExport } from '../../engine/summary.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
 import { sameFile } from '../../reports/same-file.ts';
 import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
@@ -199,6 +200,14 @@ export function k6Label(path: string): string {
  * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
  * at all is a failed run (1).
  */
+/** `--summary-export FILE`: k6's flat summary JSON, as `k6 run --summary-export` writes it (from either engine). */
+function writeSummaryExport(path: string, data: K6SummaryData): void {
+  mkdirSync(dirname(path), { recursive: true });
+  // The same handleSummary data the engine summarises (reports/ types root_group as optional: k6 may leave it out).
+  const engineData = { ...data, root_group: data.root_group ?? { name: '', path: '', id: '', groups: [], checks: [] } } as unknown as Parameters<typeof summaryExport>[0];
+  writeFileSync(path, `${JSON.stringify(summaryExport(engineData), null, 2)}\n`);
+}
+
 export function exitCodeOf(engineExit: number, report: { readonly verdict: string; readonly exitCode: number } | undefined): number {
   // Interrupted: 128 + the signal (or k6's 105), whatever the engine said; never a pass.
   if (report?.verdict === 'interrupted' || report?.verdict === 'unusable') return report.exitCode;
@@ -377,6 +386,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       };
     }
     const env = {
+      // -e KEY=VALUE first: the harness's own settings (GATEWAY_*, refused as -e keys) are never the user's to change here.
+      ...flags.envVars,
       ...runEnvironment({
         baseUrl: target.url,
         user: config.user,
@@ -388,6 +399,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         ...(flags.vus === undefined ? {} : { vus: flags.vus }),
         ...(flags.duration === undefined ? {} : { duration: flags.duration }),
         ...(flags.rate === undefined ? {} : { rate: flags.rate }),
+        ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
         thresholds: flags.thresholds,
         ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
         config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
@@ -497,6 +509,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     }
     sampleCollector.flush();
     const summaryData = await readSummaryIfAny(summaryFile, (line) => io.progress.line(line));
+    if (flags.summaryExport !== undefined && summaryData !== undefined) writeSummaryExport(resolve(io.cwd, flags.summaryExport), summaryData);
     let remoteWrite: RemoteWriteSummary | undefined;
     const generatorPushes = await generatorPush?.finish();
     if (prometheus !== undefined) {

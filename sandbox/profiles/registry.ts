@@ -26,7 +26,7 @@ function allProfiles(): readonly SandboxProfile[] {
 
 /**
  * Makes profiles that a room above the sandbox owns selectable by name, like the sandbox's own: the planted bugs live
- * with the conformance proof that uses them, and the CLI adds them at start (scripts/cli.ts), so `--profile bug-*`
+ * with the conformance proof that uses them, and the CLI adds them at start (scripts/cli.ts), so `--sandbox-profile bug-*`
  * works for every command. The sandbox cannot import them (conformance/ imports sandbox/, never the other way).
  * Adding the same profile again does nothing; another profile under a name already taken is a programming error.
  */

@@ -17,8 +17,8 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
   const cases: ReadonlyArray<[string[], RegExp]> = [
     [['baseline', 'check', '--baseline', '/nonexistent/baseline'], /GH_ERR_CONFIG: baseline .*has no index\.json/],
     [['baseline', 'record', '--seed', 'x', '--out', '/nonexistent/out'], /--seed must be a whole number/],
-    [['baseline', 'record', '--profile', 'no-such-profile', '--out', '/nonexistent/out'], /unknown profile/],
-    [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /apply to the embedded sandbox only/],
+    [['baseline', 'record', '--sandbox-profile', 'no-such-profile', '--out', '/nonexistent/out'], /unknown profile/],
+    [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
     await expectUsageError(args, message);
@@ -49,7 +49,7 @@ describe('gateway-harness baseline record + check', () => {
 
   it('fails the check (exit 1) on a breaking change and names it on stdout and in every report', async () => {
     const reportDir = join(dir, 'removed');
-    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--profile', 'contract-field-removed']);
+    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--sandbox-profile', 'contract-field-removed']);
     expect(code).toBe(1);
     expect(stdout.split('\n')[0]).toMatch(/^FAIL: drift: 1 breaking change \(v1\.catalog\.sku-exchange-rate \$\.payLoad\.productName field-removed\)/);
     expect(stdout).toContain('BREAKING     v1.catalog.sku-exchange-rate $.payLoad.productName field-removed');
@@ -68,7 +68,7 @@ describe('gateway-harness baseline record + check', () => {
   }, 30_000);
 
   it('passes the check (exit 0) on a non-breaking change and reports it', async () => {
-    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'added'), '--profile', 'contract-field-added']);
+    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'added'), '--sandbox-profile', 'contract-field-added']);
     expect(code).toBe(0);
     expect(stdout).toContain('non-breaking v2.catalog.operators $.payLoad[*].operatorCode field-added');
   }, 30_000);
@@ -79,7 +79,7 @@ describe('gateway-harness baseline record on a production target', () => {
   const seen = recording.seen;
 
   it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
-    const { code, stderr } = await run(['baseline', 'record', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
+    const { code, stderr } = await run(['baseline', 'record', '--target', recording.url(), '--target-env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
     expect(seen).toEqual([]);
@@ -87,7 +87,7 @@ describe('gateway-harness baseline record on a production target', () => {
 
   it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run(['baseline', 'record', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
+    const { code, stdout } = await run(['baseline', 'record', '--target', recording.url(), '--target-env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
     expect(code).toBe(0);
     expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual(['v2.transaction.estimated-cost', 'v2.transaction.estimated-cost']);
     expect(stdout).toContain('not-observed v1.transaction.topup: charges money: not sent to a production target');

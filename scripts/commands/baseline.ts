@@ -23,45 +23,49 @@ import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
 import { armMoney, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, watchRun } from '../report-output.ts';
+import { renamedOption } from '../flag-vocabulary.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 /** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, the settings file, money. */
 export interface SessionFlags extends TargetOptions, MoneyOptions {
-  profile?: string;
+  /** `--sandbox-profile` (or the old `--profile`). */
+  sandboxProfile?: string;
   seed?: string;
   settings?: string;
 }
 
 export function addSessionOptions(cmd: Command): Command {
   addTargetOptions(cmd);
-  return cmd
-    .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a contract change (see `gateway-harness sandbox --list-profiles`)')
-    .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
+  cmd
+    .option('--sandbox-profile <name>', 'embedded sandbox behaviour profile, e.g. a contract change (see `gateway-harness sandbox --list-profiles`)')
+    .option('--seed <n>', "seed of the run: the embedded sandbox's catalog (default 1; this command generates nothing else)")
     .option('--settings <path>', `JSON file of number plans, account numbers and assumed field paths, as for conformance (env ${SETTINGS_ENV_VAR})`);
+  renamedOption(cmd, '--profile <name>', '--sandbox-profile');
+  return cmd;
 }
 
 const usage = (message: string): HarnessError => new HarnessError('GH_ERR_USAGE', message);
 
 /** Validates the session flags against the config; throws GH_ERR_USAGE (exit 2) before anything starts. */
 export function sessionOptionsFrom(opts: SessionFlags, config: TargetConfig): TargetSessionOptions {
-  if (config.baseUrl !== undefined && (opts.profile !== undefined || opts.seed !== undefined)) {
-    throw usage('--profile and --seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it)');
+  if (config.baseUrl !== undefined && (opts.sandboxProfile !== undefined || opts.seed !== undefined)) {
+    throw usage('--sandbox-profile and --seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it)');
   }
   let seed: number | undefined;
   if (opts.seed !== undefined) {
     if (!/^\d{1,10}$/.test(opts.seed) || Number(opts.seed) > 2 ** 31 - 1) throw usage('--seed must be a whole number from 0 to 2147483647');
     seed = Number(opts.seed);
   }
-  if (opts.profile !== undefined) {
+  if (opts.sandboxProfile !== undefined) {
     try {
-      getProfile(opts.profile);
+      getProfile(opts.sandboxProfile);
     } catch {
-      throw usage(`--profile: unknown profile "${opts.profile.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+      throw usage(`--sandbox-profile: unknown profile "${opts.sandboxProfile.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
     }
   }
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
   const settings: ConformanceSettings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
-  return { settings, ...(seed === undefined ? {} : { seed }), ...(opts.profile === undefined ? {} : { profile: opts.profile }) };
+  return { settings, ...(seed === undefined ? {} : { seed }), ...(opts.sandboxProfile === undefined ? {} : { profile: opts.sandboxProfile }) };
 }
 
 /** Runs work on an open session and always closes it; a catalog that cannot be read makes the target unusable (exit 2). */

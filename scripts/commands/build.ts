@@ -24,7 +24,7 @@ export async function buildBundles(outDir?: string): Promise<Built[]> {
 export function register(program: Command): void {
   program
     .command('build')
-    .description('Bundle the k6 load suites (load/*.load.ts) into dist/k6/<name>.js: ESM, ES2019, k6 modules external, no Node built-ins.')
+    .description('Bundle the k6 load suites (load/*.load.ts) into dist/k6/<name>.js: CommonJS (k6 v0.48 runs it without its Babel pass), ES2019, k6 modules external, no Node built-ins.')
     .option('--out-dir <dir>', 'output directory (default dist/k6 in the project)')
     .action(async (opts: { outDir?: string }) => {
       const built = await buildBundles(opts.outDir === undefined ? undefined : resolve(opts.outDir));

@@ -53,13 +53,13 @@ describe('gateway-harness conformance: usage errors (exit 2)', () => {
     [['--api', 'v3'], /--api must be v1, v2 or both/],
     [['--grep', '('], /--grep: not a valid regular expression/],
     [['--grep', 'NO_SUCH_CASE_ID'], /no conformance case matches/],
-    [['--env', 'production', '--target', 'http://127.0.0.1:9'], /GH_ERR_CHARGES: conformance sends charging operations .* and the target is production/],
-    [['--env', 'production', '--target', 'http://127.0.0.1:9', '--allow-charges', '--max-spend', '5', 'USD'], /point it at a sandbox environment .*--allow-charges does not apply/],
+    [['--target-env', 'production', '--target', 'http://127.0.0.1:9'], /GH_ERR_CHARGES: conformance sends charging operations .* and the target is production/],
+    [['--target-env', 'production', '--target', 'http://127.0.0.1:9', '--allow-charges', '--max-spend', '5', 'USD'], /point it at a sandbox environment .*--allow-charges does not apply/],
     [['--allow-charges'], /--allow-charges needs a spend cap: add --max-spend AMOUNT CURRENCY/],
     [['--max-spend', '5', 'USD'], /--max-spend caps what --allow-charges allows/],
     [['--allow-charges', '--max-spend', 'lots'], /--max-spend must be AMOUNT CURRENCY/],
-    [['--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /--profile and --seed apply to the embedded sandbox only/],
-    [['--profile', 'no-such-profile'], /unknown profile/],
+    [['--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'], /--sandbox-profile and --sandbox-seed apply to the embedded sandbox only/],
+    [['--sandbox-profile', 'no-such-profile'], /unknown profile/],
     [['--seed', 'x'], /--seed must be a whole number/],
     [['--settings', '/nonexistent/settings.json'], /cannot read/],
     [['--target', 'https://h/api/v2'], /GH_ERR_CONFIG: config: baseUrl \(from --target\) must be the base URL without a path/],
@@ -107,7 +107,7 @@ describe('gateway-harness conformance (child process, embedded sandbox)', () => 
 
   it('fails against a planted bug: exit 1, FAIL first, expected vs received and the redacted request', async () => {
     const dir = tempDir();
-    const run = await runCli(['--profile', 'bug-trigger-510-code', '--grep', '^TRG-510-V2', '--report-dir', dir, '--password', MARKER]);
+    const run = await runCli(['--sandbox-profile', 'bug-trigger-510-code', '--grep', '^TRG-510-V2', '--report-dir', dir, '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(firstLine(run.stdout)).toBe('FAIL: conformance: 1 of 1 case failed (TRG-510-V2)');
     expect(run.stdout).toContain('Failed conformance cases (1):');

@@ -23,13 +23,18 @@ import type { RunningSandbox } from '../../sandbox/server.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
   grep?: string;
   reportDir?: string;
-  profile?: string;
+  /** `--sandbox-profile` (or the old `--profile`). */
+  sandboxProfile?: string;
+  /** The one `--seed`: the embedded sandbox's catalog and the GEN inputs. */
   seed?: string;
+  /** Old, narrower: the catalog alone (fuzz's `--sandbox-seed`). */
+  sandboxSeed?: string;
   settings?: string;
   list?: boolean;
   allowSkips?: boolean;
@@ -46,7 +51,7 @@ export type ConformanceMode = 'conformance' | 'fuzz';
 function genOptionsFrom(opts: ConformanceOptions, mode: ConformanceMode): GenOptions {
   const replay = parseReplay(opts.replay);
   return {
-    seed: parseGenSeed(opts.genSeed),
+    seed: parseGenSeed(opts.genSeed ?? opts.seed),
     budget: parseGenBudget(opts.genBudget, mode === 'fuzz' ? FUZZ_GEN_BUDGET : DEFAULT_GEN_BUDGET),
     ...(replay === undefined ? {} : { replay }),
   };
@@ -67,6 +72,29 @@ export function parseApi(value: string): ApiSelection {
   throw usage(`--api must be v1, v2 or both (got "${value.slice(0, 20)}")`);
 }
 
+/** What `--seed` seeds, worded once for gate, conformance and fuzz. */
+export const SEED_HELP =
+  "seed of the run: the embedded sandbox's catalog (default 1) and the generated (GEN) inputs (default: a fresh one, printed in the report)";
+
+/**
+ * The embedded sandbox's behaviour profile and the run's one seed (gate, conformance, fuzz), with the old spellings
+ * accepted for one release: --profile (now --sandbox-profile), --gen-seed and --sandbox-seed (each one half of --seed).
+ */
+export function addSandboxOptions(cmd: Command, example: string): Command {
+  cmd
+    .option('--sandbox-profile <name>', `embedded sandbox behaviour profile, ${example} (see \`gateway-harness sandbox --list-profiles\`)`)
+    .option('--seed <n>', SEED_HELP);
+  renamedOption(cmd, '--profile <name>', '--sandbox-profile');
+  narrowerOption(cmd, '--gen-seed <n>', 'seeds the GEN inputs alone: --seed seeds them and the sandbox catalog');
+  narrowerOption(cmd, '--sandbox-seed <n>', 'seeds the sandbox catalog alone: --seed seeds it and the GEN inputs');
+  return cmd;
+}
+
+/** The embedded sandbox's catalog seed: the old narrower flag, else the one --seed, else the config's. */
+export function catalogSeed(opts: { readonly seed?: string; readonly sandboxSeed?: string }, fallback: number): number {
+  return parseSeed(opts.sandboxSeed ?? opts.seed, fallback);
+}
+
 export function parseSeed(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1) throw usage('--seed must be a whole number from 0 to 2147483647');
@@ -77,7 +105,7 @@ export function checkProfile(name: string): void {
   try {
     getProfile(name);
   } catch {
-    throw usage(`--profile: unknown profile "${name.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+    throw usage(`--sandbox-profile: unknown profile "${name.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
   }
 }
 
@@ -111,14 +139,14 @@ export function conformancePlan(cases: readonly ConformanceCase[], target: strin
 }
 
 /** Refuses what conformance (or the gate, which runs it) must not do before anything is started. */
-export function checkTarget(config: TargetConfig, opts: { readonly profile?: string; readonly seed?: string }, command = 'conformance'): void {
+export function checkTarget(config: TargetConfig, opts: { readonly sandboxProfile?: string; readonly sandboxSeed?: string }, command = 'conformance'): void {
   if (config.environment === 'production') {
     throw usage(
-      `${command} sends top-ups and other charging transactions to made-up numbers and relies on sandbox triggers: point it at a sandbox environment (--env sandbox); --allow-charges does not apply to it`,
+      `${command} sends top-ups and other charging transactions to made-up numbers and relies on sandbox triggers: point it at a sandbox environment (--target-env sandbox); --allow-charges does not apply to it`,
     );
   }
-  if (config.baseUrl !== undefined && (opts.profile !== undefined || opts.seed !== undefined)) {
-    throw usage('--profile and --seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it)');
+  if (config.baseUrl !== undefined && (opts.sandboxProfile !== undefined || opts.sandboxSeed !== undefined)) {
+    throw usage('--sandbox-profile and --sandbox-seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it; --seed then seeds the GEN inputs alone)');
   }
 }
 
@@ -139,9 +167,9 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   // The one production guard first (the same line as every command), then conformance's own rule.
   assertChargesAllowed('conformance', conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation), money);
   checkTarget(config, opts);
-  const profile = opts.profile ?? config.sandbox.profile ?? 'faithful';
+  const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
-  const seed = parseSeed(opts.seed, config.sandbox.seed);
+  const seed = catalogSeed(opts, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
   let settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
   const cases = planned;
@@ -237,14 +265,12 @@ export function register(program: Command): void {
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--grep <pattern>', 'only cases whose "<id> <title>" matches this regular expression (case-insensitive)')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a planted bug (see `gateway-harness sandbox --list-profiles`)')
-    .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
     .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
     .option('--list', 'print the selected cases (id, phase, spec section, title) and exit')
     .option('--allow-skips', 'accept skipped cases (not verified): the verdict can then pass, and says how many were skipped')
-    .option('--gen-seed <n>', 'seed of the generated (GEN) properties (default: a fresh one, printed in the notes of every GEN case)')
     .option('--gen-budget <runs|duration>', 'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s); see `gateway-harness fuzz --help`')
     .option('--no-gen', 'the hand-written cases only (no GEN properties)');
+  addSandboxOptions(cmd, 'e.g. a planted bug');
   addTargetOptions(cmd);
   addMoneyOptions(cmd, { ledger: false });
   cmd.action(async (opts: ConformanceOptions) => {

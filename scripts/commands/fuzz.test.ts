@@ -19,7 +19,7 @@ describe('gateway-harness fuzz', () => {
 
   test('a planted GEN bug: exit 1, the shrunk input with seed, replay and curl in every report; --replay reruns exactly it', async () => {
     const dir = tempDir();
-    const args = ['fuzz', '--profile', 'bug-gen-page-size-over-150', '--grep', '^GEN-PAGE-SIZE-OUTSIDE ', '--seed', '17', '--password', PASSWORD];
+    const args = ['fuzz', '--sandbox-profile', 'bug-gen-page-size-over-150', '--grep', '^GEN-PAGE-SIZE-OUTSIDE ', '--seed', '17', '--password', PASSWORD];
     const run = await runCliProcess([...args, '--report-dir', dir], { timeoutMs: 60_000 });
     expect(run.code, run.output).toBe(1);
     expect(run.stdout.split('\n')[0]).toBe('FAIL: conformance: 1 of 1 case failed (GEN-PAGE-SIZE-OUTSIDE)');

@@ -5,13 +5,7 @@ import { FUZZ_GEN_BUDGET, describeBudget } from '../../conformance/gen/options.t
 import { SETTINGS_ENV_VAR } from '../../target/embedded.ts';
 import { addMoneyOptions } from '../money-options.ts';
 import { addTargetOptions } from '../target-options.ts';
-import { runConformance, type ConformanceOptions } from './conformance.ts';
-
-interface FuzzOptions extends Omit<ConformanceOptions, 'seed' | 'genSeed'> {
-  /** The GEN seed (fuzz has no other). */
-  seed?: string;
-  sandboxSeed?: string;
-}
+import { addSandboxOptions, runConformance, type ConformanceOptions } from './conformance.ts';
 
 export function register(program: Command): void {
   const cmd = program
@@ -26,7 +20,8 @@ export function register(program: Command): void {
         'Budget: --gen-budget is per property: a number of generated inputs (e.g. 500) or a wall-time bound (e.g. 90s, 2m);\n' +
         `default ${describeBudget(FUZZ_GEN_BUDGET)} (conformance and the gate: 30 runs, at most 20 s per property).\n` +
         'The time bound includes shrinking, so it bounds the wall time against a slow real sandbox too.\n' +
-        'Seed: --seed N repeats a run exactly (same generated inputs); without it a fresh seed is printed in the report.\n' +
+        "Seed: --seed N repeats a run exactly (same generated inputs, same sandbox catalog); without it the GEN seed is fresh\n" +
+        '(printed in the report) and the catalog seed 1.\n' +
         "Replay: a failure prints `--grep '^<case id> ' --replay <seed>:<path>`; that reruns exactly its shrunk counterexample.\n" +
         'Never against production (like conformance); on a sandbox it charges test money only: every GEN case counts its\n' +
         'requests and charging requests in its notes.\n' +
@@ -34,19 +29,16 @@ export function register(program: Command): void {
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--grep <pattern>', 'only GEN cases whose "<id> <title>" matches this regular expression (case-insensitive)')
-    .option('--seed <n>', 'GEN seed: the same seed generates the same inputs (default: a fresh one, printed)')
     .option('--gen-budget <runs|duration>', `per property: runs (e.g. 500) or a duration (e.g. 90s, 2m); default ${describeBudget(FUZZ_GEN_BUDGET)}`)
     .option('--replay <seed:path>', 'rerun exactly one shrunk counterexample, as a failure prints it (with --grep of its case id)')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a planted GEN bug (bug-gen-*)')
-    .option('--sandbox-seed <n>', 'embedded sandbox catalog seed (default 1)')
     .option('--settings <path>', `JSON file of conformance settings (env ${SETTINGS_ENV_VAR})`)
     .option('--list', 'print the selected GEN cases and exit')
     .option('--allow-skips', 'accept skipped cases (not verified)');
+  addSandboxOptions(cmd, 'e.g. a planted GEN bug (bug-gen-*)');
   addTargetOptions(cmd);
   addMoneyOptions(cmd, { ledger: false });
-  cmd.action(async (opts: FuzzOptions) => {
-    const { seed, sandboxSeed, ...rest } = opts;
-    process.exitCode = await runConformance({ ...rest, ...(seed === undefined ? {} : { genSeed: seed }), ...(sandboxSeed === undefined ? {} : { seed: sandboxSeed }) }, 'fuzz');
+  cmd.action(async (opts: ConformanceOptions) => {
+    process.exitCode = await runConformance(opts, 'fuzz');
   });
 }

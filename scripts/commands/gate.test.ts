@@ -92,7 +92,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     expect(recorded.code, recorded.stderr).toBe(0);
     // Credentials from the environment here, from flags below: both paths reach every part and no output.
     pass = await cli(['gate', '--baseline', baseline, '--report-dir', passDir], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
-    fail = await cli(['gate', '--profile', 'bug-trigger-510-code', '--api', 'v2', '--report-dir', failDir, '--user', USER, '--password', PASSWORD]);
+    fail = await cli(['gate', '--sandbox-profile', 'bug-trigger-510-code', '--api', 'v2', '--report-dir', failDir, '--user', USER, '--password', PASSWORD]);
   }, 3 * RUN_TIMEOUT_MS);
 
   it('passes: exit 0, the verdict first naming every part, the report paths last', () => {
@@ -101,6 +101,17 @@ describe('gateway-harness gate on the embedded sandbox', () => {
       /^PASS: conformance: all \d+ cases passed; load mixed\/smoke \((k6 v[\d.]+|node)\): \d+ requests, \d+ thresholds met, \d+ checks passed; drift: no breaking change in 48 operations$/,
     );
     expect(pass.stdout.trimEnd().split('\n').at(-1)).toBe(`reports: ${passDir}/report.html, ${passDir}/summary.md, ${passDir}/junit.xml, ${passDir}/summary.json`);
+  });
+
+  it("the README's example verdict line has this run's figures (requests and checks vary with polling: within 15 %)", () => {
+    const figures = (line: string): number[] => [...line.matchAll(/(\d+) (cases|requests|thresholds|checks)/g)].map((m) => Number(m[1]));
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const example = /^PASS: conformance: .*$/m.exec(readme)?.[0] ?? '';
+    const [cases, requests, thresholds, checks] = figures(example);
+    const [runCases, runRequests, runThresholds, runChecks] = figures(firstLine(pass.stdout));
+    expect([cases, thresholds]).toEqual([runCases, runThresholds]);
+    expect(Math.abs((requests ?? 0) - (runRequests ?? 0))).toBeLessThanOrEqual(0.15 * (runRequests ?? 0));
+    expect(Math.abs((checks ?? 0) - (runChecks ?? 0))).toBeLessThanOrEqual(0.15 * (runChecks ?? 0));
   });
 
   it('shows progress on stderr as plain timestamped lines (not a terminal), one task per part, no ANSI code', () => {
@@ -210,9 +221,9 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
     [['--api', 'v3'], /GH_ERR_USAGE: --api must be v1, v2 or both/],
     [['--engine', 'jmeter'], /GH_ERR_USAGE: --engine must be one of auto, k6, node/],
     [['--baseline', '/nonexistent/baseline'], /GH_ERR_USAGE: --baseline: no baseline in \/nonexistent\/baseline/],
-    [['--env', 'production', '--target', 'http://127.0.0.1:9'], /GH_ERR_USAGE: gate sends top-ups .* point it at a sandbox environment/],
-    [['--target', 'http://127.0.0.1:9', '--profile', 'faithful'], /GH_ERR_USAGE: --profile and --seed apply to the embedded sandbox only/],
-    [['--profile', 'no-such-profile'], /GH_ERR_USAGE: --profile: unknown profile/],
+    [['--target-env', 'production', '--target', 'http://127.0.0.1:9'], /GH_ERR_USAGE: gate sends top-ups .* point it at a sandbox environment/],
+    [['--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'], /GH_ERR_USAGE: --sandbox-profile and --sandbox-seed apply to the embedded sandbox only/],
+    [['--sandbox-profile', 'no-such-profile'], /GH_ERR_USAGE: --sandbox-profile: unknown profile/],
   ];
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {

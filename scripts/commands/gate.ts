@@ -12,7 +12,7 @@ import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engi
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
-import { checkProfile, checkTarget, parseApi, parseSeed } from './conformance.ts';
+import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, parseApi } from './conformance.ts';
 import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
 
 export interface GateOptions extends TargetOptions, CompareFlags {
@@ -20,8 +20,9 @@ export interface GateOptions extends TargetOptions, CompareFlags {
   reportDir?: string;
   allowSkips?: boolean;
   baseline?: string;
-  profile?: string;
+  sandboxProfile?: string;
   seed?: string;
+  sandboxSeed?: string;
   genSeed?: string;
   genBudget?: string;
   settings?: string;
@@ -40,9 +41,9 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const engine = parseEngine(opts.engine);
   const config = configFromOptions(opts);
   checkTarget(config, opts, 'gate');
-  const profile = opts.profile ?? config.sandbox.profile ?? 'faithful';
+  const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
-  const seed = parseSeed(opts.seed, config.sandbox.seed);
+  const seed = catalogSeed(opts, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
   const settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
   // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
@@ -80,7 +81,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
       allowSkips: opts.allowSkips === true,
       profile,
       seed,
-      gen: { seed: parseGenSeed(opts.genSeed), budget: parseGenBudget(opts.genBudget, DEFAULT_GEN_BUDGET) },
+      gen: { seed: parseGenSeed(opts.genSeed ?? opts.seed), budget: parseGenBudget(opts.genBudget, DEFAULT_GEN_BUDGET) },
       settings,
       baselineDir,
       ...(baseline === undefined ? {} : { baseline }),
@@ -122,12 +123,10 @@ export function register(program: Command): void {
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)')
     .option('--allow-skips', 'accept what could not be verified (skipped cases, operations or transactions): the verdict can then pass, and lists them')
     .option('--baseline <dir>', `drift baseline to check against (default ${DEFAULT_BASELINE_DIR}/ when it exists; record one with \`gateway-harness baseline record\`)`)
-    .option('--profile <name>', 'embedded sandbox behaviour profile, e.g. a planted bug (see `gateway-harness sandbox --list-profiles`)')
-    .option('--seed <n>', 'embedded sandbox catalog seed (default 1)')
-    .option('--gen-seed <n>', 'seed of the generated (GEN) conformance properties (default: a fresh one, printed in the report)')
     .option('--gen-budget <runs|duration>', 'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s)')
     .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
     .option('--engine <engine>', `load engine: ${ENGINE_CHOICES.join(', ')} (auto: k6 if found, else the Node engine)`, 'auto');
+  addSandboxOptions(cmd, 'e.g. a planted bug');
   addTargetOptions(cmd);
   addCompareOptions(cmd, true);
   cmd.action(async (opts: GateOptions) => {

@@ -41,7 +41,7 @@ describe('k6-operator', () => {
     [['--scenario', 'mixed', '--parallelism', '3'], /k6-operator needs --target/],
     [['--scenario', 'mixed', '--target', 'https://gw.example.test'], /--parallelism is required/],
     [['--parallelism', '3', '--target', 'https://gw.example.test'], /--scenario is required/],
-    [['--scenario', 'topup-flow', '--parallelism', '3', '--target', 'https://gw.example.test', '--env', 'production'], /sends charging operations .* refused/],
+    [['--scenario', 'topup-flow', '--parallelism', '3', '--target', 'https://gw.example.test', '--target-env', 'production'], /sends charging operations .* refused/],
     [['--scenario', 'mixed', '--parallelism', '3', '--target', 'https://gw.example.test', '--password', 'x'], /unknown option '--password'/],
     [['--scenario', 'mixed', '--parallelism', '0', '--target', 'https://gw.example.test'], /--parallelism must be a whole number from 1 to 1000/],
     [['--scenario', 'mixed', '--parallelism', '3', '--target', 'https://gw.example.test', '--access-mode', 'RWX'], /--access-mode must be ReadWriteMany or ReadWriteOnce/],

@@ -11,7 +11,8 @@ import { PROFILE_NAMES } from '../../load/profiles.ts';
 import { parseLoadFlags } from '../../load/runner/load-options.ts';
 import { ensureBundle } from '../../load/runner/run-load.ts';
 import { SCENARIO_NAMES } from '../../load/scenarios.ts';
-import { configFromOptions, TIME_SCALE_HELP } from '../target-options.ts';
+import { configFromOptions, TARGET_ENV_HELP, TIME_SCALE_HELP } from '../target-options.ts';
+import { envOption } from '../flag-vocabulary.ts';
 
 interface OperatorOptions {
   scenario?: string;
@@ -23,7 +24,7 @@ interface OperatorOptions {
   rate?: string;
   threshold?: string[];
   target?: string;
-  env?: string;
+  targetEnv?: string;
   timeScale?: string;
   config?: string;
   out?: string;
@@ -60,12 +61,12 @@ export function register(program: Command): void {
     .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
     .option('--parallelism <n>', 'number of k6 pods the test is split over (k6 execution segments)')
     .option('--api <version>', 'v1, v2 or both', 'both')
-    .option('--vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles), for the whole run')
-    .option('--duration <d>', 'k6 duration, e.g. 5m (see `load --help`)')
+    .option('-u, --vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles), for the whole run')
+    .option('-d, --duration <d>', 'k6 duration, e.g. 5m (see `load --help`)')
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile, for the whole run')
     .option('--threshold <metric:expr>', "replace a metric's thresholds (repeatable; see `load --help`)", collect)
     .option('--target <url>', 'base URL of the gateway the pods reach (env GATEWAY_BASE_URL); required')
-    .option('--env <kind>', 'environment kind of the target: sandbox or production (env GATEWAY_ENV; default sandbox)')
+    .option('--target-env <kind>', TARGET_ENV_HELP)
     .option('--time-scale <factor>', `time scale of the target, ${TIME_SCALE_HELP} (env GATEWAY_TIME_SCALE; default 1)`)
     .option('--config <path>', 'JSON config file (timeouts, polling, write paths, field mapping; credentials in it are ignored)')
     .option('--out <dir>', 'where the files go (default k6-operator/<name>/)')
@@ -130,4 +131,5 @@ export function register(program: Command): void {
       for (const step of plan.steps) out(`  ${step}`);
       process.exitCode = 0;
     });
+  envOption(program.commands.find((c) => c.name() === 'k6-operator') as Command);
 }

@@ -1,6 +1,6 @@
 // `gateway-harness load` and `build` in-process: bad flags exit 2 with one line, charging scenarios are refused against
 // production before anything is sent, the Node engine route is the one honest refusal, --list and --help work.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
@@ -81,7 +81,7 @@ describe('gateway-harness load flags', () => {
   it('--help lists every flag', async () => {
     const { code, stdout } = await runCli(['load', '--help']);
     expect(code).toBe(0);
-    for (const flag of ['--scenario', '--profile', '--engine', '--target', '--report-dir', '--out', '--vus', '--duration', '--rate', '--threshold', '--api', '--funds', '--env']) {
+    for (const flag of ['--scenario', '--profile', '--engine', '--target', '--report-dir', '--out', '--vus', '--duration', '--rate', '--threshold', '--api', '--funds', '--target-env', '-u, --vus', '-d, --duration', '-i, --iterations', '-e, --env-var', '-o, --out', '--summary-export']) {
       expect(stdout).toContain(flag);
     }
   });
@@ -93,10 +93,27 @@ describe('gateway-harness load flags', () => {
   });
 });
 
+describe("k6's flags on a run", () => {
+  it('-u 1 -i 3 runs exactly 3 iterations; --summary-export writes k6\'s summary-export JSON; -e is taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-load-k6-flags-'));
+    try {
+      const exported = join(dir, 'export', 'summary-export.json');
+      const run = await runCli(['load', '--scenario', 'lookup', '--engine', 'node', '-u', '1', '-i', '3', '-e', 'MY_FLAG=on', '--summary-export', exported, '--report-dir', join(dir, 'r')]);
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      const data = JSON.parse(readFileSync(exported, 'utf8')) as { metrics: Record<string, Record<string, unknown>>; root_group: unknown };
+      expect(data.metrics.iterations).toMatchObject({ count: 3 });
+      expect(data.metrics.vus_max).toMatchObject({ value: 1 });
+      expect(data.root_group).toBeDefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('gateway-harness load refusals', () => {
   it.each(['topup-flow', 'giftcard-flow', 'mixed'])('refuses charging scenario %s against production: exit 2, one line, nothing sent', async (scenario) => {
     const before = requests;
-    const { code, stderr } = await runCli(['load', '--scenario', scenario, '--target', target, '--env', 'production', '--engine', 'k6']);
+    const { code, stderr } = await runCli(['load', '--scenario', scenario, '--target', target, '--target-env', 'production', '--engine', 'k6']);
     expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(new RegExp(`^gateway-harness: GH_ERR_CHARGES: load ${scenario} sends charging operations \\(.*\\) and the target is production`));
@@ -109,7 +126,7 @@ describe('gateway-harness load refusals', () => {
     // An explicit K6_BIN that is no executable stops the run at the engine choice: the step after the money refusal.
     process.env.K6_BIN = join(tmpdir(), 'no-such-k6-binary');
     try {
-      const { code, stderr } = await runCli(['load', '--scenario', 'catalog-browse', '--target', target, '--env', 'production', '--engine', 'k6']);
+      const { code, stderr } = await runCli(['load', '--scenario', 'catalog-browse', '--target', target, '--target-env', 'production', '--engine', 'k6']);
       expect(code).toBe(2);
       expect(stderr).toMatch(/^gateway-harness: GH_ERR_CONFIG: K6_BIN=.*no-such-k6-binary is not an executable file\n$/);
     } finally {

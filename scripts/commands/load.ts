@@ -19,6 +19,7 @@ import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
 import { checkDryRunCap, loadMoneyPlan } from '../../load/runner/money-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
+import { addEnvVarOption } from '../flag-vocabulary.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 
@@ -56,20 +57,23 @@ export function register(program: Command): void {
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option(
-      '--out <output>',
+      '-o, --out <output>',
       `json=FILE: k6's NDJSON metric stream (the report's charts read it; default <report dir>/${DEFAULT_METRICS_FILE}); ` +
         "prometheus=URL: Prometheus remote write during the run (k6's experimental-prometheus-rw series on either engine; K6_PROMETHEUS_RW_* settings apply). Repeatable",
       collect,
     )
     .option('--dashboard [port]', 'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one')
-    .option('--vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
-    .option('--duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long; other profiles stretch their shape to it')
+    .option('-u, --vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
+    .option('-d, --duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long (with -i: at most that long); other profiles stretch their shape to it')
+    .option('-i, --iterations <n>', 'iterations shared by the VUs, as k6 --iterations (smoke: instead of its few iterations)')
+    .option('--summary-export <file>', "write k6's summary-export JSON of the run to this file (either engine)")
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
     .option('--threshold <metric:expr>', "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)", collect)
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option('--baseline <dir>', 'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation')
     .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
+  addEnvVarOption(cmd);
   addTargetOptions(cmd);
   // load has no --allow-skips of its own: the comparison brings one.
   addCompareOptions(cmd, true, true);

@@ -12,6 +12,7 @@ import { groupThresholds, parseThresholdOverride, type ThresholdOverride } from 
 import { createProgress } from '../../reports/progress.ts';
 import { parseTimeScaleFlag, TIME_SCALE_HELP } from '../target-options.ts';
 import { newRunId } from '../../api/run-id.ts';
+import { envOption } from '../flag-vocabulary.ts';
 
 interface MergeOptions {
   thresholds?: string;
@@ -19,7 +20,7 @@ interface MergeOptions {
   profile?: string;
   api: string;
   timeScale?: string;
-  env?: string;
+  targetEnv?: string;
   threshold?: string[];
   target?: string;
   reportDir?: string;
@@ -53,7 +54,7 @@ export function planFromOptions(opts: MergeOptions): ThresholdPlan {
   }
   if (opts.profile === undefined || !isProfileName(opts.profile)) throw usage(`--profile must be one of ${PROFILE_NAMES.join(', ')}`);
   if (!(API_SELECTIONS as readonly string[]).includes(opts.api)) throw usage('--api must be v1, v2 or both');
-  if (opts.env !== undefined && opts.env !== 'sandbox' && opts.env !== 'production') throw usage('--env must be sandbox or production');
+  if (opts.targetEnv !== undefined && opts.targetEnv !== 'sandbox' && opts.targetEnv !== 'production') throw usage('--target-env must be sandbox or production');
   const overrides: ThresholdOverride[] = [];
   for (const text of opts.threshold ?? []) {
     const parsed = parseThresholdOverride(text);
@@ -65,7 +66,7 @@ export function planFromOptions(opts: MergeOptions): ThresholdPlan {
     profile: opts.profile,
     api: opts.api as ApiSelection,
     timeScale: timeScale ?? 1,
-    environment: opts.env === 'production' ? 'production' : 'sandbox',
+    environment: opts.targetEnv === 'production' ? 'production' : 'sandbox',
     thresholdOverrides: groupThresholds(overrides),
     ...(opts.target === undefined ? {} : { target: opts.target }),
   });
@@ -87,7 +88,7 @@ export function register(program: Command): void {
     .option('--profile <name>', `...with this profile (${PROFILE_NAMES.join(', ')})`)
     .option('--api <version>', '...and API selection: v1, v2 or both', 'both')
     .option('--time-scale <factor>', `...and the target's time scale (the time-to-final budget scales by it): ${TIME_SCALE_HELP}; default 1`)
-    .option('--env <kind>', '...and environment kind: sandbox or production (default sandbox)')
+    .option('--target-env <kind>', '...and environment kind: sandbox or production (default sandbox)')
     .option('--threshold <metric:expr>', '...with the same --threshold overrides the run had (repeatable)', collect)
     .option('--target <url>', 'what the reports call the target (default: from the thresholds file, else the requests\' URLs)')
     .option('--report-dir <dir>', 'where the reports go (default reports/out/<run-id>/)')
@@ -114,4 +115,5 @@ export function register(program: Command): void {
       out(`reports: ${Object.values(outcome.written.paths).join(', ')}`);
       process.exitCode = outcome.report.exitCode;
     });
+  envOption(program.commands.find((c) => c.name() === 'merge-results') as Command);
 }

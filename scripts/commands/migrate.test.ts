@@ -41,7 +41,7 @@ describe('gateway-harness migrate on a production target', () => {
   const seen = recording.seen;
 
   it('refuses charging pairs before sending anything (exit 2, one line)', async () => {
-    const { code, stderr } = await run(['migrate', '--target', recording.url(), '--env', 'production', '--report-dir', tempDir()]);
+    const { code, stderr } = await run(['migrate', '--target', recording.url(), '--target-env', 'production', '--report-dir', tempDir()]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: migrate sends charging operations \(.*transaction\.topup.*\) and the target is production .*nothing was sent; add --allow-charges --max-spend/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -50,7 +50,7 @@ describe('gateway-harness migrate on a production target', () => {
 
   it('runs read pairs selected with --pairs and sends no write', async () => {
     const reportDir = tempDir();
-    const { code, stdout } = await run(['migrate', '--target', recording.url(), '--env', 'production', '--time-scale', '0.01', '--pairs', 'account.balance,catalog.countries', '--requests', '2', '--report-dir', reportDir]);
+    const { code, stdout } = await run(['migrate', '--target', recording.url(), '--target-env', 'production', '--time-scale', '0.01', '--pairs', 'account.balance,catalog.countries', '--requests', '2', '--report-dir', reportDir]);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe('PASS: migration: 2 v1/v2 pairs compared, no regression');
     expect(seen.length).toBeGreaterThan(0);
@@ -61,7 +61,7 @@ describe('gateway-harness migrate on a production target', () => {
 describe('gateway-harness migrate on the embedded sandbox', () => {
   it('exits 1 against the v2-regression profile and names the pair', async () => {
     const reportDir = tempDir();
-    const { code, stdout } = await run(['migrate', '--profile', 'contract-v2-regression', '--requests', '2', '--report-dir', reportDir]);
+    const { code, stdout } = await run(['migrate', '--sandbox-profile', 'contract-v2-regression', '--requests', '2', '--report-dir', reportDir]);
     expect(code).toBe(1);
     expect(stdout.split('\n')[0]).toMatch(/^FAIL: migration: 1 of 20 v1\/v2 pairs regressed \(catalog\.sku-exchange-rate\)/);
     expect(JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8'))).toMatchObject({ command: 'migrate', verdict: 'fail', exitCode: 1 });

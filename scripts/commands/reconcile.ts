@@ -144,7 +144,7 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     if (environment !== undefined && config.environment !== environment) {
       throw new HarnessError(
         'GH_ERR_LEDGER',
-        `reconcile: the ledger's transactions were sent to a ${environment} target, and the environment configured (--env/GATEWAY_ENV/config) is ${config.environment}: refused, nothing was polled or written; drop the setting to use the ledger's`,
+        `reconcile: the ledger's transactions were sent to a ${environment} target, and the environment configured (--target-env/GATEWAY_ENV/config) is ${config.environment}: refused, nothing was polled or written; drop the setting to use the ledger's`,
         { exitCode: EXIT.usage },
       );
     }

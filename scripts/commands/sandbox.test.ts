@@ -169,14 +169,14 @@ describe('gateway-harness sandbox flags (in-process)', () => {
     [['--user', 'a:b'], /--user must not contain ":"/],
     [['--password', ''], /--password must not be empty/],
     [['--host', 'bad host!'], /--host must be a host name or an IP address/],
-    [['--profile', 'no-such-profile'], /unknown profile "no-such-profile" \(known: faithful, slow/],
-    [['--profile', 'slow-op:v2.catalog.skus:fast'], /--profile: sandbox profile 'slow-op:v2\.catalog\.skus:fast': 'fast' is not a percentage/],
+    [['--sandbox-profile', 'no-such-profile'], /unknown profile "no-such-profile" \(known: faithful, slow/],
+    [['--sandbox-profile', 'slow-op:v2.catalog.skus:fast'], /--sandbox-profile: sandbox profile 'slow-op:v2\.catalog\.skus:fast': 'fast' is not a percentage/],
     [['--funds', 'lots'], /--funds must be a non-negative amount/],
     [['--funds', '-5'], /--funds must be a non-negative amount/],
     [['--funds', '1e20'], /--funds must be at most 1e15/],
-    [['--profile', 'faults-mixed', '--fault-rate', '1.5'], /--fault-rate must be a fraction 0\.\.1/],
+    [['--sandbox-profile', 'faults-mixed', '--fault-rate', '1.5'], /--fault-rate must be a fraction 0\.\.1/],
     [['--fault-rate', '0.2'], /--fault-rate and --fault-slow-ms need a fault profile/],
-    [['--profile', 'faults-slow', '--fault-slow-ms', 'soon'], /--fault-slow-ms must be a whole number/],
+    [['--sandbox-profile', 'faults-slow', '--fault-slow-ms', 'soon'], /--fault-slow-ms must be a whole number/],
   ];
   it.each(bad)('%j exits 2 with one line', async (args, message) => {
     const { code, stdout, stderr } = await runCli(args);
@@ -190,7 +190,7 @@ describe('gateway-harness sandbox flags (in-process)', () => {
   it('--help lists every flag', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--host', '--time-scale', '--mode', '--user', '--password', '--seed', '--profile', '--funds', '--faults', '--fault-rate', '--fault-slow-ms', '--list-profiles']) {
+    for (const flag of ['--port', '--host', '--time-scale', '--mode', '--user', '--password', '--seed', '--sandbox-profile', '--funds', '--faults', '--fault-rate', '--fault-slow-ms', '--list-profiles']) {
       expect(stdout).toContain(flag);
     }
   });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { HarnessError } from '../../api/errors.ts';
 import { DEFAULT_FUNDS, LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { DEFAULT_FAULT_RATE, DEFAULT_FAULT_SLOW_MS } from '../../sandbox/profiles/faults.ts';
+import { renamedOption } from '../flag-vocabulary.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { PARAMETERIZED_PROFILES } from '../../sandbox/profiles/parameterized.ts';
 import { DEFAULT_HOST, isLoopbackHost, startSandbox } from '../../sandbox/server.ts';
@@ -20,7 +21,9 @@ interface RawFlags {
   user: string;
   password: string;
   seed: string;
-  profile: string;
+  profile?: string;
+  /** `--sandbox-profile` (or the old `--profile`): what `profile` takes. */
+  sandboxProfile?: string;
   faults?: boolean;
   funds?: string;
   faultRate?: string;
@@ -51,7 +54,7 @@ const FLAGS = z.object({
   user: z.string().min(1, '--user must not be empty').max(200, '--user is too long').regex(/^[^:]*$/, '--user must not contain ":" (HTTP Basic)'),
   password: z.string().min(1, '--password must not be empty').max(200, '--password is too long'),
   seed: digits('--seed', 2 ** 31 - 1),
-  profile: z.string().min(1, '--profile must not be empty').max(100, '--profile is too long'),
+  profile: z.string().min(1, '--sandbox-profile must not be empty').max(100, '--sandbox-profile is too long'),
   faults: z.boolean().default(false),
   funds: z
     .string()
@@ -86,7 +89,7 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
       // A parameterized name (slow-op:…, fail-op:…) that is malformed says why; any other name lists the known ones.
       const reason = error instanceof Error && error.message.startsWith('sandbox profile ') ? error.message : undefined;
       const known = [...listProfiles().map((p) => p.name), ...PARAMETERIZED_PROFILES.map((f) => f.usage)].join(', ');
-      throw new HarnessError('GH_ERR_USAGE', `--profile: ${reason ?? `unknown profile "${flags.profile.slice(0, 40)}" (known: ${known})`}`);
+      throw new HarnessError('GH_ERR_USAGE', `--sandbox-profile: ${reason ?? `unknown profile "${flags.profile.slice(0, 40)}" (known: ${known})`}`);
     }
     if (profile.faults === undefined && (flags.faultRate !== undefined || flags.faultSlowMs !== undefined)) {
       throw new HarnessError('GH_ERR_USAGE', `--fault-rate and --fault-slow-ms need a fault profile (faults-*), not "${profile.name}"`);
@@ -158,7 +161,7 @@ async function runSandbox(flags: SandboxFlags): Promise<void> {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('sandbox')
     .description(
       'Run the embedded sandbox (a simulator of the gateway sandbox environment) until SIGINT/SIGTERM.\n' +
@@ -171,13 +174,14 @@ export function register(program: Command): void {
     .option('--user <u>', 'HTTP Basic user the sandbox accepts', 'user')
     .option('--password <p>', 'HTTP Basic password the sandbox accepts', 'pass')
     .option('--seed <s>', 'catalog data seed (same seed, same catalog)', '1')
-    .option('--profile <name>', 'behaviour profile (see --list-profiles)', 'faithful')
+    .option('--sandbox-profile <name>', 'behaviour profile (see --list-profiles)', 'faithful')
     .option('--funds <amount>', `starting available funds in the wallet currency (USD); default ${DEFAULT_FUNDS}, load runs use ${LOAD_SANDBOX_FUNDS}`)
     .option('--faults', 'honour the per-request X-Sandbox-Fault header (latency, late, 5xx, reset, malformed, truncate)')
     .option('--fault-rate <f>', `with a faults-* profile: fraction 0..1 of requests that get a fault (default ${DEFAULT_FAULT_RATE})`)
     .option('--fault-slow-ms <ms>', `with a faults-* profile: wait of slow/late faults, scaled by --time-scale (default ${DEFAULT_FAULT_SLOW_MS})`)
-    .option('--list-profiles', 'print the behaviour profiles and exit')
-    .action(async (raw: RawFlags) => {
-      await runSandbox(parseSandboxFlags(raw));
-    });
+    .option('--list-profiles', 'print the behaviour profiles and exit');
+  renamedOption(cmd, '--profile <name>', '--sandbox-profile');
+  cmd.action(async ({ sandboxProfile, ...raw }: RawFlags) => {
+    await runSandbox(parseSandboxFlags({ ...raw, profile: sandboxProfile ?? raw.profile ?? 'faithful' }));
+  });
 }

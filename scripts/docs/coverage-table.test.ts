@@ -1,4 +1,4 @@
-// Keeps the README's operation coverage table honest: one row per catalog operation, and the committed README current.
+// Keeps the operation coverage table of docs/reference.md honest: one row per catalog operation, and the committed page current.
 // The table is generated from api/operations.ts, so a new operation shows up in the docs with no hand edit.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +16,8 @@ describe('README coverage table', () => {
     }
   });
 
-  it('is current in the committed README.md (run `npm run gen` when this fails)', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('is current in the committed docs/reference.md (run `npm run gen` when this fails)', () => {
+    const readme = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8');
     expect(withCoverageTable(readme)).toBe(readme);
   });
 

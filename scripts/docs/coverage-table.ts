@@ -1,5 +1,5 @@
-// Renders the README's operation coverage table from the operation catalog, between two marker comments.
-// The table is generated (never hand-edited) so README and catalog cannot disagree; `--check` fails when stale.
+// Renders the operation coverage table of docs/reference.md from the operation catalog, between two marker comments.
+// The table is generated (never hand-edited) so docs and catalog cannot disagree; `--check` fails when stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { OPERATIONS, operationPairs, type Operation } from '../../api/operations.ts';
@@ -42,18 +42,18 @@ export function renderCoverageTable(operations: readonly Operation[] = OPERATION
 export function withCoverageTable(readme: string, table: string = renderCoverageTable()): string {
   const start = readme.indexOf(START_MARKER);
   const end = readme.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error('README.md lacks the coverage-table markers');
+  if (start < 0 || end < start) throw new Error('docs/reference.md lacks the coverage-table markers');
   return `${readme.slice(0, start + START_MARKER.length)}\n${table}\n${readme.slice(end)}`;
 }
 
-const README_PATH = fileURLToPath(new URL('../../README.md', import.meta.url));
+const README_PATH = fileURLToPath(new URL('../../docs/reference.md', import.meta.url));
 
 function runCli(argv: readonly string[]): number {
   const current = readFileSync(README_PATH, 'utf8');
   const expected = withCoverageTable(current);
   if (argv.includes('--check')) {
     if (current !== expected) {
-      process.stderr.write('README.md coverage table is stale: run `npm run gen`\n');
+      process.stderr.write('docs/reference.md coverage table is stale: run `npm run gen`\n');
       return 1;
     }
     return 0;

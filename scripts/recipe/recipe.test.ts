@@ -3,30 +3,12 @@
 // its pin row, and is exercised by conformance (AUTH, ENV, REQ), the mixed scenario, drift and the OpenAPI export.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, copyTree } from '../fixtures/tree-copy.ts';
 import { MADE_UP, RECIPE_FILES, applyRecipe } from './made-up-operation.ts';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The tree as git sees it (tracked and new files, ignored ones left out), so the copy is what a commit would hold. */
-function treeFiles(): string[] {
-  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' })
-    .split('\0')
-    .filter((file) => file !== '' && isRegularFile(join(ROOT, file)));
-}
-
-/** Regular files only: a file deleted in the work tree, or a symlinked node_modules, is not part of the copy. */
-function isRegularFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
 
 const hash = (path: string): string => {
   try {
@@ -53,13 +35,7 @@ let changed: string[];
 let probe: ProbeResult;
 
 beforeAll(() => {
-  copy = mkdtempSync(join(tmpdir(), 'gh-recipe-'));
-  files = treeFiles();
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    writeFileSync(join(copy, file), readFileSync(join(ROOT, file)));
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  ({ dir: copy, files } = copyTree('gh-recipe-'));
   applyRecipe(copy);
   run(copy, 'npm', ['run', '--silent', 'gen']);
   const all = [...new Set([...files, ...RECIPE_FILES])];
@@ -76,7 +52,7 @@ describe(`the recipe, with a made-up ${MADE_UP.id}`, () => {
   it("edits only the recipe's files; everything else that changes is what `npm run gen` derives", () => {
     const derived = changed.filter((file) => !RECIPE_FILES.includes(file));
     expect(changed).toEqual(expect.arrayContaining([...RECIPE_FILES]));
-    expect(derived.filter((file) => !file.startsWith('schemas/generated/') && file !== 'README.md')).toEqual([]);
+    expect(derived.filter((file) => !file.startsWith('schemas/generated/') && file !== 'docs/reference.md')).toEqual([]);
   });
 
   it('compiles (a body is typed by its schema once generated) and passes its pin row', () => {
