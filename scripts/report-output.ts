@@ -117,10 +117,13 @@ export interface FinishOptions {
   readonly secrets: readonly string[];
   /** The command's own lines after the report's details (e.g. every migration pair); free of credentials. */
   readonly extra?: readonly string[];
+  /** Said at the end of the verdict line (and so in every report file), e.g. that the target's config was discovered first. */
+  readonly verdictNote?: string;
 }
 
 /** Writes the report set, then prints the verdict line first, the details and the report paths; returns the exit code. */
-export function finishRun(report: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
+export function finishRun(given: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
+  const report = options.verdictNote === undefined ? given : { ...given, verdictLine: `${given.verdictLine}; ${options.verdictNote}` };
   const written = writeReports(report, dir, { secrets: options.secrets });
   const lines = [paintVerdictLine(written.report), ...reportDetails(written.report)];
   if (options.extra !== undefined && options.extra.length > 0) lines.push('', ...options.extra);

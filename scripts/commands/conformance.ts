@@ -21,7 +21,8 @@ import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
-import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { firstContact } from '../../target/discover/first-contact.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
@@ -128,7 +129,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     printPlan(planFor(opts, api, mode));
     return EXIT.ok;
   }
-  const config = configFromOptions(opts);
+  let config = configFromOptions(opts);
   const planned = planFor(opts, api, mode);
   const money = moneySettingsFrom(opts, config.environment);
   if (opts.dryRun === true) {
@@ -138,6 +139,10 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   // The one production guard first (the same line as every command), then conformance's own rule.
   assertChargesAllowed('conformance', conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation), money);
   checkTarget(config, opts);
+  // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
+  const contact = await firstContact(config, { hasConfigFile: configFileGiven(opts) });
+  config = contact.config;
+  const note = contact.note === undefined ? {} : { verdictNote: contact.note };
   const profile = opts.profile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = parseSeed(opts.seed, config.sandbox.seed);
@@ -204,7 +209,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     }
     if (outcome.kind === 'unusable') {
       const report = assembleReport({ runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target, ...stopped });
-      return finishRun(report, reportDir, { secrets }).exitCode;
+      return finishRun(report, reportDir, { secrets, ...note }).exitCode;
     }
     const section = conformanceSection(outcome.run, { allowSkips, secrets });
     const report = assembleReport({
@@ -218,7 +223,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       faults: faults.counts(),
       ...stopped,
     });
-    return finishRun(report, reportDir, { secrets }).exitCode;
+    return finishRun(report, reportDir, { secrets, ...note }).exitCode;
   } finally {
     dispose?.();
     await sandbox?.close();
