@@ -56,6 +56,7 @@ export const NOT_QUICK: readonly string[] = [
   'engine/run.test.ts', // 42 s
   'scripts/commands/baseline.test.ts', // 30 s
   'load/node-engine-smoke.test.ts', // 21 s
+  'target/discover/planted-bugs.test.ts', // ~25 s: discovery against all 48 planted-bug sandboxes
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
 ];
 
