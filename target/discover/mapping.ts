@@ -1,10 +1,10 @@
 // Learns the payload field mapping (api/field-mapping.ts) from a target's own catalog: each key's spelling in the
 // records, checked against facts the spec states (SKU 193, its 5.00 USD minimum, 1876, category ids, filters that take ids).
 import { DEFAULT_FIELD_MAPPING, FIELD_MAPPING_SECTIONS, categoryIdOf, type FieldMapping } from '../../api/field-mapping.ts';
-import { unknown, type Finding } from './findings.ts';
+import { learned, unknown, type Finding } from './findings.ts';
 import { resolveKey, spellingIn, type FactMatch } from './evidence.ts';
 import { LOOKUP_COUNTRIES, SKU_193 } from './facts.ts';
-import { asInteger, leafValue, leavesOf, maxCounterpart } from './records.ts';
+import { asInteger, leafValue, leavesOf, maxCounterpart, snakePath } from './records.ts';
 import type { DiscoveryReader } from './reader.ts';
 import { recordsOf } from './reader.ts';
 import type { Samples, SectionName } from './samples.ts';
@@ -212,6 +212,24 @@ function orderedKeys(): [SectionName, string][] {
   return keys.sort((a, b) => rank(...a) - rank(...b));
 }
 
+/** Fewest renamed catalog fields that make a spelling convention (one or two could be chance). */
+const CONVENTION_MIN = 5;
+
+/**
+ * A key no read can show (transaction results): spelled as the default in snake_case when every catalog field found
+ * under another name is exactly that (a convention, said as such: no value confirms it); else unknown.
+ */
+function byConvention(ctx: LearnContext, key: string, defaultPath: string, why: string): Finding {
+  const renamed = [...ctx.found.values()].filter((f) => f.status === 'learned' && f.key.startsWith('fieldMapping.'));
+  const snake = renamed.filter((f) => {
+    const [, section, field] = f.key.split('.') as [string, SectionName, string];
+    const fallback = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string>)[field] ?? '';
+    return f.value === snakePath(fallback);
+  });
+  if (renamed.length < CONVENTION_MIN || snake.length !== renamed.length || snakePath(defaultPath) === defaultPath) return unknown(key, defaultPath, why);
+  return learned(key, snakePath(defaultPath), `not read: ${why.split(':')[0]}; spelled by the catalog's convention (all ${renamed.length} catalog fields found under another name are their default in snake_case), confirmed by no value`);
+}
+
 /** A fact's candidates less the fields other keys of the section already hold (a field answers one key). */
 function withoutClaimed(fact: FactMatch | undefined, ctx: LearnContext, section: SectionName): FactMatch | undefined {
   if (fact === undefined) return undefined;
@@ -226,7 +244,7 @@ export async function learnMapping(reader: DiscoveryReader, samples: Samples): P
     const defaultPath = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string>)[field] as string;
     const notReadable = NOT_READABLE[section];
     if (notReadable !== undefined) {
-      if (section !== 'giftcardList') ctx.found.set(key, unknown(`fieldMapping.${key}`, defaultPath, notReadable));
+      if (section !== 'giftcardList') ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, notReadable));
       continue;
     }
     const records = samples.records[RECORDS_OF[section] ?? section] ?? [];

@@ -60,3 +60,11 @@ export function maxCounterpart(path: string): string | undefined {
   );
   return swapped === path ? undefined : swapped;
 }
+
+/** A dotted path in snake_case, segment by segment: `esimDetail.iccid` -> `esim_detail.iccid`. */
+export function snakePath(path: string): string {
+  return path
+    .split('.')
+    .map((segment) => segment.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase())
+    .join('.');
+}
