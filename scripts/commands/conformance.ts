@@ -22,7 +22,7 @@ import type { RunningSandbox } from '../../sandbox/server.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
-import { firstContact } from '../../target/discover/first-contact.ts';
+import { firstContact, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
@@ -147,7 +147,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   checkProfile(profile);
   const seed = parseSeed(opts.seed, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  let settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  let settings = withDiscoveredSettings(settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath), contact);
   const cases = planned;
   if (cases.length === 0) {
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);

@@ -10,7 +10,7 @@ import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
-import { firstContact } from '../../target/discover/first-contact.ts';
+import { firstContact, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { checkProfile, checkTarget, parseApi, parseSeed } from './conformance.ts';
 import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
@@ -47,7 +47,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   checkProfile(profile);
   const seed = parseSeed(opts.seed, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  const settings = withDiscoveredSettings(settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath), contact);
   // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
   selectEngine(engine, process.env, process.cwd());
   // A baseline named with --baseline must be there; the default one is used when present. A broken one stops here.

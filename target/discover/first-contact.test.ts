@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load-config.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { firstContact } from './first-contact.ts';
+import { DEFAULT_SETTINGS } from '../settings.ts';
+import { firstContact, withDiscoveredSettings } from './first-contact.ts';
 
 const running: RunningSandbox[] = [];
 afterAll(async () => {
@@ -23,6 +24,17 @@ describe('firstContact', () => {
     expect(snake.note).toMatch(/^first contact: no config file, discovered \d+ field name\(s\) and 0 write path\(s\)/);
     const paths = await firstContact(await configFor('shape-write-paths'), { hasConfigFile: false });
     expect(paths.config.writePaths['v2.transaction.pin']).toBe('/api/v2/pin/order');
+  });
+
+  it('loan numbers found through the bundles endpoint reach the run settings, unless the settings name some', async () => {
+    const contact = await firstContact(await configFor('faithful'), { hasConfigFile: false });
+    const loans = contact.discovery?.settings.loanNumbers ?? [];
+    expect(loans.length).toBeGreaterThan(0);
+    // The sandbox's documented loan rule (sandbox/data/lookup.ts): a national number ending "77d" owes d + 1 USD.
+    for (const mobile of loans) expect(mobile).toMatch(/77\d$/);
+    expect(withDiscoveredSettings(DEFAULT_SETTINGS, contact).loanNumbers).toEqual(loans);
+    const given = { ...DEFAULT_SETTINGS, loanNumbers: ['18760000000'] };
+    expect(withDiscoveredSettings(given, contact)).toBe(given);
   });
 
   it('with a config file: nothing is discovered', async () => {

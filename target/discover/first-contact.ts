@@ -3,6 +3,7 @@
 import { mergeFieldMapping } from '../../api/field-mapping.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
+import { mergeSettings, type ConformanceSettings } from '../settings.ts';
 import { countsOf } from './render.ts';
 import { discoverTarget, type Discovery } from './run.ts';
 
@@ -35,4 +36,10 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
   const keys = Object.values(learned.fieldMapping).reduce((n, section) => n + Object.keys(section ?? {}).length, 0);
   const note = `first contact: no config file, discovered ${keys} field name(s) and ${Object.keys(learned.writePaths).length} write path(s) (${countsOf(discovery.findings)}; \`gateway-harness discover --target ${config.baseUrl}\` shows the evidence)`;
   return { config: merged, note, discovery };
+}
+
+/** The run's settings with the loan numbers first contact found, unless the settings already name some. */
+export function withDiscoveredSettings(settings: ConformanceSettings, contact: FirstContact): ConformanceSettings {
+  const found = contact.discovery?.settings.loanNumbers ?? [];
+  return settings.loanNumbers.length > 0 || found.length === 0 ? settings : mergeSettings(settings, { loanNumbers: [...found] });
 }

@@ -36,6 +36,9 @@ export function renderDiscovery(discovery: Discovery, label: string, baseUrl: st
     '',
     '--- gateway-harness.config.json (what differs from the defaults; everything else stays as it is) ---',
     JSON.stringify(configFileOf(discovery, baseUrl), null, 2),
+    ...(discovery.settings.loanNumbers.length === 0
+      ? []
+      : ['', '--- conformance settings (--settings FILE): target data no config key holds ---', JSON.stringify({ loanNumbers: discovery.settings.loanNumbers }, null, 2)]),
     '',
   ].join('\n');
 }

@@ -5,6 +5,7 @@ import { findOperation } from '../../api/operations.ts';
 import type { ResolvedTargetConfig } from '../../api/target-config.ts';
 import type { Finding } from './findings.ts';
 import { learnMapping } from './mapping.ts';
+import { learnLoanNumbers } from './loans.ts';
 import { learnPaging } from './paging.ts';
 import { createDiscoveryReader } from './reader.ts';
 import { readSamples } from './samples.ts';
@@ -25,6 +26,8 @@ export interface DiscoveredConfig {
 export interface Discovery {
   readonly findings: readonly Finding[];
   readonly config: DiscoveredConfig;
+  /** Target data for the conformance settings file (target/settings.ts): numbers with an outstanding loan. */
+  readonly settings: { readonly loanNumbers: readonly string[] };
   /** Requests sent (reads and probes). */
   readonly requests: number;
   readonly elapsedMs: number;
@@ -38,9 +41,15 @@ export async function discoverTarget(config: ResolvedTargetConfig, options: Disc
     const mapping = await learnMapping(reader, samples);
     const skuIdPath = mapping.find((f) => f.key === 'fieldMapping.giftcardSku.skuId')?.value;
     const paging = learnPaging(samples, typeof skuIdPath === 'string' ? skuIdPath : DEFAULT_FIELD_MAPPING.giftcardSku.skuId);
+    const valueOf = (key: string, fallback: string): string => {
+      const found = mapping.find((f) => f.key === `fieldMapping.${key}`);
+      return typeof found?.value === 'string' && found.status !== 'ambiguous' ? found.value : fallback;
+    };
+    const loans = await learnLoanNumbers(reader, samples, valueOf);
     const paths = await learnWritePaths(reader, { allowed: options.probeWrites, ...(options.limits === undefined ? {} : { limits: options.limits }) });
-    const findings = [...mapping, ...paging, ...paths];
-    return { findings, config: configOf(findings), requests: reader.sent, elapsedMs: Date.now() - startedAt };
+    const findings = [...mapping, ...paging, loans, ...paths];
+    const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
+    return { findings, config: configOf(findings), settings: { loanNumbers }, requests: reader.sent, elapsedMs: Date.now() - startedAt };
   } finally {
     await reader.close();
   }
