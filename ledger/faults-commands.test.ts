@@ -1,7 +1,7 @@
 // The Node commands survive the sandbox's faults: migrate, baseline record and conformance each end with their verdict
 // (exit 0 or 1: never a crash, never "unusable" over a faulted read), count every fault the sandbox served under the
 // kind the client saw in their report, and print no unhandled rejection. The real bin, runs overlapping.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import { startSandbox } from '../sandbox/server.ts';
 import { expectFaultsCounted } from './fixtures/fault-runs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-faults-cmd-'));
+writeFileSync(join(dir, 'empty.config.json'), '{}\n');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +40,9 @@ const RUNS: ReadonlyArray<[string, string, number, string[], string]> = [
   ['baseline record', 'faults-malformed', 0.3, ['baseline', 'record', '--out', join(dir, 'baseline')], ''],
   ['baseline check', 'faults-truncate', 0.3, ['baseline', 'check', '--baseline', join(dir, 'baseline-clean')], 'summary.json'],
   // Conformance without the trigger and polling cases: their deliberate client timeouts are no sandbox faults.
-  ['conformance', 'faults-mixed', 0.3, ['conformance', '--api', 'v2', '--grep', '^AMOUNT-'], 'summary.json'],
+  // A config file (empty: the defaults) is the target's config, so no first-contact discovery runs before the cases:
+  // the faults counted are the conformance run's own (target/discover/first-contact.ts).
+  ['conformance', 'faults-mixed', 0.3, ['conformance', '--api', 'v2', '--grep', '^AMOUNT-', '--config', join(dir, 'empty.config.json')], 'summary.json'],
 ];
 
 // The baseline the check compares with, recorded from a sandbox without faults.

@@ -131,7 +131,7 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
   );
   const problem = checkBehaviour(behaviour) ?? checkResponseCodes(behaviour.responseCodes);
   if (problem !== undefined) throw configError(`sandbox profile '${profile.name}': ${problem}`);
-  const writePaths = { ...(options.writePaths ?? {}) };
+  const writePaths = { ...(profile.writePaths ?? {}), ...(options.writePaths ?? {}) };
   for (const [id, path] of Object.entries(writePaths)) {
     const op = findOperation(id);
     if (op === undefined) throw configError(`writePaths: unknown operation id '${id}'`);

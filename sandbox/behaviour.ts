@@ -48,6 +48,12 @@ export interface SandboxBehaviour {
   giftcardPageDefault: number;
   giftcardPageMin: number;
   giftcardPageMax: number;
+  /**
+   * What the gift card list's envelope next / next_cursor mean (the spec names them, not their meaning). Assumed
+   * 'next-start': next_cursor = the skuId the next page starts at, next = 1 while more follow. 'last-of-page':
+   * next_cursor = the last skuId of this page. 'page-count': next = how many pages follow. Both 0 on the last page.
+   */
+  giftcardCursorMeaning: 'next-start' | 'last-of-page' | 'page-count';
   /** Spec: sandbox lookup supports four countries; production all except the United States and Spain. */
   lookupCountries: { sandbox: string[]; productionExcluded: string[] };
   /**
@@ -150,6 +156,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<Sandb
   giftcardPageDefault: 100,
   giftcardPageMin: 1,
   giftcardPageMax: 100,
+  giftcardCursorMeaning: 'next-start',
   lookupCountries: { sandbox: ['JM', 'IN', 'PK', 'MX'], productionExcluded: ['US', 'ES'] },
   initialBalance: DEFAULT_FUNDS,
   chargeFailures: false,

@@ -9,9 +9,11 @@ export type { SandboxBehaviour, BehaviourOverride, TriggerRule, TriggerMatch, Tr
 export { DEFAULT_RESPONSE_CODES, errorCodeList } from './error-codes.ts';
 export type { ResponseCodeKey, ResponseCodeEntry, ResponseCodeTable, ErrorCodeRecord } from './error-codes.ts';
 export { addProfiles, getProfile, listProfiles } from './profiles/registry.ts';
-export type { SandboxProfile, PlantedBug, BenignChange, CatalogAdditions } from './profiles/types.ts';
+export type { SandboxProfile, PlantedBug, BenignChange, CatalogAdditions, ShapeChange } from './profiles/types.ts';
 export type { ProfileHooks, ProfileRequest, ProfileEnvelopeContext, EnvelopeChange } from './profiles/hooks.ts';
 export { BENIGN_PROFILES, VERSIONING_RULE_3 } from './profiles/benign.ts';
+export { SHAPE_PROFILES, OTHER_WRITE_PATHS, mappingOfShape } from './profiles/shapes.ts';
+export type { PayloadShape } from './shaping.ts';
 export { FAULT_PROFILES, DEFAULT_FAULT_RATE, DEFAULT_FAULT_SLOW_MS, STATUS_OPERATIONS } from './profiles/faults.ts';
 export { FAULT_HEADER, PLANNED_FAULT_KINDS } from './faults.ts';
 export type { FaultPlan, PlannedFaultKind } from './faults.ts';

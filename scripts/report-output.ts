@@ -118,6 +118,8 @@ export interface FinishOptions {
   readonly secrets: readonly string[];
   /** The command's own lines after the report's details (e.g. every migration pair); free of credentials. */
   readonly extra?: readonly string[];
+  /** Said at the end of the verdict line (and so in every report file), e.g. that the target's config was discovered first. */
+  readonly verdictNote?: string;
 }
 
 /**
@@ -136,7 +138,8 @@ function writeKeepingVerdict(report: RunReport, dir: string, secrets: readonly s
 }
 
 /** Writes the report set, then prints the verdict line first, the details and the report paths; returns the exit code. */
-export function finishRun(report: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
+export function finishRun(given: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
+  const report = options.verdictNote === undefined ? given : { ...given, verdictLine: `${given.verdictLine}; ${options.verdictNote}` };
   const written = writeKeepingVerdict(report, dir, options.secrets);
   // The verdict line may be painted (its colours are the harness's own); every other line is shown escaped.
   const lines = reportDetails(written.report);

@@ -2,8 +2,10 @@
 // bridge from parsed options to a loaded TargetConfig, so all subcommands take their target the same way.
 import type { Command } from 'commander';
 import { HarnessError } from '../api/errors.ts';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { envOption } from './flag-vocabulary.ts';
-import { loadConfig, type ConfigFlags, type LoadConfigOptions } from '../config/load-config.ts';
+import { CONFIG_FILE_NAME, loadConfig, type ConfigFlags, type LoadConfigOptions } from '../config/load-config.ts';
 import { timeScaleProblem } from '../config/target-config-schema.ts';
 import type { TargetConfig } from '../api/target-config.ts';
 
@@ -72,4 +74,9 @@ export function configFromOptions(
     ...(opts.config === undefined ? {} : { config: opts.config }),
   };
   return loadConfig({ cwd: context.cwd ?? process.cwd(), env: context.env ?? process.env, flags, ...(context.base === undefined ? {} : { base: context.base }) });
+}
+
+/** Whether the command reads a config file (--config, or ./gateway-harness.config.json): without one, a given target is first contact. */
+export function configFileGiven(opts: TargetOptions, cwd: string = process.cwd()): boolean {
+  return opts.config !== undefined || existsSync(resolve(cwd, CONFIG_FILE_NAME));
 }

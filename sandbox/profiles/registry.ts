@@ -6,6 +6,7 @@ import { FAULT_PROFILES } from './faults.ts';
 import { CONTRACT_CHANGE_PROFILES } from './contract-changes.ts';
 import { PARAMETERIZED_PROFILES } from './parameterized.ts';
 import { PAYLOAD_CORRUPTION_PROFILES } from './payload-corruptions.ts';
+import { SHAPE_PROFILES } from './shapes.ts';
 import type { SandboxProfile } from './types.ts';
 
 const BUILT_IN: readonly SandboxProfile[] = [
@@ -21,7 +22,7 @@ const BUILT_IN: readonly SandboxProfile[] = [
 const ADDED: SandboxProfile[] = [];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...ADDED, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES];
+  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...ADDED, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES, ...SHAPE_PROFILES];
 }
 
 /**

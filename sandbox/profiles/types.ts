@@ -4,6 +4,8 @@ import type { BehaviourOverride } from '../behaviour.ts';
 import type { PayloadCorruption } from '../corruption.ts';
 import type { FaultPlan } from '../faults.ts';
 import type { ProfileHooks } from './hooks.ts';
+import type { FieldMappingOverrides } from '../../api/field-mapping.ts';
+import type { PayloadShape } from '../shaping.ts';
 
 export interface PlantedBug {
   /** The spec rule the profile breaks, quoted. */
@@ -36,6 +38,25 @@ export interface CatalogAdditions {
   extraCountries?: readonly string[];
 }
 
+/**
+ * A shape profile's declaration: a gateway that keeps every rule of the spec and differs only where the spec is silent,
+ * and the truth a correct discovery (target/discover/) must find against it.
+ */
+export interface ShapeChange {
+  /** What differs, in words. */
+  readonly change: string;
+  /** How payload records are spelled (sandbox/shaping.ts); none when only paths, paging or funds differ. */
+  readonly payload?: PayloadShape;
+  readonly truth: {
+    /** The field mapping (only the keys that differ from api/field-mapping.ts's defaults). */
+    readonly fieldMapping: FieldMappingOverrides;
+    /** The write paths (only those that differ from the catalog's assumed paths). */
+    readonly writePaths: Readonly<Record<string, string>>;
+    /** What the gift card list's next / next_cursor mean (behaviour.giftcardCursorMeaning). */
+    readonly giftcardCursorMeaning: 'next-start' | 'last-of-page' | 'page-count';
+  };
+}
+
 export interface SandboxProfile {
   name: string;
   description: string;
@@ -49,6 +70,10 @@ export interface SandboxProfile {
   catalog?: CatalogAdditions;
   behaviour?: BehaviourOverride;
   hooks?: ProfileHooks;
+  /** Set on shape-* profiles: a spec-keeping gateway shaped otherwise where the spec is silent (profiles/shapes.ts). */
+  shape?: ShapeChange;
+  /** Operation id -> path of the writes whose path the spec does not show (the `writePaths` option overrides these). */
+  writePaths?: Readonly<Record<string, string>>;
   /** Set on corrupt-* profiles: a seeded fraction of an operation's successful payloads broken one way each (sandbox/corruption.ts). */
   corruptions?: readonly PayloadCorruption[];
 }

@@ -3,6 +3,7 @@
 import { bundlesFor } from '../data/lookup.ts';
 import { normalizeMobile, validCountryOfNumber } from '../data/number-plan.ts';
 import type { Sku } from '../data/types.ts';
+import type { SandboxBehaviour } from '../behaviour.ts';
 import { errorCodeList } from '../error-codes.ts';
 import type { RouteReply } from '../envelope.ts';
 import { successWith } from '../envelope.ts';
@@ -129,9 +130,17 @@ function giftcards(ctx: RouteContext): RouteReply {
     const cursor = intArg(ctx, 'cursor');
     const start = cursor === undefined ? 0 : startOf(records, cursor);
     const page = records.slice(start, start + (pageSize ?? giftcardPageDefault));
-    const following = records[start + page.length];
-    return successWith(env.codes, page, { next: following === undefined ? 0 : 1, next_cursor: following?.skuId ?? 0 });
+    return successWith(env.codes, page, pagingFields(env.behaviour.giftcardCursorMeaning, records, start, page.length, pageSize ?? giftcardPageDefault));
   });
+}
+
+/** The envelope's next / next_cursor in the meaning the behaviour names (default: where the next page starts). */
+function pagingFields(meaning: SandboxBehaviour['giftcardCursorMeaning'], records: readonly Sku[], start: number, length: number, size: number): { next: number; next_cursor: number } {
+  const following = records[start + length];
+  if (following === undefined) return { next: 0, next_cursor: 0 };
+  if (meaning === 'last-of-page') return { next: 1, next_cursor: (records[start + length - 1] as Sku).skuId };
+  if (meaning === 'page-count') return { next: Math.ceil((records.length - start - length) / size), next_cursor: following.skuId };
+  return { next: 1, next_cursor: following.skuId };
 }
 
 export const CATALOG_ROUTES: RouteTable = {

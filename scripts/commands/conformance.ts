@@ -22,8 +22,9 @@ import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
-import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
+import { firstContact, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
@@ -157,7 +158,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     printPlan(planFor(opts, api, mode));
     return EXIT.ok;
   }
-  const config = configFromOptions(opts);
+  let config = configFromOptions(opts);
   const planned = planFor(opts, api, mode);
   const money = moneySettingsFrom(opts, config.environment);
   if (opts.dryRun === true) {
@@ -167,11 +168,15 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   // The one production guard first (the same line as every command), then conformance's own rule.
   assertChargesAllowed('conformance', conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation), money);
   checkTarget(config, opts);
+  // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
+  const contact = await firstContact(config, { hasConfigFile: configFileGiven(opts) });
+  config = contact.config;
+  const note = contact.note === undefined ? {} : { verdictNote: contact.note };
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = catalogSeed(opts, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  let settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  let settings = withDiscoveredSettings(settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath), contact);
   const cases = planned;
   if (cases.length === 0) {
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
@@ -233,7 +238,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     }
     if (outcome.kind === 'unusable') {
       const report = assembleReport({ runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target, ...stopped });
-      return finishRun(report, reportDir, { secrets }).exitCode;
+      return finishRun(report, reportDir, { secrets, ...note }).exitCode;
     }
     const section = conformanceSection(outcome.run, { allowSkips, secrets });
     const report = assembleReport({
@@ -247,7 +252,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       faults: faults.counts(),
       ...stopped,
     });
-    return finishRun(report, reportDir, { secrets }).exitCode;
+    return finishRun(report, reportDir, { secrets, ...note }).exitCode;
   } finally {
     dispose?.();
     await sandbox?.close();

@@ -10,7 +10,8 @@ import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/
 import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
-import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { firstContact, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, parseApi } from './conformance.ts';
 import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
@@ -39,13 +40,16 @@ function parseEngine(value: string): EngineChoice {
 async function runGateCommand(opts: GateOptions): Promise<number> {
   const api = parseApi(opts.api);
   const engine = parseEngine(opts.engine);
-  const config = configFromOptions(opts);
-  checkTarget(config, opts, 'gate');
+  const given = configFromOptions(opts);
+  checkTarget(given, opts, 'gate');
+  // First contact: a target with no config file gets its field names and write paths discovered before anything runs.
+  const contact = await firstContact(given, { hasConfigFile: configFileGiven(opts) });
+  const config = contact.config;
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = catalogSeed(opts, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  const settings = withDiscoveredSettings(settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath), contact);
   // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
   selectEngine(engine, process.env, process.cwd());
   // A baseline named with --baseline must be there; the default one is used when present. A broken one stops here.
@@ -97,7 +101,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   }
   try {
     if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes }).exitCode;
+    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...(contact.note === undefined ? {} : { verdictNote: contact.note }) }).exitCode;
   } finally {
     interrupt.dispose();
   }

@@ -14,6 +14,7 @@ import { register as registerEngine } from '../../engine/cli.ts';
 import { register as registerK6Operator } from './k6-operator.ts';
 import { register as registerMergeResults } from './merge-results.ts';
 import { register as registerCompare } from './compare.ts';
+import { register as registerDiscover } from './discover.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -25,6 +26,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerBaseline,
   registerMigrate,
   registerReconcile,
+  registerDiscover,
   registerSandbox,
   registerBuild,
   registerOpenApi,

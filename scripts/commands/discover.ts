@@ -1,0 +1,61 @@
+// `gateway-harness discover --target URL [--write-config FILE]`: learns what the spec leaves open from the target
+// itself (payload field names, the unshown write paths) without charging anything; thin over target/discover/.
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { HarnessError } from '../../api/errors.ts';
+import { assertTargetUsable } from '../../client/target-preflight.ts';
+import { describeTarget } from '../../api/target-config.ts';
+import { discoverTarget } from '../../target/discover/run.ts';
+import { configFileOf, renderDiscovery } from '../../target/discover/render.ts';
+import { DEFAULT_PROBE_LIMITS } from '../../target/discover/write-paths.ts';
+import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
+
+interface DiscoverOptions extends TargetOptions {
+  writeConfig?: string;
+  allowCharges?: boolean;
+  maxProbes?: string;
+}
+
+const usage = (message: string): HarnessError => new HarnessError('GH_ERR_USAGE', message);
+
+function parseMaxProbes(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PROBE_LIMITS.maxProbes;
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) throw usage('--max-probes must be a whole number of probes from 1 to 99999');
+  return Number(text);
+}
+
+async function runDiscover(opts: DiscoverOptions): Promise<void> {
+  const config = configFromOptions(opts);
+  if (config.baseUrl === undefined) throw usage('discover needs a target: --target URL (or GATEWAY_BASE_URL); the embedded sandbox needs no discovery');
+  const resolved = { ...config, baseUrl: config.baseUrl };
+  await assertTargetUsable('discover', resolved, 'v2');
+  const probeWrites = config.environment !== 'production' || opts.allowCharges === true;
+  const discovery = await discoverTarget(resolved, { probeWrites, limits: { ...DEFAULT_PROBE_LIMITS, maxProbes: parseMaxProbes(opts.maxProbes) } });
+  process.stdout.write(renderDiscovery(discovery, describeTarget(config), config.baseUrl));
+  if (opts.writeConfig !== undefined) {
+    writeFileSync(opts.writeConfig, `${JSON.stringify(configFileOf(discovery, config.baseUrl), null, 2)}\n`);
+    process.stdout.write(`wrote ${opts.writeConfig}\n`);
+  }
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('discover')
+    .description(
+      'Learn what the spec leaves open from the target itself, charging nothing: the payload field mapping (values matched\n' +
+        'against facts the spec states: SKU 193 and its 5.00 USD minimum, 1876, the category ids, filters that take ids) and\n' +
+        'the paths of the writes the spec does not show (probed with bodies the gateway must refuse: no skuId, no amount).\n' +
+        'Prints a gateway-harness.config.json with the evidence of every line and what stays unknown or ambiguous.\n' +
+        'A production target gets no probe without --allow-charges (the bodies still cannot charge).\n\n' +
+        'Examples:\n' +
+        '  gateway-harness discover --target https://sandbox.example.com\n' +
+        '  gateway-harness discover --target http://127.0.0.1:8080 --write-config gateway-harness.config.json\n' +
+        '  GATEWAY_ENV=production gateway-harness discover --target https://gw.example.com --allow-charges --max-probes 200',
+    )
+    .option('--write-config <file>', 'write the config (baseUrl, fieldMapping, writePaths) to this file')
+    .option('--allow-charges', 'on a production target, allow the write-path probes (bodies without skuId or amount, which cannot charge)')
+    .option('--max-probes <n>', `most write-path probes in all (default ${DEFAULT_PROBE_LIMITS.maxProbes}; they stop after ${DEFAULT_PROBE_LIMITS.maxMs / 1000} s too)`);
+  addTargetOptions(cmd).action(async (opts: DiscoverOptions) => {
+    await runDiscover(opts);
+  });
+}

@@ -1,0 +1,46 @@
+// First contact: a given target with no config file gets the discovered mapping and write paths, and a note for the
+// verdict line; a config file (or the embedded sandbox) keeps the config as it is.
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/load-config.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { DEFAULT_SETTINGS } from '../settings.ts';
+import { firstContact, withDiscoveredSettings } from './first-contact.ts';
+
+const running: RunningSandbox[] = [];
+afterAll(async () => {
+  for (const sandbox of running) await sandbox.close();
+});
+
+async function configFor(profile: string) {
+  const sandbox = await startSandbox({ port: 0, profile, timeScale: 0.01 });
+  running.push(sandbox);
+  return loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
+}
+
+describe('firstContact', () => {
+  it('without a config file: the snake_case mapping and the other write paths are in the run config, and the note says so', async () => {
+    const snake = await firstContact(await configFor('shape-snake'), { hasConfigFile: false });
+    expect(snake.config.fieldMapping.v2Sku.minFaceValue).toBe('min.face_value');
+    expect(snake.note).toMatch(/^first contact: no config file, discovered \d+ field name\(s\) and 0 write path\(s\)/);
+    const paths = await firstContact(await configFor('shape-write-paths'), { hasConfigFile: false });
+    expect(paths.config.writePaths['v2.transaction.pin']).toBe('/api/v2/pin/order');
+  });
+
+  it('loan numbers found through the bundles endpoint reach the run settings, unless the settings name some', async () => {
+    const contact = await firstContact(await configFor('faithful'), { hasConfigFile: false });
+    const loans = contact.discovery?.settings.loanNumbers ?? [];
+    expect(loans.length).toBeGreaterThan(0);
+    // The sandbox's documented loan rule (sandbox/data/lookup.ts): a national number ending "77d" owes d + 1 USD.
+    for (const mobile of loans) expect(mobile).toMatch(/77\d$/);
+    expect(withDiscoveredSettings(DEFAULT_SETTINGS, contact).loanNumbers).toEqual(loans);
+    const given = { ...DEFAULT_SETTINGS, loanNumbers: ['18760000000'] };
+    expect(withDiscoveredSettings(given, contact)).toBe(given);
+  });
+
+  it('with a config file: nothing is discovered', async () => {
+    const config = await configFor('shape-snake');
+    const contact = await firstContact(config, { hasConfigFile: true });
+    expect(contact.config).toBe(config);
+    expect(contact.note).toBeUndefined();
+  });
+});

@@ -1,0 +1,45 @@
+// First contact: a given target with no config file gets its config discovered before the run (DESIGN.md "First
+// contact"), so day one needs no config at all. The run's verdict line says that it happened and what was learned.
+import { mergeFieldMapping } from '../../api/field-mapping.ts';
+import type { TargetConfig } from '../../api/target-config.ts';
+import { preflightTarget } from '../../client/target-preflight.ts';
+import { mergeSettings, type ConformanceSettings } from '../settings.ts';
+import { countsOf } from './render.ts';
+import { discoverTarget, type Discovery } from './run.ts';
+
+export interface FirstContact {
+  readonly config: TargetConfig;
+  /** For the verdict line; undefined when nothing was discovered (a config file, the embedded sandbox, an unusable target). */
+  readonly note?: string;
+  readonly discovery?: Discovery;
+}
+
+export interface FirstContactOptions {
+  /** A config file was read (--config or ./gateway-harness.config.json): it is the target's config, nothing is discovered. */
+  readonly hasConfigFile: boolean;
+  /** Production write-path probes need the money allowance (the bodies cannot charge either way). */
+  readonly allowCharges?: boolean;
+}
+
+export async function firstContact(config: TargetConfig, options: FirstContactOptions): Promise<FirstContact> {
+  if (config.baseUrl === undefined || options.hasConfigFile) return { config };
+  const target = { ...config, baseUrl: config.baseUrl };
+  // An unusable target is the command's own preflight's to say (one line, exit 2); discovery would only wait on it.
+  if (!(await preflightTarget(target, 'v2')).usable) return { config };
+  const discovery = await discoverTarget(target, { probeWrites: config.environment !== 'production' || options.allowCharges === true });
+  const learned = discovery.config;
+  const merged: TargetConfig = {
+    ...config,
+    fieldMapping: mergeFieldMapping(config.fieldMapping, learned.fieldMapping),
+    writePaths: { ...learned.writePaths, ...config.writePaths },
+  };
+  const keys = Object.values(learned.fieldMapping).reduce((n, section) => n + Object.keys(section ?? {}).length, 0);
+  const note = `first contact: no config file, discovered ${keys} field name(s) and ${Object.keys(learned.writePaths).length} write path(s) (${countsOf(discovery.findings)}; \`gateway-harness discover --target ${config.baseUrl}\` shows the evidence)`;
+  return { config: merged, note, discovery };
+}
+
+/** The run's settings with the loan numbers first contact found, unless the settings already name some. */
+export function withDiscoveredSettings(settings: ConformanceSettings, contact: FirstContact): ConformanceSettings {
+  const found = contact.discovery?.settings.loanNumbers ?? [];
+  return settings.loanNumbers.length > 0 || found.length === 0 ? settings : mergeSettings(settings, { loanNumbers: [...found] });
+}

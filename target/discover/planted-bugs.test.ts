@@ -1,0 +1,25 @@
+// The mapping learned from a buggy gateway must not hide its bug: against every planted-bug profile discovery changes
+// nothing, so the gate after discovery is the gate the planted-bug proof (conformance/proof/) already shows failing.
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/load-config.ts';
+import { PLANTED_BUG_PROFILES } from '../../conformance/proof/planted-bugs.ts';
+import { addProfiles } from '../../sandbox/profiles/registry.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { discoverTarget } from './run.ts';
+
+addProfiles(PLANTED_BUG_PROFILES);
+const running: RunningSandbox[] = [];
+afterAll(async () => {
+  for (const sandbox of running) await sandbox.close();
+});
+
+describe('discover against the planted bugs', () => {
+  it.each(PLANTED_BUG_PROFILES.map((p) => [p.name] as const))('%s: nothing learned differs from the defaults', async (name) => {
+    const sandbox = await startSandbox({ port: 0, profile: name, timeScale: 0.01 });
+    running.push(sandbox);
+    const config = loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
+    const discovery = await discoverTarget({ ...config, baseUrl: sandbox.url }, { probeWrites: true });
+    expect(discovery.config).toEqual({ fieldMapping: {}, writePaths: {} });
+    expect(discovery.findings.filter((f) => f.status === 'ambiguous')).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+// The one way discovery talks to its target: catalog reads through the request builder, and write-path probes (a
+// catalog write sent to a candidate path), both on one Node transport, counted so a run can bound itself.
+import type { GatewayResponse } from '../../api/envelope.ts';
+import { buildRequest, type RequestInput } from '../../api/request-builder.ts';
+import type { ResolvedTargetConfig } from '../../api/target-config.ts';
+import { coreSettingsFor } from '../../client/gateway-client.ts';
+import { createNodeTransport } from '../../client/node-transport.ts';
+import { withRealTimeFloors } from '../session.ts';
+import { DEFAULT_SETTINGS } from '../settings.ts';
+
+export interface DiscoveryReader {
+  read(operationId: string, input?: RequestInput): Promise<GatewayResponse>;
+  /** The write `operationId` sent to `path` instead of its catalog path, with `body`. */
+  probe(operationId: string, path: string, body: unknown): Promise<GatewayResponse>;
+  /** Requests sent so far. */
+  readonly sent: number;
+  close(): Promise<void>;
+}
+
+export function createDiscoveryReader(config: ResolvedTargetConfig): DiscoveryReader {
+  const transport = createNodeTransport({ connections: 8 });
+  // The session's real-time floors: at a time scale of 0.01 a 30 s timeout is 300 ms, too short for the whole catalog.
+  const settings = coreSettingsFor(withRealTimeFloors(config, DEFAULT_SETTINGS));
+  const options = { connectTimeoutMs: settings.timings.connectTimeoutMs, responseTimeoutMs: settings.timings.responseTimeoutMs, secrets: [config.password] };
+  let sent = 0;
+  const send = (operationId: string, input: RequestInput, writePaths: Readonly<Record<string, string>>): Promise<GatewayResponse> => {
+    sent += 1;
+    return transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
+  };
+  return {
+    read: (operationId, input = {}) => send(operationId, input, config.writePaths),
+    probe: (operationId, path, body) => send(operationId, { body }, { [operationId]: path }),
+    get sent() {
+      return sent;
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** The records of a read's payload: an array's objects, or the one object; none when the answer is not a success. */
+export function recordsOf(response: GatewayResponse): unknown[] {
+  const envelope = response.envelope;
+  if (response.httpStatus !== 200 || envelope === undefined || envelope.responseCode !== '000') return [];
+  const payload = envelope.payLoad;
+  if (Array.isArray(payload)) return payload.filter((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+  return payload !== null && typeof payload === 'object' ? [payload] : [];
+}

@@ -1,0 +1,44 @@
+// How a discovery is said: one line per finding (status, key, value, evidence, candidates) and the config file
+// (gateway-harness.config.json: fieldMapping and writePaths, only what differs from the defaults).
+import type { Finding, FindingStatus } from './findings.ts';
+import type { Discovery } from './run.ts';
+
+const ORDER: readonly FindingStatus[] = ['learned', 'ambiguous', 'unknown', 'confirmed-default'];
+const WORD: Readonly<Record<FindingStatus, string>> = { learned: 'LEARNED', ambiguous: 'AMBIGUOUS', unknown: 'UNKNOWN', 'confirmed-default': 'default ok' };
+
+function line(finding: Finding): string {
+  const value = finding.value === undefined ? '' : ` = ${JSON.stringify(finding.value)}`;
+  const candidates = finding.candidates === undefined ? '' : ` [candidates: ${finding.candidates.join(', ')}]`;
+  return `${WORD[finding.status].padEnd(10)} ${finding.key}${value}\n           ${finding.evidence}${candidates}`;
+}
+
+/** The config file's object: baseUrl, then only the keys discovery learned (an empty object when nothing differs). */
+export function configFileOf(discovery: Discovery, baseUrl: string): Record<string, unknown> {
+  const { fieldMapping, writePaths } = discovery.config;
+  return {
+    baseUrl,
+    ...(Object.keys(fieldMapping).length === 0 ? {} : { fieldMapping }),
+    ...(Object.keys(writePaths).length === 0 ? {} : { writePaths }),
+  };
+}
+
+/** Counts per status, e.g. "12 learned, 0 ambiguous, 3 unknown, 98 default ok". */
+export function countsOf(findings: readonly Finding[]): string {
+  return ORDER.map((status) => `${findings.filter((f) => f.status === status).length} ${WORD[status].toLowerCase()}`).join(', ');
+}
+
+export function renderDiscovery(discovery: Discovery, label: string, baseUrl: string): string {
+  const sorted = ORDER.flatMap((status) => discovery.findings.filter((f) => f.status === status));
+  return [
+    `discover: ${label}: ${discovery.requests} requests in ${(discovery.elapsedMs / 1000).toFixed(1)} s, nothing charged; ${countsOf(discovery.findings)}`,
+    '',
+    ...sorted.map(line),
+    '',
+    '--- gateway-harness.config.json (what differs from the defaults; everything else stays as it is) ---',
+    JSON.stringify(configFileOf(discovery, baseUrl), null, 2),
+    ...(discovery.settings.loanNumbers.length === 0
+      ? []
+      : ['', '--- conformance settings (--settings FILE): target data no config key holds ---', JSON.stringify({ loanNumbers: discovery.settings.loanNumbers }, null, 2)]),
+    '',
+  ].join('\n');
+}

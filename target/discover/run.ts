@@ -1,0 +1,75 @@
+// One discovery run against a target: catalog reads, the mapping learned from them, the gift card cursor, the write
+// paths probed with refusable bodies; then the config (only what differs from the defaults) and every finding behind it.
+import { DEFAULT_FIELD_MAPPING, type FieldMappingOverrides } from '../../api/field-mapping.ts';
+import { findOperation } from '../../api/operations.ts';
+import type { ResolvedTargetConfig } from '../../api/target-config.ts';
+import type { Finding } from './findings.ts';
+import { learnMapping } from './mapping.ts';
+import { learnLoanNumbers } from './loans.ts';
+import { learnPaging } from './paging.ts';
+import { createDiscoveryReader } from './reader.ts';
+import { readSamples } from './samples.ts';
+import { learnWritePaths, type ProbeLimits } from './write-paths.ts';
+
+export interface DiscoveryOptions {
+  /** Whether write paths may be probed (refusable bodies only): a sandbox, or production with the money allowance. */
+  readonly probeWrites: boolean;
+  readonly limits?: ProbeLimits;
+}
+
+/** What discovery writes into gateway-harness.config.json (config/target-config-schema.ts). */
+export interface DiscoveredConfig {
+  readonly fieldMapping: FieldMappingOverrides;
+  readonly writePaths: Readonly<Record<string, string>>;
+}
+
+export interface Discovery {
+  readonly findings: readonly Finding[];
+  readonly config: DiscoveredConfig;
+  /** Target data for the conformance settings file (target/settings.ts): numbers with an outstanding loan. */
+  readonly settings: { readonly loanNumbers: readonly string[] };
+  /** Requests sent (reads and probes). */
+  readonly requests: number;
+  readonly elapsedMs: number;
+}
+
+export async function discoverTarget(config: ResolvedTargetConfig, options: DiscoveryOptions): Promise<Discovery> {
+  const startedAt = Date.now();
+  const reader = createDiscoveryReader(config);
+  try {
+    const samples = await readSamples(reader);
+    const mapping = await learnMapping(reader, samples);
+    const skuIdPath = mapping.find((f) => f.key === 'fieldMapping.giftcardSku.skuId')?.value;
+    const paging = learnPaging(samples, typeof skuIdPath === 'string' ? skuIdPath : DEFAULT_FIELD_MAPPING.giftcardSku.skuId);
+    const valueOf = (key: string, fallback: string): string => {
+      const found = mapping.find((f) => f.key === `fieldMapping.${key}`);
+      return typeof found?.value === 'string' && found.status !== 'ambiguous' ? found.value : fallback;
+    };
+    const loans = await learnLoanNumbers(reader, samples, valueOf);
+    const paths = await learnWritePaths(reader, { allowed: options.probeWrites, ...(options.limits === undefined ? {} : { limits: options.limits }) });
+    const findings = [...mapping, ...paging, loans, ...paths];
+    const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
+    return { findings, config: configOf(findings), settings: { loanNumbers }, requests: reader.sent, elapsedMs: Date.now() - startedAt };
+  } finally {
+    await reader.close();
+  }
+}
+
+/** The config lines: learned values that differ from the defaults (readField matches names case-insensitively). */
+export function configOf(findings: readonly Finding[]): DiscoveredConfig {
+  const fieldMapping: Record<string, Record<string, string>> = {};
+  const writePaths: Record<string, string> = {};
+  for (const finding of findings) {
+    if (finding.status !== 'learned' || typeof finding.value !== 'string') continue;
+    const [kind, ...rest] = finding.key.split('.');
+    if (kind === 'fieldMapping') {
+      const [section, field] = rest as [keyof typeof DEFAULT_FIELD_MAPPING, string];
+      const fallback = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string> | undefined)?.[field];
+      if (fallback?.toLowerCase() !== finding.value.toLowerCase()) (fieldMapping[section] ??= {})[field] = finding.value;
+    } else if (kind === 'writePaths') {
+      const id = rest.join('.');
+      if (findOperation(id)?.path !== finding.value) writePaths[id] = finding.value;
+    }
+  }
+  return { fieldMapping: fieldMapping as FieldMappingOverrides, writePaths };
+}
