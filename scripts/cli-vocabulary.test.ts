@@ -65,6 +65,7 @@ const FLAGS: Readonly<Record<string, { readonly shows: readonly string[]; readon
   'k6-operator': { shows: ['--profile', '-u, --vus', '-d, --duration', '--target-env'], hides: ['--env'] },
   'merge-results': { shows: ['--profile', '--target-env'], hides: ['--env'] },
   compare: { shows: ['--report-dir'] },
+  discover: { shows: ['--target-env', '--write-config'], hides: ['--env', '--profile'] },
 };
 
 describe('every command: its flags, in k6 vocabulary, one meaning each', () => {

@@ -24,6 +24,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'engine run': ['engine run dist/k6/catalog-browse.js -u 2 -d 10s', 'engine run load/lookup.load.ts -i 5 -e GATEWAY_ENV=sandbox --summary-export summary.json'],
   'k6-operator': ['k6-operator --scenario catalog-browse --profile load --parallelism 4 --target https://sandbox.example.com', 'k6-operator --scenario lookup --parallelism 2 -u 20 -d 5m --target http://gateway.svc:8080'],
   'merge-results': ['merge-results results/*.ndjson.gz --thresholds k6-operator/gh-lookup-smoke/thresholds.json', 'merge-results a.ndjson b.ndjson --scenario lookup --profile load'],
+  discover: [
+    'discover --target https://sandbox.example.com',
+    'discover --target http://127.0.0.1:8080 --write-config gateway-harness.config.json',
+    'discover --target https://gw.example.com --target-env production --allow-charges --max-probes 200',
+  ],
   compare: ['compare reports/out/last-green reports/out/this-run', 'compare old new --alpha 0.01 --allow-skips'],
 };
 

@@ -46,11 +46,7 @@ export function register(program: Command): void {
         'against facts the spec states: SKU 193 and its 5.00 USD minimum, 1876, the category ids, filters that take ids) and\n' +
         'the paths of the writes the spec does not show (probed with bodies the gateway must refuse: no skuId, no amount).\n' +
         'Prints a gateway-harness.config.json with the evidence of every line and what stays unknown or ambiguous.\n' +
-        'A production target gets no probe without --allow-charges (the bodies still cannot charge).\n\n' +
-        'Examples:\n' +
-        '  gateway-harness discover --target https://sandbox.example.com\n' +
-        '  gateway-harness discover --target http://127.0.0.1:8080 --write-config gateway-harness.config.json\n' +
-        '  GATEWAY_ENV=production gateway-harness discover --target https://gw.example.com --allow-charges --max-probes 200',
+        'A production target gets no probe without --allow-charges (the bodies still cannot charge).',
     )
     .option('--write-config <file>', 'write the config (baseUrl, fieldMapping, writePaths) to this file')
     .option('--allow-charges', 'on a production target, allow the write-path probes (bodies without skuId or amount, which cannot charge)')

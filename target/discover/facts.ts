@@ -1,9 +1,5 @@
 // The facts the spec states that discovery matches payload values against, each with the spec's words: the category
 // ids, SKU 193 and its 5.00 USD minimum, Jamaica's 1876, the four lookup countries. Nothing here is assumed of a target.
-import { CATEGORY_IDS } from '../../api/operations.ts';
-
-/** "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7." */
-export const SPEC_CATEGORY_IDS = CATEGORY_IDS;
 
 /** Sandbox simulation triggers: "Number starts with 1876 and ends with 888, skuId 193, amount below the minimum of that denomination (5.00 USD)". */
 export const SKU_193 = Object.freeze({ skuId: 193, minimum: 5, currency: 'USD', dialingCode: '1876', nationalLength: 7 });

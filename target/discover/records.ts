@@ -27,12 +27,6 @@ const normSegment = (segment: string): string => segment.toLowerCase().replace(/
 /** A path compared without regard to case, '_' and '-' (per segment). */
 export const normPath = (path: string): string => path.split('.').map(normSegment).join('.');
 
-/** The record's own spelling of `defaultPath` (spelling-blind), when it has a leaf there. */
-export function spellingOf(record: unknown, defaultPath: string): string | undefined {
-  const wanted = normPath(defaultPath);
-  return leavesOf(record).find((leaf) => normPath(leaf.path) === wanted)?.path;
-}
-
 /** The value of a leaf as an integer id: a number, or a decimal string (ids typed as strings). */
 export function asInteger(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
@@ -43,14 +37,6 @@ export function asInteger(value: unknown): number | undefined {
 /** The value at an exact leaf path of a record (no spelling tolerance: the path came from this record's leaves). */
 export function leafValue(record: unknown, path: string): unknown {
   return leavesOf(record).find((leaf) => leaf.path === path)?.value;
-}
-
-/** Words of a path: `price.min` -> ['price', 'min'], `minFaceValue` -> ['min', 'face', 'value']. */
-export function wordsOf(path: string): string[] {
-  return path
-    .split(/[._-]|(?<=[a-z0-9])(?=[A-Z])/)
-    .map((w) => w.toLowerCase())
-    .filter((w) => w !== '');
 }
 
 /** The path with its 'min' word turned into 'max' (same spelling), e.g. `price.min` -> `price.max`, `Min.FaceValue` -> `Max.FaceValue`. */
