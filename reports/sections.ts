@@ -93,9 +93,11 @@ function checkThresholdName(metric: string): string | undefined {
 }
 
 /** What a load section found wrong or could not verify, each list in the order the verdict weighs them. */
-export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted'>): {
+export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted' | 'unverifiedOperations'>): {
   readonly unusable: boolean;
   readonly crossed: LoadSection['thresholds'];
+  /** Operations whose assumed path the target lacks (the harness's gap): their thresholds are unverified, never crossed. */
+  readonly pathUnverified: NonNullable<LoadSection['unverifiedOperations']>;
   /** Checks that failed where no `checks{check:<name>}` threshold decides how many fails are tolerated. */
   readonly failedChecks: LoadSection['checks'];
   readonly unverified: LoadSection['thresholds'];
@@ -105,10 +107,11 @@ export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' 
   const tolerated = new Set(section.thresholds.map((t) => checkThresholdName(t.metric)).filter((n): n is string => n !== undefined));
   return {
     unusable: section.setupCompleted === false,
-    crossed: section.thresholds.filter((t) => !t.ok),
+    crossed: section.thresholds.filter((t) => !t.ok && t.unverifiedBy === undefined),
+    pathUnverified: section.unverifiedOperations ?? [],
     failedChecks: section.checks.filter((c) => c.fails > 0 && !tolerated.has(c.name)),
     // A check's own threshold without samples is the check that never ran: said once, as the check.
-    unverified: section.thresholds.filter((t) => t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
+    unverified: section.thresholds.filter((t) => t.unverifiedBy === undefined && t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
     neverRan: section.checks.filter((c) => c.passes + c.fails === 0),
     noRequest: section.requests.count === 0,
   };
@@ -117,11 +120,13 @@ export function loadProblems(section: Pick<LoadSection, 'thresholds' | 'checks' 
 /**
  * The verdict of a load run: setup could not use the target (unusable, exit 2); crossed thresholds (99); a failed check
  * no threshold tolerates (1); a threshold whose metric got no sample, a check that never ran, or no request at all
- * (nothing was measured: incomplete, exit 1, though k6 calls it passed); else pass.
+ * (nothing was measured: incomplete, exit 1, though k6 calls it passed); an operation whose assumed path the target
+ * lacks (incomplete unless `allowSkips`: the harness's gap, said with the key to set); else pass.
  */
-export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted'>): Verdict {
+export function loadVerdict(section: Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted' | 'unverifiedOperations'>, allowSkips = false): Verdict {
   const p = loadProblems(section);
   const parts: Verdict[] = [];
+  if (p.pathUnverified.length > 0 && !allowSkips) parts.push('incomplete');
   if (p.unusable) parts.push('unusable');
   if (p.crossed.length > 0) parts.push('thresholds');
   if (p.failedChecks.length > 0) parts.push('fail');
@@ -144,7 +149,13 @@ export function formatObserved(value: number, metric: string): string {
   return String(Math.round(value * 1000) / 1000);
 }
 
-export function loadLine(section: LoadSection): string {
+/** "1 operation unverified: path assumed (v2.transaction.sim-portin: set writePaths.v2.transaction.sim-portin; its 1 threshold not judged)" */
+function pathUnverifiedText(ops: NonNullable<LoadSection['unverifiedOperations']>, allowSkips: boolean): string {
+  const named = nameSome(ops.map((o) => `${o.operation}: set writePaths.${o.operation}`), 2);
+  return `${plural(ops.length, 'operation')} unverified: path assumed (${named})${allowSkips ? ' (accepted with --allow-skips)' : ''}`;
+}
+
+export function loadLine(section: LoadSection, allowSkips = false): string {
   const label = loadLabel(section);
   const found = loadProblems(section);
   const { crossed, failedChecks } = found;
@@ -167,6 +178,7 @@ export function loadLine(section: LoadSection): string {
     problems.push(`${plural(found.unverified.length, 'threshold')} unverified, the metric got no sample (${nameSome(found.unverified.map((t) => `${t.metric} ${t.expression}`), 2)})`);
   }
   if (found.neverRan.length > 0) problems.push(`${plural(found.neverRan.length, 'check')} never ran (${nameSome(found.neverRan.map((c) => c.name), 2)})`);
+  if (found.pathUnverified.length > 0) problems.push(pathUnverifiedText(found.pathUnverified, allowSkips));
   if (problems.length > 0) return `${label}: ${problems.join(', ')}`;
   const checks = section.checks.reduce((sum, c) => sum + c.passes, 0);
   return `${label}: ${formatCount(section.requests.count)} requests, ${plural(section.thresholds.length, 'threshold')} met, ${plural(checks, 'check')} passed`;

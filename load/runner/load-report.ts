@@ -11,6 +11,7 @@ import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../../reports/interruption.ts';
 import { ENGINE_EXTERNAL_ABORT } from '../../reports/verdict.ts';
 import { payloadChecksOf, type PayloadCheckInputs } from '../../reports/payload-checks.ts';
+import { pathUnverifiedCounts, withUnverifiedPaths } from '../../reports/unverified-paths.ts';
 import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -27,6 +28,8 @@ export interface LoadSectionInput {
   readonly ndjsonPath?: string;
   /** The run's payload-check samples, baseline and promotion (LoadRun `payload`). */
   readonly payload?: Omit<PayloadCheckInputs, 'ndjsonPath'>;
+  /** --allow-skips: an operation whose assumed path the target lacks does not make the part incomplete (still said). */
+  readonly allowSkips?: boolean;
 }
 
 /** The load section: thresholds, checks, metrics and (with the stream) time series; the verdict by reports/sections.ts. */
@@ -38,7 +41,9 @@ export async function loadSection(input: LoadSectionInput): Promise<LoadSection>
     input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath },
   );
   const payloadChecks = await payloadChecksOf({ ...input.payload, ...(input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath }) });
-  return payloadChecks === undefined ? section : { ...section, payloadChecks };
+  // An assumed path the target lacks is the harness's gap: its operation unverified, its thresholds not crossed.
+  const judged = withUnverifiedPaths(section, await pathUnverifiedCounts(input.ndjsonPath), input.allowSkips === true);
+  return payloadChecks === undefined ? judged : { ...judged, payloadChecks };
 }
 
 /** A run that ended without handleSummary data: why, for the report's error. */

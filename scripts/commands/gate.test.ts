@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARTIFACT_DIR, CHROMIUM, chartPixels, openReport } from '../../reports/fixtures/browser.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
@@ -219,6 +219,16 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
       await expectUsageError(['gate', ...args], message);
     });
   }
+
+  // #31 item 5: an empty GATEWAY_BASE_URL used to start the embedded sandbox and say PASS about it.
+  it('GATEWAY_BASE_URL present but empty (not the embedded sandbox)', async () => {
+    vi.stubEnv('GATEWAY_BASE_URL', '');
+    try {
+      await expectUsageError(['gate'], /GH_ERR_USAGE: GATEWAY_BASE_URL is set but empty/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 
   it('is what `npm start` runs', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
