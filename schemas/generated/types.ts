@@ -448,32 +448,32 @@ export type ObservedRecordIds =
       categoryId?: number;
       [k: string]: unknown;
     }
-  | Record[]
-  | number
-  | string
-  | boolean
-  | null;
-export type Record =
-  | {
-      /**
-       * Observed (warning unless promoted): the spec types skuId as int32 only where it is sent — skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
-       */
-      skuId?: number;
-      /**
-       * Observed (warning unless promoted): the spec types productId as int32 only where it is sent — productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
-       */
-      productId?: number;
-      /**
-       * Observed (warning unless promoted): the spec types operatorId as int32 only where it is sent — operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
-       */
-      operatorId?: number;
-      /**
-       * Observed (warning unless promoted): the spec types categoryId as int32 only where it is sent — categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
-       */
-      categoryId?: number;
-      [k: string]: unknown;
-    }
-  | unknown[]
+  | (
+      | {
+          /**
+           * Observed (warning unless promoted): the spec types skuId as int32 only where it is sent — skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
+           */
+          skuId?: number;
+          /**
+           * Observed (warning unless promoted): the spec types productId as int32 only where it is sent — productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
+           */
+          productId?: number;
+          /**
+           * Observed (warning unless promoted): the spec types operatorId as int32 only where it is sent — operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
+           */
+          operatorId?: number;
+          /**
+           * Observed (warning unless promoted): the spec types categoryId as int32 only where it is sent — categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
+           */
+          categoryId?: number;
+          [k: string]: unknown;
+        }
+      | unknown[]
+      | number
+      | string
+      | boolean
+      | null
+    )[]
   | number
   | string
   | boolean

@@ -2142,8 +2142,7 @@ return errors === 0;
 validate33.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateObservedRecordIds = validate34;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-record-ids.schema.json","title":"ObservedRecordIds","type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"items":{"$ref":"#/$defs/record"},"$defs":{"record":{"type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}}}};
-const schema49 = {"type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}};
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-record-ids.schema.json","title":"ObservedRecordIds","type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"items":{"type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-record-ids.schema.json" */;
@@ -2171,7 +2170,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if((((typeof data0 != "object") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "string")) && (typeof data0 !== "boolean")){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/record/type",keyword:"type",params:{type: schema49.type}};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: schema48.items.type}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2184,7 +2183,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.skuId !== undefined){
 let data1 = data0.skuId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/$defs/record/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/properties/skuId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2195,7 +2194,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 2147483647 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/$defs/record/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+const err3 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2205,7 +2204,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1 < -2147483648 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/$defs/record/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+const err4 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2219,7 +2218,7 @@ errors++;
 if(data0.productId !== undefined){
 let data2 = data0.productId;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/$defs/record/properties/productId/type",keyword:"type",params:{type: "integer"}};
+const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/properties/productId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2230,7 +2229,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 2147483647 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/$defs/record/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+const err6 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2240,7 +2239,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data2 < -2147483648 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/$defs/record/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+const err7 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2254,7 +2253,7 @@ errors++;
 if(data0.operatorId !== undefined){
 let data3 = data0.operatorId;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/$defs/record/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2265,7 +2264,7 @@ errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 2147483647 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/$defs/record/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+const err9 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2275,7 +2274,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data3 < -2147483648 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/$defs/record/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+const err10 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2289,7 +2288,7 @@ errors++;
 if(data0.categoryId !== undefined){
 let data4 = data0.categoryId;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/$defs/record/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2300,7 +2299,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 2147483647 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/$defs/record/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+const err12 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2310,7 +2309,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data4 < -2147483648 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/$defs/record/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+const err13 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2472,7 +2471,7 @@ return errors === 0;
 validate34.evaluated = {"props":{"skuId":true,"productId":true,"operatorId":true,"categoryId":true},"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateObservedSkuDescriptions = validate35;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json","title":"ObservedSkuDescriptions","type":"array","items":{"type":"object","required":["skuId","productName","description"],"properties":{"skuId":{},"productName":{},"description":{}}}};
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json","title":"ObservedSkuDescriptions","type":"array","items":{"type":"object","required":["skuId","productName","description"],"properties":{"skuId":{},"productName":{},"description":{}}}};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json" */;
@@ -2549,7 +2548,7 @@ return errors === 0;
 validate35.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateObservedTransaction = validate36;
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-transaction.schema.json","title":"ObservedTransaction","type":"object","required":["transactionId","transactionDate","invoiceAmount","faceValue","discount","fee","product","topupDetail","pins","giftCardDetail","simInfo","billPaymentDetail"],"properties":{"transactionId":{"type":"integer"},"product":{"type":"object","required":["skuId","productName","faceValue","instructions"],"properties":{"skuId":{},"productName":{},"faceValue":{},"instructions":{}}},"pins":{"type":["array","null"]},"transactionDate":{},"invoiceAmount":{},"faceValue":{},"discount":{},"fee":{},"topupDetail":{},"giftCardDetail":{},"simInfo":{},"billPaymentDetail":{}}};
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-transaction.schema.json","title":"ObservedTransaction","type":"object","required":["transactionId","transactionDate","invoiceAmount","faceValue","discount","fee","product","topupDetail","pins","giftCardDetail","simInfo","billPaymentDetail"],"properties":{"transactionId":{"type":"integer"},"product":{"type":"object","required":["skuId","productName","faceValue","instructions"],"properties":{"skuId":{},"productName":{},"faceValue":{},"instructions":{}}},"pins":{"type":["array","null"]},"transactionDate":{},"invoiceAmount":{},"faceValue":{},"discount":{},"fee":{},"topupDetail":{},"giftCardDetail":{},"simInfo":{},"billPaymentDetail":{}}};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-transaction.schema.json" */;
@@ -2754,7 +2753,7 @@ errors++;
 if(data.pins !== undefined){
 let data2 = data.pins;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-const err18 = {instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: schema51.properties.pins.type}};
+const err18 = {instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: schema50.properties.pins.type}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2781,7 +2780,7 @@ return errors === 0;
 validate36.evaluated = {"props":{"transactionId":true,"product":true,"pins":true,"transactionDate":true,"invoiceAmount":true,"faceValue":true,"discount":true,"fee":true,"topupDetail":true,"giftCardDetail":true,"simInfo":true,"billPaymentDetail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateObservedV1Lookup = validate37;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json","title":"ObservedV1Lookup","type":"object","required":["productId","productName","category","countryCode","operator","operatorId","denominationType","skus"],"properties":{"skus":{"type":"array"},"productId":{},"productName":{},"category":{},"countryCode":{},"operator":{},"operatorId":{},"denominationType":{}}};
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json","title":"ObservedV1Lookup","type":"object","required":["productId","productName","category","countryCode","operator","operatorId","denominationType","skus"],"properties":{"skus":{"type":"array"},"productId":{},"productName":{},"category":{},"countryCode":{},"operator":{},"operatorId":{},"denominationType":{}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json" */;
@@ -2904,7 +2903,7 @@ return errors === 0;
 validate37.evaluated = {"props":{"skus":true,"productId":true,"productName":true,"category":true,"countryCode":true,"operator":true,"operatorId":true,"denominationType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateObservedV1Skus = validate38;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-skus.schema.json","title":"ObservedV1Skus","type":"array","items":{"type":"object","required":["skuId","productId","productName","productDescription","benefitType","validity","faceValue","minAmount","maxAmount","discount","pricing","category","region","isSalesTaxCharged","salesTax","exchangeRate","currencyCode","countryCode","localPhoneNumberLength","internationalCountryCode","allowDecimal","fee","operatorName","deliveryCurrencyCode","supportedTransactionCurrencies","carrierName","additionalInformation","loanAmount"],"properties":{"internationalCountryCode":{"type":"array"},"skuId":{},"productId":{},"productName":{},"productDescription":{},"benefitType":{},"validity":{},"faceValue":{},"minAmount":{},"maxAmount":{},"discount":{},"pricing":{},"category":{},"region":{},"isSalesTaxCharged":{},"salesTax":{},"exchangeRate":{},"currencyCode":{},"countryCode":{},"localPhoneNumberLength":{},"allowDecimal":{},"fee":{},"operatorName":{},"deliveryCurrencyCode":{},"supportedTransactionCurrencies":{},"carrierName":{},"additionalInformation":{},"loanAmount":{}}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-skus.schema.json","title":"ObservedV1Skus","type":"array","items":{"type":"object","required":["skuId","productId","productName","productDescription","benefitType","validity","faceValue","minAmount","maxAmount","discount","pricing","category","region","isSalesTaxCharged","salesTax","exchangeRate","currencyCode","countryCode","localPhoneNumberLength","internationalCountryCode","allowDecimal","fee","operatorName","deliveryCurrencyCode","supportedTransactionCurrencies","carrierName","additionalInformation","loanAmount"],"properties":{"internationalCountryCode":{"type":"array"},"skuId":{},"productId":{},"productName":{},"productDescription":{},"benefitType":{},"validity":{},"faceValue":{},"minAmount":{},"maxAmount":{},"discount":{},"pricing":{},"category":{},"region":{},"isSalesTaxCharged":{},"salesTax":{},"exchangeRate":{},"currencyCode":{},"countryCode":{},"localPhoneNumberLength":{},"allowDecimal":{},"fee":{},"operatorName":{},"deliveryCurrencyCode":{},"supportedTransactionCurrencies":{},"carrierName":{},"additionalInformation":{},"loanAmount":{}}}};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-skus.schema.json" */;
@@ -3243,7 +3242,7 @@ return errors === 0;
 validate38.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateObservedV2Skus = validate39;
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v2-skus.schema.json","title":"ObservedV2Skus","type":"array","items":{"type":"object","required":["skuId","skuName","productId","productName","category","subCategory","operatorId","operatorName","countryCode","region","imageUrl","productDescription","additionalInformation","benefitType","validity","discount","fee","exchangeRate","isSalesTaxCharged","salesTax","localPhoneNumberLength","internationalCountryCode","allowDecimal","deliveryAmountType","requireFetchBundle","loanAmountInFaceValueCurrency","loanAmountInDeliveryCurrency","loanAmountInWalletCurrency","min","max"],"properties":{"category":{"type":"string"},"internationalCountryCode":{"type":"array","items":{"type":"string"}},"min":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"max":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"skuId":{},"skuName":{},"productId":{},"productName":{},"subCategory":{},"operatorId":{},"operatorName":{},"countryCode":{},"region":{},"imageUrl":{},"productDescription":{},"additionalInformation":{},"benefitType":{},"validity":{},"discount":{},"fee":{},"exchangeRate":{},"isSalesTaxCharged":{},"salesTax":{},"localPhoneNumberLength":{},"allowDecimal":{},"deliveryAmountType":{},"requireFetchBundle":{},"loanAmountInFaceValueCurrency":{},"loanAmountInDeliveryCurrency":{},"loanAmountInWalletCurrency":{}}}};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v2-skus.schema.json","title":"ObservedV2Skus","type":"array","items":{"type":"object","required":["skuId","skuName","productId","productName","category","subCategory","operatorId","operatorName","countryCode","region","imageUrl","productDescription","additionalInformation","benefitType","validity","discount","fee","exchangeRate","isSalesTaxCharged","salesTax","localPhoneNumberLength","internationalCountryCode","allowDecimal","deliveryAmountType","requireFetchBundle","loanAmountInFaceValueCurrency","loanAmountInDeliveryCurrency","loanAmountInWalletCurrency","min","max"],"properties":{"category":{"type":"string"},"internationalCountryCode":{"type":"array","items":{"type":"string"}},"min":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"max":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"skuId":{},"skuName":{},"productId":{},"productName":{},"subCategory":{},"operatorId":{},"operatorName":{},"countryCode":{},"region":{},"imageUrl":{},"productDescription":{},"additionalInformation":{},"benefitType":{},"validity":{},"discount":{},"fee":{},"exchangeRate":{},"isSalesTaxCharged":{},"salesTax":{},"localPhoneNumberLength":{},"allowDecimal":{},"deliveryAmountType":{},"requireFetchBundle":{},"loanAmountInFaceValueCurrency":{},"loanAmountInDeliveryCurrency":{},"loanAmountInWalletCurrency":{}}}};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-v2-skus.schema.json" */;
@@ -3800,7 +3799,7 @@ return errors === 0;
 validate39.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadArray = validate40;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-array.schema.json" */;
@@ -3829,7 +3828,7 @@ return errors === 0;
 validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadLocalizedList = validate41;
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-list.schema.json","title":"PayloadLocalizedList","type":"array","items":{"allOf":[{"type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}]}};
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-list.schema.json","title":"PayloadLocalizedList","type":"array","items":{"allOf":[{"type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}]}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-list.schema.json" */;
@@ -3850,7 +3849,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.additionalInfos !== undefined){
 let data1 = data0.additionalInfos;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err0 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema56.items.allOf[0].allOf[0].properties.additionalInfos.type}};
+const err0 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema55.items.allOf[0].allOf[0].properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3903,7 +3902,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.SkuName !== undefined){
 let data3 = data0.SkuName;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/" + i0+"/SkuName",schemaPath:"#/items/allOf/0/properties/SkuName/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.SkuName.type}};
+const err4 = {instancePath:instancePath+"/" + i0+"/SkuName",schemaPath:"#/items/allOf/0/properties/SkuName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.SkuName.type}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3916,7 +3915,7 @@ errors++;
 if(data0.skuName !== undefined){
 let data4 = data0.skuName;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/" + i0+"/skuName",schemaPath:"#/items/allOf/0/properties/skuName/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.skuName.type}};
+const err5 = {instancePath:instancePath+"/" + i0+"/skuName",schemaPath:"#/items/allOf/0/properties/skuName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.skuName.type}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3929,7 +3928,7 @@ errors++;
 if(data0.ProductName !== undefined){
 let data5 = data0.ProductName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/" + i0+"/ProductName",schemaPath:"#/items/allOf/0/properties/ProductName/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.ProductName.type}};
+const err6 = {instancePath:instancePath+"/" + i0+"/ProductName",schemaPath:"#/items/allOf/0/properties/ProductName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.ProductName.type}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3942,7 +3941,7 @@ errors++;
 if(data0.productName !== undefined){
 let data6 = data0.productName;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err7 = {instancePath:instancePath+"/" + i0+"/productName",schemaPath:"#/items/allOf/0/properties/productName/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.productName.type}};
+const err7 = {instancePath:instancePath+"/" + i0+"/productName",schemaPath:"#/items/allOf/0/properties/productName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.productName.type}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3955,7 +3954,7 @@ errors++;
 if(data0.BenefitType !== undefined){
 let data7 = data0.BenefitType;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err8 = {instancePath:instancePath+"/" + i0+"/BenefitType",schemaPath:"#/items/allOf/0/properties/BenefitType/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.BenefitType.type}};
+const err8 = {instancePath:instancePath+"/" + i0+"/BenefitType",schemaPath:"#/items/allOf/0/properties/BenefitType/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.BenefitType.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3968,7 +3967,7 @@ errors++;
 if(data0.benefitType !== undefined){
 let data8 = data0.benefitType;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err9 = {instancePath:instancePath+"/" + i0+"/benefitType",schemaPath:"#/items/allOf/0/properties/benefitType/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.benefitType.type}};
+const err9 = {instancePath:instancePath+"/" + i0+"/benefitType",schemaPath:"#/items/allOf/0/properties/benefitType/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.benefitType.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3981,7 +3980,7 @@ errors++;
 if(data0.ProductDescription !== undefined){
 let data9 = data0.ProductDescription;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err10 = {instancePath:instancePath+"/" + i0+"/ProductDescription",schemaPath:"#/items/allOf/0/properties/ProductDescription/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.ProductDescription.type}};
+const err10 = {instancePath:instancePath+"/" + i0+"/ProductDescription",schemaPath:"#/items/allOf/0/properties/ProductDescription/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.ProductDescription.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3994,7 +3993,7 @@ errors++;
 if(data0.productDescription !== undefined){
 let data10 = data0.productDescription;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err11 = {instancePath:instancePath+"/" + i0+"/productDescription",schemaPath:"#/items/allOf/0/properties/productDescription/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.productDescription.type}};
+const err11 = {instancePath:instancePath+"/" + i0+"/productDescription",schemaPath:"#/items/allOf/0/properties/productDescription/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.productDescription.type}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4007,7 +4006,7 @@ errors++;
 if(data0.OperatorName !== undefined){
 let data11 = data0.OperatorName;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err12 = {instancePath:instancePath+"/" + i0+"/OperatorName",schemaPath:"#/items/allOf/0/properties/OperatorName/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.OperatorName.type}};
+const err12 = {instancePath:instancePath+"/" + i0+"/OperatorName",schemaPath:"#/items/allOf/0/properties/OperatorName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.OperatorName.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4020,7 +4019,7 @@ errors++;
 if(data0.operatorName !== undefined){
 let data12 = data0.operatorName;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err13 = {instancePath:instancePath+"/" + i0+"/operatorName",schemaPath:"#/items/allOf/0/properties/operatorName/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.operatorName.type}};
+const err13 = {instancePath:instancePath+"/" + i0+"/operatorName",schemaPath:"#/items/allOf/0/properties/operatorName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.operatorName.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4033,7 +4032,7 @@ errors++;
 if(data0.AdditionalInformation !== undefined){
 let data13 = data0.AdditionalInformation;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err14 = {instancePath:instancePath+"/" + i0+"/AdditionalInformation",schemaPath:"#/items/allOf/0/properties/AdditionalInformation/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.AdditionalInformation.type}};
+const err14 = {instancePath:instancePath+"/" + i0+"/AdditionalInformation",schemaPath:"#/items/allOf/0/properties/AdditionalInformation/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.AdditionalInformation.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4046,7 +4045,7 @@ errors++;
 if(data0.additionalInformation !== undefined){
 let data14 = data0.additionalInformation;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err15 = {instancePath:instancePath+"/" + i0+"/additionalInformation",schemaPath:"#/items/allOf/0/properties/additionalInformation/type",keyword:"type",params:{type: schema56.items.allOf[0].properties.additionalInformation.type}};
+const err15 = {instancePath:instancePath+"/" + i0+"/additionalInformation",schemaPath:"#/items/allOf/0/properties/additionalInformation/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.additionalInformation.type}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4085,7 +4084,7 @@ return errors === 0;
 validate41.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadLocalizedRecord = validate42;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json","title":"PayloadLocalizedRecord","type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]};
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json","title":"PayloadLocalizedRecord","type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-record.schema.json" */;
@@ -4102,7 +4101,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.additionalInfos !== undefined){
 let data0 = data.additionalInfos;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema57.allOf[0].properties.additionalInfos.type}};
+const err0 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema56.allOf[0].properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4155,7 +4154,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.SkuName !== undefined){
 let data2 = data.SkuName;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err4 = {instancePath:instancePath+"/SkuName",schemaPath:"#/properties/SkuName/type",keyword:"type",params:{type: schema57.properties.SkuName.type}};
+const err4 = {instancePath:instancePath+"/SkuName",schemaPath:"#/properties/SkuName/type",keyword:"type",params:{type: schema56.properties.SkuName.type}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4168,7 +4167,7 @@ errors++;
 if(data.skuName !== undefined){
 let data3 = data.skuName;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/skuName",schemaPath:"#/properties/skuName/type",keyword:"type",params:{type: schema57.properties.skuName.type}};
+const err5 = {instancePath:instancePath+"/skuName",schemaPath:"#/properties/skuName/type",keyword:"type",params:{type: schema56.properties.skuName.type}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4181,7 +4180,7 @@ errors++;
 if(data.ProductName !== undefined){
 let data4 = data.ProductName;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/ProductName",schemaPath:"#/properties/ProductName/type",keyword:"type",params:{type: schema57.properties.ProductName.type}};
+const err6 = {instancePath:instancePath+"/ProductName",schemaPath:"#/properties/ProductName/type",keyword:"type",params:{type: schema56.properties.ProductName.type}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4194,7 +4193,7 @@ errors++;
 if(data.productName !== undefined){
 let data5 = data.productName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: schema57.properties.productName.type}};
+const err7 = {instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: schema56.properties.productName.type}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4207,7 +4206,7 @@ errors++;
 if(data.BenefitType !== undefined){
 let data6 = data.BenefitType;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err8 = {instancePath:instancePath+"/BenefitType",schemaPath:"#/properties/BenefitType/type",keyword:"type",params:{type: schema57.properties.BenefitType.type}};
+const err8 = {instancePath:instancePath+"/BenefitType",schemaPath:"#/properties/BenefitType/type",keyword:"type",params:{type: schema56.properties.BenefitType.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4220,7 +4219,7 @@ errors++;
 if(data.benefitType !== undefined){
 let data7 = data.benefitType;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err9 = {instancePath:instancePath+"/benefitType",schemaPath:"#/properties/benefitType/type",keyword:"type",params:{type: schema57.properties.benefitType.type}};
+const err9 = {instancePath:instancePath+"/benefitType",schemaPath:"#/properties/benefitType/type",keyword:"type",params:{type: schema56.properties.benefitType.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4233,7 +4232,7 @@ errors++;
 if(data.ProductDescription !== undefined){
 let data8 = data.ProductDescription;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err10 = {instancePath:instancePath+"/ProductDescription",schemaPath:"#/properties/ProductDescription/type",keyword:"type",params:{type: schema57.properties.ProductDescription.type}};
+const err10 = {instancePath:instancePath+"/ProductDescription",schemaPath:"#/properties/ProductDescription/type",keyword:"type",params:{type: schema56.properties.ProductDescription.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4246,7 +4245,7 @@ errors++;
 if(data.productDescription !== undefined){
 let data9 = data.productDescription;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err11 = {instancePath:instancePath+"/productDescription",schemaPath:"#/properties/productDescription/type",keyword:"type",params:{type: schema57.properties.productDescription.type}};
+const err11 = {instancePath:instancePath+"/productDescription",schemaPath:"#/properties/productDescription/type",keyword:"type",params:{type: schema56.properties.productDescription.type}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4259,7 +4258,7 @@ errors++;
 if(data.OperatorName !== undefined){
 let data10 = data.OperatorName;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err12 = {instancePath:instancePath+"/OperatorName",schemaPath:"#/properties/OperatorName/type",keyword:"type",params:{type: schema57.properties.OperatorName.type}};
+const err12 = {instancePath:instancePath+"/OperatorName",schemaPath:"#/properties/OperatorName/type",keyword:"type",params:{type: schema56.properties.OperatorName.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4272,7 +4271,7 @@ errors++;
 if(data.operatorName !== undefined){
 let data11 = data.operatorName;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err13 = {instancePath:instancePath+"/operatorName",schemaPath:"#/properties/operatorName/type",keyword:"type",params:{type: schema57.properties.operatorName.type}};
+const err13 = {instancePath:instancePath+"/operatorName",schemaPath:"#/properties/operatorName/type",keyword:"type",params:{type: schema56.properties.operatorName.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4285,7 +4284,7 @@ errors++;
 if(data.AdditionalInformation !== undefined){
 let data12 = data.AdditionalInformation;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err14 = {instancePath:instancePath+"/AdditionalInformation",schemaPath:"#/properties/AdditionalInformation/type",keyword:"type",params:{type: schema57.properties.AdditionalInformation.type}};
+const err14 = {instancePath:instancePath+"/AdditionalInformation",schemaPath:"#/properties/AdditionalInformation/type",keyword:"type",params:{type: schema56.properties.AdditionalInformation.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4298,7 +4297,7 @@ errors++;
 if(data.additionalInformation !== undefined){
 let data13 = data.additionalInformation;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err15 = {instancePath:instancePath+"/additionalInformation",schemaPath:"#/properties/additionalInformation/type",keyword:"type",params:{type: schema57.properties.additionalInformation.type}};
+const err15 = {instancePath:instancePath+"/additionalInformation",schemaPath:"#/properties/additionalInformation/type",keyword:"type",params:{type: schema56.properties.additionalInformation.type}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4325,7 +4324,7 @@ return errors === 0;
 validate42.evaluated = {"props":{"SkuName":true,"skuName":true,"ProductName":true,"productName":true,"BenefitType":true,"benefitType":true,"ProductDescription":true,"productDescription":true,"OperatorName":true,"operatorName":true,"AdditionalInformation":true,"additionalInformation":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadNumber = validate43;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-number.schema.json" */;
@@ -4354,7 +4353,7 @@ return errors === 0;
 validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadObject = validate44;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-object.schema.json" */;
@@ -4383,7 +4382,7 @@ return errors === 0;
 validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadRecordList = validate45;
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record-list.schema.json","title":"PayloadRecordList","type":"array","items":{"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}};
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record-list.schema.json","title":"PayloadRecordList","type":"array","items":{"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-record-list.schema.json" */;
@@ -4404,7 +4403,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.additionalInfos !== undefined){
 let data1 = data0.additionalInfos;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err0 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema60.items.allOf[0].properties.additionalInfos.type}};
+const err0 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema59.items.allOf[0].properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4471,7 +4470,7 @@ return errors === 0;
 validate45.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validatePayloadRecord = validate46;
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record.schema.json","title":"PayloadRecord","type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}};
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record.schema.json","title":"PayloadRecord","type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-record.schema.json" */;
@@ -4488,7 +4487,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.additionalInfos !== undefined){
 let data0 = data.additionalInfos;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema61.properties.additionalInfos.type}};
+const err0 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema60.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4543,7 +4542,7 @@ return errors === 0;
 validate46.evaluated = {"props":{"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validatePinRequest = validate47;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/pin-request.schema.json" */;
@@ -4650,7 +4649,7 @@ errors++;
 if(data.recipient !== undefined){
 let data2 = data.recipient;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema62.properties.recipient.type}};
+const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema61.properties.recipient.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4663,7 +4662,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data3 = data.additionalInfos;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema62.properties.additionalInfos.type}};
+const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema61.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4706,7 +4705,7 @@ return errors === 0;
 validate47.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSimActivationRequest = validate48;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/sim-activation-request.schema.json" */;
@@ -4858,7 +4857,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema64.properties.language.type}};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema63.properties.language.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4871,7 +4870,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema64.properties.email.type}};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema63.properties.email.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4954,7 +4953,7 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema64.properties.areaCode.type}};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema63.properties.areaCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4967,7 +4966,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema64.properties.imei.type}};
+const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema63.properties.imei.type}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4980,7 +4979,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema64.properties.additionalInfos.type}};
+const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema63.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5023,7 +5022,7 @@ return errors === 0;
 validate48.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSimPortinRequest = validate49;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/sim-portin-request.schema.json" */;
@@ -5175,7 +5174,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema66.properties.language.type}};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema65.properties.language.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5188,7 +5187,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema66.properties.email.type}};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema65.properties.email.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5271,7 +5270,7 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema66.properties.areaCode.type}};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema65.properties.areaCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5296,7 +5295,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema66.properties.imei.type}};
+const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema65.properties.imei.type}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5309,7 +5308,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema66.properties.additionalInfos.type}};
+const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema65.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5338,7 +5337,7 @@ errors++;
 if(data.operatorCode !== undefined){
 let data11 = data.operatorCode;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema66.properties.operatorCode.type}};
+const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema65.properties.operatorCode.type}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5351,7 +5350,7 @@ errors++;
 if(data.mobileNumber !== undefined){
 let data12 = data.mobileNumber;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema66.properties.mobileNumber.type}};
+const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema65.properties.mobileNumber.type}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5364,7 +5363,7 @@ errors++;
 if(data.accountNumber !== undefined){
 let data13 = data.accountNumber;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema66.properties.accountNumber.type}};
+const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema65.properties.accountNumber.type}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5377,7 +5376,7 @@ errors++;
 if(data.passwordPin !== undefined){
 let data14 = data.passwordPin;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema66.properties.passwordPin.type}};
+const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema65.properties.passwordPin.type}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5390,7 +5389,7 @@ errors++;
 if(data.firstName !== undefined){
 let data15 = data.firstName;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema66.properties.firstName.type}};
+const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema65.properties.firstName.type}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5403,7 +5402,7 @@ errors++;
 if(data.lastName !== undefined){
 let data16 = data.lastName;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema66.properties.lastName.type}};
+const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema65.properties.lastName.type}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5416,7 +5415,7 @@ errors++;
 if(data.address !== undefined){
 let data17 = data.address;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema66.properties.address.type}};
+const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema65.properties.address.type}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5429,7 +5428,7 @@ errors++;
 if(data.city !== undefined){
 let data18 = data.city;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema66.properties.city.type}};
+const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema65.properties.city.type}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5442,7 +5441,7 @@ errors++;
 if(data.state !== undefined){
 let data19 = data.state;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema66.properties.state.type}};
+const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema65.properties.state.type}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5455,7 +5454,7 @@ errors++;
 if(data.accountHolderZip !== undefined){
 let data20 = data.accountHolderZip;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema66.properties.accountHolderZip.type}};
+const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema65.properties.accountHolderZip.type}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5468,7 +5467,7 @@ errors++;
 if(data.equipmentType !== undefined){
 let data21 = data.equipmentType;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema66.properties.equipmentType.type}};
+const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema65.properties.equipmentType.type}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5481,7 +5480,7 @@ errors++;
 if(data.streetNumber !== undefined){
 let data22 = data.streetNumber;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema66.properties.streetNumber.type}};
+const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema65.properties.streetNumber.type}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5494,7 +5493,7 @@ errors++;
 if(data.streetName !== undefined){
 let data23 = data.streetName;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema66.properties.streetName.type}};
+const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema65.properties.streetName.type}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5507,7 +5506,7 @@ errors++;
 if(data.contactNumber !== undefined){
 let data24 = data.contactNumber;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema66.properties.contactNumber.type}};
+const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema65.properties.contactNumber.type}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5534,7 +5533,7 @@ return errors === 0;
 validate49.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateTopupRequest = validate50;
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 const pattern5 = new RegExp("^(|[0-9]{4,6})$", "");
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5700,7 +5699,7 @@ errors++;
 if(data.senderMobile !== undefined){
 let data4 = data.senderMobile;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema68.properties.senderMobile.type}};
+const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema67.properties.senderMobile.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5713,7 +5712,7 @@ errors++;
 if(data.operatorPin !== undefined){
 let data5 = data.operatorPin;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema68.properties.operatorPin.type}};
+const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema67.properties.operatorPin.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5783,7 +5782,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data7 = data.transactionCurrencyCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema68.properties.transactionCurrencyCode.type}};
+const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema67.properties.transactionCurrencyCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5796,7 +5795,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data8 = data.additionalInfos;
 if((!(Array.isArray(data8))) && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema68.properties.additionalInfos.type}};
+const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema67.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err21];
 }
