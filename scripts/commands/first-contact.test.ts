@@ -32,6 +32,17 @@ function recordsRewritten(name: string, change: (record: Json) => Json): Sandbox
 
 const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const snakeCase = recordsRewritten('snake-case-fields', (record) => Object.fromEntries(Object.entries(record).map(([k, v]) => [snake(k), v])));
+/** getproducts' records with their category under another name: the SKU catalog still reads, the CAT judgement cannot. */
+const renamedCategory: SandboxProfile = {
+  ...recordsRewritten('renamed-product-category', (record) => {
+    const { category, ...rest } = record;
+    return category === undefined ? record : { ...rest, productCategory: category };
+  }),
+};
+const onlyProducts = (profile: SandboxProfile): SandboxProfile => ({
+  ...profile,
+  hooks: { onEnvelope: (ctx) => (ctx.operationId === 'v2.catalog.getproducts' ? profile.hooks?.onEnvelope?.(ctx) : undefined) },
+});
 const ID_FIELDS = new Set(['skuId', 'productId', 'operatorId', 'categoryId']);
 const stringIds = recordsRewritten('ids-as-strings', (record) =>
   Object.fromEntries(Object.entries(record).map(([k, v]) => [k, ID_FIELDS.has(k) && typeof v === 'number' ? String(v) : v])),
@@ -41,11 +52,17 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
   const sandboxes: RunningSandbox[] = [];
   let snakeUrl = '';
   let stringIdUrl = '';
+  let renamedUrl = '';
   beforeAll(async () => {
-    const [a, b] = await Promise.all([startSandbox({ port: 0, timeScale: 0.01, profile: snakeCase }), startSandbox({ port: 0, timeScale: 0.01, profile: stringIds })]);
-    sandboxes.push(a, b);
+    const [a, b, c] = await Promise.all([
+      startSandbox({ port: 0, timeScale: 0.01, profile: snakeCase }),
+      startSandbox({ port: 0, timeScale: 0.01, profile: stringIds }),
+      startSandbox({ port: 0, timeScale: 0.01, profile: onlyProducts(renamedCategory) }),
+    ]);
+    sandboxes.push(a, b, c);
     snakeUrl = a.url;
     stringIdUrl = b.url;
+    renamedUrl = c.url;
   });
   afterAll(async () => {
     await Promise.all(sandboxes.map((s) => s.close()));
@@ -69,5 +86,17 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
     const run = await runCli(['conformance', '--target', stringIdUrl, '--time-scale', '0.01', '--grep', '^ENV-v2\\.catalog\\.(skus|operators|getproducts) ', '--report-dir', tempDir()]);
     expect(run.code, run.output).toBe(0);
     expect(run.stdout.split('\n')[0]).toMatch(/^PASS: conformance: all 3 cases passed/);
+  }, 120_000);
+
+  // #31 item 5: every skip names the key to set and the candidate fields seen in the record.
+  it('a field the mapping cannot read: the case is not verified, naming the key to set and the fields seen', async () => {
+    const dir = tempDir();
+    const run = await runCli(['conformance', '--target', renamedUrl, '--time-scale', '0.01', '--grep', '^CAT-CATEGORY-2 ', '--report-dir', dir]);
+    expect(run.code, run.output).toBe(1);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
+    expect(summary.verdict).toBe('incomplete');
+    expect(summary.skipped).toEqual([
+      { section: 'conformance', id: 'CAT-CATEGORY-2', reason: expect.stringMatching(/^not verified: .*set fieldMapping\.product\.category \(now "category"; fields seen in the record: [^)]*\bproductCategory\b/) },
+    ]);
   }, 120_000);
 });
