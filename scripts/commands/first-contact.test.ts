@@ -43,6 +43,19 @@ const onlyProducts = (profile: SandboxProfile): SandboxProfile => ({
   ...profile,
   hooks: { onEnvelope: (ctx) => (ctx.operationId === 'v2.catalog.getproducts' ? profile.hooks?.onEnvelope?.(ctx) : undefined) },
 });
+/** next_cursor meaning the last skuId of the page (another reading than the sandbox's): the spec does not say which. */
+const lastSkuCursor: SandboxProfile = {
+  name: 'next-cursor-last-sku',
+  description: 'first-contact test target: next_cursor names the last SKU of the page',
+  hooks: {
+    onEnvelope: (ctx) => {
+      const payload = ctx.envelope.payLoad;
+      if (ctx.operationId !== 'v2.catalog.skus-giftcards' || !Array.isArray(payload) || payload.length === 0) return;
+      const last = payload[payload.length - 1] as Json;
+      return { envelope: { ...ctx.envelope, next_cursor: last.skuId } };
+    },
+  },
+};
 const ID_FIELDS = new Set(['skuId', 'productId', 'operatorId', 'categoryId']);
 const stringIds = recordsRewritten('ids-as-strings', (record) =>
   Object.fromEntries(Object.entries(record).map(([k, v]) => [k, ID_FIELDS.has(k) && typeof v === 'number' ? String(v) : v])),
@@ -53,13 +66,16 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
   let snakeUrl = '';
   let stringIdUrl = '';
   let renamedUrl = '';
+  let cursorUrl = '';
   beforeAll(async () => {
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, d] = await Promise.all([
       startSandbox({ port: 0, timeScale: 0.01, profile: snakeCase }),
       startSandbox({ port: 0, timeScale: 0.01, profile: stringIds }),
       startSandbox({ port: 0, timeScale: 0.01, profile: onlyProducts(renamedCategory) }),
+      startSandbox({ port: 0, timeScale: 0.01, profile: lastSkuCursor }),
     ]);
-    sandboxes.push(a, b, c);
+    sandboxes.push(a, b, c, d);
+    cursorUrl = d.url;
     snakeUrl = a.url;
     stringIdUrl = b.url;
     renamedUrl = c.url;
@@ -98,5 +114,11 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
     expect(summary.skipped).toEqual([
       { section: 'conformance', id: 'CAT-CATEGORY-2', reason: expect.stringMatching(/^not verified: .*set fieldMapping\.product\.category \(now "category"; fields seen in the record: [^)]*\bproductCategory\b/) },
     ]);
+  }, 120_000);
+
+  // #31 item 3: the walk follows the spec's cursor definition, whatever next_cursor means on the target.
+  it('PAGE-WALK passes on a target whose next_cursor means the last SKU of the page (before: duplicates, FAIL)', async () => {
+    const run = await runCli(['conformance', '--target', cursorUrl, '--time-scale', '0.01', '--grep', '^PAGE-WALK ', '--report-dir', tempDir()]);
+    expect(run.code, run.output).toBe(0);
   }, 120_000);
 });
