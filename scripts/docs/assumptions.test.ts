@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING, FIELD_MAPPING_SECTIONS } from '../../api/field-mapping.ts';
 import { OPERATIONS } from '../../api/operations.ts';
+import { ALL_CASES } from '../../conformance/plan.ts';
 import { renderAssumptions } from './assumptions.ts';
 
 describe('docs/assumptions.md', () => {
@@ -13,6 +14,11 @@ describe('docs/assumptions.md', () => {
       for (const [key, path] of Object.entries(DEFAULT_FIELD_MAPPING[section])) expect(doc, `${section}.${key}`).toContain(`| \`fieldMapping.${section}.${key}\` | \`${String(path)}\` |`);
     }
     for (const op of OPERATIONS) expect(doc.includes(`| \`writePaths.${op.id}\` |`), op.id).toBe(op.pathAssumed);
+  });
+
+  it('lists every assumption a conformance case declares (one place, #31 item 3)', () => {
+    const doc = renderAssumptions();
+    for (const c of ALL_CASES) for (const text of c.assumed ?? []) expect(doc, c.id).toContain(`| ${text.replace(/\|/g, '\\|')} |`);
   });
 
   it('is current in the committed docs/assumptions.md (run `npm run gen` when this fails)', () => {
