@@ -98,7 +98,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
   it('passes: exit 0, the verdict first naming every part, the report paths last', () => {
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
     expect(firstLine(pass.stdout)).toMatch(
-      /^PASS: conformance: all \d+ cases passed; load mixed\/smoke \((k6 v[\d.]+|node)\): \d+ requests, \d+ thresholds met, \d+ checks passed; drift: no breaking change in 48 operations$/,
+      /^PASS: conformance: all \d+ cases passed; load mixed\/smoke \((k6 v[\d.]+|node)\): \d+ requests, \d+ thresholds met, \d+ checks passed; drift: no breaking change in 48 operations \[target: the embedded sandbox, profile faithful, not a gateway\]$/,
     );
     expect(pass.stdout.trimEnd().split('\n').at(-1)).toBe(`reports: ${passDir}/report.html, ${passDir}/summary.md, ${passDir}/junit.xml, ${passDir}/summary.json`);
   });
