@@ -47,6 +47,7 @@ export const K6_VALIDATORS = Object.freeze([
   'validateObservedOperators',
   'validateObservedProducts',
   'validateObservedPromotions',
+  'validateObservedRecordIds',
   'validateObservedSkuDescriptions',
   'validateObservedTransaction',
   'validateObservedV1Lookup',

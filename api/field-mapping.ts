@@ -295,6 +295,29 @@ export function readField(record: unknown, dottedPath: string): unknown {
   return current;
 }
 
+/** A field name as people write it in any case style: `sku_id`, `SkuId` and `skuId` are all `skuid`. */
+function looseName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * The member names of a record a mapping key could be set to, for a line that says what to set: those that look like
+ * the wanted field (`sku_id` for `skuId`) first, then the rest, at most `max`. Empty for anything but an object.
+ */
+export function fieldCandidates(record: unknown, dottedPath: string, max = 8): string[] {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return [];
+  const wanted = looseName(dottedPath.split('.').pop() ?? dottedPath);
+  const names = Object.keys(record);
+  const alike = names.filter((n) => looseName(n).includes(wanted) || (looseName(n).length > 1 && wanted.includes(looseName(n))));
+  return [...alike, ...names.filter((n) => !alike.includes(n))].slice(0, max);
+}
+
+/** "set <key> (fields seen in the first record: a, b, c)": the line every gap of the mapping ends with. */
+export function mappingHint(key: string, record: unknown, dottedPath: string): string {
+  const seen = fieldCandidates(record, dottedPath);
+  return `set ${key} (now "${dottedPath}"; fields seen in the record: ${seen.length === 0 ? 'none' : seen.join(', ')})`;
+}
+
 /** A number from a number or a numeric string; anything else is undefined. */
 export function readNumber(record: unknown, dottedPath: string): number | undefined {
   const value = readField(record, dottedPath);

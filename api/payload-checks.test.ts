@@ -16,11 +16,17 @@ describe('spec layer (errors)', () => {
     expect(errors(check('v2.catalog.countries', ok([{ countryCode: 'JM' }, 42])))).toEqual(['error spec $.payLoad[*]']);
   });
 
-  it('an int32 id as a string, a fraction or out of range: the id path', () => {
+  // #31 item 2: the spec types ids in REQUESTS and parameters only; a record's id type is observed (a warning).
+  it('an id typed otherwise in a record is a warning (observed), an error only when promoted', () => {
+    const warnings = (violations: readonly PayloadViolation[]): string[] => summary(violations).filter((line) => line.includes('Id'));
     for (const skuId of ['12', 1.5, 2147483648]) {
-      expect(errors(check('v1.catalog.sku-description', ok([{ skuId }]))), String(skuId)).toEqual(['error spec $.payLoad[*].skuId']);
+      expect(errors(check('v1.catalog.sku-description', ok([{ skuId }]))), String(skuId)).toEqual([]);
+      expect(warnings(check('v1.catalog.sku-description', ok([{ skuId }]))), String(skuId)).toEqual(['warning observed $.payLoad[*].skuId']);
+      expect(errors(check('v1.catalog.sku-description', ok([{ skuId }]), { promoteObserved: true })), String(skuId)).toContain('error observed $.payLoad[*].skuId');
     }
-    expect(errors(check('v2.catalog.operators', ok([{ operatorId: '45' }])))).toEqual(['error spec $.payLoad[*].operatorId']);
+    expect(errors(check('v2.catalog.skus', ok([{ skuId: '101', productId: '7', categoryId: '2' }])))).toEqual([]);
+    expect(errors(check('v2.catalog.operators', ok([{ operatorId: '45' }])))).toEqual([]);
+    expect(warnings(check('v2.transaction.topup', ok({ skuId: '101' })))).toContain('warning observed $.payLoad.skuId');
   });
 
   it('a localized field as a number, in either first-letter case: the field path (SKU, gift card and lookup records)', () => {
@@ -67,8 +73,8 @@ describe('observed layer (warnings unless promoted)', () => {
   });
 
   it('one violation per path: the error wins over a warning at the same path, and errors come first', () => {
-    const violations = check('v2.catalog.operators', ok([{ operatorId: 'x', operatorName: 'n' }]));
-    expect(summary(violations)).toEqual(['error spec $.payLoad[*].operatorId', 'warning observed $.payLoad[*].imageUrl']);
+    const violations = check('v2.catalog.operators', ok([{ operatorId: 'x', operatorName: 'n', additionalInfos: [{ name: 'a' }] }]));
+    expect(summary(violations)).toEqual(['error spec $.payLoad[*].additionalInfos[*]', 'warning observed $.payLoad[*].imageUrl', 'warning observed $.payLoad[*].operatorId']);
   });
 });
 
@@ -86,13 +92,13 @@ describe('baseline layer', () => {
 describe('body texts seen before (inside k6 the payload layers are memoized per operation, on V8 checked again: the same answers either way; the memo itself: body-memo.test.ts, and inside real k6: load/payload-violations.test.ts)', () => {
   const op = getOperation('v2.catalog.operators');
   const clean = ok([{ operatorId: 1, operatorName: 'n', imageUrl: 'u' }]);
-  const broken = ok([{ operatorId: 'x', operatorName: 'n' }]);
+  const broken = ok([{ operatorId: 1, operatorName: 'n', additionalInfos: [{ name: 'a' }] }]);
   const text = (body: unknown): string => JSON.stringify(body);
 
   it('an equal text gets the violations checking it again gives; a different text of the same operation is checked anew', () => {
     const options = {};
     const fresh = summary(checkResponseBody(op, broken, options));
-    expect(fresh).toEqual(['error spec $.payLoad[*].operatorId', 'warning observed $.payLoad[*].imageUrl']);
+    expect(fresh).toEqual(['error spec $.payLoad[*].additionalInfos[*]', 'warning observed $.payLoad[*].imageUrl']);
     for (let round = 0; round < 3; round++) {
       expect(summary(checkResponseBody(op, broken, options, text(broken))), `broken ${round}`).toEqual(fresh);
       expect(checkResponseBody(op, clean, options, text(clean)), `clean ${round}`).toEqual([]);
@@ -102,7 +108,7 @@ describe('body texts seen before (inside k6 the payload layers are memoized per 
   it('keys on the options object: the same text under promoted options gets its own severities', () => {
     const plain = {};
     const promoted = { promoteObserved: true };
-    expect(errors(checkResponseBody(op, broken, plain, text(broken)))).toEqual(['error spec $.payLoad[*].operatorId']);
+    expect(errors(checkResponseBody(op, broken, plain, text(broken)))).toEqual(['error spec $.payLoad[*].additionalInfos[*]']);
     expect(errors(checkResponseBody(op, broken, promoted, text(broken)))).toContain('error observed $.payLoad[*].imageUrl');
   });
 

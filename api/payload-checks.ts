@@ -16,6 +16,7 @@ import {
   validateObservedOperators,
   validateObservedProducts,
   validateObservedPromotions,
+  validateObservedRecordIds,
   validateObservedSkuDescriptions,
   validateObservedTransaction,
   validateObservedV1Lookup,
@@ -106,6 +107,14 @@ export const OBSERVED_SCHEMAS: Readonly<Record<string, { readonly schema: string
   ...Object.fromEntries(CHARGING_WRITES.map((id) => [id, { schema: 'observed-transaction', validate: validateObservedTransaction }])),
 });
 
+/**
+ * Operations whose payload is a record or a list of records (the spec layer's record schemas): their ids are checked as
+ * int32 in the observed layer (schemas/observed-record-ids.schema.json), a warning unless promoted.
+ */
+const RECORD_ID_OPERATIONS: ReadonlySet<string> = new Set(
+  OPERATIONS.filter((op) => op.payloadKind !== 'number' && !UNTYPED_ELEMENT_PURPOSES.has(op.purpose)).map((op) => op.id),
+);
+
 const SEVERITY_RANK: Readonly<Record<ViolationSeverity, number>> = { error: 0, warning: 1 };
 
 /** Adds issues as violations, one per path: an error replaces a warning at the same path, otherwise the first stays. */
@@ -134,7 +143,10 @@ function layerIssues(operation: Pick<Operation, 'id' | 'payloadKind' | 'purpose'
   const learned = options.baseline?.[operation.id];
   const baseline = learned === undefined ? NO_ISSUES : issuesOf(learned, body, 'envelope');
   const observedSchema = OBSERVED_SCHEMAS[operation.id];
-  const observed = observedSchema === undefined ? NO_ISSUES : issuesOf(observedSchema.validate, body.payLoad, 'payLoad', '/payLoad');
+  const own = observedSchema === undefined ? NO_ISSUES : issuesOf(observedSchema.validate, body.payLoad, 'payLoad', '/payLoad');
+  // The spec types ids in requests only: a record's id types are observed, every operation whose payload holds records.
+  const ids = RECORD_ID_OPERATIONS.has(operation.id) ? issuesOf(validateObservedRecordIds, body.payLoad, 'payLoad', '/payLoad') : NO_ISSUES;
+  const observed = ids.length === 0 ? own : own.length === 0 ? ids : [...own, ...ids];
   return spec.length === 0 && baseline.length === 0 && observed.length === 0 ? CLEAN_LAYERS : { spec, baseline, observed };
 }
 

@@ -13,8 +13,14 @@ import type { Transport } from './transport.ts';
  * `faults`: the answers of the preflight's own reads that were no gateway answer (api/faults.ts), so a run can count
  * every fault the target served, the preflight's included.
  */
+/**
+ * The header the harness's own sandbox puts on every answer (its profile as the value): a run against it, embedded or
+ * standalone behind --target, says so on its verdict line, since a PASS there says nothing about a gateway.
+ */
+export const SIMULATOR_HEADER = 'x-gateway-harness-sandbox';
+
 export type Preflight =
-  | { readonly usable: true; readonly calls: number; readonly faults: FaultCounts }
+  | { readonly usable: true; readonly calls: number; readonly faults: FaultCounts; readonly simulator?: string }
   | { readonly usable: false; readonly reason: string; readonly calls: number; readonly faults: FaultCounts };
 
 /** What the preflight needs of a target (the conformance target is one). */
@@ -111,7 +117,9 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
   if (notAnEnvelope(r)) {
     return unusable(`${where(first)} answered ${describeNonEnvelope(r)}, ${NON_ENVELOPE_ATTEMPTS} times: not the gateway's JSON envelope (is this the gateway's base URL?)`);
   }
-  if (r.classification.outcome === 'Successful') return { usable: true, calls, faults: faults.counts() };
+  const simulator = r.headers[SIMULATOR_HEADER];
+  const usable = (): Preflight => ({ usable: true, calls, faults: faults.counts(), ...(simulator === undefined ? {} : { simulator }) });
+  if (r.classification.outcome === 'Successful') return usable();
   // Refused with an HTTP 200 envelope: a refusal of the credentials looks exactly like the answer to none at all.
   const anonymous = await core.call(operationId, { omitAuthorization: true });
   const same =
@@ -120,7 +128,7 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     (anonymous.response.envelope?.responseMessage ?? null) === (r.envelope?.responseMessage ?? null);
   if (same) return unusable(`the credentials are refused (${where(first)} answers them exactly as a request without credentials: HTTP ${r.httpStatus}, responseCode '${r.envelope?.responseCode ?? '?'}'): ${CREDENTIALS_HINT}`);
   // Some other failure of the balance read: a finding for the cases (ENV, BAL), not a reason to stop.
-  return { usable: true, calls, faults: faults.counts() };
+  return usable();
 }
 
 /** An answer came (headers at least), and it is no envelope: HTML, empty, unreadable, cut short. 5xx with a body-less answer too. */

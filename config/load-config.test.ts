@@ -68,6 +68,10 @@ describe('precedence: defaults < file < env < flags', () => {
     const config = load({ cwd: file, env: { GATEWAY_USER: 'env-user' }, flags: { timeScale: '3' } });
     expect(config).toMatchObject({ baseUrl: 'http://file.example', user: 'env-user', password: 'file-pw', timeScale: 3 });
   });
+  it('GATEWAY_BASE_URL present but empty is a usage error, never the embedded sandbox (#31 item 5)', () => {
+    for (const value of ['', '  ']) expect(() => load({ env: { GATEWAY_BASE_URL: value } })).toThrow(/GATEWAY_BASE_URL is set but empty/);
+    expect(() => load({ env: { GATEWAY_BASE_URL: '' } })).toThrow(expect.objectContaining({ code: 'GH_ERR_USAGE', exitCode: 2 }) as Error);
+  });
   it('empty env variables count as unset', () => {
     expect(load({ cwd: file, env: { GATEWAY_USER: '', GATEWAY_TIME_SCALE: '' } })).toMatchObject({ user: 'file-user', timeScale: 0.5 });
   });

@@ -195,11 +195,17 @@ function fileLayer(options: LoadConfigOptions): Layer | undefined {
   return { label, values: values as Record<string, unknown> };
 }
 
+/** GATEWAY_BASE_URL set to nothing: a usage error (exit 2), never the embedded sandbox. */
+export const EMPTY_BASE_URL =
+  'GATEWAY_BASE_URL is set but empty: give the gateway\'s base URL, or unset it to test the embedded sandbox';
+
 function envLayers(env: LoadConfigOptions['env']): Layer[] {
   const layers: Layer[] = [];
   for (const [name, key] of Object.entries(ENV_VARS)) {
     const raw = env[name];
-    // An empty variable counts as unset, as shells and CI systems commonly export them empty.
+    // Present but empty names no target, and silently testing the embedded sandbox instead would pass the wrong gateway.
+    if (key === 'baseUrl' && raw !== undefined && raw.trim() === '') throw new HarnessError('GH_ERR_USAGE', EMPTY_BASE_URL);
+    // Any other empty variable counts as unset, as shells and CI systems commonly export them empty.
     if (raw === undefined || raw === '') continue;
     const value = key === 'timeScale' ? numeric(raw) : key === 'environment' ? raw.trim().toLowerCase() : raw;
     layers.push({ label: name, values: { [key]: value } });

@@ -3,12 +3,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayResponse } from '../api/envelope.ts';
 import { preflight } from '../api/preflight.ts';
+import { redactUrl } from '../api/redact.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import type { RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
 import { conformanceProgress } from './progress.ts';
-import { runCases } from './runner.ts';
+import { discoverCatalogFirst, runCases } from './runner.ts';
+import { DiscoveryError } from '../target/fixtures.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
 import type { ConformanceCase, RunResult } from './types.ts';
@@ -40,9 +42,15 @@ export function suiteTarget(config: ResolvedTargetConfig, api: ApiSelection, emb
   };
 }
 
+/** The report's target once the run is known: the harness's sandbox behind a given URL is named as one (its profile). */
+export function withSimulator(target: RunTarget, simulator: string | undefined): RunTarget {
+  if (simulator === undefined || target.embedded) return target;
+  return { ...target, simulator: true, profile: simulator };
+}
+
 /** A run, or the one reason the target could not be used at all (nothing else was sent). */
 export type SuiteOutcome =
-  | { readonly kind: 'run'; readonly run: RunResult }
+  | { readonly kind: 'run'; readonly run: RunResult; readonly simulator?: string }
   | { readonly kind: 'unusable'; readonly reason: string; readonly startedAt: number; readonly durationMs: number };
 
 export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
@@ -67,20 +75,26 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     const checkedAt = Date.now();
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+    const env = { target, settings, timing, mapping: config.fieldMapping };
+    let fixtures;
+    try {
+      fixtures = await discoverCatalogFirst(env);
+    } catch (error) {
+      if (!(error instanceof DiscoveryError)) throw error;
+      return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${error.message}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+    }
     if (request.announce !== undefined) request.progress.line(request.announce);
     const groups = new Map<string, number>();
     for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
     const progress = conformanceProgress(request.progress, { groups });
     try {
       const run = await runCases(cases, {
-        target,
-        settings,
-        timing,
-        mapping: config.fieldMapping,
+        ...env,
+        fixtures,
         onProgress: (event) => progress.onEvent(event),
         ...(request.stop === undefined ? {} : { stop: request.stop }),
       });
-      return { kind: 'run', run };
+      return { kind: 'run', run, ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
     } finally {
       progress.finish();
     }

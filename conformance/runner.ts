@@ -1,5 +1,6 @@
 // Runs a conformance plan: concurrent cases under a concurrency limit, a drain of their open transactions, then the
 // exclusive (balance-sensitive) cases one at a time. Every case's response passes the envelope invariants; failures are typed.
+import { assumedPathMissing as isAssumedPathMissing } from '../api/assumed-path.ts';
 import type { ApiVersion } from '../api/operations.ts';
 import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest, RequestInput, TargetConnection } from '../api/request-builder.ts';
@@ -70,6 +71,8 @@ export interface RunEnvironment {
    * drain and the exclusive phase do not run; cases already running finish.
    */
   readonly stop?: AbortSignal;
+  /** The catalog discovered before the run (`discoverCatalogFirst`): the cases use it instead of discovering again. */
+  readonly fixtures?: Fixtures;
 }
 
 /** Why a case not started before an interruption is skipped (never counted as passed). */
@@ -214,7 +217,8 @@ class RunState {
   }
 
   getFixtures(read: (op: string, input: RequestInput) => Promise<GatewayResponse>): Promise<Fixtures> {
-    this.fixtures ??= discoverFixtures({ read, mapping: this.env.mapping, settings: this.env.settings });
+    const known = this.env.fixtures;
+    this.fixtures ??= known === undefined ? discoverFixtures({ read, mapping: this.env.mapping, settings: this.env.settings }) : Promise.resolve(known);
     return this.fixtures;
   }
 }
@@ -493,8 +497,20 @@ function waitRank(c: ConformanceCase): number {
   return SLOW_GROUPS.has(c.group) ? 1 : 0;
 }
 
-/** True when an operation's path is assumed and the target answered 404: the path map needs an override. */
+/**
+ * The target's catalog, read once before any case as the cases would read it. A DiscoveryError here means there is no
+ * catalog the harness can use (none answered, or no record it can read): the run is unusable, said once, rather than
+ * every case failing on the same gap (#31 item 2).
+ */
+export function discoverCatalogFirst(env: RunEnvironment): Promise<Fixtures> {
+  const run = new RunState(env);
+  const core = run.core({ credentials: 'valid', caseId: 'catalog discovery' });
+  const retry = { attempts: 5, waitMs: env.timing.pollIntervalMs, sleep };
+  return run.getFixtures(async (op, input) => (await retryRead(() => core.call(op, input), retry)).response);
+}
+
+/** True when an operation's path is assumed and the target answered 404 without an envelope (api/assumed-path.ts). */
 export function assumedPathMissing(exchange: Exchange): boolean {
   const op = findOperation(exchange.request.operationId);
-  return op?.pathAssumed === true && exchange.response.httpStatus === 404;
+  return op !== undefined && isAssumedPathMissing(op, exchange.response);
 }

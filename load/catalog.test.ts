@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { readCatalogSkus } from '../api/catalog-facts.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { mobileOf, plansOf, toSkuPick } from './catalog.ts';
+import type { ClientCore } from '../api/client-core.ts';
+import { discoverCatalog, mobileOf, plansOf, toSkuPick } from './catalog.ts';
 
 describe('SKU picks', () => {
   test('a v2 open range: the middle of its wallet bounds, no currency; marked range (never a bundle)', () => {
@@ -52,5 +53,25 @@ describe('number plans', () => {
       expect(mobile).toMatch(/^1[0-9]{10}$/);
       expect(['1876', '1809', '1829'].some((p) => mobile?.startsWith(p))).toBe(false);
     }
+  });
+});
+
+describe('gift card SKUs', () => {
+  // #31 item 6: as conformance, from the v2 gift card list for v1 too (the v1 SKU list is no source of them).
+  test('a v1 run takes its gift card SKUs from the v2 gift card list, not from v1 catalog/skus', async () => {
+    const lists: Record<string, unknown[]> = {
+      'v1.catalog.skus': [{ skuId: 1, category: 'Gift Card', minAmount: 5, maxAmount: 5, currencyCode: 'USD' }],
+      'v2.catalog.skus-giftcards': [{ skuId: 77, productId: 7, category: 'Gift Card', min: { faceValue: 10, faceValueInWalletCurrency: 10 }, max: { faceValue: 10, faceValueInWalletCurrency: 10 } }],
+    };
+    const asked: string[] = [];
+    const client = {
+      call: async (operationId: string) => {
+        asked.push(operationId);
+        return { response: { envelope: { responseCode: '000', responseMessage: null, payLoad: lists[operationId] ?? [] }, classification: { outcome: 'Successful' } } };
+      },
+    } as unknown as ClientCore;
+    const catalog = await discoverCatalog(client, 'v1', DEFAULT_FIELD_MAPPING, { giftcards: true });
+    expect(catalog.giftcards.map((g) => g.skuId)).toEqual([77]);
+    expect(asked).toEqual(['v2.catalog.skus-giftcards']);
   });
 });

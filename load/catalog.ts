@@ -107,21 +107,19 @@ export interface DiscoverNeeds {
 }
 
 /**
- * Reads what a scenario needs of one version's catalog. v2 gift cards come from the gift card list (first page of
- * 100); v1 has no such list, so its gift card SKUs are the v1 catalog/skus records of category Gift Card.
+ * Reads what a scenario needs of one version's catalog. Gift card SKUs come from the v2 gift card list (first page of
+ * 100) for both versions, as conformance takes them (target/fixtures.ts): the spec's v2 SKU list holds "all products
+ * except gift cards", and v1 has no gift card list, so v1 catalog/skus records are no source of them (#31 item 6).
  */
 export async function discoverCatalog(client: ClientCore, version: ApiVersion, mapping: FieldMapping, needs: DiscoverNeeds): Promise<VersionCatalog> {
-  const readSkus = needs.skus === true || (needs.giftcards === true && version === 'v1');
+  const readSkus = needs.skus === true;
   const [skuRecords, giftRecords, countryRecords] = await Promise.all([
     readSkus ? readArray(client, `${version}.catalog.skus`) : Promise.resolve([]),
-    needs.giftcards === true && version === 'v2' ? readArray(client, 'v2.catalog.skus-giftcards', { pageSize: 100 }) : Promise.resolve([]),
+    needs.giftcards === true ? readArray(client, 'v2.catalog.skus-giftcards', { pageSize: 100 }) : Promise.resolve([]),
     needs.countries === true ? readArray(client, `${version}.catalog.countries`) : Promise.resolve([]),
   ]);
   const skus = readCatalogSkus(skuRecords, version, mapping).map(toSkuPick);
   if (readSkus && skus.length === 0) throw new CatalogError(`catalog discovery: ${version} catalog/skus has no record with a readable skuId (check fieldMapping.${version}Sku.skuId)`);
-  const giftcards =
-    version === 'v2'
-      ? readCatalogSkus(giftRecords, 'giftcard', mapping).map(toSkuPick)
-      : skus.filter((sku) => sku.categoryId === CATEGORY_IDS['Gift Card']);
+  const giftcards = readCatalogSkus(giftRecords, 'giftcard', mapping).map(toSkuPick);
   return { skus: needs.skus === true ? skus : [], giftcards, plans: plansOf(countryRecords, mapping) };
 }

@@ -3,6 +3,7 @@
 import { check } from 'k6';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import type { CoreExchange, TransactionResult } from '../api/client-core.ts';
+import { assumedPathMissing } from '../api/assumed-path.ts';
 import { faultKindOf, type FaultKind } from '../api/faults.ts';
 import { CHECKS } from './checks.ts';
 import { METRICS } from './metric-names.ts';
@@ -17,6 +18,7 @@ const timeToFinal = new Trend(METRICS.timeToFinal, true);
 const unresolved = new Counter(METRICS.unresolved);
 const checkDuration = new Trend(METRICS.checkDuration, true);
 const chargesRefused = new Counter(METRICS.chargesRefused);
+const pathUnverified = new Counter(METRICS.pathUnverified);
 const faultCounters: Record<FaultKind, Counter> = {
   timeout: new Counter(METRICS.faults.timeout),
   connection: new Counter(METRICS.faults.connection),
@@ -40,6 +42,11 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
   const inspection = inspectExchange(exchange, options);
   const tags = { operation: inspection.operation, api: inspection.api };
   if (options.measureChecks) checkDuration.add(Date.now() - started, tags);
+  // The harness's gap (an assumed path the target lacks): counted as such, never as the gateway's outcome or check.
+  if (inspection.pathMissing === true) {
+    pathUnverified.add(1, tags);
+    return;
+  }
   outcomes.add(1, { operation: inspection.operation, api: inspection.api, outcome: inspection.outcome });
   // gateway_failed is a rate of answers: a response that never came is a fault (below), not a 0 that makes the rate look met.
   if (inspection.answered) failed.add(inspection.failed, tags);
@@ -64,6 +71,7 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
 /** Per transaction (submission followed to its final state): time to final, or one more unresolved transaction. */
 export function recordTransaction(result: TransactionResult): void {
   const operation = result.submitted.operation;
+  if (assumedPathMissing(operation, result.submitted.response)) return;
   const tags = { operation: operation.id, api: operation.version };
   if (result.final) timeToFinal.add(result.elapsedMs, { ...tags, outcome: result.outcome });
   else unresolved.add(1, tags);

@@ -2,9 +2,21 @@
 // saw as a GatewayResponse through the shared parser and classifier. It tags every request by operation id and API version.
 import http from 'k6/http';
 import type { GatewayResponse } from '../api/envelope.ts';
+import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest } from '../api/request-builder.ts';
 import type { SendOptions, Transport } from '../api/transport.ts';
 import { fromK6Response, requestTags, type K6ResponseLike } from './k6-response.ts';
+
+/**
+ * k6's expected statuses for an operation whose path is assumed: its default (200-399) plus 404. k6 decides
+ * http_req_failed before the body is read, so a 404 there is never counted; whether it was the harness's gap (no
+ * envelope) or the gateway's answer (an envelope) is judged after, by the checks and gateway_failed (load/k6-metrics.ts).
+ */
+let assumedExpected: ReturnType<typeof http.expectedStatuses> | undefined;
+function assumedPathStatuses(): ReturnType<typeof http.expectedStatuses> {
+  assumedExpected ??= http.expectedStatuses({ min: 200, max: 399 }, 404);
+  return assumedExpected;
+}
 
 function authSecrets(built: BuiltRequest, extra: readonly string[] | undefined): string[] {
   const entry = Object.entries(built.headers).find(([name]) => name.toLowerCase() === 'authorization');
@@ -21,6 +33,8 @@ export function createK6Transport(): Transport {
     async send(built: BuiltRequest, options: SendOptions): Promise<GatewayResponse> {
       const startedAt = Date.now();
       const res = await http.asyncRequest(built.method, built.url, built.body ?? null, {
+        // An assumed path's 404 may be the harness's gap (api/assumed-path.ts), which http_req_failed must not count.
+        ...(findOperation(built.operationId)?.pathAssumed === true ? { responseCallback: assumedPathStatuses() } : {}),
         headers: built.headers,
         timeout: options.responseTimeoutMs,
         redirects: 0,

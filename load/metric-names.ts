@@ -19,6 +19,11 @@ export const METRICS = Object.freeze({
   unresolved: 'gateway_unresolved',
   /** Trend of the time the response checks took inside the runtime (ms); only with GATEWAY_LOAD_MEASURE_CHECKS=on. */
   checkDuration: 'gateway_check_duration',
+  /**
+   * Counter of answers that were the harness's gap, not the gateway's (api/assumed-path.ts: an assumed write path that
+   * answered 404 without an envelope), tagged operation, api. The operation is reported "unverified: path assumed".
+   */
+  pathUnverified: 'gateway_path_unverified',
   /** Counter of charging requests the money guard did not send (spend cap, unbounded charge, no ledger), tagged operation, reason. */
   chargesRefused: 'gateway_charges_refused',
   /** Counters of responses that were no gateway answer, one per fault kind (api/faults.ts), tagged operation, api. */
@@ -64,6 +69,7 @@ export const RUN_METRICS: Readonly<Record<string, MetricKind>> = Object.freeze({
   [METRICS.unresolved]: 'counter',
   [METRICS.checkDuration]: 'trend',
   [METRICS.chargesRefused]: 'counter',
+  [METRICS.pathUnverified]: 'counter',
   [METRICS.faults.timeout]: 'counter',
   [METRICS.faults.connection]: 'counter',
   [METRICS.faults['server-error']]: 'counter',

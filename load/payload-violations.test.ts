@@ -145,7 +145,7 @@ describe('payload corruption under load: violations = corrupted responses served
   }
 
   it('corrupt-nested-removed without a baseline: no violation, one observed-payload warning per corrupted response', async () => {
-    const profile = PAYLOAD_CORRUPTION_PROFILES.find((p) => p.caughtBy === 'baseline') as CorruptionProfile;
+    const profile = PAYLOAD_CORRUPTION_PROFILES.find((p) => p.name === 'corrupt-nested-removed') as CorruptionProfile;
     const observed = await runAgainst(atRate(profile), scenarioFor(profile), { kind: 'node' }, { label: 'node-nested-no-baseline' });
     expect(total(observed.served)).toBeGreaterThan(0);
     expect(observed.violations).toEqual({});

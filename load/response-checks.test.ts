@@ -32,6 +32,18 @@ describe('inspectExchange', () => {
     expect(inspection.schemaProblem).toBeUndefined();
   });
 
+  // #31 item 2: an assumed path the target lacks is the harness's gap, not a failed check or a Failed outcome.
+  it('judges nothing on an assumed path\'s 404 without an envelope (pathMissing); a 404 with an envelope, or on a spec path, stays the gateway\'s', () => {
+    const missing = inspectExchange(exchange('v2.transaction.sim-portin', { httpStatus: 404, bodyText: 'Not Found' }), options);
+    expect(missing).toMatchObject({ operation: 'v2.transaction.sim-portin', failed: false, checks: [], violations: [], pathMissing: true });
+    const enveloped = inspectExchange(exchange('v2.transaction.sim-portin', { httpStatus: 404, bodyText: JSON.stringify({ responseCode: '998', responseMessage: 'no', payLoad: null }) }), options);
+    expect(enveloped.pathMissing).toBeUndefined();
+    expect(results(enveloped)).toMatchObject({ 'http status is 200': false, 'outcome is not Failed': false });
+    const specPath = inspectExchange(exchange('v2.transaction.topup', { httpStatus: 404, bodyText: 'Not Found' }), options);
+    expect(specPath.pathMissing).toBeUndefined();
+    expect(specPath.failed).toBe(true);
+  });
+
   it("fails the HTTP status check and counts Failed on a non-200 (spec: 'HTTP status other than 200 | Failed')", () => {
     const inspection = inspectExchange(exchange('v2.account.balance', { httpStatus: 503, bodyText: '' }), options);
     expect(results(inspection)).toEqual({ 'http status is 200': false, 'outcome is not Failed': false });
@@ -88,11 +100,11 @@ describe('inspectExchange', () => {
   });
 
   it('fails the payload check on a record the spec rules reject, naming the path, and counts one violation per path', () => {
-    const body = { responseCode: '000', responseMessage: null, payLoad: [{ operatorId: '45', operatorName: 'x', imageUrl: 'u' }, 42] };
+    const body = { responseCode: '000', responseMessage: null, payLoad: [{ operatorId: 45, operatorName: 'x', imageUrl: 'u', additionalInfos: [{ name: 'a' }] }, 42] };
     const inspection = inspectExchange(http200('v2.catalog.operators', body), options);
     expect(results(inspection)).toMatchObject({ 'envelope matches schema': true, 'payload kind matches': true, 'payload matches schema': false });
-    expect(inspection.violations.map((v) => `${v.severity} ${v.path}`)).toEqual(['error $.payLoad[*].operatorId', 'error $.payLoad[*]']);
-    expect(inspection.schemaProblem).toMatch(/operatorId must be an integer/);
+    expect(inspection.violations.map((v) => `${v.severity} ${v.path}`)).toEqual(['error $.payLoad[*].additionalInfos[*]', 'error $.payLoad[*]']);
+    expect(inspection.schemaProblem).toMatch(/additionalInfos/);
   });
 
   it('passes the payload check with an observed-payload warning, and fails it once the user promotes observed payloads', () => {

@@ -2,6 +2,7 @@
 // (api/payload-checks.ts: spec, observed, baseline), outcome from the one classifier. A pure function of the exchange
 // (runtime-neutral), so the k6 hook records it and tests prove each check fires.
 import type { CoreExchange } from '../api/client-core.ts';
+import { assumedPathMissing } from '../api/assumed-path.ts';
 import type { Outcome } from '../api/outcome.ts';
 import { checkResponseBody, type PayloadCheckOptions, type PayloadViolation } from '../api/payload-checks.ts';
 import { CHECKS, type CheckKey } from './checks.ts';
@@ -28,6 +29,11 @@ export interface Inspection {
   readonly schemaProblem?: string;
   /** Every envelope and payload violation, one per JSON path, errors first (warnings are reported, never failing). */
   readonly violations: readonly PayloadViolation[];
+  /**
+   * The operation's assumed path answered 404 without an envelope (api/assumed-path.ts): the harness's gap, so nothing
+   * is judged (no check, no outcome, no gateway_failed sample); the run counts it in gateway_path_unverified instead.
+   */
+  readonly pathMissing?: true;
 }
 
 /** Passed to the payload checks as they are (built once per VU, not per response). */
@@ -60,6 +66,9 @@ export function metricOutcome(exchange: CoreExchange, notFoundCodes: readonly st
 export function inspectExchange(exchange: CoreExchange, options: InspectOptions): Inspection {
   const { operation, response } = exchange;
   const outcome = metricOutcome(exchange, options.notFoundCodes);
+  if (assumedPathMissing(operation, response)) {
+    return { operation: operation.id, api: operation.version, outcome, failed: false, answered: true, checks: [], violations: [], pathMissing: true };
+  }
   const checks: CheckResult[] = [{ key: 'httpStatus', name: CHECKS.httpStatus.name, ok: response.httpStatus === 200 }];
   let schemaProblem: string | undefined;
   let violations: readonly PayloadViolation[] = [];

@@ -23,9 +23,8 @@ describe('scenarios', () => {
     }
   });
 
-  it('gives the gift card flow its version-specific discovery (v1 has no gift card list)', () => {
+  it('gives the gift card flow one source of gift card SKUs, the v2 gift card list (v1 has none; #31 item 6)', () => {
     expect(scenarioOperations('giftcard-flow', 'both').map((op) => op.id)).toEqual([
-      'v1.catalog.skus',
       'v1.transaction.status',
       'v1.transaction.giftcard-fetch',
       'v1.transaction.giftcard',

@@ -93,6 +93,14 @@ export function composeVerdictLine(verdict: Verdict, parts: readonly ReportPart[
   return `${VERDICT_WORD[verdict]}: ${reasons.length === 0 ? 'nothing ran, nothing was verified' : reasons.join('; ')}`;
 }
 
+/** Said on the verdict line whenever the target is the harness's own simulator: a PASS there says nothing of a gateway. */
+export function simulatorNote(target: Pick<RunTarget, 'embedded' | 'profile' | 'simulator' | 'url'>): string {
+  const profile = target.profile === undefined ? '' : `, profile ${target.profile}`;
+  if (target.embedded) return ` [target: the embedded sandbox${profile}, not a gateway]`;
+  if (target.simulator === true) return ` [target: the harness's sandbox at ${target.url}${profile}, not a gateway]`;
+  return '';
+}
+
 function withTotal(counts: FaultCounts): FaultCounts & { total: number } {
   return { ...counts, total: FAULT_KINDS.reduce((sum, kind) => sum + counts[kind], 0) };
 }
@@ -114,6 +122,7 @@ export function assembleReport(input: ReportInput): RunReport {
       id: u.correlationId ?? u.caseId,
       reason: `${u.caseId}: ${u.operationId} not final after the drain (last outcome ${u.outcome})`,
     })),
+    ...(input.load?.unverifiedOperations ?? []).map((o) => ({ section: 'load' as const, id: o.operation, reason: `unverified: ${o.reason}` })),
     ...(input.comparison === undefined ? [] : comparisonSkipped(input.comparison)),
     ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
     ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),
@@ -126,6 +135,7 @@ export function assembleReport(input: ReportInput): RunReport {
     api: input.target.api ?? 'both',
     embedded: input.target.embedded ?? false,
     ...(input.target.profile === undefined ? {} : { profile: input.target.profile }),
+    ...(input.target.simulator === true ? { simulator: true } : {}),
   };
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -134,7 +144,7 @@ export function assembleReport(input: ReportInput): RunReport {
     command: input.command,
     verdict,
     exitCode: exitCode as RunReport['exitCode'],
-    verdictLine: composeVerdictLine(verdict, parts, input.error, input.interruption),
+    verdictLine: composeVerdictLine(verdict, parts, input.error, input.interruption) + simulatorNote(target),
     allowSkips,
     skipped,
     ...(input.notRun === undefined || input.notRun.length === 0 ? {} : { notRun: input.notRun.map((n) => ({ ...n })) }),

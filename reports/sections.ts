@@ -86,7 +86,7 @@ function checkThresholdName(metric: string): string | undefined {
   return /^checks\{check:(.+)\}$/.exec(metric)?.[1];
 }
 
-type LoadJudged = Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted' | 'generator'>;
+type LoadJudged = Pick<LoadSection, 'thresholds' | 'checks' | 'requests' | 'setupCompleted' | 'generator' | 'unverifiedOperations'>;
 
 /** What a load section found wrong or could not verify, each list in the order the verdict weighs them. */
 export function loadProblems(section: LoadJudged): {
@@ -94,6 +94,8 @@ export function loadProblems(section: LoadJudged): {
   readonly crossed: LoadSection['thresholds'];
   /** Latency thresholds crossed while the load generator was saturated (reports/generator.ts): not the gateway's. */
   readonly generatorBound: LoadSection['thresholds'];
+  /** Operations whose assumed path the target lacks (the harness's gap): their thresholds are unverified, never crossed. */
+  readonly pathUnverified: NonNullable<LoadSection['unverifiedOperations']>;
   /** Checks that failed where no `checks{check:<name>}` threshold decides how many fails are tolerated. */
   readonly failedChecks: LoadSection['checks'];
   readonly unverified: LoadSection['thresholds'];
@@ -105,11 +107,12 @@ export function loadProblems(section: LoadJudged): {
   const isBound = (t: LoadSection['thresholds'][number]): boolean => bound.has(`${t.metric} ${t.expression}`);
   return {
     unusable: section.setupCompleted === false,
-    crossed: section.thresholds.filter((t) => !t.ok && !isBound(t)),
-    generatorBound: section.thresholds.filter((t) => !t.ok && isBound(t)),
+    crossed: section.thresholds.filter((t) => !t.ok && t.unverifiedBy === undefined && !isBound(t)),
+    generatorBound: section.thresholds.filter((t) => !t.ok && t.unverifiedBy === undefined && isBound(t)),
+    pathUnverified: section.unverifiedOperations ?? [],
     failedChecks: section.checks.filter((c) => c.fails > 0 && !tolerated.has(c.name)),
     // A check's own threshold without samples is the check that never ran: said once, as the check.
-    unverified: section.thresholds.filter((t) => t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
+    unverified: section.thresholds.filter((t) => t.unverifiedBy === undefined && t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
     neverRan: section.checks.filter((c) => c.passes + c.fails === 0),
     noRequest: section.requests.count === 0,
   };
@@ -119,16 +122,19 @@ export function loadProblems(section: LoadJudged): {
  * The verdict of a load run: setup could not use the target (unusable, exit 2); crossed thresholds (99); a failed check
  * no threshold tolerates (1); a threshold whose metric got no sample, a check that never ran, or no request at all
  * (nothing was measured: incomplete, exit 1, though k6 calls it passed); a latency threshold crossed only while the load
- * generator was saturated (incomplete, exit 1, unless skips are accepted: --allow-skips); else pass.
+ * generator was saturated, or an operation whose assumed path the target lacks (the harness's gap, said with the key to
+ * set): incomplete, exit 1, unless skips are accepted (--allow-skips); else pass.
  */
 export function loadVerdict(section: LoadJudged, options: { readonly allowSkips?: boolean } = {}): Verdict {
+  const allowSkips = options.allowSkips === true;
   const p = loadProblems(section);
   const parts: Verdict[] = [];
+  if (p.pathUnverified.length > 0 && !allowSkips) parts.push('incomplete');
   if (p.unusable) parts.push('unusable');
   if (p.crossed.length > 0) parts.push('thresholds');
   if (p.failedChecks.length > 0) parts.push('fail');
   if (p.unverified.length > 0 || p.neverRan.length > 0 || p.noRequest) parts.push('incomplete');
-  if (p.generatorBound.length > 0 && options.allowSkips !== true) parts.push('incomplete');
+  if (p.generatorBound.length > 0 && !allowSkips) parts.push('incomplete');
   return combineVerdicts(parts.length === 0 ? ['pass'] : parts);
 }
 
@@ -173,6 +179,12 @@ function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds'
   return ` while the load generator was saturated (${windowsText(windows)}), by more than the ${formatMs(Math.max(...bound))} a request it can have added`;
 }
 
+/** "1 operation unverified: path assumed (v2.transaction.sim-portin: set writePaths.v2.transaction.sim-portin; its 1 threshold not judged)" */
+function pathUnverifiedText(ops: NonNullable<LoadSection['unverifiedOperations']>, allowSkips: boolean): string {
+  const named = nameSome(ops.map((o) => `${o.operation}: set writePaths.${o.operation}`), 2);
+  return `${plural(ops.length, 'operation')} unverified: path assumed (${named})${allowSkips ? ' (accepted with --allow-skips)' : ''}`;
+}
+
 export function loadLine(section: LoadSection, allowSkips = false): string {
   const label = loadLabel(section);
   const found = loadProblems(section);
@@ -197,6 +209,7 @@ export function loadLine(section: LoadSection, allowSkips = false): string {
     problems.push(`${plural(found.unverified.length, 'threshold')} unverified, the metric got no sample (${nameSome(found.unverified.map((t) => `${t.metric} ${t.expression}`), 2)})`);
   }
   if (found.neverRan.length > 0) problems.push(`${plural(found.neverRan.length, 'check')} never ran (${nameSome(found.neverRan.map((c) => c.name), 2)})`);
+  if (found.pathUnverified.length > 0) problems.push(pathUnverifiedText(found.pathUnverified, allowSkips));
   if (problems.length > 0) return `${label}: ${problems.join(', ')}`;
   const checks = section.checks.reduce((sum, c) => sum + c.passes, 0);
   return `${label}: ${formatCount(section.requests.count)} requests, ${plural(section.thresholds.length, 'threshold')} met, ${plural(checks, 'check')} passed`;

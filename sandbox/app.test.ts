@@ -144,8 +144,8 @@ describe('routes from the operation catalog', () => {
     const c = await client({ writePaths: { 'v2.transaction.pin': '/api/v2/pin/purchase' } });
     const body = validBody(c, 'pin');
     expect((await c.post('/api/v2/pin/purchase', body)).body.responseCode).toBe('000');
-    const old = await c.post('/api/v2/transaction/pin', validBody(c, 'pin'));
-    expect(old.status).toBe(404);
+    const old = await c.app.fastify.inject({ method: 'POST', url: '/api/v2/transaction/pin', headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' }, payload: JSON.stringify(validBody(c, 'pin')) });
+    expect([old.statusCode, old.body]).toEqual([404, 'Not Found']);
     const refused: Array<Record<string, string>> = [{ 'v2.transaction.topup': '/x' }, { 'v9.nope': '/x' }, { 'v2.transaction.pin': 'relative' }];
     for (const writePaths of refused) {
       await expect(buildApp({ writePaths })).rejects.toSatisfy((e: unknown) => isHarnessError(e) && e.code === 'GH_ERR_CONFIG');
@@ -264,11 +264,19 @@ describe('robustness: gateway-style answers, never a crash', () => {
     expect(c.app.store.size).toBe(0);
   });
 
-  it('unknown path and wrong method -> 404 envelope; without credentials -> 401 first', async () => {
+  it('unknown path and wrong method -> a plain 404 (no envelope); without credentials -> 401 first', async () => {
     const c = await client();
-    expect((await raw(c, 'GET', '/api/v3/nothing')).status).toBe(404);
-    expect((await raw(c, 'GET', '/api/v2/transaction/topup')).status).toBe(404);
-    expect((await raw(c, 'POST', '/api/v2/account/balance', '{}', { 'content-type': 'application/json' })).status).toBe(404);
+    // A router's 404 carries no envelope: how the harness tells a path the target lacks from the gateway's refusal.
+    const answer = async (method: 'GET' | 'POST', url: string): Promise<[number, string]> => {
+      const res = await c.app.fastify.inject({ method, url, headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' }, ...(method === 'POST' ? { payload: '{}' } : {}) });
+      return [res.statusCode, res.body];
+    };
+    expect(await answer('GET', '/api/v3/nothing')).toEqual([404, 'Not Found']);
+    expect(await answer('GET', '/api/v2/transaction/topup')).toEqual([404, 'Not Found']);
+    expect(await answer('POST', '/api/v2/account/balance')).toEqual([404, 'Not Found']);
+    expect(await answer('POST', '/api/v2/moved/pin')).toEqual([404, 'Not Found']);
+    const enveloped = await client({ behaviour: { unknownPathEnvelope: true } });
+    expect((await enveloped.get('/api/v9/nothing')).body.responseCode).toBe('998');
     const anonymous = await c.app.fastify.inject({ method: 'GET', url: '/api/v3/nothing' });
     expect(anonymous.statusCode).toBe(401);
     const anonymousBroken = await c.app.fastify.inject({ method: 'POST', url: TOPUP, headers: { 'content-type': 'application/json' }, payload: '{' });
@@ -377,6 +385,7 @@ describe('options and profiles', () => {
     const profile: SandboxProfile = {
       name: 'test-hooks',
       description: 'records envelopes; rewrites top-up amounts to 1000',
+      behaviour: { unknownPathEnvelope: true },
       hooks: {
         onRequest(req) {
           if (req.operationId === 'v2.transaction.topup' && typeof req.body === 'object' && req.body !== null) {

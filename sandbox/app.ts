@@ -3,6 +3,7 @@
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HarnessError } from '../api/errors.ts';
+import { SIMULATOR_HEADER } from '../api/preflight.ts';
 import { OPERATIONS, findOperation } from '../api/operations.ts';
 import type { Operation } from '../api/operations.ts';
 import { createBasicAuthCheck, WWW_AUTHENTICATE } from './auth.ts';
@@ -343,7 +344,9 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     request.routeOptions?.config as { operationId?: string; internal?: boolean } | undefined;
   const isInternal = (request: FastifyRequest): boolean => routeConfig(request)?.internal === true;
   // Counted first, before faults and credentials: "nothing reached the sandbox" must see every arrival.
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', async (request, reply) => {
+    // Every answer names the simulator, so a run against it (embedded or standalone) never passes as a gateway's.
+    void reply.header(SIMULATOR_HEADER, resolved.profile);
     if (!isInternal(request)) stats.request(routeConfig(request)?.operationId);
   });
   if (resolved.faults || resolved.faultPlan !== undefined) {
@@ -379,6 +382,7 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     hooks.onRequest?.(req);
     const ctx: SendContext = { operationId: '', query: req.query, body: req.body, headers: req.headers };
     if (!isAuthorized(req.headers)) return unauthorized(reply, ctx);
+    if (!behaviour.unknownPathEnvelope) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('Not Found');
     return send(reply, ctx, {
       envelope: failure(env.codes, 'unknownPath', `No operation at ${request.method} ${echo(req.path)}`),
       httpStatus: 404,

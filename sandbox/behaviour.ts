@@ -100,6 +100,12 @@ export interface SandboxBehaviour {
    * failure code (`key`, default internalError), evenly spread and exact. Profile fail-op:<operationId>:<pct>%. Default none.
    */
   operationFailures: Readonly<Record<string, { readonly share: number; readonly key: ResponseCodeKey }>>;
+  /**
+   * An unknown path or method is answered with the envelope (`998`, HTTP 404) instead of a web server's plain 404. Off
+   * by default: a gateway's router answers a path it lacks without its envelope, which is how the harness tells an
+   * assumed path the target lacks (its own gap, api/assumed-path.ts) from the gateway's refusal.
+   */
+  unknownPathEnvelope: boolean;
   /** responseCode and default message per outcome; overrides merge per key. */
   responseCodes: ResponseCodeTable;
 }
@@ -176,6 +182,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<Sandb
   responseLatencyJitterMs: 0,
   operationSlowdown: {},
   operationFailures: {},
+  unknownPathEnvelope: false,
   responseCodes: DEFAULT_RESPONSE_CODES,
 });
 

@@ -2,7 +2,7 @@
 // The facts themselves (readable SKUs, plans, amounts, numbers) are api/catalog-facts.ts, shared with load and drift.
 import { CATEGORY_IDS } from '../api/operations.ts';
 import { countryPlan, isRange, makeMobile, prefixesInside, prefixesOfCountry, readCatalogSkus, SPEC_JAMAICA_PLAN, validAmount, type CatalogSku, type NumberPlan } from '../api/catalog-facts.ts';
-import { readCountry, type FieldMapping } from '../api/field-mapping.ts';
+import { mappingHint, readCountry, type FieldMapping } from '../api/field-mapping.ts';
 import { inputSkuOf, type InputSku, type InputWorld } from '../api/inputs.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
@@ -67,7 +67,11 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
     readArray(deps, 'v2.catalog.skus-giftcards', { query: { pageSize: 100 } }),
   ]);
   const skus = readCatalogSkus(skuRecords, 'v2', deps.mapping);
-  if (skus.length === 0) throw new DiscoveryError('catalog discovery: v2 catalog/skus has no record with a readable skuId (check fieldMapping.v2Sku.skuId)');
+  if (skuRecords.length === 0) throw new DiscoveryError('catalog discovery: v2 catalog/skus answered an empty list: no SKU to test with');
+  if (skus.length === 0) {
+    const hint = mappingHint('fieldMapping.v2Sku.skuId', skuRecords[0], deps.mapping.v2Sku.skuId);
+    throw new DiscoveryError(`catalog discovery: v2 catalog/skus answered ${skuRecords.length} records, none with a readable skuId: ${hint}`);
+  }
   const giftcards = readCatalogSkus(giftRecords, 'giftcard', deps.mapping);
 
   const countries: CountryFixture[] = [];

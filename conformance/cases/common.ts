@@ -1,5 +1,6 @@
 // Shared pieces of the case tables: spec section names, valid requests per operation, and small scenario helpers.
 // Valid inputs come from the discovered catalog (never a hard-coded SKU id); whatever the spec does not state is marked assumed.
+import { assumedPathHint } from '../../api/assumed-path.ts';
 import { getOperation, type ApiVersion, type Operation } from '../../api/operations.ts';
 import { readTransaction } from '../../api/field-mapping.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
@@ -89,7 +90,7 @@ export function validReadInput(ctx: CaseContext, fx: Fixtures, op: Operation): R
 export function guardAssumedPath(ctx: CaseContext, exchange: Exchange): void {
   if (assumedPathMissing(exchange)) {
     const op = getOperation(exchange.request.operationId);
-    ctx.skip(`assumed path ${op.path} answered HTTP 404 on this target; set writePaths.${op.id}`);
+    ctx.skip(assumedPathHint(op));
   }
 }
 

@@ -1,7 +1,7 @@
 // FILTERS: every filter parameter of every read operation actually filters. The value comes from the target's own
 // catalog (a record of the unfiltered listing whose value differs from another's); records are read through the mapping.
 import type { FieldMapping } from '../../api/field-mapping.ts';
-import { readField, readNumber, readString } from '../../api/field-mapping.ts';
+import { mappingHint, readField, readNumber, readString } from '../../api/field-mapping.ts';
 import { OPERATIONS, getOperation } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
 import { successful } from '../checks.ts';
@@ -187,7 +187,7 @@ export function judgeFiltered(
 
 function report(ctx: CaseContext, exchange: Exchange, verdict: FilterVerdict | 'unreadable' | undefined, label: string, path: string): void {
   if (verdict === undefined) return;
-  if (verdict === 'unreadable') ctx.skip(`the filtered records carry no readable '${path}' (fieldMapping.${label}): cannot judge them`);
+  if (verdict === 'unreadable') ctx.skip(`not verified: the filtered records carry no readable ${label}: ${mappingHint(`fieldMapping.${label}`, records(exchange)[0], path)}`);
   ctx.fail({ ...verdict, operation: exchange.request.operationId, request: exchange.request });
 }
 
@@ -198,7 +198,7 @@ async function byField(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge,
   const listing = records(all);
   const values = listing.map((r) => valueAt(r, path, judge.kind));
   if (values.every((v) => v === undefined)) {
-    ctx.skip(`no record of the unfiltered ${spec.operationId} listing carries '${path}' (fieldMapping.${judge.label})`);
+    ctx.skip(`not verified: no record of the unfiltered ${spec.operationId} listing carries ${judge.label}: ${mappingHint(`fieldMapping.${judge.label}`, listing[0], path)}`);
   }
   const value = pickValue(values);
   if (value === undefined) ctx.skip(`every record of ${spec.operationId} has the same ${judge.label}: filtering cannot be shown`);
@@ -222,7 +222,10 @@ async function byField(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge,
 async function byJoin(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge, { by: 'join' }>): Promise<void> {
   const path = judge.path(ctx.mapping);
   const picked = judge.pick((await ctx.fixtures()).skus);
-  if (picked === undefined) return ctx.skip('the v2 catalog shows no SKU with a readable productId (fieldMapping.v2Sku.productId)');
+  if (picked === undefined) {
+    const fx = await ctx.fixtures();
+    return ctx.skip(`not verified: the v2 catalog shows no SKU with a readable productId: ${mappingHint('fieldMapping.v2Sku.productId', fx.skus[0]?.record, ctx.mapping.v2Sku.productId)}`);
+  }
   ctx.note(`${spec.param}=${picked.value}: records must name ${picked.what}`);
   const filtered = await ctx.call(spec.operationId, { query: { [spec.param]: picked.value } });
   if (!ctx.check(successful, filtered)) return;

@@ -26,9 +26,17 @@ interface Walk {
 }
 
 /**
- * Walks the list with `pageSize`, following the envelope's next cursor (fieldMapping.giftcardList.nextCursor, assumed:
- * the spec names next/next_cursor but not their meaning). Stops on an empty or short page, a cursor that does not
- * advance, or a failure (recorded).
+ * The cursor of the page after one, by the spec's own definition: "cursor selects the SKUs starting from that skuId
+ * value", so the SKUs not yet seen start at the page's highest skuId + 1. The envelope's next_cursor is not followed:
+ * the spec names it but not its meaning (#31 item 3). Undefined for an empty page (the walk ends there).
+ */
+export function cursorAfter(pageIds: readonly number[]): number | undefined {
+  return pageIds.length === 0 ? undefined : Math.max(...pageIds) + 1;
+}
+
+/**
+ * Walks the list with `pageSize`, each next page at `cursorAfter` the last. Stops on a short page (the spec's "limited
+ * by pageSize": a full page may have more after it), a cursor that does not advance, or a failure (recorded).
  */
 async function walk(ctx: CaseContext, pageSize: number): Promise<Walk> {
   const ids: number[] = [];
@@ -48,8 +56,8 @@ async function walk(ctx: CaseContext, pageSize: number): Promise<Walk> {
         request: exchange.request,
       });
     }
-    const next = readNumber(exchange.response.envelope, ctx.mapping.giftcardList.nextCursor);
-    if (pageIds.length < pageSize || next === undefined || next === 0 || (cursor !== undefined && next <= cursor)) {
+    const next = cursorAfter(pageIds);
+    if (pageIds.length < pageSize || next === undefined || (cursor !== undefined && next <= cursor)) {
       return { ids, pages: page + 1, complete: true };
     }
     cursor = next;
@@ -131,7 +139,6 @@ export const PAGE_CASES: readonly ConformanceCase[] = [
     specSection: SECTIONS,
     rule: `${PAGING_RULE} The gift card SKU list (v2) adds two envelope-level integer fields: next and next_cursor.`,
     api: 'v2',
-    assumed: ['the next page starts at the envelope cursor named by fieldMapping.giftcardList.nextCursor (default next_cursor)'],
     async scenario(ctx) {
       const [big, odd] = [await walk(ctx, 100), await walk(ctx, 37)];
       ctx.note(`walks: pageSize 100 → ${big.ids.length} SKUs in ${big.pages} pages; pageSize 37 → ${odd.ids.length} in ${odd.pages}`);

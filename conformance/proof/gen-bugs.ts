@@ -66,13 +66,14 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-walk-skips-some-page-sizes',
-    description: 'Planted GEN bug: for page sizes of 3, 8, 13, … (pageSize mod 5 = 3) next_cursor points one SKU too far, so a walk skips a SKU per page.',
+    description: 'Planted GEN bug: for page sizes of 3, 8, 13, … (pageSize mod 5 = 3) a page asked for with a cursor leaves out the first SKU at or after it, so a walk skips a SKU per page.',
     hooks: {
       onEnvelope(ctx) {
-        if (ctx.operationId !== GIFTCARDS || ctx.envelope.responseCode !== '000' || Number(ctx.query.pageSize) % 5 !== 3) return;
-        const next = ctx.envelope.next_cursor;
-        if (typeof next !== 'number' || next === 0) return;
-        return { envelope: { ...ctx.envelope, next_cursor: next + 1 } };
+        if (ctx.operationId !== GIFTCARDS || ctx.envelope.responseCode !== '000' || Number(ctx.query.pageSize) % 5 !== 3 || ctx.query.cursor === undefined) return;
+        // A page asked for with a cursor leaves out the first SKU at or after that skuId ("starting from that skuId value").
+        const payload = ctx.envelope.payLoad;
+        if (!Array.isArray(payload) || payload.length === 0) return;
+        return { envelope: { ...ctx.envelope, payLoad: payload.slice(1) } };
       },
     },
     genBug: {

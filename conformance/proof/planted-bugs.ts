@@ -698,13 +698,13 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
   },
   {
     name: 'bug-giftcard-cursor-skips',
-    description: 'Planted bug: next_cursor points one SKU too far, so a walk skips the first SKU of every page.',
+    description: 'Planted bug: a page asked for with a cursor leaves out the first SKU at or after that skuId.',
     hooks: {
       onEnvelope(ctx) {
-        if (!isOp(ctx, 'v2.catalog.skus-giftcards') || ctx.envelope.responseCode !== '000') return;
-        const next = ctx.envelope.next_cursor;
-        if (typeof next !== 'number' || next === 0) return;
-        return { envelope: { ...ctx.envelope, next_cursor: next + 1 } };
+        if (!isOp(ctx, 'v2.catalog.skus-giftcards') || ctx.envelope.responseCode !== '000' || ctx.query.cursor === undefined) return;
+        const payload = ctx.envelope.payLoad;
+        if (!Array.isArray(payload) || payload.length === 0) return;
+        return { envelope: { ...ctx.envelope, payLoad: payload.slice(1) } };
       },
     },
     plantedBug: {

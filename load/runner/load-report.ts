@@ -13,6 +13,7 @@ import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../../reports/interruption.ts';
 import { ENGINE_EXTERNAL_ABORT } from '../../reports/verdict.ts';
 import { payloadChecksOf, type PayloadCheckInputs } from '../../reports/payload-checks.ts';
+import { pathUnverifiedCounts, withUnverifiedPaths } from '../../reports/unverified-paths.ts';
 import { METRICS } from '../metric-names.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -67,7 +68,10 @@ export async function loadSection(input: LoadSectionInput): Promise<LoadSection>
     input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath },
   );
   const payloadChecks = await payloadChecksOf({ ...input.payload, ...(input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath }) });
-  const judged = withGenerator(section, input.generator, input.allowSkips);
+  // The generator's saturated windows first; then an assumed path the target lacks: the harness's gap, its operation
+  // unverified, its thresholds not crossed. Each step judges the section again with what it learned.
+  const withWindows = withGenerator(section, input.generator, input.allowSkips);
+  const judged = withUnverifiedPaths(withWindows, await pathUnverifiedCounts(input.ndjsonPath), input.allowSkips === true);
   return payloadChecks === undefined ? judged : { ...judged, payloadChecks };
 }
 

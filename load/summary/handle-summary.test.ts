@@ -51,14 +51,14 @@ describe('the load section of a bundle run', () => {
   it('passes when every threshold held with samples and every check ran', () => {
     const s = section(data());
     expect(s).toMatchObject({ verdict: 'pass', setupCompleted: true, requests: { count: 10 }, durationMs: 2500 });
-    expect(report(data()).verdictLine).toBe('PASS: load topup-flow/smoke (k6 v0.48.0): 10 requests, 4 thresholds met, 10 checks passed');
+    expect(report(data()).verdictLine).toBe('PASS: load topup-flow/smoke (k6 v0.48.0): 10 requests, 4 thresholds met, 10 checks passed [target: the embedded sandbox, not a gateway]');
     expect(s.metrics['http_req_duration{operation:v2.transaction.topup}']?.values).toEqual({ count: 4, med: 3, 'p(95)': 9, max: 10 });
   });
 
   it('says thresholds crossed (exit 99) and names the threshold with its observed value', () => {
     const r = report(data({ gateway_failed: rate(3, 7, { 'rate<=0': false }) }));
     expect([r.verdict, r.exitCode]).toEqual(['thresholds', 99]);
-    expect(r.verdictLine).toBe('THRESHOLDS CROSSED: load topup-flow/smoke (k6 v0.48.0): 1 of 4 thresholds crossed (gateway_failed rate<=0, observed 30.00%)');
+    expect(r.verdictLine).toBe('THRESHOLDS CROSSED: load topup-flow/smoke (k6 v0.48.0): 1 of 4 thresholds crossed (gateway_failed rate<=0, observed 30.00%) [target: the embedded sandbox, not a gateway]');
   });
 
   it('calls a threshold without samples unverified (incomplete, exit 1), though k6 reports it ok', () => {
@@ -67,7 +67,7 @@ describe('the load section of a bundle run', () => {
     expect(s.verdict).toBe('incomplete');
     expect(s.thresholds.find((t) => t.metric.endsWith('status}'))).toEqual({ metric: 'http_req_duration{operation:v2.transaction.status}', expression: 'p(95)<2000', ok: true, verified: false });
     expect(report(d).verdictLine).toBe(
-      'INCOMPLETE: load topup-flow/smoke (k6 v0.48.0): 1 threshold unverified, the metric got no sample (http_req_duration{operation:v2.transaction.status} p(95)<2000)',
+      'INCOMPLETE: load topup-flow/smoke (k6 v0.48.0): 1 threshold unverified, the metric got no sample (http_req_duration{operation:v2.transaction.status} p(95)<2000) [target: the embedded sandbox, not a gateway]',
     );
   });
 
@@ -127,7 +127,7 @@ describe('reports of a bundle run', () => {
 
   it('open summary.md with the verdict', () => {
     const md = renderSummaryMarkdown(report(data({ gateway_failed: rate(3, 7, { 'rate<=0': false }) })));
-    expect(md.split('\n')[0]).toBe('## 🚨 THRESHOLDS CROSSED: load topup-flow/smoke (k6 v0.48.0): 1 of 4 thresholds crossed (gateway_failed rate&lt;=0, observed 30.00%)');
+    expect(md.split('\n')[0]).toBe('## 🚨 THRESHOLDS CROSSED: load topup-flow/smoke (k6 v0.48.0): 1 of 4 thresholds crossed (gateway_failed rate&lt;=0, observed 30.00%) [target: the embedded sandbox, not a gateway]');
   });
 });
 

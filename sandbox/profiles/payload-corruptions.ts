@@ -46,7 +46,7 @@ export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
       return true;
     },
   }),
-  profile('corrupt-id-string', 'v2 catalog/operators: the first record\'s int32 operatorId sent as a string', 'spec', {
+  profile('corrupt-id-string', 'v2 catalog/operators: the first record\'s operatorId sent as a string', 'baseline', {
     operations: ['v2.catalog.operators'],
     path: '$.payLoad[*].operatorId',
     corrupt: onFirstRecord((record) => {

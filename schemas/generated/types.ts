@@ -426,6 +426,60 @@ export type ObservedPromotions = {
 }[];
 
 /**
+ * Observed layer (warning unless promoted with --promote-observed). The ids of a payload record as int32 numbers: the spec types skuId, productId, operatorId and categoryId in REQUESTS and parameters only ("skuId | integer int32", "query productId int32"), and says of records "Response payload fields ... not shown beyond the names above", so a record carrying an id as a string breaks no rule the spec states. Checked where present; a payload that is not a record (or a list of records) is left to the spec layer.
+ */
+export type ObservedRecordIds =
+  | {
+      /**
+       * Observed (warning unless promoted): the spec types skuId as int32 only where it is sent — skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
+       */
+      skuId?: number;
+      /**
+       * Observed (warning unless promoted): the spec types productId as int32 only where it is sent — productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
+       */
+      productId?: number;
+      /**
+       * Observed (warning unless promoted): the spec types operatorId as int32 only where it is sent — operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
+       */
+      operatorId?: number;
+      /**
+       * Observed (warning unless promoted): the spec types categoryId as int32 only where it is sent — categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
+       */
+      categoryId?: number;
+      [k: string]: unknown;
+    }
+  | (
+      | {
+          /**
+           * Observed (warning unless promoted): the spec types skuId as int32 only where it is sent — skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
+           */
+          skuId?: number;
+          /**
+           * Observed (warning unless promoted): the spec types productId as int32 only where it is sent — productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
+           */
+          productId?: number;
+          /**
+           * Observed (warning unless promoted): the spec types operatorId as int32 only where it is sent — operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
+           */
+          operatorId?: number;
+          /**
+           * Observed (warning unless promoted): the spec types categoryId as int32 only where it is sent — categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
+           */
+          categoryId?: number;
+          [k: string]: unknown;
+        }
+      | unknown[]
+      | number
+      | string
+      | boolean
+      | null
+    )[]
+  | number
+  | string
+  | boolean
+  | null;
+
+/**
  * Observed layer (warning unless promoted; observed-payloads.md, not the spec): v1 catalog/sku/description | array | "skuId, productName, description" [doc].
  */
 export type ObservedSkuDescriptions = {
@@ -1125,25 +1179,9 @@ export interface PayloadObject {
 export type PayloadRecordList = PayloadRecord[];
 
 /**
- * Spec layer (error). One payload record (spec: Catalog and other payload records, "Response payload fields of every other record (SKU, product, operator, country, carrier, promotion, exchange rate, logos, lookup result, bundle and loan information, gift card, transaction result, eSIM status, port-in status, bill detail, estimated cost): not shown beyond the names above"): a record is an object. No field is required (the spec names none as present); the ids the spec types are checked where present; unknown fields pass (Versioning 3).
+ * Spec layer (error). One payload record (spec: Catalog and other payload records, "Response payload fields of every other record (SKU, product, operator, country, carrier, promotion, exchange rate, logos, lookup result, bundle and loan information, gift card, transaction result, eSIM status, port-in status, bill detail, estimated cost): not shown beyond the names above"): a record is an object. No field is required (the spec names none as present); the spec types ids only in requests and parameters, never in a record, so a record's id types are the observed layer's (observed-record-ids); unknown fields pass (Versioning 3).
  */
 export interface PayloadRecord {
-  /**
-   * Spec: skuId is "integer int32" (Request objects: "skuId | integer int32"; Endpoints: "path skuId int32").
-   */
-  skuId?: number;
-  /**
-   * Spec: productId is int32 (Endpoints: "query skuId int32, productId int32"; "path productId int32 required").
-   */
-  productId?: number;
-  /**
-   * Spec: operatorId is int32 (Endpoints: "query operatorId int32, countryCode string, both optional").
-   */
-  operatorId?: number;
-  /**
-   * Spec: categoryId is int32 (Endpoints: "query operatorId int32, categoryId int32, countryCode string"; "Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7").
-   */
-  categoryId?: number;
   /**
    * Spec (AdditionalInfo): "additionalInfos is an array of objects or null. Each element is a name/value pair supplying extra information that some products require". A pair has two members; their names are "not shown", so only the count is checked.
    */
@@ -1443,9 +1481,13 @@ export interface RunReport {
      */
     embedded: boolean;
     /**
-     * Embedded sandbox behaviour profile (e.g. a planted-bug profile), when embedded.
+     * Embedded sandbox behaviour profile (e.g. a planted-bug profile), when embedded; the harness's sandbox's own profile when simulator.
      */
     profile?: string;
+    /**
+     * True when a given target (--target) answered as the harness's own sandbox (its x-gateway-harness-sandbox header): a standalone `gateway-harness sandbox`, not a gateway. Added in 1.3.
+     */
+    simulator?: boolean;
   };
   /**
    * The verdict of each section that ran, in run order; verdict is the worst of them.
@@ -1677,6 +1719,31 @@ export interface LoadSection {
      * False when the metric got no sample in the run: k6 calls such a threshold met, the harness calls it unverified (the load part is then incomplete). Absent means verified.
      */
     verified?: boolean;
+    /**
+     * The operation whose assumed path the target lacks (unverifiedOperations) that this threshold measures, itself or through a read linked to it: unverified, never crossed, whatever k6 says. Added in 1.3.
+     */
+    unverifiedBy?: string;
+  }[];
+  /**
+   * Operations whose assumed write path (the spec shows none) answered HTTP 404 without an envelope: the harness's gap, not the gateway's failure (api/assumed-path.ts). Their answers are in no check, outcome or gateway_failed sample, and http_req_failed does not count an assumed path's 404. Unverified (incomplete, accepted by --allow-skips), never crossed. Added in 1.3.
+   */
+  unverifiedOperations?: {
+    /**
+     * Catalog operation id.
+     */
+    operation: string;
+    /**
+     * Answers counted in gateway_path_unverified.
+     */
+    count: number;
+    /**
+     * What happened and the key to set (writePaths.<operation id>).
+     */
+    reason: string;
+    /**
+     * Reads that take an input from this operation's results, unverified with it.
+     */
+    linked?: string[];
   }[];
   /**
    * Every check of the run, from every group. A check the profile expects (a checks{check:<name>} threshold) that never ran is listed with 0 passes and 0 fails: not verified.

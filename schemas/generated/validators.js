@@ -2141,14 +2141,343 @@ return errors === 0;
 }
 validate33.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateObservedSkuDescriptions = validate34;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json","title":"ObservedSkuDescriptions","type":"array","items":{"type":"object","required":["skuId","productName","description"],"properties":{"skuId":{},"productName":{},"description":{}}}};
+export const validateObservedRecordIds = validate34;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-record-ids.schema.json","title":"ObservedRecordIds","type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"items":{"type":["object","array","number","string","boolean","null"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-record-ids.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((((typeof data != "object") && (!((typeof data == "number") && (isFinite(data))))) && (typeof data !== "string")) && (typeof data !== "boolean")){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema48.type}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if((((typeof data0 != "object") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "string")) && (typeof data0 !== "boolean")){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: schema48.items.type}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.skuId !== undefined){
+let data1 = data0.skuId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < -2147483648 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data0.productId !== undefined){
+let data2 = data0.productId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/properties/productId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data0.operatorId !== undefined){
+let data3 = data0.operatorId;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err9 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3 < -2147483648 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data0.categoryId !== undefined){
+let data4 = data0.categoryId;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data4 < -2147483648 || isNaN(data4)){
+const err13 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId !== undefined){
+let data5 = data.skuId;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err14 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 2147483647 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5 < -2147483648 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.productId !== undefined){
+let data6 = data.productId;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6 < -2147483648 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.operatorId !== undefined){
+let data7 = data.operatorId;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err20 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err21 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7 < -2147483648 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.categoryId !== undefined){
+let data8 = data.categoryId;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data8 < -2147483648 || isNaN(data8)){
+const err25 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":{"skuId":true,"productId":true,"operatorId":true,"categoryId":true},"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateObservedSkuDescriptions = validate35;
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json","title":"ObservedSkuDescriptions","type":"array","items":{"type":"object","required":["skuId","productName","description"],"properties":{"skuId":{},"productName":{},"description":{}}}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/observed-sku-descriptions.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2213,19 +2542,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateObservedTransaction = validate35;
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-transaction.schema.json","title":"ObservedTransaction","type":"object","required":["transactionId","transactionDate","invoiceAmount","faceValue","discount","fee","product","topupDetail","pins","giftCardDetail","simInfo","billPaymentDetail"],"properties":{"transactionId":{"type":"integer"},"product":{"type":"object","required":["skuId","productName","faceValue","instructions"],"properties":{"skuId":{},"productName":{},"faceValue":{},"instructions":{}}},"pins":{"type":["array","null"]},"transactionDate":{},"invoiceAmount":{},"faceValue":{},"discount":{},"fee":{},"topupDetail":{},"giftCardDetail":{},"simInfo":{},"billPaymentDetail":{}}};
+export const validateObservedTransaction = validate36;
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-transaction.schema.json","title":"ObservedTransaction","type":"object","required":["transactionId","transactionDate","invoiceAmount","faceValue","discount","fee","product","topupDetail","pins","giftCardDetail","simInfo","billPaymentDetail"],"properties":{"transactionId":{"type":"integer"},"product":{"type":"object","required":["skuId","productName","faceValue","instructions"],"properties":{"skuId":{},"productName":{},"faceValue":{},"instructions":{}}},"pins":{"type":["array","null"]},"transactionDate":{},"invoiceAmount":{},"faceValue":{},"discount":{},"fee":{},"topupDetail":{},"giftCardDetail":{},"simInfo":{},"billPaymentDetail":{}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-transaction.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2424,7 +2753,7 @@ errors++;
 if(data.pins !== undefined){
 let data2 = data.pins;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-const err18 = {instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: schema49.properties.pins.type}};
+const err18 = {instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: schema50.properties.pins.type}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2445,19 +2774,19 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"transactionId":true,"product":true,"pins":true,"transactionDate":true,"invoiceAmount":true,"faceValue":true,"discount":true,"fee":true,"topupDetail":true,"giftCardDetail":true,"simInfo":true,"billPaymentDetail":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"transactionId":true,"product":true,"pins":true,"transactionDate":true,"invoiceAmount":true,"faceValue":true,"discount":true,"fee":true,"topupDetail":true,"giftCardDetail":true,"simInfo":true,"billPaymentDetail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateObservedV1Lookup = validate36;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json","title":"ObservedV1Lookup","type":"object","required":["productId","productName","category","countryCode","operator","operatorId","denominationType","skus"],"properties":{"skus":{"type":"array"},"productId":{},"productName":{},"category":{},"countryCode":{},"operator":{},"operatorId":{},"denominationType":{}}};
+export const validateObservedV1Lookup = validate37;
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json","title":"ObservedV1Lookup","type":"object","required":["productId","productName","category","countryCode","operator","operatorId","denominationType","skus"],"properties":{"skus":{"type":"array"},"productId":{},"productName":{},"category":{},"countryCode":{},"operator":{},"operatorId":{},"denominationType":{}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-lookup.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2568,19 +2897,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"skus":true,"productId":true,"productName":true,"category":true,"countryCode":true,"operator":true,"operatorId":true,"denominationType":true},"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":{"skus":true,"productId":true,"productName":true,"category":true,"countryCode":true,"operator":true,"operatorId":true,"denominationType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateObservedV1Skus = validate37;
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-skus.schema.json","title":"ObservedV1Skus","type":"array","items":{"type":"object","required":["skuId","productId","productName","productDescription","benefitType","validity","faceValue","minAmount","maxAmount","discount","pricing","category","region","isSalesTaxCharged","salesTax","exchangeRate","currencyCode","countryCode","localPhoneNumberLength","internationalCountryCode","allowDecimal","fee","operatorName","deliveryCurrencyCode","supportedTransactionCurrencies","carrierName","additionalInformation","loanAmount"],"properties":{"internationalCountryCode":{"type":"array"},"skuId":{},"productId":{},"productName":{},"productDescription":{},"benefitType":{},"validity":{},"faceValue":{},"minAmount":{},"maxAmount":{},"discount":{},"pricing":{},"category":{},"region":{},"isSalesTaxCharged":{},"salesTax":{},"exchangeRate":{},"currencyCode":{},"countryCode":{},"localPhoneNumberLength":{},"allowDecimal":{},"fee":{},"operatorName":{},"deliveryCurrencyCode":{},"supportedTransactionCurrencies":{},"carrierName":{},"additionalInformation":{},"loanAmount":{}}}};
+export const validateObservedV1Skus = validate38;
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v1-skus.schema.json","title":"ObservedV1Skus","type":"array","items":{"type":"object","required":["skuId","productId","productName","productDescription","benefitType","validity","faceValue","minAmount","maxAmount","discount","pricing","category","region","isSalesTaxCharged","salesTax","exchangeRate","currencyCode","countryCode","localPhoneNumberLength","internationalCountryCode","allowDecimal","fee","operatorName","deliveryCurrencyCode","supportedTransactionCurrencies","carrierName","additionalInformation","loanAmount"],"properties":{"internationalCountryCode":{"type":"array"},"skuId":{},"productId":{},"productName":{},"productDescription":{},"benefitType":{},"validity":{},"faceValue":{},"minAmount":{},"maxAmount":{},"discount":{},"pricing":{},"category":{},"region":{},"isSalesTaxCharged":{},"salesTax":{},"exchangeRate":{},"currencyCode":{},"countryCode":{},"localPhoneNumberLength":{},"allowDecimal":{},"fee":{},"operatorName":{},"deliveryCurrencyCode":{},"supportedTransactionCurrencies":{},"carrierName":{},"additionalInformation":{},"loanAmount":{}}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-v1-skus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2907,19 +3236,19 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateObservedV2Skus = validate38;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v2-skus.schema.json","title":"ObservedV2Skus","type":"array","items":{"type":"object","required":["skuId","skuName","productId","productName","category","subCategory","operatorId","operatorName","countryCode","region","imageUrl","productDescription","additionalInformation","benefitType","validity","discount","fee","exchangeRate","isSalesTaxCharged","salesTax","localPhoneNumberLength","internationalCountryCode","allowDecimal","deliveryAmountType","requireFetchBundle","loanAmountInFaceValueCurrency","loanAmountInDeliveryCurrency","loanAmountInWalletCurrency","min","max"],"properties":{"category":{"type":"string"},"internationalCountryCode":{"type":"array","items":{"type":"string"}},"min":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"max":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"skuId":{},"skuName":{},"productId":{},"productName":{},"subCategory":{},"operatorId":{},"operatorName":{},"countryCode":{},"region":{},"imageUrl":{},"productDescription":{},"additionalInformation":{},"benefitType":{},"validity":{},"discount":{},"fee":{},"exchangeRate":{},"isSalesTaxCharged":{},"salesTax":{},"localPhoneNumberLength":{},"allowDecimal":{},"deliveryAmountType":{},"requireFetchBundle":{},"loanAmountInFaceValueCurrency":{},"loanAmountInDeliveryCurrency":{},"loanAmountInWalletCurrency":{}}}};
+export const validateObservedV2Skus = validate39;
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/observed-v2-skus.schema.json","title":"ObservedV2Skus","type":"array","items":{"type":"object","required":["skuId","skuName","productId","productName","category","subCategory","operatorId","operatorName","countryCode","region","imageUrl","productDescription","additionalInformation","benefitType","validity","discount","fee","exchangeRate","isSalesTaxCharged","salesTax","localPhoneNumberLength","internationalCountryCode","allowDecimal","deliveryAmountType","requireFetchBundle","loanAmountInFaceValueCurrency","loanAmountInDeliveryCurrency","loanAmountInWalletCurrency","min","max"],"properties":{"category":{"type":"string"},"internationalCountryCode":{"type":"array","items":{"type":"string"}},"min":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"max":{"type":"object","required":["faceValue","faceValueCurrency","deliveredAmount","deliveryCurrencyCode","cost","costCurrency","faceValueInWalletCurrency"],"properties":{"faceValue":{},"faceValueCurrency":{},"deliveredAmount":{},"deliveryCurrencyCode":{},"cost":{},"costCurrency":{},"faceValueInWalletCurrency":{}}},"skuId":{},"skuName":{},"productId":{},"productName":{},"subCategory":{},"operatorId":{},"operatorName":{},"countryCode":{},"region":{},"imageUrl":{},"productDescription":{},"additionalInformation":{},"benefitType":{},"validity":{},"discount":{},"fee":{},"exchangeRate":{},"isSalesTaxCharged":{},"salesTax":{},"localPhoneNumberLength":{},"allowDecimal":{},"deliveryAmountType":{},"requireFetchBundle":{},"loanAmountInFaceValueCurrency":{},"loanAmountInDeliveryCurrency":{},"loanAmountInWalletCurrency":{}}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/observed-v2-skus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3464,19 +3793,19 @@ vErrors.push(err50);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadArray = validate39;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
+export const validatePayloadArray = validate40;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-array.schema.json","title":"PayloadArray","type":"array"};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-array.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3493,19 +3822,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadLocalizedList = validate40;
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-list.schema.json","title":"PayloadLocalizedList","type":"array","items":{"allOf":[{"type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}]}};
+export const validatePayloadLocalizedList = validate41;
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-list.schema.json","title":"PayloadLocalizedList","type":"array","items":{"allOf":[{"type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}]}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-list.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3517,10 +3846,10 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.skuId !== undefined){
-let data1 = data0.skuId;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err0 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/allOf/0/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(data0.additionalInfos !== undefined){
+let data1 = data0.additionalInfos;
+if((!(Array.isArray(data1))) && (data1 !== null)){
+const err0 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema55.items.allOf[0].allOf[0].properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3529,9 +3858,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 2147483647 || isNaN(data1)){
-const err1 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/allOf/0/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(Array.isArray(data1)){
+const len1 = data1.length;
+for(let i1=0; i1<len1; i1++){
+let data2 = data1[i1];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(Object.keys(data2).length < 2){
+const err1 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3540,8 +3873,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data1 < -2147483648 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/allOf/0/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+else {
+const err2 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3552,10 +3886,10 @@ errors++;
 }
 }
 }
-if(data0.productId !== undefined){
-let data2 = data0.productId;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err3 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/allOf/0/properties/productId/type",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3564,9 +3898,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err4 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/allOf/0/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.SkuName !== undefined){
+let data3 = data0.SkuName;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err4 = {instancePath:instancePath+"/" + i0+"/SkuName",schemaPath:"#/items/allOf/0/properties/SkuName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.SkuName.type}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3575,8 +3911,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2 < -2147483648 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/allOf/0/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+if(data0.skuName !== undefined){
+let data4 = data0.skuName;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err5 = {instancePath:instancePath+"/" + i0+"/skuName",schemaPath:"#/items/allOf/0/properties/skuName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.skuName.type}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3586,11 +3925,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-if(data0.operatorId !== undefined){
-let data3 = data0.operatorId;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err6 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/allOf/0/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(data0.ProductName !== undefined){
+let data5 = data0.ProductName;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err6 = {instancePath:instancePath+"/" + i0+"/ProductName",schemaPath:"#/items/allOf/0/properties/ProductName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.ProductName.type}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3599,9 +3937,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2147483647 || isNaN(data3)){
-const err7 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/allOf/0/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+}
+if(data0.productName !== undefined){
+let data6 = data0.productName;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err7 = {instancePath:instancePath+"/" + i0+"/productName",schemaPath:"#/items/allOf/0/properties/productName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.productName.type}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3610,8 +3950,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data3 < -2147483648 || isNaN(data3)){
-const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/allOf/0/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+if(data0.BenefitType !== undefined){
+let data7 = data0.BenefitType;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err8 = {instancePath:instancePath+"/" + i0+"/BenefitType",schemaPath:"#/items/allOf/0/properties/BenefitType/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.BenefitType.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3621,11 +3964,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-if(data0.categoryId !== undefined){
-let data4 = data0.categoryId;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/allOf/0/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(data0.benefitType !== undefined){
+let data8 = data0.benefitType;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err9 = {instancePath:instancePath+"/" + i0+"/benefitType",schemaPath:"#/items/allOf/0/properties/benefitType/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.benefitType.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3634,9 +3976,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err10 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/allOf/0/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+}
+if(data0.ProductDescription !== undefined){
+let data9 = data0.ProductDescription;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err10 = {instancePath:instancePath+"/" + i0+"/ProductDescription",schemaPath:"#/items/allOf/0/properties/ProductDescription/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.ProductDescription.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3645,8 +3989,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data4 < -2147483648 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/allOf/0/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+if(data0.productDescription !== undefined){
+let data10 = data0.productDescription;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err11 = {instancePath:instancePath+"/" + i0+"/productDescription",schemaPath:"#/items/allOf/0/properties/productDescription/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.productDescription.type}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3656,11 +4003,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data0.additionalInfos !== undefined){
-let data5 = data0.additionalInfos;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema54.items.allOf[0].allOf[0].properties.additionalInfos.type}};
+if(data0.OperatorName !== undefined){
+let data11 = data0.OperatorName;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err12 = {instancePath:instancePath+"/" + i0+"/OperatorName",schemaPath:"#/items/allOf/0/properties/OperatorName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.OperatorName.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3669,13 +4015,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(Object.keys(data6).length < 2){
-const err13 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
+}
+if(data0.operatorName !== undefined){
+let data12 = data0.operatorName;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err13 = {instancePath:instancePath+"/" + i0+"/operatorName",schemaPath:"#/items/allOf/0/properties/operatorName/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.operatorName.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3685,8 +4029,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
+if(data0.AdditionalInformation !== undefined){
+let data13 = data0.AdditionalInformation;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err14 = {instancePath:instancePath+"/" + i0+"/AdditionalInformation",schemaPath:"#/items/allOf/0/properties/AdditionalInformation/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.AdditionalInformation.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3696,11 +4042,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"}};
+if(data0.additionalInformation !== undefined){
+let data14 = data0.additionalInformation;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err15 = {instancePath:instancePath+"/" + i0+"/additionalInformation",schemaPath:"#/items/allOf/0/properties/additionalInformation/type",keyword:"type",params:{type: schema55.items.allOf[0].properties.additionalInformation.type}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3709,11 +4054,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.SkuName !== undefined){
-let data7 = data0.SkuName;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/" + i0+"/SkuName",schemaPath:"#/items/allOf/0/properties/SkuName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.SkuName.type}};
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3723,10 +4067,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data0.skuName !== undefined){
-let data8 = data0.skuName;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err17 = {instancePath:instancePath+"/" + i0+"/skuName",schemaPath:"#/items/allOf/0/properties/skuName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.skuName.type}};
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3735,173 +4078,19 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data0.ProductName !== undefined){
-let data9 = data0.ProductName;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err18 = {instancePath:instancePath+"/" + i0+"/ProductName",schemaPath:"#/items/allOf/0/properties/ProductName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.ProductName.type}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data0.productName !== undefined){
-let data10 = data0.productName;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err19 = {instancePath:instancePath+"/" + i0+"/productName",schemaPath:"#/items/allOf/0/properties/productName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.productName.type}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data0.BenefitType !== undefined){
-let data11 = data0.BenefitType;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err20 = {instancePath:instancePath+"/" + i0+"/BenefitType",schemaPath:"#/items/allOf/0/properties/BenefitType/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.BenefitType.type}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data0.benefitType !== undefined){
-let data12 = data0.benefitType;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err21 = {instancePath:instancePath+"/" + i0+"/benefitType",schemaPath:"#/items/allOf/0/properties/benefitType/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.benefitType.type}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data0.ProductDescription !== undefined){
-let data13 = data0.ProductDescription;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err22 = {instancePath:instancePath+"/" + i0+"/ProductDescription",schemaPath:"#/items/allOf/0/properties/ProductDescription/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.ProductDescription.type}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data0.productDescription !== undefined){
-let data14 = data0.productDescription;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err23 = {instancePath:instancePath+"/" + i0+"/productDescription",schemaPath:"#/items/allOf/0/properties/productDescription/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.productDescription.type}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data0.OperatorName !== undefined){
-let data15 = data0.OperatorName;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err24 = {instancePath:instancePath+"/" + i0+"/OperatorName",schemaPath:"#/items/allOf/0/properties/OperatorName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.OperatorName.type}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data0.operatorName !== undefined){
-let data16 = data0.operatorName;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err25 = {instancePath:instancePath+"/" + i0+"/operatorName",schemaPath:"#/items/allOf/0/properties/operatorName/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.operatorName.type}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data0.AdditionalInformation !== undefined){
-let data17 = data0.AdditionalInformation;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err26 = {instancePath:instancePath+"/" + i0+"/AdditionalInformation",schemaPath:"#/items/allOf/0/properties/AdditionalInformation/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.AdditionalInformation.type}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data0.additionalInformation !== undefined){
-let data18 = data0.additionalInformation;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err27 = {instancePath:instancePath+"/" + i0+"/additionalInformation",schemaPath:"#/items/allOf/0/properties/additionalInformation/type",keyword:"type",params:{type: schema54.items.allOf[0].properties.additionalInformation.type}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadLocalizedRecord = validate41;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json","title":"PayloadLocalizedRecord","type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]};
+export const validatePayloadLocalizedRecord = validate42;
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-localized-record.schema.json","title":"PayloadLocalizedRecord","type":"object","properties":{"SkuName":{"type":["string","null"]},"skuName":{"type":["string","null"]},"ProductName":{"type":["string","null"]},"productName":{"type":["string","null"]},"BenefitType":{"type":["string","null"]},"benefitType":{"type":["string","null"]},"ProductDescription":{"type":["string","null"]},"productDescription":{"type":["string","null"]},"OperatorName":{"type":["string","null"]},"operatorName":{"type":["string","null"]},"AdditionalInformation":{"type":["string","null"]},"additionalInformation":{"type":["string","null"]}},"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-localized-record.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3909,10 +4098,10 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.skuId !== undefined){
-let data0 = data.skuId;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/skuId",schemaPath:"#/allOf/0/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(data.additionalInfos !== undefined){
+let data0 = data.additionalInfos;
+if((!(Array.isArray(data0))) && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema56.allOf[0].properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3921,9 +4110,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/skuId",schemaPath:"#/allOf/0/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length < 2){
+const err1 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3932,8 +4125,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data0 < -2147483648 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/allOf/0/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+else {
+const err2 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3944,10 +4138,10 @@ errors++;
 }
 }
 }
-if(data.productId !== undefined){
-let data1 = data.productId;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/allOf/0/properties/productId/type",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3956,9 +4150,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 2147483647 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/allOf/0/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.SkuName !== undefined){
+let data2 = data.SkuName;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err4 = {instancePath:instancePath+"/SkuName",schemaPath:"#/properties/SkuName/type",keyword:"type",params:{type: schema56.properties.SkuName.type}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3967,8 +4163,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1 < -2147483648 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/allOf/0/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+if(data.skuName !== undefined){
+let data3 = data.skuName;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err5 = {instancePath:instancePath+"/skuName",schemaPath:"#/properties/skuName/type",keyword:"type",params:{type: schema56.properties.skuName.type}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3978,11 +4177,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-if(data.operatorId !== undefined){
-let data2 = data.operatorId;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/operatorId",schemaPath:"#/allOf/0/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
+if(data.ProductName !== undefined){
+let data4 = data.ProductName;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err6 = {instancePath:instancePath+"/ProductName",schemaPath:"#/properties/ProductName/type",keyword:"type",params:{type: schema56.properties.ProductName.type}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3991,9 +4189,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/operatorId",schemaPath:"#/allOf/0/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+}
+if(data.productName !== undefined){
+let data5 = data.productName;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err7 = {instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: schema56.properties.productName.type}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4002,8 +4202,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2 < -2147483648 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/operatorId",schemaPath:"#/allOf/0/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+if(data.BenefitType !== undefined){
+let data6 = data.BenefitType;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err8 = {instancePath:instancePath+"/BenefitType",schemaPath:"#/properties/BenefitType/type",keyword:"type",params:{type: schema56.properties.BenefitType.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4013,11 +4216,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-if(data.categoryId !== undefined){
-let data3 = data.categoryId;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/categoryId",schemaPath:"#/allOf/0/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
+if(data.benefitType !== undefined){
+let data7 = data.benefitType;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err9 = {instancePath:instancePath+"/benefitType",schemaPath:"#/properties/benefitType/type",keyword:"type",params:{type: schema56.properties.benefitType.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4026,9 +4228,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2147483647 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/categoryId",schemaPath:"#/allOf/0/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+}
+if(data.ProductDescription !== undefined){
+let data8 = data.ProductDescription;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err10 = {instancePath:instancePath+"/ProductDescription",schemaPath:"#/properties/ProductDescription/type",keyword:"type",params:{type: schema56.properties.ProductDescription.type}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4037,8 +4241,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data3 < -2147483648 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/categoryId",schemaPath:"#/allOf/0/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+if(data.productDescription !== undefined){
+let data9 = data.productDescription;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err11 = {instancePath:instancePath+"/productDescription",schemaPath:"#/properties/productDescription/type",keyword:"type",params:{type: schema56.properties.productDescription.type}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4048,11 +4255,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.additionalInfos !== undefined){
-let data4 = data.additionalInfos;
-if((!(Array.isArray(data4))) && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema55.allOf[0].properties.additionalInfos.type}};
+if(data.OperatorName !== undefined){
+let data10 = data.OperatorName;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err12 = {instancePath:instancePath+"/OperatorName",schemaPath:"#/properties/OperatorName/type",keyword:"type",params:{type: schema56.properties.OperatorName.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4061,13 +4267,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(Object.keys(data5).length < 2){
-const err13 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
+}
+if(data.operatorName !== undefined){
+let data11 = data.operatorName;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err13 = {instancePath:instancePath+"/operatorName",schemaPath:"#/properties/operatorName/type",keyword:"type",params:{type: schema56.properties.operatorName.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4077,8 +4281,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
+if(data.AdditionalInformation !== undefined){
+let data12 = data.AdditionalInformation;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err14 = {instancePath:instancePath+"/AdditionalInformation",schemaPath:"#/properties/AdditionalInformation/type",keyword:"type",params:{type: schema56.properties.AdditionalInformation.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4088,11 +4294,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"}};
+if(data.additionalInformation !== undefined){
+let data13 = data.additionalInformation;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err15 = {instancePath:instancePath+"/additionalInformation",schemaPath:"#/properties/additionalInformation/type",keyword:"type",params:{type: schema56.properties.additionalInformation.type}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4101,11 +4306,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.SkuName !== undefined){
-let data6 = data.SkuName;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err16 = {instancePath:instancePath+"/SkuName",schemaPath:"#/properties/SkuName/type",keyword:"type",params:{type: schema55.properties.SkuName.type}};
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4114,174 +4318,19 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.skuName !== undefined){
-let data7 = data.skuName;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = {instancePath:instancePath+"/skuName",schemaPath:"#/properties/skuName/type",keyword:"type",params:{type: schema55.properties.skuName.type}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.ProductName !== undefined){
-let data8 = data.ProductName;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err18 = {instancePath:instancePath+"/ProductName",schemaPath:"#/properties/ProductName/type",keyword:"type",params:{type: schema55.properties.ProductName.type}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.productName !== undefined){
-let data9 = data.productName;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: schema55.properties.productName.type}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.BenefitType !== undefined){
-let data10 = data.BenefitType;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/BenefitType",schemaPath:"#/properties/BenefitType/type",keyword:"type",params:{type: schema55.properties.BenefitType.type}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.benefitType !== undefined){
-let data11 = data.benefitType;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/benefitType",schemaPath:"#/properties/benefitType/type",keyword:"type",params:{type: schema55.properties.benefitType.type}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.ProductDescription !== undefined){
-let data12 = data.ProductDescription;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err22 = {instancePath:instancePath+"/ProductDescription",schemaPath:"#/properties/ProductDescription/type",keyword:"type",params:{type: schema55.properties.ProductDescription.type}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.productDescription !== undefined){
-let data13 = data.productDescription;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/productDescription",schemaPath:"#/properties/productDescription/type",keyword:"type",params:{type: schema55.properties.productDescription.type}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.OperatorName !== undefined){
-let data14 = data.OperatorName;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err24 = {instancePath:instancePath+"/OperatorName",schemaPath:"#/properties/OperatorName/type",keyword:"type",params:{type: schema55.properties.OperatorName.type}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.operatorName !== undefined){
-let data15 = data.operatorName;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err25 = {instancePath:instancePath+"/operatorName",schemaPath:"#/properties/operatorName/type",keyword:"type",params:{type: schema55.properties.operatorName.type}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.AdditionalInformation !== undefined){
-let data16 = data.AdditionalInformation;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err26 = {instancePath:instancePath+"/AdditionalInformation",schemaPath:"#/properties/AdditionalInformation/type",keyword:"type",params:{type: schema55.properties.AdditionalInformation.type}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.additionalInformation !== undefined){
-let data17 = data.additionalInformation;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err27 = {instancePath:instancePath+"/additionalInformation",schemaPath:"#/properties/additionalInformation/type",keyword:"type",params:{type: schema55.properties.additionalInformation.type}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"SkuName":true,"skuName":true,"ProductName":true,"productName":true,"BenefitType":true,"benefitType":true,"ProductDescription":true,"productDescription":true,"OperatorName":true,"operatorName":true,"AdditionalInformation":true,"additionalInformation":true,"skuId":true,"productId":true,"operatorId":true,"categoryId":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":{"SkuName":true,"skuName":true,"ProductName":true,"productName":true,"BenefitType":true,"benefitType":true,"ProductDescription":true,"productDescription":true,"OperatorName":true,"operatorName":true,"AdditionalInformation":true,"additionalInformation":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadNumber = validate42;
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
+export const validatePayloadNumber = validate43;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-number.schema.json","title":"PayloadNumber","type":"number"};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-number.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4298,19 +4347,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadObject = validate43;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
+export const validatePayloadObject = validate44;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-object.schema.json","title":"PayloadObject","type":"object"};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-object.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4327,19 +4376,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadRecordList = validate44;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record-list.schema.json","title":"PayloadRecordList","type":"array","items":{"allOf":[{"type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}};
+export const validatePayloadRecordList = validate45;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record-list.schema.json","title":"PayloadRecordList","type":"array","items":{"allOf":[{"type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}}]}};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-record-list.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4351,10 +4400,10 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.skuId !== undefined){
-let data1 = data0.skuId;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err0 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(data0.additionalInfos !== undefined){
+let data1 = data0.additionalInfos;
+if((!(Array.isArray(data1))) && (data1 !== null)){
+const err0 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema59.items.allOf[0].properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4363,9 +4412,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 2147483647 || isNaN(data1)){
-const err1 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(Array.isArray(data1)){
+const len1 = data1.length;
+for(let i1=0; i1<len1; i1++){
+let data2 = data1[i1];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(Object.keys(data2).length < 2){
+const err1 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4374,8 +4427,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data1 < -2147483648 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/" + i0+"/skuId",schemaPath:"#/items/allOf/0/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+else {
+const err2 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4386,10 +4440,10 @@ errors++;
 }
 }
 }
-if(data0.productId !== undefined){
-let data2 = data0.productId;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err3 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/properties/productId/type",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4398,9 +4452,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err4 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4409,165 +4464,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2 < -2147483648 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/" + i0+"/productId",schemaPath:"#/items/allOf/0/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data0.operatorId !== undefined){
-let data3 = data0.operatorId;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err6 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2147483647 || isNaN(data3)){
-const err7 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3 < -2147483648 || isNaN(data3)){
-const err8 = {instancePath:instancePath+"/" + i0+"/operatorId",schemaPath:"#/items/allOf/0/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data0.categoryId !== undefined){
-let data4 = data0.categoryId;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err10 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data4 < -2147483648 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/" + i0+"/categoryId",schemaPath:"#/items/allOf/0/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data0.additionalInfos !== undefined){
-let data5 = data0.additionalInfos;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/" + i0+"/additionalInfos",schemaPath:"#/items/allOf/0/properties/additionalInfos/type",keyword:"type",params:{type: schema58.items.allOf[0].properties.additionalInfos.type}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(Object.keys(data6).length < 2){
-const err13 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/" + i0+"/additionalInfos/" + i1,schemaPath:"#/items/allOf/0/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/allOf/0/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate44.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayloadRecord = validate45;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record.schema.json","title":"PayloadRecord","type":"object","properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"productId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"operatorId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"categoryId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}};
+export const validatePayloadRecord = validate46;
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/payload-record.schema.json","title":"PayloadRecord","type":"object","properties":{"additionalInfos":{"type":["array","null"],"items":{"type":"object","minProperties":2}}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/payload-record.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4575,10 +4484,10 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.skuId !== undefined){
-let data0 = data.skuId;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(data.additionalInfos !== undefined){
+let data0 = data.additionalInfos;
+if((!(Array.isArray(data0))) && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema60.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4587,9 +4496,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length < 2){
+const err1 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4598,8 +4511,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data0 < -2147483648 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+}
+else {
+const err2 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4610,10 +4524,10 @@ errors++;
 }
 }
 }
-if(data.productId !== undefined){
-let data1 = data.productId;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/type",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4622,164 +4536,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 2147483647 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data1 < -2147483648 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/productId",schemaPath:"#/properties/productId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.operatorId !== undefined){
-let data2 = data.operatorId;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data2 < -2147483648 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/operatorId",schemaPath:"#/properties/operatorId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.categoryId !== undefined){
-let data3 = data.categoryId;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2147483647 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3 < -2147483648 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/categoryId",schemaPath:"#/properties/categoryId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.additionalInfos !== undefined){
-let data4 = data.additionalInfos;
-if((!(Array.isArray(data4))) && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema59.properties.additionalInfos.type}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(Object.keys(data5).length < 2){
-const err13 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/minProperties",keyword:"minProperties",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"#/properties/additionalInfos/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-validate45.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"skuId":true,"productId":true,"operatorId":true,"categoryId":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePinRequest = validate46;
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validatePinRequest = validate47;
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/pin-request.schema.json","title":"PinRequest","type":"object","required":["skuId","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"correlationId":{"type":"string","minLength":1,"maxLength":50},"recipient":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/pin-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4880,7 +4649,7 @@ errors++;
 if(data.recipient !== undefined){
 let data2 = data.recipient;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema60.properties.recipient.type}};
+const err8 = {instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: schema61.properties.recipient.type}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4893,7 +4662,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data3 = data.additionalInfos;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema60.properties.additionalInfos.type}};
+const err9 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema61.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4930,333 +4699,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
-
-export const validateSimActivationRequest = validate47;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/sim-activation-request.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.skuId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.simNumber === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simNumber"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.zipCode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zipCode"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.correlationId === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.skuId !== undefined){
-let data0 = data.skuId;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0 < -2147483648 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-if(data.simNumber !== undefined){
-let data1 = data.simNumber;
-if(typeof data1 === "string"){
-if(data1.length < 1){
-const err7 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.zipCode !== undefined){
-let data2 = data.zipCode;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err9 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2 < -2147483648 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.language !== undefined){
-let data3 = data.language;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema62.properties.language.type}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.email !== undefined){
-let data4 = data.email;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema62.properties.email.type}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.correlationId !== undefined){
-let data5 = data.correlationId;
-if(typeof data5 === "string"){
-if(data5.length > 50){
-const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data5.length < 1){
-const err15 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.numberOfPlanMonths !== undefined){
-let data6 = data.numberOfPlanMonths;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data6 < -2147483648 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-if(data.areaCode !== undefined){
-let data7 = data.areaCode;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema62.properties.areaCode.type}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.imei !== undefined){
-let data8 = data.imei;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema62.properties.imei.type}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.additionalInfos !== undefined){
-let data9 = data.additionalInfos;
-if((!(Array.isArray(data9))) && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema62.properties.additionalInfos.type}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(Array.isArray(data9)){
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err23 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"skuId":true,"correlationId":true,"recipient":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSimPortinRequest = validate48;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
+export const validateSimActivationRequest = validate48;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-activation-request.schema.json","title":"SimActivationRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"]},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://gateway-harness.dev/schemas/sim-portin-request.schema.json" */;
+/*# sourceURL="https://gateway-harness.dev/schemas/sim-activation-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate48.evaluated;
@@ -5405,7 +4857,7 @@ errors++;
 if(data.language !== undefined){
 let data3 = data.language;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema64.properties.language.type}};
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema63.properties.language.type}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5418,7 +4870,7 @@ errors++;
 if(data.email !== undefined){
 let data4 = data.email;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema64.properties.email.type}};
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema63.properties.email.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5501,7 +4953,324 @@ errors++;
 if(data.areaCode !== undefined){
 let data7 = data.areaCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema64.properties.areaCode.type}};
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema63.properties.areaCode.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.imei !== undefined){
+let data8 = data.imei;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err21 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema63.properties.imei.type}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.additionalInfos !== undefined){
+let data9 = data.additionalInfos;
+if((!(Array.isArray(data9))) && (data9 !== null)){
+const err22 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema63.properties.additionalInfos.type}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(Array.isArray(data9)){
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+const err23 = {instancePath:instancePath+"/additionalInfos/" + i0,schemaPath:"https://gateway-harness.dev/schemas/additional-info.schema.json/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateSimPortinRequest = validate49;
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/sim-portin-request.schema.json","title":"SimPortinRequest","type":"object","required":["skuId","simNumber","zipCode","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"simNumber":{"type":"string","minLength":1},"zipCode":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"language":{"type":["string","null"]},"email":{"type":["string","null"]},"correlationId":{"type":"string","minLength":1,"maxLength":50},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"areaCode":{"type":["string","null"],"maxLength":3},"imei":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}},"operatorCode":{"type":["string","null"]},"mobileNumber":{"type":["string","null"]},"accountNumber":{"type":["string","null"]},"passwordPin":{"type":["string","null"]},"firstName":{"type":["string","null"]},"lastName":{"type":["string","null"]},"address":{"type":["string","null"]},"city":{"type":["string","null"]},"state":{"type":["string","null"]},"accountHolderZip":{"type":["string","null"]},"equipmentType":{"type":["string","null"]},"streetNumber":{"type":["string","null"]},"streetName":{"type":["string","null"]},"contactNumber":{"type":["string","null"]}}};
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://gateway-harness.dev/schemas/sim-portin-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.skuId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "skuId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.simNumber === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "simNumber"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.zipCode === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zipCode"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.correlationId === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "correlationId"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.skuId !== undefined){
+let data0 = data.skuId;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0 < -2147483648 || isNaN(data0)){
+const err6 = {instancePath:instancePath+"/skuId",schemaPath:"#/properties/skuId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.simNumber !== undefined){
+let data1 = data.simNumber;
+if(typeof data1 === "string"){
+if(data1.length < 1){
+const err7 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/simNumber",schemaPath:"#/properties/simNumber/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.zipCode !== undefined){
+let data2 = data.zipCode;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data2 < -2147483648 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/zipCode",schemaPath:"#/properties/zipCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.language !== undefined){
+let data3 = data.language;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err12 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: schema65.properties.language.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.email !== undefined){
+let data4 = data.email;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err13 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: schema65.properties.email.type}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.correlationId !== undefined){
+let data5 = data.correlationId;
+if(typeof data5 === "string"){
+if(data5.length > 50){
+const err14 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/maxLength",keyword:"maxLength",params:{limit: 50}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data5.length < 1){
+const err15 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/correlationId",schemaPath:"#/properties/correlationId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.numberOfPlanMonths !== undefined){
+let data6 = data.numberOfPlanMonths;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6 < -2147483648 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/numberOfPlanMonths",schemaPath:"#/properties/numberOfPlanMonths/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.areaCode !== undefined){
+let data7 = data.areaCode;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err20 = {instancePath:instancePath+"/areaCode",schemaPath:"#/properties/areaCode/type",keyword:"type",params:{type: schema65.properties.areaCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5526,7 +5295,7 @@ errors++;
 if(data.imei !== undefined){
 let data8 = data.imei;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema64.properties.imei.type}};
+const err22 = {instancePath:instancePath+"/imei",schemaPath:"#/properties/imei/type",keyword:"type",params:{type: schema65.properties.imei.type}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5539,7 +5308,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data9 = data.additionalInfos;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema64.properties.additionalInfos.type}};
+const err23 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema65.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5568,7 +5337,7 @@ errors++;
 if(data.operatorCode !== undefined){
 let data11 = data.operatorCode;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema64.properties.operatorCode.type}};
+const err25 = {instancePath:instancePath+"/operatorCode",schemaPath:"#/properties/operatorCode/type",keyword:"type",params:{type: schema65.properties.operatorCode.type}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5581,7 +5350,7 @@ errors++;
 if(data.mobileNumber !== undefined){
 let data12 = data.mobileNumber;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema64.properties.mobileNumber.type}};
+const err26 = {instancePath:instancePath+"/mobileNumber",schemaPath:"#/properties/mobileNumber/type",keyword:"type",params:{type: schema65.properties.mobileNumber.type}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5594,7 +5363,7 @@ errors++;
 if(data.accountNumber !== undefined){
 let data13 = data.accountNumber;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema64.properties.accountNumber.type}};
+const err27 = {instancePath:instancePath+"/accountNumber",schemaPath:"#/properties/accountNumber/type",keyword:"type",params:{type: schema65.properties.accountNumber.type}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5607,7 +5376,7 @@ errors++;
 if(data.passwordPin !== undefined){
 let data14 = data.passwordPin;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema64.properties.passwordPin.type}};
+const err28 = {instancePath:instancePath+"/passwordPin",schemaPath:"#/properties/passwordPin/type",keyword:"type",params:{type: schema65.properties.passwordPin.type}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5620,7 +5389,7 @@ errors++;
 if(data.firstName !== undefined){
 let data15 = data.firstName;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema64.properties.firstName.type}};
+const err29 = {instancePath:instancePath+"/firstName",schemaPath:"#/properties/firstName/type",keyword:"type",params:{type: schema65.properties.firstName.type}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5633,7 +5402,7 @@ errors++;
 if(data.lastName !== undefined){
 let data16 = data.lastName;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema64.properties.lastName.type}};
+const err30 = {instancePath:instancePath+"/lastName",schemaPath:"#/properties/lastName/type",keyword:"type",params:{type: schema65.properties.lastName.type}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5646,7 +5415,7 @@ errors++;
 if(data.address !== undefined){
 let data17 = data.address;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema64.properties.address.type}};
+const err31 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema65.properties.address.type}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5659,7 +5428,7 @@ errors++;
 if(data.city !== undefined){
 let data18 = data.city;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema64.properties.city.type}};
+const err32 = {instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema65.properties.city.type}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5672,7 +5441,7 @@ errors++;
 if(data.state !== undefined){
 let data19 = data.state;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema64.properties.state.type}};
+const err33 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema65.properties.state.type}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5685,7 +5454,7 @@ errors++;
 if(data.accountHolderZip !== undefined){
 let data20 = data.accountHolderZip;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema64.properties.accountHolderZip.type}};
+const err34 = {instancePath:instancePath+"/accountHolderZip",schemaPath:"#/properties/accountHolderZip/type",keyword:"type",params:{type: schema65.properties.accountHolderZip.type}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5698,7 +5467,7 @@ errors++;
 if(data.equipmentType !== undefined){
 let data21 = data.equipmentType;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema64.properties.equipmentType.type}};
+const err35 = {instancePath:instancePath+"/equipmentType",schemaPath:"#/properties/equipmentType/type",keyword:"type",params:{type: schema65.properties.equipmentType.type}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5711,7 +5480,7 @@ errors++;
 if(data.streetNumber !== undefined){
 let data22 = data.streetNumber;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema64.properties.streetNumber.type}};
+const err36 = {instancePath:instancePath+"/streetNumber",schemaPath:"#/properties/streetNumber/type",keyword:"type",params:{type: schema65.properties.streetNumber.type}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5724,7 +5493,7 @@ errors++;
 if(data.streetName !== undefined){
 let data23 = data.streetName;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema64.properties.streetName.type}};
+const err37 = {instancePath:instancePath+"/streetName",schemaPath:"#/properties/streetName/type",keyword:"type",params:{type: schema65.properties.streetName.type}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5737,7 +5506,7 @@ errors++;
 if(data.contactNumber !== undefined){
 let data24 = data.contactNumber;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema64.properties.contactNumber.type}};
+const err38 = {instancePath:instancePath+"/contactNumber",schemaPath:"#/properties/contactNumber/type",keyword:"type",params:{type: schema65.properties.contactNumber.type}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5758,20 +5527,20 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"skuId":true,"simNumber":true,"zipCode":true,"language":true,"email":true,"correlationId":true,"numberOfPlanMonths":true,"areaCode":true,"imei":true,"additionalInfos":true,"operatorCode":true,"mobileNumber":true,"accountNumber":true,"passwordPin":true,"firstName":true,"lastName":true,"address":true,"city":true,"state":true,"accountHolderZip":true,"equipmentType":true,"streetNumber":true,"streetName":true,"contactNumber":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTopupRequest = validate49;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
+export const validateTopupRequest = validate50;
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://gateway-harness.dev/schemas/topup-request.schema.json","title":"TopupRequest","type":"object","required":["skuId","amount","mobile","correlationId"],"properties":{"skuId":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"amount":{"type":"number"},"mobile":{"type":"string","minLength":1},"correlationId":{"type":"string","minLength":1,"maxLength":50},"senderMobile":{"type":["string","null"]},"operatorPin":{"type":["string","null"],"maxLength":6,"pattern":"^(|[0-9]{4,6})$"},"numberOfPlanMonths":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"transactionCurrencyCode":{"type":["string","null"]},"additionalInfos":{"type":["array","null"],"items":{"$ref":"https://gateway-harness.dev/schemas/additional-info.schema.json"}}}};
 const pattern5 = new RegExp("^(|[0-9]{4,6})$", "");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://gateway-harness.dev/schemas/topup-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5930,7 +5699,7 @@ errors++;
 if(data.senderMobile !== undefined){
 let data4 = data.senderMobile;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema66.properties.senderMobile.type}};
+const err13 = {instancePath:instancePath+"/senderMobile",schemaPath:"#/properties/senderMobile/type",keyword:"type",params:{type: schema67.properties.senderMobile.type}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5943,7 +5712,7 @@ errors++;
 if(data.operatorPin !== undefined){
 let data5 = data.operatorPin;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema66.properties.operatorPin.type}};
+const err14 = {instancePath:instancePath+"/operatorPin",schemaPath:"#/properties/operatorPin/type",keyword:"type",params:{type: schema67.properties.operatorPin.type}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6013,7 +5782,7 @@ errors++;
 if(data.transactionCurrencyCode !== undefined){
 let data7 = data.transactionCurrencyCode;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema66.properties.transactionCurrencyCode.type}};
+const err20 = {instancePath:instancePath+"/transactionCurrencyCode",schemaPath:"#/properties/transactionCurrencyCode/type",keyword:"type",params:{type: schema67.properties.transactionCurrencyCode.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6026,7 +5795,7 @@ errors++;
 if(data.additionalInfos !== undefined){
 let data8 = data.additionalInfos;
 if((!(Array.isArray(data8))) && (data8 !== null)){
-const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema66.properties.additionalInfos.type}};
+const err21 = {instancePath:instancePath+"/additionalInfos",schemaPath:"#/properties/additionalInfos/type",keyword:"type",params:{type: schema67.properties.additionalInfos.type}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6063,7 +5832,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"skuId":true,"amount":true,"mobile":true,"correlationId":true,"senderMobile":true,"operatorPin":true,"numberOfPlanMonths":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"skuId":true,"amount":true,"mobile":true,"correlationId":true,"senderMobile":true,"operatorPin":true,"numberOfPlanMonths":true,"transactionCurrencyCode":true,"additionalInfos":true},"dynamicProps":false,"dynamicItems":false};

@@ -44,7 +44,7 @@ describe('gateway-harness baseline record + check', () => {
     expect(recorded.stderr).toMatch(/baseline: v2\.catalog\.skus: observed/);
     const checked = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'same')]);
     expect(checked.code).toBe(0);
-    expect(checked.stdout.split('\n')[0]).toBe('PASS: drift: no breaking change in 48 operations');
+    expect(checked.stdout.split('\n')[0]).toBe('PASS: drift: no breaking change in 48 operations [target: the embedded sandbox, profile faithful, not a gateway]');
   }, 30_000);
 
   it('fails the check (exit 1) on a breaking change and names it on stdout and in every report', async () => {

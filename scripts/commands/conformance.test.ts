@@ -78,7 +78,7 @@ describe('gateway-harness conformance (child process, embedded sandbox)', () => 
     const dir = tempDir();
     const run = await runCli(['--grep', '^(TRG-666666-V2|TRG-510-V[12]|PAGE-SIZE-1|PAGE-SIZE-101|AUTH-WRONG-v2\\.account\\.balance) ', '--report-dir', dir, '--user', 'agent7', '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(firstLine(run.stdout)).toBe('PASS: conformance: all 6 cases passed');
+    expect(firstLine(run.stdout)).toBe('PASS: conformance: all 6 cases passed [target: the embedded sandbox, profile faithful, not a gateway]');
     expect(run.stdout).toMatch(new RegExp(`^reports: ${dir}/report\\.html, ${dir}/summary\\.md, ${dir}/junit\\.xml, ${dir}/summary\\.json$`, 'm'));
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
@@ -97,7 +97,7 @@ describe('gateway-harness conformance (child process, embedded sandbox)', () => 
     }
     expect(cases.find((c) => c.id === 'TRG-666666-V2')?.durationMs).toBeGreaterThan(1_000);
     expect(junit.match(/<testcase /g)).toHaveLength(6);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: conformance: all 6 cases passed');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: conformance: all 6 cases passed [target: the embedded sandbox, profile faithful, not a gateway]');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-verdict="pass"');
     for (const text of [run.stdout, run.stderr, junit, JSON.stringify(summary)]) expect(text).not.toContain(MARKER);
     // Neither stdout nor stderr is a terminal here: plain timestamped progress lines, no ANSI code anywhere.
@@ -109,14 +109,14 @@ describe('gateway-harness conformance (child process, embedded sandbox)', () => 
     const dir = tempDir();
     const run = await runCli(['--sandbox-profile', 'bug-trigger-510-code', '--grep', '^TRG-510-V2', '--report-dir', dir, '--password', MARKER]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(firstLine(run.stdout)).toBe('FAIL: conformance: 1 of 1 case failed (TRG-510-V2)');
+    expect(firstLine(run.stdout)).toBe('FAIL: conformance: 1 of 1 case failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]');
     expect(run.stdout).toContain('Failed conformance cases (1):');
     expect(run.stdout).toMatch(/TRG-510-V2[\s\S]*expected: HTTP 200, responseCode '510'[\s\S]*received: HTTP 200, responseCode '500'/);
     expect(run.stdout).toMatch(/request:\s+POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/transaction\/topup/);
     expect(run.stdout).toContain('Authorization: Basic [REDACTED]');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*>/);
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'fail' });
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 1 case failed (TRG-510-V2)');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 1 case failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-case="TRG-510-V2"');
     const files = ['junit.xml', 'summary.json', 'summary.md', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8'));
     for (const text of [run.stdout, run.stderr, ...files]) {
@@ -140,13 +140,15 @@ describe('gateway-harness conformance (child process, a separately started sandb
   });
 
   const target = (): string[] => ['--target', sandbox.url, '--time-scale', '0.01', '--config', config];
+  // #31 item 5: a standalone `gateway-harness sandbox` behind --target is named on the verdict line, as the embedded one.
+  const standalone = (): string => ` [target: the harness's sandbox at ${sandbox.url}, profile faithful, not a gateway]`;
   const SKIP_AND_PASS = '^(ENV-v2\\.transaction\\.pin|AUTH-NONE-v2\\.transaction\\.pin) ';
 
   it('a skip makes the run incomplete: exit 1, INCOMPLETE first, the skip and its reason listed', async () => {
     const dir = tempDir();
     const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(firstLine(run.stdout)).toBe('INCOMPLETE: conformance: 1 of 2 cases skipped, not verified (ENV-v2.transaction.pin)');
+    expect(firstLine(run.stdout)).toBe(`INCOMPLETE: conformance: 1 of 2 cases skipped, not verified (ENV-v2.transaction.pin)${standalone()}`);
     expect(run.stdout).toMatch(/Not verified \(1\):\n {2}conformance ENV-v2\.transaction\.pin: .*HTTP 404/);
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'incomplete', allowSkips: false, conformance: { counts: { skipped: 1 } } });
   }, 120_000);
@@ -155,7 +157,7 @@ describe('gateway-harness conformance (child process, a separately started sandb
     const dir = tempDir();
     const run = await runCli([...target(), '--grep', SKIP_AND_PASS, '--report-dir', dir, '--allow-skips']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(firstLine(run.stdout)).toBe('PASS: conformance: 1 of 2 cases passed, 1 skipped (accepted with --allow-skips)');
+    expect(firstLine(run.stdout)).toBe(`PASS: conformance: 1 of 2 cases passed, 1 skipped (accepted with --allow-skips)${standalone()}`);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
     expect(summary).toMatchObject({ verdict: 'pass', allowSkips: true, conformance: { counts: { passed: 1, skipped: 1 } } });
     expect(summary.skipped).toEqual([{ section: 'conformance', id: 'ENV-v2.transaction.pin', reason: expect.stringContaining('HTTP 404') }]);
@@ -169,7 +171,7 @@ describe('gateway-harness conformance (child process, a separately started sandb
   it('nothing passed is never a pass, not even with --allow-skips: exit 1, INCOMPLETE', async () => {
     const run = await runCli([...target(), '--grep', '^ENV-v2\\.transaction\\.pin ', '--report-dir', tempDir(), '--allow-skips']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(firstLine(run.stdout)).toBe('INCOMPLETE: conformance: no case passed (1 case ran, 1 skipped), nothing was verified');
+    expect(firstLine(run.stdout)).toBe(`INCOMPLETE: conformance: no case passed (1 case ran, 1 skipped), nothing was verified${standalone()}`);
   }, 120_000);
 
   it('a wrong password: one GH_ERR_TARGET line, exit 2, no case run', async () => {

@@ -10,7 +10,7 @@ import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '..
 import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
 import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
 import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
-import { runConformanceSuite, suiteTarget } from '../../conformance/run-suite.ts';
+import { runConformanceSuite, suiteTarget, withSimulator } from '../../conformance/run-suite.ts';
 import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
@@ -247,7 +247,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       startedAt: outcome.run.startedAt,
       durationMs: outcome.run.durationMs,
       allowSkips,
-      target,
+      target: withSimulator(target, outcome.simulator),
       conformance: interruption === undefined ? section : { ...section, verdict: 'interrupted' },
       faults: faults.counts(),
       ...stopped,

@@ -22,7 +22,7 @@ describe('gateway-harness fuzz', () => {
     const args = ['fuzz', '--sandbox-profile', 'bug-gen-page-size-over-150', '--grep', '^GEN-PAGE-SIZE-OUTSIDE ', '--seed', '17', '--password', PASSWORD];
     const run = await runCliProcess([...args, '--report-dir', dir], { timeoutMs: 60_000 });
     expect(run.code, run.output).toBe(1);
-    expect(run.stdout.split('\n')[0]).toBe('FAIL: conformance: 1 of 1 case failed (GEN-PAGE-SIZE-OUTSIDE)');
+    expect(run.stdout.split('\n')[0]).toBe('FAIL: conformance: 1 of 1 case failed (GEN-PAGE-SIZE-OUTSIDE) [target: the embedded sandbox, profile bug-gen-page-size-over-150, not a gateway]');
     const replay = /--replay (17:[0-9:]+)/.exec(run.stdout)?.[1];
     expect(replay, run.stdout).toBeDefined();
     for (const file of ['summary.json', 'summary.md', 'junit.xml', 'report.html']) {

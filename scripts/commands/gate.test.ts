@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARTIFACT_DIR, CHROMIUM, chartPixels, openReport } from '../../reports/fixtures/browser.ts';
 import { junitXsdErrors } from '../../reports/fixtures/junit-xsd.ts';
 import { summaryErrors } from '../../reports/fixtures/schema-check.ts';
@@ -98,7 +98,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
   it('passes: exit 0, the verdict first naming every part, the report paths last', () => {
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
     expect(firstLine(pass.stdout)).toMatch(
-      /^PASS: conformance: all \d+ cases passed; load mixed\/smoke \((k6 v[\d.]+|node)\): \d+ requests, \d+ thresholds met, \d+ checks passed; drift: no breaking change in 48 operations$/,
+      /^PASS: conformance: all \d+ cases passed; load mixed\/smoke \((k6 v[\d.]+|node)\): \d+ requests, \d+ thresholds met, \d+ checks passed; drift: no breaking change in 48 operations \[target: the embedded sandbox, profile faithful, not a gateway\]$/,
     );
     expect(pass.stdout.trimEnd().split('\n').at(-1)).toBe(`reports: ${passDir}/report.html, ${passDir}/summary.md, ${passDir}/junit.xml, ${passDir}/summary.json`);
   });
@@ -230,6 +230,16 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
       await expectUsageError(['gate', ...args], message);
     });
   }
+
+  // #31 item 5: an empty GATEWAY_BASE_URL used to start the embedded sandbox and say PASS about it.
+  it('GATEWAY_BASE_URL present but empty (not the embedded sandbox)', async () => {
+    vi.stubEnv('GATEWAY_BASE_URL', '');
+    try {
+      await expectUsageError(['gate'], /GH_ERR_USAGE: GATEWAY_BASE_URL is set but empty/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 
   it('is what `npm start` runs', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
