@@ -56,7 +56,7 @@ describe('reports of a real conformance run against a planted bug', () => {
     expect(summaryErrors(summary)).toEqual([]);
     expect(summary.verdict).toBe('fail');
     expect(summary.verdictLine).toBe('FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]');
-    expect(files['summary.md']?.split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]');
+    expect(files['summary.md']?.split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) \\[target: the embedded sandbox, profile bug-trigger-510-code, not a gateway\\]');
     expect(files['junit.xml']).toMatch(/<testcase name="TRG-510-V2 [^"]*" classname="conformance\.TRG" time="[0-9.]+">\n\s*<failure /);
     expect(await junitXsdErrors(files['junit.xml'] ?? '')).toEqual([]);
     expect(files['report.html']).toContain('data-case="TRG-510-V2"');

@@ -127,7 +127,7 @@ describe('reports of a bundle run', () => {
 
   it('open summary.md with the verdict', () => {
     const md = renderSummaryMarkdown(report(data({ gateway_failed: rate(3, 7, { 'rate<=0': false }) })));
-    expect(md.split('\n')[0]).toBe('## 🚨 THRESHOLDS CROSSED: load topup-flow/smoke (k6 v0.48.0): 1 of 4 thresholds crossed (gateway_failed rate&lt;=0, observed 30.00%) [target: the embedded sandbox, not a gateway]');
+    expect(md.split('\n')[0]).toBe('## 🚨 THRESHOLDS CROSSED: load topup-flow/smoke (k6 v0.48.0): 1 of 4 thresholds crossed (gateway_failed rate&lt;=0, observed 30.00%) \\[target: the embedded sandbox, not a gateway\\]');
   });
 });
 

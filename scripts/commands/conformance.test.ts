@@ -97,7 +97,7 @@ describe('gateway-harness conformance (child process, embedded sandbox)', () => 
     }
     expect(cases.find((c) => c.id === 'TRG-666666-V2')?.durationMs).toBeGreaterThan(1_000);
     expect(junit.match(/<testcase /g)).toHaveLength(6);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: conformance: all 6 cases passed [target: the embedded sandbox, profile faithful, not a gateway]');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: conformance: all 6 cases passed \\[target: the embedded sandbox, profile faithful, not a gateway\\]');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-verdict="pass"');
     for (const text of [run.stdout, run.stderr, junit, JSON.stringify(summary)]) expect(text).not.toContain(MARKER);
     // Neither stdout nor stderr is a terminal here: plain timestamped progress lines, no ANSI code anywhere.
@@ -116,7 +116,7 @@ describe('gateway-harness conformance (child process, embedded sandbox)', () => 
     expect(run.stdout).toContain('Authorization: Basic [REDACTED]');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*>/);
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ verdict: 'fail' });
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 1 case failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 1 case failed (TRG-510-V2) \\[target: the embedded sandbox, profile bug-trigger-510-code, not a gateway\\]');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-case="TRG-510-V2"');
     const files = ['junit.xml', 'summary.json', 'summary.md', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8'));
     for (const text of [run.stdout, run.stderr, ...files]) {

@@ -2,7 +2,7 @@
 // failure. Snake_case records: one UNUSABLE line naming the key to set and the fields seen; ids as strings: warnings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../reports/model.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
@@ -10,6 +10,16 @@ import { blankGatewayEnvEachTest, runCli } from '../fixtures/run-cli.ts';
 import { tempDirsRemovedAfterAll } from '../fixtures/temp-dirs.ts';
 
 const tempDir = tempDirsRemovedAfterAll('gh-first-contact-');
+
+/**
+ * A config file of the defaults: the target's config as a user gave it, so no first-contact discovery runs (discovery
+ * learns these shapes: target/discover/discover.test.ts). What is left is the harness's reading of a target it cannot read.
+ */
+function defaultsConfig(): string {
+  const file = join(tempDir(), 'defaults.config.json');
+  writeFileSync(file, '{}\n');
+  return file;
+}
 blankGatewayEnvEachTest();
 
 type Json = Record<string, unknown>;
@@ -85,9 +95,10 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
   });
 
   // Before: 262 of 390 cases FAILED "catalog discovery ... no record with a readable skuId", a balance read among them.
-  it('snake_case records: one UNUSABLE line (exit 2) naming the key to set and the fields seen, no case failed', async () => {
+  // With no config at all, first contact discovers snake_case and the run passes (target/discover/first-contact.test.ts).
+  it('snake_case records under a config of the defaults: one UNUSABLE line (exit 2) naming the key to set and the fields seen, no case failed', async () => {
     const dir = tempDir();
-    const run = await runCli(['conformance', '--target', snakeUrl, '--time-scale', '0.01', '--report-dir', dir]);
+    const run = await runCli(['conformance', '--target', snakeUrl, '--config', defaultsConfig(), '--time-scale', '0.01', '--report-dir', dir]);
     expect(run.code, run.output).toBe(2);
     const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('gateway-harness: '));
     expect(lines).toHaveLength(1);
@@ -107,7 +118,7 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
   // #31 item 5: every skip names the key to set and the candidate fields seen in the record.
   it('a field the mapping cannot read: the case is not verified, naming the key to set and the fields seen', async () => {
     const dir = tempDir();
-    const run = await runCli(['conformance', '--target', renamedUrl, '--time-scale', '0.01', '--grep', '^CAT-CATEGORY-2 ', '--report-dir', dir]);
+    const run = await runCli(['conformance', '--target', renamedUrl, '--config', defaultsConfig(), '--time-scale', '0.01', '--grep', '^CAT-CATEGORY-2 ', '--report-dir', dir]);
     expect(run.code, run.output).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
     expect(summary.verdict).toBe('incomplete');

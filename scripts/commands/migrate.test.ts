@@ -91,7 +91,7 @@ describe('gateway-harness migrate on the embedded sandbox', () => {
       expect(Object.keys(pair)).toEqual(expect.arrayContaining(['purpose', 'v1', 'v2', 'v1Outcome', 'v2Outcome', 'regression', 'contentDiffs', 'fieldCorrespondence', 'latency']));
       expect(pair.latency).toMatchObject({ v1: { p50: expect.any(Number), p95: expect.any(Number) }, v2: { p50: expect.any(Number), p95: expect.any(Number) } });
     }
-    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: migration: 20 v1/v2 pairs compared, no regression [target: the embedded sandbox, profile faithful, not a gateway]');
+    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0]).toBe('## ✅ PASS: migration: 20 v1/v2 pairs compared, no regression \\[target: the embedded sandbox, profile faithful, not a gateway\\]');
     expect(await junitXsdErrors(readFileSync(join(reportDir, 'junit.xml'), 'utf8'))).toEqual([]);
     expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('id="migration"');
   }, 100_000);
