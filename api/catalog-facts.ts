@@ -80,6 +80,18 @@ export function validAmount(sku: SkuView): ValidAmount | undefined {
   return undefined;
 }
 
+/** The amount a cheap valid request may add above the smallest: enough for every cent in between (GEN's amounts). */
+export const CHEAP_AMOUNT_SPAN = 1;
+
+/**
+ * The `n` SKUs whose smallest wallet price (faceValueInWalletCurrency of the minimum) is lowest, skuId breaking ties;
+ * SKUs without one last. Where a run may pick any SKU (GEN), it picks among these, so its money is known in advance.
+ */
+export function cheapestSkus<T extends SkuView & { readonly skuId: number }>(skus: readonly T[], n: number): T[] {
+  const price = (s: SkuView): number => s.minWalletAmount ?? Number.POSITIVE_INFINITY;
+  return [...skus].sort((a, b) => price(a) - price(b) || a.skuId - b.skuId).slice(0, n);
+}
+
 /** Number plan of a catalog/countries record: calling code + first area code, then the rest of numberLength. */
 export function planOfCountry(record: unknown, mapping: FieldMapping): NumberPlan | undefined {
   const view = readCountry(record, mapping.country);

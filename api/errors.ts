@@ -16,6 +16,8 @@ export type HarnessErrorCode =
   | 'GH_ERR_SPEND_CAP'
   /** The ledger line of a charging request could not be made durable: the request was not sent. */
   | 'GH_ERR_LEDGER'
+  /** The wallet's available funds cannot cover the run's plan: stopped before the first charge (exit 2, ledger/funds.ts). */
+  | 'GH_ERR_FUNDS'
   | 'GH_ERR_INTERNAL';
 
 /** Exit codes of the interface contract (DESIGN.md). */
@@ -32,7 +34,7 @@ export class HarnessError extends Error {
     if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
     this.name = 'HarnessError';
     this.code = code;
-    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' ? EXIT.usage : EXIT.checkFailed);
+    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' || code === 'GH_ERR_FUNDS' ? EXIT.usage : EXIT.checkFailed);
   }
 }
 

@@ -18,6 +18,8 @@ import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
 import { LEDGER_FILE } from '../../ledger/entry.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
+import { checkTargetFunds } from '../../ledger/funds-check.ts';
+import { loadFundsPlan } from './money-plan.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
@@ -270,6 +272,8 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
       }
     }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
+    // Before the first charge: the plan priced against the balance; a wallet that cannot cover it stops here (exit 2).
+    if (charging) io.progress.line(await checkTargetFunds(resolved, loadFundsPlan(flags), flags.api === 'v1' ? 'v1' : 'v2', (response) => harnessFaults.add(response)));
     const guarded = charging && (money.ledger || money.cap !== undefined);
     const secrets = credentialSecrets(config.user, config.password);
     let pricesFile: string | undefined;
