@@ -67,15 +67,13 @@ describe('numbers', () => {
 });
 
 describe('amounts', () => {
-  test('open wallet range: inside the wallet-currency bounds, no currency sent', () => {
-    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 100, minFaceValue: 400, maxFaceValue: 8000, faceValueCurrency: 'INR' })).toEqual({ amount: 53 });
-    const tight = validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 5.5 });
-    expect(tight?.amount).toBeGreaterThan(5);
-    expect(tight?.amount).toBeLessThan(5.5);
+  test('open wallet range: the smallest valid amount, its minimum (bounds inclusive), no currency sent', () => {
+    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 100, minFaceValue: 400, maxFaceValue: 8000, faceValueCurrency: 'INR' })).toEqual({ amount: 5 });
+    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 5.5 })).toEqual({ amount: 5 });
   });
 
-  test('open face value range without wallet bounds: its middle in the face value currency', () => {
-    expect(validAmount({ dialingPrefixes: [], minFaceValue: 10, maxFaceValue: 100, faceValueCurrency: 'MXN' })).toEqual({ amount: 55, transactionCurrencyCode: 'MXN' });
+  test('open face value range without wallet bounds: its minimum in the face value currency', () => {
+    expect(validAmount({ dialingPrefixes: [], minFaceValue: 10, maxFaceValue: 100, faceValueCurrency: 'MXN' })).toEqual({ amount: 10, transactionCurrencyCode: 'MXN' });
   });
 
   test('fixed denomination: the face value in its own currency', () => {
@@ -117,10 +115,10 @@ describe('readable SKUs', () => {
     );
     expect(range).toMatchObject({ minFaceValue: 10, maxFaceValue: 100, faceValueCurrency: 'MXN' });
     expect(range?.minWalletAmount).toBeUndefined();
-    expect(validAmount(range ?? { dialingPrefixes: [] })).toEqual({ amount: 55, transactionCurrencyCode: 'MXN' });
+    expect(validAmount(range ?? { dialingPrefixes: [] })).toEqual({ amount: 10, transactionCurrencyCode: 'MXN' });
     expect(validAmount(fixed ?? { dialingPrefixes: [] })).toEqual({ amount: 50, transactionCurrencyCode: 'INR' });
     // Without a currencyCode the bounds stay wallet-currency bounds.
     const [plain] = readCatalogSkus([{ skuId: 3, minAmount: 5, maxAmount: 9 }], 'v1', DEFAULT_FIELD_MAPPING);
-    expect(validAmount(plain ?? { dialingPrefixes: [] })).toEqual({ amount: 7 });
+    expect(validAmount(plain ?? { dialingPrefixes: [] })).toEqual({ amount: 5 });
   });
 });

@@ -64,28 +64,32 @@ export function isFaceRange(sku: SkuView): boolean {
   return sku.minFaceValue !== undefined && sku.maxFaceValue !== undefined && sku.maxFaceValue > sku.minFaceValue;
 }
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
-
-/** Strictly inside (min, max): a whole number when one fits, else the middle to the cent. */
-function middle(min: number, max: number): number {
-  const whole = Math.round((min + max) / 2);
-  return whole > min && whole < max ? whole : round2((min + max) / 2);
-}
-
 /**
- * An amount inside the SKU's bounds. Open wallet range: its middle in the wallet currency (no transactionCurrencyCode:
- * spec "amount ... in the customer wallet currency when transactionCurrencyCode is absent"). Open face value range: its
- * middle in the face value currency. Fixed: the face value in its own currency (spec: transactionCurrencyCode "allowed
- * values are those in the FaceValueCurrency field of the SKU catalog"), which needs no conversion. Else the wallet minimum.
+ * The smallest amount the SKU's bounds accept: a test run spends little (DESIGN.md "First contact": smallest valid
+ * amounts). Bounds are inclusive — spec 001 trigger: an amount "below the minimum of that denomination (5.00 USD)" is
+ * refused, so the minimum itself is not. Open wallet range: its minimum in the wallet currency (no
+ * transactionCurrencyCode: spec "amount ... in the customer wallet currency when transactionCurrencyCode is absent").
+ * Open face value range: its minimum in the face value currency. Fixed: the face value in its own currency (spec:
+ * transactionCurrencyCode "allowed values are those in the FaceValueCurrency field of the SKU catalog"), which needs no
+ * conversion. Else the wallet minimum. A case that needs another amount (bounds, GEN) asks for it itself.
  */
 export function validAmount(sku: SkuView): ValidAmount | undefined {
-  if (isRange(sku)) return { amount: middle(sku.minWalletAmount as number, sku.maxWalletAmount as number) };
-  if (sku.faceValueCurrency !== undefined) {
-    if (isFaceRange(sku)) return { amount: middle(sku.minFaceValue as number, sku.maxFaceValue as number), transactionCurrencyCode: sku.faceValueCurrency };
-    if (sku.minFaceValue !== undefined) return { amount: sku.minFaceValue, transactionCurrencyCode: sku.faceValueCurrency };
-  }
+  if (isRange(sku)) return { amount: sku.minWalletAmount as number };
+  if (sku.faceValueCurrency !== undefined && sku.minFaceValue !== undefined) return { amount: sku.minFaceValue, transactionCurrencyCode: sku.faceValueCurrency };
   if (sku.minWalletAmount !== undefined) return { amount: sku.minWalletAmount };
   return undefined;
+}
+
+/** The amount a cheap valid request may add above the smallest: enough for every cent in between (GEN's amounts). */
+export const CHEAP_AMOUNT_SPAN = 1;
+
+/**
+ * The `n` SKUs whose smallest wallet price (faceValueInWalletCurrency of the minimum) is lowest, skuId breaking ties;
+ * SKUs without one last. Where a run may pick any SKU (GEN), it picks among these, so its money is known in advance.
+ */
+export function cheapestSkus<T extends SkuView & { readonly skuId: number }>(skus: readonly T[], n: number): T[] {
+  const price = (s: SkuView): number => s.minWalletAmount ?? Number.POSITIVE_INFINITY;
+  return [...skus].sort((a, b) => price(a) - price(b) || a.skuId - b.skuId).slice(0, n);
 }
 
 /** Number plan of a catalog/countries record: calling code + first area code, then the rest of numberLength. */

@@ -18,6 +18,8 @@ export type HarnessErrorCode =
   | 'GH_ERR_LEDGER'
   /** A file of the run could not be written: no space left on its device (ENOSPC, EDQUOT); said with the path (exit 1). */
   | 'GH_ERR_DISK_FULL'
+  /** The wallet's available funds cannot cover the run's plan: stopped before the first charge (exit 2, ledger/funds.ts). */
+  | 'GH_ERR_FUNDS'
   | 'GH_ERR_INTERNAL';
 
 /** Exit codes of the interface contract (DESIGN.md). */
@@ -34,7 +36,7 @@ export class HarnessError extends Error {
     if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
     this.name = 'HarnessError';
     this.code = code;
-    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' ? EXIT.usage : EXIT.checkFailed);
+    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' || code === 'GH_ERR_FUNDS' ? EXIT.usage : EXIT.checkFailed);
   }
 }
 

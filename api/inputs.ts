@@ -14,7 +14,7 @@ export interface InputSku {
   readonly productId?: number;
   readonly countryCode?: string;
   readonly categoryId?: number;
-  /** An amount the SKU's bounds accept (api/catalog-facts.ts validAmount). */
+  /** The smallest amount the SKU's bounds accept (api/catalog-facts.ts validAmount). */
   readonly amount?: ValidAmount;
   /** Open range of amounts: never a bundle, so never subject to a loan. */
   readonly range?: boolean;

@@ -47,7 +47,15 @@ export interface TargetConfig {
   readonly writePaths: Readonly<Record<string, string>>;
   readonly fieldMapping: FieldMapping;
   readonly sandbox: { readonly seed: number; readonly profile?: string };
+  /**
+   * How the balance reads as available funds (ledger/funds.ts): 'prepaid' — the spec's "with prepaid terms the balance
+   * is returned with a negative sign to indicate available funds"; 'credit' — "the balance is the amount owed" (no limit
+   * shown: a plan is not priced against it); absent/'auto' — a negative balance is prepaid funds, anything else is not judged.
+   */
+  readonly walletTerms?: WalletTerms;
 }
+
+export type WalletTerms = 'auto' | 'prepaid' | 'credit';
 
 /** A config whose target is known (a given URL, or the embedded sandbox once it listens). */
 export type ResolvedTargetConfig = TargetConfig & { readonly baseUrl: string };

@@ -50,6 +50,14 @@ describe('defaults', () => {
   });
 });
 
+describe('wallet terms (how the balance reads as available funds: ledger/funds.ts)', () => {
+  it('absent by default (auto); set from the config file or GATEWAY_WALLET_TERMS, the env over the file', () => {
+    expect(load({}).walletTerms).toBeUndefined();
+    expect(load({ cwd: withFile({ walletTerms: 'credit' }) }).walletTerms).toBe('credit');
+    expect(load({ cwd: withFile({ walletTerms: 'credit' }), env: { GATEWAY_WALLET_TERMS: 'Prepaid' } }).walletTerms).toBe('prepaid');
+  });
+});
+
 describe('precedence: defaults < file < env < flags', () => {
   const file = withFile({ baseUrl: 'http://file.example', user: 'file-user', password: 'file-pw', environment: 'production', timeScale: 0.5 });
   const env = { GATEWAY_BASE_URL: 'http://env.example', GATEWAY_USER: 'env-user', GATEWAY_PASSWORD: 'env-pw', GATEWAY_ENV: 'sandbox', GATEWAY_TIME_SCALE: '0.25' };
@@ -108,6 +116,7 @@ describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () 
     ['zero flag time scale', { flags: { timeScale: '0' } }, 'config: timeScale (from --time-scale) must be a number greater than 0'],
     ['negative file time scale', { cwd: withFile({ timeScale: -1 }) }, 'config: timeScale (from config file gateway-harness.config.json) must be a number greater than 0'],
     ['bad env kind', { env: { GATEWAY_ENV: 'staging' } }, 'config: environment (from GATEWAY_ENV) must be "sandbox" or "production"'],
+    ['bad wallet terms', { env: { GATEWAY_WALLET_TERMS: 'postpaid' } }, 'config: walletTerms (from GATEWAY_WALLET_TERMS) must be "auto", "prepaid" or "credit"'],
     ['bad target', { flags: { target: 'ftp://x' } }, /^config: baseUrl \(from --target\) must be an http:\/\/ or https:\/\/ URL/],
     ['target with credentials', { env: { GATEWAY_BASE_URL: 'https://u:p@gw.example' } }, /^config: baseUrl \(from GATEWAY_BASE_URL\) must be .* no credentials/],
     ['unknown keys', { cwd: withFile({ user: 'u', tmeScale: 1, extra: true }) }, 'config: config file gateway-harness.config.json has unknown keys "tmeScale", "extra"'],

@@ -15,6 +15,7 @@ export const ENV_VARS = Object.freeze({
   GATEWAY_PASSWORD: 'password',
   GATEWAY_ENV: 'environment',
   GATEWAY_TIME_SCALE: 'timeScale',
+  GATEWAY_WALLET_TERMS: 'walletTerms',
 } as const);
 
 /** CLI flags as commander hands them over (`--time-scale` becomes timeScale). */
@@ -207,7 +208,7 @@ function envLayers(env: LoadConfigOptions['env']): Layer[] {
     if (key === 'baseUrl' && raw !== undefined && raw.trim() === '') throw new HarnessError('GH_ERR_USAGE', EMPTY_BASE_URL);
     // Any other empty variable counts as unset, as shells and CI systems commonly export them empty.
     if (raw === undefined || raw === '') continue;
-    const value = key === 'timeScale' ? numeric(raw) : key === 'environment' ? raw.trim().toLowerCase() : raw;
+    const value = key === 'timeScale' ? numeric(raw) : key === 'environment' || key === 'walletTerms' ? raw.trim().toLowerCase() : raw;
     layers.push({ label: name, values: { [key]: value } });
   }
   return layers;

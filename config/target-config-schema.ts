@@ -99,6 +99,7 @@ export const targetConfigInputSchema = z.strictObject({
   user: credential('user id').optional(),
   password: credential('password').optional(),
   environment: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).optional(),
+  walletTerms: z.enum(['auto', 'prepaid', 'credit'], { error: 'must be "auto", "prepaid" or "credit"' }).optional(),
   timeScale: z
     .number({ error: TIME_SCALE_MESSAGES.positive })
     .gt(0, { error: TIME_SCALE_MESSAGES.positive })
@@ -189,6 +190,7 @@ export function resolveTargetConfig(input: TargetConfigInput): { ok: true; confi
       seed: input.sandbox?.seed ?? CONFIG_DEFAULTS.sandbox.seed,
       ...(input.sandbox?.profile === undefined ? {} : { profile: input.sandbox.profile }),
     },
+    ...(input.walletTerms === undefined ? {} : { walletTerms: input.walletTerms }),
   };
   return { ok: true, config };
 }

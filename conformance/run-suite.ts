@@ -5,6 +5,8 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import { preflight } from '../api/preflight.ts';
 import { redactUrl } from '../api/redact.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import type { FundsPlan } from '../ledger/funds.ts';
+import { checkTargetFunds } from '../ledger/funds-check.ts';
 import type { RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
@@ -28,6 +30,11 @@ export interface SuiteRequest {
   readonly announce?: string;
   /** Aborted by an interruption: no case starts after it (runner.ts RunEnvironment.stop). */
   readonly stop?: AbortSignal;
+  /**
+   * The run's charging plan (the command's: the gate's holds its load too), priced against the balance once the target
+   * proved usable and before any case (ledger/funds.ts): a wallet that cannot cover it throws GH_ERR_FUNDS (exit 2).
+   */
+  readonly funds?: FundsPlan;
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
@@ -75,6 +82,7 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     const checkedAt = Date.now();
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+    if (request.funds !== undefined) request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen));
     const env = { target, settings, timing, mapping: config.fieldMapping };
     let fixtures;
     try {

@@ -7,6 +7,8 @@ import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
 import { addFaultCounts, createFaultTally } from '../api/faults.ts';
 import { runConformanceSuite, suiteTarget, withSimulator } from '../conformance/run-suite.ts';
+import { conformanceFundsPlan } from '../conformance/money-plan.ts';
+import { loadFundsPlan } from '../load/runner/money-plan.ts';
 import { settingsForSandbox } from '../target/embedded.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import { DiscoveryError } from '../target/fixtures.ts';
@@ -85,14 +87,8 @@ function startGateSandbox(config: TargetConfig, request: GateRequest): Promise<R
   });
 }
 
-async function loadPart(
-  request: GateRequest,
-  resolved: ResolvedTargetConfig,
-  sandbox: RunningSandbox | undefined,
-  startedAt: number,
-  notRun: readonly string[],
-): Promise<{ run: LoadRun; section?: LoadSection; error?: ReportInput['error']; interruption?: ReportInterruption }> {
-  const flags: LoadFlags = {
+function gateLoadFlags(request: GateRequest): LoadFlags {
+  return {
     scenario: GATE_LOAD.scenario,
     profile: GATE_LOAD.profile,
     engine: request.engine,
@@ -102,6 +98,26 @@ async function loadPart(
     // With a baseline, every load payload is held against it too (the drift part then checks the shapes once more).
     ...(request.baseline === undefined ? {} : { baseline: request.baseline.dir }),
   };
+}
+
+/**
+ * What the gate charges, priced against the balance before its first charge: conformance's cases and the smoke load
+ * (its mixed schedule counted per operation). The drift check's writes (with a baseline) are few and not counted.
+ */
+function gateFundsPlan(request: GateRequest, cases: Parameters<typeof conformanceFundsPlan>[1], settings: ConformanceSettings): ReturnType<typeof conformanceFundsPlan> {
+  const conformance = conformanceFundsPlan('gate', cases, settings, request.gen);
+  const load = loadFundsPlan(gateLoadFlags(request));
+  return { ...conformance, lines: [...conformance.lines, ...load.lines], unbounded: [...conformance.unbounded, ...load.unbounded] };
+}
+
+async function loadPart(
+  request: GateRequest,
+  resolved: ResolvedTargetConfig,
+  sandbox: RunningSandbox | undefined,
+  startedAt: number,
+  notRun: readonly string[],
+): Promise<{ run: LoadRun; section?: LoadSection; error?: ReportInput['error']; interruption?: ReportInterruption }> {
+  const flags = gateLoadFlags(request);
   const run = await runLoad(flags, resolved, {
     cwd: request.cwd,
     env: request.env,
@@ -187,6 +203,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       api,
       progress: request.progress,
       onResponse: (response) => faults.add(response),
+      funds: gateFundsPlan(request, cases, settings),
       announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
     const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined => interrupt?.interruption(startedAt, { notRun: laterParts(after) });

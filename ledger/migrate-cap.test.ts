@@ -13,7 +13,8 @@ import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
 
 const FUNDS = 10_000;
-const CAP = '500';
+/** Below a complete run's worst case (26 top-ups at their SKU's smallest valid amount, ~5 USD each), above a shorter one's. */
+const CAP = '100';
 const dir = mkdtempSync(join(tmpdir(), 'gh-migrate-cap-'));
 const env = { GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass' };
 
@@ -34,7 +35,7 @@ describe('migrate: the cap must cover a complete comparison before anything is c
     expect(result.stdout).toMatch(/^dry run: migrate against .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\n/);
     const worst = /worst-case spend: (\d+\.\d\d) USD for 26 charging requests/.exec(result.stdout);
     expect(Number(worst?.[1])).toBeGreaterThan(Number(CAP));
-    expect(result.stdout).toMatch(/the cap does NOT cover a complete run: .*more than the cap 500\.00 USD; raise --max-spend to \d+\.\d\d USD or lower --requests to \d+ .*the run would be refused/);
+    expect(result.stdout).toMatch(/the cap does NOT cover a complete run: .*more than the cap 100\.00 USD; raise --max-spend to \d+\.\d\d USD or lower --requests to \d+ .*the run would be refused/);
     fits = /lower --requests to (\d+)/.exec(result.stdout)?.[1];
     expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
   }, 120_000);
@@ -50,7 +51,7 @@ describe('migrate: the cap must cover a complete comparison before anything is c
   it('with the --requests the refusal names, the dry run says the cap covers it, and the run reaches its verdict within the cap', async () => {
     expect(fits, 'the dry run named no --requests the cap covers').toBeDefined();
     const dry = await runCliProcess(migrate('--dry-run', '--requests', fits as string), { env });
-    expect(dry.stdout).toContain('the cap 500.00 USD covers a complete run');
+    expect(dry.stdout).toContain('the cap 100.00 USD covers a complete run');
     const reportDir = join(dir, 'fits');
     const result = await runCliProcess([...migrate('--requests', fits as string), '--report-dir', reportDir], { env });
     expect(result.code, result.output).toBe(0);

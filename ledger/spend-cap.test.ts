@@ -1,5 +1,5 @@
 // The spend cap with many VUs: a top-up load on the Node engine, 16 VUs over 3 worker threads, against a sandbox in
-// production mode, allowed 300 USD. Sending stops before the cap (one counter shared by every thread, not a share per
+// production mode, allowed 15 USD. Sending stops before the cap (one counter shared by every thread, not a share per
 // VU), every charging request the sandbox received has its ledger line, and the reports carry the ledger.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,8 @@ import { LEDGER_FILE } from './entry.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger, ledgerTotals } from './ledger-state.ts';
 
-const CAP = 300;
+/** Top-ups send their SKU's smallest valid amount (0.97 USD and up in this catalog): a 16th of the cap fits none. */
+const CAP = 15;
 const USER = 'cap-agent';
 const PASSWORD = 'cap-secret-9f2e71';
 let sandbox: RunningSandbox;
@@ -46,7 +47,7 @@ describe('spend cap across 16 VUs on 3 engine worker threads', () => {
     expect(totals.unresolved).toEqual([]);
     expect(charged).toBeLessThanOrEqual(CAP);
     expect(outcome.report.ledger?.refused, outcome.output()).toBeGreaterThan(0);
-    // One shared counter: far more than a 16th of the cap was spent (a per-VU share of 18.75 USD fits no top-up here).
+    // One shared counter: far more than a 16th of the cap was spent (a per-VU share of 0.94 USD fits no top-up here).
     expect(charged).toBeGreaterThan(CAP / 2);
     // Every request reserved its worst case under the cap before it was sent.
     expect(transactions.every((t) => t.request.estimate !== undefined)).toBe(true);

@@ -7,7 +7,7 @@ import type { ClientCore } from '../api/client-core.ts';
 import { discoverCatalog, mobileOf, plansOf, toSkuPick } from './catalog.ts';
 
 describe('SKU picks', () => {
-  test('a v2 open range: the middle of its wallet bounds, no currency; marked range (never a bundle)', () => {
+  test('a v2 open range: the smallest valid amount (its wallet minimum), no currency; marked range (never a bundle)', () => {
     const record = {
       skuId: 5,
       productId: 9,
@@ -17,12 +17,12 @@ describe('SKU picks', () => {
       max: { faceValue: 8000, faceValueCurrency: 'INR', faceValueInWalletCurrency: 100 },
     };
     const [sku] = readCatalogSkus([record], 'v2', DEFAULT_FIELD_MAPPING);
-    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 5, productId: 9, countryCode: 'IN', categoryId: 2, range: true, amount: 53 });
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 5, productId: 9, countryCode: 'IN', categoryId: 2, range: true, amount: 5 });
   });
 
-  test('a v1 range: the middle of its bounds in its currencyCode', () => {
+  test('a v1 range: its minimum in its currencyCode', () => {
     const [sku] = readCatalogSkus([{ skuId: 6, minAmount: 10, maxAmount: 100, currencyCode: 'MXN' }], 'v1', DEFAULT_FIELD_MAPPING);
-    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 6, range: true, amount: 55, currency: 'MXN' });
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 6, range: true, amount: 10, currency: 'MXN' });
   });
 
   test('a fixed v1 denomination: its face value in its currency, not a range', () => {

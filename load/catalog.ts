@@ -23,7 +23,7 @@ export interface SkuPick {
   readonly productId?: number;
   readonly countryCode?: string;
   readonly categoryId?: number;
-  /** An amount inside the SKU's bounds (api/catalog-facts.ts validAmount), in `currency` when given, else in the wallet currency. */
+  /** The smallest amount the SKU's bounds accept (api/catalog-facts.ts validAmount), in `currency` when given, else in the wallet currency. */
   readonly amount?: number;
   readonly currency?: string;
   /** Open range (min < max): never a bundle, so never subject to a loan. */

@@ -32,6 +32,7 @@ export const NOT_QUICK: readonly string[] = [
   'ledger/faults-commands.test.ts',
   'ledger/faults-k6.test.ts',
   'ledger/k6-full-disk.test.ts',
+  'ledger/funds-commands.test.ts',
   'ledger/k6-ledger.test.ts',
   'ledger/migrate-cap.test.ts',
   'ledger/reconcile-target.test.ts',

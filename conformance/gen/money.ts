@@ -1,6 +1,7 @@
 // GEN's stateful money sequences: top-ups, status checks and balance reads in generated order, with correlationIds of
 // every valid length and class, against a model of the wallet (fast-check model-based commands); shrunk to the shortest sequence.
 import fc from 'fast-check';
+import { cheapestSkus } from '../../api/catalog-facts.ts';
 import { bodyFacts } from '../request-rules.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { SECTION, submitAndFinish, transactionOf } from '../cases/common.ts';
@@ -12,6 +13,12 @@ import type { GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 
 const VERSION = 'v2';
+
+/** SKUs of each kind a money sequence writes with: the cheapest (api/catalog-facts.ts cheapestSkus), priced in advance. */
+export const GEN_MONEY_SKUS = 5;
+
+/** Most commands of one generated sequence (every one may be a write): what conformance/money-plan.ts counts. */
+export const GEN_MONEY_MAX_COMMANDS = 10;
 
 /** What the spec lets a client predict: the balance after every success, and each transaction's final outcome. */
 interface Model {
@@ -175,10 +182,11 @@ export function moneyCase(options: GenOptions): ConformanceCase {
     exclusive: true,
     assumed: ['charged amount read from the result at fieldMapping.transaction.chargedAmount'],
     arbitrary(ctx, fx) {
-      const skus = usableSkus(fx, bodyFacts('topup')).filter((s) => s.countryCode !== undefined && fx.mobile(s.countryCode) !== undefined);
+      const usable = usableSkus(fx, bodyFacts('topup')).filter((s) => s.countryCode !== undefined && fx.mobile(s.countryCode) !== undefined);
+      const skus = cheapestSkus(usable, GEN_MONEY_SKUS);
       if (skus.length === 0) ctx.skip('the catalog has no RTR SKU with readable amount bounds in a country with a number plan');
-      // PIN and gift card SKUs whose schema-required fields the catalog fills (a few, so a sequence stays cheap).
-      const fillable = (kind: 'pin' | 'giftcard') => usableSkus(fx, bodyFacts(kind)).filter((s) => bodyForSku(ctx, fx, bodyFacts(kind), s) !== undefined).slice(0, 20);
+      // PIN and gift card SKUs whose schema-required fields the catalog fills (the cheapest few, so a sequence stays cheap).
+      const fillable = (kind: 'pin' | 'giftcard') => cheapestSkus(usableSkus(fx, bodyFacts(kind)).filter((s) => bodyForSku(ctx, fx, bodyFacts(kind), s) !== undefined), GEN_MONEY_SKUS);
       // Top-ups weigh most: their amounts (cents included) and ids span the space; PINs and gift cards join the sequence.
       const writes: Array<fc.WeightedArbitrary<GenWrite>> = [{ arbitrary: validWrite(skus, 50).map((write) => ({ kind: 'topup' as const, write })), weight: 6 }];
       for (const kind of ['pin', 'giftcard'] as const) {
@@ -192,7 +200,7 @@ export function moneyCase(options: GenOptions): ConformanceCase {
       const balance = fc.constant(new Balance() as Command);
       return fc.commands(
         [writeCommand, writeCommand, balance, balance, fc.nat(20).map((n) => new Status(n) as Command), fc.nat(20).map((n) => new GiftcardFetch(n) as Command)],
-        { maxCommands: 10, size: 'max', ...(options.replay?.commands === undefined ? {} : { replayPath: options.replay.commands }) },
+        { maxCommands: GEN_MONEY_MAX_COMMANDS, size: 'max', ...(options.replay?.commands === undefined ? {} : { replayPath: options.replay.commands }) },
       );
     },
     show: (commands) => [...commands].map(String).join(' → '),

@@ -558,7 +558,13 @@ const PER_CASE_BUGS: SandboxProfile[] = [
     plantedBug: {
       rule: 'Top-up amount bounds | per denomination (an amount at the minimum lies within them)',
       specSection: 'Limits; Resources and their fields / Top-up request',
-      expectedFailingCases: [...both('AMOUNT-WALLET-AT-MIN', 'AMOUNT-FACE-AT-MIN'), 'LOAN-TWO-STEP'],
+      // Every valid top-up sends its SKU's smallest valid amount (api/catalog-facts.ts validAmount): each one meets the bug.
+      expectedFailingCases: [
+        ...envOf('v1.transaction.status', 'v1.transaction.topup', 'v2.transaction.status', 'v2.transaction.topup'),
+        ...both('TRG-555555', 'TRG-666666', 'LEN-CORR-1', 'LEN-CORR-50', 'LEN-PIN-6', 'POLL-MIXED', 'BAL-CHARGE', 'STATUS-TOPUP-000'),
+        ...both('AMOUNT-WALLET-AT-MIN', 'AMOUNT-FACE-AT-MIN'),
+        'LOAN-TWO-STEP',
+      ],
     },
   },
   {

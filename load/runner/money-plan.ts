@@ -7,11 +7,15 @@ import { harnessClientConfig } from '../../ledger/money-session.ts';
 import { assertCapCurrency, type MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
 import { readWalletCurrency } from '../../ledger/read-prices.ts';
+import { OPERATIONS } from '../../api/operations.ts';
+import type { FundsLine, FundsPlan } from '../../ledger/funds.ts';
+import { mixEntries, mixSchedule } from '../mix.ts';
 import { buildK6Options } from '../profiles.ts';
 import { scenarioOperations } from '../scenarios.ts';
 import type { LoadFlags } from './load-options.ts';
 
-export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
+/** The most iterations the run's executors can start, with the executors in words (undefined: only time bounds them). */
+function iterationsOf(flags: LoadFlags): { iterations?: number; executor: string } {
   const options = buildK6Options({
     scenario: flags.scenario,
     profile: flags.profile,
@@ -32,6 +36,11 @@ export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
   const bounds = scenarios.map(iterationBound);
   const iterations = bounds.some((b) => b === undefined) ? undefined : bounds.reduce<number>((sum, b) => sum + (b ?? 0), 0);
   const executor = scenarios.map((s) => `${s.executor} (${describeScenario(s)})`).join(', ');
+  return { ...(iterations === undefined ? {} : { iterations }), executor };
+}
+
+export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
+  const { iterations, executor } = iterationsOf(flags);
   const note = iterations === undefined ? `at most 1 per iteration; ${executor}: bounded by time` : `at most 1 per iteration; ${executor}: at most ${iterations} iterations`;
   return {
     what: `load ${flags.scenario} (${flags.profile})`,
@@ -56,4 +65,33 @@ export async function checkDryRunCap(config: TargetConfig, money: MoneySettings,
     await client.close();
   }
   return { ...plan, read: "its catalog was read for the wallet's currency" };
+}
+
+/**
+ * The load's charges before it starts (ledger/funds.ts): at most one charging request per iteration, any SKU the flows
+ * may pick at its smallest valid amount. The mixed scenario's schedule is deterministic (iteration i runs cycle[i %
+ * length], load/mix.ts), so its charging writes are counted per operation; other flows count every iteration as one.
+ */
+export function loadFundsPlan(flags: LoadFlags): FundsPlan {
+  const what = `load ${flags.scenario} (${flags.profile})`;
+  const charging = scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges);
+  const { iterations, executor } = iterationsOf(flags);
+  const smaller = 'fewer iterations (--vus, --duration, --rate) or one version (--api v2)';
+  if (charging.length === 0) return { what, lines: [], unbounded: [] };
+  if (iterations === undefined) return { what, lines: [], unbounded: [`${what}: ${executor} is bounded by time only, so its charges are not priced`], smaller };
+  if (flags.scenario !== 'mixed') return { what, lines: [{ operations: charging, count: iterations, amount: 'any-smallest', what }], unbounded: [], smaller };
+  const cycle = mixSchedule(mixEntries(flags.api === 'both' ? ['v1', 'v2'] : [flags.api]));
+  // Iterations 0..n-1 run cycle[i % length]: whole cycles, then the first (n mod length) slots.
+  const counts = new Map<string, number>();
+  cycle.forEach((entry, slot) => {
+    const times = Math.floor(iterations / cycle.length) + (slot < iterations % cycle.length ? 1 : 0);
+    for (const id of entry.operations) counts.set(id, (counts.get(id) ?? 0) + times);
+  });
+  const lines: FundsLine[] = OPERATIONS.filter((op) => op.charges && (counts.get(op.id) ?? 0) > 0).map((op) => ({
+    operations: [op],
+    count: counts.get(op.id) ?? 0,
+    amount: 'any-smallest',
+    what,
+  }));
+  return { what, lines, unbounded: [], smaller };
 }

@@ -22,6 +22,8 @@ import { assertHeadroom, DEFAULT_DISK_HEADROOM, type DiskHeadroom } from '../../
 import { guardK6Ledger, type K6LedgerGuard } from '../../ledger/k6-guard.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
+import { checkTargetFunds } from '../../ledger/funds-check.ts';
+import { loadFundsPlan } from './money-plan.ts';
 import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
 import { generatorReport, mergeBySecond, type GeneratorPoint, type GeneratorReport } from '../../reports/generator.ts';
@@ -355,6 +357,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       }
     }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
+    // Before the first charge: the plan priced against the balance; a wallet that cannot cover it stops here (exit 2).
+    if (charging) io.progress.line(await checkTargetFunds(resolved, loadFundsPlan(flags), flags.api === 'v1' ? 'v1' : 'v2', (response) => harnessFaults.add(response)));
     const guarded = charging && (money.ledger || money.cap !== undefined);
     const secrets = credentialSecrets(config.user, config.password);
     let pricesFile: string | undefined;

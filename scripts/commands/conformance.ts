@@ -11,6 +11,7 @@ import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
 import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
 import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
 import { runConformanceSuite, suiteTarget, withSimulator } from '../../conformance/run-suite.ts';
+import { conformanceFundsPlan } from '../../conformance/money-plan.ts';
 import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
@@ -217,6 +218,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         progress,
         onResponse: (response) => faults.add(response),
         stop: interrupt.signal,
+        funds: conformanceFundsPlan(mode, cases, settings, mode === 'fuzz' || opts.gen !== false ? genOptionsFrom(opts, mode) : undefined),
         announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
       });
     } finally {

@@ -1,0 +1,77 @@
+// The money of a conformance run, known before it starts: for every selected case, the most charging requests it sends
+// when the gateway follows the spec, and at which amounts — priced against the wallet by ledger/funds.ts.
+import { getOperation, OPERATIONS, type ApiVersion, type Operation } from '../api/operations.ts';
+import { needsTransaction, prerequisiteWrite } from '../api/inputs.ts';
+import type { FundsLine, FundsPlan, PlannedAmount } from '../ledger/funds.ts';
+import type { ConformanceSettings } from '../target/settings.ts';
+import type { GenOptions } from './gen/options.ts';
+import { GEN_MONEY_MAX_COMMANDS, GEN_MONEY_SKUS } from './gen/money.ts';
+import type { ConformanceCase } from './types.ts';
+
+const write = (version: ApiVersion, purpose: string): Operation => getOperation(`${version}.${purpose}`);
+
+interface Need {
+  readonly purposes: readonly string[];
+  readonly count: number;
+  readonly amount: PlannedAmount;
+}
+
+const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ purposes: [purpose], count: 1, amount }];
+
+/**
+ * Scenario cases that charge, by id: what each sends when the gateway follows the spec. A request the spec says is
+ * refused (a trigger, a broken rule, an amount outside the bounds) is counted where the case sends it as valid only.
+ * A failing GEN property shrinks with more requests (bounded by its time limit, not by count): not counted.
+ */
+const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined) => Need[]]> = [
+  [/^POLL-MIXED-/, (s) => [{ purposes: ['transaction.topup'], count: s.pollLoadTransactions, amount: 'smallest' }]],
+  [/^GEN-TOPUP-VALID-/, (_s, gen) => [{ purposes: ['transaction.topup'], count: gen?.budget.runs ?? 0, amount: 'near-smallest' }]],
+  [
+    /^GEN-MONEY-SEQUENCE-/,
+    (_s, gen) => [{ purposes: ['transaction.topup', 'transaction.pin', 'transaction.giftcard'], count: (gen?.budget.runs ?? 0) * GEN_MONEY_MAX_COMMANDS, amount: { cheapest: GEN_MONEY_SKUS } }],
+  ],
+  // A bound itself, a face value amount, a loan on top of the face value: up to the SKU's highest price.
+  [/^AMOUNT-.*-AT-MAX-|^CUR-TOPUP-FACE-|^LOAN-/, () => one('transaction.topup', 'highest')],
+  [/^AMOUNT-.*-AT-MIN-|^TRG-|^BAL-CHARGE-|^LEN-CORR-|^LEN-PIN-|^STATUS-TOPUP-/, () => one('transaction.topup')],
+  [/^LEN-BILLCUR-/, () => one('transaction.billpay', 'highest')],
+  [/^LEN-AREA-/, () => one('transaction.sim-portin')],
+  [/^STATUS-PIN-/, () => one('transaction.pin')],
+  [/^STATUS-GIFTCARD-|^GIFT-852-/, () => one('transaction.giftcard')],
+];
+
+/** ENV-<operation>: the operation itself when it charges, or the write a linked read is prepared with. */
+function envNeeds(testCase: ConformanceCase): Need[] {
+  const op = OPERATIONS.find((o) => `ENV-${o.id}` === testCase.id);
+  if (op === undefined) return [];
+  if (op.charges) return one(op.purpose);
+  const prior = needsTransaction(op) ? prerequisiteWrite(op) : undefined;
+  return prior === undefined ? [] : one(prior.purpose);
+}
+
+/** What one case sends that charges (empty when nothing). */
+export function caseNeeds(testCase: ConformanceCase, settings: ConformanceSettings, gen: GenOptions | undefined): Need[] {
+  if (testCase.kind === 'request') return getOperation(testCase.operationId).charges ? one(getOperation(testCase.operationId).purpose) : [];
+  if (testCase.id.startsWith('ENV-')) return envNeeds(testCase);
+  const rule = SCENARIO_NEEDS.find(([match]) => match.test(testCase.id));
+  return rule === undefined ? [] : rule[1](settings, gen);
+}
+
+/** The run's plan: one line per case that charges, in the case's version. */
+export function conformanceFundsLines(cases: readonly ConformanceCase[], settings: ConformanceSettings, gen: GenOptions | undefined): FundsLine[] {
+  return cases.flatMap((c) =>
+    caseNeeds(c, settings, gen)
+      .filter((need) => need.count > 0)
+      .map((need) => ({ operations: need.purposes.map((p) => write(c.api, p)), count: need.count, amount: need.amount, what: c.id })),
+  );
+}
+
+/** The conformance plan of a command ("conformance", "gate"): what a smaller one is, in words. */
+export function conformanceFundsPlan(what: string, cases: readonly ConformanceCase[], settings: ConformanceSettings, gen: GenOptions | undefined): FundsPlan {
+  const timeBound = gen !== undefined && gen.budget.runs >= 100_000;
+  return {
+    what,
+    lines: conformanceFundsLines(cases, settings, gen).filter((line) => !(timeBound && line.what.startsWith('GEN-'))),
+    unbounded: timeBound ? ['GEN with a time budget only (--gen-budget <duration>): its runs are bounded by time'] : [],
+    smaller: 'fewer GEN runs (--gen-budget 5) or fewer POLL top-ups (settings pollLoadTransactions)',
+  };
+}

@@ -1,0 +1,75 @@
+// The reads behind ledger/funds.ts: the balance, the price book and the catalog's SKUs per category, then the plan
+// priced against the funds. Every command that charges calls it once (Node side), before its first charging request.
+import { readCatalogSkus, type CatalogSku } from '../api/catalog-facts.ts';
+import type { ClientCore } from '../api/client-core.ts';
+import type { GatewayResponse } from '../api/envelope.ts';
+import type { FieldMapping } from '../api/field-mapping.ts';
+import { CATEGORY_IDS, type Operation } from '../api/operations.ts';
+import type { ResolvedTargetConfig, WalletTerms } from '../api/target-config.ts';
+import { createGatewayClient } from '../client/gateway-client.ts';
+import { harnessClientConfig } from './money-session.ts';
+import { assertFundsCover, fundsLine, pricePlan, readFunds, versionPlan, type FundsPlan, type PricedPlan, type SkusOf } from './funds.ts';
+import { readBalance, readPriceBook } from './read-prices.ts';
+
+export interface FundsCheck {
+  readonly client: Pick<ClientCore, 'call'>;
+  readonly mapping: FieldMapping;
+  readonly balanceVersion: 'v1' | 'v2';
+  readonly terms?: WalletTerms;
+  readonly plan: FundsPlan;
+}
+
+async function records(client: Pick<ClientCore, 'call'>, operationId: string, query?: Record<string, number>): Promise<unknown[]> {
+  const { response } = await client.call(operationId, query === undefined ? {} : { query });
+  const payLoad = response.envelope?.payLoad;
+  return response.classification.outcome === 'Successful' && Array.isArray(payLoad) ? payLoad : [];
+}
+
+/** The SKUs of each operation's input rule category (v2 SKUs; gift cards from the first page of their list). */
+export async function readSkusOf(client: Pick<ClientCore, 'call'>, mapping: FieldMapping): Promise<SkusOf> {
+  const skus = readCatalogSkus(await records(client, 'v2.catalog.skus'), 'v2', mapping);
+  const giftcards = readCatalogSkus(await records(client, 'v2.catalog.skus-giftcards', { pageSize: 100 }), 'giftcard', mapping);
+  return (op: Operation): readonly CatalogSku[] => {
+    const category = op.inputs?.sku?.category;
+    if (category === undefined) return [];
+    if (category === 'any') return [...skus, ...giftcards];
+    return category === 'Gift Card' ? giftcards : skus.filter((s) => s.categoryId === CATEGORY_IDS[category]);
+  };
+}
+
+/**
+ * Reads the balance, prices the plan from the target's catalog and throws GH_ERR_FUNDS (exit 2) when the funds cannot
+ * cover it; otherwise returns the line to say. Reads only: nothing charging has been sent when it throws.
+ */
+export async function checkFunds(check: FundsCheck): Promise<{ readonly line: string; readonly priced: PricedPlan }> {
+  const funds = readFunds(await readBalance(check.client, check.balanceVersion), check.terms);
+  const prices = (await readPriceBook(check.client, check.mapping)).book;
+  const skusOf = await readSkusOf(check.client, check.mapping);
+  const currency = prices.wallet ?? 'wallet currency';
+  const priced = pricePlan(check.plan, skusOf, prices, currency);
+  assertFundsCover(check.plan, priced, funds, pricePlan(versionPlan(check.plan, 'v2'), skusOf, prices, currency));
+  return { line: fundsLine(check.plan, priced, funds), priced };
+}
+
+/**
+ * The check on the command's own short-lived client (the harness's real-time floors): the line to say, or GH_ERR_FUNDS
+ * thrown. A plan with nothing to price (no charging request, or bounded by time only) reads nothing and says so.
+ */
+export async function checkTargetFunds(
+  config: ResolvedTargetConfig,
+  plan: FundsPlan,
+  balanceVersion: 'v1' | 'v2',
+  onResponse?: (response: GatewayResponse) => void,
+): Promise<string> {
+  if (plan.lines.length === 0) {
+    return plan.unbounded.length === 0 ? `money: ${plan.what} sends nothing that charges` : `money: ${plan.unbounded.join('; ')}`;
+  }
+  // Its responses count with the command's (the fault tally: every response that was no gateway answer is counted).
+  const client = createGatewayClient(harnessClientConfig(config), onResponse === undefined ? {} : { hooks: { afterResponse: (exchange) => onResponse(exchange.response) } });
+  try {
+    const check = { client, mapping: config.fieldMapping, balanceVersion, plan };
+    return (await checkFunds(config.walletTerms === undefined ? check : { ...check, terms: config.walletTerms })).line;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,106 @@
+// The money of a test run against a standalone `gateway-harness sandbox` (real child processes): the gate passes on the
+// sandbox's default funds; a wallet that cannot cover a gate or load plan stops it before the first charge, in one line.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SAMPLE_LOAN_NUMBERS } from '../sandbox/data/index.ts';
+import { STATS_PATH } from '../sandbox/app.ts';
+import { waitFor } from '../sandbox/routes/testing.ts';
+import { cleanEnv, spawnCli, type CliChild } from '../scripts/fixtures/run-cli.ts';
+
+const USER = 'funds-agent';
+const PASSWORD = 'Funds-Pass-31';
+const RUN_TIMEOUT_MS = 240_000;
+const work = mkdtempSync(join(tmpdir(), 'gh-funds-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** `gateway-harness sandbox` (time scale 0.01, default funds unless given), once it says where it listens. */
+async function standaloneSandbox(funds?: number): Promise<{ child: CliChild; url: string }> {
+  const args = ['sandbox', '--time-scale', '0.01', '--user', USER, '--password', PASSWORD, ...(funds === undefined ? [] : ['--funds', String(funds)])];
+  const child = spawnCli(args, { env: cleanEnv(), cwd: work });
+  await waitFor(() => /sandbox listening on (\S+)/.test(child.stdout()) || child.hasExited(), 'the sandbox listening', { timeoutMs: 30_000, intervalMs: 20 });
+  const url = /sandbox listening on (\S+)/.exec(child.stdout())?.[1];
+  if (url === undefined) throw new Error(`the sandbox did not start: ${child.output()}`);
+  return { child, url };
+}
+
+async function run(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(args, { env: cleanEnv({ GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD }), cwd: work });
+  const { code } = await child.exited;
+  return { code, stdout: child.stdout(), stderr: child.stderr() };
+}
+
+const auth = { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` };
+
+/** The wallet's available funds (the sandbox serves them negated: prepaid terms). */
+async function funds(url: string): Promise<number> {
+  const res = await fetch(`${url}/api/v2/account/balance`, { headers: auth });
+  return -((await res.json()) as { payLoad: number }).payLoad;
+}
+
+async function chargingRequests(url: string): Promise<number> {
+  const res = await fetch(`${url}${STATS_PATH}`, { headers: auth });
+  return ((await res.json()) as { chargingRequests: number }).chargingRequests;
+}
+
+/** The conformance settings a user gives for this sandbox: its loan numbers (LOAN-TWO-STEP needs one). */
+function settingsFile(): string {
+  const path = join(work, 'settings.json');
+  writeFileSync(path, JSON.stringify({ loanNumbers: SAMPLE_LOAN_NUMBERS }));
+  return path;
+}
+
+const gateArgs = (url: string, dir: string): string[] => ['gate', '--target', url, '--time-scale', '0.01', '--engine', 'node', '--report-dir', join(work, dir), '--settings', settingsFile()];
+
+describe('the gate against a standalone sandbox', () => {
+  it('passes on the default funds (10,000 USD): the plan is priced and covered, no top-up refused for lack of funds', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox();
+    try {
+      const gate = await run(gateArgs(url, 'default-funds'));
+      expect(gate.stdout + gate.stderr).toMatch(/money: gate needs up to [\d.]+ USD for \d+ charging requests: covered by the wallet \(balance -10000 /);
+      expect(gate.stdout + gate.stderr).not.toMatch(/Insufficient funds/);
+      expect(gate.stdout.split('\n')[0]).toMatch(/^PASS/);
+      expect(gate.code).toBe(0);
+      // The plan is a bound: what the run spent is within what it was priced at.
+      const priced = Number(/money: gate needs up to ([\d.]+) USD/.exec(gate.stdout + gate.stderr)?.[1]);
+      const spent = 10_000 - (await funds(url));
+      expect(spent).toBeGreaterThan(0);
+      expect(spent).toBeLessThanOrEqual(priced);
+    } finally {
+      await child.stop();
+    }
+  });
+
+  it('a wallet of 1,000 USD: stops before the first charge, one line naming the amount needed and what to do, exit 2', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox(1_000);
+    try {
+      const gate = await run(gateArgs(url, 'small-wallet'));
+      expect(gate.stderr.trim().split('\n')).toHaveLength(1);
+      expect(gate.stderr).toMatch(
+        /^gateway-harness: GH_ERR_FUNDS: gate: the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1000.00 USD .*; top up the wallet by [\d.]+ USD, run one version \(--api v2 needs up to [\d.]+ USD\), run a smaller plan .*; stopped before the first charge\n$/,
+      );
+      expect(gate.stdout + gate.stderr).not.toMatch(/Insufficient funds|FAILED/);
+      expect(gate.code).toBe(2);
+      expect(await chargingRequests(url)).toBe(0);
+    } finally {
+      await child.stop();
+    }
+  });
+});
+
+describe('a load the wallet cannot cover', () => {
+  it('stops before the first charge with the same line, exit 2', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox(1);
+    try {
+      const load = await run(['load', '--target', url, '--time-scale', '0.01', '--engine', 'node', '--scenario', 'topup-flow', '--profile', 'smoke', '--report-dir', join(work, 'load')]);
+      expect(load.stderr).toMatch(
+        /GH_ERR_FUNDS: load topup-flow \(smoke\): the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1.00 USD .* top up the wallet by [\d.]+ USD.*; stopped before the first charge\n$/,
+      );
+      expect(load.code).toBe(2);
+      expect(await chargingRequests(url)).toBe(0);
+    } finally {
+      await child.stop();
+    }
+  });
+});

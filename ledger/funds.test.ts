@@ -1,0 +1,101 @@
+// The plan priced against the wallet (ledger/funds.ts): how a balance reads as available funds (the spec's sign rule,
+// overridable), what a plan costs at the amounts it sends, and the one line that stops a run the wallet cannot cover.
+import { describe, expect, it } from 'vitest';
+import { readCatalogSkus } from '../api/catalog-facts.ts';
+import { isHarnessError } from '../api/errors.ts';
+import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
+import { getOperation } from '../api/operations.ts';
+import { assertFundsCover, fundsLine, pricePlan, readFunds, unitPrice, versionPlan, type FundsPlan } from './funds.ts';
+import { buildPriceBook, priceOfV2Record } from './price-book.ts';
+
+const rtr = (skuId: number, min: number, max: number, countryCode = 'JM') => ({
+  skuId,
+  countryCode,
+  category: 'Rtr',
+  min: { faceValue: min, faceValueCurrency: 'USD', faceValueInWalletCurrency: min, costCurrency: 'USD' },
+  max: { faceValue: max, faceValueCurrency: 'USD', faceValueInWalletCurrency: max },
+});
+const RECORDS = [rtr(1, 5, 100), rtr(2, 20, 50, 'MX')];
+const SKUS = readCatalogSkus(RECORDS, 'v2', DEFAULT_FIELD_MAPPING);
+const PRICES = buildPriceBook(RECORDS.map((r) => priceOfV2Record(r, DEFAULT_FIELD_MAPPING.v2Sku)), 'USD');
+const V1 = getOperation('v1.transaction.topup');
+const V2 = getOperation('v2.transaction.topup');
+
+const plan = (count: number): FundsPlan => ({
+  what: 'gate',
+  lines: [
+    { operations: [V1], count, amount: 'smallest', what: 'POLL-MIXED-V1' },
+    { operations: [V2], count, amount: 'smallest', what: 'POLL-MIXED-V2' },
+  ],
+  unbounded: [],
+  smaller: 'fewer GEN runs (--gen-budget 5)',
+});
+
+describe('the balance as available funds (spec Balance: prepaid funds with a negative sign, credit terms the amount owed)', () => {
+  it('a negative balance is prepaid funds', () => {
+    expect(readFunds(-1000)).toMatchObject({ available: 1000 });
+  });
+
+  it('0 or above is not judged by default (an empty prepaid wallet or an amount owed): said, with the setting that decides', () => {
+    for (const balance of [0, 250]) {
+      const reading = readFunds(balance);
+      expect(reading.available).toBeUndefined();
+      expect(reading.said).toMatch(/walletTerms "prepaid" or "credit"/);
+    }
+  });
+
+  it('walletTerms overrides: prepaid reads 0 as an empty wallet, credit never prices against the amount owed', () => {
+    expect(readFunds(0, 'prepaid')).toMatchObject({ available: 0 });
+    expect(readFunds(-1000, 'credit').available).toBeUndefined();
+    expect(readFunds(undefined).available).toBeUndefined();
+  });
+});
+
+describe('the plan priced at the amounts it sends', () => {
+  it("smallest: the builder's picks at their minimum; highest: their highest price; any-smallest: every SKU's minimum", () => {
+    // The builder prefers Jamaica (the spec's example): SKU 1 first, then SKU 2.
+    expect(unitPrice(V2, 'smallest', SKUS, PRICES, 'USD')).toBe(20);
+    expect(unitPrice(V2, 'highest', SKUS, PRICES, 'USD')).toBe(100);
+    expect(unitPrice(V2, 'any-smallest', SKUS, PRICES, 'USD')).toBe(20);
+    expect(unitPrice(V2, 'near-smallest', SKUS, PRICES, 'USD')).toBe(21);
+    expect(unitPrice(V2, { cheapest: 1 }, SKUS.slice(0, 1), PRICES, 'USD')).toBe(6);
+  });
+
+  it('sums count × the most expensive request of each line; one version is priced apart', () => {
+    const skusOf = () => SKUS;
+    expect(pricePlan(plan(10), skusOf, PRICES, 'USD')).toEqual({ worst: 400, currency: 'USD', requests: 20, unpriced: [] });
+    expect(pricePlan(versionPlan(plan(10), 'v2'), skusOf, PRICES, 'USD')).toMatchObject({ worst: 200, requests: 10 });
+    expect(pricePlan(plan(10), () => [], PRICES, 'USD').unpriced).toEqual(['POLL-MIXED-V1: v1.transaction.topup', 'POLL-MIXED-V2: v2.transaction.topup']);
+  });
+});
+
+describe('a wallet that cannot cover the plan stops the command before the first charge', () => {
+  const skusOf = () => SKUS;
+
+  it('one line: the amount needed, what the wallet holds, and what to do (top up, --api v2, a smaller plan); exit 2', () => {
+    const priced = pricePlan(plan(10), skusOf, PRICES, 'USD');
+    const oneVersion = pricePlan(versionPlan(plan(10), 'v2'), skusOf, PRICES, 'USD');
+    let thrown: unknown;
+    try {
+      assertFundsCover(plan(10), priced, readFunds(-150), oneVersion);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isHarnessError(thrown) && thrown.code).toBe('GH_ERR_FUNDS');
+    expect(isHarnessError(thrown) && thrown.exitCode).toBe(2);
+    const message = (thrown as Error).message;
+    expect(message).toContain('gate: the wallet cannot cover this run: it needs up to 400.00 USD for 20 charging requests');
+    expect(message).toContain('the wallet holds 150.00 USD');
+    expect(message).toContain('top up the wallet by 250.00 USD, run one version (--api v2 needs up to 200.00 USD), run a smaller plan (fewer GEN runs (--gen-budget 5))');
+    expect(message).toMatch(/stopped before the first charge$/);
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('funds that cover it, or that are not known, let the run go ahead and say so', () => {
+    const priced = pricePlan(plan(10), skusOf, PRICES, 'USD');
+    expect(() => assertFundsCover(plan(10), priced, readFunds(-400))).not.toThrow();
+    expect(() => assertFundsCover(plan(10), priced, readFunds(5))).not.toThrow();
+    expect(fundsLine(plan(10), priced, readFunds(-400))).toMatch(/^money: gate needs up to 400.00 USD for 20 charging requests: covered by the wallet/);
+    expect(fundsLine(plan(10), priced, readFunds(5))).toMatch(/not judged|not priced/);
+  });
+});
