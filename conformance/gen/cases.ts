@@ -11,6 +11,7 @@ import { moneyCase } from './money.ts';
 import type { GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 import { writeGenCases } from './writes.ts';
+import { authGenCases } from './auth.ts';
 
 const LANGUAGES = ['en', 'ar'] as const;
 
@@ -150,9 +151,9 @@ function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions):
   });
 }
 
-/** Every GEN case with these options (seed, budget, replay): the writes' from their schemas, paging, filters, money. */
+/** Every GEN case with these options (seed, budget, replay): the writes' from their schemas, authentication, paging, filters, money. */
 export function genCases(options: GenOptions): ConformanceCase[] {
   const filters = FILTERS.flatMap((spec) => (spec.judge.by === 'field' ? [filterValues(spec, spec.judge, options)] : []));
   const writes = writeGenCases(options);
-  return [...writes.concurrent, cursorWalks(options), pageSizesOutside(options), ...filters, ...writes.exclusive, moneyCase(options)];
+  return [...writes.concurrent, ...authGenCases(options), cursorWalks(options), pageSizesOutside(options), ...filters, ...writes.exclusive, moneyCase(options)];
 }
