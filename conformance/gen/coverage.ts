@@ -9,11 +9,11 @@ import { genWriteId } from './writes.ts';
 /** Requests of one generated input, by case kind (a correlationId under 12 characters adds one status read: fresh-id.ts). */
 const REQUESTS: Readonly<Record<KeywordGroup | 'VALID' | 'AMOUNT-OUTSIDE', string>> = {
   VALID: '1 write (+ status polls while 852) + 1 status read for RTR/PIN/gift card',
-  LENGTH: '4: balance, write, balance, status',
-  REQUIRED: '4: balance, write, balance, status',
-  TYPES: '4: balance, write, balance, status',
-  PATTERN: '4: balance, write, balance, status',
-  'AMOUNT-OUTSIDE': '4: balance, write, balance, status',
+  LENGTH: '3: write, balance, status (the balance before is the previous input\'s after)',
+  REQUIRED: '3: write, balance, status (the balance before is the previous input\'s after)',
+  TYPES: '3: write, balance, status (the balance before is the previous input\'s after)',
+  PATTERN: '3: write, balance, status (the balance before is the previous input\'s after)',
+  'AMOUNT-OUTSIDE': '3: write, balance, status (the balance before is the previous input\'s after)',
 };
 
 function keywordsOf(name: RequestBodyName, group: KeywordGroup): string {
@@ -36,7 +36,7 @@ function rowsOf(op: Operation): string[] {
   const name = op.requestBody as RequestBodyName;
   const rows = [`| ${op.id} | \`${genWriteId(op, 'VALID')}\` | valid space: ${validSpace(name)} | ${op.charges ? REQUESTS.VALID : '1'} |`];
   // Without a correlationId there is no status to read.
-  const refused = (group: KeywordGroup): string => (bodyFacts(name).properties.includes('correlationId') ? REQUESTS[group] : '3: balance, write, balance');
+  const refused = (group: KeywordGroup): string => (bodyFacts(name).properties.includes('correlationId') ? REQUESTS[group] : '2: write, balance');
   for (const group of KEYWORD_GROUPS) {
     if (rulesOf(name, group).length > 0) rows.push(`| ${op.id} | \`${genWriteId(op, group)}\` | ${keywordsOf(name, group)} | ${refused(group)} |`);
   }

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { OPERATIONS, type Operation, type RequestBodyName } from '../../api/operations.ts';
 import { successful } from '../checks.ts';
-import { expectAllRefused, expectStatusNotSuccessful } from '../cases/len.ts';
+import { expectAllRefused, expectStatusNotSuccessful, type Attempt } from '../cases/len.ts';
 import { ASSUMED, SECTION, V, submitAndFinish } from '../cases/common.ts';
 import { bodyForSku } from '../bodies.ts';
 import type { Fixtures, SkuFixture } from '../fixtures.ts';
@@ -141,9 +141,27 @@ const GROUP_WORDS: Readonly<Record<KeywordGroup, string>> = {
   PATTERN: 'a character or a length the stated format excludes',
 };
 
+/**
+ * The balance each refused input leaves, carried to the next (exclusive: nothing else moves it), so an input costs one
+ * balance read, not two; reset when the property starts.
+ */
+function balanceCarry(): { reset(): void; refused(probe: CaseContext, op: Operation, attempt: Attempt): Promise<void> } {
+  let last: number | undefined;
+  return {
+    reset: () => {
+      last = undefined;
+    },
+    async refused(probe, op, attempt) {
+      last = await expectAllRefused(probe, op.version, op.id, [attempt], undefined, last === undefined ? {} : { before: last });
+      await statusNotSuccessful(probe, op, attempt.body.correlationId);
+    },
+  };
+}
+
 function invalidCase(options: GenOptions, op: Operation, facts: BodyFacts, group: KeywordGroup): ConformanceCase {
   const rules = rulesOf(facts.name, group);
   const fields = [...new Set(rules.map((r) => r.field))];
+  const carry = balanceCarry();
   return genCase<{ input: WriteInput; broken: Break }>(options, {
     id: genWriteId(op, group),
     title: `a ${facts.table} with exactly one stated rule broken (${GROUP_WORDS[group]}) is refused and charges nothing`,
@@ -152,22 +170,24 @@ function invalidCase(options: GenOptions, op: Operation, facts: BodyFacts, group
     api: op.version,
     exclusive: true,
     assumed: assumedOf(op),
-    arbitrary: (ctx, fx) =>
+    arbitrary: (ctx, fx) => {
+      carry.reset();
       // A currency format is broken from a currency the SKU takes: the break is then of the format alone.
-      writeInput(facts, writeSkus(ctx, fx, facts, (s) => group !== 'PATTERN' || !fields.includes(CURRENCY) || amountChoices(s).some((b) => b.transactionCurrencyCode !== undefined)), group === 'PATTERN' && fields.includes(CURRENCY)).chain((input) =>
+      return writeInput(facts, writeSkus(ctx, fx, facts, (s) => group !== 'PATTERN' || !fields.includes(CURRENCY) || amountChoices(s).some((b) => b.transactionCurrencyCode !== undefined)), group === 'PATTERN' && fields.includes(CURRENCY)).chain((input) =>
         fc.record({ input: fc.constant(input), broken: fc.oneof(...rules.map((r) => r.breaks(r.field === 'amount' ? input.write.amount.amount : r.field === CURRENCY ? input.write.amount.transactionCurrencyCode : r.field === 'skuId' ? input.write.sku.skuId : input.extras[r.field]))) }),
-      ),
+      );
+    },
     show: ({ input, broken }) => `${broken.label}; otherwise ${showInput(input)}`,
     async run(probe, { input, broken }, fx) {
       const body = await applyBreak(await validBody(probe, fx, op, facts, input), broken, probe, op.version);
-      await expectAllRefused(probe, op.version, op.id, [{ label: broken.label, body }]);
-      await statusNotSuccessful(probe, op, body.correlationId);
+      await carry.refused(probe, op, { label: broken.label, body });
     },
   });
 }
 
 /** "Top-up amount bounds | per denomination": stated for the top-up only, so only bodies named topup get it. */
 function amountsOutside(options: GenOptions, op: Operation, facts: BodyFacts): ConformanceCase {
+  const carry = balanceCarry();
   return genCase<{ input: WriteInput; outside: { amount: number; side: 'below' | 'above' } }>(options, {
     id: genWriteId(op, 'AMOUNT-OUTSIDE'),
     title: 'a top-up amount below the minimum (by any amount, negatives included) or above the maximum of its denomination is refused and charges nothing',
@@ -176,16 +196,17 @@ function amountsOutside(options: GenOptions, op: Operation, facts: BodyFacts): C
     api: op.version,
     exclusive: true,
     assumed: assumedOf(op),
-    arbitrary: (ctx, fx) =>
-      writeInput(facts, writeSkus(ctx, fx, facts, (s) => amountChoices(s).some((b) => b.max > b.min))).chain((input) => {
+    arbitrary: (ctx, fx) => {
+      carry.reset();
+      return writeInput(facts, writeSkus(ctx, fx, facts, (s) => amountChoices(s).some((b) => b.max > b.min))).chain((input) => {
         const bounds = amountChoices(input.write.sku).find((b) => b.transactionCurrencyCode === input.write.amount.transactionCurrencyCode) ?? (amountBounds(input.write.sku) as AmountBounds);
         return fc.record({ input: fc.constant(input), outside: amountOutside(bounds) });
-      }),
+      });
+    },
     show: ({ input, outside }) => `amount ${outside.amount} (${outside.side} the bounds); ${showInput(input)}`,
     async run(probe, { input, outside }, fx) {
       const body: Record<string, unknown> = { ...(await validBody(probe, fx, op, facts, input)), amount: outside.amount };
-      await expectAllRefused(probe, op.version, op.id, [{ label: `amount ${outside.amount} ${outside.side} the bounds`, body }]);
-      await statusNotSuccessful(probe, op, body.correlationId);
+      await carry.refused(probe, op, { label: `amount ${outside.amount} ${outside.side} the bounds`, body });
     },
   });
 }
