@@ -16,6 +16,8 @@ export interface RequestInput {
   readonly acceptLanguage?: string;
   /** Send no Authorization header at all (conformance checks the gateway's answer to a missing credential). */
   readonly omitAuthorization?: boolean;
+  /** Send this Authorization value instead of the target's Basic credentials (conformance's authentication space). */
+  readonly authorization?: string;
 }
 
 /** What the builder needs of a target: where it is and how to authenticate. */
@@ -95,7 +97,7 @@ export function buildRequest(operation: Operation | string, input: RequestInput,
     headers[name] = value;
   }
   if (input.acceptLanguage !== undefined) headers['Accept-Language'] = input.acceptLanguage;
-  if (input.omitAuthorization !== true) headers.Authorization = basicAuthorization(target.user, target.password);
+  if (input.omitAuthorization !== true) headers.Authorization = input.authorization ?? basicAuthorization(target.user, target.password);
 
   if (input.body === undefined) return { operationId: op.id, method: op.method, url, headers };
   const body = typeof input.body === 'string' ? input.body : JSON.stringify(input.body);

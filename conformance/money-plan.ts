@@ -6,6 +6,7 @@ import type { FundsLine, FundsPlan, PlannedAmount } from '../ledger/funds.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import type { GenOptions } from './gen/options.ts';
 import { GEN_MONEY_MAX_COMMANDS, GEN_MONEY_SKUS } from './gen/money.ts';
+import { genWriteId, validRuns } from './gen/writes.ts';
 import type { ConformanceCase } from './types.ts';
 
 const write = (version: ApiVersion, purpose: string): Operation => getOperation(`${version}.${purpose}`);
@@ -25,11 +26,13 @@ const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ 
  */
 const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined) => Need[]]> = [
   [/^POLL-MIXED-/, (s) => [{ purposes: ['transaction.topup'], count: s.pollLoadTransactions, amount: 'smallest' }]],
-  [/^GEN-TOPUP-VALID-/, (_s, gen) => [{ purposes: ['transaction.topup'], count: gen?.budget.runs ?? 0, amount: 'near-smallest' }]],
   [
     /^GEN-MONEY-SEQUENCE-/,
     (_s, gen) => [{ purposes: ['transaction.topup', 'transaction.pin', 'transaction.giftcard'], count: (gen?.budget.runs ?? 0) * GEN_MONEY_MAX_COMMANDS, amount: { cheapest: GEN_MONEY_SKUS } }],
   ],
+  // GEN-AUTH: the top-up's right credentials charge once a run; the status check reads a top-up it made first.
+  [/^GEN-AUTH-v[12]\.transaction\.topup$/, (_s, gen) => [{ purposes: ['transaction.topup'], count: gen?.budget.runs ?? 0, amount: 'smallest' }]],
+  [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
   // A bound itself, a face value amount, a loan on top of the face value: up to the SKU's highest price.
   [/^AMOUNT-.*-AT-MAX-|^CUR-TOPUP-FACE-|^LOAN-/, () => one('transaction.topup', 'highest')],
   [/^AMOUNT-.*-AT-MIN-|^TRG-|^BAL-CHARGE-|^LEN-CORR-|^LEN-PIN-|^STATUS-TOPUP-/, () => one('transaction.topup')],
@@ -48,10 +51,17 @@ function envNeeds(testCase: ConformanceCase): Need[] {
   return prior === undefined ? [] : one(prior.purpose);
 }
 
+/** GEN-<write>-VALID-<V>: every charging write's valid space, a charge a run at the cheap end of its SKUs' bounds. */
+function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): Need[] {
+  const op = OPERATIONS.find((o) => o.charges && o.version === testCase.api && genWriteId(o, 'VALID') === testCase.id);
+  return op === undefined || gen === undefined ? [] : [{ purposes: [op.purpose], count: validRuns(gen, op), amount: 'near-smallest' }];
+}
+
 /** What one case sends that charges (empty when nothing). */
 export function caseNeeds(testCase: ConformanceCase, settings: ConformanceSettings, gen: GenOptions | undefined): Need[] {
   if (testCase.kind === 'request') return getOperation(testCase.operationId).charges ? one(getOperation(testCase.operationId).purpose) : [];
   if (testCase.id.startsWith('ENV-')) return envNeeds(testCase);
+  if (/^GEN-.*-VALID-V[12]$/.test(testCase.id)) return genValidNeeds(testCase, gen);
   const rule = SCENARIO_NEEDS.find(([match]) => match.test(testCase.id));
   return rule === undefined ? [] : rule[1](settings, gen);
 }

@@ -2,6 +2,8 @@
 // exclusive (balance-sensitive) cases one at a time. Every case's response passes the envelope invariants; failures are typed.
 import { assumedPathMissing as isAssumedPathMissing } from '../api/assumed-path.ts';
 import type { ApiVersion } from '../api/operations.ts';
+import { variantAuthorization } from './credential-variants.ts';
+import type { Environment } from '../api/target-config.ts';
 import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest, RequestInput, TargetConnection } from '../api/request-builder.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
@@ -21,9 +23,9 @@ import type { Timing } from './timing.ts';
 import {
   SkipCase,
   StepFailed,
+  VariantUnavailable,
   type CallOptions,
   type CaseContext,
-  type Credentials,
   type CaseResult,
   type Check,
   type ConformanceCase,
@@ -44,6 +46,8 @@ export interface ConformanceTarget {
   readonly connectTimeoutMs: number;
   /** Status codes meaning "no such transaction" (config `poll.notFoundCodes`, assumed). */
   readonly notFoundCodes: readonly string[];
+  /** The configured environment; absent: a sandbox the caller started. Near-miss passwords are never sent to production. */
+  readonly environment?: Environment;
 }
 
 /** What a run reports while it goes (the command's progress lines; the runner itself prints nothing). */
@@ -111,7 +115,8 @@ class RunState {
 
   constructor(readonly env: RunEnvironment) {
     const c = env.target.connection;
-    this.secrets = [c.password, c.user].filter((s) => s.length >= 3);
+    const other = env.settings.otherEnvironment;
+    this.secrets = [c.password, c.user, ...(other === undefined ? [] : [other.password, other.user])].filter((s) => s.length >= 3);
     // A password that differs from the real one in every case (never a prefix or suffix of it).
     this.wrongConnection = { ...c, password: `wrong-${randomChars(12)}` };
     this.transactions = new TransactionTracker(this.statusPolicy());
@@ -122,7 +127,7 @@ class RunState {
   }
 
   /** A client core on the run's target; `hooks` see every request (transactions are tracked for every core). */
-  core(options: { credentials: Credentials; caseId: string; hooks?: ClientHooks }): ClientCore {
+  core(options: { credentials: 'valid' | 'none' | 'wrong'; caseId: string; hooks?: ClientHooks }): ClientCore {
     const { target, timing } = this.env;
     const hooks = options.hooks;
     return createClientCore({
@@ -264,10 +269,14 @@ class Context implements CaseContext {
 
   call(operationId: string, input: RequestInput, options: CallOptions = {}): Promise<Exchange> {
     const credentials = options.credentials ?? 'valid';
-    const core = this.core(credentials, options.checkEnvelope !== false);
-    return core
-      .call(operationId, credentials === 'none' ? { ...input, omitAuthorization: true } : input, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs })
-      .then((exchange) => this.run.toExchange(exchange));
+    if (typeof credentials === 'object' && this.run.env.target.environment === 'production') {
+      // A near-miss password can lock an agent out: the authentication space is a sandbox's only.
+      throw new VariantUnavailable('varied credentials are never sent to production');
+    }
+    const variant = typeof credentials === 'object' ? variantAuthorization(credentials, this.run.env.target.connection, this.settings.otherEnvironment) : undefined;
+    const core = this.core(typeof credentials === 'object' ? 'valid' : credentials, options.checkEnvelope !== false);
+    const sent = credentials === 'none' ? { ...input, omitAuthorization: true } : variant === undefined ? input : { ...input, authorization: variant };
+    return core.call(operationId, sent, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs }).then((exchange) => this.run.toExchange(exchange));
   }
 
   /** After a case timeout: nothing more of this case is sent (its pending work may still be running). */
@@ -279,7 +288,7 @@ class Context implements CaseContext {
    * A client core for this case: every response it receives passes the envelope invariants (unless it serves catalog
    * discovery or is a reference request, `checkEnvelope: false`) and counts as a request of the case. Cheap: a few closures over the run's shared transport.
    */
-  private core(credentials: Credentials, invariants: boolean): ClientCore {
+  private core(credentials: 'valid' | 'none' | 'wrong', invariants: boolean): ClientCore {
     return this.run.core({
       credentials,
       caseId: this.caseId,

@@ -26,6 +26,7 @@ export function createNodeConformanceTarget(config: ResolvedTargetConfig): NodeC
     transport,
     connectTimeoutMs,
     notFoundCodes: config.poll.notFoundCodes,
+    environment: config.environment,
     close: () => transport.close(),
   };
 }

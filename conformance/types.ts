@@ -75,7 +75,32 @@ export interface Exchange {
   readonly response: GatewayResponse;
 }
 
-export type Credentials = 'valid' | 'none' | 'wrong';
+/**
+ * Credentials the runner derives from the target's (a case never sees the password): the spec's Authentication space.
+ * `password-prefix` cuts characters from the end, `password-case` changes the case of the first letter at or after `at`
+ * (modulo the length), `other-environment` sends the settings' `otherEnvironment` credentials.
+ */
+export type CredentialVariant =
+  | { readonly kind: 'scheme'; readonly scheme: string }
+  | { readonly kind: 'empty-user' }
+  | { readonly kind: 'empty-password' }
+  | { readonly kind: 'unknown-user'; readonly user: string }
+  | { readonly kind: 'password-prefix'; readonly cut: number }
+  | { readonly kind: 'password-extension'; readonly extra: string }
+  | { readonly kind: 'password-case'; readonly at: number }
+  | { readonly kind: 'no-colon' }
+  | { readonly kind: 'not-base64'; readonly token: string }
+  | { readonly kind: 'other-environment' };
+
+export type Credentials = 'valid' | 'none' | 'wrong' | CredentialVariant;
+
+/** The target's credentials cannot be varied that way (a password without letters has no case change). */
+export class VariantUnavailable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'VariantUnavailable';
+  }
+}
 
 export interface CallOptions {
   /** Client response timeout for this call (ms, real time); default: the run's request timeout. */

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { HarnessError } from '../api/errors.ts';
 import type { TargetConfig } from '../api/target-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import { LOAD_SANDBOX_FUNDS } from '../sandbox/behaviour.ts';
+import { getProfile } from '../sandbox/profiles/registry.ts';
 import { mergeSettings, parseSettings, type ConformanceSettings } from './settings.ts';
 
 /** Path of a JSON settings file (conformance/settings.ts): the command's default when --settings is not given. */
@@ -25,9 +27,15 @@ export function readSettingsFile(path: string): ConformanceSettings {
   return parseSettings(json, path);
 }
 
-/** Starts the embedded sandbox for a config without baseUrl, on 127.0.0.1 port 0, at the config's time scale. */
+/**
+ * Starts the embedded sandbox for a config without baseUrl, on 127.0.0.1 port 0, at the config's time scale. Its wallet
+ * is the load runs' (unless the profile sets its own): GEN's valid writes of every operation charge ~16 000 USD per run
+ * at the default budget, and a refusal for want of funds would hide what a case checks.
+ */
 export async function startEmbeddedSandbox(config: TargetConfig, options: { profile: string; seed: number }): Promise<RunningSandbox> {
+  const ownFunds = getProfile(options.profile).behaviour?.initialBalance !== undefined;
   return startSandbox({
+    ...(ownFunds ? {} : { funds: LOAD_SANDBOX_FUNDS }),
     host: '127.0.0.1',
     port: 0,
     timeScale: config.timeScale,

@@ -35,6 +35,11 @@ export const ConformanceSettingsSchema = z.strictObject({
   minRequestTimeoutMs: z.number().int().min(100).default(5_000),
   /** Real-time slack added to polling deadlines. */
   pollSlackMs: z.number().int().min(0).default(5_000),
+  /**
+   * The agent's credentials of the other environment (production's, when the target is the sandbox), if the operator
+   * issued separate ones: GEN-AUTH then sends them to this target and expects a refusal. Never sent anywhere else.
+   */
+  otherEnvironment: z.strictObject({ user: z.string().min(1), password: z.string().min(1) }).optional(),
 });
 
 export type ConformanceSettings = z.infer<typeof ConformanceSettingsSchema>;

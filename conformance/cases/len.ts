@@ -172,7 +172,8 @@ export interface Attempt {
 
 /**
  * Every attempt must be refused (none a success, none ending in success through the status check), and together
- * they must leave the balance where it was. Attempts go out together; the balance is read before and after.
+ * they must leave the balance where it was. Attempts go out together; the balance is read before (unless the caller
+ * knows it) and after, and the balance after is returned.
  */
 export async function expectAllRefused(
   ctx: CaseContext,
@@ -180,8 +181,10 @@ export async function expectAllRefused(
   operationId: string,
   attempts: readonly Attempt[],
   onAnswer?: (exchange: Exchange, attempt: Attempt) => void,
-): Promise<void> {
-  const before = await ctx.balance(version);
+  known: { readonly before?: number } = {},
+): Promise<number | undefined> {
+  // A caller that read the balance last (GEN's refusals, one after another in the exclusive phase) passes it on.
+  const before = known.before ?? (await ctx.balance(version));
   const exchanges = await Promise.all(
     attempts.map(async (attempt) => {
       const submittedAt = Date.now();
@@ -229,6 +232,7 @@ export async function expectAllRefused(
       received: `balance ${after}`,
     });
   }
+  return after;
 }
 
 function overCase(rule: LengthRule, version: ApiVersion, length: number): ConformanceCase {

@@ -6,7 +6,7 @@ import { CHEAP_AMOUNT_SPAN, isFaceRange, isRange, validAmount, type ValidAmount 
 import type { ApiVersion, RequestBodyName } from '../../api/operations.ts';
 import { skusFor } from '../bodies.ts';
 import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
-import { INT32_MAX, INT32_MIN, bodyFacts, formatRow, type BodyFacts } from '../request-rules.ts';
+import { bodyFacts, formatRow, type BodyFacts } from '../request-rules.ts';
 import { ID_CLASSES, IdsExhausted, type IdClass } from '../correlation-ids.ts';
 import { freshCorrelationId } from '../fresh-id.ts';
 import type { CaseContext } from '../types.ts';
@@ -62,9 +62,31 @@ export function amountBounds(sku: SkuFixture): AmountBounds | undefined {
   return { min: valid.amount, max: valid.amount, ...(valid.transactionCurrencyCode === undefined ? {} : { transactionCurrencyCode: valid.transactionCurrencyCode }) };
 }
 
+/**
+ * Every currency the SKU's amount may be sent in, with its bounds: the wallet currency (no transactionCurrencyCode) and
+ * each code of its FaceValueCurrency (spec: "allowed values are those in the FaceValueCurrency field of the SKU catalog").
+ */
+export function amountChoices(sku: SkuFixture): AmountBounds[] {
+  const out: AmountBounds[] = [];
+  if (sku.minWalletAmount !== undefined) out.push({ min: sku.minWalletAmount, max: sku.maxWalletAmount ?? sku.minWalletAmount });
+  if (sku.minFaceValue !== undefined) {
+    for (const code of new Set([sku.faceValueCurrency, sku.maxFaceValueCurrency])) {
+      if (code !== undefined) out.push({ min: sku.minFaceValue, max: sku.maxFaceValue ?? sku.minFaceValue, transactionCurrencyCode: code });
+    }
+  }
+  return out.length > 0 ? out : [amountBounds(sku)].filter((b): b is AmountBounds => b !== undefined);
+}
+
 /** Any amount within the bounds, cents included. */
-export const amountWithin = (b: AmountBounds): fc.Arbitrary<ValidAmount> =>
-  fc.integer({ min: cents(b.min), max: cents(b.max) }).map((c) => withCurrency(c / 100, b));
+export function amountWithin(b: AmountBounds): fc.Arbitrary<ValidAmount> {
+  const [lo, hi] = [cents(b.min), cents(b.max)];
+  // Mostly the lower twentieth of the range (at least a unit above the minimum), so a run's generated writes stay within a
+  // test wallet; the whole range a fifth of the time.
+  const low = Math.min(hi, lo + Math.max(100, Math.round((hi - lo) / 20)));
+  return fc
+    .oneof({ weight: 4, arbitrary: fc.integer({ min: lo, max: low }) }, { weight: 1, arbitrary: fc.integer({ min: lo, max: hi }) })
+    .map((c) => withCurrency(c / 100, b));
+}
 
 export function withCurrency(amount: number, b: AmountBounds): ValidAmount {
   return b.transactionCurrencyCode === undefined ? { amount } : { amount, transactionCurrencyCode: b.transactionCurrencyCode };
@@ -118,10 +140,15 @@ export const showWrite = (w: ValidWrite): string =>
 // ---------------------------------------------------------------------------------------------------------------
 // What the schema says about each field (lengths and types beyond request-rules.ts's facts)
 
-interface FieldSchema {
+export interface FieldSchema {
   readonly type?: string | readonly string[];
   readonly minLength?: number;
   readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly pattern?: string;
+  readonly items?: unknown;
+  readonly description?: string;
 }
 
 export function fieldSchemas(name: RequestBodyName): Readonly<Record<string, FieldSchema>> {
@@ -129,12 +156,11 @@ export function fieldSchemas(name: RequestBodyName): Readonly<Record<string, Fie
   return (JSON.parse(readFileSync(url, 'utf8')) as { properties?: Record<string, FieldSchema> }).properties ?? {};
 }
 
-const typesOf = (p: FieldSchema): readonly string[] => (p.type === undefined ? [] : typeof p.type === 'string' ? [p.type] : p.type);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Invalid bodies: a valid body with exactly one stated rule broken
 
-export type BreakKind = 'over-long' | 'empty' | 'null' | 'missing' | 'wrong-type' | 'int32-overflow';
+export type BreakKind = 'over-long' | 'empty' | 'null' | 'missing' | 'wrong-type' | 'int32-overflow' | 'pattern';
 
 /** One broken rule: which field, how, and the spec row it breaks. */
 export interface Break {
@@ -145,51 +171,11 @@ export interface Break {
   readonly label: string;
 }
 
-/** Breaks of the kinds given, for every field of the body the schema states them for. */
-export function breaks(name: RequestBodyName, kinds: readonly BreakKind[], valid: (field: string) => unknown): fc.Arbitrary<Break> {
-  const facts = bodyFacts(name);
-  const schema = fieldSchemas(name);
-  const options: fc.Arbitrary<Break>[] = [];
-  for (const [field, p] of Object.entries(schema)) {
-    const types = typesOf(p);
-    const required = facts.required.includes(field);
-    if (kinds.includes('over-long') && p.maxLength !== undefined && types.includes('string')) {
-      const max = p.maxLength;
-      options.push(
-        fc.integer({ min: 1, max: 200 }).map((extra) =>
-          field === 'correlationId'
-            ? { kind: 'over-long', field, value: { length: max + extra, chars: 'alnum' } satisfies IdShape, label: `${field} of ${max + extra} characters (limit ${max})` }
-            : { kind: 'over-long', field, value: '1234567890'.repeat(30).slice(0, max + extra), label: `${field} of ${max + extra} characters (limit ${max})` },
-        ),
-      );
-    }
-    if (!required) continue;
-    if (kinds.includes('empty') && types.length === 1 && types[0] === 'string' && (p.minLength ?? 0) >= 1) options.push(fc.constant({ kind: 'empty', field, value: '', label: `${field} empty` }));
-    if (kinds.includes('null') && !types.includes('null')) options.push(fc.constant({ kind: 'null', field, value: null, label: `${field} null` }));
-    if (kinds.includes('missing')) options.push(fc.constant({ kind: 'missing', field, label: `${field} missing` }));
-    if (kinds.includes('wrong-type')) {
-      const wrong: fc.Arbitrary<unknown> = types.includes('string')
-        ? fc.oneof(fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}))
-        : fc.oneof(fc.constant(String(valid(field))), fc.boolean(), fc.constant([valid(field)]), fc.constant({}));
-      options.push(wrong.map((value) => ({ kind: 'wrong-type', field, value, label: `${field} as ${JSON.stringify(value)} (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not ${types.join('/')})` })));
-    }
-    if (kinds.includes('int32-overflow') && facts.int32.includes(field)) {
-      options.push(
-        fc
-          .oneof(fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MAX + d), fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MIN - d))
-          .map((value) => ({ kind: 'int32-overflow', field, value, label: `${field} ${value} (outside int32)` })),
-      );
-    }
-  }
-  if (options.length === 0) throw new Error(`the ${facts.table} has no field to break with ${kinds.join('/')}`);
-  return fc.oneof(...options);
-}
-
 /** The valid body with the break applied; an over-long correlationId is made unique at its length. */
-export async function applyBreak(body: Record<string, unknown>, broken: Break, probe: Pick<CaseContext, 'correlationId' | 'call'>): Promise<Record<string, unknown>> {
+export async function applyBreak(body: Record<string, unknown>, broken: Break, probe: Pick<CaseContext, 'correlationId' | 'call'>, version: ApiVersion = 'v2'): Promise<Record<string, unknown>> {
   const out = { ...body };
   if (broken.kind === 'missing') delete out[broken.field];
-  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = await uniqueId(broken.value as IdShape, probe);
+  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = await uniqueId(broken.value as IdShape, probe, version);
   else out[broken.field] = broken.value;
   return out;
 }

@@ -1,126 +1,20 @@
-// The GEN properties: the request rules over their whole input space (valid → not refused, envelope kept; invalid by any
-// distance → refused, nothing charged), filters for every catalog value, cursor walks for every pageSize, money sequences.
+// The GEN properties: every write's request schema over its whole input space (gen/writes.ts: valid → accepted; one stated
+// keyword broken by any distance → refused, nothing charged), filters for every catalog value, cursor walks for every pageSize, money sequences.
 import fc from 'fast-check';
 import { readField, readNumber, readString } from '../../api/field-mapping.ts';
-import { getOperation, type RequestBodyName } from '../../api/operations.ts';
+import { getOperation } from '../../api/operations.ts';
 import { notSuccessful, successful } from '../checks.ts';
 import { FILTERS, FILTER_ROWS, filterCaseId, judgeFiltered, type FilterSpec } from '../cases/filters.ts';
-import { expectAllRefused, expectStatusNotSuccessful } from '../cases/len.ts';
-import { SECTION, records, submitAndFinish } from '../cases/common.ts';
+import { SECTION, records } from '../cases/common.ts';
 import { cursorAfter } from '../cases/page.ts';
-import type { Fixtures } from '../../target/fixtures.ts';
-import { bodyFacts } from '../request-rules.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
-import {
-  amountBounds,
-  amountOutside,
-  applyBreak,
-  breaks,
-  quotedRows,
-  showWrite,
-  uniqueId,
-  usableSkus,
-  validWrite,
-  type AmountBounds,
-  type Break,
-  type BreakKind,
-  type ValidWrite,
-} from './arbitraries.ts';
 import { moneyCase } from './money.ts';
 import type { GenOptions } from './options.ts';
 import { genCase } from './property.ts';
+import { writeGenCases } from './writes.ts';
+import { authGenCases } from './auth.ts';
 
-const TOPUP: RequestBodyName = 'topup';
-const TOPUP_OP = getOperation('v2.transaction.topup');
-const STATUS_RULE =
-  "Status check: returns the final status of an earlier RTR or PIN (and gift card) transaction identified by its correlationId. '852' means in progress; poll repeatedly until another code is returned. '000' means success.";
 const LANGUAGES = ['en', 'ar'] as const;
-
-/** The top-up SKUs a generated body may use, with a number of their country; skips when the catalog has none. */
-function topupSkus(ctx: CaseContext, fx: Fixtures): ReturnType<typeof usableSkus> {
-  const skus = usableSkus(fx, bodyFacts(TOPUP)).filter((s) => s.countryCode !== undefined && fx.mobile(s.countryCode) !== undefined);
-  if (skus.length === 0) ctx.skip('the catalog has no RTR SKU with readable amount bounds in a country with a number plan');
-  return skus;
-}
-
-/** The body of a generated valid top-up: a fresh number of the SKU's country (never a trigger suffix), the id made unique. */
-async function topupBody(probe: CaseContext, fx: Fixtures, w: ValidWrite): Promise<Record<string, unknown>> {
-  return { skuId: w.sku.skuId, mobile: fx.mobile(w.sku.countryCode as string), correlationId: await uniqueId(w.id, probe), ...w.amount };
-}
-
-/** A refused request leaves no success behind (its correlationId when it is a string the status path can carry). */
-async function statusNotSuccessful(probe: CaseContext, correlationId: unknown): Promise<void> {
-  if (typeof correlationId === 'string' && correlationId !== '' && correlationId.length <= 200) await expectStatusNotSuccessful(probe, 'v2', correlationId);
-}
-
-function validTopups(options: GenOptions): ConformanceCase {
-  return genCase<{ write: ValidWrite; lang: (typeof LANGUAGES)[number] }>(options, {
-    id: 'GEN-TOPUP-VALID-V2',
-    title: 'any top-up the request table allows (any RTR SKU, any amount within its bounds to the cent, any correlationId of 1..50 characters, en/ar) succeeds and is found by its correlationId',
-    specSection: `${SECTION.requests} (Top-up request); ${SECTION.limits}; ${SECTION.writes} (Status check)`,
-    rule: `${quotedRows(TOPUP, ['skuId', 'amount', 'mobile', 'correlationId'])}; Top-up amount bounds | per denomination; ${STATUS_RULE}`,
-    api: 'v2',
-    assumed: ['numbers of each country from its number plan (conformance settings / catalog/countries)', 'the wallet holds enough funds for the generated top-ups'],
-    arbitrary: (ctx, fx) => fc.record({ write: validWrite(topupSkus(ctx, fx), 50), lang: fc.constantFrom(...LANGUAGES) }),
-    show: ({ write, lang }) => `${showWrite(write)}, Accept-Language ${lang}`,
-    async run(probe, { write }, fx) {
-      const body = await topupBody(probe, fx, write);
-      const { submitted, final } = await submitAndFinish(probe, 'v2', TOPUP_OP.id, body);
-      if (!probe.check(successful, final ?? submitted)) return;
-      const status = await probe.call('v2.transaction.status', { path: { correlationId: body.correlationId as string } });
-      probe.check(successful, status);
-    },
-  });
-}
-
-function invalidTopups(options: GenOptions, id: string, kinds: readonly BreakKind[], what: string): ConformanceCase {
-  return genCase<{ write: ValidWrite; broken: Break }>(options, {
-    id,
-    title: `a top-up with exactly one rule broken (${what}, by any distance) is refused and charges nothing`,
-    specSection: `${SECTION.requests} (Top-up request); ${SECTION.limits}; ${SECTION.states}`,
-    rule: `${quotedRows(TOPUP)}; a refused request leaves the balance unchanged and its status is not a success`,
-    api: 'v2',
-    exclusive: true,
-    arbitrary: (ctx, fx) =>
-      validWrite(topupSkus(ctx, fx), 50).chain((write) =>
-        fc.record({ write: fc.constant(write), broken: breaks(TOPUP, kinds, (field) => ({ skuId: write.sku.skuId, amount: write.amount.amount, mobile: '18765550100', correlationId: 'x' })[field]) }),
-      ),
-    show: ({ write, broken }) => `${broken.label}; otherwise ${showWrite(write)}`,
-    async run(probe, { write, broken }, fx) {
-      const body = await applyBreak(await topupBody(probe, fx, write), broken, probe);
-      await expectAllRefused(probe, 'v2', TOPUP_OP.id, [{ label: broken.label, body }]);
-      await statusNotSuccessful(probe, body.correlationId);
-    },
-  });
-}
-
-function amountsOutside(options: GenOptions): ConformanceCase {
-  return genCase<{ write: ValidWrite; outside: { amount: number; side: 'below' | 'above' } }>(options, {
-    id: 'GEN-TOPUP-AMOUNT-OUTSIDE-V2',
-    title: 'a top-up amount below the minimum (by any amount, negatives included) or above the maximum of its denomination is refused and charges nothing',
-    specSection: `${SECTION.requests} (Top-up request); ${SECTION.errors}; ${SECTION.limits}`,
-    rule: "Top-up amount bounds | per denomination, reported in the 001 message; 001 | Amount outside the allowed range of the denomination",
-    api: 'v2',
-    exclusive: true,
-    arbitrary: (ctx, fx) => {
-      const ranges = topupSkus(ctx, fx).filter((s) => {
-        const b = amountBounds(s);
-        return b !== undefined && b.max > b.min;
-      });
-      if (ranges.length === 0) ctx.skip('the catalog has no RTR denomination with an open amount range');
-      return validWrite(ranges, 50).chain((write) => fc.record({ write: fc.constant(write), outside: amountOutside(amountBounds(write.sku) as AmountBounds) }));
-    },
-    show: ({ write, outside }) => {
-      const b = amountBounds(write.sku) as AmountBounds;
-      return `amount ${outside.amount} (${outside.side} the bounds ${b.min}..${b.max}${b.transactionCurrencyCode === undefined ? '' : ` ${b.transactionCurrencyCode}`}); SKU ${write.sku.skuId}`;
-    },
-    async run(probe, { write, outside }, fx) {
-      const body: Record<string, unknown> = { ...(await topupBody(probe, fx, write)), amount: outside.amount };
-      await expectAllRefused(probe, 'v2', TOPUP_OP.id, [{ label: `amount ${outside.amount} ${outside.side} the bounds`, body }]);
-      await statusNotSuccessful(probe, body.correlationId);
-    },
-  });
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Paging
@@ -258,18 +152,9 @@ function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions):
   });
 }
 
-/** Every GEN case with these options (seed, budget, replay). */
+/** Every GEN case with these options (seed, budget, replay): the writes' from their schemas, authentication, paging, filters, money. */
 export function genCases(options: GenOptions): ConformanceCase[] {
   const filters = FILTERS.flatMap((spec) => (spec.judge.by === 'field' ? [filterValues(spec, spec.judge, options)] : []));
-  return [
-    validTopups(options),
-    cursorWalks(options),
-    pageSizesOutside(options),
-    ...filters,
-    invalidTopups(options, 'GEN-TOPUP-LENGTH-V2', ['over-long'], 'a string over its length limit by 1..200 characters'),
-    invalidTopups(options, 'GEN-TOPUP-REQUIRED-V2', ['empty', 'null', 'missing'], 'a required field empty, null or missing'),
-    invalidTopups(options, 'GEN-TOPUP-TYPES-V2', ['wrong-type', 'int32-overflow'], 'a field of another JSON type, or an int32 field beyond int32'),
-    amountsOutside(options),
-    moneyCase(options),
-  ];
+  const writes = writeGenCases(options);
+  return [...writes.concurrent, ...authGenCases(options), cursorWalks(options), pageSizesOutside(options), ...filters, ...writes.exclusive, moneyCase(options)];
 }

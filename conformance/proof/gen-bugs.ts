@@ -3,6 +3,7 @@
 // proof (conformance/gen/gen-proof.test.ts), like planted-bugs.ts; the CLI adds them to the sandbox's registry by name.
 import { DEFAULT_FIELD_MAPPING, readNumber } from '../../api/field-mapping.ts';
 import { perSandbox, refuseWith } from './planted-bugs.ts';
+import { SCHEMA_GEN_BUG_PROFILES } from './gen-bugs-schema.ts';
 import type { GenBug, SandboxProfile } from '../../sandbox/profiles/types.ts';
 import type { ProfileEnvelopeContext, ProfileRequest } from '../../sandbox/profiles/hooks.ts';
 
@@ -175,4 +176,5 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
       corner: 'wallet amounts with cents inside the bounds (the AMOUNT-*-AT-MIN/MAX cases send the bounds themselves)',
     },
   },
+  ...SCHEMA_GEN_BUG_PROFILES,
 ];
