@@ -51,10 +51,10 @@ function envNeeds(testCase: ConformanceCase): Need[] {
   return prior === undefined ? [] : one(prior.purpose);
 }
 
-/** GEN-<write>-VALID-<V>: every charging write's valid space, a charge a run at the cheap end of its SKUs' bounds. */
+/** GEN-<write>-VALID-<V>: every charging write's valid space, a charge a run at the cheap end of its cheapest SKUs' bounds. */
 function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): Need[] {
   const op = OPERATIONS.find((o) => o.charges && o.version === testCase.api && genWriteId(o, 'VALID') === testCase.id);
-  return op === undefined || gen === undefined ? [] : [{ purposes: [op.purpose], count: validRuns(gen, op), amount: 'near-smallest' }];
+  return op === undefined || gen === undefined ? [] : [{ purposes: [op.purpose], count: validRuns(gen, op), amount: { cheapest: GEN_MONEY_SKUS } }];
 }
 
 /** What one case sends that charges (empty when nothing). */

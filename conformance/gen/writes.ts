@@ -1,6 +1,7 @@
 // GEN for every write of the catalog (v1 and v2), derived from its request schema: the valid space the spec names is
 // accepted, and a break of exactly one stated keyword (gen/keywords.ts) by any distance is refused and charges nothing.
 import fc from 'fast-check';
+import { cheapestSkus } from '../../api/catalog-facts.ts';
 import { OPERATIONS, type Operation, type RequestBodyName } from '../../api/operations.ts';
 import { successful } from '../checks.ts';
 import { expectAllRefused, expectStatusNotSuccessful, type Attempt } from '../cases/len.ts';
@@ -28,6 +29,7 @@ import {
 import { bodyKeywords, patternValid, rulesOf, type KeywordGroup } from './keywords.ts';
 import type { GenOptions } from './options.ts';
 import { genCase } from './property.ts';
+import { GEN_MONEY_SKUS } from './money.ts';
 
 const STATUS_RULE =
   "Status check: returns the final status of an earlier RTR or PIN (and gift card) transaction identified by its correlationId. '852' means in progress; poll repeatedly until another code is returned. '000' means success.";
@@ -125,12 +127,13 @@ function validCase(options: GenOptions, op: Operation, facts: BodyFacts): Confor
   const wallet = walletForms(facts).length > 1 ? `; ${quotedRows(facts.name, [CURRENCY])}` : '';
   return genCase<WriteInput>({ ...options, budget: { ...options.budget, runs: validRuns(options, op) } }, {
     id: genWriteId(op, 'VALID'),
-    title: `any ${facts.table} the request table allows (any SKU of its category, any amount within its bounds to the cent in any of its currencies, any correlationId of 1..50 characters) is accepted${status ? ' and found by its correlationId' : ''}`,
+    title: `any ${facts.table} the request table allows (any SKU of its category${op.charges ? ` among its ${GEN_MONEY_SKUS} cheapest` : ''}, any amount at the cheap end of its bounds to the cent in any of its currencies, any correlationId of 1..50 characters) is accepted${status ? ' and found by its correlationId' : ''}`,
     specSection: `${SECTION.requests} (${facts.table}); ${SECTION.limits}${status ? `; ${SECTION.writes} (Status check)` : ''}`,
     rule: `${quotedRows(facts.name, facts.required)}${wallet}${status ? `; ${STATUS_RULE}` : ''}`,
     api: op.version,
     assumed: assumedOf(op),
-    arbitrary: (ctx, fx) => writeInput(facts, writeSkus(ctx, fx, facts)),
+    // A charging write picks among its category's cheapest SKUs (as the money sequences do): its spend stays priced.
+    arbitrary: (ctx, fx) => writeInput(facts, op.charges ? cheapestSkus(writeSkus(ctx, fx, facts), GEN_MONEY_SKUS) : writeSkus(ctx, fx, facts)),
     show: showInput,
     async run(probe, input, fx) {
       const body = await validBody(probe, fx, op, facts, input);
