@@ -66,7 +66,8 @@ describe('preflight', () => {
   it('the right credentials against the sandbox: usable after one call', async () => {
     const sandbox = await startSandbox({ port: 0, timeScale: 0.01, password: PASSWORD });
     closers.push(() => sandbox.close());
-    expect(await check(sandbox.url)).toEqual({ usable: true, calls: 1, faults: NO_FAULTS });
+    // The harness's own sandbox says so (a response header): verdicts then name it, never a gateway.
+    expect(await check(sandbox.url)).toEqual({ usable: true, calls: 1, faults: NO_FAULTS, simulator: 'faithful' });
   });
 
   it('HTTP 200 refusals identical with and without credentials: the credentials are refused', async () => {

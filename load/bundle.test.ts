@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'acorn';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildK6Bundles, pruneValidators, type BuiltBundle } from '../esbuild.config.mjs';
 import { SCENARIO_NAMES } from './scenarios.ts';
@@ -103,12 +104,12 @@ describe('k6 bundles', () => {
   });
 
   it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side), the runtime-neutral report writers, the money guard and the duration parser', () => {
-    // The runtime-neutral report modules (tsconfig.neutral.json): handleSummary builds the load section's verdict line.
-    // package.json is read for the tool's version only; a pure call lets esbuild drop it (checked below).
-    // The money guard's runtime-neutral half (tsconfig.neutral.json and the lint rule list the same files).
-    const ledger = /^ledger\/(money-settings|guard|price-book|entry|budget|hooks|bundle-host)\.ts$/;
-    // engine/durations.ts: the one k6 duration parser, runtime-neutral (tsconfig.neutral.json and the lint rule list it).
-    const allowed = [/^api\//, /^schemas\/generated\//, /^load\//, /^reports\/(junit-xml|verdict|model|assemble|sections|k6-summary)\.ts$/, /^package\.json$/, ledger, /^engine\/durations\.ts$/];
+    // The runtime-neutral files, listed once in tsconfig.neutral.json (api/, schemas/, the report modules handleSummary
+    // builds the verdict line with, the money guard's half, the duration parser); and load/'s k6 side. package.json is
+    // read for the tool's version only; a pure call lets esbuild drop it (checked below).
+    const neutral = (ts.readConfigFile(fileURLToPath(new URL('../tsconfig.neutral.json', import.meta.url)), ts.sys.readFile).config as { include: string[] }).include;
+    const asPattern = (glob: string): RegExp => new RegExp(`^${glob.replace(/[.]/g, '\\.').replace('/**/*\\.ts', '/.*\\.ts')}$`);
+    const allowed = [...neutral.map(asPattern), /^schemas\/generated\//, /^load\//, /^package\.json$/];
     const forbidden = /^load\/(runner|bench)\/|^load\/(engine-select|run-node-engine)\.ts$|\.test\.ts$/;
     for (const b of built) {
       const bad = b.inputs.filter((input) => !allowed.some((re) => re.test(input)) || forbidden.test(input));

@@ -1,14 +1,14 @@
 // Every scenario's smoke profile on a real k6 against the embedded sandbox — on each k6 found (K6_BIN or PATH, and
 // K6_LATEST_BIN or k6-latest beside it: the oldest and newest supported) — plus crossed thresholds and a drained wallet
 // (exit 99). Skipped, saying so, when no k6 is installed. Results are read from the files the run writes.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/load-config.ts';
+import { CONFIG_FILE_NAME, loadConfig } from '../config/load-config.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import type { RunReport } from '../reports/model.ts';
@@ -44,11 +44,11 @@ interface Run {
   readonly files: { json: string; junit: string; md: string; html: string; summaryData: string; ndjson: string };
 }
 
-async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string, configEnv: Record<string, string> = {}): Promise<Run> {
+async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string, configEnv: Record<string, string> = {}, configCwd = workDir): Promise<Run> {
   const reportDir = join(workDir, label);
   const flags = parseLoadFlags({ profile: 'smoke', engine: 'k6', api: 'both', reportDir, ...raw });
   // Non-default credentials: if they did not reach k6 through its environment, the sandbox would answer 401.
-  const config = loadConfig({ cwd: workDir, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...configEnv } });
+  const config = loadConfig({ cwd: configCwd, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...configEnv } });
   let output = '';
   const progress = createProgress({ stream: { write: (chunk: string) => void (output += chunk) }, tty: false });
   const loadRun = await runLoad(flags, config, { cwd: workDir, env: { ...process.env, K6_BIN: k6 }, progress, onEngineOutput: (chunk) => void (output += chunk) });
@@ -153,9 +153,14 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
   );
 
   it(
-    "reports '009' (insufficient funds) as failures when the sandbox wallet runs dry: exit 99",
+    "reports '009' (insufficient funds) as failures when the wallet runs dry during the run: exit 99",
     async () => {
-      const r = await run(exitBinary?.path ?? '', { scenario: 'topup-flow', funds: '1' }, 'drained');
+      // A wallet emptied by someone else mid-run (the run itself is priced before its first charge): every v2 top-up
+      // answers '009' (a fail-op sandbox profile).
+      const cwd = join(workDir, 'drained-config');
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(join(cwd, CONFIG_FILE_NAME), JSON.stringify({ sandbox: { profile: 'fail-op:v2.transaction.topup:100%:insufficientFunds' } }));
+      const r = await run(exitBinary?.path ?? '', { scenario: 'topup-flow' }, 'drained', {}, cwd);
       expect(r.exitCode, r.output).toBe(99);
       const summary = JSON.parse(r.files.json) as RunReport;
       expect(summary.verdict).toBe('thresholds');

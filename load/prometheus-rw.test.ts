@@ -3,12 +3,12 @@
 // "Agree": request count and envelope failure rate equal (counters are exact); p95 equal to the float with trend stats
 // (one gauge per series: an operation whose requests form one series); with native histograms, Prometheus' estimate
 // lies in the histogram bucket (≈ 9 % wide, schema 3) holding the run's own rank-⌈0.95·n⌉ sample, read from its NDJSON.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/load-config.ts';
+import { CONFIG_FILE_NAME, loadConfig } from '../config/load-config.ts';
 import { bucketIndex, bucketUpperBound } from '../engine/remote-write/native-histogram.ts';
 import type { RunReport } from '../reports/model.ts';
 import { PROMETHEUS, startPrometheus, type RunningPrometheus } from './fixtures/prometheus.ts';
@@ -34,13 +34,23 @@ interface Ran {
   readonly reportDir: string;
 }
 
-/** A short topup-flow smoke with a 1-dollar wallet: reads pass, top-ups fail ('009'), so the failure rate is not 0. */
+/**
+ * A short topup-flow smoke whose v2 top-ups all fail '009' (insufficient funds, a fail-op sandbox profile): reads pass,
+ * so the failure rate is not 0. (A 1-dollar wallet no longer does it: the load is priced before its first charge.)
+ */
+function failingTopupsCwd(): string {
+  const cwd = join(workDir, 'failing-topups');
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(cwd, CONFIG_FILE_NAME), JSON.stringify({ sandbox: { profile: 'fail-op:v2.transaction.topup:100%:insufficientFunds' } }));
+  return cwd;
+}
+
 async function runWith(engine: string, writeUrl: string, native: boolean, label: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
   const reportDir = join(workDir, label);
-  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'both', funds: '1', reportDir, out: [`prometheus=${writeUrl}`] });
+  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'both', reportDir, out: [`prometheus=${writeUrl}`] });
   const env: NodeJS.ProcessEnv = { ...process.env, K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: native ? 'true' : 'false', ...extraEnv };
   if (engine !== 'node') env.K6_BIN = engine;
-  const r = await runLoadReported(flags, loadConfig({ cwd: workDir, env: {} }), { cwd: workDir, env });
+  const r = await runLoadReported(flags, loadConfig({ cwd: failingTopupsCwd(), env: {} }), { cwd: workDir, env });
   const ndjsonPath = r.run.ndjsonPath ?? '';
   return { exitCode: r.exitCode, report: r.report, testid: r.run.runId, ndjson: gunzipSync(readFileSync(ndjsonPath)).toString('utf8'), output: r.output(), reportDir };
 }
@@ -156,7 +166,7 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
         expect(r.exitCode, r.output).toBe(99); // the same verdict as with a receiver: the failed top-ups
         expect(r.report.load?.remoteWrite?.failedPushes, r.output).toBeGreaterThanOrEqual(2); // the final flush and the thresholds
         expect(r.output).toMatch(/push\(es\) to Prometheus failed \(the run went on\)/);
-        expect(readFileSync(join(r.reportDir, 'summary.md'), 'utf8')).toMatch(/⚠️ Prometheus remote write to http:\/\/127\.0\.0\.1:9\/api\/v1\/write \(trends as stats\): .*pushes failed \(the run went on/);
+        expect(readFileSync(join(r.reportDir, 'summary.md'), 'utf8')).toMatch(/⚠️ Prometheus remote write to http\\:\/\/127\.0\.0\.1:9\/api\/v1\/write \(trends as stats\): .*pushes failed \(the run went on/);
         if (engine !== 'node') expect(r.output).toContain(K6_PUSH_FAILED);
       },
       RUN_TIMEOUT_MS,
