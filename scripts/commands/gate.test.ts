@@ -2,6 +2,7 @@
 // drift against a recorded baseline) and a planted bug, each visible in every report and in the browser; an unusable
 // target (one line, exit 2, reports saying so); usage errors; and no credential in any output file or stream.
 import { spawn } from 'node:child_process';
+import { mdText } from '../../reports/summary-md.ts';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -143,7 +144,8 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     expect(junit).toMatch(/<testsuite name="conformance\.TRG"/);
     expect(junit).toMatch(/<testsuite name="load\.mixed\.smoke"/);
     expect(junit).toMatch(/<testsuite name="drift"/);
-    expect(firstLine(read(passDir, 'summary.md'))).toBe(`## ✅ ${summary.verdictLine}`);
+    // summary.md escapes the verdict line as GFM text (the [target: ...] note's brackets among it).
+    expect(firstLine(read(passDir, 'summary.md'))).toBe(`## ✅ ${mdText(summary.verdictLine)}`);
     expect(read(passDir, 'report.html')).toContain('data-verdict="pass"');
   });
 

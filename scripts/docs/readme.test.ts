@@ -13,7 +13,7 @@ const README = readFileSync(`${ROOT}README.md`, 'utf8');
 
 /** The README's example verdict line of `npm start`, as numbers. */
 function readmeVerdictFigures(readme: string = README): { cases: number; requests: number; thresholds: number; checks: number } {
-  const m = /^PASS: conformance: all (\d+) cases passed; load mixed\/smoke \(node\): (\d+) requests, (\d+) thresholds met, (\d+) checks passed$/m.exec(readme);
+  const m = /^PASS: conformance: all (\d+) cases passed; load mixed\/smoke \(node\): (\d+) requests, (\d+) thresholds met, (\d+) checks passed( \[target: [^\]]*\])?$/m.exec(readme);
   if (m === null) throw new Error('README has no example verdict line');
   return { cases: Number(m[1]), requests: Number(m[2]), thresholds: Number(m[3]), checks: Number(m[4]) };
 }
