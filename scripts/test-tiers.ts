@@ -61,6 +61,7 @@ export const NOT_QUICK: readonly string[] = [
   'engine/run.test.ts', // 42 s
   'scripts/commands/baseline.test.ts', // 30 s
   'load/node-engine-smoke.test.ts', // 21 s
+  'load/assumed-path.test.ts',
   'load/generator-saturation.test.ts', // 40 s: three whole runs, two of them on deliberately blocked engine threads
   'target/discover/planted-bugs.test.ts', // ~25 s: discovery against all 48 planted-bug sandboxes
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
@@ -100,4 +101,6 @@ export const SERIAL_AT_END: readonly string[] = [
   'engine/segments.test.ts',
   'compare/memory.test.ts',
   'compare/real-runs.test.ts',
+  // Its engine threads are blocked on purpose; the saturation it judges must be its own, not the suite's beside it.
+  'load/generator-saturation.test.ts',
 ];

@@ -46,7 +46,7 @@ describe.each(SCENARIO_NAMES)('scenario %s (smoke iterations in Node)', (name) =
 
 describe('a drained wallet', () => {
   it("answers the flow's top-ups '009' and every one counts as a failure (never hidden)", async () => {
-    const poor = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'flow-user', password: 'flow-pass', behaviour: { initialBalance: 1 } });
+    const poor = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'flow-user', password: 'flow-pass', behaviour: { initialBalance: 0 } });
     try {
       const { exchanges, transactions, notFoundCodes } = await runSmoke('topup-flow', poor.url);
       const topups = exchanges.filter((e) => e.operation.id.endsWith('.transaction.topup'));

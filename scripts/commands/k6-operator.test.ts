@@ -46,7 +46,7 @@ describe('k6-operator', () => {
     [['--scenario', 'mixed', '--parallelism', '0', '--target', 'https://gw.example.test'], /--parallelism must be a whole number from 1 to 1000/],
     [['--scenario', 'mixed', '--parallelism', '3', '--target', 'https://gw.example.test', '--access-mode', 'RWX'], /--access-mode must be ReadWriteMany or ReadWriteOnce/],
   ])('refuses %j: one line, exit 2', async (args, message) => {
-    vi.stubEnv('GATEWAY_BASE_URL', '');
+    vi.stubEnv('GATEWAY_BASE_URL', undefined);
     const r = await runCli(['k6-operator', ...args]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
