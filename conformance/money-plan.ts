@@ -6,7 +6,7 @@ import type { FundsLine, FundsPlan, PlannedAmount } from '../ledger/funds.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import type { GenOptions } from './gen/options.ts';
 import { GEN_MONEY_MAX_COMMANDS, GEN_MONEY_SKUS } from './gen/money.ts';
-import { genWriteId, validRuns } from './gen/writes.ts';
+import { genWriteId, spendsCheaply, validRuns } from './gen/writes.ts';
 import type { ConformanceCase } from './types.ts';
 
 const write = (version: ApiVersion, purpose: string): Operation => getOperation(`${version}.${purpose}`);
@@ -54,7 +54,8 @@ function envNeeds(testCase: ConformanceCase): Need[] {
 /** GEN-<write>-VALID-<V>: every charging write's valid space, a charge a run at the cheap end of its cheapest SKUs' bounds. */
 function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): Need[] {
   const op = OPERATIONS.find((o) => o.charges && o.version === testCase.api && genWriteId(o, 'VALID') === testCase.id);
-  return op === undefined || gen === undefined ? [] : [{ purposes: [op.purpose], count: validRuns(gen, op), amount: { cheapest: GEN_MONEY_SKUS } }];
+  if (op === undefined || gen === undefined) return [];
+  return [{ purposes: [op.purpose], count: validRuns(gen, op), amount: spendsCheaply(op) ? { cheapest: GEN_MONEY_SKUS } : 'near-smallest' }];
 }
 
 /** What one case sends that charges (empty when nothing). */

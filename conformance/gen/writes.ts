@@ -41,14 +41,20 @@ const CURRENCY = 'transactionCurrencyCode';
 
 /** `GEN-<write>-<kind>-<V1|V2>`, e.g. GEN-TOPUP-VALID-V2, GEN-SIM-PORTIN-LENGTH-V1. */
 /**
- * Runs of a charging write's VALID property: half the budget (each run charges the wallet at the cheap end of a SKU's
- * bounds, and fourteen writes charge in a gate), so a gate's GEN stays within a sandbox's default wallet; a time-bound
- * budget is left as it is (conformance/money-plan.ts leaves it unpriced).
+ * Runs of a write's VALID property: a charging write other than the v2 top-up gets half the budget (each run charges the
+ * wallet, and fourteen writes charge in a gate); a time-bound budget is left as it is (money-plan.ts leaves it unpriced).
  */
 export function validRuns(options: GenOptions, op: Operation): number {
   const runs = options.budget.runs;
-  return op.charges && runs < 100_000 ? Math.ceil(runs / 2) : runs;
+  return spendsCheaply(op) && op.id !== 'v2.transaction.topup' && runs < 100_000 ? Math.ceil(runs / 2) : runs;
 }
+
+/**
+ * A charging write explores its category's cheapest SKUs, so a gate stays within a sandbox's default wallet; all but the
+ * v2 top-up on half the budget. The v2 top-up keeps the whole budget: the spec states its amount rules ("Top-up amount
+ * bounds | per denomination") and GEN's cents bugs live in its amounts.
+ */
+export const spendsCheaply = (op: Operation): boolean => op.charges;
 
 export const genWriteId = (op: Operation, kind: string): string => `GEN-${op.id.slice(op.id.indexOf('transaction.') + 'transaction.'.length).toUpperCase()}-${kind}-${V(op.version)}`;
 
@@ -127,13 +133,13 @@ function validCase(options: GenOptions, op: Operation, facts: BodyFacts): Confor
   const wallet = walletForms(facts).length > 1 ? `; ${quotedRows(facts.name, [CURRENCY])}` : '';
   return genCase<WriteInput>({ ...options, budget: { ...options.budget, runs: validRuns(options, op) } }, {
     id: genWriteId(op, 'VALID'),
-    title: `any ${facts.table} the request table allows (any SKU of its category${op.charges ? ` among its ${GEN_MONEY_SKUS} cheapest` : ''}, any amount at the cheap end of its bounds to the cent in any of its currencies, any correlationId of 1..50 characters) is accepted${status ? ' and found by its correlationId' : ''}`,
+    title: `any ${facts.table} the request table allows (any SKU of its category${spendsCheaply(op) ? ` among its ${GEN_MONEY_SKUS} cheapest` : ''}, any amount at the cheap end of its bounds to the cent in any of its currencies, any correlationId of 1..50 characters) is accepted${status ? ' and found by its correlationId' : ''}`,
     specSection: `${SECTION.requests} (${facts.table}); ${SECTION.limits}${status ? `; ${SECTION.writes} (Status check)` : ''}`,
     rule: `${quotedRows(facts.name, facts.required)}${wallet}${status ? `; ${STATUS_RULE}` : ''}`,
     api: op.version,
     assumed: assumedOf(op),
     // A charging write picks among its category's cheapest SKUs (as the money sequences do): its spend stays priced.
-    arbitrary: (ctx, fx) => writeInput(facts, op.charges ? cheapestSkus(writeSkus(ctx, fx, facts), GEN_MONEY_SKUS) : writeSkus(ctx, fx, facts)),
+    arbitrary: (ctx, fx) => writeInput(facts, spendsCheaply(op) ? cheapestSkus(writeSkus(ctx, fx, facts), GEN_MONEY_SKUS) : writeSkus(ctx, fx, facts)),
     show: showInput,
     async run(probe, input, fx) {
       const body = await validBody(probe, fx, op, facts, input);
