@@ -37,20 +37,16 @@ export function boundsOf(sku: SkuFixture, currency: Currency): Bounds | undefine
   return { min: sku.minFaceValue, max: sku.maxFaceValue, currency: code };
 }
 
-/**
- * Below the minimum is always a cent below it, even a whole one (5 → 4.99: a bound checked on whole units alone lets
- * 4.99 through, #31 item 6); above the maximum, whole-unit bounds step by 1 (some currencies take no decimals), others a cent.
- */
+/** Whole-unit bounds step by 1 (some currencies take no decimals); others by a cent. */
 export function amountAt(bounds: Bounds, boundary: Boundary): number | undefined {
   const step = Number.isInteger(bounds.min) && Number.isInteger(bounds.max) ? 1 : 0.01;
-  const cent = 0.01;
   switch (boundary) {
     case 'AT-MIN':
       return bounds.min;
     case 'AT-MAX':
       return bounds.max;
     case 'BELOW-MIN':
-      return bounds.min - cent > 0 ? round2(bounds.min - cent) : undefined;
+      return bounds.min - step > 0 ? round2(bounds.min - step) : undefined;
     case 'ABOVE-MAX':
       return round2(bounds.max + step);
   }
