@@ -28,6 +28,14 @@ describe('bounds and amounts', () => {
     expect(boundsOf({ ...SKU, maxFaceValue: 84 }, 'FACE')).toBeUndefined();
     expect(amountAt({ min: 0.01, max: 5 }, 'BELOW-MIN')).toBeUndefined();
   });
+
+  // #31 item 6: a whole minimum was undercut by a cent when the maximum had cents (5 → 4.99): a gateway of a currency
+  // without decimals refuses 4.99 for its cents, not for the bound, and the case failed a faithful gateway.
+  test('each side steps by its own bound: a whole minimum by 1 even when the maximum has cents', () => {
+    expect(amountAt({ min: 5, max: 86.18 }, 'BELOW-MIN')).toBe(4);
+    expect(amountAt({ min: 1.15, max: 86 }, 'ABOVE-MAX')).toBe(87);
+    expect(amountAt({ min: 1.15, max: 86 }, 'BELOW-MIN')).toBe(1.14);
+  });
 });
 
 describe("the '001' message names the denomination's bounds", () => {

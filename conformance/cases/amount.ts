@@ -37,18 +37,21 @@ export function boundsOf(sku: SkuFixture, currency: Currency): Bounds | undefine
   return { min: sku.minFaceValue, max: sku.maxFaceValue, currency: code };
 }
 
-/** Whole-unit bounds step by 1 (some currencies take no decimals); others by a cent. */
+/**
+ * Each side steps by its own bound's unit: a whole bound by 1 (some currencies take no decimals, and a gateway may refuse
+ * cents for that reason rather than for the bound: #31 item 6), a bound with cents by a cent.
+ */
 export function amountAt(bounds: Bounds, boundary: Boundary): number | undefined {
-  const step = Number.isInteger(bounds.min) && Number.isInteger(bounds.max) ? 1 : 0.01;
+  const unit = (bound: number): number => (Number.isInteger(bound) ? 1 : 0.01);
   switch (boundary) {
     case 'AT-MIN':
       return bounds.min;
     case 'AT-MAX':
       return bounds.max;
     case 'BELOW-MIN':
-      return bounds.min - step > 0 ? round2(bounds.min - step) : undefined;
+      return bounds.min - unit(bounds.min) > 0 ? round2(bounds.min - unit(bounds.min)) : undefined;
     case 'ABOVE-MAX':
-      return round2(bounds.max + step);
+      return round2(bounds.max + unit(bounds.max));
   }
 }
 
