@@ -1,6 +1,7 @@
 // `gateway-harness discover --target URL [--write-config FILE]`: learns what the spec leaves open from the target
 // itself (payload field names, the unshown write paths) without charging anything; thin over target/discover/.
 import { writeFileSync } from 'node:fs';
+import { printable } from '../../api/printable.ts';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
 import { assertTargetUsable } from '../../client/target-preflight.ts';
@@ -31,7 +32,8 @@ async function runDiscover(opts: DiscoverOptions): Promise<void> {
   await assertTargetUsable('discover', resolved, 'v2');
   const probeWrites = config.environment !== 'production' || opts.allowCharges === true;
   const discovery = await discoverTarget(resolved, { probeWrites, limits: { ...DEFAULT_PROBE_LIMITS, maxProbes: parseMaxProbes(opts.maxProbes) } });
-  process.stdout.write(renderDiscovery(discovery, describeTarget(config), config.baseUrl));
+  // Field names, values and candidates come from the target: shown through the one escape, like every target text.
+  process.stdout.write(printable(renderDiscovery(discovery, describeTarget(config), config.baseUrl)));
   if (opts.writeConfig !== undefined) {
     writeFileSync(opts.writeConfig, `${JSON.stringify(configFileOf(discovery, config.baseUrl), null, 2)}\n`);
     process.stdout.write(`wrote ${opts.writeConfig}\n`);

@@ -66,4 +66,15 @@ describe('values from a target are shown escaped in every output', () => {
     expect(result.stderr).toMatch(/GH_ERR_TARGET/);
     expectEscaped(result.stderr);
   });
+
+  it('discover: field names and values a target sends are printed escaped', async () => {
+    // Every answer an envelope whose records are keyed and valued by a forged escape sequence.
+    const handler: RequestListener = (req, res) => {
+      const payLoad = req.url?.includes('/account/balance') === true ? -10 : [{ [FORGED]: FORGED, skuId: 193, [`x${FORGED}`]: { [FORGED]: 1 } }];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad }));
+    };
+    const result = await withTarget(handler, (url) => runCli(['discover', '--target', url, '--max-probes', '5']));
+    expect(result.stdout.length).toBeGreaterThan(0);
+    expect(result.output).not.toMatch(RAW);
+  }, 120_000);
 });
