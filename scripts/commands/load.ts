@@ -13,7 +13,8 @@ import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runn
 import { readBaseline } from '../../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
-import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
+import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
+import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
@@ -45,7 +46,7 @@ export function register(program: Command): void {
     .description(
       'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
-        `Writes summary.json, junit.xml, summary.md and report.html (charts from the metric stream, ${DEFAULT_METRICS_FILE}) to the report dir.\n` +
+        `Writes summary.json, junit.xml, summary.md and report.html (charts from the per-second metrics, ${AGGREGATES_FILE}) to the report dir.\n` +
         'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
         'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
         'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
@@ -58,7 +59,7 @@ export function register(program: Command): void {
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option(
       '-o, --out <output>',
-      `json=FILE: k6's NDJSON metric stream (the report's charts read it; default <report dir>/${DEFAULT_METRICS_FILE}); ` +
+      `json=FILE: also keep k6's raw NDJSON metric stream, one line per sample (the report reads ${AGGREGATES_FILE}, one line per second and tag set); ` +
         "prometheus=URL: Prometheus remote write during the run (k6's experimental-prometheus-rw series on either engine; K6_PROMETHEUS_RW_* settings apply). Repeatable",
       collect,
     )
