@@ -48,6 +48,19 @@ function newTrendHistogram(): JsHistogram {
   return hdr.build({ bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, useWebAssembly: false }) as JsHistogram;
 }
 
+/**
+ * The tags a cell is kept under. k6's `url` holds each request's ids (`/sku/5436`, `?skuId=5190`): one cell per request
+ * otherwise. Where a `name` tag templates it (`/sku/{skuId}`, k6's way of grouping URLs), `url` becomes the origin with
+ * that name; a threshold on a raw URL (`metric{url:...}`) is the one thing the aggregates cannot answer.
+ */
+function cellTags(tags: Record<string, string>): Record<string, string> {
+  const { url, name } = tags;
+  if (url === undefined || name === undefined || name === url) return tags;
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
+  const { url: _dropped, ...rest } = tags;
+  return origin !== undefined && name.startsWith('/') ? { ...rest, url: `${origin}${name}` } : rest;
+}
+
 /** k6's tags as a key: name=value pairs in name order. */
 function tagKey(tags: Record<string, string>): string {
   return Object.keys(tags)
@@ -135,7 +148,7 @@ export class MetricAggregator {
       const time = typeof data.time === 'string' ? Date.parse(data.time) : Number.NaN;
       const type = this.types.get(entry.metric);
       if (!Number.isFinite(time) || typeof data.value !== 'number' || !Number.isFinite(data.value) || type === undefined) this.badLines += 1;
-      else this.addPoint(entry.metric, type, time, data.value, (data.tags ?? {}) as Record<string, string>);
+      else this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>));
     } else this.badLines += 1;
   }
 
