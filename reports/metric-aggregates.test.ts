@@ -126,6 +126,22 @@ describe('per-second aggregates against the raw NDJSON of the same run', () => {
     expect(merge.report.durationMs).toBe(20_000);
   });
 
+  it("one cell per operation and second, not per request: a url's ids give way to its name (origin kept)", async () => {
+    const file = join(root, 'urls.ndjson.gz');
+    const aggregator = new MetricAggregator(file);
+    const time = new Date(Date.UTC(2026, 0, 1)).toISOString();
+    aggregator.addLine(JSON.stringify({ type: 'Metric', metric: 'http_reqs', data: { name: 'http_reqs', type: 'counter', contains: 'default', thresholds: [], submetrics: null } }));
+    for (const id of [282, 5436, 17]) {
+      const tags = { name: '/api/v2/catalog/sku/exchangeRate/{skuId}', operation: 'v2.catalog.sku-exchange-rate', url: `http://127.0.0.1:4000/api/v2/catalog/sku/exchangeRate/${id}` };
+      aggregator.addLine(JSON.stringify({ metric: 'http_reqs', type: 'Point', data: { time, value: 1, tags } }));
+    }
+    await aggregator.close();
+    const lines: string[] = [];
+    for await (const line of await lineStream(file)) if (line.includes('"Aggregate"')) lines.push(line);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ data: { count: 3, value: 3, tags: { url: 'http://127.0.0.1:4000/api/v2/catalog/sku/exchangeRate/{skuId}' } } });
+  });
+
   it('grows with the duration, not the request rate: ten times the rate, aggregates within a small factor (the raw stream ten times larger)', async () => {
     // From 200 requests/s every tag set of the script shows up each second: more requests only fill the histograms.
     const slow = await twoWays('size-slow', { durationS: 20, rps: 150, seed: 11, gzip: true });
