@@ -52,7 +52,8 @@ import { startProcMonitor } from './generator-monitor.ts';
 import { startGeneratorPusher } from './generator-prometheus.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import { openMetricsPipe, type MetricsPipe } from './k6-metrics-pipe.ts';
-import { AGGREGATES_FILE, MetricAggregator } from '../../reports/metric-aggregates.ts';
+import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
+import { startAggregateThread, type AggregateThread } from './aggregate-thread.ts';
 import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -266,7 +267,7 @@ async function readSummaryIfAny(file: string, say: (line: string) => void): Prom
 }
 
 /** Closes the per-second aggregates; false (said) when they could not be written whole (a full disk). */
-async function closeAggregates(aggregator: MetricAggregator, say: (line: string) => void): Promise<boolean> {
+async function closeAggregates(aggregator: AggregateThread, say: (line: string) => void): Promise<boolean> {
   try {
     await aggregator.close();
     return true;
@@ -454,8 +455,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     let loopSamples: readonly GeneratorPoint[] = [];
     let procPoints: readonly GeneratorPoint[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
-    // Both engines' NDJSON lines, kept per second as they come (reports/metric-aggregates.ts).
-    const aggregator = new MetricAggregator(aggregatesPath);
+    // Both engines' NDJSON lines, kept per second as they come (reports/metric-aggregates.ts, on its own thread).
+    const aggregator = startAggregateThread(aggregatesPath);
     let metricsPipe: MetricsPipe | undefined;
     let aggregatesKept = false;
     // A capped run's last line of defence: the wallet losing more than the ledger holds stops every charge at once.
