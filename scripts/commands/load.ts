@@ -3,8 +3,9 @@
 // run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, 130/143 interrupted,
 // k6's codes passed through.
 import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { HarnessError } from '../../api/errors.ts';
 import { startLiveDashboard, type LiveDashboard } from '../../load/runner/live-dashboard.ts';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
@@ -103,8 +104,10 @@ export function register(program: Command): void {
     const baselineModule = flags.baseline === undefined ? undefined : baselineValidatorsModule(readBaseline(flags.baseline));
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
-    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end).
-    const outJson = flags.dashboardPort === undefined ? flags.outJson : (flags.outJson ?? join(reportDir, 'metrics.ndjson'));
+    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
+    // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
+    const dashboardStream = flags.dashboardPort === undefined || flags.outJson !== undefined ? undefined : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
+    const outJson = flags.outJson ?? dashboardStream;
     const progress = commandProgress();
     const secrets = reportSecrets(config);
     const meta = loadReportMeta(flags, config);
@@ -148,6 +151,7 @@ export function register(program: Command): void {
       process.exitCode = exitCodeOf(run.engineExit, written.report);
     } finally {
       interrupt.dispose();
+      if (dashboardStream !== undefined) rmSync(dirname(dashboardStream), { recursive: true, force: true });
     }
   });
 }
