@@ -97,9 +97,6 @@ export class MetricAggregator {
   private newest = Number.NEGATIVE_INFINITY;
   private partial = '';
   private failed: Error | undefined;
-  /** Point lines read, and lines that were not k6 output (or points of a metric no Metric line declared). */
-  points = 0;
-  badLines = 0;
 
   constructor(private readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -133,13 +130,12 @@ export class MetricAggregator {
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
-      this.badLines += 1;
+      // Not k6 output: the raw stream's readers skip such lines too.
       return;
     }
     const data = entry.data;
-    if (typeof entry.metric !== 'string' || data === null || typeof data !== 'object') {
-      this.badLines += 1;
-    } else if (entry.type === 'Metric') {
+    if (typeof entry.metric !== 'string' || data === null || typeof data !== 'object') return;
+    if (entry.type === 'Metric') {
       if (typeof data.type === 'string' && !this.types.has(entry.metric)) {
         this.types.set(entry.metric, data.type);
         this.write(`${line}\n`);
@@ -147,13 +143,11 @@ export class MetricAggregator {
     } else if (entry.type === 'Point') {
       const time = typeof data.time === 'string' ? Date.parse(data.time) : Number.NaN;
       const type = this.types.get(entry.metric);
-      if (!Number.isFinite(time) || typeof data.value !== 'number' || !Number.isFinite(data.value) || type === undefined) this.badLines += 1;
-      else this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>));
-    } else this.badLines += 1;
+      if (Number.isFinite(time) && typeof data.value === 'number' && Number.isFinite(data.value) && type !== undefined) this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>));
+    }
   }
 
   private addPoint(metric: string, type: string, time: number, value: number, tags: Record<string, string>): void {
-    this.points += 1;
     const second = Math.floor(time / SECOND_MS);
     let cells = this.seconds.get(second);
     if (cells === undefined) this.seconds.set(second, (cells = new Map()));
@@ -244,8 +238,8 @@ function trendSamples(data: AggregateData): WeightedValue[] {
   const min = num(data.min);
   const max = num(data.max);
   // The extremes are known exactly: one sample each is taken out of its bucket and given back as itself.
-  hist.recordValueWithCount(Math.round(min * TREND_SCALE), -1);
-  hist.recordValueWithCount(Math.round(max * TREND_SCALE), -1);
+  hist.recordValueWithCount(Math.round(Math.max(0, min) * TREND_SCALE), -1);
+  hist.recordValueWithCount(Math.round(Math.max(0, max) * TREND_SCALE), -1);
   const out: WeightedValue[] = [{ value: min, count: 1 }];
   const it = hist.recordedValuesIterator;
   it.reset();

@@ -583,7 +583,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       summaryFile,
       ...(summaryData === undefined ? {} : { summaryData }),
       ...(ndjsonPath !== undefined && existsSync(ndjsonPath) ? { ndjsonPath } : {}),
-      ...(aggregatesKept ? { aggregatesPath } : {}),
+      // An engine that never started left nothing to chart (as no stream at all did before).
+      ...(aggregatesKept && engineExit !== -1 ? { aggregatesPath } : {}),
       ...(ledger === undefined ? {} : { ledger }),
       ...(reconcile === undefined ? {} : { reconcile }),
       harnessFaults: addFaultCounts(harnessFaults.counts(), ...(preflightFaults === undefined ? [] : [preflightFaults])),
