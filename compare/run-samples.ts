@@ -5,12 +5,17 @@ import { join, resolve } from 'node:path';
 import { HarnessError } from '../api/errors.ts';
 import { mergeRuns, type MergePoint } from '../distributed/merge/merge-run.ts';
 import { METRICS } from '../load/metric-names.ts';
+import { AGGREGATES_FILE } from '../reports/metric-aggregates.ts';
 import { SparseHistogram, type SparseHistogramData } from '../stats/histogram.ts';
 
 /** The key of every request together. */
 export const ALL_OPERATIONS = '(all)';
-/** Time batches start this wide and double (pairs merged) whenever a run would need more than MAX_BATCHES. */
-const FIRST_BATCH_MS = 250;
+/**
+ * Time batches start this wide and double (pairs merged) whenever a run would need more than MAX_BATCHES. A whole
+ * second, and batch 0 starts on a whole second: a run's per-second aggregates (reports/metric-aggregates.ts) and its raw
+ * NDJSON put every sample in the same batch.
+ */
+const FIRST_BATCH_MS = 1_000;
 const MAX_BATCHES = 64;
 /** setup() and teardown() run once, cold, outside the load: their requests are not the load's latency. */
 const NOT_LOAD_GROUPS: ReadonlySet<string> = new Set(['::setup', '::teardown']);
@@ -150,7 +155,7 @@ export interface ReportFacts {
 function readReportFacts(dir: string): ReportFacts {
   const file = join(dir, 'summary.json');
   if (!existsSync(file)) return {};
-  let json: { runId?: unknown; target?: { url?: unknown }; load?: { engine?: unknown; scenario?: unknown; profile?: unknown }; artifacts?: { metricsNdjson?: unknown } };
+  let json: { runId?: unknown; target?: { url?: unknown }; load?: { engine?: unknown; scenario?: unknown; profile?: unknown }; artifacts?: { metricsNdjson?: unknown; metricsPerSecond?: unknown } };
   try {
     json = JSON.parse(readFileSync(file, 'utf8')) as typeof json;
   } catch (error) {
@@ -165,7 +170,8 @@ function readReportFacts(dir: string): ReportFacts {
   set('engine', text(json.load?.engine));
   set('scenario', text(json.load?.scenario));
   set('profile', text(json.load?.profile));
-  set('metricsNdjson', text(json.artifacts?.metricsNdjson));
+  // The run's per-second aggregates when it kept them (every run since they exist), else its raw NDJSON (older runs).
+  set('metricsNdjson', text(json.artifacts?.metricsPerSecond) ?? text(json.artifacts?.metricsNdjson));
   set('target', text(json.target?.url));
   return facts;
 }
@@ -180,6 +186,8 @@ export function runFiles(dir: string, facts: ReportFacts = readReportFacts(dir))
     const named = resolve(dir, facts.metricsNdjson);
     if (existsSync(named)) return [named];
   }
+  // A load run's own per-second aggregates stand for its whole stream (a raw copy beside them would count twice).
+  if (existsSync(join(dir, AGGREGATES_FILE))) return [join(dir, AGGREGATES_FILE)];
   const found = readdirSync(dir)
     .filter((f) => /\.ndjson(\.gz)?$/.test(f))
     .sort()
@@ -211,7 +219,7 @@ export async function readRunSamples(dirArg: string, known?: ReportFacts & { rea
   const onPoint = (point: MergePoint): void => {
     const operation = point.tags.operation;
     if (operation === undefined || NOT_LOAD_GROUPS.has(point.tags.group ?? '')) return;
-    start ??= point.time;
+    start ??= Math.floor(point.time / FIRST_BATCH_MS) * FIRST_BATCH_MS;
     latest = Math.max(latest ?? point.time, point.time);
     let index = Math.floor((point.time - start) / batchMs);
     if (index < 0) {
@@ -226,34 +234,9 @@ export async function readRunSamples(dirArg: string, known?: ReportFacts & { rea
       batchMs *= 2;
       index = Math.floor((point.time - start) / batchMs);
     }
-    for (const samples of [samplesOf(operation), samplesOf(ALL_OPERATIONS)]) {
-      switch (point.metric) {
-        case 'http_req_duration':
-          samples.latency.add(point.value);
-          OperationSamples.histogram(samples.latencyBatches, index).add(point.value);
-          break;
-        case 'http_reqs':
-          samples.requests += point.value;
-          break;
-        case 'http_req_failed':
-          addRate(samples.http, index, point.value);
-          break;
-        case METRICS.failed:
-          addRate(samples.business, index, point.value);
-          break;
-        case METRICS.outcomes:
-          OperationSamples.cell(samples.schema, index).n += point.value;
-          break;
-        case METRICS.schemaViolations:
-          OperationSamples.cell(samples.schema, index).hits += point.value;
-          break;
-        case METRICS.timeToFinal:
-          samples.timeToFinal.add(point.value);
-          OperationSamples.histogram(samples.timeToFinalBatches, index).add(point.value);
-          break;
-        default:
-          break;
-      }
+    // A per-second aggregate stands for several samples (reports/metric-aggregates.ts); a raw point for one.
+    for (const { value, count } of point.samples ?? [{ value: point.value, count: 1 }]) {
+      for (const samples of [samplesOf(operation), samplesOf(ALL_OPERATIONS)]) addSample(samples, point.metric, index, value, count);
     }
   };
   const merged = await mergeRuns(files, { submetrics: [], onPoint });
@@ -274,8 +257,39 @@ export async function readRunSamples(dirArg: string, known?: ReportFacts & { rea
   };
 }
 
-function addRate(cells: RateCell[], index: number, value: number): void {
+/** `count` samples of one value of a metric into an operation's samples, in time batch `index`. */
+function addSample(samples: OperationSamples, metric: string, index: number, value: number, count: number): void {
+  switch (metric) {
+    case 'http_req_duration':
+      samples.latency.add(value, count);
+      OperationSamples.histogram(samples.latencyBatches, index).add(value, count);
+      break;
+    case 'http_reqs':
+      samples.requests += value * count;
+      break;
+    case 'http_req_failed':
+      addRate(samples.http, index, value, count);
+      break;
+    case METRICS.failed:
+      addRate(samples.business, index, value, count);
+      break;
+    case METRICS.outcomes:
+      OperationSamples.cell(samples.schema, index).n += value * count;
+      break;
+    case METRICS.schemaViolations:
+      OperationSamples.cell(samples.schema, index).hits += value * count;
+      break;
+    case METRICS.timeToFinal:
+      samples.timeToFinal.add(value, count);
+      OperationSamples.histogram(samples.timeToFinalBatches, index).add(value, count);
+      break;
+    default:
+      break;
+  }
+}
+
+function addRate(cells: RateCell[], index: number, value: number, count: number): void {
   const cell = OperationSamples.cell(cells, index);
-  cell.n += 1;
-  if (value !== 0) cell.hits += 1;
+  cell.n += count;
+  if (value !== 0) cell.hits += count;
 }

@@ -25,22 +25,26 @@ export function metricLine(def: MetricDef, thresholds: string[], submetrics: Sub
   return JSON.stringify({ type: 'Metric', data: { name: def.name, type: def.type, contains: def.contains, thresholds, submetrics: subs }, metric: def.name });
 }
 
-/** Writes NDJSON to a file (gzip when the name ends in .gz), Metric lines on first sight of each metric. */
+/**
+ * Writes NDJSON to a file (gzip when the name ends in .gz), Metric lines on first sight of each metric; or hands the
+ * same text to a function (the load runner keeps it as per-second aggregates, reports/metric-aggregates.ts).
+ */
 export class NdjsonWriter {
-  private readonly out: WriteStream;
+  private readonly out: WriteStream | undefined;
   private readonly gzip: Gzip | undefined;
   private readonly seen = new Set<string>();
   /** The first write error (a full disk, /dev/full): writing stops there, and close() rejects with it. */
   private failed: Error | undefined;
 
   constructor(
-    private readonly path: string,
+    private readonly target: string | ((text: string) => void),
     private readonly describe: (name: string) => string | undefined,
   ) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.out = createWriteStream(path);
+    if (typeof target !== 'string') return;
+    mkdirSync(dirname(target), { recursive: true });
+    this.out = createWriteStream(target);
     this.out.on('error', (error) => this.fail(error));
-    if (path.endsWith('.gz')) {
+    if (target.endsWith('.gz')) {
       this.gzip = createGzip();
       this.gzip.on('error', (error) => this.fail(error));
       this.gzip.pipe(this.out);
@@ -48,11 +52,12 @@ export class NdjsonWriter {
   }
 
   private fail(error: Error): void {
-    this.failed ??= isDiskFull(error) ? diskFullError(this.path, 'the metric stream is cut short', error) : error;
+    this.failed ??= isDiskFull(error) ? diskFullError(String(this.target), 'the metric stream is cut short', error) : error;
   }
 
   private write(text: string): void {
-    if (this.failed === undefined) (this.gzip ?? this.out).write(text);
+    if (typeof this.target !== 'string') this.target(text);
+    else if (this.failed === undefined) (this.gzip ?? this.out)?.write(text);
   }
 
   /** Writes the Metric lines of names not seen yet, then the points. */
@@ -69,14 +74,16 @@ export class NdjsonWriter {
   }
 
   close(): Promise<void> {
+    const out = this.out;
+    if (out === undefined) return Promise.resolve();
     if (this.failed !== undefined) {
-      this.out.destroy();
+      out.destroy();
       return Promise.reject(this.failed);
     }
     return new Promise((resolveClose, reject) => {
-      this.out.once('finish', () => (this.failed === undefined ? resolveClose() : reject(this.failed)));
-      this.out.once('error', () => reject(this.failed));
-      (this.gzip ?? this.out).end();
+      out.once('finish', () => (this.failed === undefined ? resolveClose() : reject(this.failed)));
+      out.once('error', () => reject(this.failed));
+      (this.gzip ?? out).end();
     });
   }
 }

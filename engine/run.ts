@@ -28,6 +28,8 @@ export interface EngineRunOptions {
   env?: Record<string, string>;
   /** `--out json=FILE`: k6's NDJSON metric points (gzip when the name ends in .gz). */
   outJson?: string;
+  /** The same NDJSON lines as text, as they are made (the load runner keeps them as per-second aggregates). */
+  jsonLines?: (text: string) => void;
   /** `--out experimental-prometheus-rw`: k6's Prometheus remote-write output (engine/remote-write/). */
   remoteWrite?: RemoteWriteConfig;
   /** `--summary-export=FILE`: k6's flat summary JSON. */
@@ -101,7 +103,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   const script = await loadScript(resolve(cwd, options.script), options.env, options.overrides);
   if ('exitCode' in script) return fail(script);
   const { runtime, options: consolidated, thresholds, abortState } = script;
-  const outputs = new RunOutputs(runtime, thresholds, cwd, options.outJson, options.remoteWrite, logError);
+  const outputs = new RunOutputs(runtime, thresholds, cwd, options.outJson, options.remoteWrite, logError, options.jsonLines);
   let count: number;
   try {
     count = workerCount(options.workers ?? 'auto', consolidated);

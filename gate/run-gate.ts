@@ -18,7 +18,7 @@ import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../target/session.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
-import { interruptedSection, loadArtifacts, loadFaults, loadInterruption, loadSection, missingSummaryMessage } from '../load/runner/load-report.ts';
+import { interruptedSection, loadArtifacts, loadFaults, loadInterruption, loadSection, missingSummaryMessage, runMetricsFile } from '../load/runner/load-report.ts';
 import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
@@ -137,7 +137,7 @@ async function loadPart(
     summaryData: run.summaryData,
     ...GATE_LOAD,
     engine: run.engineLabel,
-    ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+    ...(runMetricsFile(run) === undefined ? {} : { ndjsonPath: runMetricsFile(run) }),
     payload: run.payload,
     allowSkips: request.allowSkips,
   });

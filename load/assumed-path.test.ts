@@ -10,7 +10,7 @@ import type { LoadSection } from '../reports/model.ts';
 import { createProgress } from '../reports/progress.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';
-import { loadSection } from './runner/load-report.ts';
+import { loadSection, runMetricsFile } from './runner/load-report.ts';
 import { parseLoadFlags } from './runner/load-options.ts';
 import { runLoad } from './runner/run-load.ts';
 
@@ -35,7 +35,7 @@ async function mixedSmoke(engine: { kind: 'node' } | { kind: 'k6'; path: string 
   const run = await runLoad(flags, config, { cwd: workDir, env, progress });
   progress.done();
   expect(run.summaryData, `${label}: no summary`).toBeDefined();
-  return loadSection({ summaryData: run.summaryData!, scenario: 'mixed', profile: 'smoke', engine: run.engineLabel, ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }), payload: run.payload, allowSkips });
+  return loadSection({ summaryData: run.summaryData!, scenario: 'mixed', profile: 'smoke', engine: run.engineLabel, ...(runMetricsFile(run) === undefined ? {} : { ndjsonPath: runMetricsFile(run) }), payload: run.payload, allowSkips });
 }
 
 function expectUnverifiedNotCrossed(section: LoadSection): void {

@@ -17,7 +17,7 @@ import { credentialSecrets } from '../reports/redact-report.ts';
 import { writeReports } from '../reports/write.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';
 import { runK6 } from './runner/k6-process.ts';
-import { loadRunReport } from './runner/load-report.ts';
+import { loadRunReport, runMetricsFile } from './runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
 import { ensureBundle, exitCodeOf, runLoad } from './runner/run-load.ts';
 import { runEnvironment } from './run-settings.ts';
@@ -56,7 +56,8 @@ async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }
   const built = await loadRunReport(loadRun, { scenario: flags.scenario, profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } });
   const { report } = writeReports(built, loadRun.reportDir, { secrets: credentialSecrets(USER, PASSWORD) });
   const read = (file: string): string => (existsSync(join(reportDir, file)) ? readFileSync(join(reportDir, file), 'utf8') : '');
-  const ndjson = loadRun.ndjsonPath === undefined ? '' : loadRun.ndjsonPath.endsWith('.gz') ? gunzipSync(readFileSync(loadRun.ndjsonPath)).toString('utf8') : readFileSync(loadRun.ndjsonPath, 'utf8');
+  const metrics = runMetricsFile(loadRun);
+  const ndjson = metrics === undefined ? '' : metrics.endsWith('.gz') ? gunzipSync(readFileSync(metrics)).toString('utf8') : readFileSync(metrics, 'utf8');
   return {
     exitCode: exitCodeOf(loadRun.engineExit, report),
     report,
@@ -88,7 +89,7 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
       expect(load?.checks.every((c) => c.fails === 0 && c.passes > 0)).toBe(true);
       expect(load?.series?.requests.reduce((a, b) => a + b, 0)).toBe(load?.requests.count);
       expect(summary.target.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(summary.artifacts).toMatchObject({ k6Summary: 'k6-summary.json', metricsNdjson: 'metrics.ndjson.gz' });
+      expect(summary.artifacts).toMatchObject({ k6Summary: 'k6-summary.json', metricsPerSecond: 'metrics-per-second.ndjson.gz' });
       const cases = (r.files.junit.match(/<testcase /g) ?? []).length;
       expect(cases).toBeGreaterThan(load?.checks.length ?? 0);
       expect(r.files.junit).toMatch(new RegExp(`<testsuites name="gateway-harness load" tests="${cases}" failures="0" errors="0"`));

@@ -47,7 +47,7 @@ function failingTopupsCwd(): string {
 
 async function runWith(engine: string, writeUrl: string, native: boolean, label: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
   const reportDir = join(workDir, label);
-  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'both', reportDir, out: [`prometheus=${writeUrl}`] });
+  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'both', reportDir, out: [`prometheus=${writeUrl}`, `json=${join(reportDir, 'metrics.ndjson.gz')}`] });
   const env: NodeJS.ProcessEnv = { ...process.env, K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: native ? 'true' : 'false', ...extraEnv };
   if (engine !== 'node') env.K6_BIN = engine;
   const r = await runLoadReported(flags, loadConfig({ cwd: failingTopupsCwd(), env: {} }), { cwd: workDir, env });

@@ -23,6 +23,8 @@ export interface NodeEngineRequest {
   readonly env: Readonly<Record<string, string>>;
   /** k6-compatible NDJSON metric stream (`--out json=FILE`). */
   readonly outJson?: string;
+  /** The same NDJSON lines as text, as they are made (the runner's per-second aggregates). */
+  readonly jsonLines?: (text: string) => void;
   /** k6's experimental-prometheus-rw output (engine/remote-write/). */
   readonly remoteWrite?: RemoteWriteConfig;
   readonly summaryExport?: string;
@@ -76,6 +78,7 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     env: { ...request.env },
     cwd: request.cwd,
     ...(request.outJson === undefined ? {} : { outJson: request.outJson }),
+    ...(request.jsonLines === undefined ? {} : { jsonLines: request.jsonLines }),
     ...(request.summaryExport === undefined ? {} : { summaryExport: request.summaryExport }),
     ...(request.workers === undefined ? {} : { workers: request.workers }),
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),

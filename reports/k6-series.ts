@@ -8,6 +8,7 @@ import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import hdr from 'hdr-histogram-js';
 import { HarnessError } from '../api/errors.ts';
+import { AGGREGATE_TYPE, aggregateSamples, type AggregateData } from './metric-aggregates.ts';
 import type { LatencySeries, LoadSeries } from './model.ts';
 
 /** Operation labels that are not catalog ids. */
@@ -27,6 +28,9 @@ const INTERVAL_STEPS_MS: readonly number[] = [
   100, 200, 250, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
 ];
 const TARGET_BUCKETS = 150;
+/** Per-second aggregates' lines and their width: their charts' buckets are at least a second. */
+const AGGREGATE_MARK = `"type":"${AGGREGATE_TYPE}"`;
+const AGGREGATE_SECOND_MS = 1_000;
 
 /** The bucket width for a run of this length: the smallest step giving at most ~150 buckets (100 ms at least). */
 export function chooseIntervalMs(durationMs: number, targetBuckets = TARGET_BUCKETS): number {
@@ -171,19 +175,22 @@ export class SeriesAccumulator {
       if (typeof entry.data.type === 'string') this.metricTypes.set(entry.metric, entry.data.type);
       return;
     }
-    if (entry.type !== 'Point') return;
+    const aggregate = entry.type === AGGREGATE_TYPE;
+    if (entry.type !== 'Point' && !aggregate) return;
     const time = typeof entry.data.time === 'string' ? Date.parse(entry.data.time) : Number.NaN;
     const value = entry.data.value;
-    if (!Number.isFinite(time) || typeof value !== 'number' || !Number.isFinite(value)) {
+    if (!Number.isFinite(time) || (!aggregate && (typeof value !== 'number' || !Number.isFinite(value)))) {
       this.badLines += 1;
       return;
     }
     const tags = entry.data.tags !== null && typeof entry.data.tags === 'object' ? (entry.data.tags as Record<string, unknown>) : {};
-    this.addPoint(entry.metric, time, value, tags);
+    if (!aggregate) this.addPoint(entry.metric, time, value as number, tags);
+    // A second of the run's per-second aggregates (reports/metric-aggregates.ts): the samples it stands for, weighted.
+    else for (const sample of aggregateSamples(this.metricTypes.get(entry.metric), entry.data as AggregateData)) this.addPoint(entry.metric, time, sample.value, tags, sample.count);
   }
 
-  /** One sample: metric name, epoch ms, value (ms for durations), its tags. */
-  addPoint(metric: string, timeMs: number, value: number, tags: Readonly<Record<string, unknown>>): void {
+  /** One sample (or `count` samples of one value): metric name, epoch ms, value (ms for durations), its tags. */
+  addPoint(metric: string, timeMs: number, value: number, tags: Readonly<Record<string, unknown>>, count = 1): void {
     const outcome = typeof tags.outcome === 'string' ? tags.outcome : undefined;
     const isOutcome = outcome !== undefined && (this.metricTypes.get(metric) ?? 'counter') === 'counter';
     if (!READ_METRICS.has(metric) && !isOutcome) return;
@@ -207,13 +214,13 @@ export class SeriesAccumulator {
         bucket.requests += value;
         return;
       case FAILED_METRIC:
-        if (value !== 0) bucket.failed += 1;
+        if (value !== 0) bucket.failed += count;
         return;
       case VUS_METRIC:
         bucket.vus = bucket.vus === null ? value : Math.max(bucket.vus, value);
         return;
       case DURATION_METRIC:
-        this.recordLatency(bucket, this.operationOf(tags), value);
+        this.recordLatency(bucket, this.operationOf(tags), value, count);
         return;
     }
   }
@@ -229,17 +236,17 @@ export class SeriesAccumulator {
     return op;
   }
 
-  private recordLatency(bucket: Bucket, op: string, valueMs: number): void {
+  private recordLatency(bucket: Bucket, op: string, valueMs: number, count: number): void {
     let cell = bucket.ops.get(op);
     if (cell === undefined) bucket.ops.set(op, (cell = newCell()));
     const micros = Math.min(MAX_MICROS, Math.max(1, Math.round(valueMs * 1000)));
     for (const target of [bucket.overall, cell]) {
-      target.count += 1;
+      target.count += count;
       if (bucket.closed) continue;
       target.hist ??= this.pool.pop() ?? this.newHistogram();
-      target.hist.recordValue(micros);
+      target.hist.recordValueWithCount(micros, count);
     }
-    if (bucket.closed) this.latePoints += 1;
+    if (bucket.closed) this.latePoints += count;
   }
 
   private newHistogram(): Histogram {
@@ -374,11 +381,16 @@ export async function lineStream(path: string): Promise<AsyncIterable<string>> {
   return createInterface({ input, crlfDelay: Infinity });
 }
 
-/** First and last point time of a stream (a cheap pass that parses only the time field). */
-export async function scanTimeRange(path: string): Promise<{ readonly first: number; readonly last: number } | undefined> {
+/**
+ * First and last point time of a stream (a cheap pass that parses only the time field), and whether it holds per-second
+ * aggregates (reports/metric-aggregates.ts: buckets narrower than a second would show them as spikes).
+ */
+export async function scanTimeRange(path: string): Promise<{ readonly first: number; readonly last: number; readonly perSecond: boolean } | undefined> {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
+  let perSecond = false;
   for await (const line of await lineStream(path)) {
+    if (!perSecond && line.includes(AGGREGATE_MARK)) perSecond = true;
     const at = line.indexOf('"time":"');
     if (at < 0) continue;
     const end = line.indexOf('"', at + 8);
@@ -387,7 +399,12 @@ export async function scanTimeRange(path: string): Promise<{ readonly first: num
     if (t < first) first = t;
     if (t > last) last = t;
   }
-  return Number.isFinite(first) ? { first, last } : undefined;
+  return Number.isFinite(first) ? { first, last, perSecond } : undefined;
+}
+
+/** The bucket width for a stream's time range (a second at least for per-second aggregates). */
+export function seriesIntervalMs(range: { readonly first: number; readonly last: number; readonly perSecond: boolean } | undefined): number {
+  return Math.max(range?.perSecond === true ? AGGREGATE_SECOND_MS : 0, chooseIntervalMs(range === undefined ? 0 : range.last - range.first));
 }
 
 /**
@@ -399,7 +416,7 @@ export async function readK6Series(path: string, options: SeriesOptions = {}): P
     let { intervalMs, startTime } = options;
     if (intervalMs === undefined || startTime === undefined) {
       const range = await scanTimeRange(path);
-      intervalMs ??= chooseIntervalMs(range === undefined ? 0 : range.last - range.first);
+      intervalMs ??= seriesIntervalMs(range);
       if (range !== undefined) startTime ??= range.first;
     }
     const accumulator = new SeriesAccumulator({ ...options, intervalMs, ...(startTime === undefined ? {} : { startTime }) });

@@ -2,6 +2,7 @@
 // (each counter point carries its operation, path and layer tags), plus the samples the run collected from its VUs.
 import type { PayloadChecks } from '../schemas/generated/types.ts';
 import { lineStream } from './k6-series.ts';
+import { AGGREGATE_TYPE } from './metric-aggregates.ts';
 
 export type { PayloadChecks };
 type PathCount = PayloadChecks['byPath'][number];
@@ -29,7 +30,8 @@ export function tallyLine(tally: Map<string, PathCount>, line: string): void {
   } catch {
     return;
   }
-  if (point.type !== 'Point' || (point.metric !== VIOLATIONS && point.metric !== WARNINGS)) return;
+  // A per-second aggregate of a counter carries its sum as `value` (reports/metric-aggregates.ts).
+  if ((point.type !== 'Point' && point.type !== AGGREGATE_TYPE) || (point.metric !== VIOLATIONS && point.metric !== WARNINGS)) return;
   const tags = point.data?.tags ?? {};
   const value = typeof point.data?.value === 'number' ? point.data.value : 0;
   const severity = point.metric === VIOLATIONS ? 'error' : 'warning';

@@ -4,6 +4,7 @@ import { assumedPathHint, linkedReadsOf } from '../api/assumed-path.ts';
 import { findOperation } from '../api/operations.ts';
 import type { LoadSection } from './model.ts';
 import { lineStream } from './k6-series.ts';
+import { AGGREGATE_TYPE } from './metric-aggregates.ts';
 import { loadVerdict } from './sections.ts';
 
 /** load/metric-names.ts METRICS.pathUnverified (reports/ reads only the stream, as reports/payload-checks.ts does). */
@@ -24,7 +25,8 @@ export async function pathUnverifiedCounts(ndjsonPath: string | undefined): Prom
       continue;
     }
     const operation = point.data?.tags?.operation;
-    if (point.type !== 'Point' || point.metric !== PATH_UNVERIFIED || typeof operation !== 'string') continue;
+    // A per-second aggregate of a counter carries its sum as `value` (reports/metric-aggregates.ts).
+    if ((point.type !== 'Point' && point.type !== AGGREGATE_TYPE) || point.metric !== PATH_UNVERIFIED || typeof operation !== 'string') continue;
     counts.set(operation, (counts.get(operation) ?? 0) + (typeof point.data?.value === 'number' ? point.data.value : 0));
   }
   return counts;

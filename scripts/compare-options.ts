@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { checkBaselineDir, comparisonOf } from '../compare/compare-runs.ts';
 import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from '../stats/regression-settings.ts';
 import type { LoadRun } from '../load/runner/run-load.ts';
+import { runMetricsFile } from '../load/runner/load-report.ts';
 import type { ComparisonSection } from '../reports/model.ts';
 
 export interface CompareFlags {
@@ -66,7 +67,7 @@ export function compareWithRun(flags: CompareFlags): ((run: LoadRun, meta: { rea
     comparisonOf({
       baselineDir,
       candidateDir: run.reportDir,
-      candidate: { runId: run.runId, engine: run.engineLabel, scenario: meta.scenario, profile: meta.profile, ...(run.ndjsonPath === undefined ? {} : { files: [run.ndjsonPath] }) },
+      candidate: { runId: run.runId, engine: run.engineLabel, scenario: meta.scenario, profile: meta.profile, files: [runMetricsFile(run)].filter((file): file is string => file !== undefined) },
       settings,
       allowSkips: flags.allowSkips === true,
     });

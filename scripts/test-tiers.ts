@@ -40,6 +40,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/engine-differential.test.ts',
   'load/engine-select.test.ts',
   'load/k6-smoke.test.ts',
+  'load/runner/metric-aggregates-run.test.ts',
   'load/payload-violations.test.ts',
   'reports/disk-full.test.ts',
   'reports/html/report-browser.test.ts',
@@ -58,6 +59,7 @@ export const NOT_QUICK: readonly string[] = [
   // in-process but long (seconds of one quick-tier run on Node 20, 2 cores shared by other work): load runs on the
   // engine's worker threads and whole baseline recordings; the full suite runs them on its Node
   'ledger/faults-load.test.ts', // 52 s
+  'reports/metric-aggregates.test.ts', // ~50 s: synthetic runs of 600 s and 30 000 requests, each read twice
   'engine/run.test.ts', // 42 s
   'scripts/commands/baseline.test.ts', // 30 s
   'load/node-engine-smoke.test.ts', // 21 s

@@ -2,7 +2,7 @@
 // what the report names the run by. It runs in the merge thread (merge-thread.ts), so it crosses as plain data.
 import { GroupTree, type GroupTreeState } from '../../engine/metrics/groups.ts';
 import { MetricStore, type StoreState, type SubmetricDef } from '../../engine/metrics/store.ts';
-import { chooseIntervalMs, scanTimeRange, SeriesAccumulator } from '../../reports/k6-series.ts';
+import { scanTimeRange, SeriesAccumulator, seriesIntervalMs } from '../../reports/k6-series.ts';
 import type { LoadSeries } from '../../reports/model.ts';
 import { mergeRuns, type MergedRun } from './merge-run.ts';
 
@@ -24,23 +24,25 @@ export interface MergePassResult {
 }
 
 /** First and last point time over the files that can be read; a file that fails is left to the merge to report. */
-async function seriesRange(files: readonly string[]): Promise<{ first: number; last: number } | undefined> {
+async function seriesRange(files: readonly string[]): Promise<{ first: number; last: number; perSecond: boolean } | undefined> {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
+  let perSecond = false;
   for (const file of files) {
     const range = await scanTimeRange(file).catch(() => undefined);
     if (range === undefined) continue;
     first = Math.min(first, range.first);
     last = Math.max(last, range.last);
+    perSecond ||= range.perSecond;
   }
-  return Number.isFinite(first) ? { first, last } : undefined;
+  return Number.isFinite(first) ? { first, last, perSecond } : undefined;
 }
 
 export async function runMergePass(request: MergePassRequest, onBytes: (bytes: number) => void): Promise<MergePassResult> {
   let accumulator: SeriesAccumulator | undefined;
   if (request.series) {
     const range = await seriesRange(request.files);
-    if (range !== undefined) accumulator = new SeriesAccumulator({ intervalMs: chooseIntervalMs(range.last - range.first), startTime: range.first });
+    if (range !== undefined) accumulator = new SeriesAccumulator({ intervalMs: seriesIntervalMs(range), startTime: range.first });
   }
   let firstUrl: string | undefined;
   const scenarios = new Set<string>();
@@ -48,7 +50,8 @@ export async function runMergePass(request: MergePassRequest, onBytes: (bytes: n
     submetrics: request.submetrics,
     ...(accumulator === undefined ? {} : { onMetricLine: (line: string) => accumulator.addLine(line) }),
     onPoint: (p) => {
-      accumulator?.addPoint(p.metric, p.time, p.value, p.tags);
+      // A per-second aggregate (reports/metric-aggregates.ts) stands for its samples; a raw point for itself.
+      for (const sample of p.samples ?? [{ value: p.value, count: 1 }]) accumulator?.addPoint(p.metric, p.time, sample.value, p.tags, sample.count);
       if (p.metric === 'iterations' && p.tags.scenario !== undefined && scenarios.size < 8) scenarios.add(p.tags.scenario);
       if (firstUrl === undefined && p.metric === 'http_reqs') firstUrl = p.tags.url;
     },

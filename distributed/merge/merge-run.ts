@@ -6,6 +6,7 @@ import { HarnessError } from '../../api/errors.ts';
 import { GroupTree, GROUP_SEPARATOR } from '../../engine/metrics/groups.ts';
 import { MetricStore, type MetricContains, type SubmetricDef, type Tags } from '../../engine/metrics/store.ts';
 import type { MetricType } from '../../engine/thresholds.ts';
+import { AGGREGATE_TYPE, aggregateSamples, type AggregateData, type WeightedValue } from '../../reports/metric-aggregates.ts';
 import { lineBatches, openInput } from './input.ts';
 
 /** Gauges that add up across instances: the VUs each instance runs. Other gauges keep k6's last-value semantics. */
@@ -53,9 +54,14 @@ export interface MergedRun {
 
 export interface MergePoint {
   readonly metric: string;
+  /** The sample's value; of a per-second aggregate, a counter's sum or a gauge's last value. */
   readonly value: number;
   readonly tags: Tags;
   readonly time: number;
+  /** A per-second aggregate (reports/metric-aggregates.ts): the samples it stands for, in place of `value`. */
+  readonly samples?: readonly WeightedValue[];
+  /** ...and its last sample's time (epoch ms), `time` being its first's. */
+  readonly until?: number;
 }
 
 export interface MergeOptions {
@@ -80,7 +86,7 @@ interface Cursor {
 }
 
 type Parsed =
-  | { kind: 'point'; point: MergePoint; fraction: number }
+  | { kind: 'point'; point: MergePoint; fraction: number; aggregate?: AggregateData }
   | { kind: 'metric'; name: string; type: MetricType; contains: MetricContains; thresholds: string[]; submetrics: string[] }
   | { kind: 'blank' }
   | { kind: 'bad' };
@@ -105,17 +111,19 @@ function parseLine(raw: string): Parsed {
   }
   const e = entry as { type?: unknown; metric?: unknown; data?: Record<string, unknown> | null };
   if (typeof e.metric !== 'string' || e.data === null || typeof e.data !== 'object') return { kind: 'bad' };
-  if (e.type === 'Point') {
+  if (e.type === 'Point' || e.type === AGGREGATE_TYPE) {
     const { time, value, tags } = e.data as { time?: unknown; value?: unknown; tags?: unknown };
     const at = typeof time === 'string' ? Date.parse(time) : Number.NaN;
-    if (!Number.isFinite(at) || typeof value !== 'number' || !Number.isFinite(value)) return { kind: 'bad' };
+    const aggregate = e.type === AGGREGATE_TYPE ? (e.data as AggregateData) : undefined;
+    if (!Number.isFinite(at) || (aggregate === undefined && (typeof value !== 'number' || !Number.isFinite(value)))) return { kind: 'bad' };
     // k6 writes tag values as strings; anything else is made one (a hand-written file), without copying the usual case.
     let tagMap: Tags = {};
     if (tags !== null && typeof tags === 'object') {
       tagMap = tags as Tags;
       for (const k in tagMap) if (typeof tagMap[k] !== 'string') tagMap[k] = String(tagMap[k]);
     }
-    return { kind: 'point', point: { metric: e.metric, value, tags: tagMap, time: at }, fraction: fractionDigits(time as string) };
+    const pointValue = typeof value === 'number' && Number.isFinite(value) ? value : 0;
+    return { kind: 'point', point: { metric: e.metric, value: pointValue, tags: tagMap, time: at }, fraction: fractionDigits(time as string), ...(aggregate === undefined ? {} : { aggregate }) };
   }
   if (e.type === 'Metric') {
     const d = e.data as { name?: unknown; type?: unknown; contains?: unknown; thresholds?: unknown; submetrics?: unknown };
@@ -270,7 +278,9 @@ class RunMerger {
       } else {
         if (parsed.fraction > 3) file.timePrecision = 'finer';
         else if (file.timePrecision === 'none') file.timePrecision = 'ms';
-        c.head = parsed.point;
+        const { point, aggregate } = parsed;
+        const until = typeof aggregate?.until === 'string' ? Date.parse(aggregate.until) : Number.NaN;
+        c.head = aggregate === undefined ? point : { ...point, samples: aggregateSamples(this.store.typeOf(point.metric), aggregate), ...(Number.isFinite(until) ? { until } : {}) };
         return true;
       }
     }
@@ -306,10 +316,11 @@ class RunMerger {
   take(fileIndex: number, point: MergePoint): void {
     const file = this.files[fileIndex] as FileStats;
     file.points++;
+    const last = Math.max(point.time, point.until ?? point.time);
     if (point.time < file.firstTime) file.firstTime = point.time;
-    if (point.time > file.lastTime) file.lastTime = point.time;
+    if (last > file.lastTime) file.lastTime = last;
     if (point.time < this.firstTime) this.firstTime = point.time;
-    if (point.time > this.lastTime) this.lastTime = point.time;
+    if (last > this.lastTime) this.lastTime = last;
     const instance = point.tags.instance_id;
     if (instance !== undefined && file.instanceIds.size < MAX_INSTANCE_IDS) file.instanceIds.add(instance);
     if (SUMMED_GAUGES.has(point.metric)) this.addSummedGauge(fileIndex, point);
@@ -326,12 +337,13 @@ class RunMerger {
   }
 
   private addPoint(point: MergePoint): void {
-    this.store.add(point.metric, point.value, point.tags, point.time);
+    const samples = point.samples ?? [{ value: point.value, count: 1 }];
+    for (const sample of samples) this.store.add(point.metric, sample.value, point.tags, point.time, sample.count);
     this.options.onPoint?.(point);
     if (point.metric !== 'checks' || point.tags.check === undefined) return;
     try {
       const group = groupPath(this.groups, point.tags.group ?? '');
-      if (group !== undefined) this.groups.check(group, point.tags.check, point.value !== 0);
+      if (group !== undefined) for (const sample of samples) this.groups.check(group, point.tags.check, sample.value !== 0, sample.count);
     } catch {
       // A name with '::' cannot sit in k6's group tree; the sample still counts in the checks metric.
     }

@@ -12,6 +12,8 @@ export class RunOutputs {
   /** True when the workers must send their point lines (some output wants them). */
   readonly pointsWanted: boolean;
   private readonly writer: NdjsonWriter | undefined;
+  /** The same lines handed to the caller as text (EngineRunOptions `jsonLines`). */
+  private readonly lines: NdjsonWriter | undefined;
   private remoteWrite: RemoteWriteThread | undefined;
   private flushControllerPoints: () => void = () => undefined;
 
@@ -22,17 +24,17 @@ export class RunOutputs {
     outJson: string | undefined,
     private readonly remoteWriteConfig: RemoteWriteConfig | undefined,
     private readonly logError: (text: string) => void,
+    jsonLines?: (text: string) => void,
   ) {
-    if (outJson !== undefined) {
-      const describe = (name: string): string | undefined => {
-        const def = runtime.store.get(name);
-        if (def === undefined) return undefined;
-        const sources = thresholds.filter((t) => t.summaryName === name).flatMap((t) => t.thresholds.map((x) => x.source));
-        return metricLine(def, sources, runtime.store.submetricsOf(name));
-      };
-      this.writer = new NdjsonWriter(resolve(cwd, outJson), describe);
-    }
-    this.pointsWanted = this.writer !== undefined || remoteWriteConfig !== undefined;
+    const describe = (name: string): string | undefined => {
+      const def = runtime.store.get(name);
+      if (def === undefined) return undefined;
+      const sources = thresholds.filter((t) => t.summaryName === name).flatMap((t) => t.thresholds.map((x) => x.source));
+      return metricLine(def, sources, runtime.store.submetricsOf(name));
+    };
+    if (outJson !== undefined) this.writer = new NdjsonWriter(resolve(cwd, outJson), describe);
+    if (jsonLines !== undefined) this.lines = new NdjsonWriter(jsonLines, describe);
+    this.pointsWanted = this.writer !== undefined || this.lines !== undefined || remoteWriteConfig !== undefined;
     if (this.pointsWanted) {
       const controllerPoints = new PointBuffer(this.deliver, 64 * 1024);
       runtime.store.listener = (metric, value, tags, time) => controllerPoints.add(metric.name, value, tags, time);
@@ -43,6 +45,7 @@ export class RunOutputs {
   /** A chunk of point lines (a worker's batch, or the controller's). */
   readonly deliver = (names: readonly string[], text: string): void => {
     this.writer?.writeChunk(names, text);
+    this.lines?.writeChunk(names, text);
     this.remoteWrite?.addPointLines(names, text);
   };
 

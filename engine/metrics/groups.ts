@@ -41,7 +41,8 @@ export class GroupTree {
   }
 
   /** Counts one check result in a group. */
-  check(groupPath: string, name: string, passed: boolean): void {
+  /** `times`: that many results at once (merge-results reading per-second aggregates). */
+  check(groupPath: string, name: string, passed: boolean, times = 1): void {
     const path = `${groupPath}${GROUP_SEPARATOR}${name}`;
     let c = this.checks.get(path);
     if (c === undefined) {
@@ -49,8 +50,8 @@ export class GroupTree {
       c = { name, group: groupPath, passes: 0, fails: 0 };
       this.checks.set(path, c);
     }
-    if (passed) c.passes++;
-    else c.fails++;
+    if (passed) c.passes += times;
+    else c.fails += times;
   }
 
   toState(): GroupTreeState {

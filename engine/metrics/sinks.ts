@@ -11,7 +11,8 @@ export type SinkState =
 
 export interface Sink {
   readonly type: MetricType;
-  add(value: number, at?: number): void;
+  /** `times`: that many samples of this value at once (a gauge takes it once). */
+  add(value: number, at?: number, times?: number): void;
   merge(other: Sink): void;
   /** Values keyed as k6's summary shows them; trends use `trendStats` (summaryTrendStats). */
   summaryValues(durationMs: number, trendStats: readonly string[]): Record<string, number>;
@@ -24,8 +25,8 @@ export interface Sink {
 export class CounterSink implements Sink {
   readonly type = 'counter' as const;
   count = 0;
-  add(value: number): void {
-    this.count += value;
+  add(value: number, _at?: number, times = 1): void {
+    this.count += value * times;
   }
   merge(other: Sink): void {
     this.count += (other as CounterSink).count;
@@ -88,9 +89,9 @@ export class RateSink implements Sink {
   readonly type = 'rate' as const;
   trues = 0;
   total = 0;
-  add(value: number): void {
-    this.total++;
-    if (value !== 0) this.trues++;
+  add(value: number, _at?: number, times = 1): void {
+    this.total += times;
+    if (value !== 0) this.trues += times;
   }
   merge(other: Sink): void {
     const o = other as RateSink;
@@ -134,8 +135,8 @@ export function trendStat(trend: TrendHistogram, stat: string): number | undefin
 export class TrendSink implements Sink {
   readonly type = 'trend' as const;
   trend = new TrendHistogram();
-  add(value: number): void {
-    this.trend.add(value);
+  add(value: number, _at?: number, times = 1): void {
+    this.trend.add(value, times);
   }
   merge(other: Sink): void {
     this.trend.merge((other as TrendSink).trend);

@@ -114,12 +114,15 @@ export class MetricStore {
 
   typeOf = (name: string): MetricType | undefined => this.entries.get(name)?.def.type;
 
-  /** Records one sample into the metric's sink and every submetric whose tags the sample carries. */
-  add(name: string, value: number, tags: Tags, time: number = Date.now()): void {
+  /**
+   * Records one sample (or `times` samples of one value: merge-results reading per-second aggregates) into the metric's
+   * sink and every submetric whose tags the sample carries.
+   */
+  add(name: string, value: number, tags: Tags, time: number = Date.now(), times = 1): void {
     const entry = this.entries.get(name);
     if (entry === undefined) throw new Error(`metric ${name} is not defined`);
     entry.touched = true;
-    entry.sink.add(value, time);
+    entry.sink.add(value, time, times);
     for (const sub of entry.subs) {
       let match = true;
       for (const [k, v] of sub.def.tags) {
@@ -128,7 +131,7 @@ export class MetricStore {
           break;
         }
       }
-      if (match) sub.sink.add(value, time);
+      if (match) sub.sink.add(value, time, times);
     }
     this.listener?.(entry.def, value, tags, time);
   }

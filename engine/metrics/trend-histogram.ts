@@ -59,20 +59,21 @@ export class TrendHistogram {
   private samples: number[] | undefined = [];
   private sorted = true;
 
-  add(value: number): void {
-    if (!Number.isFinite(value)) return;
-    this.count++;
+  /** One sample, or `times` samples of this value (merge-results reading per-second aggregates). */
+  add(value: number, times = 1): void {
+    if (!Number.isFinite(value) || times < 1) return;
+    this.count += times;
     if (this.samples !== undefined) {
-      if (this.samples.length < EXACT_SAMPLES) {
-        this.samples.push(value);
+      if (this.samples.length + times <= EXACT_SAMPLES) {
+        for (let i = 0; i < times; i++) this.samples.push(value);
         this.sorted = false;
       } else this.samples = undefined;
     }
-    this.sum += value;
+    this.sum += value * times;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
-    if (value >= 0) (this.positive ??= newHistogram()).recordValue(Math.round(value * SCALE));
-    else (this.negative ??= newHistogram()).recordValue(Math.round(-value * SCALE));
+    if (value >= 0) (this.positive ??= newHistogram()).recordValueWithCount(Math.round(value * SCALE), times);
+    else (this.negative ??= newHistogram()).recordValueWithCount(Math.round(-value * SCALE), times);
   }
 
   /** Adds every sample of another histogram (exact: same bucket layout). */

@@ -9,6 +9,8 @@ export interface K6RunRequest {
   readonly env: Readonly<Record<string, string>>;
   /** `--out json=FILE`: k6's NDJSON metric stream. */
   readonly outJson?: string;
+  /** One more `--out json=` to the runner's named pipe (k6-metrics-pipe.ts): the stream the per-second aggregates read. */
+  readonly metricsPipe?: string;
   /** `--out experimental-prometheus-rw` (its settings are K6_PROMETHEUS_RW_* in `env`). */
   readonly prometheus?: boolean;
   /** `--tag NAME=VALUE` for every sample (e.g. the run's testid). */
@@ -54,11 +56,12 @@ export const K6_DEFAULT_ENV: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** The child's arguments: no `-e`, no credentials; system variables explicitly on (k6's default on v0.48 and v2). */
-export function k6Arguments(request: Pick<K6RunRequest, 'bundle' | 'outJson' | 'prometheus' | 'tags'>): string[] {
+export function k6Arguments(request: Pick<K6RunRequest, 'bundle' | 'outJson' | 'metricsPipe' | 'prometheus' | 'tags'>): string[] {
   return [
     'run',
     '--include-system-env-vars',
     ...(request.outJson === undefined ? [] : ['--out', `json=${request.outJson}`]),
+    ...(request.metricsPipe === undefined ? [] : ['--out', `json=${request.metricsPipe}`]),
     ...(request.prometheus === true ? ['--out', 'experimental-prometheus-rw'] : []),
     ...Object.entries(request.tags ?? {}).flatMap(([name, value]) => ['--tag', `${name}=${value}`]),
     request.bundle,

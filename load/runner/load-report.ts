@@ -26,7 +26,7 @@ export interface LoadSectionInput {
   readonly profile: string;
   /** 'k6 v0.48.0', 'k6' or 'node'. */
   readonly engine: string;
-  /** k6's NDJSON stream (plain or .gz); the charts need it, and the payload checks' counts per path come from it. */
+  /** The run's metrics: per-second aggregates or k6's NDJSON stream (plain or .gz); the charts and payload counts come from it. */
   readonly ndjsonPath?: string;
   /** The run's payload-check samples, baseline and promotion (LoadRun `payload`). */
   readonly payload?: Omit<PayloadCheckInputs, 'ndjsonPath'>;
@@ -81,13 +81,20 @@ export function missingSummaryMessage(run: Pick<LoadRun, 'engineLabel' | 'engine
 }
 
 /** Files of the run beside the four report files, relative to the report directory. */
-export function loadArtifacts(run: Pick<LoadRun, 'reportDir' | 'summaryFile' | 'summaryData' | 'ndjsonPath'>): Record<string, string> {
+export function loadArtifacts(run: Pick<LoadRun, 'reportDir' | 'summaryFile' | 'summaryData' | 'ndjsonPath' | 'aggregatesPath'>): Record<string, string> {
   const artifacts: Record<string, string> = {};
   const summary = run.summaryData === undefined ? undefined : insideReportDir(run.reportDir, run.summaryFile);
   if (summary !== undefined) artifacts.k6Summary = summary;
   const ndjson = run.ndjsonPath === undefined ? undefined : insideReportDir(run.reportDir, run.ndjsonPath);
   if (ndjson !== undefined) artifacts.metricsNdjson = ndjson;
+  const perSecond = run.aggregatesPath === undefined ? undefined : insideReportDir(run.reportDir, run.aggregatesPath);
+  if (perSecond !== undefined) artifacts.metricsPerSecond = perSecond;
   return artifacts;
+}
+
+/** The metric file a run's report and comparison read: its per-second aggregates, else the raw stream it kept. */
+export function runMetricsFile(run: Pick<LoadRun, 'ndjsonPath' | 'aggregatesPath'>): string | undefined {
+  return run.aggregatesPath ?? run.ndjsonPath;
 }
 
 export interface LoadReportMeta {
@@ -171,7 +178,7 @@ export async function loadRunReport(
     scenario: meta.scenario,
     profile: meta.profile,
     engine: run.engineLabel,
-    ...(run.ndjsonPath === undefined ? {} : { ndjsonPath: run.ndjsonPath }),
+    ...(runMetricsFile(run) === undefined ? {} : { ndjsonPath: runMetricsFile(run) }),
     payload: run.payload,
     ...(run.generator === undefined ? {} : { generator: run.generator }),
     ...(extra.allowSkips === undefined ? {} : { allowSkips: extra.allowSkips }),

@@ -51,6 +51,9 @@ import { engineProgress } from './engine-progress.ts';
 import { startProcMonitor } from './generator-monitor.ts';
 import { startGeneratorPusher } from './generator-prometheus.ts';
 import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
+import { openMetricsPipe, type MetricsPipe } from './k6-metrics-pipe.ts';
+import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
+import { startAggregateThread, type AggregateThread } from './aggregate-thread.ts';
 import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 import type { LoadFlags } from './load-options.ts';
@@ -64,8 +67,6 @@ export { LOAD_SANDBOX_FUNDS };
 /** The price book a capped run hands its VUs (ledger/price-book.ts), beside the reports. */
 const PRICES_FILE = 'prices.json';
 
-/** The NDJSON metric stream every run keeps in its report directory (gzip: a long run's stream is large). */
-export const DEFAULT_METRICS_FILE = 'metrics.ndjson.gz';
 /** Where a run with `--baseline` builds its bundle (inside its report directory: the bundle is specific to the baseline). */
 export const BASELINE_BUNDLE_DIR = 'k6-bundle';
 
@@ -118,8 +119,10 @@ export interface LoadRun {
   /** handleSummary's data (k6-summary.json), absent when the run wrote none (the engine failed before the end). */
   readonly summaryData?: K6SummaryData;
   readonly summaryFile: string;
-  /** The NDJSON metric stream, when the run wrote one. */
+  /** The raw NDJSON metric stream, when the user asked for one (`--out json=FILE`). */
   readonly ndjsonPath?: string;
+  /** The run's per-second aggregates (reports/metric-aggregates.ts): what the report's charts, payload counts and compare read. */
+  readonly aggregatesPath?: string;
   /** The money ledger of a guarded run (charging scenario on production, or --ledger), reconciled at the end. */
   readonly ledger?: LedgerSection;
   /** Why the target could not be used (the preflight's one line): nothing was run against it. */
@@ -263,6 +266,17 @@ async function readSummaryIfAny(file: string, say: (line: string) => void): Prom
   }
 }
 
+/** Closes the per-second aggregates; false (said) when they could not be written whole (a full disk). */
+async function closeAggregates(aggregator: AggregateThread, say: (line: string) => void): Promise<boolean> {
+  try {
+    await aggregator.close();
+    return true;
+  } catch (error) {
+    say(`load: ${error instanceof Error ? error.message : String(error)}: the report has no time series`);
+    return false;
+  }
+}
+
 /** The modules every Node engine thread installs: the money host of a guarded run, then the caller's. */
 function hostModulesOf(money: EngineMoneyData | undefined, extra: readonly HostModule[] = []): { hostModules?: HostModule[] } {
   const modules = [...(money === undefined ? [] : [{ module: ENGINE_HOST_MODULE, data: money }]), ...extra];
@@ -290,15 +304,18 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
   if (memoryWarning !== undefined) io.progress.line(memoryWarning);
   const runId = io.runId;
   const summaryFile = join(reportDir, K6_SUMMARY_FILE);
-  const ndjsonPath = flags.outJson === undefined ? join(reportDir, DEFAULT_METRICS_FILE) : resolve(io.cwd, flags.outJson);
+  // The raw stream only when asked for (`--out json=FILE`): the report reads the per-second aggregates, whose size grows
+  // with the run's duration, not its request count.
+  const ndjsonPath = flags.outJson === undefined ? undefined : resolve(io.cwd, flags.outJson);
+  const aggregatesPath = join(reportDir, AGGREGATES_FILE);
   // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything
   // starts. Compared as files, links followed (a symlinked directory or a hard link is the same file).
-  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE, DIR_LOCK_FILE];
-  const collision = ownFiles.find((file) => sameFile(join(reportDir, file), ndjsonPath));
+  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE, DIR_LOCK_FILE, AGGREGATES_FILE];
+  const collision = ndjsonPath === undefined ? undefined : ownFiles.find((file) => sameFile(join(reportDir, file), ndjsonPath));
   if (collision !== undefined) throw usage(`--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`);
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
-  for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE]) rmSync(join(reportDir, file), { force: true });
-  rmSync(ndjsonPath, { force: true });
+  for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, AGGREGATES_FILE]) rmSync(join(reportDir, file), { force: true });
+  if (ndjsonPath !== undefined) rmSync(ndjsonPath, { force: true });
   const engineLabel = engine.engine === 'k6' ? k6Label(engine.k6.path) : 'node';
   let prometheus;
   try {
@@ -438,6 +455,10 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     let loopSamples: readonly GeneratorPoint[] = [];
     let procPoints: readonly GeneratorPoint[] = [];
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
+    // Both engines' NDJSON lines, kept per second as they come (reports/metric-aggregates.ts, on its own thread).
+    const aggregator = startAggregateThread(aggregatesPath);
+    let metricsPipe: MetricsPipe | undefined;
+    let aggregatesKept = false;
     // A capped run's last line of defence: the wallet losing more than the ledger holds stops every charge at once.
     const balanceWatch = startBalanceWatch({
       session,
@@ -465,6 +486,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         if (writer !== undefined) assertHeadroom(reportDir, io.diskHeadroom ?? DEFAULT_DISK_HEADROOM);
         ledgerGuard = writer === undefined ? undefined : guardK6Ledger({ dir: reportDir, writer, ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }), say: (line) => io.progress.line(line) });
         const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
+        metricsPipe = openMetricsPipe((text) => aggregator.addText(text));
         const tail = ledgerGuard === undefined || spoolPath === undefined ? undefined : tailSpool(spoolPath, { persist: ledgerGuard.persist, forward: output });
         let result;
         try {
@@ -473,7 +495,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
             bundle,
             env: { ...env, ...(prometheus === undefined || flags.prometheusUrl === undefined ? {} : k6PrometheusEnv(flags.prometheusUrl, io.env)) },
             cwd: io.cwd,
-            outJson: ndjsonPath,
+            ...(ndjsonPath === undefined ? {} : { outJson: ndjsonPath }),
+            metricsPipe: metricsPipe.path,
             ...(prometheus === undefined ? {} : { prometheus: true, tags: runTags }),
             stdio: 'pipe',
             onOutput: output,
@@ -494,7 +517,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
           script: bundle,
           env,
           cwd: io.cwd,
-          outJson: ndjsonPath,
+          ...(ndjsonPath === undefined ? {} : { outJson: ndjsonPath }),
+          jsonLines: (text) => aggregator.addText(text),
           output,
           ...(prometheus === undefined ? {} : { remoteWrite: prometheus, overrides: { tags: runTags } }),
           ...hostModulesOf(engineMoney, io.engineHostModules),
@@ -508,6 +532,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       }
     } finally {
       await balanceWatch?.stop();
+      await metricsPipe?.close();
+      aggregatesKept = await closeAggregates(aggregator, (line) => io.progress.line(line));
       procPoints = procMonitor.stop();
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
@@ -556,7 +582,9 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       target,
       summaryFile,
       ...(summaryData === undefined ? {} : { summaryData }),
-      ...(existsSync(ndjsonPath) ? { ndjsonPath } : {}),
+      ...(ndjsonPath !== undefined && existsSync(ndjsonPath) ? { ndjsonPath } : {}),
+      // An engine that never started left nothing to chart (as no stream at all did before).
+      ...(aggregatesKept && engineExit !== -1 ? { aggregatesPath } : {}),
       ...(ledger === undefined ? {} : { ledger }),
       ...(reconcile === undefined ? {} : { reconcile }),
       harnessFaults: addFaultCounts(harnessFaults.counts(), ...(preflightFaults === undefined ? [] : [preflightFaults])),

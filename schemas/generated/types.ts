@@ -1522,7 +1522,7 @@ export interface RunReport {
   faults?: FaultCounts;
   interruption?: ReportInterruption;
   /**
-   * Files of this run, as paths relative to the report directory, by kind: summaryJson, junitXml, summaryMd, reportHtml, and where present ledger, k6Summary, metricsNdjson.
+   * Files of this run, as paths relative to the report directory, by kind: summaryJson, junitXml, summaryMd, reportHtml, and where present ledger, k6Summary, metricsPerSecond (the per-second aggregates every load run keeps), metricsNdjson (the raw stream, with --out json=FILE inside the report directory).
    */
   artifacts: {
     [k: string]: string;

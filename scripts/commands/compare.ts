@@ -17,7 +17,8 @@ export function register(program: Command): void {
   const command = program
     .command('compare')
     .description(
-      'Compare two load runs (their report dirs: metrics.ndjson.gz, or a distributed run\'s instance files) per operation:\n' +
+      'Compare two load runs (their report dirs: per-second metrics, an older run\'s NDJSON, or a distributed run\'s\n' +
+        'instance files) per operation:\n' +
         'latency p50/p95/p99 with confidence intervals, business and HTTP failure rates, schema violations, throughput,\n' +
         'time to final. A regression is significant (Holm-corrected) and beyond a practical threshold; too few samples is\n' +
         'incomplete, never "no regression". Exit 0 no regression, 1 a regression or incomplete, 2 usage error.',

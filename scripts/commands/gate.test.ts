@@ -138,7 +138,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     ]);
     // The charts come from this run's own metric stream.
     expect(summary.load?.series?.requests.reduce((a, b) => a + b, 0)).toBe(summary.load?.requests.count);
-    expect(summary.artifacts).toMatchObject({ summaryJson: 'summary.json', junitXml: 'junit.xml', summaryMd: 'summary.md', reportHtml: 'report.html', k6Summary: 'k6-summary.json', metricsNdjson: 'metrics.ndjson.gz' });
+    expect(summary.artifacts).toMatchObject({ summaryJson: 'summary.json', junitXml: 'junit.xml', summaryMd: 'summary.md', reportHtml: 'report.html', k6Summary: 'k6-summary.json', metricsPerSecond: 'metrics-per-second.ndjson.gz' });
     const junit = read(passDir, 'junit.xml');
     expect(await junitXsdErrors(junit)).toEqual([]);
     expect(junit).toMatch(/<testsuite name="conformance\.TRG"/);
@@ -168,8 +168,8 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     const failFiles = filesOf(failDir);
     // The load part's own files are searched too: its k6 summary data, the NDJSON metric stream, and (a baseline was
     // given) the bundle built with the baseline's compiled payload validators.
-    expect(Object.keys(passFiles).sort()).toEqual(['junit.xml', 'k6-bundle/mixed.js', 'k6-summary.json', 'metrics.ndjson.gz', 'report.html', 'summary.json', 'summary.md']);
-    expect(passFiles['metrics.ndjson.gz']).toMatch(/"metric":"http_req_duration"/);
+    expect(Object.keys(passFiles).sort()).toEqual(['junit.xml', 'k6-bundle/mixed.js', 'k6-summary.json', 'metrics-per-second.ndjson.gz', 'report.html', 'summary.json', 'summary.md']);
+    expect(passFiles['metrics-per-second.ndjson.gz']).toMatch(/"metric":"http_req_duration"/);
     expectNoCredential(pass, passFiles);
     expectNoCredential(fail, failFiles);
     // The run really used the credential: the sandbox refuses anything else, and the AUTH cases passed.

@@ -34,7 +34,7 @@ function expectPartialLoad(summary: RunReport): void {
   expect(summary.load?.verdict).toBe('interrupted');
   expect(summary.load?.requests.count ?? 0).toBeGreaterThan(0);
   expect(summary.parts.find((p) => p.section === 'load')?.verdict).toBe('interrupted');
-  expect(summary.artifacts.metricsNdjson).toBe('metrics.ndjson.gz');
+  expect(summary.artifacts.metricsPerSecond).toBe('metrics-per-second.ndjson.gz');
 }
 
 const loadArgs = (engine: string, reportDir: string, target: RunningSandbox, scenario = 'mixed'): string[] => [

@@ -3,8 +3,9 @@
 // run's NDJSON stream. Exit 0 passed, 1 failed/incomplete, 2 usage/unusable target, 99 thresholds, 130/143 interrupted,
 // k6's codes passed through.
 import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { HarnessError } from '../../api/errors.ts';
 import { startLiveDashboard, type LiveDashboard } from '../../load/runner/live-dashboard.ts';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
@@ -13,7 +14,8 @@ import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runn
 import { readBaseline } from '../../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
-import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
+import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
+import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
@@ -45,7 +47,7 @@ export function register(program: Command): void {
     .description(
       'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
         'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
-        `Writes summary.json, junit.xml, summary.md and report.html (charts from the metric stream, ${DEFAULT_METRICS_FILE}) to the report dir.\n` +
+        `Writes summary.json, junit.xml, summary.md and report.html (charts from the per-second metrics, ${AGGREGATES_FILE}) to the report dir.\n` +
         'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
         'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
         'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
@@ -58,7 +60,7 @@ export function register(program: Command): void {
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option(
       '-o, --out <output>',
-      `json=FILE: k6's NDJSON metric stream (the report's charts read it; default <report dir>/${DEFAULT_METRICS_FILE}); ` +
+      `json=FILE: also keep k6's raw NDJSON metric stream, one line per sample (the report reads ${AGGREGATES_FILE}, one line per second and tag set); ` +
         "prometheus=URL: Prometheus remote write during the run (k6's experimental-prometheus-rw series on either engine; K6_PROMETHEUS_RW_* settings apply). Repeatable",
       collect,
     )
@@ -102,8 +104,10 @@ export function register(program: Command): void {
     const baselineModule = flags.baseline === undefined ? undefined : baselineValidatorsModule(readBaseline(flags.baseline));
     const runId = newLoadRunId();
     const reportDir = prepareReportDir(flags.reportDir, runId);
-    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end).
-    const outJson = flags.dashboardPort === undefined ? flags.outJson : (flags.outJson ?? join(reportDir, 'metrics.ndjson'));
+    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
+    // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
+    const dashboardStream = flags.dashboardPort === undefined || flags.outJson !== undefined ? undefined : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
+    const outJson = flags.outJson ?? dashboardStream;
     const progress = commandProgress();
     const secrets = reportSecrets(config);
     const meta = loadReportMeta(flags, config);
@@ -147,6 +151,7 @@ export function register(program: Command): void {
       process.exitCode = exitCodeOf(run.engineExit, written.report);
     } finally {
       interrupt.dispose();
+      if (dashboardStream !== undefined) rmSync(dirname(dashboardStream), { recursive: true, force: true });
     }
   });
 }
