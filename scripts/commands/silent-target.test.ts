@@ -154,6 +154,17 @@ describe.concurrent('#32 finding 8: a signal during catalog discovery stops the 
     await expectInterrupted(child, reportDir, 'SIGINT', during);
   }, 240_000);
 
+  const loads: ReadonlyArray<[string, string | undefined]> = [['the Node engine', undefined], ...K6S.filter((slot): slot is [string, string] => slot[1] !== undefined)];
+  it.each(loads)('load on %s: SIGINT in setup()\'s catalog reads: INTERRUPTED, exit 130', async (label, k6) => {
+    const target = await silentTarget();
+    const reportDir = join(dir, `sigint-load-${label.replace(/\W+/g, '-')}`);
+    const child = start(['load', '--scenario', 'catalog-browse', '--engine', k6 === undefined ? 'node' : 'k6', '--duration', '5s', '--report-dir', reportDir, '--target', target.url], k6);
+    const signalled = await signalInDiscovery(child, target, 'SIGINT');
+    await child.exited;
+    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+    await expectInterrupted(child, reportDir, 'SIGINT', 'load');
+  }, 240_000);
+
   it('baseline check: SIGTERM in catalog discovery: INTERRUPTED, exit 143, every operation left for that reason', async () => {
     const target = await silentTarget();
     const reportDir = join(dir, 'sigterm-check');
