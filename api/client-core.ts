@@ -7,7 +7,7 @@ import type { GatewayResponse } from './envelope.ts';
 import type { Classification, Outcome } from './outcome.ts';
 import { classifyStatusCheck, pollUntilFinal, statusCheckHopeless, type PollResult } from './poll.ts';
 import type { ClientTimings } from './scale.ts';
-import type { SendOptions, Transport } from './transport.ts';
+import type { CancelSignal, SendOptions, Transport } from './transport.ts';
 
 /** One request as it left and what came back (or that nothing did). */
 export interface CoreExchange {
@@ -50,11 +50,15 @@ export interface ClientCoreOptions {
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly hooks?: ClientHooks;
+  /** The run's stop for every call that names none (api/transport.ts): a call in flight is abandoned when it aborts. */
+  readonly signal?: CancelSignal;
 }
 
 export interface CallOptions {
   readonly responseTimeoutMs?: number;
   readonly connectTimeoutMs?: number;
+  /** The run's stop (SIGINT/SIGTERM): a call in flight is abandoned at once (api/transport.ts). */
+  readonly signal?: CancelSignal;
 }
 
 export interface PollOptions {
@@ -129,6 +133,7 @@ export function createClientCore(options: ClientCoreOptions): ClientCore {
       connectTimeoutMs: callOptions.connectTimeoutMs ?? timings.connectTimeoutMs,
       responseTimeoutMs: callOptions.responseTimeoutMs ?? timings.responseTimeoutMs,
       secrets,
+      ...((callOptions.signal ?? options.signal) === undefined ? {} : { signal: callOptions.signal ?? options.signal }),
     };
     const response = await transport.send(built, sendOptions);
     const exchange: CoreExchange = { operation, built, response };

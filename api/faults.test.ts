@@ -2,7 +2,7 @@
 // never calls Successful.
 import { describe, expect, it } from 'vitest';
 import { toGatewayResponse, type GatewayResponse } from './envelope.ts';
-import { addFaultCounts, createFaultTally, faultKindOf, faultLine, retryRead } from './faults.ts';
+import { addFaultCounts, createFaultTally, faultKindOf, faultLine, retryRead, SILENT_READ_TIMEOUTS } from './faults.ts';
 
 const timings = { startedAt: 0, totalMs: 1 };
 const res = (raw: Partial<Parameters<typeof toGatewayResponse>[0]>): GatewayResponse => toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: false, timings, ...raw });
@@ -56,6 +56,26 @@ describe('retryRead', () => {
     const result = await retryRead(async () => ((calls += 1), { response: fault }), { attempts: 3, waitMs: 0, sleep: async () => undefined });
     expect(calls).toBe(3);
     expect(result.response).toBe(fault);
+  });
+
+  it('gives a silent target up after SILENT_READ_TIMEOUTS timeouts in a row, whatever its attempts (#32 finding 8)', async () => {
+    let calls = 0;
+    const timeout = FAULTS[0]?.[1] as GatewayResponse;
+    const result = await retryRead(async () => ((calls += 1), { response: timeout }), { attempts: 5, waitMs: 0, sleep: async () => undefined });
+    expect(calls).toBe(SILENT_READ_TIMEOUTS);
+    expect(result.response.timedOut).toBe(true);
+    // Another fault between timeouts starts the count again: a slow answer now and then is no silence.
+    const answers = [timeout, timeout, FAULTS[1]?.[1], timeout, timeout, ok] as GatewayResponse[];
+    const mixed = await retryRead(async () => ({ response: answers.shift() as GatewayResponse }), { attempts: 6, waitMs: 0, sleep: async () => undefined });
+    expect(mixed.response).toBe(ok);
+  });
+
+  it('makes no attempt after its stop is aborted (an interrupted discovery ends now)', async () => {
+    let calls = 0;
+    const stop = new AbortController();
+    const fault = FAULTS[1]?.[1] as GatewayResponse;
+    await retryRead(async () => ((calls += 1), { response: fault }), { attempts: 5, waitMs: 0, sleep: async () => void stop.abort(), stop: stop.signal });
+    expect(calls).toBe(1);
   });
 });
 

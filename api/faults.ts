@@ -2,6 +2,7 @@
 // HTTP 5xx, a body that is no envelope — counted the same way by every command and engine, and a bounded retry for
 // idempotent reads (catalog discovery), which must not make a whole run unusable over one faulted read. Runtime-neutral.
 import type { GatewayResponse } from './envelope.ts';
+import { HarnessError } from './errors.ts';
 
 /** The fault kinds a run counts. None of them is ever a success (api/outcome.ts: Unknown or Failed). */
 export type FaultKind = 'timeout' | 'connection' | 'server-error' | 'malformed';
@@ -65,17 +66,58 @@ export interface ReadRetry {
   readonly attempts: number;
   readonly waitMs: number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** No attempt after it is aborted (SIGINT/SIGTERM): the answer so far is returned. */
+  readonly stop?: { readonly aborted: boolean };
+}
+
+/**
+ * Client timeouts of one read in a row after which it is given up, whatever its attempts: the target went silent. Each
+ * costs a whole response timeout, so they bound a discovery at this many response timeouts (plus the waits); the fault
+ * profiles break one answer in ten at random, so three slow answers in a row to one read are a silent target.
+ */
+export const SILENT_READ_TIMEOUTS = 3;
+
+export interface SilenceWatch {
+  /** Sees every answer (a client timeout counts, anything else starts the count again). */
+  see(response: GatewayResponse): void;
+  /** Throws GH_ERR_TARGET (exit 2) once SILENT_READ_TIMEOUTS answers in a row were client timeouts: send nothing more. */
+  check(): void;
+}
+
+/**
+ * The watch of one phase's requests to a target that answered the preflight: once it went silent (SILENT_READ_TIMEOUTS
+ * client timeouts in a row, no answer between), the phase stops in one line naming it instead of waiting out each request.
+ */
+export function createSilenceWatch(phase: string): SilenceWatch {
+  let inARow = 0;
+  let waitedMs = 0;
+  return {
+    see(response) {
+      inARow = response.timedOut ? inARow + 1 : 0;
+      if (response.timedOut) waitedMs = Math.round(response.timings.totalMs);
+    },
+    check() {
+      if (inARow < SILENT_READ_TIMEOUTS) return;
+      throw new HarnessError('GH_ERR_TARGET', `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms)`, { exitCode: 2 });
+    },
+  };
 }
 
 /**
  * Repeats an idempotent read (never a write: a retried write could charge twice) while its answer is a fault, at most
- * `attempts` times; returns the last answer either way, so a target that keeps failing is still reported as such.
+ * `attempts` times and at most SILENT_READ_TIMEOUTS client timeouts in a row; returns the last answer either way, so a
+ * target that keeps failing (or went silent) is still reported as such.
  */
 export async function retryRead<T extends { readonly response: GatewayResponse }>(read: () => Promise<T>, retry: ReadRetry): Promise<T> {
   let last = await read();
-  for (let attempt = 1; attempt < retry.attempts && faultKindOf(last.response) !== undefined; attempt++) {
+  let timeouts = last.response.timedOut ? 1 : 0;
+  const stopped = (): boolean => retry.stop?.aborted === true;
+  for (let attempt = 1; attempt < retry.attempts && faultKindOf(last.response) !== undefined && timeouts < SILENT_READ_TIMEOUTS; attempt++) {
+    if (stopped()) break;
     await retry.sleep(retry.waitMs);
+    if (stopped()) break;
     last = await read();
+    timeouts = last.response.timedOut ? timeouts + 1 : 0;
   }
   return last;
 }

@@ -3,6 +3,13 @@
 import type { GatewayResponse } from './envelope.ts';
 import type { BuiltRequest } from './request-builder.ts';
 
+/** A caller's cancellation: as much of an AbortSignal as a transport needs (api/ knows neither DOM nor Node types). */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface SendOptions {
   /** Longest wait for a new connection (real ms). */
   readonly connectTimeoutMs: number;
@@ -10,6 +17,11 @@ export interface SendOptions {
   readonly responseTimeoutMs: number;
   /** Strings to scrub from any error text (the password, the Basic token), beyond the request's own Authorization. */
   readonly secrets?: readonly string[];
+  /**
+   * Aborts the request in flight (a run interrupted by SIGINT/SIGTERM must not wait out a response timeout): the call
+   * ends as a lost connection (outcome Unknown). A runtime that cannot abort a request (k6) ignores it.
+   */
+  readonly signal?: CancelSignal;
 }
 
 /**

@@ -2,6 +2,7 @@
 // Node's clock and timers. One per target: it owns the keep-alive connection pool, so close() it when done.
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClientCore, type ClientCore, type ClientHooks } from '../api/client-core.ts';
+import { createSilenceWatch } from '../api/faults.ts';
 import { clientTimings, scaleMs } from '../api/scale.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
@@ -15,6 +16,28 @@ export interface GatewayClient extends ClientCore {
 
 export interface GatewayClientOptions extends NodeTransportOptions {
   readonly hooks?: ClientHooks;
+  /** Abandons every call in flight when aborted (SIGINT/SIGTERM): the calls end as lost connections. */
+  readonly signal?: AbortSignal;
+  /**
+   * The phase this client serves, for a target that answered the preflight: once it went silent (api/faults.ts
+   * createSilenceWatch) every further call throws GH_ERR_TARGET naming the phase.
+   */
+  readonly silentPhase?: string;
+}
+
+/** The hooks with the silence watch of `phase` first: nothing is sent once the target went silent. */
+function watchingSilence(phase: string, hooks: ClientHooks | undefined): ClientHooks {
+  const silence = createSilenceWatch(phase);
+  return {
+    async beforeSend(request) {
+      silence.check();
+      await hooks?.beforeSend?.(request);
+    },
+    async afterResponse(exchange) {
+      silence.see(exchange.response);
+      await hooks?.afterResponse?.(exchange);
+    },
+  };
 }
 
 /** The core's target connection and status settings for a resolved config (shared by every Node-side consumer). */
@@ -31,14 +54,16 @@ export function coreSettingsFor(config: ResolvedTargetConfig) {
 }
 
 export function createGatewayClient(config: ResolvedTargetConfig, options: GatewayClientOptions = {}): GatewayClient {
-  const { hooks, ...transportOptions } = options;
+  const { hooks: given, signal, silentPhase, ...transportOptions } = options;
   const transport = createNodeTransport(transportOptions);
+  const hooks = silentPhase === undefined ? given : watchingSilence(silentPhase, given);
   const core = createClientCore({
     ...coreSettingsFor(config),
     transport,
     now: () => Date.now(),
     sleep: (ms) => delay(ms),
     ...(hooks === undefined ? {} : { hooks }),
+    ...(signal === undefined ? {} : { signal }),
   });
   return { ...core, close: () => transport.close() };
 }

@@ -10,10 +10,8 @@ import { errorCodeOf, type SendOptions as CoreSendOptions, type Transport } from
 // The response type lives in api/ so the k6 side shares it; re-exported for Node callers.
 export type { GatewayResponse, TransportError } from '../api/envelope.ts';
 
-export interface SendOptions extends CoreSendOptions {
-  /** Caller's cancellation; an aborted call is reported like a lost connection (outcome Unknown). */
-  readonly signal?: AbortSignal;
-}
+/** The core's send options; `signal`, the caller's cancellation, makes an aborted call a lost connection (outcome Unknown). */
+export type SendOptions = CoreSendOptions;
 
 export interface NodeTransportOptions {
   /** Most open sockets per origin (undici Pool `connections`); bounds the load one client can put on a target. */
@@ -122,7 +120,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     }, opts.responseTimeoutMs);
     const onCallerAbort = (): void => {
       callerAborted = true;
-      controller.abort(opts.signal?.reason);
+      controller.abort();
     };
     if (opts.signal?.aborted === true) onCallerAbort();
     else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });

@@ -3,6 +3,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayResponse } from '../api/envelope.ts';
 import { preflight } from '../api/preflight.ts';
+import { isHarnessError } from '../api/errors.ts';
 import { redactUrl } from '../api/redact.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import type { FundsPlan } from '../ledger/funds.ts';
@@ -82,11 +83,22 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     const checkedAt = Date.now();
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
-    if (request.funds !== undefined) request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen));
+    if (request.funds !== undefined) {
+      try {
+        request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen, request.stop));
+      } catch (error) {
+        // Interrupted during the check, or the target went silent there: unusable, said in the reports (the
+        // interruption, when one came, makes them INTERRUPTED). A wallet that cannot cover the plan stays GH_ERR_FUNDS.
+        const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
+        if (request.stop?.aborted !== true && !silent) throw error;
+        const reason = silent ? (error as Error).message : 'interrupted during the funds check';
+        return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${reason}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+      }
+    }
     const env = { target, settings, timing, mapping: config.fieldMapping };
     let fixtures;
     try {
-      fixtures = await discoverCatalogFirst(env);
+      fixtures = await discoverCatalogFirst({ ...env, ...(request.stop === undefined ? {} : { stop: request.stop }) });
     } catch (error) {
       if (!(error instanceof DiscoveryError)) throw error;
       return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${error.message}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };

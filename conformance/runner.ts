@@ -514,8 +514,10 @@ function waitRank(c: ConformanceCase): number {
 export function discoverCatalogFirst(env: RunEnvironment): Promise<Fixtures> {
   const run = new RunState(env);
   const core = run.core({ credentials: 'valid', caseId: 'catalog discovery' });
-  const retry = { attempts: 5, waitMs: env.timing.pollIntervalMs, sleep };
-  return run.getFixtures(async (op, input) => (await retryRead(() => core.call(op, input), retry)).response);
+  // An interruption abandons the reads in flight (the discovery then fails, and the caller sees its stop aborted).
+  const stop = env.stop;
+  const retry = { attempts: 5, waitMs: env.timing.pollIntervalMs, sleep, ...(stop === undefined ? {} : { stop }) };
+  return run.getFixtures(async (op, input) => (await retryRead(() => core.call(op, input, stop === undefined ? {} : { signal: stop }), retry)).response);
 }
 
 /** True when an operation's path is assumed and the target answered 404 without an envelope (api/assumed-path.ts). */

@@ -109,7 +109,7 @@ class Collector {
   }
 }
 
-const notRun = (operationId: string, reason: string): OperationObservation => ({ operationId, state: 'not-run', reason, samples: [], headerSets: [], calls: 0 });
+export const notRun = (operationId: string, reason: string): OperationObservation => ({ operationId, state: 'not-run', reason, samples: [], headerSets: [], calls: 0 });
 
 function successEnvelope(response: GatewayResponse): unknown | undefined {
   return response.classification.outcome === 'Successful' ? response.envelope : undefined;

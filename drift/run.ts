@@ -3,7 +3,8 @@
 import { OPERATIONS, type Operation } from '../api/operations.ts';
 import { writeBaseline, type Baseline } from './baseline-files.ts';
 import { compareWithBaseline, type DriftCheckResult } from './check.ts';
-import { observeOperations, type OperationObservation } from './observe.ts';
+import { notRun, observeOperations, type OperationObservation } from './observe.ts';
+import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import { buildBaseline, type BuiltBaseline } from './record.ts';
 import { discoverCatalog, type TargetSession } from '../target/session.ts';
 
@@ -18,7 +19,14 @@ export interface DriftRunOptions {
 export async function observeTarget(session: TargetSession, options: DriftRunOptions = {}): Promise<Map<string, OperationObservation>> {
   const progress = options.progress ?? (() => undefined);
   progress(`reading the catalog of ${session.label}`);
-  const fixtures = await discoverCatalog(session);
+  let fixtures;
+  try {
+    fixtures = await discoverCatalog(session, options.stop);
+  } catch (error) {
+    // A signal during the catalog reads: nothing is observed, every operation is left for that reason.
+    if (options.stop?.aborted !== true) throw error;
+    return new Map((options.operations ?? OPERATIONS).map((op) => [op.id, notRun(op.id, INTERRUPTED_REASON)]));
+  }
   progress(`catalog: ${fixtures.skus.length} SKUs, ${fixtures.giftcards.length} gift card SKUs, ${fixtures.countries.length} countries; calling ${(options.operations ?? OPERATIONS).length} operations`);
   return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }), ...(options.stop === undefined ? {} : { stop: options.stop }) });
 }

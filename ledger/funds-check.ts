@@ -60,12 +60,18 @@ export async function checkTargetFunds(
   plan: FundsPlan,
   balanceVersion: 'v1' | 'v2',
   onResponse?: (response: GatewayResponse) => void,
+  stop?: AbortSignal,
 ): Promise<string> {
   if (plan.lines.length === 0) {
     return plan.unbounded.length === 0 ? `money: ${plan.what} sends nothing that charges` : `money: ${plan.unbounded.join('; ')}`;
   }
   // Its responses count with the command's (the fault tally: every response that was no gateway answer is counted).
-  const client = createGatewayClient(harnessClientConfig(config), onResponse === undefined ? {} : { hooks: { afterResponse: (exchange) => onResponse(exchange.response) } });
+  // A target silent after the preflight ends the check in a few response timeouts; a signal (`stop`) ends it at once.
+  const client = createGatewayClient(harnessClientConfig(config), {
+    ...(onResponse === undefined ? {} : { hooks: { afterResponse: (exchange) => onResponse(exchange.response) } }),
+    silentPhase: 'the funds check',
+    ...(stop === undefined ? {} : { signal: stop }),
+  });
   try {
     const check = { client, mapping: config.fieldMapping, balanceVersion, plan };
     return (await checkFunds(config.walletTerms === undefined ? check : { ...check, terms: config.walletTerms })).line;

@@ -96,7 +96,9 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
     const response = exchange.response;
     const code = response.envelope?.responseCode;
     const paid = cls.outcome === 'Successful' ? readNumber(response.envelope?.payLoad, options.mapping.chargedAmount) : undefined;
-    const charged = cls.outcome === 'Successful' ? chargedOf(paid, entry.line, walletCurrency) : undefined;
+    // Below the SKU's lowest price (the catalog's) is no charge the gateway can have made: settled at the reservation.
+    const minimum = entry.line.skuId === null ? undefined : prices.skus[String(entry.line.skuId)]?.m;
+    const charged = cls.outcome === 'Successful' ? chargedOf(paid, entry.line, walletCurrency, minimum) : undefined;
     return {
       v: 1,
       type: 'outcome',

@@ -3,17 +3,27 @@
 import type { Outcome } from '../api/outcome.ts';
 import type { LedgerLine, LedgerOutcomeLine, LedgerRequestLine } from './entry.ts';
 
-/** A charged amount a wallet can show: finite and above zero (zero or less from a charge that succeeded is a gateway's mistake). */
-export function plausibleCharge(paid: number | undefined): paid is number {
-  return paid !== undefined && Number.isFinite(paid) && paid > 0;
+const HALF_CENT = 0.005;
+
+/**
+ * A charged amount a wallet can show: finite, above zero and not below the least the SKU costs when the catalog states
+ * it (`minimum`, wallet currency; half a cent of rounding allowed): less from a charge that succeeded is a gateway's mistake.
+ */
+export function plausibleCharge(paid: number | undefined, minimum?: number): paid is number {
+  return paid !== undefined && Number.isFinite(paid) && paid > 0 && (minimum === undefined || paid >= minimum - HALF_CENT);
 }
 
 /**
  * What a Successful transaction cost, as the ledger counts it: the payload's amount when it is plausible, else the
  * reservation (the worst case: an implausible answer never lowers the count), else the request's own amount.
  */
-export function chargedOf(paid: number | undefined, request: Pick<LedgerRequestLine, 'estimate' | 'amount' | 'currency'>, walletCurrency: string): LedgerOutcomeLine['charged'] {
-  if (plausibleCharge(paid)) return { amount: paid, currency: walletCurrency, from: 'payload' };
+export function chargedOf(
+  paid: number | undefined,
+  request: Pick<LedgerRequestLine, 'estimate' | 'amount' | 'currency'>,
+  walletCurrency: string,
+  minimum?: number,
+): LedgerOutcomeLine['charged'] {
+  if (plausibleCharge(paid, minimum)) return { amount: paid, currency: walletCurrency, from: 'payload' };
   if (request.estimate !== undefined) return { amount: request.estimate.amount, currency: request.estimate.currency, from: 'estimate' };
   if (request.amount !== null) return { amount: request.amount, currency: request.currency ?? walletCurrency, from: 'request' };
   return undefined;

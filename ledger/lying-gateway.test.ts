@@ -55,6 +55,16 @@ describe('#32 a production gateway whose payload says a charge cost nothing (inv
   }, 120_000);
 });
 
+describe('#32 a production gateway whose payload says a charge cost less than the SKU costs at its minimum (invoiceAmount: 0.01)', () => {
+  it('stops at the cap: a charged amount below the catalog\'s minimum cost settles at the reservation', async () => {
+    const { outcome, moved, totals } = await runBehind('below-minimum', { topup: chargedSays(0.01), status: chargedSays(0.01) });
+    expect(moved, outcome.output()).toBeGreaterThan(0);
+    expect(moved, outcome.output()).toBeLessThanOrEqual(CAP);
+    // Trusting 0.01 per charge, the ledger would count far less than the wallet lost (and the cap would not hold).
+    expect(sum(totals)).toBeGreaterThanOrEqual(moved - HALF_CENT);
+  }, 120_000);
+});
+
 describe('#32 a production gateway that answers a failure for a charge it executed, its status endpoint saying Successful', () => {
   it('stops at the cap, and the ledger says the charges were Successful, as the status endpoint does', async () => {
     const { outcome, moved, totals } = await runBehind('failure', { topup: failureSays('011') });

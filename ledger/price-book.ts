@@ -12,6 +12,11 @@ export interface SkuPrice {
   readonly r?: number;
   /** Highest price of the SKU in the wallet currency (its max bound). */
   readonly w?: number;
+  /**
+   * Least the agent pays for the SKU, in the wallet currency: its min bound's cost as the catalog states it
+   * (SKU_MIN_COST_PATH). A charge that succeeded for less cannot be (ledger-state.ts chargedOf settles it at its reservation).
+   */
+  readonly m?: number;
   /** Fee on top, in the wallet currency (assumed field `fee`, observed on SKU records; the spec shows no fees). */
   readonly fee?: number;
 }
@@ -36,6 +41,9 @@ export const SKU_FEE_PATH = 'fee';
  */
 export const SKU_COST_CURRENCY_PATH = 'min.costCurrency';
 
+/** Path of what the agent pays at a v2 SKU record's min bound (observed-payloads.md "v2 SKU record": `min.cost`), wallet currency. */
+const SKU_MIN_COST_PATH = 'min.cost';
+
 /** The currency codes the records' cost is stated in (upper case, distinct, in order of first sight). */
 export function costCurrencies(records: readonly unknown[]): string[] {
   const seen = new Set<string>();
@@ -57,12 +65,14 @@ export function priceOfV2Record(record: unknown, mapping: FieldMapping['v2Sku'])
   if (positive(view.maxFaceValue) && positive(view.maxWalletAmount)) ratios.push(view.maxWalletAmount / view.maxFaceValue);
   const fee = readNumber(record, SKU_FEE_PATH);
   const wallet = positive(view.maxWalletAmount) ? view.maxWalletAmount : view.minWalletAmount;
+  const minCost = readNumber(record, SKU_MIN_COST_PATH);
   return [
     view.skuId,
     {
       ...(view.faceValueCurrency === undefined ? {} : { f: view.faceValueCurrency }),
       ...(ratios.length === 0 ? {} : { r: Math.max(...ratios) }),
       ...(positive(wallet) ? { w: wallet } : {}),
+      ...(positive(minCost) ? { m: minCost } : {}),
       ...(positive(fee) ? { fee } : {}),
     },
   ];

@@ -94,6 +94,8 @@ async function readArray(client: ClientCore, operationId: string, query?: Record
   const code = response.envelope?.responseCode;
   const describe = response.transportError?.message ?? `HTTP ${response.httpStatus ?? '-'}, responseCode ${code ?? '-'}`;
   const payLoad = response.envelope?.payLoad;
+  // setup() retries a timed-out read up to api/faults.ts SILENT_READ_TIMEOUTS times: still no answer is a silent target.
+  if (response.timedOut) throw new CatalogError(`catalog discovery: the target went silent: ${operationId} got no answer (${describe})`);
   if (response.classification.outcome !== 'Successful' || !Array.isArray(payLoad)) {
     throw new CatalogError(`catalog discovery: ${operationId} did not return a successful array (${describe})`);
   }

@@ -198,10 +198,10 @@ export function pairCharges(pair: OperationPair, bodies: readonly Record<string,
 }
 
 /** Reads the catalog and decides every input; sends nothing else (the dry run prices its plan from this). */
-export async function planMigration(session: TargetSession, options: Pick<MigrationOptions, 'pairs' | 'load' | 'runTag'> = {}): Promise<MigrationPlan> {
+export async function planMigration(session: TargetSession, options: Pick<MigrationOptions, 'pairs' | 'load' | 'runTag' | 'stop'> = {}): Promise<MigrationPlan> {
   const load = options.load ?? DEFAULT_LOAD;
   const pairs = selectPairs(options.pairs);
-  const fixtures = await discoverCatalog(session);
+  const fixtures = await discoverCatalog(session, options.stop);
   const tag = (options.runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
   let counter = 0;
   const ctx: InputContext = {
@@ -220,12 +220,23 @@ export async function planMigration(session: TargetSession, options: Pick<Migrat
   return { pairs, ctx, writeBodies: bodies, charges };
 }
 
+/** The plan, or undefined when a signal came during the catalog reads (no pair is compared then). */
+async function planUnlessInterrupted(session: TargetSession, options: MigrationOptions): Promise<MigrationPlan | undefined> {
+  try {
+    return await planMigration(session, options);
+  } catch (error) {
+    if (options.stop?.aborted !== true) throw error;
+    return undefined;
+  }
+}
+
 /** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
 export async function runMigration(session: TargetSession, options: MigrationOptions = {}): Promise<MigrationResult> {
   const progress = options.progress ?? (() => undefined);
   const load: LoadSettings = { ...(options.load ?? DEFAULT_LOAD), ...(options.stop === undefined ? {} : { stop: options.stop }) };
   progress(`reading the catalog of ${session.label}`);
-  const plan = await planMigration(session, options);
+  const plan = await planUnlessInterrupted(session, options);
+  if (plan === undefined) return { target: session.label, pairs: selectPairs(options.pairs).map((pair) => notRun(pair, INTERRUPTED_REASON)) };
   options.beforeCharging?.(plan.charges);
   const { pairs, ctx } = plan;
   const client = session.client;

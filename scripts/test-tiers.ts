@@ -54,6 +54,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/load.test.ts',
   'scripts/commands/migrate.test.ts',
   'scripts/commands/sandbox.test.ts',
+  'scripts/commands/silent-target.test.ts',
   'scripts/recipe/recipe.test.ts',
   'scripts/package.test.ts',
   // in-process but long (seconds of one quick-tier run on Node 20, 2 cores shared by other work): load runs on the
@@ -105,4 +106,6 @@ export const SERIAL_AT_END: readonly string[] = [
   'compare/real-runs.test.ts',
   // Its engine threads are blocked on purpose; the saturation it judges must be its own, not the suite's beside it.
   'load/generator-saturation.test.ts',
+  // Fifteen CLI children (k6 among them) against silent targets, each held to a bound from its response timeouts.
+  'scripts/commands/silent-target.test.ts',
 ];

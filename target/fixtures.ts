@@ -8,6 +8,7 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import type { ConformanceSettings } from './settings.ts';
 import { describeResponse } from '../api/describe.ts';
+import { SILENT_READ_TIMEOUTS } from '../api/faults.ts';
 
 /** A v2 (or gift card) SKU of the target's catalog (api/catalog-facts.ts). */
 export type SkuFixture = CatalogSku;
@@ -53,6 +54,9 @@ export interface DiscoveryDeps {
 async function readArray(deps: DiscoveryDeps, operationId: string, input: RequestInput = {}): Promise<Record<string, unknown>[]> {
   const res = await deps.read(operationId, input);
   const payload = res.envelope?.payLoad;
+  if (res.timedOut) {
+    throw new DiscoveryError(`catalog discovery: the target went silent: ${operationId} got no answer within ${Math.round(res.timings.totalMs)} ms, ${SILENT_READ_TIMEOUTS} times in a row`);
+  }
   if (res.classification.outcome !== 'Successful' || !Array.isArray(payload)) {
     throw new DiscoveryError(`catalog discovery: ${operationId} did not return a successful array (${describeResponse(res)})`);
   }

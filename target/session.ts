@@ -106,12 +106,16 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
 /** Attempts per catalog read in discovery (api/faults.ts retryRead). */
 export const DISCOVERY_ATTEMPTS = 5;
 
-/** Reads the target's catalog once (v2 SKUs, countries, gift cards) through the shared conformance discovery. */
-export function discoverCatalog(session: TargetSession): Promise<Fixtures> {
+/**
+ * Reads the target's catalog once (v2 SKUs, countries, gift cards) through the shared conformance discovery. Bounded
+ * by SILENT_READ_TIMEOUTS response timeouts per read (a silent target); `stop` (SIGINT/SIGTERM) abandons the reads in
+ * flight at once, and the discovery then fails (the caller, seeing its stop aborted, reports the run interrupted).
+ */
+export function discoverCatalog(session: TargetSession, stop?: AbortSignal): Promise<Fixtures> {
+  const retry = { attempts: DISCOVERY_ATTEMPTS, waitMs: session.client.timings.pollIntervalMs, sleep: (ms: number) => delay(ms), ...(stop === undefined ? {} : { stop }) };
   return discoverFixtures({
     // A faulted read (reset, 5xx, broken body) is retried a few times: one fault must not make the whole run unusable.
-    read: async (operationId, input) =>
-      (await retryRead(() => session.client.call(operationId, input), { attempts: DISCOVERY_ATTEMPTS, waitMs: session.client.timings.pollIntervalMs, sleep: (ms) => delay(ms) })).response,
+    read: async (operationId, input) => (await retryRead(() => session.client.call(operationId, input, stop === undefined ? {} : { signal: stop }), retry)).response,
     mapping: session.config.fieldMapping,
     settings: session.settings,
   });

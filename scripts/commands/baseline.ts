@@ -22,7 +22,7 @@ import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
 import { armMoney, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, watchRun } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { renamedOption } from '../flag-vocabulary.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
@@ -137,6 +137,12 @@ export async function judgeOnSession<T>(
         let result: T;
         try {
           result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm, interrupt.signal);
+        } catch (error) {
+          // The catalog could not be read (a target gone silent after the preflight, an empty catalog): unusable, and
+          // the report set says so (exit 2), naming the phase.
+          if (!(error instanceof DiscoveryError)) throw error;
+          const report = assembleReport({ runId, command: job.reportCommand, startedAt, durationMs: Date.now() - startedAt, allowSkips, target, error: { code: 'GH_ERR_TARGET', message: error.message } });
+          throw unusableTarget(report, reportDir, secrets);
         } finally {
           progress.done();
         }

@@ -1,6 +1,7 @@
 // The one way discovery talks to its target: catalog reads through the request builder, and write-path probes (a
 // catalog write sent to a candidate path), both on one Node transport, counted so a run can bound itself.
 import type { GatewayResponse } from '../../api/envelope.ts';
+import { createSilenceWatch } from '../../api/faults.ts';
 import { buildRequest, type RequestInput } from '../../api/request-builder.ts';
 import type { ResolvedTargetConfig } from '../../api/target-config.ts';
 import { coreSettingsFor } from '../../client/gateway-client.ts';
@@ -23,9 +24,15 @@ export function createDiscoveryReader(config: ResolvedTargetConfig): DiscoveryRe
   const settings = coreSettingsFor(withRealTimeFloors(config, DEFAULT_SETTINGS));
   const options = { connectTimeoutMs: settings.timings.connectTimeoutMs, responseTimeoutMs: settings.timings.responseTimeoutMs, secrets: [config.password] };
   let sent = 0;
-  const send = (operationId: string, input: RequestInput, writePaths: Readonly<Record<string, string>>): Promise<GatewayResponse> => {
+  // A target that answered the preflight and then went silent stops the discovery after SILENT_READ_TIMEOUTS client
+  // timeouts in a row (each a response timeout) instead of waiting out every read and probe.
+  const silence = createSilenceWatch('discovery');
+  const send = async (operationId: string, input: RequestInput, writePaths: Readonly<Record<string, string>>): Promise<GatewayResponse> => {
+    silence.check();
     sent += 1;
-    return transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
+    const response = await transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
+    silence.see(response);
+    return response;
   };
   return {
     read: (operationId, input = {}) => send(operationId, input, config.writePaths),

@@ -1,0 +1,191 @@
+// Issue #32 finding 8: a target that answers the preflight and then stops answering. Every command ends within a bound
+// its own settings give (SILENT_READ_TIMEOUTS response timeouts per catalog read), saying the target went silent and in
+// which phase (unusable, exit 2: never a gateway rule FAIL); a signal in catalog discovery stops it within seconds.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SILENT_READ_TIMEOUTS } from '../../api/faults.ts';
+import { PREFLIGHT_LIMITS } from '../../api/preflight.ts';
+import { k6ComparisonSlots } from '../../load/runner/k6-binaries.ts';
+import type { RunReport } from '../../reports/model.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { DEFAULT_SETTINGS } from '../../target/settings.ts';
+import { childEnv, expectInterrupted } from '../fixtures/interrupted-run.ts';
+import { spawnCli, waitUntil, type CliChild } from '../fixtures/run-cli.ts';
+import { startSilentAfterPreflight, type SilentTarget } from '../fixtures/silent-after-preflight.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gh-silent-'));
+let upstream: RunningSandbox;
+const targets: SilentTarget[] = [];
+const children: CliChild[] = [];
+
+/** A baseline of the sandbox behind the silent targets, for `baseline check`. */
+const baseline = join(dir, 'baseline-clean');
+
+beforeAll(async () => {
+  upstream = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01 });
+  writeFileSync(join(dir, 'empty.config.json'), '{}\n');
+  const record = spawnCli(['baseline', 'record', '--target', upstream.url, '--time-scale', '0.01', '--out', baseline, '--report-dir', join(dir, 'record')], { env: childEnv() });
+  children.push(record);
+  expect((await record.exited).code, record.output()).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(children.map((c) => c.stop()));
+  await Promise.all(targets.map((t) => t.close()));
+  await upstream.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function silentTarget(): Promise<SilentTarget> {
+  const target = await startSilentAfterPreflight(upstream.url);
+  targets.push(target);
+  return target;
+}
+
+function start(args: readonly string[], k6?: string): CliChild {
+  const child = spawnCli(args, { env: childEnv(k6) });
+  children.push(child);
+  return child;
+}
+
+/** Time scale of the runs: each response timeout is the real-time floor of a request (DEFAULT_SETTINGS, 5 s). */
+const SCALE = '0.1';
+const RESPONSE_MS = DEFAULT_SETTINGS.minRequestTimeoutMs;
+
+/**
+ * The bound every command must end within, from its settings: the preflight's bounded read, then at most
+ * SILENT_READ_TIMEOUTS response timeouts per catalog read (the reads of one phase go in parallel), plus the start-up
+ * of a child process and of k6 on a loaded 2-core box. Before #32 a silent read was retried 5 times.
+ */
+const BOUND_MS = PREFLIGHT_LIMITS.answerMs + SILENT_READ_TIMEOUTS * RESPONSE_MS * 2 + 60_000;
+
+/** What the silent target held per path: no catalog read was sent more than SILENT_READ_TIMEOUTS times. */
+function expectBoundedReads(target: SilentTarget): void {
+  const perPath = new Map<string, number>();
+  for (const path of target.heldPaths()) perPath.set(path, (perPath.get(path) ?? 0) + 1);
+  for (const [path, n] of perPath) expect(n, `${path} sent ${n} times to a silent target`).toBeLessThanOrEqual(SILENT_READ_TIMEOUTS);
+}
+
+function summaryOf(reportDir: string): RunReport {
+  return JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as RunReport;
+}
+
+/** A command run against the silent target: its arguments but the target, whether it writes a report, what it says. */
+interface Case {
+  readonly name: string;
+  readonly args: (reportDir: string) => string[];
+  readonly writesReport: boolean;
+  readonly error: RegExp;
+  readonly k6?: string;
+}
+
+const K6S = k6ComparisonSlots('silent-target.test');
+const CASES: readonly Case[] = [
+  { name: 'load (Node engine)', args: (r) => ['load', '--scenario', 'catalog-browse', '--engine', 'node', '--duration', '5s', '--report-dir', r], writesReport: true, error: /setup\(\) did not complete/ },
+  ...K6S.flatMap(([label, k6]): Case[] =>
+    k6 === undefined
+      ? []
+      : [{ name: `load (${label})`, args: (r) => ['load', '--scenario', 'catalog-browse', '--engine', 'k6', '--duration', '5s', '--report-dir', r], writesReport: true, error: /setup\(\) did not complete/, k6 }],
+  ),
+  { name: 'conformance (its funds check and catalog discovery)', args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r], writesReport: true, error: /the funds check: the target went silent after the preflight/ },
+  { name: 'conformance (first contact)', args: (r) => ['conformance', '--report-dir', r], writesReport: false, error: /discovery: the target went silent after the preflight/ },
+  { name: 'gate', args: (r) => ['gate', '--report-dir', r], writesReport: false, error: /discovery: the target went silent after the preflight/ },
+  { name: 'migrate', args: (r) => ['migrate', '--report-dir', r], writesReport: true, error: /catalog discovery: the target went silent/ },
+  { name: 'baseline check', args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r], writesReport: true, error: /catalog discovery: the target went silent/ },
+  { name: 'baseline record', args: (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only'], writesReport: false, error: /catalog discovery: the target went silent/ },
+  { name: 'discover', args: () => ['discover'], writesReport: false, error: /discovery: the target went silent after the preflight/ },
+];
+
+describe.concurrent('#32 finding 8: silent after the preflight, every command ends within its bound, unusable', () => {
+  it.each(CASES)('$name', async ({ name, args, writesReport, error, k6 }) => {
+    const target = await silentTarget();
+    const reportDir = join(dir, name.replace(/\W+/g, '-'));
+    const started = Date.now();
+    const child = start([...args(reportDir), '--target', target.url, '--time-scale', SCALE], k6);
+    const { code } = await child.exited;
+    const took = Date.now() - started;
+    expect(code, child.output()).toBe(2);
+    expect(target.answered(), 'the preflight was answered').toBeGreaterThan(0);
+    expect(target.held()).toBeGreaterThan(0);
+    expect(took, child.output()).toBeLessThan(BOUND_MS);
+    expectBoundedReads(target);
+    if (writesReport) {
+      const summary = summaryOf(reportDir);
+      expect(summary.verdict, child.output()).toBe('unusable');
+      expect(summary.exitCode).toBe(2);
+      expect(`${summary.error?.message ?? ''} ${summary.verdictLine}`).toMatch(error);
+    } else {
+      expect(child.stderr()).toMatch(/gateway-harness: GH_ERR_TARGET: /);
+      expect(child.stderr()).toMatch(error);
+    }
+    // The run's own output says what happened (the load report names the phase: setup).
+    expect(child.output()).toMatch(/the target went silent/);
+    expect(child.stdout()).not.toMatch(/^(PASS|FAIL)\b/m);
+  }, 240_000);
+});
+
+/** Waits until the silent target holds its first unanswered request (the run is in catalog discovery), then signals. */
+async function signalInDiscovery(child: CliChild, target: SilentTarget, signal: 'SIGINT' | 'SIGTERM'): Promise<number> {
+  await waitUntil('the first request the silent target holds', () => target.held() > 0 || child.hasExited(), 120_000);
+  expect(child.hasExited(), `the run ended before it was interrupted:\n${child.output()}`).toBe(false);
+  process.kill(child.pid, signal);
+  return Date.now();
+}
+
+/**
+ * Long enough for a child to write its partial reports on a loaded box, and far below the 30 s response timeout of
+ * the read in flight (scale 1): a run that waited the read out could not end within it.
+ */
+const AFTER_SIGNAL_MS = 15_000;
+
+describe.concurrent('#32 finding 8: a signal during catalog discovery stops the run within seconds (scale 1: 30 s reads)', () => {
+  const judged: ReadonlyArray<[string, (reportDir: string) => string[], string]> = [
+    ['migrate', (r) => ['migrate', '--report-dir', r], 'migrate'],
+    ['conformance', (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r], 'conformance'],
+  ];
+  it.each(judged)('%s: SIGINT in catalog discovery: the partial reports say INTERRUPTED, exit 130', async (name, args, during) => {
+    const target = await silentTarget();
+    const reportDir = join(dir, `sigint-${name}`);
+    const child = start([...args(reportDir), '--target', target.url]);
+    const signalled = await signalInDiscovery(child, target, 'SIGINT');
+    await child.exited;
+    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+    await expectInterrupted(child, reportDir, 'SIGINT', during);
+  }, 240_000);
+
+  const loads: ReadonlyArray<[string, string | undefined]> = [['the Node engine', undefined], ...K6S.filter((slot): slot is [string, string] => slot[1] !== undefined)];
+  it.each(loads)('load on %s: SIGINT in setup()\'s catalog reads: INTERRUPTED, exit 130', async (label, k6) => {
+    const target = await silentTarget();
+    const reportDir = join(dir, `sigint-load-${label.replace(/\W+/g, '-')}`);
+    const child = start(['load', '--scenario', 'catalog-browse', '--engine', k6 === undefined ? 'node' : 'k6', '--duration', '5s', '--report-dir', reportDir, '--target', target.url], k6);
+    const signalled = await signalInDiscovery(child, target, 'SIGINT');
+    await child.exited;
+    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+    await expectInterrupted(child, reportDir, 'SIGINT', 'load');
+  }, 240_000);
+
+  it('baseline check: SIGTERM in catalog discovery: INTERRUPTED, exit 143, every operation left for that reason', async () => {
+    const target = await silentTarget();
+    const reportDir = join(dir, 'sigterm-check');
+    const child = start(['baseline', 'check', '--baseline', baseline, '--target', target.url, '--report-dir', reportDir]);
+    const signalled = await signalInDiscovery(child, target, 'SIGTERM');
+    await child.exited;
+    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+    const summary = await expectInterrupted(child, reportDir, 'SIGTERM', 'baseline check');
+    expect(summary.drift?.verdict).toBe('interrupted');
+  }, 240_000);
+
+  it.each([
+    ['discover', ['discover']],
+    ['baseline record', ['baseline', 'record', '--out', join(dir, 'never'), '--reads-only']],
+  ])('%s (no report of its own): SIGINT in discovery ends it at once, by the signal', async (_name, args) => {
+    const target = await silentTarget();
+    const child = start([...args, '--target', target.url]);
+    const signalled = await signalInDiscovery(child, target, 'SIGINT');
+    const { code, signal } = await child.exited;
+    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+    // Ended by the signal itself (a shell shows 130), or by a handler using the CLI's 128 + signal.
+    expect(signal === 'SIGINT' || code === 130, `code ${code} signal ${signal}`).toBe(true);
+  }, 240_000);
+});
