@@ -13,6 +13,7 @@ import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runn
 import { readBaseline } from '../../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import { loadCapacityWarning } from '../../load/runner/capacity/cache.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
@@ -94,6 +95,7 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
     if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
       throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
     }
@@ -105,6 +107,7 @@ export function register(program: Command): void {
     // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end).
     const outJson = flags.dashboardPort === undefined ? flags.outJson : (flags.outJson ?? join(reportDir, 'metrics.ndjson'));
     const progress = commandProgress();
+    if (capacityNote !== undefined) progress.line(capacityNote);
     const secrets = reportSecrets(config);
     const meta = loadReportMeta(flags, config);
     // SIGINT/SIGTERM: the engine stops gracefully, the partial reports say INTERRUPTED, exit 128 + signal.
