@@ -85,7 +85,7 @@ export function register(program: Command): void {
       const { search, capacity } = await calibrate(settings, line);
       const bracket = search.firstBad === undefined ? `(stopped: ${search.stoppedBy})` : `(${search.firstBad} VUs was outside; stopped: ${search.stoppedBy})`;
       if (capacity === undefined) {
-        process.stdout.write(`calibrate: not even ${settings.startVus} VUs kept the reported p95 within +3 ms + 5 % of the served ${bracket}; nothing cached (try --start-vus 1)\n`);
+        process.stdout.write(`calibrate: not even ${search.firstBad ?? settings.startVus} VUs kept the reported p95 within +3 ms + 5 % of the served ${bracket}; nothing cached (try --start-vus 1)\n`);
         process.exitCode = EXIT.checkFailed;
         return;
       }
