@@ -2,7 +2,7 @@
 import type { Segment } from './executors/schedule.ts';
 import type { GroupTreeState } from './metrics/groups.ts';
 import type { StoreState, SubmetricDef } from './metrics/store.ts';
-import type { LoopSample } from './loop-monitor.ts';
+import type { Heartbeats, LoopSample } from './loop-monitor.ts';
 import type { ConsolidatedOptions } from './options.ts';
 
 export interface WorkerInit {
@@ -18,6 +18,8 @@ export interface WorkerInit {
   segment: Segment;
   /** Int32 pairs per scenario: [iterationInTest counter, shared-iterations claim counter]. */
   sharedCounters: SharedArrayBuffer;
+  /** The VU threads' heartbeats (engine/loop-monitor.ts): this thread beats slot `segment.index`. */
+  heartbeats: Heartbeats;
   ndjson: boolean;
   /** The sync-HTTP helper's bundled source, when the script looks like it makes synchronous requests. */
   syncHelperSource: string | undefined;

@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import type { EngineRuntime } from './runtime.ts';
 import type { ScriptExports, VUScope } from './bundle.ts';
 import { CopyOnWriteView } from './copy-on-write.ts';
+import { blockingOnPurpose } from './loop-monitor.ts';
 import { createModules } from './k6/modules.ts';
 import type { ModuleVU, ScenarioState } from './k6/module-vu.ts';
 
@@ -141,7 +142,7 @@ export class VU implements ModuleVU {
     const ms = this.pendingSleepMs;
     if (ms <= 0) return;
     this.pendingSleepMs = 0;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    blockingOnPurpose(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms));
   }
 
   interrupt(): void {

@@ -208,7 +208,7 @@ function runVUs(): void {
 
   const run = async (startAt: number): Promise<void> => {
     runtime.testStartedAt = startAt;
-    const loop = startLoopMonitor((sample) => send({ type: 'loop', sample }));
+    const loop = startLoopMonitor((sample) => send({ type: 'loop', sample }), { heartbeats: init.heartbeats, index: seg.index });
     const ticker = setInterval(() => {
       points?.drain();
       send({ type: 'progress', progress: progress() });

@@ -66,6 +66,7 @@ const FLAGS: Readonly<Record<string, { readonly shows: readonly string[]; readon
   'merge-results': { shows: ['--profile', '--target-env'], hides: ['--env'] },
   compare: { shows: ['--report-dir'] },
   discover: { shows: ['--target-env', '--write-config'], hides: ['--env', '--profile'] },
+  calibrate: { shows: ['--scenario', '--target', '--budget', '--max-vus'], hides: ['--profile', '--env'] },
 };
 
 describe('every command: its flags, in k6 vocabulary, one meaning each', () => {

@@ -29,6 +29,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'discover --target http://127.0.0.1:8080 --write-config gateway-harness.config.json',
     'discover --target https://gw.example.com --target-env production --allow-charges --max-probes 200',
   ],
+  calibrate: ['calibrate', 'calibrate --scenario lookup --budget 30s', 'calibrate --target http://127.0.0.1:8080 --max-vus 300 --step-duration 4s'],
   compare: ['compare reports/out/last-green reports/out/this-run', 'compare old new --alpha 0.01 --allow-skips'],
 };
 

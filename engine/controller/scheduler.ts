@@ -2,7 +2,6 @@
 // from one start time on every worker (vus/vus_max every second, progress, abortOnFail thresholds every 2 s), the
 // interrupt (k6's Ctrl-C), then teardown(). Returns what the summary needs: the exit code so far, setup()'s data, durations.
 import { MetricStore } from '../metrics/store.ts';
-import type { ControllerMessage } from '../protocol.ts';
 import type { ProgressMode, ProgressReporter } from '../progress.ts';
 import { clock } from '../runtime.ts';
 import { evaluateThresholds } from '../thresholds.ts';
@@ -83,7 +82,7 @@ export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleR
     await threads.terminateVUs();
   }
   const startAt = clock() + (setupFailure === undefined ? START_DELAY_MS : 0);
-  if (setupFailure === undefined) threads.broadcast({ type: 'start', startAt, setupDataJson: runtime.setupDataJson } satisfies ControllerMessage);
+  if (setupFailure === undefined) threads.start(startAt, runtime.setupDataJson);
 
   // vus / vus_max gauges every second, progress every 250 ms, abortOnFail thresholds every 2 s.
   const baseTags = { ...options.tags };

@@ -9,7 +9,7 @@ import { mayUseSyncHttp } from '../bundle.ts';
 import { scenarioMaxVUs, scenarioShare } from '../executors/registry.ts';
 import { executionTuple } from '../execution-segment.ts';
 import { helperCode } from '../http/sync-client.ts';
-import type { LoopSample } from '../loop-monitor.ts';
+import { newHeartbeats, watchHeartbeats, type Heartbeats, type LoopSample } from '../loop-monitor.ts';
 import { OptionsError, type ConsolidatedOptions } from '../options.ts';
 import type { ProgressView } from '../progress.ts';
 import type { ControllerMessage, HostModule, WorkerInit, WorkerMessage, WorkerProgress } from '../protocol.ts';
@@ -112,10 +112,15 @@ export class Threads {
   private snapshotWaiters: Array<(m: Snapshot) => void> = [];
   private readonly syncHelperSource: string | undefined;
   private readonly shared: SharedArrayBuffer;
+  private readonly heartbeats: Heartbeats;
+  /** The controller's watch of the VU threads' heartbeats while the scenarios run (start → every thread done). */
+  private readonly watch: { started(): void; stop(): void };
 
   constructor(private readonly settings: ThreadSettings) {
     const { script, count } = settings;
     this.shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * 2 * script.options.scenarios.length);
+    this.heartbeats = newHeartbeats(count);
+    this.watch = watchHeartbeats(this.heartbeats, count, (sample) => this.loopSample(sample));
     // Scripts that look like they make synchronous requests get the helper started during init (see http/sync-client.ts).
     this.syncHelperSource = mayUseSyncHttp(script.source) ? helperCode() : undefined;
     const hasLifecycle = typeof script.vu0.exports.setup === 'function' || typeof script.vu0.exports.teardown === 'function';
@@ -135,6 +140,17 @@ export class Threads {
 
   readonly abortAll = (): void => this.broadcast({ type: 'abort' });
 
+  /** Starts the scenarios at `startAt` on every VU thread, and watches their heartbeats until allDone(). */
+  start(startAt: number, setupDataJson: string | undefined): void {
+    this.watch.started();
+    this.broadcast({ type: 'start', startAt, setupDataJson });
+  }
+
+  private loopSample(sample: LoopSample): void {
+    this.loopSamples.push(sample);
+    this.settings.onLoop?.(sample);
+  }
+
   /** Every VU worker initialised its VUs (or is gone). */
   allReady(): Promise<void> {
     return Promise.all(this.ready).then(() => undefined);
@@ -142,7 +158,7 @@ export class Threads {
 
   /** Every VU worker handed over its final metrics (or is gone). */
   allDone(): Promise<void> {
-    return Promise.all(this.done).then(() => undefined);
+    return Promise.all(this.done).then(() => this.watch.stop());
   }
 
   async terminateVUs(): Promise<void> {
@@ -198,6 +214,7 @@ export class Threads {
       submetrics: script.submetrics,
       segment: { index, count },
       sharedCounters: this.shared,
+      heartbeats: this.heartbeats,
       ndjson: pointsWanted,
       syncHelperSource: this.syncHelperSource,
       ...(hostModules === undefined ? {} : { hostModules }),
@@ -228,8 +245,7 @@ export class Threads {
             if (role === 'vu') this.progressByWorker[index] = m.progress;
             break;
           case 'loop':
-            this.loopSamples.push(m.sample);
-            this.settings.onLoop?.(m.sample);
+            this.loopSample(m.sample);
             break;
           case 'points':
             onPoints(m.metricNames, m.text);

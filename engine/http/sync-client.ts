@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { buildSync } from 'esbuild';
+import { blockingOnPurpose } from '../loop-monitor.ts';
 import type { HttpRequestSpec, RawHttpResult } from './perform.ts';
 
 const HELPER = fileURLToPath(new URL('./sync-helper.ts', import.meta.url));
@@ -71,7 +72,8 @@ export class SyncHttpClient {
     port.postMessage(specs);
     // The helper's own per-request timeouts bound this wait; the outer bound only guards against a dead helper.
     const longest = Math.max(...specs.map((s) => s.timeoutMs));
-    const outcome = Atomics.wait(this.flag, 0, 0, longest + 30_000);
+    // A wait the script asked for, not a saturated generator: the heartbeat says so (engine/loop-monitor.ts).
+    const outcome = blockingOnPurpose(() => Atomics.wait(this.flag, 0, 0, longest + 30_000));
     const received = receiveMessageOnPort(port);
     if (outcome === 'timed-out' || received === undefined) throw new Error('the synchronous HTTP helper thread did not answer');
     return received.message as RawHttpResult[];

@@ -15,6 +15,7 @@ import { register as registerK6Operator } from './k6-operator.ts';
 import { register as registerMergeResults } from './merge-results.ts';
 import { register as registerCompare } from './compare.ts';
 import { register as registerDiscover } from './discover.ts';
+import { register as registerCalibrate } from './calibrate.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -34,4 +35,5 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerK6Operator,
   registerMergeResults,
   registerCompare,
+  registerCalibrate,
 ];

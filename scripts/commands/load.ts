@@ -15,6 +15,7 @@ import { readBaseline } from '../../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
 import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
 import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
+import { loadCapacityWarning } from '../../load/runner/capacity/cache.ts';
 import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
@@ -96,6 +97,7 @@ export function register(program: Command): void {
       return;
     }
     checkLoadRun(flags, config, money);
+    const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
     if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
       throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
     }
@@ -109,6 +111,7 @@ export function register(program: Command): void {
     const dashboardStream = flags.dashboardPort === undefined || flags.outJson !== undefined ? undefined : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
     const outJson = flags.outJson ?? dashboardStream;
     const progress = commandProgress();
+    if (capacityNote !== undefined) progress.line(capacityNote);
     const secrets = reportSecrets(config);
     const meta = loadReportMeta(flags, config);
     // SIGINT/SIGTERM: the engine stops gracefully, the partial reports say INTERRUPTED, exit 128 + signal.
