@@ -14,6 +14,7 @@ import { conformanceProgress } from './progress.ts';
 import { discoverCatalogFirst, runCases } from './runner.ts';
 import { DiscoveryError } from '../target/fixtures.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
+import type { ChargeLearning } from '../target/discover/charge-learning.ts';
 import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
 import type { ConformanceCase, RunResult } from './types.ts';
 
@@ -35,6 +36,8 @@ export interface SuiteRequest {
    * proved usable and before any case (ledger/funds.ts): a wallet that cannot cover it throws GH_ERR_FUNDS (exit 2).
    */
   readonly funds?: FundsPlan;
+  /** The run's one learned mapping: transaction-result fields learned on its first successful charges (its mapping replaces config.fieldMapping). */
+  readonly learning?: ChargeLearning;
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
@@ -83,7 +86,8 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
     if (request.funds !== undefined) request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen));
-    const env = { target, settings, timing, mapping: config.fieldMapping };
+    const learning = request.learning;
+    const env = { target, settings, timing, mapping: learning?.mapping ?? config.fieldMapping, ...(learning === undefined ? {} : { learning }) };
     let fixtures;
     try {
       fixtures = await discoverCatalogFirst(env);

@@ -8,6 +8,7 @@ import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest, RequestInput, TargetConnection } from '../api/request-builder.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
+import type { ChargeLearning, ResultFieldRequest, ResultFieldValue } from '../target/discover/charge-learning.ts';
 import { createClientCore, type ClientCore, type ClientHooks, type CoreExchange } from '../api/client-core.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
 import type { Transport } from '../api/transport.ts';
@@ -67,6 +68,8 @@ export interface RunEnvironment {
   readonly settings: ConformanceSettings;
   readonly timing: Timing;
   readonly mapping: FieldMapping;
+  /** Learns transaction-result fields on the run's first successful charge; its mapping is `mapping` (run-suite.ts). */
+  readonly learning?: ChargeLearning;
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Stop waiting for a case after this long (real ms); default: 3 polling deadlines. */
   readonly caseTimeoutMs?: number;
@@ -238,10 +241,16 @@ class Context implements CaseContext {
   requests = 0;
   private cancelled = false;
 
+  /** Present when the run learns result fields on its charges; the probes are reads of this case (invariants checked, counted). */
+  readonly resultValue?: (request: Omit<ResultFieldRequest, 'probe'>) => Promise<ResultFieldValue>;
+
   constructor(
     private readonly run: RunState,
     private readonly testCase: ConformanceCase,
-  ) {}
+  ) {
+    const learning = run.env.learning;
+    if (learning !== undefined) this.resultValue = (request) => learning.resultValue({ ...request, probe: async (operationId, input) => (await this.call(operationId, input)).response });
+  }
 
   get caseId(): string {
     return this.testCase.id;

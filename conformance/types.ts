@@ -5,6 +5,7 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import type { Outcome } from '../api/outcome.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
+import type { ResultFieldRequest, ResultFieldValue } from '../target/discover/charge-learning.ts';
 import type { Fixtures } from '../target/fixtures.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import type { Timing } from './timing.ts';
@@ -172,6 +173,11 @@ export interface CaseContext {
   sleep(ms: number): Promise<void>;
   /** A line for the report (what the case did, e.g. the SKU it picked). */
   note(text: string): void;
+  /**
+   * A field of a successful charge's result, learned on the run's first charge when the mapping reads nothing there
+   * (the run's ChargeLearning); absent when the run learns nothing (the field is then read through the mapping only).
+   */
+  resultValue?(request: Omit<ResultFieldRequest, 'probe'>): Promise<ResultFieldValue>;
 }
 
 interface CaseBase {

@@ -4,7 +4,8 @@ import { mergeFieldMapping } from '../../api/field-mapping.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
 import { mergeSettings, type ConformanceSettings } from '../settings.ts';
-import { countsOf } from './render.ts';
+import { chargeNote, countsOf } from './render.ts';
+import type { Finding } from './findings.ts';
 import { discoverTarget, type Discovery } from './run.ts';
 
 export interface FirstContact {
@@ -42,4 +43,11 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
 export function withDiscoveredSettings(settings: ConformanceSettings, contact: FirstContact): ConformanceSettings {
   const found = contact.discovery?.settings.loanNumbers ?? [];
   return settings.loanNumbers.length > 0 || found.length === 0 ? settings : mergeSettings(settings, { loanNumbers: [...found] });
+}
+
+/** The verdict line's note: first contact's, then what the run's first charges taught (nothing when neither happened). */
+export function verdictNoteOf(contactNote: string | undefined, learnedOnCharge: readonly Finding[]): { verdictNote?: string } {
+  const charge = chargeNote(learnedOnCharge);
+  if (contactNote === undefined) return charge === '' ? {} : { verdictNote: charge.replace(/^; /, '') };
+  return { verdictNote: `${contactNote}${charge}` };
 }

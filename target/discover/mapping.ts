@@ -196,7 +196,8 @@ const FACTS: Readonly<Record<string, FactFinder>> = {
 /** Sections whose records discovery reads elsewhere, or cannot read at all without a transaction. */
 const RECORDS_OF: Partial<Record<SectionName, SectionName>> = { localized: 'v2Sku', bundle: 'v2Sku' };
 const NOT_READABLE: Partial<Record<SectionName, string>> = {
-  transaction: 'transaction results exist only after a write succeeds, and discovery never charges: set it after a first run (fieldMapping.transaction)',
+  transaction:
+    'transaction results exist only after a write succeeds, and discovery never charges: learned on the first charge (gate and conformance find the result field the transaction-taking read accepts and echoes, and print its config line), or set fieldMapping.transaction',
   giftcardList: 'envelope field, learned by learnPaging',
 };
 
