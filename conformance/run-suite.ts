@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayResponse } from '../api/envelope.ts';
 import { preflight } from '../api/preflight.ts';
 import { redactUrl } from '../api/redact.ts';
-import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import { giftcardCursorOf, type ResolvedTargetConfig } from '../api/target-config.ts';
 import type { FundsPlan } from '../ledger/funds.ts';
 import { checkTargetFunds } from '../ledger/funds-check.ts';
 import type { RunTarget } from '../reports/model.ts';
@@ -87,7 +87,7 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
     if (request.funds !== undefined) request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen));
     const learning = request.learning;
-    const env = { target, settings, timing, mapping: learning?.mapping ?? config.fieldMapping, ...(learning === undefined ? {} : { learning }) };
+    const env = { target, settings, timing, mapping: learning?.mapping ?? config.fieldMapping, giftcardCursor: giftcardCursorOf(config), ...(learning === undefined ? {} : { learning }) };
     let fixtures;
     try {
       fixtures = await discoverCatalogFirst(env);

@@ -41,6 +41,7 @@ describe('discover against the shape profiles', () => {
     if (transaction !== undefined) expect(transaction).toEqual(expectedTransaction);
     expect(discovery.config.writePaths).toEqual(truth?.writePaths);
     expect(discovery.findings.find((f) => f.key === CURSOR_MEANING_KEY)?.value).toBe(truth?.giftcardCursorMeaning);
+    expect(discovery.config.paging).toEqual({ giftcardCursor: truth?.giftcardCursorMeaning });
     expect(discovery.findings.filter((f) => f.status === 'ambiguous')).toEqual([]);
   });
 
@@ -83,7 +84,10 @@ describe('discover against the shape profiles', () => {
 describe('discover changes nothing where the defaults hold', () => {
   it.each(['faithful', ...BENIGN_PROFILES.map((p) => p.name)])('%s: the defaults come back', async (name) => {
     const discovery = await discoverProfile(name);
-    expect(discovery.config).toEqual({ fieldMapping: {}, writePaths: {} });
+    const { paging, ...rest } = discovery.config;
+    expect(rest).toEqual({ fieldMapping: {}, writePaths: {} });
+    // The faithful next_cursor is where the next page starts; a list in another order leaves it unlearned (the spec's walk).
+    expect(paging?.giftcardCursor ?? 'spec').toBe(/list-order|combined/.test(name) ? 'spec' : 'next-start');
   });
 });
 

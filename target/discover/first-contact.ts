@@ -33,6 +33,7 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
     ...config,
     fieldMapping: mergeFieldMapping(config.fieldMapping, learned.fieldMapping),
     writePaths: { ...learned.writePaths, ...config.writePaths },
+    ...(learned.paging === undefined ? {} : { paging: learned.paging }),
   };
   const keys = Object.values(learned.fieldMapping).reduce((n, section) => n + Object.keys(section ?? {}).length, 0);
   const note = `first contact: no config file, discovered ${keys} field name(s) and ${Object.keys(learned.writePaths).length} write path(s) (${countsOf(discovery.findings)}; \`gateway-harness discover --target ${config.baseUrl}\` shows the evidence)`;

@@ -13,13 +13,14 @@ function line(finding: Finding): string {
   return `${WORD[finding.status].padEnd(10)} ${finding.key}${value}\n           ${finding.evidence}${candidates}`;
 }
 
-/** The config file's object: baseUrl, then only the keys discovery learned (an empty object when nothing differs). */
+/** The config file's object: baseUrl, then the keys discovery learned that differ from the defaults, and the cursor meaning it learned. */
 export function configFileOf(discovery: Discovery, baseUrl: string): Record<string, unknown> {
-  const { fieldMapping, writePaths } = discovery.config;
+  const { fieldMapping, writePaths, paging } = discovery.config;
   return {
     baseUrl,
     ...(Object.keys(fieldMapping).length === 0 ? {} : { fieldMapping }),
     ...(Object.keys(writePaths).length === 0 ? {} : { writePaths }),
+    ...(paging === undefined ? {} : { paging }),
   };
 }
 
