@@ -42,7 +42,8 @@ async function browseV1(ctx: FlowContext, sku: SkuPick): Promise<void> {
   // v1 spells the filter `productid` (spec: "query productid integer int32, optional").
   await read(ctx, 'v1.catalog.skus', { query: query({ productid: sku.productId }) });
   await read(ctx, 'v1.catalog.sku-description', { query: { skuId: sku.skuId } });
-  await read(ctx, 'v1.catalog.sku-logos', { query: query({ productId: sku.productId }) });
+  // Spec: logos take "skuId int32, productId int32, both optional": the SKU's logo, by both filters.
+  await read(ctx, 'v1.catalog.sku-logos', { query: query({ skuId: sku.skuId, productId: sku.productId }) });
   await read(ctx, 'v1.catalog.sku-exchange-rate', { path: { skuId: sku.skuId } });
   await read(ctx, 'v1.catalog.promotion-current');
   await read(ctx, 'v1.catalog.promotion-upcoming');
