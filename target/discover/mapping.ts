@@ -201,6 +201,12 @@ const NOT_READABLE: Partial<Record<SectionName, string>> = {
   giftcardList: 'envelope field, learned by learnPaging',
 };
 
+/** Transaction keys no read takes, so not even a run's first charge can confirm them (target/discover/charge-learning.ts). */
+const NOT_LEARNED_ON_CHARGE: Readonly<Record<string, string>> = {
+  'transaction.chargedAmount':
+    'transaction results exist only after a write succeeds, and discovery never charges; no read takes the charged amount, so not even a first charge confirms it: set fieldMapping.transaction.chargedAmount if the results name it otherwise',
+};
+
 function orderedKeys(): [SectionName, string][] {
   const keys: [SectionName, string][] = [];
   for (const section of FIELD_MAPPING_SECTIONS) for (const field of Object.keys(DEFAULT_FIELD_MAPPING[section])) keys.push([section, field]);
@@ -245,7 +251,7 @@ export async function learnMapping(reader: DiscoveryReader, samples: Samples): P
     const defaultPath = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string>)[field] as string;
     const notReadable = NOT_READABLE[section];
     if (notReadable !== undefined) {
-      if (section !== 'giftcardList') ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, notReadable));
+      if (section !== 'giftcardList') ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, NOT_LEARNED_ON_CHARGE[key] ?? notReadable));
       continue;
     }
     const records = samples.records[RECORDS_OF[section] ?? section] ?? [];
