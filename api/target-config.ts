@@ -1,6 +1,7 @@
 // The target configuration as the runtime sees it: types, defaults and small helpers (no validation library).
 // Runtime-neutral and zod-free so it can be bundled into k6; the zod schema that validates user input lives in config/.
 import type { FieldMapping } from './field-mapping.ts';
+import { DEFAULT_GIFTCARD_CURSOR, type GiftcardCursorMeaning } from './giftcard-paging.ts';
 
 export { scaledMs, clientTimings } from './scale.ts';
 
@@ -48,11 +49,21 @@ export interface TargetConfig {
   readonly fieldMapping: FieldMapping;
   readonly sandbox: { readonly seed: number; readonly profile?: string };
   /**
+   * How the v2 gift card list's pages are followed (api/giftcard-paging.ts): absent or 'spec', the spec's definition
+   * ("cursor selects the SKUs starting from that skuId value"); else what the target's next / next_cursor mean.
+   */
+  readonly paging?: { readonly giftcardCursor: GiftcardCursorMeaning };
+  /**
    * How the balance reads as available funds (ledger/funds.ts): 'prepaid' — the spec's "with prepaid terms the balance
    * is returned with a negative sign to indicate available funds"; 'credit' — "the balance is the amount owed" (no limit
    * shown: a plan is not priced against it); absent/'auto' — a negative balance is prepaid funds, anything else is not judged.
    */
   readonly walletTerms?: WalletTerms;
+}
+
+/** The gift card cursor meaning of a config: the spec's definition unless it says otherwise. */
+export function giftcardCursorOf(config: Pick<TargetConfig, 'paging'>): GiftcardCursorMeaning {
+  return config.paging?.giftcardCursor ?? DEFAULT_GIFTCARD_CURSOR;
 }
 
 export type WalletTerms = 'auto' | 'prepaid' | 'credit';

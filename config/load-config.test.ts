@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessErrorOf } from '../api/fixtures/harness-error-of.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { CONFIG_DEFAULTS, EMBEDDED_SANDBOX_TIME_SCALE } from '../api/target-config.ts';
+import { CONFIG_DEFAULTS, EMBEDDED_SANDBOX_TIME_SCALE, giftcardCursorOf } from '../api/target-config.ts';
 import { jsonErrorOffset, loadConfig, type ConfigFlags } from './load-config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-config-'));
@@ -55,6 +55,13 @@ describe('wallet terms (how the balance reads as available funds: ledger/funds.t
     expect(load({}).walletTerms).toBeUndefined();
     expect(load({ cwd: withFile({ walletTerms: 'credit' }) }).walletTerms).toBe('credit');
     expect(load({ cwd: withFile({ walletTerms: 'credit' }), env: { GATEWAY_WALLET_TERMS: 'Prepaid' } }).walletTerms).toBe('prepaid');
+  });
+});
+
+describe('gift card paging (paging.giftcardCursor: api/giftcard-paging.ts)', () => {
+  it("absent by default (the spec's definition); each value from the config file", () => {
+    expect(giftcardCursorOf(load({}))).toBe('spec');
+    for (const giftcardCursor of ['spec', 'next-start', 'last-of-page', 'page-count']) expect(load({ cwd: withFile({ paging: { giftcardCursor } }) }).paging).toEqual({ giftcardCursor });
   });
 });
 
@@ -126,6 +133,7 @@ describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () 
     ['a __proto__ write path (issue #32)', { cwd: withFile('{"writePaths": {"__proto__": "/x"}}') }, /^config: writePaths\.__proto__ .* is not an operation id/],
     ['write path of an unknown op', { cwd: withFile({ writePaths: { 'v2.transaction.nope': '/x' } }) }, /^config: writePaths\.v2\.transaction\.nope .* is not an operation id/],
     ['relative write path', { cwd: withFile({ writePaths: { 'v1.transaction.pin': 'pin' } }) }, /^config: writePaths\.v1\.transaction\.pin .* must be a path starting with '\/'/],
+    ['bad cursor meaning', { cwd: withFile({ paging: { giftcardCursor: 'offset' } }) }, 'config: paging.giftcardCursor (from config file gateway-harness.config.json) must be one of "spec", "next-start", "last-of-page", "page-count"'],
     ['unknown field mapping field', { cwd: withFile({ fieldMapping: { v2Sku: { sku: 'x' } } }) }, 'config: fieldMapping.v2Sku (from config file gateway-harness.config.json) has unknown key "sku"'],
     ['production without a target', { env: { GATEWAY_ENV: 'production' } }, 'config: environment (from GATEWAY_ENV) is production but no baseUrl (--target) is given: the embedded sandbox is not production'],
     ['production flag without a target', { flags: { env: 'production' } }, /^config: environment \(from --target-env\) is production/],

@@ -9,6 +9,7 @@ import {
   type FieldMapping,
   type FieldMappingOverrides,
 } from '../api/field-mapping.ts';
+import { GIFTCARD_CURSOR_MEANINGS, type GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
 import { CONFIG_DEFAULTS, EMBEDDED_SANDBOX_TIME_SCALE, type TargetConfig } from '../api/target-config.ts';
 
 const ms = (field: string) =>
@@ -121,6 +122,11 @@ export const targetConfigInputSchema = z.strictObject({
     .optional(),
   writePaths: writePathsSchema.optional(),
   fieldMapping: fieldMappingSchema.optional(),
+  paging: z
+    .strictObject({
+      giftcardCursor: z.enum(GIFTCARD_CURSOR_MEANINGS as [GiftcardCursorMeaning, ...GiftcardCursorMeaning[]], { error: `must be one of ${GIFTCARD_CURSOR_MEANINGS.map((m) => `"${m}"`).join(', ')}` }).optional(),
+    })
+    .optional(),
   sandbox: z
     .strictObject({
       seed: z.number({ error: 'must be an integer >= 0' }).int({ error: 'must be an integer >= 0' }).min(0, { error: 'must be an integer >= 0' }).optional(),
@@ -191,6 +197,7 @@ export function resolveTargetConfig(input: TargetConfigInput): { ok: true; confi
       ...(input.sandbox?.profile === undefined ? {} : { profile: input.sandbox.profile }),
     },
     ...(input.walletTerms === undefined ? {} : { walletTerms: input.walletTerms }),
+    ...(input.paging?.giftcardCursor === undefined ? {} : { paging: { giftcardCursor: input.paging.giftcardCursor } }),
   };
   return { ok: true, config };
 }

@@ -5,7 +5,7 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import { preflight } from '../api/preflight.ts';
 import { isHarnessError } from '../api/errors.ts';
 import { redactUrl } from '../api/redact.ts';
-import type { ResolvedTargetConfig } from '../api/target-config.ts';
+import { giftcardCursorOf, type ResolvedTargetConfig } from '../api/target-config.ts';
 import type { FundsPlan } from '../ledger/funds.ts';
 import { checkTargetFunds } from '../ledger/funds-check.ts';
 import type { RunTarget } from '../reports/model.ts';
@@ -15,6 +15,7 @@ import { conformanceProgress } from './progress.ts';
 import { discoverCatalogFirst, runCases } from './runner.ts';
 import { DiscoveryError } from '../target/fixtures.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
+import type { ChargeLearning } from '../target/discover/charge-learning.ts';
 import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
 import type { ConformanceCase, RunResult } from './types.ts';
 
@@ -36,6 +37,8 @@ export interface SuiteRequest {
    * proved usable and before any case (ledger/funds.ts): a wallet that cannot cover it throws GH_ERR_FUNDS (exit 2).
    */
   readonly funds?: FundsPlan;
+  /** The run's one learned mapping: transaction-result fields learned on its first successful charges (its mapping replaces config.fieldMapping). */
+  readonly learning?: ChargeLearning;
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
@@ -95,7 +98,8 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
         return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${reason}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
       }
     }
-    const env = { target, settings, timing, mapping: config.fieldMapping };
+    const learning = request.learning;
+    const env = { target, settings, timing, mapping: learning?.mapping ?? config.fieldMapping, giftcardCursor: giftcardCursorOf(config), ...(learning === undefined ? {} : { learning }) };
     let fixtures;
     try {
       fixtures = await discoverCatalogFirst({ ...env, ...(request.stop === undefined ? {} : { stop: request.stop }) });

@@ -8,6 +8,8 @@ import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest, RequestInput, TargetConnection } from '../api/request-builder.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
+import type { GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
+import type { ChargeLearning, ResultFieldRequest, ResultFieldValue } from '../target/discover/charge-learning.ts';
 import { createClientCore, type ClientCore, type ClientHooks, type CoreExchange } from '../api/client-core.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
 import type { Transport } from '../api/transport.ts';
@@ -67,6 +69,10 @@ export interface RunEnvironment {
   readonly settings: ConformanceSettings;
   readonly timing: Timing;
   readonly mapping: FieldMapping;
+  /** Learns transaction-result fields on the run's first successful charge; its mapping is `mapping` (run-suite.ts). */
+  readonly learning?: ChargeLearning;
+  /** The config's paging.giftcardCursor (absent: the spec's definition). */
+  readonly giftcardCursor?: GiftcardCursorMeaning;
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Stop waiting for a case after this long (real ms); default: 3 polling deadlines. */
   readonly caseTimeoutMs?: number;
@@ -238,10 +244,16 @@ class Context implements CaseContext {
   requests = 0;
   private cancelled = false;
 
+  /** Present when the run learns result fields on its charges; the probes are reads of this case (invariants checked, counted). */
+  readonly resultValue?: (request: Omit<ResultFieldRequest, 'probe'>) => Promise<ResultFieldValue>;
+
   constructor(
     private readonly run: RunState,
     private readonly testCase: ConformanceCase,
-  ) {}
+  ) {
+    const learning = run.env.learning;
+    if (learning !== undefined) this.resultValue = (request) => learning.resultValue({ ...request, probe: async (operationId, input) => (await this.call(operationId, input)).response });
+  }
 
   get caseId(): string {
     return this.testCase.id;
@@ -257,6 +269,9 @@ class Context implements CaseContext {
   }
   get mapping(): FieldMapping {
     return this.run.env.mapping;
+  }
+  get giftcardCursor(): GiftcardCursorMeaning | undefined {
+    return this.run.env.giftcardCursor;
   }
 
   fixtures(): Promise<Fixtures> {

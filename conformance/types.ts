@@ -5,6 +5,8 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import type { RequestInput } from '../api/request-builder.ts';
 import type { Outcome } from '../api/outcome.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
+import type { GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
+import type { ResultFieldRequest, ResultFieldValue } from '../target/discover/charge-learning.ts';
 import type { Fixtures } from '../target/fixtures.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import type { Timing } from './timing.ts';
@@ -148,6 +150,8 @@ export interface CaseContext {
   readonly timing: Timing;
   /** Where payload fields are read from (observed defaults, overridable). */
   readonly mapping: FieldMapping;
+  /** What the target's gift card next / next_cursor mean (config paging.giftcardCursor); absent: the spec's definition. */
+  readonly giftcardCursor?: GiftcardCursorMeaning;
   /** Catalog facts discovered from the target (SKUs, countries, numbers), shared by every case of a run. */
   fixtures(): Promise<Fixtures>;
   call(operationId: string, input: RequestInput, options?: CallOptions): Promise<Exchange>;
@@ -172,6 +176,11 @@ export interface CaseContext {
   sleep(ms: number): Promise<void>;
   /** A line for the report (what the case did, e.g. the SKU it picked). */
   note(text: string): void;
+  /**
+   * A field of a successful charge's result, learned on the run's first charge when the mapping reads nothing there
+   * (the run's ChargeLearning); absent when the run learns nothing (the field is then read through the mapping only).
+   */
+  resultValue?(request: Omit<ResultFieldRequest, 'probe'>): Promise<ResultFieldValue>;
 }
 
 interface CaseBase {

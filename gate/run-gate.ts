@@ -17,6 +17,9 @@ import { baselineValidatorsModule } from '../drift/baseline-validators.ts';
 import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession } from '../target/session.ts';
+import { createChargeLearning } from '../target/discover/charge-learning.ts';
+import type { Finding } from '../target/discover/findings.ts';
+import { renderChargeFindings } from '../target/discover/render.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
 import { interruptedSection, loadArtifacts, loadFaults, loadInterruption, loadSection, missingSummaryMessage, runMetricsFile } from '../load/runner/load-report.ts';
 import type { LoadFlags } from '../load/runner/load-options.ts';
@@ -69,6 +72,8 @@ export interface GateOutcome {
   readonly unusable: boolean;
   /** What the run said about parts it did not run (no baseline: no drift check). */
   readonly notes: readonly string[];
+  /** Transaction-result fields learned (or left open) on the run's first charges (target/discover/charge-learning.ts). */
+  readonly learnedOnCharge: readonly Finding[];
 }
 
 /** The embedded sandbox for all three parts: the config's credentials, time scale and write paths, funds for a load run. */
@@ -182,7 +187,9 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
   const notes: string[] = [];
   const sandbox = config.baseUrl === undefined ? await startGateSandbox(config, request) : undefined;
   try {
-    const resolved: ResolvedTargetConfig = { ...config, baseUrl: sandbox?.url ?? (config.baseUrl as string) };
+    // The run's one learned mapping: what conformance's first charges teach, the load and the drift check read through too.
+    const learning = createChargeLearning(config.fieldMapping);
+    const resolved: ResolvedTargetConfig = { ...config, fieldMapping: learning.mapping, baseUrl: sandbox?.url ?? (config.baseUrl as string) };
     const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : request.profile);
     const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
 
@@ -204,14 +211,16 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       progress: request.progress,
       onResponse: (response) => faults.add(response),
       funds: gateFundsPlan(request, cases, settings),
+      learning,
       announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
     const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined => interrupt?.interruption(startedAt, { notRun: laterParts(after) });
     if (suite.kind === 'unusable') {
       const stopped = stoppedIn('conformance');
       const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, error: { code: 'GH_ERR_TARGET', message: suite.reason }, ...(stopped === undefined ? {} : { interruption: stopped }) });
-      return { report, unusable: stopped === undefined, notes };
+      return { report, unusable: stopped === undefined, notes, learnedOnCharge: learning.findings() };
     }
+    for (const line of renderChargeFindings(learning.findings())) request.progress.line(line);
     const conformanceDone = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
     // A given URL that answered as the harness's own sandbox is named so on every line (reports/assemble.ts).
     base.target = withSimulator(target, suite.simulator);
@@ -220,7 +229,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       // Stopped in (or right after) conformance: its cases up to the signal are reported; load and drift do not run.
       const conformance = { ...conformanceDone, verdict: 'interrupted' as const };
       const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance, faults: faults.counts(), interruption: inConformance });
-      return { report, unusable: false, notes };
+      return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
     }
     const conformance = conformanceDone;
 
@@ -237,7 +246,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
         artifacts: loadArtifacts(load.run),
         interruption: load.interruption,
       });
-      return { report, unusable: false, notes };
+      return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
     }
     const comparison = request.compare === undefined || load.section === undefined ? undefined : await request.compare(load.run, GATE_LOAD);
 
@@ -271,7 +280,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(inDrift === undefined ? {} : { interruption: inDrift }),
       notRun,
     });
-    return { report, unusable: false, notes };
+    return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
   } finally {
     await sandbox?.close();
   }

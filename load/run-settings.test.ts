@@ -42,6 +42,13 @@ describe('run settings', () => {
     });
   });
 
+  it("carry the gift card cursor meaning (paging.giftcardCursor): the spec's definition unless the config names one; a bad one is refused", () => {
+    expect(readRunSettings(runEnvironment(input)).giftcardCursor).toBe('spec');
+    expect(readRunSettings(runEnvironment({ ...input, config: { ...input.config, paging: { giftcardCursor: 'last-of-page' } } })).giftcardCursor).toBe('last-of-page');
+    const bad = runEnvironment({ ...input, config: { ...input.config, paging: { giftcardCursor: 'offset' as never } } });
+    expect(() => readRunSettings(bad)).toThrow(/paging\.giftcardCursor must be one of spec, next-start, last-of-page, page-count/);
+  });
+
   it('keep the credentials out of every variable but their own', () => {
     const env = runEnvironment(input);
     for (const [name, value] of Object.entries(env)) {

@@ -6,7 +6,8 @@ import { DEFAULT_FIELD_MAPPING, mergeFieldMapping, type FieldMapping } from '../
 import type { TargetConnection } from '../api/request-builder.ts';
 import { clientTimings, scaleMs, type ClientTimings } from '../api/scale.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
-import { CONFIG_DEFAULTS, type Environment } from '../api/target-config.ts';
+import { CONFIG_DEFAULTS, giftcardCursorOf, type Environment } from '../api/target-config.ts';
+import { GIFTCARD_CURSOR_MEANINGS, type GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
 import { isProfileName, type ProfileName, type ProfileOverrides } from './profiles.ts';
 import { API_SELECTIONS, type ApiSelection } from './scenarios.ts';
 import { THRESHOLD_EXPRESSION, THRESHOLD_METRIC, durationSeconds } from './thresholds.ts';
@@ -64,6 +65,8 @@ export interface LoadConfigPayload {
   readonly poll?: { readonly intervalMs: number; readonly deadlineMs: number; readonly maxAttempts?: number; readonly notFoundCodes: readonly string[] };
   readonly writePaths?: Readonly<Record<string, string>>;
   readonly fieldMapping?: FieldMapping;
+  /** What the gift card list's next / next_cursor mean (config paging.giftcardCursor); absent: the spec's definition. */
+  readonly paging?: { readonly giftcardCursor: GiftcardCursorMeaning };
   readonly data?: Partial<LoadDataSettings>;
 }
 
@@ -88,6 +91,8 @@ export interface RunSettings {
   readonly targetLabel: string;
   readonly runId: string;
   readonly fieldMapping: FieldMapping;
+  /** How the gift card list's pages are followed (api/giftcard-paging.ts). */
+  readonly giftcardCursor: GiftcardCursorMeaning;
   readonly data: LoadDataSettings;
   /** Longest a started iteration may still need (response timeout twice + the polling deadline), real ms. */
   readonly iterationGraceMs: number;
@@ -145,6 +150,13 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'on', 'yes'].includes(text)) return true;
   if (['0', 'false', 'off', 'no'].includes(text)) return false;
   throw configError(`${name} must be on or off`);
+}
+
+/** The payload's paging.giftcardCursor, checked (the CLI validated it; the bundle may be run by hand). */
+function cursorMeaningOf(payload: LoadConfigPayload): GiftcardCursorMeaning {
+  const meaning = giftcardCursorOf(payload);
+  if (!GIFTCARD_CURSOR_MEANINGS.includes(meaning)) throw configError(`${LOAD_ENV.config}: paging.giftcardCursor must be one of ${GIFTCARD_CURSOR_MEANINGS.join(', ')}`);
+  return meaning;
 }
 
 /** Decodes a run's settings from the environment (k6 __ENV). Throws GH_ERR_CONFIG with one line on a bad value. */
@@ -211,6 +223,7 @@ export function readRunSettings(env: Env): RunSettings {
     targetLabel: present(env, LOAD_ENV.targetLabel) ?? baseUrl,
     runId: present(env, LOAD_ENV.runId) ?? '',
     fieldMapping: payload.fieldMapping === undefined ? mergeFieldMapping(DEFAULT_FIELD_MAPPING, undefined) : mergeFieldMapping(DEFAULT_FIELD_MAPPING, payload.fieldMapping),
+    giftcardCursor: cursorMeaningOf(payload),
     data,
     iterationGraceMs: timings.responseTimeoutMs * 2 + timings.pollDeadlineMs,
   };

@@ -50,6 +50,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/conformance.test.ts',
   'scripts/commands/fuzz.test.ts',
   'scripts/commands/gate.test.ts',
+  'scripts/commands/gate-renamed.test.ts',
   'scripts/commands/interrupt.test.ts',
   'scripts/commands/interrupt-judging.test.ts',
   'scripts/commands/load.test.ts',

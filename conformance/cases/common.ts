@@ -4,7 +4,7 @@ import { assumedPathHint } from '../../api/assumed-path.ts';
 import { getOperation, type ApiVersion, type Operation } from '../../api/operations.ts';
 import { readTransaction } from '../../api/field-mapping.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
-import { buildInput, isNoInput, needsTransaction } from '../../api/inputs.ts';
+import { buildInput, isNoInput, linksOf, needsTransaction, type ResultField } from '../../api/inputs.ts';
 import { NoBody, buildValidBody } from '../bodies.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { assumedPathMissing } from '../runner.ts';
@@ -150,6 +150,21 @@ export function transactionOf(ctx: CaseContext, ...exchanges: ReadonlyArray<Exch
   // Earlier exchanges win: the final result (status) is listed before the submitted answer.
   const views = exchanges.map((e) => readTransaction(e?.response.envelope?.payLoad, ctx.mapping.transaction));
   return views.reduceRight((acc, view) => ({ ...acc, ...view }), {});
+}
+
+/**
+ * The result field a linked read takes (a transaction id, an ICCID) from a successful write's result: through the
+ * mapping, else learned on this charge (ctx.resultValue, target/discover/charge-learning.ts); skips naming the key when neither gives it.
+ */
+export async function resultFieldOf(ctx: CaseContext, write: string, read: Operation, field: ResultField, ...exchanges: ReadonlyArray<Exchange | undefined>): Promise<string | number> {
+  const mapped = transactionOf(ctx, ...exchanges)[field];
+  if (mapped !== undefined) return mapped;
+  const param = linksOf(read).find(({ link }) => link.field === field)?.param ?? 'id';
+  const results = exchanges.map((e) => e?.response.envelope?.payLoad);
+  const got = ctx.resultValue === undefined ? undefined : await ctx.resultValue({ write, read: read.id, param, field, results });
+  if (got !== undefined && 'value' in got) return got.value;
+  const what = field === 'esimIccid' ? 'an ICCID' : 'a transaction id';
+  return ctx.skip(`the target cannot provide ${what} at '${ctx.mapping.transaction[field]}' (fieldMapping.transaction.${field}) of the ${write} result${got === undefined ? '' : ` (${got.reason})`}`);
 }
 
 /** Records of a payload array (non-objects ignored). */

@@ -8,8 +8,8 @@ import {
   ASSUMED,
   SECTION,
   guardAssumedPath,
-  need,
   requireSuccess,
+  resultFieldOf,
   submitAndFinish,
   transactionOf,
   validReadInput,
@@ -53,17 +53,16 @@ export async function prerequisite(ctx: CaseContext, op: Operation, strict = tru
     if (strict) requireSuccess(ctx, final ?? submitted, step);
     return undefined;
   }
-  const result = transactionOf(ctx, final, submitted);
   const params: Record<string, string | number> = {};
   for (const { param, link } of links) {
     if (link.field === 'correlationId') {
       params[param] = String(body.correlationId);
       continue;
     }
-    const value = result[link.field];
+    const value = transactionOf(ctx, final, submitted)[link.field];
     if (value === undefined && !strict) return undefined;
-    const what = link.field === 'esimIccid' ? 'an ICCID' : 'a transaction id';
-    params[param] = need(ctx, value, `${what} at '${ctx.mapping.transaction[link.field]}' (fieldMapping.transaction.${link.field}) of the ${write.id} result`);
+    // Through the mapping, else learned on this charge (the read's own answers say which field it takes).
+    params[param] = value ?? (await resultFieldOf(ctx, write.id, op, link.field, final, submitted));
   }
   return params;
 }

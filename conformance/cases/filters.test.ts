@@ -1,6 +1,13 @@
 // FILTERS covers every query parameter of every read operation (or says where it is checked instead), and the
 // judgement of a filtered listing fails each way a filter can be broken.
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../config/load-config.ts';
+import { createProgress } from '../../reports/progress.ts';
+import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { DEFAULT_SETTINGS } from '../../target/settings.ts';
+import { selectCases } from '../plan.ts';
+import { runConformanceSuite } from '../run-suite.ts';
 import { FILTERS, NOT_FILTERS, filterCaseId, judgeFiltered, readQueryParams } from './filters.ts';
 
 describe('FILTERS table', () => {
@@ -38,4 +45,42 @@ describe('judgeFiltered', () => {
     expect(judgeFiltered([rec(undefined)], matches, show, 'countryCode=JM')).toBe('unreadable');
     expect(judgeFiltered([rec(undefined), rec('JM')], matches, show, 'countryCode=JM')).toBeUndefined();
   });
+});
+
+/** A target whose v1 filtered listings (sku description, logos) answer only their first record. */
+const firstRecordOnly: SandboxProfile = {
+  name: 'filtered-first-record-only',
+  description: 'test target: a filtered v1 description or logo listing keeps only its first record',
+  hooks: {
+    onEnvelope: (ctx) => {
+      const payload = ctx.envelope.payLoad;
+      if (!['v1.catalog.sku-description', 'v1.catalog.sku-logos'].includes(ctx.operationId) || !Array.isArray(payload) || (ctx.query['productId'] === undefined && ctx.query['skuId'] === undefined)) return;
+      return { envelope: { ...ctx.envelope, payLoad: payload.slice(0, 1) } };
+    },
+  },
+};
+
+describe('joined filters (records name another field than the filter): only and every matching record', () => {
+  const running: RunningSandbox[] = [];
+  afterAll(async () => {
+    for (const sandbox of running) await sandbox.close();
+  });
+  async function run(profile: string | SandboxProfile): Promise<Record<string, readonly string[]>> {
+    const sandbox = await startSandbox({ port: 0, profile, timeScale: 0.01 });
+    running.push(sandbox);
+    const given = loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
+    const cases = selectCases({ grep: '^FILTERS-V1-(SKUDESC-PRODUCTID|LOGOS-SKUID) ' });
+    const outcome = await runConformanceSuite({ config: { ...given, baseUrl: sandbox.url }, settings: DEFAULT_SETTINGS, cases, api: 'v1', progress: createProgress({ stream: { write: () => true }, tty: false }) });
+    if (outcome.kind !== 'run') throw new Error(`unusable: ${outcome.reason}`);
+    return Object.fromEntries(outcome.run.cases.map((c) => [c.id, [c.status, ...c.failures.map((f) => f.check)]]));
+  }
+
+  test('faithful: the logos of a SKU (skuId) and the descriptions of a product (productId) pass', async () => {
+    expect(await run('faithful')).toEqual({ 'FILTERS-V1-SKUDESC-PRODUCTID': ['passed'], 'FILTERS-V1-LOGOS-SKUID': ['passed'] });
+  }, 60_000);
+
+  test('a filter that drops matching records fails filter-complete (before: only "only matching" was judged)', async () => {
+    const result = await run(firstRecordOnly);
+    expect(result['FILTERS-V1-SKUDESC-PRODUCTID']).toEqual(['failed', 'filter-complete']);
+  }, 60_000);
 });

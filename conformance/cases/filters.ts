@@ -226,17 +226,23 @@ async function byJoin(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge, 
     const fx = await ctx.fixtures();
     return ctx.skip(`not verified: the v2 catalog shows no SKU with a readable productId: ${mappingHint('fieldMapping.v2Sku.productId', fx.skus[0]?.record, ctx.mapping.v2Sku.productId)}`);
   }
-  ctx.note(`${spec.param}=${picked.value}: records must name ${picked.what}`);
+  // Every matching record too, as the field filters are judged: the unfiltered listing's records that name the join's values.
+  const all = await ctx.call(spec.operationId, unfilteredInput(spec));
+  if (!ctx.check(successful, all)) return;
+  const matching = (r: Record<string, unknown>): boolean | undefined => {
+    const got = readNumber(r, path);
+    return got === undefined ? undefined : picked.allowed.has(got);
+  };
+  const expectedCount = records(all).filter((r) => matching(r) === true).length;
+  ctx.note(`${spec.param}=${picked.value}: records must name ${picked.what} (${expectedCount} such records in the unfiltered listing)`);
   const filtered = await ctx.call(spec.operationId, { query: { [spec.param]: picked.value } });
   if (!ctx.check(successful, filtered)) return;
   const verdict = judgeFiltered(
     records(filtered),
-    (r) => {
-      const got = readNumber(r, path);
-      return got === undefined ? undefined : picked.allowed.has(got);
-    },
+    matching,
     (r) => `${judge.label} ${String(readField(r, path))}`,
     `${spec.param}=${picked.value} (${picked.what})`,
+    expectedCount === 0 ? undefined : expectedCount,
   );
   report(ctx, filtered, verdict, judge.label, path);
 }

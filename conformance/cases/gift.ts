@@ -3,7 +3,7 @@
 import { getOperation, type ApiVersion } from '../../api/operations.ts';
 import { successful } from '../checks.ts';
 import type { ConformanceCase } from '../types.ts';
-import { ASSUMED, SECTION, V, VERSIONS, firstSku, need, requireSuccess, rtrTarget, submitAndFinish, topupBody, transactionOf } from './common.ts';
+import { ASSUMED, SECTION, V, VERSIONS, firstSku, need, requireSuccess, resultFieldOf, rtrTarget, submitAndFinish, topupBody, transactionOf } from './common.ts';
 import { expectFinalHolds, finalOf } from './final.ts';
 import { triggerBody, TRIGGERS } from './trg.ts';
 import { expectNothingCharged } from './len.ts';
@@ -33,8 +33,7 @@ function giftCase(version: ApiVersion): ConformanceCase {
       requireSuccess(ctx, final, 'the gift card purchase');
       const result = finalOf(final);
       if (first === '852' && result !== undefined) await expectFinalHolds(ctx, version, String(body.correlationId), result, 'after it was final');
-      const path = ctx.mapping.transaction.transactionId;
-      const id = need(ctx, transactionOf(ctx, final, submitted).transactionId, `a transaction id at '${path}' (fieldMapping.transaction.transactionId) of the gift card result`);
+      const id = await resultFieldOf(ctx, `${version}.transaction.giftcard`, getOperation(`${version}.transaction.giftcard-fetch`), 'transactionId', final, submitted);
       const fetched = await ctx.call(`${version}.transaction.giftcard-fetch`, { path: { id } });
       ctx.check(successful, fetched);
     },

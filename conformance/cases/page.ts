@@ -1,6 +1,7 @@
 // PAGE: the v2 gift card SKU list's paging rules — default listing of 100, pageSize bounds 1..100, cursor walks that
 // yield every SKU exactly once, and integer next/next_cursor in the envelope.
 import { readNumber } from '../../api/field-mapping.ts';
+import { DEFAULT_GIFTCARD_CURSOR, nextGiftcardCursor, specCursorAfter, type GiftcardCursorMeaning } from '../../api/giftcard-paging.ts';
 import { itemCount, notSuccessful, successful } from '../checks.ts';
 import type { CaseContext, Check, ConformanceCase, Exchange } from '../types.ts';
 import { SECTION, records } from './common.ts';
@@ -31,7 +32,49 @@ interface Walk {
  * the spec names it but not its meaning (#31 item 3). Undefined for an empty page (the walk ends there).
  */
 export function cursorAfter(pageIds: readonly number[]): number | undefined {
-  return pageIds.length === 0 ? undefined : Math.max(...pageIds) + 1;
+  return specCursorAfter(pageIds);
+}
+
+/**
+ * Walks the list the way the config says the target's next / next_cursor mean (paging.giftcardCursor), bounded; the
+ * ids in the order seen. A meaning that does not fit is the harness's gap (a warning), never the gateway's failure.
+ */
+async function walkByMeaning(ctx: CaseContext, meaning: GiftcardCursorMeaning, pageSize: number): Promise<number[]> {
+  const ids: number[] = [];
+  let cursor: number | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const exchange = await ctx.call(OP, { query: { pageSize, ...(cursor === undefined ? {} : { cursor }) } });
+    if (exchange.response.classification.outcome !== 'Successful') return ids;
+    const pageIds = skuIds(ctx, exchange);
+    ids.push(...pageIds);
+    const next = nextGiftcardCursor(meaning, { ids: pageIds, pageSize, envelope: exchange.response.envelope, nextCursorPath: ctx.mapping.giftcardList.nextCursor });
+    if (next === undefined || (cursor !== undefined && next <= cursor)) return ids;
+    cursor = next;
+  }
+  return ids;
+}
+
+/** The configured cursor meaning against the spec's walk: the same SKUs once each, or a warning naming the key. */
+async function checkCursorMeaning(ctx: CaseContext, specWalk: readonly number[], pageSize: number): Promise<void> {
+  const meaning = ctx.giftcardCursor ?? DEFAULT_GIFTCARD_CURSOR;
+  if (meaning === 'spec') return;
+  const walked = await walkByMeaning(ctx, meaning, pageSize);
+  const seen = new Set(walked);
+  const expected = new Set(specWalk);
+  const missed = [...expected].filter((id) => !seen.has(id));
+  const repeated = duplicates(walked);
+  if (missed.length === 0 && repeated.length === 0 && seen.size === expected.size) {
+    ctx.note(`paging.giftcardCursor "${meaning}" fits: following next/next_cursor by it gives the spec walk's ${expected.size} SKUs`);
+    return;
+  }
+  ctx.fail({
+    severity: 'warning',
+    check: 'cursor-meaning-fits',
+    operation: OP,
+    message: `paging.giftcardCursor "${meaning}" does not fit this target: following next/next_cursor by it (pageSize ${pageSize}) does not give the spec walk's SKUs once each; the walk judged above follows the spec's definition, so this is the config's gap, not the gateway's: set paging.giftcardCursor (discover learns it) or leave it at "spec"`,
+    expected: `the ${expected.size} SKUs of the spec's cursor walk, once each`,
+    received: `${walked.length} SKUs; missed: ${missed.slice(0, 6).join(', ') || '-'}; repeated: ${repeated.slice(0, 6).join(', ') || '-'}`,
+  });
 }
 
 /**
@@ -170,6 +213,7 @@ export const PAGE_CASES: readonly ConformanceCase[] = [
           received: `only with pageSize 100: ${onlyA.slice(0, 8).join(', ') || '-'}; only with pageSize 37: ${onlyB.slice(0, 8).join(', ') || '-'}`,
         });
       }
+      await checkCursorMeaning(ctx, odd.ids, 37);
       const first = await ctx.call(OP, {});
       const firstIds = skuIds(ctx, first);
       const missing = firstIds.filter((id) => !a.has(id));

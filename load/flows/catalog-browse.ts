@@ -1,6 +1,7 @@
 // catalog-browse: a storefront session on one version per iteration: countries, operators/carriers, products, SKUs of a
 // product, descriptions and logos (v1), the exchange rate of a SKU, two pages of gift cards (v2), promotions, errors.
-import { readField } from '../../api/field-mapping.ts';
+import { readNumber } from '../../api/field-mapping.ts';
+import { nextGiftcardCursor } from '../../api/giftcard-paging.ts';
 import { discoverCatalog, type CatalogData, type SkuPick } from '../catalog.ts';
 import { CATEGORY_IDS } from '../../api/operations.ts';
 import { pick, read, versionFor, type FlowContext, type LoadScenario } from './context.ts';
@@ -21,13 +22,13 @@ async function browseV2(ctx: FlowContext, sku: SkuPick): Promise<void> {
   // Spec Versioning 2: the SKU list accepts Accept-Language ('ar' for Arabic); half the sessions browse in Arabic.
   await read(ctx, 'v2.catalog.skus', { query: query({ productId: sku.productId }), ...(ctx.random() < 0.5 ? { acceptLanguage: 'ar' } : {}) });
   await read(ctx, 'v2.catalog.sku-exchange-rate', { path: { skuId: sku.skuId } });
-  // Spec: "cursor selects the SKUs starting from that skuId value, limited by pageSize"; the next page starts at the
-  // envelope's next_cursor (assumed meaning of the envelope-level `next_cursor`) while `next` says more follow.
+  // Spec: "cursor selects the SKUs starting from that skuId value, limited by pageSize": the second page starts where
+  // the config's cursor meaning says (paging.giftcardCursor; default the spec's definition: after the page's highest skuId).
   const first = await read(ctx, 'v2.catalog.skus-giftcards', { query: { pageSize: GIFTCARD_PAGE_SIZE } });
-  const envelope = first.response.envelope;
-  const next = readField(envelope, 'next');
-  const cursor = readField(envelope, 'next_cursor');
-  if (next !== 0 && typeof cursor === 'number' && cursor > 0) {
+  const payload = first.response.envelope?.payLoad;
+  const ids = (Array.isArray(payload) ? payload : []).map((r) => readNumber(r, ctx.settings.fieldMapping.giftcardSku.skuId)).filter((id): id is number => id !== undefined);
+  const cursor = nextGiftcardCursor(ctx.settings.giftcardCursor, { ids, pageSize: GIFTCARD_PAGE_SIZE, envelope: first.response.envelope, nextCursorPath: ctx.settings.fieldMapping.giftcardList.nextCursor });
+  if (cursor !== undefined && cursor > 0) {
     await read(ctx, 'v2.catalog.skus-giftcards', { query: { pageSize: GIFTCARD_PAGE_SIZE, cursor } });
   }
   await read(ctx, 'v2.promotion.current');
@@ -41,7 +42,8 @@ async function browseV1(ctx: FlowContext, sku: SkuPick): Promise<void> {
   // v1 spells the filter `productid` (spec: "query productid integer int32, optional").
   await read(ctx, 'v1.catalog.skus', { query: query({ productid: sku.productId }) });
   await read(ctx, 'v1.catalog.sku-description', { query: { skuId: sku.skuId } });
-  await read(ctx, 'v1.catalog.sku-logos', { query: query({ productId: sku.productId }) });
+  // Spec: logos take "skuId int32, productId int32, both optional": the SKU's logo, by both filters.
+  await read(ctx, 'v1.catalog.sku-logos', { query: query({ skuId: sku.skuId, productId: sku.productId }) });
   await read(ctx, 'v1.catalog.sku-exchange-rate', { path: { skuId: sku.skuId } });
   await read(ctx, 'v1.catalog.promotion-current');
   await read(ctx, 'v1.catalog.promotion-upcoming');

@@ -16,7 +16,7 @@ export interface FlowRecorder {
 
 export interface FlowContext {
   readonly client: ClientCore;
-  readonly settings: Pick<RunSettings, 'fieldMapping' | 'data' | 'timings' | 'api'>;
+  readonly settings: Pick<RunSettings, 'fieldMapping' | 'giftcardCursor' | 'data' | 'timings' | 'api'>;
   readonly versions: readonly ApiVersion[];
   /** The iteration's number across the whole test (k6 `exec.scenario.iterationInTest`; 0 in setup). */
   readonly iteration: number;

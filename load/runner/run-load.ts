@@ -423,7 +423,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
         thresholds: flags.thresholds,
         ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
-        config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
+        config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping, ...(config.paging === undefined ? {} : { paging: config.paging }) },
         targetLabel,
         runId,
         reportDir,

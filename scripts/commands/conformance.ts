@@ -25,7 +25,9 @@ import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTa
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
-import { firstContact, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
+import { firstContact, verdictNoteOf, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
+import { createChargeLearning } from '../../target/discover/charge-learning.ts';
+import { renderChargeFindings } from '../../target/discover/render.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
@@ -172,7 +174,6 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
   const contact = await firstContact(config, { hasConfigFile: configFileGiven(opts) });
   config = contact.config;
-  const note = contact.note === undefined ? {} : { verdictNote: contact.note };
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = catalogSeed(opts, config.sandbox.seed);
@@ -202,6 +203,8 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       resolved = { ...config, baseUrl: config.baseUrl };
     }
     const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : profile);
+    // The run's one learned mapping: transaction-result fields learned on its first successful charges.
+    const learning = createChargeLearning(resolved.fieldMapping);
     const progress = commandProgress();
     // SIGINT/SIGTERM: no case starts after it, the cases run so far are reported as INTERRUPTED (exit 128 + signal).
     const interrupt = watchRun({ command: 'conformance', runId, reportDir, startedAt: Date.now(), target, secrets, progress });
@@ -218,12 +221,15 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         progress,
         onResponse: (response) => faults.add(response),
         stop: interrupt.signal,
+        learning,
         funds: conformanceFundsPlan(mode, cases, settings, mode === 'fuzz' || opts.gen !== false ? genOptionsFrom(opts, mode) : undefined),
         announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
       });
+      for (const line of renderChargeFindings(learning.findings())) progress.line(line);
     } finally {
       progress.done();
     }
+    const note = verdictNoteOf(contact.note, learning.findings());
     const interruption = interrupt.interruption(outcome.kind === 'run' ? outcome.run.startedAt : outcome.startedAt);
     const stopped = interruption === undefined ? {} : { interruption };
     if (outcome.kind === 'unusable' && interruption === undefined) {

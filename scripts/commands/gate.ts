@@ -11,7 +11,7 @@ import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
-import { firstContact, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
+import { firstContact, verdictNoteOf, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, parseApi } from './conformance.ts';
 import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
@@ -101,7 +101,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   }
   try {
     if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...(contact.note === undefined ? {} : { verdictNote: contact.note }) }).exitCode;
+    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...verdictNoteOf(contact.note, outcome.learnedOnCharge) }).exitCode;
   } finally {
     interrupt.dispose();
   }

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_FIELD_MAPPING, FIELD_MAPPING_SECTIONS, FIELD_MAPPING_SOURCES } from '../../api/field-mapping.ts';
+import { DEFAULT_GIFTCARD_CURSOR } from '../../api/giftcard-paging.ts';
 import { OPERATIONS, type Operation } from '../../api/operations.ts';
 import { ALL_CASES } from '../../conformance/plan.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
@@ -20,6 +21,14 @@ export function fieldMappingRows(): string[] {
   }
   return rows;
 }
+
+/** One row per value of paging.giftcardCursor (api/giftcard-paging.ts), the default first. */
+const CURSOR_ROWS: readonly string[] = [
+  `| \`${DEFAULT_GIFTCARD_CURSOR}\` (default) | after the page's highest skuId (cursor = that + 1): the spec's definition | the page is full |`,
+  "| `next-start` | at `next_cursor` | `next` is 1 |",
+  "| `last-of-page` | after `next_cursor` (the page's own last skuId) | `next` is 1 |",
+  "| `page-count` | at `next_cursor` | `next` (pages that follow) is above 0 |",
+];
 
 function pathRow(op: Operation): string {
   return `| \`${op.id}\` | \`${op.path}\` | \`writePaths.${op.id}\` |`;
@@ -66,6 +75,19 @@ export function renderAssumptions(operations: readonly Operation[] = OPERATIONS)
     '| Operation id | Default path | Key to set |',
     '|---|---|---|',
     ...assumed.map(pathRow),
+    '',
+    '## Gift card paging (`paging.giftcardCursor`)',
+    '',
+    'The spec defines the cursor only as a request parameter ("cursor selects the SKUs starting from that skuId value,',
+    'limited by pageSize") and names the envelope\'s `next` and `next_cursor` without their meaning. Every walk of the',
+    'gift card list (conformance PAGE-WALK, the load\'s catalog-browse) follows this key; `discover` sets it from what',
+    'the target answers (a page of 2 against a page of 3), a config file overrides it. A value that does not fit the',
+    'target is a warning of PAGE-WALK (`cursor-meaning-fits`), never a FAIL: PAGE-WALK judges the gateway by the spec\'s',
+    'definition whatever the key says.',
+    '',
+    '| Value | The next page starts | More pages while |',
+    '|---|---|---|',
+    ...CURSOR_ROWS,
     '',
     '## What conformance cases assume beyond the spec',
     '',

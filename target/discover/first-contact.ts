@@ -4,7 +4,8 @@ import { mergeFieldMapping } from '../../api/field-mapping.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
 import { mergeSettings, type ConformanceSettings } from '../settings.ts';
-import { countsOf } from './render.ts';
+import { chargeNote, countsOf } from './render.ts';
+import type { Finding } from './findings.ts';
 import { discoverTarget, type Discovery } from './run.ts';
 
 export interface FirstContact {
@@ -32,6 +33,7 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
     ...config,
     fieldMapping: mergeFieldMapping(config.fieldMapping, learned.fieldMapping),
     writePaths: { ...learned.writePaths, ...config.writePaths },
+    ...(learned.paging === undefined ? {} : { paging: learned.paging }),
   };
   const keys = Object.values(learned.fieldMapping).reduce((n, section) => n + Object.keys(section ?? {}).length, 0);
   const note = `first contact: no config file, discovered ${keys} field name(s) and ${Object.keys(learned.writePaths).length} write path(s) (${countsOf(discovery.findings)}; \`gateway-harness discover --target ${config.baseUrl}\` shows the evidence)`;
@@ -42,4 +44,11 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
 export function withDiscoveredSettings(settings: ConformanceSettings, contact: FirstContact): ConformanceSettings {
   const found = contact.discovery?.settings.loanNumbers ?? [];
   return settings.loanNumbers.length > 0 || found.length === 0 ? settings : mergeSettings(settings, { loanNumbers: [...found] });
+}
+
+/** The verdict line's note: first contact's, then what the run's first charges taught (nothing when neither happened). */
+export function verdictNoteOf(contactNote: string | undefined, learnedOnCharge: readonly Finding[]): { verdictNote?: string } {
+  const charge = chargeNote(learnedOnCharge);
+  if (contactNote === undefined) return charge === '' ? {} : { verdictNote: charge.replace(/^; /, '') };
+  return { verdictNote: `${contactNote}${charge}` };
 }

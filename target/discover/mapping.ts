@@ -196,8 +196,15 @@ const FACTS: Readonly<Record<string, FactFinder>> = {
 /** Sections whose records discovery reads elsewhere, or cannot read at all without a transaction. */
 const RECORDS_OF: Partial<Record<SectionName, SectionName>> = { localized: 'v2Sku', bundle: 'v2Sku' };
 const NOT_READABLE: Partial<Record<SectionName, string>> = {
-  transaction: 'transaction results exist only after a write succeeds, and discovery never charges: set it after a first run (fieldMapping.transaction)',
+  transaction:
+    'transaction results exist only after a write succeeds, and discovery never charges: learned on the first charge (gate and conformance find the result field the transaction-taking read accepts and echoes, and print its config line), or set fieldMapping.transaction',
   giftcardList: 'envelope field, learned by learnPaging',
+};
+
+/** Transaction keys no read takes, so not even a run's first charge can confirm them (target/discover/charge-learning.ts). */
+const NOT_LEARNED_ON_CHARGE: Readonly<Record<string, string>> = {
+  'transaction.chargedAmount':
+    'transaction results exist only after a write succeeds, and discovery never charges; no read takes the charged amount, so not even a first charge confirms it: set fieldMapping.transaction.chargedAmount if the results name it otherwise',
 };
 
 function orderedKeys(): [SectionName, string][] {
@@ -244,7 +251,7 @@ export async function learnMapping(reader: DiscoveryReader, samples: Samples): P
     const defaultPath = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string>)[field] as string;
     const notReadable = NOT_READABLE[section];
     if (notReadable !== undefined) {
-      if (section !== 'giftcardList') ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, notReadable));
+      if (section !== 'giftcardList') ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, NOT_LEARNED_ON_CHARGE[key] ?? notReadable));
       continue;
     }
     const records = samples.records[RECORDS_OF[section] ?? section] ?? [];

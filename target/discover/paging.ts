@@ -6,8 +6,8 @@ import { resolveKey, spellingIn } from './evidence.ts';
 import { asInteger, leafValue } from './records.ts';
 import type { Samples } from './samples.ts';
 
-/** The key a meaning finding is reported under (no config key holds it: the gift card walk reads it from the report). */
-export const CURSOR_MEANING_KEY = 'note.giftcardList.nextCursorMeaning';
+/** The config key the meaning goes to (api/giftcard-paging.ts): every walk of the gift card list follows it. */
+export const CURSOR_MEANING_KEY = 'paging.giftcardCursor';
 
 export function learnPaging(samples: Samples, skuIdPath: string): Finding[] {
   const envelope = samples.giftcardPage.envelope;
@@ -24,11 +24,11 @@ export function learnPaging(samples: Samples, skuIdPath: string): Finding[] {
 function meaningOf(cursor: number | undefined, ids: readonly (number | undefined)[], next: number | undefined): Finding {
   const [, second, third] = ids;
   const nextWord = next === undefined ? 'next is not an integer' : next > 1 ? `next = ${next}: a count (of pages that follow)` : `next = ${next}: a flag or a count of 1, the facts allow both`;
-  if (cursor === undefined || third === undefined) return unknown(CURSOR_MEANING_KEY, undefined, `no cursor or fewer than 3 gift cards to compare (${nextWord})`);
+  if (cursor === undefined || third === undefined) return unknown(CURSOR_MEANING_KEY, 'spec', `no cursor or fewer than 3 gift cards to compare (${nextWord}); the walks follow the spec's definition`);
   if (cursor === third) {
     const meaning = next !== undefined && next > 1 ? 'page-count' : 'next-start';
     return learned(CURSOR_MEANING_KEY, meaning, `page of 2: next_cursor ${cursor} = the 3rd skuId of a page of 3, where the next page starts (${nextWord})`);
   }
   if (cursor === second) return learned(CURSOR_MEANING_KEY, 'last-of-page', `page of 2: next_cursor ${cursor} = its own last skuId; the next page starts after it (${nextWord})`);
-  return unknown(CURSOR_MEANING_KEY, undefined, `page of 2: next_cursor ${cursor} is neither its last skuId (${String(second)}) nor the next one (${third}) (${nextWord})`);
+  return unknown(CURSOR_MEANING_KEY, 'spec', `page of 2: next_cursor ${cursor} is neither its last skuId (${String(second)}) nor the next one (${third}) (${nextWord}); the walks follow the spec's definition`);
 }

@@ -9,6 +9,11 @@ import { discoverTarget } from './run.ts';
 
 addProfiles(PLANTED_BUG_PROFILES);
 const running: RunningSandbox[] = [];
+const MEANINGS: Record<string, string[]> = {};
+afterAll(() => {
+  // Every planted bug but the cursor ones keeps the faithful sandbox's next_cursor (where the next page starts).
+  expect(Object.keys(MEANINGS).filter((m) => m !== 'next-start').flatMap((m) => MEANINGS[m] ?? []).every((name) => /cursor|next/.test(name))).toBe(true);
+});
 afterAll(async () => {
   for (const sandbox of running) await sandbox.close();
 });
@@ -19,7 +24,11 @@ describe('discover against the planted bugs', () => {
     running.push(sandbox);
     const config = loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
     const discovery = await discoverTarget({ ...config, baseUrl: sandbox.url }, { probeWrites: true });
-    expect(discovery.config).toEqual({ fieldMapping: {}, writePaths: {} });
+    const { paging, ...learned } = discovery.config;
+    expect(learned).toEqual({ fieldMapping: {}, writePaths: {} });
+    // The cursor meaning is the target's own (PAGE-WALK judges by the spec's definition whatever it is): said, not hidden.
+    expect([undefined, 'next-start', 'last-of-page', 'page-count']).toContain(paging?.giftcardCursor);
+    (MEANINGS[paging?.giftcardCursor ?? 'none'] ??= []).push(name);
     expect(discovery.findings.filter((f) => f.status === 'ambiguous')).toEqual([]);
   });
 });

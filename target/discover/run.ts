@@ -6,7 +6,8 @@ import type { ResolvedTargetConfig } from '../../api/target-config.ts';
 import type { Finding } from './findings.ts';
 import { learnMapping } from './mapping.ts';
 import { learnLoanNumbers } from './loans.ts';
-import { learnPaging } from './paging.ts';
+import { CURSOR_MEANING_KEY, learnPaging } from './paging.ts';
+import { GIFTCARD_CURSOR_MEANINGS, type GiftcardCursorMeaning } from '../../api/giftcard-paging.ts';
 import { createDiscoveryReader } from './reader.ts';
 import { readSamples } from './samples.ts';
 import { learnWritePaths, type ProbeLimits } from './write-paths.ts';
@@ -21,6 +22,8 @@ export interface DiscoveryOptions {
 export interface DiscoveredConfig {
   readonly fieldMapping: FieldMappingOverrides;
   readonly writePaths: Readonly<Record<string, string>>;
+  /** What the gift card list's next / next_cursor mean on the target, when learned (paging.ts). */
+  readonly paging?: { readonly giftcardCursor: GiftcardCursorMeaning };
 }
 
 export interface Discovery {
@@ -59,6 +62,7 @@ export async function discoverTarget(config: ResolvedTargetConfig, options: Disc
 export function configOf(findings: readonly Finding[]): DiscoveredConfig {
   const fieldMapping: Record<string, Record<string, string>> = {};
   const writePaths: Record<string, string> = {};
+  let giftcardCursor: GiftcardCursorMeaning | undefined;
   for (const finding of findings) {
     if (finding.status !== 'learned' || typeof finding.value !== 'string') continue;
     const [kind, ...rest] = finding.key.split('.');
@@ -69,7 +73,9 @@ export function configOf(findings: readonly Finding[]): DiscoveredConfig {
     } else if (kind === 'writePaths') {
       const id = rest.join('.');
       if (findOperation(id)?.path !== finding.value) writePaths[id] = finding.value;
+    } else if (finding.key === CURSOR_MEANING_KEY && (GIFTCARD_CURSOR_MEANINGS as readonly string[]).includes(finding.value)) {
+      giftcardCursor = finding.value as GiftcardCursorMeaning;
     }
   }
-  return { fieldMapping: fieldMapping as FieldMappingOverrides, writePaths };
+  return { fieldMapping: fieldMapping as FieldMappingOverrides, writePaths, ...(giftcardCursor === undefined ? {} : { paging: { giftcardCursor } }) };
 }
