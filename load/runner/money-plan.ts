@@ -11,7 +11,7 @@ import { OPERATIONS } from '../../api/operations.ts';
 import type { FundsLine, FundsPlan } from '../../ledger/funds.ts';
 import { mixEntries, mixSchedule } from '../mix.ts';
 import { buildK6Options } from '../profiles.ts';
-import { scenarioOperations } from '../scenarios.ts';
+import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
 import type { LoadFlags } from './load-options.ts';
 
 /** The most iterations the run's executors can start, with the executors in words (undefined: only time bounds them). */
@@ -43,7 +43,7 @@ export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
   const { iterations, executor } = iterationsOf(flags);
   const note = iterations === undefined ? `at most 1 per iteration; ${executor}: bounded by time` : `at most 1 per iteration; ${executor}: at most ${iterations} iterations`;
   return {
-    what: `load ${flags.scenario} (${flags.profile})`,
+    what: `load ${scenarioNameOf(flags.scenario)} (${flags.profile})`,
     target,
     ...(iterations === undefined ? {} : { total: iterations }),
     items: scenarioOperations(flags.scenario, flags.api)
@@ -73,7 +73,7 @@ export async function checkDryRunCap(config: TargetConfig, money: MoneySettings,
  * length], load/mix.ts), so its charging writes are counted per operation; other flows count every iteration as one.
  */
 export function loadFundsPlan(flags: LoadFlags): FundsPlan {
-  const what = `load ${flags.scenario} (${flags.profile})`;
+  const what = `load ${scenarioNameOf(flags.scenario)} (${flags.profile})`;
   const charging = scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges);
   const { iterations, executor } = iterationsOf(flags);
   const smaller = 'fewer iterations (--vus, --duration, --rate) or one version (--api v2)';
