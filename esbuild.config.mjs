@@ -218,7 +218,8 @@ export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, b
   const network = new Set();
   for (const [file, input] of Object.entries(result.metafile.inputs)) {
     const rel = relative(rootDir, resolve(rootDir, file)).split('\\').join('/');
-    const harness = !rel.startsWith('..') && HARNESS_DIRS.some((dir) => rel.startsWith(dir));
+    // The entry is the user's wherever it lies (a test fixture under load/ too).
+    const harness = !rel.startsWith('..') && HARNESS_DIRS.some((dir) => rel.startsWith(dir)) && !rel.includes('/fixtures/') && resolve(rootDir, file) !== resolve(rootDir, entry);
     if (harness) continue;
     for (const imported of input.imports) if (NETWORK_MODULES.test(imported.path)) network.add(imported.path);
   }

@@ -39,6 +39,7 @@ export const NOT_QUICK: readonly string[] = [
   'ledger/sandbox-restart.test.ts',
   'load/engine-differential.test.ts',
   'load/engine-select.test.ts',
+  'load/runner/user-script.test.ts',
   'load/k6-smoke.test.ts',
   'load/payload-violations.test.ts',
   'reports/disk-full.test.ts',
