@@ -18,7 +18,8 @@ import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad }
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
-import { checkDryRunCap, loadMoneyPlan } from '../../load/runner/money-plan.ts';
+import { checkDryRunCap, loadMoneyPlan, plannedOptions } from '../../load/runner/money-plan.ts';
+import { livePlanOf } from '../../load/runner/live-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addEnvVarOption } from '../flag-vocabulary.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
@@ -27,6 +28,8 @@ import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare
 interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions, CompareFlags {
   list?: boolean;
 }
+
+const optionalPlan = <T>(plan: T | undefined): { plan?: T } => (plan === undefined ? {} : { plan });
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -136,7 +139,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
     let run;
     try {
       if (flags.dashboardPort !== undefined && outJson !== undefined) {
-        dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title: `load ${scenarioNameOf(flags.scenario)}/${flags.profile}`, runId } });
+        dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title: `load ${scenarioNameOf(flags.scenario)}/${flags.profile}`, runId, ...optionalPlan(livePlanOf(plannedOptions(flags))) } });
         progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
       }
       interrupt.enter('load');
