@@ -18,6 +18,8 @@ export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type
 export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
 export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
 export type { HostModule } from '../engine/protocol.ts';
+// The live dashboard's threshold states, judged as the engine judges a run's end (load --dashboard, either engine).
+export { LiveThresholds } from '../engine/live-thresholds.ts';
 export type { PromTimeSeries } from '../engine/remote-write/wire.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */

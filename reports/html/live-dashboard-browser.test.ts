@@ -58,6 +58,13 @@ const tilesFilled = (): boolean => {
     return text !== '–' && text !== '';
   });
 };
+/** Rows of the live thresholds table by state (crossed, held, waiting). */
+const thresholdRows = (): Record<string, number> => {
+  const rows = Array.from((globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ className: string }> } }).document.querySelectorAll('#live-thresholds tr'));
+  const out: Record<string, number> = { crossed: 0, held: 0, waiting: 0 };
+  for (const row of rows) out[row.className] = (out[row.className] ?? 0) + 1;
+  return out;
+};
 const liveUpdates = (): number => Number((globalThis as unknown as { document: PageDocument }).document.body.getAttribute('data-live-updates'));
 
 describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium', () => {
@@ -117,6 +124,10 @@ describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium',
       expect(Number(wide.tiles.requests)).toBeGreaterThan(0);
       expect(wide.fill).toMatch(/^[1-9]\d*(\.\d)?%$/);
       expect(wide.overflow).toBeLessThanOrEqual(0);
+      // The run's thresholds as they stand (a passing smoke run: none crossed; the crossing itself: engine/live-thresholds.test.ts).
+      const rows = await page.evaluate(thresholdRows);
+      expect(rows.held).toBeGreaterThan(5);
+      expect(rows.crossed).toBe(0);
       await page.screenshot({ path: join(SHOTS, 'live-1400.png'), fullPage: true });
       await page.setViewportSize({ width: 800, height: 900 });
       const narrow = await page.evaluate(liveNow);

@@ -48,6 +48,7 @@ export function renderLivePage(meta: LivePageMeta, assets: HtmlAssets): string {
 <main>
 <section class="tiles live-tiles" aria-label="now">${TILES.map(([id, name]) => `<div class="tile" data-tile="${id}"><div class="name">${h(name)}</div><div class="big">–</div><div class="line"></div></div>`).join('')}</section>
 ${progressHtml(meta.plan)}
+<section class="live-thresholds"><h3>Thresholds now</h3><p class="chart-note" id="live-thresholds-none">Each threshold of the run appears here with its first samples; crossed ones turn red and come first.</p><table id="live-thresholds"><tbody></tbody></table></section>
 <section class="load"><h3>Over time</h3><div class="charts">${CHARTS.map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>
 <p class="chart-note">At the end of the run this page becomes the run's report. Run <code>${h(meta.runId)}</code>.</p></section>
 </main>

@@ -57,6 +57,35 @@
     tile('vus', vus === null ? '–' : String(vus), 'running an iteration');
   }
 
+  // Crossed first, then held, then those with no samples yet; text only (textContent), never markup from the stream.
+  function showThresholds(list) {
+    var body = document.querySelector('#live-thresholds tbody');
+    if (!body) return;
+    var rank = function (t) { return t.ok === false ? 0 : t.ok === true ? 1 : 2; };
+    var sorted = list.slice().sort(function (a, b) { return rank(a) - rank(b); });
+    while (body.firstChild) body.removeChild(body.firstChild);
+    var crossed = 0;
+    for (var i = 0; i < sorted.length; i++) {
+      var t = sorted[i];
+      var row = document.createElement('tr');
+      row.className = t.ok === false ? 'crossed' : t.ok === true ? 'held' : 'waiting';
+      var state = document.createElement('td');
+      state.textContent = t.ok === false ? '✗ crossed' : t.ok === true ? '✓ held' : '… no samples';
+      var metric = document.createElement('td');
+      metric.textContent = t.metric;
+      var expression = document.createElement('td');
+      expression.textContent = t.expression;
+      row.appendChild(state);
+      row.appendChild(metric);
+      row.appendChild(expression);
+      body.appendChild(row);
+      if (t.ok === false) crossed++;
+    }
+    document.body.setAttribute('data-live-crossed', String(crossed));
+    var none = document.getElementById('live-thresholds-none');
+    if (none) none.textContent = crossed > 0 ? crossed + ' of ' + list.length + ' thresholds crossed so far.' : 'None of the ' + list.length + ' thresholds crossed so far.';
+  }
+
   function showProgress(s) {
     if (!progress) return;
     var total = Number(progress.getAttribute('data-total-ms'));
@@ -74,6 +103,7 @@
     window.GatewayHarnessCharts.render({ load: { series: data.series } });
     showTiles(data.series);
     showProgress(data.series);
+    if (data.thresholds) showThresholds(data.thresholds);
     document.body.setAttribute('data-live-updates', String(updates));
     say('Running: ' + data.requests + ' requests, ' + data.seconds + ' s of samples (update ' + updates + ').');
   });

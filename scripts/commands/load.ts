@@ -13,7 +13,8 @@ import { prepareUserScript, type UserScript } from '../../load/runner/user-scrip
 import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
 import { readBaseline } from '../../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
-import { checkScenarioChoice, parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import { checkScenarioChoice, parseLoadFlags, type LoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import type { Progress } from '../../reports/progress.ts';
 import { DEFAULT_METRICS_FILE, checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
@@ -28,8 +29,6 @@ import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare
 interface LoadOptions extends TargetOptions, RawLoadFlags, MoneyOptions, CompareFlags {
   list?: boolean;
 }
-
-const optionalPlan = <T>(plan: T | undefined): { plan?: T } => (plan === undefined ? {} : { plan });
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -101,6 +100,17 @@ export function register(program: Command): void {
   });
 }
 
+/** `--dashboard`: the live page, with the run's planned stages and thresholds (what the bundle's options will say). */
+async function openDashboard(flags: LoadFlags, outJson: string | undefined, runId: string, progress: Progress): Promise<LiveDashboard | undefined> {
+  if (flags.dashboardPort === undefined || outJson === undefined) return undefined;
+  const planned = plannedOptions(flags);
+  const plan = livePlanOf(planned);
+  const title = `load ${scenarioNameOf(flags.scenario)}/${flags.profile}`;
+  const dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title, runId, ...(plan === undefined ? {} : { plan }) }, thresholds: planned.thresholds });
+  progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
+  return dashboard;
+}
+
 /** One load run once its flags and script are read: the dry run, the refusals, the run, the reports. */
 async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined, baselineModule: string | undefined): Promise<void> {
   const flags = parseLoadFlags(opts, script);
@@ -138,10 +148,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   try {
     let run;
     try {
-      if (flags.dashboardPort !== undefined && outJson !== undefined) {
-        dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title: `load ${scenarioNameOf(flags.scenario)}/${flags.profile}`, runId, ...optionalPlan(livePlanOf(plannedOptions(flags))) } });
-        progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
-      }
+      dashboard = await openDashboard(flags, outJson, runId, progress);
       interrupt.enter('load');
       run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) }, money);
     } catch (error) {
