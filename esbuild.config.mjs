@@ -188,6 +188,44 @@ export async function buildK6Bundles({ rootDir = process.cwd(), outDir = 'dist/k
   return built;
 }
 
+/** The module specifier of the harness's load API in a user script (load/script-api.ts). */
+export const SCRIPT_API_SPECIFIER = 'gateway-harness/load';
+
+/** k6 modules that send requests of their own: a script importing one can charge past the money guard. */
+const NETWORK_MODULES = /^k6\/(http|ws|net\/|experimental\/(websockets|grpc|streams|fs)|browser)/;
+
+/** The folders the harness bundles from; any other file of a bundle is the user's. */
+const HARNESS_DIRS = ['api/', 'load/', 'ledger/', 'reports/', 'schemas/', 'drift/', 'engine/', 'sandbox/', 'stats/'];
+
+function scriptApiPlugin(rootDir) {
+  return {
+    name: 'gateway-harness-script-api',
+    setup(b) {
+      b.onResolve({ filter: /^gateway-harness\/load$/ }, () => ({ path: join(rootDir, 'load', 'script-api.ts') }));
+    },
+  };
+}
+
+/**
+ * A user's script (`load --script FILE`, TypeScript or JavaScript) bundled like the built-in entries, with
+ * `gateway-harness/load` resolved to the harness's own API, into outFile. Returns the network modules (k6/http, ...)
+ * the user's own files import: requests sent through them bypass the harness client, its money guard and ledger.
+ * esbuild's errors are thrown as they are (the caller turns the first into one line).
+ */
+export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, baselineModule }) {
+  const plugins = [scriptApiPlugin(rootDir), pruneValidatorsPlugin, ...(baselineModule === undefined ? [] : [baselinePlugin(baselineModule)])];
+  const result = await build({ ...K6_BUNDLE_OPTIONS, logLevel: 'silent', entryPoints: [entry], outfile: outFile, absWorkingDir: rootDir, metafile: true, write: true, plugins });
+  const network = new Set();
+  for (const [file, input] of Object.entries(result.metafile.inputs)) {
+    const rel = relative(rootDir, resolve(rootDir, file)).split('\\').join('/');
+    // The entry is the user's wherever it lies (a test fixture under load/ too).
+    const harness = !rel.startsWith('..') && HARNESS_DIRS.some((dir) => rel.startsWith(dir)) && !rel.includes('/fixtures/') && resolve(rootDir, file) !== resolve(rootDir, entry);
+    if (harness) continue;
+    for (const imported of input.imports) if (NETWORK_MODULES.test(imported.path)) network.add(imported.path);
+  }
+  return { file: outFile, bytes: statSync(outFile).size, networkModules: [...network].sort() };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const built = await buildK6Bundles();
   process.stdout.write(

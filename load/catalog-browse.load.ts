@@ -1,6 +1,6 @@
 // k6 entry of the catalog-browse scenario (see load/scenarios.ts): `npm run build` bundles it into dist/k6/catalog-browse.js.
 // Profile, overrides and target come from the environment (load/run-settings.ts); `gateway-harness load --scenario catalog-browse` sets them.
-import { defineLoadTest } from './k6-entry.ts';
+import { defineLoadTest } from './script-api.ts';
 import { catalogBrowse } from './flows/catalog-browse.ts';
 
 const test = defineLoadTest(catalogBrowse);

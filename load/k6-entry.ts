@@ -5,7 +5,7 @@ import { HarnessError } from '../api/errors.ts';
 import { consoleHost, engineHost, maxVUsOf } from '../ledger/bundle-host.ts';
 import { createEntryIds, runtimeToken } from '../ledger/entry.ts';
 import { chargingRefusal } from '../ledger/guard.ts';
-import { createMoneyHooks, isMoneyRefusal, type MoneyRefusal } from '../ledger/hooks.ts';
+import { composeHooks, createMoneyHooks, isMoneyRefusal, type MoneyRefusal } from '../ledger/hooks.ts';
 import { decodeBundleMoney } from '../ledger/money-settings.ts';
 import { EMPTY_PRICE_BOOK, type PriceBook } from '../ledger/price-book.ts';
 import { instanceToken, createCorrelationIds } from './correlation.ts';
@@ -20,7 +20,8 @@ import { getOperation } from '../api/operations.ts';
 import type { K6Options } from './profiles.ts';
 import { k6OptionsOf } from './run-options.ts';
 import { LOAD_ENV, readRunSettings } from './run-settings.ts';
-import { SCENARIOS, scenarioOperations, versionsOf } from './scenarios.ts';
+import { SCENARIOS, SCRIPT_DECLARATION_GLOBAL, scenarioOperations, versionsOf, type ScenarioMeta } from './scenarios.ts';
+import { declaredOperationsGuard, type ScriptGuard } from './script-guard.ts';
 import type { K6SummaryData } from '../reports/k6-summary.ts';
 import { summaryFiles, type SummaryRun } from './summary/handle-summary.ts';
 
@@ -41,20 +42,34 @@ function withReadRetries(client: ClientCore, pauseMs: number): ClientCore {
   };
 }
 
+/** A built-in scenario's test (load/*.load.ts). */
 export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
+  return defineTestOf(SCENARIOS[scenario.name], scenario);
+}
+
+/**
+ * A user script's test: the same wiring as a built-in's, its client refusing what it did not declare (script-guard.ts).
+ * The declaration is left on the global object, where `load --script` reads it by running the init context once.
+ */
+export function defineScriptTest<D>(meta: ScenarioMeta, flow: Pick<LoadScenario<D>, 'setup' | 'iteration'>): LoadTest<D> {
+  (globalThis as Record<string, unknown>)[SCRIPT_DECLARATION_GLOBAL] = meta;
+  return defineTestOf(meta, flow, true);
+}
+
+function defineTestOf<D>(meta: ScenarioMeta, scenario: Pick<LoadScenario<D>, 'setup' | 'iteration'>, declared = false): LoadTest<D> {
   const settings = readRunSettings(__ENV);
-  const meta = SCENARIOS[scenario.name];
   // The production guard (ledger/guard.ts), in init before setup() sends anything: the CLI refuses earlier still; this
   // covers a direct `k6 run`. Allowed charges go through the money hooks below (cap, ledger).
   const money = decodeBundleMoney(__ENV, settings.environment);
-  const charging = scenarioOperations(scenario.name, settings.api).filter((op) => op.charges);
-  const refusal = chargingRefusal(`load ${scenario.name}`, charging, money);
+  const operations = scenarioOperations(meta, settings.api);
+  const charging = operations.filter((op) => op.charges);
+  const refusal = chargingRefusal(`load ${meta.name}`, charging, money);
   if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
   if (meta.requiresBothVersions && settings.api !== 'both') {
-    throw new HarnessError('GH_ERR_USAGE', `scenario ${scenario.name} compares v1 and v2: it needs GATEWAY_LOAD_API=both (--api both)`);
+    throw new HarnessError('GH_ERR_USAGE', `scenario ${meta.name} compares v1 and v2: it needs GATEWAY_LOAD_API=both (--api both)`);
   }
   const versions = versionsOf(settings.api);
-  const options = k6OptionsOf(scenario.name, settings);
+  const options = k6OptionsOf(meta, settings);
   const guarded = charging.length > 0 && (money.ledger || money.cap !== undefined);
   const prices: PriceBook = guarded && money.pricesFile !== undefined ? (JSON.parse(open(money.pricesFile)) as PriceBook) : EMPTY_PRICE_BOOK;
   const moneyHooks = guarded
@@ -72,7 +87,9 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
         newEntryId: createEntryIds(`k${runtimeToken()}-${__VU}`),
       })
     : undefined;
-  const client = createK6Client(settings, moneyHooks);
+  // A user script's guard runs first: an undeclared operation is refused before the money guard would see it.
+  const guard: ScriptGuard | undefined = declared ? declaredOperationsGuard(meta.name, operations) : undefined;
+  const client = createK6Client(settings, guard === undefined ? moneyHooks : composeHooks(guard, moneyHooks));
   // One token per VU runtime, made in the init context; with __VU and __ITER it keeps ids unique across pods.
   const ids = createCorrelationIds(instanceToken());
   const warned = new Set<string>();
@@ -97,7 +114,7 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
   // The CLI names the engine (k6 with its version, or the Node engine); a bare `k6 run` leaves it as plain k6.
   const engine = __ENV[LOAD_ENV.engine];
   const run: SummaryRun = {
-    scenario: scenario.name,
+    scenario: meta.name,
     profile: settings.profile,
     engine: engine !== undefined && /^(k6 v[0-9][^ ]*|k6|node)$/.test(engine) ? engine : 'k6',
   };
@@ -106,6 +123,7 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
     // setup() reads the catalog: a faulted read is retried a few times (api/faults.ts), reads only, never a write.
     setup: () => scenario.setup({ ...context(0), client: withReadRetries(client, settings.timings.pollIntervalMs) }),
     async iteration(data) {
+      guard?.startIteration();
       try {
         await scenario.iteration(context(exec.scenario.iterationInTest), data);
       } catch (error) {

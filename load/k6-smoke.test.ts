@@ -21,7 +21,7 @@ import { loadRunReport, runMetricsFile } from './runner/load-report.ts';
 import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
 import { ensureBundle, exitCodeOf, runLoad } from './runner/run-load.ts';
 import { runEnvironment } from './run-settings.ts';
-import { SCENARIO_NAMES } from './scenarios.ts';
+import { SCENARIO_NAMES, scenarioNameOf } from './scenarios.ts';
 import { SCHEMA_VERSION } from '../reports/model.ts';
 
 const USER = 'load-agent';
@@ -53,7 +53,7 @@ async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }
   const progress = createProgress({ stream: { write: (chunk: string) => void (output += chunk) }, tty: false });
   const loadRun = await runLoad(flags, config, { cwd: workDir, env: { ...process.env, K6_BIN: k6 }, progress, onEngineOutput: (chunk) => void (output += chunk) });
   progress.done();
-  const built = await loadRunReport(loadRun, { scenario: flags.scenario, profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } });
+  const built = await loadRunReport(loadRun, { scenario: scenarioNameOf(flags.scenario), profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } });
   const { report } = writeReports(built, loadRun.reportDir, { secrets: credentialSecrets(USER, PASSWORD) });
   const read = (file: string): string => (existsSync(join(reportDir, file)) ? readFileSync(join(reportDir, file), 'utf8') : '');
   const metrics = runMetricsFile(loadRun);

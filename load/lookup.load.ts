@@ -1,6 +1,6 @@
 // k6 entry of the lookup scenario (see load/scenarios.ts): `npm run build` bundles it into dist/k6/lookup.js.
 // Profile, overrides and target come from the environment (load/run-settings.ts); `gateway-harness load --scenario lookup` sets them.
-import { defineLoadTest } from './k6-entry.ts';
+import { defineLoadTest } from './script-api.ts';
 import { lookup } from './flows/lookup.ts';
 
 const test = defineLoadTest(lookup);

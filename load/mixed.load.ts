@@ -1,6 +1,6 @@
 // k6 entry of the mixed scenario (see load/scenarios.ts): `npm run build` bundles it into dist/k6/mixed.js.
 // Profile, overrides and target come from the environment (load/run-settings.ts); `gateway-harness load --scenario mixed` sets them.
-import { defineLoadTest } from './k6-entry.ts';
+import { defineLoadTest } from './script-api.ts';
 import { mixed } from './flows/mixed.ts';
 
 const test = defineLoadTest(mixed);

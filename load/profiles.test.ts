@@ -2,7 +2,7 @@
 // envelope-aware metrics, one per check), so a scenario × profile always produces the run the docs describe.
 import { describe, expect, it } from 'vitest';
 import { buildK6Options, overrideProblem, PROFILES, PROFILE_NAMES, type BuildOptionsInput } from './profiles.ts';
-import { SCENARIOS, scenarioOperations } from './scenarios.ts';
+import { SCENARIOS, scenarioNameOf, scenarioOperations } from './scenarios.ts';
 
 const base: BuildOptionsInput = {
   scenario: 'topup-flow',
@@ -15,7 +15,7 @@ const base: BuildOptionsInput = {
 
 function executor(input: Partial<BuildOptionsInput>): Record<string, unknown> {
   const options = buildK6Options({ ...base, ...input });
-  return options.scenarios[input.scenario ?? base.scenario] as Record<string, unknown>;
+  return options.scenarios[scenarioNameOf(input.scenario ?? base.scenario)] as Record<string, unknown>;
 }
 
 describe('executors', () => {

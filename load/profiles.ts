@@ -1,7 +1,7 @@
 // Load profiles as data (executor shape + limits) and the one function that turns scenario × profile × overrides into
 // k6 `options` (scenarios and thresholds). Runtime-neutral: the bundles call it at init, the CLI to validate and print.
 import { checksInUse } from './checks.ts';
-import { SCENARIOS, scenarioOperations, type ApiSelection, type ScenarioName } from './scenarios.ts';
+import { scenarioMetaOf, scenarioNameOf, scenarioOperations, type ApiSelection, type ScenarioRef } from './scenarios.ts';
 import { seconds } from './thresholds.ts';
 
 export type ProfileName = 'smoke' | 'load' | 'stress' | 'spike' | 'soak' | 'breakpoint';
@@ -146,7 +146,7 @@ export interface K6Options {
 }
 
 export interface BuildOptionsInput {
-  readonly scenario: ScenarioName;
+  readonly scenario: ScenarioRef;
   readonly profile: ProfileName;
   readonly api: ApiSelection;
   readonly overrides?: ProfileOverrides;
@@ -185,7 +185,7 @@ function executorOf(def: ProfileDef, input: BuildOptionsInput): Record<string, u
       return { executor: 'constant-vus', vus, duration: seconds(overrides.durationSec), gracefulStop };
     }
     // shared-iterations refuses fewer iterations than VUs.
-    const iterations = Math.max(SCENARIOS[input.scenario].smokeIterations, vus);
+    const iterations = Math.max(scenarioMetaOf(input.scenario).smokeIterations, vus);
     return { executor: 'shared-iterations', vus, iterations, maxDuration: seconds(shape.maxDurationSec), gracefulStop };
   }
   const rate = overrides.rate ?? shape.rate;
@@ -212,7 +212,7 @@ function executorOf(def: ProfileDef, input: BuildOptionsInput): Record<string, u
 
 /** The profile's thresholds for a scenario: latency per operation tag, the envelope-aware metrics, each check. */
 export function profileThresholds(def: ProfileDef, input: BuildOptionsInput): Record<string, string[]> {
-  const meta = SCENARIOS[input.scenario];
+  const meta = scenarioMetaOf(input.scenario);
   const limits = def.limits;
   const out: Record<string, string[]> = {};
   for (const op of scenarioOperations(input.scenario, input.api)) {
@@ -244,7 +244,7 @@ export function buildK6Options(input: BuildOptionsInput): K6Options {
   }
   const setup = seconds((input.iterationGraceMs * 4) / 1000 + 60);
   return {
-    scenarios: { [input.scenario]: executorOf(def, input) },
+    scenarios: { [scenarioNameOf(input.scenario)]: executorOf(def, input) },
     thresholds: k6Thresholds,
     summaryTrendStats: [...SUMMARY_TREND_STATS],
     setupTimeout: setup,

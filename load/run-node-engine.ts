@@ -1,7 +1,12 @@
 // The one integration point of the Node engine: `gateway-harness load --engine node` (and `auto` without a k6) runs
 // the same bundle on engine/run.ts with k6's semantics, so the runner treats both engines alike.
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
+import { bundleScript, compileFactory } from '../engine/bundle.ts';
+import { consolidateOptions } from '../engine/options.ts';
 import { runEngine } from '../engine/run.ts';
+import { EngineRuntime } from '../engine/runtime.ts';
+import { VU } from '../engine/vu.ts';
 import type { LoopSample } from '../engine/loop-monitor.ts';
 import type { HostModule } from '../engine/protocol.ts';
 import type { RemoteWriteConfig } from '../engine/remote-write/config.ts';
@@ -13,6 +18,8 @@ export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type
 export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
 export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
 export type { HostModule } from '../engine/protocol.ts';
+// The live dashboard's threshold states, judged as the engine judges a run's end (load --dashboard, either engine).
+export { LiveThresholds } from '../engine/live-thresholds.ts';
 export type { PromTimeSeries } from '../engine/remote-write/wire.ts';
 
 /** What the load runner hands to the engine (a subset of engine/run.ts `EngineRunOptions`). */
@@ -90,4 +97,22 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.onLoop === undefined ? {} : { onLoop: request.onLoop }),
   });
   return { exitCode: result.exitCode, summary: result.summary, ...(result.loop === undefined ? {} : { loop: result.loop }), ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
+}
+
+/**
+ * Runs a script's init context once on this thread, as the engine does to read its options (engine/controller/load.ts),
+ * and returns the value it left on the global object under `globalName` (a user script's declaration), or undefined.
+ * Nothing is sent: init contexts cannot make requests. Throws the script's own error, as a message.
+ */
+export async function readInitGlobal(script: string, env: Readonly<Record<string, string>>, globalName: string): Promise<unknown> {
+  const source = await bundleScript(script);
+  const global = globalThis as Record<string, unknown>;
+  delete global[globalName];
+  try {
+    const runtime = new EngineRuntime({ factory: compileFactory(source, script), options: consolidateOptions({}), env: { ...env }, scriptDir: dirname(script), submetrics: [] });
+    new VU(runtime, { idInTest: 0, idInInstance: 0 }).init();
+    return global[globalName];
+  } finally {
+    delete global[globalName];
+  }
 }

@@ -9,7 +9,8 @@ export const API_SELECTIONS: readonly ApiSelection[] = ['v1', 'v2', 'both'];
 export type ScenarioName = 'catalog-browse' | 'topup-flow' | 'giftcard-flow' | 'lookup' | 'mixed' | 'v1-v2';
 
 export interface ScenarioMeta {
-  readonly name: ScenarioName;
+  /** A built-in scenario's name, or a user script's (`load --script`, load/script-api.ts `defineScript`). */
+  readonly name: string;
   readonly description: string;
   /** 'both' when the scenario only makes sense across versions (v1-v2 pairs). */
   readonly requiresBothVersions: boolean;
@@ -128,18 +129,32 @@ export const SCENARIOS: Readonly<Record<ScenarioName, ScenarioMeta>> = Object.fr
 
 export const SCENARIO_NAMES = Object.freeze(Object.keys(SCENARIOS)) as readonly ScenarioName[];
 
+/** Where a user script's defineScript (load/script-api.ts) leaves its description, read by `load --script` from one init run. */
+export const SCRIPT_DECLARATION_GLOBAL = '__gatewayHarnessScript';
+
+/** A built-in scenario by name, or the description of a user script's (what its `defineScript` declared). */
+export type ScenarioRef = ScenarioName | ScenarioMeta;
+
+export function scenarioMetaOf(ref: ScenarioRef): ScenarioMeta {
+  return typeof ref === 'string' ? SCENARIOS[ref] : ref;
+}
+
+export function scenarioNameOf(ref: ScenarioRef): string {
+  return typeof ref === 'string' ? ref : ref.name;
+}
+
 /** Every operation a scenario sends for an API selection (setup reads included), in catalog order. */
-export function scenarioOperations(name: ScenarioName, api: ApiSelection): Operation[] {
+export function scenarioOperations(ref: ScenarioRef, api: ApiSelection): Operation[] {
   const versions = versionsOf(api);
-  if (name === 'mixed') {
+  if (ref === 'mixed' || ref === SCENARIOS.mixed) {
     const ids = new Set(mixOperations(versions));
     return OPERATIONS.filter((op) => ids.has(op.id));
   }
-  const purposes = SCENARIOS[name].purposes;
+  const purposes = scenarioMetaOf(ref).purposes;
   return OPERATIONS.filter((op) => versions.includes(op.version) && purposes[op.version].includes(op.purpose));
 }
 
 /** True when any operation the scenario sends can charge the agent's account (api/operations.ts `charges`). */
-export function scenarioCharges(name: ScenarioName, api: ApiSelection): boolean {
-  return scenarioOperations(name, api).some((op) => op.charges);
+export function scenarioCharges(ref: ScenarioRef, api: ApiSelection): boolean {
+  return scenarioOperations(ref, api).some((op) => op.charges);
 }

@@ -10,7 +10,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   load: [
     'load --scenario catalog-browse -u 5 -d 30s',
     'load --scenario mixed --profile load -o json=metrics.ndjson --summary-export summary-export.json',
-    'load --scenario lookup -i 20 -e MY_FLAG=on --target https://sandbox.example.com',
+    'load --script examples/topup-think-time.load.ts -i 20 -e MY_FLAG=on --target https://sandbox.example.com',
   ],
   baseline: ['baseline record --out drift/baseline', 'baseline check --baseline drift/baseline --target https://sandbox.example.com'],
   'baseline record': ['baseline record --out drift/baseline', 'baseline record --target https://gw.example.com --target-env production --reads-only'],

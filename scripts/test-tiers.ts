@@ -28,6 +28,7 @@ export const NOT_QUICK: readonly string[] = [
   'engine/differential.test.ts',
   'engine/controller/out-of-heap.test.ts',
   'engine/segments.test.ts',
+  'engine/vus-differential.test.ts',
   'ledger/cap-currency.test.ts',
   'ledger/crash-reconcile.test.ts',
   'ledger/faults-commands.test.ts',
@@ -40,6 +41,7 @@ export const NOT_QUICK: readonly string[] = [
   'ledger/sandbox-restart.test.ts',
   'load/engine-differential.test.ts',
   'load/engine-select.test.ts',
+  'load/runner/user-script.test.ts',
   'load/k6-smoke.test.ts',
   'load/runner/metric-aggregates-run.test.ts',
   'load/payload-violations.test.ts',
@@ -104,6 +106,7 @@ export const SERIAL_AT_END: readonly string[] = [
   'distributed/split-runs.test.ts',
   'distributed/merge/memory.test.ts',
   'engine/segments.test.ts',
+  'engine/vus-differential.test.ts',
   'compare/memory.test.ts',
   'compare/real-runs.test.ts',
   // Its engine threads are blocked on purpose; the saturation it judges must be its own, not the suite's beside it.

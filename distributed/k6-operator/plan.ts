@@ -8,6 +8,7 @@ import type { LoadFlags } from '../../load/runner/load-options.ts';
 import { LOAD_ENV, runEnvironment } from '../../load/run-settings.ts';
 import { RUN_PLAN_SCHEMA, type PlanRun } from '../merge/threshold-source.ts';
 import { k6OptionsFor } from '../../load/run-options.ts';
+import { scenarioNameOf } from '../../load/scenarios.ts';
 import {
   bundleConfigMap,
   bundleConfigMapName,
@@ -124,7 +125,7 @@ export function podEnvironment(flags: OperatorFlags, config: TargetConfig, runId
 }
 
 export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bundle: string, runId: string): OperatorPlan {
-  const load = flags.load;
+  const load = { ...flags.load, scenario: scenarioNameOf(flags.load.scenario) };
   const baseUrl = config.baseUrl;
   if (baseUrl === undefined) {
     throw usage('k6-operator needs --target (or GATEWAY_BASE_URL): the pods cannot reach an embedded sandbox on this machine');
@@ -152,7 +153,7 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     results: { ...flags.results, name: flags.results.name ?? `${name}-results` },
   };
   // The thresholds the pods compute in their init context from the same environment (merge-results judges by them).
-  const options = k6OptionsFor(load.scenario, env);
+  const options = k6OptionsFor(flags.load.scenario, env);
   const planRun: PlanRun = {
     scenario: load.scenario,
     profile: load.profile,

@@ -8,6 +8,9 @@ import { RemoteWriteThread } from '../remote-write/threaded.ts';
 import type { EngineRuntime } from '../runtime.ts';
 import type { MetricThresholds } from '../thresholds.ts';
 
+/** How often the controller's buffered points are written (the scheduler adds vus/vus_max every second). */
+const CONTROLLER_FLUSH_MS = 1_000;
+
 export class RunOutputs {
   /** True when the workers must send their point lines (some output wants them). */
   readonly pointsWanted: boolean;
@@ -16,6 +19,7 @@ export class RunOutputs {
   private readonly lines: NdjsonWriter | undefined;
   private remoteWrite: RemoteWriteThread | undefined;
   private flushControllerPoints: () => void = () => undefined;
+  private controllerTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly runtime: EngineRuntime,
@@ -52,6 +56,12 @@ export class RunOutputs {
   /** Started with the test, on its own thread: cutting and aggregating every sample must not slow the controller,
    * where an embedded target may be serving. */
   start(): void {
+    // The controller's own points (vus, vus_max: a few a second) go out every second, not when 64 KB have gathered:
+    // a reader of the stream during the run (load --dashboard) would otherwise see them only at the end (#34).
+    if (this.pointsWanted) {
+      this.controllerTimer = setInterval(() => this.flushControllerPoints(), CONTROLLER_FLUSH_MS);
+      this.controllerTimer.unref();
+    }
     if (this.remoteWriteConfig === undefined) return;
     this.remoteWrite = new RemoteWriteThread(this.remoteWriteConfig, (name) => this.runtime.store.get(name), this.logError);
     this.remoteWrite.start();
@@ -59,6 +69,7 @@ export class RunOutputs {
 
   /** Flushes and closes every output; the remote-write output's counts when it was on. */
   async close(): Promise<RemoteWriteStats | undefined> {
+    clearInterval(this.controllerTimer);
     this.flushControllerPoints();
     await this.writer?.close();
     return this.remoteWrite?.stop();

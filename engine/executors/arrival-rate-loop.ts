@@ -20,15 +20,21 @@ export async function runArrivalRateLoop<V>(
   const free: V[] = await initMany(host, scenario, pre);
   let allocated = free.length;
   let allocating = false;
-  host.activeVUs(allocated);
   const running = new Running(host, scenario);
   const start = host.now();
   const end = start + durationMs;
+  // Active VUs (k6's `vus` gauge, exec.instance.vusActive) are the VUs running an iteration now, as k6 counts them for
+  // arrival-rate executors; the pool's idle VUs count only in vus_max. Pinned against real k6 by load/vus-differential.test.ts.
   const startOne = (vu: V): void => {
+    host.activeVUs(1);
     // The VU goes back to the free pool when its iteration ends; `running` tracks live iterations for the stop.
-    void running.start(vu).then(() => {
-      free.push(vu);
-    });
+    void running.start(vu).then(
+      () => {
+        host.activeVUs(-1);
+        free.push(vu);
+      },
+      () => host.activeVUs(-1),
+    );
   };
   for (const offset of times) {
     const at = start + offset;
@@ -48,7 +54,6 @@ export async function runArrivalRateLoop<V>(
           allocated++;
           allocating = false;
           host.initializedVUs(1);
-          host.activeVUs(1);
           free.push(created);
         },
         () => {
@@ -59,7 +64,6 @@ export async function runArrivalRateLoop<V>(
   }
   await waitUntil(host, end);
   await running.drain(end + scenario.gracefulStopMs);
-  host.activeVUs(-allocated);
 }
 
 /** k6's "maxVUs: 10" or "maxVUs: 10-50" fact of an arrival-rate description. */

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SeriesAccumulator } from '../../reports/k6-series.ts';
 import { renderLivePage, type LivePageMeta } from '../../reports/html/live-page.ts';
 import { loadHtmlAssets } from '../../reports/html/report-html.ts';
+import { LiveThresholds } from '../run-node-engine.ts';
 
 /** How often the stream is read and the page updated: k6 flushes its JSON output about every 200 ms. */
 const TICK_MS = 500;
@@ -25,6 +26,8 @@ export interface LiveDashboardOptions {
   /** The plain NDJSON stream the run writes (it may not exist yet; it is created when the engine starts). */
   readonly ndjsonPath: string;
   readonly meta: LivePageMeta;
+  /** The run's k6 thresholds (options.thresholds): the page shows each as it stands, red once crossed. */
+  readonly thresholds?: Readonly<Record<string, unknown>>;
 }
 
 /** Reads the file's new complete lines since the last call (a restarted file is read from its start). */
@@ -60,6 +63,7 @@ function tailer(path: string): () => string[] {
 export async function startLiveDashboard(options: LiveDashboardOptions): Promise<LiveDashboard> {
   const page = renderLivePage(options.meta, loadHtmlAssets());
   const accumulator = new SeriesAccumulator({ intervalMs: LIVE_INTERVAL_MS });
+  const thresholds = options.thresholds === undefined ? undefined : new LiveThresholds(options.thresholds);
   const read = tailer(options.ndjsonPath);
   const clients = new Set<ServerResponse>();
   let last: string | undefined;
@@ -70,11 +74,14 @@ export async function startLiveDashboard(options: LiveDashboardOptions): Promise
   };
   const update = (): void => {
     const lines = read();
-    for (const line of lines) accumulator.addLine(line);
+    for (const line of lines) {
+      accumulator.addLine(line);
+      thresholds?.addLine(line);
+    }
     if (lines.length === 0 && last !== undefined) return;
     const series = accumulator.snapshot();
     if (series.buckets === 0) return;
-    last = JSON.stringify({ series, requests: series.requests.reduce((a, b) => a + b, 0), seconds: Math.round((series.buckets * series.intervalMs) / 1000) });
+    last = JSON.stringify({ series, requests: series.requests.reduce((a, b) => a + b, 0), seconds: Math.round((series.buckets * series.intervalMs) / 1000), ...(thresholds === undefined ? {} : { thresholds: thresholds.states() }) });
     for (const res of clients) send(res, 'series', last);
   };
 

@@ -4,12 +4,15 @@ import { z } from 'zod';
 import { HarnessError } from '../../api/errors.ts';
 import { ENGINE_CHOICES, type EngineChoice } from '../engine-select.ts';
 import { PROFILE_NAMES, overrideProblem, type ProfileName } from '../profiles.ts';
-import { API_SELECTIONS, SCENARIO_NAMES, SCENARIOS, type ApiSelection, type ScenarioName } from '../scenarios.ts';
+import { API_SELECTIONS, SCENARIO_NAMES, scenarioMetaOf, type ApiSelection, type ScenarioName, type ScenarioRef } from '../scenarios.ts';
+import type { UserScript } from './user-script.ts';
 import { durationSeconds, groupThresholds, parseThresholdOverride, type ThresholdOverride } from '../thresholds.ts';
 
 /** Raw values as commander hands them over. */
 export interface RawLoadFlags {
   scenario?: string;
+  /** `--script FILE`: a user script instead of a built-in scenario (load/runner/user-script.ts). */
+  script?: string;
   profile: string;
   engine: string;
   api: string;
@@ -34,7 +37,10 @@ export interface RawLoadFlags {
 }
 
 export interface LoadFlags {
-  readonly scenario: ScenarioName;
+  /** A built-in scenario, or what a `--script` declared. */
+  readonly scenario: ScenarioRef;
+  /** `--script FILE`, bundled: its bundle runs instead of dist/k6/<scenario>.js. */
+  readonly script?: UserScript;
   readonly profile: ProfileName;
   readonly engine: EngineChoice;
   readonly api: ApiSelection;
@@ -82,7 +88,7 @@ const positiveNumber = (flag: string, max: number) =>
     .pipe(z.number().positive(`${flag} must be greater than 0`).max(max, `${flag} must be at most ${max}`));
 
 const FLAGS = z.object({
-  scenario: z.enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], { error: `--scenario must be one of ${list(SCENARIO_NAMES)}` }),
+  scenario: z.enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], { error: `--scenario must be one of ${list(SCENARIO_NAMES)}` }).optional(),
   profile: z.enum(PROFILE_NAMES as [ProfileName, ...ProfileName[]], { error: `--profile must be one of ${list(PROFILE_NAMES)}` }),
   engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `--engine must be one of ${list(ENGINE_CHOICES)}` }),
   api: z.enum(API_SELECTIONS as [ApiSelection, ...ApiSelection[]], { error: '--api must be v1, v2 or both' }),
@@ -143,9 +149,16 @@ function scriptEnv(values: readonly string[] | undefined): Record<string, string
   return vars;
 }
 
-/** Validates the flags; throws GH_ERR_USAGE with the first problem on one line. */
-export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
-  if (raw.scenario === undefined) throw usage(`--scenario is required (one of ${list(SCENARIO_NAMES)})`);
+/** `--scenario` or `--script`, never both: the command bundles a script (user-script.ts) before parsing the rest. */
+export function checkScenarioChoice(raw: Pick<RawLoadFlags, 'scenario' | 'script'>): void {
+  if (raw.scenario !== undefined && raw.script !== undefined) throw usage('give --scenario NAME or --script FILE, not both');
+  if (raw.scenario === undefined && raw.script === undefined) throw usage(`--scenario is required (one of ${list(SCENARIO_NAMES)}), or --script FILE for your own script`);
+}
+
+/** Validates the flags; throws GH_ERR_USAGE with the first problem on one line. `script`: the bundled `--script`. */
+export function parseLoadFlags(raw: RawLoadFlags, script?: UserScript): LoadFlags {
+  checkScenarioChoice(raw);
+  if (raw.script !== undefined && script === undefined) throw usage('--script: the script must be bundled first (prepareUserScript)');
   const result = FLAGS.safeParse(raw);
   if (!result.success) throw usage(result.error.issues[0]?.message ?? 'invalid load flags');
   const flags = result.data;
@@ -165,11 +178,13 @@ export function parseLoadFlags(raw: RawLoadFlags): LoadFlags {
   });
   const envVars = scriptEnv(flags.envVar);
   if (problem !== undefined) throw usage(problem);
-  if (SCENARIOS[flags.scenario].requiresBothVersions && flags.api !== 'both') {
-    throw usage(`--scenario ${flags.scenario} compares v1 and v2: it needs --api both`);
+  const scenario: ScenarioRef = script?.meta ?? (flags.scenario as ScenarioName);
+  if (scenarioMetaOf(scenario).requiresBothVersions && flags.api !== 'both') {
+    throw usage(`--scenario ${flags.scenario ?? ''} compares v1 and v2: it needs --api both`);
   }
   return {
-    scenario: flags.scenario,
+    scenario,
+    ...(script === undefined ? {} : { script }),
     profile: flags.profile,
     engine: flags.engine,
     api: flags.api,

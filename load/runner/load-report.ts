@@ -1,6 +1,7 @@
 // The report of a load run, through reports/ only: k6's end-of-test data (k6-summary.json) and the NDJSON stream become
 // the load section (with its charts' time series); a run that left no data is reported as such, never as a pass.
 // The unified load report for every caller: `gateway-harness load`, the gate, and merged distributed runs.
+import { scenarioNameOf } from '../scenarios.ts';
 import { addFaultCounts, type FaultCounts } from '../../api/faults.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
@@ -105,7 +106,7 @@ export interface LoadReportMeta {
 
 /** The report's description of a `load` run, from its flags and target config. */
 export function loadReportMeta(flags: Pick<LoadFlags, 'scenario' | 'profile' | 'api'>, config: Pick<TargetConfig, 'environment' | 'timeScale'>): LoadReportMeta {
-  return { scenario: flags.scenario, profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } };
+  return { scenario: scenarioNameOf(flags.scenario), profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } };
 }
 
 /** A run's whole fault tally: what its VUs counted and what the harness's own reads met (LoadRun `harnessFaults`). */

@@ -10,13 +10,13 @@ import { readWalletCurrency } from '../../ledger/read-prices.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import type { FundsLine, FundsPlan } from '../../ledger/funds.ts';
 import { mixEntries, mixSchedule } from '../mix.ts';
-import { buildK6Options } from '../profiles.ts';
-import { scenarioOperations } from '../scenarios.ts';
+import { buildK6Options, type K6Options } from '../profiles.ts';
+import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
 import type { LoadFlags } from './load-options.ts';
 
-/** The most iterations the run's executors can start, with the executors in words (undefined: only time bounds them). */
-function iterationsOf(flags: LoadFlags): { iterations?: number; executor: string } {
-  const options = buildK6Options({
+/** The k6 options the run's bundle will export for these flags (thresholds aside from their budgets): its executors. */
+export function plannedOptions(flags: LoadFlags): K6Options {
+  return buildK6Options({
     scenario: flags.scenario,
     profile: flags.profile,
     api: flags.api,
@@ -31,6 +31,11 @@ function iterationsOf(flags: LoadFlags): { iterations?: number; executor: string
     timeToFinalBudgetMs: 0,
     iterationGraceMs: 0,
   });
+}
+
+/** The most iterations the run's executors can start, with the executors in words (undefined: only time bounds them). */
+function iterationsOf(flags: LoadFlags): { iterations?: number; executor: string } {
+  const options = plannedOptions(flags);
   // The executor table's own bound: the same semantics the engine runs the scenario with.
   const scenarios = Object.entries(options.scenarios).map(([name, raw]) => parseScenario(name, raw));
   const bounds = scenarios.map(iterationBound);
@@ -43,7 +48,7 @@ export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
   const { iterations, executor } = iterationsOf(flags);
   const note = iterations === undefined ? `at most 1 per iteration; ${executor}: bounded by time` : `at most 1 per iteration; ${executor}: at most ${iterations} iterations`;
   return {
-    what: `load ${flags.scenario} (${flags.profile})`,
+    what: `load ${scenarioNameOf(flags.scenario)} (${flags.profile})`,
     target,
     ...(iterations === undefined ? {} : { total: iterations }),
     items: scenarioOperations(flags.scenario, flags.api)
@@ -73,7 +78,7 @@ export async function checkDryRunCap(config: TargetConfig, money: MoneySettings,
  * length], load/mix.ts), so its charging writes are counted per operation; other flows count every iteration as one.
  */
 export function loadFundsPlan(flags: LoadFlags): FundsPlan {
-  const what = `load ${flags.scenario} (${flags.profile})`;
+  const what = `load ${scenarioNameOf(flags.scenario)} (${flags.profile})`;
   const charging = scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges);
   const { iterations, executor } = iterationsOf(flags);
   const smaller = 'fewer iterations (--vus, --duration, --rate) or one version (--api v2)';

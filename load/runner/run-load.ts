@@ -39,7 +39,8 @@ import { INTERRUPT_RECONCILE_MS, reconcileCommand, stillOpenLine } from '../../r
 import { credentialSecrets } from '../../reports/redact-report.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { scenarioOperations } from '../scenarios.ts';
+import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
+import { checkScriptNetwork } from './user-script.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import { runNodeEngine, type HostModule } from '../run-node-engine.ts';
 import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
@@ -159,7 +160,8 @@ export function defaultMoney(config: TargetConfig): MoneySettings {
 
 /** Refusals decided before anything starts or is sent: the production guard first (ledger/guard.ts, exit 2). */
 export function checkLoadRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings = defaultMoney(config)): void {
-  assertChargesAllowed(`load ${flags.scenario}`, scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges), money);
+  assertChargesAllowed(`load ${scenarioNameOf(flags.scenario)}`, scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges), money);
+  if (flags.script !== undefined) checkScriptNetwork(flags.script, config.environment);
   if (flags.funds !== undefined && config.baseUrl !== undefined) {
     throw usage('--funds sets the embedded sandbox\'s starting balance: drop --target / GATEWAY_BASE_URL to use it');
   }
@@ -328,7 +330,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
   const pushFailures = new K6PushFailures();
 
   // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
-  const bundle = await ensureBundle(flags.scenario, io.baselineModule === undefined ? undefined : { module: io.baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) });
+  const bundle = flags.script?.bundle ?? await ensureBundle(scenarioNameOf(flags.scenario), io.baselineModule === undefined ? undefined : { module: io.baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) });
   const interrupted = (): boolean => io.interrupt?.signal.aborted === true;
   let sandbox: RunningSandbox | undefined;
   let harness: GatewayClient | undefined;
@@ -433,11 +435,11 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       [MONEY_ENV]: encodeBundleMoney({ ...money, ...(pricesFile === undefined ? {} : { pricesFile }), ...(engine.engine === 'k6' && guarded ? { capture: true } : {}) }),
     };
     io.progress.line(
-      `load: ${flags.scenario} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
+      `load: ${scenarioNameOf(flags.scenario)} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
     );
     // Violation samples come out of the VUs as console lines (load/payload-samples.ts): kept for the report, not shown.
     const sampleCollector = new SampleCollector();
-    const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [flags.scenario]);
+    const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [scenarioNameOf(flags.scenario)]);
     const output = (chunk: string): void => {
       if (prometheus !== undefined && engine.engine === 'k6') pushFailures.write(chunk);
       sampleCollector.write(chunk);

@@ -13,6 +13,8 @@ import { ROOT_DIR } from '../../scripts/gen.ts';
 if (CHROMIUM === undefined) console.warn('reports/html/live-dashboard-browser.test.ts: SKIPPED: no chromium binary on PATH (apt-get install chromium, or set CHROMIUM_BIN)');
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-dashboard-'));
+/** Screenshots of the live page for a person to look at (GATEWAY_SHOTS_DIR keeps them; else they go with the temp dir). */
+const SHOTS = process.env.GATEWAY_SHOTS_DIR ?? dir;
 let child: ChildProcess | undefined;
 let context: BrowserContext | undefined;
 afterAll(async () => {
@@ -38,6 +40,31 @@ const liveWith = (min: number): boolean => {
 };
 const isReport = (): boolean => (globalThis as unknown as { document: PageDocument }).document.title.startsWith('PASS · gateway-harness load');
 const allDrawn = (): boolean => Array.from((globalThis as unknown as { document: PageDocument }).document.querySelectorAll('[data-chart]')).every((el) => el.hasAttribute('data-rendered'));
+/** The headline tiles' big values and the progress bar's fill, while the page is the live one. */
+const liveNow = (): { tiles: Record<string, string>; fill: string; overflow: number } => {
+  const doc = (globalThis as unknown as { document: PageDocument & { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+  const tiles: Record<string, string> = {};
+  for (const id of ['requests', 'rate', 'failures', 'p95', 'vus']) {
+    tiles[id] = (doc.querySelector(`[data-tile="${id}"] .big`) as unknown as { textContent: string } | null)?.textContent ?? '';
+  }
+  const fill = (doc.querySelector('.live-progress .fill') as unknown as { style: { width: string } } | null)?.style.width ?? '';
+  return { tiles, fill, overflow: doc.documentElement.scrollWidth - doc.documentElement.clientWidth };
+};
+/** Every tile filled, the VUs one included (the engine's vus points reach the stream during the run, #34). */
+const tilesFilled = (): boolean => {
+  const doc = (globalThis as unknown as { document: PageDocument }).document;
+  return ['requests', 'rate', 'failures', 'p95', 'vus'].every((id) => {
+    const text = (doc.querySelector(`[data-tile="${id}"] .big`) as unknown as { textContent: string } | null)?.textContent ?? '–';
+    return text !== '–' && text !== '';
+  });
+};
+/** Rows of the live thresholds table by state (crossed, held, waiting). */
+const thresholdRows = (): Record<string, number> => {
+  const rows = Array.from((globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ className: string }> } }).document.querySelectorAll('#live-thresholds tr'));
+  const out: Record<string, number> = { crossed: 0, held: 0, waiting: 0 };
+  for (const row of rows) out[row.className] = (out[row.className] ?? 0) + 1;
+  return out;
+};
 const liveUpdates = (): number => Number((globalThis as unknown as { document: PageDocument }).document.body.getAttribute('data-live-updates'));
 
 describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium', () => {
@@ -69,12 +96,15 @@ describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium',
         void exited.then(() => reject(new Error(`the command ended before serving a dashboard:\n${output}`)));
       });
 
-      context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM as string, args: [...CHROMIUM_ARGS], viewport: { width: 1280, height: 900 } });
+      context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM as string, args: [...CHROMIUM_ARGS], viewport: { width: 1400, height: 900 } });
       const page: Page = context.pages()[0] ?? (await context.newPage());
       const requests: string[] = [];
       const problems: string[] = [];
       page.on('request', (r) => requests.push(r.url()));
       page.on('pageerror', (e) => problems.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
       await page.goto(url, { waitUntil: 'load' });
       expect(await page.title()).toMatch(/^LIVE · load catalog-browse\/smoke/);
 
@@ -84,6 +114,26 @@ describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium',
       await page.waitForFunction(liveWith, first, { timeout: 30_000 });
       const updates = await page.evaluate(liveUpdates);
       expect(updates).toBeGreaterThanOrEqual(2);
+
+      // The headline tiles (requests, rate, failures, p95 and VUs now) and the progress bar against the planned 6 s,
+      // at 1400 px and at 800 px with nothing wider than the window.
+      await page.waitForFunction(tilesFilled, undefined, { timeout: 30_000 });
+      const wide = await page.evaluate(liveNow);
+      expect(wide.tiles.vus).toBe('1');
+      expect(wide.tiles.failures).toBe('0');
+      expect(Number(wide.tiles.requests)).toBeGreaterThan(0);
+      expect(wide.fill).toMatch(/^[1-9]\d*(\.\d)?%$/);
+      expect(wide.overflow).toBeLessThanOrEqual(0);
+      // The run's thresholds as they stand (a passing smoke run: none crossed; the crossing itself: engine/live-thresholds.test.ts).
+      const rows = await page.evaluate(thresholdRows);
+      expect(rows.held).toBeGreaterThan(5);
+      expect(rows.crossed).toBe(0);
+      await page.screenshot({ path: join(SHOTS, 'live-1400.png'), fullPage: true });
+      await page.setViewportSize({ width: 800, height: 900 });
+      const narrow = await page.evaluate(liveNow);
+      expect(narrow.overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(SHOTS, 'live-800.png'), fullPage: true });
+      await page.setViewportSize({ width: 1400, height: 900 });
 
       // The end: the page is the report (its verdict banner, its charts drawn from the whole stream).
       await page.waitForFunction(isReport, undefined, { timeout: 120_000 });

@@ -64,6 +64,28 @@ describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 
     expect(await failing.locator('pre.request').textContent()).toContain('authorization: Basic [REDACTED]');
   });
 
+  it('the migration table reads at 1400 px and at 800 px: each latency cell on one line, no wider than the window', async () => {
+    const p = page();
+    for (const width of [1400, 800]) {
+      await p.setViewportSize({ width, height: 900 });
+      const cells = await p.$$eval('section.migration td.num', (tds) =>
+        tds.map((td) => {
+          // Lines of the cell's own text (its box is as tall as the row): the distinct tops of the text's line boxes.
+          const range = td.ownerDocument.createRange();
+          range.selectNodeContents(td);
+          const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round((r as { top: number }).top)));
+          return { text: td.textContent ?? '', lines: tops.size };
+        }),
+      );
+      expect(cells.length).toBeGreaterThan(0);
+      for (const cell of cells) expect(cell.lines, `${width} px: "${cell.text}"`).toBeLessThanOrEqual(1);
+      const overflow = Number(await p.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+      expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
+      await p.locator('section.migration').screenshot({ path: join(ARTIFACT_DIR, `migration-${width}.png`) });
+    }
+    await p.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('saves a screenshot of the first screen and of the whole page as test artifacts', async () => {
     mkdirSync(ARTIFACT_DIR, { recursive: true });
     await page().evaluate('window.scrollTo(0, 0)');

@@ -8,7 +8,8 @@ import { assembleReport } from '../assemble.ts';
 import { generatorReport } from '../generator.ts';
 import { fromConformanceRun } from '../../conformance/section.ts';
 import { fullReport } from '../fixtures/full-report.ts';
-import { passingConformanceRun, sampleConformanceRun } from '../fixtures/sample-runs.ts';
+import { passingConformanceRun, SAMPLE_MIGRATION_PAIRS, sampleConformanceRun } from '../fixtures/sample-runs.ts';
+import { migrationSection } from '../sections.ts';
 import type { RunReport } from '../model.ts';
 import { escapeHtml, loadHtmlAssets, renderReportHtml, VERDICT_MEANING } from './report-html.ts';
 import type { CaseResult } from '../../conformance/types.ts';
@@ -67,6 +68,14 @@ describe('content', () => {
     expect(bodyStart.indexOf('data-verdict="fail"')).toBeLessThan(bodyStart.indexOf('<main>'));
     expect(html).toContain(VERDICT_MEANING.fail);
     expect(html).toContain('<li>conformance: 2 of 23 cases failed (TRG-510-V2, LEN-CORR-51-V1)</li>');
+  });
+
+  it('a failure of the v1/v2 comparison alone says a version difference, not a broken spec rule (#34 item 4)', () => {
+    const migrateOnly = assembleReport({ runId: 'm', command: 'migrate', startedAt: meta.startedAt, durationMs: 1_000, target: { url: 'http://127.0.0.1:1', environment: 'sandbox', timeScale: 0.01, api: 'both', embedded: true }, migration: migrationSection(SAMPLE_MIGRATION_PAIRS) });
+    expect(migrateOnly.verdict).toBe('fail');
+    const page = renderReportHtml(migrateOnly, assets);
+    expect(page).toContain('v2 answers differently from v1 where a client moving to v2 would notice');
+    expect(page).not.toContain(VERDICT_MEANING.fail);
   });
 
   it('every failed case with id, spec rule, expected vs received and the redacted request', () => {

@@ -75,6 +75,15 @@ export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = Object.freeze(
   interrupted: 'The run was stopped before it finished: what it measured is partial and proves nothing.',
 });
 
+/** A failure only of the v1/v2 comparison is a difference between versions, not a spec rule the gateway broke. */
+const MIGRATION_FAIL_MEANING = 'v2 answers differently from v1 where a client moving to v2 would notice: see the regressions in the migration table.';
+
+function verdictMeaning(report: RunReport): string {
+  const failing = report.parts.filter((p) => p.verdict === 'fail');
+  if (report.verdict === 'fail' && failing.length > 0 && failing.every((p) => p.section === 'migration')) return MIGRATION_FAIL_MEANING;
+  return VERDICT_MEANING[report.verdict];
+}
+
 const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({ pass: '✓', fail: '✗', incomplete: '!', unusable: '–', thresholds: '!', interrupted: '■' });
 
 function chip(kind: string, text: string): string {
@@ -107,7 +116,7 @@ function banner(report: RunReport): string {
   <div class="inner">
     <div class="word${VERDICT_WORD[report.verdict].length > 10 ? ' long' : ''}" data-verdict="${report.verdict}"><span class="icon" aria-hidden="true">${VERDICT_ICON[report.verdict]}</span>${h(VERDICT_WORD[report.verdict])}</div>
     <div>
-      <div class="meaning">${h(VERDICT_MEANING[report.verdict])}</div>
+      <div class="meaning">${h(verdictMeaning(report))}</div>
       <ul class="why" id="verdict-reasons">${why.map((line) => `<li>${h(line)}</li>`).join('')}</ul>
       <div class="meta">gateway-harness ${h(report.command)} · target <code>${h(t.url)}</code> (${h(where)}) · ${h(report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · ${h(formatMs(report.durationMs))} · exit code ${report.exitCode}</div>
     </div>

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
 import { buildOperatorPlan, DEFAULT_IMAGE, DEFAULT_SECRET, newOperatorRunId, type OperatorFlags } from '../../distributed/k6-operator/plan.ts';
 import { chargingRefusal } from '../../ledger/guard.ts';
-import { scenarioOperations } from '../../load/scenarios.ts';
+import { scenarioNameOf, scenarioOperations } from '../../load/scenarios.ts';
 import { PROFILE_NAMES } from '../../load/profiles.ts';
 import { parseLoadFlags } from '../../load/runner/load-options.ts';
 import { ensureBundle } from '../../load/runner/run-load.ts';
@@ -94,7 +94,7 @@ export function register(program: Command): void {
         ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
       });
       // Pods keep no ledger a harness reconciles, so a distributed run never charges: no allowance applies here.
-      const refusal = chargingRefusal(`k6-operator load ${load.scenario}`, scenarioOperations(load.scenario, load.api).filter((op) => op.charges), { environment: config.environment, allowCharges: false });
+      const refusal = chargingRefusal(`k6-operator load ${scenarioNameOf(load.scenario)}`, scenarioOperations(load.scenario, load.api).filter((op) => op.charges), { environment: config.environment, allowCharges: false });
       if (refusal !== undefined) throw usage(`${refusal.replace(/; add --allow-charges.*$/, '')}; distributed runs never charge (no harness keeps their ledger): use a read scenario or a sandbox`);
       if (opts.accessMode !== 'ReadWriteMany' && opts.accessMode !== 'ReadWriteOnce') throw usage('--access-mode must be ReadWriteMany or ReadWriteOnce');
       if (!QUANTITY.test(opts.resultsSize)) throw usage('--results-size must be a Kubernetes quantity such as 5Gi');
@@ -113,10 +113,10 @@ export function register(program: Command): void {
           ...(opts.storageClass === undefined ? {} : { storageClass: opts.storageClass }),
         },
       };
-      const runId = newOperatorRunId(load.scenario);
+      const runId = newOperatorRunId(scenarioNameOf(load.scenario));
       // Every flag is judged before the bundle is built (the slow part): a plan without it first.
       buildOperatorPlan(flags, config, '', runId);
-      const plan = buildOperatorPlan(flags, config, readFileSync(await ensureBundle(load.scenario), 'utf8'), runId);
+      const plan = buildOperatorPlan(flags, config, readFileSync(await ensureBundle(scenarioNameOf(load.scenario)), 'utf8'), runId);
       const outDir = resolve(opts.out ?? join('k6-operator', plan.run.name));
       try {
         mkdirSync(outDir, { recursive: true });
@@ -126,7 +126,7 @@ export function register(program: Command): void {
       }
       const out = (line: string): boolean => process.stdout.write(`${line}\n`);
       const shown = relative(process.cwd(), outDir) || '.';
-      out(`k6-operator: ${plan.run.name} (${load.scenario}/${load.profile}, ${parallelism} pods, run ${runId}) written to ${shown}/: ${Object.keys(plan.files).join(', ')}`);
+      out(`k6-operator: ${plan.run.name} (${scenarioNameOf(load.scenario)}/${load.profile}, ${parallelism} pods, run ${runId}) written to ${shown}/: ${Object.keys(plan.files).join(', ')}`);
       out(`then, in ${shown}/:`);
       for (const step of plan.steps) out(`  ${step}`);
       process.exitCode = 0;

@@ -9,18 +9,21 @@ import { dirname, join, resolve } from 'node:path';
 import { HarnessError } from '../../api/errors.ts';
 import { startLiveDashboard, type LiveDashboard } from '../../load/runner/live-dashboard.ts';
 import { PROFILES, PROFILE_NAMES } from '../../load/profiles.ts';
-import { SCENARIOS, SCENARIO_NAMES } from '../../load/scenarios.ts';
+import { SCENARIOS, SCENARIO_NAMES, scenarioNameOf } from '../../load/scenarios.ts';
+import { prepareUserScript, type UserScript } from '../../load/runner/user-script.ts';
 import { loadInterruption, loadReportMeta, loadRunReport } from '../../load/runner/load-report.ts';
 import { readBaseline } from '../../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../../drift/baseline-validators.ts';
-import { parseLoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import { checkScenarioChoice, parseLoadFlags, type LoadFlags, type RawLoadFlags } from '../../load/runner/load-options.ts';
+import type { Progress } from '../../reports/progress.ts';
 import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
 import { loadCapacityWarning } from '../../load/runner/capacity/cache.ts';
 import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { describeTarget } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
-import { checkDryRunCap, loadMoneyPlan } from '../../load/runner/money-plan.ts';
+import { checkDryRunCap, loadMoneyPlan, plannedOptions } from '../../load/runner/money-plan.ts';
+import { livePlanOf } from '../../load/runner/live-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addEnvVarOption } from '../flag-vocabulary.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
@@ -55,6 +58,7 @@ export function register(program: Command): void {
         'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
+    .option('--script <file>', "your own k6 script (.ts or .js) written with 'gateway-harness/load' (docs/load-runs.md): the same reports, thresholds and money guard")
     .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
     .option('--api <version>', 'v1, v2 or both', 'both')
@@ -87,74 +91,93 @@ export function register(program: Command): void {
       process.exitCode = 0;
       return;
     }
-    const flags = parseLoadFlags(opts);
-    const config = configFromOptions(opts);
-    const money = moneySettingsFrom(opts, config.environment);
-    if (opts.dryRun === true) {
-      const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
-      for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
-      process.exitCode = 0;
-      return;
-    }
-    checkLoadRun(flags, config, money);
-    const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
-    if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
-      throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
-    }
-    const compare = compareWithRun(opts);
-    // Read (and compiled) before anything starts: a broken baseline ends the command with exit 2 and one line.
-    const baselineModule = flags.baseline === undefined ? undefined : baselineValidatorsModule(readBaseline(flags.baseline));
-    const runId = newLoadRunId();
-    const reportDir = prepareReportDir(flags.reportDir, runId);
-    // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
-    // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
-    const dashboardStream = flags.dashboardPort === undefined || flags.outJson !== undefined ? undefined : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
-    const outJson = flags.outJson ?? dashboardStream;
-    const progress = commandProgress();
-    if (capacityNote !== undefined) progress.line(capacityNote);
-    const secrets = reportSecrets(config);
-    const meta = loadReportMeta(flags, config);
-    // SIGINT/SIGTERM: the engine stops gracefully, the partial reports say INTERRUPTED, exit 128 + signal.
-    const interrupt = watchRun({
-      command: 'load',
-      runId,
-      reportDir,
-      startedAt: Date.now(),
-      target: { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, ...meta.target },
-      secrets,
-      progress,
-    });
-    let dashboard: LiveDashboard | undefined;
+    checkScenarioChoice(opts);
+    // Read (and compiled) before anything starts: a broken baseline or script ends the command with exit 2 and one line.
+    const baselineModule = opts.baseline === undefined ? undefined : baselineValidatorsModule(readBaseline(opts.baseline));
+    const script = opts.script === undefined ? undefined : await prepareUserScript(opts.script, process.cwd(), baselineModule);
     try {
-      let run;
-      try {
-        if (flags.dashboardPort !== undefined && outJson !== undefined) {
-          dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title: `load ${flags.scenario}/${flags.profile}`, runId } });
-          progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
-        }
-        interrupt.enter('load');
-        run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) }, money);
-      } catch (error) {
-        await dashboard?.finish(undefined);
-        throw error;
-      } finally {
-        progress.done();
-      }
-      const interruption = loadInterruption(run, interrupt, run.startedAt);
-      // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
-      const comparison = run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, flags);
-      const report = await loadRunReport(run, meta, { allowSkips: opts.allowSkips === true, ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
-      if (run.unusable !== undefined) {
-        await dashboard?.finish(undefined);
-        throw unusableTarget(report, run.reportDir, secrets);
-      }
-      const { written } = finishRun(report, run.reportDir, { secrets });
-      const html = written.paths.reportHtml;
-      await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
-      process.exitCode = exitCodeOf(run.engineExit, written.report);
+      await runLoadCommand(opts, script, baselineModule);
     } finally {
-      interrupt.dispose();
-      if (dashboardStream !== undefined) rmSync(dirname(dashboardStream), { recursive: true, force: true });
+      script?.dispose();
     }
   });
+}
+
+/** `--dashboard`: the live page, with the run's planned stages and thresholds (what the bundle's options will say). */
+async function openDashboard(flags: LoadFlags, outJson: string | undefined, runId: string, progress: Progress): Promise<LiveDashboard | undefined> {
+  if (flags.dashboardPort === undefined || outJson === undefined) return undefined;
+  const planned = plannedOptions(flags);
+  const plan = livePlanOf(planned);
+  const title = `load ${scenarioNameOf(flags.scenario)}/${flags.profile}`;
+  const dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title, runId, ...(plan === undefined ? {} : { plan }) }, thresholds: planned.thresholds });
+  progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
+  return dashboard;
+}
+
+/** One load run once its flags and script are read: the dry run, the refusals, the run, the reports. */
+async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined, baselineModule: string | undefined): Promise<void> {
+  const flags = parseLoadFlags(opts, script);
+  const config = configFromOptions(opts);
+  const money = moneySettingsFrom(opts, config.environment);
+  if (opts.dryRun === true) {
+    const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
+    for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
+    process.exitCode = 0;
+    return;
+  }
+  checkLoadRun(flags, config, money);
+  const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
+  if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
+    throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
+  }
+  const compare = compareWithRun(opts);
+  const runId = newLoadRunId();
+  const reportDir = prepareReportDir(flags.reportDir, runId);
+  // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
+  // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
+  const dashboardStream = flags.dashboardPort === undefined || flags.outJson !== undefined ? undefined : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
+  const outJson = flags.outJson ?? dashboardStream;
+  const progress = commandProgress();
+  if (capacityNote !== undefined) progress.line(capacityNote);
+  const secrets = reportSecrets(config);
+  const meta = loadReportMeta(flags, config);
+  // SIGINT/SIGTERM: the engine stops gracefully, the partial reports say INTERRUPTED, exit 128 + signal.
+  const interrupt = watchRun({
+    command: 'load',
+    runId,
+    reportDir,
+    startedAt: Date.now(),
+    target: { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, ...meta.target },
+    secrets,
+    progress,
+  });
+  let dashboard: LiveDashboard | undefined;
+  try {
+    let run;
+    try {
+      dashboard = await openDashboard(flags, outJson, runId, progress);
+      interrupt.enter('load');
+      run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) }, money);
+    } catch (error) {
+      await dashboard?.finish(undefined);
+      throw error;
+    } finally {
+      progress.done();
+    }
+    const interruption = loadInterruption(run, interrupt, run.startedAt);
+    // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
+    const comparison = run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, meta);
+    const report = await loadRunReport(run, meta, { allowSkips: opts.allowSkips === true, ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
+    if (run.unusable !== undefined) {
+      await dashboard?.finish(undefined);
+      throw unusableTarget(report, run.reportDir, secrets);
+    }
+    const { written } = finishRun(report, run.reportDir, { secrets });
+    const html = written.paths.reportHtml;
+    await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
+    process.exitCode = exitCodeOf(run.engineExit, written.report);
+  } finally {
+    interrupt.dispose();
+    if (dashboardStream !== undefined) rmSync(dirname(dashboardStream), { recursive: true, force: true });
+  }
 }
