@@ -65,7 +65,7 @@ async function runExample(engine: 'node' | 'k6', label: string, k6Path?: string)
     expect(r.report).toMatchObject({ verdict: 'pass', load: { scenario: 'topup-think-time', profile: 'smoke', setupCompleted: true } });
     // Every request the run counted reached the sandbox, and nothing else did.
     expect(r.report.load?.requests.count).toBe(served - before);
-    expect(Object.keys(r.report.artifacts ?? {})).toEqual(expect.arrayContaining(['k6Summary', 'metricsNdjson']));
+    expect(Object.keys(r.report.artifacts ?? {})).toEqual(expect.arrayContaining(['k6Summary', 'metricsPerSecond']));
     const thresholds = r.report.load?.thresholds.map((t) => t.metric) ?? [];
     expect(thresholds).toEqual(expect.arrayContaining(['http_req_duration{operation:v2.transaction.topup}', 'http_req_duration{operation:v1.account.balance}', 'gateway_unresolved']));
     expect(r.report.load?.checks.every((c) => c.fails === 0 && c.passes > 0)).toBe(true);

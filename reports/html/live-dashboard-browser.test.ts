@@ -9,6 +9,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from '../fixtures/browser.ts';
 import { ROOT_DIR } from '../../scripts/gen.ts';
+import { AGGREGATES_FILE } from '../metric-aggregates.ts';
 
 if (CHROMIUM === undefined) console.warn('reports/html/live-dashboard-browser.test.ts: SKIPPED: no chromium binary on PATH (apt-get install chromium, or set CHROMIUM_BIN)');
 
@@ -144,7 +145,9 @@ describe.skipIf(CHROMIUM === undefined)('load --dashboard in headless Chromium',
       // The page became exactly the report written to disk.
       const written = readFileSync(join(reportDir, 'report.html'), 'utf8');
       expect(await page.title()).toBe(/<title>([^<]*)<\/title>/.exec(written)?.[1]?.replace(/&amp;/g, '&'));
-      expect(existsSync(join(reportDir, 'metrics.ndjson'))).toBe(true);
+      // The report reads the per-second aggregates; the raw stream the page tailed lived outside the report dir.
+      expect(existsSync(join(reportDir, AGGREGATES_FILE))).toBe(true);
+      expect(existsSync(join(reportDir, 'metrics.ndjson'))).toBe(false);
 
       // Nothing from the network: the page and its event stream, from its own origin.
       expect(requests.filter((r) => !r.startsWith(url))).toEqual([]);
