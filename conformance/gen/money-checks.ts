@@ -3,6 +3,7 @@
 import type { ApiVersion, Operation } from '../../api/operations.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { StepFailed, type CaseContext, type Failure } from '../types.ts';
+import { expectFinalHolds } from '../cases/final.ts';
 
 /** The spec's rows the model checks, quoted (States and transitions; Per-operation rules; Errors; Balance). */
 export const STATE_RULES = [
@@ -34,6 +35,8 @@ export interface Known {
   readonly op: Operation;
   readonly correlationId: string;
   readonly outcome: 'Successful' | 'Failed';
+  /** The code that made it final. */
+  readonly code?: string;
   readonly ids: { readonly transactionId?: string | number; readonly esimIccid?: string };
 }
 
@@ -59,19 +62,11 @@ const followUpOf = (version: ApiVersion, tx: Known): { operationId: string; path
   return link === undefined || value === undefined || tx.outcome !== 'Successful' ? undefined : { operationId: `${version}.${link.read}`, path: { [link.param]: value } };
 };
 
-/** The status of a known transaction is its final result: '000' for a success, a final failure for a failure. */
+/** The status of a known transaction is its final result (cases/final.ts, the rule every re-read shares). */
 export async function checkStatus(probe: CaseContext, version: ApiVersion, tx: Known): Promise<void> {
-  const status = await probe.call(`${version}.transaction.status`, { path: { correlationId: tx.correlationId } });
-  const outcome = status.response.classification.outcome;
-  if (outcome === tx.outcome) return;
-  broken(probe, {
-    check: 'status-stays-final',
-    operation: status.request.operationId,
-    message: `the status of the ${tx.op.id} ${tx.correlationId} (${tx.correlationId.length} characters) is not its final result (${tx.outcome}): a final result stays final`,
-    expected: tx.outcome === 'Successful' ? "'000' (the transaction succeeded)" : "a final failure (not '000', not '852')",
-    received: describeResponse(status.response),
-    request: status.request,
-  });
+  const final = { outcome: tx.outcome, ...(tx.code === undefined ? {} : { code: tx.code }) };
+  const again = (await expectFinalHolds(probe, version, tx.correlationId, final, `${tx.op.id}, read again after a later step`)).response;
+  if (again.httpStatus !== 200 || again.envelope === undefined || again.classification.outcome !== tx.outcome) throw new StepFailed('final-stays-final');
 }
 
 /** The read that names a succeeded gift card, port-in or eSIM answers for it. */

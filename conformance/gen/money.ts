@@ -85,13 +85,13 @@ async function bodyOfWrite(real: Real, a: Extract<Action, { kind: 'write' }>): P
 /** Sends one write and follows it to its final result ('852' polled on the status endpoint); the model learns it. */
 async function sendWrite(real: Real, a: Extract<Action, { kind: 'write' }>, body: Record<string, unknown>): Promise<{ known: Known; charged?: number }> {
   const { probe, version } = real;
-  const { submitted, final } = await submitAndFinish(probe, version, a.op.id, body);
+  const { submitted, final, code } = await submitAndFinish(probe, version, a.op.id, body);
   // "'852' ... poll repeatedly until another code is returned": submitAndFinish recorded a poll that never ended.
   const outcome = final?.response.classification.outcome;
   if (final === undefined || (outcome !== 'Successful' && outcome !== 'Failed')) throw new StepFailed('final');
   const view = transactionOf(probe, final, submitted);
   const ids = { ...(view.transactionId === undefined ? {} : { transactionId: view.transactionId }), ...(view.esimIccid === undefined ? {} : { esimIccid: view.esimIccid }) };
-  const known: Known = { op: a.op, correlationId: body.correlationId as string, outcome, ids };
+  const known: Known = { op: a.op, correlationId: body.correlationId as string, outcome, ...(code === undefined ? {} : { code }), ids };
   return { known, ...(outcome === 'Successful' && view.chargedAmount !== undefined ? { charged: view.chargedAmount } : {}) };
 }
 
