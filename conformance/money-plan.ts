@@ -5,7 +5,8 @@ import { needsTransaction, prerequisiteWrite } from '../api/inputs.ts';
 import type { FundsLine, FundsPlan, PlannedAmount } from '../ledger/funds.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import type { GenOptions } from './gen/options.ts';
-import { GEN_MONEY_MAX_COMMANDS, GEN_MONEY_SKUS } from './gen/money.ts';
+import { chargingWrites, moneyQuota } from './gen/money.ts';
+import { GEN_MONEY_SKUS } from './gen/arbitraries.ts';
 import { genWriteId, spendsCheaply, validRuns } from './gen/writes.ts';
 import type { ConformanceCase } from './types.ts';
 
@@ -26,10 +27,8 @@ const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ 
  */
 const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined) => Need[]]> = [
   [/^POLL-MIXED-/, (s) => [{ purposes: ['transaction.topup'], count: s.pollLoadTransactions, amount: 'smallest' }]],
-  [
-    /^GEN-MONEY-SEQUENCE-/,
-    (_s, gen) => [{ purposes: ['transaction.topup', 'transaction.pin', 'transaction.giftcard'], count: (gen?.budget.runs ?? 0) * GEN_MONEY_MAX_COMMANDS, amount: { cheapest: GEN_MONEY_SKUS } }],
-  ],
+  // Each charging write within its quota of the case, among its category's cheapest SKUs.
+  [/^GEN-MONEY-SEQUENCE-/, (_s, gen) => (gen === undefined ? [] : chargingWrites('v2').map((op) => ({ purposes: [op.purpose], count: moneyQuota(gen, op), amount: { cheapest: GEN_MONEY_SKUS } })))],
   // GEN-AUTH: the top-up's right credentials charge once a run; the status check reads a top-up it made first.
   [/^GEN-AUTH-v[12]\.transaction\.topup$/, (_s, gen) => [{ purposes: ['transaction.topup'], count: gen?.budget.runs ?? 0, amount: 'smallest' }]],
   [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],

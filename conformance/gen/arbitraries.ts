@@ -119,12 +119,6 @@ export interface ValidWrite {
   readonly id: IdShape;
 }
 
-export function validWrite(skus: readonly SkuFixture[], maxIdLength: number): fc.Arbitrary<ValidWrite> {
-  return fc
-    .constantFrom(...skus)
-    .chain((sku) => fc.record({ sku: fc.constant(sku), amount: amountWithin(cheapBounds(amountBounds(sku) as AmountBounds)), id: idShape(1, maxIdLength) }));
-}
-
 /**
  * The cheap end of the bounds: from the minimum up to CHEAP_AMOUNT_SPAN above it, every cent in between (what GEN's
  * planted bugs turn on: cents, ids, order), so a generated run spends little and its plan is priced in advance
@@ -133,6 +127,9 @@ export function validWrite(skus: readonly SkuFixture[], maxIdLength: number): fc
 export function cheapBounds(b: AmountBounds): AmountBounds {
   return { ...b, max: Math.min(b.max, b.min + CHEAP_AMOUNT_SPAN) };
 }
+
+/** SKUs of each kind a charging GEN case writes with: the cheapest (api/catalog-facts.ts cheapestSkus), priced in advance. */
+export const GEN_MONEY_SKUS = 5;
 
 export const showWrite = (w: ValidWrite): string =>
   `SKU ${w.sku.skuId} (${w.sku.countryCode ?? '?'}), amount ${w.amount.amount}${w.amount.transactionCurrencyCode === undefined ? '' : ` ${w.amount.transactionCurrencyCode}`}, ${showId(w.id)}`;

@@ -156,5 +156,5 @@ function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions):
 export function genCases(options: GenOptions): ConformanceCase[] {
   const filters = FILTERS.flatMap((spec) => (spec.judge.by === 'field' ? [filterValues(spec, spec.judge, options)] : []));
   const writes = writeGenCases(options);
-  return [...writes.concurrent, ...authGenCases(options), cursorWalks(options), pageSizesOutside(options), ...filters, ...writes.exclusive, moneyCase(options)];
+  return [...writes.concurrent, ...authGenCases(options), cursorWalks(options), pageSizesOutside(options), ...filters, ...writes.exclusive, moneyCase(options, 'v1'), moneyCase(options, 'v2')];
 }

@@ -5,6 +5,8 @@ import { bodyFacts } from '../request-rules.ts';
 import { authOperations } from './auth.ts';
 import { KEYWORD_GROUPS, bodyKeywords, rulesOf, type KeywordGroup } from './keywords.ts';
 import { genWriteId } from './writes.ts';
+import { FOLLOW_UP, STATUS_PURPOSES } from './money-checks.ts';
+import { chargingWrites } from './money.ts';
 
 /** Requests of one generated input, by case kind (a correlationId under 12 characters adds one status read: fresh-id.ts). */
 const REQUESTS: Readonly<Record<KeywordGroup | 'VALID' | 'AMOUNT-OUTSIDE', string>> = {
@@ -50,6 +52,17 @@ function unstatedRows(): string[] {
   return names.flatMap((name) => bodyKeywords(name).unstated.map((u) => `| ${name} | ${u.field} \`${u.keyword}\` | ${u.why} |`));
 }
 
+/** The States and transitions table × every charging write: how GEN-MONEY-SEQUENCE-<V> reaches each transition, and what reads it again. */
+function transitionRows(): string[] {
+  return (['v1', 'v2'] as const).flatMap(chargingWrites).map((op) => {
+    const facts = bodyFacts(op.requestBody as RequestBodyName);
+    const refused = facts.properties.includes('amount') ? "an amount below the minimum of its currency ('001')" : 'a SKU of another category';
+    const inProgress = op.purpose === 'transaction.giftcard' ? "the spec's '852': polled on status until final" : "when the target answers '852': polled on status until final";
+    const rereads = [STATUS_PURPOSES.includes(op.purpose) ? 'status' : '', FOLLOW_UP[op.purpose] === undefined ? '' : `${op.version}.${FOLLOW_UP[op.purpose]?.read ?? ''}`].filter((r) => r !== '').join(' + ');
+    return `| ${op.id} | \`GEN-MONEY-SEQUENCE-${op.version.toUpperCase()}\` | valid write, alone or beside others | ${refused} | ${inProgress} | not generated (TRG delays, faults profiles) | ${rereads === '' ? 'balance (the spec names no read of it)' : `${rereads}, balance`} |`;
+  });
+}
+
 /** The coverage tables as conformance/README.md prints them. */
 export function coverageMarkdown(): string {
   const writes = OPERATIONS.filter((op) => op.requestBody !== undefined).flatMap(rowsOf);
@@ -63,5 +76,9 @@ export function coverageMarkdown(): string {
     '| Body | Schema keyword not generated | Why |',
     '|---|---|---|',
     ...unstatedRows(),
+    '',
+    "| Charging write | GEN case | Submitted → Successful ('000') | Submitted → Failed (not '000', not '852') | Submitted → In progress → final | Submitted → Unknown, HTTP ≠ 200 | Read again after every step (final stays final) |",
+    '|---|---|---|---|---|---|---|',
+    ...transitionRows(),
   ].join('\n');
 }

@@ -26,6 +26,11 @@ const shrinkJobs = [
   ...SHRINK_SEEDS.map((seed) => genJobName(shrinkJob('bug-gen-status-loses-long-ids', 'GEN-TOPUP-VALID-V2', seed))),
   ...SHRINK_SEEDS.map((seed) => genJobName(shrinkJob('bug-gen-balance-misses-cents', 'GEN-MONEY-SEQUENCE-V2', seed))),
 ];
+/**
+ * GEN bugs the hand-written plan notices too, and why; every other GEN bug passes it (that is why it is a GEN bug). A
+ * transaction lost beside others is lost beside any case's write: the plan's concurrent phase sends writes together.
+ */
+const HAND_WRITTEN_ALSO: Readonly<Record<string, string>> = { 'bug-gen-lost-beside-others': 'the concurrent phase sends writes of different cases together' };
 /** The hand-written plan against each GEN bug: which of its cases (if any) notice the bug. */
 const handWrittenJobs = GEN_BUG_PROFILES.map((p) => p.name);
 
@@ -74,12 +79,13 @@ describe.concurrent('GEN against each GEN planted bug: found within the gate bud
       const handWritten = await outcomeOf(profile.name);
       const caught = handWritten.cases.filter((c) => c.status === 'failed').map((c) => c.id);
       lines.push(
-        `  ${profile.name}: found for ${found.length}/${SEEDS.length} seeds, median ${median(times)} ms to the first failure; hand-written cases: ${caught.length === 0 ? 'miss it (all pass)' : `caught by ${caught.join(', ')}`}`,
+        `  ${profile.name}: found for ${found.length}/${SEEDS.length} seeds, median ${median(times)} ms to the first failure; hand-written cases: ${caught.length === 0 ? 'miss it (all pass)' : `caught by ${caught.join(', ')}${HAND_WRITTEN_ALSO[profile.name] === undefined ? '' : ` (${HAND_WRITTEN_ALSO[profile.name]})`}`}`,
       );
       const skipped = outcomes.flatMap((o) => o.cases.filter((c) => c.status === 'skipped').map((c) => c.explanation));
       expect(skipped).toEqual([]);
       expect(found.length, `${profile.name}: seeds where GEN found the bug`).toBeGreaterThanOrEqual(19);
-      // The hand-written cases (one value per rule) miss every GEN bug: that is why it is a GEN bug.
+      // The hand-written cases (one value per rule) miss every GEN bug but the listed: that is why it is a GEN bug.
+      if (HAND_WRITTEN_ALSO[profile.name] !== undefined) return;
       expect(caught, `${profile.name}: a hand-written case already catches it\n${handWritten.cases.filter((c) => c.status === 'failed').map((c) => c.explanation).join('\n')}`).toEqual([]);
     }, 600_000);
   }
@@ -94,11 +100,11 @@ describe.concurrent('shrinking', () => {
     }
   }, 600_000);
 
-  test('a bug of amounts with cents shrinks to a two-step sequence (top-up, balance read)', async () => {
+  test('a bug of amounts with cents shrinks to one step (a top-up, or a group holding one; the balance is read after every step)', async () => {
     for (const seed of SHRINK_SEEDS) {
       const outcome = await outcomeOf(genJobName(shrinkJob('bug-gen-balance-misses-cents', 'GEN-MONEY-SEQUENCE-V2', seed)));
       const explanation = outcome.cases[0]?.explanation ?? '';
-      expect(explanation, `seed ${seed}`).toMatch(/shrunk input \(\d+ shrink step\(s\), seed \d+\): topup\([^;→]*\) → balance\(\); replay/);
+      expect(explanation, `seed ${seed}`).toMatch(/shrunk input \(\d+ shrink step\(s\), seed \d+\): (?:topup\(|together\([^→]*?topup\()[^→]*; replay/);
     }
   }, 600_000);
 });

@@ -120,7 +120,15 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       let firstFailureMs: number | undefined;
       let requests = 0;
       let charging = 0;
-      const predicate = fc.asyncProperty(arbitrary, async (value) => {
+      // fast-check's time bound races a run and leaves it going: the case waits for it, so nothing it sends (a charge, a
+      // balance read) overlaps the next case, an exclusive one included.
+      let running: Promise<unknown> = Promise.resolve();
+      const predicate = fc.asyncProperty(arbitrary, (value) => {
+        const run = judge(value);
+        running = run.catch(() => undefined);
+        return run;
+      });
+      const judge = async (value: T): Promise<boolean> => {
         if (skipped !== undefined) return true;
         const probe = new Probe(ctx);
         try {
@@ -143,7 +151,7 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
         failing = { probe, value };
         firstFailureMs ??= Date.now() - started;
         return false;
-      });
+      };
       const { seed, budget, replay } = options;
       // Within the runner's case timeout (3 poll deadlines), shrinking included, whatever the budget says.
       const caseBound = Math.floor(ctx.timing.pollDeadlineMs * 3 * 0.6);
@@ -155,6 +163,7 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
         markInterruptAsFailure: false,
         ...(replay === undefined ? {} : { path: replay.path, endOnFailure: true }),
       });
+      await running;
       ctx.note(
         `GEN seed ${details.seed}${replay === undefined ? '' : ` (replay of path ${replay.path})`}; budget ${describeBudget(budget)}; ${details.numRuns} generated input(s)` +
           `${details.interrupted ? ' (stopped by the time bound)' : ''}, ${details.numShrinks} shrink step(s); ${requests} request(s), ${charging} of them charging (test money)`,

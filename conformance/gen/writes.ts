@@ -16,6 +16,7 @@ import {
   amountOutside,
   amountWithin,
   cheapBounds,
+  GEN_MONEY_SKUS,
   applyBreak,
   idShape,
   quotedRows,
@@ -29,7 +30,6 @@ import {
 import { bodyKeywords, patternValid, rulesOf, type KeywordGroup } from './keywords.ts';
 import type { GenOptions } from './options.ts';
 import { genCase } from './property.ts';
-import { GEN_MONEY_SKUS } from './money.ts';
 
 const STATUS_RULE =
   "Status check: returns the final status of an earlier RTR or PIN (and gift card) transaction identified by its correlationId. '852' means in progress; poll repeatedly until another code is returned. '000' means success.";
@@ -61,7 +61,7 @@ export const genWriteId = (op: Operation, kind: string): string => `GEN-${op.id.
 /** How a wallet-currency amount says so: no transactionCurrencyCode, or (where the spec says so) null or empty. */
 type WalletForm = 'absent' | 'null' | 'empty';
 
-interface WriteInput {
+export interface WriteInput {
   readonly write: ValidWrite;
   readonly wallet: WalletForm;
   /** Optional fields with a stated pattern, at a value it allows (operatorPin: '', null or 4..6 digits). */
@@ -78,7 +78,7 @@ function writeSkus(ctx: CaseContext, fx: Fixtures, facts: BodyFacts, filter: (s:
 }
 
 /** Any valid write: SKU, amount in any currency of it to the cent, correlationId of any length and class, and the optional pattern fields. */
-function writeInput(facts: BodyFacts, skus: readonly SkuFixture[], onlyFaceCurrency = false): fc.Arbitrary<WriteInput> {
+export function writeInput(facts: BodyFacts, skus: readonly SkuFixture[], onlyFaceCurrency = false): fc.Arbitrary<WriteInput> {
   const maxId = facts.properties.includes('correlationId') ? 50 : 1;
   const extras = Object.fromEntries(
     facts.properties
@@ -100,14 +100,14 @@ function writeInput(facts: BodyFacts, skus: readonly SkuFixture[], onlyFaceCurre
   });
 }
 
-const showInput = (input: WriteInput): string => {
+export const showInput = (input: WriteInput): string => {
   const wallet = input.write.amount.transactionCurrencyCode === undefined && input.wallet !== 'absent' ? ` (${CURRENCY} ${input.wallet === 'null' ? 'null' : '""'}: wallet currency)` : '';
   const extras = Object.entries(input.extras).map(([f, v]) => `, ${f} ${JSON.stringify(v)}`).join('');
   return `${showWrite(input.write)}${wallet}${extras}`;
 };
 
 /** The valid body of the input: the input rule's (api/inputs.ts) with the generated amount, currency, id and optional fields. */
-async function validBody(probe: CaseContext, fx: Fixtures, op: Operation, facts: BodyFacts, input: WriteInput): Promise<Record<string, unknown>> {
+export async function validBody(probe: CaseContext, fx: Fixtures, op: Operation, facts: BodyFacts, input: WriteInput): Promise<Record<string, unknown>> {
   const base = bodyForSku(probe, fx, facts, input.write.sku);
   fc.pre(base !== undefined);
   const body: Record<string, unknown> = { ...base, ...input.extras };

@@ -4,6 +4,7 @@
 import { DEFAULT_FIELD_MAPPING, readNumber } from '../../api/field-mapping.ts';
 import { perSandbox, refuseWith } from './planted-bugs.ts';
 import { SCHEMA_GEN_BUG_PROFILES } from './gen-bugs-schema.ts';
+import { MODEL_GEN_BUG_PROFILES } from './gen-bugs-model.ts';
 import type { GenBug, SandboxProfile } from '../../sandbox/profiles/types.ts';
 import type { ProfileEnvelopeContext, ProfileRequest } from '../../sandbox/profiles/hooks.ts';
 
@@ -177,4 +178,5 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
     },
   },
   ...SCHEMA_GEN_BUG_PROFILES,
+  ...MODEL_GEN_BUG_PROFILES,
 ];
