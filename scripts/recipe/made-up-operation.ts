@@ -10,10 +10,15 @@ export const MADE_UP = Object.freeze({
   body: 'topup-quote',
 });
 
-/** One edit: a new file, or text put after the line that contains the anchor. */
+/**
+ * One edit: a new file (no anchor, no replace), text put after the line that contains the anchor, or the one
+ * occurrence of `replace` replaced by `text` (the pin's counts). Anchors and replaced text are short, single-line
+ * fragments a formatter leaves whole (a name, a call), never a whole formatted line.
+ */
 export interface RecipeEdit {
   readonly file: string;
   readonly anchor?: string;
+  readonly replace?: string;
   readonly text: string;
 }
 
@@ -65,15 +70,33 @@ export const RECIPE_EDITS: readonly RecipeEdit[] = [
   { file: 'sandbox/routes/estimated-cost.ts', anchor: "} from './transactions.ts';", text: `import { numberRefusal, ofCategory } from './transactions.ts';\n${HANDLER}` },
   { file: 'sandbox/routes/estimated-cost.ts', anchor: "'v2.transaction.estimated-cost': estimate,", text: `  '${MADE_UP.id}': quoteTopup,` },
   { file: 'api/operations.test.ts', anchor: "['v2.transaction.estimated-cost', 'POST'", text: `  ['${MADE_UP.id}', 'POST', '${MADE_UP.path}', 'object', []],` },
+  // The counts the pin states change with it: one more operation, write, v2 write and assumed path; not charging; v2-only.
+  pinCount('has exactly the 48 operations', 'has exactly the 49 operations'),
+  pinCount('expect(SPEC).toHaveLength(48)', 'expect(SPEC).toHaveLength(49)'),
+  pinCount('expect(writes).toHaveLength(15)', 'expect(writes).toHaveLength(16)'),
+  pinCount('15 writes (7 v1 + 8 v2)', '16 writes (7 v1 + 9 v2)'),
+  pinCount("op.method === 'POST')).toHaveLength(8)", "op.method === 'POST')).toHaveLength(9)"),
+  pinCount('expect(assumed).toHaveLength(13)', 'expect(assumed).toHaveLength(14)'),
+  pinCount("id !== 'v2.transaction.estimated-cost'", `id !== 'v2.transaction.estimated-cost' && id !== '${MADE_UP.id}'`),
+  pinCount("'v2.transaction.estimated-cost',\n", `'v2.transaction.estimated-cost',\n'${MADE_UP.id}',\n`),
 ];
+
+/** A count of the pin (api/operations.test.ts) the made-up operation changes. */
+function pinCount(replace: string, text: string): RecipeEdit {
+  return { file: 'api/operations.test.ts', replace, text };
+}
 
 /** The files the recipe touches (the test checks nothing else changes but what `npm run gen` derives). */
 export const RECIPE_FILES: readonly string[] = [...new Set(RECIPE_EDITS.map((edit) => edit.file))];
 
-/** Applies the edits under `root`; throws when an anchor is missing (the recipe's files changed shape). */
+/** Applies the edits under `root`; throws when an anchor or a replaced text is missing (the files changed shape). */
 export function applyRecipe(root: string): void {
   for (const edit of RECIPE_EDITS) {
     const path = join(root, edit.file);
+    if (edit.replace !== undefined) {
+      writeFileSync(path, replaceOnce(edit.file, readFileSync(path, 'utf8'), edit.replace, edit.text));
+      continue;
+    }
     if (edit.anchor === undefined) {
       if (existsSync(path)) throw new Error(`${edit.file} exists already`);
       writeFileSync(path, edit.text);
@@ -85,4 +108,13 @@ export function applyRecipe(root: string): void {
     lines.splice(at + 1, 0, edit.text);
     writeFileSync(path, lines.join('\n'));
   }
+}
+
+/** `text` in place of the one occurrence of `replace`; throws naming the file when there is none or more than one. */
+function replaceOnce(file: string, source: string, replace: string, text: string): string {
+  const at = source.indexOf(replace);
+  if (at === -1 || source.indexOf(replace, at + 1) !== -1) {
+    throw new Error(`${file}: ${at === -1 ? 'no' : 'more than one'} occurrence of ${JSON.stringify(replace)}`);
+  }
+  return source.slice(0, at) + text + source.slice(at + replace.length);
 }
