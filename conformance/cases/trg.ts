@@ -5,9 +5,9 @@ import type { TriggerRow } from '../../api/triggers.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { clientTimedOut, message001Shape, responseCodeIs } from '../checks.ts';
 import { STATUS_RULE, expectFinalHolds, finalOf } from './final.ts';
-import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN, makeMobile } from '../../api/catalog-facts.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, SPEC_JAMAICA_PLAN, makeMobile, validAmount } from '../../api/catalog-facts.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
-import { ASSUMED, SECTION, V, VERSIONS, rtrTarget, validWriteBody } from './common.ts';
+import { ASSUMED, SECTION, V, VERSIONS, need, rtrTarget, validWriteBody } from './common.ts';
 
 /** A trigger row as the cases use it: the number's suffix, and the purpose of the writes it applies to. */
 export interface TriggerSpec extends TriggerRow {
@@ -41,7 +41,11 @@ export async function triggerBody(ctx: CaseContext, trigger: TriggerSpec, op: Op
   }
   const fx = await ctx.fixtures();
   const { sku, mobile } = rtrTarget(ctx, fx, SANDBOX_LOOKUP_COUNTRIES, trigger.suffix);
-  return { ...validWriteBody(ctx, fx, op, [sku]), ...mobileFields(op, mobile) };
+  // The amount as a top-up case sends it (the SKU's smallest, in the wallet currency for a range): a trigger fires on
+  // an ordinary request, so a bug in ordinary amounts shows in the trigger cases too.
+  const { amount: _amount, transactionCurrencyCode: _currency, ...body } = validWriteBody(ctx, fx, op, [sku]);
+  const amount = op.inputs?.body?.amount === undefined ? {} : need(ctx, validAmount(sku), `amount bounds of SKU ${sku.skuId}`);
+  return { ...body, ...mobileFields(op, mobile), ...amount };
 }
 
 function codeTriggerCase(op: Operation, trigger: TriggerSpec & { effect: { code: string } }): ConformanceCase {
