@@ -1,6 +1,7 @@
 // What every runtime derives from the target's own catalog to build valid requests: readable SKUs, number plans, an
 // amount a SKU's bounds accept, a valid mobile number. One copy for conformance, load (bundled into k6) and drift.
 import { readCountry, readSku, readV1Sku, type FieldMapping, type SkuView } from './field-mapping.ts';
+import { CATALOG_TRIGGERS } from './operations.ts';
 
 /** A country's mobile numbers: dialing prefix (calling code + first area code) and the digits after it. */
 export interface NumberPlan {
@@ -14,8 +15,8 @@ export const SPEC_JAMAICA_PLAN: NumberPlan = Object.freeze({ prefix: '1876', nat
 /** 'Mobile number lookup support: sandbox supports only numbers of four countries (Jamaica, India, Pakistan, Mexico ...)'. */
 export const SANDBOX_LOOKUP_COUNTRIES = ['JM', 'IN', 'PK', 'MX'] as const;
 
-/** The suffixes of the spec's table "Sandbox simulation triggers": an ordinary number must not end with one by chance. */
-export const TRIGGER_SUFFIXES: readonly string[] = Object.freeze(['666666', '555555', '510', '500', '888']);
+/** The suffixes of the catalog's sandbox simulation triggers: an ordinary number must not end with one by chance. */
+export const TRIGGER_SUFFIXES: readonly string[] = Object.freeze([...new Set(CATALOG_TRIGGERS.map((row) => row.match.mobileSuffix))]);
 
 /** A SKU record with a readable whole skuId, seen through the field mapping (the record kept for what the view omits). */
 export interface CatalogSku extends SkuView {

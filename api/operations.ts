@@ -3,6 +3,7 @@
 import type { RequestBodyName } from '../schemas/generated/request-bodies.ts';
 import type { InputRule, InputSource } from './input-rules.ts';
 import { CATEGORY_IDS } from './categories.ts';
+import { SPEC_TOPUP_TRIGGERS, type TriggerRow } from './triggers.ts';
 
 /** API version prefix of an operation's path. */
 export type ApiVersion = 'v1' | 'v2';
@@ -59,6 +60,11 @@ export interface Operation {
    * earlier transaction's result. Conformance, drift, migrate and load build every request from it (api/inputs.ts).
    */
   readonly inputs?: InputRule;
+  /**
+   * Sandbox simulation triggers of a write (api/triggers.ts): the sandbox answers them, conformance checks each row
+   * (TRG) and proves the check with a planted bug, and ordinary numbers avoid their suffixes.
+   */
+  readonly triggers?: readonly TriggerRow[];
 }
 
 export type OperationGroup =
@@ -144,6 +150,8 @@ interface WriteInput {
   charges: boolean;
   /** Where the body's values come from (api/input-rules.ts). */
   inputs: InputRule;
+  /** Its sandbox simulation triggers (api/triggers.ts), if the spec states any. */
+  triggers?: readonly TriggerRow[];
 }
 
 function write(version: ApiVersion, input: WriteInput): Operation {
@@ -166,6 +174,7 @@ function write(version: ApiVersion, input: WriteInput): Operation {
     localized: false,
     specSection: WRITES,
     inputs: input.inputs,
+    ...(input.triggers === undefined ? {} : { triggers: input.triggers }),
   };
 }
 
@@ -236,7 +245,7 @@ const simBody: InputRule = { sku: { category: 'Sim' }, body: { skuId: 'sku.skuId
 function writesOf(version: ApiVersion): Operation[] {
   const prefix = `/api/${version}`;
   const ops = [
-    write(version, { name: 'topup', group: 'topup', body: 'topup', summary: 'Mobile top-up (RTR)', specPath: `${prefix}/transaction/topup`, charges: true, inputs: { sku: { category: 'Rtr' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', mobile: 'mobile', correlationId: 'new.correlationId' }, samples: 2 } }),
+    write(version, { name: 'topup', group: 'topup', body: 'topup', summary: 'Mobile top-up (RTR)', specPath: `${prefix}/transaction/topup`, charges: true, triggers: SPEC_TOPUP_TRIGGERS, inputs: { sku: { category: 'Rtr' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', mobile: 'mobile', correlationId: 'new.correlationId' }, samples: 2 } }),
     write(version, { name: 'pin', group: 'pin', body: 'pin', summary: 'PIN purchase', assumedPath: `${prefix}/transaction/pin`, charges: true, inputs: { sku: { category: 'Pin' }, body: { skuId: 'sku.skuId', correlationId: 'new.correlationId' } } }),
     write(version, { name: 'billpay', group: 'billpay', body: 'billpay', summary: 'Bill payment', assumedPath: `${prefix}/transaction/billpay`, charges: true, inputs: { sku: { category: 'Bill Pay' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', accountNumber: 'settings.billpayAccountNumber', correlationId: 'new.correlationId' } } }),
     write(version, { name: 'giftcard', group: 'giftcard', body: 'giftcard', summary: "Gift card purchase (may answer '852' while processing)", assumedPath: `${prefix}/transaction/giftcard/order`, charges: true, inputs: { sku: { category: 'Gift Card' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', correlationId: 'new.correlationId' } } }),
@@ -294,6 +303,16 @@ export function operationPairs(): OperationPair[] {
   }
   return pairs;
 }
+
+/** A trigger row with the purpose of the writes it applies to (both versions share it). */
+export interface CatalogTrigger extends TriggerRow {
+  readonly purpose: string;
+}
+
+/** Every trigger row of the catalog, once per purpose, in catalog order. */
+export const CATALOG_TRIGGERS: readonly CatalogTrigger[] = Object.freeze(
+  [...new Map(OPERATIONS.flatMap((op) => (op.triggers ?? []).map((row) => [`${op.purpose}:${row.key}`, { ...row, purpose: op.purpose }] as const))).values()],
+);
 
 /** Operations with no counterpart in the other version (spec: Versioning 5). */
 export function unpairedOperations(): Operation[] {

@@ -9,6 +9,7 @@ import { chargingWrites, moneyQuota } from './gen/money.ts';
 import { GEN_MONEY_SKUS } from './gen/arbitraries.ts';
 import { genWriteId, spendsCheaply, validRuns } from './gen/writes.ts';
 import type { ConformanceCase } from './types.ts';
+import { triggerCaseOperation } from './cases/trg.ts';
 
 const write = (version: ApiVersion, purpose: string): Operation => getOperation(`${version}.${purpose}`);
 
@@ -34,7 +35,7 @@ const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSett
   [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
   // A bound itself, a face value amount, a loan on top of the face value: up to the SKU's highest price.
   [/^AMOUNT-.*-AT-MAX-|^CUR-TOPUP-FACE-|^LOAN-/, () => one('transaction.topup', 'highest')],
-  [/^AMOUNT-.*-AT-MIN-|^TRG-|^BAL-CHARGE-|^LEN-CORR-|^LEN-PIN-|^STATUS-TOPUP-/, () => one('transaction.topup')],
+  [/^AMOUNT-.*-AT-MIN-|^BAL-CHARGE-|^LEN-CORR-|^LEN-PIN-|^STATUS-TOPUP-/, () => one('transaction.topup')],
   [/^LEN-BILLCUR-/, () => one('transaction.billpay', 'highest')],
   [/^LEN-AREA-/, () => one('transaction.sim-portin')],
   [/^STATUS-PIN-/, () => one('transaction.pin')],
@@ -57,10 +58,17 @@ function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): 
   return [{ purposes: [op.purpose], count: validRuns(gen, op), amount: spendsCheaply(op) ? { cheapest: GEN_MONEY_SKUS } : 'near-smallest' }];
 }
 
+/** TRG-<key>-<V>: the write whose trigger row it checks, once. */
+function triggerNeeds(testCase: ConformanceCase): Need[] {
+  const op = triggerCaseOperation(testCase.id);
+  return op === undefined ? [] : one(op.purpose);
+}
+
 /** What one case sends that charges (empty when nothing). */
 export function caseNeeds(testCase: ConformanceCase, settings: ConformanceSettings, gen: GenOptions | undefined): Need[] {
   if (testCase.kind === 'request') return getOperation(testCase.operationId).charges ? one(getOperation(testCase.operationId).purpose) : [];
   if (testCase.id.startsWith('ENV-')) return envNeeds(testCase);
+  if (testCase.id.startsWith('TRG-')) return triggerNeeds(testCase);
   if (/^GEN-.*-VALID-V[12]$/.test(testCase.id)) return genValidNeeds(testCase, gen);
   const rule = SCENARIO_NEEDS.find(([match]) => match.test(testCase.id));
   return rule === undefined ? [] : rule[1](settings, gen);

@@ -12,9 +12,9 @@ import {
   isUnavailable,
   needsTransaction,
   readInputs,
+  runInputContext,
   transactionReadInputs,
   writeBodies,
-  type InputContext,
   type TransactionRef,
 } from './representative-inputs.ts';
 
@@ -147,14 +147,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   const { session, fixtures } = options;
   const operations = options.operations ?? OPERATIONS;
   const progress = options.progress ?? (() => undefined);
-  const tag = (options.runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
-  let counter = 0;
-  const ctx: InputContext = {
-    fixtures,
-    settings: session.settings,
-    mapping: session.config.fieldMapping,
-    newCorrelationId: () => `gh-drift-${tag}-${++counter}`,
-  };
+  const ctx = runInputContext(session, fixtures, 'drift', options.runTag);
   const results = new Map<string, OperationObservation>();
   const refs: TransactionRef[] = [];
   const done = (obs: OperationObservation): void => {

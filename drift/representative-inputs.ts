@@ -20,6 +20,21 @@ export interface InputContext {
 }
 
 /**
+ * The input context of one run against the session's target: correlationIds `gh-<command>-<tag>-<n>`, the tag the
+ * run's (or a random one), at most 20 characters, so a run's transactions can be told apart in the target's records.
+ */
+export function runInputContext(
+  session: { readonly settings: ConformanceSettings; readonly config: { readonly fieldMapping: FieldMapping } },
+  fixtures: Fixtures,
+  command: string,
+  runTag: string | undefined,
+): InputContext {
+  const tag = (runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
+  let counter = 0;
+  return { fixtures, settings: session.settings, mapping: session.config.fieldMapping, newCorrelationId: () => `gh-${command}-${tag}-${++counter}` };
+}
+
+/**
  * How many inputs per operation unless its input rule says (`samples`): reads up to one per lookup country or SKU
  * category (they cost nothing); one body per write, since each charges money and a migration sends it again for its latency.
  */

@@ -10,6 +10,7 @@ import {
   isUnavailable,
   needsTransaction,
   readInputs,
+  runInputContext,
   transactionReadInputs,
   writeBodies,
   type InputContext,
@@ -202,14 +203,7 @@ export async function planMigration(session: TargetSession, options: Pick<Migrat
   const load = options.load ?? DEFAULT_LOAD;
   const pairs = selectPairs(options.pairs);
   const fixtures = await discoverCatalog(session, options.stop);
-  const tag = (options.runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
-  let counter = 0;
-  const ctx: InputContext = {
-    fixtures,
-    settings: session.settings,
-    mapping: session.config.fieldMapping,
-    newCorrelationId: () => `gh-mig-${tag}-${++counter}`,
-  };
+  const ctx = runInputContext(session, fixtures, 'mig', options.runTag);
   const bodies = new Map<string, Record<string, unknown>[] | Unavailable>();
   const charges: PlannedCharge[] = [];
   for (const pair of pairs.filter((p) => p.v1.method === 'POST')) {

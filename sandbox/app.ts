@@ -292,10 +292,23 @@ function describeFrameworkError(error: FastifyError, bodyLimit: number): { statu
   return { status: 500, key: 'internalError', message: 'Internal error in the sandbox' };
 }
 
-export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp> {
-  const profile = typeof options.profile === 'object' ? options.profile : getProfile(options.profile ?? 'faithful');
-  const resolved = resolveOptions(options, profile);
-  const { password, ...publicOptions } = resolved;
+/** What the steps of buildApp share: the options in effect, the routes' world, the counters, hooks and credentials. */
+interface AppParts {
+  readonly resolved: ResolvedSandboxOptions & { password: string };
+  readonly profile: SandboxProfile;
+  readonly env: SandboxEnv;
+  readonly store: SandboxStore;
+  readonly stats: SandboxStats;
+  readonly hooks: ProfileHooks;
+  /** The one envelope sender every answer leaves through. */
+  readonly send: EnvelopeSender;
+  readonly isAuthorized: (headers: Record<string, string | undefined>) => boolean;
+  /** The 401 answer (with WWW-Authenticate) for a request without valid credentials. */
+  readonly unauthorized: (reply: FastifyReply, ctx: SendContext) => FastifyReply;
+}
+
+/** The routes' world (catalog data, store, behaviour), the counters, the profile's hooks and the credential check. */
+function createParts(options: SandboxOptions, profile: SandboxProfile, resolved: AppParts['resolved']): AppParts {
   const { behaviour } = resolved;
   let data: SandboxData;
   try {
@@ -316,19 +329,26 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
   };
   const hooks: ProfileHooks = withCorruption(profile.hooks ?? {}, profile.corruptions, resolved.seed, stats);
   const send = createEnvelopeSender(hooks);
-  const authorized = createBasicAuthCheck(resolved.user, password);
-  const latencyMs = scaled(env, behaviour.responseLatencyMs);
-  const jitterMs = scaled(env, behaviour.responseLatencyJitterMs);
-  const jitter = createRng(resolved.seed ^ 0x1a7e);
-  const responseDelay = (): number => latencyMs + (jitterMs > 0 ? jitter.next() * jitterMs : 0);
+  const authorized = createBasicAuthCheck(resolved.user, resolved.password);
+  const isAuthorized = (headers: Record<string, string | undefined>): boolean => !behaviour.requireAuth || authorized(headers['authorization']);
+  const unauthorized = (reply: FastifyReply, ctx: SendContext): FastifyReply =>
+    send(reply, ctx, {
+      envelope: failure(env.codes, 'unauthorized', 'Authentication failed: send valid HTTP Basic credentials'),
+      httpStatus: 401,
+      headers: { 'www-authenticate': WWW_AUTHENTICATE },
+    });
+  return { resolved, profile, env, store, stats, hooks, send, isAuthorized, unauthorized };
+}
 
+/** Fastify with the sandbox's JSON-only body parser; routing failures go to `onFrameworkError` once it is set. */
+function createFastify(resolved: AppParts['resolved']): { fastify: FastifyInstance; frameworkErrors: { handler: FrameworkErrorHandler } } {
   // Routing failures (bad URL encoding, over-long parameters) skip the error handler unless handed over here.
-  let onFrameworkError: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void = () => undefined;
+  const frameworkErrors: { handler: FrameworkErrorHandler } = { handler: () => undefined };
   const fastify = Fastify({
     logger: resolved.logger,
     bodyLimit: resolved.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: (error, request, reply) => onFrameworkError(error, request, reply),
+    frameworkErrors: (error, request, reply) => frameworkErrors.handler(error, request, reply),
   });
   // Only JSON bodies: text/plain (fastify's other default) becomes a 415 like any other content type.
   fastify.removeContentTypeParser('text/plain');
@@ -339,10 +359,18 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     if (parsed.ok) done(null, parsed.value);
     else done(parsed.error, undefined);
   });
+  return { fastify, frameworkErrors };
+}
 
-  const routeConfig = (request: FastifyRequest): { operationId?: string; internal?: boolean } | undefined =>
-    request.routeOptions?.config as { operationId?: string; internal?: boolean } | undefined;
-  const isInternal = (request: FastifyRequest): boolean => routeConfig(request)?.internal === true;
+type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
+
+const routeConfig = (request: FastifyRequest): { operationId?: string; internal?: boolean } | undefined =>
+  request.routeOptions?.config as { operationId?: string; internal?: boolean } | undefined;
+const isInternal = (request: FastifyRequest): boolean => routeConfig(request)?.internal === true;
+
+/** What every arrival meets first: the simulator header and the counters, then the fault profile's faults. */
+function registerArrival(fastify: FastifyInstance, parts: AppParts): void {
+  const { resolved, stats, store, env } = parts;
   // Counted first, before faults and credentials: "nothing reached the sandbox" must see every arrival.
   fastify.addHook('onRequest', async (request, reply) => {
     // Every answer names the simulator, so a run against it (embedded or standalone) never passes as a gateway's.
@@ -362,15 +390,11 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
       onFault: (kind, operationId) => stats.fault(kind, operationId),
     });
   }
+}
 
-  const unauthorized = (reply: FastifyReply, ctx: SendContext): FastifyReply =>
-    send(reply, ctx, {
-      envelope: failure(env.codes, 'unauthorized', 'Authentication failed: send valid HTTP Basic credentials'),
-      httpStatus: 401,
-      headers: { 'www-authenticate': WWW_AUTHENTICATE },
-    });
-  const isAuthorized = (headers: Record<string, string | undefined>): boolean => !behaviour.requireAuth || authorized(headers['authorization']);
-
+/** An unknown path (a web server's plain 404 unless the profile wants the envelope) and fastify's own failures. */
+function registerFallbacks(fastify: FastifyInstance, parts: AppParts, frameworkErrors: { handler: FrameworkErrorHandler }): void {
+  const { env, hooks, send, isAuthorized, unauthorized, resolved } = parts;
   fastify.setNotFoundHandler((request, reply) => {
     const req = {
       method: request.method,
@@ -382,13 +406,12 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     hooks.onRequest?.(req);
     const ctx: SendContext = { operationId: '', query: req.query, body: req.body, headers: req.headers };
     if (!isAuthorized(req.headers)) return unauthorized(reply, ctx);
-    if (!behaviour.unknownPathEnvelope) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('Not Found');
+    if (!env.behaviour.unknownPathEnvelope) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('Not Found');
     return send(reply, ctx, {
       envelope: failure(env.codes, 'unknownPath', `No operation at ${request.method} ${echo(req.path)}`),
       httpStatus: 404,
     });
   });
-
   const answerError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const operationId = (request.routeOptions?.config as { operationId?: string } | undefined)?.operationId ?? '';
     const headers = request.headers as Record<string, string | undefined>;
@@ -399,77 +422,96 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     return send(reply, ctx, { envelope: failure(env.codes, key, message), httpStatus: status });
   };
   fastify.setErrorHandler(answerError);
-  onFrameworkError = answerError;
+  frameworkErrors.handler = answerError;
+}
 
-  const finish = (reply: FastifyReply, ctx: SendContext, result: RouteReply): FastifyReply | Promise<FastifyReply> => {
+/** How an answer leaves: after the profile's response latency and slow-op share, through the envelope sender. */
+function createFinish(parts: AppParts): (reply: FastifyReply, ctx: SendContext, result: RouteReply) => FastifyReply | Promise<FastifyReply> {
+  const { env, store, send, resolved } = parts;
+  const { behaviour } = env;
+  const latencyMs = scaled(env, behaviour.responseLatencyMs);
+  const jitterMs = scaled(env, behaviour.responseLatencyJitterMs);
+  const jitter = createRng(resolved.seed ^ 0x1a7e);
+  const responseDelay = (): number => latencyMs + (jitterMs > 0 ? jitter.next() * jitterMs : 0);
+  return (reply, ctx, result) => {
     const base = latencyMs > 0 || jitterMs > 0 ? responseDelay() : 0;
     // slow-op: the operation takes longer by a fraction of all the time the sandbox spends on it (held + handling).
     const slowdown = behaviour.operationSlowdown[ctx.operationId] ?? 0;
     const delay = slowdown > 0 ? base + slowdown * (base + reply.elapsedTime) : base;
     return delay > 0 ? store.sleep(delay).then(() => send(reply, ctx, result)) : send(reply, ctx, result);
   };
+}
 
-  // fail-op: an exact, evenly spread share of an operation's requests (the k-th fails when floor(k·share) steps up).
+/** fail-op: an exact, evenly spread share of an operation's requests (the k-th fails when floor(k·share) steps up). */
+function createFailureDue(behaviour: SandboxBehaviour): (operationId: string) => ResponseCodeKey | undefined {
   const failureCounts = new Map<string, number>();
-  const failureDue = (operationId: string): ResponseCodeKey | undefined => {
+  return (operationId) => {
     const plan = behaviour.operationFailures[operationId];
     if (plan === undefined || plan.share <= 0) return undefined;
     const k = (failureCounts.get(operationId) ?? 0) + 1;
     failureCounts.set(operationId, k);
     return Math.floor(k * plan.share) > Math.floor((k - 1) * plan.share) ? plan.key : undefined;
   };
+}
 
-  const routeHandler = (op: Operation, handler: RouteHandler, sender: EnvelopeSender) => {
-    const localized = op.localized && behaviour.localize;
-    return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
-      let query = plainQuery(request.query);
-      let headers = request.headers as Record<string, string | undefined>;
-      let body: unknown = request.body;
-      if (hooks.onRequest !== undefined) {
-        const req = { operationId: op.id, method: request.method, path: pathOf(request), query, headers: { ...headers }, body };
-        hooks.onRequest(req);
-        ({ query, headers, body } = req);
-      }
-      const ctx: SendContext = { operationId: op.id, query, body, headers };
-      if (!isAuthorized(headers)) {
-        unauthorized(reply, ctx);
-        return undefined;
-      }
-      const parsed = readArgs(op, request.params as Record<string, string>, query);
-      if (!parsed.ok) {
-        sender(reply, ctx, { envelope: failure(env.codes, 'invalidRequest', `Invalid request: ${parsed.message}`) });
-        return undefined;
-      }
-      const failWith = failureDue(op.id);
-      if (failWith !== undefined) {
-        // fail-op: answered before any processing, so nothing is charged or stored.
-        const held = finish(reply, ctx, { envelope: failure(env.codes, failWith, `${env.codes[failWith].message} (sandbox profile: a share of ${op.id} fails)`) });
-        return held instanceof Promise ? held.then(() => reply) : undefined;
-      }
-      const lang = localized ? parseAcceptLanguage(headers['accept-language']) : 'en';
-      const result = handler({ op, env, args: parsed.args, body, lang });
-      const done = result instanceof Promise ? result.then((r) => finish(reply, ctx, r)) : finish(reply, ctx, result);
-      // Returning the reply (a thenable) lets fastify wait for a held response without sending twice.
-      return done instanceof Promise ? done.then(() => reply) : undefined;
-    };
+type FastifyHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined;
+
+/** One operation's fastify handler: the profile's request hook, credentials, parameters, fail-op, then the route. */
+function routeHandler(parts: AppParts, pipeline: Pipeline, op: Operation, handler: RouteHandler): FastifyHandler {
+  const { env, hooks, send, isAuthorized, unauthorized } = parts;
+  const localized = op.localized && env.behaviour.localize;
+  return (request, reply) => {
+    let query = plainQuery(request.query);
+    let headers = request.headers as Record<string, string | undefined>;
+    let body: unknown = request.body;
+    if (hooks.onRequest !== undefined) {
+      const req = { operationId: op.id, method: request.method, path: pathOf(request), query, headers: { ...headers }, body };
+      hooks.onRequest(req);
+      ({ query, headers, body } = req);
+    }
+    const ctx: SendContext = { operationId: op.id, query, body, headers };
+    if (!isAuthorized(headers)) {
+      unauthorized(reply, ctx);
+      return undefined;
+    }
+    const parsed = readArgs(op, request.params as Record<string, string>, query);
+    if (!parsed.ok) {
+      send(reply, ctx, { envelope: failure(env.codes, 'invalidRequest', `Invalid request: ${parsed.message}`) });
+      return undefined;
+    }
+    const failWith = pipeline.failureDue(op.id);
+    if (failWith !== undefined) {
+      // fail-op: answered before any processing, so nothing is charged or stored.
+      const held = pipeline.finish(reply, ctx, { envelope: failure(env.codes, failWith, `${env.codes[failWith].message} (sandbox profile: a share of ${op.id} fails)`) });
+      return held instanceof Promise ? held.then(() => reply) : undefined;
+    }
+    const lang = localized ? parseAcceptLanguage(headers['accept-language']) : 'en';
+    const result = handler({ op, env, args: parsed.args, body, lang });
+    const done = result instanceof Promise ? result.then((r) => pipeline.finish(reply, ctx, r)) : pipeline.finish(reply, ctx, result);
+    // Returning the reply (a thenable) lets fastify wait for a held response without sending twice.
+    return done instanceof Promise ? done.then(() => reply) : undefined;
   };
+}
 
+/** The answer's way out and the fail-op counter, shared by every operation's handler. */
+interface Pipeline {
+  readonly finish: ReturnType<typeof createFinish>;
+  readonly failureDue: ReturnType<typeof createFailureDue>;
+}
+
+/** Every catalog operation at its path (an assumed write path as the target's settings name it), and the stats route. */
+function registerRoutes(fastify: FastifyInstance, parts: AppParts): void {
+  const pipeline: Pipeline = { finish: createFinish(parts), failureDue: createFailureDue(parts.env.behaviour) };
   for (const op of OPERATIONS) {
     const handler = handlerFor(op);
     if (handler === undefined) throw new HarnessError('GH_ERR_INTERNAL', `sandbox has no handler for operation ${op.id}`);
-    const path = resolved.writePaths[op.id] ?? op.path;
+    const path = parts.resolved.writePaths[op.id] ?? op.path;
     try {
-      fastify.route({
-        method: op.method,
-        url: path.replace(/\{(\w+)\}/g, ':$1'),
-        config: { operationId: op.id },
-        handler: routeHandler(op, handler, send),
-      });
+      fastify.route({ method: op.method, url: path.replace(/\{(\w+)\}/g, ':$1'), config: { operationId: op.id }, handler: routeHandler(parts, pipeline, op, handler) });
     } catch (error) {
       throw configError(`cannot register ${op.id} at ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-
   // The sandbox's own counters (not a gateway operation): same credentials, never counted, never faulted.
   fastify.route({
     method: 'GET',
@@ -477,18 +519,30 @@ export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp
     config: { internal: true },
     handler: (request, reply) => {
       const headers = request.headers as Record<string, string | undefined>;
-      if (!isAuthorized(headers)) return unauthorized(reply, { operationId: '', query: {}, body: undefined, headers });
-      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(stats.snapshot()));
+      if (!parts.isAuthorized(headers)) return parts.unauthorized(reply, { operationId: '', query: {}, body: undefined, headers });
+      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(parts.stats.snapshot()));
     },
   });
+}
 
+/** The embedded sandbox, ready (never listening): options resolved, the routes' world built, every route registered. */
+export async function buildApp(options: SandboxOptions = {}): Promise<SandboxApp> {
+  const profile = typeof options.profile === 'object' ? options.profile : getProfile(options.profile ?? 'faithful');
+  const resolved = resolveOptions(options, profile);
+  const { password: _password, ...publicOptions } = resolved;
+  const parts = createParts(options, profile, resolved);
+  const { fastify, frameworkErrors } = createFastify(resolved);
+  registerArrival(fastify, parts);
+  registerFallbacks(fastify, parts, frameworkErrors);
+  registerRoutes(fastify, parts);
   await fastify.ready();
 
+  const { store, stats, env } = parts;
   let closing: Promise<void> | undefined;
   return {
     fastify,
     store,
-    data,
+    data: env.data,
     options: publicOptions,
     profile,
     stats,

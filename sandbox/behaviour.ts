@@ -1,26 +1,22 @@
 // Every behaviour of the sandbox that the spec states as a table, or leaves open, kept as data with faithful defaults.
 // Profiles and options override these fields (never code paths), so a planted bug or a different gateway is one object.
+import { CATALOG_TRIGGERS, type CatalogTrigger } from '../api/operations.ts';
+import type { TriggerMatch } from '../api/triggers.ts';
 import { DEFAULT_RESPONSE_CODES } from './error-codes.ts';
 import { TRANSACTION_KINDS } from './store.ts';
 import type { TransactionKind } from './store.ts';
 import type { ResponseCodeEntry, ResponseCodeKey, ResponseCodeTable } from './error-codes.ts';
 
-/** What a trigger looks at; every field given must match. */
-export interface TriggerMatch {
-  /** The mobile number (digits as sent) ends with this. */
-  readonly mobileSuffix?: string;
-  /** The mobile number starts with this. */
-  readonly mobilePrefix?: string;
-  readonly skuId?: number;
-  /** The amount is below the denomination's minimum (in the currency the amount is expressed in). */
-  readonly amountBelowMin?: boolean;
-}
+/** What a trigger looks at (api/triggers.ts); every field given must match. */
+export type { TriggerMatch };
 
 /** What a matching trigger does: hold the response (status answers '852' meanwhile) or answer with a code. */
 export type TriggerEffect = { readonly delayMs: number } | { readonly respond: ResponseCodeKey };
 
 export interface TriggerRule {
   readonly id: string;
+  /** The purpose of the writes it applies to (api/operations.ts), e.g. 'transaction.topup'. */
+  readonly purpose: string;
   /** The spec's row, quoted. */
   readonly rule: string;
   readonly match: TriggerMatch;
@@ -120,39 +116,20 @@ export const DEFAULT_FUNDS = 10_000;
  */
 export const LOAD_SANDBOX_FUNDS = 1_000_000_000;
 
-/** The spec's trigger table, row by row. */
-export const SPEC_TRIGGERS: readonly TriggerRule[] = Object.freeze([
-  {
-    id: 'TRG-666666',
-    rule: 'Mobile number ends with 666666 | Response delayed about 120 seconds',
-    match: { mobileSuffix: '666666' },
-    effect: { delayMs: 120 * SECOND },
-  },
-  {
-    id: 'TRG-555555',
-    rule: 'Mobile number ends with 555555 | Response delayed 90 seconds',
-    match: { mobileSuffix: '555555' },
-    effect: { delayMs: 90 * SECOND },
-  },
-  {
-    id: 'TRG-510',
-    rule: 'Mobile number ends with 510 | responseCode 510',
-    match: { mobileSuffix: '510' },
-    effect: { respond: 'outOfStock' },
-  },
-  {
-    id: 'TRG-001',
-    rule: 'Number starts with 1876 and ends with 888, skuId 193, amount below the minimum of that denomination (5.00 USD) | responseCode 001',
-    match: { mobilePrefix: '1876', mobileSuffix: '888', skuId: 193, amountBelowMin: true },
-    effect: { respond: 'amountOutOfRange' },
-  },
-  {
-    id: 'TRG-500',
-    rule: 'Mobile number ends with 500 | responseCode 500',
-    match: { mobileSuffix: '500' },
-    effect: { respond: 'accountNotActivated' },
-  },
-]);
+/** The answer a trigger's code is: the faithful table's key for it (a profile that renumbers codes keeps the meaning). */
+function respondKey(code: string): ResponseCodeKey {
+  const key = (Object.keys(DEFAULT_RESPONSE_CODES) as ResponseCodeKey[]).find((k) => DEFAULT_RESPONSE_CODES[k].code === code);
+  if (key === undefined) throw new Error(`trigger responseCode '${code}' is not in sandbox/error-codes.ts`);
+  return key;
+}
+
+function triggerRule(row: CatalogTrigger): TriggerRule {
+  const effect: TriggerEffect = 'code' in row.effect ? { respond: respondKey(row.effect.code) } : { delayMs: row.effect.delayMs };
+  return { id: `TRG-${row.key}`, purpose: row.purpose, rule: row.rule, match: row.match, effect };
+}
+
+/** The catalog's trigger tables (the spec's, for top-up), row by row. */
+export const SPEC_TRIGGERS: readonly TriggerRule[] = Object.freeze(CATALOG_TRIGGERS.map(triggerRule));
 
 export const DEFAULT_BEHAVIOUR: Readonly<SandboxBehaviour> = Object.freeze<SandboxBehaviour>({
   triggers: [...SPEC_TRIGGERS],

@@ -126,7 +126,7 @@ export const filterCaseId = (spec: FilterSpec): string =>
   `FILTERS-${spec.operationId.slice(0, 2).toUpperCase()}-${OP_TAG[spec.operationId] ?? spec.operationId}-${spec.param.toUpperCase()}`;
 
 /** A comparable form of a record's value: numbers for int fields, upper-case codes (countryCode=jm matches JM). */
-function valueAt(record: unknown, path: string, kind: 'int' | 'code'): number | string | undefined {
+export function valueAt(record: unknown, path: string, kind: 'int' | 'code'): number | string | undefined {
   if (kind === 'int') return readNumber(record, path);
   return readString(record, path)?.toUpperCase();
 }
@@ -147,6 +147,22 @@ export interface FilterVerdict {
   readonly message: string;
   readonly expected: string;
   readonly received: string;
+}
+
+/** judgeFiltered for one field filter: a record matches when its value at `path` (as `kind`) is `value`. */
+export function judgeFilteredValue(
+  filtered: readonly Record<string, unknown>[],
+  path: string,
+  kind: 'int' | 'code',
+  what: string,
+  value: number | string,
+  expectedCount: number | undefined,
+): FilterVerdict | 'unreadable' | undefined {
+  const matches = (r: Record<string, unknown>): boolean | undefined => {
+    const got = valueAt(r, path, kind);
+    return got === undefined ? undefined : got === value;
+  };
+  return judgeFiltered(filtered, matches, (r) => String(readField(r, path)), what, expectedCount);
 }
 
 /**
@@ -206,16 +222,7 @@ async function byField(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge,
   const filtered = await ctx.call(spec.operationId, { query: { [spec.param]: value as number | string } });
   if (!ctx.check(successful, filtered)) return;
   const expectedCount = spec.paged === true ? undefined : values.filter((v) => v === value).length;
-  const verdict = judgeFiltered(
-    records(filtered),
-    (r) => {
-      const got = valueAt(r, path, judge.kind);
-      return got === undefined ? undefined : got === value;
-    },
-    (r) => String(readField(r, path)),
-    `${spec.param}=${String(value)}`,
-    expectedCount,
-  );
+  const verdict = judgeFilteredValue(records(filtered), path, judge.kind, `${spec.param}=${String(value)}`, value as number | string, expectedCount);
   report(ctx, filtered, verdict, judge.label, path);
 }
 

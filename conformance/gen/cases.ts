@@ -1,10 +1,10 @@
 // The GEN properties: every write's request schema over its whole input space (gen/writes.ts: valid → accepted; one stated
 // keyword broken by any distance → refused, nothing charged), filters for every catalog value, cursor walks for every pageSize, money sequences.
 import fc from 'fast-check';
-import { readField, readNumber, readString } from '../../api/field-mapping.ts';
+import { readNumber } from '../../api/field-mapping.ts';
 import { getOperation } from '../../api/operations.ts';
 import { notSuccessful, successful } from '../checks.ts';
-import { FILTERS, FILTER_ROWS, filterCaseId, judgeFiltered, type FilterSpec } from '../cases/filters.ts';
+import { FILTERS, FILTER_ROWS, filterCaseId, judgeFilteredValue, valueAt, type FilterSpec } from '../cases/filters.ts';
 import { SECTION, records } from '../cases/common.ts';
 import { cursorAfter } from '../cases/page.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
@@ -108,9 +108,6 @@ function pageSizesOutside(options: GenOptions): ConformanceCase {
 
 type FieldJudge = Extract<FilterSpec['judge'], { by: 'field' }>;
 
-const valueOf = (record: unknown, path: string, kind: 'int' | 'code'): number | string | undefined =>
-  kind === 'int' ? readNumber(record, path) : readString(record, path)?.toUpperCase();
-
 function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions): ConformanceCase {
   const op = getOperation(spec.operationId);
   let listing: Record<string, unknown>[] = [];
@@ -126,7 +123,7 @@ function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions):
       const all = await ctx.call(spec.operationId, spec.paged === true ? { query: { pageSize: 100 } } : {});
       if (!ctx.check(successful, all)) ctx.skip(`the unfiltered ${spec.operationId} listing could not be read`);
       listing = records(all);
-      const values = [...new Set(listing.map((r) => valueOf(r, path, judge.kind)).filter((v): v is number | string => v !== undefined))];
+      const values = [...new Set(listing.map((r) => valueAt(r, path, judge.kind)).filter((v): v is number | string => v !== undefined))];
       if (values.length < 2) ctx.skip(`fewer than two distinct ${judge.label} values in ${spec.operationId}: filtering cannot be shown`);
       return fc.record({ value: fc.constantFrom(...values), lang: fc.constantFrom(...LANGUAGES) });
     },
@@ -135,17 +132,8 @@ function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions):
       const path = judge.path(probe.mapping);
       const filtered = await probe.call(spec.operationId, { query: { [spec.param]: value }, acceptLanguage: lang });
       if (!probe.check(successful, filtered)) return;
-      const expectedCount = spec.paged === true ? undefined : listing.filter((r) => valueOf(r, path, judge.kind) === value).length;
-      const verdict = judgeFiltered(
-        records(filtered),
-        (r) => {
-          const got = valueOf(r, path, judge.kind);
-          return got === undefined ? undefined : got === value;
-        },
-        (r) => String(readField(r, path)),
-        `${spec.param}=${String(value)}`,
-        expectedCount,
-      );
+      const expectedCount = spec.paged === true ? undefined : listing.filter((r) => valueAt(r, path, judge.kind) === value).length;
+      const verdict = judgeFilteredValue(records(filtered), path, judge.kind, `${spec.param}=${String(value)}`, value, expectedCount);
       if (verdict === undefined || verdict === 'unreadable') return;
       probe.fail({ ...verdict, operation: spec.operationId, request: filtered.request });
     },

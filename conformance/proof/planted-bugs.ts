@@ -579,7 +579,7 @@ const PER_CASE_BUGS: SandboxProfile[] = [
   },
 ];
 
-export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
+const HAND_WRITTEN_BUGS: SandboxProfile[] = [
   {
     name: 'bug-auth-not-required',
     description: 'Planted bug: serves every operation without checking credentials.',
@@ -917,3 +917,20 @@ export const PLANTED_BUG_PROFILES: SandboxProfile[] = [
   },
   ...PER_CASE_BUGS,
 ];
+
+/**
+ * A bug for each trigger row no hand-written profile proves (a write's own trigger table, as a new operation brings):
+ * the sandbox ignores that row, so the write goes through and the row's TRG cases fail. Derived from the catalog, so a
+ * trigger added as catalog data (api/triggers.ts) is proven without an edit here.
+ */
+function ignoredTriggerBugs(written: readonly SandboxProfile[]): SandboxProfile[] {
+  const proven = new Set(written.flatMap((profile) => profile.plantedBug?.expectedFailingCases ?? []));
+  return SPEC_TRIGGERS.filter((row) => !proven.has(`${row.id}-V1`) && !proven.has(`${row.id}-V2`)).map((row) => ({
+    name: `bug-${row.id.toLowerCase()}-ignored`,
+    description: `Planted bug: the sandbox ignores the trigger ${row.id} of ${row.purpose}; the request is processed as an ordinary one.`,
+    behaviour: { triggers: SPEC_TRIGGERS.filter((other) => other !== row) },
+    plantedBug: { rule: row.rule, specSection: 'Errors / Sandbox simulation triggers', expectedFailingCases: both(row.id) },
+  }));
+}
+
+export const PLANTED_BUG_PROFILES: SandboxProfile[] = [...HAND_WRITTEN_BUGS, ...ignoredTriggerBugs(HAND_WRITTEN_BUGS)];

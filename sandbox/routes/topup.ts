@@ -62,7 +62,7 @@ function decideTopup(ctx: RouteContext, body: TopupRequest): Decision {
   if (refusedCurrency !== undefined) return refusedCurrency;
 
   const bounds = boundsFor(sku, meta, currency);
-  const trigger = matchTrigger(env, { mobile: body.mobile, skuId: sku.skuId, amount: body.amount, bounds });
+  const trigger = matchTrigger(env, { purpose: ctx.op.purpose, mobile: body.mobile, skuId: sku.skuId, amount: body.amount, bounds });
   if (trigger !== undefined && 'respond' in trigger.effect) {
     const key = trigger.effect.respond;
     const message = key === 'amountOutOfRange' ? denominationRangeMessage(sku, bounds) : undefined;

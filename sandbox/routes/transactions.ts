@@ -210,6 +210,8 @@ export function numberRefusal(ctx: RouteContext, mobile: string, countryCode: st
 
 /** The facts a trigger looks at. */
 export interface TriggerInput {
+  /** The write's purpose (`ctx.op.purpose`): a trigger row applies to the writes of its purpose only. */
+  purpose: string;
   mobile: string;
   skuId: number;
   amount: number;
@@ -220,7 +222,8 @@ export interface TriggerInput {
 export function matchTrigger(env: SandboxEnv, input: TriggerInput): TriggerRule | undefined {
   if (env.mode !== 'sandbox') return undefined;
   const digits = normalizeMobile(input.mobile) ?? input.mobile;
-  return env.behaviour.triggers.find(({ match }) => {
+  return env.behaviour.triggers.find(({ purpose, match }) => {
+    if (purpose !== input.purpose) return false;
     if (match.mobileSuffix !== undefined && !digits.endsWith(match.mobileSuffix)) return false;
     if (match.mobilePrefix !== undefined && !digits.startsWith(match.mobilePrefix)) return false;
     if (match.skuId !== undefined && match.skuId !== input.skuId) return false;

@@ -1,7 +1,7 @@
-// A made-up operation added through exactly the files of ARCHITECTURE.md's recipe (catalog entry with its input rule,
+// Made-up operations added through exactly the files of ARCHITECTURE.md's recipe (catalog entry with its input rule,
 // request schema, sandbox handler, and the pin), as edits a test applies to a copy of the tree to prove the recipe true.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { applyEdits, type MadeUp, type RecipeEdit } from './edits.ts';
+import { MADE_UP_CHARGING } from './made-up-charging-write.ts';
 
 /** The made-up operation: a quote for a top-up (v2, never charged), with an RTR SKU, an amount and a number. */
 export const MADE_UP = Object.freeze({
@@ -9,13 +9,6 @@ export const MADE_UP = Object.freeze({
   path: '/api/v2/transaction/topup-quote',
   body: 'topup-quote',
 });
-
-/** One edit: a new file, or text put after the line that contains the anchor. */
-export interface RecipeEdit {
-  readonly file: string;
-  readonly anchor?: string;
-  readonly text: string;
-}
 
 const SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -51,11 +44,12 @@ function quoteTopup(ctx: RouteContext): RouteReply {
 }
 `;
 
-/** The edits, file by file: the recipe's three files and the pin. */
-export const RECIPE_EDITS: readonly RecipeEdit[] = [
+/** The quote's edits, file by file: the recipe's three files and its pin row. */
+const QUOTE_EDITS: readonly RecipeEdit[] = [
+  // First among the v2-only writes.
   {
     file: 'api/operations.ts',
-    anchor: "write(version, { name: 'estimated-cost'",
+    anchor: 'ops.push(',
     text:
       "      write(version, { name: 'topup-quote', group: 'estimated-cost', body: 'topup-quote', summary: 'Top-up quote (made up)', " +
       "assumedPath: `${prefix}/transaction/topup-quote`, charges: false, inputs: { sku: { category: 'Rtr' }, " +
@@ -67,22 +61,44 @@ export const RECIPE_EDITS: readonly RecipeEdit[] = [
   { file: 'api/operations.test.ts', anchor: "['v2.transaction.estimated-cost', 'POST'", text: `  ['${MADE_UP.id}', 'POST', '${MADE_UP.path}', 'object', []],` },
 ];
 
+/** The quote: a v2-only write that never charges. */
+export const MADE_UP_QUOTE: MadeUp = Object.freeze({ ids: [MADE_UP.id], name: MADE_UP.body, group: 'estimated-cost', edits: QUOTE_EDITS });
+
+/** A count of the pin (api/operations.test.ts) the made-up operations change. */
+function pinCount(replace: string, text: string): RecipeEdit {
+  return { file: 'api/operations.test.ts', replace, text };
+}
+
+/**
+ * The pin's counts, written by hand like the pin itself: three more operations (the quote, v2 only and not charging;
+ * the data top-up in v1 and v2, charging, a pair), all writes with an assumed path.
+ */
+const PIN_COUNTS: readonly RecipeEdit[] = [
+  pinCount('has exactly the 48 operations', 'has exactly the 51 operations'),
+  pinCount('expect(SPEC).toHaveLength(48)', 'expect(SPEC).toHaveLength(51)'),
+  pinCount('15 writes (7 v1 + 8 v2)', '18 writes (8 v1 + 10 v2)'),
+  pinCount('expect(writes).toHaveLength(15)', 'expect(writes).toHaveLength(18)'),
+  // v2 first: v1's new count is v2's old one.
+  pinCount("op.method === 'POST')).toHaveLength(8)", "op.method === 'POST')).toHaveLength(10)"),
+  pinCount("op.method === 'POST')).toHaveLength(7)", "op.method === 'POST')).toHaveLength(8)"),
+  pinCount('expect(assumed).toHaveLength(13)', 'expect(assumed).toHaveLength(16)'),
+  pinCount("id !== 'v2.transaction.estimated-cost'", `id !== 'v2.transaction.estimated-cost' && id !== '${MADE_UP.id}'`),
+  pinCount('the 14 charging writes', 'the 16 charging writes'),
+  pinCount('expect(charging).toHaveLength(14)', 'expect(charging).toHaveLength(16)'),
+  pinCount('expect(pairs).toHaveLength(20)', 'expect(pairs).toHaveLength(21)'),
+  pinCount("'v2.transaction.estimated-cost',\n", `'v2.transaction.estimated-cost',\n'${MADE_UP.id}',\n`),
+];
+
+/** The made-up operations, each with the edits of its recipe files. */
+export const MADE_UPS: readonly MadeUp[] = [MADE_UP_QUOTE, MADE_UP_CHARGING];
+
+/** Every edit: each operation's, then the pin's counts. */
+export const RECIPE_EDITS: readonly RecipeEdit[] = [...MADE_UPS.flatMap((made) => made.edits), ...PIN_COUNTS];
+
 /** The files the recipe touches (the test checks nothing else changes but what `npm run gen` derives). */
 export const RECIPE_FILES: readonly string[] = [...new Set(RECIPE_EDITS.map((edit) => edit.file))];
 
-/** Applies the edits under `root`; throws when an anchor is missing (the recipe's files changed shape). */
+/** Applies every edit under `root`; throws when an anchor or a replaced text is missing (the files changed shape). */
 export function applyRecipe(root: string): void {
-  for (const edit of RECIPE_EDITS) {
-    const path = join(root, edit.file);
-    if (edit.anchor === undefined) {
-      if (existsSync(path)) throw new Error(`${edit.file} exists already`);
-      writeFileSync(path, edit.text);
-      continue;
-    }
-    const lines = readFileSync(path, 'utf8').split('\n');
-    const at = lines.findIndex((line) => line.includes(edit.anchor as string));
-    if (at === -1) throw new Error(`${edit.file}: no line contains ${JSON.stringify(edit.anchor)}`);
-    lines.splice(at + 1, 0, edit.text);
-    writeFileSync(path, lines.join('\n'));
-  }
+  applyEdits(root, RECIPE_EDITS);
 }

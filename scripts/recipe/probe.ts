@@ -1,10 +1,16 @@
-// Runs inside a copy of the tree that has a made-up operation (scripts/recipe/made-up-operation.ts): shows it exercised
-// by conformance (AUTH, ENV, REQ), the mixed load scenario, drift and the OpenAPI export; prints one JSON line.
+// Runs inside a copy of the tree that has the made-up operations (scripts/recipe/made-up-operation.ts): shows each
+// exercised by conformance (AUTH, ENV, REQ, and a charging write's trigger rows with their derived planted bug and the
+// money plan), the mixed load scenario, drift and the OpenAPI export; prints one JSON line.
 import { tmpdir } from 'node:os';
 import { getOperation } from '../../api/operations.ts';
 import { createNodeTransport } from '../../client/node-transport.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { ALL_CASES } from '../../conformance/plan.ts';
+import { conformanceFundsLines } from '../../conformance/money-plan.ts';
+import { PLANTED_BUG_PROFILES } from '../../conformance/proof/planted-bugs.ts';
+import { triggerCaseOperation } from '../../conformance/cases/trg.ts';
+import type { ConformanceCase } from '../../conformance/types.ts';
+import { addProfiles } from '../../sandbox/index.ts';
 import { runConformanceSuite } from '../../conformance/run-suite.ts';
 import { settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
@@ -17,37 +23,51 @@ import { buildOpenApiDocument } from '../../openapi/build-document.ts';
 import { createProgress } from '../../reports/progress.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 
-const GROUPS = ['AUTH', 'ENV', 'REQ'];
+const GROUPS = ['AUTH', 'ENV', 'REQ', 'CATEGORY'];
 
-/** The conformance cases of the operation in the AUTH, ENV and REQ groups, run on the embedded sandbox. */
-async function conformance(id: string): Promise<Record<string, string>> {
+/** The operation's cases: its AUTH, ENV, REQ and CATEGORY cases, and the TRG cases of its trigger rows. */
+function casesOf(id: string): ConformanceCase[] {
+  return ALL_CASES.filter((c) => (c.id.endsWith(`-${id}`) && GROUPS.includes(c.group)) || triggerCaseOperation(c.id)?.id === id);
+}
+
+/** The cases' statuses on the embedded sandbox with this profile, each version's cases run in that version. */
+async function conformance(ids: readonly string[], profile: string): Promise<Record<string, string>> {
   const config = loadConfig({ cwd: tmpdir(), env: {} });
-  const cases = ALL_CASES.filter((c) => c.id.endsWith(`-${id}`) && GROUPS.includes(c.group));
-  const sandbox = await startEmbeddedSandbox(config, { profile: 'faithful', seed: 1 });
+  const sandbox = await startEmbeddedSandbox(config, { profile, seed: 1 });
+  const statuses: Record<string, string> = {};
   try {
-    const outcome = await runConformanceSuite({
-      config: { ...config, baseUrl: sandbox.url },
-      settings: settingsForSandbox(DEFAULT_SETTINGS, sandbox),
-      cases,
-      api: 'v2',
-      progress: createProgress({ stream: { write: () => true }, tty: false }),
-    });
-    if (outcome.kind !== 'run') return { unusable: outcome.reason };
-    return Object.fromEntries(outcome.run.cases.map((c) => [c.id, c.status]));
+    for (const id of ids) {
+      const outcome = await runConformanceSuite({
+        config: { ...config, baseUrl: sandbox.url },
+        settings: settingsForSandbox(DEFAULT_SETTINGS, sandbox),
+        cases: casesOf(id),
+        api: getOperation(id).version,
+        progress: createProgress({ stream: { write: () => true }, tty: false }),
+      });
+      if (outcome.kind !== 'run') return { unusable: outcome.reason };
+      for (const c of outcome.run.cases) statuses[c.id] = c.status;
+    }
+    return statuses;
   } finally {
     await sandbox.close();
   }
 }
 
-/** The mixed scenario on v2: setup, then the iterations of one schedule cycle whose action is the operation's purpose. */
+/** The money plan's lines of the operation's cases: which cases charge, and through which operation. */
+function moneyPlan(id: string): Record<string, string[]> {
+  const lines = conformanceFundsLines(casesOf(id), DEFAULT_SETTINGS, undefined);
+  return Object.fromEntries(lines.map((line) => [line.what, line.operations.map((op) => op.id)]));
+}
+
+/** The mixed scenario in the operation's version: setup, then the iterations of one schedule cycle whose action is the operation's purpose. */
 async function mixedScenario(id: string): Promise<{ inScenario: boolean; sent: string[]; warnings: string[] }> {
   const op = getOperation(id);
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'u', password: 'p', behaviour: { initialBalance: 1e9 } });
   const transport = createNodeTransport();
   try {
-    const run = await runInProcess('mixed', { url: sandbox.url, user: 'u', password: 'p', transport }, 'v2', (i) => entryFor(['v2'], i).action === op.purpose);
+    const run = await runInProcess('mixed', { url: sandbox.url, user: 'u', password: 'p', transport }, op.version, (i) => entryFor([op.version], i).action === op.purpose);
     const sent = run.exchanges.filter((e) => e.operation.id === id).map((e) => e.response.classification.outcome);
-    return { inScenario: scenarioOperations('mixed', 'v2').some((o) => o.id === id), sent, warnings: run.warnings };
+    return { inScenario: scenarioOperations('mixed', op.version).some((o) => o.id === id), sent, warnings: run.warnings };
   } finally {
     await transport.close();
     await sandbox.close();
@@ -73,10 +93,28 @@ function openapi(id: string): { operationId?: unknown; requestBody: boolean } {
   return { operationId: entry?.operationId, requestBody: entry?.requestBody !== undefined };
 }
 
+/** Everything the test reads, for one operation; a charging write's trigger rows also under their derived planted bug. */
+async function probeOperation(id: string): Promise<Record<string, unknown>> {
+  const op = getOperation(id);
+  const bug = op.triggers === undefined ? [] : PLANTED_BUG_PROFILES.filter((p) => p.plantedBug?.expectedFailingCases.some((c) => triggerCaseOperation(c)?.id === id));
+  const underBug: Record<string, Record<string, string>> = {};
+  for (const profile of bug) underBug[profile.name] = await conformance([id], profile.name);
+  return {
+    conformance: await conformance([id], 'faithful'),
+    underBug,
+    moneyPlan: moneyPlan(id),
+    mixed: await mixedScenario(id),
+    drift: await drift(id),
+    openapi: openapi(id),
+  };
+}
+
 async function main(): Promise<void> {
-  const id = process.argv[2];
-  if (id === undefined) throw new Error('usage: probe.ts <operation id>');
-  const result = { conformance: await conformance(id), mixed: await mixedScenario(id), drift: await drift(id), openapi: openapi(id) };
+  const ids = process.argv.slice(2);
+  if (ids.length === 0) throw new Error('usage: probe.ts <operation id>...');
+  addProfiles(PLANTED_BUG_PROFILES);
+  const result: Record<string, unknown> = {};
+  for (const id of ids) result[id] = await probeOperation(id);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
