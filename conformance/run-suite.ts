@@ -35,6 +35,11 @@ export interface SuiteRequest {
    * proved usable and before any case (ledger/funds.ts): a wallet that cannot cover it throws GH_ERR_FUNDS (exit 2).
    */
   readonly funds?: FundsPlan;
+  /**
+   * The cases and settings of the plan as the wallet fitted it (each elastic part of `funds` at its value: GEN's
+   * charging runs, the POLL top-ups); absent: `cases` and `settings` as given.
+   */
+  readonly fitted?: (values: ReadonlyMap<string, number>) => { readonly cases: readonly ConformanceCase[]; readonly settings: ConformanceSettings };
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
@@ -57,11 +62,11 @@ export function withSimulator(target: RunTarget, simulator: string | undefined):
 
 /** A run, or the one reason the target could not be used at all (nothing else was sent). */
 export type SuiteOutcome =
-  | { readonly kind: 'run'; readonly run: RunResult; readonly simulator?: string }
+  | { readonly kind: 'run'; readonly run: RunResult; readonly simulator?: string; readonly cuts: readonly string[] }
   | { readonly kind: 'unusable'; readonly reason: string; readonly startedAt: number; readonly durationMs: number };
 
 export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
-  const { config, settings, cases, api } = request;
+  const { config, api } = request;
   const plain = createNodeConformanceTarget(config);
   const seen = request.onResponse;
   const target: NodeConformanceTarget =
@@ -78,11 +83,13 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
           },
         };
   try {
-    const timing = timingFor(config, settings);
     const checkedAt = Date.now();
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
-    if (request.funds !== undefined) request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen));
+    const money = request.funds === undefined ? undefined : await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen);
+    if (money !== undefined) request.progress.line(money.line);
+    const { cases, settings } = money !== undefined && request.fitted !== undefined ? request.fitted(money.values) : request;
+    const timing = timingFor(config, settings);
     const env = { target, settings, timing, mapping: config.fieldMapping };
     let fixtures;
     try {
@@ -102,7 +109,7 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
         onProgress: (event) => progress.onEvent(event),
         ...(request.stop === undefined ? {} : { stop: request.stop }),
       });
-      return { kind: 'run', run, ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
+      return { kind: 'run', run, cuts: money?.cuts ?? [], ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
     } finally {
       progress.finish();
     }

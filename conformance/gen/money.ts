@@ -9,7 +9,7 @@ import type { Fixtures } from '../../target/fixtures.ts';
 import { StepFailed, type CaseContext, type ConformanceCase } from '../types.ts';
 import { bodyForSku } from '../bodies.ts';
 import { showId, showWrite, uniqueId, usableSkus, validWrite, type ValidWrite } from './arbitraries.ts';
-import type { GenOptions } from './options.ts';
+import { chargingRuns, type GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 
 const VERSION = 'v2';
@@ -172,7 +172,7 @@ class Status implements Command {
 }
 
 export function moneyCase(options: GenOptions): ConformanceCase {
-  return genCase<Iterable<Command>>(options, {
+  return genCase<Iterable<Command>>({ ...options, budget: { ...options.budget, runs: chargingRuns(options) } }, {
     id: 'GEN-MONEY-SEQUENCE-V2',
     title: 'top-ups, PINs and gift cards, status checks, gift card fetches and balance reads in any order: every transaction is found by its correlationId and stays final, the balance moves with every success and never with a failure',
     specSection: `${SECTION.writes} (Balance; Status check); ${SECTION.states}`,
