@@ -3,7 +3,7 @@
 import { CHEAP_AMOUNT_SPAN, cheapestSkus, faceAmount, validAmount, type CatalogSku, type ValidAmount } from '../api/catalog-facts.ts';
 import { EXIT, HarnessError } from '../api/errors.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { buildInputs, inputSkuOf, isNoInput, type InputWorld } from '../api/inputs.ts';
+import { buildInputs, CHARGING_PICKS, inputSkuOf, isNoInput, type InputSku, type InputWorld } from '../api/inputs.ts';
 import type { Operation } from '../api/operations.ts';
 import type { WalletTerms } from '../api/target-config.ts';
 import { formatMoney, fromCents, toCents } from './money-settings.ts';
@@ -40,16 +40,15 @@ export function readFunds(balance: number | undefined, terms: WalletTerms = 'aut
 
 /**
  * What a line's requests send. 'smallest' / 'highest': a SKU the one builder picks (api/inputs.ts, its first
- * PLANNED_PICKS candidates) at its smallest valid amount / its highest price (a case that sends a bound or a loan);
- * 'any-smallest': any SKU of the category at its smallest valid amount (a load picks at random among the builder's best);
+ * CHARGING_PICKS candidates, among which a load picks at random) at its smallest valid amount / its highest price (a
+ * case that sends a bound or a loan); 'smallest-unpriced': as 'smallest' from a catalog whose records show no wallet
+ * price, which the builder orders by skuId instead of cheapest first (the v1 SKU list a v1 load reads);
  * 'near-smallest': any SKU of the category, up to CHEAP_AMOUNT_SPAN above its smallest amount (GEN's top-ups);
  * 'cheapest': one of the category's cheapest SKUs (cheapestSkus, twice GEN's number), up to CHEAP_AMOUNT_SPAN above;
- * 'face': any SKU of the category at its amount in its face value currency (api/catalog-facts.ts faceAmount).
+ * 'face': any SKU of the category at its amount in its face value currency (api/catalog-facts.ts faceAmount);
+ * 'body': a request whose body is known before the run (migrate's planned charges), priced as the guard reserves it.
  */
-export type PlannedAmount = 'smallest' | 'highest' | 'any-smallest' | 'near-smallest' | 'face' | { readonly cheapest: number };
-
-/** Candidates of the builder priced per line: a run's picks may differ from the first (load picks at random among the best). */
-export const PLANNED_PICKS = 3;
+export type PlannedAmount = 'smallest' | 'smallest-unpriced' | 'highest' | 'near-smallest' | 'face' | { readonly cheapest: number } | { readonly body: unknown };
 
 /**
  * At most `count` charging requests, each one of `operations` (the most expensive counts): one priced item of a plan.
@@ -101,9 +100,15 @@ export interface PricedPlan {
 /** The SKUs an operation's valid requests may use (its input rule's category in the target's catalog). */
 export type SkusOf = (operation: Operation) => readonly CatalogSku[];
 
-/** The builder's view of a plain SKU list: every source filled, so only the SKUs and their amounts decide. */
-function planWorld(skus: readonly CatalogSku[]): InputWorld {
-  const views = skus.map(inputSkuOf);
+/**
+ * The builder's view of a plain SKU list: every source filled, so only the SKUs and their amounts decide. `priced`
+ * false: a catalog whose records show no wallet price (v1's), where the builder orders by skuId instead.
+ */
+function planWorld(skus: readonly CatalogSku[], priced: boolean): InputWorld {
+  const views = skus.map((sku): InputSku => {
+    const { price: _price, ...unpriced } = inputSkuOf(sku);
+    return priced ? inputSkuOf(sku) : unpriced;
+  });
   return { skus: () => views, mobile: () => '10000000', setting: (name) => (name === 'zipCode' ? 10001 : 'plan'), correlationId: () => 'plan', mapping: DEFAULT_FIELD_MAPPING };
 }
 
@@ -115,16 +120,19 @@ function pricedSkus(operation: Operation, amount: PlannedAmount, skus: readonly 
   };
   if (amount === 'near-smallest') return skus.map(near);
   if (amount === 'face') return skus.flatMap((sku) => (faceAmount(sku) === undefined ? [] : [{ sku, valid: faceAmount(sku) as ValidAmount }]));
-  if (amount === 'any-smallest') return skus.map((sku) => ({ sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) }));
-  if (typeof amount === 'object') return cheapestSkus(skus, amount.cheapest * 2).map(near);
-  const built = buildInputs(operation, planWorld(skus), { max: PLANNED_PICKS });
+  if (typeof amount === 'object') return 'cheapest' in amount ? cheapestSkus(skus, amount.cheapest * 2).map(near) : [];
+  const built = buildInputs(operation, planWorld(skus, amount !== 'smallest-unpriced'), { max: CHARGING_PICKS });
   if (isNoInput(built)) return [];
   const picked = built.flatMap((b) => skus.filter((s) => s.skuId === b.sku?.skuId).slice(0, 1));
-  return picked.map((sku) => (amount === 'smallest' ? { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) } : { sku }));
+  return picked.map((sku) => (amount === 'highest' ? { sku } : { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) }));
 }
 
 /** The most one request of the line can cost in the wallet currency, or undefined when none of its SKUs has a price. */
 export function unitPrice(operation: Operation, amount: PlannedAmount, skus: readonly CatalogSku[], prices: PriceBook, currency: string): number | undefined {
+  if (typeof amount === 'object' && 'body' in amount) {
+    const estimate = estimateCharge(operation, amount.body, prices, currency);
+    return estimate.bounded ? fromCents(toCents(estimate.wallet)) : undefined;
+  }
   let most: number | undefined;
   for (const { sku, valid } of pricedSkus(operation, amount, skus)) {
     const estimate = estimateCharge(operation, { skuId: sku.skuId, ...(valid ?? {}) }, prices, currency);
@@ -254,6 +262,16 @@ export function assertFundsCover(plan: FundsPlan, priced: PricedPlan, funds: Fun
 export function versionPlan(plan: FundsPlan, version: 'v1' | 'v2'): FundsPlan {
   const lines = plan.lines.map((l) => ({ ...l, operations: l.operations.filter((op) => op.version === version) })).filter((l) => l.operations.length > 0);
   return { ...plan, lines };
+}
+
+/** A plan of counted charging requests (baseline's --dry-run plan; migrate's planned bodies) as lines to price. */
+export function fundsPlanOf(what: string, items: ReadonlyArray<{ readonly operation: Operation; readonly count?: number; readonly body?: unknown }>): FundsPlan {
+  const counted = items.filter((i): i is typeof i & { count: number } => i.count !== undefined && i.count > 0);
+  return {
+    what,
+    lines: counted.map((i) => ({ operations: [i.operation], count: i.count, amount: i.body === undefined ? 'smallest' : { body: i.body }, what: i.operation.id })),
+    unbounded: items.filter((i) => i.count === undefined).map((i) => `${i.operation.id}: bounded by time only`),
+  };
 }
 
 /** The line said when the plan was priced and the run goes ahead (with what was cut to fit the wallet, when anything was). */

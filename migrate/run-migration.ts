@@ -61,7 +61,7 @@ export interface MigrationOptions {
    * most: the money side refuses here (throws) a plan its cap cannot cover, so no money is spent on a run that
    * cannot reach a verdict.
    */
-  readonly beforeCharging?: (charges: readonly PlannedCharge[]) => void;
+  readonly beforeCharging?: (charges: readonly PlannedCharge[]) => void | Promise<void>;
   /**
    * Aborted on SIGINT/SIGTERM: no pair starts after it (those left are not run, INTERRUPTED_REASON) and the pair
    * running sends no more latency requests.
@@ -226,7 +226,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   const load: LoadSettings = { ...(options.load ?? DEFAULT_LOAD), ...(options.stop === undefined ? {} : { stop: options.stop }) };
   progress(`reading the catalog of ${session.label}`);
   const plan = await planMigration(session, options);
-  options.beforeCharging?.(plan.charges);
+  await options.beforeCharging?.(plan.charges);
   const { pairs, ctx } = plan;
   const client = session.client;
   const results = new Map<string, PairResult>();
