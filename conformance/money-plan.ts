@@ -20,8 +20,8 @@ interface Need {
 }
 
 /** The elastic parts of a conformance plan: what a wallet too small for the whole plan cuts first. */
-export const GEN_CHARGING = 'GEN charging budget';
-export const POLL_TOPUPS = 'POLL top-ups';
+const GEN_CHARGING = 'GEN charging budget';
+const POLL_TOPUPS = 'POLL top-ups';
 /** The fewest POLL top-ups the case is meaningful with (settings pollLoadTransactions minimum). */
 const POLL_MIN = 6;
 

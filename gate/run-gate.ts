@@ -69,6 +69,8 @@ export interface GateOutcome {
   readonly unusable: boolean;
   /** What the run said about parts it did not run (no baseline: no drift check). */
   readonly notes: readonly string[];
+  /** What ran smaller to fit the wallet, and why (ledger/funds.ts fitPlan): for the verdict line; empty when nothing. */
+  readonly cuts?: readonly string[];
 }
 
 /** The embedded sandbox for all three parts: the config's credentials, time scale and write paths, funds for a load run. */
@@ -218,7 +220,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       return { report, unusable: stopped === undefined, notes };
     }
     const conformanceDone = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
-    notes.push(...suite.cuts.map((cut) => `money: ran smaller to fit the wallet (${cut}); nothing the spec states was left unchecked`));
+    notes.push(...suite.cuts.map((cut) => `money: ran smaller to fit the wallet (${cut}); every case still ran`));
     // A given URL that answered as the harness's own sandbox is named so on every line (reports/assemble.ts).
     base.target = withSimulator(target, suite.simulator);
     const inConformance = stoppedIn('conformance');
@@ -277,7 +279,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(inDrift === undefined ? {} : { interruption: inDrift }),
       notRun,
     });
-    return { report, unusable: false, notes };
+    return { report, unusable: false, notes, cuts: suite.cuts };
   } finally {
     await sandbox?.close();
   }

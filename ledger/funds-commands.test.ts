@@ -1,6 +1,6 @@
 // The money of a test run against a standalone `gateway-harness sandbox` (real child processes): the gate passes on the
 // sandbox's default funds; a wallet that cannot cover a gate or load plan stops it before the first charge, in one line.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,10 @@ describe('the gate against a standalone sandbox', () => {
       const output = gate.stdout + gate.stderr;
       expect(output).toMatch(/cut to fit: wallet 3000.00 USD < [\d.]+ USD for the full plan: GEN charging budget 30 → \d+ runs per charging property/);
       expect(gate.stdout).toMatch(/money: ran smaller to fit the wallet \(wallet 3000.00 USD < [\d.]+ USD for the full plan: GEN charging budget 30 → \d+ runs/);
+      // The verdict line says it too, and so does the report it is written into.
+      const cut = /ran smaller to fit the wallet: wallet 3000.00 USD < [\d.]+ USD for the full plan: GEN charging budget 30 → \d+ runs per charging property/;
+      expect(gate.stdout.split('\n')[0]).toMatch(cut);
+      expect((JSON.parse(readFileSync(join(work, 'fitted-wallet', 'summary.json'), 'utf8')) as { verdictLine: string }).verdictLine).toMatch(cut);
       expect(output).not.toMatch(/Insufficient funds/);
       expect(gate.stdout.split('\n')[0]).toMatch(/^PASS/);
       expect(gate.code).toBe(0);

@@ -265,8 +265,9 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       faults: faults.counts(),
       ...stopped,
     });
-    const cuts = outcome.cuts.map((cut) => `money: ran smaller to fit the wallet (${cut}); nothing the spec states was left unchecked`);
-    return finishRun(report, reportDir, { secrets, ...note, extra: cuts }).exitCode;
+    // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
+    const verdictNotes = [...(contact.note === undefined ? [] : [contact.note]), ...outcome.cuts.map((cut) => `ran smaller to fit the wallet: ${cut}`)];
+    return finishRun(report, reportDir, { secrets, ...(verdictNotes.length === 0 ? {} : { verdictNote: verdictNotes.join('; ') }) }).exitCode;
   } finally {
     dispose?.();
     await sandbox?.close();

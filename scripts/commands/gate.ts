@@ -101,7 +101,9 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   }
   try {
     if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...(contact.note === undefined ? {} : { verdictNote: contact.note }) }).exitCode;
+    // A plan cut to fit the wallet is said on the verdict line too (every report file carries it).
+    const verdictNotes = [...(contact.note === undefined ? [] : [contact.note]), ...(outcome.cuts ?? []).map((cut) => `ran smaller to fit the wallet: ${cut}`)];
+    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...(verdictNotes.length === 0 ? {} : { verdictNote: verdictNotes.join('; ') }) }).exitCode;
   } finally {
     interrupt.dispose();
   }
