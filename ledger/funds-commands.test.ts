@@ -146,3 +146,21 @@ describe('a load the wallet cannot cover', () => {
     }
   });
 });
+
+describe('migrate and baseline record/check price their plan against the balance the same way', () => {
+  it('a wallet of 1 USD: each stops before its first charge with GH_ERR_FUNDS, exit 2; nothing is charged', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox(1);
+    try {
+      const common = ['--target', url, '--time-scale', '0.01'];
+      const record = await run(['baseline', 'record', ...common, '--out', join(work, 'baseline'), '--report-dir', join(work, 'baseline-money')]);
+      expect(record.stderr).toMatch(/GH_ERR_FUNDS: baseline record: the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1.00 USD .*; stopped before the first charge\n$/);
+      expect(record.code).toBe(2);
+      const migrate = await run(['migrate', ...common, '--report-dir', join(work, 'migrate')]);
+      expect(migrate.stderr).toMatch(/GH_ERR_FUNDS: migrate: the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1.00 USD .*; stopped before the first charge/);
+      expect(migrate.code).toBe(2);
+      expect(await chargingRequests(url)).toBe(0);
+    } finally {
+      await child.stop();
+    }
+  });
+});
