@@ -81,6 +81,20 @@ export function validAmount(sku: SkuView): ValidAmount | undefined {
   return undefined;
 }
 
+/**
+ * An amount in the SKU's own face value currency (transactionCurrencyCode = its FaceValueCurrency) at the cheap end of
+ * its bounds: the smallest whole amount strictly inside an open range (a test run spends little, and an amount off the
+ * bounds keeps a case about the currency from turning on a bound), the face value of a fixed SKU.
+ */
+export function faceAmount(sku: SkuView): ValidAmount | undefined {
+  if (sku.faceValueCurrency === undefined || sku.minFaceValue === undefined) return undefined;
+  const min = sku.minFaceValue;
+  const max = sku.maxFaceValue ?? min;
+  const inside = Math.floor(min) + 1;
+  const amount = max <= min ? min : inside < max ? inside : Math.round(((min + max) / 2) * 100) / 100;
+  return { amount, transactionCurrencyCode: sku.faceValueCurrency };
+}
+
 /** The amount a cheap valid request may add above the smallest: enough for every cent in between (GEN's amounts). */
 export const CHEAP_AMOUNT_SPAN = 1;
 

@@ -2,7 +2,7 @@
 // one fails naming the operation), and the builder fills each source from the catalog, the settings or an earlier result.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from './field-mapping.ts';
-import { buildInput, buildInputs, followUps, inputRuleOf, inputRuleProblems, isNoInput, linksOf, prerequisiteWrite, type InputSku, type InputWorld } from './inputs.ts';
+import { buildInput, buildInputs, CHARGING_PICKS, followUps, inputRuleOf, inputRuleProblems, isNoInput, linksOf, prerequisiteWrite, type InputSku, type InputWorld } from './inputs.ts';
 import { CATEGORY_IDS, OPERATIONS, getOperation, type Operation } from './operations.ts';
 
 const SKUS: InputSku[] = [
@@ -114,5 +114,19 @@ describe('the builder', () => {
     }
     // The fixed denomination (a possible bundle) is never picked while open ranges exist.
     expect([...picks].sort()).toEqual([10, 11]);
+  });
+
+  it('a charging write picks the cheapest SKU of its kind first, and a load among the first CHARGING_PICKS only; a read keeps skuId order', () => {
+    const jm = (skuId: number, price: number): InputSku => ({ skuId, categoryId: CATEGORY_IDS.Rtr, countryCode: 'JM', productId: skuId, amount: { amount: price }, range: true, price });
+    const skus = [jm(40, 50), jm(41, 9), jm(42, 30), jm(43, 2), jm(44, 70)];
+    const topup = getOperation('v2.transaction.topup');
+    expect((buildInput(topup, world(skus)) as { sku?: InputSku }).sku?.skuId).toBe(43);
+    let r = 0;
+    const random = (): number => ((r = (r * 9301 + 49297) % 233280) / 233280);
+    const picks = new Set<number>();
+    for (let i = 0; i < 60; i++) picks.add((buildInput(topup, world(skus), { random }) as { sku?: InputSku }).sku?.skuId as number);
+    expect([...picks].sort()).toEqual([41, 42, 43].slice(0, CHARGING_PICKS).sort());
+    // A read that takes a SKU (no money moves) keeps the stable skuId order.
+    expect(buildInput(getOperation('v2.catalog.sku-exchange-rate'), world(skus))).toMatchObject({ sku: { skuId: 40 } });
   });
 });

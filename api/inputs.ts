@@ -19,7 +19,15 @@ export interface InputSku {
   /** Open range of amounts: never a bundle, so never subject to a loan. */
   readonly range?: boolean;
   readonly requireFetchBundle?: boolean;
+  /** Its smallest wallet price (faceValueInWalletCurrency of the minimum): a charging write picks the cheaper first. */
+  readonly price?: number;
 }
+
+/**
+ * A charging write picks among this many candidates at random (a load run), the cheapest of their kind first: what a
+ * run may spend is then known before it starts (ledger/funds.ts prices the same first candidates).
+ */
+export const CHARGING_PICKS = 3;
 
 /** A SKU of the target's catalog (api/catalog-facts.ts) as the builder sees it. */
 export function inputSkuOf(sku: CatalogSku): InputSku {
@@ -32,6 +40,7 @@ export function inputSkuOf(sku: CatalogSku): InputSku {
     ...(sku.categoryId === undefined ? {} : { categoryId: sku.categoryId }),
     ...(amount === undefined ? {} : { amount }),
     ...(sku.requireFetchBundle === undefined ? {} : { requireFetchBundle: sku.requireFetchBundle }),
+    ...(sku.minWalletAmount === undefined ? {} : { price: sku.minWalletAmount }),
   };
 }
 
@@ -207,16 +216,20 @@ const countryRank = (sku: InputSku): number => {
 /** The kind of a candidate: readable amount, then open range (a fixed SKU may be a bundle whose number owes a loan). */
 const tier = (sku: InputSku): number => Number(sku.amount === undefined) * 2 + Number(sku.range !== true);
 
+const priceOf = (sku: InputSku): number => sku.price ?? Number.POSITIVE_INFINITY;
+
 /**
  * Candidates in a stable order: bundle products first when the rule prefers them, then by tier, numbers of the four
- * lookup countries (Jamaica first: the spec's own example), skuId; with several wanted, one per category before seconds.
+ * lookup countries (Jamaica first: the spec's own example), for a charging write the cheapest first (a test run spends
+ * little), skuId; with several wanted, one per category before seconds.
  */
-function ordered(skus: readonly InputSku[], preferBundles: boolean, spread: boolean): InputSku[] {
+function ordered(skus: readonly InputSku[], preferBundles: boolean, spread: boolean, cheapFirst: boolean): InputSku[] {
   const sorted = [...skus].sort(
     (a, b) =>
       (preferBundles ? Number(b.requireFetchBundle === true) - Number(a.requireFetchBundle === true) : 0) ||
       tier(a) - tier(b) ||
       countryRank(a) - countryRank(b) ||
+      (cheapFirst ? priceOf(a) - priceOf(b) : 0) ||
       a.skuId - b.skuId,
   );
   if (!spread) return sorted;
@@ -261,8 +274,9 @@ export function buildInputs(op: Operation, world: InputWorld, options: BuildOpti
   if (choice !== undefined && (usesSku(required) || (filters.length > 0 && usesSku(filters.map(([, s]) => s))))) {
     let skus = options.skus ?? world.skus(choice.category);
     if (choice.lookupCountry === true) skus = skus.filter((s) => countryRank(s) < SANDBOX_LOOKUP_COUNTRIES.length);
-    const sorted = ordered(skus, choice.preferBundles === true, max > 1);
-    const best = sorted.filter((s) => tier(s) === tier(sorted[0] as InputSku)).length;
+    const sorted = ordered(skus, choice.preferBundles === true, max > 1, op.charges);
+    const tied = sorted.filter((s) => tier(s) === tier(sorted[0] as InputSku)).length;
+    const best = op.charges ? Math.min(tied, CHARGING_PICKS) : tied;
     const picked = random === undefined ? sorted : shuffledStart(sorted, best, random);
     candidates = picked.map((sku) => ({ sku, ...(sku.countryCode === undefined ? {} : { country: sku.countryCode.toUpperCase() }) }));
     // A filter-only SKU is optional: without one, the request goes without the filter.

@@ -2,9 +2,9 @@
 // when the gateway follows the spec, and at which amounts — priced against the wallet by ledger/funds.ts.
 import { getOperation, OPERATIONS, type ApiVersion, type Operation } from '../api/operations.ts';
 import { needsTransaction, prerequisiteWrite } from '../api/inputs.ts';
-import type { FundsLine, FundsPlan, PlannedAmount } from '../ledger/funds.ts';
+import type { ElasticPart, FundsLine, FundsPlan, PlannedAmount } from '../ledger/funds.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
-import type { GenOptions } from './gen/options.ts';
+import { chargingRuns, type GenOptions } from './gen/options.ts';
 import { chargingWrites, moneyQuota } from './gen/money.ts';
 import { GEN_MONEY_SKUS } from './gen/arbitraries.ts';
 import { genWriteId, spendsCheaply, validRuns } from './gen/writes.ts';
@@ -17,7 +17,15 @@ interface Need {
   readonly purposes: readonly string[];
   readonly count: number;
   readonly amount: PlannedAmount;
+  /** The count follows an elastic part of the plan (GEN_CHARGING, POLL_TOPUPS): its count at the part's value. */
+  readonly elastic?: FundsLine['elastic'];
 }
+
+/** The elastic parts of a conformance plan: what a wallet too small for the whole plan cuts first. */
+const GEN_CHARGING = 'GEN charging budget';
+const POLL_TOPUPS = 'POLL top-ups';
+/** The fewest POLL top-ups the case is meaningful with (settings pollLoadTransactions minimum). */
+const POLL_MIN = 6;
 
 const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ purposes: [purpose], count: 1, amount }];
 
@@ -27,17 +35,33 @@ const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ 
  * A failing GEN property shrinks with more requests (bounded by its time limit, not by count): not counted.
  */
 const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined) => Need[]]> = [
-  [/^POLL-MIXED-/, (s) => [{ purposes: ['transaction.topup'], count: s.pollLoadTransactions, amount: 'smallest' }]],
-  // Each charging write within its quota of the case, among its category's cheapest SKUs.
-  [/^GEN-MONEY-SEQUENCE-/, (_s, gen) => (gen === undefined ? [] : chargingWrites('v2').map((op) => ({ purposes: [op.purpose], count: moneyQuota(gen, op), amount: { cheapest: GEN_MONEY_SKUS } })))],
+  [/^POLL-MIXED-/, (s) => [{ purposes: ['transaction.topup'], count: s.pollLoadTransactions, amount: 'smallest', elastic: { part: POLL_TOPUPS, count: (n) => n } }]],
+  // Each charging write within its quota of the case (cut with the GEN charging budget), among its category's cheapest SKUs.
+  [
+    /^GEN-MONEY-SEQUENCE-/,
+    (_s, gen) =>
+      gen === undefined
+        ? []
+        : chargingWrites('v2').map((op) => ({
+            purposes: [op.purpose],
+            count: moneyQuota(gen, op),
+            amount: { cheapest: GEN_MONEY_SKUS },
+            elastic: { part: GEN_CHARGING, count: (runs: number) => moneyQuota({ ...gen, chargingRuns: runs }, op) },
+          })),
+  ],
   // GEN-AUTH: the top-up's right credentials charge once a run; the status check reads a top-up it made first.
-  [/^GEN-AUTH-v[12]\.transaction\.topup$/, (_s, gen) => [{ purposes: ['transaction.topup'], count: gen?.budget.runs ?? 0, amount: 'smallest' }]],
+  [
+    /^GEN-AUTH-v[12]\.transaction\.topup$/,
+    (_s, gen) => [{ purposes: ['transaction.topup'], count: gen === undefined ? 0 : chargingRuns(gen), amount: 'smallest', elastic: { part: GEN_CHARGING, count: (runs) => runs } }],
+  ],
   [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
   // A bound itself, a face value amount, a loan on top of the face value: up to the SKU's highest price.
-  [/^AMOUNT-.*-AT-MAX-|^CUR-TOPUP-FACE-|^LOAN-/, () => one('transaction.topup', 'highest')],
-  [/^AMOUNT-.*-AT-MIN-|^BAL-CHARGE-|^LEN-CORR-|^LEN-PIN-|^STATUS-TOPUP-/, () => one('transaction.topup')],
-  [/^LEN-BILLCUR-/, () => one('transaction.billpay', 'highest')],
-  [/^LEN-AREA-/, () => one('transaction.sim-portin')],
+  [/^AMOUNT-.*-AT-MAX-|^LOAN-/, () => one('transaction.topup', 'highest')],
+  [/^CUR-TOPUP-FACE-/, () => one('transaction.topup', 'face')],
+  // LEN: the lengths within the limit charge; the ones over it are refused (conformance/cases/len.ts within/over).
+  [/^AMOUNT-.*-AT-MIN-|^BAL-CHARGE-|^LEN-CORR-(1|50)-|^LEN-PIN-6-|^STATUS-TOPUP-/, () => one('transaction.topup')],
+  [/^LEN-BILLCUR-3-/, () => one('transaction.billpay', 'face')],
+  [/^LEN-AREA-3-/, () => one('transaction.sim-portin')],
   [/^STATUS-PIN-/, () => one('transaction.pin')],
   [/^STATUS-GIFTCARD-|^GIFT-852-/, () => one('transaction.giftcard')],
 ];
@@ -55,7 +79,8 @@ function envNeeds(testCase: ConformanceCase): Need[] {
 function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): Need[] {
   const op = OPERATIONS.find((o) => o.charges && o.version === testCase.api && genWriteId(o, 'VALID') === testCase.id);
   if (op === undefined || gen === undefined) return [];
-  return [{ purposes: [op.purpose], count: validRuns(gen, op), amount: spendsCheaply(op) ? { cheapest: GEN_MONEY_SKUS } : 'near-smallest' }];
+  const amount: PlannedAmount = spendsCheaply(op) ? { cheapest: GEN_MONEY_SKUS } : 'near-smallest';
+  return [{ purposes: [op.purpose], count: validRuns(gen, op), amount, elastic: { part: GEN_CHARGING, count: (runs) => validRuns({ ...gen, chargingRuns: runs }, op) } }];
 }
 
 /** TRG-<key>-<V>: the write whose trigger row it checks, once. */
@@ -79,17 +104,34 @@ export function conformanceFundsLines(cases: readonly ConformanceCase[], setting
   return cases.flatMap((c) =>
     caseNeeds(c, settings, gen)
       .filter((need) => need.count > 0)
-      .map((need) => ({ operations: need.purposes.map((p) => write(c.api, p)), count: need.count, amount: need.amount, what: c.id })),
+      .map((need) => ({ operations: need.purposes.map((p) => write(c.api, p)), count: need.count, amount: need.amount, what: c.id, ...(need.elastic === undefined ? {} : { elastic: need.elastic }) })),
   );
 }
 
-/** The conformance plan of a command ("conformance", "gate"): what a smaller one is, in words. */
+/** The conformance plan of a command ("conformance", "gate"): its elastic parts, and what a smaller one is, in words. */
 export function conformanceFundsPlan(what: string, cases: readonly ConformanceCase[], settings: ConformanceSettings, gen: GenOptions | undefined): FundsPlan {
   const timeBound = gen !== undefined && gen.budget.runs >= 100_000;
+  const lines = conformanceFundsLines(cases, settings, gen).filter((line) => !(timeBound && line.what.startsWith('GEN-')));
+  const has = (part: string): boolean => lines.some((l) => l.elastic?.part === part);
+  const elastic: ElasticPart[] = [
+    ...(gen !== undefined && has(GEN_CHARGING) ? [{ part: GEN_CHARGING, full: chargingRuns(gen), min: 1, unit: 'runs per charging property' }] : []),
+    ...(has(POLL_TOPUPS) ? [{ part: POLL_TOPUPS, full: settings.pollLoadTransactions, min: Math.min(POLL_MIN, settings.pollLoadTransactions), unit: 'top-ups per version' }] : []),
+  ];
   return {
     what,
-    lines: conformanceFundsLines(cases, settings, gen).filter((line) => !(timeBound && line.what.startsWith('GEN-'))),
+    lines,
     unbounded: timeBound ? ['GEN with a time budget only (--gen-budget <duration>): its runs are bounded by time'] : [],
     smaller: 'fewer GEN runs (--gen-budget 5) or fewer POLL top-ups (settings pollLoadTransactions)',
+    elastic,
+  };
+}
+
+/** The GEN options and settings of a plan the wallet fitted (ledger/funds.ts fitPlan values): what the run executes. */
+export function fittedRun(values: ReadonlyMap<string, number>, gen: GenOptions | undefined, settings: ConformanceSettings): { gen: GenOptions | undefined; settings: ConformanceSettings } {
+  const runs = values.get(GEN_CHARGING);
+  const poll = values.get(POLL_TOPUPS);
+  return {
+    gen: gen === undefined || runs === undefined ? gen : { ...gen, chargingRuns: runs },
+    settings: poll === undefined ? settings : { ...settings, pollLoadTransactions: poll },
   };
 }

@@ -7,7 +7,7 @@ import { isHarnessError } from '../api/errors.ts';
 import { redactUrl } from '../api/redact.ts';
 import { giftcardCursorOf, type ResolvedTargetConfig } from '../api/target-config.ts';
 import type { FundsPlan } from '../ledger/funds.ts';
-import { checkTargetFunds } from '../ledger/funds-check.ts';
+import { checkTargetFunds, type FundsDecision } from '../ledger/funds-check.ts';
 import type { RunTarget } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
@@ -39,6 +39,11 @@ export interface SuiteRequest {
   readonly funds?: FundsPlan;
   /** The run's one learned mapping: transaction-result fields learned on its first successful charges (its mapping replaces config.fieldMapping). */
   readonly learning?: ChargeLearning;
+  /**
+   * The cases and settings of the plan as the wallet fitted it (each elastic part of `funds` at its value: GEN's
+   * charging runs, the POLL top-ups); absent: `cases` and `settings` as given.
+   */
+  readonly fitted?: (values: ReadonlyMap<string, number>) => { readonly cases: readonly ConformanceCase[]; readonly settings: ConformanceSettings };
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
@@ -61,11 +66,11 @@ export function withSimulator(target: RunTarget, simulator: string | undefined):
 
 /** A run, or the one reason the target could not be used at all (nothing else was sent). */
 export type SuiteOutcome =
-  | { readonly kind: 'run'; readonly run: RunResult; readonly simulator?: string }
+  | { readonly kind: 'run'; readonly run: RunResult; readonly simulator?: string; readonly cuts: readonly string[] }
   | { readonly kind: 'unusable'; readonly reason: string; readonly startedAt: number; readonly durationMs: number };
 
 export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
-  const { config, settings, cases, api } = request;
+  const { config, api } = request;
   const plain = createNodeConformanceTarget(config);
   const seen = request.onResponse;
   const target: NodeConformanceTarget =
@@ -82,13 +87,14 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
           },
         };
   try {
-    const timing = timingFor(config, settings);
     const checkedAt = Date.now();
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+    let money: FundsDecision | undefined;
     if (request.funds !== undefined) {
       try {
-        request.progress.line(await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen, request.stop));
+        money = await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen, request.stop);
+        request.progress.line(money.line);
       } catch (error) {
         // Interrupted during the check, or the target went silent there: unusable, said in the reports (the
         // interruption, when one came, makes them INTERRUPTED). A wallet that cannot cover the plan stays GH_ERR_FUNDS.
@@ -98,6 +104,8 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
         return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${reason}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
       }
     }
+    const { cases, settings } = money !== undefined && request.fitted !== undefined ? request.fitted(money.values) : request;
+    const timing = timingFor(config, settings);
     const learning = request.learning;
     const env = { target, settings, timing, mapping: learning?.mapping ?? config.fieldMapping, giftcardCursor: giftcardCursorOf(config), ...(learning === undefined ? {} : { learning }) };
     let fixtures;
@@ -118,7 +126,7 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
         onProgress: (event) => progress.onEvent(event),
         ...(request.stop === undefined ? {} : { stop: request.stop }),
       });
-      return { kind: 'run', run, ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
+      return { kind: 'run', run, cuts: money?.cuts ?? [], ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
     } finally {
       progress.finish();
     }

@@ -7,7 +7,7 @@ import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
 import { addFaultCounts, createFaultTally } from '../api/faults.ts';
 import { runConformanceSuite, suiteTarget, withSimulator } from '../conformance/run-suite.ts';
-import { conformanceFundsPlan } from '../conformance/money-plan.ts';
+import { conformanceFundsPlan, fittedRun } from '../conformance/money-plan.ts';
 import { loadFundsPlan } from '../load/runner/money-plan.ts';
 import { settingsForSandbox } from '../target/embedded.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
@@ -74,6 +74,8 @@ export interface GateOutcome {
   readonly notes: readonly string[];
   /** Transaction-result fields learned (or left open) on the run's first charges (target/discover/charge-learning.ts). */
   readonly learnedOnCharge: readonly Finding[];
+  /** What ran smaller to fit the wallet, and why (ledger/funds.ts fitPlan): for the verdict line; empty when nothing. */
+  readonly cuts?: readonly string[];
 }
 
 /** The embedded sandbox for all three parts: the config's credentials, time scale and write paths, funds for a load run. */
@@ -212,6 +214,11 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       onResponse: (response) => faults.add(response),
       funds: gateFundsPlan(request, cases, settings),
       learning,
+      // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
+      fitted: (values) => {
+        const fitted = fittedRun(values, request.gen, settings);
+        return { cases: planWithGen({ api }, fitted.gen), settings: fitted.settings };
+      },
       announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
     const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined => interrupt?.interruption(startedAt, { notRun: laterParts(after) });
@@ -222,6 +229,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     }
     for (const line of renderChargeFindings(learning.findings())) request.progress.line(line);
     const conformanceDone = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
+    notes.push(...suite.cuts.map((cut) => `money: ran smaller to fit the wallet (${cut}); every case still ran`));
     // A given URL that answered as the harness's own sandbox is named so on every line (reports/assemble.ts).
     base.target = withSimulator(target, suite.simulator);
     const inConformance = stoppedIn('conformance');
@@ -280,7 +288,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(inDrift === undefined ? {} : { interruption: inDrift }),
       notRun,
     });
-    return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
+    return { report, unusable: false, notes, learnedOnCharge: learning.findings(), cuts: suite.cuts };
   } finally {
     await sandbox?.close();
   }

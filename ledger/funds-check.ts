@@ -8,7 +8,7 @@ import { CATEGORY_IDS, type Operation } from '../api/operations.ts';
 import type { ResolvedTargetConfig, WalletTerms } from '../api/target-config.ts';
 import { createGatewayClient } from '../client/gateway-client.ts';
 import { harnessClientConfig } from './money-session.ts';
-import { assertFundsCover, fundsLine, pricePlan, readFunds, versionPlan, type FundsPlan, type PricedPlan, type SkusOf } from './funds.ts';
+import { fitPlan, fundsLine, readFunds, type FundsPlan, type PricedPlan, type SkusOf } from './funds.ts';
 import { readBalance, readPriceBook } from './read-prices.ts';
 
 export interface FundsCheck {
@@ -37,22 +37,30 @@ export async function readSkusOf(client: Pick<ClientCore, 'call'>, mapping: Fiel
   };
 }
 
-/**
- * Reads the balance, prices the plan from the target's catalog and throws GH_ERR_FUNDS (exit 2) when the funds cannot
- * cover it; otherwise returns the line to say. Reads only: nothing charging has been sent when it throws.
- */
-export async function checkFunds(check: FundsCheck): Promise<{ readonly line: string; readonly priced: PricedPlan }> {
-  const funds = readFunds(await readBalance(check.client, check.balanceVersion), check.terms);
-  const prices = (await readPriceBook(check.client, check.mapping)).book;
-  const skusOf = await readSkusOf(check.client, check.mapping);
-  const currency = prices.wallet ?? 'wallet currency';
-  const priced = pricePlan(check.plan, skusOf, prices, currency);
-  assertFundsCover(check.plan, priced, funds, pricePlan(versionPlan(check.plan, 'v2'), skusOf, prices, currency));
-  return { line: fundsLine(check.plan, priced, funds), priced };
+/** What the check decided: the line to say, and the value each elastic part of the plan runs with. */
+export interface FundsDecision {
+  readonly line: string;
+  /** Every elastic part's value (its full value when nothing was cut); empty when the plan has none or was not priced. */
+  readonly values: ReadonlyMap<string, number>;
+  /** What was cut to fit the wallet, and why, in words (for the report); empty when nothing. */
+  readonly cuts: readonly string[];
 }
 
 /**
- * The check on the command's own short-lived client (the harness's real-time floors): the line to say, or GH_ERR_FUNDS
+ * Reads the balance, prices the plan from the target's catalog and fits it to the funds (ledger/funds.ts fitPlan):
+ * elastic parts cut when the whole plan does not fit, GH_ERR_FUNDS (exit 2) thrown when even the smallest does not.
+ * Reads only: nothing charging has been sent when it throws.
+ */
+export async function checkFunds(check: FundsCheck): Promise<FundsDecision & { readonly priced: PricedPlan }> {
+  const funds = readFunds(await readBalance(check.client, check.balanceVersion), check.terms);
+  const prices = (await readPriceBook(check.client, check.mapping)).book;
+  const skusOf = await readSkusOf(check.client, check.mapping);
+  const fitted = fitPlan(check.plan, skusOf, prices, prices.wallet ?? 'wallet currency', funds);
+  return { line: fundsLine(fitted.plan, fitted.priced, funds, fitted.cuts), priced: fitted.priced, values: fitted.values, cuts: fitted.cuts };
+}
+
+/**
+ * The check on the command's own short-lived client (the harness's real-time floors): the decision, or GH_ERR_FUNDS
  * thrown. A plan with nothing to price (no charging request, or bounded by time only) reads nothing and says so.
  */
 export async function checkTargetFunds(
@@ -61,9 +69,9 @@ export async function checkTargetFunds(
   balanceVersion: 'v1' | 'v2',
   onResponse?: (response: GatewayResponse) => void,
   stop?: AbortSignal,
-): Promise<string> {
+): Promise<FundsDecision> {
   if (plan.lines.length === 0) {
-    return plan.unbounded.length === 0 ? `money: ${plan.what} sends nothing that charges` : `money: ${plan.unbounded.join('; ')}`;
+    return { line: plan.unbounded.length === 0 ? `money: ${plan.what} sends nothing that charges` : `money: ${plan.unbounded.join('; ')}`, values: new Map(), cuts: [] };
   }
   // Its responses count with the command's (the fault tally: every response that was no gateway answer is counted).
   // A target silent after the preflight ends the check in a few response timeouts; a signal (`stop`) ends it at once.
@@ -74,7 +82,8 @@ export async function checkTargetFunds(
   });
   try {
     const check = { client, mapping: config.fieldMapping, balanceVersion, plan };
-    return (await checkFunds(config.walletTerms === undefined ? check : { ...check, terms: config.walletTerms })).line;
+    const { line, values, cuts } = await checkFunds(config.walletTerms === undefined ? check : { ...check, terms: config.walletTerms });
+    return { line, values, cuts };
   } finally {
     await client.close();
   }

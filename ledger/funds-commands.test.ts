@@ -1,6 +1,6 @@
 // The money of a test run against a standalone `gateway-harness sandbox` (real child processes): the gate passes on the
 // sandbox's default funds; a wallet that cannot cover a gate or load plan stops it before the first charge, in one line.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,9 +15,19 @@ const RUN_TIMEOUT_MS = 240_000;
 const work = mkdtempSync(join(tmpdir(), 'gh-funds-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** `gateway-harness sandbox` (time scale 0.01, default funds unless given), once it says where it listens. */
-async function standaloneSandbox(funds?: number): Promise<{ child: CliChild; url: string }> {
-  const args = ['sandbox', '--time-scale', '0.01', '--user', USER, '--password', PASSWORD, ...(funds === undefined ? [] : ['--funds', String(funds)])];
+/** `gateway-harness sandbox` (time scale 0.01, default funds unless given, or a profile), once it says where it listens. */
+async function standaloneSandbox(funds?: number, profile?: string): Promise<{ child: CliChild; url: string }> {
+  const args = [
+    'sandbox',
+    '--time-scale',
+    '0.01',
+    '--user',
+    USER,
+    '--password',
+    PASSWORD,
+    ...(funds === undefined ? [] : ['--funds', String(funds)]),
+    ...(profile === undefined ? [] : ['--sandbox-profile', profile]),
+  ];
   const child = spawnCli(args, { env: cleanEnv(), cwd: work });
   await waitFor(() => /sandbox listening on (\S+)/.test(child.stdout()) || child.hasExited(), 'the sandbox listening', { timeoutMs: 30_000, intervalMs: 20 });
   const url = /sandbox listening on (\S+)/.exec(child.stdout())?.[1];
@@ -78,14 +88,37 @@ describe('the gate against a standalone sandbox', () => {
     }
   });
 
-  it('a wallet of 1,000 USD: stops before the first charge, one line naming the amount needed and what to do, exit 2', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const { child, url } = await standaloneSandbox(1_000);
+  it('a wallet of 3,000 USD: GEN charging runs and POLL top-ups cut to fit, said in the output; PASS, never an Insufficient funds', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox(3_000);
+    try {
+      const gate = await run(gateArgs(url, 'fitted-wallet'));
+      const output = gate.stdout + gate.stderr;
+      expect(output).toMatch(/cut to fit: wallet 3000.00 USD < [\d.]+ USD for the full plan: GEN charging budget 30 → \d+ runs per charging property/);
+      expect(gate.stdout).toMatch(/money: ran smaller to fit the wallet \(wallet 3000.00 USD < [\d.]+ USD for the full plan: GEN charging budget 30 → \d+ runs/);
+      // The verdict line says it too, and so does the report it is written into.
+      const cut = /ran smaller to fit the wallet: wallet 3000.00 USD < [\d.]+ USD for the full plan: GEN charging budget 30 → \d+ runs per charging property/;
+      expect(gate.stdout.split('\n')[0]).toMatch(cut);
+      expect((JSON.parse(readFileSync(join(work, 'fitted-wallet', 'summary.json'), 'utf8')) as { verdictLine: string }).verdictLine).toMatch(cut);
+      expect(output).not.toMatch(/Insufficient funds/);
+      expect(gate.stdout.split('\n')[0]).toMatch(/^PASS/);
+      expect(gate.code).toBe(0);
+      // The fitted plan is a bound: the run spent no more than it was priced at.
+      const priced = Number(/money: gate needs up to ([\d.]+) USD/.exec(output)?.[1]);
+      expect(priced).toBeLessThanOrEqual(3_000);
+      expect(3_000 - (await funds(url))).toBeLessThanOrEqual(priced);
+    } finally {
+      await child.stop();
+    }
+  });
+
+  it('shape-small-wallet (1,000 USD): even the smallest plan does not fit: one line naming the amount it needs and what to do, exit 2', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox(undefined, 'shape-small-wallet');
     try {
       const before = await balance(url);
       const gate = await run(gateArgs(url, 'small-wallet'));
       expect(gate.stderr.trim().split('\n')).toHaveLength(1);
       expect(gate.stderr).toMatch(
-        /^gateway-harness: GH_ERR_FUNDS: gate: the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1000.00 USD .*; top up the wallet by [\d.]+ USD, run one version \(--api v2 needs up to [\d.]+ USD\), run a smaller plan .*; stopped before the first charge\n$/,
+        /^gateway-harness: GH_ERR_FUNDS: gate \(even at its smallest: GEN charging budget 1 runs per charging property, POLL top-ups 6 top-ups per version\): the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1000.00 USD .*; top up the wallet by [\d.]+ USD, run one version \(--api v2 needs up to [\d.]+ USD\), run a smaller plan .*; stopped before the first charge\n$/,
       );
       expect(gate.stdout + gate.stderr).not.toMatch(/Insufficient funds|FAILED/);
       expect(gate.code).toBe(2);
@@ -107,6 +140,24 @@ describe('a load the wallet cannot cover', () => {
         /GH_ERR_FUNDS: load topup-flow \(smoke\): the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1.00 USD .* top up the wallet by [\d.]+ USD.*; stopped before the first charge\n$/,
       );
       expect(load.code).toBe(2);
+      expect(await chargingRequests(url)).toBe(0);
+    } finally {
+      await child.stop();
+    }
+  });
+});
+
+describe('migrate and baseline record/check price their plan against the balance the same way', () => {
+  it('a wallet of 1 USD: each stops before its first charge with GH_ERR_FUNDS, exit 2; nothing is charged', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const { child, url } = await standaloneSandbox(1);
+    try {
+      const common = ['--target', url, '--time-scale', '0.01'];
+      const record = await run(['baseline', 'record', ...common, '--out', join(work, 'baseline'), '--report-dir', join(work, 'baseline-money')]);
+      expect(record.stderr).toMatch(/GH_ERR_FUNDS: baseline record: the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1.00 USD .*; stopped before the first charge\n$/);
+      expect(record.code).toBe(2);
+      const migrate = await run(['migrate', ...common, '--report-dir', join(work, 'migrate')]);
+      expect(migrate.stderr).toMatch(/GH_ERR_FUNDS: migrate: the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1.00 USD .*; stopped before the first charge/);
+      expect(migrate.code).toBe(2);
       expect(await chargingRequests(url)).toBe(0);
     } finally {
       await child.stop();

@@ -5,7 +5,7 @@ import { readCatalogSkus } from '../api/catalog-facts.ts';
 import { isHarnessError } from '../api/errors.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { getOperation } from '../api/operations.ts';
-import { assertFundsCover, fundsLine, pricePlan, readFunds, unitPrice, versionPlan, type FundsPlan } from './funds.ts';
+import { assertFundsCover, fitPlan, fundsLine, pricePlan, readFunds, unitPrice, versionPlan, type FundsPlan } from './funds.ts';
 import { buildPriceBook, priceOfV2Record } from './price-book.ts';
 
 const rtr = (skuId: number, min: number, max: number, countryCode = 'JM') => ({
@@ -52,11 +52,10 @@ describe('the balance as available funds (spec Balance: prepaid funds with a neg
 });
 
 describe('the plan priced at the amounts it sends', () => {
-  it("smallest: the builder's picks at their minimum; highest: their highest price; any-smallest: every SKU's minimum", () => {
+  it("smallest: the builder's picks at their minimum; highest: their highest price", () => {
     // The builder prefers Jamaica (the spec's example): SKU 1 first, then SKU 2.
     expect(unitPrice(V2, 'smallest', SKUS, PRICES, 'USD')).toBe(20);
     expect(unitPrice(V2, 'highest', SKUS, PRICES, 'USD')).toBe(100);
-    expect(unitPrice(V2, 'any-smallest', SKUS, PRICES, 'USD')).toBe(20);
     expect(unitPrice(V2, 'near-smallest', SKUS, PRICES, 'USD')).toBe(21);
     expect(unitPrice(V2, { cheapest: 1 }, SKUS.slice(0, 1), PRICES, 'USD')).toBe(6);
   });
@@ -97,5 +96,55 @@ describe('a wallet that cannot cover the plan stops the command before the first
     expect(() => assertFundsCover(plan(10), priced, readFunds(5))).not.toThrow();
     expect(fundsLine(plan(10), priced, readFunds(-400))).toMatch(/^money: gate needs up to 400.00 USD for 20 charging requests: covered by the wallet/);
     expect(fundsLine(plan(10), priced, readFunds(5))).toMatch(/not judged|not priced/);
+  });
+});
+
+describe('a wallet too small for the whole plan: the elastic parts shrink to fit it (fitPlan)', () => {
+  const skusOf = () => SKUS;
+  // 1 hand-written top-up (fixed) and GEN's top-ups: 10 a run, 30 runs at full budget, at least 1 run.
+  const elasticPlan: FundsPlan = {
+    what: 'gate',
+    lines: [
+      { operations: [V2], count: 1, amount: 'smallest', what: 'STATUS-TOPUP-000-V2' },
+      { operations: [V2], count: 300, amount: 'smallest', what: 'GEN-TOPUP-VALID-V2', elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 } },
+    ],
+    unbounded: [],
+    elastic: [{ part: 'GEN charging budget', full: 30, min: 1, unit: 'runs per charging property' }],
+  };
+
+  it('covered: the whole plan at full values, nothing cut', () => {
+    const fitted = fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-10_000));
+    expect(fitted.values.get('GEN charging budget')).toBe(30);
+    expect(fitted.priced.worst).toBe(6020);
+    expect(fitted.cuts).toEqual([]);
+  });
+
+  it('not covered: the elastic part cut, as little as keeps the price within the funds less the margin, and said', () => {
+    const fitted = fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-1000));
+    // 900 USD (1000 less 10 %): 20 + 20 × 10 × runs ≤ 900 → 4 runs (820 USD).
+    expect(fitted.values.get('GEN charging budget')).toBe(4);
+    expect(fitted.priced.worst).toBe(820);
+    expect(fitted.plan.lines.map((l) => l.count)).toEqual([1, 40]);
+    expect(fitted.cuts).toEqual(['wallet 1000.00 USD < 6020.00 USD for the full plan: GEN charging budget 30 → 4 runs per charging property']);
+    expect(fundsLine(fitted.plan, fitted.priced, readFunds(-1000), fitted.cuts)).toContain('cut to fit: wallet 1000.00 USD < 6020.00 USD');
+  });
+
+  it('even the smallest plan does not fit: GH_ERR_FUNDS naming the amount it needs, before the first charge', () => {
+    expect(() => fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-100))).toThrow(
+      /GH_ERR_FUNDS|gate \(even at its smallest: GEN charging budget 1 runs per charging property\): the wallet cannot cover this run: it needs up to 220.00 USD/,
+    );
+    let thrown: unknown;
+    try {
+      fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-100));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isHarnessError(thrown) && thrown.code).toBe('GH_ERR_FUNDS');
+    expect((thrown as Error).message).toContain('it needs up to 220.00 USD for 11 charging requests');
+  });
+
+  it('a plan without elastic parts runs whole or stops (old behaviour kept)', () => {
+    expect(() => fitPlan(plan(10), skusOf, PRICES, 'USD', readFunds(-150))).toThrow(/the wallet cannot cover this run: it needs up to 400.00 USD/);
+    expect(fitPlan(plan(10), skusOf, PRICES, 'USD', readFunds(-400)).cuts).toEqual([]);
   });
 });

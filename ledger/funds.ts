@@ -1,9 +1,9 @@
 // A run's plan priced against the wallet before the first charge: a wallet that cannot cover it stops the command with
 // the amount needed and what to do, never a run of 'Insufficient funds'. Runtime-neutral: the reads are injected.
-import { CHEAP_AMOUNT_SPAN, cheapestSkus, validAmount, type CatalogSku, type ValidAmount } from '../api/catalog-facts.ts';
+import { CHEAP_AMOUNT_SPAN, cheapestSkus, faceAmount, validAmount, type CatalogSku, type ValidAmount } from '../api/catalog-facts.ts';
 import { EXIT, HarnessError } from '../api/errors.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { buildInputs, inputSkuOf, isNoInput, type InputWorld } from '../api/inputs.ts';
+import { buildInputs, CHARGING_PICKS, inputSkuOf, isNoInput, type InputSku, type InputWorld } from '../api/inputs.ts';
 import type { Operation } from '../api/operations.ts';
 import type { WalletTerms } from '../api/target-config.ts';
 import { formatMoney, fromCents, toCents } from './money-settings.ts';
@@ -40,23 +40,40 @@ export function readFunds(balance: number | undefined, terms: WalletTerms = 'aut
 
 /**
  * What a line's requests send. 'smallest' / 'highest': a SKU the one builder picks (api/inputs.ts, its first
- * PLANNED_PICKS candidates) at its smallest valid amount / its highest price (a case that sends a bound or a loan);
- * 'any-smallest': any SKU of the category at its smallest valid amount (a load picks at random among the builder's best);
+ * CHARGING_PICKS candidates, among which a load picks at random) at its smallest valid amount / its highest price (a
+ * case that sends a bound or a loan); 'smallest-unpriced': as 'smallest' from a catalog whose records show no wallet
+ * price, which the builder orders by skuId instead of cheapest first (the v1 SKU list a v1 load reads);
  * 'near-smallest': any SKU of the category, up to CHEAP_AMOUNT_SPAN above its smallest amount (GEN's top-ups);
- * 'cheapest': one of the category's cheapest SKUs (cheapestSkus, twice GEN's number), up to CHEAP_AMOUNT_SPAN above.
+ * 'cheapest': one of the category's cheapest SKUs (cheapestSkus, twice GEN's number), up to CHEAP_AMOUNT_SPAN above;
+ * 'face': any SKU of the category at its amount in its face value currency (api/catalog-facts.ts faceAmount);
+ * 'body': a request whose body is known before the run (migrate's planned charges), priced as the guard reserves it.
  */
-export type PlannedAmount = 'smallest' | 'highest' | 'any-smallest' | 'near-smallest' | { readonly cheapest: number };
+export type PlannedAmount = 'smallest' | 'smallest-unpriced' | 'highest' | 'near-smallest' | 'face' | { readonly cheapest: number } | { readonly body: unknown };
 
-/** Candidates of the builder priced per line: a run's picks may differ from the first (load picks at random among the best). */
-export const PLANNED_PICKS = 3;
-
-/** At most `count` charging requests, each one of `operations` (the most expensive counts). */
+/**
+ * At most `count` charging requests, each one of `operations` (the most expensive counts): one priced item of a plan.
+ * A new kind of charging work joins the plan as one more line (with `elastic` when it can run smaller).
+ */
 export interface FundsLine {
   readonly operations: readonly Operation[];
   readonly count: number;
   readonly amount: PlannedAmount;
   /** Who sends them, in words ("POLL-MIXED-V1", "load mixed (smoke)"). */
   readonly what: string;
+  /** The line's count follows an elastic part of the plan (`count` is its count at the part's full value). */
+  readonly elastic?: { readonly part: string; readonly count: (value: number) => number };
+}
+
+/**
+ * A part of the plan that may run smaller when the wallet cannot cover the whole plan (GEN's runs per charging
+ * property, the POLL top-ups): its lines' counts follow its value, from `full` down to `min`.
+ */
+export interface ElasticPart {
+  readonly part: string;
+  readonly full: number;
+  readonly min: number;
+  /** The unit of its value, in words ("runs per charging property"). */
+  readonly unit: string;
 }
 
 export interface FundsPlan {
@@ -67,6 +84,8 @@ export interface FundsPlan {
   readonly unbounded: readonly string[];
   /** How to run a smaller plan, in words ("a smaller GEN budget (--gen-budget 5)"). */
   readonly smaller?: string;
+  /** The parts that may run smaller to fit the wallet (fitPlan); none: the plan runs whole or not at all. */
+  readonly elastic?: readonly ElasticPart[];
 }
 
 export interface PricedPlan {
@@ -81,9 +100,15 @@ export interface PricedPlan {
 /** The SKUs an operation's valid requests may use (its input rule's category in the target's catalog). */
 export type SkusOf = (operation: Operation) => readonly CatalogSku[];
 
-/** The builder's view of a plain SKU list: every source filled, so only the SKUs and their amounts decide. */
-function planWorld(skus: readonly CatalogSku[]): InputWorld {
-  const views = skus.map(inputSkuOf);
+/**
+ * The builder's view of a plain SKU list: every source filled, so only the SKUs and their amounts decide. `priced`
+ * false: a catalog whose records show no wallet price (v1's), where the builder orders by skuId instead.
+ */
+function planWorld(skus: readonly CatalogSku[], priced: boolean): InputWorld {
+  const views = skus.map((sku): InputSku => {
+    const { price: _price, ...unpriced } = inputSkuOf(sku);
+    return priced ? inputSkuOf(sku) : unpriced;
+  });
   return { skus: () => views, mobile: () => '10000000', setting: (name) => (name === 'zipCode' ? 10001 : 'plan'), correlationId: () => 'plan', mapping: DEFAULT_FIELD_MAPPING };
 }
 
@@ -94,16 +119,20 @@ function pricedSkus(operation: Operation, amount: PlannedAmount, skus: readonly 
     return valid === undefined ? { sku } : { sku, valid: { ...valid, amount: valid.amount + CHEAP_AMOUNT_SPAN } };
   };
   if (amount === 'near-smallest') return skus.map(near);
-  if (amount === 'any-smallest') return skus.map((sku) => ({ sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) }));
-  if (typeof amount === 'object') return cheapestSkus(skus, amount.cheapest * 2).map(near);
-  const built = buildInputs(operation, planWorld(skus), { max: PLANNED_PICKS });
+  if (amount === 'face') return skus.flatMap((sku) => (faceAmount(sku) === undefined ? [] : [{ sku, valid: faceAmount(sku) as ValidAmount }]));
+  if (typeof amount === 'object') return 'cheapest' in amount ? cheapestSkus(skus, amount.cheapest * 2).map(near) : [];
+  const built = buildInputs(operation, planWorld(skus, amount !== 'smallest-unpriced'), { max: CHARGING_PICKS });
   if (isNoInput(built)) return [];
   const picked = built.flatMap((b) => skus.filter((s) => s.skuId === b.sku?.skuId).slice(0, 1));
-  return picked.map((sku) => (amount === 'smallest' ? { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) } : { sku }));
+  return picked.map((sku) => (amount === 'highest' ? { sku } : { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) }));
 }
 
 /** The most one request of the line can cost in the wallet currency, or undefined when none of its SKUs has a price. */
 export function unitPrice(operation: Operation, amount: PlannedAmount, skus: readonly CatalogSku[], prices: PriceBook, currency: string): number | undefined {
+  if (typeof amount === 'object' && 'body' in amount) {
+    const estimate = estimateCharge(operation, amount.body, prices, currency);
+    return estimate.bounded ? fromCents(toCents(estimate.wallet)) : undefined;
+  }
   let most: number | undefined;
   for (const { sku, valid } of pricedSkus(operation, amount, skus)) {
     const estimate = estimateCharge(operation, { skuId: sku.skuId, ...(valid ?? {}) }, prices, currency);
@@ -112,18 +141,101 @@ export function unitPrice(operation: Operation, amount: PlannedAmount, skus: rea
   return most === undefined ? undefined : fromCents(most);
 }
 
-export function pricePlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, currency: string): PricedPlan {
-  let cents = 0;
-  let requests = 0;
-  const unpriced: string[] = [];
-  for (const line of plan.lines) {
+/** A line's most expensive request in cents (0 when unpriced), and the line said when some of its operations have no price. */
+interface LineUnit {
+  readonly line: FundsLine;
+  readonly cents: number;
+  readonly unpriced?: string;
+}
+
+function lineUnits(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, currency: string): LineUnit[] {
+  return plan.lines.map((line) => {
     const units = line.operations.map((op) => unitPrice(op, line.amount, skusOf(op), prices, currency));
     const known = units.filter((u): u is number => u !== undefined);
-    if (known.length < units.length) unpriced.push(`${line.what}: ${line.operations.filter((_, i) => units[i] === undefined).map((op) => op.id).join(', ')}`);
-    requests += line.count;
-    cents += toCents(Math.max(0, ...known)) * line.count;
+    const missing = line.operations.filter((_, i) => units[i] === undefined).map((op) => op.id);
+    return { line, cents: toCents(Math.max(0, ...known)), ...(missing.length === 0 ? {} : { unpriced: `${line.what}: ${missing.join(', ')}` }) };
+  });
+}
+
+/** A line's count with its elastic part at `values` (its full count when the part is not named). */
+function countAt(line: FundsLine, values: ReadonlyMap<string, number>): number {
+  const value = line.elastic === undefined ? undefined : values.get(line.elastic.part);
+  return value === undefined || line.elastic === undefined ? line.count : line.elastic.count(value);
+}
+
+function priceUnits(units: readonly LineUnit[], currency: string, values: ReadonlyMap<string, number>): PricedPlan {
+  let cents = 0;
+  let requests = 0;
+  for (const unit of units) {
+    const count = countAt(unit.line, values);
+    requests += count;
+    cents += unit.cents * count;
   }
-  return { worst: fromCents(cents), currency, requests, unpriced };
+  return { worst: fromCents(cents), currency, requests, unpriced: units.flatMap((u) => (u.unpriced === undefined ? [] : [u.unpriced])) };
+}
+
+/** The one pricing of a plan: each line's count times its most expensive request, as the guard reserves it. */
+export function pricePlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, currency: string): PricedPlan {
+  return priceUnits(lineUnits(plan, skusOf, prices, currency), currency, new Map());
+}
+
+/** The plan with each elastic part at its value in `values` (its lines' counts follow; lines at 0 drop out). */
+export function planAt(plan: FundsPlan, values: ReadonlyMap<string, number>): FundsPlan {
+  return { ...plan, lines: plan.lines.map((l) => ({ ...l, count: countAt(l, values) })).filter((l) => l.count > 0) };
+}
+
+/** Share of the wallet a shrunk plan leaves unspent: its price is a bound of picks and rounding, kept off the edge. */
+export const FUNDS_MARGIN = 0.1;
+
+export interface FittedPlan {
+  /** The plan the run executes: every elastic part at its fitted value. */
+  readonly plan: FundsPlan;
+  readonly priced: PricedPlan;
+  /** The value each elastic part runs with (its full value when nothing was cut). */
+  readonly values: ReadonlyMap<string, number>;
+  /** What was cut and why, in words ("wallet 1000.00 USD: GEN charging budget 30 → 6 runs per charging property"); empty: nothing. */
+  readonly cuts: readonly string[];
+}
+
+const valuesAt = (parts: readonly ElasticPart[], t: number): Map<string, number> =>
+  new Map(parts.map((p) => [p.part, p.min + Math.floor(t * Math.max(0, p.full - p.min))]));
+
+/**
+ * Fits the plan to the wallet: the whole plan when the funds cover it (or are not known); else every elastic part cut
+ * by the same share, as little as keeps the price within the funds less FUNDS_MARGIN; else (even every part at its
+ * minimum does not fit) GH_ERR_FUNDS with the amount needed and what to do. Reads nothing: the prices are given.
+ */
+export function fitPlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, currency: string, funds: FundsReading): FittedPlan {
+  const units = lineUnits(plan, skusOf, prices, currency);
+  const parts = plan.elastic ?? [];
+  const full = valuesAt(parts, 1);
+  const whole = priceUnits(units, currency, full);
+  if (funds.available === undefined || toCents(whole.worst) <= toCents(funds.available)) return { plan: planAt(plan, full), priced: whole, values: full, cuts: [] };
+  const room = toCents(funds.available * (1 - FUNDS_MARGIN));
+  const fits = (t: number): boolean => toCents(priceUnits(units, currency, valuesAt(parts, t)).worst) <= room;
+  const least = valuesAt(parts, 0);
+  if (parts.length === 0 || !fits(0)) {
+    // Even the smallest plan (every elastic part at its minimum) is over the margin: it runs if the funds cover it.
+    const minimal = planAt(plan, least);
+    const priced = priceUnits(units, currency, least);
+    const said = parts.length === 0 ? plan : { ...minimal, what: `${plan.what} (even at its smallest: ${parts.map((p) => `${p.part} ${p.min} ${p.unit}`).join(', ')})` };
+    assertFundsCover(said, priced, funds, pricePlan(versionPlan(minimal, 'v2'), skusOf, prices, currency));
+    return { plan: minimal, priced, values: least, cuts: cutWords(parts, least, whole, funds) };
+  }
+  let low = 0;
+  let high = 1;
+  for (let i = 0; i < 20; i++) {
+    const mid = (low + high) / 2;
+    if (fits(mid)) low = mid;
+    else high = mid;
+  }
+  const values = valuesAt(parts, low);
+  return { plan: planAt(plan, values), priced: priceUnits(units, currency, values), values, cuts: cutWords(parts, values, whole, funds) };
+}
+
+function cutWords(parts: readonly ElasticPart[], values: ReadonlyMap<string, number>, whole: PricedPlan, funds: FundsReading): string[] {
+  const why = `wallet ${formatMoney(funds.available ?? 0, whole.currency)} < ${formatMoney(whole.worst, whole.currency)} for the full plan`;
+  return parts.filter((p) => (values.get(p.part) ?? p.full) < p.full).map((p) => `${why}: ${p.part} ${p.full} → ${values.get(p.part) ?? p.full} ${p.unit}`);
 }
 
 /** Why the funds cannot cover the plan, with what to do; undefined when they can or are not known. */
@@ -152,9 +264,19 @@ export function versionPlan(plan: FundsPlan, version: 'v1' | 'v2'): FundsPlan {
   return { ...plan, lines };
 }
 
-/** The line said when the plan was priced and the run goes ahead. */
-export function fundsLine(plan: FundsPlan, priced: PricedPlan, funds: FundsReading): string {
-  const gaps = [...priced.unpriced.map((u) => `not priced (no price in the catalog): ${u}`), ...plan.unbounded.map((u) => `not bounded: ${u}`)];
+/** A plan of counted charging requests (baseline's --dry-run plan; migrate's planned bodies) as lines to price. */
+export function fundsPlanOf(what: string, items: ReadonlyArray<{ readonly operation: Operation; readonly count?: number; readonly body?: unknown }>): FundsPlan {
+  const counted = items.filter((i): i is typeof i & { count: number } => i.count !== undefined && i.count > 0);
+  return {
+    what,
+    lines: counted.map((i) => ({ operations: [i.operation], count: i.count, amount: i.body === undefined ? 'smallest' : { body: i.body }, what: i.operation.id })),
+    unbounded: items.filter((i) => i.count === undefined).map((i) => `${i.operation.id}: bounded by time only`),
+  };
+}
+
+/** The line said when the plan was priced and the run goes ahead (with what was cut to fit the wallet, when anything was). */
+export function fundsLine(plan: FundsPlan, priced: PricedPlan, funds: FundsReading, cuts: readonly string[] = []): string {
+  const gaps = [...cuts.map((c) => `cut to fit: ${c}`), ...priced.unpriced.map((u) => `not priced (no price in the catalog): ${u}`), ...plan.unbounded.map((u) => `not bounded: ${u}`)];
   const against = funds.available === undefined ? funds.said : `covered by the wallet (${funds.said})`;
   return `money: ${plan.what} needs up to ${formatMoney(priced.worst, priced.currency)} for ${priced.requests} charging requests: ${against}${gaps.length === 0 ? '' : `; ${gaps.join('; ')}`}`;
 }

@@ -7,7 +7,7 @@ import type { ClientCore } from '../api/client-core.ts';
 import { discoverCatalog, mobileOf, plansOf, toSkuPick } from './catalog.ts';
 
 describe('SKU picks', () => {
-  test('a v2 open range: the smallest valid amount (its wallet minimum), no currency; marked range (never a bundle)', () => {
+  test('a v2 open range: the smallest valid amount (its wallet minimum), no currency; marked range (never a bundle), its wallet price (a charging write picks the cheaper first)', () => {
     const record = {
       skuId: 5,
       productId: 9,
@@ -17,7 +17,7 @@ describe('SKU picks', () => {
       max: { faceValue: 8000, faceValueCurrency: 'INR', faceValueInWalletCurrency: 100 },
     };
     const [sku] = readCatalogSkus([record], 'v2', DEFAULT_FIELD_MAPPING);
-    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 5, productId: 9, countryCode: 'IN', categoryId: 2, range: true, amount: 5 });
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 5, productId: 9, countryCode: 'IN', categoryId: 2, range: true, amount: 5, price: 5 });
   });
 
   test('a v1 range: its minimum in its currencyCode', () => {

@@ -30,6 +30,8 @@ export interface SkuPick {
   readonly range: boolean;
   /** The product's bundles are read per number (v2 bundles prefer such products). */
   readonly requireFetchBundle?: boolean;
+  /** Its smallest wallet price (api/inputs.ts InputSku.price: a charging write picks the cheaper first). */
+  readonly price?: number;
 }
 
 /** A country's number plan, with the longer prefixes of other countries inside it (a US '1' number must not start 1876). */
@@ -64,6 +66,7 @@ export function toSkuPick(sku: CatalogSku): SkuPick {
     ...(amount === undefined ? {} : { amount: amount.amount }),
     ...(amount?.transactionCurrencyCode === undefined ? {} : { currency: amount.transactionCurrencyCode }),
     ...(sku.requireFetchBundle === undefined ? {} : { requireFetchBundle: sku.requireFetchBundle }),
+    ...(sku.minWalletAmount === undefined ? {} : { price: sku.minWalletAmount }),
   };
 }
 

@@ -62,7 +62,7 @@ export interface MigrationOptions {
    * most: the money side refuses here (throws) a plan its cap cannot cover, so no money is spent on a run that
    * cannot reach a verdict.
    */
-  readonly beforeCharging?: (charges: readonly PlannedCharge[]) => void;
+  readonly beforeCharging?: (charges: readonly PlannedCharge[]) => void | Promise<void>;
   /**
    * Aborted on SIGINT/SIGTERM: no pair starts after it (those left are not run, INTERRUPTED_REASON) and the pair
    * running sends no more latency requests.
@@ -231,7 +231,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   progress(`reading the catalog of ${session.label}`);
   const plan = await planUnlessInterrupted(session, options);
   if (plan === undefined) return { target: session.label, pairs: selectPairs(options.pairs).map((pair) => notRun(pair, INTERRUPTED_REASON)) };
-  options.beforeCharging?.(plan.charges);
+  await options.beforeCharging?.(plan.charges);
   const { pairs, ctx } = plan;
   const client = session.client;
   const results = new Map<string, PairResult>();

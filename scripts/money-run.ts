@@ -7,6 +7,8 @@ import { allowanceLine, assertChargesAllowed } from '../ledger/guard.ts';
 import { createMoneySession, type MoneySession } from '../ledger/money-session.ts';
 import type { MoneySettings } from '../ledger/money-settings.ts';
 import { planLines, type MoneyPlan } from '../ledger/plan.ts';
+import { checkFunds } from '../ledger/funds-check.ts';
+import type { FundsPlan } from '../ledger/funds.ts';
 import type { ClientHooks } from '../api/client-core.ts';
 import { createFaultTally, type FaultCounts, type FaultTally } from '../api/faults.ts';
 import { printable } from '../api/printable.ts';
@@ -57,6 +59,17 @@ export function openCommandMoney(settings: MoneySettings, run: { readonly comman
 }
 
 /** Arms the guard on the command's target (reads the price book and balance for a capped run). */
+/**
+ * Before the first charge of a session command (baseline record/check, migrate): its charging plan priced against the
+ * balance read now, as conformance, gate and load do (ledger/funds.ts fitPlan); GH_ERR_FUNDS (exit 2) when the wallet
+ * cannot cover it, else the line said.
+ */
+export async function checkSessionFunds(target: TargetSession, plan: FundsPlan): Promise<void> {
+  if (plan.lines.length === 0) return;
+  const check = { client: target.client, mapping: target.config.fieldMapping, balanceVersion: 'v2' as const, plan };
+  err((await checkFunds(target.config.walletTerms === undefined ? check : { ...check, terms: target.config.walletTerms })).line);
+}
+
 export async function armMoney(money: CommandMoney, target: TargetSession): Promise<void> {
   await money.session.prepare(target.client, { label: target.label, mapping: target.config.fieldMapping, status: coreSettingsFor(target.config).status });
   const line = allowanceLine(money.settings);

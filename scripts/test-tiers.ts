@@ -72,6 +72,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/generator-saturation.test.ts', // 40 s: three whole runs, two of them on deliberately blocked engine threads
   'target/discover/planted-bugs.test.ts', // ~25 s: discovery against all 48 planted-bug sandboxes
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
+  'conformance/money-plan-spend.test.ts', // ~35 s: the whole plan, GEN included, against the embedded sandbox
 ];
 
 /**

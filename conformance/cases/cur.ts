@@ -5,7 +5,8 @@ import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
 import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, submitAndFinish } from './common.ts';
-import { expectNothingCharged, faceAmount } from './len.ts';
+import { expectNothingCharged } from './len.ts';
+import { faceAmount } from '../../api/catalog-facts.ts';
 
 const EST_RULE = 'Estimated cost request (v2): transactionCurrencyCode | string or null | no | Destination currency; must be upper case';
 const TOPUP_RULE =

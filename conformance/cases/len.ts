@@ -3,22 +3,12 @@
 import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { notSuccessful, successful } from '../checks.ts';
-import type { ValidAmount } from '../../api/catalog-facts.ts';
-import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
+import { faceAmount, type ValidAmount } from '../../api/catalog-facts.ts';
+import type { Fixtures } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
 import { getOperation } from '../../api/operations.ts';
 import { freshCorrelationId } from '../fresh-id.ts';
-
-/** Amount in the SKU's own face value currency (transactionCurrencyCode = its FaceValueCurrency). */
-export function faceAmount(sku: SkuFixture): ValidAmount | undefined {
-  if (sku.faceValueCurrency === undefined || sku.minFaceValue === undefined) return undefined;
-  const min = sku.minFaceValue;
-  const max = sku.maxFaceValue ?? min;
-  const mid = Math.round((min + max) / 2);
-  const amount = max > min ? (mid > min && mid < max ? mid : Math.round(((min + max) / 2) * 100) / 100) : min;
-  return { amount, transactionCurrencyCode: sku.faceValueCurrency };
-}
 
 interface LengthRule {
   /** Id stem, e.g. 'LEN-CORR'. */

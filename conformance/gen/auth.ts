@@ -8,7 +8,7 @@ import { SECTION, submitAndFinish, validReadInput, validWriteBody } from '../cas
 import { expectStatusNotSuccessful } from '../cases/len.ts';
 import type { Fixtures } from '../../target/fixtures.ts';
 import { VariantUnavailable, type CaseContext, type ConformanceCase, type CredentialVariant, type Exchange } from '../types.ts';
-import type { GenOptions } from './options.ts';
+import { chargingRuns, type GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 
 /** Authentication, items 1 to 3, verbatim. */
@@ -104,7 +104,7 @@ async function callWith(probe: CaseContext, op: Operation, input: RequestInput, 
 
 function authGenCase(options: GenOptions, op: Operation): ConformanceCase {
   let make: (() => RequestInput) | undefined;
-  return genCase<Sent>(options, {
+  return genCase<Sent>(op.charges ? { ...options, budget: { ...options.budget, runs: chargingRuns(options) } } : options, {
     id: `GEN-AUTH-${op.id}`,
     title: `${op.method} ${op.path}: every near miss of the right credentials (none, another scheme, empty or unknown user, a prefix, extension or case change of the password, no colon, not base64, another environment's) is refused${op.charges ? ' and charges nothing' : ''}; the right ones are accepted`,
     specSection: SECTION.auth,

@@ -11,7 +11,7 @@ import { bodyForSku } from '../bodies.ts';
 import { GEN_MONEY_SKUS, amountChoices, idShape, usableSkus, type IdShape } from './arbitraries.ts';
 import { FRESH_CHECK_BELOW } from '../fresh-id.ts';
 import { STATE_RULES, STATUS_PURPOSES, checkEveryKnown, checkFollowUp, checkStatus, checkUnknownId, type Known, type Model } from './money-checks.ts';
-import type { GenOptions } from './options.ts';
+import { chargingRuns, type GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 import { showInput, validBody, writeInput, type WriteInput } from './writes.ts';
 
@@ -36,7 +36,7 @@ const QUOTA_PER_RUN: Readonly<Record<string, number>> = {
 
 /** The valid writes of this operation one money sequence case sends at most (before a failure is found). */
 export function moneyQuota(options: GenOptions, op: Operation): number {
-  return Math.ceil(options.budget.runs * (QUOTA_PER_RUN[op.purpose] ?? 0.1));
+  return Math.ceil(chargingRuns(options) * (QUOTA_PER_RUN[op.purpose] ?? 0.1));
 }
 
 /** What a case may still spend, per operation id; lifted while a failure shrinks. */
@@ -206,7 +206,8 @@ function actionArbitrary(ctx: CaseContext, fx: Fixtures, version: ApiVersion): f
 
 export function moneyCase(options: GenOptions, version: ApiVersion): ConformanceCase {
   const quota: Quota = { left: new Map(), shrinking: false };
-  return genCase<Iterable<Command>>(options, {
+  // A wallet too small for the whole plan cuts the charging runs (conformance/money-plan.ts fits them to the balance).
+  return genCase<Iterable<Command>>({ ...options, budget: { ...options.budget, runs: chargingRuns(options) } }, {
     id: `GEN-MONEY-SEQUENCE-${V(version)}`,
     title: `every ${version} charging write (valid or refused), alone or beside others, with status and follow-up reads in any order: each transaction's final result stays final, '852' ends, an unknown correlationId is never a success, the balance moves with every success and never with a failure`,
     specSection: `${SECTION.states}; ${SECTION.writes} (Per-operation rules: Gift card, Status check, Balance); ${SECTION.errors}`,

@@ -20,6 +20,16 @@ export interface GenOptions {
   readonly seed: number;
   readonly budget: GenBudget;
   readonly replay?: GenReplay;
+  /**
+   * Runs of each property that charges the wallet, when a wallet too small for the whole budget cut them
+   * (conformance/money-plan.ts fits them to the balance); absent: the budget's runs.
+   */
+  readonly chargingRuns?: number;
+}
+
+/** Runs of a property that charges: the budget's, or the smaller charging budget a wallet fitted. */
+export function chargingRuns(options: GenOptions): number {
+  return options.chargingRuns === undefined ? options.budget.runs : Math.min(options.budget.runs, options.chargingRuns);
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   type ValidWrite,
 } from './arbitraries.ts';
 import { bodyKeywords, patternValid, rulesOf, type KeywordGroup } from './keywords.ts';
-import type { GenOptions } from './options.ts';
+import { chargingRuns, type GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 
 const STATUS_RULE =
@@ -45,8 +45,9 @@ const CURRENCY = 'transactionCurrencyCode';
  * wallet, and fourteen writes charge in a gate); a time-bound budget is left as it is (money-plan.ts leaves it unpriced).
  */
 export function validRuns(options: GenOptions, op: Operation): number {
-  const runs = options.budget.runs;
-  return spendsCheaply(op) && op.id !== 'v2.transaction.topup' && runs < 100_000 ? Math.ceil(runs / 2) : runs;
+  if (!spendsCheaply(op)) return options.budget.runs;
+  const runs = chargingRuns(options);
+  return op.id !== 'v2.transaction.topup' && runs < 100_000 ? Math.ceil(runs / 2) : runs;
 }
 
 /**

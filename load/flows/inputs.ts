@@ -18,6 +18,7 @@ export function inputSku(sku: SkuPick): InputSku {
     ...(sku.categoryId === undefined ? {} : { categoryId: sku.categoryId }),
     ...(sku.amount === undefined ? {} : { amount: { amount: sku.amount, ...(sku.currency === undefined ? {} : { transactionCurrencyCode: sku.currency }) } }),
     ...(sku.requireFetchBundle === undefined ? {} : { requireFetchBundle: sku.requireFetchBundle }),
+    ...(sku.price === undefined ? {} : { price: sku.price }),
   };
 }
 

@@ -7,8 +7,8 @@ import { harnessClientConfig } from '../../ledger/money-session.ts';
 import { assertCapCurrency, type MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
 import { readWalletCurrency } from '../../ledger/read-prices.ts';
-import { OPERATIONS } from '../../api/operations.ts';
-import type { FundsLine, FundsPlan } from '../../ledger/funds.ts';
+import { OPERATIONS, type Operation } from '../../api/operations.ts';
+import type { FundsLine, FundsPlan, PlannedAmount } from '../../ledger/funds.ts';
 import { mixEntries, mixSchedule } from '../mix.ts';
 import { buildK6Options, type K6Options } from '../profiles.ts';
 import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
@@ -73,8 +73,8 @@ export async function checkDryRunCap(config: TargetConfig, money: MoneySettings,
 }
 
 /**
- * The load's charges before it starts (ledger/funds.ts): at most one charging request per iteration, any SKU the flows
- * may pick at its smallest valid amount. The mixed scenario's schedule is deterministic (iteration i runs cycle[i %
+ * The load's charges before it starts (ledger/funds.ts): at most one charging request per iteration, at the smallest
+ * valid amount of one of the builder's first candidates (among which the flows pick at random, api/inputs.ts CHARGING_PICKS). The mixed scenario's schedule is deterministic (iteration i runs cycle[i %
  * length], load/mix.ts), so its charging writes are counted per operation; other flows count every iteration as one.
  */
 export function loadFundsPlan(flags: LoadFlags): FundsPlan {
@@ -84,7 +84,9 @@ export function loadFundsPlan(flags: LoadFlags): FundsPlan {
   const smaller = 'fewer iterations (--vus, --duration, --rate) or one version (--api v2)';
   if (charging.length === 0) return { what, lines: [], unbounded: [] };
   if (iterations === undefined) return { what, lines: [], unbounded: [`${what}: ${executor} is bounded by time only, so its charges are not priced`], smaller };
-  if (flags.scenario !== 'mixed') return { what, lines: [{ operations: charging, count: iterations, amount: 'any-smallest', what }], unbounded: [], smaller };
+  // A v1 load reads the v1 SKU list, whose records show no wallet price: its builder orders them by skuId.
+  const amountOf = (ops: readonly Operation[]): PlannedAmount => (ops.some((op) => op.version === 'v1') ? 'smallest-unpriced' : 'smallest');
+  if (flags.scenario !== 'mixed') return { what, lines: [{ operations: charging, count: iterations, amount: amountOf(charging), what }], unbounded: [], smaller };
   const cycle = mixSchedule(mixEntries(flags.api === 'both' ? ['v1', 'v2'] : [flags.api]));
   // Iterations 0..n-1 run cycle[i % length]: whole cycles, then the first (n mod length) slots.
   const counts = new Map<string, number>();
@@ -95,7 +97,7 @@ export function loadFundsPlan(flags: LoadFlags): FundsPlan {
   const lines: FundsLine[] = OPERATIONS.filter((op) => op.charges && (counts.get(op.id) ?? 0) > 0).map((op) => ({
     operations: [op],
     count: counts.get(op.id) ?? 0,
-    amount: 'any-smallest',
+    amount: amountOf([op]),
     what,
   }));
   return { what, lines, unbounded: [], smaller };

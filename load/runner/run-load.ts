@@ -377,7 +377,7 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
     // Before the first charge: the plan priced against the balance; a wallet that cannot cover it stops here (exit 2).
-    if (charging) io.progress.line(await checkTargetFunds(resolved, loadFundsPlan(flags), flags.api === 'v1' ? 'v1' : 'v2', (response) => harnessFaults.add(response), io.interrupt?.signal));
+    if (charging) io.progress.line((await checkTargetFunds(resolved, loadFundsPlan(flags), flags.api === 'v1' ? 'v1' : 'v2', (response) => harnessFaults.add(response), io.interrupt?.signal)).line);
     const guarded = charging && (money.ledger || money.cap !== undefined);
     const secrets = credentialSecrets(config.user, config.password);
     let pricesFile: string | undefined;

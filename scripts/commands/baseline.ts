@@ -17,11 +17,12 @@ import { checkBaseline, recordBaseline } from '../../drift/run.ts';
 import { openTargetSession, type TargetSession, type TargetSessionOptions } from '../../target/session.ts';
 import type { MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
+import { fundsPlanOf, type FundsPlan } from '../../ledger/funds.ts';
 import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
-import { armMoney, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
+import { armMoney, checkSessionFunds, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { renamedOption } from '../flag-vocabulary.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
@@ -104,6 +105,8 @@ export interface JudgedRun<T> {
   section(result: T, allowSkips: boolean): Pick<ReportInput, 'drift' | 'migration'>;
   /** Lines printed after the verdict, before the money's. */
   extra?(result: T): readonly string[];
+  /** Its charging plan when known before the run (baseline check): priced against the balance before the first charge. */
+  readonly funds?: FundsPlan;
 }
 
 /**
@@ -128,6 +131,7 @@ export async function judgeOnSession<T>(
   try {
     return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
       await armMoney(cm, session);
+      if (job.funds !== undefined) await checkSessionFunds(session, job.funds);
       const progress = commandProgress();
       const target = reportTarget(session, sessionOptions.profile ?? config.sandbox.profile);
       const secrets = reportSecrets(config);
@@ -210,6 +214,7 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   try {
     return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
       await armMoney(cm, session);
+      await checkSessionFunds(session, fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items));
       const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
       const ops = result.baseline.index.operations;
       const observed = ops.filter((o) => o.state === 'observed').length;
@@ -250,6 +255,7 @@ async function runCheck(opts: CheckFlags): Promise<number> {
     moneyCommand: 'baseline check',
     reportCommand: 'baseline-check',
     progressPrefix: 'baseline',
+    funds: fundsPlanOf('baseline check', baselinePlan('baseline check', readsOnly, describeTarget(config)).items),
     run: (session, progress, _money, stop) => checkBaseline(session, baseline, { progress, stop }),
     section: (result, allowSkips) => ({ drift: driftReportSection(result, { allowSkips }) }),
   });

@@ -11,7 +11,7 @@ import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
 import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
 import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
 import { runConformanceSuite, suiteTarget, withSimulator } from '../../conformance/run-suite.ts';
-import { conformanceFundsPlan } from '../../conformance/money-plan.ts';
+import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
 import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
@@ -61,10 +61,15 @@ function genOptionsFrom(opts: ConformanceOptions, mode: ConformanceMode): GenOpt
   };
 }
 
-function planFor(opts: ConformanceOptions, api: ApiSelection, mode: ConformanceMode): ConformanceCase[] {
+/** The run's GEN options: undefined with --no-gen (fuzz always runs GEN). */
+function genFor(opts: ConformanceOptions, mode: ConformanceMode): GenOptions | undefined {
+  return mode === 'fuzz' || opts.gen !== false ? genOptionsFrom(opts, mode) : undefined;
+}
+
+function planFor(opts: ConformanceOptions, api: ApiSelection, mode: ConformanceMode, gen: GenOptions | undefined = genFor(opts, mode)): ConformanceCase[] {
   const selection = { api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) };
-  if (mode === 'fuzz') return genOnly(selection, genOptionsFrom(opts, mode));
-  return planWithGen(selection, opts.gen === false ? undefined : genOptionsFrom(opts, mode));
+  if (mode === 'fuzz') return genOnly(selection, gen as GenOptions);
+  return planWithGen(selection, gen);
 }
 
 function usage(message: string): HarnessError {
@@ -162,7 +167,8 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     return EXIT.ok;
   }
   let config = configFromOptions(opts);
-  const planned = planFor(opts, api, mode);
+  const gen = genFor(opts, mode);
+  const planned = planFor(opts, api, mode, gen);
   const money = moneySettingsFrom(opts, config.environment);
   if (opts.dryRun === true) {
     for (const line of planLines(conformancePlan(planned, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
@@ -222,7 +228,12 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         onResponse: (response) => faults.add(response),
         stop: interrupt.signal,
         learning,
-        funds: conformanceFundsPlan(mode, cases, settings, mode === 'fuzz' || opts.gen !== false ? genOptionsFrom(opts, mode) : undefined),
+        funds: conformanceFundsPlan(mode, cases, settings, gen),
+        // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
+        fitted: (values) => {
+          const fitted = fittedRun(values, gen, settings);
+          return { cases: planFor(opts, api, mode, fitted.gen), settings: fitted.settings };
+        },
         announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
       });
       for (const line of renderChargeFindings(learning.findings())) progress.line(line);
@@ -260,7 +271,8 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       faults: faults.counts(),
       ...stopped,
     });
-    return finishRun(report, reportDir, { secrets, ...note }).exitCode;
+    // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
+    return finishRun(report, reportDir, { secrets, ...verdictNoteOf(contact.note, learning.findings(), outcome.cuts) }).exitCode;
   } finally {
     dispose?.();
     await sandbox?.close();

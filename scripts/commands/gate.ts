@@ -101,7 +101,8 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   }
   try {
     if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...verdictNoteOf(contact.note, outcome.learnedOnCharge) }).exitCode;
+    // A plan cut to fit the wallet is said on the verdict line too (every report file carries it).
+    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...verdictNoteOf(contact.note, outcome.learnedOnCharge, outcome.cuts ?? []) }).exitCode;
   } finally {
     interrupt.dispose();
   }

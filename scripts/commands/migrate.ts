@@ -17,7 +17,8 @@ import { assertCapCurrency, formatMoney, type MoneySettings, type SpendCap } fro
 import type { PriceBook } from '../../ledger/price-book.ts';
 import { readPriceBook } from '../../ledger/read-prices.ts';
 import { addMoneyOptions, moneySettingsFrom } from '../money-options.ts';
-import { decideMoney } from '../money-run.ts';
+import { checkSessionFunds, decideMoney } from '../money-run.ts';
+import { fundsPlanOf } from '../../ledger/funds.ts';
 import { configFromOptions } from '../target-options.ts';
 import { addSessionOptions, judgeOnSession, sessionOptionsFrom, withSession, type SessionFlags } from './baseline.ts';
 
@@ -133,8 +134,10 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
         progress,
         stop,
         // Before anything charging leaves: a cap that cannot cover a complete comparison is refused (exit 2).
-        beforeCharging: (charges) => {
+        beforeCharging: async (charges) => {
           if (money.cap !== undefined) assertPlanCovered('migrate', coverMigration(charges, cm.session.prices, money.cap, load));
+          // And against the wallet: the same planned bodies priced against the balance read now (GH_ERR_FUNDS, exit 2).
+          await checkSessionFunds(session, fundsPlanOf('migrate', charges));
         },
       }),
     section: (result, allowSkips) => ({ migration: migrationReportSection(result, { allowSkips }) }),

@@ -46,9 +46,10 @@ export function withDiscoveredSettings(settings: ConformanceSettings, contact: F
   return settings.loanNumbers.length > 0 || found.length === 0 ? settings : mergeSettings(settings, { loanNumbers: [...found] });
 }
 
-/** The verdict line's note: first contact's, then what the run's first charges taught (nothing when neither happened). */
-export function verdictNoteOf(contactNote: string | undefined, learnedOnCharge: readonly Finding[]): { verdictNote?: string } {
-  const charge = chargeNote(learnedOnCharge);
-  if (contactNote === undefined) return charge === '' ? {} : { verdictNote: charge.replace(/^; /, '') };
-  return { verdictNote: `${contactNote}${charge}` };
+/** The verdict line's note: first contact's, what the run's first charges taught, what ran smaller to fit the wallet (nothing when none). */
+export function verdictNoteOf(contactNote: string | undefined, learnedOnCharge: readonly Finding[], cuts: readonly string[] = []): { verdictNote?: string } {
+  const charge = chargeNote(learnedOnCharge).replace(/^; /, '');
+  const cut = cuts.map((c) => `ran smaller to fit the wallet: ${c}`);
+  const parts = [...(contactNote === undefined ? [] : [contactNote]), ...(charge === '' ? [] : [charge]), ...cut];
+  return parts.length === 0 ? {} : { verdictNote: parts.join('; ') };
 }
