@@ -1,11 +1,11 @@
 // `load --script`: the example script (examples/topup-think-time.load.ts) on the Node engine and on every real k6
 // found, with the report set and the counts the sandbox served; the one-line refusals of a broken, missing or
 // production-unsafe script.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetConfig } from '../../api/target-config.ts';
@@ -81,6 +81,46 @@ describe('load --script: the example', () => {
 
   it.each(binaries.map((b) => [b.version, b.path] as const))('runs on real k6 %s the same way', async (version, path) => {
     await runExample('k6', `k6-${version}`, path);
+  }, 180_000);
+});
+
+/** A script that reads a file beside it in its init context, as k6 users do: `open('./flow.json')`. */
+function scriptOpeningAFile(): string {
+  const dir = mkdtempSync(join(workDir, 'own-'));
+  writeFileSync(join(dir, 'flow.json'), JSON.stringify({ name: 'balance-from-file' }));
+  const file = join(dir, 'balance.load.ts');
+  writeFileSync(
+    file,
+    [
+      "import { defineScript, read } from 'gateway-harness/load';",
+      "declare function open(path: string): string;",
+      "const flow = JSON.parse(open('./flow.json')) as { name: string };",
+      "const test = defineScript({ name: flow.name, operations: ['account.balance'], async iteration(ctx) { await read(ctx, 'v2.account.balance'); } });",
+      'export const options = test.options;',
+      'export const setup = test.setup;',
+      'export const handleSummary = test.handleSummary;',
+      'export default test.iteration;',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+describe("load --script: open() finds a file beside the script, as in k6", () => {
+  it.each([['node', undefined] as const, ...binaries.map((b) => [`k6 ${b.version}`, b.path] as const)])('on %s, and leaves nothing beside it', async (label, k6Path) => {
+    const file = scriptOpeningAFile();
+    const script = await prepareUserScript(file, workDir);
+    try {
+      // The declaration itself came from the file open() read (the Node engine runs the init context to read it).
+      expect(script.meta.name).toBe('balance-from-file');
+      const flags = parseLoadFlags({ script: file, profile: 'smoke', engine: k6Path === undefined ? 'node' : 'k6', api: 'v2', reportDir: join(workDir, `open-${label.replace(/\W/g, '-')}`) }, script);
+      const r = await runLoadReported(flags, config(), { cwd: workDir, env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) }, sandbox: { url: proxyUrl, profile: 'faithful' }, engineWorkers: 1 });
+      expect(r.exitCode, r.output()).toBe(0);
+      expect(r.report.load?.requests.count).toBeGreaterThan(0);
+    } finally {
+      script.dispose();
+    }
+    expect(readdirSync(dirname(file)).sort()).toEqual(['balance.load.ts', 'flow.json']);
   }, 180_000);
 });
 

@@ -1,8 +1,8 @@
 // `load --script FILE`: a team's own k6 script (TypeScript or JavaScript) bundled with the harness's load API
 // (load/script-api.ts), its declaration read from one init run, and the refusals it needs before anything is sent.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, extname, join, relative, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, existsSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
@@ -48,16 +48,29 @@ function isScenarioMeta(value: unknown): value is ScenarioMeta {
   return typeof v === 'object' && v !== null && typeof v.name === 'string' && typeof v.purposes === 'object';
 }
 
+/**
+ * Where the bundle goes: beside the script, hidden, a name of its own (removed after the run), because k6 and the
+ * engine resolve open('./data.json') from the running file's directory — the user wrote it from the script's.
+ */
+function bundlePathBeside(path: string): string {
+  const dir = dirname(path);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw usage(`--script ${path}: its directory is not writable (the bundle is written beside the script, so that open() finds what the script names)`);
+  }
+  return join(dir, `.${basename(path, extname(path))}.gateway-harness-${process.pid}-${randomBytes(4).toString('hex')}.js`);
+}
+
 /** Bundles FILE and reads its declaration; every problem is one usage line (exit 2), nothing is sent. */
 export async function prepareUserScript(file: string, cwd: string, baselineModule?: string): Promise<UserScript> {
   const path = resolve(cwd, file);
   if (!existsSync(path) || !statSync(path).isFile()) throw usage(`--script ${file}: no such file`);
   if (!SCRIPT_EXTENSIONS.includes(extname(path))) throw usage(`--script ${file}: a k6 script is a .ts, .js or .mjs file`);
   const bundler = (await import(pathToFileURL(join(ROOT, 'esbuild.config.mjs')).href)) as typeof Bundling;
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-harness-script-'));
-  const dispose = (): void => rmSync(dir, { recursive: true, force: true });
+  const outFile = bundlePathBeside(path);
+  const dispose = (): void => rmSync(outFile, { force: true });
   try {
-    const outFile = join(dir, `${basename(path, extname(path)).replace(/\.load$/, '')}.js`);
     let built;
     try {
       built = await bundler.buildK6Script({
