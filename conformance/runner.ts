@@ -14,7 +14,7 @@ import type { Transport } from '../api/transport.ts';
 import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
 import { describeResponse } from '../api/describe.ts';
 import { ENVELOPE_INVARIANTS, makeFailure } from './checks.ts';
-import { retryRead } from '../api/faults.ts';
+import { createSilenceWatch, retryRead } from '../api/faults.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from '../target/fixtures.ts';
 import { TransactionTracker, type DrainReport } from './transactions.ts';
 import { RunCorrelationIds, randomChars, type IdClass } from './correlation-ids.ts';
@@ -82,6 +82,12 @@ export interface RunEnvironment {
 /** Why a case not started before an interruption is skipped (never counted as passed). */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
+/** Why a case is skipped once the target went silent (createSilenceWatch): not started, or cut short by the silence. */
+const NOT_RUN_SILENT = 'not run: the target went silent';
+
+/** The phase the cases' silence watch names (the reports' unusable line). */
+const CASES_PHASE = 'conformance cases';
+
 /** The wallet balance through a case context, or undefined after handing `record` why it could not be read. */
 export async function readBalance(ctx: Pick<CaseContext, 'call' | 'caseId'>, version: ApiVersion, record: (failure: Failure) => void): Promise<number | undefined> {
   const exchange = await ctx.call(`${version}.account.balance`, {});
@@ -112,6 +118,8 @@ class RunState {
   readonly secrets: string[];
   readonly wrongConnection: TargetConnection;
   readonly transactions: TransactionTracker;
+  /** Sees every answer of the run's cases: once the target went silent, nothing more is sent and no case starts. */
+  readonly silence = createSilenceWatch(CASES_PHASE);
 
   constructor(readonly env: RunEnvironment) {
     const c = env.target.connection;
@@ -144,10 +152,12 @@ class RunState {
       sleep: (ms) => sleep(ms),
       hooks: {
         beforeSend: async (request) => {
+          this.silence.check();
           await hooks?.beforeSend?.(request);
           this.transactions.beforeSend(request, options.caseId);
         },
         afterResponse: async (exchange) => {
+          this.silence.see(exchange.response);
           this.transactions.afterResponse(exchange);
           await hooks?.afterResponse?.(exchange);
         },
@@ -236,6 +246,8 @@ class Context implements CaseContext {
   readonly failures: Failure[] = [];
   readonly notes: string[] = [];
   requests = 0;
+  /** An answer of this case was a client timeout: once the target went silent, the case is not judged. */
+  timedOut = false;
   private cancelled = false;
 
   constructor(
@@ -298,6 +310,7 @@ class Context implements CaseContext {
         },
         afterResponse: (exchange) => {
           this.requests += 1;
+          if (exchange.response.timedOut) this.timedOut = true;
           if (invariants) {
             const echoed = this.run.toExchange(exchange);
             for (const check of ENVELOPE_INVARIANTS) this.check(check, echoed);
@@ -411,6 +424,10 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
   } finally {
     clearTimeout(timer);
   }
+  if (cutBySilence(run, ctx)) {
+    // The target went silent while the case ran: what it saw says nothing of the gateway's rules.
+    return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [], notes: ctx.notes, requests: ctx.requests, startedAt, durationMs: Date.now() - startedAt });
+  }
   const errors = ctx.failures.some((f) => f.severity === 'error');
   const status = errors ? 'failed' : skipReason !== undefined ? 'skipped' : 'passed';
   return caseResult(testCase, {
@@ -422,6 +439,11 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     startedAt,
     durationMs: Date.now() - startedAt,
   });
+}
+
+/** The target went silent and this case saw it: a timed-out answer, or a request the silence watch refused to send. */
+function cutBySilence(run: RunState, ctx: Context): boolean {
+  return run.silence.silence() !== undefined && (ctx.timedOut || ctx.failures.some((f) => f.check === 'case-error' || f.check === 'case-timeout'));
 }
 
 /** A case's result: what the case is (from its definition) and how it went. */
@@ -468,10 +490,11 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
     ids.add(c.id);
   }
   const byId = new Map<string, CaseResult>();
-  const stopped = (): boolean => env.stop?.aborted === true;
+  const silent = (): boolean => run.silence.silence() !== undefined;
+  const stopped = (): boolean => env.stop?.aborted === true || silent();
   const exec = async (c: ConformanceCase): Promise<CaseResult> => {
     env.onProgress?.({ type: 'case-start', id: c.id, group: c.group });
-    const result = stopped() ? notRun(c) : await executeCase(run, c);
+    const result = stopped() ? notRun(c, silent() ? NOT_RUN_SILENT : NOT_RUN_INTERRUPTED) : await executeCase(run, c);
     byId.set(c.id, result);
     env.onProgress?.({ type: 'case-end', result });
     return result;
@@ -485,17 +508,19 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   const drain = stopped() ? undefined : await run.drain(env.onProgress, exclusive.length > 0);
   env.onProgress?.({ type: 'phase', phase: 'exclusive', cases: exclusive.length });
   for (const c of exclusive) await exec(c);
+  const silence = run.silence.silence();
   return {
     startedAt,
     durationMs: Date.now() - startedAt,
     cases: cases.map((c) => byId.get(c.id) as CaseResult),
     ...(drain === undefined ? {} : { drain }),
+    ...(silence === undefined ? {} : { silence }),
   };
 }
 
-/** The result of a case the interruption kept from starting: skipped, with nothing sent. */
-function notRun(testCase: ConformanceCase): CaseResult {
-  return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_INTERRUPTED, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
+/** The result of a case an interruption or a silent target kept from starting (`reason`): skipped, nothing sent. */
+function notRun(testCase: ConformanceCase, reason: string): CaseResult {
+  return caseResult(testCase, { status: 'skipped', skipReason: reason, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
 }
 
 const SLOW_GROUPS = new Set(['TRG', 'POLL', 'GIFT', 'ENV']);

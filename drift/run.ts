@@ -41,7 +41,8 @@ export async function recordBaseline(session: TargetSession, outDir: string, opt
   const observations = await observeTarget(session, options);
   const baseline = buildBaseline(observations, { target: session.stableLabel, environment: session.config.environment, mapping: session.config.fieldMapping });
   // Nothing observed (an unusable target) writes nothing: an existing baseline is not replaced by an empty one.
-  const files = baseline.entries.length === 0 ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
+  // Nor does an interrupted one (SIGINT/SIGTERM): a part of the operations must not replace a whole baseline.
+  const files = baseline.entries.length === 0 || options.stop?.aborted === true ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
   return { baseline, files, observations };
 }
 

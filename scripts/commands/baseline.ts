@@ -18,6 +18,7 @@ import { openTargetSession, type TargetSession, type TargetSessionOptions } from
 import type { MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
+import type { ReportInterruption } from '../../reports/interruption.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
@@ -197,6 +198,19 @@ export function baselinePlan(what: string, readsOnly: boolean, target: string): 
   };
 }
 
+/** A recording stopped by a signal: nothing was written to --out; the open charges are polled briefly, then the report set. */
+async function interruptedRecord(
+  cm: CommandMoney,
+  session: TargetSession,
+  run: { runId: string; reportDir: string; startedAt: number; secrets: readonly string[]; interruption: ReportInterruption },
+): Promise<number> {
+  const settled = await settleMoney(cm, session, { allowSkips: false, interrupted: true });
+  const interruption = settled.reconcile === undefined ? run.interruption : { ...run.interruption, reconcile: settled.reconcile };
+  const target = reportTarget(session, session.config.sandbox.profile);
+  const report = assembleReport({ runId: run.runId, command: 'baseline-record', startedAt: run.startedAt, durationMs: Date.now() - run.startedAt, target, ...settled.report, interruption });
+  return finishRun(report, run.reportDir, { secrets: run.secrets, extra: settled.lines }).exitCode;
+}
+
 async function runRecord(opts: RecordFlags): Promise<number> {
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
@@ -204,13 +218,24 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   const money = decideMoney(opts, config, baselinePlan('baseline record', readsOnly, describeTarget(config)));
   if (money === undefined) return EXIT.ok;
   const runId = newRunId();
-  // Only a money run writes here (ledger.jsonl); the baseline itself goes to --out.
+  const startedAt = Date.now();
+  // Only a money run writes here (ledger.jsonl) and an interrupted one its report set; the baseline goes to --out.
   const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
   const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
   try {
     return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
       await armMoney(cm, session);
-      const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
+      // SIGINT/SIGTERM: the reads in flight are abandoned, no baseline is written, the report set says INTERRUPTED.
+      const interrupt = watchRun({ command: 'baseline-record', runId, reportDir, startedAt, target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile), secrets: reportSecrets(config) });
+      interrupt.enter('baseline record');
+      let result;
+      try {
+        result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
+        const interruption = interrupt.interruption(startedAt);
+        if (interruption !== undefined) return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets: reportSecrets(config), interruption });
+      } finally {
+        interrupt.dispose();
+      }
       const ops = result.baseline.index.operations;
       const observed = ops.filter((o) => o.state === 'observed').length;
       if (observed === 0) {
