@@ -2,7 +2,7 @@
 // Node's clock and timers. One per target: it owns the keep-alive connection pool, so close() it when done.
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClientCore, type ClientCore, type ClientHooks } from '../api/client-core.ts';
-import { createSilenceWatch } from '../api/faults.ts';
+import { createSilenceWatch, type SilenceWatch } from '../api/faults.ts';
 import { clientTimings, scaleMs } from '../api/scale.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
@@ -11,6 +11,8 @@ import { createNodeTransport, type NodeTransportOptions } from './node-transport
 export type { CoreExchange, StatusPollResult, TransactionResult } from '../api/client-core.ts';
 
 export interface GatewayClient extends ClientCore {
+  /** From now on every answer this client gets (calls, submissions and each status check) is shown to `watch`. */
+  showAnswersTo(watch: SilenceWatch): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,29 @@ function watchingSilence(phase: string, hooks: ClientHooks | undefined): ClientH
   };
 }
 
+/**
+ * A phase's view of `client` under `watch` (api/faults.ts createSilenceWatch): each call and transaction first checks
+ * the target did not go silent (GH_ERR_TARGET naming the phase), then counts its answer. The session's client itself
+ * stays unwatched, so the money's settling after the phase can still poll (bounded) what is open.
+ */
+export function watchedForSilence(client: GatewayClient, watch: SilenceWatch): GatewayClient {
+  client.showAnswersTo(watch);
+  return {
+    ...client,
+    call: async (...args: Parameters<ClientCore['call']>) => {
+      watch.check();
+      return client.call(...args);
+    },
+    // A submission's polling ends once the target went silent: the transaction stays open (not final), for the money
+    // settling's bounded polls and the reconcile command, instead of a whole poll deadline of unanswered checks.
+    transact: async (operationId, input, options = {}) => {
+      watch.check();
+      const shouldStop = (): boolean => watch.silence() !== undefined || options.poll?.shouldStop?.() === true;
+      return client.transact(operationId, input, { ...options, poll: { ...options.poll, shouldStop } });
+    },
+  };
+}
+
 /** The core's target connection and status settings for a resolved config (shared by every Node-side consumer). */
 export function coreSettingsFor(config: ResolvedTargetConfig) {
   return {
@@ -56,14 +81,28 @@ export function coreSettingsFor(config: ResolvedTargetConfig) {
 export function createGatewayClient(config: ResolvedTargetConfig, options: GatewayClientOptions = {}): GatewayClient {
   const { hooks: given, signal, silentPhase, ...transportOptions } = options;
   const transport = createNodeTransport(transportOptions);
-  const hooks = silentPhase === undefined ? given : watchingSilence(silentPhase, given);
+  const watched = silentPhase === undefined ? given : watchingSilence(silentPhase, given);
+  let shownTo: SilenceWatch | undefined;
+  const hooks: ClientHooks = {
+    ...(watched?.beforeSend === undefined ? {} : { beforeSend: watched.beforeSend }),
+    async afterResponse(exchange) {
+      shownTo?.see(exchange.response);
+      await watched?.afterResponse?.(exchange);
+    },
+  };
   const core = createClientCore({
     ...coreSettingsFor(config),
     transport,
     now: () => Date.now(),
     sleep: (ms) => delay(ms),
-    ...(hooks === undefined ? {} : { hooks }),
+    hooks,
     ...(signal === undefined ? {} : { signal }),
   });
-  return { ...core, close: () => transport.close() };
+  return {
+    ...core,
+    showAnswersTo(watch) {
+      shownTo = watch;
+    },
+    close: () => transport.close(),
+  };
 }

@@ -105,6 +105,8 @@ export interface JudgedRun<T> {
   section(result: T, allowSkips: boolean): Pick<ReportInput, 'drift' | 'migration'>;
   /** Lines printed after the verdict, before the money's. */
   extra?(result: T): readonly string[];
+  /** The target went silent during the run (api/faults.ts createSilenceWatch): the line naming the phase. */
+  silence?(result: T): string | undefined;
 }
 
 /**
@@ -148,7 +150,9 @@ export async function judgeOnSession<T>(
           progress.done();
         }
         const interrupted = interrupt.received() !== undefined;
-        const settled = await settleMoney(cm, session, { allowSkips, interrupted });
+        // A silent target gets the interrupted run's short bounded polls of what is open, not whole poll deadlines.
+        const silence = interrupted ? undefined : job.silence?.(result);
+        const settled = await settleMoney(cm, session, { allowSkips, interrupted: interrupted || silence !== undefined });
         const interruption = interrupt.interruption(startedAt, settled.reconcile === undefined ? {} : { reconcile: settled.reconcile });
         const report = assembleReport({
           runId,
@@ -160,7 +164,10 @@ export async function judgeOnSession<T>(
           ...(interruption === undefined ? job.section(result, allowSkips) : interruptedSections(job.section(result, allowSkips))),
           ...settled.report,
           ...(interruption === undefined ? {} : { interruption }),
+          // Unusable, naming the phase; what the silence kept from running is listed as not run.
+          ...(silence === undefined ? {} : { error: { code: 'GH_ERR_TARGET', message: silence } }),
         });
+        if (silence !== undefined) throw unusableTarget(report, reportDir, secrets);
         return finishRun(report, reportDir, { secrets, extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
       } finally {
         interrupt.dispose();
@@ -277,6 +284,7 @@ async function runCheck(opts: CheckFlags): Promise<number> {
     progressPrefix: 'baseline',
     run: (session, progress, _money, stop) => checkBaseline(session, baseline, { progress, stop }),
     section: (result, allowSkips) => ({ drift: driftReportSection(result, { allowSkips }) }),
+    silence: (result) => result.silence,
   });
 }
 
