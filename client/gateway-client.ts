@@ -42,29 +42,6 @@ function watchingSilence(phase: string, hooks: ClientHooks | undefined): ClientH
   };
 }
 
-/**
- * A phase's view of `client` under `watch` (api/faults.ts createSilenceWatch): each call and transaction first checks
- * the target did not go silent (GH_ERR_TARGET naming the phase), then counts its answer. The session's client itself
- * stays unwatched, so the money's settling after the phase can still poll (bounded) what is open.
- */
-export function watchedForSilence(client: GatewayClient, watch: SilenceWatch): GatewayClient {
-  client.showAnswersTo(watch);
-  return {
-    ...client,
-    call: async (...args: Parameters<ClientCore['call']>) => {
-      watch.check();
-      return client.call(...args);
-    },
-    // A submission's polling ends once the target went silent: the transaction stays open (not final), for the money
-    // settling's bounded polls and the reconcile command, instead of a whole poll deadline of unanswered checks.
-    transact: async (operationId, input, options = {}) => {
-      watch.check();
-      const shouldStop = (): boolean => watch.silence() !== undefined || options.poll?.shouldStop?.() === true;
-      return client.transact(operationId, input, { ...options, poll: { ...options.poll, shouldStop } });
-    },
-  };
-}
-
 /** The core's target connection and status settings for a resolved config (shared by every Node-side consumer). */
 export function coreSettingsFor(config: ResolvedTargetConfig) {
   return {

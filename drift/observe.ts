@@ -6,10 +6,9 @@ import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { Fixtures } from '../target/fixtures.ts';
-import type { TargetSession } from '../target/session.ts';
+import { watchedForSilence, type TargetSession } from '../target/session.ts';
 import type { SilenceWatch } from '../api/faults.ts';
 import type { RequestInput } from '../api/request-builder.ts';
-import { watchedForSilence } from '../client/gateway-client.ts';
 import {
   inPhases,
   isUnavailable,

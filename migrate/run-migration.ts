@@ -16,14 +16,13 @@ import {
   type TransactionRef,
   type Unavailable,
 } from '../drift/representative-inputs.ts';
-import { discoverCatalog, type TargetSession } from '../target/session.ts';
+import { discoverCatalog, watchedForSilence, type TargetSession } from '../target/session.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
 import { normalizationOf } from './normalizations.ts';
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import { createSilenceWatch } from '../api/faults.ts';
-import { watchedForSilence } from '../client/gateway-client.ts';
 
 export type PairOutcome = Outcome | 'NotRun';
 
