@@ -135,7 +135,7 @@ class RunState {
   }
 
   /** A client core on the run's target; `hooks` see every request (transactions are tracked for every core). */
-  core(options: { credentials: 'valid' | 'none' | 'wrong'; caseId: string; hooks?: ClientHooks }): ClientCore {
+  core(options: { credentials: 'valid' | 'none' | 'wrong'; caseId: string; hooks?: ClientHooks; countsSilence?: boolean }): ClientCore {
     const { target, timing } = this.env;
     const hooks = options.hooks;
     return createClientCore({
@@ -157,7 +157,8 @@ class RunState {
           this.transactions.beforeSend(request, options.caseId);
         },
         afterResponse: async (exchange) => {
-          this.silence.see(exchange.response);
+          // A request a case sent with a timeout of its own (a delay it provokes) says nothing of a silent target.
+          if (options.countsSilence !== false) this.silence.see(exchange.response);
           this.transactions.afterResponse(exchange);
           await hooks?.afterResponse?.(exchange);
         },
@@ -286,7 +287,7 @@ class Context implements CaseContext {
       throw new VariantUnavailable('varied credentials are never sent to production');
     }
     const variant = typeof credentials === 'object' ? variantAuthorization(credentials, this.run.env.target.connection, this.settings.otherEnvironment) : undefined;
-    const core = this.core(typeof credentials === 'object' ? 'valid' : credentials, options.checkEnvelope !== false);
+    const core = this.core(typeof credentials === 'object' ? 'valid' : credentials, options.checkEnvelope !== false, options.timeoutMs === undefined);
     const sent = credentials === 'none' ? { ...input, omitAuthorization: true } : variant === undefined ? input : { ...input, authorization: variant };
     return core.call(operationId, sent, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs }).then((exchange) => this.run.toExchange(exchange));
   }
@@ -300,17 +301,18 @@ class Context implements CaseContext {
    * A client core for this case: every response it receives passes the envelope invariants (unless it serves catalog
    * discovery or is a reference request, `checkEnvelope: false`) and counts as a request of the case. Cheap: a few closures over the run's shared transport.
    */
-  private core(credentials: 'valid' | 'none' | 'wrong', invariants: boolean): ClientCore {
+  private core(credentials: 'valid' | 'none' | 'wrong', invariants: boolean, countsSilence = true): ClientCore {
     return this.run.core({
       credentials,
       caseId: this.caseId,
+      countsSilence,
       hooks: {
         beforeSend: () => {
           if (this.cancelled) throw new CaseCancelled(this.caseId);
         },
         afterResponse: (exchange) => {
           this.requests += 1;
-          if (exchange.response.timedOut) this.timedOut = true;
+          if (exchange.response.timedOut && countsSilence) this.timedOut = true;
           if (invariants) {
             const echoed = this.run.toExchange(exchange);
             for (const check of ENVELOPE_INVARIANTS) this.check(check, echoed);
