@@ -120,6 +120,8 @@ class RunState {
   readonly transactions: TransactionTracker;
   /** Sees every answer of the run's cases: once the target went silent, nothing more is sent and no case starts. */
   readonly silence = createSilenceWatch(CASES_PHASE);
+  /** Cases that got a client timeout: once the target went silent (even after they ended) they are not judged. */
+  readonly timedOutCases = new Set<string>();
 
   constructor(readonly env: RunEnvironment) {
     const c = env.target.connection;
@@ -312,7 +314,10 @@ class Context implements CaseContext {
         },
         afterResponse: (exchange) => {
           this.requests += 1;
-          if (exchange.response.timedOut && countsSilence) this.timedOut = true;
+          if (exchange.response.timedOut) {
+            this.timedOut = true;
+            this.run.timedOutCases.add(this.caseId);
+          }
           if (invariants) {
             const echoed = this.run.toExchange(exchange);
             for (const check of ENVELOPE_INVARIANTS) this.check(check, echoed);
@@ -514,7 +519,11 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   return {
     startedAt,
     durationMs: Date.now() - startedAt,
-    cases: cases.map((c) => byId.get(c.id) as CaseResult),
+    cases: cases.map((c) => {
+      const result = byId.get(c.id) as CaseResult;
+      // A silent target: what a case that met a timeout saw says nothing of the gateway's rules.
+      return silence !== undefined && result.status !== 'skipped' && run.timedOutCases.has(c.id) ? { ...result, status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [] } : result;
+    }),
     ...(drain === undefined ? {} : { drain }),
     ...(silence === undefined ? {} : { silence }),
   };
