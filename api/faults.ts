@@ -82,6 +82,8 @@ export interface SilenceWatch {
   see(response: GatewayResponse): void;
   /** Throws GH_ERR_TARGET (exit 2) once SILENT_READ_TIMEOUTS answers in a row were client timeouts: send nothing more. */
   check(): void;
+  /** Once the target went silent, the one line `check` throws (naming the phase); undefined before. */
+  silence(): string | undefined;
 }
 
 /**
@@ -91,15 +93,19 @@ export interface SilenceWatch {
 export function createSilenceWatch(phase: string): SilenceWatch {
   let inARow = 0;
   let waitedMs = 0;
+  // Once tripped it stays tripped: a late answer to an old request does not reopen a phase that was given up.
+  let silentLine: string | undefined;
   return {
     see(response) {
+      if (silentLine !== undefined) return;
       inARow = response.timedOut ? inARow + 1 : 0;
       if (response.timedOut) waitedMs = Math.round(response.timings.totalMs);
+      if (inARow >= SILENT_READ_TIMEOUTS) silentLine = `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms)`;
     },
     check() {
-      if (inARow < SILENT_READ_TIMEOUTS) return;
-      throw new HarnessError('GH_ERR_TARGET', `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms)`, { exitCode: 2 });
+      if (silentLine !== undefined) throw new HarnessError('GH_ERR_TARGET', silentLine, { exitCode: 2 });
     },
+    silence: () => silentLine,
   };
 }
 

@@ -2,7 +2,7 @@
 // Node's clock and timers. One per target: it owns the keep-alive connection pool, so close() it when done.
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClientCore, type ClientCore, type ClientHooks } from '../api/client-core.ts';
-import { createSilenceWatch } from '../api/faults.ts';
+import { createSilenceWatch, type SilenceWatch } from '../api/faults.ts';
 import { clientTimings, scaleMs } from '../api/scale.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import { SERVICE_TIMEOUT_MS } from '../api/spec-durations.ts';
@@ -11,6 +11,8 @@ import { createNodeTransport, type NodeTransportOptions } from './node-transport
 export type { CoreExchange, StatusPollResult, TransactionResult } from '../api/client-core.ts';
 
 export interface GatewayClient extends ClientCore {
+  /** From now on every answer this client gets (calls, submissions and each status check) is shown to `watch`. */
+  showAnswersTo(watch: SilenceWatch): void;
   close(): Promise<void>;
 }
 
@@ -56,14 +58,28 @@ export function coreSettingsFor(config: ResolvedTargetConfig) {
 export function createGatewayClient(config: ResolvedTargetConfig, options: GatewayClientOptions = {}): GatewayClient {
   const { hooks: given, signal, silentPhase, ...transportOptions } = options;
   const transport = createNodeTransport(transportOptions);
-  const hooks = silentPhase === undefined ? given : watchingSilence(silentPhase, given);
+  const watched = silentPhase === undefined ? given : watchingSilence(silentPhase, given);
+  let shownTo: SilenceWatch | undefined;
+  const hooks: ClientHooks = {
+    ...(watched?.beforeSend === undefined ? {} : { beforeSend: watched.beforeSend }),
+    async afterResponse(exchange) {
+      shownTo?.see(exchange.response);
+      await watched?.afterResponse?.(exchange);
+    },
+  };
   const core = createClientCore({
     ...coreSettingsFor(config),
     transport,
     now: () => Date.now(),
     sleep: (ms) => delay(ms),
-    ...(hooks === undefined ? {} : { hooks }),
+    hooks,
     ...(signal === undefined ? {} : { signal }),
   });
-  return { ...core, close: () => transport.close() };
+  return {
+    ...core,
+    showAnswersTo(watch) {
+      shownTo = watch;
+    },
+    close: () => transport.close(),
+  };
 }

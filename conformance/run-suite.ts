@@ -120,12 +120,14 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
     const progress = conformanceProgress(request.progress, { groups });
     try {
-      const run = await runCases(cases, {
+      const ran = await runCases(cases, {
         ...env,
         fixtures,
         onProgress: (event) => progress.onEvent(event),
         ...(request.stop === undefined ? {} : { stop: request.stop }),
       });
+      // A target gone silent during the cases is named in the one line the reports give (runner.ts RunResult.silence).
+      const run = ran.silence === undefined ? ran : { ...ran, silence: `${redactUrl(config.baseUrl)}: ${ran.silence}` };
       return { kind: 'run', run, cuts: money?.cuts ?? [], ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
     } finally {
       progress.finish();

@@ -16,7 +16,7 @@ import type { Transport } from '../api/transport.ts';
 import { redactHeaders, redactText, redactUrl } from '../api/redact.ts';
 import { describeResponse } from '../api/describe.ts';
 import { ENVELOPE_INVARIANTS, makeFailure } from './checks.ts';
-import { retryRead } from '../api/faults.ts';
+import { createSilenceWatch, retryRead } from '../api/faults.ts';
 import { DiscoveryError, discoverFixtures, type Fixtures } from '../target/fixtures.ts';
 import { TransactionTracker, type DrainReport } from './transactions.ts';
 import { RunCorrelationIds, randomChars, type IdClass } from './correlation-ids.ts';
@@ -88,6 +88,12 @@ export interface RunEnvironment {
 /** Why a case not started before an interruption is skipped (never counted as passed). */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
+/** Why a case is skipped once the target went silent (createSilenceWatch): not started, or cut short by the silence. */
+const NOT_RUN_SILENT = 'not run: the target went silent';
+
+/** The phase the cases' silence watch names (the reports' unusable line). */
+const CASES_PHASE = 'conformance cases';
+
 /** The wallet balance through a case context, or undefined after handing `record` why it could not be read. */
 export async function readBalance(ctx: Pick<CaseContext, 'call' | 'caseId'>, version: ApiVersion, record: (failure: Failure) => void): Promise<number | undefined> {
   const exchange = await ctx.call(`${version}.account.balance`, {});
@@ -118,6 +124,10 @@ class RunState {
   readonly secrets: string[];
   readonly wrongConnection: TargetConnection;
   readonly transactions: TransactionTracker;
+  /** Sees every answer of the run's cases: once the target went silent, nothing more is sent and no case starts. */
+  readonly silence = createSilenceWatch(CASES_PHASE);
+  /** Cases that got a client timeout: once the target went silent (even after they ended) they are not judged. */
+  readonly timedOutCases = new Set<string>();
 
   constructor(readonly env: RunEnvironment) {
     const c = env.target.connection;
@@ -133,7 +143,7 @@ class RunState {
   }
 
   /** A client core on the run's target; `hooks` see every request (transactions are tracked for every core). */
-  core(options: { credentials: 'valid' | 'none' | 'wrong'; caseId: string; hooks?: ClientHooks }): ClientCore {
+  core(options: { credentials: 'valid' | 'none' | 'wrong'; caseId: string; hooks?: ClientHooks; countsSilence?: boolean }): ClientCore {
     const { target, timing } = this.env;
     const hooks = options.hooks;
     return createClientCore({
@@ -150,10 +160,13 @@ class RunState {
       sleep: (ms) => sleep(ms),
       hooks: {
         beforeSend: async (request) => {
+          this.silence.check();
           await hooks?.beforeSend?.(request);
           this.transactions.beforeSend(request, options.caseId);
         },
         afterResponse: async (exchange) => {
+          // A request a case sent with a timeout of its own (a delay it provokes) says nothing of a silent target.
+          if (options.countsSilence !== false) this.silence.see(exchange.response);
           this.transactions.afterResponse(exchange);
           await hooks?.afterResponse?.(exchange);
         },
@@ -242,6 +255,8 @@ class Context implements CaseContext {
   readonly failures: Failure[] = [];
   readonly notes: string[] = [];
   requests = 0;
+  /** An answer of this case was a client timeout: once the target went silent, the case is not judged. */
+  timedOut = false;
   private cancelled = false;
 
   /** Present when the run learns result fields on its charges; the probes are reads of this case (invariants checked, counted). */
@@ -289,7 +304,7 @@ class Context implements CaseContext {
       throw new VariantUnavailable('varied credentials are never sent to production');
     }
     const variant = typeof credentials === 'object' ? variantAuthorization(credentials, this.run.env.target.connection, this.settings.otherEnvironment) : undefined;
-    const core = this.core(typeof credentials === 'object' ? 'valid' : credentials, options.checkEnvelope !== false);
+    const core = this.core(typeof credentials === 'object' ? 'valid' : credentials, options.checkEnvelope !== false, options.timeoutMs === undefined);
     const sent = credentials === 'none' ? { ...input, omitAuthorization: true } : variant === undefined ? input : { ...input, authorization: variant };
     return core.call(operationId, sent, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs }).then((exchange) => this.run.toExchange(exchange));
   }
@@ -303,16 +318,21 @@ class Context implements CaseContext {
    * A client core for this case: every response it receives passes the envelope invariants (unless it serves catalog
    * discovery or is a reference request, `checkEnvelope: false`) and counts as a request of the case. Cheap: a few closures over the run's shared transport.
    */
-  private core(credentials: 'valid' | 'none' | 'wrong', invariants: boolean): ClientCore {
+  private core(credentials: 'valid' | 'none' | 'wrong', invariants: boolean, countsSilence = true): ClientCore {
     return this.run.core({
       credentials,
       caseId: this.caseId,
+      countsSilence,
       hooks: {
         beforeSend: () => {
           if (this.cancelled) throw new CaseCancelled(this.caseId);
         },
         afterResponse: (exchange) => {
           this.requests += 1;
+          if (exchange.response.timedOut) {
+            this.timedOut = true;
+            this.run.timedOutCases.add(this.caseId);
+          }
           if (invariants) {
             const echoed = this.run.toExchange(exchange);
             for (const check of ENVELOPE_INVARIANTS) this.check(check, echoed);
@@ -426,6 +446,10 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
   } finally {
     clearTimeout(timer);
   }
+  if (cutBySilence(run, ctx)) {
+    // The target went silent while the case ran: what it saw says nothing of the gateway's rules.
+    return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [], notes: ctx.notes, requests: ctx.requests, startedAt, durationMs: Date.now() - startedAt });
+  }
   const errors = ctx.failures.some((f) => f.severity === 'error');
   const status = errors ? 'failed' : skipReason !== undefined ? 'skipped' : 'passed';
   return caseResult(testCase, {
@@ -437,6 +461,11 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     startedAt,
     durationMs: Date.now() - startedAt,
   });
+}
+
+/** The target went silent and this case saw it: a timed-out answer, or a request the silence watch refused to send. */
+function cutBySilence(run: RunState, ctx: Context): boolean {
+  return run.silence.silence() !== undefined && (ctx.timedOut || ctx.failures.some((f) => f.check === 'case-error' || f.check === 'case-timeout'));
 }
 
 /** A case's result: what the case is (from its definition) and how it went. */
@@ -483,10 +512,11 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
     ids.add(c.id);
   }
   const byId = new Map<string, CaseResult>();
-  const stopped = (): boolean => env.stop?.aborted === true;
+  const silent = (): boolean => run.silence.silence() !== undefined;
+  const stopped = (): boolean => env.stop?.aborted === true || silent();
   const exec = async (c: ConformanceCase): Promise<CaseResult> => {
     env.onProgress?.({ type: 'case-start', id: c.id, group: c.group });
-    const result = stopped() ? notRun(c) : await executeCase(run, c);
+    const result = stopped() ? notRun(c, silent() ? NOT_RUN_SILENT : NOT_RUN_INTERRUPTED) : await executeCase(run, c);
     byId.set(c.id, result);
     env.onProgress?.({ type: 'case-end', result });
     return result;
@@ -500,17 +530,23 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
   const drain = stopped() ? undefined : await run.drain(env.onProgress, exclusive.length > 0);
   env.onProgress?.({ type: 'phase', phase: 'exclusive', cases: exclusive.length });
   for (const c of exclusive) await exec(c);
+  const silence = run.silence.silence();
   return {
     startedAt,
     durationMs: Date.now() - startedAt,
-    cases: cases.map((c) => byId.get(c.id) as CaseResult),
+    cases: cases.map((c) => {
+      const result = byId.get(c.id) as CaseResult;
+      // A silent target: what a case that met a timeout saw says nothing of the gateway's rules.
+      return silence !== undefined && result.status !== 'skipped' && run.timedOutCases.has(c.id) ? { ...result, status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [] } : result;
+    }),
     ...(drain === undefined ? {} : { drain }),
+    ...(silence === undefined ? {} : { silence }),
   };
 }
 
-/** The result of a case the interruption kept from starting: skipped, with nothing sent. */
-function notRun(testCase: ConformanceCase): CaseResult {
-  return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_INTERRUPTED, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
+/** The result of a case an interruption or a silent target kept from starting (`reason`): skipped, nothing sent. */
+function notRun(testCase: ConformanceCase, reason: string): CaseResult {
+  return caseResult(testCase, { status: 'skipped', skipReason: reason, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
 }
 
 const SLOW_GROUPS = new Set(['TRG', 'POLL', 'GIFT', 'ENV']);

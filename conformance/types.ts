@@ -244,4 +244,6 @@ export interface RunResult {
   readonly cases: readonly CaseResult[];
   /** The wait between the phases for the concurrent phase's open transactions (absent when the runner did not run). */
   readonly drain?: DrainReport;
+  /** The target went silent during the cases (api/faults.ts createSilenceWatch): the one line naming the phase. */
+  readonly silence?: string;
 }

@@ -6,7 +6,9 @@ import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { Fixtures } from '../target/fixtures.ts';
-import type { TargetSession } from '../target/session.ts';
+import { watchedForSilence, type TargetSession } from '../target/session.ts';
+import type { SilenceWatch } from '../api/faults.ts';
+import type { RequestInput } from '../api/request-builder.ts';
 import {
   inPhases,
   isUnavailable,
@@ -64,6 +66,28 @@ export interface ObserveOptions {
   readonly runTag?: string;
   /** Aborted on SIGINT/SIGTERM: no operation starts after it; those left are `not-run` (INTERRUPTED_REASON). */
   readonly stop?: AbortSignal;
+  /**
+   * The phase's silence watch (api/faults.ts createSilenceWatch): once the target went silent no operation starts, and
+   * those it cut short or kept from starting are `not-run` (NOT_RUN_SILENT); the caller reads it for the report.
+   */
+  readonly silence?: SilenceWatch;
+}
+
+/** Why an operation is not observed once the target went silent. */
+const NOT_RUN_SILENT = 'not run: the target went silent';
+
+/** Reads `inputs` of `op` into a collector through `client` (stops at the first request the silence watch refuses). */
+async function collectReads(client: Pick<TargetSession['client'], 'call'>, op: Operation, inputs: readonly RequestInput[], silent: () => boolean): Promise<OperationObservation> {
+  const collector = new Collector(op.id);
+  try {
+    for (const input of inputs) {
+      const { response } = await client.call(op.id, input);
+      collector.add(response, successEnvelope(response));
+    }
+  } catch (error) {
+    if (!silent()) throw error;
+  }
+  return silent() ? notRun(op.id, NOT_RUN_SILENT) : collector.result();
 }
 
 export function headerNames(response: GatewayResponse): string[] {
@@ -150,6 +174,9 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   const ctx = runInputContext(session, fixtures, 'drift', options.runTag);
   const results = new Map<string, OperationObservation>();
   const refs: TransactionRef[] = [];
+  const watch = options.silence;
+  const silent = (): boolean => watch?.silence() !== undefined;
+  const client = watch === undefined ? session.client : watchedForSilence(session.client, watch);
   const done = (obs: OperationObservation): void => {
     results.set(obs.operationId, obs);
     const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : obs.reason ?? '';
@@ -157,8 +184,8 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   };
   /** After a signal: the operation is left unobserved, silently (one line said the run stops). */
   const stopped = (op: Operation): boolean => {
-    if (options.stop?.aborted !== true) return false;
-    results.set(op.id, notRun(op.id, INTERRUPTED_REASON));
+    if (options.stop?.aborted !== true && !silent()) return false;
+    results.set(op.id, notRun(op.id, silent() ? NOT_RUN_SILENT : INTERRUPTED_REASON));
     return true;
   };
 
@@ -168,12 +195,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
     if (stopped(op)) return;
     const inputs = readInputs(op, ctx);
     if (isUnavailable(inputs)) return done(notRun(op.id, inputs.unavailable));
-    const collector = new Collector(op.id);
-    for (const input of inputs) {
-      const { response } = await session.client.call(op.id, input);
-      collector.add(response, successEnvelope(response));
-    }
-    done(collector.result());
+    done(await collectReads(client, op, inputs, silent));
   });
 
   for (const op of writes) {
@@ -193,8 +215,9 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
     for (const body of bodies) {
       let result;
       try {
-        result = await session.client.transact(op.id, { body });
+        result = await client.transact(op.id, { body });
       } catch (error) {
+        if (silent()) break;
         // The money guard (spend cap reached, charge not bounded) did not send it.
         if (!isMoneyRefusal(error)) throw error;
         refusedBy = `not sent by the money guard: ${error.message}`;
@@ -212,7 +235,8 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
         collector.add((final ?? result.submitted).response, undefined);
       }
     }
-    done(refusedBy !== undefined && collector.result().state !== 'observed' ? notRun(op.id, refusedBy) : collector.result());
+    if (silent()) done(notRun(op.id, NOT_RUN_SILENT));
+    else done(refusedBy !== undefined && collector.result().state !== 'observed' ? notRun(op.id, refusedBy) : collector.result());
   }
 
   for (const op of dependent) {
@@ -227,12 +251,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
       done(notRun(op.id, inputs.unavailable));
       continue;
     }
-    const collector = new Collector(op.id);
-    for (const input of inputs) {
-      const { response } = await session.client.call(op.id, input);
-      collector.add(response, successEnvelope(response));
-    }
-    done(collector.result());
+    done(await collectReads(client, op, inputs, silent));
   }
   return results;
 }

@@ -7,6 +7,8 @@ import { notRun, observeOperations, type OperationObservation } from './observe.
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
 import { buildBaseline, type BuiltBaseline } from './record.ts';
 import { discoverCatalog, type TargetSession } from '../target/session.ts';
+import { createSilenceWatch, type SilenceWatch } from '../api/faults.ts';
+import { HarnessError } from '../api/errors.ts';
 
 export interface DriftRunOptions {
   readonly progress?: (line: string) => void;
@@ -14,6 +16,8 @@ export interface DriftRunOptions {
   readonly operations?: readonly Operation[];
   /** Aborted on SIGINT/SIGTERM: no operation starts after it (drift/observe.ts). */
   readonly stop?: AbortSignal;
+  /** The silence watch of the operations (drift/observe.ts ObserveOptions.silence). */
+  readonly silence?: SilenceWatch;
 }
 
 export async function observeTarget(session: TargetSession, options: DriftRunOptions = {}): Promise<Map<string, OperationObservation>> {
@@ -28,7 +32,7 @@ export async function observeTarget(session: TargetSession, options: DriftRunOpt
     return new Map((options.operations ?? OPERATIONS).map((op) => [op.id, notRun(op.id, INTERRUPTED_REASON)]));
   }
   progress(`catalog: ${fixtures.skus.length} SKUs, ${fixtures.giftcards.length} gift card SKUs, ${fixtures.countries.length} countries; calling ${(options.operations ?? OPERATIONS).length} operations`);
-  return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }), ...(options.stop === undefined ? {} : { stop: options.stop }) });
+  return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }), ...(options.stop === undefined ? {} : { stop: options.stop }), ...(options.silence === undefined ? {} : { silence: options.silence }) });
 }
 
 export interface RecordResult {
@@ -38,21 +42,30 @@ export interface RecordResult {
 }
 
 export async function recordBaseline(session: TargetSession, outDir: string, options: DriftRunOptions = {}): Promise<RecordResult> {
-  const observations = await observeTarget(session, options);
+  const silence = createSilenceWatch('baseline record operations');
+  const observations = await observeTarget(session, { ...options, silence });
+  // A target gone silent midway: nothing is written (a part of the operations must not replace a whole baseline).
+  const silent = silence.silence();
+  if (silent !== undefined) throw new HarnessError('GH_ERR_TARGET', `${session.label}: ${silent}; no baseline written`, { exitCode: 2 });
   const baseline = buildBaseline(observations, { target: session.stableLabel, environment: session.config.environment, mapping: session.config.fieldMapping });
   // Nothing observed (an unusable target) writes nothing: an existing baseline is not replaced by an empty one.
-  const files = baseline.entries.length === 0 ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
+  // Nor does an interrupted one (SIGINT/SIGTERM): a part of the operations must not replace a whole baseline.
+  const files = baseline.entries.length === 0 || options.stop?.aborted === true ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
   return { baseline, files, observations };
 }
 
 export interface CheckRunResult extends DriftCheckResult {
   readonly baseline: Baseline;
   readonly observations: ReadonlyMap<string, OperationObservation>;
+  /** The target went silent during the operations: the line naming the phase (the run is unusable). */
+  readonly silence?: string;
 }
 
 /** Observes the target and compares with a baseline read beforehand (`readBaseline`: a broken one stops before any request). */
 export async function checkBaseline(session: TargetSession, baseline: Baseline, options: DriftRunOptions = {}): Promise<CheckRunResult> {
-  const observations = await observeTarget(session, options);
+  const silence = createSilenceWatch('baseline check operations');
+  const observations = await observeTarget(session, { ...options, silence });
   const selected = options.operations === undefined ? undefined : new Set(options.operations.map((op) => op.id));
-  return { ...compareWithBaseline(baseline, observations, selected === undefined ? {} : { selected }), baseline, observations };
+  const silent = silence.silence();
+  return { ...compareWithBaseline(baseline, observations, selected === undefined ? {} : { selected }), baseline, observations, ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }) };
 }

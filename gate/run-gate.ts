@@ -239,6 +239,12 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance, faults: faults.counts(), interruption: inConformance });
       return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
     }
+    if (suite.run.silence !== undefined) {
+      // The target went silent during the cases: unusable, naming the phase; load and drift do not run.
+      const error = { code: 'GH_ERR_TARGET', message: suite.run.silence };
+      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance: conformanceDone, faults: faults.counts(), error });
+      return { report, unusable: true, notes };
+    }
     const conformance = conformanceDone;
 
     // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part).

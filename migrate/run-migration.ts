@@ -17,12 +17,13 @@ import {
   type TransactionRef,
   type Unavailable,
 } from '../drift/representative-inputs.ts';
-import { discoverCatalog, type TargetSession } from '../target/session.ts';
+import { discoverCatalog, watchedForSilence, type TargetSession } from '../target/session.ts';
 import { isMoneyRefusal } from '../ledger/hooks.ts';
 import { compareContent, type ContentDiff, type FieldCorrespondence } from './compare-content.ts';
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
 import { normalizationOf } from './normalizations.ts';
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
+import { createSilenceWatch } from '../api/faults.ts';
 
 export type PairOutcome = Outcome | 'NotRun';
 
@@ -80,7 +81,12 @@ export interface PlannedCharge {
 export interface MigrationResult {
   readonly target: string;
   readonly pairs: readonly PairResult[];
+  /** The target went silent during the pairs (api/faults.ts createSilenceWatch): the one line naming the phase. */
+  readonly silence?: string;
 }
+
+/** Why a pair is left uncompared once the target went silent: not started, or cut short by the silence. */
+const NOT_RUN_SILENT = 'not run: the target went silent';
 
 /** Pairs that charge money or need a transaction that does (refused on a production target). */
 export function chargingPairs(pairs: readonly OperationPair[]): OperationPair[] {
@@ -233,7 +239,9 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   if (plan === undefined) return { target: session.label, pairs: selectPairs(options.pairs).map((pair) => notRun(pair, INTERRUPTED_REASON)) };
   await options.beforeCharging?.(plan.charges);
   const { pairs, ctx } = plan;
-  const client = session.client;
+  // Once the target went silent (3 answers in a row timed out) no pair starts, and the one running is not compared.
+  const silence = createSilenceWatch('migrate pairs');
+  const client = watchedForSilence(session.client, silence);
   const results = new Map<string, PairResult>();
   const refs: TransactionRef[] = [];
   const done = (result: PairResult): void => {
@@ -241,11 +249,21 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     const lat = result.latency === null ? '' : `, p50 v1 ${result.latency.v1.p50} ms / v2 ${result.latency.v2.p50} ms`;
     progress(`${result.purpose}: v1 ${result.v1Outcome}, v2 ${result.v2Outcome}${result.regression ? ' REGRESSION' : ''}${lat}`);
   };
-  /** After a signal: the pair is left uncompared, silently (one line said the run stops). */
+  /** After a signal (or the target went silent): the pair is left uncompared, silently (one line said the run stops). */
   const stopped = (pair: OperationPair): boolean => {
-    if (options.stop?.aborted !== true) return false;
-    results.set(pair.purpose, notRun(pair, INTERRUPTED_REASON));
+    const silent = silence.silence() !== undefined;
+    if (options.stop?.aborted !== true && !silent) return false;
+    results.set(pair.purpose, notRun(pair, silent ? NOT_RUN_SILENT : INTERRUPTED_REASON));
     return true;
+  };
+  /** Runs one pair; when the target went silent during it, the pair is not compared (its answers say nothing). */
+  const guarded = async (pair: OperationPair, work: () => Promise<void>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      if (silence.silence() === undefined) throw error;
+    }
+    if (silence.silence() !== undefined) results.set(pair.purpose, notRun(pair, NOT_RUN_SILENT));
   };
   const refusal = (pair: OperationPair): string | undefined =>
     !session.chargesAllowed && chargingPairs([pair]).length > 0
@@ -278,7 +296,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     }
     const inputs = readInputs(pair.v1, ctx);
     if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
-    else await runReads(pair, inputs);
+    else await guarded(pair, () => runReads(pair, inputs));
   }
 
   const runWrites = async (pair: OperationPair): Promise<void> => {
@@ -315,7 +333,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   for (const pair of writes) {
     if (stopped(pair)) continue;
     try {
-      await runWrites(pair);
+      await guarded(pair, () => runWrites(pair));
     } catch (error) {
       // The money guard (spend cap reached, charge not bounded) sent nothing more for this pair: not compared.
       if (!isMoneyRefusal(error)) throw error;
@@ -333,8 +351,9 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     // The same transaction (made through v1) read on both versions: what a client meets on the day it switches.
     const inputs = transactionReadInputs(pair.v1, refs, ctx);
     if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
-    else await runReads(pair, inputs);
+    else await guarded(pair, () => runReads(pair, inputs));
   }
 
-  return { target: session.label, pairs: pairs.map((p) => results.get(p.purpose) as PairResult) };
+  const silent = silence.silence();
+  return { target: session.label, pairs: pairs.map((p) => results.get(p.purpose) as PairResult), ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }) };
 }

@@ -200,3 +200,27 @@ export function watchRun(options: InterruptWatchOptions): RunInterrupt {
   });
   return watch;
 }
+
+/**
+ * Runs a phase before the command's run proper (first contact, a baseline's recording) under its signal watch, named
+ * `during`: a signal in it ends the command with the INTERRUPTED report set and 128 + signal (returned as `exitCode`)
+ * instead of the process dying by the signal with no report. `phase` gets the watch's stop to abandon its requests.
+ */
+export async function watchedPhase<T>(
+  interrupt: RunInterrupt,
+  during: string,
+  options: Omit<InterruptWatchOptions, 'progress'>,
+  phase: (stop: AbortSignal) => Promise<T>,
+): Promise<{ readonly value: T } | { readonly exitCode: number }> {
+  interrupt.enter(during);
+  let value: T;
+  try {
+    value = await phase(interrupt.signal);
+  } catch (error) {
+    if (!interrupt.signal.aborted) throw error;
+  }
+  const interruption = interrupt.interruption(options.startedAt);
+  if (interruption === undefined) return { value: value! };
+  const report = assembleReport({ runId: options.runId, command: options.command, startedAt: options.startedAt, durationMs: Date.now() - options.startedAt, target: options.target, interruption });
+  return { exitCode: finishRun(report, options.reportDir, { secrets: options.secrets }).exitCode };
+}

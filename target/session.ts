@@ -1,8 +1,8 @@
 // One run's connection to its target: the given URL, or the embedded sandbox started on 127.0.0.1 port 0 when no
 // target is configured; the gateway client over it and the catalog facts discovered from it. Shared by baseline and migrate.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ClientHooks } from '../api/client-core.ts';
-import { retryRead } from '../api/faults.ts';
+import type { ClientCore, ClientHooks } from '../api/client-core.ts';
+import { retryRead, type SilenceWatch } from '../api/faults.ts';
 import type { TargetConfig, ResolvedTargetConfig } from '../api/target-config.ts';
 import { describeTarget } from '../api/target-config.ts';
 import { EXIT, HarnessError } from '../api/errors.ts';
@@ -119,4 +119,27 @@ export function discoverCatalog(session: TargetSession, stop?: AbortSignal): Pro
     mapping: session.config.fieldMapping,
     settings: session.settings,
   });
+}
+
+/**
+ * A phase's view of `client` under `watch` (api/faults.ts createSilenceWatch): each call and transaction first checks
+ * the target did not go silent (GH_ERR_TARGET naming the phase), then counts its answer. The session's client itself
+ * stays unwatched, so the money's settling after the phase can still poll (bounded) what is open.
+ */
+export function watchedForSilence(client: GatewayClient, watch: SilenceWatch): GatewayClient {
+  client.showAnswersTo(watch);
+  return {
+    ...client,
+    call: async (...args: Parameters<ClientCore['call']>) => {
+      watch.check();
+      return client.call(...args);
+    },
+    // A submission's polling ends once the target went silent: the transaction stays open (not final), for the money
+    // settling's bounded polls and the reconcile command, instead of a whole poll deadline of unanswered checks.
+    transact: async (operationId, input, options = {}) => {
+      watch.check();
+      const shouldStop = (): boolean => watch.silence() !== undefined || options.poll?.shouldStop?.() === true;
+      return client.transact(operationId, input, { ...options, poll: { ...options.poll, shouldStop } });
+    },
+  };
 }

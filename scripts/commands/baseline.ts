@@ -19,6 +19,7 @@ import type { MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
 import { fundsPlanOf, type FundsPlan } from '../../ledger/funds.ts';
 import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
+import type { ReportInterruption } from '../../reports/interruption.ts';
 import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
@@ -107,6 +108,8 @@ export interface JudgedRun<T> {
   extra?(result: T): readonly string[];
   /** Its charging plan when known before the run (baseline check): priced against the balance before the first charge. */
   readonly funds?: FundsPlan;
+  /** The target went silent during the run (api/faults.ts createSilenceWatch): the line naming the phase. */
+  silence?(result: T): string | undefined;
 }
 
 /**
@@ -151,7 +154,9 @@ export async function judgeOnSession<T>(
           progress.done();
         }
         const interrupted = interrupt.received() !== undefined;
-        const settled = await settleMoney(cm, session, { allowSkips, interrupted });
+        // A silent target gets the interrupted run's short bounded polls of what is open, not whole poll deadlines.
+        const silence = interrupted ? undefined : job.silence?.(result);
+        const settled = await settleMoney(cm, session, { allowSkips, interrupted: interrupted || silence !== undefined });
         const interruption = interrupt.interruption(startedAt, settled.reconcile === undefined ? {} : { reconcile: settled.reconcile });
         const report = assembleReport({
           runId,
@@ -163,7 +168,10 @@ export async function judgeOnSession<T>(
           ...(interruption === undefined ? job.section(result, allowSkips) : interruptedSections(job.section(result, allowSkips))),
           ...settled.report,
           ...(interruption === undefined ? {} : { interruption }),
+          // Unusable, naming the phase; what the silence kept from running is listed as not run.
+          ...(silence === undefined ? {} : { error: { code: 'GH_ERR_TARGET', message: silence } }),
         });
+        if (silence !== undefined) throw unusableTarget(report, reportDir, secrets);
         return finishRun(report, reportDir, { secrets, extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
       } finally {
         interrupt.dispose();
@@ -201,6 +209,19 @@ export function baselinePlan(what: string, readsOnly: boolean, target: string): 
   };
 }
 
+/** A recording stopped by a signal: nothing was written to --out; the open charges are polled briefly, then the report set. */
+async function interruptedRecord(
+  cm: CommandMoney,
+  session: TargetSession,
+  run: { runId: string; reportDir: string; startedAt: number; secrets: readonly string[]; interruption: ReportInterruption },
+): Promise<number> {
+  const settled = await settleMoney(cm, session, { allowSkips: false, interrupted: true });
+  const interruption = settled.reconcile === undefined ? run.interruption : { ...run.interruption, reconcile: settled.reconcile };
+  const target = reportTarget(session, session.config.sandbox.profile);
+  const report = assembleReport({ runId: run.runId, command: 'baseline-record', startedAt: run.startedAt, durationMs: Date.now() - run.startedAt, target, ...settled.report, interruption });
+  return finishRun(report, run.reportDir, { secrets: run.secrets, extra: settled.lines }).exitCode;
+}
+
 async function runRecord(opts: RecordFlags): Promise<number> {
   const config = configFromOptions(opts);
   const sessionOptions = sessionOptionsFrom(opts, config);
@@ -208,14 +229,25 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   const money = decideMoney(opts, config, baselinePlan('baseline record', readsOnly, describeTarget(config)));
   if (money === undefined) return EXIT.ok;
   const runId = newRunId();
-  // Only a money run writes here (ledger.jsonl); the baseline itself goes to --out.
+  const startedAt = Date.now();
+  // Only a money run writes here (ledger.jsonl) and an interrupted one its report set; the baseline goes to --out.
   const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
   const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
   try {
     return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
       await armMoney(cm, session);
       await checkSessionFunds(session, fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items));
-      const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline') });
+      // SIGINT/SIGTERM: the reads in flight are abandoned, no baseline is written, the report set says INTERRUPTED.
+      const interrupt = watchRun({ command: 'baseline-record', runId, reportDir, startedAt, target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile), secrets: reportSecrets(config) });
+      interrupt.enter('baseline record');
+      let result;
+      try {
+        result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
+        const interruption = interrupt.interruption(startedAt);
+        if (interruption !== undefined) return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets: reportSecrets(config), interruption });
+      } finally {
+        interrupt.dispose();
+      }
       const ops = result.baseline.index.operations;
       const observed = ops.filter((o) => o.state === 'observed').length;
       if (observed === 0) {
@@ -258,6 +290,7 @@ async function runCheck(opts: CheckFlags): Promise<number> {
     funds: fundsPlanOf('baseline check', baselinePlan('baseline check', readsOnly, describeTarget(config)).items),
     run: (session, progress, _money, stop) => checkBaseline(session, baseline, { progress, stop }),
     section: (result, allowSkips) => ({ drift: driftReportSection(result, { allowSkips }) }),
+    silence: (result) => result.silence,
   });
 }
 

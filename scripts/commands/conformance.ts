@@ -17,15 +17,15 @@ import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
-import { assembleReport } from '../../reports/assemble.ts';
+import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
 import { conformanceSection } from '../../conformance/section.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
+import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchedPhase, watchRun } from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
-import { firstContact, verdictNoteOf, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
+import { firstContact, verdictNoteOf, withDiscoveredSettings, type FirstContact } from '../../target/discover/first-contact.ts';
 import { createChargeLearning } from '../../target/discover/charge-learning.ts';
 import { renderChargeFindings } from '../../target/discover/render.ts';
 
@@ -159,6 +159,26 @@ export function checkTarget(config: TargetConfig, opts: { readonly sandboxProfil
   }
 }
 
+/** The report's target before the run knows more (an embedded sandbox's URL is known only once it started). */
+export function plannedTarget(config: TargetConfig, api: ApiSelection): ReportInput['target'] {
+  return { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, environment: config.environment, timeScale: config.timeScale, api };
+}
+
+/**
+ * First contact under a signal watch of its own (the run's is installed once the target is resolved): a signal there
+ * ends the command with the INTERRUPTED report set and 128 + signal (returned) instead of killing it with no report.
+ */
+export async function contactUnderWatch(config: TargetConfig, hasConfigFile: boolean, run: { command: string; runId: string; reportDir: string; secrets: readonly string[]; api: ApiSelection }): Promise<FirstContact | number> {
+  const options = { command: run.command, runId: run.runId, reportDir: run.reportDir, startedAt: Date.now(), target: plannedTarget(config, run.api), secrets: run.secrets };
+  const interrupt = watchRun(options);
+  try {
+    const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { hasConfigFile, stop }));
+    return 'exitCode' in watched ? watched.exitCode : watched.value;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
 export async function runConformance(opts: ConformanceOptions, mode: ConformanceMode = 'conformance'): Promise<number> {
   const api = parseApi(opts.api);
   compileGrep(opts.grep);
@@ -177,8 +197,12 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   // The one production guard first (the same line as every command), then conformance's own rule.
   assertChargesAllowed('conformance', conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation), money);
   checkTarget(config, opts);
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const secrets = reportSecrets(config);
   // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
-  const contact = await firstContact(config, { hasConfigFile: configFileGiven(opts) });
+  const contact = await contactUnderWatch(config, configFileGiven(opts), { command: 'conformance', runId, reportDir, secrets, api });
+  if (typeof contact === 'number') return contact;
   config = contact.config;
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
@@ -190,10 +214,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
   }
 
-  const runId = newRunId();
-  const reportDir = prepareReportDir(opts.reportDir, runId);
   const allowSkips = opts.allowSkips === true;
-  const secrets = reportSecrets(config);
 
   let sandbox: RunningSandbox | undefined;
   let dispose: (() => void) | undefined;
@@ -270,7 +291,10 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       conformance: interruption === undefined ? section : { ...section, verdict: 'interrupted' },
       faults: faults.counts(),
       ...stopped,
+      // The target went silent during the cases: unusable, naming the phase; the cases it kept from running are listed.
+      ...(outcome.run.silence === undefined || interruption !== undefined ? {} : { error: { code: 'GH_ERR_TARGET', message: outcome.run.silence } }),
     });
+    if (outcome.run.silence !== undefined && interruption === undefined) throw unusableTarget(report, reportDir, secrets);
     // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
     return finishRun(report, reportDir, { secrets, ...verdictNoteOf(contact.note, learning.findings(), outcome.cuts) }).exitCode;
   } finally {

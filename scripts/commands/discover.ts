@@ -3,10 +3,14 @@
 import { writeFileSync } from 'node:fs';
 import { printable } from '../../api/printable.ts';
 import type { Command } from 'commander';
-import { HarnessError } from '../../api/errors.ts';
+import { EXIT, HarnessError } from '../../api/errors.ts';
+import type { ResolvedTargetConfig } from '../../api/target-config.ts';
+import { watchInterrupts } from '../../reports/interrupt-watch.ts';
+import { interruptedExitCode } from '../../reports/verdict.ts';
+import { DiscoveryStopped } from '../../target/discover/reader.ts';
 import { assertTargetUsable } from '../../client/target-preflight.ts';
 import { describeTarget } from '../../api/target-config.ts';
-import { discoverTarget } from '../../target/discover/run.ts';
+import { discoverTarget, type Discovery, type DiscoveryOptions } from '../../target/discover/run.ts';
 import { configFileOf, renderDiscovery } from '../../target/discover/render.ts';
 import { DEFAULT_PROBE_LIMITS } from '../../target/discover/write-paths.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
@@ -25,19 +29,39 @@ function parseMaxProbes(text: string | undefined): number {
   return Number(text);
 }
 
-async function runDiscover(opts: DiscoverOptions): Promise<void> {
+/**
+ * Discovery under a signal watch: SIGINT/SIGTERM abandons the request in flight and ends the command with one line and
+ * 128 + signal (no report: discover writes none), instead of the process dying mid-request.
+ */
+async function discoverWatched(resolved: ResolvedTargetConfig, options: Omit<DiscoveryOptions, 'stop'>): Promise<Discovery | number> {
+  const watch = watchInterrupts({ startedAt: Date.now() });
+  try {
+    return await discoverTarget(resolved, { ...options, stop: watch.signal });
+  } catch (error) {
+    const signal = watch.received()?.signal;
+    if (signal === undefined || !(error instanceof DiscoveryStopped)) throw error;
+    process.stderr.write(`gateway-harness: discover: interrupted by ${signal}; nothing written\n`);
+    return interruptedExitCode(signal);
+  } finally {
+    watch.dispose();
+  }
+}
+
+async function runDiscover(opts: DiscoverOptions): Promise<number> {
   const config = configFromOptions(opts);
   if (config.baseUrl === undefined) throw usage('discover needs a target: --target URL (or GATEWAY_BASE_URL); the embedded sandbox needs no discovery');
   const resolved = { ...config, baseUrl: config.baseUrl };
   await assertTargetUsable('discover', resolved, 'v2');
   const probeWrites = config.environment !== 'production' || opts.allowCharges === true;
-  const discovery = await discoverTarget(resolved, { probeWrites, limits: { ...DEFAULT_PROBE_LIMITS, maxProbes: parseMaxProbes(opts.maxProbes) } });
+  const discovery = await discoverWatched(resolved, { probeWrites, limits: { ...DEFAULT_PROBE_LIMITS, maxProbes: parseMaxProbes(opts.maxProbes) } });
+  if (typeof discovery === 'number') return discovery;
   // Field names, values and candidates come from the target: shown through the one escape, like every target text.
   process.stdout.write(printable(renderDiscovery(discovery, describeTarget(config), config.baseUrl)));
   if (opts.writeConfig !== undefined) {
     writeFileSync(opts.writeConfig, `${JSON.stringify(configFileOf(discovery, config.baseUrl), null, 2)}\n`);
     process.stdout.write(`wrote ${opts.writeConfig}\n`);
   }
+  return EXIT.ok;
 }
 
 export function register(program: Command): void {
@@ -54,6 +78,6 @@ export function register(program: Command): void {
     .option('--allow-charges', 'on a production target, allow the write-path probes (bodies without skuId or amount, which cannot charge)')
     .option('--max-probes <n>', `most write-path probes in all (default ${DEFAULT_PROBE_LIMITS.maxProbes}; they stop after ${DEFAULT_PROBE_LIMITS.maxMs / 1000} s too)`);
   addTargetOptions(cmd).action(async (opts: DiscoverOptions) => {
-    await runDiscover(opts);
+    process.exitCode = await runDiscover(opts);
   });
 }

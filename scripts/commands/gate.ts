@@ -11,9 +11,9 @@ import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
-import { firstContact, verdictNoteOf, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
+import { verdictNoteOf, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
-import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, parseApi } from './conformance.ts';
+import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, contactUnderWatch, parseApi, plannedTarget } from './conformance.ts';
 import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
 
 export interface GateOptions extends TargetOptions, CompareFlags {
@@ -42,8 +42,12 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const engine = parseEngine(opts.engine);
   const given = configFromOptions(opts);
   checkTarget(given, opts, 'gate');
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const secrets = reportSecrets(given);
   // First contact: a target with no config file gets its field names and write paths discovered before anything runs.
-  const contact = await firstContact(given, { hasConfigFile: configFileGiven(opts) });
+  const contact = await contactUnderWatch(given, configFileGiven(opts), { command: 'gate', runId, reportDir, secrets, api });
+  if (typeof contact === 'number') return contact;
   const config = contact.config;
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
@@ -60,9 +64,6 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const baseline = baselineExists(baselineDir) ? readBaseline(baselineDir) : undefined;
 
   const compare = compareWithRun(opts);
-  const runId = newRunId();
-  const reportDir = prepareReportDir(opts.reportDir, runId);
-  const secrets = reportSecrets(config);
   const progress = commandProgress();
   // SIGINT/SIGTERM: the running part stops, nothing after it runs, the reports say INTERRUPTED (exit 128 + signal).
   const interrupt = watchRun({
@@ -70,7 +71,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
     runId,
     reportDir,
     startedAt: Date.now(),
-    target: { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, environment: config.environment, timeScale: config.timeScale, api },
+    target: plannedTarget(config, api),
     secrets,
     progress,
   });

@@ -141,6 +141,7 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
         },
       }),
     section: (result, allowSkips) => ({ migration: migrationReportSection(result, { allowSkips }) }),
+    silence: (result) => result.silence,
     extra: (result) => [
       `Pairs (${result.pairs.length}; same inputs on both versions, latency under ${load.requests} requests per version, ${load.concurrency} in flight):`,
       ...result.pairs.map(pairLine),

@@ -1,7 +1,7 @@
 // Issue #32 finding 8: a target that answers the preflight and then stops answering. Every command ends within a bound
 // its own settings give (SILENT_READ_TIMEOUTS response timeouts per catalog read), saying the target went silent and in
 // which phase (unusable, exit 2: never a gateway rule FAIL); a signal in catalog discovery stops it within seconds.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import { childEnv, expectInterrupted } from '../fixtures/interrupted-run.ts';
 import { spawnCli, waitUntil, type CliChild } from '../fixtures/run-cli.ts';
-import { startSilentAfterPreflight, type SilentTarget } from '../fixtures/silent-after-preflight.ts';
+import { startSilentAfterPreflight, type SilentFrom, type SilentTarget } from '../fixtures/silent-after-preflight.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-silent-'));
 let upstream: RunningSandbox;
@@ -37,8 +37,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function silentTarget(): Promise<SilentTarget> {
-  const target = await startSilentAfterPreflight(upstream.url);
+async function silentTarget(after: SilentFrom = 'preflight'): Promise<SilentTarget> {
+  const target = await startSilentAfterPreflight(upstream.url, after);
   targets.push(target);
   return target;
 }
@@ -125,6 +125,60 @@ describe.concurrent('#32 finding 8: silent after the preflight, every command en
   }, 240_000);
 });
 
+/**
+ * A target that answers discovery and every read, then goes silent at the first write: the cases (or pairs, or
+ * operations) stop once SILENT_READ_TIMEOUTS answers in a row timed out, the rest are "not run: the target went silent"
+ * (never FAIL), and the run ends unusable naming the phase. Bound: the preflight and discovery (answered), then the
+ * requests in flight when the target went silent, each one response timeout (they run side by side), twice for the
+ * few a case sends one after another, plus the start-up on a loaded box. Before, every case waited out its requests.
+ */
+const LATER_BOUND_MS = PREFLIGHT_LIMITS.answerMs + SILENT_READ_TIMEOUTS * RESPONSE_MS * 2 + 60_000;
+
+interface LaterCase {
+  readonly name: string;
+  readonly args: (reportDir: string) => string[];
+  /** The phase the unusable line names. */
+  readonly phase: RegExp;
+  /** Where the report lists what the silence kept from running, and why. */
+  readonly notRun: (summary: RunReport) => readonly string[];
+}
+
+const caseReasons = (summary: RunReport): string[] => (summary.conformance?.cases ?? []).filter((c) => c.status === 'skipped').map((c) => c.skipReason ?? '');
+/** The skipped items the silence left (the report's list of what was not verified, and why). */
+const silentSkips = (summary: RunReport): string[] => summary.skipped.map((s) => s.reason).filter((r) => r.includes('went silent'));
+const LATER: readonly LaterCase[] = [
+  { name: 'conformance', args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--no-gen', '--report-dir', r], phase: /conformance cases: the target went silent after the preflight/, notRun: caseReasons },
+  { name: 'gate', args: (r) => ['gate', '--config', join(dir, 'empty.config.json'), '--engine', 'node', '--report-dir', r], phase: /conformance cases: the target went silent after the preflight/, notRun: caseReasons },
+  { name: 'migrate', args: (r) => ['migrate', '--report-dir', r], phase: /migrate pairs: the target went silent after the preflight/, notRun: silentSkips },
+  { name: 'baseline check', args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r], phase: /baseline check operations: the target went silent after the preflight/, notRun: silentSkips },
+];
+
+describe.concurrent('#32 finding 8: silent after discovery, at the first write: the rest is not run, unusable, within its bound', () => {
+  it.each(LATER)('$name', async ({ args, phase, notRun }) => {
+    const target = await silentTarget('first-write');
+    const reportDir = join(dir, `later-${args('')[0] ?? ''}`);
+    const started = Date.now();
+    const child = start([...args(reportDir), '--target', target.url, '--time-scale', SCALE]);
+    const { code } = await child.exited;
+    const took = Date.now() - started;
+    expect(code, child.output()).toBe(2);
+    expect(target.answered(), 'discovery was answered').toBeGreaterThan(0);
+    expect(target.held()).toBeGreaterThan(0);
+    expect(took, child.output()).toBeLessThan(LATER_BOUND_MS);
+    const summary = summaryOf(reportDir);
+    expect(summary.verdict, child.output()).toBe('unusable');
+    expect(summary.exitCode).toBe(2);
+    expect(summary.error?.message).toMatch(phase);
+    expect(child.stderr()).toMatch(/gateway-harness: GH_ERR_TARGET: /);
+    const reasons = notRun(summary);
+    expect(reasons.length, 'what the silence kept from running is listed').toBeGreaterThan(0);
+    // (the drift section puts 'not called now: ' before an operation's reason)
+    expect(new Set(reasons.map((r) => r.replace(/^not called now: /, '')))).toEqual(new Set(['not run: the target went silent']));
+    // Nothing the silence cut short is a gateway FAIL.
+    expect(summary.conformance?.cases.filter((c) => c.status === 'failed').map((c) => c.id) ?? []).toEqual([]);
+  }, 400_000);
+});
+
 /** Waits until the silent target holds its first unanswered request (the run is in catalog discovery), then signals. */
 async function signalInDiscovery(child: CliChild, target: SilentTarget, signal: 'SIGINT' | 'SIGTERM'): Promise<number> {
   await waitUntil('the first request the silent target holds', () => target.held() > 0 || child.hasExited(), 120_000);
@@ -176,16 +230,34 @@ describe.concurrent('#32 finding 8: a signal during catalog discovery stops the 
     expect(summary.drift?.verdict).toBe('interrupted');
   }, 240_000);
 
-  it.each([
-    ['discover', ['discover']],
-    ['baseline record', ['baseline', 'record', '--out', join(dir, 'never'), '--reads-only']],
-  ])('%s (no report of its own): SIGINT in discovery ends it at once, by the signal', async (_name, args) => {
+  it('discover (no report of its own): SIGINT in discovery: exit 130 and one line, no stack', async () => {
     const target = await silentTarget();
-    const child = start([...args, '--target', target.url]);
+    const child = start(['discover', '--target', target.url]);
     const signalled = await signalInDiscovery(child, target, 'SIGINT');
     const { code, signal } = await child.exited;
     expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
-    // Ended by the signal itself (a shell shows 130), or by a handler using the CLI's 128 + signal.
-    expect(signal === 'SIGINT' || code === 130, `code ${code} signal ${signal}`).toBe(true);
+    // Not killed by the signal (before: no handler, the process died mid-request).
+    expect({ code, signal }, child.output()).toEqual({ code: 130, signal: null });
+    expect(child.stderr().trim()).toBe('gateway-harness: discover: interrupted by SIGINT; nothing written');
+    expect(child.stdout()).toBe('');
+  }, 240_000);
+
+  // Before: the signal watch came after first contact (conformance, gate) or not at all (baseline record): the process
+  // died by the signal with no report.
+  const early: ReadonlyArray<[string, (reportDir: string) => string[], string]> = [
+    ['conformance (first contact)', (r) => ['conformance', '--report-dir', r], 'first contact'],
+    ['gate (first contact)', (r) => ['gate', '--engine', 'node', '--report-dir', r], 'first contact'],
+    ['baseline record', (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only', '--report-dir', r], 'baseline record'],
+  ];
+  it.each(early)('%s: SIGINT there: INTERRUPTED report set, exit 130', async (name, args, during) => {
+    const target = await silentTarget();
+    const reportDir = join(dir, `sigint-early-${name.replace(/\W+/g, '-')}`);
+    const child = start([...args(reportDir), '--target', target.url]);
+    const signalled = await signalInDiscovery(child, target, 'SIGINT');
+    const { signal } = await child.exited;
+    expect(signal, child.output()).toBeNull();
+    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+    await expectInterrupted(child, reportDir, 'SIGINT', during);
+    expect(existsSync(join(reportDir, 'baseline')), 'no partial baseline is written').toBe(false);
   }, 240_000);
 });

@@ -20,6 +20,8 @@ export interface FirstContactOptions {
   readonly hasConfigFile: boolean;
   /** Production write-path probes need the money allowance (the bodies cannot charge either way). */
   readonly allowCharges?: boolean;
+  /** The command's signal watch: once aborted, first contact throws DiscoveryStopped (the command reports INTERRUPTED). */
+  readonly stop?: AbortSignal;
 }
 
 export async function firstContact(config: TargetConfig, options: FirstContactOptions): Promise<FirstContact> {
@@ -27,7 +29,8 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
   const target = { ...config, baseUrl: config.baseUrl };
   // An unusable target is the command's own preflight's to say (one line, exit 2); discovery would only wait on it.
   if (!(await preflightTarget(target, 'v2')).usable) return { config };
-  const discovery = await discoverTarget(target, { probeWrites: config.environment !== 'production' || options.allowCharges === true });
+  const stop = options.stop === undefined ? {} : { stop: options.stop };
+  const discovery = await discoverTarget(target, { probeWrites: config.environment !== 'production' || options.allowCharges === true, ...stop });
   const learned = discovery.config;
   const merged: TargetConfig = {
     ...config,

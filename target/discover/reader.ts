@@ -18,19 +18,31 @@ export interface DiscoveryReader {
   close(): Promise<void>;
 }
 
-export function createDiscoveryReader(config: ResolvedTargetConfig): DiscoveryReader {
+/** Thrown into discovery once `stop` aborted (SIGINT/SIGTERM): nothing more is sent; the caller reports the interruption. */
+export class DiscoveryStopped extends Error {
+  constructor() {
+    super('discovery: interrupted');
+    this.name = 'DiscoveryStopped';
+  }
+}
+
+/** `stop` (the run's signal watch) abandons the request in flight at once and sends nothing after it. */
+export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: AbortSignal): DiscoveryReader {
   const transport = createNodeTransport({ connections: 8 });
   // The session's real-time floors: at a time scale of 0.01 a 30 s timeout is 300 ms, too short for the whole catalog.
   const settings = coreSettingsFor(withRealTimeFloors(config, DEFAULT_SETTINGS));
-  const options = { connectTimeoutMs: settings.timings.connectTimeoutMs, responseTimeoutMs: settings.timings.responseTimeoutMs, secrets: [config.password] };
+  const options = { connectTimeoutMs: settings.timings.connectTimeoutMs, responseTimeoutMs: settings.timings.responseTimeoutMs, secrets: [config.password], ...(stop === undefined ? {} : { signal: stop }) };
   let sent = 0;
   // A target that answered the preflight and then went silent stops the discovery after SILENT_READ_TIMEOUTS client
   // timeouts in a row (each a response timeout) instead of waiting out every read and probe.
   const silence = createSilenceWatch('discovery');
+  const stopped = (): boolean => stop?.aborted === true;
   const send = async (operationId: string, input: RequestInput, writePaths: Readonly<Record<string, string>>): Promise<GatewayResponse> => {
     silence.check();
+    if (stopped()) throw new DiscoveryStopped();
     sent += 1;
     const response = await transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
+    if (stopped()) throw new DiscoveryStopped();
     silence.see(response);
     return response;
   };

@@ -16,6 +16,8 @@ export interface DiscoveryOptions {
   /** Whether write paths may be probed (refusable bodies only): a sandbox, or production with the money allowance. */
   readonly probeWrites: boolean;
   readonly limits?: ProbeLimits;
+  /** The run's signal watch: once aborted, discovery throws DiscoveryStopped (reader.ts) without waiting out a read. */
+  readonly stop?: AbortSignal;
 }
 
 /** What discovery writes into gateway-harness.config.json (config/target-config-schema.ts). */
@@ -38,7 +40,7 @@ export interface Discovery {
 
 export async function discoverTarget(config: ResolvedTargetConfig, options: DiscoveryOptions): Promise<Discovery> {
   const startedAt = Date.now();
-  const reader = createDiscoveryReader(config);
+  const reader = createDiscoveryReader(config, options.stop);
   try {
     const samples = await readSamples(reader);
     const mapping = await learnMapping(reader, samples);
