@@ -243,7 +243,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       // The target went silent during the cases: unusable, naming the phase; load and drift do not run.
       const error = { code: 'GH_ERR_TARGET', message: suite.run.silence };
       const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance: conformanceDone, faults: faults.counts(), error });
-      return { report, unusable: true, notes };
+      return { report, unusable: true, notes, learnedOnCharge: learning.findings() };
     }
     const conformance = conformanceDone;
 

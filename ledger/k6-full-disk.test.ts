@@ -76,7 +76,10 @@ describe.skipIf(cannot !== undefined)('k6 with its ledger on a nearly full disk'
     const requests = readLedger(join(reportDir, LEDGER_FILE)).lines.filter((l) => l.type === 'request');
     const received = sandbox.app.stats.snapshot().chargingRequests;
     expect(received, printed()).toBeGreaterThan(0);
-    expect(requests.length, printed()).toBe(received);
+    // Every charge the gateway received has its line; a line may also stand for a request k6 was killed before sending
+    // (recorded first, then sent: at most one per VU in flight, reconciled as Unknown), never the other way round.
+    expect(requests.length, printed()).toBeGreaterThanOrEqual(received);
+    expect(requests.length - received, printed()).toBeLessThanOrEqual(4);
     // A verdict on the money, not a parse error: the ledger section, and the wallet within the cap.
     expect(run.ledger, printed()).toBeDefined();
     expect(fundsBefore - sandbox.app.store.availableFunds).toBeLessThanOrEqual(MONEY.cap?.amount ?? 0);

@@ -47,9 +47,11 @@ const HALF_CENT = 0.005;
 
 describe('#32 a production gateway whose payload says a charge cost nothing (invoiceAmount: 0)', () => {
   it('stops at the cap: the wallet loses at most the cap, and the ledger counts at least what it lost', async () => {
-    const { outcome, moved, totals } = await runBehind('zero', { topup: chargedSays(0), status: chargedSays(0) });
+    // A cap a few charges reach even on a slow box (each is reserved at about 4 USD): the refusals are certain.
+    const cap = 30;
+    const { outcome, moved, totals } = await runBehind('zero', { topup: chargedSays(0), status: chargedSays(0) }, { cap });
     expect(moved, outcome.output()).toBeGreaterThan(0);
-    expect(moved, outcome.output()).toBeLessThanOrEqual(CAP);
+    expect(moved, outcome.output()).toBeLessThanOrEqual(cap);
     expect(sum(totals)).toBeGreaterThanOrEqual(moved - HALF_CENT);
     expect(outcome.report.ledger?.refused, outcome.output()).toBeGreaterThan(0);
   }, 120_000);

@@ -1,5 +1,6 @@
 // Watches SIGINT/SIGTERM for a command that judges a gateway, so an interrupted run ends like k6's: the running part
 // stops gracefully, the partial reports say INTERRUPTED (exit 128 + signal), and a second signal aborts at once.
+import { setMaxListeners } from 'node:events';
 import type { ReportInterruption } from './interruption.ts';
 import { INTERRUPT_SIGNALS, interruptedExitCode, type InterruptSignal } from './verdict.ts';
 
@@ -37,6 +38,8 @@ export function watchInterrupts(options: WatchOptions): RunInterrupt {
   const now = options.now ?? Date.now;
   const graceful = new AbortController();
   const forced = new AbortController();
+  // Every request in flight listens to the run's signal (discovery reads many at once): no listener limit to warn about.
+  setMaxListeners(0, graceful.signal, forced.signal);
   let first: { signal: InterruptSignal; at: number } | undefined;
   let during = 'start-up';
   let forceHandler: ((interruption: ReportInterruption) => void) | undefined;

@@ -7,7 +7,7 @@ import { allowanceLine, assertChargesAllowed } from '../ledger/guard.ts';
 import { createMoneySession, type MoneySession } from '../ledger/money-session.ts';
 import type { MoneySettings } from '../ledger/money-settings.ts';
 import { planLines, type MoneyPlan } from '../ledger/plan.ts';
-import { checkFunds } from '../ledger/funds-check.ts';
+import { checkTargetFunds } from '../ledger/funds-check.ts';
 import type { FundsPlan } from '../ledger/funds.ts';
 import type { ClientHooks } from '../api/client-core.ts';
 import { createFaultTally, type FaultCounts, type FaultTally } from '../api/faults.ts';
@@ -64,10 +64,16 @@ export function openCommandMoney(settings: MoneySettings, run: { readonly comman
  * balance read now, as conformance, gate and load do (ledger/funds.ts fitPlan); GH_ERR_FUNDS (exit 2) when the wallet
  * cannot cover it, else the line said.
  */
-export async function checkSessionFunds(target: TargetSession, plan: FundsPlan): Promise<void> {
+export async function checkSessionFunds(target: TargetSession, plan: FundsPlan, stop?: AbortSignal): Promise<void> {
   if (plan.lines.length === 0) return;
-  const check = { client: target.client, mapping: target.config.fieldMapping, balanceVersion: 'v2' as const, plan };
-  err((await checkFunds(target.config.walletTerms === undefined ? check : { ...check, terms: target.config.walletTerms })).line);
+  try {
+    // The one funds check (ledger/funds-check.ts): its reads end after 3 unanswered (GH_ERR_TARGET naming the funds
+    // check) and at a signal, when the run stops before any charge, so there is nothing left to price.
+    err((await checkTargetFunds(target.config, plan, 'v2', undefined, stop)).line);
+  } catch (error) {
+    if (stop?.aborted === true) return;
+    throw error;
+  }
 }
 
 export async function armMoney(money: CommandMoney, target: TargetSession): Promise<void> {

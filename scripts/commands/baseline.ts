@@ -3,7 +3,7 @@
 import { newRunId } from '../../api/run-id.ts';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EXIT, HarnessError } from '../../api/errors.ts';
+import { EXIT, HarnessError, isHarnessError } from '../../api/errors.ts';
 import { faultLine } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import { printable } from '../../api/printable.ts';
@@ -134,7 +134,6 @@ export async function judgeOnSession<T>(
   try {
     return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
       await armMoney(cm, session);
-      if (job.funds !== undefined) await checkSessionFunds(session, job.funds);
       const progress = commandProgress();
       const target = reportTarget(session, sessionOptions.profile ?? config.sandbox.profile);
       const secrets = reportSecrets(config);
@@ -143,12 +142,15 @@ export async function judgeOnSession<T>(
       try {
         let result: T;
         try {
+          // Before the first charge, under the run's signal watch (a signal there skips it: the run stops before charging).
+          if (job.funds !== undefined) await checkSessionFunds(session, job.funds, interrupt.signal);
           result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm, interrupt.signal);
         } catch (error) {
-          // The catalog could not be read (a target gone silent after the preflight, an empty catalog): unusable, and
-          // the report set says so (exit 2), naming the phase.
-          if (!(error instanceof DiscoveryError)) throw error;
-          const report = assembleReport({ runId, command: job.reportCommand, startedAt, durationMs: Date.now() - startedAt, allowSkips, target, error: { code: 'GH_ERR_TARGET', message: error.message } });
+          // The catalog could not be read (a target gone silent after the preflight, an empty catalog), or the funds
+          // check found the target silent: unusable, and the report set says so (exit 2), naming the phase.
+          const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
+          if (!(error instanceof DiscoveryError) && !silent) throw error;
+          const report = assembleReport({ runId, command: job.reportCommand, startedAt, durationMs: Date.now() - startedAt, allowSkips, target, error: { code: 'GH_ERR_TARGET', message: (error as Error).message } });
           throw unusableTarget(report, reportDir, secrets);
         } finally {
           progress.done();

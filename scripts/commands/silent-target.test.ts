@@ -92,7 +92,7 @@ const CASES: readonly Case[] = [
   { name: 'conformance (first contact)', args: (r) => ['conformance', '--report-dir', r], writesReport: false, error: /discovery: the target went silent after the preflight/ },
   { name: 'gate', args: (r) => ['gate', '--report-dir', r], writesReport: false, error: /discovery: the target went silent after the preflight/ },
   { name: 'migrate', args: (r) => ['migrate', '--report-dir', r], writesReport: true, error: /catalog discovery: the target went silent/ },
-  { name: 'baseline check', args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r], writesReport: true, error: /catalog discovery: the target went silent/ },
+  { name: 'baseline check', args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r], writesReport: true, error: /the funds check: the target went silent/ },
   { name: 'baseline record', args: (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only'], writesReport: false, error: /catalog discovery: the target went silent/ },
   { name: 'discover', args: () => ['discover'], writesReport: false, error: /discovery: the target went silent after the preflight/ },
 ];
