@@ -27,8 +27,18 @@ export interface BuiltBundle {
 export declare function findLoadEntries(rootDir?: string): LoadEntry[];
 export declare function pruneValidators(source: string, keep?: readonly string[]): string;
 /** `baselineModule`: a baseline's compiled validators (drift/baseline-validators.ts), bundled in place of load/baseline-validators.ts. */
-export declare function buildK6Bundles(options?: { rootDir?: string; outDir?: string; only?: readonly string[]; baselineModule?: string }): Promise<BuiltBundle[]>;
+export declare function buildK6Bundles(options?: {
+  rootDir?: string;
+  outDir?: string;
+  only?: readonly string[];
+  baselineModule?: string;
+}): Promise<BuiltBundle[]>;
 /** The module specifier of the harness's load API in a user script (load/script-api.ts). */
 export declare const SCRIPT_API_SPECIFIER: string;
 /** A user's script bundled with `gateway-harness/load`; `networkModules`: k6 modules that send, imported by the user's own files. */
-export declare function buildK6Script(options: { rootDir?: string; entry: string; outFile: string; baselineModule?: string }): Promise<{ file: string; bytes: number; networkModules: string[] }>;
+export declare function buildK6Script(options: {
+  rootDir?: string;
+  entry: string;
+  outFile: string;
+  baselineModule?: string;
+}): Promise<{ file: string; bytes: number; networkModules: string[] }>;

@@ -100,7 +100,9 @@ export function pruneValidators(source, keep = K6_VALIDATORS) {
     visit(block);
   }
   const out = [...lines.slice(0, firstExport)];
-  out.push('function notBundled(name) { return function () { throw new Error(name + " is not bundled into k6 scripts (the load suites validate responses only)"); }; }');
+  out.push(
+    'function notBundled(name) { return function () { throw new Error(name + " is not bundled into k6 scripts (the load suites validate responses only)"); }; }',
+  );
   for (const block of blocks) {
     if (kept.has(block)) out.push(`export const ${block.name} = ${block.internal};`, ...block.lines);
     else out.push(`export const ${block.name} = /* @__PURE__ */ notBundled("${block.name}");`);
@@ -114,15 +116,26 @@ export function pruneValidators(source, keep = K6_VALIDATORS) {
  * Babel: the generated code has no template literal (checked here) and is lowered to the same ES2019 syntax.
  */
 async function minifiedValidators(source) {
-  if (source.includes('`')) throw new Error('minifiedValidators: schemas/generated/validators.js has a template literal; the k6 v0.48 Babel rejects minified ones');
-  const { code } = await transform(source, { loader: 'js', format: 'esm', target: K6_BUNDLE_OPTIONS.target, supported: K6_BUNDLE_OPTIONS.supported, minify: true, legalComments: 'none' });
+  if (source.includes('`'))
+    throw new Error('minifiedValidators: schemas/generated/validators.js has a template literal; the k6 v0.48 Babel rejects minified ones');
+  const { code } = await transform(source, {
+    loader: 'js',
+    format: 'esm',
+    target: K6_BUNDLE_OPTIONS.target,
+    supported: K6_BUNDLE_OPTIONS.supported,
+    minify: true,
+    legalComments: 'none',
+  });
   return code;
 }
 
 const pruneValidatorsPlugin = {
   name: 'gateway-harness-prune-validators',
   setup(b) {
-    b.onLoad({ filter: VALIDATORS_FILE }, async (args) => ({ contents: await minifiedValidators(pruneValidators(readFileSync(args.path, 'utf8'))), loader: 'js' }));
+    b.onLoad({ filter: VALIDATORS_FILE }, async (args) => ({
+      contents: await minifiedValidators(pruneValidators(readFileSync(args.path, 'utf8'))),
+      loader: 'js',
+    }));
   },
 };
 
@@ -213,13 +226,30 @@ function scriptApiPlugin(rootDir) {
  * esbuild's errors are thrown as they are (the caller turns the first into one line).
  */
 export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, baselineModule }) {
-  const plugins = [scriptApiPlugin(rootDir), pruneValidatorsPlugin, ...(baselineModule === undefined ? [] : [baselinePlugin(baselineModule)])];
-  const result = await build({ ...K6_BUNDLE_OPTIONS, logLevel: 'silent', entryPoints: [entry], outfile: outFile, absWorkingDir: rootDir, metafile: true, write: true, plugins });
+  const plugins = [
+    scriptApiPlugin(rootDir),
+    pruneValidatorsPlugin,
+    ...(baselineModule === undefined ? [] : [baselinePlugin(baselineModule)]),
+  ];
+  const result = await build({
+    ...K6_BUNDLE_OPTIONS,
+    logLevel: 'silent',
+    entryPoints: [entry],
+    outfile: outFile,
+    absWorkingDir: rootDir,
+    metafile: true,
+    write: true,
+    plugins,
+  });
   const network = new Set();
   for (const [file, input] of Object.entries(result.metafile.inputs)) {
     const rel = relative(rootDir, resolve(rootDir, file)).split('\\').join('/');
     // The entry is the user's wherever it lies (a test fixture under load/ too).
-    const harness = !rel.startsWith('..') && HARNESS_DIRS.some((dir) => rel.startsWith(dir)) && !rel.includes('/fixtures/') && resolve(rootDir, file) !== resolve(rootDir, entry);
+    const harness =
+      !rel.startsWith('..') &&
+      HARNESS_DIRS.some((dir) => rel.startsWith(dir)) &&
+      !rel.includes('/fixtures/') &&
+      resolve(rootDir, file) !== resolve(rootDir, entry);
     if (harness) continue;
     for (const imported of input.imports) if (NETWORK_MODULES.test(imported.path)) network.add(imported.path);
   }

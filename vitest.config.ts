@@ -23,9 +23,19 @@ export default defineConfig({
     maxWorkers: 4,
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...SERIAL_AT_END, ...(QUICK ? NOT_QUICK : [])] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...EXCLUDE, ...SERIAL_AT_END, ...(QUICK ? NOT_QUICK : [])] },
+      },
       // Timed and memory-bound files: after everything else, one at a time (scripts/test-tiers.ts SERIAL_AT_END).
-      ...(QUICK ? [] : [{ extends: true as const, test: { name: 'serial', include: [...SERIAL_AT_END], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } }]),
+      ...(QUICK
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: { name: 'serial', include: [...SERIAL_AT_END], exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } },
+            },
+          ]),
     ],
   },
 });

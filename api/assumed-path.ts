@@ -9,7 +9,10 @@ import { OPERATIONS, type Operation } from './operations.ts';
  * envelope: the target has no such path, so the harness's path map needs the target's. A 404 on a path the spec shows,
  * or any answer with an envelope (the gateway's own refusal), stays the gateway's to answer for.
  */
-export function assumedPathMissing(operation: Pick<Operation, 'pathAssumed'>, response: Pick<GatewayResponse, 'httpStatus' | 'envelope'>): boolean {
+export function assumedPathMissing(
+  operation: Pick<Operation, 'pathAssumed'>,
+  response: Pick<GatewayResponse, 'httpStatus' | 'envelope'>,
+): boolean {
   return operation.pathAssumed && response.httpStatus === 404 && response.envelope === undefined;
 }
 

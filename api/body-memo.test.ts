@@ -22,7 +22,13 @@ describe('BodyMemo', () => {
     const { get, calls } = counting();
     const a = {};
     const b = {};
-    expect([get('op', 'x', a), get('op', 'x', a), get('op', 'y', a), get('other', 'x', a), get('op', 'x', b)]).toEqual(['op:x', 'op:x', 'op:y', 'other:x', 'op:x']);
+    expect([get('op', 'x', a), get('op', 'x', a), get('op', 'y', a), get('other', 'x', a), get('op', 'x', b)]).toEqual([
+      'op:x',
+      'op:x',
+      'op:y',
+      'other:x',
+      'op:x',
+    ]);
     expect(calls).toEqual(['op:x', 'op:y', 'other:x', 'op:x']);
   });
 

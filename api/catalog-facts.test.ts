@@ -21,7 +21,10 @@ describe('numbers', () => {
     for (let i = 0; i < 200; i++) {
       const mobile = makeMobile(SPEC_JAMAICA_PLAN) as string;
       expect(mobile).toMatch(/^1876[0-9]{7}$/);
-      expect(TRIGGER_SUFFIXES.some((t) => mobile.endsWith(t)), mobile).toBe(false);
+      expect(
+        TRIGGER_SUFFIXES.some((t) => mobile.endsWith(t)),
+        mobile,
+      ).toBe(false);
     }
   });
 
@@ -38,7 +41,10 @@ describe('numbers', () => {
     for (let i = 0; i < 300; i++) {
       const mobile = makeMobile({ prefix: '1', nationalLength: 10 }, { avoidPrefixes: ['1876', '1809', '1849'] }) as string;
       expect(mobile).toMatch(/^1[0-9]{10}$/);
-      expect(['1876', '1809', '1849'].some((p) => mobile.startsWith(p)), mobile).toBe(false);
+      expect(
+        ['1876', '1809', '1849'].some((p) => mobile.startsWith(p)),
+        mobile,
+      ).toBe(false);
     }
     expect(prefixesInside({ prefix: '1', nationalLength: 10 }, ['1876', '1', '91', '1809'])).toEqual(['1876', '1809']);
   });
@@ -62,22 +68,39 @@ describe('numbers', () => {
 
   test("Jamaica's plan is the spec's example whatever its record says", () => {
     expect(countryPlan('JM', { internationalCountryCode: '1', numberLength: '10' }, DEFAULT_FIELD_MAPPING)).toBe(SPEC_JAMAICA_PLAN);
-    expect(countryPlan('IN', { internationalCountryCode: '91', numberLength: '10' }, DEFAULT_FIELD_MAPPING)).toEqual({ prefix: '91', nationalLength: 10 });
+    expect(countryPlan('IN', { internationalCountryCode: '91', numberLength: '10' }, DEFAULT_FIELD_MAPPING)).toEqual({
+      prefix: '91',
+      nationalLength: 10,
+    });
   });
 });
 
 describe('amounts', () => {
   test('open wallet range: the smallest valid amount, its minimum (bounds inclusive), no currency sent', () => {
-    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 100, minFaceValue: 400, maxFaceValue: 8000, faceValueCurrency: 'INR' })).toEqual({ amount: 5 });
+    expect(
+      validAmount({
+        dialingPrefixes: [],
+        minWalletAmount: 5,
+        maxWalletAmount: 100,
+        minFaceValue: 400,
+        maxFaceValue: 8000,
+        faceValueCurrency: 'INR',
+      }),
+    ).toEqual({ amount: 5 });
     expect(validAmount({ dialingPrefixes: [], minWalletAmount: 5, maxWalletAmount: 5.5 })).toEqual({ amount: 5 });
   });
 
   test('open face value range without wallet bounds: its minimum in the face value currency', () => {
-    expect(validAmount({ dialingPrefixes: [], minFaceValue: 10, maxFaceValue: 100, faceValueCurrency: 'MXN' })).toEqual({ amount: 10, transactionCurrencyCode: 'MXN' });
+    expect(validAmount({ dialingPrefixes: [], minFaceValue: 10, maxFaceValue: 100, faceValueCurrency: 'MXN' })).toEqual({
+      amount: 10,
+      transactionCurrencyCode: 'MXN',
+    });
   });
 
   test('fixed denomination: the face value in its own currency', () => {
-    expect(validAmount({ dialingPrefixes: [], minWalletAmount: 10.92, maxWalletAmount: 10.92, minFaceValue: 798, faceValueCurrency: 'INR' })).toEqual({
+    expect(
+      validAmount({ dialingPrefixes: [], minWalletAmount: 10.92, maxWalletAmount: 10.92, minFaceValue: 798, faceValueCurrency: 'INR' }),
+    ).toEqual({
       amount: 798,
       transactionCurrencyCode: 'INR',
     });
@@ -98,7 +121,14 @@ describe('amounts', () => {
 
 describe('readable SKUs', () => {
   test('only records with a whole skuId, through the field mapping, the record kept', () => {
-    const records = [{ skuId: 7, productId: 3, min: { faceValue: 10, faceValueCurrency: 'USD' } }, { skuId: 'x' }, { skuId: 1.5 }, null, 'text', [1]];
+    const records = [
+      { skuId: 7, productId: 3, min: { faceValue: 10, faceValueCurrency: 'USD' } },
+      { skuId: 'x' },
+      { skuId: 1.5 },
+      null,
+      'text',
+      [1],
+    ];
     const skus = readCatalogSkus(records, 'v2', DEFAULT_FIELD_MAPPING);
     expect(skus.map((s) => s.skuId)).toEqual([7]);
     expect(skus[0]).toMatchObject({ productId: 3, record: records[0] });

@@ -34,7 +34,11 @@ export type SkuSource = 'v1' | 'v2' | 'giftcard';
 function v1FaceBounds(view: SkuView): SkuView {
   if (view.faceValueCurrency === undefined) return view;
   const { minWalletAmount, maxWalletAmount, ...rest } = view;
-  return { ...rest, ...(minWalletAmount === undefined ? {} : { minFaceValue: minWalletAmount }), ...(maxWalletAmount === undefined ? {} : { maxFaceValue: maxWalletAmount }) };
+  return {
+    ...rest,
+    ...(minWalletAmount === undefined ? {} : { minFaceValue: minWalletAmount }),
+    ...(maxWalletAmount === undefined ? {} : { maxFaceValue: maxWalletAmount }),
+  };
 }
 
 /** The records of a SKU list that have a whole skuId (spec: "SKU ids are never hard-coded": they come from here). */
@@ -42,7 +46,10 @@ export function readCatalogSkus(records: readonly unknown[], source: SkuSource, 
   const out: CatalogSku[] = [];
   for (const record of records) {
     if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
-    const view = source === 'v1' ? v1FaceBounds(readV1Sku(record, mapping.v1Sku)) : readSku(record, source === 'v2' ? mapping.v2Sku : mapping.giftcardSku);
+    const view =
+      source === 'v1'
+        ? v1FaceBounds(readV1Sku(record, mapping.v1Sku))
+        : readSku(record, source === 'v2' ? mapping.v2Sku : mapping.giftcardSku);
     if (view.skuId === undefined || !Number.isInteger(view.skuId)) continue;
     out.push({ ...view, skuId: view.skuId, record: record as Record<string, unknown> });
   }
@@ -76,7 +83,8 @@ export function isFaceRange(sku: SkuView): boolean {
  */
 export function validAmount(sku: SkuView): ValidAmount | undefined {
   if (isRange(sku)) return { amount: sku.minWalletAmount as number };
-  if (sku.faceValueCurrency !== undefined && sku.minFaceValue !== undefined) return { amount: sku.minFaceValue, transactionCurrencyCode: sku.faceValueCurrency };
+  if (sku.faceValueCurrency !== undefined && sku.minFaceValue !== undefined)
+    return { amount: sku.minFaceValue, transactionCurrencyCode: sku.faceValueCurrency };
   if (sku.minWalletAmount !== undefined) return { amount: sku.minWalletAmount };
   return undefined;
 }

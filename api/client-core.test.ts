@@ -17,7 +17,11 @@ function harness(script: Script, hooks?: ClientHooks) {
   const answer = (built: BuiltRequest, code: string): GatewayResponse => {
     const timings = { startedAt: clock, totalMs: 1 };
     if (code === 'timeout') return toGatewayResponse({ operationId: built.operationId, timedOut: true, timings });
-    const body = { responseCode: code, responseMessage: code === '000' ? null : 'msg', payLoad: code === '000' ? { transactionId: 9 } : null };
+    const body = {
+      responseCode: code,
+      responseMessage: code === '000' ? null : 'msg',
+      payLoad: code === '000' ? { transactionId: 9 } : null,
+    };
     return toGatewayResponse({ operationId: built.operationId, httpStatus: 200, bodyText: JSON.stringify(body), timedOut: false, timings });
   };
   const core = createClientCore({
@@ -145,7 +149,11 @@ describe('a status poll within its deadline (issue #32 finding 9)', () => {
           timeouts.push(options.responseTimeoutMs);
           const startedAt = clock;
           clock += options.responseTimeoutMs;
-          return toGatewayResponse({ operationId: built.operationId, timedOut: true, timings: { startedAt, totalMs: options.responseTimeoutMs } });
+          return toGatewayResponse({
+            operationId: built.operationId,
+            timedOut: true,
+            timings: { startedAt, totalMs: options.responseTimeoutMs },
+          });
         },
       },
       timings: { connectTimeoutMs: 10_000, responseTimeoutMs: 30_000, pollIntervalMs: 1_000, pollDeadlineMs: 180_000 },

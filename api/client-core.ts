@@ -162,7 +162,10 @@ export function createClientCore(options: ClientCoreOptions): ClientCore {
         const exchange = await call(
           operationId,
           { path: { correlationId } },
-          { responseTimeoutMs: Math.min(pollOptions.responseTimeoutMs ?? timings.responseTimeoutMs, left), connectTimeoutMs: Math.min(timings.connectTimeoutMs, left) },
+          {
+            responseTimeoutMs: Math.min(pollOptions.responseTimeoutMs ?? timings.responseTimeoutMs, left),
+            connectTimeoutMs: Math.min(timings.connectTimeoutMs, left),
+          },
         );
         return { ...classifyStatusCheck(exchange.response, policy), exchange };
       },
@@ -181,7 +184,14 @@ export function createClientCore(options: ClientCoreOptions): ClientCore {
     const first = submitted.response.classification;
     const code = submitted.response.envelope?.responseCode;
     if (first.final) {
-      return { submitted, outcome: first.outcome, final: true, ...(code === undefined ? {} : { code }), finalExchange: submitted, elapsedMs: now() - startedAt };
+      return {
+        submitted,
+        outcome: first.outcome,
+        final: true,
+        ...(code === undefined ? {} : { code }),
+        finalExchange: submitted,
+        elapsedMs: now() - startedAt,
+      };
     }
     const correlationId = correlationIdOf(input.body);
     if (correlationId === undefined) return { submitted, outcome: first.outcome, final: false, elapsedMs: now() - startedAt };

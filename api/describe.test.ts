@@ -9,16 +9,37 @@ const answer = (bodyText: string, httpStatus = 200) =>
 
 describe('describeResponse', () => {
   test.each([
-    ['a client timeout', toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: true, timings: { startedAt: 0, totalMs: 300.4 } }), 'no response: client timed out after 300 ms'],
+    [
+      'a client timeout',
+      toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: true, timings: { startedAt: 0, totalMs: 300.4 } }),
+      'no response: client timed out after 300 ms',
+    ],
     [
       'a transport error',
-      toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: false, transportError: { code: 'GH_ERR_CONNECTION', message: 'connect ECONNREFUSED' }, timings: { startedAt: 0, totalMs: 1 } }),
+      toGatewayResponse({
+        operationId: 'v2.catalog.skus',
+        timedOut: false,
+        transportError: { code: 'GH_ERR_CONNECTION', message: 'connect ECONNREFUSED' },
+        timings: { startedAt: 0, totalMs: 1 },
+      }),
       'no response: GH_ERR_CONNECTION connect ECONNREFUSED',
     ],
     ['a body that is not an envelope', answer('<html>', 502), /^HTTP 502, body not an envelope \(.+\)$/],
-    ['a list', answer(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad: [1, 2, 3] })), "HTTP 200, responseCode '000', responseMessage null, payLoad array[3]"],
-    ['a number', answer(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad: 12.5 })), "HTTP 200, responseCode '000', responseMessage null, payLoad number 12.5"],
-    ['a refusal', answer(JSON.stringify({ responseCode: '009', responseMessage: 'Insufficient funds', payLoad: null })), 'HTTP 200, responseCode \'009\', responseMessage "Insufficient funds", payLoad null'],
+    [
+      'a list',
+      answer(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad: [1, 2, 3] })),
+      "HTTP 200, responseCode '000', responseMessage null, payLoad array[3]",
+    ],
+    [
+      'a number',
+      answer(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad: 12.5 })),
+      "HTTP 200, responseCode '000', responseMessage null, payLoad number 12.5",
+    ],
+    [
+      'a refusal',
+      answer(JSON.stringify({ responseCode: '009', responseMessage: 'Insufficient funds', payLoad: null })),
+      'HTTP 200, responseCode \'009\', responseMessage "Insufficient funds", payLoad null',
+    ],
   ])('%s', (_name, response, expected) => {
     if (typeof expected === 'string') expect(describeResponse(response)).toBe(expected);
     else expect(describeResponse(response)).toMatch(expected);

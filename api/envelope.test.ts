@@ -5,7 +5,10 @@ import { parseEnvelope, toGatewayResponse } from './envelope.ts';
 describe('parseEnvelope', () => {
   it('accepts the success and failure envelopes of the spec, with extra fields', () => {
     const ok = parseEnvelope('{"responseCode":"000","responseMessage":null,"payLoad":[1],"next":2,"next_cursor":5,"newField":true}');
-    expect(ok).toEqual({ ok: true, envelope: { responseCode: '000', responseMessage: null, payLoad: [1], next: 2, next_cursor: 5, newField: true } });
+    expect(ok).toEqual({
+      ok: true,
+      envelope: { responseCode: '000', responseMessage: null, payLoad: [1], next: 2, next_cursor: 5, newField: true },
+    });
     const failed = parseEnvelope('{"responseCode":"501","responseMessage":"The Subscriber number is not valid","payLoad":null}');
     expect(failed.ok && failed.envelope.responseCode).toBe('501');
   });
@@ -36,7 +39,13 @@ describe('parseEnvelope', () => {
 describe('toGatewayResponse', () => {
   const timings = { startedAt: 0, totalMs: 1 };
   it('classifies with the envelope code and keeps the body', () => {
-    const res = toGatewayResponse({ operationId: 'v2.transaction.giftcard', httpStatus: 200, bodyText: '{"responseCode":"852","responseMessage":"in progress","payLoad":null}', timedOut: false, timings });
+    const res = toGatewayResponse({
+      operationId: 'v2.transaction.giftcard',
+      httpStatus: 200,
+      bodyText: '{"responseCode":"852","responseMessage":"in progress","payLoad":null}',
+      timedOut: false,
+      timings,
+    });
     expect(res.classification).toEqual({ outcome: 'InProgress', rule: 'in-progress-852', final: false });
     expect(res.envelope?.responseMessage).toBe('in progress');
     expect(res.parseError).toBeUndefined();

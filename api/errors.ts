@@ -36,7 +36,11 @@ export class HarnessError extends Error {
     if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
     this.name = 'HarnessError';
     this.code = code;
-    this.exitCode = options?.exitCode ?? (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' || code === 'GH_ERR_FUNDS' ? EXIT.usage : EXIT.checkFailed);
+    this.exitCode =
+      options?.exitCode ??
+      (code === 'GH_ERR_CONFIG' || code === 'GH_ERR_USAGE' || code === 'GH_ERR_CHARGES' || code === 'GH_ERR_FUNDS'
+        ? EXIT.usage
+        : EXIT.checkFailed);
   }
 }
 

@@ -5,7 +5,8 @@ import { toGatewayResponse, type GatewayResponse } from './envelope.ts';
 import { addFaultCounts, createFaultTally, faultKindOf, faultLine, retryRead, SILENT_READ_TIMEOUTS } from './faults.ts';
 
 const timings = { startedAt: 0, totalMs: 1 };
-const res = (raw: Partial<Parameters<typeof toGatewayResponse>[0]>): GatewayResponse => toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: false, timings, ...raw });
+const res = (raw: Partial<Parameters<typeof toGatewayResponse>[0]>): GatewayResponse =>
+  toGatewayResponse({ operationId: 'v2.catalog.skus', timedOut: false, timings, ...raw });
 const ok = res({ httpStatus: 200, bodyText: '{"responseCode":"000","responseMessage":null,"payLoad":[]}' });
 
 const FAULTS: ReadonlyArray<[string, GatewayResponse, string]> = [
@@ -36,7 +37,9 @@ describe('createFaultTally', () => {
     tally.add(ok);
     expect(tally.counts()).toEqual({ timeout: 1, connection: 1, 'server-error': 1, malformed: 2 });
     expect(tally.total()).toBe(5);
-    expect(faultLine(tally.counts())).toBe('1 client timeouts (Unknown), 1 no response: reset or refused (Unknown), 1 HTTP 5xx (Failed), 2 HTTP 200 without a readable envelope (Unknown)');
+    expect(faultLine(tally.counts())).toBe(
+      '1 client timeouts (Unknown), 1 no response: reset or refused (Unknown), 1 HTTP 5xx (Failed), 2 HTTP 200 without a readable envelope (Unknown)',
+    );
     expect(faultLine(createFaultTally().counts())).toBe('none');
   });
 });
@@ -45,7 +48,11 @@ describe('retryRead', () => {
   it('repeats a faulted read until a real answer, waiting between attempts', async () => {
     const answers = [FAULTS[1]?.[1], FAULTS[2]?.[1], ok] as GatewayResponse[];
     const waits: number[] = [];
-    const result = await retryRead(async () => ({ response: answers.shift() as GatewayResponse }), { attempts: 5, waitMs: 7, sleep: async (ms) => void waits.push(ms) });
+    const result = await retryRead(async () => ({ response: answers.shift() as GatewayResponse }), {
+      attempts: 5,
+      waitMs: 7,
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect(result.response).toBe(ok);
     expect(waits).toEqual([7, 7]);
   });
@@ -53,7 +60,11 @@ describe('retryRead', () => {
   it('gives up after the attempts and returns the last fault', async () => {
     let calls = 0;
     const fault = FAULTS[0]?.[1] as GatewayResponse;
-    const result = await retryRead(async () => ((calls += 1), { response: fault }), { attempts: 3, waitMs: 0, sleep: async () => undefined });
+    const result = await retryRead(async () => ((calls += 1), { response: fault }), {
+      attempts: 3,
+      waitMs: 0,
+      sleep: async () => undefined,
+    });
     expect(calls).toBe(3);
     expect(result.response).toBe(fault);
   });
@@ -61,12 +72,20 @@ describe('retryRead', () => {
   it('gives a silent target up after SILENT_READ_TIMEOUTS timeouts in a row, whatever its attempts (#32 finding 8)', async () => {
     let calls = 0;
     const timeout = FAULTS[0]?.[1] as GatewayResponse;
-    const result = await retryRead(async () => ((calls += 1), { response: timeout }), { attempts: 5, waitMs: 0, sleep: async () => undefined });
+    const result = await retryRead(async () => ((calls += 1), { response: timeout }), {
+      attempts: 5,
+      waitMs: 0,
+      sleep: async () => undefined,
+    });
     expect(calls).toBe(SILENT_READ_TIMEOUTS);
     expect(result.response.timedOut).toBe(true);
     // Another fault between timeouts starts the count again: a slow answer now and then is no silence.
     const answers = [timeout, timeout, FAULTS[1]?.[1], timeout, timeout, ok] as GatewayResponse[];
-    const mixed = await retryRead(async () => ({ response: answers.shift() as GatewayResponse }), { attempts: 6, waitMs: 0, sleep: async () => undefined });
+    const mixed = await retryRead(async () => ({ response: answers.shift() as GatewayResponse }), {
+      attempts: 6,
+      waitMs: 0,
+      sleep: async () => undefined,
+    });
     expect(mixed.response).toBe(ok);
   });
 
@@ -74,7 +93,12 @@ describe('retryRead', () => {
     let calls = 0;
     const stop = new AbortController();
     const fault = FAULTS[1]?.[1] as GatewayResponse;
-    await retryRead(async () => ((calls += 1), { response: fault }), { attempts: 5, waitMs: 0, sleep: async () => void stop.abort(), stop: stop.signal });
+    await retryRead(async () => ((calls += 1), { response: fault }), {
+      attempts: 5,
+      waitMs: 0,
+      sleep: async () => void stop.abort(),
+      stop: stop.signal,
+    });
     expect(calls).toBe(1);
   });
 });
@@ -82,7 +106,12 @@ describe('retryRead', () => {
 describe('addFaultCounts', () => {
   it('adds several parts kind by kind, and is all zeros for none', () => {
     expect(addFaultCounts()).toEqual({ timeout: 0, connection: 0, 'server-error': 0, malformed: 0 });
-    expect(addFaultCounts({ timeout: 1, connection: 0, 'server-error': 2, malformed: 0 }, { timeout: 3, connection: 4, 'server-error': 0, malformed: 5 })).toEqual({
+    expect(
+      addFaultCounts(
+        { timeout: 1, connection: 0, 'server-error': 2, malformed: 0 },
+        { timeout: 3, connection: 4, 'server-error': 0, malformed: 5 },
+      ),
+    ).toEqual({
       timeout: 4,
       connection: 4,
       'server-error': 2,

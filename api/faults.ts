@@ -100,7 +100,8 @@ export function createSilenceWatch(phase: string): SilenceWatch {
       if (silentLine !== undefined) return;
       inARow = response.timedOut ? inARow + 1 : 0;
       if (response.timedOut) waitedMs = Math.round(response.timings.totalMs);
-      if (inARow >= SILENT_READ_TIMEOUTS) silentLine = `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms)`;
+      if (inARow >= SILENT_READ_TIMEOUTS)
+        silentLine = `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms)`;
     },
     check() {
       if (silentLine !== undefined) throw new HarnessError('GH_ERR_TARGET', silentLine, { exitCode: 2 });
@@ -118,7 +119,11 @@ export async function retryRead<T extends { readonly response: GatewayResponse }
   let last = await read();
   let timeouts = last.response.timedOut ? 1 : 0;
   const stopped = (): boolean => retry.stop?.aborted === true;
-  for (let attempt = 1; attempt < retry.attempts && faultKindOf(last.response) !== undefined && timeouts < SILENT_READ_TIMEOUTS; attempt++) {
+  for (
+    let attempt = 1;
+    attempt < retry.attempts && faultKindOf(last.response) !== undefined && timeouts < SILENT_READ_TIMEOUTS;
+    attempt++
+  ) {
     if (stopped()) break;
     await retry.sleep(retry.waitMs);
     if (stopped()) break;

@@ -93,7 +93,18 @@ describe('readers with the default mapping', () => {
   });
 
   it('v1 flat SKU, numbers as strings tolerated', () => {
-    const v1 = { skuId: '193', productId: 5, productName: 'Digicel Jamaica', category: 'RTR', countryCode: 'JM', minAmount: 5, maxAmount: '100.5', currencyCode: 'USD', internationalCountryCode: '1876', localPhoneNumberLength: 7 };
+    const v1 = {
+      skuId: '193',
+      productId: 5,
+      productName: 'Digicel Jamaica',
+      category: 'RTR',
+      countryCode: 'JM',
+      minAmount: 5,
+      maxAmount: '100.5',
+      currencyCode: 'USD',
+      internationalCountryCode: '1876',
+      localPhoneNumberLength: 7,
+    };
     expect(readV1Sku(v1, DEFAULT_FIELD_MAPPING.v1Sku)).toEqual({
       skuId: 193,
       productId: 5,
@@ -109,7 +120,18 @@ describe('readers with the default mapping', () => {
   });
 
   it('country records, area codes split and cleaned', () => {
-    expect(readCountry({ countryCode: 'DO', countryName: 'Dominican Republic', internationalCountryCode: '1', numberLength: '10', areaCodes: '809, 829,x,849' }, DEFAULT_FIELD_MAPPING.country)).toEqual({
+    expect(
+      readCountry(
+        {
+          countryCode: 'DO',
+          countryName: 'Dominican Republic',
+          internationalCountryCode: '1',
+          numberLength: '10',
+          areaCodes: '809, 829,x,849',
+        },
+        DEFAULT_FIELD_MAPPING.country,
+      ),
+    ).toEqual({
       countryCode: 'DO',
       countryName: 'Dominican Republic',
       dialingPrefixes: ['1'],
@@ -119,7 +141,9 @@ describe('readers with the default mapping', () => {
   });
 
   it('transaction results: id, charged amount, eSIM ICCID', () => {
-    expect(readTransaction({ transactionId: 9001, invoiceAmount: 4.5, esimDetail: { iccid: 8944 } }, DEFAULT_FIELD_MAPPING.transaction)).toEqual({
+    expect(
+      readTransaction({ transactionId: 9001, invoiceAmount: 4.5, esimDetail: { iccid: 8944 } }, DEFAULT_FIELD_MAPPING.transaction),
+    ).toEqual({
       transactionId: 9001,
       chargedAmount: 4.5,
       esimIccid: '8944',
@@ -140,7 +164,10 @@ describe('readers with the default mapping', () => {
 
 describe('mergeFieldMapping', () => {
   it('overrides single fields and keeps the rest; defaults stay untouched', () => {
-    const merged = mergeFieldMapping(DEFAULT_FIELD_MAPPING, { v2Sku: { category: 'kind', minFaceValue: 'limits.low' }, transaction: { transactionId: 'txId' } });
+    const merged = mergeFieldMapping(DEFAULT_FIELD_MAPPING, {
+      v2Sku: { category: 'kind', minFaceValue: 'limits.low' },
+      transaction: { transactionId: 'txId' },
+    });
     expect(merged.v2Sku.category).toBe('kind');
     expect(merged.v2Sku.minFaceValue).toBe('limits.low');
     expect(merged.v2Sku.skuId).toBe('skuId');

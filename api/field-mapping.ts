@@ -215,47 +215,54 @@ export const DEFAULT_FIELD_MAPPING: Readonly<FieldMapping> = Object.freeze({
 }) as Readonly<FieldMapping>;
 
 /** The label of every default of DEFAULT_FIELD_MAPPING (a test keeps the two in step). */
-export const FIELD_MAPPING_SOURCES: { readonly [S in keyof FieldMapping]: Readonly<Record<keyof FieldMapping[S], FieldSource>> } = Object.freeze({
-  v2Sku: V2_SKU_SOURCES,
-  v1Sku: {
-    skuId: 'observed',
-    productId: 'observed',
-    productName: 'observed',
-    category: 'observed',
-    countryCode: 'observed',
-    minAmount: 'observed',
-    maxAmount: 'observed',
-    currencyCode: 'observed',
-    internationalCountryCode: 'observed',
-    localPhoneNumberLength: 'observed',
-  },
-  // Not seen publicly: the sandbox serves gift card records with the v2 SKU record's names.
-  giftcardSku: Object.fromEntries(Object.keys(V2_SKU).map((k) => [k, 'assumed'])) as Record<keyof SkuFieldMapping, FieldSource>,
-  country: { countryCode: 'observed', countryName: 'observed', internationalCountryCode: 'observed', numberLength: 'observed', areaCodes: 'observed' },
-  // getproducts: productId, category, countryCode, operatorId are all in the observed record ([seen]).
-  product: { productId: 'observed', category: 'observed', countryCode: 'observed', operatorId: 'observed' },
-  // operators: operatorId is observed ([doc]); the record's country is not seen anywhere.
-  operator: { operatorId: 'observed', countryCode: 'assumed' },
-  // carriers: productId and countryCode observed ([seen]); a currency code is not.
-  carrier: { productId: 'observed', countryCode: 'observed', currencyCode: 'assumed' },
-  logo: { productId: 'observed' },
-  skuDescription: { skuId: 'observed' },
-  // The v2 SKU record carries loanAmountInFaceValueCurrency ([seen]); bundle records are assumed to be SKU records.
-  bundle: { loanInFaceCurrency: 'observed' },
-  // transactionId and invoiceAmount: observed top-up payload ([seen]); that invoiceAmount is the amount charged is
-  // assumed; esimDetail is read by v2 clients, its fields are not seen.
-  transaction: { transactionId: 'observed', chargedAmount: 'assumed', esimIccid: 'assumed' },
-  // The spec names next and next_cursor but not their meaning: that next_cursor is where the next page starts is assumed.
-  giftcardList: { nextCursor: 'assumed' },
-  localized: {
-    skuName: 'spec',
-    productName: 'spec',
-    benefitType: 'spec',
-    productDescription: 'spec',
-    operatorName: 'spec',
-    additionalInformation: 'spec',
-  },
-});
+export const FIELD_MAPPING_SOURCES: { readonly [S in keyof FieldMapping]: Readonly<Record<keyof FieldMapping[S], FieldSource>> } =
+  Object.freeze({
+    v2Sku: V2_SKU_SOURCES,
+    v1Sku: {
+      skuId: 'observed',
+      productId: 'observed',
+      productName: 'observed',
+      category: 'observed',
+      countryCode: 'observed',
+      minAmount: 'observed',
+      maxAmount: 'observed',
+      currencyCode: 'observed',
+      internationalCountryCode: 'observed',
+      localPhoneNumberLength: 'observed',
+    },
+    // Not seen publicly: the sandbox serves gift card records with the v2 SKU record's names.
+    giftcardSku: Object.fromEntries(Object.keys(V2_SKU).map((k) => [k, 'assumed'])) as Record<keyof SkuFieldMapping, FieldSource>,
+    country: {
+      countryCode: 'observed',
+      countryName: 'observed',
+      internationalCountryCode: 'observed',
+      numberLength: 'observed',
+      areaCodes: 'observed',
+    },
+    // getproducts: productId, category, countryCode, operatorId are all in the observed record ([seen]).
+    product: { productId: 'observed', category: 'observed', countryCode: 'observed', operatorId: 'observed' },
+    // operators: operatorId is observed ([doc]); the record's country is not seen anywhere.
+    operator: { operatorId: 'observed', countryCode: 'assumed' },
+    // carriers: productId and countryCode observed ([seen]); a currency code is not.
+    carrier: { productId: 'observed', countryCode: 'observed', currencyCode: 'assumed' },
+    logo: { productId: 'observed' },
+    skuDescription: { skuId: 'observed' },
+    // The v2 SKU record carries loanAmountInFaceValueCurrency ([seen]); bundle records are assumed to be SKU records.
+    bundle: { loanInFaceCurrency: 'observed' },
+    // transactionId and invoiceAmount: observed top-up payload ([seen]); that invoiceAmount is the amount charged is
+    // assumed; esimDetail is read by v2 clients, its fields are not seen.
+    transaction: { transactionId: 'observed', chargedAmount: 'assumed', esimIccid: 'assumed' },
+    // The spec names next and next_cursor but not their meaning: that next_cursor is where the next page starts is assumed.
+    giftcardList: { nextCursor: 'assumed' },
+    localized: {
+      skuName: 'spec',
+      productName: 'spec',
+      benefitType: 'spec',
+      productDescription: 'spec',
+      operatorName: 'spec',
+      additionalInformation: 'spec',
+    },
+  });
 
 export const FIELD_MAPPING_SECTIONS = Object.freeze(Object.keys(DEFAULT_FIELD_MAPPING)) as readonly (keyof FieldMapping)[];
 
@@ -454,7 +461,8 @@ export interface TransactionView {
   readonly esimIccid?: string;
 }
 
-const scalarId = (value: unknown): number | string | undefined => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : undefined);
+const scalarId = (value: unknown): number | string | undefined =>
+  typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : undefined;
 
 /** A transaction result (write response or status payload) seen through the mapping. */
 export function readTransaction(record: unknown, mapping: TransactionFieldMapping): TransactionView {

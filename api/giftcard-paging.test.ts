@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GIFTCARD_CURSOR, nextGiftcardCursor, type GiftcardCursorMeaning } from './giftcard-paging.ts';
 
-const page = (envelope: Record<string, unknown>, ids: number[] = [10, 12, 11], pageSize = 3) => ({ ids, pageSize, envelope, nextCursorPath: 'next_cursor' });
+const page = (envelope: Record<string, unknown>, ids: number[] = [10, 12, 11], pageSize = 3) => ({
+  ids,
+  pageSize,
+  envelope,
+  nextCursorPath: 'next_cursor',
+});
 
 describe('nextGiftcardCursor', () => {
   it('the default is the spec: after the highest skuId of a full page, none after a short one; next / next_cursor unread', () => {
@@ -28,6 +33,8 @@ describe('nextGiftcardCursor', () => {
   });
 
   it('reads next_cursor where the mapping says', () => {
-    expect(nextGiftcardCursor('next-start', { ids: [1], pageSize: 1, envelope: { next: 1, nextCursor: 5 }, nextCursorPath: 'nextCursor' })).toBe(5);
+    expect(
+      nextGiftcardCursor('next-start', { ids: [1], pageSize: 1, envelope: { next: 1, nextCursor: 5 }, nextCursorPath: 'nextCursor' }),
+    ).toBe(5);
   });
 });

@@ -11,7 +11,12 @@ import { readField } from './field-mapping.ts';
  */
 export type GiftcardCursorMeaning = 'spec' | 'next-start' | 'last-of-page' | 'page-count';
 
-export const GIFTCARD_CURSOR_MEANINGS: readonly GiftcardCursorMeaning[] = Object.freeze(['spec', 'next-start', 'last-of-page', 'page-count']);
+export const GIFTCARD_CURSOR_MEANINGS: readonly GiftcardCursorMeaning[] = Object.freeze([
+  'spec',
+  'next-start',
+  'last-of-page',
+  'page-count',
+]);
 
 /** The spec's own definition: what every command follows unless the config says what the target's envelope means. */
 export const DEFAULT_GIFTCARD_CURSOR: GiftcardCursorMeaning = 'spec';

@@ -2,13 +2,32 @@
 // one fails naming the operation), and the builder fills each source from the catalog, the settings or an earlier result.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELD_MAPPING } from './field-mapping.ts';
-import { buildInput, buildInputs, CHARGING_PICKS, followUps, inputRuleOf, inputRuleProblems, isNoInput, linksOf, prerequisiteWrite, type InputSku, type InputWorld } from './inputs.ts';
+import {
+  buildInput,
+  buildInputs,
+  CHARGING_PICKS,
+  followUps,
+  inputRuleOf,
+  inputRuleProblems,
+  isNoInput,
+  linksOf,
+  prerequisiteWrite,
+  type InputSku,
+  type InputWorld,
+} from './inputs.ts';
 import { CATEGORY_IDS, OPERATIONS, getOperation, type Operation } from './operations.ts';
 
 const SKUS: InputSku[] = [
   { skuId: 10, categoryId: CATEGORY_IDS.Rtr, countryCode: 'US', productId: 1, amount: { amount: 5 }, range: true },
   { skuId: 11, categoryId: CATEGORY_IDS.Rtr, countryCode: 'JM', productId: 2, amount: { amount: 7 }, range: true },
-  { skuId: 12, categoryId: CATEGORY_IDS.Rtr, countryCode: 'JM', productId: 3, amount: { amount: 10, transactionCurrencyCode: 'JMD' }, requireFetchBundle: true },
+  {
+    skuId: 12,
+    categoryId: CATEGORY_IDS.Rtr,
+    countryCode: 'JM',
+    productId: 3,
+    amount: { amount: 10, transactionCurrencyCode: 'JMD' },
+    requireFetchBundle: true,
+  },
   { skuId: 20, categoryId: CATEGORY_IDS.Pin, countryCode: 'MX', productId: 4 },
   { skuId: 30, categoryId: CATEGORY_IDS['Bill Pay'], countryCode: 'US', productId: 5 },
 ];
@@ -34,7 +53,11 @@ describe('the input table', () => {
     const { inputs: _dropped, ...bare } = exchange;
     const noRule: Operation = { ...bare, id: 'v2.catalog.made-up' };
     const noSource: Operation = { ...exchange, id: 'v2.catalog.made-up-2', inputs: { sku: { category: 'any' } } };
-    const badLink: Operation = { ...exchange, id: 'v2.catalog.made-up-3', inputs: { params: { skuId: { from: 'transaction.nothing', field: 'transactionId' } } } };
+    const badLink: Operation = {
+      ...exchange,
+      id: 'v2.catalog.made-up-3',
+      inputs: { params: { skuId: { from: 'transaction.nothing', field: 'transactionId' } } },
+    };
     expect(inputRuleProblems([noRule, noSource, badLink])).toEqual([
       'v2.catalog.made-up: no input rule (add `inputs` to its catalog entry in api/operations.ts)',
       "v2.catalog.made-up-2: required parameter 'skuId' has no source",
@@ -74,7 +97,9 @@ describe('the builder', () => {
   });
 
   it('places parameters where the catalog says (path, query) and prefers bundle products for bundles', () => {
-    expect(buildInput(getOperation('v2.catalog.bundles'), world())).toMatchObject({ input: { path: { productId: 3, mobileNumber: '18765550101' } } });
+    expect(buildInput(getOperation('v2.catalog.bundles'), world())).toMatchObject({
+      input: { path: { productId: 3, mobileNumber: '18765550101' } },
+    });
     expect(buildInput(getOperation('v2.lookup.billpay-fetch-account-detail'), world())).toMatchObject({
       input: { query: { skuId: 30, accountNumber: '1234567890' } },
     });
@@ -82,15 +107,20 @@ describe('the builder', () => {
   });
 
   it('says what the catalog lacks instead of inventing a value', () => {
-    expect(buildInput(getOperation('v2.transaction.esim'), world())).toEqual({ unavailable: "the target's catalog offers no eSim SKU for v2.transaction.esim" });
+    expect(buildInput(getOperation('v2.transaction.esim'), world())).toEqual({
+      unavailable: "the target's catalog offers no eSim SKU for v2.transaction.esim",
+    });
     expect(buildInput(getOperation('v2.transaction.topup'), world([]))).toEqual({
-      unavailable: "the target's catalog offers no Rtr SKU with readable amount bounds and a number plan of the SKU's country for v2.transaction.topup",
+      unavailable:
+        "the target's catalog offers no Rtr SKU with readable amount bounds and a number plan of the SKU's country for v2.transaction.topup",
     });
   });
 
   it("takes a linked read's value from an earlier result through the field mapping", () => {
     const fetch = getOperation('v2.transaction.giftcard-fetch');
-    expect(buildInput(fetch, world())).toMatchObject({ unavailable: expect.stringContaining('needs the transactionId of an earlier transaction.giftcard') });
+    expect(buildInput(fetch, world())).toMatchObject({
+      unavailable: expect.stringContaining('needs the transactionId of an earlier transaction.giftcard'),
+    });
     const txn = { version: 'v2' as const, purpose: 'transaction.giftcard', correlationId: 'g-1', result: { transactionId: 4711 } };
     expect(buildInput(fetch, world(), { transactions: [txn] })).toEqual({ input: { path: { id: 4711 } } });
     const status = getOperation('v2.transaction.status');
@@ -103,7 +133,7 @@ describe('the builder', () => {
     expect(buildInput(skus, world())).toEqual({ input: {} });
     const seen = new Set<string>();
     let r = 0;
-    const random = (): number => ((r = (r * 9301 + 49297) % 233280) / 233280);
+    const random = (): number => (r = (r * 9301 + 49297) % 233280) / 233280;
     for (let i = 0; i < 50; i++) seen.add(JSON.stringify(buildInput(skus, world(), { random })));
     expect([...seen].some((s) => s.includes('"productId"'))).toBe(true);
     expect([...seen].some((s) => s.includes('"acceptLanguage":"ar"'))).toBe(true);
@@ -117,12 +147,20 @@ describe('the builder', () => {
   });
 
   it('a charging write picks the cheapest SKU of its kind first, and a load among the first CHARGING_PICKS only; a read keeps skuId order', () => {
-    const jm = (skuId: number, price: number): InputSku => ({ skuId, categoryId: CATEGORY_IDS.Rtr, countryCode: 'JM', productId: skuId, amount: { amount: price }, range: true, price });
+    const jm = (skuId: number, price: number): InputSku => ({
+      skuId,
+      categoryId: CATEGORY_IDS.Rtr,
+      countryCode: 'JM',
+      productId: skuId,
+      amount: { amount: price },
+      range: true,
+      price,
+    });
     const skus = [jm(40, 50), jm(41, 9), jm(42, 30), jm(43, 2), jm(44, 70)];
     const topup = getOperation('v2.transaction.topup');
     expect((buildInput(topup, world(skus)) as { sku?: InputSku }).sku?.skuId).toBe(43);
     let r = 0;
-    const random = (): number => ((r = (r * 9301 + 49297) % 233280) / 233280);
+    const random = (): number => (r = (r * 9301 + 49297) % 233280) / 233280;
     const picks = new Set<number>();
     for (let i = 0; i < 60; i++) picks.add((buildInput(topup, world(skus), { random }) as { sku?: InputSku }).sku?.skuId as number);
     expect([...picks].sort()).toEqual([41, 42, 43].slice(0, CHARGING_PICKS).sort());

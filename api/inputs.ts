@@ -159,7 +159,9 @@ function linked(op: Operation, rule: InputRule, world: InputWorld, options: Buil
     if (out.length >= max) break;
   }
   if (out.length > 0) return out;
-  const needs = linksOf(op).map(({ link }) => describeLink(link)).join(' and ');
+  const needs = linksOf(op)
+    .map(({ link }) => describeLink(link))
+    .join(' and ');
   return { unavailable: `needs ${needs}, and no successful ${[...writes].join('/')} in this run gave one` };
 }
 
@@ -234,12 +236,17 @@ function ordered(skus: readonly InputSku[], preferBundles: boolean, spread: bool
   );
   if (!spread) return sorted;
   const seen = new Map<number | undefined, number>();
-  const rank = new Map(sorted.map((sku) => {
-    const n = seen.get(sku.categoryId) ?? 0;
-    seen.set(sku.categoryId, n + 1);
-    return [sku, n] as const;
-  }));
-  return sorted.map((sku, i) => ({ sku, i })).sort((a, b) => (rank.get(a.sku) as number) - (rank.get(b.sku) as number) || a.i - b.i).map((x) => x.sku);
+  const rank = new Map(
+    sorted.map((sku) => {
+      const n = seen.get(sku.categoryId) ?? 0;
+      seen.set(sku.categoryId, n + 1);
+      return [sku, n] as const;
+    }),
+  );
+  return sorted
+    .map((sku, i) => ({ sku, i }))
+    .sort((a, b) => (rank.get(a.sku) as number) - (rank.get(b.sku) as number) || a.i - b.i)
+    .map((x) => x.sku);
 }
 
 /** A random rotation of the candidates of the best tier, followed by the rest in order (so a failing pick falls back). */
@@ -310,7 +317,12 @@ export function buildInputs(op: Operation, world: InputWorld, options: BuildOpti
         else if (!MAY_BE_ABSENT.has(source)) complete = false;
       }
       // An amount in the SKU's face value currency is only valid with that currency beside it.
-      if (sku?.amount?.transactionCurrencyCode !== undefined && body.some(([, s]) => s === 'sku.amount') && !body.some(([, s]) => s === 'sku.currency')) complete = false;
+      if (
+        sku?.amount?.transactionCurrencyCode !== undefined &&
+        body.some(([, s]) => s === 'sku.amount') &&
+        !body.some(([, s]) => s === 'sku.currency')
+      )
+        complete = false;
     }
     if (!complete) continue;
     out.push({ input: place(op, values, built), ...(sku === undefined ? {} : { sku }) });
@@ -332,7 +344,9 @@ function missingWords(op: Operation, rule: InputRule): string {
   } else if (sources.includes('mobile')) {
     parts.push(`number plan of a lookup country (${SANDBOX_LOOKUP_COUNTRIES.join(', ')})`);
   }
-  return parts.length === 0 ? `no valid input could be built for ${op.id}` : `the target's catalog offers no ${parts.join(' ')} for ${op.id}`;
+  return parts.length === 0
+    ? `no valid input could be built for ${op.id}`
+    : `the target's catalog offers no ${parts.join(' ')} for ${op.id}`;
 }
 
 /** The first valid input, or what the catalog lacks. */
@@ -358,14 +372,17 @@ export function inputRuleProblems(operations: readonly Operation[] = OPERATIONS)
       if (rule.params?.[param.name] === undefined) problems.push(`${op.id}: required parameter '${param.name}' has no source`);
     }
     for (const name of [...Object.keys(rule.params ?? {}), ...Object.keys(rule.filters ?? {})]) {
-      if (!op.params.some((p) => p.name === name)) problems.push(`${op.id}: the rule names '${name}', which is not a parameter of the operation`);
+      if (!op.params.some((p) => p.name === name))
+        problems.push(`${op.id}: the rule names '${name}', which is not a parameter of the operation`);
     }
     if (op.requestBody !== undefined && rule.body === undefined) problems.push(`${op.id}: a write without a body rule`);
-    if (op.requestBody === undefined && rule.body !== undefined) problems.push(`${op.id}: a body rule on an operation without a request body`);
+    if (op.requestBody === undefined && rule.body !== undefined)
+      problems.push(`${op.id}: a body rule on an operation without a request body`);
     const sources = [...Object.values(rule.params ?? {}), ...Object.values(rule.body ?? {}), ...Object.values(rule.filters ?? {})];
     if (usesSku(sources) && rule.sku === undefined) problems.push(`${op.id}: sources read a SKU but the rule chooses none (\`sku\`)`);
     for (const { param, link } of linksOf(op)) {
-      if (sourceWrites(op).length === 0) problems.push(`${op.id}: '${param}' links to '${link.from}', which no ${op.version} write has as its purpose`);
+      if (sourceWrites(op).length === 0)
+        problems.push(`${op.id}: '${param}' links to '${link.from}', which no ${op.version} write has as its purpose`);
     }
   }
   return problems;

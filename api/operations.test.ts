@@ -21,7 +21,13 @@ const SPEC: readonly Row[] = [
   ['v1.catalog.carriers', 'GET', '/api/v1/catalog/carriers', 'array', ['query:countryCode', 'query:currencyCode']],
   ['v1.catalog.countries', 'GET', '/api/v1/catalog/countries', 'array', []],
   ['v1.esim.status', 'GET', '/api/v1/esim/status/{Iccid}', 'array', ['path:Iccid']],
-  ['v1.transaction.billpay-fetch-account-detail', 'GET', '/api/v1/transaction/billpay/fetch-account-detail', 'object', ['query:skuId', 'query:accountNumber']],
+  [
+    'v1.transaction.billpay-fetch-account-detail',
+    'GET',
+    '/api/v1/transaction/billpay/fetch-account-detail',
+    'object',
+    ['query:skuId', 'query:accountNumber'],
+  ],
   ['v1.transaction.status', 'GET', '/api/v1/transaction/status/{correlationId}', 'object', ['path:correlationId']],
   ['v1.transaction.giftcard-fetch', 'GET', '/api/v1/transaction/giftcard/fetch/{id}', 'object', ['path:id']],
   ['v1.transaction.sim-portin-status', 'GET', '/api/v1/transaction/sim/portin/status/{id}', 'object', ['path:id']],
@@ -42,10 +48,22 @@ const SPEC: readonly Row[] = [
   ['v2.catalog.sku-exchange-rate', 'GET', '/api/v2/catalog/sku/exchangeRate/{skuId}', 'object', ['path:skuId']],
   ['v2.catalog.errors', 'GET', '/api/v2/catalog/errors', 'array', []],
   ['v2.catalog.bundles', 'GET', '/api/v2/catalog/bundles/{productId}/{mobileNumber}', 'array', ['path:productId', 'path:mobileNumber']],
-  ['v2.catalog.skus-giftcards', 'GET', '/api/v2/catalog/skus/giftcards', 'array', ['query:cursor', 'query:pageSize', 'query:productId', 'query:skuId', 'query:countryCode', AL]],
+  [
+    'v2.catalog.skus-giftcards',
+    'GET',
+    '/api/v2/catalog/skus/giftcards',
+    'array',
+    ['query:cursor', 'query:pageSize', 'query:productId', 'query:skuId', 'query:countryCode', AL],
+  ],
   ['v2.esim.status', 'GET', '/api/v2/esim/status/{Iccid}', 'array', ['path:Iccid']],
   ['v2.lookup.mobile', 'GET', '/api/v2/lookup/mobile/{mobile}', 'array', ['path:mobile', AL]],
-  ['v2.lookup.billpay-fetch-account-detail', 'GET', '/api/v2/lookup/billpay/fetch-account-detail', 'object', ['query:skuId', 'query:accountNumber']],
+  [
+    'v2.lookup.billpay-fetch-account-detail',
+    'GET',
+    '/api/v2/lookup/billpay/fetch-account-detail',
+    'object',
+    ['query:skuId', 'query:accountNumber'],
+  ],
   ['v2.promotion.current', 'GET', '/api/v2/promotion/current', 'array', []],
   ['v2.promotion.upcoming', 'GET', '/api/v2/promotion/upcoming', 'array', []],
   ['v2.transaction.status', 'GET', '/api/v2/transaction/status/{correlationId}', 'object', ['path:correlationId']],
@@ -82,7 +100,12 @@ describe('operation catalog vs the spec', () => {
     for (const param of op.params) expect(param.required).toBe(param.in === 'path');
     // Every {placeholder} of the path is a declared path parameter, and vice versa.
     const placeholders = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-    expect(op.params.filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(placeholders);
+    expect(
+      op.params
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(placeholders);
   });
 
   it('counts: 16 v1 reads, 17 v2 reads, 15 writes (7 v1 + 8 v2)', () => {
@@ -105,8 +128,14 @@ describe('operation catalog vs the spec', () => {
   });
 
   it('charges exactly on the 14 charging writes (every write but estimated cost)', () => {
-    const charging = OPERATIONS.filter((op) => op.charges).map((op) => op.id).sort();
-    expect(charging).toEqual(SPEC.filter(([id, method]) => method === 'POST' && id !== 'v2.transaction.estimated-cost').map((row) => row[0]).sort());
+    const charging = OPERATIONS.filter((op) => op.charges)
+      .map((op) => op.id)
+      .sort();
+    expect(charging).toEqual(
+      SPEC.filter(([id, method]) => method === 'POST' && id !== 'v2.transaction.estimated-cost')
+        .map((row) => row[0])
+        .sort(),
+    );
     expect(charging).toHaveLength(14);
   });
 
@@ -119,7 +148,9 @@ describe('operation catalog vs the spec', () => {
   });
 
   it("only carriers' countryCode and currencyCode have a spec default (empty string)", () => {
-    const withDefault = OPERATIONS.flatMap((op) => op.params.filter((p) => p.default !== undefined).map((p) => `${op.id}:${p.name}=${JSON.stringify(p.default)}`));
+    const withDefault = OPERATIONS.flatMap((op) =>
+      op.params.filter((p) => p.default !== undefined).map((p) => `${op.id}:${p.name}=${JSON.stringify(p.default)}`),
+    );
     expect(withDefault.sort()).toEqual(['v1.catalog.carriers:countryCode=""', 'v1.catalog.carriers:currencyCode=""']);
   });
 });

@@ -68,18 +68,7 @@ export interface Operation {
 }
 
 export type OperationGroup =
-  | 'account'
-  | 'catalog'
-  | 'lookup'
-  | 'promotion'
-  | 'esim'
-  | 'billpay'
-  | 'status'
-  | 'giftcard'
-  | 'sim'
-  | 'topup'
-  | 'pin'
-  | 'estimated-cost';
+  'account' | 'catalog' | 'lookup' | 'promotion' | 'esim' | 'billpay' | 'status' | 'giftcard' | 'sim' | 'topup' | 'pin' | 'estimated-cost';
 
 const V1_READS = 'Endpoints / Version v1 read operations (GET)';
 const V2_READS = 'Endpoints / Version v2 read operations (GET)';
@@ -194,7 +183,10 @@ const AR: InputSource = { value: 'ar' };
 const skuPath: InputRule = { sku: { category: 'any' }, params: { skuId: 'sku.skuId' } };
 const byProduct = (param: string): InputRule => ({ sku: { category: 'any' }, filters: { [param]: 'sku.productId' } });
 const byCountry: InputRule = { sku: { category: 'any' }, filters: { countryCode: 'sku.countryCode' } };
-const billDetail: InputRule = { sku: { category: 'Bill Pay' }, params: { skuId: 'sku.skuId', accountNumber: 'settings.billpayAccountNumber' } };
+const billDetail: InputRule = {
+  sku: { category: 'Bill Pay' },
+  params: { skuId: 'sku.skuId', accountNumber: 'settings.billpayAccountNumber' },
+};
 /** Any charging write's correlationId (the first in catalog order, a top-up, when one is made for the purpose). */
 const statusInputs: InputRule = { params: { correlationId: { from: '*', field: 'correlationId' } } };
 const giftcardFetchInputs: InputRule = { params: { id: { from: 'transaction.giftcard', field: 'transactionId' } } };
@@ -202,61 +194,460 @@ const portinStatusInputs: InputRule = { params: { id: { from: 'transaction.sim-p
 const esimStatusInputs: InputRule = { params: { Iccid: { from: 'transaction.esim', field: 'esimIccid' } } };
 
 const V1_READ_OPERATIONS: Operation[] = [
-  read('v1', { id: 'v1.account.balance', path: '/api/v1/account/balance', group: 'account', purpose: 'account.balance', summary: 'Wallet balance (prepaid terms: negative = available funds)', payloadKind: 'number', inputs: NONE }),
-  read('v1', { id: 'v1.catalog.skus', path: '/api/v1/catalog/skus', group: 'catalog', purpose: 'catalog.skus', summary: 'SKU catalog', params: [q('productid', 'int32', 'Product id filter (spelled productid in v1)')], payloadKind: 'array', inputs: byProduct('productid') }),
-  read('v1', { id: 'v1.catalog.sku-description', path: '/api/v1/catalog/sku/description', group: 'catalog', purpose: 'catalog.sku-description', summary: 'SKU descriptions', params: [skuIdQ, productIdQ], payloadKind: 'array', inputs: { sku: { category: 'any' }, filters: { skuId: 'sku.skuId' } } }),
-  read('v1', { id: 'v1.catalog.lookup-mobile', path: '/api/v1/catalog/lookup/mobile/{mobile}', group: 'lookup', purpose: 'lookup.mobile', summary: 'Mobile number lookup (operator and products)', params: [p('mobile', 'int64', 'Mobile number with country code')], payloadKind: 'object', inputs: { params: { mobile: 'mobile' } } }),
-  read('v1', { id: 'v1.catalog.promotion-current', path: '/api/v1/catalog/promotion/current', group: 'promotion', purpose: 'promotion.current', summary: 'Current promotions (destination time zone)', payloadKind: 'array', inputs: NONE }),
-  read('v1', { id: 'v1.catalog.promotion-upcoming', path: '/api/v1/catalog/promotion/upcoming', group: 'promotion', purpose: 'promotion.upcoming', summary: 'Upcoming promotions (destination time zone)', payloadKind: 'array', inputs: NONE }),
-  read('v1', { id: 'v1.catalog.sku-exchange-rate', path: '/api/v1/catalog/sku/exchangeRate/{skuId}', group: 'catalog', purpose: 'catalog.sku-exchange-rate', summary: 'Most current exchange rate of a denomination', params: [p('skuId', 'int32', 'SKU id')], payloadKind: 'object', inputs: skuPath }),
-  read('v1', { id: 'v1.catalog.sku-logos', path: '/api/v1/catalog/sku/logos', group: 'catalog', purpose: 'catalog.sku-logos', summary: 'Product logos', params: [skuIdQ, productIdQ], payloadKind: 'array', inputs: { sku: { category: 'any' }, filters: { skuId: 'sku.skuId', productId: 'sku.productId' } } }),
-  read('v1', { id: 'v1.catalog.errors', path: '/api/v1/catalog/errors', group: 'catalog', purpose: 'catalog.errors', summary: 'Error-code list', payloadKind: 'array', inputs: NONE }),
-  read('v1', { id: 'v1.catalog.carriers', path: '/api/v1/catalog/carriers', group: 'catalog', purpose: 'catalog.carriers', summary: 'Carriers', params: [q('countryCode', 'string', 'Country code filter', ''), q('currencyCode', 'string', 'Currency code filter', '')], payloadKind: 'array', inputs: byCountry }),
-  read('v1', { id: 'v1.catalog.countries', path: '/api/v1/catalog/countries', group: 'catalog', purpose: 'catalog.countries', summary: 'Countries', payloadKind: 'array', inputs: NONE }),
-  read('v1', { id: 'v1.esim.status', path: '/api/v1/esim/status/{Iccid}', group: 'esim', purpose: 'esim.status', summary: 'eSIM status with remaining data balance', params: iccidParams, payloadKind: 'array', inputs: esimStatusInputs }),
-  read('v1', { id: 'v1.transaction.billpay-fetch-account-detail', path: '/api/v1/transaction/billpay/fetch-account-detail', group: 'billpay', purpose: 'billpay.fetch-account-detail', summary: 'Bill detail of an account', params: billpayDetailParams, payloadKind: 'object', inputs: billDetail }),
-  read('v1', { id: 'v1.transaction.status', path: '/api/v1/transaction/status/{correlationId}', group: 'status', purpose: 'transaction.status', summary: 'Status of an earlier transaction by correlationId', params: statusParams, payloadKind: 'object', inputs: statusInputs }),
-  read('v1', { id: 'v1.transaction.giftcard-fetch', path: '/api/v1/transaction/giftcard/fetch/{id}', group: 'giftcard', purpose: 'giftcard.fetch', summary: 'Gift card details by transaction id', params: giftcardFetchParams, payloadKind: 'object', inputs: giftcardFetchInputs }),
-  read('v1', { id: 'v1.transaction.sim-portin-status', path: '/api/v1/transaction/sim/portin/status/{id}', group: 'sim', purpose: 'sim.portin-status', summary: 'SIM port-in status by transaction id', params: portinStatusParams, payloadKind: 'object', inputs: portinStatusInputs }),
+  read('v1', {
+    id: 'v1.account.balance',
+    path: '/api/v1/account/balance',
+    group: 'account',
+    purpose: 'account.balance',
+    summary: 'Wallet balance (prepaid terms: negative = available funds)',
+    payloadKind: 'number',
+    inputs: NONE,
+  }),
+  read('v1', {
+    id: 'v1.catalog.skus',
+    path: '/api/v1/catalog/skus',
+    group: 'catalog',
+    purpose: 'catalog.skus',
+    summary: 'SKU catalog',
+    params: [q('productid', 'int32', 'Product id filter (spelled productid in v1)')],
+    payloadKind: 'array',
+    inputs: byProduct('productid'),
+  }),
+  read('v1', {
+    id: 'v1.catalog.sku-description',
+    path: '/api/v1/catalog/sku/description',
+    group: 'catalog',
+    purpose: 'catalog.sku-description',
+    summary: 'SKU descriptions',
+    params: [skuIdQ, productIdQ],
+    payloadKind: 'array',
+    inputs: { sku: { category: 'any' }, filters: { skuId: 'sku.skuId' } },
+  }),
+  read('v1', {
+    id: 'v1.catalog.lookup-mobile',
+    path: '/api/v1/catalog/lookup/mobile/{mobile}',
+    group: 'lookup',
+    purpose: 'lookup.mobile',
+    summary: 'Mobile number lookup (operator and products)',
+    params: [p('mobile', 'int64', 'Mobile number with country code')],
+    payloadKind: 'object',
+    inputs: { params: { mobile: 'mobile' } },
+  }),
+  read('v1', {
+    id: 'v1.catalog.promotion-current',
+    path: '/api/v1/catalog/promotion/current',
+    group: 'promotion',
+    purpose: 'promotion.current',
+    summary: 'Current promotions (destination time zone)',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v1', {
+    id: 'v1.catalog.promotion-upcoming',
+    path: '/api/v1/catalog/promotion/upcoming',
+    group: 'promotion',
+    purpose: 'promotion.upcoming',
+    summary: 'Upcoming promotions (destination time zone)',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v1', {
+    id: 'v1.catalog.sku-exchange-rate',
+    path: '/api/v1/catalog/sku/exchangeRate/{skuId}',
+    group: 'catalog',
+    purpose: 'catalog.sku-exchange-rate',
+    summary: 'Most current exchange rate of a denomination',
+    params: [p('skuId', 'int32', 'SKU id')],
+    payloadKind: 'object',
+    inputs: skuPath,
+  }),
+  read('v1', {
+    id: 'v1.catalog.sku-logos',
+    path: '/api/v1/catalog/sku/logos',
+    group: 'catalog',
+    purpose: 'catalog.sku-logos',
+    summary: 'Product logos',
+    params: [skuIdQ, productIdQ],
+    payloadKind: 'array',
+    inputs: { sku: { category: 'any' }, filters: { skuId: 'sku.skuId', productId: 'sku.productId' } },
+  }),
+  read('v1', {
+    id: 'v1.catalog.errors',
+    path: '/api/v1/catalog/errors',
+    group: 'catalog',
+    purpose: 'catalog.errors',
+    summary: 'Error-code list',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v1', {
+    id: 'v1.catalog.carriers',
+    path: '/api/v1/catalog/carriers',
+    group: 'catalog',
+    purpose: 'catalog.carriers',
+    summary: 'Carriers',
+    params: [q('countryCode', 'string', 'Country code filter', ''), q('currencyCode', 'string', 'Currency code filter', '')],
+    payloadKind: 'array',
+    inputs: byCountry,
+  }),
+  read('v1', {
+    id: 'v1.catalog.countries',
+    path: '/api/v1/catalog/countries',
+    group: 'catalog',
+    purpose: 'catalog.countries',
+    summary: 'Countries',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v1', {
+    id: 'v1.esim.status',
+    path: '/api/v1/esim/status/{Iccid}',
+    group: 'esim',
+    purpose: 'esim.status',
+    summary: 'eSIM status with remaining data balance',
+    params: iccidParams,
+    payloadKind: 'array',
+    inputs: esimStatusInputs,
+  }),
+  read('v1', {
+    id: 'v1.transaction.billpay-fetch-account-detail',
+    path: '/api/v1/transaction/billpay/fetch-account-detail',
+    group: 'billpay',
+    purpose: 'billpay.fetch-account-detail',
+    summary: 'Bill detail of an account',
+    params: billpayDetailParams,
+    payloadKind: 'object',
+    inputs: billDetail,
+  }),
+  read('v1', {
+    id: 'v1.transaction.status',
+    path: '/api/v1/transaction/status/{correlationId}',
+    group: 'status',
+    purpose: 'transaction.status',
+    summary: 'Status of an earlier transaction by correlationId',
+    params: statusParams,
+    payloadKind: 'object',
+    inputs: statusInputs,
+  }),
+  read('v1', {
+    id: 'v1.transaction.giftcard-fetch',
+    path: '/api/v1/transaction/giftcard/fetch/{id}',
+    group: 'giftcard',
+    purpose: 'giftcard.fetch',
+    summary: 'Gift card details by transaction id',
+    params: giftcardFetchParams,
+    payloadKind: 'object',
+    inputs: giftcardFetchInputs,
+  }),
+  read('v1', {
+    id: 'v1.transaction.sim-portin-status',
+    path: '/api/v1/transaction/sim/portin/status/{id}',
+    group: 'sim',
+    purpose: 'sim.portin-status',
+    summary: 'SIM port-in status by transaction id',
+    params: portinStatusParams,
+    payloadKind: 'object',
+    inputs: portinStatusInputs,
+  }),
 ];
 
 const V2_READ_OPERATIONS: Operation[] = [
-  read('v2', { id: 'v2.account.balance', path: '/api/v2/account/balance', group: 'account', purpose: 'account.balance', summary: 'Wallet balance (prepaid terms: negative = available funds)', payloadKind: 'number', inputs: NONE }),
-  read('v2', { id: 'v2.catalog.countries', path: '/api/v2/catalog/countries', group: 'catalog', purpose: 'catalog.countries', summary: 'Countries', payloadKind: 'array', inputs: NONE }),
-  read('v2', { id: 'v2.catalog.operators', path: '/api/v2/catalog/operators', group: 'catalog', purpose: 'catalog.operators', summary: 'Operators', params: [q('operatorId', 'int32', 'Operator id filter'), q('countryCode', 'string', 'Country code filter')], payloadKind: 'array', inputs: byCountry }),
-  read('v2', { id: 'v2.catalog.getproducts', path: '/api/v2/catalog/getproducts', group: 'catalog', purpose: 'catalog.products', summary: 'Products available to the agent', params: [q('operatorId', 'int32', 'Operator id filter'), q('categoryId', 'int32', 'Category id filter (Pin=1, Rtr=2, Bill Pay=4, Sim=5, Gift Card=6, eSim=7)'), q('countryCode', 'string', 'Country code filter')], payloadKind: 'array', inputs: { sku: { category: 'any' }, filters: { categoryId: { value: CATEGORY_IDS.Rtr }, countryCode: 'sku.countryCode' } } }),
-  read('v2', { id: 'v2.catalog.skus', path: '/api/v2/catalog/skus', group: 'catalog', purpose: 'catalog.skus', summary: 'SKU catalog (all products except gift cards)', params: [productIdQ, skuIdQ, acceptLanguage], payloadKind: 'array', localized: true, inputs: { sku: { category: 'any' }, filters: { productId: 'sku.productId', 'Accept-Language': AR } } }),
-  read('v2', { id: 'v2.catalog.sku-exchange-rate', path: '/api/v2/catalog/sku/exchangeRate/{skuId}', group: 'catalog', purpose: 'catalog.sku-exchange-rate', summary: 'Most current exchange rate of a denomination', params: [p('skuId', 'int32', 'SKU id')], payloadKind: 'object', inputs: skuPath }),
-  read('v2', { id: 'v2.catalog.errors', path: '/api/v2/catalog/errors', group: 'catalog', purpose: 'catalog.errors', summary: 'Error-code list', payloadKind: 'array', inputs: NONE }),
-  read('v2', { id: 'v2.catalog.bundles', path: '/api/v2/catalog/bundles/{productId}/{mobileNumber}', group: 'catalog', purpose: 'catalog.bundles', summary: 'Dynamic bundles of a number, with loan information where dues exist', params: [p('productId', 'int32', 'Product id'), p('mobileNumber', 'string', 'Mobile number')], payloadKind: 'array', inputs: { sku: { category: 'Rtr', lookupCountry: true, preferBundles: true }, params: { productId: 'sku.productId', mobileNumber: 'mobile' } } }),
-  read('v2', { id: 'v2.catalog.skus-giftcards', path: '/api/v2/catalog/skus/giftcards', group: 'catalog', purpose: 'catalog.skus-giftcards', summary: 'Gift card SKU list with cursor paging (envelope next/next_cursor)', params: [q('cursor', 'int32', 'skuId to start from'), q('pageSize', 'int32', 'Page size, 1..100'), productIdQ, skuIdQ, q('countryCode', 'string', 'ISO country code filter'), acceptLanguage], payloadKind: 'array', envelope: 'giftcard-list', localized: true, inputs: { sku: { category: 'Gift Card' }, filters: { pageSize: { value: 20 }, cursor: 'sku.skuId', 'Accept-Language': AR } } }),
-  read('v2', { id: 'v2.esim.status', path: '/api/v2/esim/status/{Iccid}', group: 'esim', purpose: 'esim.status', summary: 'eSIM status with remaining data balance', params: iccidParams, payloadKind: 'array', inputs: esimStatusInputs }),
-  read('v2', { id: 'v2.lookup.mobile', path: '/api/v2/lookup/mobile/{mobile}', group: 'lookup', purpose: 'lookup.mobile', summary: 'Mobile number lookup (operator and product information)', params: [p('mobile', 'int64', 'Mobile number with country code'), acceptLanguage], payloadKind: 'array', localized: true, inputs: { params: { mobile: 'mobile' }, filters: { 'Accept-Language': AR } } }),
-  read('v2', { id: 'v2.lookup.billpay-fetch-account-detail', path: '/api/v2/lookup/billpay/fetch-account-detail', group: 'billpay', purpose: 'billpay.fetch-account-detail', summary: 'Bill detail of an account', params: billpayDetailParams, payloadKind: 'object', inputs: billDetail }),
-  read('v2', { id: 'v2.promotion.current', path: '/api/v2/promotion/current', group: 'promotion', purpose: 'promotion.current', summary: 'Active promotions', payloadKind: 'array', inputs: NONE }),
-  read('v2', { id: 'v2.promotion.upcoming', path: '/api/v2/promotion/upcoming', group: 'promotion', purpose: 'promotion.upcoming', summary: 'Future promotions', payloadKind: 'array', inputs: NONE }),
-  read('v2', { id: 'v2.transaction.status', path: '/api/v2/transaction/status/{correlationId}', group: 'status', purpose: 'transaction.status', summary: 'Status of an earlier transaction by correlationId', params: statusParams, payloadKind: 'object', inputs: statusInputs }),
-  read('v2', { id: 'v2.transaction.giftcard-fetch', path: '/api/v2/transaction/giftcard/fetch/{id}', group: 'giftcard', purpose: 'giftcard.fetch', summary: 'Gift card details by transaction id', params: giftcardFetchParams, payloadKind: 'object', inputs: giftcardFetchInputs }),
-  read('v2', { id: 'v2.transaction.sim-portin-status', path: '/api/v2/transaction/sim/portin/status/{id}', group: 'sim', purpose: 'sim.portin-status', summary: 'SIM port-in status by transaction id', params: portinStatusParams, payloadKind: 'object', inputs: portinStatusInputs }),
+  read('v2', {
+    id: 'v2.account.balance',
+    path: '/api/v2/account/balance',
+    group: 'account',
+    purpose: 'account.balance',
+    summary: 'Wallet balance (prepaid terms: negative = available funds)',
+    payloadKind: 'number',
+    inputs: NONE,
+  }),
+  read('v2', {
+    id: 'v2.catalog.countries',
+    path: '/api/v2/catalog/countries',
+    group: 'catalog',
+    purpose: 'catalog.countries',
+    summary: 'Countries',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v2', {
+    id: 'v2.catalog.operators',
+    path: '/api/v2/catalog/operators',
+    group: 'catalog',
+    purpose: 'catalog.operators',
+    summary: 'Operators',
+    params: [q('operatorId', 'int32', 'Operator id filter'), q('countryCode', 'string', 'Country code filter')],
+    payloadKind: 'array',
+    inputs: byCountry,
+  }),
+  read('v2', {
+    id: 'v2.catalog.getproducts',
+    path: '/api/v2/catalog/getproducts',
+    group: 'catalog',
+    purpose: 'catalog.products',
+    summary: 'Products available to the agent',
+    params: [
+      q('operatorId', 'int32', 'Operator id filter'),
+      q('categoryId', 'int32', 'Category id filter (Pin=1, Rtr=2, Bill Pay=4, Sim=5, Gift Card=6, eSim=7)'),
+      q('countryCode', 'string', 'Country code filter'),
+    ],
+    payloadKind: 'array',
+    inputs: { sku: { category: 'any' }, filters: { categoryId: { value: CATEGORY_IDS.Rtr }, countryCode: 'sku.countryCode' } },
+  }),
+  read('v2', {
+    id: 'v2.catalog.skus',
+    path: '/api/v2/catalog/skus',
+    group: 'catalog',
+    purpose: 'catalog.skus',
+    summary: 'SKU catalog (all products except gift cards)',
+    params: [productIdQ, skuIdQ, acceptLanguage],
+    payloadKind: 'array',
+    localized: true,
+    inputs: { sku: { category: 'any' }, filters: { productId: 'sku.productId', 'Accept-Language': AR } },
+  }),
+  read('v2', {
+    id: 'v2.catalog.sku-exchange-rate',
+    path: '/api/v2/catalog/sku/exchangeRate/{skuId}',
+    group: 'catalog',
+    purpose: 'catalog.sku-exchange-rate',
+    summary: 'Most current exchange rate of a denomination',
+    params: [p('skuId', 'int32', 'SKU id')],
+    payloadKind: 'object',
+    inputs: skuPath,
+  }),
+  read('v2', {
+    id: 'v2.catalog.errors',
+    path: '/api/v2/catalog/errors',
+    group: 'catalog',
+    purpose: 'catalog.errors',
+    summary: 'Error-code list',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v2', {
+    id: 'v2.catalog.bundles',
+    path: '/api/v2/catalog/bundles/{productId}/{mobileNumber}',
+    group: 'catalog',
+    purpose: 'catalog.bundles',
+    summary: 'Dynamic bundles of a number, with loan information where dues exist',
+    params: [p('productId', 'int32', 'Product id'), p('mobileNumber', 'string', 'Mobile number')],
+    payloadKind: 'array',
+    inputs: {
+      sku: { category: 'Rtr', lookupCountry: true, preferBundles: true },
+      params: { productId: 'sku.productId', mobileNumber: 'mobile' },
+    },
+  }),
+  read('v2', {
+    id: 'v2.catalog.skus-giftcards',
+    path: '/api/v2/catalog/skus/giftcards',
+    group: 'catalog',
+    purpose: 'catalog.skus-giftcards',
+    summary: 'Gift card SKU list with cursor paging (envelope next/next_cursor)',
+    params: [
+      q('cursor', 'int32', 'skuId to start from'),
+      q('pageSize', 'int32', 'Page size, 1..100'),
+      productIdQ,
+      skuIdQ,
+      q('countryCode', 'string', 'ISO country code filter'),
+      acceptLanguage,
+    ],
+    payloadKind: 'array',
+    envelope: 'giftcard-list',
+    localized: true,
+    inputs: { sku: { category: 'Gift Card' }, filters: { pageSize: { value: 20 }, cursor: 'sku.skuId', 'Accept-Language': AR } },
+  }),
+  read('v2', {
+    id: 'v2.esim.status',
+    path: '/api/v2/esim/status/{Iccid}',
+    group: 'esim',
+    purpose: 'esim.status',
+    summary: 'eSIM status with remaining data balance',
+    params: iccidParams,
+    payloadKind: 'array',
+    inputs: esimStatusInputs,
+  }),
+  read('v2', {
+    id: 'v2.lookup.mobile',
+    path: '/api/v2/lookup/mobile/{mobile}',
+    group: 'lookup',
+    purpose: 'lookup.mobile',
+    summary: 'Mobile number lookup (operator and product information)',
+    params: [p('mobile', 'int64', 'Mobile number with country code'), acceptLanguage],
+    payloadKind: 'array',
+    localized: true,
+    inputs: { params: { mobile: 'mobile' }, filters: { 'Accept-Language': AR } },
+  }),
+  read('v2', {
+    id: 'v2.lookup.billpay-fetch-account-detail',
+    path: '/api/v2/lookup/billpay/fetch-account-detail',
+    group: 'billpay',
+    purpose: 'billpay.fetch-account-detail',
+    summary: 'Bill detail of an account',
+    params: billpayDetailParams,
+    payloadKind: 'object',
+    inputs: billDetail,
+  }),
+  read('v2', {
+    id: 'v2.promotion.current',
+    path: '/api/v2/promotion/current',
+    group: 'promotion',
+    purpose: 'promotion.current',
+    summary: 'Active promotions',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v2', {
+    id: 'v2.promotion.upcoming',
+    path: '/api/v2/promotion/upcoming',
+    group: 'promotion',
+    purpose: 'promotion.upcoming',
+    summary: 'Future promotions',
+    payloadKind: 'array',
+    inputs: NONE,
+  }),
+  read('v2', {
+    id: 'v2.transaction.status',
+    path: '/api/v2/transaction/status/{correlationId}',
+    group: 'status',
+    purpose: 'transaction.status',
+    summary: 'Status of an earlier transaction by correlationId',
+    params: statusParams,
+    payloadKind: 'object',
+    inputs: statusInputs,
+  }),
+  read('v2', {
+    id: 'v2.transaction.giftcard-fetch',
+    path: '/api/v2/transaction/giftcard/fetch/{id}',
+    group: 'giftcard',
+    purpose: 'giftcard.fetch',
+    summary: 'Gift card details by transaction id',
+    params: giftcardFetchParams,
+    payloadKind: 'object',
+    inputs: giftcardFetchInputs,
+  }),
+  read('v2', {
+    id: 'v2.transaction.sim-portin-status',
+    path: '/api/v2/transaction/sim/portin/status/{id}',
+    group: 'sim',
+    purpose: 'sim.portin-status',
+    summary: 'SIM port-in status by transaction id',
+    params: portinStatusParams,
+    payloadKind: 'object',
+    inputs: portinStatusInputs,
+  }),
 ];
 
-const simBody: InputRule = { sku: { category: 'Sim' }, body: { skuId: 'sku.skuId', simNumber: 'settings.simNumber', zipCode: 'settings.zipCode', correlationId: 'new.correlationId' } };
+const simBody: InputRule = {
+  sku: { category: 'Sim' },
+  body: { skuId: 'sku.skuId', simNumber: 'settings.simNumber', zipCode: 'settings.zipCode', correlationId: 'new.correlationId' },
+};
 
 function writesOf(version: ApiVersion): Operation[] {
   const prefix = `/api/${version}`;
   const ops = [
-    write(version, { name: 'topup', group: 'topup', body: 'topup', summary: 'Mobile top-up (RTR)', specPath: `${prefix}/transaction/topup`, charges: true, triggers: SPEC_TOPUP_TRIGGERS, inputs: { sku: { category: 'Rtr' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', mobile: 'mobile', correlationId: 'new.correlationId' }, samples: 2 } }),
-    write(version, { name: 'pin', group: 'pin', body: 'pin', summary: 'PIN purchase', assumedPath: `${prefix}/transaction/pin`, charges: true, inputs: { sku: { category: 'Pin' }, body: { skuId: 'sku.skuId', correlationId: 'new.correlationId' } } }),
-    write(version, { name: 'billpay', group: 'billpay', body: 'billpay', summary: 'Bill payment', assumedPath: `${prefix}/transaction/billpay`, charges: true, inputs: { sku: { category: 'Bill Pay' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', accountNumber: 'settings.billpayAccountNumber', correlationId: 'new.correlationId' } } }),
-    write(version, { name: 'giftcard', group: 'giftcard', body: 'giftcard', summary: "Gift card purchase (may answer '852' while processing)", assumedPath: `${prefix}/transaction/giftcard/order`, charges: true, inputs: { sku: { category: 'Gift Card' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', correlationId: 'new.correlationId' } } }),
-    write(version, { name: 'sim-activation', group: 'sim', body: 'sim-activation', summary: 'SIM activation', assumedPath: `${prefix}/transaction/sim/activate`, charges: true, inputs: simBody }),
+    write(version, {
+      name: 'topup',
+      group: 'topup',
+      body: 'topup',
+      summary: 'Mobile top-up (RTR)',
+      specPath: `${prefix}/transaction/topup`,
+      charges: true,
+      triggers: SPEC_TOPUP_TRIGGERS,
+      inputs: {
+        sku: { category: 'Rtr' },
+        body: {
+          skuId: 'sku.skuId',
+          amount: 'sku.amount',
+          transactionCurrencyCode: 'sku.currency',
+          mobile: 'mobile',
+          correlationId: 'new.correlationId',
+        },
+        samples: 2,
+      },
+    }),
+    write(version, {
+      name: 'pin',
+      group: 'pin',
+      body: 'pin',
+      summary: 'PIN purchase',
+      assumedPath: `${prefix}/transaction/pin`,
+      charges: true,
+      inputs: { sku: { category: 'Pin' }, body: { skuId: 'sku.skuId', correlationId: 'new.correlationId' } },
+    }),
+    write(version, {
+      name: 'billpay',
+      group: 'billpay',
+      body: 'billpay',
+      summary: 'Bill payment',
+      assumedPath: `${prefix}/transaction/billpay`,
+      charges: true,
+      inputs: {
+        sku: { category: 'Bill Pay' },
+        body: {
+          skuId: 'sku.skuId',
+          amount: 'sku.amount',
+          transactionCurrencyCode: 'sku.currency',
+          accountNumber: 'settings.billpayAccountNumber',
+          correlationId: 'new.correlationId',
+        },
+      },
+    }),
+    write(version, {
+      name: 'giftcard',
+      group: 'giftcard',
+      body: 'giftcard',
+      summary: "Gift card purchase (may answer '852' while processing)",
+      assumedPath: `${prefix}/transaction/giftcard/order`,
+      charges: true,
+      inputs: {
+        sku: { category: 'Gift Card' },
+        body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', correlationId: 'new.correlationId' },
+      },
+    }),
+    write(version, {
+      name: 'sim-activation',
+      group: 'sim',
+      body: 'sim-activation',
+      summary: 'SIM activation',
+      assumedPath: `${prefix}/transaction/sim/activate`,
+      charges: true,
+      inputs: simBody,
+    }),
     // DESIGN.md: public v2 clients post port-in to sim/port-in; v1's path is assumed to sit beside its port-in status path.
-    write(version, { name: 'sim-portin', group: 'sim', body: 'sim-portin', summary: 'SIM port-in', assumedPath: version === 'v2' ? `${prefix}/sim/port-in` : `${prefix}/transaction/sim/portin`, charges: true, inputs: simBody }),
-    write(version, { name: 'esim', group: 'esim', body: 'esim', summary: 'eSIM purchase', assumedPath: `${prefix}/esim/order`, charges: true, inputs: { sku: { category: 'eSim' }, body: { skuId: 'sku.skuId', correlationId: 'new.correlationId' } } }),
+    write(version, {
+      name: 'sim-portin',
+      group: 'sim',
+      body: 'sim-portin',
+      summary: 'SIM port-in',
+      assumedPath: version === 'v2' ? `${prefix}/sim/port-in` : `${prefix}/transaction/sim/portin`,
+      charges: true,
+      inputs: simBody,
+    }),
+    write(version, {
+      name: 'esim',
+      group: 'esim',
+      body: 'esim',
+      summary: 'eSIM purchase',
+      assumedPath: `${prefix}/esim/order`,
+      charges: true,
+      inputs: { sku: { category: 'eSim' }, body: { skuId: 'sku.skuId', correlationId: 'new.correlationId' } },
+    }),
   ];
   if (version === 'v2') {
     ops.push(
-      write(version, { name: 'estimated-cost', group: 'estimated-cost', body: 'estimated-cost', summary: 'Estimated cost of a transaction (v2 only)', assumedPath: `${prefix}/transaction/estimatecost`, charges: false, inputs: { sku: { category: 'any' }, body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency' }, samples: 2 } }),
+      write(version, {
+        name: 'estimated-cost',
+        group: 'estimated-cost',
+        body: 'estimated-cost',
+        summary: 'Estimated cost of a transaction (v2 only)',
+        assumedPath: `${prefix}/transaction/estimatecost`,
+        charges: false,
+        inputs: {
+          sku: { category: 'any' },
+          body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency' },
+          samples: 2,
+        },
+      }),
     );
   }
   return ops;
@@ -310,9 +701,11 @@ export interface CatalogTrigger extends TriggerRow {
 }
 
 /** Every trigger row of the catalog, once per purpose, in catalog order. */
-export const CATALOG_TRIGGERS: readonly CatalogTrigger[] = Object.freeze(
-  [...new Map(OPERATIONS.flatMap((op) => (op.triggers ?? []).map((row) => [`${op.purpose}:${row.key}`, { ...row, purpose: op.purpose }] as const))).values()],
-);
+export const CATALOG_TRIGGERS: readonly CatalogTrigger[] = Object.freeze([
+  ...new Map(
+    OPERATIONS.flatMap((op) => (op.triggers ?? []).map((row) => [`${op.purpose}:${row.key}`, { ...row, purpose: op.purpose }] as const)),
+  ).values(),
+]);
 
 /** Operations with no counterpart in the other version (spec: Versioning 5). */
 export function unpairedOperations(): Operation[] {

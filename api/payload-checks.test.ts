@@ -5,8 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { getOperation, OPERATIONS } from './operations.ts';
 import { checkResponseBody, OBSERVED_SCHEMAS, sampleValue, specValidatorOf, type PayloadViolation } from './payload-checks.ts';
 
-const ok = (payLoad: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ responseCode: '000', responseMessage: null, payLoad, ...extra });
-const check = (operationId: string, body: unknown, options = {}): readonly PayloadViolation[] => checkResponseBody(getOperation(operationId), body, options);
+const ok = (payLoad: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  responseCode: '000',
+  responseMessage: null,
+  payLoad,
+  ...extra,
+});
+const check = (operationId: string, body: unknown, options = {}): readonly PayloadViolation[] =>
+  checkResponseBody(getOperation(operationId), body, options);
 const summary = (violations: readonly PayloadViolation[]): string[] => violations.map((v) => `${v.severity} ${v.layer} ${v.path}`);
 /** The errors only: these bare records also lack what observed payloads list (warnings, shown in their own tests). */
 const errors = (violations: readonly PayloadViolation[]): string[] => summary(violations).filter((line) => line.startsWith('error'));
@@ -21,8 +27,12 @@ describe('spec layer (errors)', () => {
     const warnings = (violations: readonly PayloadViolation[]): string[] => summary(violations).filter((line) => line.includes('Id'));
     for (const skuId of ['12', 1.5, 2147483648]) {
       expect(errors(check('v1.catalog.sku-description', ok([{ skuId }]))), String(skuId)).toEqual([]);
-      expect(warnings(check('v1.catalog.sku-description', ok([{ skuId }]))), String(skuId)).toEqual(['warning observed $.payLoad[*].skuId']);
-      expect(errors(check('v1.catalog.sku-description', ok([{ skuId }]), { promoteObserved: true })), String(skuId)).toContain('error observed $.payLoad[*].skuId');
+      expect(warnings(check('v1.catalog.sku-description', ok([{ skuId }]))), String(skuId)).toEqual([
+        'warning observed $.payLoad[*].skuId',
+      ]);
+      expect(errors(check('v1.catalog.sku-description', ok([{ skuId }]), { promoteObserved: true })), String(skuId)).toContain(
+        'error observed $.payLoad[*].skuId',
+      );
     }
     expect(errors(check('v2.catalog.skus', ok([{ skuId: '101', productId: '7', categoryId: '2' }])))).toEqual([]);
     expect(errors(check('v2.catalog.operators', ok([{ operatorId: '45' }])))).toEqual([]);
@@ -30,7 +40,9 @@ describe('spec layer (errors)', () => {
   });
 
   it('a localized field as a number, in either first-letter case: the field path (SKU, gift card and lookup records)', () => {
-    expect(errors(check('v2.catalog.skus-giftcards', ok([{ productName: 7 }], { next: 0, next_cursor: 0 })))).toEqual(['error spec $.payLoad[*].productName']);
+    expect(errors(check('v2.catalog.skus-giftcards', ok([{ productName: 7 }], { next: 0, next_cursor: 0 })))).toEqual([
+      'error spec $.payLoad[*].productName',
+    ]);
     expect(errors(check('v2.lookup.mobile', ok([{ OperatorName: 1 }])))).toEqual(['error spec $.payLoad[*].OperatorName']);
     expect(errors(check('v1.catalog.lookup-mobile', ok({ skuName: false })))).toEqual(['error spec $.payLoad.skuName']);
     // Not a localized record: the spec names no localized field there.
@@ -38,7 +50,9 @@ describe('spec layer (errors)', () => {
   });
 
   it('an AdditionalInfo element without its value (a pair has two members): $.payLoad[*].additionalInfos[*]', () => {
-    expect(errors(check('v2.catalog.getproducts', ok([{ additionalInfos: [{ name: 'accountId' }] }])))).toEqual(['error spec $.payLoad[*].additionalInfos[*]']);
+    expect(errors(check('v2.catalog.getproducts', ok([{ additionalInfos: [{ name: 'accountId' }] }])))).toEqual([
+      'error spec $.payLoad[*].additionalInfos[*]',
+    ]);
     expect(errors(check('v2.catalog.getproducts', ok([{ additionalInfos: [{ name: 'accountId', value: '1' }] }])))).toEqual([]);
     expect(errors(check('v2.catalog.getproducts', ok([{ additionalInfos: null }])))).toEqual([]);
   });
@@ -50,7 +64,9 @@ describe('spec layer (errors)', () => {
 
   it('asserts no field the spec does not name as present, allows unknown fields and null localized text', () => {
     expect(errors(check('v2.catalog.getproducts', ok([{}])))).toEqual([]);
-    expect(check('v2.catalog.skus-giftcards', ok([{ anything: { deep: [1] }, productName: null }], { next: 0, next_cursor: 0, extra: true }))).toEqual([]);
+    expect(
+      check('v2.catalog.skus-giftcards', ok([{ anything: { deep: [1] }, productName: null }], { next: 0, next_cursor: 0, extra: true })),
+    ).toEqual([]);
     expect(check('v2.catalog.errors', ok(['001', { code: '002' }]))).toEqual([]);
   });
 
@@ -74,7 +90,11 @@ describe('observed layer (warnings unless promoted)', () => {
 
   it('one violation per path: the error wins over a warning at the same path, and errors come first', () => {
     const violations = check('v2.catalog.operators', ok([{ operatorId: 'x', operatorName: 'n', additionalInfos: [{ name: 'a' }] }]));
-    expect(summary(violations)).toEqual(['error spec $.payLoad[*].additionalInfos[*]', 'warning observed $.payLoad[*].imageUrl', 'warning observed $.payLoad[*].operatorId']);
+    expect(summary(violations)).toEqual([
+      'error spec $.payLoad[*].additionalInfos[*]',
+      'warning observed $.payLoad[*].imageUrl',
+      'warning observed $.payLoad[*].operatorId',
+    ]);
   });
 });
 
@@ -112,11 +132,13 @@ describe('body texts seen before (inside k6 the payload layers are memoized per 
     expect(errors(checkResponseBody(op, broken, promoted, text(broken)))).toContain('error observed $.payLoad[*].imageUrl');
   });
 
-  it('keys on the operation: the same text under another operation gets that operation\'s layers', () => {
+  it("keys on the operation: the same text under another operation gets that operation's layers", () => {
     const options = {};
     const body = ok([{ productName: 7 }]);
     expect(errors(checkResponseBody(getOperation('v2.catalog.countries'), body, options, text(body)))).toEqual([]);
-    expect(errors(checkResponseBody(getOperation('v2.lookup.mobile'), body, options, text(body)))).toEqual(['error spec $.payLoad[*].productName']);
+    expect(errors(checkResponseBody(getOperation('v2.lookup.mobile'), body, options, text(body)))).toEqual([
+      'error spec $.payLoad[*].productName',
+    ]);
   });
 
   it('never memoizes the envelope check: a text seen with a good envelope is still judged on its own envelope', () => {
@@ -124,14 +146,18 @@ describe('body texts seen before (inside k6 the payload layers are memoized per 
     const good = ok([]);
     expect(checkResponseBody(op, good, options, text(good))).toEqual([]);
     // The caller's text and body disagree only in this test; the envelope is always checked on the body.
-    expect(summary(checkResponseBody(op, { ...good, responseMessage: 5 }, options, text(good)))).toEqual(['error envelope $.responseMessage']);
+    expect(summary(checkResponseBody(op, { ...good, responseMessage: 5 }, options, text(good)))).toEqual([
+      'error envelope $.responseMessage',
+    ]);
   });
 });
 
 describe('sampleValue', () => {
   it('shows the value at the violation with secret members redacted, and cuts long text', () => {
     const body = ok({ giftCardDetail: { cardNumber: '4111', pin: '1234', certificateLink: 'u' } });
-    expect(sampleValue(body, { pointer: '/payLoad/giftCardDetail' })).toBe('{"cardNumber":"[REDACTED]","pin":"[REDACTED]","certificateLink":"u"}');
+    expect(sampleValue(body, { pointer: '/payLoad/giftCardDetail' })).toBe(
+      '{"cardNumber":"[REDACTED]","pin":"[REDACTED]","certificateLink":"u"}',
+    );
     const long = ok([{ text: 'x'.repeat(1000) }]);
     const text = sampleValue(long, { pointer: '/payLoad/0' });
     expect(text.length).toBe(301);

@@ -68,18 +68,27 @@ export interface PayloadCheckOptions {
 const LOCALIZED_PURPOSES: ReadonlySet<string> = new Set(['catalog.skus', 'catalog.skus-giftcards', 'lookup.mobile']);
 const UNTYPED_ELEMENT_PURPOSES: ReadonlySet<string> = new Set(['catalog.errors']);
 
-export function specValidatorOf(op: Pick<Operation, 'payloadKind' | 'purpose'>): { readonly schema: string; readonly validate: SchemaValidator<unknown> } {
+export function specValidatorOf(op: Pick<Operation, 'payloadKind' | 'purpose'>): {
+  readonly schema: string;
+  readonly validate: SchemaValidator<unknown>;
+} {
   if (op.payloadKind === 'number') return { schema: 'payload-number', validate: validatePayloadNumber };
   const localized = LOCALIZED_PURPOSES.has(op.purpose);
   if (op.payloadKind === 'object') {
-    return localized ? { schema: 'payload-localized-record', validate: validatePayloadLocalizedRecord } : { schema: 'payload-record', validate: validatePayloadRecord };
+    return localized
+      ? { schema: 'payload-localized-record', validate: validatePayloadLocalizedRecord }
+      : { schema: 'payload-record', validate: validatePayloadRecord };
   }
   if (UNTYPED_ELEMENT_PURPOSES.has(op.purpose)) return { schema: 'payload-array', validate: validatePayloadArray };
-  return localized ? { schema: 'payload-localized-list', validate: validatePayloadLocalizedList } : { schema: 'payload-record-list', validate: validatePayloadRecordList };
+  return localized
+    ? { schema: 'payload-localized-list', validate: validatePayloadLocalizedList }
+    : { schema: 'payload-record-list', validate: validatePayloadRecordList };
 }
 
 /** specValidatorOf per catalog operation, chosen once (this runs on every response inside k6). */
-const SPEC_VALIDATORS: ReadonlyMap<string, SchemaValidator<unknown>> = new Map(OPERATIONS.map((op) => [op.id, specValidatorOf(op).validate]));
+const SPEC_VALIDATORS: ReadonlyMap<string, SchemaValidator<unknown>> = new Map(
+  OPERATIONS.map((op) => [op.id, specValidatorOf(op).validate]),
+);
 
 function specValidatorFor(op: Pick<Operation, 'id' | 'payloadKind' | 'purpose'>): SchemaValidator<unknown> {
   return SPEC_VALIDATORS.get(op.id) ?? specValidatorOf(op).validate;
@@ -87,25 +96,26 @@ function specValidatorFor(op: Pick<Operation, 'id' | 'payloadKind' | 'purpose'>)
 
 /** Observed layer: the operations observed-payloads.md describes ([doc] and [seen]; [weak] and "not seen" get none). */
 const CHARGING_WRITES = OPERATIONS.filter((op) => op.charges).map((op) => op.id);
-export const OBSERVED_SCHEMAS: Readonly<Record<string, { readonly schema: string; readonly validate: SchemaValidator<unknown> }>> = Object.freeze({
-  'v1.catalog.countries': { schema: 'observed-countries', validate: validateObservedCountries },
-  'v2.catalog.countries': { schema: 'observed-countries', validate: validateObservedCountries },
-  'v2.catalog.operators': { schema: 'observed-operators', validate: validateObservedOperators },
-  'v2.catalog.getproducts': { schema: 'observed-products', validate: validateObservedProducts },
-  'v1.catalog.skus': { schema: 'observed-v1-skus', validate: validateObservedV1Skus },
-  'v2.catalog.skus': { schema: 'observed-v2-skus', validate: validateObservedV2Skus },
-  'v1.catalog.sku-exchange-rate': { schema: 'observed-exchange-rate', validate: validateObservedExchangeRate },
-  'v2.catalog.sku-exchange-rate': { schema: 'observed-exchange-rate', validate: validateObservedExchangeRate },
-  'v1.catalog.lookup-mobile': { schema: 'observed-v1-lookup', validate: validateObservedV1Lookup },
-  'v1.catalog.carriers': { schema: 'observed-carriers', validate: validateObservedCarriers },
-  'v1.catalog.sku-logos': { schema: 'observed-logos', validate: validateObservedLogos },
-  'v1.catalog.sku-description': { schema: 'observed-sku-descriptions', validate: validateObservedSkuDescriptions },
-  'v1.catalog.promotion-current': { schema: 'observed-promotions', validate: validateObservedPromotions },
-  'v1.catalog.promotion-upcoming': { schema: 'observed-promotions', validate: validateObservedPromotions },
-  'v2.promotion.current': { schema: 'observed-promotions', validate: validateObservedPromotions },
-  'v2.promotion.upcoming': { schema: 'observed-promotions', validate: validateObservedPromotions },
-  ...Object.fromEntries(CHARGING_WRITES.map((id) => [id, { schema: 'observed-transaction', validate: validateObservedTransaction }])),
-});
+export const OBSERVED_SCHEMAS: Readonly<Record<string, { readonly schema: string; readonly validate: SchemaValidator<unknown> }>> =
+  Object.freeze({
+    'v1.catalog.countries': { schema: 'observed-countries', validate: validateObservedCountries },
+    'v2.catalog.countries': { schema: 'observed-countries', validate: validateObservedCountries },
+    'v2.catalog.operators': { schema: 'observed-operators', validate: validateObservedOperators },
+    'v2.catalog.getproducts': { schema: 'observed-products', validate: validateObservedProducts },
+    'v1.catalog.skus': { schema: 'observed-v1-skus', validate: validateObservedV1Skus },
+    'v2.catalog.skus': { schema: 'observed-v2-skus', validate: validateObservedV2Skus },
+    'v1.catalog.sku-exchange-rate': { schema: 'observed-exchange-rate', validate: validateObservedExchangeRate },
+    'v2.catalog.sku-exchange-rate': { schema: 'observed-exchange-rate', validate: validateObservedExchangeRate },
+    'v1.catalog.lookup-mobile': { schema: 'observed-v1-lookup', validate: validateObservedV1Lookup },
+    'v1.catalog.carriers': { schema: 'observed-carriers', validate: validateObservedCarriers },
+    'v1.catalog.sku-logos': { schema: 'observed-logos', validate: validateObservedLogos },
+    'v1.catalog.sku-description': { schema: 'observed-sku-descriptions', validate: validateObservedSkuDescriptions },
+    'v1.catalog.promotion-current': { schema: 'observed-promotions', validate: validateObservedPromotions },
+    'v1.catalog.promotion-upcoming': { schema: 'observed-promotions', validate: validateObservedPromotions },
+    'v2.promotion.current': { schema: 'observed-promotions', validate: validateObservedPromotions },
+    'v2.promotion.upcoming': { schema: 'observed-promotions', validate: validateObservedPromotions },
+    ...Object.fromEntries(CHARGING_WRITES.map((id) => [id, { schema: 'observed-transaction', validate: validateObservedTransaction }])),
+  });
 
 /**
  * Operations whose payload is a record or a list of records (the spec layer's record schemas): their ids are checked as
@@ -118,7 +128,13 @@ const RECORD_ID_OPERATIONS: ReadonlySet<string> = new Set(
 const SEVERITY_RANK: Readonly<Record<ViolationSeverity, number>> = { error: 0, warning: 1 };
 
 /** Adds issues as violations, one per path: an error replaces a warning at the same path, otherwise the first stays. */
-function collect(out: Map<string, PayloadViolation>, issues: readonly ValidationIssue[], layer: PayloadLayer, severity: ViolationSeverity, body: unknown): void {
+function collect(
+  out: Map<string, PayloadViolation>,
+  issues: readonly ValidationIssue[],
+  layer: PayloadLayer,
+  severity: ViolationSeverity,
+  body: unknown,
+): void {
   for (const issue of issues) {
     const path = pathOfPointer(issue.path, body);
     const earlier = out.get(path);
@@ -138,7 +154,11 @@ interface LayerIssues {
 
 const CLEAN_LAYERS: LayerIssues = Object.freeze({ spec: NO_ISSUES, baseline: NO_ISSUES, observed: NO_ISSUES });
 
-function layerIssues(operation: Pick<Operation, 'id' | 'payloadKind' | 'purpose'>, body: Record<string, unknown>, options: PayloadCheckOptions): LayerIssues {
+function layerIssues(
+  operation: Pick<Operation, 'id' | 'payloadKind' | 'purpose'>,
+  body: Record<string, unknown>,
+  options: PayloadCheckOptions,
+): LayerIssues {
   const spec = issuesOf(specValidatorFor(operation), body.payLoad, 'payLoad', '/payLoad');
   const learned = options.baseline?.[operation.id];
   const baseline = learned === undefined ? NO_ISSUES : issuesOf(learned, body, 'envelope');
@@ -182,7 +202,11 @@ export function checkResponseBody(
   const envelope = validateEnvelope(operation, body);
   const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   const payloadLayers = record !== undefined && record.responseCode === '000' && 'payLoad' in record && options.envelopeOnly !== true;
-  const layers = !payloadLayers ? CLEAN_LAYERS : MEMO_PAYS ? LAYER_MEMO.value(operation.id, bodyText, options, () => layerIssues(operation, record, options)) : layerIssues(operation, record, options);
+  const layers = !payloadLayers
+    ? CLEAN_LAYERS
+    : MEMO_PAYS
+      ? LAYER_MEMO.value(operation.id, bodyText, options, () => layerIssues(operation, record, options))
+      : layerIssues(operation, record, options);
   if (envelope.valid && layers === CLEAN_LAYERS) return NO_VIOLATIONS;
   const out = new Map<string, PayloadViolation>();
   if (!envelope.valid) collect(out, envelope.errors, 'envelope', 'error', body);
@@ -201,7 +225,8 @@ function redactMembers(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.slice(0, 3).map((item) => redactMembers(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value as Record<string, unknown>)) out[key] = SECRET_MEMBER.test(key) ? '[REDACTED]' : redactMembers(member, depth + 1);
+  for (const [key, member] of Object.entries(value as Record<string, unknown>))
+    out[key] = SECRET_MEMBER.test(key) ? '[REDACTED]' : redactMembers(member, depth + 1);
   return out;
 }
 
@@ -210,7 +235,13 @@ function redactMembers(value: unknown, depth = 0): unknown {
  * lacks it), secret members redacted, arrays cut to three items, the text cut to 300 characters.
  */
 export function sampleValue(body: unknown, violation: Pick<PayloadViolation, 'pointer'>): string {
-  const tokens = violation.pointer === '' ? [] : violation.pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens =
+    violation.pointer === ''
+      ? []
+      : violation.pointer
+          .slice(1)
+          .split('/')
+          .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = body;
   for (const token of tokens) {
     if (node === null || typeof node !== 'object') break;

@@ -64,10 +64,13 @@ export function describeNonEnvelope(response: GatewayResponse): string {
   const bytes = `${body.length} character${body.length === 1 ? '' : 's'}`;
   if (response.transportError !== undefined) return `${status} whose body broke off before its end (${response.transportError.message})`;
   if (body.trim() === '') return `${status} with an empty body`;
-  if (/html/i.test(type ?? '') || /^\s*<(!doctype|html|head|body)\b/i.test(body)) return `${status} with an HTML page (${type ?? 'no content-type'}, ${bytes})`;
-  if (encoding !== undefined && !/^identity$/i.test(encoding)) return `${status} with an unreadable body (content-encoding ${encoding}, ${bytes} that are not JSON)`;
+  if (/html/i.test(type ?? '') || /^\s*<(!doctype|html|head|body)\b/i.test(body))
+    return `${status} with an HTML page (${type ?? 'no content-type'}, ${bytes})`;
+  if (encoding !== undefined && !/^identity$/i.test(encoding))
+    return `${status} with an unreadable body (content-encoding ${encoding}, ${bytes} that are not JSON)`;
   // eslint-disable-next-line no-control-regex -- binary bytes are what tells an unreadable body from text
-  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(body)) return `${status} with an unreadable (binary) body (${type ?? 'no content-type'}, ${bytes})`;
+  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(body))
+    return `${status} with an unreadable (binary) body (${type ?? 'no content-type'}, ${bytes})`;
   return `${status} with a body that is not a gateway envelope (${response.parseError ?? 'not an envelope'})`;
 }
 
@@ -101,21 +104,34 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     },
   });
   const operationId = `${version}.account.balance`;
-  const where = (exchange: CoreExchange): string => `GET ${exchange.built.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')}`;
+  const where = (exchange: CoreExchange): string =>
+    `GET ${exchange.built.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')}`;
   // Whatever the target echoes back must not carry the credentials into the one line the user sees.
   const secrets = [...core.secrets, target.connection.password];
-  const unusable = (reason: string): Preflight => ({ usable: false, reason: printable(redactText(`${target.label}: ${reason}`, secrets)), calls, faults: faults.counts() });
+  const unusable = (reason: string): Preflight => ({
+    usable: false,
+    reason: printable(redactText(`${target.label}: ${reason}`, secrets)),
+    calls,
+    faults: faults.counts(),
+  });
   let first = await core.call(operationId, {});
-  for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response); attempt += 1) first = await core.call(operationId, {});
+  for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response); attempt += 1)
+    first = await core.call(operationId, {});
   const r = first.response;
-  if (r.timedOut) return unusable(`no answer to ${where(first)} within ${Math.round(r.timings.totalMs)} ms (${r.transportError?.message ?? 'timeout'})`);
+  if (r.timedOut)
+    return unusable(`no answer to ${where(first)} within ${Math.round(r.timings.totalMs)} ms (${r.transportError?.message ?? 'timeout'})`);
   if (r.httpStatus === undefined) return unusable(`cannot connect: ${r.transportError?.message ?? 'no response'}`);
-  if (REFUSED_STATUS.has(r.httpStatus)) return unusable(`the credentials are refused (HTTP ${r.httpStatus} to ${where(first)}): ${CREDENTIALS_HINT}`);
+  if (REFUSED_STATUS.has(r.httpStatus))
+    return unusable(`the credentials are refused (HTTP ${r.httpStatus} to ${where(first)}): ${CREDENTIALS_HINT}`);
   if (r.httpStatus === 404 && r.envelope === undefined) {
-    return unusable(`no gateway at this base URL (${where(first)} answered HTTP 404 without an envelope): give the base URL the /api/v1 and /api/v2 paths hang off`);
+    return unusable(
+      `no gateway at this base URL (${where(first)} answered HTTP 404 without an envelope): give the base URL the /api/v1 and /api/v2 paths hang off`,
+    );
   }
   if (notAnEnvelope(r)) {
-    return unusable(`${where(first)} answered ${describeNonEnvelope(r)}, ${NON_ENVELOPE_ATTEMPTS} times: not the gateway's JSON envelope (is this the gateway's base URL?)`);
+    return unusable(
+      `${where(first)} answered ${describeNonEnvelope(r)}, ${NON_ENVELOPE_ATTEMPTS} times: not the gateway's JSON envelope (is this the gateway's base URL?)`,
+    );
   }
   const simulator = r.headers[SIMULATOR_HEADER];
   const usable = (): Preflight => ({ usable: true, calls, faults: faults.counts(), ...(simulator === undefined ? {} : { simulator }) });
@@ -126,7 +142,10 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     anonymous.response.httpStatus === r.httpStatus &&
     anonymous.response.envelope?.responseCode === r.envelope?.responseCode &&
     (anonymous.response.envelope?.responseMessage ?? null) === (r.envelope?.responseMessage ?? null);
-  if (same) return unusable(`the credentials are refused (${where(first)} answers them exactly as a request without credentials: HTTP ${r.httpStatus}, responseCode '${r.envelope?.responseCode ?? '?'}'): ${CREDENTIALS_HINT}`);
+  if (same)
+    return unusable(
+      `the credentials are refused (${where(first)} answers them exactly as a request without credentials: HTTP ${r.httpStatus}, responseCode '${r.envelope?.responseCode ?? '?'}'): ${CREDENTIALS_HINT}`,
+    );
   // Some other failure of the balance read: a finding for the cases (ENV, BAL), not a reason to stop.
   return usable();
 }

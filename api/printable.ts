@@ -7,7 +7,8 @@
  */
 // A block, not a next-line comment: a formatter may move the pattern onto the line after its declaration.
 /* eslint-disable no-control-regex -- control bytes are exactly what this finds */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const UNPRINTABLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 /* eslint-enable no-control-regex */
 
 function escapeOne(char: string): string {

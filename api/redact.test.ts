@@ -11,7 +11,9 @@ describe('redactHeaders', () => {
 
 describe('redactText', () => {
   it('removes every occurrence of each distinctive secret, longest first', () => {
-    expect(redactText('pw: Abc-12345-xyz again Abc-12345-xyz and Abc-12345', ['Abc-12345', 'Abc-12345-xyz'])).toBe(`pw: ${REDACTED} again ${REDACTED} and ${REDACTED}`);
+    expect(redactText('pw: Abc-12345-xyz again Abc-12345-xyz and Abc-12345', ['Abc-12345', 'Abc-12345-xyz'])).toBe(
+      `pw: ${REDACTED} again ${REDACTED} and ${REDACTED}`,
+    );
   });
   it('leaves a short or common secret where it is not a credential value (it is structure or an ordinary word there)', () => {
     expect(redactText('<?xml exitCode sandbox', ['x', 'sandbox'])).toBe('<?xml exitCode sandbox');

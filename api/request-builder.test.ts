@@ -18,7 +18,9 @@ describe('buildRequest', () => {
   });
 
   it('keeps a base path of the base URL', () => {
-    expect(buildRequest('v1.catalog.countries', {}, { ...target, baseUrl: 'http://h:8080/prefix//' }).url).toBe('http://h:8080/prefix/api/v1/catalog/countries');
+    expect(buildRequest('v1.catalog.countries', {}, { ...target, baseUrl: 'http://h:8080/prefix//' }).url).toBe(
+      'http://h:8080/prefix/api/v1/catalog/countries',
+    );
   });
 
   it('encodes path parameters with encodeURIComponent', () => {
@@ -36,7 +38,11 @@ describe('buildRequest', () => {
 
   it('sends only the query parameters given (spec defaults are not filled in), skipping undefined', () => {
     expect(buildRequest('v1.catalog.carriers', {}, target).url).toBe('https://gw.example/api/v1/catalog/carriers');
-    const built = buildRequest('v2.catalog.skus-giftcards', { query: { cursor: 100, pageSize: 50, countryCode: undefined, productId: 'a&b' } }, target);
+    const built = buildRequest(
+      'v2.catalog.skus-giftcards',
+      { query: { cursor: 100, pageSize: 50, countryCode: undefined, productId: 'a&b' } },
+      target,
+    );
     expect(built.url).toBe('https://gw.example/api/v2/catalog/skus/giftcards?cursor=100&pageSize=50&productId=a%26b');
   });
 
@@ -74,7 +80,9 @@ describe('write path overrides', () => {
   it('applies an override to an assumed path', () => {
     const writePaths = { 'v2.transaction.giftcard': '/api/v2/giftcard/purchase' };
     expect(resolveOperationPath('v2.transaction.giftcard', writePaths)).toBe('/api/v2/giftcard/purchase');
-    expect(buildRequest('v2.transaction.giftcard', { body: {} }, { ...target, writePaths }).url).toBe('https://gw.example/api/v2/giftcard/purchase');
+    expect(buildRequest('v2.transaction.giftcard', { body: {} }, { ...target, writePaths }).url).toBe(
+      'https://gw.example/api/v2/giftcard/purchase',
+    );
     expect(resolveOperationPath('v2.transaction.pin', writePaths)).toBe('/api/v2/transaction/pin');
   });
 
@@ -86,6 +94,8 @@ describe('write path overrides', () => {
   });
 
   it('refuses a relative override', () => {
-    expect(harnessErrorOf(() => resolveOperationPath('v2.transaction.pin', { 'v2.transaction.pin': 'api/pin' })).code).toBe('GH_ERR_CONFIG');
+    expect(harnessErrorOf(() => resolveOperationPath('v2.transaction.pin', { 'v2.transaction.pin': 'api/pin' })).code).toBe(
+      'GH_ERR_CONFIG',
+    );
   });
 });

@@ -53,7 +53,10 @@ export function resolveOperationPath(operation: Operation | string, writePaths?:
   const override = writePaths?.[op.id];
   if (override === undefined) return op.path;
   if (!op.pathAssumed) {
-    throw new HarnessError('GH_ERR_CONFIG', `writePaths.${op.id}: the spec shows this path (${op.path}); only assumed write paths can be overridden`);
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `writePaths.${op.id}: the spec shows this path (${op.path}); only assumed write paths can be overridden`,
+    );
   }
   if (!override.startsWith('/')) {
     throw new HarnessError('GH_ERR_CONFIG', `writePaths.${op.id} must start with '/'`);

@@ -3,7 +3,10 @@
 
 /** `20261127T012345Z`: the time of a run as it stands in every run id (ISO 8601 basic format, no milliseconds). */
 export function runStamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** Four lower-case base-36 characters (padded, since Math.random can give a short expansion). */

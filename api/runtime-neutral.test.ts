@@ -27,7 +27,6 @@ export function forbiddenReason(specifier: string): string | undefined {
   return undefined;
 }
 
-
 describe('runtime-neutral api/ and schemas/', () => {
   it('the detector itself catches every forbidden form', () => {
     const sample = [
@@ -43,27 +42,35 @@ describe('runtime-neutral api/ and schemas/', () => {
       "import { x } from './local.ts';",
     ].join('\n');
     const reasons = Object.fromEntries(moduleSpecifiers(sample).map((s) => [s, forbiddenReason(s)]));
-    expect(reasons).toEqual(Object.fromEntries([
-      ['node:fs', 'Node built-in'],
-      ['path', 'Node built-in'],
-      ['http', 'Node built-in'],
-      ['fs/promises', 'Node built-in'],
-      ['k6/http', 'k6 module'],
-      ['k6', 'k6 module'],
-      ['node:crypto', 'Node built-in'],
-      ['buffer', 'Node built-in'],
-      ['zod', 'zod (does not load in k6 v0.48)'],
-      ['./local.ts', undefined],
-    ]));
+    expect(reasons).toEqual(
+      Object.fromEntries([
+        ['node:fs', 'Node built-in'],
+        ['path', 'Node built-in'],
+        ['http', 'Node built-in'],
+        ['fs/promises', 'Node built-in'],
+        ['k6/http', 'k6 module'],
+        ['k6', 'k6 module'],
+        ['node:crypto', 'Node built-in'],
+        ['buffer', 'Node built-in'],
+        ['zod', 'zod (does not load in k6 v0.48)'],
+        ['./local.ts', undefined],
+      ]),
+    );
   });
 
   // The one list of runtime-neutral files: tsconfig.neutral.json's include (eslint.config.js reads it too).
-  const neutral = ts.parseJsonConfigFileContent(ts.readConfigFile(join(ROOT, 'tsconfig.neutral.json'), (path) => readFileSync(path, 'utf8')).config, ts.sys, ROOT);
+  const neutral = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(join(ROOT, 'tsconfig.neutral.json'), (path) => readFileSync(path, 'utf8')).config,
+    ts.sys,
+    ROOT,
+  );
   const files = neutral.fileNames.filter((file) => !file.endsWith('.test.ts') && !file.endsWith('.d.ts'));
 
   it('finds the source files to check', () => {
     expect(files.length).toBeGreaterThan(5);
-    expect(files.map((file) => relative(ROOT, file))).toEqual(expect.arrayContaining(['api/operations.ts', 'ledger/budget.ts', 'reports/verdict.ts', 'engine/durations.ts']));
+    expect(files.map((file) => relative(ROOT, file))).toEqual(
+      expect.arrayContaining(['api/operations.ts', 'ledger/budget.ts', 'reports/verdict.ts', 'engine/durations.ts']),
+    );
   });
 
   it('the ES2019, no-Node type check (tsconfig.neutral.json) rejects Node globals and newer built-ins', () => {

@@ -18,7 +18,8 @@ const view = (skus: CatalogSku[]): InputSku[] =>
 const skus = view(readCatalogSkus(data.skus, 'v2', DEFAULT_FIELD_MAPPING));
 const giftcards = view(readCatalogSkus(data.giftcardSkus, 'giftcard', DEFAULT_FIELD_MAPPING));
 const world: InputWorld = {
-  skus: (category) => (category === 'any' ? skus : category === 'Gift Card' ? giftcards : skus.filter((s) => s.categoryId === CATEGORY_IDS[category])),
+  skus: (category) =>
+    category === 'any' ? skus : category === 'Gift Card' ? giftcards : skus.filter((s) => s.categoryId === CATEGORY_IDS[category]),
   mobile: (country) => data.samples.validMobiles[country],
   setting: (name) => ({ billpayAccountNumber: data.samples.billPayAccountNumber, simNumber: '8901260000000000009', zipCode: 10001 })[name],
   correlationId: () => 'c-1',
@@ -39,13 +40,23 @@ describe('valid charging requests', () => {
     for (const { input, sku } of built) {
       const body = input.body as Record<string, unknown>;
       const fixture = fixtures.get(sku as InputSku) as CatalogSku;
-      expect({ skuId: body['skuId'], amount: body['amount'] }).toEqual({ skuId: fixture.skuId, amount: minimumOf(fixture, body['transactionCurrencyCode']) });
+      expect({ skuId: body['skuId'], amount: body['amount'] }).toEqual({
+        skuId: fixture.skuId,
+        amount: minimumOf(fixture, body['transactionCurrencyCode']),
+      });
     }
   });
 
   it('covers the writes that carry an amount (top-up, bill payment, gift card), both versions', () => {
     expect(writes.map((op) => op.id).sort()).toEqual(
-      ['v1.transaction.billpay', 'v1.transaction.giftcard', 'v1.transaction.topup', 'v2.transaction.billpay', 'v2.transaction.giftcard', 'v2.transaction.topup'].sort(),
+      [
+        'v1.transaction.billpay',
+        'v1.transaction.giftcard',
+        'v1.transaction.topup',
+        'v2.transaction.billpay',
+        'v2.transaction.giftcard',
+        'v2.transaction.topup',
+      ].sort(),
     );
   });
 });

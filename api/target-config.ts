@@ -44,7 +44,12 @@ export interface TargetConfig {
   readonly environment: Environment;
   readonly timeScale: number;
   readonly timeouts: { readonly connectMs: number; readonly responseMs: number };
-  readonly poll: { readonly intervalMs: number; readonly deadlineMs: number; readonly maxAttempts?: number; readonly notFoundCodes: readonly string[] };
+  readonly poll: {
+    readonly intervalMs: number;
+    readonly deadlineMs: number;
+    readonly maxAttempts?: number;
+    readonly notFoundCodes: readonly string[];
+  };
   readonly writePaths: Readonly<Record<string, string>>;
   readonly fieldMapping: FieldMapping;
   readonly sandbox: { readonly seed: number; readonly profile?: string };

@@ -36,7 +36,22 @@ const REQUIRED: Readonly<Record<TabledBody, readonly string[]>> = {
 const BODIES = Object.keys(VALID) as TabledBody[];
 const WITH_CORRELATION_ID = BODIES.filter((name) => REQUIRED[name].includes('correlationId'));
 const WITH_ADDITIONAL_INFOS = BODIES.filter((name) => !['esim', 'estimated-cost'].includes(name));
-const PORTIN_EXTRA_FIELDS = ['operatorCode', 'mobileNumber', 'accountNumber', 'passwordPin', 'firstName', 'lastName', 'address', 'city', 'state', 'accountHolderZip', 'equipmentType', 'streetNumber', 'streetName', 'contactNumber'];
+const PORTIN_EXTRA_FIELDS = [
+  'operatorCode',
+  'mobileNumber',
+  'accountNumber',
+  'passwordPin',
+  'firstName',
+  'lastName',
+  'address',
+  'city',
+  'state',
+  'accountHolderZip',
+  'equipmentType',
+  'streetNumber',
+  'streetName',
+  'contactNumber',
+];
 
 interface BodyCase {
   readonly title: string;
@@ -48,7 +63,14 @@ interface BodyCase {
 }
 
 const accept = (body: TabledBody, title: string, patch: Record<string, unknown>): BodyCase => ({ title, body, patch });
-const reject = (body: TabledBody, title: string, patch: Record<string, unknown>, path: string, message: string, keyword: string): BodyCase => ({
+const reject = (
+  body: TabledBody,
+  title: string,
+  patch: Record<string, unknown>,
+  path: string,
+  message: string,
+  keyword: string,
+): BodyCase => ({
   title,
   body,
   patch,
@@ -61,12 +83,21 @@ const CASES: BodyCase[] = [
     reject(body, 'correlationId of 0 chars', { correlationId: '' }, '/correlationId', 'correlationId must not be empty', 'minLength'),
     accept(body, 'correlationId of 1 char', { correlationId: 'a' }),
     accept(body, 'correlationId of 50 chars', { correlationId: 'c'.repeat(50) }),
-    reject(body, 'correlationId of 51 chars', { correlationId: 'c'.repeat(51) }, '/correlationId', 'correlationId must be at most 50 characters', 'maxLength'),
+    reject(
+      body,
+      'correlationId of 51 chars',
+      { correlationId: 'c'.repeat(51) },
+      '/correlationId',
+      'correlationId must be at most 50 characters',
+      'maxLength',
+    ),
     reject(body, 'correlationId null', { correlationId: null }, '/correlationId', 'correlationId must be a string', 'type'),
   ]),
   // Every required field, per request table.
   ...BODIES.flatMap((body) =>
-    REQUIRED[body].map((field) => reject(body, `missing ${field}`, { [field]: undefined }, `/${field}`, `${field} is required`, 'required')),
+    REQUIRED[body].map((field) =>
+      reject(body, `missing ${field}`, { [field]: undefined }, `/${field}`, `${field} is required`, 'required'),
+    ),
   ),
   // Versioning 3: new optional request fields are non-breaking, so unknown fields pass.
   ...BODIES.map((body) => accept(body, 'unknown extra field', { someFutureField: { nested: true }, another: 1 })),
@@ -83,8 +114,22 @@ const CASES: BodyCase[] = [
   ...WITH_ADDITIONAL_INFOS.flatMap((body) => [
     accept(body, 'additionalInfos null', { additionalInfos: null }),
     accept(body, 'additionalInfos of objects', { additionalInfos: [{ name: 'idNumber', value: '123' }, {}] }),
-    reject(body, 'additionalInfos element not an object', { additionalInfos: [{}, 'x'] }, '/additionalInfos/1', 'additionalInfos[1] must be an object', 'type'),
-    reject(body, 'additionalInfos not an array', { additionalInfos: { name: 'a' } }, '/additionalInfos', 'additionalInfos must be an array or null', 'type'),
+    reject(
+      body,
+      'additionalInfos element not an object',
+      { additionalInfos: [{}, 'x'] },
+      '/additionalInfos/1',
+      'additionalInfos[1] must be an object',
+      'type',
+    ),
+    reject(
+      body,
+      'additionalInfos not an array',
+      { additionalInfos: { name: 'a' } },
+      '/additionalInfos',
+      'additionalInfos must be an array or null',
+      'type',
+    ),
   ]),
   // Top-up: amount number double, mobile non-empty, operatorPin 0..6 chars and 4..6 digits when used.
   accept('topup', 'amount with decimals', { amount: 12.75 }),
@@ -93,20 +138,48 @@ const CASES: BodyCase[] = [
   reject('topup', 'mobile as a number', { mobile: 18761234567 }, '/mobile', 'mobile must be a string', 'type'),
   accept('topup', "operatorPin ''", { operatorPin: '' }),
   accept('topup', 'operatorPin null', { operatorPin: null }),
-  reject('topup', 'operatorPin of 3 digits', { operatorPin: '123' }, '/operatorPin', 'operatorPin must be empty or 4 to 6 digits', 'pattern'),
+  reject(
+    'topup',
+    'operatorPin of 3 digits',
+    { operatorPin: '123' },
+    '/operatorPin',
+    'operatorPin must be empty or 4 to 6 digits',
+    'pattern',
+  ),
   accept('topup', 'operatorPin of 4 digits', { operatorPin: '1234' }),
   accept('topup', 'operatorPin of 6 digits', { operatorPin: '123456' }),
-  reject('topup', 'operatorPin with a non-digit', { operatorPin: '12a4' }, '/operatorPin', 'operatorPin must be empty or 4 to 6 digits', 'pattern'),
+  reject(
+    'topup',
+    'operatorPin with a non-digit',
+    { operatorPin: '12a4' },
+    '/operatorPin',
+    'operatorPin must be empty or 4 to 6 digits',
+    'pattern',
+  ),
   accept('topup', 'senderMobile null', { senderMobile: null }),
   reject('topup', 'senderMobile as a number', { senderMobile: 5 }, '/senderMobile', 'senderMobile must be a string or null', 'type'),
   accept('topup', 'numberOfPlanMonths', { numberOfPlanMonths: 3 }),
-  reject('topup', 'numberOfPlanMonths null (not "or null" in the spec)', { numberOfPlanMonths: null }, '/numberOfPlanMonths', 'numberOfPlanMonths must be an integer', 'type'),
+  reject(
+    'topup',
+    'numberOfPlanMonths null (not "or null" in the spec)',
+    { numberOfPlanMonths: null },
+    '/numberOfPlanMonths',
+    'numberOfPlanMonths must be an integer',
+    'type',
+  ),
   accept('topup', 'transactionCurrencyCode null', { transactionCurrencyCode: null }),
   // Bill payment: transactionCurrencyCode at most 3 chars.
   accept('billpay', 'currency of 3 chars', { transactionCurrencyCode: 'JMD' }),
   accept('billpay', 'currency empty (wallet currency applies)', { transactionCurrencyCode: '' }),
   accept('billpay', 'currency null (wallet currency applies)', { transactionCurrencyCode: null }),
-  reject('billpay', 'currency of 4 chars', { transactionCurrencyCode: 'JMDX' }, '/transactionCurrencyCode', 'transactionCurrencyCode must be at most 3 characters', 'maxLength'),
+  reject(
+    'billpay',
+    'currency of 4 chars',
+    { transactionCurrencyCode: 'JMDX' },
+    '/transactionCurrencyCode',
+    'transactionCurrencyCode must be at most 3 characters',
+    'maxLength',
+  ),
   reject('billpay', 'accountNumber empty', { accountNumber: '' }, '/accountNumber', 'accountNumber must not be empty', 'minLength'),
   // SIM: zipCode int32, simNumber non-empty; areaCode at most 3 chars in port-in only.
   reject('sim-activation', 'zipCode as a string', { zipCode: '10001' }, '/zipCode', 'zipCode must be an integer', 'type'),
@@ -114,7 +187,14 @@ const CASES: BodyCase[] = [
   accept('sim-activation', 'areaCode of 4 chars (limit is port-in only)', { areaCode: '8765' }),
   accept('sim-portin', 'areaCode of 3 chars', { areaCode: '876' }),
   reject('sim-portin', 'areaCode of 4 chars', { areaCode: '8765' }, '/areaCode', 'areaCode must be at most 3 characters', 'maxLength'),
-  reject('sim-portin', 'zipCode int32 overflow', { zipCode: 2147483648 }, '/zipCode', 'zipCode must be at most 2147483647 (int32 range)', 'maximum'),
+  reject(
+    'sim-portin',
+    'zipCode int32 overflow',
+    { zipCode: 2147483648 },
+    '/zipCode',
+    'zipCode must be at most 2147483647 (int32 range)',
+    'maximum',
+  ),
   ...PORTIN_EXTRA_FIELDS.flatMap((field) => [
     accept('sim-portin', `${field} string`, { [field]: 'x' }),
     accept('sim-portin', `${field} null`, { [field]: null }),
@@ -124,8 +204,22 @@ const CASES: BodyCase[] = [
   accept('estimated-cost', 'upper-case currency', { transactionCurrencyCode: 'USD' }),
   accept('estimated-cost', 'currency null (optional, string or null)', { transactionCurrencyCode: null }),
   accept('estimated-cost', 'currency empty (no lower-case letter)', { transactionCurrencyCode: '' }),
-  reject('estimated-cost', 'lower-case currency', { transactionCurrencyCode: 'usd' }, '/transactionCurrencyCode', 'transactionCurrencyCode must be upper case', 'pattern'),
-  reject('estimated-cost', 'mixed-case currency', { transactionCurrencyCode: 'Usd' }, '/transactionCurrencyCode', 'transactionCurrencyCode must be upper case', 'pattern'),
+  reject(
+    'estimated-cost',
+    'lower-case currency',
+    { transactionCurrencyCode: 'usd' },
+    '/transactionCurrencyCode',
+    'transactionCurrencyCode must be upper case',
+    'pattern',
+  ),
+  reject(
+    'estimated-cost',
+    'mixed-case currency',
+    { transactionCurrencyCode: 'Usd' },
+    '/transactionCurrencyCode',
+    'transactionCurrencyCode must be upper case',
+    'pattern',
+  ),
   reject('estimated-cost', 'amount missing', { amount: undefined }, '/amount', 'amount is required', 'required'),
 ];
 
@@ -201,29 +295,131 @@ const ENVELOPE_CASES: EnvelopeCase[] = [
   ok('success: null message, number payload', 'v1.account.balance', { responseCode: '000', responseMessage: null, payLoad: -125.5 }),
   ok('success: null message, array payload', 'v2.catalog.skus', { responseCode: '000', responseMessage: null, payLoad: [{ skuId: 1 }] }),
   ok('success: null message, object payload', 'v2.transaction.topup', { responseCode: '000', responseMessage: null, payLoad: { id: 1 } }),
-  ok('failure: message and null payload', 'v2.transaction.topup', { responseCode: '510', responseMessage: 'The SKU is out of stock', payLoad: null }),
-  ok('failure: null message (type is string or null)', 'v2.transaction.topup', { responseCode: '500', responseMessage: null, payLoad: null }),
-  ok('in progress 852 with null payload', 'v2.transaction.status', { responseCode: '852', responseMessage: 'Transaction in progress', payLoad: null }),
-  ok('unknown envelope field tolerated (Versioning 3)', 'v1.account.balance', { responseCode: '000', responseMessage: null, payLoad: 1, traceId: 'abc', meta: { x: 1 } }),
-  bad('success with a message', 'v1.account.balance', { responseCode: '000', responseMessage: 'OK', payLoad: 10 }, ['/responseMessage', "responseMessage must be null when responseCode is '000'", 'type']),
-  bad('failure with a payload', 'v2.transaction.topup', { responseCode: '501', responseMessage: 'the service number is not valid', payLoad: { id: 1 } }, ['/payLoad', "payLoad must be null when responseCode is not '000'", 'type']),
-  bad('failure with an empty-array payload', 'v2.catalog.skus', { responseCode: '001', responseMessage: 'x', payLoad: [] }, ['/payLoad', "payLoad must be null when responseCode is not '000'", 'type']),
-  bad('payload kind mismatch: array for a number operation', 'v1.account.balance', { responseCode: '000', responseMessage: null, payLoad: [] }, ['/payLoad', 'payLoad must be a number (payload kind of v1.account.balance is number)', 'type']),
-  bad('payload kind mismatch: object for an array operation', 'v2.catalog.skus', { responseCode: '000', responseMessage: null, payLoad: {} }, ['/payLoad', 'payLoad must be an array (payload kind of v2.catalog.skus is array)', 'type']),
-  bad('payload kind mismatch: array for an object operation', 'v1.transaction.topup', { responseCode: '000', responseMessage: null, payLoad: [] }, ['/payLoad', 'payLoad must be an object (payload kind of v1.transaction.topup is object)', 'type']),
-  bad('success with a null payload', 'v1.transaction.topup', { responseCode: '000', responseMessage: null, payLoad: null }, ['/payLoad', 'payLoad must be an object (payload kind of v1.transaction.topup is object)', 'type']),
-  bad('payLoad of a type no operation has: one type issue, the precise one', 'v2.transaction.topup', { responseCode: '510', responseMessage: 'x', payLoad: 'text' }, ['/payLoad', "payLoad must be null when responseCode is not '000'", 'type']),
-  bad('missing payLoad and responseMessage', 'v2.transaction.topup', { responseCode: '510' }, ['/responseMessage', 'responseMessage is required', 'required'], ['/payLoad', 'payLoad is required', 'required']),
-  bad('responseCode not a string', 'v2.transaction.topup', { responseCode: 0, responseMessage: null, payLoad: null }, ['/responseCode', 'responseCode must be a string', 'type']),
+  ok('failure: message and null payload', 'v2.transaction.topup', {
+    responseCode: '510',
+    responseMessage: 'The SKU is out of stock',
+    payLoad: null,
+  }),
+  ok('failure: null message (type is string or null)', 'v2.transaction.topup', {
+    responseCode: '500',
+    responseMessage: null,
+    payLoad: null,
+  }),
+  ok('in progress 852 with null payload', 'v2.transaction.status', {
+    responseCode: '852',
+    responseMessage: 'Transaction in progress',
+    payLoad: null,
+  }),
+  ok('unknown envelope field tolerated (Versioning 3)', 'v1.account.balance', {
+    responseCode: '000',
+    responseMessage: null,
+    payLoad: 1,
+    traceId: 'abc',
+    meta: { x: 1 },
+  }),
+  bad('success with a message', 'v1.account.balance', { responseCode: '000', responseMessage: 'OK', payLoad: 10 }, [
+    '/responseMessage',
+    "responseMessage must be null when responseCode is '000'",
+    'type',
+  ]),
+  bad(
+    'failure with a payload',
+    'v2.transaction.topup',
+    { responseCode: '501', responseMessage: 'the service number is not valid', payLoad: { id: 1 } },
+    ['/payLoad', "payLoad must be null when responseCode is not '000'", 'type'],
+  ),
+  bad('failure with an empty-array payload', 'v2.catalog.skus', { responseCode: '001', responseMessage: 'x', payLoad: [] }, [
+    '/payLoad',
+    "payLoad must be null when responseCode is not '000'",
+    'type',
+  ]),
+  bad(
+    'payload kind mismatch: array for a number operation',
+    'v1.account.balance',
+    { responseCode: '000', responseMessage: null, payLoad: [] },
+    ['/payLoad', 'payLoad must be a number (payload kind of v1.account.balance is number)', 'type'],
+  ),
+  bad(
+    'payload kind mismatch: object for an array operation',
+    'v2.catalog.skus',
+    { responseCode: '000', responseMessage: null, payLoad: {} },
+    ['/payLoad', 'payLoad must be an array (payload kind of v2.catalog.skus is array)', 'type'],
+  ),
+  bad(
+    'payload kind mismatch: array for an object operation',
+    'v1.transaction.topup',
+    { responseCode: '000', responseMessage: null, payLoad: [] },
+    ['/payLoad', 'payLoad must be an object (payload kind of v1.transaction.topup is object)', 'type'],
+  ),
+  bad('success with a null payload', 'v1.transaction.topup', { responseCode: '000', responseMessage: null, payLoad: null }, [
+    '/payLoad',
+    'payLoad must be an object (payload kind of v1.transaction.topup is object)',
+    'type',
+  ]),
+  bad(
+    'payLoad of a type no operation has: one type issue, the precise one',
+    'v2.transaction.topup',
+    { responseCode: '510', responseMessage: 'x', payLoad: 'text' },
+    ['/payLoad', "payLoad must be null when responseCode is not '000'", 'type'],
+  ),
+  bad(
+    'missing payLoad and responseMessage',
+    'v2.transaction.topup',
+    { responseCode: '510' },
+    ['/responseMessage', 'responseMessage is required', 'required'],
+    ['/payLoad', 'payLoad is required', 'required'],
+  ),
+  bad('responseCode not a string', 'v2.transaction.topup', { responseCode: 0, responseMessage: null, payLoad: null }, [
+    '/responseCode',
+    'responseCode must be a string',
+    'type',
+  ]),
   bad('not an object', 'v2.transaction.topup', [], ['', 'envelope must be an object', 'type']),
   ok('standard envelope needs no next/next_cursor', 'v2.catalog.skus', { responseCode: '000', responseMessage: null, payLoad: [] }),
-  ok('gift card list success with integer paging fields', 'v2.catalog.skus-giftcards', { responseCode: '000', responseMessage: null, payLoad: [], next: 1, next_cursor: 1200 }),
-  ok('gift card list failure without paging fields', 'v2.catalog.skus-giftcards', { responseCode: '500', responseMessage: 'x', payLoad: null }),
-  ok('gift card list failure with null paging fields', 'v2.catalog.skus-giftcards', { responseCode: '500', responseMessage: 'x', payLoad: null, next: null, next_cursor: null }),
-  bad('gift card list with a non-integer next', 'v2.catalog.skus-giftcards', { responseCode: '000', responseMessage: null, payLoad: [], next: 1.5, next_cursor: 2 }, ['/next', "next must be an integer when responseCode is '000'", 'type']),
-  bad('gift card list with a string next_cursor on failure', 'v2.catalog.skus-giftcards', { responseCode: '500', responseMessage: 'x', payLoad: null, next_cursor: '2' }, ['/next_cursor', 'next_cursor must be an integer or null', 'type']),
-  bad('gift card list success without paging fields', 'v2.catalog.skus-giftcards', { responseCode: '000', responseMessage: null, payLoad: [] }, ['/next', "next is required when responseCode is '000'", 'required'], ['/next_cursor', "next_cursor is required when responseCode is '000'", 'required']),
-  bad('gift card list keeps the base invariants', 'v2.catalog.skus-giftcards', { responseCode: '000', responseMessage: 'OK', payLoad: [], next: 0, next_cursor: 0 }, ['/responseMessage', "responseMessage must be null when responseCode is '000'", 'type']),
+  ok('gift card list success with integer paging fields', 'v2.catalog.skus-giftcards', {
+    responseCode: '000',
+    responseMessage: null,
+    payLoad: [],
+    next: 1,
+    next_cursor: 1200,
+  }),
+  ok('gift card list failure without paging fields', 'v2.catalog.skus-giftcards', {
+    responseCode: '500',
+    responseMessage: 'x',
+    payLoad: null,
+  }),
+  ok('gift card list failure with null paging fields', 'v2.catalog.skus-giftcards', {
+    responseCode: '500',
+    responseMessage: 'x',
+    payLoad: null,
+    next: null,
+    next_cursor: null,
+  }),
+  bad(
+    'gift card list with a non-integer next',
+    'v2.catalog.skus-giftcards',
+    { responseCode: '000', responseMessage: null, payLoad: [], next: 1.5, next_cursor: 2 },
+    ['/next', "next must be an integer when responseCode is '000'", 'type'],
+  ),
+  bad(
+    'gift card list with a string next_cursor on failure',
+    'v2.catalog.skus-giftcards',
+    { responseCode: '500', responseMessage: 'x', payLoad: null, next_cursor: '2' },
+    ['/next_cursor', 'next_cursor must be an integer or null', 'type'],
+  ),
+  bad(
+    'gift card list success without paging fields',
+    'v2.catalog.skus-giftcards',
+    { responseCode: '000', responseMessage: null, payLoad: [] },
+    ['/next', "next is required when responseCode is '000'", 'required'],
+    ['/next_cursor', "next_cursor is required when responseCode is '000'", 'required'],
+  ),
+  bad(
+    'gift card list keeps the base invariants',
+    'v2.catalog.skus-giftcards',
+    { responseCode: '000', responseMessage: 'OK', payLoad: [], next: 0, next_cursor: 0 },
+    ['/responseMessage', "responseMessage must be null when responseCode is '000'", 'type'],
+  ),
 ];
 
 describe('validateEnvelope', () => {

@@ -187,10 +187,7 @@ export function isValidRequestBody<N extends RequestBodyName>(name: N, body: unk
  * Checks a response envelope: its shape (standard, or gift card list with next/next_cursor), the invariants
  * ('000' => responseMessage null; otherwise payLoad null) and, on '000', that payLoad has the operation's kind.
  */
-export function validateEnvelope(
-  operation: Pick<Operation, 'id' | 'envelope' | 'payloadKind'>,
-  body: unknown,
-): ValidationResult {
+export function validateEnvelope(operation: Pick<Operation, 'id' | 'envelope' | 'payloadKind'>, body: unknown): ValidationResult {
   const validator: SchemaValidator<unknown> =
     operation.envelope === 'giftcard-list' ? validateGiftcardListEnvelope : validateStandardEnvelope;
   let issues = issuesOf(validator, body, 'envelope');
@@ -201,7 +198,13 @@ export function validateEnvelope(
     if (record.responseCode === '000' && 'payLoad' in record && !payLoadRejected) {
       const kindIssues = issuesOf(PAYLOAD_VALIDATORS[operation.payloadKind], record.payLoad, 'payLoad', '/payLoad');
       if (kindIssues.length > 0) {
-        issues = [...issues, ...kindIssues.map((issue) => ({ ...issue, message: `${issue.message} (payload kind of ${operation.id} is ${operation.payloadKind})` }))];
+        issues = [
+          ...issues,
+          ...kindIssues.map((issue) => ({
+            ...issue,
+            message: `${issue.message} (payload kind of ${operation.id} is ${operation.payloadKind})`,
+          })),
+        ];
       }
     }
   }

@@ -82,14 +82,22 @@ describe('gateway client', () => {
     expect(client.timings.responseTimeoutMs).toBe(200);
     expect(client.timings.pollIntervalMs).toBe(50);
     expect(client.timings.pollDeadlineMs).toBe(1_800);
-    const { response: res } = await client.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '1876555555', correlationId: 'slow' } }, { responseTimeoutMs: 150 });
+    const { response: res } = await client.call(
+      'v2.transaction.topup',
+      { body: { skuId: 1, amount: 5, mobile: '1876555555', correlationId: 'slow' } },
+      { responseTimeoutMs: 150 },
+    );
     expect(res.timedOut).toBe(true);
     expect(res.classification.outcome).toBe('Unknown');
   });
 
   it('after a client timeout, polls status (852, 852, 000) until Successful', async () => {
     client = createGatewayClient(config({ timeScale: 0.01 }));
-    const { response: sent } = await client.call('v2.transaction.topup', { body: { skuId: 1, amount: 5, mobile: '1876666666', correlationId: 'c-timeout' } }, { responseTimeoutMs: 100 });
+    const { response: sent } = await client.call(
+      'v2.transaction.topup',
+      { body: { skuId: 1, amount: 5, mobile: '1876666666', correlationId: 'c-timeout' } },
+      { responseTimeoutMs: 100 },
+    );
     expect(sent.classification.outcome).toBe('Unknown');
     statusScript.set('c-timeout', ['852', '852', '000']);
     const result = await client.pollStatus('v2', 'c-timeout', { intervalMs: 20, deadlineMs: 5_000 });

@@ -170,7 +170,13 @@ describe('describeTransportError', () => {
     ['undici body timeout', withCode('Body Timeout Error', 'UND_ERR_BODY_TIMEOUT'), {}, true, 'GH_ERR_TIMEOUT'],
     ['our deadline', new Error('aborted'), { deadlineHit: true }, true, 'GH_ERR_TIMEOUT'],
     ['socket closed', withCode('other side closed', 'UND_ERR_SOCKET'), {}, false, 'GH_ERR_CONNECTION'],
-    ['reset in cause', Object.assign(new Error('fetch failed'), { cause: withCode('read ECONNRESET', 'ECONNRESET') }), {}, false, 'GH_ERR_CONNECTION'],
+    [
+      'reset in cause',
+      Object.assign(new Error('fetch failed'), { cause: withCode('read ECONNRESET', 'ECONNRESET') }),
+      {},
+      false,
+      'GH_ERR_CONNECTION',
+    ],
     ['caller abort', new Error('This operation was aborted'), { callerAborted: true }, false, 'GH_ERR_CONNECTION'],
   ];
   it.each(rows)('%s', (_name, error, extra, timedOut, code) => {

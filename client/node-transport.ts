@@ -62,7 +62,10 @@ export function describeTransportError(
     return { timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: clean(`${kind}: ${errorMessage(error)}`) } };
   }
   if (context.callerAborted) {
-    return { timedOut: false, transportError: { code: 'GH_ERR_CONNECTION', message: 'request aborted by the caller before the response completed' } };
+    return {
+      timedOut: false,
+      transportError: { code: 'GH_ERR_CONNECTION', message: 'request aborted by the caller before the response completed' },
+    };
   }
   return { timedOut: false, transportError: { code: 'GH_ERR_CONNECTION', message: clean(errorMessage(error)) } };
 }

@@ -56,7 +56,9 @@ describe('preflight', () => {
     closers.push(() => sandbox.close());
     const result = await check(sandbox.url);
     expect(result).toMatchObject({ usable: false, calls: 1 });
-    expect(result.usable === false && result.reason).toMatch(/the credentials are refused \(HTTP 401 to GET \/api\/v2\/account\/balance\): check --user\/--password/);
+    expect(result.usable === false && result.reason).toMatch(
+      /the credentials are refused \(HTTP 401 to GET \/api\/v2\/account\/balance\): check --user\/--password/,
+    );
     expect(JSON.stringify(result)).not.toContain(PASSWORD);
   });
 
@@ -74,13 +76,17 @@ describe('preflight', () => {
     const s = await server((_req, res) => sendJson(res, 200, envelope('041', null, 'Authentication failed')));
     const result = await check(s.url);
     expect(result).toMatchObject({ usable: false, calls: 2 });
-    expect(result.usable === false && result.reason).toMatch(/the credentials are refused \(GET \/api\/v2\/account\/balance answers them exactly as a request without credentials/);
+    expect(result.usable === false && result.reason).toMatch(
+      /the credentials are refused \(GET \/api\/v2\/account\/balance answers them exactly as a request without credentials/,
+    );
     expect(s.requests.map((r) => r.headers.authorization === undefined)).toEqual([false, true]);
   });
 
   it('a balance read that fails for another reason than the credentials: usable (the cases report it)', async () => {
     const s = await server((req, res) =>
-      req.headers.authorization === undefined ? sendJson(res, 401, envelope('041', null, 'no credentials')) : sendJson(res, 200, envelope('500', null, 'Account not activated')),
+      req.headers.authorization === undefined
+        ? sendJson(res, 401, envelope('041', null, 'no credentials'))
+        : sendJson(res, 200, envelope('500', null, 'Account not activated')),
     );
     expect(await check(s.url)).toEqual({ usable: true, calls: 2, faults: NO_FAULTS });
   });
@@ -184,7 +190,10 @@ describe('preflight: hostile targets are said as what they answered, never as re
   ];
 
   it.each(cases)('%s', async (_name, handler, kind, reason) => {
-    const url = kind === 'http' ? await httpServer(handler as Parameters<typeof createHttpServer>[1]) : await rawServer(handler as (socket: Socket) => void);
+    const url =
+      kind === 'http'
+        ? await httpServer(handler as Parameters<typeof createHttpServer>[1])
+        : await rawServer(handler as (socket: Socket) => void);
     const result = await check(url);
     expect(result.usable).toBe(false);
     const text = result.usable === false ? result.reason : '';

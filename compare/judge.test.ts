@@ -17,7 +17,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const OP = 'v2.catalog.skus';
 
-async function run(name: string, options: { seconds: number; rps: number; seed: number; slow?: number; fail?: number; engine?: string }): Promise<string> {
+async function run(
+  name: string,
+  options: { seconds: number; rps: number; seed: number; slow?: number; fail?: number; engine?: string },
+): Promise<string> {
   const dir = join(root, name);
   const { mkdirSync } = await import('node:fs');
   mkdirSync(dir, { recursive: true });
@@ -32,7 +35,14 @@ async function run(name: string, options: { seconds: number; rps: number; seed: 
     ...(options.slow === undefined ? {} : { latencyFactor: { [OP]: options.slow } }),
   });
   if (options.engine !== undefined) {
-    writeFileSync(join(dir, 'summary.json'), JSON.stringify({ runId: name, load: { engine: options.engine, scenario: 'mixed', profile: 'load' }, artifacts: { metricsNdjson: 'metrics.ndjson' } }));
+    writeFileSync(
+      join(dir, 'summary.json'),
+      JSON.stringify({
+        runId: name,
+        load: { engine: options.engine, scenario: 'mixed', profile: 'load' },
+        artifacts: { metricsNdjson: 'metrics.ndjson' },
+      }),
+    );
   }
   return dir;
 }
@@ -47,7 +57,9 @@ describe('compare two runs', () => {
     const b = await run('aa-2', { seconds: 60, rps: 100, seed: 2 });
     const report = await compareReport({ baselineDir: a, candidateDir: b, runId: 'aa' });
     expect(report.verdict).toBe('pass');
-    expect(Object.values(verdicts(report.comparison as ComparisonSection)).every((v) => v === 'no-change' || v === 'improvement')).toBe(true);
+    expect(Object.values(verdicts(report.comparison as ComparisonSection)).every((v) => v === 'no-change' || v === 'improvement')).toBe(
+      true,
+    );
     expect(summaryErrors(report, { closed: true })).toEqual([]);
   });
 
@@ -61,7 +73,9 @@ describe('compare two runs', () => {
     expect(regressed[0]?.reasons.join(' ')).toMatch(/business failures 0\.00 % \[[^\]]+\] → (1\.9\d|2\.0\d) % \[/);
     expect(section.operations[0]?.operation).toBe(OP); // regressions first
     expect(section.verdict).toBe('fail');
-    expect(assembleReport({ runId: 'f', command: 'compare', startedAt: 0, durationMs: 0, target: { url: 'x' }, comparison: section }).exitCode).toBe(1);
+    expect(
+      assembleReport({ runId: 'f', command: 'compare', startedAt: 0, durationMs: 0, target: { url: 'x' }, comparison: section }).exitCode,
+    ).toBe(1);
   });
 
   it('+25 % latency on one operation, in runs long enough for the slow stretches: that operation regresses, no other; not under a higher practical threshold', async () => {
@@ -103,11 +117,16 @@ describe('compare two runs', () => {
     expect(section.notes.join(' ')).toMatch(/different engines \(baseline k6 v0\.48\.0, candidate node\): compared anyway/);
     expect(section.operations.length).toBeGreaterThan(0);
     // Without summary.json the timestamps tell: the synthetic stream writes k6's nanoseconds.
-    const bare = await comparisonOf({ baselineDir: await run('bare-1', { seconds: 10, rps: 20, seed: 11 }), candidateDir: await run('bare-2', { seconds: 10, rps: 20, seed: 12 }) });
+    const bare = await comparisonOf({
+      baselineDir: await run('bare-1', { seconds: 10, rps: 20, seed: 11 }),
+      candidateDir: await run('bare-2', { seconds: 10, rps: 20, seed: 12 }),
+    });
     expect(bare.baseline.engine).toMatch(/^k6 \(from the timestamps' precision\)/);
   });
 
   it('a directory without a run is a usage error', async () => {
-    await expect(comparisonOf({ baselineDir: join(root, 'nothing-here'), candidateDir: join(root, 'nothing-either') })).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
+    await expect(
+      comparisonOf({ baselineDir: join(root, 'nothing-here'), candidateDir: join(root, 'nothing-either') }),
+    ).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
   });
 });

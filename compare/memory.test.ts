@@ -23,7 +23,9 @@ describe.skipIf(!hasMkfifo)('compare memory', () => {
   it(`stays under ${RSS_BOUND_MB} MB and does not grow with the input (${SMALL_MB} MB vs ${LARGE_MB} MB of NDJSON, two runs)`, async () => {
     const small = await measureCompare(SMALL_MB * 1e6);
     const large = await measureCompare(LARGE_MB * 1e6);
-    console.log(`compare peak RSS: ${small.maxRssMB} MB for ${small.inputMB} MB (${small.requests} requests), ${large.maxRssMB} MB for ${large.inputMB} MB (${large.requests} requests)`);
+    console.log(
+      `compare peak RSS: ${small.maxRssMB} MB for ${small.inputMB} MB (${small.requests} requests), ${large.maxRssMB} MB for ${large.inputMB} MB (${large.requests} requests)`,
+    );
     expect(large.requests).toBeGreaterThan(3.5 * small.requests);
     expect(large.maxRssMB).toBeLessThan(RSS_BOUND_MB);
     expect(large.maxRssMB - small.maxRssMB).toBeLessThan(GROWTH_BOUND_MB);

@@ -25,7 +25,8 @@ describe('compare two real runs (Node engine, embedded sandbox)', () => {
     expect(skus?.businessFailureRate.status).toBe('regression');
     expect(skus?.verdict).toBe('regression');
     // No other operation failed more: the failures are exactly the one operation's.
-    for (const o of section.operations.filter((x) => x.operation !== 'v2.catalog.skus')) expect(o.businessFailureRate.status).not.toBe('regression');
+    for (const o of section.operations.filter((x) => x.operation !== 'v2.catalog.skus'))
+      expect(o.businessFailureRate.status).not.toBe('regression');
     expect([section.baseline.engine, section.candidate.engine]).toEqual(['node', 'node']);
     expect(section.verdict).toBe('fail');
   }, 180_000);

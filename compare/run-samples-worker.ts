@@ -11,7 +11,11 @@ async function main(): Promise<void> {
   try {
     post({ type: 'done', data: toRunSamplesData(await readRunSamples(dir, known)) });
   } catch (error) {
-    post({ type: 'error', code: error instanceof HarnessError ? error.code : 'GH_ERR_INTERNAL', message: error instanceof Error ? error.message : String(error) });
+    post({
+      type: 'error',
+      code: error instanceof HarnessError ? error.code : 'GH_ERR_INTERNAL',
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

@@ -26,7 +26,15 @@ describe('readRunSamples', () => {
     const shuffled = join(root, 'shuffled');
     mkdirSync(inOrder);
     mkdirSync(shuffled);
-    await writeSyntheticK6(join(inOrder, 'metrics.ndjson'), { durationS: 40, rps: 50, seed: 7, burstRate: 0, burstFactor: 1, waveAmplitude: 0, businessFailures: { 'v2.catalog.skus': 0.05 } });
+    await writeSyntheticK6(join(inOrder, 'metrics.ndjson'), {
+      durationS: 40,
+      rps: 50,
+      seed: 7,
+      burstRate: 0,
+      burstFactor: 1,
+      waveAmplitude: 0,
+      businessFailures: { 'v2.catalog.skus': 0.05 },
+    });
     const text = readFileSync(join(inOrder, 'metrics.ndjson'), 'utf8');
     writeFileSync(join(shuffled, 'metrics.ndjson'), outOfOrder(text, 700));
     expect(readFileSync(join(shuffled, 'metrics.ndjson'), 'utf8').split('\n').length).toBe(text.split('\n').length);
@@ -38,7 +46,10 @@ describe('readRunSamples', () => {
       const other = b.operations.get(operation);
       expect(other?.requests, operation).toBe(samples.requests);
       expect(other?.latency.count, operation).toBe(samples.latency.count);
-      const failures = (s: typeof samples): [number, number] => [s.business.reduce((n, c) => n + c.n, 0), s.business.reduce((n, c) => n + c.hits, 0)];
+      const failures = (s: typeof samples): [number, number] => [
+        s.business.reduce((n, c) => n + c.n, 0),
+        s.business.reduce((n, c) => n + c.hits, 0),
+      ];
       expect(failures(other as typeof samples), operation).toEqual(failures(samples));
       expect((other as typeof samples).latencyBatches.length).toBeLessThanOrEqual(64);
     }

@@ -121,9 +121,15 @@ export interface RunSamplesData extends Omit<RunSamples, 'operations'> {
   readonly operations: ReadonlyArray<readonly [string, OperationSamplesData]>;
 }
 
-export const toRunSamplesData = (run: RunSamples): RunSamplesData => ({ ...run, operations: [...run.operations].map(([name, samples]) => [name, samples.toData()]) });
+export const toRunSamplesData = (run: RunSamples): RunSamplesData => ({
+  ...run,
+  operations: [...run.operations].map(([name, samples]) => [name, samples.toData()]),
+});
 
-export const fromRunSamplesData = (data: RunSamplesData): RunSamples => ({ ...data, operations: new Map(data.operations.map(([name, samples]) => [name, OperationSamples.fromData(samples)])) });
+export const fromRunSamplesData = (data: RunSamplesData): RunSamples => ({
+  ...data,
+  operations: new Map(data.operations.map(([name, samples]) => [name, OperationSamples.fromData(samples)])),
+});
 
 export interface RunSamples {
   readonly dir: string;
@@ -155,11 +161,18 @@ export interface ReportFacts {
 function readReportFacts(dir: string): ReportFacts {
   const file = join(dir, 'summary.json');
   if (!existsSync(file)) return {};
-  let json: { runId?: unknown; target?: { url?: unknown }; load?: { engine?: unknown; scenario?: unknown; profile?: unknown }; artifacts?: { metricsNdjson?: unknown; metricsPerSecond?: unknown } };
+  let json: {
+    runId?: unknown;
+    target?: { url?: unknown };
+    load?: { engine?: unknown; scenario?: unknown; profile?: unknown };
+    artifacts?: { metricsNdjson?: unknown; metricsPerSecond?: unknown };
+  };
   try {
     json = JSON.parse(readFileSync(file, 'utf8')) as typeof json;
   } catch (error) {
-    throw new HarnessError('GH_ERR_PARSE', `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new HarnessError('GH_ERR_PARSE', `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
   const facts: ReportFacts = {};
@@ -192,7 +205,11 @@ export function runFiles(dir: string, facts: ReportFacts = readReportFacts(dir))
     .filter((f) => /\.ndjson(\.gz)?$/.test(f))
     .sort()
     .map((f) => join(dir, f));
-  if (found.length === 0) throw new HarnessError('GH_ERR_USAGE', `${dir} holds no metrics NDJSON (metrics.ndjson.gz, or a distributed run's *.ndjson.gz): run the load with its default --out`);
+  if (found.length === 0)
+    throw new HarnessError(
+      'GH_ERR_USAGE',
+      `${dir} holds no metrics NDJSON (metrics.ndjson.gz, or a distributed run's *.ndjson.gz): run the load with its default --out`,
+    );
   return found;
 }
 

@@ -61,23 +61,54 @@ describe('wallet terms (how the balance reads as available funds: ledger/funds.t
 describe('gift card paging (paging.giftcardCursor: api/giftcard-paging.ts)', () => {
   it("absent by default (the spec's definition); each value from the config file", () => {
     expect(giftcardCursorOf(load({}))).toBe('spec');
-    for (const giftcardCursor of ['spec', 'next-start', 'last-of-page', 'page-count']) expect(load({ cwd: withFile({ paging: { giftcardCursor } }) }).paging).toEqual({ giftcardCursor });
+    for (const giftcardCursor of ['spec', 'next-start', 'last-of-page', 'page-count'])
+      expect(load({ cwd: withFile({ paging: { giftcardCursor } }) }).paging).toEqual({ giftcardCursor });
   });
 });
 
 describe('precedence: defaults < file < env < flags', () => {
-  const file = withFile({ baseUrl: 'http://file.example', user: 'file-user', password: 'file-pw', environment: 'production', timeScale: 0.5 });
-  const env = { GATEWAY_BASE_URL: 'http://env.example', GATEWAY_USER: 'env-user', GATEWAY_PASSWORD: 'env-pw', GATEWAY_ENV: 'sandbox', GATEWAY_TIME_SCALE: '0.25' };
+  const file = withFile({
+    baseUrl: 'http://file.example',
+    user: 'file-user',
+    password: 'file-pw',
+    environment: 'production',
+    timeScale: 0.5,
+  });
+  const env = {
+    GATEWAY_BASE_URL: 'http://env.example',
+    GATEWAY_USER: 'env-user',
+    GATEWAY_PASSWORD: 'env-pw',
+    GATEWAY_ENV: 'sandbox',
+    GATEWAY_TIME_SCALE: '0.25',
+  };
   const flags: ConfigFlags = { target: 'http://flag.example', user: 'flag-user', password: 'flag-pw', env: 'production', timeScale: '2' };
 
   it('file overrides defaults', () => {
-    expect(load({ cwd: file })).toMatchObject({ baseUrl: 'http://file.example', user: 'file-user', password: 'file-pw', environment: 'production', timeScale: 0.5 });
+    expect(load({ cwd: file })).toMatchObject({
+      baseUrl: 'http://file.example',
+      user: 'file-user',
+      password: 'file-pw',
+      environment: 'production',
+      timeScale: 0.5,
+    });
   });
   it('env overrides the file', () => {
-    expect(load({ cwd: file, env })).toMatchObject({ baseUrl: 'http://env.example', user: 'env-user', password: 'env-pw', environment: 'sandbox', timeScale: 0.25 });
+    expect(load({ cwd: file, env })).toMatchObject({
+      baseUrl: 'http://env.example',
+      user: 'env-user',
+      password: 'env-pw',
+      environment: 'sandbox',
+      timeScale: 0.25,
+    });
   });
   it('flags override env', () => {
-    expect(load({ cwd: file, env, flags })).toMatchObject({ baseUrl: 'http://flag.example', user: 'flag-user', password: 'flag-pw', environment: 'production', timeScale: 2 });
+    expect(load({ cwd: file, env, flags })).toMatchObject({
+      baseUrl: 'http://flag.example',
+      user: 'flag-user',
+      password: 'flag-pw',
+      environment: 'production',
+      timeScale: 2,
+    });
   });
   it('each key is taken from the highest layer that sets it', () => {
     const config = load({ cwd: file, env: { GATEWAY_USER: 'env-user' }, flags: { timeScale: '3' } });
@@ -119,29 +150,93 @@ describe('file contents', () => {
 
 describe('errors: one line, GH_ERR_CONFIG, exit 2, naming field and source', () => {
   const rows: Array<[string, { cwd?: string; env?: Record<string, string>; flags?: ConfigFlags }, string | RegExp]> = [
-    ['bad env time scale', { env: { GATEWAY_TIME_SCALE: 'fast' } }, 'config: timeScale (from GATEWAY_TIME_SCALE) must be a number greater than 0'],
+    [
+      'bad env time scale',
+      { env: { GATEWAY_TIME_SCALE: 'fast' } },
+      'config: timeScale (from GATEWAY_TIME_SCALE) must be a number greater than 0',
+    ],
     ['zero flag time scale', { flags: { timeScale: '0' } }, 'config: timeScale (from --time-scale) must be a number greater than 0'],
-    ['negative file time scale', { cwd: withFile({ timeScale: -1 }) }, 'config: timeScale (from config file gateway-harness.config.json) must be a number greater than 0'],
+    [
+      'negative file time scale',
+      { cwd: withFile({ timeScale: -1 }) },
+      'config: timeScale (from config file gateway-harness.config.json) must be a number greater than 0',
+    ],
     ['bad env kind', { env: { GATEWAY_ENV: 'staging' } }, 'config: environment (from GATEWAY_ENV) must be "sandbox" or "production"'],
-    ['bad wallet terms', { env: { GATEWAY_WALLET_TERMS: 'postpaid' } }, 'config: walletTerms (from GATEWAY_WALLET_TERMS) must be "auto", "prepaid" or "credit"'],
+    [
+      'bad wallet terms',
+      { env: { GATEWAY_WALLET_TERMS: 'postpaid' } },
+      'config: walletTerms (from GATEWAY_WALLET_TERMS) must be "auto", "prepaid" or "credit"',
+    ],
     ['bad target', { flags: { target: 'ftp://x' } }, /^config: baseUrl \(from --target\) must be an http:\/\/ or https:\/\/ URL/],
-    ['target with credentials', { env: { GATEWAY_BASE_URL: 'https://u:p@gw.example' } }, /^config: baseUrl \(from GATEWAY_BASE_URL\) must be .* no credentials/],
-    ['unknown keys', { cwd: withFile({ user: 'u', tmeScale: 1, extra: true }) }, 'config: config file gateway-harness.config.json has unknown keys "tmeScale", "extra"'],
-    ['unknown nested key', { cwd: withFile({ timeouts: { responseMS: 5 } }) }, 'config: timeouts (from config file gateway-harness.config.json) has unknown key "responseMS"'],
-    ['bad nested timeout', { cwd: withFile({ timeouts: { connectMs: 'ten' } }) }, 'config: timeouts.connectMs (from config file gateway-harness.config.json) must be a number of milliseconds greater than 0'],
-    ['write path of a documented op', { cwd: withFile({ writePaths: { 'v2.transaction.topup': '/x' } }) }, /^config: writePaths\.v2\.transaction\.topup \(from config file .*\) names an operation whose path the spec shows/],
-    ['a __proto__ write path (issue #32)', { cwd: withFile('{"writePaths": {"__proto__": "/x"}}') }, /^config: writePaths\.__proto__ .* is not an operation id/],
-    ['write path of an unknown op', { cwd: withFile({ writePaths: { 'v2.transaction.nope': '/x' } }) }, /^config: writePaths\.v2\.transaction\.nope .* is not an operation id/],
-    ['relative write path', { cwd: withFile({ writePaths: { 'v1.transaction.pin': 'pin' } }) }, /^config: writePaths\.v1\.transaction\.pin .* must be a path starting with '\/'/],
-    ['bad cursor meaning', { cwd: withFile({ paging: { giftcardCursor: 'offset' } }) }, 'config: paging.giftcardCursor (from config file gateway-harness.config.json) must be one of "spec", "next-start", "last-of-page", "page-count"'],
-    ['unknown field mapping field', { cwd: withFile({ fieldMapping: { v2Sku: { sku: 'x' } } }) }, 'config: fieldMapping.v2Sku (from config file gateway-harness.config.json) has unknown key "sku"'],
-    ['production without a target', { env: { GATEWAY_ENV: 'production' } }, 'config: environment (from GATEWAY_ENV) is production but no baseUrl (--target) is given: the embedded sandbox is not production'],
+    [
+      'target with credentials',
+      { env: { GATEWAY_BASE_URL: 'https://u:p@gw.example' } },
+      /^config: baseUrl \(from GATEWAY_BASE_URL\) must be .* no credentials/,
+    ],
+    [
+      'unknown keys',
+      { cwd: withFile({ user: 'u', tmeScale: 1, extra: true }) },
+      'config: config file gateway-harness.config.json has unknown keys "tmeScale", "extra"',
+    ],
+    [
+      'unknown nested key',
+      { cwd: withFile({ timeouts: { responseMS: 5 } }) },
+      'config: timeouts (from config file gateway-harness.config.json) has unknown key "responseMS"',
+    ],
+    [
+      'bad nested timeout',
+      { cwd: withFile({ timeouts: { connectMs: 'ten' } }) },
+      'config: timeouts.connectMs (from config file gateway-harness.config.json) must be a number of milliseconds greater than 0',
+    ],
+    [
+      'write path of a documented op',
+      { cwd: withFile({ writePaths: { 'v2.transaction.topup': '/x' } }) },
+      /^config: writePaths\.v2\.transaction\.topup \(from config file .*\) names an operation whose path the spec shows/,
+    ],
+    [
+      'a __proto__ write path (issue #32)',
+      { cwd: withFile('{"writePaths": {"__proto__": "/x"}}') },
+      /^config: writePaths\.__proto__ .* is not an operation id/,
+    ],
+    [
+      'write path of an unknown op',
+      { cwd: withFile({ writePaths: { 'v2.transaction.nope': '/x' } }) },
+      /^config: writePaths\.v2\.transaction\.nope .* is not an operation id/,
+    ],
+    [
+      'relative write path',
+      { cwd: withFile({ writePaths: { 'v1.transaction.pin': 'pin' } }) },
+      /^config: writePaths\.v1\.transaction\.pin .* must be a path starting with '\/'/,
+    ],
+    [
+      'bad cursor meaning',
+      { cwd: withFile({ paging: { giftcardCursor: 'offset' } }) },
+      'config: paging.giftcardCursor (from config file gateway-harness.config.json) must be one of "spec", "next-start", "last-of-page", "page-count"',
+    ],
+    [
+      'unknown field mapping field',
+      { cwd: withFile({ fieldMapping: { v2Sku: { sku: 'x' } } }) },
+      'config: fieldMapping.v2Sku (from config file gateway-harness.config.json) has unknown key "sku"',
+    ],
+    [
+      'production without a target',
+      { env: { GATEWAY_ENV: 'production' } },
+      'config: environment (from GATEWAY_ENV) is production but no baseUrl (--target) is given: the embedded sandbox is not production',
+    ],
     ['production flag without a target', { flags: { env: 'production' } }, /^config: environment \(from --target-env\) is production/],
-    ['invalid JSON', { cwd: withFile('{\n  "user": "u",\n  "timeScale": ,\n}') }, 'config: config file gateway-harness.config.json is not valid JSON (line 3, column 16)'],
+    [
+      'invalid JSON',
+      { cwd: withFile('{\n  "user": "u",\n  "timeScale": ,\n}') },
+      'config: config file gateway-harness.config.json is not valid JSON (line 3, column 16)',
+    ],
     ['JSON that is not an object', { cwd: withFile('[1,2]') }, 'config: config file gateway-harness.config.json must hold a JSON object'],
     ['missing --config file', { flags: { config: 'nope.json' } }, 'config: cannot read config file nope.json (ENOENT)'],
     ['empty password flag', { flags: { password: '' } }, 'config: password (from --password) must not be empty (password)'],
-    ['interval above deadline', { cwd: withFile({ poll: { intervalMs: 10_000, deadlineMs: 5_000 } }) }, /^config: poll\.intervalMs \(from config file .*\) must not exceed poll\.deadlineMs/],
+    [
+      'interval above deadline',
+      { cwd: withFile({ poll: { intervalMs: 10_000, deadlineMs: 5_000 } }) },
+      /^config: poll\.intervalMs \(from config file .*\) must not exceed poll\.deadlineMs/,
+    ],
   ];
 
   it.each(rows)('%s', (_name, opts, expected) => {

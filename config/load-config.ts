@@ -28,7 +28,13 @@ export interface ConfigFlags {
   readonly config?: string;
 }
 
-const FLAG_NAMES = Object.freeze({ baseUrl: '--target', user: '--user', password: '--password', environment: '--target-env', timeScale: '--time-scale' } as const);
+const FLAG_NAMES = Object.freeze({
+  baseUrl: '--target',
+  user: '--user',
+  password: '--password',
+  environment: '--target-env',
+  timeScale: '--time-scale',
+} as const);
 
 export interface LoadConfigOptions {
   readonly cwd: string;
@@ -169,7 +175,8 @@ export function jsonErrorOffset(text: string): number | undefined {
 
 function fileLayer(options: LoadConfigOptions): Layer | undefined {
   const explicit = options.flags?.config;
-  const path = explicit === undefined ? resolve(options.cwd, CONFIG_FILE_NAME) : isAbsolute(explicit) ? explicit : resolve(options.cwd, explicit);
+  const path =
+    explicit === undefined ? resolve(options.cwd, CONFIG_FILE_NAME) : isAbsolute(explicit) ? explicit : resolve(options.cwd, explicit);
   const label = `config file ${explicit ?? CONFIG_FILE_NAME}`;
   const read = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   let text: string;
@@ -197,8 +204,7 @@ function fileLayer(options: LoadConfigOptions): Layer | undefined {
 }
 
 /** GATEWAY_BASE_URL set to nothing: a usage error (exit 2), never the embedded sandbox. */
-export const EMPTY_BASE_URL =
-  'GATEWAY_BASE_URL is set but empty: give the gateway\'s base URL, or unset it to test the embedded sandbox';
+export const EMPTY_BASE_URL = "GATEWAY_BASE_URL is set but empty: give the gateway's base URL, or unset it to test the embedded sandbox";
 
 function envLayers(env: LoadConfigOptions['env']): Layer[] {
   const layers: Layer[] = [];
@@ -260,7 +266,12 @@ function formatIssue(issue: ConfigIssue, label: string, more: number): string {
 /** Resolves the configuration, or throws one GH_ERR_CONFIG line (exit 2). */
 export function loadConfig(options: LoadConfigOptions): TargetConfig {
   const file = fileLayer(options);
-  const layers: Layer[] = [...(options.base === undefined ? [] : [options.base]), ...(file === undefined ? [] : [file]), ...envLayers(options.env), ...flagLayers(options.flags)];
+  const layers: Layer[] = [
+    ...(options.base === undefined ? [] : [options.base]),
+    ...(file === undefined ? [] : [file]),
+    ...envLayers(options.env),
+    ...flagLayers(options.flags),
+  ];
 
   // Each layer is validated alone first, so a problem is blamed on the layer that brought it.
   for (const layer of layers) {

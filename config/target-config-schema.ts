@@ -55,7 +55,11 @@ const writePathsRecord = z
       if (!KNOWN_IDS.has(id)) {
         ctx.addIssue({ code: 'custom', path: [id], message: 'is not an operation id of the catalog' });
       } else if (!ASSUMED_PATH_IDS.has(id)) {
-        ctx.addIssue({ code: 'custom', path: [id], message: 'names an operation whose path the spec shows; only assumed write paths can be overridden' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [id],
+          message: 'names an operation whose path the spec shows; only assumed write paths can be overridden',
+        });
       }
     }
   });
@@ -117,19 +121,32 @@ export const targetConfigInputSchema = z.strictObject({
         })
         .max(50, { error: 'must list at most 50 codes' })
         .optional(),
-      maxAttempts: z.number({ error: 'must be an integer from 1 to 10000' }).int({ error: 'must be an integer from 1 to 10000' }).min(1, { error: 'must be an integer from 1 to 10000' }).max(10_000, { error: 'must be an integer from 1 to 10000' }).optional(),
+      maxAttempts: z
+        .number({ error: 'must be an integer from 1 to 10000' })
+        .int({ error: 'must be an integer from 1 to 10000' })
+        .min(1, { error: 'must be an integer from 1 to 10000' })
+        .max(10_000, { error: 'must be an integer from 1 to 10000' })
+        .optional(),
     })
     .optional(),
   writePaths: writePathsSchema.optional(),
   fieldMapping: fieldMappingSchema.optional(),
   paging: z
     .strictObject({
-      giftcardCursor: z.enum(GIFTCARD_CURSOR_MEANINGS as [GiftcardCursorMeaning, ...GiftcardCursorMeaning[]], { error: `must be one of ${GIFTCARD_CURSOR_MEANINGS.map((m) => `"${m}"`).join(', ')}` }).optional(),
+      giftcardCursor: z
+        .enum(GIFTCARD_CURSOR_MEANINGS as [GiftcardCursorMeaning, ...GiftcardCursorMeaning[]], {
+          error: `must be one of ${GIFTCARD_CURSOR_MEANINGS.map((m) => `"${m}"`).join(', ')}`,
+        })
+        .optional(),
     })
     .optional(),
   sandbox: z
     .strictObject({
-      seed: z.number({ error: 'must be an integer >= 0' }).int({ error: 'must be an integer >= 0' }).min(0, { error: 'must be an integer >= 0' }).optional(),
+      seed: z
+        .number({ error: 'must be an integer >= 0' })
+        .int({ error: 'must be an integer >= 0' })
+        .min(0, { error: 'must be an integer >= 0' })
+        .optional(),
       profile: z.string({ error: 'must be a profile name' }).min(1, { error: 'must be a profile name' }).optional(),
     })
     .optional(),
@@ -152,7 +169,10 @@ export function parseTargetConfigInput(raw: unknown): ConfigParse {
   const issues = result.error.issues.map((issue): ConfigIssue => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
-      return { path, message: `has unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` };
+      return {
+        path,
+        message: `has unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`,
+      };
     }
     if (issue.code === 'invalid_type' && issue.expected === 'object') return { path, message: 'must be an object' };
     return { path, message: issue.message };
@@ -166,7 +186,9 @@ export function resolveTargetConfig(input: TargetConfigInput): { ok: true; confi
   if (environment === 'production' && input.baseUrl === undefined) {
     return {
       ok: false,
-      issues: [{ path: ['environment'], message: 'is production but no baseUrl (--target) is given: the embedded sandbox is not production' }],
+      issues: [
+        { path: ['environment'], message: 'is production but no baseUrl (--target) is given: the embedded sandbox is not production' },
+      ],
     };
   }
   const poll = {

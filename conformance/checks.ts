@@ -44,7 +44,8 @@ export const envelopeFieldTypes: Check = function envelopeFieldTypes(ctx, res) {
   if (res.httpStatus !== 200 || env === undefined) return undefined;
   const problems: string[] = [];
   if (!('responseMessage' in env)) problems.push('responseMessage missing');
-  else if (env.responseMessage !== null && typeof env.responseMessage !== 'string') problems.push(`responseMessage is ${payloadKindOf(env.responseMessage)}`);
+  else if (env.responseMessage !== null && typeof env.responseMessage !== 'string')
+    problems.push(`responseMessage is ${payloadKindOf(env.responseMessage)}`);
   if (!('payLoad' in env)) problems.push('payLoad missing');
   else if (typeof env.payLoad === 'string' || typeof env.payLoad === 'boolean') problems.push(`payLoad is ${typeof env.payLoad}`);
   if (problems.length === 0) return undefined;
@@ -170,7 +171,10 @@ export const payloadMatchesSchema: Check = function payloadMatchesSchema(ctx, re
   return makeFailure(ctx, 'payload-schema', {
     severity: errors.length > 0 ? 'error' : 'warning',
     message: `payLoad of ${op.id} ${errors.length > 0 ? "breaks the spec's payload rules" : 'differs from the observed payloads (observed-payloads.md)'} at ${paths}: ${clip(reported.map((v) => v.message).join('; '))}`,
-    expected: errors.length > 0 ? `schemas/${specValidatorOf(op).schema}.schema.json` : `schemas/${OBSERVED_SCHEMAS[op.id]?.schema ?? 'observed-*'}.schema.json (warning)`,
+    expected:
+      errors.length > 0
+        ? `schemas/${specValidatorOf(op).schema}.schema.json`
+        : `schemas/${OBSERVED_SCHEMAS[op.id]?.schema ?? 'observed-*'}.schema.json (warning)`,
     received: `${first.path}: ${sampleValue(body, first)}`,
   });
 };
@@ -193,7 +197,11 @@ export const ENVELOPE_INVARIANTS: readonly Check[] = [
 /** 'Business outcomes are delivered with HTTP 200 and the envelope' */
 export const http200: Check = function http200(ctx, res) {
   if (res.httpStatus === 200) return undefined;
-  return makeFailure(ctx, 'http-200', { message: 'expected HTTP 200 with an envelope', expected: 'HTTP 200', received: describeResponse(res) });
+  return makeFailure(ctx, 'http-200', {
+    message: 'expected HTTP 200 with an envelope',
+    expected: 'HTTP 200',
+    received: describeResponse(res),
+  });
 };
 
 /** 'A transaction is successful only if HTTP status is 200 and responseCode is '000'.' */
@@ -230,7 +238,11 @@ export const rejected: Check = function rejected(ctx, res) {
 export const noPayload: Check = function noPayload(ctx, res) {
   const env = res.envelope;
   if (env === undefined || env.payLoad === null || env.payLoad === undefined) return undefined;
-  return makeFailure(ctx, 'no-payload', { message: 'a refused request returned a payLoad', expected: 'no payLoad', received: `payLoad ${show(env.payLoad)}` });
+  return makeFailure(ctx, 'no-payload', {
+    message: 'a refused request returned a payLoad',
+    expected: 'no payLoad',
+    received: `payLoad ${show(env.payLoad)}`,
+  });
 };
 
 export function responseCodeIs(code: string): Check {
@@ -256,7 +268,8 @@ export const clientTimedOut: Check = function clientTimedOut(ctx, res) {
 };
 
 /** 'The charge amount for Denomination <name> should be between <min> <currency> and <max> <currency>' */
-export const MESSAGE_001 = /^The charge amount for Denomination (.+) should be between (-?[0-9]+(?:\.[0-9]+)?) (\S+) and (-?[0-9]+(?:\.[0-9]+)?) (\S+)$/;
+export const MESSAGE_001 =
+  /^The charge amount for Denomination (.+) should be between (-?[0-9]+(?:\.[0-9]+)?) (\S+) and (-?[0-9]+(?:\.[0-9]+)?) (\S+)$/;
 
 export const message001Shape: Check = function message001Shape(ctx, res) {
   const message = res.envelope?.responseMessage;

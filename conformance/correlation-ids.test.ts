@@ -4,7 +4,13 @@ import { ID_CLASSES, IdsExhausted, RunCorrelationIds } from './correlation-ids.t
 import { FRESH_CHECK_BELOW, freshCorrelationId } from './fresh-id.ts';
 import type { CaseContext, Exchange } from './types.ts';
 
-const PATTERN = { alnum: /^[A-Za-z0-9]+$/, digits: /^[0-9]+$/, upper: /^[A-Z]+$/, lower: /^[a-z]+$/, symbols: /^[A-Za-z0-9_-]*[-_][A-Za-z0-9_-]*$/ };
+const PATTERN = {
+  alnum: /^[A-Za-z0-9]+$/,
+  digits: /^[0-9]+$/,
+  upper: /^[A-Z]+$/,
+  lower: /^[a-z]+$/,
+  symbols: /^[A-Za-z0-9_-]*[-_][A-Za-z0-9_-]*$/,
+};
 
 describe('RunCorrelationIds', () => {
   test('an id of every class and length keeps its class and length', () => {
@@ -30,7 +36,10 @@ describe('RunCorrelationIds', () => {
 });
 
 /** A context whose status endpoint knows `known` as successful transactions and nothing else. */
-function contextKnowing(known: (id: string) => boolean, ids = new RunCorrelationIds()): { ctx: Pick<CaseContext, 'correlationId' | 'call'>; asked: string[] } {
+function contextKnowing(
+  known: (id: string) => boolean,
+  ids = new RunCorrelationIds(),
+): { ctx: Pick<CaseContext, 'correlationId' | 'call'>; asked: string[] } {
   const asked: string[] = [];
   const ctx: Pick<CaseContext, 'correlationId' | 'call'> = {
     correlationId: (length = 36, chars) => ids.next(length, chars),

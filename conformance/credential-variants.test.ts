@@ -41,6 +41,8 @@ describe('variantAuthorization', () => {
     expect(() => variantAuthorization({ kind: 'password-prefix', cut: 1 }, { user: 'u', password: 'x' })).toThrow(VariantUnavailable);
     expect(() => variantAuthorization({ kind: 'other-environment' }, RIGHT)).toThrow(VariantUnavailable);
     expect(() => variantAuthorization({ kind: 'unknown-user', user: 'agent7' }, RIGHT)).toThrow(VariantUnavailable);
-    expect(decoded(variantAuthorization({ kind: 'other-environment' }, RIGHT, { user: 'agent7', password: 'prod-pw' }))).toBe('agent7:prod-pw');
+    expect(decoded(variantAuthorization({ kind: 'other-environment' }, RIGHT, { user: 'agent7', password: 'prod-pw' }))).toBe(
+      'agent7:prod-pw',
+    );
   });
 });

@@ -17,7 +17,11 @@ function caseChanged(password: string, at: number): string {
 }
 
 /** The Authorization header value of the variant. */
-export function variantAuthorization(variant: CredentialVariant, target: Pick<TargetConnection, 'user' | 'password'>, other?: { user: string; password: string }): string {
+export function variantAuthorization(
+  variant: CredentialVariant,
+  target: Pick<TargetConnection, 'user' | 'password'>,
+  other?: { user: string; password: string },
+): string {
   const { user, password } = target;
   switch (variant.kind) {
     case 'scheme':
@@ -42,7 +46,8 @@ export function variantAuthorization(variant: CredentialVariant, target: Pick<Ta
     case 'not-base64':
       return `Basic ${variant.token}`;
     case 'other-environment':
-      if (other === undefined || (other.user === user && other.password === password)) throw new VariantUnavailable('no other environment credentials configured (settings.otherEnvironment)');
+      if (other === undefined || (other.user === user && other.password === password))
+        throw new VariantUnavailable('no other environment credentials configured (settings.otherEnvironment)');
       return basicAuthorization(other.user, other.password);
   }
 }

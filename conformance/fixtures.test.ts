@@ -31,7 +31,9 @@ describe('timing', () => {
 
 describe('settings', () => {
   test('a bad value names the field and its source', () => {
-    expect(() => parseSettings({ numbers: { JM: { prefix: '18a', nationalLength: 7 } } }, 'my.json')).toThrow(/numbers\.JM\.prefix \(from my\.json\)/);
+    expect(() => parseSettings({ numbers: { JM: { prefix: '18a', nationalLength: 7 } } }, 'my.json')).toThrow(
+      /numbers\.JM\.prefix \(from my\.json\)/,
+    );
     expect(() => parseSettings({ unknown: 1 }, 'my.json')).toThrow(/GH_ERR_CONFIG|unrecognized|Unrecognized/i);
     expect(parseSettings({ loanNumbers: ['18761234567'] }, 'x').loanNumbers).toEqual(['18761234567']);
   });

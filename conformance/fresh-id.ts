@@ -16,7 +16,12 @@ const ATTEMPTS = 20;
  * through the status endpoint only when the id is shorter than FRESH_CHECK_BELOW). The spec names no "not found" code,
  * so any other answer counts as unknown to the target. Throws IdsExhausted when no such id was found.
  */
-export async function freshCorrelationId(ctx: Pick<CaseContext, 'correlationId' | 'call'>, version: ApiVersion, length: number, chars?: IdClass): Promise<string> {
+export async function freshCorrelationId(
+  ctx: Pick<CaseContext, 'correlationId' | 'call'>,
+  version: ApiVersion,
+  length: number,
+  chars?: IdClass,
+): Promise<string> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const id = ctx.correlationId(length, chars);
     if (length === 0 || length >= FRESH_CHECK_BELOW) return id;

@@ -38,23 +38,23 @@ const UNPRICED: ScenarioCase = {
 
 /** Each case run as a scenario inside its own async context, so the transport can tell which case sent a request. */
 function traced(cases: readonly ConformanceCase[], store: AsyncLocalStorage<string>): ConformanceCase[] {
-  return cases.map(
-    (c): ConformanceCase => ({
-      ...c,
-      kind: 'scenario',
-      scenario: (ctx) =>
-        store.run(c.id, async () => {
-          if (c.kind === 'scenario') return c.scenario(ctx);
-          const exchange = await ctx.call(c.operationId, await c.input(await ctx.fixtures(), ctx), { credentials: c.credentials ?? 'valid' });
-          for (const check of c.expect) ctx.check(check, exchange);
-        }),
-    }),
-  );
+  return cases.map((c): ConformanceCase => ({
+    ...c,
+    kind: 'scenario',
+    scenario: (ctx) =>
+      store.run(c.id, async () => {
+        if (c.kind === 'scenario') return c.scenario(ctx);
+        const exchange = await ctx.call(c.operationId, await c.input(await ctx.fixtures(), ctx), { credentials: c.credentials ?? 'valid' });
+        for (const check of c.expect) ctx.check(check, exchange);
+      }),
+  }));
 }
 
 /** Cases whose charges exceed what the plan priced for them (a case the plan ignores is priced at nothing). */
 function overspent(spent: ReadonlyMap<string, number>, priced: ReadonlyMap<string, number>): string[] {
-  return [...spent].filter(([id, amount]) => amount > (priced.get(id) ?? 0) + 1e-6).map(([id, amount]) => `${id}: spent ${amount.toFixed(2)}, priced ${(priced.get(id) ?? 0).toFixed(2)}`);
+  return [...spent]
+    .filter(([id, amount]) => amount > (priced.get(id) ?? 0) + 1e-6)
+    .map(([id, amount]) => `${id}: spent ${amount.toFixed(2)}, priced ${(priced.get(id) ?? 0).toFixed(2)}`);
 }
 
 describe('the money plan is a bound of what the run spends, case by case', () => {
@@ -67,7 +67,10 @@ describe('the money plan is a bound of what the run spends, case by case', () =>
   beforeAll(async () => {
     sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: TIME_SCALE, profile: 'faithful' });
     const config = sandboxTargetConfig(sandbox.url, TIME_SCALE);
-    const settings = mergeSettings(DEFAULT_SETTINGS, { loanNumbers: [...sandbox.app.data.samples.loanNumbers], minRequestTimeoutMs: 30_000 });
+    const settings = mergeSettings(DEFAULT_SETTINGS, {
+      loanNumbers: [...sandbox.app.data.samples.loanNumbers],
+      minRequestTimeoutMs: 30_000,
+    });
     const gen = { seed: 31, budget: DEFAULT_GEN_BUDGET };
     const cases = [...planWithGen({ api: 'both' }, gen), UNPRICED];
     const store = new AsyncLocalStorage<string>();
@@ -77,7 +80,10 @@ describe('the money plan is a bound of what the run spends, case by case', () =>
       ...base,
       transport: {
         send: (built: Parameters<typeof base.transport.send>[0], options: Parameters<typeof base.transport.send>[1]) => {
-          const correlationId = getOperation(built.operationId).charges && built.body !== undefined ? (JSON.parse(built.body) as { correlationId?: unknown }).correlationId : undefined;
+          const correlationId =
+            getOperation(built.operationId).charges && built.body !== undefined
+              ? (JSON.parse(built.body) as { correlationId?: unknown }).correlationId
+              : undefined;
           if (typeof correlationId === 'string') sentBy.set(correlationId, store.getStore() ?? '?');
           return base.transport.send(built, options);
         },
@@ -85,14 +91,20 @@ describe('the money plan is a bound of what the run spends, case by case', () =>
     };
     const before = sandbox.app.store.availableFunds;
     try {
-      result = await runCases(traced(cases, store), { target, settings, timing: timingFor(config, settings), mapping: DEFAULT_FIELD_MAPPING });
+      result = await runCases(traced(cases, store), {
+        target,
+        settings,
+        timing: timingFor(config, settings),
+        mapping: DEFAULT_FIELD_MAPPING,
+      });
     } finally {
       await target.close();
     }
     delta = before - sandbox.app.store.availableFunds;
     // What each case really spent: the charged amount of its succeeded transactions, as the sandbox stored them.
     for (const [correlationId, caseId] of sentBy) {
-      const final = sandbox.app.store.byCorrelationId(correlationId)?.result as { responseCode?: string; payLoad?: { invoiceAmount?: number } } | undefined;
+      const final = sandbox.app.store.byCorrelationId(correlationId)?.result as
+        { responseCode?: string; payLoad?: { invoiceAmount?: number } } | undefined;
       if (final?.responseCode === '000') spent.set(caseId, (spent.get(caseId) ?? 0) + Number(final.payLoad?.invoiceAmount));
     }
     // What the plan priced for each case, from the same catalog reads as every command's funds check.
@@ -101,7 +113,10 @@ describe('the money plan is a bound of what the run spends, case by case', () =>
       const prices = (await readPriceBook(client, DEFAULT_FIELD_MAPPING)).book;
       const skusOf = await readSkusOf(client, DEFAULT_FIELD_MAPPING);
       for (const line of conformanceFundsLines(cases, settings, gen)) {
-        priced.set(line.what, (priced.get(line.what) ?? 0) + pricePlan({ what: line.what, lines: [line], unbounded: [] }, skusOf, prices, 'USD').worst);
+        priced.set(
+          line.what,
+          (priced.get(line.what) ?? 0) + pricePlan({ what: line.what, lines: [line], unbounded: [] }, skusOf, prices, 'USD').worst,
+        );
       }
     } finally {
       await client.close();

@@ -35,7 +35,17 @@ const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ 
  * A failing GEN property shrinks with more requests (bounded by its time limit, not by count): not counted.
  */
 const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined) => Need[]]> = [
-  [/^POLL-MIXED-/, (s) => [{ purposes: ['transaction.topup'], count: s.pollLoadTransactions, amount: 'smallest', elastic: { part: POLL_TOPUPS, count: (n) => n } }]],
+  [
+    /^POLL-MIXED-/,
+    (s) => [
+      {
+        purposes: ['transaction.topup'],
+        count: s.pollLoadTransactions,
+        amount: 'smallest',
+        elastic: { part: POLL_TOPUPS, count: (n) => n },
+      },
+    ],
+  ],
   // Each charging write within its quota of the case (cut with the GEN charging budget), among its category's cheapest SKUs.
   [
     /^GEN-MONEY-SEQUENCE-/,
@@ -52,7 +62,14 @@ const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSett
   // GEN-AUTH: the top-up's right credentials charge once a run; the status check reads a top-up it made first.
   [
     /^GEN-AUTH-v[12]\.transaction\.topup$/,
-    (_s, gen) => [{ purposes: ['transaction.topup'], count: gen === undefined ? 0 : chargingRuns(gen), amount: 'smallest', elastic: { part: GEN_CHARGING, count: (runs) => runs } }],
+    (_s, gen) => [
+      {
+        purposes: ['transaction.topup'],
+        count: gen === undefined ? 0 : chargingRuns(gen),
+        amount: 'smallest',
+        elastic: { part: GEN_CHARGING, count: (runs) => runs },
+      },
+    ],
   ],
   [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
   // A bound itself, a face value amount, a loan on top of the face value: up to the SKU's highest price.
@@ -80,7 +97,14 @@ function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): 
   const op = OPERATIONS.find((o) => o.charges && o.version === testCase.api && genWriteId(o, 'VALID') === testCase.id);
   if (op === undefined || gen === undefined) return [];
   const amount: PlannedAmount = spendsCheaply(op) ? { cheapest: GEN_MONEY_SKUS } : 'near-smallest';
-  return [{ purposes: [op.purpose], count: validRuns(gen, op), amount, elastic: { part: GEN_CHARGING, count: (runs) => validRuns({ ...gen, chargingRuns: runs }, op) } }];
+  return [
+    {
+      purposes: [op.purpose],
+      count: validRuns(gen, op),
+      amount,
+      elastic: { part: GEN_CHARGING, count: (runs) => validRuns({ ...gen, chargingRuns: runs }, op) },
+    },
+  ];
 }
 
 /** TRG-<key>-<V>: the write whose trigger row it checks, once. */
@@ -100,22 +124,48 @@ export function caseNeeds(testCase: ConformanceCase, settings: ConformanceSettin
 }
 
 /** The run's plan: one line per case that charges, in the case's version. */
-export function conformanceFundsLines(cases: readonly ConformanceCase[], settings: ConformanceSettings, gen: GenOptions | undefined): FundsLine[] {
+export function conformanceFundsLines(
+  cases: readonly ConformanceCase[],
+  settings: ConformanceSettings,
+  gen: GenOptions | undefined,
+): FundsLine[] {
   return cases.flatMap((c) =>
     caseNeeds(c, settings, gen)
       .filter((need) => need.count > 0)
-      .map((need) => ({ operations: need.purposes.map((p) => write(c.api, p)), count: need.count, amount: need.amount, what: c.id, ...(need.elastic === undefined ? {} : { elastic: need.elastic }) })),
+      .map((need) => ({
+        operations: need.purposes.map((p) => write(c.api, p)),
+        count: need.count,
+        amount: need.amount,
+        what: c.id,
+        ...(need.elastic === undefined ? {} : { elastic: need.elastic }),
+      })),
   );
 }
 
 /** The conformance plan of a command ("conformance", "gate"): its elastic parts, and what a smaller one is, in words. */
-export function conformanceFundsPlan(what: string, cases: readonly ConformanceCase[], settings: ConformanceSettings, gen: GenOptions | undefined): FundsPlan {
+export function conformanceFundsPlan(
+  what: string,
+  cases: readonly ConformanceCase[],
+  settings: ConformanceSettings,
+  gen: GenOptions | undefined,
+): FundsPlan {
   const timeBound = gen !== undefined && gen.budget.runs >= 100_000;
   const lines = conformanceFundsLines(cases, settings, gen).filter((line) => !(timeBound && line.what.startsWith('GEN-')));
   const has = (part: string): boolean => lines.some((l) => l.elastic?.part === part);
   const elastic: ElasticPart[] = [
-    ...(gen !== undefined && has(GEN_CHARGING) ? [{ part: GEN_CHARGING, full: chargingRuns(gen), min: 1, unit: 'runs per charging property' }] : []),
-    ...(has(POLL_TOPUPS) ? [{ part: POLL_TOPUPS, full: settings.pollLoadTransactions, min: Math.min(POLL_MIN, settings.pollLoadTransactions), unit: 'top-ups per version' }] : []),
+    ...(gen !== undefined && has(GEN_CHARGING)
+      ? [{ part: GEN_CHARGING, full: chargingRuns(gen), min: 1, unit: 'runs per charging property' }]
+      : []),
+    ...(has(POLL_TOPUPS)
+      ? [
+          {
+            part: POLL_TOPUPS,
+            full: settings.pollLoadTransactions,
+            min: Math.min(POLL_MIN, settings.pollLoadTransactions),
+            unit: 'top-ups per version',
+          },
+        ]
+      : []),
   ];
   return {
     what,
@@ -127,7 +177,11 @@ export function conformanceFundsPlan(what: string, cases: readonly ConformanceCa
 }
 
 /** The GEN options and settings of a plan the wallet fitted (ledger/funds.ts fitPlan values): what the run executes. */
-export function fittedRun(values: ReadonlyMap<string, number>, gen: GenOptions | undefined, settings: ConformanceSettings): { gen: GenOptions | undefined; settings: ConformanceSettings } {
+export function fittedRun(
+  values: ReadonlyMap<string, number>,
+  gen: GenOptions | undefined,
+  settings: ConformanceSettings,
+): { gen: GenOptions | undefined; settings: ConformanceSettings } {
   const runs = values.get(GEN_CHARGING);
   const poll = values.get(POLL_TOPUPS);
   return {

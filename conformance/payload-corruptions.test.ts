@@ -8,10 +8,14 @@ import { ALL_CASES } from './plan.ts';
 import { runPlanAgainst } from './proof/profile-run.ts';
 
 /** Every successful answer of the operation corrupted: whichever case reads it meets the corruption. */
-const always = (profile: CorruptionProfile): SandboxProfile => ({ ...profile, corruptions: profile.corruptions.map((c) => ({ ...c, rate: 1 })) });
+const always = (profile: CorruptionProfile): SandboxProfile => ({
+  ...profile,
+  corruptions: profile.corruptions.map((c) => ({ ...c, rate: 1 })),
+});
 
 /** The cases named after the corrupted operation (ENV-<id>, AUTH-*-<id>): a small part of the plan that calls it. */
-const casesOf = (profile: CorruptionProfile) => ALL_CASES.filter((c) => profile.corruptions[0].operations.some((op) => c.id.endsWith(`-${op}`)));
+const casesOf = (profile: CorruptionProfile) =>
+  ALL_CASES.filter((c) => profile.corruptions[0].operations.some((op) => c.id.endsWith(`-${op}`)));
 
 /**
  * How the failure names what broke: the JSON path for the payload rules; the envelope invariants name the field

@@ -26,7 +26,11 @@ describe('conformance plan', () => {
   test('every group of the requirement has cases', () => {
     // GEN's cases are generated per seed and budget (conformance/gen/): the plan the command and the gate run.
     const planned = planWithGen({}, { seed: 1, budget: DEFAULT_GEN_BUDGET });
-    for (const group of CASE_GROUPS) expect(planned.some((c) => c.group === group), group).toBe(true);
+    for (const group of CASE_GROUPS)
+      expect(
+        planned.some((c) => c.group === group),
+        group,
+      ).toBe(true);
   });
 
   test('AUTH covers every operation twice (no credentials, wrong ones); ENV every operation once', () => {
@@ -52,7 +56,8 @@ describe('conformance plan', () => {
   });
 
   test('PAGE, balance-sensitive cases and the POLL load', () => {
-    for (const id of ['PAGE-DEFAULT-100', 'PAGE-SIZE-0', 'PAGE-SIZE-1', 'PAGE-SIZE-100', 'PAGE-SIZE-101', 'PAGE-WALK']) expect(ids).toContain(id);
+    for (const id of ['PAGE-DEFAULT-100', 'PAGE-SIZE-0', 'PAGE-SIZE-1', 'PAGE-SIZE-100', 'PAGE-SIZE-101', 'PAGE-WALK'])
+      expect(ids).toContain(id);
     for (const c of ALL_CASES.filter((x) => x.group === 'BAL')) expect(c.exclusive, c.id).toBe(true);
     expect(DEFAULT_SETTINGS.pollLoadTransactions).toBeGreaterThanOrEqual(50);
   });
@@ -62,9 +67,15 @@ describe('conformance plan', () => {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
       const text = readFileSync(dir + file, 'utf8');
       const literals = [...text.matchAll(/skuId['"]?\s*[:=]\s*(\d+)/gi)].map((m) => m[1]);
-      expect(literals.filter((n) => n !== '193'), file).toEqual([]);
+      expect(
+        literals.filter((n) => n !== '193'),
+        file,
+      ).toEqual([]);
       const constants = [...text.matchAll(/SKU_ID\s*=\s*(\d+)/g)].map((m) => m[1]);
-      expect(constants.filter((n) => n !== '193'), file).toEqual([]);
+      expect(
+        constants.filter((n) => n !== '193'),
+        file,
+      ).toEqual([]);
     }
   });
 

@@ -55,7 +55,10 @@ export function compileGrep(pattern: string | undefined): RegExp | undefined {
   try {
     return new RegExp(pattern, 'i');
   } catch (error) {
-    throw new HarnessError('GH_ERR_USAGE', `--grep: not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    throw new HarnessError(
+      'GH_ERR_USAGE',
+      `--grep: not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

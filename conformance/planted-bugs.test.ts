@@ -28,7 +28,10 @@ describe('planted-bug profiles (data)', () => {
       expect(bug.rule.length, `${profile.name}: rule`).toBeGreaterThan(20);
       expect(bug.specSection.length, `${profile.name}: specSection`).toBeGreaterThan(3);
       expect(bug.expectedFailingCases.length, `${profile.name}: expectedFailingCases`).toBeGreaterThan(0);
-      expect(bug.expectedFailingCases.filter((id) => !CASE_IDS.has(id)), `${profile.name}: unknown case ids`).toEqual([]);
+      expect(
+        bug.expectedFailingCases.filter((id) => !CASE_IDS.has(id)),
+        `${profile.name}: unknown case ids`,
+      ).toEqual([]);
       expect(new Set(bug.expectedFailingCases).size, `${profile.name}: a case id listed twice`).toBe(bug.expectedFailingCases.length);
       expect(profile.behaviour !== undefined || profile.hooks !== undefined, `${profile.name}: changes nothing`).toBe(true);
     }
@@ -58,7 +61,8 @@ describe('planted-bug profiles (data)', () => {
     expect(new Set(PLANTED_BUG_PROFILES.map((p) => p.plantedBug!.rule)).size).toBeGreaterThanOrEqual(15);
     const groups = new Set([...PROVEN].map((id) => ALL_CASES.find((c) => c.id === id)?.group));
     // GEN is not in the hand-written plan: its proof is conformance/gen/gen-proof.test.ts (GEN_BUG_PROFILES).
-    for (const group of CASE_GROUPS.filter((g) => g !== 'GEN')) expect(groups.has(group), `no planted bug makes a ${group} case fail`).toBe(true);
+    for (const group of CASE_GROUPS.filter((g) => g !== 'GEN'))
+      expect(groups.has(group), `no planted bug makes a ${group} case fail`).toBe(true);
   });
 });
 
@@ -75,7 +79,8 @@ describe.concurrent('the suite against each profile', () => {
   const done = (): void => {
     finished += 1;
     // Reported, not asserted: speed targets belong in benchmarks, not in timed tests.
-    if (finished === names.length) process.stderr.write(`planted-bug meta-test: ${names.length} profiles, ${CASE_IDS.size} cases each, in ${Date.now() - started} ms\n`);
+    if (finished === names.length)
+      process.stderr.write(`planted-bug meta-test: ${names.length} profiles, ${CASE_IDS.size} cases each, in ${Date.now() - started} ms\n`);
   };
 
   test('faithful: every case passes, none skipped', async () => {
@@ -87,11 +92,17 @@ describe.concurrent('the suite against each profile', () => {
   for (const profile of PLANTED_BUG_PROFILES) {
     test(`${profile.name}: fails exactly ${profile.plantedBug!.expectedFailingCases.length} expected case(s)`, async () => {
       const outcome = await outcomeOf(profile.name).finally(done);
-      const failed = outcome.cases.filter((c) => c.status === 'failed').map((c) => c.id).sort();
+      const failed = outcome.cases
+        .filter((c) => c.status === 'failed')
+        .map((c) => c.id)
+        .sort();
       const expected = [...profile.plantedBug!.expectedFailingCases].sort();
       const unexpected = failed.filter((id) => !expected.includes(id));
       const missed = expected.filter((id) => !failed.includes(id));
-      expect({ unexpected, missed }, `${profile.name}\n${explain(outcome, [...unexpected, ...missed])}`).toEqual({ unexpected: [], missed: [] });
+      expect({ unexpected, missed }, `${profile.name}\n${explain(outcome, [...unexpected, ...missed])}`).toEqual({
+        unexpected: [],
+        missed: [],
+      });
       const skipped = outcome.cases.filter((c) => c.status === 'skipped').map((c) => c.id);
       expect(skipped, `${profile.name}: skipped cases\n${explain(outcome, skipped)}`).toEqual([]);
     }, 300_000);

@@ -32,7 +32,11 @@ function result(id: string, group: CaseResult['group'], status: CaseStatus): Cas
 function drive(tty: boolean): string {
   let text = '';
   let clock = Date.UTC(2026, 10, 22, 14, 0, 0);
-  const display = createProgress({ stream: { write: (chunk: string) => (text += chunk), isTTY: tty, columns: 200 }, now: () => clock, redrawMs: 0 });
+  const display = createProgress({
+    stream: { write: (chunk: string) => (text += chunk), isTTY: tty, columns: 200 },
+    now: () => clock,
+    redrawMs: 0,
+  });
   const progress = conformanceProgress(display, {
     groups: new Map([
       ['AUTH', 1],
@@ -73,7 +77,9 @@ describe('conformance progress', () => {
 
   it('a terminal: a live task with groups done/total and the longest status poll; failures stay above it', () => {
     const text = drive(true);
-    expect(text).toContain('conformance  ██████████░░░░░░░░░░ 1/2 groups  4.0 s  cases 2/3 · 1 failed · concurrent phase · 1 status poll waiting (longest: TRG-666666-V2, 3 s)');
+    expect(text).toContain(
+      'conformance  ██████████░░░░░░░░░░ 1/2 groups  4.0 s  cases 2/3 · 1 failed · concurrent phase · 1 status poll waiting (longest: TRG-666666-V2, 3 s)',
+    );
     expect(text).toContain('conformance: FAIL TRG-510-V2 (12 ms)\n');
     expect(text).not.toContain('PASS AUTH-NONE-x');
     expect(text).toContain('✗ conformance: FAILED (2/2 groups) in 4.0 s — 3 cases, 1 failed, 1 skipped\n');

@@ -43,7 +43,10 @@ export function conformanceProgress(progress: Progress, options: ConformanceProg
     if (polls.size === 0) return '';
     let oldest: { caseId: string; since: number } | undefined;
     for (const p of polls.values()) if (oldest === undefined || p.since < oldest.since) oldest = p;
-    const who = oldest === undefined ? '' : ` (longest: ${oldest.caseId === '' ? 'drain' : oldest.caseId}, ${((now() - oldest.since) / 1000).toFixed(0)} s)`;
+    const who =
+      oldest === undefined
+        ? ''
+        : ` (longest: ${oldest.caseId === '' ? 'drain' : oldest.caseId}, ${((now() - oldest.since) / 1000).toFixed(0)} s)`;
     return `${plural(polls.size, 'status poll')} waiting${who}`;
   };
   const refresh = (): void => {
@@ -78,7 +81,9 @@ export function conformanceProgress(progress: Progress, options: ConformanceProg
         case 'drain-end': {
           const n = event.report.unresolved.length;
           phase = 'exclusive phase';
-          progress.line(`conformance: drain done in ${(event.report.waitedMs / 1000).toFixed(1)} s${n > 0 ? `, ${n} still not final (reported, not verified)` : ''}`);
+          progress.line(
+            `conformance: drain done in ${(event.report.waitedMs / 1000).toFixed(1)} s${n > 0 ? `, ${n} still not final (reported, not verified)` : ''}`,
+          );
           break;
         }
         case 'case-start':

@@ -12,7 +12,9 @@ export function formatFailure(failure: Failure, indent = '  '): string {
   if (failure.request !== undefined) {
     const r = failure.request;
     lines.push(`${indent}  request:  ${r.method} ${r.url}`);
-    const headers = Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`).join('; ');
+    const headers = Object.entries(r.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ');
     if (headers !== '') lines.push(`${indent}            ${headers}`);
     if (r.body !== undefined) lines.push(`${indent}            ${JSON.stringify(r.body)}`);
   }

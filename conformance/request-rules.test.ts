@@ -9,7 +9,17 @@ import { discoverFixtures, type Fixtures } from '../target/fixtures.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { toGatewayResponse } from '../api/envelope.ts';
 import { buildRequest } from '../api/request-builder.ts';
-import { REQ_RULES, bodyFacts, categoryCaseIds, categoryName, categoryOfSkuRule, formatRow, reqCaseIds, reqFields, writeOperations } from './request-rules.ts';
+import {
+  REQ_RULES,
+  bodyFacts,
+  categoryCaseIds,
+  categoryName,
+  categoryOfSkuRule,
+  formatRow,
+  reqCaseIds,
+  reqFields,
+  writeOperations,
+} from './request-rules.ts';
 import { DEFAULT_SETTINGS } from '../target/settings.ts';
 import type { CaseContext } from './types.ts';
 
@@ -44,7 +54,8 @@ describe('body facts from the schemas', () => {
     for (const { op, facts } of writeOperations()) {
       const rule = op.inputs?.body ?? {};
       for (const field of facts.required) if (rule[field] === undefined) problems.push(`${op.id}: required '${field}' has no source`);
-      for (const field of Object.keys(rule)) if (!facts.properties.includes(field)) problems.push(`${op.id}: '${field}' is not a field of the ${facts.table}`);
+      for (const field of Object.keys(rule))
+        if (!facts.properties.includes(field)) problems.push(`${op.id}: '${field}' is not a field of the ${facts.table}`);
       const category = op.inputs?.sku?.category;
       const expected = facts.skuCategory === undefined ? 'any' : categoryName(facts.skuCategory);
       if (category !== expected) problems.push(`${op.id}: the rule takes a ${String(category)} SKU, the schema says ${String(expected)}`);
@@ -58,7 +69,8 @@ describe('body facts from the schemas', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const op of writes) {
       const facts = bodyFacts(op.requestBody as RequestBodyName);
-      for (const rule of REQ_RULES) expect(ids.includes(`REQ-${rule}-${op.id}`), `REQ-${rule}-${op.id}`).toBe(reqFields(rule, facts).length > 0);
+      for (const rule of REQ_RULES)
+        expect(ids.includes(`REQ-${rule}-${op.id}`), `REQ-${rule}-${op.id}`).toBe(reqFields(rule, facts).length > 0);
     }
     expect(ids).not.toContain('REQ-CORR-NUMBER-v2.transaction.estimated-cost');
     expect(categoryCaseIds()).toHaveLength(writes.filter((op) => op.requestBody !== 'estimated-cost').length);
@@ -73,8 +85,18 @@ describe('valid bodies derived from the schemas', () => {
       const connection = { baseUrl: 'http://sandbox', user: 'user', password: 'pass' };
       const read = async (operationId: string, input: Parameters<typeof buildRequest>[1]) => {
         const built = buildRequest(operationId, input, connection);
-        const res = await app.fastify.inject({ method: built.method, url: built.url.replace('http://sandbox', ''), headers: built.headers });
-        return toGatewayResponse({ operationId, httpStatus: res.statusCode, bodyText: res.body, timedOut: false, timings: { startedAt: 0, totalMs: 0 } });
+        const res = await app.fastify.inject({
+          method: built.method,
+          url: built.url.replace('http://sandbox', ''),
+          headers: built.headers,
+        });
+        return toGatewayResponse({
+          operationId,
+          httpStatus: res.statusCode,
+          bodyText: res.body,
+          timedOut: false,
+          timings: { startedAt: 0, totalMs: 0 },
+        });
       };
       const discovered = await discoverFixtures({ read, mapping: DEFAULT_FIELD_MAPPING, settings: DEFAULT_SETTINGS });
       await app.close();

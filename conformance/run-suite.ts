@@ -43,7 +43,10 @@ export interface SuiteRequest {
    * The cases and settings of the plan as the wallet fitted it (each elastic part of `funds` at its value: GEN's
    * charging runs, the POLL top-ups); absent: `cases` and `settings` as given.
    */
-  readonly fitted?: (values: ReadonlyMap<string, number>) => { readonly cases: readonly ConformanceCase[]; readonly settings: ConformanceSettings };
+  readonly fitted?: (values: ReadonlyMap<string, number>) => {
+    readonly cases: readonly ConformanceCase[];
+    readonly settings: ConformanceSettings;
+  };
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
@@ -101,19 +104,36 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
         const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
         if (request.stop?.aborted !== true && !silent) throw error;
         const reason = silent ? (error as Error).message : 'interrupted during the funds check';
-        return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${reason}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+        return {
+          kind: 'unusable',
+          reason: `${redactUrl(config.baseUrl)}: ${reason}`,
+          startedAt: checkedAt,
+          durationMs: Date.now() - checkedAt,
+        };
       }
     }
     const { cases, settings } = money !== undefined && request.fitted !== undefined ? request.fitted(money.values) : request;
     const timing = timingFor(config, settings);
     const learning = request.learning;
-    const env = { target, settings, timing, mapping: learning?.mapping ?? config.fieldMapping, giftcardCursor: giftcardCursorOf(config), ...(learning === undefined ? {} : { learning }) };
+    const env = {
+      target,
+      settings,
+      timing,
+      mapping: learning?.mapping ?? config.fieldMapping,
+      giftcardCursor: giftcardCursorOf(config),
+      ...(learning === undefined ? {} : { learning }),
+    };
     let fixtures;
     try {
       fixtures = await discoverCatalogFirst({ ...env, ...(request.stop === undefined ? {} : { stop: request.stop }) });
     } catch (error) {
       if (!(error instanceof DiscoveryError)) throw error;
-      return { kind: 'unusable', reason: `${redactUrl(config.baseUrl)}: ${error.message}`, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+      return {
+        kind: 'unusable',
+        reason: `${redactUrl(config.baseUrl)}: ${error.message}`,
+        startedAt: checkedAt,
+        durationMs: Date.now() - checkedAt,
+      };
     }
     if (request.announce !== undefined) request.progress.line(request.announce);
     const groups = new Map<string, number>();

@@ -14,10 +14,18 @@ import type { CaseContext, ConformanceCase } from './types.ts';
 const PASSWORD = 'pw-Secret-123';
 
 function envelope(operationId: string, body: unknown, httpStatus = 200): GatewayResponse {
-  return toGatewayResponse({ operationId, httpStatus, bodyText: JSON.stringify(body), timedOut: false, timings: { startedAt: Date.now(), totalMs: 1 } });
+  return toGatewayResponse({
+    operationId,
+    httpStatus,
+    bodyText: JSON.stringify(body),
+    timedOut: false,
+    timings: { startedAt: Date.now(), totalMs: 1 },
+  });
 }
 
-function fakeTarget(answer: (built: BuiltRequest) => GatewayResponse | Promise<GatewayResponse>): ConformanceTarget & { sent: BuiltRequest[] } {
+function fakeTarget(
+  answer: (built: BuiltRequest) => GatewayResponse | Promise<GatewayResponse>,
+): ConformanceTarget & { sent: BuiltRequest[] } {
   const sent: BuiltRequest[] = [];
   return {
     label: 'http://fake',
@@ -35,15 +43,27 @@ function fakeTarget(answer: (built: BuiltRequest) => GatewayResponse | Promise<G
 }
 
 function timedOut(operationId: string): GatewayResponse {
-  return toGatewayResponse({ operationId, timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: 'response timeout' }, timings: { startedAt: Date.now(), totalMs: 1 } });
+  return toGatewayResponse({
+    operationId,
+    timedOut: true,
+    transportError: { code: 'GH_ERR_TIMEOUT', message: 'response timeout' },
+    timings: { startedAt: Date.now(), totalMs: 1 },
+  });
 }
 
-const ok = (built: BuiltRequest) => envelope(built.operationId, { responseCode: '000', responseMessage: null, payLoad: built.method === 'POST' ? {} : [] });
+const ok = (built: BuiltRequest) =>
+  envelope(built.operationId, { responseCode: '000', responseMessage: null, payLoad: built.method === 'POST' ? {} : [] });
 
 function env(target: ConformanceTarget, overrides: Partial<Parameters<typeof runCases>[1]> = {}, timeScale = 0.001) {
   const settings = mergeSettings(DEFAULT_SETTINGS, { concurrency: 3 });
   // Scale 0.001 and no slack: poll interval 5 ms, poll deadline 180 ms, service-side timeout 120 ms.
-  return { target, settings, timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale, pollSlackMs: 0 }), mapping: DEFAULT_FIELD_MAPPING, ...overrides };
+  return {
+    target,
+    settings,
+    timing: computeTiming({ ...DEFAULT_TIMING_INPUT, timeScale, pollSlackMs: 0 }),
+    mapping: DEFAULT_FIELD_MAPPING,
+    ...overrides,
+  };
 }
 
 /**
@@ -60,12 +80,24 @@ function topupLeftOpen(id: string): ConformanceCase {
 }
 
 function scenario(id: string, body: (ctx: CaseContext) => Promise<void>, extra: Partial<ConformanceCase> = {}): ConformanceCase {
-  return { kind: 'scenario', id, group: 'ENV', title: id, specSection: 'S', rule: 'R', api: 'v2', scenario: body, ...extra } as ConformanceCase;
+  return {
+    kind: 'scenario',
+    id,
+    group: 'ENV',
+    title: id,
+    specSection: 'S',
+    rule: 'R',
+    api: 'v2',
+    scenario: body,
+    ...extra,
+  } as ConformanceCase;
 }
 
 describe('runCases', () => {
   test('every response passes the envelope invariants, even when the case checks nothing', async () => {
-    const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: { leaked: true } }));
+    const target = fakeTarget((b) =>
+      envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: { leaked: true } }),
+    );
     const result = await runCases([scenario('ENV-X', async (ctx) => void (await ctx.call('v2.account.balance', {})))], env(target));
     expect(result.cases[0]?.status).toBe('failed');
     expect(result.cases[0]?.failures.map((f) => f.check)).toEqual(['payload-null-unless-000']);
@@ -73,7 +105,18 @@ describe('runCases', () => {
 
   test('request cases run their expectation checks', async () => {
     const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '003', responseMessage: 'bad', payLoad: null }));
-    const c: ConformanceCase = { kind: 'request', id: 'PAGE-X', group: 'PAGE', title: 't', specSection: 's', rule: 'r', api: 'v2', operationId: 'v2.account.balance', input: () => ({}), expect: [successful] };
+    const c: ConformanceCase = {
+      kind: 'request',
+      id: 'PAGE-X',
+      group: 'PAGE',
+      title: 't',
+      specSection: 's',
+      rule: 'r',
+      api: 'v2',
+      operationId: 'v2.account.balance',
+      input: () => ({}),
+      expect: [successful],
+    };
     // Request cases need fixtures: the fake answers the catalog reads with a failure, so discovery fails the case.
     const result = await runCases([c], env(target));
     expect(result.cases[0]?.failures[0]?.check).toBe('fixture-discovery');
@@ -126,7 +169,10 @@ describe('runCases', () => {
   test('a throwing case fails with case-error; a hanging case fails with case-timeout', async () => {
     const target = fakeTarget(ok);
     const result = await runCases(
-      [scenario('X-1', async () => Promise.reject(new Error(`boom with ${PASSWORD}`))), scenario('X-2', () => new Promise<void>(() => undefined))],
+      [
+        scenario('X-1', async () => Promise.reject(new Error(`boom with ${PASSWORD}`))),
+        scenario('X-2', () => new Promise<void>(() => undefined)),
+      ],
       env(target, { caseTimeoutMs: 50 }),
     );
     expect(result.cases.map((c) => c.failures[0]?.check)).toEqual(['case-error', 'case-timeout']);
@@ -175,10 +221,18 @@ describe('runCases', () => {
     let calls = 0;
     const target = fakeTarget((b) => {
       calls += 1;
-      return envelope(b.operationId, calls < 3 ? { responseCode: '852', responseMessage: 'in progress', payLoad: null } : { responseCode: '000', responseMessage: null, payLoad: {} });
+      return envelope(
+        b.operationId,
+        calls < 3
+          ? { responseCode: '852', responseMessage: 'in progress', payLoad: null }
+          : { responseCode: '000', responseMessage: null, payLoad: {} },
+      );
     });
     let seen: unknown;
-    const result = await runCases([scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target, {}, POLLS_IN_TIME));
+    const result = await runCases(
+      [scenario('P-1', async (ctx) => void (seen = await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))],
+      env(target, {}, POLLS_IN_TIME),
+    );
     expect(seen).toMatchObject({ final: true, outcome: 'Successful', responseCode: '000', attempts: 3 });
     expect(result.cases[0]?.status).toBe('passed');
   });
@@ -198,7 +252,10 @@ describe('runCases', () => {
       return ok(b);
     });
     const events: string[] = [];
-    const onProgress = (e: ProgressEvent): void => void (e.type === 'drain-start' || e.type === 'drain-end' || e.type === 'phase' ? events.push(e.type === 'phase' ? e.phase : e.type) : undefined);
+    const onProgress = (e: ProgressEvent): void =>
+      void (e.type === 'drain-start' || e.type === 'drain-end' || e.type === 'phase'
+        ? events.push(e.type === 'phase' ? e.phase : e.type)
+        : undefined);
     const result = await runCases(
       [topupLeftOpen('C-1'), scenario('E-1', async () => void log.push('exclusive case starts'), { exclusive: true })],
       env(target, { onProgress }, POLLS_IN_TIME),
@@ -238,7 +295,9 @@ describe('runCases', () => {
     });
     const result = await runCases([topupLeftOpen('C-1'), scenario('E-1', async () => undefined, { exclusive: true })], env(target));
     expect(seen.length).toBeGreaterThan(1);
-    expect(result.drain?.unresolved).toEqual([expect.objectContaining({ caseId: 'C-1', operationId: 'v2.transaction.topup', outcome: 'InProgress' })]);
+    expect(result.drain?.unresolved).toEqual([
+      expect.objectContaining({ caseId: 'C-1', operationId: 'v2.transaction.topup', outcome: 'InProgress' }),
+    ]);
     expect(result.cases.map((c) => c.status)).toEqual(['passed', 'passed']);
     expect(conformanceSection(result).verdict).toBe('incomplete');
   });
@@ -252,10 +311,14 @@ describe('runCases', () => {
         return timedOut(b.operationId);
       }
       // A wrong status answer: final at once, while the gateway may still charge until its service-side timeout.
-      if (b.operationId === 'v2.transaction.status') return envelope(b.operationId, { responseCode: '999', responseMessage: 'Internal error', payLoad: null });
+      if (b.operationId === 'v2.transaction.status')
+        return envelope(b.operationId, { responseCode: '999', responseMessage: 'Internal error', payLoad: null });
       return ok(b);
     });
-    const result = await runCases([topupLeftOpen('C-1'), scenario('E-1', async () => void (exclusiveAt = Date.now()), { exclusive: true })], env(target));
+    const result = await runCases(
+      [topupLeftOpen('C-1'), scenario('E-1', async () => void (exclusiveAt = Date.now()), { exclusive: true })],
+      env(target),
+    );
     // Scale 0.001: the service-side timeout is 120 ms after the submission.
     expect(exclusiveAt - sentAt).toBeGreaterThanOrEqual(120);
     expect(result.drain?.serviceTimeoutWaitMs).toBeGreaterThan(0);
@@ -263,14 +326,20 @@ describe('runCases', () => {
 
   test('drain: without exclusive cases after it, nothing waits for the service-side timeout', async () => {
     const target = fakeTarget((b) =>
-      b.operationId === 'v2.transaction.topup' ? timedOut(b.operationId) : envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }),
+      b.operationId === 'v2.transaction.topup'
+        ? timedOut(b.operationId)
+        : envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }),
     );
     const result = await runCases([topupLeftOpen('C-1')], env(target));
     expect(result.drain).toMatchObject({ pendingAtBoundary: 1, unresolved: [], serviceTimeoutWaitMs: 0 });
   });
 
   test('drain: a final answer to the submission itself needs no polling', async () => {
-    const target = fakeTarget((b) => (b.operationId === 'v2.transaction.topup' ? envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: null }) : ok(b)));
+    const target = fakeTarget((b) =>
+      b.operationId === 'v2.transaction.topup'
+        ? envelope(b.operationId, { responseCode: '510', responseMessage: 'out of stock', payLoad: null })
+        : ok(b),
+    );
     const result = await runCases([topupLeftOpen('C-1')], env(target));
     expect(target.sent.map((b) => b.operationId)).toEqual(['v2.transaction.topup']);
     expect(result.drain).toMatchObject({ submitted: 1, pendingAtBoundary: 0, unresolved: [] });
@@ -302,7 +371,10 @@ describe('runCases', () => {
   test('pollStatus reports its waits as progress events', async () => {
     const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }));
     const events: ProgressEvent[] = [];
-    await runCases([scenario('P-2', async (ctx) => void (await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))], env(target, { onProgress: (e) => events.push(e) }));
+    await runCases(
+      [scenario('P-2', async (ctx) => void (await ctx.pollStatus('v2', 'abc', { submittedAt: Date.now() })))],
+      env(target, { onProgress: (e) => events.push(e) }),
+    );
     expect(events.filter((e) => e.type === 'poll-start' || e.type === 'poll-end')).toEqual([
       { type: 'poll-start', caseId: 'P-2', correlationId: 'abc' },
       { type: 'poll-end', caseId: 'P-2', correlationId: 'abc' },
@@ -310,7 +382,9 @@ describe('runCases', () => {
   });
 
   test('duplicate case ids are refused', async () => {
-    await expect(runCases([scenario('D-1', async () => undefined), scenario('D-1', async () => undefined)], env(fakeTarget(ok)))).rejects.toThrow(/duplicate/);
+    await expect(
+      runCases([scenario('D-1', async () => undefined), scenario('D-1', async () => undefined)], env(fakeTarget(ok))),
+    ).rejects.toThrow(/duplicate/);
   });
 });
 
@@ -329,7 +403,10 @@ describe('runCases interrupted (a signal to the command)', () => {
       topupLeftOpen('A-4'),
       scenario('X-1', async (ctx) => void (await ctx.call('v2.catalog.countries', {})), { exclusive: true }),
     ];
-    const run = await runCases(cases, { ...env(target, { stop: stop.signal }), settings: mergeSettings(DEFAULT_SETTINGS, { concurrency: 1 }) });
+    const run = await runCases(cases, {
+      ...env(target, { stop: stop.signal }),
+      settings: mergeSettings(DEFAULT_SETTINGS, { concurrency: 1 }),
+    });
     expect(run.cases.map((c) => [c.id, c.status])).toEqual([
       ['A-1', 'passed'],
       ['A-2', 'passed'],
@@ -337,7 +414,9 @@ describe('runCases interrupted (a signal to the command)', () => {
       ['A-4', 'skipped'],
       ['X-1', 'skipped'],
     ]);
-    expect(run.cases.filter((c) => c.status === 'skipped').every((c) => c.skipReason === 'not run: the run was interrupted' && c.requests === 0)).toBe(true);
+    expect(
+      run.cases.filter((c) => c.status === 'skipped').every((c) => c.skipReason === 'not run: the run was interrupted' && c.requests === 0),
+    ).toBe(true);
     expect(target.sent).toHaveLength(2);
     expect(run.drain).toBeUndefined();
   });

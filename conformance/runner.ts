@@ -95,7 +95,11 @@ const NOT_RUN_SILENT = 'not run: the target went silent';
 const CASES_PHASE = 'conformance cases';
 
 /** The wallet balance through a case context, or undefined after handing `record` why it could not be read. */
-export async function readBalance(ctx: Pick<CaseContext, 'call' | 'caseId'>, version: ApiVersion, record: (failure: Failure) => void): Promise<number | undefined> {
+export async function readBalance(
+  ctx: Pick<CaseContext, 'call' | 'caseId'>,
+  version: ApiVersion,
+  record: (failure: Failure) => void,
+): Promise<number | undefined> {
   const exchange = await ctx.call(`${version}.account.balance`, {});
   const value = exchange.response.envelope?.payLoad;
   if (exchange.response.classification.outcome === 'Successful' && typeof value === 'number') return value;
@@ -139,7 +143,11 @@ class RunState {
   }
 
   statusPolicy(): { serviceTimeoutMs: number; notFoundCodes: readonly string[]; now: () => number } {
-    return { serviceTimeoutMs: this.env.timing.scaled(SERVICE_TIMEOUT_MS), notFoundCodes: this.env.target.notFoundCodes, now: () => Date.now() };
+    return {
+      serviceTimeoutMs: this.env.timing.scaled(SERVICE_TIMEOUT_MS),
+      notFoundCodes: this.env.target.notFoundCodes,
+      now: () => Date.now(),
+    };
   }
 
   /** A client core on the run's target; `hooks` see every request (transactions are tracked for every core). */
@@ -242,7 +250,8 @@ class RunState {
 
   getFixtures(read: (op: string, input: RequestInput) => Promise<GatewayResponse>): Promise<Fixtures> {
     const known = this.env.fixtures;
-    this.fixtures ??= known === undefined ? discoverFixtures({ read, mapping: this.env.mapping, settings: this.env.settings }) : Promise.resolve(known);
+    this.fixtures ??=
+      known === undefined ? discoverFixtures({ read, mapping: this.env.mapping, settings: this.env.settings }) : Promise.resolve(known);
     return this.fixtures;
   }
 }
@@ -267,7 +276,9 @@ class Context implements CaseContext {
     private readonly testCase: ConformanceCase,
   ) {
     const learning = run.env.learning;
-    if (learning !== undefined) this.resultValue = (request) => learning.resultValue({ ...request, probe: async (operationId, input) => (await this.call(operationId, input)).response });
+    if (learning !== undefined)
+      this.resultValue = (request) =>
+        learning.resultValue({ ...request, probe: async (operationId, input) => (await this.call(operationId, input)).response });
   }
 
   get caseId(): string {
@@ -303,10 +314,20 @@ class Context implements CaseContext {
       // A near-miss password can lock an agent out: the authentication space is a sandbox's only.
       throw new VariantUnavailable('varied credentials are never sent to production');
     }
-    const variant = typeof credentials === 'object' ? variantAuthorization(credentials, this.run.env.target.connection, this.settings.otherEnvironment) : undefined;
-    const core = this.core(typeof credentials === 'object' ? 'valid' : credentials, options.checkEnvelope !== false, options.timeoutMs === undefined);
-    const sent = credentials === 'none' ? { ...input, omitAuthorization: true } : variant === undefined ? input : { ...input, authorization: variant };
-    return core.call(operationId, sent, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs }).then((exchange) => this.run.toExchange(exchange));
+    const variant =
+      typeof credentials === 'object'
+        ? variantAuthorization(credentials, this.run.env.target.connection, this.settings.otherEnvironment)
+        : undefined;
+    const core = this.core(
+      typeof credentials === 'object' ? 'valid' : credentials,
+      options.checkEnvelope !== false,
+      options.timeoutMs === undefined,
+    );
+    const sent =
+      credentials === 'none' ? { ...input, omitAuthorization: true } : variant === undefined ? input : { ...input, authorization: variant };
+    return core
+      .call(operationId, sent, { responseTimeoutMs: options.timeoutMs ?? this.timing.requestTimeoutMs })
+      .then((exchange) => this.run.toExchange(exchange));
   }
 
   /** After a case timeout: nothing more of this case is sent (its pending work may still be running). */
@@ -357,7 +378,11 @@ class Context implements CaseContext {
     throw new SkipCase(reason);
   }
 
-  async pollStatus(version: ApiVersion, correlationId: string, options: { submittedAt: number; deadlineMs?: number }): Promise<PollOutcome> {
+  async pollStatus(
+    version: ApiVersion,
+    correlationId: string,
+    options: { submittedAt: number; deadlineMs?: number },
+  ): Promise<PollOutcome> {
     const progress = this.run.env.onProgress;
     progress?.({ type: 'poll-start', caseId: this.caseId, correlationId });
     let result;
@@ -448,7 +473,15 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
   }
   if (cutBySilence(run, ctx)) {
     // The target went silent while the case ran: what it saw says nothing of the gateway's rules.
-    return caseResult(testCase, { status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [], notes: ctx.notes, requests: ctx.requests, startedAt, durationMs: Date.now() - startedAt });
+    return caseResult(testCase, {
+      status: 'skipped',
+      skipReason: NOT_RUN_SILENT,
+      failures: [],
+      notes: ctx.notes,
+      requests: ctx.requests,
+      startedAt,
+      durationMs: Date.now() - startedAt,
+    });
   }
   const errors = ctx.failures.some((f) => f.severity === 'error');
   const status = errors ? 'failed' : skipReason !== undefined ? 'skipped' : 'passed';
@@ -465,11 +498,17 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
 
 /** The target went silent and this case saw it: a timed-out answer, or a request the silence watch refused to send. */
 function cutBySilence(run: RunState, ctx: Context): boolean {
-  return run.silence.silence() !== undefined && (ctx.timedOut || ctx.failures.some((f) => f.check === 'case-error' || f.check === 'case-timeout'));
+  return (
+    run.silence.silence() !== undefined &&
+    (ctx.timedOut || ctx.failures.some((f) => f.check === 'case-error' || f.check === 'case-timeout'))
+  );
 }
 
 /** A case's result: what the case is (from its definition) and how it went. */
-function caseResult(testCase: ConformanceCase, how: Pick<CaseResult, 'status' | 'skipReason' | 'failures' | 'notes' | 'requests' | 'startedAt' | 'durationMs'>): CaseResult {
+function caseResult(
+  testCase: ConformanceCase,
+  how: Pick<CaseResult, 'status' | 'skipReason' | 'failures' | 'notes' | 'requests' | 'startedAt' | 'durationMs'>,
+): CaseResult {
   return {
     id: testCase.id,
     group: testCase.group,
@@ -537,7 +576,9 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
     cases: cases.map((c) => {
       const result = byId.get(c.id) as CaseResult;
       // A silent target: what a case that met a timeout saw says nothing of the gateway's rules.
-      return silence !== undefined && result.status !== 'skipped' && run.timedOutCases.has(c.id) ? { ...result, status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [] } : result;
+      return silence !== undefined && result.status !== 'skipped' && run.timedOutCases.has(c.id)
+        ? { ...result, status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [] }
+        : result;
     }),
     ...(drain === undefined ? {} : { drain }),
     ...(silence === undefined ? {} : { silence }),
@@ -546,7 +587,15 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
 
 /** The result of a case an interruption or a silent target kept from starting (`reason`): skipped, nothing sent. */
 function notRun(testCase: ConformanceCase, reason: string): CaseResult {
-  return caseResult(testCase, { status: 'skipped', skipReason: reason, failures: [], notes: [], requests: 0, startedAt: Date.now(), durationMs: 0 });
+  return caseResult(testCase, {
+    status: 'skipped',
+    skipReason: reason,
+    failures: [],
+    notes: [],
+    requests: 0,
+    startedAt: Date.now(),
+    durationMs: 0,
+  });
 }
 
 const SLOW_GROUPS = new Set(['TRG', 'POLL', 'GIFT', 'ENV']);
@@ -568,7 +617,9 @@ export function discoverCatalogFirst(env: RunEnvironment): Promise<Fixtures> {
   // An interruption abandons the reads in flight (the discovery then fails, and the caller sees its stop aborted).
   const stop = env.stop;
   const retry = { attempts: 5, waitMs: env.timing.pollIntervalMs, sleep, ...(stop === undefined ? {} : { stop }) };
-  return run.getFixtures(async (op, input) => (await retryRead(() => core.call(op, input, stop === undefined ? {} : { signal: stop }), retry)).response);
+  return run.getFixtures(
+    async (op, input) => (await retryRead(() => core.call(op, input, stop === undefined ? {} : { signal: stop }), retry)).response,
+  );
 }
 
 /** True when an operation's path is assumed and the target answered 404 without an envelope (api/assumed-path.ts). */

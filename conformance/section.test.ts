@@ -12,7 +12,21 @@ describe('conformanceSection', () => {
 
   it('counts per status and per group, groups in the suite order', () => {
     expect(section.counts).toEqual({ total: 23, passed: 20, failed: 2, skipped: 1 });
-    expect(section.groups.map((g) => g.group)).toEqual(['AUTH', 'ENV', 'TRG', 'PAGE', 'LEN', 'CUR', 'CAT', 'LOOKUP', 'FMT', 'LOC', 'GIFT', 'BAL', 'LOAN']);
+    expect(section.groups.map((g) => g.group)).toEqual([
+      'AUTH',
+      'ENV',
+      'TRG',
+      'PAGE',
+      'LEN',
+      'CUR',
+      'CAT',
+      'LOOKUP',
+      'FMT',
+      'LOC',
+      'GIFT',
+      'BAL',
+      'LOAN',
+    ]);
     expect(section.groups.find((g) => g.group === 'TRG')?.counts).toEqual({ total: 4, passed: 3, failed: 1, skipped: 0 });
     expect(section.verdict).toBe('fail');
   });
@@ -25,7 +39,9 @@ describe('conformanceSection', () => {
       ['responseCodeIs', 'error'],
       ['statusAgrees', 'warning'],
     ]);
-    expect(section.cases.find((c) => c.id === 'LOAN-TWO-STEP')?.skipReason).toBe('no number with dues is configured (settings.loanNumbers)');
+    expect(section.cases.find((c) => c.id === 'LOAN-TWO-STEP')?.skipReason).toBe(
+      'no number with dues is configured (settings.loanNumbers)',
+    );
   });
 
   it('redacts the raw Basic header, URL user info and any header carrying a secret', () => {
@@ -54,7 +70,11 @@ describe('fromConformanceRun', () => {
   it('takes the run its own times and names the command conformance', () => {
     const run = sampleConformanceRun();
     const report = fromConformanceRun(run, { runId: 'x', target: { url: 'http://127.0.0.1:1' } });
-    expect([report.command, report.startedAt, report.durationMs]).toEqual(['conformance', new Date(run.startedAt).toISOString(), run.durationMs]);
+    expect([report.command, report.startedAt, report.durationMs]).toEqual([
+      'conformance',
+      new Date(run.startedAt).toISOString(),
+      run.durationMs,
+    ]);
     expect(report.verdictLine).toBe('FAIL: conformance: 2 of 23 cases failed (TRG-510-V2, LEN-CORR-51-V1)');
   });
 });

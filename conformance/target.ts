@@ -35,7 +35,11 @@ export function createNodeConformanceTarget(config: ResolvedTargetConfig): NodeC
  * The config of a sandbox a caller started itself (the proof runs, tests): its URL and time scale, the default
  * timeouts, polling and field mapping, and the sandbox's default credentials unless it was started with others.
  */
-export function sandboxTargetConfig(baseUrl: string, timeScale: number, credentials: { readonly user: string; readonly password: string } = CONFIG_DEFAULTS): ResolvedTargetConfig {
+export function sandboxTargetConfig(
+  baseUrl: string,
+  timeScale: number,
+  credentials: { readonly user: string; readonly password: string } = CONFIG_DEFAULTS,
+): ResolvedTargetConfig {
   return {
     baseUrl,
     user: credentials.user,

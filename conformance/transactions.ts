@@ -34,7 +34,12 @@ export interface DrainReport {
   /** Not final when the concurrent phase ended (each was then polled). */
   readonly pendingAtBoundary: number;
   /** Still not final after polling up to the deadline, plus those that cannot be polled at all. */
-  readonly unresolved: ReadonlyArray<{ readonly correlationId?: string; readonly operationId: string; readonly caseId: string; readonly outcome: Outcome }>;
+  readonly unresolved: ReadonlyArray<{
+    readonly correlationId?: string;
+    readonly operationId: string;
+    readonly caseId: string;
+    readonly outcome: Outcome;
+  }>;
   /** Real ms the exclusive phase waited for the drain. */
   readonly waitedMs: number;
   /** Of those, real ms spent waiting for the service-side timeout of transactions not final when submitted. */
@@ -69,7 +74,17 @@ export class TransactionTracker {
       const known = this.byKey.get(key);
       const now = this.policy.now();
       if (known === undefined) {
-        this.byKey.set(key, { key, version: op.version, correlationId, operationId: op.id, caseId, submittedAt: now, final: false, outcome: 'Unknown', finalOnSubmission: false });
+        this.byKey.set(key, {
+          key,
+          version: op.version,
+          correlationId,
+          operationId: op.id,
+          caseId,
+          submittedAt: now,
+          final: false,
+          outcome: 'Unknown',
+          finalOnSubmission: false,
+        });
       } else if (!known.final) {
         // A resubmission of a transaction still open: its clock starts again.
         known.submittedAt = now;
@@ -137,7 +152,12 @@ export class TransactionTracker {
 
   unresolved(): DrainReport['unresolved'] {
     return [
-      ...this.pending().map((tx) => ({ correlationId: tx.correlationId, operationId: tx.operationId, caseId: tx.caseId, outcome: tx.outcome })),
+      ...this.pending().map((tx) => ({
+        correlationId: tx.correlationId,
+        operationId: tx.operationId,
+        caseId: tx.caseId,
+        outcome: tx.outcome,
+      })),
       ...this.untrackable,
     ];
   }

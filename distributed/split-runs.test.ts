@@ -32,13 +32,23 @@ const PASSWORD = 'split-secret-5d1e';
 const first = findK6(process.env);
 const latest = findLatestK6(process.env, first);
 const K6S = [first?.path, latest].filter((p): p is string => p !== undefined);
-if (K6S.length === 0) console.warn('distributed/split-runs.test.ts: no k6 found (K6_BIN or k6 on PATH; k6-latest beside it): the real-k6 split runs are SKIPPED, the Node engine runs them');
+if (K6S.length === 0)
+  console.warn(
+    'distributed/split-runs.test.ts: no k6 found (K6_BIN or k6 on PATH; k6-latest beside it): the real-k6 split runs are SKIPPED, the Node engine runs them',
+  );
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-split-'));
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: TIME_SCALE, user: USER, password: PASSWORD, behaviour: { initialBalance: 1_000_000_000 } });
+  sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: TIME_SCALE,
+    user: USER,
+    password: PASSWORD,
+    behaviour: { initialBalance: 1_000_000_000 },
+  });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -102,7 +112,16 @@ function onK6(bin: string): Runner {
     // What k6-operator's pods run: the segment pair, the instance tag, `--out json=` gzip-compressed.
     const args = [
       'run',
-      ...(segment === undefined ? [] : ['--execution-segment', segment, '--execution-segment-sequence', SEQUENCE, '--tag', `instance_id=${SEGMENTS.indexOf(segment) + 1}`]),
+      ...(segment === undefined
+        ? []
+        : [
+            '--execution-segment',
+            segment,
+            '--execution-segment-sequence',
+            SEQUENCE,
+            '--tag',
+            `instance_id=${SEGMENTS.indexOf(segment) + 1}`,
+          ]),
       '--out',
       `json=${ndjson}`,
       bundle,
@@ -153,7 +172,9 @@ function countsOf(files: readonly string[]): Counts {
 }
 
 function sumOf(counts: Record<string, number>, prefix: string): number {
-  return Object.entries(counts).filter(([k]) => k.startsWith(prefix)).reduce((s, [, v]) => s + v, 0);
+  return Object.entries(counts)
+    .filter(([k]) => k.startsWith(prefix))
+    .reduce((s, [, v]) => s + v, 0);
 }
 
 interface Split {
@@ -174,11 +195,33 @@ async function split(runner: Runner, scenario: ScenarioName, vus: number, label:
   // The three instances run at once against the one sandbox, as k6-operator's pods do.
   const parts = await Promise.all(SEGMENTS.map((segment, i) => runner(scenario, vus, `${label}-${i + 1}`, segment)));
   const after = sandbox.app.stats.snapshot().requests;
-  const sandboxRequests = Object.fromEntries(Object.entries(after).map(([op, n]) => [op, n - (before[op] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  const sandboxRequests = Object.fromEntries(
+    Object.entries(after)
+      .map(([op, n]) => [op, n - (before[op] ?? 0)])
+      .filter(([, n]) => (n as number) > 0),
+  );
   const storedTransactions = sandbox.app.store.size - storedBefore;
-  const plan = thresholdsForProfile({ scenario, profile: 'smoke', api: 'both', timeScale: TIME_SCALE, environment: 'sandbox', thresholdOverrides: {}, target: sandbox.url });
-  const merged = await mergeResults({ files: parts.map((p) => p.ndjson), plan, reportDir: join(dir, `${label}-merged`), runId: `${label}-merged` });
-  const mergedWhole = await mergeResults({ files: [whole.ndjson], plan, reportDir: join(dir, `${label}-merged-whole`), runId: `${label}-merged-whole` });
+  const plan = thresholdsForProfile({
+    scenario,
+    profile: 'smoke',
+    api: 'both',
+    timeScale: TIME_SCALE,
+    environment: 'sandbox',
+    thresholdOverrides: {},
+    target: sandbox.url,
+  });
+  const merged = await mergeResults({
+    files: parts.map((p) => p.ndjson),
+    plan,
+    reportDir: join(dir, `${label}-merged`),
+    runId: `${label}-merged`,
+  });
+  const mergedWhole = await mergeResults({
+    files: [whole.ndjson],
+    plan,
+    reportDir: join(dir, `${label}-merged-whole`),
+    runId: `${label}-merged-whole`,
+  });
   return { whole, parts, merged, mergedWhole, sandboxRequests, storedTransactions };
 }
 
@@ -209,7 +252,10 @@ function expectSameAsUnsplit(s: Split, iterations: number): void {
   expect(s.merged.unverified).toEqual([]);
 }
 
-const RUNNERS: Array<[string, () => Runner]> = [['the Node engine', () => onEngine], ...K6S.map((bin): [string, () => Runner] => [bin.replace(/.*\//, ''), () => onK6(bin)])];
+const RUNNERS: Array<[string, () => Runner]> = [
+  ['the Node engine', () => onEngine],
+  ...K6S.map((bin): [string, () => Runner] => [bin.replace(/.*\//, ''), () => onK6(bin)]),
+];
 
 describe.each(RUNNERS)('catalog-browse split in three on %s', (label, runner) => {
   it('merges to the unsplit run: same counts, one verdict', async () => {
@@ -226,7 +272,10 @@ describe.each(RUNNERS)('catalog-browse split in three on %s', (label, runner) =>
 
 // Transactions on the engine and the newest k6 found (k6 v0.48 spends seconds of CPU per instance on its Babel pass).
 const newest = latest ?? first?.path;
-const TOPUP_RUNNERS: Array<[string, () => Runner]> = [['the Node engine', () => onEngine], ...(newest === undefined ? [] : [[newest.replace(/.*\//, ''), () => onK6(newest)] as [string, () => Runner]])];
+const TOPUP_RUNNERS: Array<[string, () => Runner]> = [
+  ['the Node engine', () => onEngine],
+  ...(newest === undefined ? [] : [[newest.replace(/.*\//, ''), () => onK6(newest)] as [string, () => Runner]]),
+];
 
 describe.each(TOPUP_RUNNERS)('topup-flow split in three on %s', (label, runner) => {
   it('keeps correlationIds unique across instances: every top-up is stored, none refused as a duplicate', async () => {

@@ -23,8 +23,14 @@ const observed = (operationId: string, samples: unknown[]): OperationObservation
 function sampleBaseline(extra: OperationObservation[] = []) {
   const observations = new Map<string, OperationObservation>([
     ['v2.account.balance', observed('v2.account.balance', [{ responseCode: '000', responseMessage: null, payLoad: -10000 }])],
-    ['v2.catalog.countries', observed('v2.catalog.countries', [{ responseCode: '000', responseMessage: null, payLoad: [{ countryCode: 'JM', category: 'Rtr' }] }])],
-    ['v1.transaction.topup', { operationId: 'v1.transaction.topup', state: 'not-run', reason: 'charges money', samples: [], headerSets: [], calls: 0 }],
+    [
+      'v2.catalog.countries',
+      observed('v2.catalog.countries', [{ responseCode: '000', responseMessage: null, payLoad: [{ countryCode: 'JM', category: 'Rtr' }] }]),
+    ],
+    [
+      'v1.transaction.topup',
+      { operationId: 'v1.transaction.topup', state: 'not-run', reason: 'charges money', samples: [], headerSets: [], calls: 0 },
+    ],
     ...extra.map((o) => [o.operationId, o] as const),
   ]);
   return buildBaseline(observations, { target: 'embedded sandbox', environment: 'sandbox', mapping: DEFAULT_FIELD_MAPPING });
@@ -36,8 +42,14 @@ describe('baseline files', () => {
     const built = sampleBaseline();
     writeBaseline(dir, built.index, built.entries);
     const read = readBaseline(dir);
-    expect(read.index.operations.map((o) => `${o.operationId}:${o.state}`)).toEqual(['v1.transaction.topup:not-observed', 'v2.account.balance:observed', 'v2.catalog.countries:observed']);
-    expect(read.entries.get('v2.catalog.countries')?.schema).toEqual(built.entries.find((e) => e.operationId === 'v2.catalog.countries')?.schema);
+    expect(read.index.operations.map((o) => `${o.operationId}:${o.state}`)).toEqual([
+      'v1.transaction.topup:not-observed',
+      'v2.account.balance:observed',
+      'v2.catalog.countries:observed',
+    ]);
+    expect(read.entries.get('v2.catalog.countries')?.schema).toEqual(
+      built.entries.find((e) => e.operationId === 'v2.catalog.countries')?.schema,
+    );
     expect(read.entries.get('v2.catalog.countries')?.vocabularies).toEqual({ '$.payLoad[*].category': ['Rtr'] });
     expect(baselineExists(dir)).toBe(true);
   });
@@ -47,7 +59,10 @@ describe('baseline files', () => {
     const built = sampleBaseline();
     writeBaseline(dir, built.index, built.entries);
     expect(readdirSync(join(dir, 'operations')).sort()).toEqual(['v2.account.balance.json', 'v2.catalog.countries.json']);
-    const doc = JSON.parse(readFileSync(join(dir, 'operations', 'v2.account.balance.json'), 'utf8')) as { schema: Record<string, unknown>; operationId: string };
+    const doc = JSON.parse(readFileSync(join(dir, 'operations', 'v2.account.balance.json'), 'utf8')) as {
+      schema: Record<string, unknown>;
+      operationId: string;
+    };
     expect(doc.schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(Object.keys(doc)[0]).toBe('operationId');
   });

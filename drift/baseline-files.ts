@@ -100,7 +100,8 @@ export function writeBaseline(dir: string, index: BaselineIndex, entries: readon
   }
   for (const name of readdirSync(opsDir)) {
     // Only files this command writes: an operation id of the catalog plus .json.
-    if (!keep.has(name) && name.endsWith('.json') && findOperation(name.slice(0, -'.json'.length)) !== undefined) rmSync(join(opsDir, name));
+    if (!keep.has(name) && name.endsWith('.json') && findOperation(name.slice(0, -'.json'.length)) !== undefined)
+      rmSync(join(opsDir, name));
   }
   writeFileSync(join(root, INDEX_FILE), stableStringify(index));
   written.push(INDEX_FILE);
@@ -132,12 +133,15 @@ function parseEntry(path: string, value: unknown, operationId: string): Baseline
   if (!isRecord(value)) throw bad(path, 'is not a JSON object');
   if (value.operationId !== operationId) throw bad(path, `names operation ${JSON.stringify(value.operationId)}, expected ${operationId}`);
   const headers = value.responseHeaders;
-  if (!isRecord(headers) || !isStringArray(headers.always) || !isStringArray(headers.sometimes)) throw bad(path, 'responseHeaders must hold string arrays always and sometimes');
+  if (!isRecord(headers) || !isStringArray(headers.always) || !isStringArray(headers.sometimes))
+    throw bad(path, 'responseHeaders must hold string arrays always and sometimes');
   if (!isRecord(value.schema)) throw bad(path, 'schema must be an object');
   const sketches = value.valueSketches ?? {};
-  if (!isRecord(sketches) || !Object.values(sketches).every((s) => typeof s === 'string')) throw bad(path, 'valueSketches must map paths to strings');
+  if (!isRecord(sketches) || !Object.values(sketches).every((s) => typeof s === 'string'))
+    throw bad(path, 'valueSketches must map paths to strings');
   const vocabularies = value.vocabularies ?? {};
-  if (!isRecord(vocabularies) || !Object.values(vocabularies).every(isStringArray)) throw bad(path, 'vocabularies must map paths to string arrays');
+  if (!isRecord(vocabularies) || !Object.values(vocabularies).every(isStringArray))
+    throw bad(path, 'vocabularies must map paths to string arrays');
   const { $schema: _dialect, title: _title, ...schema } = value.schema;
   return {
     operationId,
@@ -163,18 +167,26 @@ export function readBaseline(dir: string): Baseline {
   if (!existsSync(indexPath)) throw bad(root, `has no ${INDEX_FILE} (record one with: gateway-harness baseline record --out ${dir})`);
   const raw = readJson(indexPath);
   if (!isRecord(raw)) throw bad(indexPath, 'is not a JSON object');
-  if (raw.format !== BASELINE_FORMAT) throw bad(indexPath, `format ${JSON.stringify(raw.format)} is not supported (expected ${BASELINE_FORMAT})`);
+  if (raw.format !== BASELINE_FORMAT)
+    throw bad(indexPath, `format ${JSON.stringify(raw.format)} is not supported (expected ${BASELINE_FORMAT})`);
   if (!Array.isArray(raw.operations)) throw bad(indexPath, 'operations must be an array');
   const operations: IndexEntry[] = [];
   const entries = new Map<string, BaselineEntry>();
   for (const item of raw.operations) {
     if (!isRecord(item) || typeof item.operationId !== 'string') throw bad(indexPath, 'every operation needs an operationId');
     const state = item.state;
-    if (state !== 'observed' && state !== 'unavailable' && state !== 'not-observed') throw bad(indexPath, `${item.operationId}: unknown state ${JSON.stringify(state)}`);
+    if (state !== 'observed' && state !== 'unavailable' && state !== 'not-observed')
+      throw bad(indexPath, `${item.operationId}: unknown state ${JSON.stringify(state)}`);
     const file = typeof item.file === 'string' ? item.file : undefined;
-    operations.push({ operationId: item.operationId, state, ...(file === undefined ? {} : { file }), ...(typeof item.reason === 'string' ? { reason: item.reason } : {}) });
+    operations.push({
+      operationId: item.operationId,
+      state,
+      ...(file === undefined ? {} : { file }),
+      ...(typeof item.reason === 'string' ? { reason: item.reason } : {}),
+    });
     if (state === 'observed') {
-      if (file === undefined || !/^operations\/[A-Za-z0-9._-]+\.json$/.test(file)) throw bad(indexPath, `${item.operationId}: observed operations need a file under ${OPERATIONS_DIR}/`);
+      if (file === undefined || !/^operations\/[A-Za-z0-9._-]+\.json$/.test(file))
+        throw bad(indexPath, `${item.operationId}: observed operations need a file under ${OPERATIONS_DIR}/`);
       entries.set(item.operationId, parseEntry(join(root, file), readJson(join(root, file)), item.operationId));
     }
   }

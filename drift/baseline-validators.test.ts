@@ -15,12 +15,29 @@ const dir = mkdtempSync(join(tmpdir(), 'gh-baseline-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const samples = [
-  { responseCode: '000', responseMessage: null, payLoad: [{ skuId: 1, price: 10, name: 'a', min: { faceValue: 1 }, when: '2026-01-01', note: 'x' }] },
-  { responseCode: '000', responseMessage: null, payLoad: [{ skuId: 2, price: 10.5, name: 'b', min: { faceValue: 2 }, when: '2026-01-02' }] },
+  {
+    responseCode: '000',
+    responseMessage: null,
+    payLoad: [{ skuId: 1, price: 10, name: 'a', min: { faceValue: 1 }, when: '2026-01-01', note: 'x' }],
+  },
+  {
+    responseCode: '000',
+    responseMessage: null,
+    payLoad: [{ skuId: 2, price: 10.5, name: 'b', min: { faceValue: 2 }, when: '2026-01-02' }],
+  },
 ];
 
 function entry(operationId: string): BaselineEntry {
-  return { operationId, method: 'GET', path: '/x', pathAssumed: false, responseHeaders: { always: [], sometimes: [] }, schema: inferSchema(samples), valueSketches: {}, vocabularies: {} };
+  return {
+    operationId,
+    method: 'GET',
+    path: '/x',
+    pathAssumed: false,
+    responseHeaders: { always: [], sometimes: [] },
+    schema: inferSchema(samples),
+    valueSketches: {},
+    vocabularies: {},
+  };
 }
 
 async function compiled(): Promise<BaselineValidators> {
@@ -59,6 +76,10 @@ describe('validationSchemaOf', () => {
     expect(validationSchemaOf({ type: 'string', format: 'date' })).toEqual({ type: ['string', 'null'] });
     expect(validationSchemaOf({ type: 'null' })).toEqual({});
     expect(validationSchemaOf({ type: ['integer', 'null'] })).toEqual({ type: ['number', 'null'] });
-    expect(validationSchemaOf({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] })).toEqual({ type: ['object', 'null'], properties: { a: { type: ['string', 'null'] } }, required: ['a'] });
+    expect(validationSchemaOf({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] })).toEqual({
+      type: ['object', 'null'],
+      properties: { a: { type: ['string', 'null'] } },
+      required: ['a'],
+    });
   });
 });

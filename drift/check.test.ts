@@ -24,15 +24,27 @@ const failed = (operationId: string, gone: boolean): OperationObservation => ({
   headerSets: [],
   calls: 1,
 });
-const notRun = (operationId: string): OperationObservation => ({ operationId, state: 'not-run', reason: 'charges money', samples: [], headerSets: [], calls: 0 });
+const notRun = (operationId: string): OperationObservation => ({
+  operationId,
+  state: 'not-run',
+  reason: 'charges money',
+  samples: [],
+  headerSets: [],
+  calls: 0,
+});
 
 function baselineOf(observations: OperationObservation[]): Baseline {
-  const built = buildBaseline(new Map(observations.map((o) => [o.operationId, o])), { target: 't', environment: 'sandbox', mapping: DEFAULT_FIELD_MAPPING });
+  const built = buildBaseline(new Map(observations.map((o) => [o.operationId, o])), {
+    target: 't',
+    environment: 'sandbox',
+    mapping: DEFAULT_FIELD_MAPPING,
+  });
   return { dir: '/baseline', index: built.index, entries: new Map(built.entries.map((e) => [e.operationId, e])) };
 }
 
 const BASE = baselineOf([ok('v2.account.balance', -1), ok('v1.account.balance', -1), failed('v2.catalog.errors', true)]);
-const check = (observations: OperationObservation[]): DriftCheckResult => compareWithBaseline(BASE, new Map(observations.map((o) => [o.operationId, o])));
+const check = (observations: OperationObservation[]): DriftCheckResult =>
+  compareWithBaseline(BASE, new Map(observations.map((o) => [o.operationId, o])));
 const changes = (r: DriftCheckResult) => r.findings.map((f) => `${f.operationId} ${f.change}`);
 
 describe('compareWithBaseline: operations', () => {
@@ -43,7 +55,9 @@ describe('compareWithBaseline: operations', () => {
   });
 
   it('reports an operation failing now with an envelope as failing (breaking)', () => {
-    expect(changes(check([failed('v2.account.balance', false), ok('v1.account.balance', -2)]))).toEqual(['v2.account.balance operation-failing']);
+    expect(changes(check([failed('v2.account.balance', false), ok('v1.account.balance', -2)]))).toEqual([
+      'v2.account.balance operation-failing',
+    ]);
   });
 
   it('reports an operation unavailable in the baseline that answers now as added (non-breaking)', () => {
@@ -67,7 +81,9 @@ describe('the drift section verdict', () => {
   });
 
   it('passes with only non-breaking findings', () => {
-    expect(driftVerdict(check([ok('v2.account.balance', -1), ok('v1.account.balance', -1), ok('v2.catalog.errors', [])]), { allowSkips: false })).toBe('pass');
+    expect(
+      driftVerdict(check([ok('v2.account.balance', -1), ok('v1.account.balance', -1), ok('v2.catalog.errors', [])]), { allowSkips: false }),
+    ).toBe('pass');
   });
 
   it('is incomplete when nothing could be checked', () => {
@@ -81,10 +97,15 @@ describe('the drift section verdict', () => {
   });
 });
 
-describe('operations outside the run\'s selection', () => {
+describe("operations outside the run's selection", () => {
   it('are listed as not checked without counting as skips (an --api v2 gate does not check v1)', () => {
-    const r = compareWithBaseline(BASE, new Map([['v2.account.balance', ok('v2.account.balance', -1)]]), { selected: new Set(['v2.account.balance']) });
-    expect(r.notChecked.find((n) => n.operationId === 'v1.account.balance')).toMatchObject({ skipped: false, reason: expect.stringContaining('another API version') });
+    const r = compareWithBaseline(BASE, new Map([['v2.account.balance', ok('v2.account.balance', -1)]]), {
+      selected: new Set(['v2.account.balance']),
+    });
+    expect(r.notChecked.find((n) => n.operationId === 'v1.account.balance')).toMatchObject({
+      skipped: false,
+      reason: expect.stringContaining('another API version'),
+    });
     expect(driftVerdict(r, { allowSkips: false })).toBe('pass');
   });
 

@@ -24,12 +24,22 @@ export interface DriftCheckResult {
 function operationFindings(operationId: string, obs: OperationObservation, baseline: Baseline): DriftFinding[] | NotChecked {
   const indexed = baseline.index.operations.find((o) => o.operationId === operationId);
   const entry = baseline.entries.get(operationId);
-  const added = (detail: string): DriftFinding[] => [{ operationId, path: '$', kind: CHANGES['operation-added'].kind, change: 'operation-added', detail }];
+  const added = (detail: string): DriftFinding[] => [
+    { operationId, path: '$', kind: CHANGES['operation-added'].kind, change: 'operation-added', detail },
+  ];
   if (indexed === undefined || (indexed.state === 'unavailable' && obs.state === 'observed')) {
     if (obs.state === 'observed') {
-      return added(indexed === undefined ? 'not in the baseline; answers successfully now' : `unavailable when the baseline was recorded (${indexed.reason ?? ''}); answers successfully now`);
+      return added(
+        indexed === undefined
+          ? 'not in the baseline; answers successfully now'
+          : `unavailable when the baseline was recorded (${indexed.reason ?? ''}); answers successfully now`,
+      );
     }
-    return { operationId, reason: `not in the baseline, and ${obs.state === 'failed' ? `fails now: ${obs.reason ?? ''}` : `not called now: ${obs.reason ?? ''}`}`, skipped: false };
+    return {
+      operationId,
+      reason: `not in the baseline, and ${obs.state === 'failed' ? `fails now: ${obs.reason ?? ''}` : `not called now: ${obs.reason ?? ''}`}`,
+      skipped: false,
+    };
   }
   if (indexed.state !== 'observed' || entry === undefined) {
     return { operationId, reason: `no shape in the baseline (${indexed.reason ?? indexed.state})`, skipped: false };
@@ -37,7 +47,10 @@ function operationFindings(operationId: string, obs: OperationObservation, basel
   if (obs.state === 'not-run') return { operationId, reason: `not called now: ${obs.reason ?? ''}`, skipped: true };
   if (obs.state === 'failed') {
     const change = obs.gone === true ? 'operation-gone' : 'operation-failing';
-    const detail = obs.gone === true ? `answered successfully in the baseline; now HTTP 404/405 (${obs.reason ?? ''})` : `answered successfully in the baseline; now ${obs.calls} of ${obs.calls} calls fail (first: ${obs.reason ?? ''})`;
+    const detail =
+      obs.gone === true
+        ? `answered successfully in the baseline; now HTTP 404/405 (${obs.reason ?? ''})`
+        : `answered successfully in the baseline; now ${obs.calls} of ${obs.calls} calls fail (first: ${obs.reason ?? ''})`;
     return [{ operationId, path: '$', kind: CHANGES[change].kind, change, detail }];
   }
   return [...compareSchema(entry, accumulate(obs.samples)), ...compareHeaders(entry, obs.headerSets)];
@@ -60,7 +73,11 @@ export function compareWithBaseline(
     if (obs === undefined) {
       const deselected = options.selected !== undefined && !options.selected.has(op.id);
       const inBaseline = baseline.entries.has(op.id);
-      notChecked.push({ operationId: op.id, reason: deselected ? 'not selected in this run (another API version)' : 'not selected in this run', skipped: inBaseline && !deselected });
+      notChecked.push({
+        operationId: op.id,
+        reason: deselected ? 'not selected in this run (another API version)' : 'not selected in this run',
+        skipped: inBaseline && !deselected,
+      });
       continue;
     }
     const result = operationFindings(op.id, obs, baseline);
@@ -73,9 +90,12 @@ export function compareWithBaseline(
   }
   for (const entry of baseline.index.operations) {
     if (!OPERATIONS.some((op) => op.id === entry.operationId)) {
-      notChecked.push({ operationId: entry.operationId, reason: "not in this harness's catalog (a baseline from another version?)", skipped: false });
+      notChecked.push({
+        operationId: entry.operationId,
+        reason: "not in this harness's catalog (a baseline from another version?)",
+        skipped: false,
+      });
     }
   }
   return { baselineDir: baseline.dir, findings, checked, notChecked };
 }
-

@@ -69,7 +69,10 @@ describe('compareSchema: classified changes', () => {
 
   it('reports a removal and an addition when the new field holds other values', () => {
     const fresh = countries(BASE.map(({ countryName: _old, ...rest }, i) => ({ ...rest, label: `other ${i}` })));
-    expect(brief(diff(countries(BASE), fresh))).toEqual(['breaking field-removed $.payLoad[*].countryName', 'non-breaking field-added $.payLoad[*].label']);
+    expect(brief(diff(countries(BASE), fresh))).toEqual([
+      'breaking field-removed $.payLoad[*].countryName',
+      'non-breaking field-added $.payLoad[*].label',
+    ]);
   });
 
   it('reports an added field as non-breaking', () => {
@@ -79,7 +82,9 @@ describe('compareSchema: classified changes', () => {
 
   it('sees a payload field named __proto__ added, and removed (issue #32)', () => {
     // JSON.parse makes `__proto__` an own member, as a gateway's body does.
-    const withProto = countries(BASE.map((r) => JSON.parse(JSON.stringify(r).replace('{', '{"__proto__":"x",')) as Record<string, unknown>));
+    const withProto = countries(
+      BASE.map((r) => JSON.parse(JSON.stringify(r).replace('{', '{"__proto__":"x",')) as Record<string, unknown>),
+    );
     expect(brief(diff(countries(BASE), withProto))).toEqual(['non-breaking field-added $.payLoad[*].__proto__']);
     expect(brief(diff(withProto, countries(BASE)))).toEqual(['breaking field-removed $.payLoad[*].__proto__']);
   });
@@ -109,7 +114,9 @@ describe('compareSchema: classified changes', () => {
   it('reports a category value none of the spec names as a new value, and a spec name as data', () => {
     const base = [envelope([{ category: 'Rtr' }, { category: 'Pin' }])];
     expect(diff(base, [envelope([{ category: 'Rtr' }, { category: 'Gift Card' }])])).toEqual([]);
-    expect(brief(diff(base, [envelope([{ category: 'Rtr' }, { category: 'Data' }])]))).toEqual(['non-breaking new-value $.payLoad[*].category']);
+    expect(brief(diff(base, [envelope([{ category: 'Rtr' }, { category: 'Data' }])]))).toEqual([
+      'non-breaking new-value $.payLoad[*].category',
+    ]);
   });
 
   it('classifies every change kind by the table', () => {
@@ -122,7 +129,13 @@ describe('compareSchema: classified changes', () => {
 });
 
 describe('compareHeaders', () => {
-  const entry = entryOf([envelope(1), envelope(2)], [['content-type', 'x-request-id'], ['content-type', 'x-request-id']]);
+  const entry = entryOf(
+    [envelope(1), envelope(2)],
+    [
+      ['content-type', 'x-request-id'],
+      ['content-type', 'x-request-id'],
+    ],
+  );
 
   it('finds nothing for the same header names', () => {
     expect(compareHeaders(entry, [['content-type', 'x-request-id']])).toEqual([]);
@@ -139,6 +152,8 @@ describe('compareHeaders', () => {
   });
 
   it('reports a new header as non-breaking', () => {
-    expect(brief(compareHeaders(entry, [['content-type', 'x-request-id', 'x-rate-limit']]))).toEqual(["non-breaking header-added headers['x-rate-limit']"]);
+    expect(brief(compareHeaders(entry, [['content-type', 'x-request-id', 'x-rate-limit']]))).toEqual([
+      "non-breaking header-added headers['x-rate-limit']",
+    ]);
   });
 });

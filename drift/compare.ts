@@ -39,18 +39,36 @@ const RULE_4 =
 /** Every change the check can report, its class, and why (the spec's Versioning rule it follows, or the reasoning). */
 export const CHANGES: Readonly<Record<ChangeKind, { readonly kind: FindingKind; readonly why: string }>> = Object.freeze({
   'operation-gone': { kind: 'breaking', why: `Versioning 4: ${RULE_4}` },
-  'operation-failing': { kind: 'breaking', why: 'An operation that answered successfully no longer does for the same kind of input: a client that worked stops working.' },
+  'operation-failing': {
+    kind: 'breaking',
+    why: 'An operation that answered successfully no longer does for the same kind of input: a client that worked stops working.',
+  },
   'field-removed': { kind: 'breaking', why: `Versioning 4: ${RULE_4}` },
   'field-renamed': { kind: 'breaking', why: `Versioning 4: ${RULE_4}` },
-  'type-changed': { kind: 'breaking', why: 'A response field whose JSON type changes breaks every client that reads it: the old field is in effect removed and a new one added under its name (Versioning 4).' },
-  'no-longer-always-present': { kind: 'breaking', why: 'A field present in every sample of the baseline is now missing from some answers: clients that read it break where it is missing (Versioning 4, removing response fields).' },
+  'type-changed': {
+    kind: 'breaking',
+    why: 'A response field whose JSON type changes breaks every client that reads it: the old field is in effect removed and a new one added under its name (Versioning 4).',
+  },
+  'no-longer-always-present': {
+    kind: 'breaking',
+    why: 'A field present in every sample of the baseline is now missing from some answers: clients that read it break where it is missing (Versioning 4, removing response fields).',
+  },
   'header-removed': { kind: 'breaking', why: `Versioning 4: ${RULE_4}` },
   'operation-added': { kind: 'non-breaking', why: `Versioning 3: ${RULE_3}` },
   'field-added': { kind: 'non-breaking', why: `Versioning 3: ${RULE_3}` },
   'header-added': { kind: 'non-breaking', why: `Versioning 3: ${RULE_3}` },
-  'new-value': { kind: 'non-breaking', why: `Versioning 3 (data changes: new services): ${RULE_3} Reported because the value is none of the spec's category names, so the harness's field mapping cannot map it to a categoryId.` },
-  'format-changed': { kind: 'non-breaking', why: 'The values of a field no longer all match the format seen in the baseline (date-time, date, uri, email); the JSON type is unchanged, so this is a change of values (Versioning 3, data changes).' },
-  'optional-field-not-seen': { kind: 'non-breaking', why: 'A field present in only some baseline samples was not seen now: with sampled data a removal cannot be told from a data change, so it is reported without failing the check.' },
+  'new-value': {
+    kind: 'non-breaking',
+    why: `Versioning 3 (data changes: new services): ${RULE_3} Reported because the value is none of the spec's category names, so the harness's field mapping cannot map it to a categoryId.`,
+  },
+  'format-changed': {
+    kind: 'non-breaking',
+    why: 'The values of a field no longer all match the format seen in the baseline (date-time, date, uri, email); the JSON type is unchanged, so this is a change of values (Versioning 3, data changes).',
+  },
+  'optional-field-not-seen': {
+    kind: 'non-breaking',
+    why: 'A field present in only some baseline samples was not seen now: with sampled data a removal cannot be told from a data change, so it is reported without failing the check.',
+  },
 });
 
 function finding(operationId: string, path: string, change: ChangeKind, detail: string): DriftFinding {
@@ -83,7 +101,14 @@ interface WalkContext {
 }
 
 /** How well a fresh member matches a removed baseline member: 0 = not a rename candidate. */
-function renameScore(ctx: WalkContext, oldName: string, oldPath: string, oldSchema: InferredSchema, newName: string, fresh: Accumulator): number {
+function renameScore(
+  ctx: WalkContext,
+  oldName: string,
+  oldPath: string,
+  oldSchema: InferredSchema,
+  newName: string,
+  fresh: Accumulator,
+): number {
   const oldKinds = kindsOf(schemaTypes(oldSchema));
   const newKinds = kindsOf(fresh.types);
   if (show(oldKinds) !== show(newKinds)) return 0;
@@ -97,7 +122,10 @@ function renameScore(ctx: WalkContext, oldName: string, oldPath: string, oldSche
   }
   const sketch = ctx.entry.valueSketches[oldPath];
   if (sketch === undefined || fresh.digests.size === 0) return 0;
-  const similarity = sketchSimilarity(sketch.split(' ').filter((d) => d !== ''), sketchOf(fresh.digests));
+  const similarity = sketchSimilarity(
+    sketch.split(' ').filter((d) => d !== ''),
+    sketchOf(fresh.digests),
+  );
   return similarity >= 0.5 ? 1 + similarity : 0;
 }
 
@@ -113,7 +141,14 @@ function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulat
     if (child === undefined) continue;
     const childPath_ = childPath(path, key);
     if (required.has(key) && child.seen < fresh.objects) {
-      out.push(finding(entry.operationId, childPath_, 'no-longer-always-present', `present in every baseline sample; now missing from ${fresh.objects - child.seen} of ${fresh.objects} objects`));
+      out.push(
+        finding(
+          entry.operationId,
+          childPath_,
+          'no-longer-always-present',
+          `present in every baseline sample; now missing from ${fresh.objects - child.seen} of ${fresh.objects} objects`,
+        ),
+      );
     }
     compareNode(ctx, schema, child, childPath_);
   }
@@ -122,7 +157,14 @@ function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulat
   const candidates: { oldKey: string; newKey: string; score: number }[] = [];
   for (const oldKey of removed) {
     for (const newKey of added) {
-      const score = renameScore(ctx, oldKey, childPath(path, oldKey), baseProps[oldKey] as InferredSchema, newKey, fresh.props.get(newKey) as Accumulator);
+      const score = renameScore(
+        ctx,
+        oldKey,
+        childPath(path, oldKey),
+        baseProps[oldKey] as InferredSchema,
+        newKey,
+        fresh.props.get(newKey) as Accumulator,
+      );
       if (score > 0) candidates.push({ oldKey, newKey, score });
     }
   }
@@ -134,20 +176,40 @@ function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulat
     renamedFrom.add(c.oldKey);
     renamedTo.add(c.newKey);
     const oldSchema = baseProps[c.oldKey] as InferredSchema;
-    out.push(finding(entry.operationId, childPath(path, c.oldKey), 'field-renamed', `renamed to '${c.newKey}' (${childPath(path, c.newKey)}): same type ${show(kindsOf(schemaTypes(oldSchema)))}, matching values`));
+    out.push(
+      finding(
+        entry.operationId,
+        childPath(path, c.oldKey),
+        'field-renamed',
+        `renamed to '${c.newKey}' (${childPath(path, c.newKey)}): same type ${show(kindsOf(schemaTypes(oldSchema)))}, matching values`,
+      ),
+    );
     compareNode(ctx, oldSchema, fresh.props.get(c.newKey) as Accumulator, childPath(path, c.newKey));
   }
   for (const key of removed) {
     if (renamedFrom.has(key)) continue;
     const p = childPath(path, key);
-    if (required.has(key)) out.push(finding(entry.operationId, p, 'field-removed', `present in every baseline sample; absent from all ${fresh.objects} objects now`));
-    else out.push(finding(entry.operationId, p, 'optional-field-not-seen', `present in some baseline samples; absent from all ${fresh.objects} objects now`));
+    if (required.has(key))
+      out.push(
+        finding(entry.operationId, p, 'field-removed', `present in every baseline sample; absent from all ${fresh.objects} objects now`),
+      );
+    else
+      out.push(
+        finding(
+          entry.operationId,
+          p,
+          'optional-field-not-seen',
+          `present in some baseline samples; absent from all ${fresh.objects} objects now`,
+        ),
+      );
   }
   for (const key of added) {
     if (renamedTo.has(key)) continue;
     const child = fresh.props.get(key) as Accumulator;
     const always = child.seen === fresh.objects ? 'in every object' : `in ${child.seen} of ${fresh.objects} objects`;
-    out.push(finding(entry.operationId, childPath(path, key), 'field-added', `new field of type ${show(typeList(child.types))}, ${always}`));
+    out.push(
+      finding(entry.operationId, childPath(path, key), 'field-added', `new field of type ${show(typeList(child.types))}, ${always}`),
+    );
   }
 }
 
@@ -171,11 +233,22 @@ function compareNode(ctx: WalkContext, base: InferredSchema, fresh: Accumulator,
     const known = new Set(vocabulary);
     const unmapped = [...fresh.values.keys()].filter((v) => !known.has(v) && categoryIdOf(v) === undefined).sort();
     if (unmapped.length > 0) {
-      out.push(finding(entry.operationId, path, 'new-value', `new value${unmapped.length > 1 ? 's' : ''} ${unmapped.slice(0, 5).map((v) => JSON.stringify(v)).join(', ')}, none of the spec's category names`));
+      out.push(
+        finding(
+          entry.operationId,
+          path,
+          'new-value',
+          `new value${unmapped.length > 1 ? 's' : ''} ${unmapped
+            .slice(0, 5)
+            .map((v) => JSON.stringify(v))
+            .join(', ')}, none of the spec's category names`,
+        ),
+      );
     }
   }
   if (baseKinds.has('object') && base.properties !== undefined && fresh.objects > 0) compareMembers(ctx, base, fresh, path);
-  if (baseKinds.has('array') && base.items !== undefined && fresh.items !== undefined) compareNode(ctx, base.items, fresh.items, itemsPath(path));
+  if (baseKinds.has('array') && base.items !== undefined && fresh.items !== undefined)
+    compareNode(ctx, base.items, fresh.items, itemsPath(path));
 }
 
 /** Differences of the successful envelopes' shapes. */
@@ -193,7 +266,9 @@ export function compareHeaders(entry: BaselineEntry, headerSets: readonly (reado
   for (const name of entry.responseHeaders.always) {
     const missing = headerSets.filter((set) => !set.includes(name)).length;
     if (missing === 0) continue;
-    const detail = seen.has(name) ? `sent on every baseline response; missing from ${missing} of ${headerSets.length} responses now` : 'sent on every baseline response; not sent any more';
+    const detail = seen.has(name)
+      ? `sent on every baseline response; missing from ${missing} of ${headerSets.length} responses now`
+      : 'sent on every baseline response; not sent any more';
     out.push(finding(entry.operationId, headerPath(name), 'header-removed', detail));
   }
   const known = new Set([...entry.responseHeaders.always, ...entry.responseHeaders.sometimes]);
@@ -202,4 +277,3 @@ export function compareHeaders(entry: BaselineEntry, headerSets: readonly (reado
   }
   return out;
 }
-

@@ -37,7 +37,8 @@ async function check(dir: string, profile = 'faithful', seed = 1): Promise<{ fin
   }
 }
 
-const key = (f: { operationId: string; path: string; kind: string; change: string }): string => `${f.kind} ${f.change} ${f.operationId} ${f.path}`;
+const key = (f: { operationId: string; path: string; kind: string; change: string }): string =>
+  `${f.kind} ${f.change} ${f.operationId} ${f.path}`;
 
 const baselines = new Map<string, string>();
 beforeAll(async () => {
@@ -51,7 +52,12 @@ beforeAll(async () => {
 describe('baseline record + check on the embedded sandbox', () => {
   it('records every catalog operation of a sandbox', () => {
     const baseline = readBaseline(baselines.get('faithful') as string);
-    expect(baseline.index.operations.filter((o) => o.state === 'observed').map((o) => o.operationId).sort()).toEqual(OPERATIONS.map((op) => op.id).sort());
+    expect(
+      baseline.index.operations
+        .filter((o) => o.state === 'observed')
+        .map((o) => o.operationId)
+        .sort(),
+    ).toEqual(OPERATIONS.map((op) => op.id).sort());
   });
 
   it('finds no difference against the same sandbox', async () => {

@@ -63,8 +63,18 @@ describe('stableStringify', () => {
   });
 
   it('gives the same bytes for the same samples in another order', () => {
-    const a = stableStringify(inferSchema([{ x: 1, y: 'a' }, { y: 'b', z: null }]));
-    const b = stableStringify(inferSchema([{ z: null, y: 'b' }, { y: 'a', x: 1 }]));
+    const a = stableStringify(
+      inferSchema([
+        { x: 1, y: 'a' },
+        { y: 'b', z: null },
+      ]),
+    );
+    const b = stableStringify(
+      inferSchema([
+        { z: null, y: 'b' },
+        { y: 'a', x: 1 },
+      ]),
+    );
     expect(a).toBe(b);
   });
 });

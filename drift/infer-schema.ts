@@ -199,10 +199,33 @@ export function inferSchema(samples: Iterable<unknown>): InferredSchema {
 
 /** Key order in written files (schema keywords, then baseline keys); property names and other keys follow in code-unit order. */
 const KEYWORD_ORDER = [
-  '$schema', 'title', 'description', 'type', 'format',
+  '$schema',
+  'title',
+  'description',
+  'type',
+  'format',
   // Baseline files and their index (see baseline-files.ts), so the identifying keys come first.
-  'generator', 'target', 'environment', 'operationId', 'method', 'path', 'pathAssumed', 'observedVia', 'state', 'file', 'reason',
-  'responseHeaders', 'always', 'sometimes', 'required', 'properties', 'items', 'schema', 'valueSketches', 'vocabularies', 'operations',
+  'generator',
+  'target',
+  'environment',
+  'operationId',
+  'method',
+  'path',
+  'pathAssumed',
+  'observedVia',
+  'state',
+  'file',
+  'reason',
+  'responseHeaders',
+  'always',
+  'sometimes',
+  'required',
+  'properties',
+  'items',
+  'schema',
+  'valueSketches',
+  'vocabularies',
+  'operations',
 ];
 
 function keyRank(key: string): number {

@@ -77,7 +77,12 @@ export interface ObserveOptions {
 const NOT_RUN_SILENT = 'not run: the target went silent';
 
 /** Reads `inputs` of `op` into a collector through `client` (stops at the first request the silence watch refuses). */
-async function collectReads(client: Pick<TargetSession['client'], 'call'>, op: Operation, inputs: readonly RequestInput[], silent: () => boolean): Promise<OperationObservation> {
+async function collectReads(
+  client: Pick<TargetSession['client'], 'call'>,
+  op: Operation,
+  inputs: readonly RequestInput[],
+  silent: () => boolean,
+): Promise<OperationObservation> {
   const collector = new Collector(op.id);
   try {
     for (const input of inputs) {
@@ -133,7 +138,14 @@ class Collector {
   }
 }
 
-export const notRun = (operationId: string, reason: string): OperationObservation => ({ operationId, state: 'not-run', reason, samples: [], headerSets: [], calls: 0 });
+export const notRun = (operationId: string, reason: string): OperationObservation => ({
+  operationId,
+  state: 'not-run',
+  reason,
+  samples: [],
+  headerSets: [],
+  calls: 0,
+});
 
 function successEnvelope(response: GatewayResponse): unknown | undefined {
   return response.classification.outcome === 'Successful' ? response.envelope : undefined;
@@ -179,7 +191,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   const client = watch === undefined ? session.client : watchedForSilence(session.client, watch);
   const done = (obs: OperationObservation): void => {
     results.set(obs.operationId, obs);
-    const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : obs.reason ?? '';
+    const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : (obs.reason ?? '');
     progress(`${obs.operationId}: ${obs.state} (${what})`);
   };
   /** After a signal: the operation is left unobserved, silently (one line said the run stops). */
@@ -228,7 +240,8 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
         const via = final.operation.id === op.id ? undefined : 'status';
         collector.add(result.submitted.response, final.response.envelope, via);
         const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
-        if (correlationId !== undefined) refs.push({ version: op.version, purpose: op.purpose, correlationId, result: final.response.envelope?.payLoad });
+        if (correlationId !== undefined)
+          refs.push({ version: op.version, purpose: op.purpose, correlationId, result: final.response.envelope?.payLoad });
       } else if (!result.final) {
         collector.addFailure(`not final after polling: ${result.outcome} (${describeResponse(result.submitted.response)})`);
       } else {
@@ -246,7 +259,11 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
       done(notRun(op.id, refusal));
       continue;
     }
-    const inputs = transactionReadInputs(op, refs.filter((r) => r.version === op.version), ctx);
+    const inputs = transactionReadInputs(
+      op,
+      refs.filter((r) => r.version === op.version),
+      ctx,
+    );
     if (isUnavailable(inputs)) {
       done(notRun(op.id, inputs.unavailable));
       continue;

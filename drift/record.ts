@@ -3,7 +3,15 @@
 import type { FieldMapping } from '../api/field-mapping.ts';
 import { getOperation, OPERATIONS, type Operation } from '../api/operations.ts';
 import type { Environment } from '../api/target-config.ts';
-import { BASELINE_FORMAT, catalogOrder, entryFile, type BaselineEntry, type BaselineIndex, type IndexEntry, type ResponseHeaders } from './baseline-files.ts';
+import {
+  BASELINE_FORMAT,
+  catalogOrder,
+  entryFile,
+  type BaselineEntry,
+  type BaselineIndex,
+  type IndexEntry,
+  type ResponseHeaders,
+} from './baseline-files.ts';
 import { accumulate, sketchOf, toSchema, walkAccumulator, type Accumulator } from './infer-schema.ts';
 import { lastKey } from '../api/json-path.ts';
 import type { OperationObservation } from './observe.ts';
@@ -82,7 +90,13 @@ export function buildBaseline(
   }
   operations.sort(catalogOrder);
   return {
-    index: { format: BASELINE_FORMAT, generator: 'gateway-harness baseline record', target: context.target, environment: context.environment, operations },
+    index: {
+      format: BASELINE_FORMAT,
+      generator: 'gateway-harness baseline record',
+      target: context.target,
+      environment: context.environment,
+      operations,
+    },
     entries,
   };
 }

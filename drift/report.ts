@@ -5,7 +5,9 @@ import type { DriftSection } from '../reports/model.ts';
 import type { DriftCheckResult } from './check.ts';
 
 /** Breaking first, then by operation and path: the order a reader needs. */
-function readingOrder<T extends { readonly kind: string; readonly operationId: string; readonly path: string }>(findings: readonly T[]): T[] {
+function readingOrder<T extends { readonly kind: string; readonly operationId: string; readonly path: string }>(
+  findings: readonly T[],
+): T[] {
   return [...findings].sort(
     (a, b) =>
       Number(a.kind !== 'breaking') - Number(b.kind !== 'breaking') ||
@@ -23,7 +25,13 @@ export function driftReportSection(result: DriftCheckResult, options: { readonly
     {
       baselineDir: result.baselineDir,
       compared: result.checked,
-      findings: readingOrder(result.findings).map((f) => ({ operationId: f.operationId, path: f.path, kind: f.kind, change: f.change, detail: f.detail })),
+      findings: readingOrder(result.findings).map((f) => ({
+        operationId: f.operationId,
+        path: f.path,
+        kind: f.kind,
+        change: f.change,
+        detail: f.detail,
+      })),
       notChecked: result.notChecked.map((n) => ({ operationId: n.operationId, reason: n.reason, skipped: n.skipped })),
     },
     options,

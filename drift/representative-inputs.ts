@@ -31,7 +31,12 @@ export function runInputContext(
 ): InputContext {
   const tag = (runTag ?? Math.random().toString(36).slice(2, 10)).slice(0, 20);
   let counter = 0;
-  return { fixtures, settings: session.settings, mapping: session.config.fieldMapping, newCorrelationId: () => `gh-${command}-${tag}-${++counter}` };
+  return {
+    fixtures,
+    settings: session.settings,
+    mapping: session.config.fieldMapping,
+    newCorrelationId: () => `gh-${command}-${tag}-${++counter}`,
+  };
 }
 
 /**
@@ -51,7 +56,10 @@ export function needsTransaction(op: Operation): boolean {
  * The order a pass over the catalog runs in: the reads that need no transaction, then the writes (which make the
  * transactions), then the reads of those transactions. `operationOf` names the operation that decides (migrate: a pair's v1).
  */
-export function inPhases<T>(items: readonly T[], operationOf: (item: T) => Operation): { readonly plain: T[]; readonly writes: T[]; readonly dependent: T[] } {
+export function inPhases<T>(
+  items: readonly T[],
+  operationOf: (item: T) => Operation,
+): { readonly plain: T[]; readonly writes: T[]; readonly dependent: T[] } {
   const read = (item: T): boolean => operationOf(item).method === 'GET';
   return {
     plain: items.filter((item) => read(item) && !needsTransaction(operationOf(item))),

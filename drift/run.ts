@@ -31,8 +31,17 @@ export async function observeTarget(session: TargetSession, options: DriftRunOpt
     if (options.stop?.aborted !== true) throw error;
     return new Map((options.operations ?? OPERATIONS).map((op) => [op.id, notRun(op.id, INTERRUPTED_REASON)]));
   }
-  progress(`catalog: ${fixtures.skus.length} SKUs, ${fixtures.giftcards.length} gift card SKUs, ${fixtures.countries.length} countries; calling ${(options.operations ?? OPERATIONS).length} operations`);
-  return observeOperations({ session, fixtures, progress, ...(options.operations === undefined ? {} : { operations: options.operations }), ...(options.stop === undefined ? {} : { stop: options.stop }), ...(options.silence === undefined ? {} : { silence: options.silence }) });
+  progress(
+    `catalog: ${fixtures.skus.length} SKUs, ${fixtures.giftcards.length} gift card SKUs, ${fixtures.countries.length} countries; calling ${(options.operations ?? OPERATIONS).length} operations`,
+  );
+  return observeOperations({
+    session,
+    fixtures,
+    progress,
+    ...(options.operations === undefined ? {} : { operations: options.operations }),
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
+    ...(options.silence === undefined ? {} : { silence: options.silence }),
+  });
 }
 
 export interface RecordResult {
@@ -47,10 +56,15 @@ export async function recordBaseline(session: TargetSession, outDir: string, opt
   // A target gone silent midway: nothing is written (a part of the operations must not replace a whole baseline).
   const silent = silence.silence();
   if (silent !== undefined) throw new HarnessError('GH_ERR_TARGET', `${session.label}: ${silent}; no baseline written`, { exitCode: 2 });
-  const baseline = buildBaseline(observations, { target: session.stableLabel, environment: session.config.environment, mapping: session.config.fieldMapping });
+  const baseline = buildBaseline(observations, {
+    target: session.stableLabel,
+    environment: session.config.environment,
+    mapping: session.config.fieldMapping,
+  });
   // Nothing observed (an unusable target) writes nothing: an existing baseline is not replaced by an empty one.
   // Nor does an interrupted one (SIGINT/SIGTERM): a part of the operations must not replace a whole baseline.
-  const files = baseline.entries.length === 0 || options.stop?.aborted === true ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
+  const files =
+    baseline.entries.length === 0 || options.stop?.aborted === true ? [] : writeBaseline(outDir, baseline.index, baseline.entries);
   return { baseline, files, observations };
 }
 
@@ -67,5 +81,10 @@ export async function checkBaseline(session: TargetSession, baseline: Baseline, 
   const observations = await observeTarget(session, { ...options, silence });
   const selected = options.operations === undefined ? undefined : new Set(options.operations.map((op) => op.id));
   const silent = silence.silence();
-  return { ...compareWithBaseline(baseline, observations, selected === undefined ? {} : { selected }), baseline, observations, ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }) };
+  return {
+    ...compareWithBaseline(baseline, observations, selected === undefined ? {} : { selected }),
+    baseline,
+    observations,
+    ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }),
+  };
 }

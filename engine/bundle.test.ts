@@ -22,18 +22,31 @@ describe('mayUseSyncHttp', () => {
   });
 
   it('is true for a blocking member of the default import', async () => {
-    expect(await detects('default-get', `import http from 'k6/http';\nexport default function () { http.get('http://127.0.0.1:1/'); }\n`)).toBe(true);
+    expect(
+      await detects('default-get', `import http from 'k6/http';\nexport default function () { http.get('http://127.0.0.1:1/'); }\n`),
+    ).toBe(true);
     expect(await detects('default-batch', `import http from 'k6/http';\nexport default function () { http.batch([]); }\n`)).toBe(true);
   });
 
   it('is true when the default import is passed on or read by a computed name', async () => {
-    expect(await detects('passed-on', `import http from 'k6/http';\nfunction use(h) { return h; }\nexport default function () { use(http); }\n`)).toBe(true);
-    expect(await detects('computed', `import http from 'k6/http';\nexport default function () { http['get']('http://127.0.0.1:1/'); }\n`)).toBe(true);
+    expect(
+      await detects('passed-on', `import http from 'k6/http';\nfunction use(h) { return h; }\nexport default function () { use(http); }\n`),
+    ).toBe(true);
+    expect(
+      await detects('computed', `import http from 'k6/http';\nexport default function () { http['get']('http://127.0.0.1:1/'); }\n`),
+    ).toBe(true);
   });
 
   it('is true for a call of a named blocking import, false for a named asyncRequest', async () => {
-    expect(await detects('named-post', `import { post } from 'k6/http';\nexport default function () { post('http://127.0.0.1:1/', 'x'); }\n`)).toBe(true);
-    expect(await detects('named-async', `import { asyncRequest } from 'k6/http';\nexport default async function () { await asyncRequest('GET', 'http://127.0.0.1:1/'); }\n`)).toBe(false);
+    expect(
+      await detects('named-post', `import { post } from 'k6/http';\nexport default function () { post('http://127.0.0.1:1/', 'x'); }\n`),
+    ).toBe(true);
+    expect(
+      await detects(
+        'named-async',
+        `import { asyncRequest } from 'k6/http';\nexport default async function () { await asyncRequest('GET', 'http://127.0.0.1:1/'); }\n`,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -46,18 +59,35 @@ describe('mayUseSyncHttp and unsupportedMembers on CommonJS scripts', () => {
   });
 
   it('a blocking call through the default export or a named export, or the module passed on: true', async () => {
-    expect(await detects('cjs-default-get', `var h = require('k6/http');\nmodule.exports.default = function () { h.default.get('http://127.0.0.1:1/'); };\n`)).toBe(true);
-    expect(await detects('cjs-named-post', `var h = require('k6/http');\nmodule.exports.default = function () { h.post('http://127.0.0.1:1/', 'x'); };\n`)).toBe(true);
-    expect(await detects('cjs-passed', `var h = require('k6/http');\nfunction use(x) { return x; }\nmodule.exports.default = function () { use(h); };\n`)).toBe(true);
+    expect(
+      await detects(
+        'cjs-default-get',
+        `var h = require('k6/http');\nmodule.exports.default = function () { h.default.get('http://127.0.0.1:1/'); };\n`,
+      ),
+    ).toBe(true);
+    expect(
+      await detects(
+        'cjs-named-post',
+        `var h = require('k6/http');\nmodule.exports.default = function () { h.post('http://127.0.0.1:1/', 'x'); };\n`,
+      ),
+    ).toBe(true);
+    expect(
+      await detects(
+        'cjs-passed',
+        `var h = require('k6/http');\nfunction use(x) { return x; }\nmodule.exports.default = function () { use(h); };\n`,
+      ),
+    ).toBe(true);
   });
 
   it('a member the engine does not implement is named, through the default export or the module', async () => {
     const path = join(dir, 'cjs-unsupported.js');
-    writeFileSync(path, `var h = require('k6/http');\nmodule.exports.default = function () { h.default.cookieJar(); h.file(); h.default.asyncRequest('GET', 'x'); };\n`);
+    writeFileSync(
+      path,
+      `var h = require('k6/http');\nmodule.exports.default = function () { h.default.cookieJar(); h.file(); h.default.asyncRequest('GET', 'x'); };\n`,
+    );
     await expect(bundleScript(path)).rejects.toThrow(/k6\/http\.cookieJar[\s\S]*k6\/http\.file|k6\/http\.file[\s\S]*k6\/http\.cookieJar/);
     const ok = join(dir, 'cjs-supported.js');
     writeFileSync(ok, `var h = require('k6/http');\nmodule.exports.default = function () { h.default.asyncRequest('GET', 'x'); };\n`);
     expect(unsupportedMembers(await bundleScript(ok))).toEqual([]);
   });
 });
-

@@ -36,13 +36,24 @@ const k6Modules: Plugin = {
       return { path: args.path, namespace: 'k6-engine' };
     });
     // k6's summary jslib is common in handleSummary; the engine serves its textSummary itself.
-    b.onResolve({ filter: /^https:\/\/jslib\.k6\.io\/k6-summary\/[^/]+\/index\.js$/ }, () => ({ path: 'jslib/k6-summary', namespace: 'k6-engine' }));
+    b.onResolve({ filter: /^https:\/\/jslib\.k6\.io\/k6-summary\/[^/]+\/index\.js$/ }, () => ({
+      path: 'jslib/k6-summary',
+      namespace: 'k6-engine',
+    }));
     b.onResolve({ filter: /^https?:\/\// }, (args) => ({
-      errors: [{ text: `remote module ${args.path}: the node engine does not fetch remote modules; vendor it into the repository or run this script with k6` }],
+      errors: [
+        {
+          text: `remote module ${args.path}: the node engine does not fetch remote modules; vendor it into the repository or run this script with k6`,
+        },
+      ],
     }));
     b.onLoad({ filter: /.*/, namespace: 'k6-engine' }, (args) => {
       const names = MODULE_EXPORTS[args.path] ?? [];
-      const lines = [`const m = __engineVU.module(${JSON.stringify(args.path)});`, `const ${defaultName(args.path)} = m.default;`, `export default ${defaultName(args.path)};`];
+      const lines = [
+        `const m = __engineVU.module(${JSON.stringify(args.path)});`,
+        `const ${defaultName(args.path)} = m.default;`,
+        `export default ${defaultName(args.path)};`,
+      ];
       for (const name of names) lines.push(`export const ${name} = m.${name};`);
       return { contents: lines.join('\n'), loader: 'js' };
     });
@@ -103,16 +114,23 @@ export function mayUseSyncHttp(bundled: string): boolean {
   // init (a CommonJS script's require("k6/http") bundles the module that way).
   const declarations = [...code.matchAll(new RegExp(`(?:\\bvar |^[ \\t]*)([A-Za-z_$][\\w$]*) = ${base};`, 'gm'))];
   const required = requiredBindings(code, 'k6/http');
-  const aliases = [base, ...declarations.map((a) => escapeRegExp(a[1] as string)), ...required.map((name) => `${escapeRegExp(name)}\\.default`)];
+  const aliases = [
+    base,
+    ...declarations.map((a) => escapeRegExp(a[1] as string)),
+    ...required.map((name) => `${escapeRegExp(name)}\\.default`),
+  ];
   const uses = new RegExp(`(?<![\\w$.])(?<!\\bvar )(?:${aliases.join('|')})(?![\\w$])(?!\\s*=(?!=))(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g');
   for (const m of code.matchAll(uses)) {
-    if (declarations.some((d) => d.index === m.index || (d.index < (m.index as number) && (m.index as number) < d.index + d[0].length))) continue;
+    if (declarations.some((d) => d.index === m.index || (d.index < (m.index as number) && (m.index as number) < d.index + d[0].length)))
+      continue;
     const member = m[2];
     if (member === undefined || SYNC_HTTP_MEMBERS.has(member)) return true;
   }
   // A CommonJS script's named use: `import_http.get(...)` (a blocking call) or the binding passed on whole.
   for (const name of required) {
-    for (const m of code.matchAll(new RegExp(`(?<![\\w$.])${escapeRegExp(name)}(?![\\w$])(?!\\s*=(?!=))(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g'))) {
+    for (const m of code.matchAll(
+      new RegExp(`(?<![\\w$.])${escapeRegExp(name)}(?![\\w$])(?!\\s*=(?!=))(\\s*\\.\\s*([A-Za-z_$][\\w$]*))?`, 'g'),
+    )) {
       const member = m[2];
       if (member === undefined || SYNC_HTTP_MEMBERS.has(member)) return true;
     }
@@ -142,7 +160,10 @@ function withoutModuleShims(code: string): string {
  */
 function requiredBindings(code: string, module: string): string[] {
   const leaf = module.split('/').pop()?.replace(/\W/g, '_') ?? module;
-  const re = new RegExp(`\\bvar ([A-Za-z_$][\\w$]*) = (?:__toESM\\()?\\(init_${leaf}\\d*\\(\\), __toCommonJS\\(${leaf}_exports\\d*\\)\\)`, 'g');
+  const re = new RegExp(
+    `\\bvar ([A-Za-z_$][\\w$]*) = (?:__toESM\\()?\\(init_${leaf}\\d*\\(\\), __toCommonJS\\(${leaf}_exports\\d*\\)\\)`,
+    'g',
+  );
   return [...code.matchAll(re)].map((m) => m[1] as string);
 }
 

@@ -58,7 +58,11 @@ describe('gateway-harness engine run', () => {
     writeFileSync(script, SCRIPT);
     const out = join(dir, 'points.ndjson.gz');
     expect(await cli(['engine', 'run', script, '-e', `BASE=${url}`, '-i', '3', '--progress', 'none', '--out', `json=${out}`])).toBe(0);
-    const lines = gunzipSync(readFileSync(out)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; metric: string });
+    const lines = gunzipSync(readFileSync(out))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; metric: string });
     expect(lines.filter((l) => l.type === 'Point' && l.metric === 'http_reqs')).toHaveLength(3);
     expect(lines.some((l) => l.type === 'Metric' && l.metric === 'http_reqs')).toBe(true);
   });
@@ -74,7 +78,23 @@ describe('gateway-harness engine run', () => {
     writeFileSync(script, SCRIPT);
     process.env.K6_PROMETHEUS_RW_SERVER_URL = `${url}/api/v1/write`;
     try {
-      expect(await cli(['engine', 'run', script, '-e', `BASE=${url}`, '-i', '3', '--progress', 'none', '-o', 'experimental-prometheus-rw', '--tag', 'testid=cli-1'])).toBe(0);
+      expect(
+        await cli([
+          'engine',
+          'run',
+          script,
+          '-e',
+          `BASE=${url}`,
+          '-i',
+          '3',
+          '--progress',
+          'none',
+          '-o',
+          'experimental-prometheus-rw',
+          '--tag',
+          'testid=cli-1',
+        ]),
+      ).toBe(0);
     } finally {
       delete process.env.K6_PROMETHEUS_RW_SERVER_URL;
     }

@@ -28,14 +28,18 @@ export function register(program: Command): void {
     .description("run a k6 script (.js) or a load entry (.load.ts) with k6's semantics on Node")
     .argument('<script>', 'path to the script')
     .option('-e, --env <KEY=VALUE>', 'add an __ENV variable (repeatable)', collectEnv)
-    .option('-o, --out <output>', "json=FILE (k6's NDJSON points, .gz allowed) or experimental-prometheus-rw (K6_PROMETHEUS_RW_* settings, as k6); repeatable", collectList)
+    .option(
+      '-o, --out <output>',
+      "json=FILE (k6's NDJSON points, .gz allowed) or experimental-prometheus-rw (K6_PROMETHEUS_RW_* settings, as k6); repeatable",
+      collectList,
+    )
     .option('--tag <NAME=VALUE>', 'a tag on every sample of the test (like k6 --tag; repeatable)', collectEnv)
     .option('--summary-export <FILE>', "write k6's summary-export JSON")
     .option('-u, --vus <N>', 'VUs (like k6 --vus)', positiveInt)
     .option('-d, --duration <DURATION>', 'duration, replaces the scenarios (like k6 --duration)')
     .option('-i, --iterations <N>', 'iterations, replaces the scenarios (like k6 --iterations)', positiveInt)
     .option('--execution-segment <segment>', "this instance's share of a split test, e.g. 1/3:2/3 (like k6)")
-    .option('--execution-segment-sequence <points>', 'all instances\' segments, e.g. 0,1/3,2/3,1 (like k6)')
+    .option('--execution-segment-sequence <points>', "all instances' segments, e.g. 0,1/3,2/3,1 (like k6)")
     .option('--workers <N|auto>', 'worker threads; auto = one per 6 VUs, at most one per core', 'auto')
     .option('--progress <MODE>', 'auto | tty | plain | none', 'auto')
     .action(async (script: string, flags: Record<string, unknown>) => {

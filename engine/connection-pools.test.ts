@@ -6,7 +6,8 @@ import { consolidateOptions } from './options.ts';
 import { EngineRuntime } from './runtime.ts';
 import { VU } from './vu.ts';
 
-const runtime = (): EngineRuntime => new EngineRuntime({ factory: () => ({}), options: consolidateOptions({}), env: {}, scriptDir: '.', submetrics: [] });
+const runtime = (): EngineRuntime =>
+  new EngineRuntime({ factory: () => ({}), options: consolidateOptions({}), env: {}, scriptDir: '.', submetrics: [] });
 
 describe('connection pools of a thread', () => {
   it('gives 8 VUs a pool, the next 8 a new one, and a VU the same pool on every request', () => {

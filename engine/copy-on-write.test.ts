@@ -96,7 +96,9 @@ function observe(root: unknown): string {
   const all = containers(root);
   const ref = (v: unknown): string | number => (isContainer(v) ? all.indexOf(v) : typeof v);
   const shape = all.map((c) => {
-    const described = Object.entries(Object.getOwnPropertyDescriptors(c)).map(([k, d]) => `${k}=${ref(d.value)}${d.writable ? 'w' : ''}${d.enumerable ? 'e' : ''}${d.configurable ? 'c' : ''}`);
+    const described = Object.entries(Object.getOwnPropertyDescriptors(c)).map(
+      ([k, d]) => `${k}=${ref(d.value)}${d.writable ? 'w' : ''}${d.enumerable ? 'e' : ''}${d.configurable ? 'c' : ''}`,
+    );
     const has = ['a', 'x', '0', 'length', '__proto__'].map((k) => (k in c ? 1 : 0)).join('');
     return `${Array.isArray(c)}:${Object.isFrozen(c)}:${has}:${Object.keys(c).join(',')}:${Object.values(c).map(ref).join(',')}:${described.join(',')}`;
   });
@@ -133,7 +135,11 @@ describe('copy-on-write view of setup() data', () => {
   });
 
   it('keeps VUs apart: one VU changes its view, another VU sees the original', () => {
-    const shared = JSON.parse('{"list":[{"n":1},{"n":2}],"count":0,"deep":{"a":{"b":[1,2,3]}}}') as { list: Array<{ n: number }>; count: number; deep: { a: { b: number[] } } };
+    const shared = JSON.parse('{"list":[{"n":1},{"n":2}],"count":0,"deep":{"a":{"b":[1,2,3]}}}') as {
+      list: Array<{ n: number }>;
+      count: number;
+      deep: { a: { b: number[] } };
+    };
     const one = new CopyOnWriteView().view(shared);
     const two = new CopyOnWriteView().view(shared);
     one.count++;
@@ -146,7 +152,9 @@ describe('copy-on-write view of setup() data', () => {
   });
 
   it('gives one identity per node, before and after the node is written', () => {
-    const view = new CopyOnWriteView().view(JSON.parse('{"a":{"b":{"c":1}},"l":[[1],[2]]}') as { a: { b: { c: number }; x?: number }; l: number[][] });
+    const view = new CopyOnWriteView().view(
+      JSON.parse('{"a":{"b":{"c":1}},"l":[[1],[2]]}') as { a: { b: { c: number }; x?: number }; l: number[][] },
+    );
     const b = view.a.b;
     expect(view.a.b).toBe(b);
     view.a.x = 1;

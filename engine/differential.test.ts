@@ -34,10 +34,13 @@ function metricLinesOf(ndjsonPath: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of readFileSync(ndjsonPath, 'utf8').split('\n')) {
     if (line === '' || !line.includes('"type":"Metric"')) continue;
-    const l = JSON.parse(line) as { data: { name: string; type: string; contains: string; thresholds: string[]; submetrics: Array<{ name: string }> | null } };
+    const l = JSON.parse(line) as {
+      data: { name: string; type: string; contains: string; thresholds: string[]; submetrics: Array<{ name: string }> | null };
+    };
     if (l.data.name === 'vus' || l.data.name === 'vus_max') continue;
     const subs = (l.data.submetrics ?? []).map((x) => x.name).sort();
-    out[l.data.name] = `${l.data.type}/${l.data.contains} thresholds=${[...l.data.thresholds].sort().join('|')} submetrics=${subs.join('|')}`;
+    out[l.data.name] =
+      `${l.data.type}/${l.data.contains} thresholds=${[...l.data.thresholds].sort().join('|')} submetrics=${subs.join('|')}`;
   }
   return out;
 }
@@ -59,12 +62,18 @@ function checks(g: K6SummaryData['root_group']): string[] {
 }
 
 function verdicts(s: K6SummaryData): Record<string, Record<string, { ok: boolean }>> {
-  return Object.fromEntries(Object.entries(s.metrics).filter(([, m]) => m.thresholds !== undefined).map(([n, m]) => [n, m.thresholds ?? {}]));
+  return Object.fromEntries(
+    Object.entries(s.metrics)
+      .filter(([, m]) => m.thresholds !== undefined)
+      .map(([n, m]) => [n, m.thresholds ?? {}]),
+  );
 }
 
 /** Metric names k6 reports; vus/vus_max depend on run length (k6 samples them once a second). */
 function metricNames(s: K6SummaryData): string[] {
-  return Object.keys(s.metrics).filter((n) => n !== 'vus' && n !== 'vus_max').sort();
+  return Object.keys(s.metrics)
+    .filter((n) => n !== 'vus' && n !== 'vus_max')
+    .sort();
 }
 
 let sandbox: RunningSandbox;
@@ -81,7 +90,15 @@ async function onEngine(tag: string, env: Record<string, string>, script = FIXTU
   const summaryPath = join(dir, `${tag}-engine.json`);
   const ndjson = join(dir, `${tag}-engine.ndjson`);
   const out = new PassThrough().resume();
-  const r = await runEngine({ script, env: { ...env, BASE: base, SUMMARY_JSON: summaryPath }, outJson: ndjson, progress: 'none', workers: 2, stdout: out, stderr: new PassThrough().resume() });
+  const r = await runEngine({
+    script,
+    env: { ...env, BASE: base, SUMMARY_JSON: summaryPath },
+    outJson: ndjson,
+    progress: 'none',
+    workers: 2,
+    stdout: out,
+    stderr: new PassThrough().resume(),
+  });
   const summary = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData) : r.summary;
   return { exitCode: r.exitCode, summary, tagKeys: tagKeysOf(ndjson), metricLines: metricLinesOf(ndjson) };
 }
@@ -91,12 +108,22 @@ function onK6(bin: string, tag: string, env: Record<string, string>, script = FI
   const ndjson = join(dir, `${tag}-k6.ndjson`);
   const flags = Object.entries({ ...env, BASE: base, SUMMARY_JSON: summaryPath }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   return new Promise((resolve, reject) => {
-    execFile(bin, ['run', '-q', '--out', `json=${ndjson}`, '--summary-export', `${summaryPath}.export`, ...flags, script], { timeout: 60_000 }, (error, _stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      const path = existsSync(summaryPath) ? summaryPath : `${summaryPath}.export`;
-      if (!existsSync(path)) return reject(new Error(`k6 wrote no summary (exit ${code}): ${stderr.slice(-400)}`));
-      resolve({ exitCode: code, summary: JSON.parse(readFileSync(path, 'utf8')) as K6SummaryData, tagKeys: tagKeysOf(ndjson), metricLines: metricLinesOf(ndjson) });
-    });
+    execFile(
+      bin,
+      ['run', '-q', '--out', `json=${ndjson}`, '--summary-export', `${summaryPath}.export`, ...flags, script],
+      { timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        const path = existsSync(summaryPath) ? summaryPath : `${summaryPath}.export`;
+        if (!existsSync(path)) return reject(new Error(`k6 wrote no summary (exit ${code}): ${stderr.slice(-400)}`));
+        resolve({
+          exitCode: code,
+          summary: JSON.parse(readFileSync(path, 'utf8')) as K6SummaryData,
+          tagKeys: tagKeysOf(ndjson),
+          metricLines: metricLinesOf(ndjson),
+        });
+      },
+    );
   });
 }
 
@@ -137,7 +164,10 @@ describe.each(BINARIES)('executors on the engine vs %s', (_label, bin) => {
     ['car', 0.05],
   ] as Array<[string, number]>)('%s starts the same iterations (tolerance %s)', async (scenario, tolerance) => {
     const env = { SCENARIO: scenario };
-    const [engine, k6] = await Promise.all([onEngine(`exec-${scenario}`, env, EXECUTORS), onK6(bin as string, `exec-${scenario}`, env, EXECUTORS)]);
+    const [engine, k6] = await Promise.all([
+      onEngine(`exec-${scenario}`, env, EXECUTORS),
+      onK6(bin as string, `exec-${scenario}`, env, EXECUTORS),
+    ]);
     expect(engine.exitCode).toBe(0);
     expect(k6.exitCode).toBe(0);
     const e = started(engine.summary);
@@ -162,20 +192,27 @@ describe.each(BINARIES)('a failing setup() or teardown() on the engine vs %s', (
     ['setup() times out', { SETUP: 'timeout' }],
     ['teardown() throws', { TEARDOWN: 'throw' }],
     ['teardown() rejects', { TEARDOWN: 'reject' }],
-  ] as Array<[string, Record<string, string>]>)('%s: same exit code, checks, metrics and verdicts, handleSummary still runs', async (name, env) => {
-    const tag = `${label.split(' ')[1]}-life-${name.replace(/\W+/g, '-')}`;
-    const [engine, k6] = await Promise.all([onEngine(tag, env, LIFECYCLE), onK6(bin as string, tag, env, LIFECYCLE)]);
-    expect(engine.exitCode).toBe(k6.exitCode);
-    if (env.SETUP !== undefined) expect(engine.summary.setup_data).toBeUndefined();
-    expect(checks(engine.summary.root_group)).toEqual(checks(k6.summary.root_group));
-    // A setup() still blocked at its timeout never hands over its network trail on the engine (README, differences).
-    const k6Names = metricNames(k6.summary).filter((n) => env.SETUP !== 'timeout' || !n.startsWith('data_'));
-    expect(metricNames(engine.summary)).toEqual(withoutSetupIterations(k6Names, metricNames(engine.summary)));
-    expect(verdicts(engine.summary)).toEqual(verdicts(k6.summary));
-    expect(engine.summary.metrics.http_reqs?.values.count).toBe(k6.summary.metrics.http_reqs?.values.count);
-    const k6Tags = Object.fromEntries(Object.entries(k6.tagKeys).filter(([m]) => m in engine.tagKeys || !(m === 'iteration_duration' || (env.SETUP === 'timeout' && m.startsWith('data_')))));
-    expect(engine.tagKeys).toEqual(k6Tags);
-  });
+  ] as Array<[string, Record<string, string>]>)(
+    '%s: same exit code, checks, metrics and verdicts, handleSummary still runs',
+    async (name, env) => {
+      const tag = `${label.split(' ')[1]}-life-${name.replace(/\W+/g, '-')}`;
+      const [engine, k6] = await Promise.all([onEngine(tag, env, LIFECYCLE), onK6(bin as string, tag, env, LIFECYCLE)]);
+      expect(engine.exitCode).toBe(k6.exitCode);
+      if (env.SETUP !== undefined) expect(engine.summary.setup_data).toBeUndefined();
+      expect(checks(engine.summary.root_group)).toEqual(checks(k6.summary.root_group));
+      // A setup() still blocked at its timeout never hands over its network trail on the engine (README, differences).
+      const k6Names = metricNames(k6.summary).filter((n) => env.SETUP !== 'timeout' || !n.startsWith('data_'));
+      expect(metricNames(engine.summary)).toEqual(withoutSetupIterations(k6Names, metricNames(engine.summary)));
+      expect(verdicts(engine.summary)).toEqual(verdicts(k6.summary));
+      expect(engine.summary.metrics.http_reqs?.values.count).toBe(k6.summary.metrics.http_reqs?.values.count);
+      const k6Tags = Object.fromEntries(
+        Object.entries(k6.tagKeys).filter(
+          ([m]) => m in engine.tagKeys || !(m === 'iteration_duration' || (env.SETUP === 'timeout' && m.startsWith('data_'))),
+        ),
+      );
+      expect(engine.tagKeys).toEqual(k6Tags);
+    },
+  );
 });
 
 describe.each(BINARIES)('setup() data on the engine vs %s', (label, bin) => {
@@ -207,7 +244,9 @@ function trickler(): Promise<{ server: Server; url: string }> {
     }, 100);
     res.on('close', () => clearInterval(timer));
   });
-  return new Promise((resolveServer) => server.listen(0, '127.0.0.1', () => resolveServer({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolveServer) =>
+    server.listen(0, '127.0.0.1', () => resolveServer({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 describe.each(BINARIES)('request timeout on the engine vs %s', (label, bin) => {
@@ -216,9 +255,15 @@ describe.each(BINARIES)('request timeout on the engine vs %s', (label, bin) => {
     try {
       const tag = `${label.split(' ')[1]}-timeout`;
       const env = { TIMEOUT_MS: '700' };
-      const [engine, k6] = await Promise.all([onEngine(tag, env, REQUEST_TIMEOUT, url), onK6(bin as string, tag, env, REQUEST_TIMEOUT, url)]);
+      const [engine, k6] = await Promise.all([
+        onEngine(tag, env, REQUEST_TIMEOUT, url),
+        onK6(bin as string, tag, env, REQUEST_TIMEOUT, url),
+      ]);
       expect(engine.exitCode).toBe(k6.exitCode);
-      expect(checks(k6.summary.root_group)).toEqual(['::asyncRequest timed out (status 0, error_code 1050) 1/0', '::get timed out (status 0, error_code 1050) 1/0']);
+      expect(checks(k6.summary.root_group)).toEqual([
+        '::asyncRequest timed out (status 0, error_code 1050) 1/0',
+        '::get timed out (status 0, error_code 1050) 1/0',
+      ]);
       expect(checks(engine.summary.root_group)).toEqual(checks(k6.summary.root_group));
       expect(engine.tagKeys).toEqual(k6.tagKeys);
     } finally {

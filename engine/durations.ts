@@ -1,7 +1,7 @@
 // k6 duration strings ("1m30s", "500ms", "2h", "1.5s") and plain numbers (milliseconds, as k6 reads numeric options).
 // One parser for options, stages, gracefulStop, timeouts and delayAbortEval, so every duration means what it means in k6.
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)/gy;
 
 /** Parses a k6 duration into milliseconds; throws a one-line reason naming the field on anything else. */

@@ -69,7 +69,8 @@ export function parseRat(text: string): Rat {
   if (s.endsWith('%')) throw new ExecutionSegmentError(`'${text}' is not a valid percentage`);
   const fraction = /^([+-]?\d+)\/(\d+)$/.exec(s);
   if (fraction !== null) {
-    if (BigInt(fraction[2] as string) === 0n) throw new ExecutionSegmentError(`'${text}' is not a valid percentage, decimal, fraction or interval value`);
+    if (BigInt(fraction[2] as string) === 0n)
+      throw new ExecutionSegmentError(`'${text}' is not a valid percentage, decimal, fraction or interval value`);
     return new Rat(BigInt(fraction[1] as string), BigInt(fraction[2] as string));
   }
   const decimal = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s);
@@ -96,8 +97,12 @@ export class ExecutionSegment {
 
   /** Validates like k6's NewExecutionSegment. */
   static of(from: Rat, to: Rat): ExecutionSegment {
-    if (from.cmp(Rat.ZERO) < 0) throw new ExecutionSegmentError(`segment start value must be at least 0 but was ${from.toNumber().toFixed(2)}`);
-    if (from.cmp(to) >= 0) throw new ExecutionSegmentError(`segment start(${from.toNumber().toFixed(2)}) must be less than its end(${to.toNumber().toFixed(2)})`);
+    if (from.cmp(Rat.ZERO) < 0)
+      throw new ExecutionSegmentError(`segment start value must be at least 0 but was ${from.toNumber().toFixed(2)}`);
+    if (from.cmp(to) >= 0)
+      throw new ExecutionSegmentError(
+        `segment start(${from.toNumber().toFixed(2)}) must be less than its end(${to.toNumber().toFixed(2)})`,
+      );
     if (to.cmp(Rat.ONE) > 0) throw new ExecutionSegmentError(`segment end value can't be more than 1 but was ${to.toNumber().toFixed(2)}`);
     return new ExecutionSegment(from, to);
   }
@@ -130,7 +135,8 @@ export const WHOLE_SEGMENT = ExecutionSegment.unchecked(Rat.ZERO, Rat.ONE);
 export function parseSequence(text: string): ExecutionSegment[] {
   if (text.trim() === '') return [];
   const points = text.split(',');
-  if (points.length < 2) throw new ExecutionSegmentError(`at least 2 points are needed for an execution segment sequence, ${points.length} given`);
+  if (points.length < 2)
+    throw new ExecutionSegmentError(`at least 2 points are needed for an execution segment sequence, ${points.length} given`);
   const rats = points.map(parseRat);
   const segments: ExecutionSegment[] = [];
   for (let i = 1; i < rats.length; i++) segments.push(ExecutionSegment.of(rats[i - 1] as Rat, rats[i] as Rat));
@@ -152,7 +158,9 @@ export function filledSequence(sequence: readonly ExecutionSegment[], segment: E
 }
 
 function sequenceString(segments: readonly ExecutionSegment[]): string {
-  return segments.length === 0 ? '' : [(segments[0] as ExecutionSegment).from.toString(), ...segments.map((s) => s.to.toString())].join(',');
+  return segments.length === 0
+    ? ''
+    : [(segments[0] as ExecutionSegment).from.toString(), ...segments.map((s) => s.to.toString())].join(',');
 }
 
 /**

@@ -2,14 +2,19 @@
 import { describe, expect, it } from 'vitest';
 import { LiveThresholds } from './live-thresholds.ts';
 
-const metric = (name: string, type: string, contains = 'default'): string => JSON.stringify({ type: 'Metric', data: { name, type, contains, thresholds: [], submetrics: null }, metric: name });
+const metric = (name: string, type: string, contains = 'default'): string =>
+  JSON.stringify({ type: 'Metric', data: { name, type, contains, thresholds: [], submetrics: null }, metric: name });
 const point = (name: string, value: number, tags: Record<string, string>, at: number): string =>
   JSON.stringify({ type: 'Point', metric: name, data: { time: new Date(at).toISOString(), value, tags } });
 
 describe('LiveThresholds', () => {
   it('says no samples, then held, then crossed as the stream grows (submetrics and custom metrics alike)', () => {
-    const live = new LiveThresholds({ 'http_req_duration{operation:v2.catalog.skus}': ['p(95)<100'], gateway_failed: [{ threshold: 'rate<=0.5', abortOnFail: false }] });
-    const state = (): Record<string, boolean | null> => Object.fromEntries(live.states(10_000).map((t) => [`${t.metric} ${t.expression}`, t.ok]));
+    const live = new LiveThresholds({
+      'http_req_duration{operation:v2.catalog.skus}': ['p(95)<100'],
+      gateway_failed: [{ threshold: 'rate<=0.5', abortOnFail: false }],
+    });
+    const state = (): Record<string, boolean | null> =>
+      Object.fromEntries(live.states(10_000).map((t) => [`${t.metric} ${t.expression}`, t.ok]));
     expect(state()).toEqual({ 'http_req_duration{operation:v2.catalog.skus} p(95)<100': null, 'gateway_failed rate<=0.5': null });
     live.addLine(metric('http_req_duration', 'trend', 'time'));
     live.addLine(metric('gateway_failed', 'rate'));

@@ -20,14 +20,20 @@ export class LiveThresholds {
   constructor(thresholds: Readonly<Record<string, unknown>>) {
     this.sets = parseThresholds(thresholds);
     this.store = new MetricStore(
-      this.sets.filter((t) => t.tags.length > 0).map((t) => ({ metric: t.metric, name: t.summaryName, suffix: t.summaryName.slice(t.metric.length + 1, -1), tags: t.tags })),
+      this.sets
+        .filter((t) => t.tags.length > 0)
+        .map((t) => ({ metric: t.metric, name: t.summaryName, suffix: t.summaryName.slice(t.metric.length + 1, -1), tags: t.tags })),
     );
   }
 
   /** One NDJSON line: a metric's definition, or a sample of it (anything else, or unreadable, is skipped). */
   addLine(line: string): void {
     if (line.length === 0) return;
-    let entry: { type?: string; metric?: string; data?: { name?: string; type?: string; contains?: string; value?: number; time?: string; tags?: Record<string, string> | null } };
+    let entry: {
+      type?: string;
+      metric?: string;
+      data?: { name?: string; type?: string; contains?: string; value?: number; time?: string; tags?: Record<string, string> | null };
+    };
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
@@ -43,7 +49,13 @@ export class LiveThresholds {
       }
       return;
     }
-    if (entry.type !== 'Point' || typeof entry.metric !== 'string' || typeof data.value !== 'number' || this.store.get(entry.metric) === undefined) return;
+    if (
+      entry.type !== 'Point' ||
+      typeof entry.metric !== 'string' ||
+      typeof data.value !== 'number' ||
+      this.store.get(entry.metric) === undefined
+    )
+      return;
     const time = data.time === undefined ? Date.now() : Date.parse(data.time);
     this.firstPoint ??= time;
     this.store.add(entry.metric, data.value, data.tags ?? {}, time);
@@ -55,8 +67,12 @@ export class LiveThresholds {
     const out: LiveThresholdState[] = [];
     for (const set of this.sets) {
       const sink = this.store.sinkOf(set.summaryName);
-      const verdict = sink === undefined || sink.empty ? undefined : evaluateThresholds(set, sink.thresholdValues(elapsed, percentilesOf(set)), elapsed).results;
-      for (const t of set.thresholds) out.push({ metric: set.key, expression: t.source, ok: verdict === undefined ? null : (verdict[t.source]?.ok ?? null) });
+      const verdict =
+        sink === undefined || sink.empty
+          ? undefined
+          : evaluateThresholds(set, sink.thresholdValues(elapsed, percentilesOf(set)), elapsed).results;
+      for (const t of set.thresholds)
+        out.push({ metric: set.key, expression: t.source, ok: verdict === undefined ? null : (verdict[t.source]?.ok ?? null) });
     }
     return out;
   }

@@ -38,7 +38,10 @@ function clock(): number {
 }
 
 export function newHeartbeats(threads: number): Heartbeats {
-  return { buffer: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * SLOTS_PER_THREAD * Math.max(1, threads)), base: Math.floor(clock()) - 1 };
+  return {
+    buffer: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * SLOTS_PER_THREAD * Math.max(1, threads)),
+    base: Math.floor(clock()) - 1,
+  };
 }
 
 /** This thread's slot: set by startLoopMonitor, used by blockingOnPurpose. */
@@ -68,7 +71,11 @@ export function blockingOnPurpose<T>(block: () => T): T {
  * Samples this thread's loop every `intervalMs` into `send` (an unref'd timer) and beats thread `index`'s heartbeat
  * every BEAT_EVERY_MS; stop() sends the last partial second and stops the heartbeat being watched.
  */
-export function startLoopMonitor(send: (sample: LoopSample) => void, heart?: { readonly heartbeats: Heartbeats; readonly index: number }, intervalMs = 1000): { stop(): void } {
+export function startLoopMonitor(
+  send: (sample: LoopSample) => void,
+  heart?: { readonly heartbeats: Heartbeats; readonly index: number },
+  intervalMs = 1000,
+): { stop(): void } {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   let elu: EventLoopUtilization = performance.eventLoopUtilization();
@@ -90,7 +97,12 @@ export function startLoopMonitor(send: (sample: LoopSample) => void, heart?: { r
     const p99 = histogram.count === 0 ? 0 : histogram.percentile(99) / 1e6;
     const max = histogram.count === 0 ? 0 : histogram.max / 1e6;
     histogram.reset();
-    send({ t: Date.now(), loopDelayP99Ms: Math.max(0, p99 - RESOLUTION_MS), loopDelayMaxMs: Math.max(0, max - RESOLUTION_MS), busyShare: delta.utilization });
+    send({
+      t: Date.now(),
+      loopDelayP99Ms: Math.max(0, p99 - RESOLUTION_MS),
+      loopDelayMaxMs: Math.max(0, max - RESOLUTION_MS),
+      busyShare: delta.utilization,
+    });
   };
   const timer = setInterval(sample, intervalMs);
   timer.unref();
@@ -119,7 +131,12 @@ const WATCH_EVERY_MS = 250;
  * least that long (a response arriving then waits as long for its time to be read), measured here whatever the blocked
  * thread can do. started() watches every thread from now (a thread blocked before it reads the start is overdue too).
  */
-export function watchHeartbeats(heartbeats: Heartbeats, threads: number, send: (sample: LoopSample) => void, beatEveryMs = BEAT_EVERY_MS): { started(): void; stop(): void } {
+export function watchHeartbeats(
+  heartbeats: Heartbeats,
+  threads: number,
+  send: (sample: LoopSample) => void,
+  beatEveryMs = BEAT_EVERY_MS,
+): { started(): void; stop(): void } {
   const slots = new Int32Array(heartbeats.buffer);
   const look = (): void => {
     const now = clock();
@@ -133,7 +150,8 @@ export function watchHeartbeats(heartbeats: Heartbeats, threads: number, send: (
   let timer: NodeJS.Timeout | undefined;
   return {
     started() {
-      for (let i = 0; i < threads; i++) if (Atomics.load(slots, i * SLOTS_PER_THREAD) === 0) beat(slots, i * SLOTS_PER_THREAD, heartbeats.base);
+      for (let i = 0; i < threads; i++)
+        if (Atomics.load(slots, i * SLOTS_PER_THREAD) === 0) beat(slots, i * SLOTS_PER_THREAD, heartbeats.base);
       timer ??= setInterval(look, WATCH_EVERY_MS);
       timer.unref();
     },
@@ -154,7 +172,12 @@ export function mergeLoopSamples(samples: readonly LoopSample[]): LoopSample[] {
       key,
       seen === undefined
         ? s
-        : { t: Math.max(seen.t, s.t), loopDelayP99Ms: Math.max(seen.loopDelayP99Ms, s.loopDelayP99Ms), loopDelayMaxMs: Math.max(seen.loopDelayMaxMs, s.loopDelayMaxMs), busyShare: Math.max(seen.busyShare, s.busyShare) },
+        : {
+            t: Math.max(seen.t, s.t),
+            loopDelayP99Ms: Math.max(seen.loopDelayP99Ms, s.loopDelayP99Ms),
+            loopDelayMaxMs: Math.max(seen.loopDelayMaxMs, s.loopDelayMaxMs),
+            busyShare: Math.max(seen.busyShare, s.busyShare),
+          },
     );
   }
   return [...bySecond.entries()].sort(([a], [b]) => a - b).map(([, s]) => s);

@@ -21,8 +21,13 @@ export function pointLine(metric: string, value: number, tags: Tags, time: numbe
 
 /** The `Metric` line describing a metric, its thresholds and submetrics. */
 export function metricLine(def: MetricDef, thresholds: string[], submetrics: SubmetricDef[]): string {
-  const subs = submetrics.length === 0 ? null : submetrics.map((s) => ({ name: s.name, suffix: s.suffix, tags: Object.fromEntries(s.tags) }));
-  return JSON.stringify({ type: 'Metric', data: { name: def.name, type: def.type, contains: def.contains, thresholds, submetrics: subs }, metric: def.name });
+  const subs =
+    submetrics.length === 0 ? null : submetrics.map((s) => ({ name: s.name, suffix: s.suffix, tags: Object.fromEntries(s.tags) }));
+  return JSON.stringify({
+    type: 'Metric',
+    data: { name: def.name, type: def.type, contains: def.contains, thresholds, submetrics: subs },
+    metric: def.name,
+  });
 }
 
 /**

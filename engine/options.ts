@@ -43,12 +43,41 @@ export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'
 
 /** Options the engine honours; other known k6 options are refused at load time (see IGNORED_OPTIONS for the harmless ones). */
 const SUPPORTED_OPTIONS = new Set([
-  'scenarios', 'thresholds', 'tags', 'summaryTrendStats', 'summaryTimeUnit', 'setupTimeout', 'teardownTimeout', 'vus', 'duration',
-  'iterations', 'stages', 'discardResponseBodies', 'userAgent', 'noConnectionReuse', 'noVUConnectionReuse', 'maxRedirects',
-  'executionSegment', 'executionSegmentSequence',
+  'scenarios',
+  'thresholds',
+  'tags',
+  'summaryTrendStats',
+  'summaryTimeUnit',
+  'setupTimeout',
+  'teardownTimeout',
+  'vus',
+  'duration',
+  'iterations',
+  'stages',
+  'discardResponseBodies',
+  'userAgent',
+  'noConnectionReuse',
+  'noVUConnectionReuse',
+  'maxRedirects',
+  'executionSegment',
+  'executionSegmentSequence',
 ]);
 /** Options with no effect on what the engine measures (output, cloud and UI settings): accepted and ignored. */
-const IGNORED_OPTIONS = new Set(['ext', 'cloud', 'noColor', 'quiet', 'noUsageReport', 'systemTags', 'insecureSkipTLSVerify', 'minIterationDuration', 'throw', 'batch', 'batchPerHost', 'rps', 'setupTimeout']);
+const IGNORED_OPTIONS = new Set([
+  'ext',
+  'cloud',
+  'noColor',
+  'quiet',
+  'noUsageReport',
+  'systemTags',
+  'insecureSkipTLSVerify',
+  'minIterationDuration',
+  'throw',
+  'batch',
+  'batchPerHost',
+  'rps',
+  'setupTimeout',
+]);
 
 /** The `default` scenario k6 derives from the shortcut options. */
 function shortcutScenario(o: { vus?: unknown; duration?: unknown; iterations?: unknown; stages?: unknown }): ScenarioConfig {
@@ -57,7 +86,12 @@ function shortcutScenario(o: { vus?: unknown; duration?: unknown; iterations?: u
     return parseScenario('default', { executor: 'ramping-vus', startVUs: o.vus ?? 1, stages: o.stages });
   }
   if (o.iterations !== undefined && o.iterations !== null) {
-    return parseScenario('default', { executor: 'shared-iterations', ...raw, iterations: o.iterations, ...(o.duration === undefined ? {} : { maxDuration: o.duration }) });
+    return parseScenario('default', {
+      executor: 'shared-iterations',
+      ...raw,
+      iterations: o.iterations,
+      ...(o.duration === undefined ? {} : { maxDuration: o.duration }),
+    });
   }
   if (o.duration !== undefined && o.duration !== null && dur(o.duration, 'duration') > 0) {
     return parseScenario('default', { executor: 'constant-vus', ...raw, duration: o.duration });
@@ -83,15 +117,21 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
     scenarios = [shortcutScenario({ vus: overrides.vus ?? o.vus, duration: overrides.duration, iterations: overrides.iterations })];
   } else if (hasScenarios) {
     if (scriptShortcut !== undefined) {
-      throw new OptionsError(`using an execution configuration shortcut (\`${scriptShortcut}\`) and \`scenarios\` simultaneously is not allowed`);
+      throw new OptionsError(
+        `using an execution configuration shortcut (\`${scriptShortcut}\`) and \`scenarios\` simultaneously is not allowed`,
+      );
     }
-    if (typeof o.scenarios !== 'object' || Array.isArray(o.scenarios)) throw new OptionsError('options.scenarios must be an object of name → scenario');
+    if (typeof o.scenarios !== 'object' || Array.isArray(o.scenarios))
+      throw new OptionsError('options.scenarios must be an object of name → scenario');
     scenarios = Object.entries(o.scenarios as Record<string, unknown>).map(([name, raw]) => parseScenario(name, raw));
   } else {
     scenarios = [shortcutScenario({ vus: overrides.vus ?? o.vus, duration: o.duration, iterations: o.iterations, stages: o.stages })];
   }
   const trendStats = o.summaryTrendStats === undefined ? DEFAULT_TREND_STATS : o.summaryTrendStats;
-  if (!Array.isArray(trendStats) || trendStats.some((s) => typeof s !== 'string' || !/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s))) {
+  if (
+    !Array.isArray(trendStats) ||
+    trendStats.some((s) => typeof s !== 'string' || !/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s))
+  ) {
     throw new OptionsError(`summaryTrendStats: each entry is one of avg, min, med, max, count, p(N); got ${JSON.stringify(trendStats)}`);
   }
   // Like k6's CLI flags, --execution-segment(-sequence) win over the script's options of the same name.
@@ -101,7 +141,8 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
     return value;
   };
   const executionSegment = overrides.executionSegment ?? segmentText(o.executionSegment, 'executionSegment');
-  const executionSegmentSequence = overrides.executionSegmentSequence ?? segmentText(o.executionSegmentSequence, 'executionSegmentSequence');
+  const executionSegmentSequence =
+    overrides.executionSegmentSequence ?? segmentText(o.executionSegmentSequence, 'executionSegmentSequence');
   try {
     executionTuple(executionSegment, executionSegmentSequence);
   } catch (error) {

@@ -56,7 +56,11 @@ describe('the api-surface fixture on the sandbox', () => {
   it('passes, with k6-shaped summary data, handleSummary outputs and NDJSON', async () => {
     const summaryPath = join(dir, 'surface-summary.json');
     const ndjson = join(dir, 'surface.ndjson');
-    const r = await run({ script: join(FIXTURES, 'api-surface.js'), env: { BASE: sandbox.url, SUMMARY_JSON: summaryPath }, outJson: ndjson });
+    const r = await run({
+      script: join(FIXTURES, 'api-surface.js'),
+      env: { BASE: sandbox.url, SUMMARY_JSON: summaryPath },
+      outJson: ndjson,
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('fixture summary: 8 iterations\n');
     const data = JSON.parse(readFileSync(summaryPath, 'utf8')) as typeof r.summary;
@@ -64,7 +68,10 @@ describe('the api-surface fixture on the sandbox', () => {
     expect(Object.keys(data).sort()).toEqual(['metrics', 'options', 'root_group', 'setup_data', 'state']);
     expect(data.setup_data).toEqual({ base: sandbox.url, started: 'yes' });
     expect(data.options.summaryTrendStats).toEqual(['avg', 'min', 'med', 'max', 'p(90)', 'p(95)']);
-    const checks = (g: typeof data.root_group): string[] => [...g.checks.map((c) => `${c.path} ${c.passes}/${c.fails}`), ...g.groups.flatMap(checks)];
+    const checks = (g: typeof data.root_group): string[] => [
+      ...g.checks.map((c) => `${c.path} ${c.passes}/${c.fails}`),
+      ...g.groups.flatMap(checks),
+    ];
     expect(checks(data.root_group).sort()).toEqual([
       '::account::balance is 200 2/0',
       '::account::setup data arrived 2/0',
@@ -76,22 +83,34 @@ describe('the api-surface fixture on the sandbox', () => {
       '::teardown::teardown got setup data 1/0',
     ]);
     expect(data.metrics.iterations).toMatchObject({ type: 'counter', contains: 'default', values: { count: 8 } });
-    expect(data.metrics.gateway_failed).toMatchObject({ type: 'rate', values: { rate: 0, passes: 0, fails: 6 }, thresholds: { 'rate<0.01': { ok: true } } });
+    expect(data.metrics.gateway_failed).toMatchObject({
+      type: 'rate',
+      values: { rate: 0, passes: 0, fails: 6 },
+      thresholds: { 'rate<0.01': { ok: true } },
+    });
     expect(data.metrics.gateway_time_to_final).toMatchObject({ type: 'trend', contains: 'time' });
     expect(Object.keys(data.metrics.gateway_time_to_final?.values ?? {})).toEqual(['avg', 'min', 'med', 'max', 'p(90)', 'p(95)']);
-    expect(data.metrics['http_req_duration{operation:v2.catalog.countries}']?.thresholds).toEqual({ 'p(95)<5000': { ok: true }, 'max<60000': { ok: true } });
+    expect(data.metrics['http_req_duration{operation:v2.catalog.countries}']?.thresholds).toEqual({
+      'p(95)<5000': { ok: true },
+      'max<60000': { ok: true },
+    });
     expect(data.metrics['checks{check:countries is 200}']).toMatchObject({ values: { rate: 1, passes: 6, fails: 0 } });
     expect(data.metrics.http_reqs?.values.count).toBe(1 + 18 + 2); // setup + 3 per browse iteration + default
     expect(data.metrics['http_req_duration{expected_response:true}']).toBeDefined();
 
-    const lines = readFileSync(ndjson, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; metric: string; data: { tags?: Record<string, string>; name?: string } });
+    const lines = readFileSync(ndjson, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; metric: string; data: { tags?: Record<string, string>; name?: string } });
     const firstPoint = new Map<string, number>();
     lines.forEach((l, i) => {
       if (l.type === 'Point' && !firstPoint.has(l.metric)) firstPoint.set(l.metric, i);
     });
     for (const [metric, at] of firstPoint) expect(lines.findIndex((l) => l.type === 'Metric' && l.metric === metric)).toBeLessThan(at);
     const req = lines.find((l) => l.type === 'Point' && l.metric === 'http_reqs' && l.data.tags?.operation === 'v2.catalog.skus');
-    expect(Object.keys(req?.data.tags ?? {})).toEqual(['expected_response', 'group', 'method', 'name', 'operation', 'proto', 'scenario', 'status', 'suite', 'url', 'api'].sort());
+    expect(Object.keys(req?.data.tags ?? {})).toEqual(
+      ['expected_response', 'group', 'method', 'name', 'operation', 'proto', 'scenario', 'status', 'suite', 'url', 'api'].sort(),
+    );
     expect(lines.filter((l) => l.type === 'Point' && l.metric === 'iterations')).toHaveLength(8);
   });
 
@@ -129,10 +148,26 @@ export function handleSummary(data) { return { stdout: 'TEXT' + textSummary(data
 
 describe('refusals and exit codes', () => {
   it.each([
-    ['an unimplemented k6 module', "import ws from 'k6/ws';\nexport default function () { ws.connect(); }\n", /module "k6\/ws" is not implemented by the node engine; run this script with k6/],
-    ['an unimplemented export', "import { cookieJar } from 'k6/http';\nexport default function () { cookieJar(); }\n", /k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/],
-    ['an unimplemented member of a default import', "import http from 'k6/http';\nexport default function () { http.cookieJar(); }\n", /k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/],
-    ['a remote module', "import x from 'https://jslib.k6.io/x.js';\nexport default function () { x(); }\n", /does not fetch remote modules/],
+    [
+      'an unimplemented k6 module',
+      "import ws from 'k6/ws';\nexport default function () { ws.connect(); }\n",
+      /module "k6\/ws" is not implemented by the node engine; run this script with k6/,
+    ],
+    [
+      'an unimplemented export',
+      "import { cookieJar } from 'k6/http';\nexport default function () { cookieJar(); }\n",
+      /k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/,
+    ],
+    [
+      'an unimplemented member of a default import',
+      "import http from 'k6/http';\nexport default function () { http.cookieJar(); }\n",
+      /k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/,
+    ],
+    [
+      'a remote module',
+      "import x from 'https://jslib.k6.io/x.js';\nexport default function () { x(); }\n",
+      /does not fetch remote modules/,
+    ],
     ['a syntax error', 'export default function ( {\n', /Expected/],
     ['an error in the init context', "throw new Error('init broke');\nexport default function () {}\n", /init broke/],
   ])('refuses %s at load time with exit 107', async (_what, source, message) => {
@@ -142,10 +177,26 @@ describe('refusals and exit codes', () => {
   });
 
   it.each([
-    ['an invalid threshold', "export const options = { thresholds: { http_reqs: ['p(95)<1'] } };\nexport default function () {}\n", /unsupported aggregation method p on metric of type counter/],
-    ['an unknown executor', "export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", /unknown executor/],
-    ['a scenario exec that is not exported', "export const options = { scenarios: { a: { executor: 'shared-iterations', exec: 'missing' } } };\nexport default function () {}\n", /function 'missing' not found in exports/],
-    ['an unimplemented option', "export const options = { hosts: { 'a.test': '127.0.0.1' } };\nexport default function () {}\n", /option "hosts" is not implemented by the node engine/],
+    [
+      'an invalid threshold',
+      "export const options = { thresholds: { http_reqs: ['p(95)<1'] } };\nexport default function () {}\n",
+      /unsupported aggregation method p on metric of type counter/,
+    ],
+    [
+      'an unknown executor',
+      "export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n",
+      /unknown executor/,
+    ],
+    [
+      'a scenario exec that is not exported',
+      "export const options = { scenarios: { a: { executor: 'shared-iterations', exec: 'missing' } } };\nexport default function () {}\n",
+      /function 'missing' not found in exports/,
+    ],
+    [
+      'an unimplemented option',
+      "export const options = { hosts: { 'a.test': '127.0.0.1' } };\nexport default function () {}\n",
+      /option "hosts" is not implemented by the node engine/,
+    ],
   ])('refuses %s with exit 104', async (_what, source, message) => {
     const r = await run({ script: script(`config-${_what.replace(/\W+/g, '-')}.js`, source) });
     expect(r.exitCode).toBe(104);
@@ -192,18 +243,24 @@ describe('a failing setup() or teardown() ends the test like k6 (engine/fixtures
     ['throws', 107],
     ['rejects', 255],
     ['aborts the test', 108],
-  ] as Array<[string, number]>)('setup() that %s: exit %i, no iteration, no teardown(), handleSummary gets setup()\'s metrics', async (how, code) => {
-    const summaryPath = join(dir, `setup-${code}.json`);
-    const r = await run({ script: LIFECYCLE, env: { BASE: sandbox.url, SETUP: { throws: 'throw', rejects: 'reject' }[how] ?? 'abort', SUMMARY_JSON: summaryPath } });
-    expect(r.exitCode).toBe(code);
-    const data = JSON.parse(readFileSync(summaryPath, 'utf8')) as typeof r.summary;
-    expect('setup_data' in data).toBe(false);
-    expect(data.metrics.iterations).toBeUndefined();
-    expect(data.metrics.http_reqs?.values.count).toBe(1);
-    expect(data.metrics.data_sent?.values.count).toBeGreaterThan(0);
-    expect(data.root_group.groups.map((g) => g.path)).toEqual(['::setup']);
-    expect(data.metrics.checks?.thresholds).toEqual({ 'rate==1': { ok: true } });
-  });
+  ] as Array<[string, number]>)(
+    "setup() that %s: exit %i, no iteration, no teardown(), handleSummary gets setup()'s metrics",
+    async (how, code) => {
+      const summaryPath = join(dir, `setup-${code}.json`);
+      const r = await run({
+        script: LIFECYCLE,
+        env: { BASE: sandbox.url, SETUP: { throws: 'throw', rejects: 'reject' }[how] ?? 'abort', SUMMARY_JSON: summaryPath },
+      });
+      expect(r.exitCode).toBe(code);
+      const data = JSON.parse(readFileSync(summaryPath, 'utf8')) as typeof r.summary;
+      expect('setup_data' in data).toBe(false);
+      expect(data.metrics.iterations).toBeUndefined();
+      expect(data.metrics.http_reqs?.values.count).toBe(1);
+      expect(data.metrics.data_sent?.values.count).toBeGreaterThan(0);
+      expect(data.root_group.groups.map((g) => g.path)).toEqual(['::setup']);
+      expect(data.metrics.checks?.thresholds).toEqual({ 'rate==1': { ok: true } });
+    },
+  );
 
   it('setup() that outlives setupTimeout: exit 100, handleSummary still runs', async () => {
     const summaryPath = join(dir, 'setup-timeout.json');
@@ -243,7 +300,10 @@ describe('k6 request semantics', () => {
     });
     await new Promise<void>((r) => trickler.listen(0, '127.0.0.1', () => r()));
     try {
-      const r = await run({ script: join(FIXTURES, 'request-timeout.js'), env: { BASE: `http://127.0.0.1:${(trickler.address() as AddressInfo).port}`, TIMEOUT_MS: '700' } });
+      const r = await run({
+        script: join(FIXTURES, 'request-timeout.js'),
+        env: { BASE: `http://127.0.0.1:${(trickler.address() as AddressInfo).port}`, TIMEOUT_MS: '700' },
+      });
       expect(r.summary.root_group.checks.map((c) => `${c.name} ${c.passes}/${c.fails}`)).toEqual([
         'asyncRequest timed out (status 0, error_code 1050) 1/0',
         'get timed out (status 0, error_code 1050) 1/0',
@@ -269,8 +329,14 @@ export default async function () {
 `,
     );
     const r = await run({ script: path, env: { BASE: sandbox.url }, outJson: ndjson });
-    expect(r.summary.root_group.checks.map((c) => `${c.name} ${c.passes}/${c.fails}`)).toEqual(['status 401 1/0', 'error_code 1401 1/0', 'no error text 1/0']);
-    const point = readFileSync(ndjson, 'utf8').split('\n').find((l) => l.includes('"metric":"http_reqs","type":"Point"'));
+    expect(r.summary.root_group.checks.map((c) => `${c.name} ${c.passes}/${c.fails}`)).toEqual([
+      'status 401 1/0',
+      'error_code 1401 1/0',
+      'no error text 1/0',
+    ]);
+    const point = readFileSync(ndjson, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"metric":"http_reqs","type":"Point"'));
     const tags = (JSON.parse(point ?? '{}') as { data?: { tags?: Record<string, string> } }).data?.tags ?? {};
     expect(tags.error_code).toBe('1401');
     expect(tags).not.toHaveProperty('error');

@@ -113,7 +113,16 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   }
 
   const mode = progressMode(options.progress, stderr);
-  const threads = new Threads({ script, count, pointsWanted: outputs.pointsWanted, hostModules: options.hostModules, stdout, stderr, onPoints: outputs.deliver, ...(options.onLoop === undefined ? {} : { onLoop: options.onLoop }) });
+  const threads = new Threads({
+    script,
+    count,
+    pointsWanted: outputs.pointsWanted,
+    hostModules: options.hostModules,
+    stdout,
+    stderr,
+    onPoints: outputs.deliver,
+    ...(options.onLoop === undefined ? {} : { onLoop: options.onLoop }),
+  });
   const schedule = await runSchedule({
     script,
     threads,
@@ -154,5 +163,10 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
   runtime.phase = 'summary';
   await writeSummaries(summary, script.vu0.exports.handleSummary, { cwd, stdout, stderr, summaryExport: options.summaryExport, logError });
   await runtime.close();
-  return { exitCode, summary, loop: mergeLoopSamples(threads.loopSamples), ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }) };
+  return {
+    exitCode,
+    summary,
+    loop: mergeLoopSamples(threads.loopSamples),
+    ...(remoteWriteStats === undefined ? {} : { remoteWrite: remoteWriteStats }),
+  };
 }

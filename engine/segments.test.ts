@@ -41,8 +41,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function onEngine(tag: string, segment?: string, sequence?: string): Promise<Instance> {
   const ndjson = join(dir, `${tag}-engine.ndjson`);
-  const overrides = { ...(segment === undefined ? {} : { executionSegment: segment }), ...(sequence === undefined ? {} : { executionSegmentSequence: sequence }) };
-  const r = await runEngine({ script: FIXTURE, outJson: ndjson, progress: 'none', workers: 2, overrides, stdout: new PassThrough().resume(), stderr: new PassThrough().resume() });
+  const overrides = {
+    ...(segment === undefined ? {} : { executionSegment: segment }),
+    ...(sequence === undefined ? {} : { executionSegmentSequence: sequence }),
+  };
+  const r = await runEngine({
+    script: FIXTURE,
+    outJson: ndjson,
+    progress: 'none',
+    workers: 2,
+    overrides,
+    stdout: new PassThrough().resume(),
+    stderr: new PassThrough().resume(),
+  });
   expect(r.exitCode).toBe(0);
   return read(ndjson);
 }
@@ -50,7 +61,17 @@ async function onEngine(tag: string, segment?: string, sequence?: string): Promi
 function onK6(bin: string, tag: string, segment: string, sequence: string): Promise<Instance> {
   const ndjson = join(dir, `${tag}-k6.ndjson`);
   return new Promise((resolve, reject) => {
-    const args = ['run', '-q', '--execution-segment', segment, '--execution-segment-sequence', sequence, '--out', `json=${ndjson}`, FIXTURE];
+    const args = [
+      'run',
+      '-q',
+      '--execution-segment',
+      segment,
+      '--execution-segment-sequence',
+      sequence,
+      '--out',
+      `json=${ndjson}`,
+      FIXTURE,
+    ];
     execFile(bin, args, { timeout: 60_000, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }, (error, _stdout, stderr) => {
       if (error !== null) return reject(new Error(`k6 failed: ${stderr.slice(-400)}`));
       resolve(read(ndjson));
@@ -102,12 +123,16 @@ describe('a test split in thirds on the engine', () => {
 });
 
 describe.each(BINARIES)('each third on the engine vs %s', (label, bin) => {
-  it.skipIf(bin === undefined)('starts the same iterationInTest numbers per scenario on every instance', async () => {
-    const tag = label.split(' ')[1] ?? 'k6';
-    const k6 = await Promise.all(SEGMENTS.map((segment, i) => onK6(bin as string, `${tag}-${i}`, segment, THIRDS)));
-    k6.forEach((instance, i) => expect(parts[i]?.iterations, `segment ${SEGMENTS[i]}`).toEqual(instance.iterations));
-    // k6 itself keeps VU numbers apart across instances: the property the engine copies.
-    const vuIds = k6.flatMap((p) => [...p.vuIds]);
-    expect(new Set(vuIds).size).toBe(vuIds.length);
-  }, 120_000);
+  it.skipIf(bin === undefined)(
+    'starts the same iterationInTest numbers per scenario on every instance',
+    async () => {
+      const tag = label.split(' ')[1] ?? 'k6';
+      const k6 = await Promise.all(SEGMENTS.map((segment, i) => onK6(bin as string, `${tag}-${i}`, segment, THIRDS)));
+      k6.forEach((instance, i) => expect(parts[i]?.iterations, `segment ${SEGMENTS[i]}`).toEqual(instance.iterations));
+      // k6 itself keeps VU numbers apart across instances: the property the engine copies.
+      const vuIds = k6.flatMap((p) => [...p.vuIds]);
+      expect(new Set(vuIds).size).toBe(vuIds.length);
+    },
+    120_000,
+  );
 });

@@ -7,10 +7,14 @@ import { buildSummaryData, renderTextSummary, summaryExport } from './summary.ts
 import { evaluateThresholds, parseThresholds } from './thresholds.ts';
 
 function sample() {
-  const thresholds = parseThresholds({ 'http_req_duration{operation:a}': ['p(95)<100'], checks: ['rate>0.99'], never_seen: ['count>0'] }, (m) =>
-    m === 'never_seen' ? 'counter' : m === 'checks' ? 'rate' : 'trend',
+  const thresholds = parseThresholds(
+    { 'http_req_duration{operation:a}': ['p(95)<100'], checks: ['rate>0.99'], never_seen: ['count>0'] },
+    (m) => (m === 'never_seen' ? 'counter' : m === 'checks' ? 'rate' : 'trend'),
   );
-  const store = new MetricStore([EXPECTED_RESPONSE_SUBMETRIC, { metric: 'http_req_duration', name: 'http_req_duration{operation:a}', suffix: 'operation:a', tags: [['operation', 'a']] }]);
+  const store = new MetricStore([
+    EXPECTED_RESPONSE_SUBMETRIC,
+    { metric: 'http_req_duration', name: 'http_req_duration{operation:a}', suffix: 'operation:a', tags: [['operation', 'a']] },
+  ]);
   store.define({ name: 'never_seen', type: 'counter', contains: 'default' });
   for (let i = 1; i <= 20; i++) store.add('http_req_duration', i * 10, { operation: 'a', expected_response: 'true' });
   store.add('checks', 1, {});
@@ -46,10 +50,20 @@ describe('summary data', () => {
     expect(data.metrics.http_req_duration).toEqual({ type: 'trend', contains: 'time', values: { avg: 105, 'p(95)': 190.5, count: 20 } }); // exact: k6's interpolation while few samples
     expect(data.metrics['http_req_duration{operation:a}']?.thresholds).toEqual({ 'p(95)<100': { ok: false } });
     expect(data.metrics['http_req_duration{expected_response:true}']?.values.count).toBe(20);
-    expect(data.metrics.checks).toEqual({ type: 'rate', contains: 'default', values: { rate: 0.5, passes: 1, fails: 1 }, thresholds: { 'rate>0.99': { ok: false } } });
+    expect(data.metrics.checks).toEqual({
+      type: 'rate',
+      contains: 'default',
+      values: { rate: 0.5, passes: 1, fails: 1 },
+      thresholds: { 'rate>0.99': { ok: false } },
+    });
     expect(data.metrics.iterations?.values).toEqual({ count: 2, rate: 1 });
     // A metric with thresholds shows even without samples; one without samples or thresholds does not.
-    expect(data.metrics.never_seen).toEqual({ type: 'counter', contains: 'default', values: { count: 0, rate: 0 }, thresholds: { 'count>0': { ok: false } } });
+    expect(data.metrics.never_seen).toEqual({
+      type: 'counter',
+      contains: 'default',
+      values: { count: 0, rate: 0 },
+      thresholds: { 'count>0': { ok: false } },
+    });
     expect(data.metrics.data_sent).toBeUndefined();
   });
 });

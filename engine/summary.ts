@@ -51,7 +51,10 @@ export function buildSummaryData(input: SummaryInput): K6SummaryData {
     const def = input.store.get(t.metric);
     const sink = input.store.sinkOf(t.summaryName);
     if (def === undefined || sink === undefined) continue;
-    metrics[t.summaryName] = { ...summaryMetric(def.type, def.contains, sink, input), thresholds: input.thresholdResults.get(t.summaryName) ?? {} };
+    metrics[t.summaryName] = {
+      ...summaryMetric(def.type, def.contains, sink, input),
+      thresholds: input.thresholdResults.get(t.summaryName) ?? {},
+    };
   }
   const data: K6SummaryData = {
     root_group: input.rootGroup,
@@ -174,7 +177,8 @@ export function renderTextSummary(data: K6SummaryData): string {
 export function summaryExport(data: K6SummaryData): Record<string, unknown> {
   const metrics: Record<string, unknown> = {};
   for (const [name, m] of Object.entries(data.metrics)) {
-    const values: Record<string, unknown> = m.type === 'rate' ? { passes: m.values.passes, fails: m.values.fails, value: m.values.rate } : { ...m.values };
+    const values: Record<string, unknown> =
+      m.type === 'rate' ? { passes: m.values.passes, fails: m.values.fails, value: m.values.rate } : { ...m.values };
     if (m.thresholds !== undefined) values.thresholds = Object.fromEntries(Object.entries(m.thresholds).map(([src, r]) => [src, !r.ok]));
     metrics[name] = values;
   }

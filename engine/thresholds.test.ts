@@ -1,7 +1,15 @@
 // Threshold parser and evaluation: every expression form in k6's docs, k6's parse errors, metric-name tag filters,
 // type checks, and abortOnFail / delayAbortEval decisions.
 import { describe, expect, it } from 'vitest';
-import { evaluateThresholds, parseMetricName, parseThresholdExpression, parseThresholds, sinkKey, thresholdPasses, type MetricType } from './thresholds.ts';
+import {
+  evaluateThresholds,
+  parseMetricName,
+  parseThresholdExpression,
+  parseThresholds,
+  sinkKey,
+  thresholdPasses,
+  type MetricType,
+} from './thresholds.ts';
 
 describe('parseThresholdExpression', () => {
   const valid: Array<[string, string, string, number]> = [
@@ -49,9 +57,22 @@ describe('parseThresholdExpression', () => {
 describe('parseMetricName', () => {
   it.each([
     ['http_req_duration', 'http_req_duration', [], 'http_req_duration'],
-    ['http_req_duration{operation:v2.catalog.skus}', 'http_req_duration', [['operation', 'v2.catalog.skus']], 'http_req_duration{operation:v2.catalog.skus}'],
+    [
+      'http_req_duration{operation:v2.catalog.skus}',
+      'http_req_duration',
+      [['operation', 'v2.catalog.skus']],
+      'http_req_duration{operation:v2.catalog.skus}',
+    ],
     ['checks{check:status is 200}', 'checks', [['check', 'status is 200']], 'checks{check:status is 200}'],
-    ['http_reqs{ scenario : browse , status:200 }', 'http_reqs', [['scenario', 'browse'], ['status', '200']], 'http_reqs{scenario : browse , status:200}'],
+    [
+      'http_reqs{ scenario : browse , status:200 }',
+      'http_reqs',
+      [
+        ['scenario', 'browse'],
+        ['status', '200'],
+      ],
+      'http_reqs{scenario : browse , status:200}',
+    ],
     ['group_duration{group:::setup}', 'group_duration', [['group', '::setup']], 'group_duration{group:::setup}'],
     ["http_reqs{name:'quoted'}", 'http_reqs', [['name', 'quoted']], "http_reqs{name:'quoted'}"],
   ] as Array<[string, string, Array<[string, string]>, string]>)('splits %j', (input, metric, tags, summaryName) => {
@@ -68,7 +89,10 @@ describe('parseThresholds', () => {
   const typeOf = (m: string): MetricType | undefined => types[m];
 
   it('reads strings and objects with abortOnFail and delayAbortEval', () => {
-    const [set] = parseThresholds({ http_req_duration: ['p(95)<500', { threshold: 'max<2000', abortOnFail: true, delayAbortEval: '10s' }] }, typeOf);
+    const [set] = parseThresholds(
+      { http_req_duration: ['p(95)<500', { threshold: 'max<2000', abortOnFail: true, delayAbortEval: '10s' }] },
+      typeOf,
+    );
     expect(set?.thresholds.map((t) => [t.source, t.abortOnFail, t.delayAbortEvalMs])).toEqual([
       ['p(95)<500', false, undefined],
       ['max<2000', true, 10_000],
@@ -105,7 +129,11 @@ describe('evaluation', () => {
   it('aborts on a failed abortOnFail threshold only after delayAbortEval', () => {
     const [set] = parseThresholds({ http_reqs: [{ threshold: 'count<3', abortOnFail: true, delayAbortEval: '5s' }, 'rate>0'] });
     if (set === undefined) throw new Error('no set');
-    expect(evaluateThresholds(set, { count: 10, rate: 1 }, 1_000)).toEqual({ results: { 'count<3': { ok: false }, 'rate>0': { ok: true } }, passed: false, abort: false });
+    expect(evaluateThresholds(set, { count: 10, rate: 1 }, 1_000)).toEqual({
+      results: { 'count<3': { ok: false }, 'rate>0': { ok: true } },
+      passed: false,
+      abort: false,
+    });
     expect(evaluateThresholds(set, { count: 10, rate: 1 }, 6_000).abort).toBe(true);
     expect(evaluateThresholds(set, { count: 1, rate: 1 }, 6_000)).toMatchObject({ passed: true, abort: false });
   });

@@ -60,10 +60,13 @@ export function parseThresholdExpression(input: string): ThresholdExpression {
       break;
     }
   }
-  if (found === undefined) throw new ThresholdError(`failed parsing threshold expression ${JSON.stringify(input)}; reason: malformed threshold expression`);
+  if (found === undefined)
+    throw new ThresholdError(`failed parsing threshold expression ${JSON.stringify(input)}; reason: malformed threshold expression`);
   const value = Number(found.right);
   if (found.right === '' || !Number.isFinite(value)) {
-    throw new ThresholdError(`failed parsing threshold expression's ${JSON.stringify(input)} right hand side; reason: ${JSON.stringify(found.right)} is not a number`);
+    throw new ThresholdError(
+      `failed parsing threshold expression's ${JSON.stringify(input)} right hand side; reason: ${JSON.stringify(found.right)} is not a number`,
+    );
   }
   if ((METHODS as readonly string[]).includes(found.left)) {
     return { method: found.left as ThresholdExpression['method'], operator: found.op, value };
@@ -72,11 +75,15 @@ export function parseThresholdExpression(input: string): ThresholdExpression {
     const raw = found.left.slice(2, -1);
     const percentile = Number(raw);
     if (raw.trim() === '' || Number.isNaN(percentile) || percentile < 0 || percentile > 100) {
-      throw new ThresholdError(`failed parsing threshold expression's ${JSON.stringify(input)} left hand side; reason: malformed percentile value, provide a number between 0 and 100`);
+      throw new ThresholdError(
+        `failed parsing threshold expression's ${JSON.stringify(input)} left hand side; reason: malformed percentile value, provide a number between 0 and 100`,
+      );
     }
     return { method: 'p', percentile, operator: found.op, value };
   }
-  throw new ThresholdError(`failed parsing threshold expression's ${JSON.stringify(input)} left hand side; reason: failed parsing method from expression`);
+  throw new ThresholdError(
+    `failed parsing threshold expression's ${JSON.stringify(input)} left hand side; reason: failed parsing method from expression`,
+  );
 }
 
 /** The sink key an expression reads: `p(95)`, `avg`, ... (k6 formats the percentile with %g). */
@@ -89,16 +96,22 @@ export function parseMetricName(name: string): { metric: string; tags: Array<[st
   const open = name.indexOf('{');
   const close = name.lastIndexOf('}');
   if (open === -1 && close === -1) return { metric: name, tags: [], summaryName: name };
-  if (open === -1 || close === -1) throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(name)} has unmatched opening/close curly brace`);
-  if (close < open) throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(name)} closing curly brace appears before opening one`);
-  if (close !== name.length - 1) throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(name)} lacks a closing curly brace in its last position`);
+  if (open === -1 || close === -1)
+    throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(name)} has unmatched opening/close curly brace`);
+  if (close < open)
+    throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(name)} closing curly brace appears before opening one`);
+  if (close !== name.length - 1)
+    throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(name)} lacks a closing curly brace in its last position`);
   const inner = name.slice(open + 1, close);
   const tags: Array<[string, string]> = [];
   for (const part of inner.split(',')) {
     const colon = part.indexOf(':');
     const rawValue = colon < 0 ? '' : part.slice(colon + 1);
     if (rawValue === '') throw new ThresholdError(`parsing metric name failed, metric ${JSON.stringify(part)} tag expression is malformed`);
-    const key = part.slice(0, colon).trim().replace(/^["']+|["']+$/g, '');
+    const key = part
+      .slice(0, colon)
+      .trim()
+      .replace(/^["']+|["']+$/g, '');
     const value = rawValue.trim().replace(/^["']+|["']+$/g, '');
     tags.push([key, value]);
   }
@@ -123,10 +136,13 @@ function parseOne(raw: unknown, key: string): Threshold {
   if (raw !== null && typeof raw === 'object' && typeof (raw as { threshold?: unknown }).threshold === 'string') {
     const cfg = raw as { threshold: string; abortOnFail?: unknown; delayAbortEval?: unknown };
     const t: Threshold = { source: cfg.threshold, parsed: parseThresholdExpression(cfg.threshold), abortOnFail: cfg.abortOnFail === true };
-    if (cfg.delayAbortEval !== undefined && cfg.delayAbortEval !== null) t.delayAbortEvalMs = parseDuration(cfg.delayAbortEval, `thresholds[${key}].delayAbortEval`);
+    if (cfg.delayAbortEval !== undefined && cfg.delayAbortEval !== null)
+      t.delayAbortEvalMs = parseDuration(cfg.delayAbortEval, `thresholds[${key}].delayAbortEval`);
     return t;
   }
-  throw new ThresholdError(`thresholds[${JSON.stringify(key)}]: each threshold is a string like "p(95)<500" or { threshold, abortOnFail, delayAbortEval }`);
+  throw new ThresholdError(
+    `thresholds[${JSON.stringify(key)}]: each threshold is a string like "p(95)<500" or { threshold, abortOnFail, delayAbortEval }`,
+  );
 }
 
 /**
@@ -135,7 +151,8 @@ function parseOne(raw: unknown, key: string): Threshold {
  */
 export function parseThresholds(input: unknown, typeOf?: (metric: string) => MetricType | undefined): MetricThresholds[] {
   if (input === undefined || input === null) return [];
-  if (typeof input !== 'object' || Array.isArray(input)) throw new ThresholdError('options.thresholds must be an object of metric name → list of thresholds');
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new ThresholdError('options.thresholds must be an object of metric name → list of thresholds');
   const out: MetricThresholds[] = [];
   for (const [key, list] of Object.entries(input as Record<string, unknown>)) {
     const { metric, tags, summaryName } = parseMetricName(key);
@@ -143,7 +160,8 @@ export function parseThresholds(input: unknown, typeOf?: (metric: string) => Met
     const thresholds = items.map((raw) => parseOne(raw, key));
     if (typeOf !== undefined) {
       const type = typeOf(metric);
-      if (type === undefined) throw new ThresholdError(`invalid threshold defined on ${key}; reason: no metric name ${JSON.stringify(metric)} found`);
+      if (type === undefined)
+        throw new ThresholdError(`invalid threshold defined on ${key}; reason: no metric name ${JSON.stringify(metric)} found`);
       for (const t of thresholds) {
         if (!supports(type, t.parsed.method)) {
           throw new ThresholdError(

@@ -26,14 +26,24 @@ function gauge(ndjson: string, metric: string): number[] {
 
 async function onEngine(): Promise<string> {
   const ndjson = join(dir, 'engine.ndjson');
-  await runEngine({ script: SCRIPT, env: {}, outJson: ndjson, progress: 'none', workers: 1, stdout: new PassThrough().resume(), stderr: new PassThrough().resume() });
+  await runEngine({
+    script: SCRIPT,
+    env: {},
+    outJson: ndjson,
+    progress: 'none',
+    workers: 1,
+    stdout: new PassThrough().resume(),
+    stderr: new PassThrough().resume(),
+  });
   return ndjson;
 }
 
 function onK6(bin: string, tag: string): Promise<string> {
   const ndjson = join(dir, `${tag}.ndjson`);
   return new Promise((resolve, reject) => {
-    execFile(bin, ['run', '-q', '--out', `json=${ndjson}`, SCRIPT], { timeout: 60_000 }, (error, _stdout, stderr) => (error === null ? resolve(ndjson) : reject(new Error(`k6 failed: ${stderr.slice(-400)}`))));
+    execFile(bin, ['run', '-q', '--out', `json=${ndjson}`, SCRIPT], { timeout: 60_000 }, (error, _stdout, stderr) =>
+      error === null ? resolve(ndjson) : reject(new Error(`k6 failed: ${stderr.slice(-400)}`)),
+    );
   });
 }
 
@@ -54,8 +64,12 @@ describe('vus of an arrival-rate executor: the VUs running an iteration, on both
     expectBusyVus(await onEngine());
   }, 60_000);
 
-  it.each(BINARIES)('on %s', async (label, bin) => {
-    if (bin === undefined) return; // said by k6ComparisonSlots
-    expectBusyVus(await onK6(bin, label.split(' ')[1] ?? 'k6'));
-  }, 60_000);
+  it.each(BINARIES)(
+    'on %s',
+    async (label, bin) => {
+      if (bin === undefined) return; // said by k6ComparisonSlots
+      expectBusyVus(await onK6(bin, label.split(' ')[1] ?? 'k6'));
+    },
+    60_000,
+  );
 });

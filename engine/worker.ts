@@ -59,7 +59,12 @@ if (init.syncHelperSource !== undefined) {
 function sendReady(vusInitialized: number): void {
   helperLoaded.then(
     () => send({ type: 'ready', vusInitialized }),
-    (error: unknown) => send({ type: 'failed', message: `the synchronous HTTP helper thread did not start: ${error instanceof Error ? error.message : String(error)}`, phase: 'init' }),
+    (error: unknown) =>
+      send({
+        type: 'failed',
+        message: `the synchronous HTTP helper thread did not start: ${error instanceof Error ? error.message : String(error)}`,
+        phase: 'init',
+      }),
   );
 }
 
@@ -217,10 +222,14 @@ function runVUs(): void {
       init.options.scenarios.map(async (sc, i) => {
         await new Promise<void>((resolveWait) => {
           const timer = setTimeout(resolveWait, Math.max(0, startAt + sc.startTimeMs - clock()));
-          abort.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            resolveWait();
-          }, { once: true });
+          abort.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              resolveWait();
+            },
+            { once: true },
+          );
         });
         if (abort.signal.aborted) return;
         (states.get(sc.name) as ScenarioState).startedAt = clock();

@@ -51,7 +51,9 @@ describe('examples/github-actions.yml', () => {
   });
 
   it('installs a pinned k6 release, checks its sha256 before use, and the gate and the load run on it', () => {
-    const install = job.steps.find((s) => s.run?.includes('grafana/k6/releases/download') === true) as Step & { env: Record<string, string> };
+    const install = job.steps.find((s) => s.run?.includes('grafana/k6/releases/download') === true) as Step & {
+      env: Record<string, string>;
+    };
     expect(install.env.K6_VERSION).toMatch(/^v\d+\.\d+\.\d+$/);
     expect(install.env.K6_SHA256).toMatch(/^[0-9a-f]{64}$/);
     const lines = (install.run ?? '').split('\n');
@@ -62,7 +64,8 @@ describe('examples/github-actions.yml', () => {
     expect(install.run).toContain('K6_BIN=');
     const gate = job.steps.findIndex((s) => s.run === GATE);
     expect(job.steps.indexOf(install)).toBeLessThan(gate);
-    for (const step of job.steps.filter((s) => s.run?.includes('npx gateway-harness') === true)) expect(step.run).toMatch(/gateway-harness (gate|load) --engine k6 /);
+    for (const step of job.steps.filter((s) => s.run?.includes('npx gateway-harness') === true))
+      expect(step.run).toMatch(/gateway-harness (gate|load) --engine k6 /);
   });
 
   it('records the load baseline on pushes to the default branch and compares on pull requests', () => {
@@ -71,14 +74,19 @@ describe('examples/github-actions.yml', () => {
     expect('pull_request' in on).toBe(true);
     const fetch = job.steps.find((s) => s.run?.includes('gh run download') === true);
     expect(fetch?.if).toBe("${{ !cancelled() && github.event_name == 'pull_request' }}");
-    expect(fetch?.run).toMatch(/gh run list .*--branch "\$\{\{ github\.event\.repository\.default_branch \}\}" --event push --status success/);
+    expect(fetch?.run).toMatch(
+      /gh run list .*--branch "\$\{\{ github\.event\.repository\.default_branch \}\}" --event push --status success/,
+    );
     const record = job.steps.find((s) => s.with?.name === 'gateway-harness-load');
     expect(record?.if).toBe("${{ !cancelled() && github.event_name == 'push' }}");
   });
 });
 
 describe('examples/gitlab-ci.yml', () => {
-  const pipeline = read('gitlab-ci.yml') as Record<string, { image?: string; script: string[]; before_script?: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } }> & {
+  const pipeline = read('gitlab-ci.yml') as Record<
+    string,
+    { image?: string; script: string[]; before_script?: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } }
+  > & {
     default: { image: string; before_script: string[] };
     variables: Record<string, string>;
   };
@@ -97,7 +105,8 @@ describe('examples/gitlab-ci.yml', () => {
     const before = pipeline.default.before_script.join('\n');
     expect(before).toMatch(/echo "\$\{K6_SHA256\} {2}\/tmp\/k6\.tar\.gz" \| sha256sum -c -\s+&& tar -xzf/);
     expect(before).toContain('export K6_BIN=');
-    for (const [name, j] of Object.entries(pipeline).filter(([n]) => n.startsWith('gateway-'))) expect(j.before_script, name).toBeUndefined();
+    for (const [name, j] of Object.entries(pipeline).filter(([n]) => n.startsWith('gateway-')))
+      expect(j.before_script, name).toBeUndefined();
     expect(job.script).toContain(GATE);
   });
 
@@ -109,14 +118,17 @@ describe('examples/gitlab-ci.yml', () => {
   });
 });
 
-const LOAD = 'npx gateway-harness load --engine k6 --scenario mixed --profile load --duration 5m --target $GATEWAY_BASE_URL --report-dir reports/out/load "$@"';
+const LOAD =
+  'npx gateway-harness load --engine k6 --scenario mixed --profile load --duration 5m --target $GATEWAY_BASE_URL --report-dir reports/out/load "$@"';
 
 describe('baseline-then-compare (README "CI gate")', () => {
-  it('GitHub: fetches the last green run\'s load report dir, compares with it, keeps this run\'s as the next baseline', () => {
+  it("GitHub: fetches the last green run's load report dir, compares with it, keeps this run's as the next baseline", () => {
     const workflow = read('github-actions.yml') as { permissions: Record<string, string>; jobs: { gate: { steps: Step[] } } };
     const steps = workflow.jobs.gate.steps;
     const baseline = steps.find((s) => s.run?.includes('gh run download') === true);
-    expect(baseline?.run).toMatch(/gh run list .*--status success .*\n.*gh run download "\$id" --name gateway-harness-load --dir baseline/s);
+    expect(baseline?.run).toMatch(
+      /gh run list .*--status success .*\n.*gh run download "\$id" --name gateway-harness-load --dir baseline/s,
+    );
     expect(workflow.permissions.actions).toBe('read');
     const load = steps.find((s) => s.run?.includes(LOAD) === true);
     expect(load?.run).toContain('set -- --compare-with baseline');
@@ -126,12 +138,18 @@ describe('baseline-then-compare (README "CI gate")', () => {
   });
 
   it('GitLab: the gateway-load job takes its own artifact from the latest green pipeline as the baseline', () => {
-    const pipeline = read('gitlab-ci.yml') as { 'gateway-load': { script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } };
+    const pipeline = read('gitlab-ci.yml') as {
+      'gateway-load': { script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } };
+    };
     const job = pipeline['gateway-load'];
     expect(job.script.join('\n')).toContain('/jobs/artifacts/$CI_DEFAULT_BRANCH/download?job=gateway-load');
     expect(job.script).toContain(LOAD);
     expect(job.script.join('\n')).toContain('--compare-with baseline');
-    expect([job.artifacts.when, job.artifacts.paths, job.artifacts.reports.junit]).toEqual(['always', ['reports/out/load/'], 'reports/out/load/junit.xml']);
+    expect([job.artifacts.when, job.artifacts.paths, job.artifacts.reports.junit]).toEqual([
+      'always',
+      ['reports/out/load/'],
+      'reports/out/load/junit.xml',
+    ]);
   });
 });
 

@@ -32,13 +32,28 @@ const dashboard = JSON.parse(readFileSync(new URL('./grafana/gateway-harness.jso
 
 /** What Grafana puts in for the dashboard's variables: one run, every operation, a rate window of a minute. */
 function substitute(expr: string, testid: string): string {
-  return expr.replace(/\$testid/g, testid).replace(/\$operation/g, '.*').replace(/\$__rate_interval/g, '1m');
+  return expr
+    .replace(/\$testid/g, testid)
+    .replace(/\$operation/g, '.*')
+    .replace(/\$__rate_interval/g, '1m');
 }
 
 describe('examples/grafana/gateway-harness.json', () => {
   it('has the panels the README promises, each on the Prometheus variable, with bounded labels only', () => {
     const titles = dashboard.panels.map((p) => p.title);
-    for (const title of ['Latency percentiles, all requests', 'p95 latency per operation', 'Envelope outcomes per second', 'Failures', 'Time to final (p95)', 'Virtual users', 'Iterations per second', 'Threshold states', 'Checks', 'Business failures per operation', 'Payload violations and warnings']) {
+    for (const title of [
+      'Latency percentiles, all requests',
+      'p95 latency per operation',
+      'Envelope outcomes per second',
+      'Failures',
+      'Time to final (p95)',
+      'Virtual users',
+      'Iterations per second',
+      'Threshold states',
+      'Checks',
+      'Business failures per operation',
+      'Payload violations and warnings',
+    ]) {
       expect(titles).toContain(title);
     }
     expect(dashboard.templating.list.map((v) => v.name)).toEqual(['datasource', 'testid', 'operation']);
@@ -80,8 +95,14 @@ const NATIVE_ONLY: ReadonlySet<string> = new Set(['Latency percentiles, all requ
 const RARE_EVENTS: ReadonlySet<string> = new Set(['Payload violations and warnings']);
 
 const latestK6 = findLatestK6(process.env, findK6(process.env));
-if (PROMETHEUS === undefined) console.warn('examples/grafana.test.ts: SKIPPED the Prometheus part: no prometheus binary on PATH (apt-get install prometheus, or set PROMETHEUS_BIN)');
-if (latestK6 === undefined) console.warn('examples/grafana.test.ts: no k6-latest found (K6_LATEST_BIN or k6-latest beside k6): the dashboard is checked on the Node engine only');
+if (PROMETHEUS === undefined)
+  console.warn(
+    'examples/grafana.test.ts: SKIPPED the Prometheus part: no prometheus binary on PATH (apt-get install prometheus, or set PROMETHEUS_BIN)',
+  );
+if (latestK6 === undefined)
+  console.warn(
+    'examples/grafana.test.ts: no k6-latest found (K6_LATEST_BIN or k6-latest beside k6): the dashboard is checked on the Node engine only',
+  );
 
 describe.skipIf(PROMETHEUS === undefined)('every panel of the Grafana dashboard returns data after a run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gh-grafana-'));
@@ -101,10 +122,27 @@ describe.skipIf(PROMETHEUS === undefined)('every panel of the Grafana dashboard 
       const cwd = join(dir, `cwd-${runs.length}`);
       mkdirSync(cwd, { recursive: true });
       // The trend-stats runs' v2 top-ups fail half the time ('009'): the failure panels have failures to show.
-      writeFileSync(join(cwd, CONFIG_FILE_NAME), JSON.stringify({ sandbox: { profile: native ? 'contract-type-changed' : 'fail-op:v2.transaction.topup:50%:insufficientFunds' } }));
+      writeFileSync(
+        join(cwd, CONFIG_FILE_NAME),
+        JSON.stringify({ sandbox: { profile: native ? 'contract-type-changed' : 'fail-op:v2.transaction.topup:50%:insufficientFunds' } }),
+      );
       // Pushes every second for a few seconds: rate() over a window needs more than one sample per series.
-      const flags = parseLoadFlags({ scenario: native ? 'mixed' : 'topup-flow', profile: 'smoke', engine, api: 'both', vus: '2', duration: '4s', reportDir: join(dir, String(runs.length)), out: [`prometheus=${prom.writeUrl}`] });
-      const env: NodeJS.ProcessEnv = { ...process.env, K6_PROMETHEUS_RW_PUSH_INTERVAL: '1s', K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: String(native), ...(engine === 'k6' ? { K6_BIN: latestK6 } : {}) };
+      const flags = parseLoadFlags({
+        scenario: native ? 'mixed' : 'topup-flow',
+        profile: 'smoke',
+        engine,
+        api: 'both',
+        vus: '2',
+        duration: '4s',
+        reportDir: join(dir, String(runs.length)),
+        out: [`prometheus=${prom.writeUrl}`],
+      });
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        K6_PROMETHEUS_RW_PUSH_INTERVAL: '1s',
+        K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: String(native),
+        ...(engine === 'k6' ? { K6_BIN: latestK6 } : {}),
+      };
       const r = await runLoadReported(flags, loadConfig({ cwd, env: {} }), { cwd: dir, env });
       expect(r.report.load?.remoteWrite?.failedPushes, r.output()).toBe(0);
       runs.push({ label, testid: r.run.runId, native });
@@ -141,6 +179,8 @@ describe.skipIf(PROMETHEUS === undefined)('every panel of the Grafana dashboard 
       }
     }
     const violations = dashboard.panels.find((p) => p.title === 'Payload violations and warnings') as Panel;
-    expect(violations.targets[0]?.expr).toBe(violations.targets[1]?.expr.replace(`k6_${METRICS.payloadWarnings}_total`, `k6_${METRICS.schemaViolations}_total`));
+    expect(violations.targets[0]?.expr).toBe(
+      violations.targets[1]?.expr.replace(`k6_${METRICS.payloadWarnings}_total`, `k6_${METRICS.schemaViolations}_total`),
+    );
   });
 });

@@ -1,6 +1,18 @@
 // An example of `gateway-harness load --script`: a team's own flow written with the harness's load API. A customer
 // checks the balance, thinks for a moment, tops up a number, and reads the transaction back. docs/load-runs.md explains it.
-import { confirmWithStatus, defineScript, discoverCatalog, isNoInput, loadInput, read, submit, think, topupTargets, versionFor, type CatalogData } from 'gateway-harness/load';
+import {
+  confirmWithStatus,
+  defineScript,
+  discoverCatalog,
+  isNoInput,
+  loadInput,
+  read,
+  submit,
+  think,
+  topupTargets,
+  versionFor,
+  type CatalogData,
+} from 'gateway-harness/load';
 
 const test = defineScript<CatalogData>({
   name: 'topup-think-time',

@@ -21,7 +21,15 @@ import { createChargeLearning } from '../target/discover/charge-learning.ts';
 import type { Finding } from '../target/discover/findings.ts';
 import { renderChargeFindings } from '../target/discover/render.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
-import { interruptedSection, loadArtifacts, loadFaults, loadInterruption, loadSection, missingSummaryMessage, runMetricsFile } from '../load/runner/load-report.ts';
+import {
+  interruptedSection,
+  loadArtifacts,
+  loadFaults,
+  loadInterruption,
+  loadSection,
+  missingSummaryMessage,
+  runMetricsFile,
+} from '../load/runner/load-report.ts';
 import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
@@ -111,7 +119,11 @@ function gateLoadFlags(request: GateRequest): LoadFlags {
  * What the gate charges, priced against the balance before its first charge: conformance's cases and the smoke load
  * (its mixed schedule counted per operation). The drift check's writes (with a baseline) are few and not counted.
  */
-function gateFundsPlan(request: GateRequest, cases: Parameters<typeof conformanceFundsPlan>[1], settings: ConformanceSettings): ReturnType<typeof conformanceFundsPlan> {
+function gateFundsPlan(
+  request: GateRequest,
+  cases: Parameters<typeof conformanceFundsPlan>[1],
+  settings: ConformanceSettings,
+): ReturnType<typeof conformanceFundsPlan> {
   const conformance = conformanceFundsPlan('gate', cases, settings, request.gen);
   const load = loadFundsPlan(gateLoadFlags(request));
   return { ...conformance, lines: [...conformance.lines, ...load.lines], unbounded: [...conformance.unbounded, ...load.unbounded] };
@@ -138,7 +150,9 @@ async function loadPart(
   // a broken run, and nothing runs after it.
   const interruption = loadInterruption(run, request.interrupt, startedAt, { notRun: [...notRun] });
   if (run.summaryData === undefined) {
-    return interruption === undefined ? { run, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } } : { run, interruption };
+    return interruption === undefined
+      ? { run, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } }
+      : { run, interruption };
   }
   const section = await loadSection({
     summaryData: run.summaryData,
@@ -152,17 +166,33 @@ async function loadPart(
   // k6's exit codes other than 0 and 99 (script error, aborted run) mean the run itself broke: never a pass.
   const broken = run.engineExit !== 0 && run.engineExit !== 99 && section.setupCompleted !== false;
   return broken
-    ? { run, section, error: { code: 'GH_ERR_INTERNAL', message: `load: the ${run.engineLabel === 'node' ? 'Node engine' : run.engineLabel} run ended with exit code ${run.engineExit} (see its output above)`, verdict: 'fail' } }
+    ? {
+        run,
+        section,
+        error: {
+          code: 'GH_ERR_INTERNAL',
+          message: `load: the ${run.engineLabel === 'node' ? 'Node engine' : run.engineLabel} run ended with exit code ${run.engineExit} (see its output above)`,
+          verdict: 'fail',
+        },
+      }
     : { run, section };
 }
 
-async function driftPart(request: GateRequest, baseline: Baseline, resolved: ResolvedTargetConfig, sandbox: RunningSandbox | undefined): Promise<{ section?: DriftSection; error?: ReportInput['error'] }> {
+async function driftPart(
+  request: GateRequest,
+  baseline: Baseline,
+  resolved: ResolvedTargetConfig,
+  sandbox: RunningSandbox | undefined,
+): Promise<{ section?: DriftSection; error?: ReportInput['error'] }> {
   const operations = OPERATIONS.filter((op) => request.api === 'both' || op.version === request.api);
   const task = request.progress.start({ label: 'drift', total: operations.length, unit: 'operations' });
   let observed = 0;
   let ok = false;
   // The session runs on the gate's target (the embedded sandbox's URL when it is one): no second sandbox starts.
-  const session = await openTargetSession({ ...resolved }, { settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox) });
+  const session = await openTargetSession(
+    { ...resolved },
+    { settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox) },
+  );
   try {
     const result = await checkBaseline(session, baseline, {
       operations,
@@ -191,18 +221,26 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
   try {
     // The run's one learned mapping: what conformance's first charges teach, the load and the drift check read through too.
     const learning = createChargeLearning(config.fieldMapping);
-    const resolved: ResolvedTargetConfig = { ...config, fieldMapping: learning.mapping, baseUrl: sandbox?.url ?? (config.baseUrl as string) };
+    const resolved: ResolvedTargetConfig = {
+      ...config,
+      fieldMapping: learning.mapping,
+      baseUrl: sandbox?.url ?? (config.baseUrl as string),
+    };
     const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : request.profile);
     const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
 
     // 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs.
     const cases = planWithGen({ api }, request.gen);
     const settings = sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox);
-    const where = sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
+    const where =
+      sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
     // Responses that were no gateway answer, counted over every part (api/faults.ts); each part judges its own.
     const faults = createFaultTally();
     const interrupt = request.interrupt;
-    const laterParts = (after: 'conformance' | 'load'): string[] => [...(after === 'conformance' ? ['load'] : []), ...(request.baseline === undefined ? [] : ['drift'])];
+    const laterParts = (after: 'conformance' | 'load'): string[] => [
+      ...(after === 'conformance' ? ['load'] : []),
+      ...(request.baseline === undefined ? [] : ['drift']),
+    ];
     interrupt?.enter('conformance');
     const suite = await runConformanceSuite({
       ...(interrupt === undefined ? {} : { stop: interrupt.signal }),
@@ -221,10 +259,16 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       },
       announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
     });
-    const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined => interrupt?.interruption(startedAt, { notRun: laterParts(after) });
+    const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined =>
+      interrupt?.interruption(startedAt, { notRun: laterParts(after) });
     if (suite.kind === 'unusable') {
       const stopped = stoppedIn('conformance');
-      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, error: { code: 'GH_ERR_TARGET', message: suite.reason }, ...(stopped === undefined ? {} : { interruption: stopped }) });
+      const report = assembleReport({
+        ...base,
+        durationMs: Date.now() - startedAt,
+        error: { code: 'GH_ERR_TARGET', message: suite.reason },
+        ...(stopped === undefined ? {} : { interruption: stopped }),
+      });
       return { report, unusable: stopped === undefined, notes, learnedOnCharge: learning.findings() };
     }
     for (const line of renderChargeFindings(learning.findings())) request.progress.line(line);
@@ -236,13 +280,25 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     if (inConformance !== undefined) {
       // Stopped in (or right after) conformance: its cases up to the signal are reported; load and drift do not run.
       const conformance = { ...conformanceDone, verdict: 'interrupted' as const };
-      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance, faults: faults.counts(), interruption: inConformance });
+      const report = assembleReport({
+        ...base,
+        durationMs: Date.now() - startedAt,
+        conformance,
+        faults: faults.counts(),
+        interruption: inConformance,
+      });
       return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
     }
     if (suite.run.silence !== undefined) {
       // The target went silent during the cases: unusable, naming the phase; load and drift do not run.
       const error = { code: 'GH_ERR_TARGET', message: suite.run.silence };
-      const report = assembleReport({ ...base, durationMs: Date.now() - startedAt, conformance: conformanceDone, faults: faults.counts(), error });
+      const report = assembleReport({
+        ...base,
+        durationMs: Date.now() - startedAt,
+        conformance: conformanceDone,
+        faults: faults.counts(),
+        error,
+      });
       return { report, unusable: true, notes, learnedOnCharge: learning.findings() };
     }
     const conformance = conformanceDone;
@@ -290,7 +346,9 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       faults: addFaultCounts(faults.counts(), loadFaults(load.run)),
       artifacts: loadArtifacts(load.run),
       // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
-      ...(errors.length === 0 ? {} : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
+      ...(errors.length === 0
+        ? {}
+        : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
       ...(inDrift === undefined ? {} : { interruption: inDrift }),
       notRun,
     });

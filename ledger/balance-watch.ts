@@ -33,7 +33,7 @@ function worstCentsOf(text: string, runId: string): number {
   try {
     const line: unknown = JSON.parse(text);
     if (!isLedgerLine(line) || line.type !== 'request' || line.runId !== runId) return 0;
-    return Math.ceil(((line.estimate?.amount ?? line.amount ?? 0) * 100) - 1e-6);
+    return Math.ceil((line.estimate?.amount ?? line.amount ?? 0) * 100 - 1e-6);
   } catch {
     return 0;
   }
@@ -74,7 +74,9 @@ export function watchBalance(options: {
       const moved = Math.round((after - options.before) * 100) / 100;
       const holds = options.ledgerHolds();
       if (moved > holds + 0.005) {
-        options.trip(`the balance shows ${moved.toFixed(2)} spent, more than the ${holds.toFixed(2)} the ledger's charging requests can account for at their worst case`);
+        options.trip(
+          `the balance shows ${moved.toFixed(2)} spent, more than the ${holds.toFixed(2)} the ledger's charging requests can account for at their worst case`,
+        );
         return;
       }
     }

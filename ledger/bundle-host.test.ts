@@ -5,7 +5,18 @@ import { consoleHost, engineHost, ENGINE_HOST_GLOBAL, maxVUsOf } from './bundle-
 import { CONSOLE_PREFIX, type LedgerOutcomeLine } from './entry.ts';
 import { decodeBundleMoney, encodeBundleMoney, MONEY_ENV } from './money-settings.ts';
 
-const line = { v: 1, type: 'outcome', entry: 'e', correlationId: 'c', operationId: 'op', outcome: 'Failed', final: true, rule: 'failure-code', source: 'response', at: 'é' } as LedgerOutcomeLine;
+const line = {
+  v: 1,
+  type: 'outcome',
+  entry: 'e',
+  correlationId: 'c',
+  operationId: 'op',
+  outcome: 'Failed',
+  final: true,
+  rule: 'failure-code',
+  source: 'response',
+  at: 'é',
+} as LedgerOutcomeLine;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -15,9 +26,14 @@ afterEach(() => {
 describe('consoleHost (k6)', () => {
   it('logs an ASCII-only ledger line with the prefix when the harness reads the output', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const host = consoleHost({ environment: 'production', allowCharges: true, cap: { amount: 10, currency: 'USD' }, ledger: true, capture: true }, 4);
+    const host = consoleHost(
+      { environment: 'production', allowCharges: true, cap: { amount: 10, currency: 'USD' }, ledger: true, capture: true },
+      4,
+    );
     void host.append?.(line);
-    expect(log).toHaveBeenCalledWith(`${CONSOLE_PREFIX}{"v":1,"type":"outcome","entry":"e","correlationId":"c","operationId":"op","outcome":"Failed","final":true,"rule":"failure-code","source":"response","at":"\\u00e9"}`);
+    expect(log).toHaveBeenCalledWith(
+      `${CONSOLE_PREFIX}{"v":1,"type":"outcome","entry":"e","correlationId":"c","operationId":"op","outcome":"Failed","final":true,"rule":"failure-code","source":"response","at":"\\u00e9"}`,
+    );
   });
 
   it('refuses to keep a ledger no one reads (a bare k6 run): the guard then sends nothing', () => {
@@ -26,12 +42,21 @@ describe('consoleHost (k6)', () => {
   });
 
   it('gives each VU an equal share of the cap', () => {
-    const host = consoleHost({ environment: 'production', allowCharges: true, cap: { amount: 10, currency: 'USD' }, ledger: true, capture: true }, 3);
+    const host = consoleHost(
+      { environment: 'production', allowCharges: true, cap: { amount: 10, currency: 'USD' }, ledger: true, capture: true },
+      3,
+    );
     expect(host.budget?.capCents).toBe(333);
   });
 
   it('counts every VU the options can start', () => {
-    expect(maxVUsOf({ a: { executor: 'shared-iterations', vus: 2 }, b: { executor: 'ramping-arrival-rate', preAllocatedVUs: 5, maxVUs: 20 }, c: { executor: 'ramping-vus', startVUs: 1, stages: [{ target: 7 }, { target: 3 }] } })).toBe(29);
+    expect(
+      maxVUsOf({
+        a: { executor: 'shared-iterations', vus: 2 },
+        b: { executor: 'ramping-arrival-rate', preAllocatedVUs: 5, maxVUs: 20 },
+        c: { executor: 'ramping-vus', startVUs: 1, stages: [{ target: 7 }, { target: 3 }] },
+      }),
+    ).toBe(29);
   });
 });
 
@@ -46,7 +71,14 @@ describe('engineHost', () => {
 
 describe('GATEWAY_MONEY', () => {
   it('round-trips the harness settings; without it a bundle allows nothing and keeps a ledger on production', () => {
-    const settings = { environment: 'production' as const, allowCharges: true, cap: { amount: 5, currency: 'USD' }, ledger: true, pricesFile: '/r/prices.json', capture: true };
+    const settings = {
+      environment: 'production' as const,
+      allowCharges: true,
+      cap: { amount: 5, currency: 'USD' },
+      ledger: true,
+      pricesFile: '/r/prices.json',
+      capture: true,
+    };
     expect(decodeBundleMoney({ [MONEY_ENV]: encodeBundleMoney(settings) }, 'production')).toEqual(settings);
     expect(decodeBundleMoney({}, 'production')).toEqual({ environment: 'production', allowCharges: false, ledger: true });
     expect(() => decodeBundleMoney({ [MONEY_ENV]: '{"allowCharges":true}' }, 'production')).toThrow(/allowCharges needs a cap/);

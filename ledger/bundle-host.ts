@@ -44,10 +44,12 @@ export function maxVUsOf(scenarios: Readonly<Record<string, ScenarioShape>>): nu
  * as soon as it reads it (ledger/k6-capture.ts). Without the harness reading (a plain `k6 run`) nothing charging is sent.
  */
 export function consoleHost(money: BundleMoneySettings, vus: number): MoneyHost {
-  const budget: SpendBudget | undefined = money.cap === undefined ? undefined : createLocalBudget(Math.floor(toCents(money.cap.amount) / Math.max(1, vus)));
+  const budget: SpendBudget | undefined =
+    money.cap === undefined ? undefined : createLocalBudget(Math.floor(toCents(money.cap.amount) / Math.max(1, vus)));
   const append = money.ledger
     ? (line: LedgerLine): void => {
-        if (money.capture !== true) throw new Error('no harness reads this run\'s output, so no ledger can be kept: run it with `gateway-harness load`');
+        if (money.capture !== true)
+          throw new Error("no harness reads this run's output, so no ledger can be kept: run it with `gateway-harness load`");
         console.log(`${CONSOLE_PREFIX}${asciiJson(line)}`);
       }
     : undefined;

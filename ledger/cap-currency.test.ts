@@ -28,25 +28,59 @@ afterAll(() => {
 });
 
 const production = (): string[] => ['--target', sandbox().url, '--target-env', 'production', '--time-scale', '0.01'];
-const load = (engine: string, cap: string[], reportDir: string): string[] =>
-  ['load', '--scenario', 'topup-flow', '--engine', engine, ...production(), '--allow-charges', '--max-spend', ...cap, '--vus', '2', '--duration', '2s', '--report-dir', reportDir];
+const load = (engine: string, cap: string[], reportDir: string): string[] => [
+  'load',
+  '--scenario',
+  'topup-flow',
+  '--engine',
+  engine,
+  ...production(),
+  '--allow-charges',
+  '--max-spend',
+  ...cap,
+  '--vus',
+  '2',
+  '--duration',
+  '2s',
+  '--report-dir',
+  reportDir,
+];
 
-const REFUSAL = /GH_ERR_USAGE: --max-spend 150 JPY: the target's wallet is in USD \(the costCurrency of its SKU records\).*give the cap in USD.*nothing charging was sent/;
+const REFUSAL =
+  /GH_ERR_USAGE: --max-spend 150 JPY: the target's wallet is in USD \(the costCurrency of its SKU records\).*give the cap in USD.*nothing charging was sent/;
 
-describe('a cap in another currency than the wallet\'s', () => {
+describe("a cap in another currency than the wallet's", () => {
   const engines = k6 === undefined ? ['node'] : ['node', 'k6'];
   if (k6 === undefined) console.warn('ledger/cap-currency.test.ts: no k6 found (K6_BIN or PATH): the k6 case is SKIPPED');
 
-  it.each(engines)('load --engine %s --max-spend 150 JPY on a USD wallet: refused, exit 2, nothing charged', async (engine) => {
-    const result = await runCliProcess(load(engine, ['150', 'JPY'], join(dir, `jpy-${engine}`)), { env: env() });
-    expect(result.code, result.output).toBe(2);
-    expect(result.stderr).toMatch(REFUSAL);
-    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
-    expect(sandbox().app.store.availableFunds).toBe(FUNDS);
-  }, 120_000);
+  it.each(engines)(
+    'load --engine %s --max-spend 150 JPY on a USD wallet: refused, exit 2, nothing charged',
+    async (engine) => {
+      const result = await runCliProcess(load(engine, ['150', 'JPY'], join(dir, `jpy-${engine}`)), { env: env() });
+      expect(result.code, result.output).toBe(2);
+      expect(result.stderr).toMatch(REFUSAL);
+      expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
+      expect(sandbox().app.store.availableFunds).toBe(FUNDS);
+    },
+    120_000,
+  );
 
   it('migrate --pairs transaction.topup --max-spend 150 JPY: refused the same way', async () => {
-    const result = await runCliProcess(['migrate', '--pairs', 'transaction.topup', ...production(), '--allow-charges', '--max-spend', '150', 'JPY', '--report-dir', join(dir, 'jpy-migrate')], { env: env() });
+    const result = await runCliProcess(
+      [
+        'migrate',
+        '--pairs',
+        'transaction.topup',
+        ...production(),
+        '--allow-charges',
+        '--max-spend',
+        '150',
+        'JPY',
+        '--report-dir',
+        join(dir, 'jpy-migrate'),
+      ],
+      { env: env() },
+    );
     expect(result.code, result.output).toBe(2);
     expect(result.stderr).toMatch(REFUSAL);
     expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
@@ -54,8 +88,8 @@ describe('a cap in another currency than the wallet\'s', () => {
   }, 120_000);
 });
 
-describe('a cap in the wallet\'s currency', () => {
-  it('runs, and every amount the reports and the ledger state is in USD, as the sandbox\'s balance moved', async () => {
+describe("a cap in the wallet's currency", () => {
+  it("runs, and every amount the reports and the ledger state is in USD, as the sandbox's balance moved", async () => {
     const reportDir = join(dir, 'usd');
     const before = sandbox().app.store.availableFunds;
     const result = await runCliProcess(load('node', ['60', 'USD'], reportDir), { env: env() });

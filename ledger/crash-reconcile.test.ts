@@ -38,7 +38,11 @@ function childrenOf(pid: number): number[] {
   if (!existsSync(tasks)) return [];
   return readdirSync(tasks).flatMap((t) => {
     try {
-      return readFileSync(join(tasks, t, 'children'), 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      return readFileSync(join(tasks, t, 'children'), 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
     } catch {
       return [];
     }
@@ -60,14 +64,33 @@ async function reconcile(ledger: string): Promise<{ code: number; stdout: string
   }
 }
 
-async function killMidRun(engine: 'node' | 'k6', env: NodeJS.ProcessEnv): Promise<{ sandbox: RunningSandbox; ledger: string; grandchildren: number[] }> {
+async function killMidRun(
+  engine: 'node' | 'k6',
+  env: NodeJS.ProcessEnv,
+): Promise<{ sandbox: RunningSandbox; ledger: string; grandchildren: number[] }> {
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 1_000_000 });
   sandboxes.push(sandbox);
   const reportDir = join(dir, engine);
   const ledger = join(reportDir, LEDGER_FILE);
-  const args = [BIN, 'load', '--scenario', 'topup-flow', '--engine', engine, '--target', sandbox.url, '--target-env', 'production', '--time-scale', '0.01'];
+  const args = [
+    BIN,
+    'load',
+    '--scenario',
+    'topup-flow',
+    '--engine',
+    engine,
+    '--target',
+    sandbox.url,
+    '--target-env',
+    'production',
+    '--time-scale',
+    '0.01',
+  ];
   args.push('--allow-charges', '--max-spend', '100000', 'USD', '--vus', '8', '--duration', '120s', '--report-dir', reportDir);
-  const child: ChildProcess = spawn(process.execPath, args, { env: { ...env, GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass' }, stdio: 'ignore' });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...env, GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass' },
+    stdio: 'ignore',
+  });
   let exited = false;
   child.once('exit', () => void (exited = true));
   try {
@@ -84,14 +107,19 @@ async function killMidRun(engine: 'node' | 'k6', env: NodeJS.ProcessEnv): Promis
 
 /** Reconcile's exit: 0 when the sandbox knows every entry, 1 when some line's request never reached it. */
 function expectedExit(sandbox: RunningSandbox, ledger: string): number {
-  return foldLedger(readLedger(ledger).lines).every((t) => sandbox.app.store.byCorrelationId(t.request.correlationId as string) !== undefined) ? 0 : 1;
+  return foldLedger(readLedger(ledger).lines).every(
+    (t) => sandbox.app.store.byCorrelationId(t.request.correlationId as string) !== undefined,
+  )
+    ? 0
+    : 1;
 }
 
 function expectEveryEntryAsTheSandboxKnowsIt(sandbox: RunningSandbox, ledger: string): void {
   const transactions = foldLedger(readLedger(ledger).lines);
   for (const t of transactions) {
     const known = sandbox.app.store.byCorrelationId(t.request.correlationId as string);
-    if (known === undefined) expect(t.outcome).toMatchObject({ outcome: 'Unknown', final: false, code: '027', rule: 'not-found-at-target' });
+    if (known === undefined)
+      expect(t.outcome).toMatchObject({ outcome: 'Unknown', final: false, code: '027', rule: 'not-found-at-target' });
     else expect(t.outcome).toMatchObject({ final: true, code: known.result?.responseCode });
   }
   // Nothing charging reached the sandbox without a ledger line.
@@ -112,13 +140,24 @@ describe('kill -9 mid-run, then reconcile', () => {
 
   const k6 = findK6(process.env);
   if (k6 === undefined) console.warn('ledger/crash-reconcile.test.ts: no k6 found (K6_BIN or PATH): the k6 kill -9 case is SKIPPED');
-  it.skipIf(k6 === undefined)('k6: k6 exits soon after the harness; reconcile recovers the spooled lines and resolves every entry', async () => {
-    const path = dirname(k6?.path ?? '');
-    const { sandbox, ledger, grandchildren } = await killMidRun('k6', { ...process.env, PATH: `${path}${delimiter}${process.env.PATH ?? ''}` });
-    expect(grandchildren.length).toBeGreaterThan(0);
-    await waitUntil('k6 to exit after the harness died', () => grandchildren.every((pid) => !existsSync(join('/proc', String(pid)))), 30_000);
-    const { code, stdout } = await reconcile(ledger);
-    expect(code, stdout).toBe(expectedExit(sandbox, ledger));
-    expectEveryEntryAsTheSandboxKnowsIt(sandbox, ledger);
-  }, 150_000);
+  it.skipIf(k6 === undefined)(
+    'k6: k6 exits soon after the harness; reconcile recovers the spooled lines and resolves every entry',
+    async () => {
+      const path = dirname(k6?.path ?? '');
+      const { sandbox, ledger, grandchildren } = await killMidRun('k6', {
+        ...process.env,
+        PATH: `${path}${delimiter}${process.env.PATH ?? ''}`,
+      });
+      expect(grandchildren.length).toBeGreaterThan(0);
+      await waitUntil(
+        'k6 to exit after the harness died',
+        () => grandchildren.every((pid) => !existsSync(join('/proc', String(pid)))),
+        30_000,
+      );
+      const { code, stdout } = await reconcile(ledger);
+      expect(code, stdout).toBe(expectedExit(sandbox, ledger));
+      expectEveryEntryAsTheSandboxKnowsIt(sandbox, ledger);
+    },
+    150_000,
+  );
 });

@@ -22,7 +22,9 @@ export const ENGINE_HOST_MODULE = new URL('./engine-host.ts', import.meta.url).h
 export function install(data: EngineMoneyData): void {
   const writer = data.ledgerPath === undefined ? undefined : openLedgerWriter(data.ledgerPath, { secrets: data.secrets ?? [] });
   const host: MoneyHost = {
-    ...(data.cells === undefined || data.capCents === undefined ? {} : { budget: createSharedBudget(new Int32Array(data.cells), data.capCents) }),
+    ...(data.cells === undefined || data.capCents === undefined
+      ? {}
+      : { budget: createSharedBudget(new Int32Array(data.cells), data.capCents) }),
     ...(writer === undefined ? {} : { append: (line) => writer.append(line) }),
   };
   (globalThis as Record<string, unknown>)[ENGINE_HOST_GLOBAL] = host;

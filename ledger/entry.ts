@@ -70,7 +70,12 @@ export function asciiJson(value: unknown): string {
 export function isLedgerLine(value: unknown): value is LedgerLine {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  return v.v === LEDGER_VERSION && (v.type === 'request' || v.type === 'outcome') && typeof v.entry === 'string' && typeof v.operationId === 'string';
+  return (
+    v.v === LEDGER_VERSION &&
+    (v.type === 'request' || v.type === 'outcome') &&
+    typeof v.entry === 'string' &&
+    typeof v.operationId === 'string'
+  );
 }
 
 /** A new entry id: time, a per-runtime token and a counter (unique across VUs, threads and processes). */

@@ -42,14 +42,31 @@ const RUNS: ReadonlyArray<[string, string, number, string[], string]> = [
   // Conformance without the trigger and polling cases: their deliberate client timeouts are no sandbox faults.
   // A config file (empty: the defaults) is the target's config, so no first-contact discovery runs before the cases:
   // the faults counted are the conformance run's own (target/discover/first-contact.ts).
-  ['conformance', 'faults-mixed', 0.3, ['conformance', '--api', 'v2', '--grep', '^AMOUNT-', '--config', join(dir, 'empty.config.json')], 'summary.json'],
+  [
+    'conformance',
+    'faults-mixed',
+    0.3,
+    ['conformance', '--api', 'v2', '--grep', '^AMOUNT-', '--config', join(dir, 'empty.config.json')],
+    'summary.json',
+  ],
 ];
 
 // The baseline the check compares with, recorded from a sandbox without faults.
 beforeAll(async () => {
   const clean = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.1 });
   try {
-    const { code, stderr } = await run(['baseline', 'record', '--target', clean.url, '--time-scale', '0.1', '--out', join(dir, 'baseline-clean'), '--report-dir', join(dir, 'clean')]);
+    const { code, stderr } = await run([
+      'baseline',
+      'record',
+      '--target',
+      clean.url,
+      '--time-scale',
+      '0.1',
+      '--out',
+      join(dir, 'baseline-clean'),
+      '--report-dir',
+      join(dir, 'clean'),
+    ]);
     expect(code, stderr).toBe(0);
   } finally {
     await clean.close();
@@ -57,25 +74,29 @@ beforeAll(async () => {
 }, 60_000);
 
 describe.concurrent('Node commands against fault profiles', () => {
-  it.each(RUNS)('%s against %s: survived, every fault counted in the report', async (_name, profile, faultRate, args, reportJson) => {
-    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.1, profile, faultRate, faultSlowMs: 80_000 });
-    try {
-      const reportDir = join(dir, `${profile}-${args[0]}`);
-      const { code, stdout, stderr } = await run([...args, '--target', sandbox.url, '--time-scale', '0.1', '--report-dir', reportDir]);
-      expect([0, 1], `${stdout}\n${stderr}`).toContain(code);
-      // Exit 1 is a verdict here; a crash or an unhandled rejection would also exit 1, so its traces are looked for.
-      expect(stderr).not.toMatch(/Unhandled|UnhandledPromiseRejection|GH_ERR_INTERNAL|^\s+at /m);
-      const stats = sandbox.app.stats.snapshot();
-      if (reportJson !== '') {
-        const report = JSON.parse(readFileSync(join(reportDir, reportJson), 'utf8')) as { faults: Record<string, number> };
-        expectFaultsCounted(report.faults, stats, profile);
-      } else {
-        // baseline record writes a baseline, not a report: the counts are on its output.
-        expect(stats.faultsTotal).toBeGreaterThan(0);
-        expect(stdout).toContain(`faults seen: ${stats.faultsTotal} HTTP 200 without a readable envelope (Unknown)`);
+  it.each(RUNS)(
+    '%s against %s: survived, every fault counted in the report',
+    async (_name, profile, faultRate, args, reportJson) => {
+      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.1, profile, faultRate, faultSlowMs: 80_000 });
+      try {
+        const reportDir = join(dir, `${profile}-${args[0]}`);
+        const { code, stdout, stderr } = await run([...args, '--target', sandbox.url, '--time-scale', '0.1', '--report-dir', reportDir]);
+        expect([0, 1], `${stdout}\n${stderr}`).toContain(code);
+        // Exit 1 is a verdict here; a crash or an unhandled rejection would also exit 1, so its traces are looked for.
+        expect(stderr).not.toMatch(/Unhandled|UnhandledPromiseRejection|GH_ERR_INTERNAL|^\s+at /m);
+        const stats = sandbox.app.stats.snapshot();
+        if (reportJson !== '') {
+          const report = JSON.parse(readFileSync(join(reportDir, reportJson), 'utf8')) as { faults: Record<string, number> };
+          expectFaultsCounted(report.faults, stats, profile);
+        } else {
+          // baseline record writes a baseline, not a report: the counts are on its output.
+          expect(stats.faultsTotal).toBeGreaterThan(0);
+          expect(stdout).toContain(`faults seen: ${stats.faultsTotal} HTTP 200 without a readable envelope (Unknown)`);
+        }
+      } finally {
+        await sandbox.close();
       }
-    } finally {
-      await sandbox.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

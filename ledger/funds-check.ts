@@ -56,7 +56,12 @@ export async function checkFunds(check: FundsCheck): Promise<FundsDecision & { r
   const prices = (await readPriceBook(check.client, check.mapping)).book;
   const skusOf = await readSkusOf(check.client, check.mapping);
   const fitted = fitPlan(check.plan, skusOf, prices, prices.wallet ?? 'wallet currency', funds);
-  return { line: fundsLine(fitted.plan, fitted.priced, funds, fitted.cuts), priced: fitted.priced, values: fitted.values, cuts: fitted.cuts };
+  return {
+    line: fundsLine(fitted.plan, fitted.priced, funds, fitted.cuts),
+    priced: fitted.priced,
+    values: fitted.values,
+    cuts: fitted.cuts,
+  };
 }
 
 /**
@@ -71,7 +76,11 @@ export async function checkTargetFunds(
   stop?: AbortSignal,
 ): Promise<FundsDecision> {
   if (plan.lines.length === 0) {
-    return { line: plan.unbounded.length === 0 ? `money: ${plan.what} sends nothing that charges` : `money: ${plan.unbounded.join('; ')}`, values: new Map(), cuts: [] };
+    return {
+      line: plan.unbounded.length === 0 ? `money: ${plan.what} sends nothing that charges` : `money: ${plan.unbounded.join('; ')}`,
+      values: new Map(),
+      cuts: [],
+    };
   }
   // Its responses count with the command's (the fault tally: every response that was no gateway answer is counted).
   // A target silent after the preflight ends the check in a few response timeouts; a signal (`stop`) ends it at once.

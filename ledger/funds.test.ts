@@ -17,7 +17,10 @@ const rtr = (skuId: number, min: number, max: number, countryCode = 'JM') => ({
 });
 const RECORDS = [rtr(1, 5, 100), rtr(2, 20, 50, 'MX')];
 const SKUS = readCatalogSkus(RECORDS, 'v2', DEFAULT_FIELD_MAPPING);
-const PRICES = buildPriceBook(RECORDS.map((r) => priceOfV2Record(r, DEFAULT_FIELD_MAPPING.v2Sku)), 'USD');
+const PRICES = buildPriceBook(
+  RECORDS.map((r) => priceOfV2Record(r, DEFAULT_FIELD_MAPPING.v2Sku)),
+  'USD',
+);
 const V1 = getOperation('v1.transaction.topup');
 const V2 = getOperation('v2.transaction.topup');
 
@@ -64,7 +67,10 @@ describe('the plan priced at the amounts it sends', () => {
     const skusOf = () => SKUS;
     expect(pricePlan(plan(10), skusOf, PRICES, 'USD')).toEqual({ worst: 400, currency: 'USD', requests: 20, unpriced: [] });
     expect(pricePlan(versionPlan(plan(10), 'v2'), skusOf, PRICES, 'USD')).toMatchObject({ worst: 200, requests: 10 });
-    expect(pricePlan(plan(10), () => [], PRICES, 'USD').unpriced).toEqual(['POLL-MIXED-V1: v1.transaction.topup', 'POLL-MIXED-V2: v2.transaction.topup']);
+    expect(pricePlan(plan(10), () => [], PRICES, 'USD').unpriced).toEqual([
+      'POLL-MIXED-V1: v1.transaction.topup',
+      'POLL-MIXED-V2: v2.transaction.topup',
+    ]);
   });
 });
 
@@ -85,7 +91,9 @@ describe('a wallet that cannot cover the plan stops the command before the first
     const message = (thrown as Error).message;
     expect(message).toContain('gate: the wallet cannot cover this run: it needs up to 400.00 USD for 20 charging requests');
     expect(message).toContain('the wallet holds 150.00 USD');
-    expect(message).toContain('top up the wallet by 250.00 USD, run one version (--api v2 needs up to 200.00 USD), run a smaller plan (fewer GEN runs (--gen-budget 5))');
+    expect(message).toContain(
+      'top up the wallet by 250.00 USD, run one version (--api v2 needs up to 200.00 USD), run a smaller plan (fewer GEN runs (--gen-budget 5))',
+    );
     expect(message).toMatch(/stopped before the first charge$/);
     expect(message.split('\n')).toHaveLength(1);
   });
@@ -94,7 +102,9 @@ describe('a wallet that cannot cover the plan stops the command before the first
     const priced = pricePlan(plan(10), skusOf, PRICES, 'USD');
     expect(() => assertFundsCover(plan(10), priced, readFunds(-400))).not.toThrow();
     expect(() => assertFundsCover(plan(10), priced, readFunds(5))).not.toThrow();
-    expect(fundsLine(plan(10), priced, readFunds(-400))).toMatch(/^money: gate needs up to 400.00 USD for 20 charging requests: covered by the wallet/);
+    expect(fundsLine(plan(10), priced, readFunds(-400))).toMatch(
+      /^money: gate needs up to 400.00 USD for 20 charging requests: covered by the wallet/,
+    );
     expect(fundsLine(plan(10), priced, readFunds(5))).toMatch(/not judged|not priced/);
   });
 });
@@ -106,7 +116,13 @@ describe('a wallet too small for the whole plan: the elastic parts shrink to fit
     what: 'gate',
     lines: [
       { operations: [V2], count: 1, amount: 'smallest', what: 'STATUS-TOPUP-000-V2' },
-      { operations: [V2], count: 300, amount: 'smallest', what: 'GEN-TOPUP-VALID-V2', elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 } },
+      {
+        operations: [V2],
+        count: 300,
+        amount: 'smallest',
+        what: 'GEN-TOPUP-VALID-V2',
+        elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 },
+      },
     ],
     unbounded: [],
     elastic: [{ part: 'GEN charging budget', full: 30, min: 1, unit: 'runs per charging property' }],
@@ -125,7 +141,9 @@ describe('a wallet too small for the whole plan: the elastic parts shrink to fit
     expect(fitted.values.get('GEN charging budget')).toBe(4);
     expect(fitted.priced.worst).toBe(820);
     expect(fitted.plan.lines.map((l) => l.count)).toEqual([1, 40]);
-    expect(fitted.cuts).toEqual(['wallet 1000.00 USD < 6020.00 USD for the full plan: GEN charging budget 30 → 4 runs per charging property']);
+    expect(fitted.cuts).toEqual([
+      'wallet 1000.00 USD < 6020.00 USD for the full plan: GEN charging budget 30 → 4 runs per charging property',
+    ]);
     expect(fundsLine(fitted.plan, fitted.priced, readFunds(-1000), fitted.cuts)).toContain('cut to fit: wallet 1000.00 USD < 6020.00 USD');
   });
 
@@ -144,7 +162,9 @@ describe('a wallet too small for the whole plan: the elastic parts shrink to fit
   });
 
   it('a plan without elastic parts runs whole or stops (old behaviour kept)', () => {
-    expect(() => fitPlan(plan(10), skusOf, PRICES, 'USD', readFunds(-150))).toThrow(/the wallet cannot cover this run: it needs up to 400.00 USD/);
+    expect(() => fitPlan(plan(10), skusOf, PRICES, 'USD', readFunds(-150))).toThrow(
+      /the wallet cannot cover this run: it needs up to 400.00 USD/,
+    );
     expect(fitPlan(plan(10), skusOf, PRICES, 'USD', readFunds(-400)).cuts).toEqual([]);
   });
 });

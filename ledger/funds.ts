@@ -25,11 +25,16 @@ export interface FundsReading {
 export function readFunds(balance: number | undefined, terms: WalletTerms = 'auto'): FundsReading {
   if (balance === undefined) return { said: 'the balance could not be read, so the plan is not priced against the wallet' };
   if (terms === 'credit') {
-    return { said: `balance ${balance} read as the amount owed (walletTerms credit): the credit limit is not shown, so the plan is not priced against it` };
+    return {
+      said: `balance ${balance} read as the amount owed (walletTerms credit): the credit limit is not shown, so the plan is not priced against it`,
+    };
   }
   if (terms === 'prepaid' || balance < 0) {
     const available = Math.max(0, -balance);
-    return { available, said: `balance ${balance} read as available funds ${available} (prepaid terms: "returned with a negative sign"${terms === 'prepaid' ? ', walletTerms prepaid' : ''})` };
+    return {
+      available,
+      said: `balance ${balance} read as available funds ${available} (prepaid terms: "returned with a negative sign"${terms === 'prepaid' ? ', walletTerms prepaid' : ''})`,
+    };
   }
   return {
     said:
@@ -48,7 +53,8 @@ export function readFunds(balance: number | undefined, terms: WalletTerms = 'aut
  * 'face': any SKU of the category at its amount in its face value currency (api/catalog-facts.ts faceAmount);
  * 'body': a request whose body is known before the run (migrate's planned charges), priced as the guard reserves it.
  */
-export type PlannedAmount = 'smallest' | 'smallest-unpriced' | 'highest' | 'near-smallest' | 'face' | { readonly cheapest: number } | { readonly body: unknown };
+export type PlannedAmount =
+  'smallest' | 'smallest-unpriced' | 'highest' | 'near-smallest' | 'face' | { readonly cheapest: number } | { readonly body: unknown };
 
 /**
  * At most `count` charging requests, each one of `operations` (the most expensive counts): one priced item of a plan.
@@ -109,26 +115,45 @@ function planWorld(skus: readonly CatalogSku[], priced: boolean): InputWorld {
     const { price: _price, ...unpriced } = inputSkuOf(sku);
     return priced ? inputSkuOf(sku) : unpriced;
   });
-  return { skus: () => views, mobile: () => '10000000', setting: (name) => (name === 'zipCode' ? 10001 : 'plan'), correlationId: () => 'plan', mapping: DEFAULT_FIELD_MAPPING };
+  return {
+    skus: () => views,
+    mobile: () => '10000000',
+    setting: (name) => (name === 'zipCode' ? 10001 : 'plan'),
+    correlationId: () => 'plan',
+    mapping: DEFAULT_FIELD_MAPPING,
+  };
 }
 
 /** The SKUs a line's requests may use, each with the amount priced (undefined: the SKU's highest price). */
-function pricedSkus(operation: Operation, amount: PlannedAmount, skus: readonly CatalogSku[]): Array<{ sku: CatalogSku; valid?: ValidAmount }> {
+function pricedSkus(
+  operation: Operation,
+  amount: PlannedAmount,
+  skus: readonly CatalogSku[],
+): Array<{ sku: CatalogSku; valid?: ValidAmount }> {
   const near = (sku: CatalogSku): { sku: CatalogSku; valid?: ValidAmount } => {
     const valid = validAmount(sku);
     return valid === undefined ? { sku } : { sku, valid: { ...valid, amount: valid.amount + CHEAP_AMOUNT_SPAN } };
   };
   if (amount === 'near-smallest') return skus.map(near);
-  if (amount === 'face') return skus.flatMap((sku) => (faceAmount(sku) === undefined ? [] : [{ sku, valid: faceAmount(sku) as ValidAmount }]));
+  if (amount === 'face')
+    return skus.flatMap((sku) => (faceAmount(sku) === undefined ? [] : [{ sku, valid: faceAmount(sku) as ValidAmount }]));
   if (typeof amount === 'object') return 'cheapest' in amount ? cheapestSkus(skus, amount.cheapest * 2).map(near) : [];
   const built = buildInputs(operation, planWorld(skus, amount !== 'smallest-unpriced'), { max: CHARGING_PICKS });
   if (isNoInput(built)) return [];
   const picked = built.flatMap((b) => skus.filter((s) => s.skuId === b.sku?.skuId).slice(0, 1));
-  return picked.map((sku) => (amount === 'highest' ? { sku } : { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) }));
+  return picked.map((sku) =>
+    amount === 'highest' ? { sku } : { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) },
+  );
 }
 
 /** The most one request of the line can cost in the wallet currency, or undefined when none of its SKUs has a price. */
-export function unitPrice(operation: Operation, amount: PlannedAmount, skus: readonly CatalogSku[], prices: PriceBook, currency: string): number | undefined {
+export function unitPrice(
+  operation: Operation,
+  amount: PlannedAmount,
+  skus: readonly CatalogSku[],
+  prices: PriceBook,
+  currency: string,
+): number | undefined {
   if (typeof amount === 'object' && 'body' in amount) {
     const estimate = estimateCharge(operation, amount.body, prices, currency);
     return estimate.bounded ? fromCents(toCents(estimate.wallet)) : undefined;
@@ -153,7 +178,11 @@ function lineUnits(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, currency:
     const units = line.operations.map((op) => unitPrice(op, line.amount, skusOf(op), prices, currency));
     const known = units.filter((u): u is number => u !== undefined);
     const missing = line.operations.filter((_, i) => units[i] === undefined).map((op) => op.id);
-    return { line, cents: toCents(Math.max(0, ...known)), ...(missing.length === 0 ? {} : { unpriced: `${line.what}: ${missing.join(', ')}` }) };
+    return {
+      line,
+      cents: toCents(Math.max(0, ...known)),
+      ...(missing.length === 0 ? {} : { unpriced: `${line.what}: ${missing.join(', ')}` }),
+    };
   });
 }
 
@@ -210,7 +239,8 @@ export function fitPlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, curr
   const parts = plan.elastic ?? [];
   const full = valuesAt(parts, 1);
   const whole = priceUnits(units, currency, full);
-  if (funds.available === undefined || toCents(whole.worst) <= toCents(funds.available)) return { plan: planAt(plan, full), priced: whole, values: full, cuts: [] };
+  if (funds.available === undefined || toCents(whole.worst) <= toCents(funds.available))
+    return { plan: planAt(plan, full), priced: whole, values: full, cuts: [] };
   const room = toCents(funds.available * (1 - FUNDS_MARGIN));
   const fits = (t: number): boolean => toCents(priceUnits(units, currency, valuesAt(parts, t)).worst) <= room;
   const least = valuesAt(parts, 0);
@@ -218,7 +248,10 @@ export function fitPlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, curr
     // Even the smallest plan (every elastic part at its minimum) is over the margin: it runs if the funds cover it.
     const minimal = planAt(plan, least);
     const priced = priceUnits(units, currency, least);
-    const said = parts.length === 0 ? plan : { ...minimal, what: `${plan.what} (even at its smallest: ${parts.map((p) => `${p.part} ${p.min} ${p.unit}`).join(', ')})` };
+    const said =
+      parts.length === 0
+        ? plan
+        : { ...minimal, what: `${plan.what} (even at its smallest: ${parts.map((p) => `${p.part} ${p.min} ${p.unit}`).join(', ')})` };
     assertFundsCover(said, priced, funds, pricePlan(versionPlan(minimal, 'v2'), skusOf, prices, currency));
     return { plan: minimal, priced, values: least, cuts: cutWords(parts, least, whole, funds) };
   }
@@ -235,7 +268,9 @@ export function fitPlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, curr
 
 function cutWords(parts: readonly ElasticPart[], values: ReadonlyMap<string, number>, whole: PricedPlan, funds: FundsReading): string[] {
   const why = `wallet ${formatMoney(funds.available ?? 0, whole.currency)} < ${formatMoney(whole.worst, whole.currency)} for the full plan`;
-  return parts.filter((p) => (values.get(p.part) ?? p.full) < p.full).map((p) => `${why}: ${p.part} ${p.full} → ${values.get(p.part) ?? p.full} ${p.unit}`);
+  return parts
+    .filter((p) => (values.get(p.part) ?? p.full) < p.full)
+    .map((p) => `${why}: ${p.part} ${p.full} → ${values.get(p.part) ?? p.full} ${p.unit}`);
 }
 
 /** Why the funds cannot cover the plan, with what to do; undefined when they can or are not known. */
@@ -243,7 +278,8 @@ export function fundsProblem(plan: FundsPlan, priced: PricedPlan, funds: FundsRe
   if (funds.available === undefined || toCents(priced.worst) <= toCents(funds.available)) return undefined;
   const short = fromCents(toCents(priced.worst) - toCents(funds.available));
   const todo = [`top up the wallet by ${formatMoney(short, priced.currency)}`];
-  if (oneVersion !== undefined && oneVersion.requests < priced.requests) todo.push(`run one version (--api v2 needs up to ${formatMoney(oneVersion.worst, priced.currency)})`);
+  if (oneVersion !== undefined && oneVersion.requests < priced.requests)
+    todo.push(`run one version (--api v2 needs up to ${formatMoney(oneVersion.worst, priced.currency)})`);
   todo.push(plan.smaller === undefined ? 'run a smaller plan' : `run a smaller plan (${plan.smaller})`);
   return (
     `${plan.what}: the wallet cannot cover this run: it needs up to ${formatMoney(priced.worst, priced.currency)} for ${priced.requests} charging requests ` +
@@ -260,23 +296,37 @@ export function assertFundsCover(plan: FundsPlan, priced: PricedPlan, funds: Fun
 
 /** The plan's lines of one version (what `--api v2` would send). */
 export function versionPlan(plan: FundsPlan, version: 'v1' | 'v2'): FundsPlan {
-  const lines = plan.lines.map((l) => ({ ...l, operations: l.operations.filter((op) => op.version === version) })).filter((l) => l.operations.length > 0);
+  const lines = plan.lines
+    .map((l) => ({ ...l, operations: l.operations.filter((op) => op.version === version) }))
+    .filter((l) => l.operations.length > 0);
   return { ...plan, lines };
 }
 
 /** A plan of counted charging requests (baseline's --dry-run plan; migrate's planned bodies) as lines to price. */
-export function fundsPlanOf(what: string, items: ReadonlyArray<{ readonly operation: Operation; readonly count?: number; readonly body?: unknown }>): FundsPlan {
+export function fundsPlanOf(
+  what: string,
+  items: ReadonlyArray<{ readonly operation: Operation; readonly count?: number; readonly body?: unknown }>,
+): FundsPlan {
   const counted = items.filter((i): i is typeof i & { count: number } => i.count !== undefined && i.count > 0);
   return {
     what,
-    lines: counted.map((i) => ({ operations: [i.operation], count: i.count, amount: i.body === undefined ? 'smallest' : { body: i.body }, what: i.operation.id })),
+    lines: counted.map((i) => ({
+      operations: [i.operation],
+      count: i.count,
+      amount: i.body === undefined ? 'smallest' : { body: i.body },
+      what: i.operation.id,
+    })),
     unbounded: items.filter((i) => i.count === undefined).map((i) => `${i.operation.id}: bounded by time only`),
   };
 }
 
 /** The line said when the plan was priced and the run goes ahead (with what was cut to fit the wallet, when anything was). */
 export function fundsLine(plan: FundsPlan, priced: PricedPlan, funds: FundsReading, cuts: readonly string[] = []): string {
-  const gaps = [...cuts.map((c) => `cut to fit: ${c}`), ...priced.unpriced.map((u) => `not priced (no price in the catalog): ${u}`), ...plan.unbounded.map((u) => `not bounded: ${u}`)];
+  const gaps = [
+    ...cuts.map((c) => `cut to fit: ${c}`),
+    ...priced.unpriced.map((u) => `not priced (no price in the catalog): ${u}`),
+    ...plan.unbounded.map((u) => `not bounded: ${u}`),
+  ];
   const against = funds.available === undefined ? funds.said : `covered by the wallet (${funds.said})`;
   return `money: ${plan.what} needs up to ${formatMoney(priced.worst, priced.currency)} for ${priced.requests} charging requests: ${against}${gaps.length === 0 ? '' : `; ${gaps.join('; ')}`}`;
 }

@@ -19,7 +19,13 @@ describe('chargingRefusal', () => {
   });
 
   it('shows three operations and counts the rest', () => {
-    expect(chargingRefusal('migrate', OPERATIONS.filter((op) => op.charges), production)).toMatch(/\(v1\.transaction\.topup, v1\.transaction\.pin, v1\.transaction\.billpay and 11 more\)/);
+    expect(
+      chargingRefusal(
+        'migrate',
+        OPERATIONS.filter((op) => op.charges),
+        production,
+      ),
+    ).toMatch(/\(v1\.transaction\.topup, v1\.transaction\.pin, v1\.transaction\.billpay and 11 more\)/);
   });
 
   it('allows them with --allow-charges and a cap, and never without a cap', () => {
@@ -37,7 +43,9 @@ describe('chargingRefusal', () => {
   });
 
   it('throws GH_ERR_CHARGES with exit code 2 from assertChargesAllowed', () => {
-    expect(() => assertChargesAllowed('migrate', topups, production)).toThrow(expect.objectContaining({ code: 'GH_ERR_CHARGES', exitCode: 2 }));
+    expect(() => assertChargesAllowed('migrate', topups, production)).toThrow(
+      expect.objectContaining({ code: 'GH_ERR_CHARGES', exitCode: 2 }),
+    );
     expect(() => assertChargesAllowed('migrate', topups, allowed)).not.toThrow();
   });
 });

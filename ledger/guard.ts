@@ -12,7 +12,11 @@ export const ALLOWANCE_HINT = 'add --allow-charges --max-spend AMOUNT CURRENCY t
  * charging operations to a production target is refused unless the user allowed charges with a spend cap.
  * `what` names the plan in the user's words ("load topup-flow", "migrate"). Returns the one-line reason, or undefined.
  */
-export function chargingRefusal(what: string, charging: readonly Operation[], settings: Pick<MoneySettings, 'environment' | 'allowCharges' | 'cap'>): string | undefined {
+export function chargingRefusal(
+  what: string,
+  charging: readonly Operation[],
+  settings: Pick<MoneySettings, 'environment' | 'allowCharges' | 'cap'>,
+): string | undefined {
   if (settings.environment !== 'production' || charging.length === 0) return undefined;
   if (settings.allowCharges && settings.cap !== undefined) return undefined;
   const ids = [...new Set(charging.map((op) => op.id))];
@@ -21,7 +25,11 @@ export function chargingRefusal(what: string, charging: readonly Operation[], se
 }
 
 /** Throws GH_ERR_CHARGES (exit 2) when the plan must not run; the guard every command calls before it starts anything. */
-export function assertChargesAllowed(what: string, charging: readonly Operation[], settings: Pick<MoneySettings, 'environment' | 'allowCharges' | 'cap'>): void {
+export function assertChargesAllowed(
+  what: string,
+  charging: readonly Operation[],
+  settings: Pick<MoneySettings, 'environment' | 'allowCharges' | 'cap'>,
+): void {
   const refusal = chargingRefusal(what, charging, settings);
   if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
 }

@@ -38,9 +38,14 @@ function harness(options: { settings?: MoneySettings; host?: Partial<MoneyHost>;
   const answer = (built: BuiltRequest, a: Answer): GatewayResponse => {
     const timings = { startedAt: clock, totalMs: 1 };
     if (a.code === 'timeout') return toGatewayResponse({ operationId: built.operationId, timedOut: true, timings });
-    if (a.code === 'http500') return toGatewayResponse({ operationId: built.operationId, httpStatus: 500, bodyText: '', timedOut: false, timings });
+    if (a.code === 'http500')
+      return toGatewayResponse({ operationId: built.operationId, httpStatus: 500, bodyText: '', timedOut: false, timings });
     const ok = a.code === '000';
-    const body = { responseCode: a.code, responseMessage: ok ? null : 'msg', payLoad: ok ? { transactionId: 9, ...(a.charged === undefined ? {} : { invoiceAmount: a.charged }) } : null };
+    const body = {
+      responseCode: a.code,
+      responseMessage: ok ? null : 'msg',
+      payLoad: ok ? { transactionId: 9, ...(a.charged === undefined ? {} : { invoiceAmount: a.charged }) } : null,
+    };
     return toGatewayResponse({ operationId: built.operationId, httpStatus: 200, bodyText: JSON.stringify(body), timedOut: false, timings });
   };
   const hooks = createMoneyHooks({
@@ -92,8 +97,24 @@ describe('money hooks', () => {
     const result = await h.core.transact('v2.transaction.topup', body('c-1'));
     expect(result.outcome).toBe('Successful');
     expect(h.events).toEqual(['ledger request', 'send v2.transaction.topup', 'ledger outcome']);
-    expect(h.lines[0]).toMatchObject({ type: 'request', correlationId: 'c-1', operationId: 'v2.transaction.topup', skuId: 1, amount: 5, currency: null, estimate: { amount: 5, currency: 'USD' }, target: 'http://gw' });
-    expect(h.lines[1]).toMatchObject({ type: 'outcome', entry: h.lines[0]?.entry, outcome: 'Successful', final: true, charged: { amount: 4.8, from: 'payload' }, source: 'response' });
+    expect(h.lines[0]).toMatchObject({
+      type: 'request',
+      correlationId: 'c-1',
+      operationId: 'v2.transaction.topup',
+      skuId: 1,
+      amount: 5,
+      currency: null,
+      estimate: { amount: 5, currency: 'USD' },
+      target: 'http://gw',
+    });
+    expect(h.lines[1]).toMatchObject({
+      type: 'outcome',
+      entry: h.lines[0]?.entry,
+      outcome: 'Successful',
+      final: true,
+      charged: { amount: 4.8, from: 'payload' },
+      source: 'response',
+    });
   });
 
   it('waits for an asynchronous ledger write to finish before sending', async () => {
@@ -154,7 +175,12 @@ describe('money hooks', () => {
   });
 
   it('#32: settles a success whose charged amount is implausible (zero, negative) at its reservation, never at nothing', async () => {
-    const h = harness({ topup: [{ code: '000', charged: 0 }, { code: '000', charged: -3 }] });
+    const h = harness({
+      topup: [
+        { code: '000', charged: 0 },
+        { code: '000', charged: -3 },
+      ],
+    });
     await h.core.transact('v2.transaction.topup', body('c-1', 9));
     await h.core.transact('v2.transaction.topup', body('c-2', 9));
     expect(h.budget.committed()).toBe(1800);
@@ -227,7 +253,7 @@ describe('money hooks', () => {
     expect(h.budget.committed()).toBe(0);
   });
 
-  it('refuses to arm with a cap in another currency than the wallet the price book names (a bundle\'s init): nothing can be sent', () => {
+  it("refuses to arm with a cap in another currency than the wallet the price book names (a bundle's init): nothing can be sent", () => {
     const make = (cap: string) => () =>
       createMoneyHooks({
         settings: { ...ALLOWED, cap: { amount: 150, currency: cap } },

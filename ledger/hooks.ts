@@ -121,7 +121,11 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
    * reservation is held until the status endpoint confirms the failure (ledger/README.md "Trusted settlement").
    */
   const awaitsConfirmation = (entry: OpenEntry, line: LedgerOutcomeLine): boolean =>
-    line.final && line.outcome === 'Failed' && line.source === 'response' && entry.line.environment === 'production' && entry.line.correlationId !== null;
+    line.final &&
+    line.outcome === 'Failed' &&
+    line.source === 'response' &&
+    entry.line.environment === 'production' &&
+    entry.line.correlationId !== null;
 
   const settle = (entry: OpenEntry, line: LedgerOutcomeLine): void => {
     const budget = host.budget;
@@ -167,7 +171,8 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
       const budget = host.budget;
       const guess = estimateCharge(op, body, prices, walletCurrency);
       if (budget !== undefined) {
-        if (!guess.bounded) throw new MoneyRefusal('unbounded', op.id, `${guess.reason}: not sent (--max-spend needs a bound on every charge)`);
+        if (!guess.bounded)
+          throw new MoneyRefusal('unbounded', op.id, `${guess.reason}: not sent (--max-spend needs a bound on every charge)`);
         reservedCents = toCents(guess.wallet);
         if (!budget.reserve(reservedCents)) {
           const cap = settings.cap;
@@ -175,7 +180,9 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
             'cap',
             op.id,
             `${op.id} not sent: its worst case ${formatMoney(fromCents(reservedCents), walletCurrency)} would cross the spend cap` +
-              (cap === undefined ? '' : ` ${formatMoney(cap.amount, cap.currency)} (${formatMoney(fromCents(budget.committed()), cap.currency)} committed)`),
+              (cap === undefined
+                ? ''
+                : ` ${formatMoney(cap.amount, cap.currency)} (${formatMoney(fromCents(budget.committed()), cap.currency)} committed)`),
           );
         }
         estimate = { amount: fromCents(reservedCents), currency: walletCurrency };
@@ -205,7 +212,11 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
           await host.append(line);
         } catch (error) {
           budget?.release(reservedCents);
-          throw new MoneyRefusal('ledger', op.id, `${op.id} not sent: its ledger line could not be written (${error instanceof Error ? error.message : String(error)})`);
+          throw new MoneyRefusal(
+            'ledger',
+            op.id,
+            `${op.id} not sent: its ledger line could not be written (${error instanceof Error ? error.message : String(error)})`,
+          );
         }
       }
       sent.set(request.built, { line, reservedCents });

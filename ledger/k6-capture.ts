@@ -13,7 +13,18 @@ export interface LedgerCapture {
   readonly captured: number;
 }
 
-const GO_ESCAPES: Readonly<Record<string, string>> = { a: '\u0007', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\u000b', '\\': '\\', '"': '"', "'": "'" };
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\u0007',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\u000b',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+};
 
 /** Undoes Go's %q quoting (what logrus applies to a message that needs quotes). */
 export function goUnquote(body: string): string {
@@ -51,7 +62,10 @@ export function ledgerJsonOf(line: string): string | undefined {
   }
 }
 
-export function createLedgerCapture(options: { readonly persist: (jsonLines: readonly string[]) => void; readonly forward: (text: string) => void }): LedgerCapture {
+export function createLedgerCapture(options: {
+  readonly persist: (jsonLines: readonly string[]) => void;
+  readonly forward: (text: string) => void;
+}): LedgerCapture {
   let pending = '';
   let captured = 0;
   const handle = (lines: readonly string[]): void => {

@@ -50,7 +50,17 @@ async function runInto(reportDir: string, headroom?: { startBytes: number; stopB
   const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'k6', api: 'v2', vus: '4', duration: '30s', reportDir });
   const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
   try {
-    const run = await runLoad(flags, config, { cwd: dir, env: { ...process.env, K6_BIN: k6?.path ?? '' }, progress, ...(headroom === undefined ? {} : { diskHeadroom: headroom }) }, MONEY);
+    const run = await runLoad(
+      flags,
+      config,
+      {
+        cwd: dir,
+        env: { ...process.env, K6_BIN: k6?.path ?? '' },
+        progress,
+        ...(headroom === undefined ? {} : { diskHeadroom: headroom }),
+      },
+      MONEY,
+    );
     return { run, printed: () => printed };
   } finally {
     progress.done();
@@ -61,7 +71,10 @@ describe.skipIf(cannot !== undefined)('k6 with its ledger on a nearly full disk'
   it('no room to start: refused (GH_ERR_LEDGER) before k6 starts, nothing charged', async () => {
     sandbox.app.stats.reset();
     const reportDir = join(disk, 'refused');
-    await expect(runInto(reportDir)).rejects.toMatchObject({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/KiB free: a k6 run that charges needs at least/) });
+    await expect(runInto(reportDir)).rejects.toMatchObject({
+      code: 'GH_ERR_LEDGER',
+      message: expect.stringMatching(/KiB free: a k6 run that charges needs at least/),
+    });
     expect(sandbox.app.stats.snapshot().chargingRequests).toBe(0);
     rmSync(reportDir, { recursive: true, force: true });
   }, 60_000);

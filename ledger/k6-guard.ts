@@ -15,14 +15,21 @@ export interface K6LedgerGuard {
   finish(): string[];
 }
 
-export function guardK6Ledger(options: { readonly dir: string; readonly writer: LedgerWriter; readonly headroom?: DiskHeadroom; readonly say: (line: string) => void }): K6LedgerGuard {
+export function guardK6Ledger(options: {
+  readonly dir: string;
+  readonly writer: LedgerWriter;
+  readonly headroom?: DiskHeadroom;
+  readonly say: (line: string) => void;
+}): K6LedgerGuard {
   const { writer, say } = options;
   const headroom = options.headroom ?? DEFAULT_DISK_HEADROOM;
   const controller = new AbortController();
   const kept: string[] = [];
   const stop = (why: string): void => {
     if (controller.signal.aborted) return;
-    say(`gateway-harness: GH_ERR_LEDGER: ${why}: k6 is stopped now (no charge may leave without its ledger line); what was in flight is reconciled below`);
+    say(
+      `gateway-harness: GH_ERR_LEDGER: ${why}: k6 is stopped now (no charge may leave without its ledger line); what was in flight is reconciled below`,
+    );
     controller.abort(new Error(why));
   };
   const timer = setInterval(() => {
@@ -50,7 +57,9 @@ export function guardK6Ledger(options: { readonly dir: string; readonly writer: 
       clearInterval(timer);
       if (kept.length === 0 || write(kept.splice(0))) return [];
       // The disk still refuses: the lines go to the output, the only record left (no credentials: scrubbed by the bundle's hooks).
-      say(`gateway-harness: ${kept.length} ledger line(s) could not be written to ${writer.path}; here they are, add them to it before you run reconcile:`);
+      say(
+        `gateway-harness: ${kept.length} ledger line(s) could not be written to ${writer.path}; here they are, add them to it before you run reconcile:`,
+      );
       for (const line of kept) say(line);
       return [`${kept.length} line(s) not written (disk full; printed in the run's output)`];
     },

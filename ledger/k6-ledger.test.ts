@@ -20,44 +20,62 @@ import { foldLedger } from './ledger-state.ts';
 const first = findK6(process.env);
 const latest = findLatestK6(process.env, first);
 const binaries = [first?.path, latest].filter((p): p is string => p !== undefined);
-if (binaries.length === 0) console.warn('ledger/k6-ledger.test.ts: no k6 found (set K6_BIN or put k6 on PATH): the real-k6 ledger capture is SKIPPED');
+if (binaries.length === 0)
+  console.warn('ledger/k6-ledger.test.ts: no k6 found (set K6_BIN or put k6 on PATH): the real-k6 ledger capture is SKIPPED');
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-k6-ledger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const version = (path: string): string => /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }))?.[0] ?? path;
+const version = (path: string): string =>
+  /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }))?.[0] ??
+  path;
 
 describe.skipIf(binaries.length === 0)('the ledger on a real k6', () => {
-  it.each(binaries.map((path) => [version(path), path]))('%s: every charging request has its line, written before it arrived', async (_label, k6) => {
-    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
-    try {
-      const reportDir = join(dir, _label);
-      const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'k6', api: 'both', vus: '4', duration: '3s', reportDir });
-      const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
-      const outcome = await runLoadReported(
-        flags,
-        config,
-        { cwd: dir, env: { ...process.env, K6_BIN: k6 } },
-        { environment: 'production', allowCharges: true, cap: { amount: 1_000, currency: 'USD' }, ledger: true },
-      );
-      const output = outcome.output();
-      expect(outcome.run.summaryData, output).toBeDefined();
-      const transactions = foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines);
-      expect(transactions.length, output).toBeGreaterThan(0);
-      expect(transactions.length).toBe(sandbox.app.stats.snapshot().chargingRequests);
-      for (const t of transactions) {
-        const stored = sandbox.app.store.byCorrelationId(t.request.correlationId as string);
-        expect(stored, `${t.request.correlationId} reached the sandbox`).toBeDefined();
-        // k6 wrote the line (its clock) before it sent the request the sandbox recorded (the same machine's clock).
-        expect(t.request.sentAt).toBeLessThanOrEqual(stored?.createdAt ?? 0);
-        expect(t.outcome?.final).toBe(true);
+  it.each(binaries.map((path) => [version(path), path]))(
+    '%s: every charging request has its line, written before it arrived',
+    async (_label, k6) => {
+      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
+      try {
+        const reportDir = join(dir, _label);
+        const flags = parseLoadFlags({
+          scenario: 'topup-flow',
+          profile: 'smoke',
+          engine: 'k6',
+          api: 'both',
+          vus: '4',
+          duration: '3s',
+          reportDir,
+        });
+        const config = loadConfig({
+          cwd: dir,
+          env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' },
+        });
+        const outcome = await runLoadReported(
+          flags,
+          config,
+          { cwd: dir, env: { ...process.env, K6_BIN: k6 } },
+          { environment: 'production', allowCharges: true, cap: { amount: 1_000, currency: 'USD' }, ledger: true },
+        );
+        const output = outcome.output();
+        expect(outcome.run.summaryData, output).toBeDefined();
+        const transactions = foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines);
+        expect(transactions.length, output).toBeGreaterThan(0);
+        expect(transactions.length).toBe(sandbox.app.stats.snapshot().chargingRequests);
+        for (const t of transactions) {
+          const stored = sandbox.app.store.byCorrelationId(t.request.correlationId as string);
+          expect(stored, `${t.request.correlationId} reached the sandbox`).toBeDefined();
+          // k6 wrote the line (its clock) before it sent the request the sandbox recorded (the same machine's clock).
+          expect(t.request.sentAt).toBeLessThanOrEqual(stored?.createdAt ?? 0);
+          expect(t.outcome?.final).toBe(true);
+        }
+        // Ledger lines went to the ledger, not to the user's terminal; k6's own output did.
+        expect(output).not.toContain(CONSOLE_PREFIX.trim());
+        expect(output).toMatch(/running \(/);
+        expect(readFileSync(join(reportDir, K6_SPOOL_FILE), 'utf8')).toContain(CONSOLE_PREFIX.trim());
+      } finally {
+        await sandbox.close();
       }
-      // Ledger lines went to the ledger, not to the user's terminal; k6's own output did.
-      expect(output).not.toContain(CONSOLE_PREFIX.trim());
-      expect(output).toMatch(/running \(/);
-      expect(readFileSync(join(reportDir, K6_SPOOL_FILE), 'utf8')).toContain(CONSOLE_PREFIX.trim());
-    } finally {
-      await sandbox.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

@@ -19,7 +19,10 @@ export interface SpoolTail {
   stop(): void;
 }
 
-export function tailSpool(path: string, options: { readonly persist: (jsonLines: readonly string[]) => void; readonly forward: (text: string) => void }): SpoolTail {
+export function tailSpool(
+  path: string,
+  options: { readonly persist: (jsonLines: readonly string[]) => void; readonly forward: (text: string) => void },
+): SpoolTail {
   const capture = createLedgerCapture(options);
   const fd = openSync(path, 'r');
   const buffer = Buffer.alloc(256 * 1024);

@@ -11,7 +11,8 @@ import { topupRequestLine } from './fixtures/ledger-lines.ts';
 const dir = mkdtempSync(join(tmpdir(), 'gh-ledger-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const request = (entry: string, target = 'http://127.0.0.1:1'): LedgerRequestLine => topupRequestLine(entry, `c-${entry}`, 0, { target, body: { skuId: 1, amount: 5 } });
+const request = (entry: string, target = 'http://127.0.0.1:1'): LedgerRequestLine =>
+  topupRequestLine(entry, `c-${entry}`, 0, { target, body: { skuId: 1, amount: 5 } });
 
 describe('ledger file', () => {
   it('appends whole lines (one batch, one fsync) and reads them back', () => {
@@ -59,7 +60,9 @@ describe('a ledger replaced or cut under its writer (#32 finding 3)', () => {
     w.append(request('1'));
     writeFileSync(`${path}.new`, '{"metric":"http_reqs"}\n');
     renameSync(`${path}.new`, path);
-    expect(() => w.append(request('2'))).toThrow(expect.objectContaining({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/replaced or removed/) }));
+    expect(() => w.append(request('2'))).toThrow(
+      expect.objectContaining({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/replaced or removed/) }),
+    );
     w.close();
   });
 
@@ -68,7 +71,9 @@ describe('a ledger replaced or cut under its writer (#32 finding 3)', () => {
     const w = openLedgerWriter(path);
     w.append([request('1'), request('2')]);
     writeFileSync(path, '{"metric":"http_reqs"}\n');
-    expect(() => w.append(request('3'))).toThrow(expect.objectContaining({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/was cut/) }));
+    expect(() => w.append(request('3'))).toThrow(
+      expect.objectContaining({ code: 'GH_ERR_LEDGER', message: expect.stringMatching(/was cut/) }),
+    );
     w.close();
   });
 });

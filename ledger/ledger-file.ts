@@ -48,8 +48,10 @@ function assertStillTheLedger(path: string, fd: number, seenSize: number): void 
   } catch {
     named = undefined;
   }
-  if (named === undefined || named.dev !== open.dev || named.ino !== open.ino) throw new HarnessError('GH_ERR_LEDGER', `ledger ${path} was replaced or removed during the run`);
-  if (open.size < seenSize) throw new HarnessError('GH_ERR_LEDGER', `ledger ${path} was cut during the run (${open.size} bytes, ${seenSize} written)`);
+  if (named === undefined || named.dev !== open.dev || named.ino !== open.ino)
+    throw new HarnessError('GH_ERR_LEDGER', `ledger ${path} was replaced or removed during the run`);
+  if (open.size < seenSize)
+    throw new HarnessError('GH_ERR_LEDGER', `ledger ${path} was cut during the run (${open.size} bytes, ${seenSize} written)`);
 }
 
 export function openLedgerWriter(path: string, options: { readonly secrets?: readonly string[] } = {}): LedgerWriter {
@@ -118,7 +120,8 @@ const moneyOk = (m: unknown): boolean => {
 /** Why a ledger line cannot be true (hand-edited: a negative or infinite amount), or undefined. */
 function impossibility(line: LedgerLine): string | undefined {
   if (line.type === 'request') {
-    if (line.amount !== null && !(typeof line.amount === 'number' && Number.isFinite(line.amount) && line.amount >= 0)) return `amount ${String(line.amount)}`;
+    if (line.amount !== null && !(typeof line.amount === 'number' && Number.isFinite(line.amount) && line.amount >= 0))
+      return `amount ${String(line.amount)}`;
     if (!moneyOk(line.estimate)) return `estimate ${JSON.stringify(line.estimate)}`;
     if (!(typeof line.sentAt === 'number' && Number.isFinite(line.sentAt))) return `sentAt ${String(line.sentAt)}`;
     return undefined;
@@ -135,7 +138,9 @@ function parseLine(text: string): LedgerLine | string {
   }
   if (isLedgerLine(value)) return value;
   const v = value as { v?: unknown } | null;
-  return v !== null && typeof v === 'object' && v.v !== undefined && v.v !== LEDGER_VERSION ? `ledger version ${JSON.stringify(v.v)} unknown (this harness reads ${LEDGER_VERSION})` : 'not a ledger line';
+  return v !== null && typeof v === 'object' && v.v !== undefined && v.v !== LEDGER_VERSION
+    ? `ledger version ${JSON.stringify(v.v)} unknown (this harness reads ${LEDGER_VERSION})`
+    : 'not a ledger line';
 }
 
 export function readLedger(path: string): LedgerRead {
@@ -161,19 +166,30 @@ export function readLedger(path: string): LedgerRead {
   });
   // An outcome without its request line: explained by an unreadable line (already a defect), else hand-made.
   const unreadable = problems.some((p) => p.kind === 'unreadable');
-  for (const o of orphans) problems.push({ line: o.line, kind: unreadable ? 'unreadable' : 'impossible', reason: `outcome of entry ${o.entry}, which has no readable request line` });
+  for (const o of orphans)
+    problems.push({
+      line: o.line,
+      kind: unreadable ? 'unreadable' : 'impossible',
+      reason: `outcome of entry ${o.entry}, which has no readable request line`,
+    });
   problems.sort((a, b) => a.line - b.line);
   return { lines, badLines: problems.filter((p) => p.kind !== 'impossible').length, problems };
 }
 
 /** The problems a verdict must show (all but a line torn by a crash mid-write), one phrase each. */
 export function ledgerDefects(read: LedgerRead): string[] {
-  return read.problems.filter((p) => p.kind !== 'torn').map((p) => `line ${p.line} ${p.kind === 'impossible' ? 'impossible' : 'unreadable'} (${p.reason})`);
+  return read.problems
+    .filter((p) => p.kind !== 'torn')
+    .map((p) => `line ${p.line} ${p.kind === 'impossible' ? 'impossible' : 'unreadable'} (${p.reason})`);
 }
 
 /** Refuses a ledger holding lines no ledger can hold (hand-edited): nothing is polled or appended (GH_ERR_LEDGER, exit 2). */
 export function assertLedgerPossible(read: LedgerRead, path: string): void {
   const impossible = read.problems.filter((p) => p.kind === 'impossible');
   if (impossible.length === 0) return;
-  throw new HarnessError('GH_ERR_LEDGER', `ledger ${path}: ${impossible.map((p) => `line ${p.line}: ${p.reason}`).join('; ')} — not a ledger the harness wrote; refused, nothing was polled or written`, { exitCode: EXIT.usage });
+  throw new HarnessError(
+    'GH_ERR_LEDGER',
+    `ledger ${path}: ${impossible.map((p) => `line ${p.line}: ${p.reason}`).join('; ')} — not a ledger the harness wrote; refused, nothing was polled or written`,
+    { exitCode: EXIT.usage },
+  );
 }

@@ -15,7 +15,12 @@ const dir = mkdtempSync(join(tmpdir(), 'gh-ledger-reading-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const TARGET = 'http://127.0.0.1:9';
-const request = (n: number, estimate = 50): LedgerLine => topupRequestLine(`e${n}`, `c${n}`, 1_000 + n, { target: TARGET, body: { skuId: 1, amount: estimate }, estimate: { amount: estimate, currency: 'USD' } });
+const request = (n: number, estimate = 50): LedgerLine =>
+  topupRequestLine(`e${n}`, `c${n}`, 1_000 + n, {
+    target: TARGET,
+    body: { skuId: 1, amount: estimate },
+    estimate: { amount: estimate, currency: 'USD' },
+  });
 const success = (n: number, amount: number): LedgerOutcomeLine => ({
   v: 1,
   type: 'outcome',
@@ -30,7 +35,8 @@ const success = (n: number, amount: number): LedgerOutcomeLine => ({
   source: 'response',
   at: new Date(2_000 + n).toISOString(),
 });
-const text = (lines: readonly (LedgerLine | string)[]): string => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+const text = (lines: readonly (LedgerLine | string)[]): string =>
+  lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
 let n = 0;
 const ledgerOf = (lines: readonly (LedgerLine | string)[]): string => {
   const path = join(dir, `ledger-${++n}.jsonl`);
@@ -54,7 +60,15 @@ describe('a torn last line', () => {
 });
 
 describe('an unreadable line that is not the last', () => {
-  const path = (): string => ledgerOf([request(1), success(1, 49), '{"v":1,"type":"request","entry":"e2","correlationId":"c2",###', success(2, 47.94), request(3), success(3, 10)]);
+  const path = (): string =>
+    ledgerOf([
+      request(1),
+      success(1, 49),
+      '{"v":1,"type":"request","entry":"e2","correlationId":"c2",###',
+      success(2, 47.94),
+      request(3),
+      success(3, 10),
+    ]);
 
   it('reconcile: INCOMPLETE naming the line, exit 1 (not PASS with the charge missing)', async () => {
     const run = await runCli(['reconcile', path()]);
@@ -66,7 +80,10 @@ describe('an unreadable line that is not the last', () => {
   it("a run's ledger section: incomplete, naming the line", () => {
     const read = readLedger(path());
     const transactions = foldLedger(read.lines);
-    const section = buildLedgerSection({ result: { transactions, polled: 0, resolved: 0, totals: ledgerTotals(transactions) }, defects: ledgerDefects(read) }, { allowSkips: false });
+    const section = buildLedgerSection(
+      { result: { transactions, polled: 0, resolved: 0, totals: ledgerTotals(transactions) }, defects: ledgerDefects(read) },
+      { allowSkips: false },
+    );
     expect(section.verdict).toBe('incomplete');
     expect(section.unresolved.map((u) => u.correlationId)).toContainEqual(expect.stringMatching(/line 3 unreadable/));
   });

@@ -24,15 +24,37 @@ interface LiedRun {
   readonly totals: LedgerTotals;
 }
 
-async function runBehind(name: string, lies: Lies, options: { readonly cap?: number; readonly balanceWatchMs?: number } = {}): Promise<LiedRun> {
+async function runBehind(
+  name: string,
+  lies: Lies,
+  options: { readonly cap?: number; readonly balanceWatchMs?: number } = {},
+): Promise<LiedRun> {
   const funds = 100_000;
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds });
   const gateway = await startLyingGateway(sandbox.url, lies);
   try {
     const reportDir = join(dir, name);
-    const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'v2', vus: '4', duration: '2s', reportDir });
+    const flags = parseLoadFlags({
+      scenario: 'topup-flow',
+      profile: 'smoke',
+      engine: 'node',
+      api: 'v2',
+      vus: '4',
+      duration: '2s',
+      reportDir,
+    });
     const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: gateway.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
-    const outcome = await runLoadReported(flags, config, { cwd: dir, env: { ...process.env }, engineWorkers: 1, ...(options.balanceWatchMs === undefined ? {} : { balanceWatchMs: options.balanceWatchMs }) }, { environment: 'production', allowCharges: true, cap: { amount: options.cap ?? CAP, currency: 'USD' }, ledger: true });
+    const outcome = await runLoadReported(
+      flags,
+      config,
+      {
+        cwd: dir,
+        env: { ...process.env },
+        engineWorkers: 1,
+        ...(options.balanceWatchMs === undefined ? {} : { balanceWatchMs: options.balanceWatchMs }),
+      },
+      { environment: 'production', allowCharges: true, cap: { amount: options.cap ?? CAP, currency: 'USD' }, ledger: true },
+    );
     const totals = ledgerTotals(foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines));
     return { outcome, moved: Math.round((funds - sandbox.app.store.availableFunds) * 100) / 100, totals };
   } finally {
@@ -58,7 +80,7 @@ describe('#32 a production gateway whose payload says a charge cost nothing (inv
 });
 
 describe('#32 a production gateway whose payload says a charge cost less than the SKU costs at its minimum (invoiceAmount: 0.01)', () => {
-  it('stops at the cap: a charged amount below the catalog\'s minimum cost settles at the reservation', async () => {
+  it("stops at the cap: a charged amount below the catalog's minimum cost settles at the reservation", async () => {
     const { outcome, moved, totals } = await runBehind('below-minimum', { topup: chargedSays(0.01), status: chargedSays(0.01) });
     expect(moved, outcome.output()).toBeGreaterThan(0);
     expect(moved, outcome.output()).toBeLessThanOrEqual(CAP);
@@ -81,7 +103,9 @@ describe('#32 a production gateway that takes more from the wallet than it was a
   it('the balance watch stops every charge once the wallet has lost more than the ledger holds', async () => {
     const cap = 2_000;
     const { outcome, moved } = await runBehind('twice', { chargeTwice: true }, { cap, balanceWatchMs: 100 });
-    expect(outcome.output()).toMatch(/GH_ERR_SPEND_CAP: the balance shows [\d.]+ spent, more than the [\d.]+ the ledger's charging requests can account for/);
+    expect(outcome.output()).toMatch(
+      /GH_ERR_SPEND_CAP: the balance shows [\d.]+ spent, more than the [\d.]+ the ledger's charging requests can account for/,
+    );
     // Without the watch the cap alone lets the wallet lose twice the cap; with it charging stops far below the cap.
     expect(moved, outcome.output()).toBeLessThan(cap);
     expect(outcome.report.ledger?.verdict).not.toBe('pass');

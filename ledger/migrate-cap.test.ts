@@ -23,8 +23,22 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const migrate = (...extra: string[]): string[] =>
-  ['migrate', '--pairs', 'transaction.topup', '--target', sandbox().url, '--target-env', 'production', '--time-scale', '0.01', '--allow-charges', '--max-spend', CAP, 'USD', ...extra];
+const migrate = (...extra: string[]): string[] => [
+  'migrate',
+  '--pairs',
+  'transaction.topup',
+  '--target',
+  sandbox().url,
+  '--target-env',
+  'production',
+  '--time-scale',
+  '0.01',
+  '--allow-charges',
+  '--max-spend',
+  CAP,
+  'USD',
+  ...extra,
+];
 
 describe('migrate: the cap must cover a complete comparison before anything is charged', () => {
   let fits: string | undefined;
@@ -32,10 +46,14 @@ describe('migrate: the cap must cover a complete comparison before anything is c
   it('--dry-run prices the plan from the catalog and says the cap does not cover it; nothing charging is sent', async () => {
     const result = await runCliProcess(migrate('--dry-run'), { env });
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout).toMatch(/^dry run: migrate against .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\n/);
+    expect(result.stdout).toMatch(
+      /^dry run: migrate against .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\n/,
+    );
     const worst = /worst-case spend: (\d+\.\d\d) USD for 26 charging requests/.exec(result.stdout);
     expect(Number(worst?.[1])).toBeGreaterThan(Number(CAP));
-    expect(result.stdout).toMatch(/the cap does NOT cover a complete run: .*more than the cap 100\.00 USD; raise --max-spend to \d+\.\d\d USD or lower --requests to \d+ .*the run would be refused/);
+    expect(result.stdout).toMatch(
+      /the cap does NOT cover a complete run: .*more than the cap 100\.00 USD; raise --max-spend to \d+\.\d\d USD or lower --requests to \d+ .*the run would be refused/,
+    );
     fits = /lower --requests to (\d+)/.exec(result.stdout)?.[1];
     expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
   }, 120_000);
@@ -43,7 +61,9 @@ describe('migrate: the cap must cover a complete comparison before anything is c
   it('the run is refused, exit 2, before anything charging is sent: the wallet is untouched', async () => {
     const result = await runCliProcess([...migrate(), '--report-dir', join(dir, 'refused')], { env });
     expect(result.code, result.output).toBe(2);
-    expect(result.stderr).toMatch(/GH_ERR_SPEND_CAP: migrate: a complete run sends at most 26 charging requests, worst case \d+\.\d\d USD .*: refused before anything charging was sent/);
+    expect(result.stderr).toMatch(
+      /GH_ERR_SPEND_CAP: migrate: a complete run sends at most 26 charging requests, worst case \d+\.\d\d USD .*: refused before anything charging was sent/,
+    );
     expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
     expect(sandbox().app.store.availableFunds).toBe(FUNDS);
   }, 120_000);

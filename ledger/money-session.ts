@@ -63,7 +63,12 @@ export interface MoneySession {
   /** Reconciles this run's unresolved transactions and builds the section; `refused` adds refusals counted elsewhere. */
   finish(
     client: Pick<ClientCore, 'call' | 'pollStatus'>,
-    options: { readonly allowSkips: boolean; readonly refused?: number; readonly deadlineMs?: number; readonly defects?: readonly string[] },
+    options: {
+      readonly allowSkips: boolean;
+      readonly refused?: number;
+      readonly deadlineMs?: number;
+      readonly defects?: readonly string[];
+    },
   ): Promise<MoneyFinish>;
   close(): void;
 }
@@ -113,7 +118,12 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
   const hooks: ClientHooks = {
     async beforeSend(request) {
       if (inner === undefined) {
-        if (request.operation.charges) throw new MoneyRefusal('ledger', request.operation.id, `${request.operation.id} not sent: the money guard is not ready (internal order error)`);
+        if (request.operation.charges)
+          throw new MoneyRefusal(
+            'ledger',
+            request.operation.id,
+            `${request.operation.id} not sent: the money guard is not ready (internal order error)`,
+          );
         return;
       }
       await inner.beforeSend?.(request);
@@ -144,7 +154,9 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
         assertCapCurrency(settings.cap, prices.wallet);
         options.info?.(
           `money: price book of ${Object.keys(prices.skus).length} SKUs read from the target's catalog; ` +
-            (prices.wallet === undefined ? `wallet currency not shown by the target: the cap's ${settings.cap.currency} is taken as the wallet's` : `wallet currency ${prices.wallet}`),
+            (prices.wallet === undefined
+              ? `wallet currency not shown by the target: the cap's ${settings.cap.currency} is taken as the wallet's`
+              : `wallet currency ${prices.wallet}`),
         );
         budget = createLocalBudget(toCents(settings.cap.amount));
         balanceBefore = await readBalance(client, balanceVersion);

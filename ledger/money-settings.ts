@@ -81,8 +81,14 @@ export function decodeBundleMoney(env: Readonly<Record<string, string | undefine
   }
   const value = (raw ?? {}) as Record<string, unknown>;
   const cap = value.cap as Record<string, unknown> | undefined;
-  const validCap = cap !== undefined && typeof cap.amount === 'number' && cap.amount > 0 && cap.amount <= MAX_CAP_AMOUNT && typeof cap.currency === 'string';
-  if (value.allowCharges === true && !validCap) throw new HarnessError('GH_ERR_CONFIG', `${MONEY_ENV}: allowCharges needs a cap { amount, currency }`);
+  const validCap =
+    cap !== undefined &&
+    typeof cap.amount === 'number' &&
+    cap.amount > 0 &&
+    cap.amount <= MAX_CAP_AMOUNT &&
+    typeof cap.currency === 'string';
+  if (value.allowCharges === true && !validCap)
+    throw new HarnessError('GH_ERR_CONFIG', `${MONEY_ENV}: allowCharges needs a cap { amount, currency }`);
   return {
     environment,
     allowCharges: value.allowCharges === true,

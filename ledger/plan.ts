@@ -71,7 +71,10 @@ export function pricePlan(
   const capCents = toCents(cap.amount);
   const base = { worst, currency, requests: count, unbounded: [...unbounded] };
   if (unbounded.size > 0) {
-    return { ...base, problem: `${[...unbounded][0]}: a request whose charge cannot be bounded is not sent under a cap, so a run could not complete` };
+    return {
+      ...base,
+      problem: `${[...unbounded][0]}: a request whose charge cannot be bounded is not sent under a cap, so a run could not complete`,
+    };
   }
   if (cents <= capCents) return base;
   const instead = smaller?.();
@@ -95,7 +98,11 @@ export function assertPlanCovered(what: string, coverage: PlanCoverage): void {
 
 export function planLines(plan: MoneyPlan, settings: MoneySettings): string[] {
   const sent =
-    plan.priced !== undefined ? 'nothing charging was sent (its catalog was read to price the plan)' : plan.read !== undefined ? `nothing charging was sent (${plan.read})` : 'nothing was sent';
+    plan.priced !== undefined
+      ? 'nothing charging was sent (its catalog was read to price the plan)'
+      : plan.read !== undefined
+        ? `nothing charging was sent (${plan.read})`
+        : 'nothing was sent';
   const lines = [`dry run: ${plan.what} against ${plan.target} (${settings.environment}); ${sent}`];
   if (plan.items.length === 0) {
     lines.push('charging operations: none (this plan sends no request that charges)');
@@ -107,14 +114,21 @@ export function planLines(plan: MoneyPlan, settings: MoneySettings): string[] {
     const count = item.count === undefined ? 'unbounded by count' : `at most ${item.count}`;
     lines.push(`  ${item.operation.id.padEnd(width)}  ${count} (${item.note})`);
   }
-  const counted = plan.total ?? (plan.items.every((i) => i.count !== undefined) ? plan.items.reduce((n, i) => n + (i.count ?? 0), 0) : undefined);
+  const counted =
+    plan.total ?? (plan.items.every((i) => i.count !== undefined) ? plan.items.reduce((n, i) => n + (i.count ?? 0), 0) : undefined);
   lines.push(`charging requests: ${counted === undefined ? 'bounded by time and the cap' : `at most ${counted}`}`);
-  const refusal = chargingRefusal(plan.what, plan.items.map((i) => i.operation), settings);
+  const refusal = chargingRefusal(
+    plan.what,
+    plan.items.map((i) => i.operation),
+    settings,
+  );
   if (refusal !== undefined) {
     lines.push('worst-case spend: none — the run would be refused (production target, no --allow-charges --max-spend)');
   } else if (settings.cap !== undefined && plan.priced !== undefined) {
     const p = plan.priced;
-    lines.push(`worst-case spend: ${formatMoney(p.worst, p.currency)} for ${p.requests} charging requests (priced from the target's catalog, which was read; nothing charging was sent)`);
+    lines.push(
+      `worst-case spend: ${formatMoney(p.worst, p.currency)} for ${p.requests} charging requests (priced from the target's catalog, which was read; nothing charging was sent)`,
+    );
     lines.push(
       p.problem === undefined
         ? `the cap ${formatMoney(settings.cap.amount, settings.cap.currency)} covers a complete run`
@@ -123,7 +137,7 @@ export function planLines(plan: MoneyPlan, settings: MoneySettings): string[] {
   } else if (settings.cap !== undefined) {
     lines.push(
       `worst-case spend: ${formatMoney(settings.cap.amount, settings.cap.currency)} (the cap: each request reserves its worst case, from its amount or the SKU's ` +
-        'price in the target\'s catalog read at the start, and is not sent when that would cross the cap)',
+        "price in the target's catalog read at the start, and is not sent when that would cross the cap)",
     );
   } else {
     lines.push('worst-case spend: nothing real (sandbox target: "No real charge is made")');

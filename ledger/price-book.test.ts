@@ -28,18 +28,29 @@ describe('price book', () => {
   });
 
   it('keeps the first figures seen for a SKU (v2 records go first)', () => {
-    const merged = buildPriceBook([[1, { f: 'JMD', r: 0.01 }], [1, { w: 9 }]]);
+    const merged = buildPriceBook([
+      [1, { f: 'JMD', r: 0.01 }],
+      [1, { w: 9 }],
+    ]);
     expect(merged.skus['1']).toEqual({ f: 'JMD', r: 0.01, w: 9 });
   });
 });
 
 describe('estimateCharge', () => {
   it('counts an amount without transactionCurrencyCode as wallet money, plus the SKU fee', () => {
-    expect(estimateCharge(topup, { skuId: 1210, amount: 5 }, book, 'USD')).toMatchObject({ bounded: true, wallet: 5.3, amount: 5, currency: null });
+    expect(estimateCharge(topup, { skuId: 1210, amount: 5 }, book, 'USD')).toMatchObject({
+      bounded: true,
+      wallet: 5.3,
+      amount: 5,
+      currency: null,
+    });
   });
 
   it('counts a transactionCurrencyCode equal to the cap currency as is', () => {
-    expect(estimateCharge(topup, { skuId: 9, amount: 7, transactionCurrencyCode: 'usd' }, book, 'USD')).toMatchObject({ bounded: true, wallet: 7 });
+    expect(estimateCharge(topup, { skuId: 9, amount: 7, transactionCurrencyCode: 'usd' }, book, 'USD')).toMatchObject({
+      bounded: true,
+      wallet: 7,
+    });
   });
 
   it('converts a face-currency amount with the SKU ratio', () => {

@@ -108,7 +108,13 @@ export type ChargeEstimate =
       readonly amount?: number;
       readonly currency: string | null;
     }
-  | { readonly bounded: false; readonly reason: string; readonly skuId?: number; readonly amount?: number; readonly currency: string | null };
+  | {
+      readonly bounded: false;
+      readonly reason: string;
+      readonly skuId?: number;
+      readonly amount?: number;
+      readonly currency: string | null;
+    };
 
 function field(body: unknown, name: string): unknown {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
@@ -137,7 +143,8 @@ export function estimateCharge(operation: Operation, body: unknown, book: PriceB
   if (amount !== undefined) {
     if (amount < 0) return { bounded: false, reason: `a negative amount (${amount}) cannot be counted against the cap`, ...base };
     if (currency === null || currency.toUpperCase() === walletCurrency.toUpperCase()) return bounded(amount);
-    if (price?.r !== undefined && price.f !== undefined && price.f.toUpperCase() === currency.toUpperCase()) return bounded(amount * price.r);
+    if (price?.r !== undefined && price.f !== undefined && price.f.toUpperCase() === currency.toUpperCase())
+      return bounded(amount * price.r);
     return {
       bounded: false,
       reason: `${operation.id}: amount ${amount} ${currency} cannot be converted to ${walletCurrency} (SKU ${skuId ?? '?'} has no ${currency} price in the target's catalog)`,

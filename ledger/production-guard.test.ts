@@ -39,24 +39,33 @@ describe('production target without --allow-charges --max-spend', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: .* sends charging operations \(.*\) and the target is production .*refused, nothing was sent; add --allow-charges --max-spend AMOUNT CURRENCY/);
+    expect(stderr).toMatch(
+      /^gateway-harness: GH_ERR_CHARGES: .* sends charging operations \(.*\) and the target is production .*refused, nothing was sent; add --allow-charges --max-spend AMOUNT CURRENCY/,
+    );
     expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
   });
 
-  it.each(COMMANDS.filter(([name]) => !name.startsWith('conformance') && name !== 'migrate'))('%s --dry-run: prints the plan, exit 0, nothing reaches the sandbox', async (_name, args) => {
-    const { code, stdout } = await run([...args, ...production(), '--dry-run', '--allow-charges', '--max-spend', '25', 'USD']);
-    expect(code).toBe(0);
-    // A capped load dry run reads the wallet's currency (a cap in another one would refuse the run): nothing charging.
-    expect(stdout).toMatch(/^dry run: .* \(production\); nothing (charging )?was sent( \(its catalog was read for the wallet's currency\))?\ncharging operations:\n {2}v\d\.transaction\./);
-    expect(stdout).toMatch(/worst-case spend: 25\.00 USD \(the cap/);
-    expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
-    if (args[0] !== 'load') expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
-  });
+  it.each(COMMANDS.filter(([name]) => !name.startsWith('conformance') && name !== 'migrate'))(
+    '%s --dry-run: prints the plan, exit 0, nothing reaches the sandbox',
+    async (_name, args) => {
+      const { code, stdout } = await run([...args, ...production(), '--dry-run', '--allow-charges', '--max-spend', '25', 'USD']);
+      expect(code).toBe(0);
+      // A capped load dry run reads the wallet's currency (a cap in another one would refuse the run): nothing charging.
+      expect(stdout).toMatch(
+        /^dry run: .* \(production\); nothing (charging )?was sent( \(its catalog was read for the wallet's currency\))?\ncharging operations:\n {2}v\d\.transaction\./,
+      );
+      expect(stdout).toMatch(/worst-case spend: 25\.00 USD \(the cap/);
+      expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
+      if (args[0] !== 'load') expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
+    },
+  );
 
   it('migrate --dry-run with a cap prices its plan from the catalog (reads only): nothing charging reaches the sandbox', async () => {
     const { code, stdout } = await run(['migrate', ...production(), '--dry-run', '--allow-charges', '--max-spend', '25', 'USD']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^dry run: migrate .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\ncharging operations:\n {2}v\d\.transaction\./);
+    expect(stdout).toMatch(
+      /^dry run: migrate .* \(production\); nothing charging was sent \(its catalog was read to price the plan\)\ncharging operations:\n {2}v\d\.transaction\./,
+    );
     expect(stdout).toMatch(/worst-case spend: [\d.]+ USD for \d+ charging requests/);
     expect(stdout).toMatch(/the cap does NOT cover a complete run: .* more than the cap 25\.00 USD/);
     expect(sandbox().app.stats.snapshot().chargingRequests).toBe(0);
@@ -86,7 +95,15 @@ describe('production target without --allow-charges --max-spend', () => {
     });
     let errors = '';
     const stderr = { write: (chunk: string) => ((errors += chunk), true) } as unknown as NodeJS.WritableStream;
-    const result = await runEngine({ script: 'load/topup-flow.load.ts', env: { ...env, GATEWAY_MONEY: '' }, cwd: process.cwd(), workers: 1, progress: 'none', stderr, stdout: stderr });
+    const result = await runEngine({
+      script: 'load/topup-flow.load.ts',
+      env: { ...env, GATEWAY_MONEY: '' },
+      cwd: process.cwd(),
+      workers: 1,
+      progress: 'none',
+      stderr,
+      stdout: stderr,
+    });
     expect(result.exitCode).toBe(107);
     expect(errors).toMatch(/load topup-flow sends charging operations .* and the target is production/);
     expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);

@@ -13,11 +13,16 @@ export interface PriceRead {
   readonly problems: readonly string[];
 }
 
-async function readArray(client: Pick<ClientCore, 'call'>, operationId: string, query?: Record<string, number>): Promise<{ items?: unknown[]; next?: number; problem?: string }> {
+async function readArray(
+  client: Pick<ClientCore, 'call'>,
+  operationId: string,
+  query?: Record<string, number>,
+): Promise<{ items?: unknown[]; next?: number; problem?: string }> {
   const { response } = await client.call(operationId, query === undefined ? {} : { query });
   const payLoad = response.envelope?.payLoad;
   if (response.classification.outcome !== 'Successful' || !Array.isArray(payLoad)) {
-    const why = response.transportError?.message ?? `HTTP ${response.httpStatus ?? '-'}, responseCode ${response.envelope?.responseCode ?? '-'}`;
+    const why =
+      response.transportError?.message ?? `HTTP ${response.httpStatus ?? '-'}, responseCode ${response.envelope?.responseCode ?? '-'}`;
     return { problem: `${operationId}: ${why}` };
   }
   const envelope = response.envelope as Record<string, unknown>;
@@ -53,7 +58,11 @@ export async function readPriceBook(client: Pick<ClientCore, 'call'>, mapping: F
 function walletOf(records: readonly unknown[], problems: string[]): string | undefined {
   const found = costCurrencies(records);
   if (found.length === 1) return found[0];
-  problems.push(found.length === 0 ? 'no SKU record shows its costCurrency: the wallet currency is not known from the target' : `SKU records state their cost in ${found.join(', ')}: the wallet currency is not known from the target`);
+  problems.push(
+    found.length === 0
+      ? 'no SKU record shows its costCurrency: the wallet currency is not known from the target'
+      : `SKU records state their cost in ${found.join(', ')}: the wallet currency is not known from the target`,
+  );
   return undefined;
 }
 

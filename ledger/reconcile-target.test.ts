@@ -72,11 +72,15 @@ describe('reconcile: the ledger belongs to the gateway that received its request
     const before = readFileSync(path, 'utf8');
     other.app.stats.reset();
 
-    const wrong = await runCliProcess(['reconcile', path, '--time-scale', '0.01'], { env: { ...credentials, GATEWAY_BASE_URL: other.url } });
+    const wrong = await runCliProcess(['reconcile', path, '--time-scale', '0.01'], {
+      env: { ...credentials, GATEWAY_BASE_URL: other.url },
+    });
     expect(wrong.code, wrong.output).toBe(2);
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(wrong.stderr).toContain(`GH_ERR_LEDGER: reconcile: the ledger's open transactions were sent to ${new URL(production.url).origin}, not to ${new URL(other.url).origin}`);
+    expect(wrong.stderr).toContain(
+      `GH_ERR_LEDGER: reconcile: the ledger's open transactions were sent to ${new URL(production.url).origin}, not to ${new URL(other.url).origin}`,
+    );
     expect(readFileSync(path, 'utf8')).toBe(before);
     expect(other.app.stats.snapshot().requestsTotal).toBe(0);
 
@@ -87,22 +91,28 @@ describe('reconcile: the ledger belongs to the gateway that received its request
     // The sandbox's wallet moved by what the ledger now says was charged (the currency is the wallet's code).
     expect(chargedOf(right.stdout)).toBeCloseTo(charged, 2);
     const transactions = foldLedger(readLedger(path).lines);
-    expect(transactions.map((t) => [t.outcome?.outcome, t.outcome?.final, t.outcome?.source])).toEqual(Array(3).fill(['Successful', true, 'reconcile']));
+    expect(transactions.map((t) => [t.outcome?.outcome, t.outcome?.final, t.outcome?.source])).toEqual(
+      Array(3).fill(['Successful', true, 'reconcile']),
+    );
   }, 120_000);
 
-  it('an environment other than the ledger\'s (GATEWAY_ENV=sandbox on a production ledger) is refused, exit 2, ledger untouched', async () => {
+  it("an environment other than the ledger's (GATEWAY_ENV=sandbox on a production ledger) is refused, exit 2, ledger untouched", async () => {
     const { path } = await chargedLedger();
     const before = readFileSync(path, 'utf8');
     const result = await runCliProcess(['reconcile', path, '--time-scale', '0.01'], { env: { ...credentials, GATEWAY_ENV: 'sandbox' } });
     expect(result.code, result.output).toBe(2);
-    expect(result.stderr).toContain("GH_ERR_LEDGER: reconcile: the ledger's transactions were sent to a production target, and the environment configured (--target-env/GATEWAY_ENV/config) is sandbox: refused");
+    expect(result.stderr).toContain(
+      "GH_ERR_LEDGER: reconcile: the ledger's transactions were sent to a production target, and the environment configured (--target-env/GATEWAY_ENV/config) is sandbox: refused",
+    );
     expect(readFileSync(path, 'utf8')).toBe(before);
   }, 120_000);
 
   it('a ledger naming two targets: each is polled only for its own transactions (the first by default, --target for another)', async () => {
     const { path } = await chargedLedger();
     // One more charge, on the other gateway, in the same ledger.
-    const otherClient = createGatewayClient(harnessClientConfig({ ...loadConfig({ cwd: dir, env: { GATEWAY_TIME_SCALE: '0.01' } }), baseUrl: other.url }));
+    const otherClient = createGatewayClient(
+      harnessClientConfig({ ...loadConfig({ cwd: dir, env: { GATEWAY_TIME_SCALE: '0.01' } }), baseUrl: other.url }),
+    );
     try {
       const body = (await topupBodies(otherClient))(`other-${run}`);
       expect((await otherClient.call('v2.transaction.topup', { body })).response.classification.outcome).toBe('Successful');
@@ -115,14 +125,27 @@ describe('reconcile: the ledger belongs to the gateway that received its request
     // No --target: the ledger's first target is polled, and the line names the other.
     const bare = await runCliProcess(['reconcile', path, '--time-scale', '0.01'], { env: credentials });
     expect(bare.code, bare.output).toBe(1);
-    expect(bare.stderr).toContain(`reconcile: 1 of them was sent to ${other.url}: not polled here (run reconcile again with --target ${other.url})`);
-    const finalByTarget = (): boolean[][] => foldLedger(readLedger(path).lines).map((t) => [t.request.target === other.url, t.outcome?.final === true]);
-    expect(finalByTarget()).toEqual([[false, true], [false, true], [false, true], [true, false]]);
+    expect(bare.stderr).toContain(
+      `reconcile: 1 of them was sent to ${other.url}: not polled here (run reconcile again with --target ${other.url})`,
+    );
+    const finalByTarget = (): boolean[][] =>
+      foldLedger(readLedger(path).lines).map((t) => [t.request.target === other.url, t.outcome?.final === true]);
+    expect(finalByTarget()).toEqual([
+      [false, true],
+      [false, true],
+      [false, true],
+      [true, false],
+    ]);
     // --target names the other one, spelled with a trailing slash: its transaction is polled, the first target's left alone.
     const result = await runCliProcess(['reconcile', path, '--time-scale', '0.01', '--target', `${other.url}/`], { env: credentials });
     expect(result.code, result.output).toBe(0);
     expect(result.stdout).toMatch(/^PASS: all 4 charging requests are final \(4 successful, 0 failed\)/);
-    expect(finalByTarget()).toEqual([[false, true], [false, true], [false, true], [true, true]]);
+    expect(finalByTarget()).toEqual([
+      [false, true],
+      [false, true],
+      [false, true],
+      [true, true],
+    ]);
   }, 120_000);
 
   it('a request the target has no record of is not recorded as Failed on a production ledger: unresolved, exit 1', async () => {
@@ -149,7 +172,9 @@ describe('reconcile: the ledger belongs to the gateway that received its request
     expect(settled.code, settled.output).toBe(0);
     // The same ledger, its target now a label no one can reach (an embedded sandbox of a finished run).
     const copy = join(dir, 'final-embedded.jsonl');
-    const lines = readLedger(path).lines.map((l) => (l.type === 'request' ? { ...l, target: 'embedded sandbox (http://127.0.0.1:9, profile faithful, seed 1)' } : l));
+    const lines = readLedger(path).lines.map((l) =>
+      l.type === 'request' ? { ...l, target: 'embedded sandbox (http://127.0.0.1:9, profile faithful, seed 1)' } : l,
+    );
     const writer = openLedgerWriter(copy);
     writer.append(lines);
     writer.close();

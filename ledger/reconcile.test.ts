@@ -33,8 +33,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function requestLine(entry: string, correlationId: string | null, sentAt: number, body: Record<string, unknown> = {}, environment: 'sandbox' | 'production' = 'production'): LedgerRequestLine {
-  return topupRequestLine(entry, correlationId, sentAt, { body, target: sandbox.url, environment, estimate: { amount: 50, currency: 'USD' } });
+function requestLine(
+  entry: string,
+  correlationId: string | null,
+  sentAt: number,
+  body: Record<string, unknown> = {},
+  environment: 'sandbox' | 'production' = 'production',
+): LedgerRequestLine {
+  return topupRequestLine(entry, correlationId, sentAt, {
+    body,
+    target: sandbox.url,
+    environment,
+    estimate: { amount: 50, currency: 'USD' },
+  });
 }
 
 describe('reconcileTransactions', () => {
@@ -64,13 +75,24 @@ describe('reconcileTransactions', () => {
     expect(result.polled).toBe(3);
     expect(result.resolved).toBe(2);
     const byEntry = new Map(result.transactions.map((t) => [t.request.entry, t.outcome]));
-    expect(byEntry.get('a')).toMatchObject({ outcome: 'Successful', final: true, source: 'reconcile', charged: { from: 'payload', currency: 'USD' } });
+    expect(byEntry.get('a')).toMatchObject({
+      outcome: 'Successful',
+      final: true,
+      source: 'reconcile',
+      charged: { from: 'payload', currency: 'USD' },
+    });
     // Sandbox ledger: "not found" only became final once the 2-minute service-side timeout (1.2 s at this scale) had
     // passed since sentAt.
     expect(byEntry.get('s')).toMatchObject({ outcome: 'Failed', final: true, code: '027' });
     expect(Date.now() - now).toBeGreaterThanOrEqual(1_200);
     // Production ledger: the same answer is recorded as what it is — unknown to this target — and is not final.
-    expect(byEntry.get('b')).toMatchObject({ outcome: 'Unknown', final: false, code: '027', rule: 'not-found-at-target', source: 'reconcile' });
+    expect(byEntry.get('b')).toMatchObject({
+      outcome: 'Unknown',
+      final: false,
+      code: '027',
+      rule: 'not-found-at-target',
+      source: 'reconcile',
+    });
     expect(byEntry.get('c')).toBeUndefined();
     expect(result.totals.unresolved.map((t) => t.request.entry)).toEqual(['b', 'c']);
     const reread = foldLedger(readLedger(path).lines);
@@ -80,9 +102,18 @@ describe('reconcileTransactions', () => {
 
   it('leaves a transaction unresolved when the status endpoint never answers before the deadline', async () => {
     const lines: LedgerLine[] = [{ ...requestLine('d', 'rec-dead', Date.now()), target: 'http://127.0.0.1:9' }];
-    const dead = createGatewayClient(harnessClientConfig({ ...loadConfig({ cwd: dir, env: { GATEWAY_TIME_SCALE: '0.01' } }), baseUrl: 'http://127.0.0.1:9' }));
+    const dead = createGatewayClient(
+      harnessClientConfig({ ...loadConfig({ cwd: dir, env: { GATEWAY_TIME_SCALE: '0.01' } }), baseUrl: 'http://127.0.0.1:9' }),
+    );
     try {
-      const result = await reconcileTransactions(foldLedger(lines), { client: dead, mapping: DEFAULT_FIELD_MAPPING.transaction, walletCurrency: 'USD', now: () => Date.now(), deadlineMs: 300, intervalMs: 50 });
+      const result = await reconcileTransactions(foldLedger(lines), {
+        client: dead,
+        mapping: DEFAULT_FIELD_MAPPING.transaction,
+        walletCurrency: 'USD',
+        now: () => Date.now(),
+        deadlineMs: 300,
+        intervalMs: 50,
+      });
       expect(result.resolved).toBe(0);
       expect(result.totals.unresolved).toHaveLength(1);
     } finally {

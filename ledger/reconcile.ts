@@ -44,7 +44,10 @@ export function unpollable(t: LedgerTransaction): boolean {
   return t.request.correlationId === null;
 }
 
-export async function reconcileTransactions(transactions: readonly LedgerTransaction[], options: ReconcileOptions): Promise<ReconcileResult> {
+export async function reconcileTransactions(
+  transactions: readonly LedgerTransaction[],
+  options: ReconcileOptions,
+): Promise<ReconcileResult> {
   const result = [...transactions];
   const todo = result.map((t, i) => ({ t, i })).filter(({ t }) => !isFinal(t) && !unpollable(t) && (options.select?.(t) ?? true));
   let next = 0;

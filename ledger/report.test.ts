@@ -16,7 +16,11 @@ const dir = mkdtempSync(join(tmpdir(), 'gh-ledger-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const request = (entry: string): LedgerRequestLine =>
-  topupRequestLine(entry, `c-${entry}`, 0, { target: 'http://127.0.0.1:1', body: { skuId: 1, amount: 5 }, estimate: { amount: 5, currency: 'USD' } });
+  topupRequestLine(entry, `c-${entry}`, 0, {
+    target: 'http://127.0.0.1:1',
+    body: { skuId: 1, amount: 5 },
+    estimate: { amount: 5, currency: 'USD' },
+  });
 const outcome = (entry: string, o: LedgerOutcomeLine['outcome'], final: boolean, charged?: number): LedgerOutcomeLine => ({
   v: 1,
   type: 'outcome',
@@ -41,7 +45,10 @@ const result = { transactions, polled: 1, resolved: 0, totals: ledgerTotals(tran
 
 describe('buildLedgerSection', () => {
   it('is incomplete with an unresolved charge, and lists it; pass when accepted', () => {
-    const section = buildLedgerSection({ result, cap: { amount: 20, currency: 'USD' }, committed: 9.8, refused: 2, balance: { before: -100, after: -95.2 } }, { allowSkips: false });
+    const section = buildLedgerSection(
+      { result, cap: { amount: 20, currency: 'USD' }, committed: 9.8, refused: 2, balance: { before: -100, after: -95.2 } },
+      { allowSkips: false },
+    );
     expect(section).toMatchObject({
       verdict: 'incomplete',
       entries: 3,
@@ -57,8 +64,14 @@ describe('buildLedgerSection', () => {
   });
 
   it('#32: never says "charged nothing" while charges are unresolved, and says when the balance moved more than the ledger counts', () => {
-    const open: LedgerTransaction[] = [{ request: request('1'), outcome: outcome('1', 'Unknown', false) }, { request: request('2'), outcome: outcome('2', 'Failed', true) }];
-    const section = buildLedgerSection({ result: { transactions: open, polled: 1, resolved: 0, totals: ledgerTotals(open) }, balance: { before: -100, after: -90 } }, { allowSkips: false });
+    const open: LedgerTransaction[] = [
+      { request: request('1'), outcome: outcome('1', 'Unknown', false) },
+      { request: request('2'), outcome: outcome('2', 'Failed', true) },
+    ];
+    const section = buildLedgerSection(
+      { result: { transactions: open, polled: 1, resolved: 0, totals: ledgerTotals(open) }, balance: { before: -100, after: -90 } },
+      { allowSkips: false },
+    );
     const text = ledgerLines(section, 'ledger.jsonl').join('\n');
     expect(text).not.toMatch(/charged nothing(?! final)/);
     expect(text).toMatch(/charged nothing final yet, the 1 unresolved not counted/);
@@ -75,8 +88,18 @@ describe('buildLedgerSection', () => {
 
 describe('the ledger section in the report set', () => {
   it('leaves a run with an unresolved charge incomplete in every report file, JUnit valid against the XSD', async () => {
-    const section = buildLedgerSection({ result, cap: { amount: 20, currency: 'USD' }, committed: 14.8, refused: 2 }, { allowSkips: false });
-    const report = assembleReport({ runId: 'r', command: 'migrate', startedAt: 0, durationMs: 1, target: { url: 'http://127.0.0.1:1', environment: 'production' }, ledger: section });
+    const section = buildLedgerSection(
+      { result, cap: { amount: 20, currency: 'USD' }, committed: 14.8, refused: 2 },
+      { allowSkips: false },
+    );
+    const report = assembleReport({
+      runId: 'r',
+      command: 'migrate',
+      startedAt: 0,
+      durationMs: 1,
+      target: { url: 'http://127.0.0.1:1', environment: 'production' },
+      ledger: section,
+    });
     writeReports(report, dir);
     const json = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
     expect(json).toMatchObject({ verdict: 'incomplete', exitCode: 1, ledger: { verdict: 'incomplete', entries: 3, refused: 2 } });
@@ -85,8 +108,12 @@ describe('the ledger section in the report set', () => {
     expect(xml).toMatch(/<testsuite name="ledger"/);
     expect(xml).toContain('c-3');
     expect(await junitXsdErrors(xml)).toEqual([]);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/Ledger: 3 charging requests, charged .*; spend cap 20\.00 USD, 2 charging requests not sent\./);
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/spend cap 20\.00 USD; committed 14\.80 USD; 2 charging requests not sent by the guard/);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(
+      /Ledger: 3 charging requests, charged .*; spend cap 20\.00 USD, 2 charging requests not sent\./,
+    );
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(
+      /spend cap 20\.00 USD; committed 14\.80 USD; 2 charging requests not sent by the guard/,
+    );
   });
 
   it('never improves a worse verdict', () => {

@@ -37,7 +37,11 @@ export function buildLedgerSection(facts: LedgerFacts, options: { readonly allow
           lastOutcome: lastOutcome(t),
         })),
         // A charge may hide in a line that cannot be read: listed as what cannot be verified, naming the line.
-        ...(facts.defects ?? []).map((d) => ({ correlationId: `(ledger ${d})`, operationId: LEDGER_FILE, lastOutcome: 'Unknown' as const })),
+        ...(facts.defects ?? []).map((d) => ({
+          correlationId: `(ledger ${d})`,
+          operationId: LEDGER_FILE,
+          lastOutcome: 'Unknown' as const,
+        })),
       ],
     },
     { allowSkips: options.allowSkips },
@@ -46,7 +50,9 @@ export function buildLedgerSection(facts: LedgerFacts, options: { readonly allow
   return {
     ...base,
     ...(facts.cap === undefined ? {} : { spendCap: { amount: facts.cap.amount, currency: facts.cap.currency } }),
-    ...(facts.cap === undefined || facts.committed === undefined ? {} : { committed: { amount: round(facts.committed), currency: facts.cap.currency } }),
+    ...(facts.cap === undefined || facts.committed === undefined
+      ? {}
+      : { committed: { amount: round(facts.committed), currency: facts.cap.currency } }),
     ...(facts.refused === undefined ? {} : { refused: facts.refused }),
     ...(facts.balance === undefined ? {} : { balance: { ...facts.balance, moved: round(facts.balance.after - facts.balance.before) } }),
   };
@@ -70,14 +76,19 @@ function balanceGap(section: LedgerSection): string | undefined {
   if (moved === undefined) return undefined;
   const charged = section.charged.reduce((sum, c) => sum + c.amount, 0);
   const gap = Math.round((moved - charged) * 100) / 100;
-  return gap >= 0.01 ? `the balance moved ${gap.toFixed(2)} more than the ledger counts as charged: check the account statement` : undefined;
+  return gap >= 0.01
+    ? `the balance moved ${gap.toFixed(2)} more than the ledger counts as charged: check the account statement`
+    : undefined;
 }
 
 export function ledgerLines(section: LedgerSection, path: string): string[] {
   const lines = [`${ledgerLine(section)}; ${chargedPhrase(section)}; ledger ${path}`];
   if (section.spendCap !== undefined) {
-    const committed = section.committed === undefined ? '' : `, ${formatMoney(section.committed.amount, section.committed.currency)} committed`;
-    lines.push(`spend cap ${formatMoney(section.spendCap.amount, section.spendCap.currency)}${committed}${section.refused ? `; ${section.refused} charging request${section.refused === 1 ? '' : 's'} not sent (cap or unbounded charge)` : ''}`);
+    const committed =
+      section.committed === undefined ? '' : `, ${formatMoney(section.committed.amount, section.committed.currency)} committed`;
+    lines.push(
+      `spend cap ${formatMoney(section.spendCap.amount, section.spendCap.currency)}${committed}${section.refused ? `; ${section.refused} charging request${section.refused === 1 ? '' : 's'} not sent (cap or unbounded charge)` : ''}`,
+    );
   }
   if (section.balance !== undefined) {
     lines.push(`balance before ${section.balance.before}, after ${section.balance.after}: the run took ${section.balance.moved}`);
@@ -94,11 +105,18 @@ export function reconcileTable(transactions: readonly LedgerTransaction[]): stri
     const o = t.outcome;
     const outcome = o === undefined ? 'Unknown (no outcome recorded)' : `${o.outcome}${o.final ? '' : ' (not final)'}`;
     const charged = o?.charged === undefined ? '' : formatMoney(o.charged.amount, o.charged.currency);
-    const how = o === undefined ? '' : `${o.source}${o.code === undefined ? '' : ` ${o.code}`}${o.rule === 'failure-code' || o.rule === 'success-000' ? '' : ` (${o.rule})`}`;
+    const how =
+      o === undefined
+        ? ''
+        : `${o.source}${o.code === undefined ? '' : ` ${o.code}`}${o.rule === 'failure-code' || o.rule === 'success-000' ? '' : ` (${o.rule})`}`;
     return [t.request.correlationId ?? `(entry ${t.request.entry})`, t.request.operationId, outcome, charged, how];
   });
   const header = ['correlationId', 'operation', 'outcome', 'charged', 'decided by'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }

@@ -30,7 +30,9 @@ afterAll(() => {
 
 /** `gateway-harness sandbox` in its own process; resolves with its URL from the first stdout line. */
 function startSandboxProcess(port: number): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', String(port), '--time-scale', '0.01'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', String(port), '--time-scale', '0.01'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   children.push(child);
   return new Promise((done, fail) => {
     let text = '';
@@ -49,13 +51,30 @@ describe('a sandbox killed and restarted mid-run', () => {
     const port = Number(new URL(first.url).port);
     const reportDir = join(dir, 'report');
     const ledger = join(reportDir, LEDGER_FILE);
-    const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'both', vus: '4', duration: '8s', reportDir });
+    const flags = parseLoadFlags({
+      scenario: 'topup-flow',
+      profile: 'smoke',
+      engine: 'node',
+      api: 'both',
+      vus: '4',
+      duration: '8s',
+      reportDir,
+    });
     const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: first.url, GATEWAY_TIME_SCALE: '0.01' } });
-    const running = runLoadReported(flags, config, { cwd: dir, env: { ...process.env } }, { environment: 'sandbox', allowCharges: false, ledger: true });
+    const running = runLoadReported(
+      flags,
+      config,
+      { cwd: dir, env: { ...process.env } },
+      { environment: 'sandbox', allowCharges: false, ledger: true },
+    );
     let finished = false;
     void running.finally(() => void (finished = true));
 
-    await waitUntil('charging requests in the ledger', () => finished || (existsSync(ledger) && readLedger(ledger).lines.length >= 10), 60_000);
+    await waitUntil(
+      'charging requests in the ledger',
+      () => finished || (existsSync(ledger) && readLedger(ledger).lines.length >= 10),
+      60_000,
+    );
     expect(finished, 'the run ended before the sandbox could be killed').toBe(false);
     let firstExited = false;
     first.child.once('exit', () => void (firstExited = true));
@@ -73,13 +92,21 @@ describe('a sandbox killed and restarted mid-run', () => {
     // While it was down, requests found no one listening (or lost their connection): counted, never a success.
     expect(summary.faults.connection + summary.faults.timeout, output).toBeGreaterThan(0);
     // The run went on against the restarted sandbox.
-    const stats = (await (await fetch(`${second.url}/__sandbox/stats`, { headers: { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` } })).json()) as { requestsTotal: number };
+    const stats = (await (
+      await fetch(`${second.url}/__sandbox/stats`, { headers: { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` } })
+    ).json()) as { requestsTotal: number };
     expect(stats.requestsTotal).toBeGreaterThan(0);
     // Every charging request is final or listed unresolved in the reports; none is silently Unknown.
     const transactions = foldLedger(readLedger(ledger).lines);
     expect(summary.ledger.entries).toBe(transactions.length);
-    expect(summary.ledger.unresolved.map((u) => u.correlationId).sort()).toEqual(transactions.filter((t) => !isFinal(t)).map((t) => t.request.correlationId).sort());
-    for (const t of transactions.filter((x) => x.outcome?.code === '027')) expect(t.outcome).toMatchObject({ outcome: 'Failed', final: true });
+    expect(summary.ledger.unresolved.map((u) => u.correlationId).sort()).toEqual(
+      transactions
+        .filter((t) => !isFinal(t))
+        .map((t) => t.request.correlationId)
+        .sort(),
+    );
+    for (const t of transactions.filter((x) => x.outcome?.code === '027'))
+      expect(t.outcome).toMatchObject({ outcome: 'Failed', final: true });
     expect(unhandled.seen()).toEqual([]);
     second.child.kill('SIGKILL');
   }, 120_000);

@@ -23,10 +23,35 @@ let reportDir: string;
 const dir = mkdtempSync(join(tmpdir(), 'gh-spend-cap-'));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000, user: USER, password: PASSWORD });
+  sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: 0.01,
+    mode: 'production',
+    funds: 100_000,
+    user: USER,
+    password: PASSWORD,
+  });
   reportDir = join(dir, 'report');
-  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'both', vus: '16', duration: '2s', reportDir });
-  const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01', GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD } });
+  const flags = parseLoadFlags({
+    scenario: 'topup-flow',
+    profile: 'smoke',
+    engine: 'node',
+    api: 'both',
+    vus: '16',
+    duration: '2s',
+    reportDir,
+  });
+  const config = loadConfig({
+    cwd: dir,
+    env: {
+      GATEWAY_BASE_URL: sandbox.url,
+      GATEWAY_ENV: 'production',
+      GATEWAY_TIME_SCALE: '0.01',
+      GATEWAY_USER: USER,
+      GATEWAY_PASSWORD: PASSWORD,
+    },
+  });
   outcome = await runLoadReported(
     flags,
     config,
@@ -60,10 +85,15 @@ describe('spend cap across 16 VUs on 3 engine worker threads', () => {
   });
 
   it('the wallet moved by what the ledger says was charged, within the cap', () => {
-    const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { ledger: { balance: { moved: number }; charged: Array<{ amount: number }>; spendCap: { amount: number } } };
+    const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
+      ledger: { balance: { moved: number }; charged: Array<{ amount: number }>; spendCap: { amount: number } };
+    };
     expect(summary.ledger.spendCap.amount).toBe(CAP);
     expect(summary.ledger.balance.moved).toBeLessThanOrEqual(CAP);
-    expect(summary.ledger.balance.moved).toBeCloseTo(summary.ledger.charged.reduce((s, c) => s + c.amount, 0), 2);
+    expect(summary.ledger.balance.moved).toBeCloseTo(
+      summary.ledger.charged.reduce((s, c) => s + c.amount, 0),
+      2,
+    );
   });
 });
 

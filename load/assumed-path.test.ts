@@ -35,27 +35,51 @@ async function mixedSmoke(engine: { kind: 'node' } | { kind: 'k6'; path: string 
   const run = await runLoad(flags, config, { cwd: workDir, env, progress });
   progress.done();
   expect(run.summaryData, `${label}: no summary`).toBeDefined();
-  return loadSection({ summaryData: run.summaryData!, scenario: 'mixed', profile: 'smoke', engine: run.engineLabel, ...(runMetricsFile(run) === undefined ? {} : { ndjsonPath: runMetricsFile(run) }), payload: run.payload, allowSkips });
+  return loadSection({
+    summaryData: run.summaryData!,
+    scenario: 'mixed',
+    profile: 'smoke',
+    engine: run.engineLabel,
+    ...(runMetricsFile(run) === undefined ? {} : { ndjsonPath: runMetricsFile(run) }),
+    payload: run.payload,
+    allowSkips,
+  });
 }
 
 function expectUnverifiedNotCrossed(section: LoadSection): void {
   // Before: THRESHOLDS CROSSED (exit 99) for one 404 of the assumed port-in path, in checks and gateway_failed.
   expect(section.thresholds.filter((t) => !t.ok && t.unverifiedBy === undefined)).toEqual([]);
-  expect(section.unverifiedOperations).toEqual([expect.objectContaining({ operation: MOVED, reason: expect.stringContaining(`set writePaths.${MOVED}`), linked: ['v2.transaction.sim-portin-status'] })]);
+  expect(section.unverifiedOperations).toEqual([
+    expect.objectContaining({
+      operation: MOVED,
+      reason: expect.stringContaining(`set writePaths.${MOVED}`),
+      linked: ['v2.transaction.sim-portin-status'],
+    }),
+  ]);
   expect(section.unverifiedOperations?.[0]?.count).toBeGreaterThan(0);
   expect(section.metrics.http_req_failed?.values.rate ?? 0).toBe(0);
   expect(section.checks.filter((c) => c.fails > 0)).toEqual([]);
   expect(section.thresholds.find((t) => t.metric === `http_req_duration{operation:${MOVED}}`)?.unverifiedBy).toBe(MOVED);
 }
 
-const engines = [{ kind: 'node' as const, label: 'Node engine' }, ...supportedK6s().map((b) => ({ kind: 'k6' as const, path: b.path, label: `k6 ${b.version}` }))];
+const engines = [
+  { kind: 'node' as const, label: 'Node engine' },
+  ...supportedK6s().map((b) => ({ kind: 'k6' as const, path: b.path, label: `k6 ${b.version}` })),
+];
 
 describe.each(engines)('mixed smoke on $label, one assumed path moved on the target', (engine) => {
   it('INCOMPLETE (exit 1) naming the operation and the key to set; its thresholds unverified, none crossed', async () => {
     const section = await mixedSmoke(engine, false);
     expectUnverifiedNotCrossed(section);
     expect(section.verdict).toBe('incomplete');
-    const report = assembleReport({ runId: 'r', command: 'load', startedAt: 0, durationMs: 1, target: { url: sandbox.url }, load: section });
+    const report = assembleReport({
+      runId: 'r',
+      command: 'load',
+      startedAt: 0,
+      durationMs: 1,
+      target: { url: sandbox.url },
+      load: section,
+    });
     expect(report.exitCode).toBe(1);
     expect(report.verdictLine).toContain(`1 operation unverified: path assumed (${MOVED}: set writePaths.${MOVED})`);
     expect(report.skipped).toContainEqual({ section: 'load', id: MOVED, reason: expect.stringContaining('HTTP 404 without an envelope') });
@@ -65,7 +89,15 @@ describe.each(engines)('mixed smoke on $label, one assumed path moved on the tar
     const section = await mixedSmoke(engine, true);
     expectUnverifiedNotCrossed(section);
     expect(section.verdict).toBe('pass');
-    const report = assembleReport({ runId: 'r', command: 'gate', startedAt: 0, durationMs: 1, allowSkips: true, target: { url: sandbox.url }, load: section });
+    const report = assembleReport({
+      runId: 'r',
+      command: 'gate',
+      startedAt: 0,
+      durationMs: 1,
+      allowSkips: true,
+      target: { url: sandbox.url },
+      load: section,
+    });
     expect(report.verdictLine).toMatch(/^PASS: .*1 operation unverified: path assumed .*\(accepted with --allow-skips\)/);
   }, 240_000);
 });

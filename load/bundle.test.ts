@@ -100,14 +100,20 @@ describe('k6 bundles', () => {
     expect(required.length).toBeGreaterThan(0);
     expect(required.filter((s) => !/^"k6(\/[a-z-]+)?"$/.test(s))).toEqual([]);
     const nodeNames = builtinModules.filter((m) => !m.startsWith('_'));
-    expect(required.map((s) => s.slice(1, -1)).filter((s) => s.startsWith('node:') || nodeNames.includes(s) || /^https?:/.test(s))).toEqual([]);
+    expect(required.map((s) => s.slice(1, -1)).filter((s) => s.startsWith('node:') || nodeNames.includes(s) || /^https?:/.test(s))).toEqual(
+      [],
+    );
   });
 
   it('bundle nothing Node-only: only api/, schemas/, load/ (k6 side), the runtime-neutral report writers, the money guard and the duration parser', () => {
     // The runtime-neutral files, listed once in tsconfig.neutral.json (api/, schemas/, the report modules handleSummary
     // builds the verdict line with, the money guard's half, the duration parser); and load/'s k6 side. package.json is
     // read for the tool's version only; a pure call lets esbuild drop it (checked below).
-    const neutral = (ts.readConfigFile(fileURLToPath(new URL('../tsconfig.neutral.json', import.meta.url)), ts.sys.readFile).config as { include: string[] }).include;
+    const neutral = (
+      ts.readConfigFile(fileURLToPath(new URL('../tsconfig.neutral.json', import.meta.url)), ts.sys.readFile).config as {
+        include: string[];
+      }
+    ).include;
     const asPattern = (glob: string): RegExp => new RegExp(`^${glob.replace(/[.]/g, '\\.').replace('/**/*\\.ts', '/.*\\.ts')}$`);
     const allowed = [...neutral.map(asPattern), /^schemas\/generated\//, /^load\//, /^package\.json$/];
     const forbidden = /^load\/(runner|bench)\/|^load\/(engine-select|run-node-engine)\.ts$|\.test\.ts$/;
@@ -124,7 +130,8 @@ describe('k6 bundles', () => {
       const source = readFileSync(b.file, 'utf8');
       expect(source).toContain('envelope.schema.json');
       // The payload validators are kept (not replaced by the pruning stub).
-      for (const name of ['validatePayloadRecordList', 'validatePayloadLocalizedList', 'validateObservedV2Skus']) expect(source).not.toContain(`notBundled("${name}")`);
+      for (const name of ['validatePayloadRecordList', 'validatePayloadLocalizedList', 'validateObservedV2Skus'])
+        expect(source).not.toContain(`notBundled("${name}")`);
       expect(source).not.toContain('topup-request.schema.json');
     }
   });
@@ -132,10 +139,13 @@ describe('k6 bundles', () => {
 
 describe('the bundle checks themselves', () => {
   it('catch what they look for (a Node require, a computed require, object spread, optional catch binding, ES2020 syntax, ESM)', () => {
-    const program = parse('var fs = require("node:fs"); var x = require("https://jslib.k6.io/x.js"); var y = require(name); const a = { ...fs }; try {} catch {}', {
-      ecmaVersion: 2019,
-      sourceType: 'script',
-    });
+    const program = parse(
+      'var fs = require("node:fs"); var x = require("https://jslib.k6.io/x.js"); var y = require(name); const a = { ...fs }; try {} catch {}',
+      {
+        ecmaVersion: 2019,
+        sourceType: 'script',
+      },
+    );
     expect(specifiers(program)).toEqual(['node:fs', 'https://jslib.k6.io/x.js', '<not a string literal>']);
     expect(k6v048Problems(program)).toHaveLength(2);
     expect(() => parse('const a = b ?? c;', { ecmaVersion: 2019, sourceType: 'script' })).toThrow();

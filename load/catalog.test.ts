@@ -17,7 +17,15 @@ describe('SKU picks', () => {
       max: { faceValue: 8000, faceValueCurrency: 'INR', faceValueInWalletCurrency: 100 },
     };
     const [sku] = readCatalogSkus([record], 'v2', DEFAULT_FIELD_MAPPING);
-    expect(toSkuPick(sku ?? ({} as never))).toEqual({ skuId: 5, productId: 9, countryCode: 'IN', categoryId: 2, range: true, amount: 5, price: 5 });
+    expect(toSkuPick(sku ?? ({} as never))).toEqual({
+      skuId: 5,
+      productId: 9,
+      countryCode: 'IN',
+      categoryId: 2,
+      range: true,
+      amount: 5,
+      price: 5,
+    });
   });
 
   test('a v1 range: its minimum in its currencyCode', () => {
@@ -61,13 +69,26 @@ describe('gift card SKUs', () => {
   test('a v1 run takes its gift card SKUs from the v2 gift card list, not from v1 catalog/skus', async () => {
     const lists: Record<string, unknown[]> = {
       'v1.catalog.skus': [{ skuId: 1, category: 'Gift Card', minAmount: 5, maxAmount: 5, currencyCode: 'USD' }],
-      'v2.catalog.skus-giftcards': [{ skuId: 77, productId: 7, category: 'Gift Card', min: { faceValue: 10, faceValueInWalletCurrency: 10 }, max: { faceValue: 10, faceValueInWalletCurrency: 10 } }],
+      'v2.catalog.skus-giftcards': [
+        {
+          skuId: 77,
+          productId: 7,
+          category: 'Gift Card',
+          min: { faceValue: 10, faceValueInWalletCurrency: 10 },
+          max: { faceValue: 10, faceValueInWalletCurrency: 10 },
+        },
+      ],
     };
     const asked: string[] = [];
     const client = {
       call: async (operationId: string) => {
         asked.push(operationId);
-        return { response: { envelope: { responseCode: '000', responseMessage: null, payLoad: lists[operationId] ?? [] }, classification: { outcome: 'Successful' } } };
+        return {
+          response: {
+            envelope: { responseCode: '000', responseMessage: null, payLoad: lists[operationId] ?? [] },
+            classification: { outcome: 'Successful' },
+          },
+        };
       },
     } as unknown as ClientCore;
     const catalog = await discoverCatalog(client, 'v1', DEFAULT_FIELD_MAPPING, { giftcards: true });

@@ -72,7 +72,11 @@ export function toSkuPick(sku: CatalogSku): SkuPick {
 
 /** The number plans of catalog/countries records, each with the other countries' prefixes inside it. */
 export function plansOf(records: readonly unknown[], mapping: FieldMapping): CountryPlan[] {
-  const all = records.map((record) => ({ code: readCountry(record, mapping.country).countryCode?.toUpperCase(), record, prefixes: prefixesOfCountry(record, mapping) }));
+  const all = records.map((record) => ({
+    code: readCountry(record, mapping.country).countryCode?.toUpperCase(),
+    record,
+    prefixes: prefixesOfCountry(record, mapping),
+  }));
   const plans: CountryPlan[] = [];
   for (const { code, record } of all) {
     const plan = code === undefined ? undefined : countryPlan(code, record, mapping);
@@ -116,7 +120,12 @@ export interface DiscoverNeeds {
  * 100) for both versions, as conformance takes them (target/fixtures.ts): the spec's v2 SKU list holds "all products
  * except gift cards", and v1 has no gift card list, so v1 catalog/skus records are no source of them (#31 item 6).
  */
-export async function discoverCatalog(client: ClientCore, version: ApiVersion, mapping: FieldMapping, needs: DiscoverNeeds): Promise<VersionCatalog> {
+export async function discoverCatalog(
+  client: ClientCore,
+  version: ApiVersion,
+  mapping: FieldMapping,
+  needs: DiscoverNeeds,
+): Promise<VersionCatalog> {
   const readSkus = needs.skus === true;
   const [skuRecords, giftRecords, countryRecords] = await Promise.all([
     readSkus ? readArray(client, `${version}.catalog.skus`) : Promise.resolve([]),
@@ -124,7 +133,10 @@ export async function discoverCatalog(client: ClientCore, version: ApiVersion, m
     needs.countries === true ? readArray(client, `${version}.catalog.countries`) : Promise.resolve([]),
   ]);
   const skus = readCatalogSkus(skuRecords, version, mapping).map(toSkuPick);
-  if (readSkus && skus.length === 0) throw new CatalogError(`catalog discovery: ${version} catalog/skus has no record with a readable skuId (check fieldMapping.${version}Sku.skuId)`);
+  if (readSkus && skus.length === 0)
+    throw new CatalogError(
+      `catalog discovery: ${version} catalog/skus has no record with a readable skuId (check fieldMapping.${version}Sku.skuId)`,
+    );
   const giftcards = readCatalogSkus(giftRecords, 'giftcard', mapping).map(toSkuPick);
   return { skus: needs.skus === true ? skus : [], giftcards, plans: plansOf(countryRecords, mapping) };
 }

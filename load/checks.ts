@@ -23,7 +23,7 @@ export const CHECKS: Readonly<Record<CheckKey, CheckDef>> = Object.freeze({
   envelope: {
     key: 'envelope',
     name: 'envelope matches schema',
-    rule: "Response envelope: \"payLoad | Carries the result only when responseCode is '000'; otherwise always null\" (and responseCode string, responseMessage null on success)",
+    rule: 'Response envelope: "payLoad | Carries the result only when responseCode is \'000\'; otherwise always null" (and responseCode string, responseMessage null on success)',
     schema: true,
   },
   payloadKind: {
@@ -41,7 +41,7 @@ export const CHECKS: Readonly<Record<CheckKey, CheckDef>> = Object.freeze({
   outcome: {
     key: 'outcome',
     name: 'outcome is not Failed',
-    rule: "Errors 2: \"A transaction is successful only if HTTP status is 200 and responseCode is '000'\" (outcome from the one classifier; Unknown and In progress are not failures)",
+    rule: 'Errors 2: "A transaction is successful only if HTTP status is 200 and responseCode is \'000\'" (outcome from the one classifier; Unknown and In progress are not failures)',
     schema: false,
   },
   statusConfirms: {

@@ -25,7 +25,7 @@ describe('correlation ids', () => {
   it('differ between two instances with the same clock, VU and iteration (the random part of the token)', () => {
     const clock = () => 1_700_000_000_000;
     let r = 0;
-    const sequence = () => ((r += 0.1) % 1);
+    const sequence = () => (r += 0.1) % 1;
     const a = createCorrelationIds(instanceToken(sequence, clock)).next(1, 0);
     const b = createCorrelationIds(instanceToken(sequence, clock)).next(1, 0);
     expect(a).not.toBe(b);

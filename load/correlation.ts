@@ -10,7 +10,10 @@ export const MAX_CORRELATION_ID_LENGTH = 50;
  */
 export function instanceToken(random: () => number = Math.random, now: () => number = Date.now): string {
   let bits = '';
-  for (let i = 0; i < 4; i++) bits += Math.floor(random() * 4096).toString(36).padStart(3, '0');
+  for (let i = 0; i < 4; i++)
+    bits += Math.floor(random() * 4096)
+      .toString(36)
+      .padStart(3, '0');
   return `${now().toString(36).slice(-6)}${bits}`;
 }
 
@@ -28,7 +31,8 @@ export function createCorrelationIds(instance: string, prefix = 'gh'): Correlati
       const id = `${prefix}${instance}-${vu}-${iteration}-${sequence}`;
       // 2 + 18 + 3 separators + VU, iteration and sequence numbers: about 30 characters in a real run. Refuse rather
       // than truncate into a possible duplicate.
-      if (id.length > MAX_CORRELATION_ID_LENGTH) throw new Error(`correlationId ${id.slice(0, 20)}... exceeds ${MAX_CORRELATION_ID_LENGTH} characters`);
+      if (id.length > MAX_CORRELATION_ID_LENGTH)
+        throw new Error(`correlationId ${id.slice(0, 20)}... exceeds ${MAX_CORRELATION_ID_LENGTH} characters`);
       return id;
     },
   };

@@ -25,7 +25,9 @@ const TIME_SCALE = 0.01;
 
 const binaries = supportedK6s();
 if (binaries.length === 0) {
-  console.warn('load/engine-differential.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it): engine-vs-k6 differential runs are SKIPPED');
+  console.warn(
+    'load/engine-differential.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it): engine-vs-k6 differential runs are SKIPPED',
+  );
 } else if (binaries.length === 1) {
   console.warn(`load/engine-differential.test.ts: only ${binaries[0]?.version} found: the newest k6 is not compared in this run`);
 }
@@ -34,7 +36,20 @@ const workDir = mkdtempSync(join(tmpdir(), 'gh-load-diff-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Tags whose values a run's randomness and timing do not change (url, error text and ids do). */
-const STABLE_TAGS = ['api', 'operation', 'name', 'method', 'status', 'error_code', 'expected_response', 'check', 'group', 'scenario', 'outcome', 'proto'];
+const STABLE_TAGS = [
+  'api',
+  'operation',
+  'name',
+  'method',
+  'status',
+  'error_code',
+  'expected_response',
+  'check',
+  'group',
+  'scenario',
+  'outcome',
+  'proto',
+];
 
 interface Observed {
   readonly exitCode: number;
@@ -71,12 +86,24 @@ function readNdjson(file: string): Pick<Observed, 'metrics' | 'tags' | 'counts'>
   const lifecycleOnly = new Set<string>();
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line === '') continue;
-    const l = JSON.parse(line) as { type: string; metric: string; data: { name: string; type: string; contains: string; thresholds: string[]; submetrics: Array<{ name: string }> | null; tags?: Record<string, string> } };
+    const l = JSON.parse(line) as {
+      type: string;
+      metric: string;
+      data: {
+        name: string;
+        type: string;
+        contains: string;
+        thresholds: string[];
+        submetrics: Array<{ name: string }> | null;
+        tags?: Record<string, string>;
+      };
+    };
     // vus/vus_max depend on run length (k6 samples them once a second; README, differences).
     if (l.metric === 'vus' || l.metric === 'vus_max') continue;
     if (l.type === 'Metric') {
       const subs = (l.data.submetrics ?? []).map((s) => s.name).sort();
-      metrics[l.data.name] = `${l.data.type}/${l.data.contains} thresholds=${[...l.data.thresholds].sort().join('|')} submetrics=${subs.join('|')}`;
+      metrics[l.data.name] =
+        `${l.data.type}/${l.data.contains} thresholds=${[...l.data.thresholds].sort().join('|')} submetrics=${subs.join('|')}`;
       continue;
     }
     const pointTags = l.data.tags ?? {};
@@ -85,27 +112,66 @@ function readNdjson(file: string): Pick<Observed, 'metrics' | 'tags' | 'counts'>
       continue;
     }
     if (!isStatusPoll(pointTags) && (l.metric === 'http_reqs' || l.metric === 'checks')) {
-      const key = l.metric === 'http_reqs' ? `http_reqs ${pointTags.operation ?? ''} ${pointTags.status ?? ''}` : `checks ${pointTags.check ?? ''} ${pointTags.operation ?? ''} ${(l.data as { value?: number }).value === 1 ? 'pass' : 'fail'}`;
+      const key =
+        l.metric === 'http_reqs'
+          ? `http_reqs ${pointTags.operation ?? ''} ${pointTags.status ?? ''}`
+          : `checks ${pointTags.check ?? ''} ${pointTags.operation ?? ''} ${(l.data as { value?: number }).value === 1 ? 'pass' : 'fail'}`;
       counts[key] = (counts[key] ?? 0) + 1;
     }
     const byKey = (tags[l.metric] ??= {});
     for (const [key, value] of Object.entries(pointTags)) (byKey[key] ??= new Set()).add(STABLE_TAGS.includes(key) ? value : '*');
   }
   for (const metric of lifecycleOnly) if (tags[metric] === undefined) delete metrics[metric];
-  const sorted = Object.fromEntries(Object.entries(tags).map(([m, byKey]) => [m, Object.fromEntries(Object.entries(byKey).map(([k, v]) => [k, [...v].sort()]).sort())]));
+  const sorted = Object.fromEntries(
+    Object.entries(tags).map(([m, byKey]) => [
+      m,
+      Object.fromEntries(
+        Object.entries(byKey)
+          .map(([k, v]) => [k, [...v].sort()])
+          .sort(),
+      ),
+    ]),
+  );
   return { metrics, tags: sorted, counts };
 }
 
 type Engine = { readonly kind: 'node' } | { readonly kind: 'k6'; readonly path: string };
 
-async function observe(engine: Engine, scenario: ScenarioName, target: string, label: string, raw: Partial<RawLoadFlags> = {}, credentials = { user: USER, password: PASSWORD }): Promise<Observed> {
+async function observe(
+  engine: Engine,
+  scenario: ScenarioName,
+  target: string,
+  label: string,
+  raw: Partial<RawLoadFlags> = {},
+  credentials = { user: USER, password: PASSWORD },
+): Promise<Observed> {
   const reportDir = join(workDir, label);
   const ndjson = join(reportDir, 'metrics.ndjson');
-  const flags = parseLoadFlags({ scenario, profile: 'smoke', engine: engine.kind, api: 'both', reportDir, out: [`json=${ndjson}`], ...raw });
-  const config = loadConfig({ cwd: workDir, env: { GATEWAY_BASE_URL: target, GATEWAY_TIME_SCALE: String(TIME_SCALE), GATEWAY_USER: credentials.user, GATEWAY_PASSWORD: credentials.password } });
-  const outcome = await runLoadReported(flags, config, { cwd: workDir, env: { ...process.env, ...(engine.kind === 'k6' ? { K6_BIN: engine.path } : {}) } });
+  const flags = parseLoadFlags({
+    scenario,
+    profile: 'smoke',
+    engine: engine.kind,
+    api: 'both',
+    reportDir,
+    out: [`json=${ndjson}`],
+    ...raw,
+  });
+  const config = loadConfig({
+    cwd: workDir,
+    env: {
+      GATEWAY_BASE_URL: target,
+      GATEWAY_TIME_SCALE: String(TIME_SCALE),
+      GATEWAY_USER: credentials.user,
+      GATEWAY_PASSWORD: credentials.password,
+    },
+  });
+  const outcome = await runLoadReported(flags, config, {
+    cwd: workDir,
+    env: { ...process.env, ...(engine.kind === 'k6' ? { K6_BIN: engine.path } : {}) },
+  });
   const output = outcome.output();
-  if (outcome.report.load === undefined) throw new Error(`${label}: no load section (exit ${outcome.exitCode}): ${outcome.report.verdictLine}\n${output.slice(-3000)}`);
+  if (outcome.report.load === undefined)
+    throw new Error(`${label}: no load section (exit ${outcome.exitCode}): ${outcome.report.verdictLine}\n${output.slice(-3000)}`);
   return { exitCode: outcome.exitCode, report: outcome.report, summary: outcome.report.load, ...readNdjson(ndjson), output };
 }
 
@@ -124,19 +190,25 @@ type Likeness = 'exact' | 'same' | 'outcome';
  * everything else exactly; seen beside a CPU hog: 84.78 % vs 84.44 % with equal counts).
  */
 function comparableLine(line: string): string {
-  return line
-    .replace(/\b\d+ (requests|checks passed|checks failed)/g, '… $1')
-    .replace(/(checks\{[^}]*\} [^;,]*, observed )[\d.]+%/g, '$1…')
-    // Whether this machine's generator was saturated in a window is the machine's, not the engine's: left out.
-    .replace(/ while the load generator was saturated \(.*?\), by more than the [\d.]+ ?m?s a request it can have added/g, '')
-    .replace(/ \((node|k6[^)]*)\)/g, ' (engine)').replace(/((?:http_req_duration|gateway_time_to_final)\S* [^;,]*, observed )[\d.]+(?: ?(?:ms|s)\b)?/g, '$1…');
+  return (
+    line
+      .replace(/\b\d+ (requests|checks passed|checks failed)/g, '… $1')
+      .replace(/(checks\{[^}]*\} [^;,]*, observed )[\d.]+%/g, '$1…')
+      // Whether this machine's generator was saturated in a window is the machine's, not the engine's: left out.
+      .replace(/ while the load generator was saturated \(.*?\), by more than the [\d.]+ ?m?s a request it can have added/g, '')
+      .replace(/ \((node|k6[^)]*)\)/g, ' (engine)')
+      .replace(/((?:http_req_duration|gateway_time_to_final)\S* [^;,]*, observed )[\d.]+(?: ?(?:ms|s)\b)?/g, '$1…')
+  );
 }
 
 function expectSame(engine: Observed, k6: Observed, likeness: Likeness): void {
   const why = `engine output:\n${engine.output.slice(-1500)}\nk6 output:\n${k6.output.slice(-1500)}`;
   expect(engine.exitCode, why).toBe(k6.exitCode);
   expect(engine.report.verdict).toBe(k6.report.verdict);
-  const thresholds = (o: Observed) => o.summary.thresholds.map((t) => `${t.metric} ${t.expression} ok=${t.ok}${likeness === 'outcome' ? '' : ` verified=${t.verified ?? true}`}`).sort();
+  const thresholds = (o: Observed) =>
+    o.summary.thresholds
+      .map((t) => `${t.metric} ${t.expression} ok=${t.ok}${likeness === 'outcome' ? '' : ` verified=${t.verified ?? true}`}`)
+      .sort();
   expect(thresholds(engine)).toEqual(thresholds(k6));
   // 'exact' compares every check's count per operation below (status polls aside); here what each check did.
   const checks = (o: Observed) =>
@@ -177,11 +249,22 @@ let shared: RunningSandbox;
 let catalogRefused: { url: string; server: Server };
 
 beforeAll(async () => {
-  shared = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: TIME_SCALE, user: USER, password: PASSWORD, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
+  shared = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: TIME_SCALE,
+    user: USER,
+    password: PASSWORD,
+    behaviour: { initialBalance: LOAD_SANDBOX_FUNDS },
+  });
   const server = createServer((req, res) => {
     const balance = (req.url ?? '').includes('/account/balance');
     res.writeHead(balance ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(balance ? '{"responseCode":"000","responseMessage":null,"payLoad":100}' : '{"responseCode":"041","responseMessage":"Authentication failed","payLoad":null}');
+    res.end(
+      balance
+        ? '{"responseCode":"000","responseMessage":null,"payLoad":100}'
+        : '{"responseCode":"041","responseMessage":"Authentication failed","payLoad":null}',
+    );
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   catalogRefused = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -202,13 +285,28 @@ const DIFF_FAULTS: SandboxProfile = {
   faults: {
     kinds: ['reset', 'status', 'malformed', 'truncate'],
     rate: 0.3,
-    exemptOperations: [...STATUS_OPERATIONS, 'v1.catalog.skus', 'v2.catalog.skus', 'v1.catalog.countries', 'v2.catalog.countries', 'v2.catalog.skus-giftcards'],
+    exemptOperations: [
+      ...STATUS_OPERATIONS,
+      'v1.catalog.skus',
+      'v2.catalog.skus',
+      'v1.catalog.countries',
+      'v2.catalog.countries',
+      'v2.catalog.skus-giftcards',
+    ],
     slowMs: 0,
   },
 };
 
 async function withSandbox<T>(options: Parameters<typeof startSandbox>[0], use: (url: string) => Promise<T>): Promise<T> {
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: TIME_SCALE, user: USER, password: PASSWORD, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS }, ...options });
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: TIME_SCALE,
+    user: USER,
+    password: PASSWORD,
+    behaviour: { initialBalance: LOAD_SANDBOX_FUNDS },
+    ...options,
+  });
   try {
     return await use(sandbox.url);
   } finally {
@@ -304,8 +402,12 @@ describe.skipIf(binaries.length === 0).each(binaries)('load suites on the engine
   it.each(['catalog-browse', 'topup-flow', 'mixed'] as ScenarioName[])(
     '%s against resets, 5xx, malformed and truncated bodies (one VU, same seed): the same counts, failures and verdict',
     async (scenario) => {
-      const run = (engine: Engine, label: string) => withSandbox({ profile: DIFF_FAULTS }, (url) => observe(engine, scenario, url, label, { vus: '1' }));
-      const [engine, real] = await Promise.all([once(`faults-${scenario}`, () => run({ kind: 'node' }, `engine-faults-${scenario}`)), run(k6, `${version}-faults-${scenario}`)]);
+      const run = (engine: Engine, label: string) =>
+        withSandbox({ profile: DIFF_FAULTS }, (url) => observe(engine, scenario, url, label, { vus: '1' }));
+      const [engine, real] = await Promise.all([
+        once(`faults-${scenario}`, () => run({ kind: 'node' }, `engine-faults-${scenario}`)),
+        run(k6, `${version}-faults-${scenario}`),
+      ]);
       expect(real.exitCode).toBe(99);
       expect(real.summary.checks.some((c) => c.fails > 0)).toBe(true);
       expectSame(engine, real, 'exact');
@@ -326,7 +428,10 @@ describe.skipIf(binaries.length === 0).each(binaries)('load suites on the engine
             await proxy.close();
           }
         });
-      const [engine, real] = await Promise.all([once('trickle', () => run({ kind: 'node' }, 'engine-trickle')), run(k6, `${version}-trickle`)]);
+      const [engine, real] = await Promise.all([
+        once('trickle', () => run({ kind: 'node' }, 'engine-trickle')),
+        run(k6, `${version}-trickle`),
+      ]);
       expect(real.exitCode).toBe(99);
       expect(real.summary.checks.find((c) => c.name === 'http status is 200')?.fails).toBe(1);
       expectSame(engine, real, 'exact');

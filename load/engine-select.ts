@@ -56,7 +56,11 @@ export function selectEngine(choice: EngineChoice, env: Env, cwd = process.cwd()
   if (choice === 'node') return { engine: 'node' };
   const k6 = findK6(env, cwd, isExecutable);
   if (k6 !== undefined) return { engine: 'k6', k6 };
-  if (choice === 'k6') throw new HarnessError('GH_ERR_USAGE', '--engine k6: no k6 found (set K6_BIN or put k6 on PATH; https://grafana.com/docs/k6/latest/set-up/install-k6/)');
+  if (choice === 'k6')
+    throw new HarnessError(
+      'GH_ERR_USAGE',
+      '--engine k6: no k6 found (set K6_BIN or put k6 on PATH; https://grafana.com/docs/k6/latest/set-up/install-k6/)',
+    );
   return { engine: 'node' };
 }
 

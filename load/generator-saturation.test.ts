@@ -17,7 +17,16 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const RUN_TIMEOUT_MS = 120_000;
 
 function flags(label: string, threshold: string) {
-  return parseLoadFlags({ scenario: 'catalog-browse', profile: 'smoke', engine: 'node', api: 'v2', vus: '2', duration: '4s', threshold: [threshold], reportDir: join(workDir, label) });
+  return parseLoadFlags({
+    scenario: 'catalog-browse',
+    profile: 'smoke',
+    engine: 'node',
+    api: 'v2',
+    vus: '2',
+    duration: '4s',
+    threshold: [threshold],
+    reportDir: join(workDir, label),
+  });
 }
 
 /**
@@ -39,15 +48,23 @@ describe('the Node engine beside its own saturated event loop', () => {
     async () => {
       const r = await runLoadReported(flags('blocked', THRESHOLD), config, blocked);
       const load = r.report.load;
-      expect(load?.thresholds.find((t) => t.metric === 'http_req_duration'), r.output()).toMatchObject({ ok: false });
+      expect(
+        load?.thresholds.find((t) => t.metric === 'http_req_duration'),
+        r.output(),
+      ).toMatchObject({ ok: false });
       const measured = JSON.stringify({ generator: load?.generator, thresholds: load?.thresholds.filter((t) => !t.ok) });
-      expect(load?.generator, measured).toMatchObject({ source: 'node', latencyBound: expect.arrayContaining(['http_req_duration max<2000']) });
+      expect(load?.generator, measured).toMatchObject({
+        source: 'node',
+        latencyBound: expect.arrayContaining(['http_req_duration max<2000']),
+      });
       // The blocks are measured while they last (the controller sees the threads' missed heartbeats), not only by the
       // threads' own late figures: a window peaks above two seconds. (A shorter window of a loaded box may come first.)
       expect(Math.max(...(load?.generator?.windows ?? []).map((w) => w.peakLoopDelayP99Ms ?? 0))).toBeGreaterThan(2000);
       expect(r.report).toMatchObject({ verdict: 'incomplete', exitCode: 1 });
       expect(r.exitCode).toBe(1);
-      expect(r.report.verdictLine).toMatch(/^INCOMPLETE: load catalog-browse\/smoke \(node\): incomplete: the load generator was saturated \(\d\d:\d\d:\d\d–\d\d:\d\d:\d\d UTC, event-loop delay p99 \d+ ms.*\d+ latency thresholds? crossed then measured the generator, not the gateway/);
+      expect(r.report.verdictLine).toMatch(
+        /^INCOMPLETE: load catalog-browse\/smoke \(node\): incomplete: the load generator was saturated \(\d\d:\d\d:\d\d–\d\d:\d\d:\d\d UTC, event-loop delay p99 \d+ ms.*\d+ latency thresholds? crossed then measured the generator, not the gateway/,
+      );
     },
     RUN_TIMEOUT_MS,
   );
@@ -71,7 +88,11 @@ describe('a slow gateway beside an idle generator', () => {
       const base = loadConfig({ cwd: workDir, env: { GATEWAY_TIME_SCALE: '0.2' } });
       // benign-latency: every response 1-5 s x time scale (200-1000 ms here); the engine threads run free.
       const config = { ...base, sandbox: { ...base.sandbox, profile: 'benign-latency' } };
-      const r = await runLoadReported(flags('slow', 'http_req_duration:p(95)<5'), config, { cwd: workDir, env: process.env, engineWorkers: 1 });
+      const r = await runLoadReported(flags('slow', 'http_req_duration:p(95)<5'), config, {
+        cwd: workDir,
+        env: process.env,
+        engineWorkers: 1,
+      });
       expect(r.report.load?.generator, r.output()).toMatchObject({ source: 'node' });
       expect(r.report.load?.generator?.latencyBound).toBeUndefined();
       expect(r.report).toMatchObject({ verdict: 'thresholds', exitCode: 99 });

@@ -38,7 +38,9 @@ function withReadRetries(client: ClientCore, pauseMs: number): ClientCore {
   return {
     ...client,
     call: (operationId, input, options) =>
-      getOperation(operationId).method === 'GET' ? retryRead(() => client.call(operationId, input, options), retry) : client.call(operationId, input, options),
+      getOperation(operationId).method === 'GET'
+        ? retryRead(() => client.call(operationId, input, options), retry)
+        : client.call(operationId, input, options),
   };
 }
 
@@ -71,7 +73,8 @@ function defineTestOf<D>(meta: ScenarioMeta, scenario: Pick<LoadScenario<D>, 'se
   const versions = versionsOf(settings.api);
   const options = k6OptionsOf(meta, settings);
   const guarded = charging.length > 0 && (money.ledger || money.cap !== undefined);
-  const prices: PriceBook = guarded && money.pricesFile !== undefined ? (JSON.parse(open(money.pricesFile)) as PriceBook) : EMPTY_PRICE_BOOK;
+  const prices: PriceBook =
+    guarded && money.pricesFile !== undefined ? (JSON.parse(open(money.pricesFile)) as PriceBook) : EMPTY_PRICE_BOOK;
   const moneyHooks = guarded
     ? createMoneyHooks({
         settings: money,

@@ -57,7 +57,8 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
     const pathTags = { ...tags, path: violation.path, layer: violation.layer };
     if (violation.severity === 'error') schemaViolations.add(1, pathTags);
     else payloadWarnings.add(1, pathTags);
-    if (samples.take(inspection.operation, violation.path)) console.warn(sampleLine(inspection.operation, violation, exchange.response.envelope));
+    if (samples.take(inspection.operation, violation.path))
+      console.warn(sampleLine(inspection.operation, violation, exchange.response.envelope));
   }
   if (inspection.schemaProblem !== undefined && problemLogs < MAX_PROBLEM_LOGS) {
     problemLogs += 1;

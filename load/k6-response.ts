@@ -15,7 +15,13 @@ export interface K6ResponseLike {
   readonly error_code: number;
   readonly body: string | null | ArrayBuffer;
   readonly headers: Record<string, string>;
-  readonly timings: { readonly duration: number; readonly waiting: number; readonly sending: number; readonly connecting: number; readonly tls_handshaking: number };
+  readonly timings: {
+    readonly duration: number;
+    readonly waiting: number;
+    readonly sending: number;
+    readonly connecting: number;
+    readonly tls_handshaking: number;
+  };
 }
 
 /** Tags of one request: its operation id, API version and URL template (so per-id URLs do not explode k6's `name` tag). */
@@ -35,7 +41,13 @@ function lowerCaseHeaders(headers: Record<string, string> | undefined): Record<s
  * request timeout (the client gave up: outcome Unknown, the account may be charged); any other status-0 error (refused,
  * reset, DNS) is a transport error (also Unknown: no answer is no proof of failure).
  */
-export function fromK6Response(built: BuiltRequest, res: K6ResponseLike, startedAt: number, timeoutMs: number, secrets: readonly string[]): GatewayResponse {
+export function fromK6Response(
+  built: BuiltRequest,
+  res: K6ResponseLike,
+  startedAt: number,
+  timeoutMs: number,
+  secrets: readonly string[],
+): GatewayResponse {
   // k6's `duration` is sending + waiting + receiving; a new connection's setup comes on top.
   const setup = res.timings.connecting + res.timings.tls_handshaking;
   const timings = {
@@ -47,7 +59,10 @@ export function fromK6Response(built: BuiltRequest, res: K6ResponseLike, started
     const clean = (text: string): string => redactUrl(redactText(text, secrets)).replace(/\s+/g, ' ').trim();
     const timedOut = res.error_code === K6_REQUEST_TIMEOUT;
     const transportError: TransportError = timedOut
-      ? { code: 'GH_ERR_TIMEOUT', message: clean(`response timeout: no complete response within ${timeoutMs} ms (k6 error ${res.error_code})`) }
+      ? {
+          code: 'GH_ERR_TIMEOUT',
+          message: clean(`response timeout: no complete response within ${timeoutMs} ms (k6 error ${res.error_code})`),
+        }
       : { code: 'GH_ERR_CONNECTION', message: clean(`${res.error || 'no response'} (k6 error ${res.error_code})`) };
     return toGatewayResponse({ operationId: built.operationId, headers: {}, timedOut, transportError, timings });
   }

@@ -29,9 +29,13 @@ const PASSWORD = 'k6-smoke-secret-7f3a';
 
 const binaries = supportedK6s();
 if (binaries.length === 0) {
-  console.warn('load/k6-smoke.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it for the newest): real-k6 smoke runs are SKIPPED');
+  console.warn(
+    'load/k6-smoke.test.ts: no k6 found (set K6_BIN or put k6 on PATH; K6_LATEST_BIN or k6-latest beside it for the newest): real-k6 smoke runs are SKIPPED',
+  );
 } else if (binaries.length === 1) {
-  console.warn(`load/k6-smoke.test.ts: only ${binaries[0]?.version} found (no K6_LATEST_BIN or k6-latest beside it): the newest k6 is not covered in this run`);
+  console.warn(
+    `load/k6-smoke.test.ts: only ${binaries[0]?.version} found (no K6_LATEST_BIN or k6-latest beside it): the newest k6 is not covered in this run`,
+  );
 }
 
 const workDir = mkdtempSync(join(tmpdir(), 'gh-k6-smoke-'));
@@ -44,25 +48,52 @@ interface Run {
   readonly files: { json: string; junit: string; md: string; html: string; summaryData: string; ndjson: string };
 }
 
-async function run(k6: string, raw: Partial<RawLoadFlags> & { scenario: string }, label: string, configEnv: Record<string, string> = {}, configCwd = workDir): Promise<Run> {
+async function run(
+  k6: string,
+  raw: Partial<RawLoadFlags> & { scenario: string },
+  label: string,
+  configEnv: Record<string, string> = {},
+  configCwd = workDir,
+): Promise<Run> {
   const reportDir = join(workDir, label);
   const flags = parseLoadFlags({ profile: 'smoke', engine: 'k6', api: 'both', reportDir, ...raw });
   // Non-default credentials: if they did not reach k6 through its environment, the sandbox would answer 401.
   const config = loadConfig({ cwd: configCwd, env: { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...configEnv } });
   let output = '';
   const progress = createProgress({ stream: { write: (chunk: string) => void (output += chunk) }, tty: false });
-  const loadRun = await runLoad(flags, config, { cwd: workDir, env: { ...process.env, K6_BIN: k6 }, progress, onEngineOutput: (chunk) => void (output += chunk) });
+  const loadRun = await runLoad(flags, config, {
+    cwd: workDir,
+    env: { ...process.env, K6_BIN: k6 },
+    progress,
+    onEngineOutput: (chunk) => void (output += chunk),
+  });
   progress.done();
-  const built = await loadRunReport(loadRun, { scenario: scenarioNameOf(flags.scenario), profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } });
+  const built = await loadRunReport(loadRun, {
+    scenario: scenarioNameOf(flags.scenario),
+    profile: flags.profile,
+    target: { environment: config.environment, timeScale: config.timeScale, api: flags.api },
+  });
   const { report } = writeReports(built, loadRun.reportDir, { secrets: credentialSecrets(USER, PASSWORD) });
   const read = (file: string): string => (existsSync(join(reportDir, file)) ? readFileSync(join(reportDir, file), 'utf8') : '');
   const metrics = runMetricsFile(loadRun);
-  const ndjson = metrics === undefined ? '' : metrics.endsWith('.gz') ? gunzipSync(readFileSync(metrics)).toString('utf8') : readFileSync(metrics, 'utf8');
+  const ndjson =
+    metrics === undefined
+      ? ''
+      : metrics.endsWith('.gz')
+        ? gunzipSync(readFileSync(metrics)).toString('utf8')
+        : readFileSync(metrics, 'utf8');
   return {
     exitCode: exitCodeOf(loadRun.engineExit, report),
     report,
     output,
-    files: { json: read('summary.json'), junit: read('junit.xml'), md: read('summary.md'), html: read('report.html'), summaryData: read('k6-summary.json'), ndjson },
+    files: {
+      json: read('summary.json'),
+      junit: read('junit.xml'),
+      md: read('summary.md'),
+      html: read('report.html'),
+      summaryData: read('k6-summary.json'),
+      ndjson,
+    },
   };
 }
 
@@ -82,7 +113,13 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
       const r = await run(path, { scenario }, `${version}-${scenario}`);
       expect(r.exitCode, r.output).toBe(0);
       const summary = JSON.parse(r.files.json) as RunReport;
-      expect(summary).toMatchObject({ schemaVersion: SCHEMA_VERSION, command: 'load', verdict: 'pass', target: { embedded: true }, load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true } });
+      expect(summary).toMatchObject({
+        schemaVersion: SCHEMA_VERSION,
+        command: 'load',
+        verdict: 'pass',
+        target: { embedded: true },
+        load: { scenario, profile: 'smoke', engine: `k6 ${version}`, setupCompleted: true },
+      });
       const load = summary.load;
       expect(load?.requests.count).toBeGreaterThan(0);
       expect(load?.checks.length).toBeGreaterThanOrEqual(4);
@@ -93,7 +130,9 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
       const cases = (r.files.junit.match(/<testcase /g) ?? []).length;
       expect(cases).toBeGreaterThan(load?.checks.length ?? 0);
       expect(r.files.junit).toMatch(new RegExp(`<testsuites name="gateway-harness load" tests="${cases}" failures="0" errors="0"`));
-      expect(r.files.md.split('\n')[0]).toMatch(new RegExp(`^## ✅ PASS: load ${scenario}/smoke \\(k6 ${version.replace(/\./g, '\\.')}\\)`));
+      expect(r.files.md.split('\n')[0]).toMatch(
+        new RegExp(`^## ✅ PASS: load ${scenario}/smoke \\(k6 ${version.replace(/\./g, '\\.')}\\)`),
+      );
       expect(r.files.html).toContain('data-chart="latency-overall"');
       expectNoCredentials(r);
     },
@@ -120,7 +159,7 @@ describe.skipIf(binaries.length === 0).each(binaries)('real k6 $version', ({ pat
 // Crossed thresholds, a drained wallet and the in-bundle refusal need one k6 only: the newest when present (it starts in a fraction of a second).
 const exitBinary = binaries[binaries.length - 1];
 
-describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.version ?? "none"})`, () => {
+describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.version ?? 'none'})`, () => {
   it(
     "streams k6's NDJSON metrics with --out json=FILE, requests tagged by operation, API version and path template",
     async () => {
@@ -135,7 +174,11 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
       const request = points.find((p) => p.metric === 'http_req_duration' && p.data.tags?.operation === 'v2.lookup.mobile');
       expect(request?.data.tags).toMatchObject({ api: 'v2', name: '/api/v2/lookup/mobile/{mobile}' });
       const outcome = points.find((p) => p.metric === 'gateway_outcomes');
-      expect(outcome?.data.tags).toMatchObject({ operation: expect.any(String), api: expect.stringMatching(/^v[12]$/), outcome: 'Successful' });
+      expect(outcome?.data.tags).toMatchObject({
+        operation: expect.any(String),
+        api: expect.stringMatching(/^v[12]$/),
+        outcome: 'Successful',
+      });
       expect(readFileSync(file, 'utf8')).not.toContain(PASSWORD);
     },
     RUN_TIMEOUT_MS,
@@ -146,8 +189,16 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
     async () => {
       const r = await run(exitBinary?.path ?? '', { scenario: 'catalog-browse', threshold: ['http_req_duration:max<0'] }, 'threshold');
       expect(r.exitCode, r.output).toBe(99);
-      expect(JSON.parse(r.files.json)).toMatchObject({ verdict: 'thresholds', exitCode: 99, verdictLine: expect.stringMatching(/^THRESHOLDS CROSSED: load catalog-browse\/smoke \(k6 v[\d.]+\): 1 of \d+ thresholds crossed \(http_req_duration max<0, observed /) });
-      expect(r.files.junit).toMatch(/<testcase name="threshold http_req_duration max&lt;0"[^>]*>(?:(?!<\/testcase>)[\s\S])*<failure message="threshold crossed: http_req_duration max&lt;0/);
+      expect(JSON.parse(r.files.json)).toMatchObject({
+        verdict: 'thresholds',
+        exitCode: 99,
+        verdictLine: expect.stringMatching(
+          /^THRESHOLDS CROSSED: load catalog-browse\/smoke \(k6 v[\d.]+\): 1 of \d+ thresholds crossed \(http_req_duration max<0, observed /,
+        ),
+      });
+      expect(r.files.junit).toMatch(
+        /<testcase name="threshold http_req_duration max&lt;0"[^>]*>(?:(?!<\/testcase>)[\s\S])*<failure message="threshold crossed: http_req_duration max&lt;0/,
+      );
       expect(r.files.md.split('\n')[0]).toMatch(/^## 🚨 THRESHOLDS CROSSED/);
     },
     RUN_TIMEOUT_MS,
@@ -160,14 +211,21 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
       // answers '009' (a fail-op sandbox profile).
       const cwd = join(workDir, 'drained-config');
       mkdirSync(cwd, { recursive: true });
-      writeFileSync(join(cwd, CONFIG_FILE_NAME), JSON.stringify({ sandbox: { profile: 'fail-op:v2.transaction.topup:100%:insufficientFunds' } }));
+      writeFileSync(
+        join(cwd, CONFIG_FILE_NAME),
+        JSON.stringify({ sandbox: { profile: 'fail-op:v2.transaction.topup:100%:insufficientFunds' } }),
+      );
       const r = await run(exitBinary?.path ?? '', { scenario: 'topup-flow' }, 'drained', {}, cwd);
       expect(r.exitCode, r.output).toBe(99);
       const summary = JSON.parse(r.files.json) as RunReport;
       expect(summary.verdict).toBe('thresholds');
       // A Rate's "passes" are its true values: responses whose envelope outcome is Failed ('009').
       expect(summary.load?.metrics.gateway_failed?.values.passes).toBeGreaterThan(0);
-      expect(summary.load?.thresholds.find((t) => t.metric === 'gateway_failed')).toMatchObject({ expression: 'rate<=0', ok: false, observed: expect.any(Number) });
+      expect(summary.load?.thresholds.find((t) => t.metric === 'gateway_failed')).toMatchObject({
+        expression: 'rate<=0',
+        ok: false,
+        observed: expect.any(Number),
+      });
     },
     RUN_TIMEOUT_MS,
   );
@@ -179,12 +237,19 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
       // unusable target is found by setup(), on k6 itself. (Refused credentials everywhere are the preflight's: #23.)
       const other = createServer((req, res) => {
         res.writeHead((req.url ?? '').includes('/account/balance') ? 200 : 401, { 'content-type': 'application/json' });
-        res.end((req.url ?? '').includes('/account/balance') ? '{"responseCode":"000","responseMessage":null,"payLoad":100}' : '{"responseCode":"041","responseMessage":"Authentication failed","payLoad":null}');
+        res.end(
+          (req.url ?? '').includes('/account/balance')
+            ? '{"responseCode":"000","responseMessage":null,"payLoad":100}'
+            : '{"responseCode":"041","responseMessage":"Authentication failed","payLoad":null}',
+        );
       });
       await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
       const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
       try {
-        const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', { GATEWAY_BASE_URL: url, GATEWAY_TIME_SCALE: '0.01' });
+        const r = await run(exitBinary?.path ?? '', { scenario: 'lookup' }, 'unusable', {
+          GATEWAY_BASE_URL: url,
+          GATEWAY_TIME_SCALE: '0.01',
+        });
         expect(r.exitCode, r.output).toBe(2);
         const summary = JSON.parse(r.files.json) as RunReport;
         expect([summary.verdict, summary.load?.setupCompleted]).toEqual(['unusable', false]);
@@ -223,9 +288,18 @@ describe.skipIf(exitBinary === undefined)(`real k6 exit codes (${exitBinary?.ver
           reportDir: join(workDir, 'refusal'),
         });
         let output = '';
-        const result = await runK6({ k6: exitBinary?.path ?? '', bundle: await ensureBundle('topup-flow'), env, cwd: workDir, stdio: 'pipe', onOutput: (c) => void (output += c) });
+        const result = await runK6({
+          k6: exitBinary?.path ?? '',
+          bundle: await ensureBundle('topup-flow'),
+          env,
+          cwd: workDir,
+          stdio: 'pipe',
+          onOutput: (c) => void (output += c),
+        });
         expect(result.exitCode, output).not.toBe(0);
-        expect(output).toMatch(/load topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/);
+        expect(output).toMatch(
+          /load topup-flow sends charging operations \(v1\.transaction\.topup, v2\.transaction\.topup\) and the target is production/,
+        );
         expect(output).not.toContain(PASSWORD);
         expect(requests).toBe(0);
       } finally {

@@ -41,7 +41,13 @@ export function createK6Transport(): Transport {
         responseType: 'text',
         tags: requestTags(built.operationId),
       });
-      return fromK6Response(built, res as unknown as K6ResponseLike, startedAt, options.responseTimeoutMs, authSecrets(built, options.secrets));
+      return fromK6Response(
+        built,
+        res as unknown as K6ResponseLike,
+        startedAt,
+        options.responseTimeoutMs,
+        authSecrets(built, options.secrets),
+      );
     },
   };
 }

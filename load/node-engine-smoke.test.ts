@@ -21,13 +21,30 @@ describe('gateway-harness load --engine node (embedded sandbox)', () => {
     async (scenario) => {
       const reportDir = join(workDir, scenario);
       // The Node engine is asked for explicitly: a k6 on PATH must not take the run over.
-      const { code, output } = await runCli(['load', '--scenario', scenario, '--profile', 'smoke', '--engine', 'node', '--report-dir', reportDir]);
+      const { code, output } = await runCli([
+        'load',
+        '--scenario',
+        scenario,
+        '--profile',
+        'smoke',
+        '--engine',
+        'node',
+        '--report-dir',
+        reportDir,
+      ]);
       expect(code, output.slice(-3000)).toBe(0);
       expect(output).toMatch(new RegExp(`load: ${scenario} \\(smoke\\) on the Node engine`));
-      for (const file of ['summary.json', 'junit.xml', 'summary.md', 'report.html']) expect(existsSync(join(reportDir, file)), file).toBe(true);
+      for (const file of ['summary.json', 'junit.xml', 'summary.md', 'report.html'])
+        expect(existsSync(join(reportDir, file)), file).toBe(true);
 
       const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as RunReport;
-      expect(summary).toMatchObject({ command: 'load', verdict: 'pass', exitCode: 0, skipped: [], target: { embedded: true, environment: 'sandbox', timeScale: 0.01, api: 'both' } });
+      expect(summary).toMatchObject({
+        command: 'load',
+        verdict: 'pass',
+        exitCode: 0,
+        skipped: [],
+        target: { embedded: true, environment: 'sandbox', timeScale: 0.01, api: 'both' },
+      });
       expect(summary.target.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const load = summary.load;
       if (load === undefined) throw new Error('no load section');
@@ -44,16 +61,28 @@ describe('gateway-harness load --engine node (embedded sandbox)', () => {
       const statusChecks = load.checks.filter((c) => c.name === 'http status is 200');
       expect(statusChecks.reduce((n, c) => n + c.passes + c.fails, 0)).toBe(responses);
       // Every expected check ran and passed; every threshold held on samples (none unverified).
-      const expected = checksInUse({ schemaChecks: true, readsBackStatus: SCENARIOS[scenario].readsBackStatus }).map((c) => c.name).sort();
+      const expected = checksInUse({ schemaChecks: true, readsBackStatus: SCENARIOS[scenario].readsBackStatus })
+        .map((c) => c.name)
+        .sort();
       expect([...new Set(load.checks.map((c) => c.name))].sort()).toEqual(expected);
       for (const c of load.checks) expect(c, c.name).toMatchObject({ fails: 0 });
       for (const c of load.checks) expect(c.passes, c.name).toBeGreaterThan(0);
-      for (const t of load.thresholds) expect({ ok: t.ok, verified: t.verified ?? true }, `${t.metric} ${t.expression}`).toEqual({ ok: true, verified: true });
+      for (const t of load.thresholds)
+        expect({ ok: t.ok, verified: t.verified ?? true }, `${t.metric} ${t.expression}`).toEqual({ ok: true, verified: true });
       // Smoke sends every operation of the scenario: each has its latency threshold and it was measured.
-      const measured = load.thresholds.filter((t) => t.metric.startsWith('http_req_duration{operation:')).map((t) => t.metric.slice('http_req_duration{operation:'.length, -1));
-      expect(measured.sort()).toEqual(scenarioOperations(scenario, 'both').map((op) => op.id).sort());
+      const measured = load.thresholds
+        .filter((t) => t.metric.startsWith('http_req_duration{operation:'))
+        .map((t) => t.metric.slice('http_req_duration{operation:'.length, -1));
+      expect(measured.sort()).toEqual(
+        scenarioOperations(scenario, 'both')
+          .map((op) => op.id)
+          .sort(),
+      );
       // The charts' series come from the run's own NDJSON stream.
-      expect(load.series?.requests.reduce((a, b) => a + b, 0), JSON.stringify(load.series?.source)).toBe(load.requests.count);
+      expect(
+        load.series?.requests.reduce((a, b) => a + b, 0),
+        JSON.stringify(load.series?.source),
+      ).toBe(load.requests.count);
 
       // junit.xml: none failed or skipped, and more testcases than checks (thresholds too).
       const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8');

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { SampleBudget, SampleCollector, sampleLine, withoutSampleLines } from './payload-samples.ts';
 
-const violation = { layer: 'spec' as const, severity: 'error' as const, path: '$.payLoad[*].skuId', pointer: '/payLoad/0/skuId', message: 'payLoad[0].skuId must be an integer' };
+const violation = {
+  layer: 'spec' as const,
+  severity: 'error' as const,
+  path: '$.payLoad[*].skuId',
+  pointer: '/payLoad/0/skuId',
+  message: 'payLoad[0].skuId must be an integer',
+};
 const body = { responseCode: '000', responseMessage: null, payLoad: [{ skuId: '12 "quoted" \\ text' }] };
 
 describe('payload samples', () => {
@@ -14,7 +20,14 @@ describe('payload samples', () => {
     collector.write(line.slice(40, 90));
     collector.write(line.slice(90));
     expect(collector.samples).toEqual([
-      { operation: 'v2.catalog.skus', path: '$.payLoad[*].skuId', layer: 'spec', severity: 'error', message: violation.message, received: '"12 \\"quoted\\" \\\\ text"' },
+      {
+        operation: 'v2.catalog.skus',
+        path: '$.payLoad[*].skuId',
+        layer: 'spec',
+        severity: 'error',
+        message: violation.message,
+        received: '"12 \\"quoted\\" \\\\ text"',
+      },
     ]);
   });
 
@@ -23,7 +36,12 @@ describe('payload samples', () => {
     for (let i = 0; i < 5; i++) collector.write(`${sampleLine('v2.catalog.skus', violation, body)}\n`);
     collector.write(`${sampleLine('v2.catalog.skus', { ...violation, path: '$.payLoad[*]' }, body)}`);
     collector.flush();
-    expect(collector.samples.map((s) => s.path)).toEqual(['$.payLoad[*].skuId', '$.payLoad[*].skuId', '$.payLoad[*].skuId', '$.payLoad[*]']);
+    expect(collector.samples.map((s) => s.path)).toEqual([
+      '$.payLoad[*].skuId',
+      '$.payLoad[*].skuId',
+      '$.payLoad[*].skuId',
+      '$.payLoad[*]',
+    ]);
   });
 
   it('a VU prints a bounded number of sample lines', () => {

@@ -31,7 +31,10 @@ export class SampleBudget {
   private readonly taken = new Map<string, number>();
   private total = 0;
 
-  constructor(private readonly perPath = SAMPLES_PER_PATH, private readonly max = SAMPLES_PER_VU) {}
+  constructor(
+    private readonly perPath = SAMPLES_PER_PATH,
+    private readonly max = SAMPLES_PER_VU,
+  ) {}
 
   take(operation: string, path: string): boolean {
     const key = `${operation} ${path}`;

@@ -101,14 +101,18 @@ async function runAgainst(
       duration: engine.kind === 'node' ? '3s' : '1s',
       ...(options.baseline === true ? { baseline: baselineDir } : {}),
     });
-    const config = loadConfig({ cwd: workDir, env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_TIME_SCALE: String(TIME_SCALE), GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD } });
+    const config = loadConfig({
+      cwd: workDir,
+      env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_TIME_SCALE: String(TIME_SCALE), GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD },
+    });
     const outcome = await runLoadReported(flags, config, {
       cwd: workDir,
       env: { ...process.env, ...(engine.kind === 'k6' ? { K6_BIN: engine.path } : {}) },
       ...(options.baseline === true ? { baselineModule } : {}),
     });
     const checks = outcome.report.load?.payloadChecks;
-    if (checks === undefined) throw new Error(`${options.label}: no payload checks in the report: ${outcome.report.verdictLine}\n${outcome.output().slice(-3000)}`);
+    if (checks === undefined)
+      throw new Error(`${options.label}: no payload checks in the report: ${outcome.report.verdictLine}\n${outcome.output().slice(-3000)}`);
     return {
       report: outcome.report,
       served: sandbox.app.stats.snapshot().corruptions,
@@ -121,73 +125,119 @@ async function runAgainst(
   }
 }
 
-const atRate = (profile: CorruptionProfile): SandboxProfile => ({ ...profile, corruptions: profile.corruptions.map((c) => ({ ...c, rate: TEST_RATE })) });
-const scenarioFor = (profile: CorruptionProfile): ScenarioName => (profile.corruptions[0].operations.includes('v2.lookup.mobile') ? 'lookup' : 'catalog-browse');
-const total = (counts: Record<string, Record<string, number>>): number => Object.values(counts).reduce((n, paths) => n + Object.values(paths).reduce((a, b) => a + b, 0), 0);
+const atRate = (profile: CorruptionProfile): SandboxProfile => ({
+  ...profile,
+  corruptions: profile.corruptions.map((c) => ({ ...c, rate: TEST_RATE })),
+});
+const scenarioFor = (profile: CorruptionProfile): ScenarioName =>
+  profile.corruptions[0].operations.includes('v2.lookup.mobile') ? 'lookup' : 'catalog-browse';
+const total = (counts: Record<string, Record<string, number>>): number =>
+  Object.values(counts).reduce((n, paths) => n + Object.values(paths).reduce((a, b) => a + b, 0), 0);
 
 describe('payload corruption under load: violations = corrupted responses served, per operation and path (Node engine)', () => {
   for (const profile of PAYLOAD_CORRUPTION_PROFILES) {
     const { path, operations } = profile.corruptions[0];
     const withBaseline = profile.caughtBy === 'baseline';
-    it(`${profile.name}: ${operations.join(', ')} ${path} (${withBaseline ? 'with the baseline' : 'spec rules alone, no baseline'})`, async () => {
-      const observed = await runAgainst(atRate(profile), scenarioFor(profile), { kind: 'node' }, { baseline: withBaseline, label: `node-${profile.name}` });
-      const why = observed.output.slice(-2000);
-      expect(total(observed.served), `${profile.name} served no corrupted payload: the run proves nothing\n${why}`).toBeGreaterThan(0);
-      expect(observed.violations, why).toEqual(observed.served);
-      // gateway_schema_violations counts them all (its threshold, none allowed, is crossed: exit 99).
-      expect(observed.report.load?.metrics.gateway_schema_violations?.values.count).toBe(total(observed.served));
-      expect(observed.report.verdict).toBe('thresholds');
-      const samples = observed.report.load?.payloadChecks?.samples.filter((s) => s.path === path) ?? [];
-      expect(samples.length).toBeGreaterThan(0);
-      expect(samples.length).toBeLessThanOrEqual(3);
-      for (const sample of samples) expect(sample.received.length).toBeLessThanOrEqual(301);
-    }, RUN_TIMEOUT_MS);
+    it(
+      `${profile.name}: ${operations.join(', ')} ${path} (${withBaseline ? 'with the baseline' : 'spec rules alone, no baseline'})`,
+      async () => {
+        const observed = await runAgainst(
+          atRate(profile),
+          scenarioFor(profile),
+          { kind: 'node' },
+          { baseline: withBaseline, label: `node-${profile.name}` },
+        );
+        const why = observed.output.slice(-2000);
+        expect(total(observed.served), `${profile.name} served no corrupted payload: the run proves nothing\n${why}`).toBeGreaterThan(0);
+        expect(observed.violations, why).toEqual(observed.served);
+        // gateway_schema_violations counts them all (its threshold, none allowed, is crossed: exit 99).
+        expect(observed.report.load?.metrics.gateway_schema_violations?.values.count).toBe(total(observed.served));
+        expect(observed.report.verdict).toBe('thresholds');
+        const samples = observed.report.load?.payloadChecks?.samples.filter((s) => s.path === path) ?? [];
+        expect(samples.length).toBeGreaterThan(0);
+        expect(samples.length).toBeLessThanOrEqual(3);
+        for (const sample of samples) expect(sample.received.length).toBeLessThanOrEqual(301);
+      },
+      RUN_TIMEOUT_MS,
+    );
   }
 
-  it('corrupt-nested-removed without a baseline: no violation, one observed-payload warning per corrupted response', async () => {
-    const profile = PAYLOAD_CORRUPTION_PROFILES.find((p) => p.name === 'corrupt-nested-removed') as CorruptionProfile;
-    const observed = await runAgainst(atRate(profile), scenarioFor(profile), { kind: 'node' }, { label: 'node-nested-no-baseline' });
-    expect(total(observed.served)).toBeGreaterThan(0);
-    expect(observed.violations).toEqual({});
-    expect(observed.warnings).toEqual(observed.served);
-    expect(observed.report.verdict).toBe('pass');
-  }, RUN_TIMEOUT_MS);
+  it(
+    'corrupt-nested-removed without a baseline: no violation, one observed-payload warning per corrupted response',
+    async () => {
+      const profile = PAYLOAD_CORRUPTION_PROFILES.find((p) => p.name === 'corrupt-nested-removed') as CorruptionProfile;
+      const observed = await runAgainst(atRate(profile), scenarioFor(profile), { kind: 'node' }, { label: 'node-nested-no-baseline' });
+      expect(total(observed.served)).toBeGreaterThan(0);
+      expect(observed.violations).toEqual({});
+      expect(observed.warnings).toEqual(observed.served);
+      expect(observed.report.verdict).toBe('pass');
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
-describe.each(binaries.map((b) => ({ name: b.version, binary: b })))('every corruption at once on real $name: violations = corrupted responses served', ({ binary }) => {
-  it('mixed scenario with the baseline: equal per operation and path', async () => {
-    const observed = await runAgainst(allCorruptions(TEST_RATE), 'mixed', { kind: 'k6', path: binary.path, version: binary.version }, { baseline: true, label: `k6-${binary.version}-all` });
-    expect(total(observed.served), observed.output.slice(-2000)).toBeGreaterThan(0);
-    expect(observed.violations, observed.output.slice(-2000)).toEqual(observed.served);
-    expect(observed.report.load?.metrics.gateway_schema_violations?.values.count).toBe(total(observed.served));
-    expect(observed.report.load?.payloadChecks?.samples.length).toBeGreaterThan(0);
-  }, RUN_TIMEOUT_MS);
-});
+describe.each(binaries.map((b) => ({ name: b.version, binary: b })))(
+  'every corruption at once on real $name: violations = corrupted responses served',
+  ({ binary }) => {
+    it(
+      'mixed scenario with the baseline: equal per operation and path',
+      async () => {
+        const observed = await runAgainst(
+          allCorruptions(TEST_RATE),
+          'mixed',
+          { kind: 'k6', path: binary.path, version: binary.version },
+          { baseline: true, label: `k6-${binary.version}-all` },
+        );
+        expect(total(observed.served), observed.output.slice(-2000)).toBeGreaterThan(0);
+        expect(observed.violations, observed.output.slice(-2000)).toEqual(observed.served);
+        expect(observed.report.load?.metrics.gateway_schema_violations?.values.count).toBe(total(observed.served));
+        expect(observed.report.load?.payloadChecks?.samples.length).toBeGreaterThan(0);
+      },
+      RUN_TIMEOUT_MS,
+    );
+  },
+);
 
 describe('no false violations', () => {
-  it('every corruption at once on the Node engine too (the run the real-k6 tests mirror)', async () => {
-    const observed = await runAgainst(allCorruptions(TEST_RATE), 'mixed', { kind: 'node' }, { baseline: true, label: 'node-all' });
-    expect(Object.keys(observed.served).length).toBeGreaterThanOrEqual(5);
-    expect(observed.violations).toEqual(observed.served);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'every corruption at once on the Node engine too (the run the real-k6 tests mirror)',
+    async () => {
+      const observed = await runAgainst(allCorruptions(TEST_RATE), 'mixed', { kind: 'node' }, { baseline: true, label: 'node-all' });
+      expect(Object.keys(observed.served).length).toBeGreaterThanOrEqual(5);
+      expect(observed.violations).toEqual(observed.served);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('faithful sandbox, mixed scenario, with the baseline: no violation and no warning', async () => {
-    const observed = await runAgainst('faithful', 'mixed', { kind: 'node' }, { baseline: true, label: 'node-faithful' });
-    expect(observed.violations).toEqual({});
-    expect(observed.warnings).toEqual({});
-    expect(observed.report.verdict, observed.output.slice(-2000)).toBe('pass');
-  }, RUN_TIMEOUT_MS);
+  it(
+    'faithful sandbox, mixed scenario, with the baseline: no violation and no warning',
+    async () => {
+      const observed = await runAgainst('faithful', 'mixed', { kind: 'node' }, { baseline: true, label: 'node-faithful' });
+      expect(observed.violations).toEqual({});
+      expect(observed.warnings).toEqual({});
+      expect(observed.report.verdict, observed.output.slice(-2000)).toBe('pass');
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("a baseline recorded on seed 1, checked under load against seed 2's catalog: no violation (data changes are not drift)", async () => {
-    const observed = await runAgainst('faithful', 'mixed', { kind: 'node' }, { baseline: true, seed: 2, label: 'node-seed-2' });
-    expect(observed.violations).toEqual({});
-    expect(observed.report.verdict, observed.output.slice(-2000)).toBe('pass');
-  }, RUN_TIMEOUT_MS);
+  it(
+    "a baseline recorded on seed 1, checked under load against seed 2's catalog: no violation (data changes are not drift)",
+    async () => {
+      const observed = await runAgainst('faithful', 'mixed', { kind: 'node' }, { baseline: true, seed: 2, label: 'node-seed-2' });
+      expect(observed.violations).toEqual({});
+      expect(observed.report.verdict, observed.output.slice(-2000)).toBe('pass');
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   for (const profile of BENIGN_PROFILES) {
-    it(`${profile.name}: no violation with the baseline (${profile.benign?.change ?? ''})`, async () => {
-      const observed = await runAgainst(profile.name, 'mixed', { kind: 'node' }, { baseline: true, label: `node-${profile.name}` });
-      expect(observed.violations, observed.output.slice(-2000)).toEqual({});
-    }, RUN_TIMEOUT_MS);
+    it(
+      `${profile.name}: no violation with the baseline (${profile.benign?.change ?? ''})`,
+      async () => {
+        const observed = await runAgainst(profile.name, 'mixed', { kind: 'node' }, { baseline: true, label: `node-${profile.name}` });
+        expect(observed.violations, observed.output.slice(-2000)).toEqual({});
+      },
+      RUN_TIMEOUT_MS,
+    );
   }
 });

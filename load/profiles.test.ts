@@ -19,14 +19,29 @@ function executor(input: Partial<BuildOptionsInput>): Record<string, unknown> {
 }
 
 describe('executors', () => {
-  it('smoke runs the scenario\'s smoke iterations, shared by 2 VUs', () => {
-    expect(executor({})).toMatchObject({ executor: 'shared-iterations', vus: 2, iterations: SCENARIOS['topup-flow'].smokeIterations, gracefulStop: '16s' });
+  it("smoke runs the scenario's smoke iterations, shared by 2 VUs", () => {
+    expect(executor({})).toMatchObject({
+      executor: 'shared-iterations',
+      vus: 2,
+      iterations: SCENARIOS['topup-flow'].smokeIterations,
+      gracefulStop: '16s',
+    });
   });
 
   it('smoke with -i/--iterations runs that many, shared by its VUs (never more VUs than iterations), within -d if given', () => {
-    expect(executor({ overrides: { iterations: 40 } })).toMatchObject({ executor: 'shared-iterations', vus: 2, iterations: 40, maxDuration: '600s' });
+    expect(executor({ overrides: { iterations: 40 } })).toMatchObject({
+      executor: 'shared-iterations',
+      vus: 2,
+      iterations: 40,
+      maxDuration: '600s',
+    });
     expect(executor({ overrides: { iterations: 1 } })).toMatchObject({ executor: 'shared-iterations', vus: 1, iterations: 1 });
-    expect(executor({ overrides: { iterations: 12, vus: 4, durationSec: 30 } })).toMatchObject({ executor: 'shared-iterations', vus: 4, iterations: 12, maxDuration: '30s' });
+    expect(executor({ overrides: { iterations: 12, vus: 4, durationSec: 30 } })).toMatchObject({
+      executor: 'shared-iterations',
+      vus: 4,
+      iterations: 12,
+      maxDuration: '30s',
+    });
   });
 
   it('--iterations applies to iteration profiles only, and never below --vus', () => {
@@ -75,7 +90,10 @@ describe('executors', () => {
   });
 
   it('counts fractional rates per minute (k6 rates are whole numbers per time unit)', () => {
-    expect(executor({ profile: 'spike', overrides: { rate: 3 } })).toMatchObject({ timeUnit: '1m', stages: expect.arrayContaining([{ target: 18, duration: '12s' }]) });
+    expect(executor({ profile: 'spike', overrides: { rate: 3 } })).toMatchObject({
+      timeUnit: '1m',
+      stages: expect.arrayContaining([{ target: 18, duration: '12s' }]),
+    });
   });
 
   it('refuses --rate for the iteration profile', () => {
@@ -116,7 +134,7 @@ describe('thresholds', () => {
     ]);
   });
 
-  it('let --threshold replace a metric\'s list or add one', () => {
+  it("let --threshold replace a metric's list or add one", () => {
     const { thresholds } = buildK6Options({ ...base, thresholdOverrides: { gateway_failed: ['rate<0.5'], http_req_duration: ['max<0'] } });
     expect(thresholds.gateway_failed).toEqual(['rate<0.5']);
     expect(thresholds.http_req_duration).toEqual(['max<0']);
@@ -126,7 +144,8 @@ describe('thresholds', () => {
     for (const name of PROFILE_NAMES) {
       const { thresholds } = buildK6Options({ ...base, profile: name });
       const first = thresholds.gateway_failed?.[0];
-      if (name === 'breakpoint') expect(first).toEqual({ threshold: `rate<=${PROFILES.breakpoint.limits.failedRate}`, abortOnFail: true, delayAbortEval: '10s' });
+      if (name === 'breakpoint')
+        expect(first).toEqual({ threshold: `rate<=${PROFILES.breakpoint.limits.failedRate}`, abortOnFail: true, delayAbortEval: '10s' });
       else expect(typeof first).toBe('string');
     }
   });

@@ -52,7 +52,7 @@ export interface ProfileDef {
 export const PROFILES: Readonly<Record<ProfileName, ProfileDef>> = Object.freeze({
   smoke: {
     name: 'smoke',
-    description: "A few iterations on 2 VUs, enough to send every operation of the scenario once; every check must pass.",
+    description: 'A few iterations on 2 VUs, enough to send every operation of the scenario once; every check must pass.',
     // A cap, not a target: at time scale 1 a gift card takes 20 s; the run ends as soon as the iterations are done.
     shape: { kind: 'iterations', vus: 2, maxDurationSec: 600 },
     limits: { checkPassRate: 1, failedRate: 0, readP95Ms: 2_000, writeP95Ms: 5_000, abortOnFail: false },
@@ -60,7 +60,18 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileDef>> = Object.freeze
   load: {
     name: 'load',
     description: 'Expected traffic: ramp to the target rate, hold it, ramp down (6 min at 10 iterations/s).',
-    shape: { kind: 'arrival', rate: 10, durationSec: 360, stages: [[0.15, 1], [0.8, 1], [0.05, 0]], preAllocatedVUs: 10, maxVUs: 100 },
+    shape: {
+      kind: 'arrival',
+      rate: 10,
+      durationSec: 360,
+      stages: [
+        [0.15, 1],
+        [0.8, 1],
+        [0.05, 0],
+      ],
+      preAllocatedVUs: 10,
+      maxVUs: 100,
+    },
     limits: { checkPassRate: 0.99, failedRate: 0.01, readP95Ms: 1_000, writeP95Ms: 3_000, abortOnFail: false },
   },
   stress: {
@@ -70,7 +81,17 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileDef>> = Object.freeze
       kind: 'arrival',
       rate: 10,
       durationSec: 600,
-      stages: [[0.05, 1], [0.15, 1], [0.05, 2], [0.15, 2], [0.05, 3], [0.15, 3], [0.05, 4], [0.15, 4], [0.1, 0]],
+      stages: [
+        [0.05, 1],
+        [0.15, 1],
+        [0.05, 2],
+        [0.15, 2],
+        [0.05, 3],
+        [0.15, 3],
+        [0.05, 4],
+        [0.15, 4],
+        [0.1, 0],
+      ],
       preAllocatedVUs: 20,
       maxVUs: 300,
     },
@@ -83,7 +104,15 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileDef>> = Object.freeze
       kind: 'arrival',
       rate: 50,
       durationSec: 240,
-      stages: [[0.1, 0.1], [0.3, 0.1], [0.05, 1], [0.15, 1], [0.05, 0.1], [0.3, 0.1], [0.05, 0]],
+      stages: [
+        [0.1, 0.1],
+        [0.3, 0.1],
+        [0.05, 1],
+        [0.15, 1],
+        [0.05, 0.1],
+        [0.3, 0.1],
+        [0.05, 0],
+      ],
       preAllocatedVUs: 20,
       maxVUs: 300,
     },
@@ -92,7 +121,18 @@ export const PROFILES: Readonly<Record<ProfileName, ProfileDef>> = Object.freeze
   soak: {
     name: 'soak',
     description: 'The target rate held for hours (2 h at 5 iterations/s): leaks, wallet drain, growing latency.',
-    shape: { kind: 'arrival', rate: 5, durationSec: 7_200, stages: [[0.02, 1], [0.96, 1], [0.02, 0]], preAllocatedVUs: 10, maxVUs: 100 },
+    shape: {
+      kind: 'arrival',
+      rate: 5,
+      durationSec: 7_200,
+      stages: [
+        [0.02, 1],
+        [0.96, 1],
+        [0.02, 0],
+      ],
+      preAllocatedVUs: 10,
+      maxVUs: 100,
+    },
     limits: { checkPassRate: 0.99, failedRate: 0.01, readP95Ms: 1_000, writeP95Ms: 3_000, abortOnFail: false },
   },
   breakpoint: {

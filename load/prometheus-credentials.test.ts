@@ -38,10 +38,17 @@ afterAll(async () => {
 describe('the URL user info of --out prometheus=URL', () => {
   it('becomes the Basic credentials of the engine and of k6, the URL given on without it', () => {
     const url = `http://prom%40user:${PASSWORD}@p:9090/api/v1/write`;
-    expect(k6PrometheusEnv(url, {})).toMatchObject({ K6_PROMETHEUS_RW_SERVER_URL: 'http://p:9090/api/v1/write', K6_PROMETHEUS_RW_USERNAME: 'prom@user', K6_PROMETHEUS_RW_PASSWORD: PASSWORD });
+    expect(k6PrometheusEnv(url, {})).toMatchObject({
+      K6_PROMETHEUS_RW_SERVER_URL: 'http://p:9090/api/v1/write',
+      K6_PROMETHEUS_RW_USERNAME: 'prom@user',
+      K6_PROMETHEUS_RW_PASSWORD: PASSWORD,
+    });
     expect(enginePrometheusConfig(url, {})).toMatchObject({ url: 'http://p:9090/api/v1/write', username: 'prom@user', password: PASSWORD });
     // The user's own variables win.
-    expect(enginePrometheusConfig(url, { K6_PROMETHEUS_RW_USERNAME: 'mine', K6_PROMETHEUS_RW_PASSWORD: 'x' })).toMatchObject({ username: 'mine', password: 'x' });
+    expect(enginePrometheusConfig(url, { K6_PROMETHEUS_RW_USERNAME: 'mine', K6_PROMETHEUS_RW_PASSWORD: 'x' })).toMatchObject({
+      username: 'mine',
+      password: 'x',
+    });
   });
 });
 
@@ -53,14 +60,23 @@ describe.each(ENGINES)('%s', (label, engine) => {
     async () => {
       const path = `/${label.replace(/\W+/g, '-')}/api/v1/write`;
       const reportDir = join(workDir, label.replace(/\W+/g, '-'));
-      const flags = parseLoadFlags({ scenario: 'catalog-browse', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'v2', duration: '2s', reportDir, out: [`prometheus=http://rw:${PASSWORD}@${base}${path}`] });
+      const flags = parseLoadFlags({
+        scenario: 'catalog-browse',
+        profile: 'smoke',
+        engine: engine === 'node' ? 'node' : 'k6',
+        api: 'v2',
+        duration: '2s',
+        reportDir,
+        out: [`prometheus=http://rw:${PASSWORD}@${base}${path}`],
+      });
       const env: NodeJS.ProcessEnv = { ...process.env, ...(engine === 'node' ? {} : { K6_BIN: engine }) };
       const r = await runLoadReported(flags, loadConfig({ cwd: workDir, env: {} }), { cwd: workDir, env });
       const pushes = seen.get(path) ?? [];
       expect(pushes.length).toBeGreaterThan(0);
       expect(new Set(pushes)).toEqual(new Set([`Basic ${Buffer.from(`rw:${PASSWORD}`).toString('base64')}`]));
       expect(r.output()).not.toContain(PASSWORD);
-      for (const file of ['summary.json', 'summary.md', 'junit.xml', 'report.html']) expect(readFileSync(join(reportDir, file), 'utf8'), file).not.toContain(PASSWORD);
+      for (const file of ['summary.json', 'summary.md', 'junit.xml', 'report.html'])
+        expect(readFileSync(join(reportDir, file), 'utf8'), file).not.toContain(PASSWORD);
     },
     180_000,
   );

@@ -17,7 +17,8 @@ import { k6ComparisonSlots } from './runner/k6-binaries.ts';
 import { parseLoadFlags } from './runner/load-options.ts';
 import { K6_PUSH_FAILED, THRESHOLD_SERIES } from './runner/prometheus-output.ts';
 
-if (PROMETHEUS === undefined) console.warn('load/prometheus-rw.test.ts: SKIPPED: no prometheus binary on PATH (apt-get install prometheus, or set PROMETHEUS_BIN)');
+if (PROMETHEUS === undefined)
+  console.warn('load/prometheus-rw.test.ts: SKIPPED: no prometheus binary on PATH (apt-get install prometheus, or set PROMETHEUS_BIN)');
 
 const workDir = mkdtempSync(join(tmpdir(), 'gh-prom-rw-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -41,18 +42,41 @@ interface Ran {
 function failingTopupsCwd(): string {
   const cwd = join(workDir, 'failing-topups');
   mkdirSync(cwd, { recursive: true });
-  writeFileSync(join(cwd, CONFIG_FILE_NAME), JSON.stringify({ sandbox: { profile: 'fail-op:v2.transaction.topup:100%:insufficientFunds' } }));
+  writeFileSync(
+    join(cwd, CONFIG_FILE_NAME),
+    JSON.stringify({ sandbox: { profile: 'fail-op:v2.transaction.topup:100%:insufficientFunds' } }),
+  );
   return cwd;
 }
 
-async function runWith(engine: string, writeUrl: string, native: boolean, label: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
+async function runWith(
+  engine: string,
+  writeUrl: string,
+  native: boolean,
+  label: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Ran> {
   const reportDir = join(workDir, label);
-  const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: engine === 'node' ? 'node' : 'k6', api: 'both', reportDir, out: [`prometheus=${writeUrl}`, `json=${join(reportDir, 'metrics.ndjson.gz')}`] });
+  const flags = parseLoadFlags({
+    scenario: 'topup-flow',
+    profile: 'smoke',
+    engine: engine === 'node' ? 'node' : 'k6',
+    api: 'both',
+    reportDir,
+    out: [`prometheus=${writeUrl}`, `json=${join(reportDir, 'metrics.ndjson.gz')}`],
+  });
   const env: NodeJS.ProcessEnv = { ...process.env, K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: native ? 'true' : 'false', ...extraEnv };
   if (engine !== 'node') env.K6_BIN = engine;
   const r = await runLoadReported(flags, loadConfig({ cwd: failingTopupsCwd(), env: {} }), { cwd: workDir, env });
   const ndjsonPath = r.run.ndjsonPath ?? '';
-  return { exitCode: r.exitCode, report: r.report, testid: r.run.runId, ndjson: gunzipSync(readFileSync(ndjsonPath)).toString('utf8'), output: r.output(), reportDir };
+  return {
+    exitCode: r.exitCode,
+    report: r.report,
+    testid: r.run.runId,
+    ndjson: gunzipSync(readFileSync(ndjsonPath)).toString('utf8'),
+    output: r.output(),
+    reportDir,
+  };
 }
 
 /** The run's own http_req_duration samples (ms) of one operation, sorted, from its NDJSON stream. */
@@ -130,7 +154,9 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
             const summary = load?.metrics[`http_req_duration{operation:${op}}`]?.values;
             expect(summary?.count).toBeGreaterThan(0);
             const seen = JSON.stringify(await prom.query(`k6_http_req_duration_seconds{${id},operation="${op}"}`));
-            expect(await prom.scalar(`histogram_count(sum(k6_http_req_duration_seconds{${id},operation="${op}"}))`), seen).toBe(summary?.count);
+            expect(await prom.scalar(`histogram_count(sum(k6_http_req_duration_seconds{${id},operation="${op}"}))`), seen).toBe(
+              summary?.count,
+            );
             const q = (await prom.scalar(`histogram_quantile(0.95, sum(k6_http_req_duration_seconds{${id},operation="${op}"}))`)) as number;
             const samples = durations(r.ndjson, op);
             expect(samples.length).toBe(summary?.count);
@@ -150,7 +176,9 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
           const written = await prom.series(`{${id}}`);
           expect(written.filter((labels) => labels.url !== undefined && labels.url !== labels.name)).toEqual([]);
           expect(written.filter((labels) => labels.error !== undefined)).toEqual([]);
-          expect(written.filter((labels) => labels.__name__?.startsWith('k6_http_req') === true && labels.operation === undefined)).toEqual([]);
+          expect(written.filter((labels) => labels.__name__?.startsWith('k6_http_req') === true && labels.operation === undefined)).toEqual(
+            [],
+          );
           // k6 samples vus once a second (a run shorter than that may have none); the engine adds one at the end.
           if (engine === 'node') expect((await prom.query(`k6_vus{${id}}`)).length).toBe(1);
         },
@@ -166,7 +194,9 @@ describe.skipIf(PROMETHEUS === undefined)('Prometheus remote write into a real P
         expect(r.exitCode, r.output).toBe(99); // the same verdict as with a receiver: the failed top-ups
         expect(r.report.load?.remoteWrite?.failedPushes, r.output).toBeGreaterThanOrEqual(2); // the final flush and the thresholds
         expect(r.output).toMatch(/push\(es\) to Prometheus failed \(the run went on\)/);
-        expect(readFileSync(join(r.reportDir, 'summary.md'), 'utf8')).toMatch(/⚠️ Prometheus remote write to http\\:\/\/127\.0\.0\.1:9\/api\/v1\/write \(trends as stats\): .*pushes failed \(the run went on/);
+        expect(readFileSync(join(r.reportDir, 'summary.md'), 'utf8')).toMatch(
+          /⚠️ Prometheus remote write to http\\:\/\/127\.0\.0\.1:9\/api\/v1\/write \(trends as stats\): .*pushes failed \(the run went on/,
+        );
         if (engine !== 'node') expect(r.output).toContain(K6_PUSH_FAILED);
       },
       RUN_TIMEOUT_MS,

@@ -22,19 +22,35 @@ describe('--out json through a symlinked directory', () => {
   it('onto the ledger: refused before anything starts (the check follows links)', async () => {
     mkdirSync(join(dir, 'out', 'r'), { recursive: true });
     symlinkSync(join(dir, 'out', 'r'), join(dir, 'out', 'alias'));
-    const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'v2', reportDir: 'out/r', out: ['json=out/alias/ledger.jsonl'] });
-    await expect(runLoad(flags, config(), io, production)).rejects.toMatchObject({ code: 'GH_ERR_USAGE', message: expect.stringMatching(/ledger\.jsonl in the report directory is a file the run writes itself/) });
+    const flags = parseLoadFlags({
+      scenario: 'topup-flow',
+      profile: 'smoke',
+      engine: 'node',
+      api: 'v2',
+      reportDir: 'out/r',
+      out: ['json=out/alias/ledger.jsonl'],
+    });
+    await expect(runLoad(flags, config(), io, production)).rejects.toMatchObject({
+      code: 'GH_ERR_USAGE',
+      message: expect.stringMatching(/ledger\.jsonl in the report directory is a file the run writes itself/),
+    });
   });
 });
 
 describe('two runs into one report directory', () => {
-  it('the second is refused with the holder\'s pid and run id while the first holds it', async () => {
+  it("the second is refused with the holder's pid and run id while the first holds it", async () => {
     const reportDir = join(dir, 'shared');
     mkdirSync(reportDir);
     // A live holder (this very process, under another run id).
-    writeFileSync(join(reportDir, DIR_LOCK_FILE), JSON.stringify({ pid: process.pid, runId: 'first-run', since: new Date().toISOString() }));
+    writeFileSync(
+      join(reportDir, DIR_LOCK_FILE),
+      JSON.stringify({ pid: process.pid, runId: 'first-run', since: new Date().toISOString() }),
+    );
     const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'node', api: 'v2', reportDir });
-    await expect(runLoad(flags, config(), io, production)).rejects.toMatchObject({ code: 'GH_ERR_USAGE', message: expect.stringMatching(new RegExp(`in use by run first-run \\(pid ${process.pid}`)) });
+    await expect(runLoad(flags, config(), io, production)).rejects.toMatchObject({
+      code: 'GH_ERR_USAGE',
+      message: expect.stringMatching(new RegExp(`in use by run first-run \\(pid ${process.pid}`)),
+    });
   });
 
   it('a lock left by a process that is gone is taken over, and released at the end', async () => {

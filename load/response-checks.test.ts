@@ -25,18 +25,33 @@ function results(inspection: Inspection): Record<string, boolean> {
 
 describe('inspectExchange', () => {
   it('passes every check on a faithful answer', () => {
-    const inspection = inspectExchange(http200('v2.account.balance', { responseCode: '000', responseMessage: null, payLoad: -100 }), options);
-    expect(results(inspection)).toEqual({ 'http status is 200': true, 'envelope matches schema': true, 'payload kind matches': true, 'payload matches schema': true, 'outcome is not Failed': true });
+    const inspection = inspectExchange(
+      http200('v2.account.balance', { responseCode: '000', responseMessage: null, payLoad: -100 }),
+      options,
+    );
+    expect(results(inspection)).toEqual({
+      'http status is 200': true,
+      'envelope matches schema': true,
+      'payload kind matches': true,
+      'payload matches schema': true,
+      'outcome is not Failed': true,
+    });
     expect(inspection.violations).toEqual([]);
     expect(inspection).toMatchObject({ operation: 'v2.account.balance', api: 'v2', outcome: 'Successful', failed: false });
     expect(inspection.schemaProblem).toBeUndefined();
   });
 
   // #31 item 2: an assumed path the target lacks is the harness's gap, not a failed check or a Failed outcome.
-  it('judges nothing on an assumed path\'s 404 without an envelope (pathMissing); a 404 with an envelope, or on a spec path, stays the gateway\'s', () => {
+  it("judges nothing on an assumed path's 404 without an envelope (pathMissing); a 404 with an envelope, or on a spec path, stays the gateway's", () => {
     const missing = inspectExchange(exchange('v2.transaction.sim-portin', { httpStatus: 404, bodyText: 'Not Found' }), options);
     expect(missing).toMatchObject({ operation: 'v2.transaction.sim-portin', failed: false, checks: [], violations: [], pathMissing: true });
-    const enveloped = inspectExchange(exchange('v2.transaction.sim-portin', { httpStatus: 404, bodyText: JSON.stringify({ responseCode: '998', responseMessage: 'no', payLoad: null }) }), options);
+    const enveloped = inspectExchange(
+      exchange('v2.transaction.sim-portin', {
+        httpStatus: 404,
+        bodyText: JSON.stringify({ responseCode: '998', responseMessage: 'no', payLoad: null }),
+      }),
+      options,
+    );
     expect(enveloped.pathMissing).toBeUndefined();
     expect(results(enveloped)).toMatchObject({ 'http status is 200': false, 'outcome is not Failed': false });
     const specPath = inspectExchange(exchange('v2.transaction.topup', { httpStatus: 404, bodyText: 'Not Found' }), options);
@@ -57,7 +72,10 @@ describe('inspectExchange', () => {
   });
 
   it("fails the schema check when a failure carries a payLoad (spec: 'otherwise always null')", () => {
-    const inspection = inspectExchange(http200('v2.catalog.countries', { responseCode: '003', responseMessage: 'bad', payLoad: [] }), options);
+    const inspection = inspectExchange(
+      http200('v2.catalog.countries', { responseCode: '003', responseMessage: 'bad', payLoad: [] }),
+      options,
+    );
     expect(results(inspection)['envelope matches schema']).toBe(false);
   });
 
@@ -67,8 +85,11 @@ describe('inspectExchange', () => {
     expect(inspection.schemaProblem).toMatch(/not JSON/);
   });
 
-  it('fails the payload kind check when the payload is not the operation\'s kind (balance: number)', () => {
-    const inspection = inspectExchange(http200('v2.account.balance', { responseCode: '000', responseMessage: null, payLoad: [1] }), options);
+  it("fails the payload kind check when the payload is not the operation's kind (balance: number)", () => {
+    const inspection = inspectExchange(
+      http200('v2.account.balance', { responseCode: '000', responseMessage: null, payLoad: [1] }),
+      options,
+    );
     expect(results(inspection)['payload kind matches']).toBe(false);
   });
 
@@ -80,30 +101,57 @@ describe('inspectExchange', () => {
   });
 
   it("counts an HTTP 200 business failure as Failed (k6's http_req_failed cannot see it)", () => {
-    const inspection = inspectExchange(http200('v2.transaction.topup', { responseCode: '009', responseMessage: 'Insufficient funds', payLoad: null }), options);
-    expect(results(inspection)).toMatchObject({ 'http status is 200': true, 'envelope matches schema': true, 'outcome is not Failed': false });
+    const inspection = inspectExchange(
+      http200('v2.transaction.topup', { responseCode: '009', responseMessage: 'Insufficient funds', payLoad: null }),
+      options,
+    );
+    expect(results(inspection)).toMatchObject({
+      'http status is 200': true,
+      'envelope matches schema': true,
+      'outcome is not Failed': false,
+    });
     expect(inspection).toMatchObject({ outcome: 'Failed', failed: true });
   });
 
   it("does not count '852' or a client timeout as failures (spec: In progress / Unknown, the account may be charged)", () => {
-    const inProgress = inspectExchange(http200('v2.transaction.giftcard', { responseCode: '852', responseMessage: 'in progress', payLoad: null }), options);
+    const inProgress = inspectExchange(
+      http200('v2.transaction.giftcard', { responseCode: '852', responseMessage: 'in progress', payLoad: null }),
+      options,
+    );
     expect(inProgress).toMatchObject({ outcome: 'InProgress', failed: false });
-    const timedOut = inspectExchange(exchange('v2.transaction.topup', { timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: 'late' } }), options);
+    const timedOut = inspectExchange(
+      exchange('v2.transaction.topup', { timedOut: true, transportError: { code: 'GH_ERR_TIMEOUT', message: 'late' } }),
+      options,
+    );
     expect(timedOut).toMatchObject({ outcome: 'Unknown', failed: false, answered: false });
     // No answer: the outcome check is not recorded (#23: a green check on no answer), the status check fails.
     expect(results(timedOut)).toEqual({ 'http status is 200': false });
   });
 
   it('leaves a status check answering "not found" Unknown: the poller, which knows the submission time, decides', () => {
-    const inspection = inspectExchange(http200('v2.transaction.status', { responseCode: '027', responseMessage: 'not found', payLoad: null }), options);
+    const inspection = inspectExchange(
+      http200('v2.transaction.status', { responseCode: '027', responseMessage: 'not found', payLoad: null }),
+      options,
+    );
     expect(inspection).toMatchObject({ outcome: 'Unknown', failed: false });
   });
 
   it('fails the payload check on a record the spec rules reject, naming the path, and counts one violation per path', () => {
-    const body = { responseCode: '000', responseMessage: null, payLoad: [{ operatorId: 45, operatorName: 'x', imageUrl: 'u', additionalInfos: [{ name: 'a' }] }, 42] };
+    const body = {
+      responseCode: '000',
+      responseMessage: null,
+      payLoad: [{ operatorId: 45, operatorName: 'x', imageUrl: 'u', additionalInfos: [{ name: 'a' }] }, 42],
+    };
     const inspection = inspectExchange(http200('v2.catalog.operators', body), options);
-    expect(results(inspection)).toMatchObject({ 'envelope matches schema': true, 'payload kind matches': true, 'payload matches schema': false });
-    expect(inspection.violations.map((v) => `${v.severity} ${v.path}`)).toEqual(['error $.payLoad[*].additionalInfos[*]', 'error $.payLoad[*]']);
+    expect(results(inspection)).toMatchObject({
+      'envelope matches schema': true,
+      'payload kind matches': true,
+      'payload matches schema': false,
+    });
+    expect(inspection.violations.map((v) => `${v.severity} ${v.path}`)).toEqual([
+      'error $.payLoad[*].additionalInfos[*]',
+      'error $.payLoad[*]',
+    ]);
     expect(inspection.schemaProblem).toMatch(/additionalInfos/);
   });
 
@@ -119,14 +167,22 @@ describe('inspectExchange', () => {
 
   it('fails the payload check where the baseline validator fails', () => {
     const body = { responseCode: '000', responseMessage: null, payLoad: [] };
-    const learned = Object.assign(() => false, { errors: [{ instancePath: '/payLoad', schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }] }) as unknown as BaselineValidators[string];
-    const inspection = inspectExchange(http200('v2.catalog.countries', body), { ...options, baseline: { 'v2.catalog.countries': learned } });
+    const learned = Object.assign(() => false, {
+      errors: [{ instancePath: '/payLoad', schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }],
+    }) as unknown as BaselineValidators[string];
+    const inspection = inspectExchange(http200('v2.catalog.countries', body), {
+      ...options,
+      baseline: { 'v2.catalog.countries': learned },
+    });
     expect(results(inspection)['payload matches schema']).toBe(false);
     expect(inspection.violations.map((v) => `${v.layer} ${v.path}`)).toEqual(['baseline $.payLoad']);
   });
 
   it('skips the schema checks when they are off (the bench), keeping status and outcome', () => {
-    const inspection = inspectExchange(http200('v2.account.balance', { responseCode: '000', responseMessage: 'x', payLoad: [] }), { ...options, schemaChecks: false });
+    const inspection = inspectExchange(http200('v2.account.balance', { responseCode: '000', responseMessage: 'x', payLoad: [] }), {
+      ...options,
+      schemaChecks: false,
+    });
     expect(Object.keys(results(inspection))).toEqual(['http status is 200', 'outcome is not Failed']);
   });
 });

@@ -67,7 +67,16 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
   const { operation, response } = exchange;
   const outcome = metricOutcome(exchange, options.notFoundCodes);
   if (assumedPathMissing(operation, response)) {
-    return { operation: operation.id, api: operation.version, outcome, failed: false, answered: true, checks: [], violations: [], pathMissing: true };
+    return {
+      operation: operation.id,
+      api: operation.version,
+      outcome,
+      failed: false,
+      answered: true,
+      checks: [],
+      violations: [],
+      pathMissing: true,
+    };
   }
   const checks: CheckResult[] = [{ key: 'httpStatus', name: CHECKS.httpStatus.name, ok: response.httpStatus === 200 }];
   let schemaProblem: string | undefined;
@@ -84,8 +93,13 @@ export function inspectExchange(exchange: CoreExchange, options: InspectOptions)
       if (errors.length > 0) schemaProblem = errors.map((v) => v.message.replace(/\s+/g, ' ').trim()).join('; ');
       checks.push({ key: 'envelope', name: CHECKS.envelope.name, ok: !errors.some((v) => v.layer === 'envelope') });
       if (response.envelope.responseCode === '000') {
-        checks.push({ key: 'payloadKind', name: CHECKS.payloadKind.name, ok: payloadKindOf(response.envelope.payLoad) === operation.payloadKind });
-        if (options.envelopeOnly !== true) checks.push({ key: 'payload', name: CHECKS.payload.name, ok: !errors.some((v) => v.layer !== 'envelope') });
+        checks.push({
+          key: 'payloadKind',
+          name: CHECKS.payloadKind.name,
+          ok: payloadKindOf(response.envelope.payLoad) === operation.payloadKind,
+        });
+        if (options.envelopeOnly !== true)
+          checks.push({ key: 'payload', name: CHECKS.payload.name, ok: !errors.some((v) => v.layer !== 'envelope') });
       }
     }
   }

@@ -14,7 +14,13 @@ import type { RemoteWriteStats } from '../engine/remote-write/output.ts';
 
 // The remote-write output's settings, series names and push, for `load --out prometheus=URL` on either engine: a real
 // k6 reads the same K6_PROMETHEUS_RW_* variables, and the threshold results are pushed the same way after any run.
-export { displayUrl, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type RemoteWriteConfig } from '../engine/remote-write/config.ts';
+export {
+  displayUrl,
+  remoteWriteConfigFromEnv,
+  RW_ENV,
+  splitUrlCredentials,
+  type RemoteWriteConfig,
+} from '../engine/remote-write/config.ts';
 export { pushTimeSeries, type RemoteWriteStats } from '../engine/remote-write/output.ts';
 export { METRIC_PREFIX } from '../engine/remote-write/series.ts';
 export type { HostModule } from '../engine/protocol.ts';
@@ -38,7 +44,12 @@ export interface NodeEngineRequest {
   readonly workers?: number;
   readonly progress?: boolean;
   readonly cwd: string;
-  readonly overrides?: { readonly vus?: number; readonly duration?: string; readonly iterations?: number; readonly tags?: Readonly<Record<string, string>> };
+  readonly overrides?: {
+    readonly vus?: number;
+    readonly duration?: string;
+    readonly iterations?: number;
+    readonly tags?: Readonly<Record<string, string>>;
+  };
   /** The engine's stdout and stderr (progress, handleSummary's text, script errors); default the process's own. */
   readonly output?: (chunk: string) => void;
   /** Installed in every engine thread before the script (the money host: ledger appends, the shared spend counter). */
@@ -90,13 +101,20 @@ export async function runNodeEngine(request: NodeEngineRequest): Promise<NodeEng
     ...(request.workers === undefined ? {} : { workers: request.workers }),
     ...(request.progress === undefined ? {} : { progress: request.progress ? 'auto' : 'none' }),
     ...(request.remoteWrite === undefined ? {} : { remoteWrite: request.remoteWrite }),
-    ...(request.overrides === undefined ? {} : { overrides: { ...request.overrides, ...(request.overrides.tags === undefined ? {} : { tags: { ...request.overrides.tags } }) } }),
+    ...(request.overrides === undefined
+      ? {}
+      : { overrides: { ...request.overrides, ...(request.overrides.tags === undefined ? {} : { tags: { ...request.overrides.tags } }) } }),
     ...(request.output === undefined ? {} : { stdout: textSink(request.output), stderr: textSink(request.output) }),
     ...(request.hostModules === undefined ? {} : { hostModules: request.hostModules }),
     ...(request.interrupt === undefined ? {} : { interrupt: request.interrupt }),
     ...(request.onLoop === undefined ? {} : { onLoop: request.onLoop }),
   });
-  return { exitCode: result.exitCode, summary: result.summary, ...(result.loop === undefined ? {} : { loop: result.loop }), ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }) };
+  return {
+    exitCode: result.exitCode,
+    summary: result.summary,
+    ...(result.loop === undefined ? {} : { loop: result.loop }),
+    ...(result.remoteWrite === undefined ? {} : { remoteWrite: result.remoteWrite }),
+  };
 }
 
 /**
@@ -109,7 +127,13 @@ export async function readInitGlobal(script: string, env: Readonly<Record<string
   const global = globalThis as Record<string, unknown>;
   delete global[globalName];
   try {
-    const runtime = new EngineRuntime({ factory: compileFactory(source, script), options: consolidateOptions({}), env: { ...env }, scriptDir: dirname(script), submetrics: [] });
+    const runtime = new EngineRuntime({
+      factory: compileFactory(source, script),
+      options: consolidateOptions({}),
+      env: { ...env },
+      scriptDir: dirname(script),
+      submetrics: [],
+    });
     new VU(runtime, { idInTest: 0, idInInstance: 0 }).init();
     return global[globalName];
   } finally {

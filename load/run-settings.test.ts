@@ -17,7 +17,12 @@ const input: RunEnvironmentInput = {
   duration: '2m',
   rate: 2.5,
   thresholds: { gateway_failed: ['rate<0.5'] },
-  config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: { ...CONFIG_DEFAULTS.poll, maxAttempts: 9 }, writePaths: { 'v2.transaction.pin': '/api/v2/pins' }, fieldMapping: DEFAULT_FIELD_MAPPING },
+  config: {
+    timeouts: CONFIG_DEFAULTS.timeouts,
+    poll: { ...CONFIG_DEFAULTS.poll, maxAttempts: 9 },
+    writePaths: { 'v2.transaction.pin': '/api/v2/pins' },
+    fieldMapping: DEFAULT_FIELD_MAPPING,
+  },
   targetLabel: 'embedded sandbox',
   runId: 'run-1',
   reportDir: '/tmp/out',
@@ -27,7 +32,12 @@ describe('run settings', () => {
   it('decode what the CLI encoded', () => {
     const settings = readRunSettings(runEnvironment(input));
     expect(settings).toMatchObject({
-      target: { baseUrl: 'http://127.0.0.1:4000', user: 'agent-7', password: 's3cret-pw', writePaths: { 'v2.transaction.pin': '/api/v2/pins' } },
+      target: {
+        baseUrl: 'http://127.0.0.1:4000',
+        user: 'agent-7',
+        password: 's3cret-pw',
+        writePaths: { 'v2.transaction.pin': '/api/v2/pins' },
+      },
       environment: 'sandbox',
       timeScale: 0.01,
       profile: 'load',
@@ -44,7 +54,9 @@ describe('run settings', () => {
 
   it("carry the gift card cursor meaning (paging.giftcardCursor): the spec's definition unless the config names one; a bad one is refused", () => {
     expect(readRunSettings(runEnvironment(input)).giftcardCursor).toBe('spec');
-    expect(readRunSettings(runEnvironment({ ...input, config: { ...input.config, paging: { giftcardCursor: 'last-of-page' } } })).giftcardCursor).toBe('last-of-page');
+    expect(
+      readRunSettings(runEnvironment({ ...input, config: { ...input.config, paging: { giftcardCursor: 'last-of-page' } } })).giftcardCursor,
+    ).toBe('last-of-page');
     const bad = runEnvironment({ ...input, config: { ...input.config, paging: { giftcardCursor: 'offset' as never } } });
     expect(() => readRunSettings(bad)).toThrow(/paging\.giftcardCursor must be one of spec, next-start, last-of-page, page-count/);
   });
@@ -73,7 +85,14 @@ describe('run settings', () => {
 
   it('default to a smoke run on both versions when only the target is given (a direct `k6 run`)', () => {
     const settings = readRunSettings({ GATEWAY_BASE_URL: 'http://127.0.0.1:1' });
-    expect(settings).toMatchObject({ profile: 'smoke', api: 'both', environment: 'sandbox', timeScale: 1, reportDir: '', target: { user: 'user', password: 'pass' } });
+    expect(settings).toMatchObject({
+      profile: 'smoke',
+      api: 'both',
+      environment: 'sandbox',
+      timeScale: 1,
+      reportDir: '',
+      target: { user: 'user', password: 'pass' },
+    });
   });
 
   it.each([

@@ -62,7 +62,12 @@ export const DEFAULT_LOAD_DATA: Readonly<LoadDataSettings> = Object.freeze({
 /** The non-secret part of the target config the CLI resolved (file < env < flags), as GATEWAY_LOAD_CONFIG JSON. */
 export interface LoadConfigPayload {
   readonly timeouts?: { readonly connectMs: number; readonly responseMs: number };
-  readonly poll?: { readonly intervalMs: number; readonly deadlineMs: number; readonly maxAttempts?: number; readonly notFoundCodes: readonly string[] };
+  readonly poll?: {
+    readonly intervalMs: number;
+    readonly deadlineMs: number;
+    readonly maxAttempts?: number;
+    readonly notFoundCodes: readonly string[];
+  };
   readonly writePaths?: Readonly<Record<string, string>>;
   readonly fieldMapping?: FieldMapping;
   /** What the gift card list's next / next_cursor mean (config paging.giftcardCursor); absent: the spec's definition. */
@@ -132,7 +137,8 @@ function parseJson<T>(env: Env, name: string): T | undefined {
 function parseThresholds(env: Env): Record<string, string[]> {
   const raw = parseJson<unknown>(env, LOAD_ENV.thresholds);
   if (raw === undefined) return {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw configError(`${LOAD_ENV.thresholds} must be a JSON object of metric → [expression]`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw configError(`${LOAD_ENV.thresholds} must be a JSON object of metric → [expression]`);
   const out: Record<string, string[]> = {};
   for (const [metric, list] of Object.entries(raw as Record<string, unknown>)) {
     if (!THRESHOLD_METRIC.test(metric)) throw configError(`${LOAD_ENV.thresholds}: "${metric.slice(0, 60)}" is not a metric name`);
@@ -155,7 +161,8 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 /** The payload's paging.giftcardCursor, checked (the CLI validated it; the bundle may be run by hand). */
 function cursorMeaningOf(payload: LoadConfigPayload): GiftcardCursorMeaning {
   const meaning = giftcardCursorOf(payload);
-  if (!GIFTCARD_CURSOR_MEANINGS.includes(meaning)) throw configError(`${LOAD_ENV.config}: paging.giftcardCursor must be one of ${GIFTCARD_CURSOR_MEANINGS.join(', ')}`);
+  if (!GIFTCARD_CURSOR_MEANINGS.includes(meaning))
+    throw configError(`${LOAD_ENV.config}: paging.giftcardCursor must be one of ${GIFTCARD_CURSOR_MEANINGS.join(', ')}`);
   return meaning;
 }
 
@@ -163,9 +170,11 @@ function cursorMeaningOf(payload: LoadConfigPayload): GiftcardCursorMeaning {
 export function readRunSettings(env: Env): RunSettings {
   const baseUrl = present(env, LOAD_ENV.baseUrl);
   if (baseUrl === undefined) throw configError(`${LOAD_ENV.baseUrl} is not set (the gateway's base URL; \`gateway-harness load\` sets it)`);
-  if (!/^https?:\/\/[^/@\s?#]+(?:[/?#]|$)/.test(baseUrl)) throw configError(`${LOAD_ENV.baseUrl} must be an http(s) URL without credentials`);
+  if (!/^https?:\/\/[^/@\s?#]+(?:[/?#]|$)/.test(baseUrl))
+    throw configError(`${LOAD_ENV.baseUrl} must be an http(s) URL without credentials`);
   const environmentText = present(env, LOAD_ENV.environment) ?? CONFIG_DEFAULTS.environment;
-  if (environmentText !== 'sandbox' && environmentText !== 'production') throw configError(`${LOAD_ENV.environment} must be sandbox or production`);
+  if (environmentText !== 'sandbox' && environmentText !== 'production')
+    throw configError(`${LOAD_ENV.environment} must be sandbox or production`);
   const timeScaleText = present(env, LOAD_ENV.timeScale);
   const timeScale = timeScaleText === undefined ? CONFIG_DEFAULTS.timeScale : Number(timeScaleText);
   if (!Number.isFinite(timeScale) || timeScale < 0) throw configError(`${LOAD_ENV.timeScale} must be a number >= 0`);
@@ -175,7 +184,8 @@ export function readRunSettings(env: Env): RunSettings {
   if (!API_SELECTIONS.includes(api)) throw configError(`${LOAD_ENV.api} must be v1, v2 or both`);
   const durationText = present(env, LOAD_ENV.duration);
   const durationSec = durationText === undefined ? undefined : durationSeconds(durationText);
-  if (durationText !== undefined && (durationSec === undefined || durationSec <= 0)) throw configError(`${LOAD_ENV.duration} must be a k6 duration such as 90s or 5m`);
+  if (durationText !== undefined && (durationSec === undefined || durationSec <= 0))
+    throw configError(`${LOAD_ENV.duration} must be a k6 duration such as 90s or 5m`);
   const vus = positiveNumber(env, LOAD_ENV.vus, true);
   const rate = positiveNumber(env, LOAD_ENV.rate, false);
   const iterations = positiveNumber(env, LOAD_ENV.iterations, true);
@@ -222,7 +232,10 @@ export function readRunSettings(env: Env): RunSettings {
     reportDir: present(env, LOAD_ENV.reportDir) ?? '',
     targetLabel: present(env, LOAD_ENV.targetLabel) ?? baseUrl,
     runId: present(env, LOAD_ENV.runId) ?? '',
-    fieldMapping: payload.fieldMapping === undefined ? mergeFieldMapping(DEFAULT_FIELD_MAPPING, undefined) : mergeFieldMapping(DEFAULT_FIELD_MAPPING, payload.fieldMapping),
+    fieldMapping:
+      payload.fieldMapping === undefined
+        ? mergeFieldMapping(DEFAULT_FIELD_MAPPING, undefined)
+        : mergeFieldMapping(DEFAULT_FIELD_MAPPING, payload.fieldMapping),
     giftcardCursor: cursorMeaningOf(payload),
     data,
     iterationGraceMs: timings.responseTimeoutMs * 2 + timings.pollDeadlineMs,
@@ -277,7 +290,8 @@ export function runEnvironment(input: RunEnvironmentInput): Record<string, strin
     [LOAD_ENV.duration]: input.duration ?? '',
     [LOAD_ENV.rate]: input.rate === undefined ? '' : String(input.rate),
     [LOAD_ENV.iterations]: input.iterations === undefined ? '' : String(input.iterations),
-    [LOAD_ENV.thresholds]: input.thresholds === undefined || Object.keys(input.thresholds).length === 0 ? '' : JSON.stringify(input.thresholds),
+    [LOAD_ENV.thresholds]:
+      input.thresholds === undefined || Object.keys(input.thresholds).length === 0 ? '' : JSON.stringify(input.thresholds),
   };
   return env;
 }

@@ -10,7 +10,10 @@ describe('scenarios', () => {
     for (const name of SCENARIO_NAMES) {
       for (const version of ['v1', 'v2'] as const) {
         for (const purpose of SCENARIOS[name].purposes[version]) {
-          expect(OPERATIONS.some((op) => op.purpose === purpose), `${name}: ${purpose}`).toBe(true);
+          expect(
+            OPERATIONS.some((op) => op.purpose === purpose),
+            `${name}: ${purpose}`,
+          ).toBe(true);
         }
       }
     }
@@ -60,7 +63,11 @@ describe('mixed', () => {
   });
 
   it('overrides weights only of purposes the catalog has; every other action weighs 1', () => {
-    for (const purpose of Object.keys(MIX_WEIGHTS)) expect(OPERATIONS.some((op) => op.purpose === purpose), purpose).toBe(true);
+    for (const purpose of Object.keys(MIX_WEIGHTS))
+      expect(
+        OPERATIONS.some((op) => op.purpose === purpose),
+        purpose,
+      ).toBe(true);
     expect(deriveMixActions(OPERATIONS, {}).every((a) => a.weight === 1)).toBe(true);
   });
 

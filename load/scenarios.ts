@@ -67,7 +67,8 @@ export const V1_V2_PURPOSES: readonly string[] = [
 export const SCENARIOS: Readonly<Record<ScenarioName, ScenarioMeta>> = Object.freeze({
   'catalog-browse': {
     name: 'catalog-browse',
-    description: 'Browse the catalog like a storefront: countries, operators, products, SKUs, gift card paging, promotions, exchange rates, errors.',
+    description:
+      'Browse the catalog like a storefront: countries, operators, products, SKUs, gift card paging, promotions, exchange rates, errors.',
     requiresBothVersions: false,
     followsTransactions: false,
     readsBackStatus: false,
@@ -76,7 +77,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, ScenarioMeta>> = Object.fr
   },
   'topup-flow': {
     name: 'topup-flow',
-    description: "Mobile top-up with an RTR SKU read from the catalog in setup(); a client timeout or '852' is followed on the status endpoint until final; the status endpoint then confirms the outcome.",
+    description:
+      "Mobile top-up with an RTR SKU read from the catalog in setup(); a client timeout or '852' is followed on the status endpoint until final; the status endpoint then confirms the outcome.",
     requiresBothVersions: false,
     followsTransactions: true,
     readsBackStatus: true,

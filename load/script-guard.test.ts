@@ -21,7 +21,9 @@ describe('declaredOperationsGuard', () => {
   });
 
   it('refuses an undeclared operation, charging or not, naming the purpose to add', () => {
-    expect(() => guard.beforeSend?.(outgoing('v2.catalog.skus'))).toThrow(/v2\.catalog\.skus is not declared: add 'catalog\.skus' to defineScript's operations/);
+    expect(() => guard.beforeSend?.(outgoing('v2.catalog.skus'))).toThrow(
+      /v2\.catalog\.skus is not declared: add 'catalog\.skus' to defineScript's operations/,
+    );
     expect(() => guard.beforeSend?.(outgoing('v2.transaction.giftcard'))).toThrow(/not declared.*not sent/);
   });
 
@@ -36,8 +38,14 @@ describe('declaredOperationsGuard', () => {
 
 describe('scriptScenario', () => {
   it('a charging declaration follows transactions (time to final, unresolved) like the built-in flows', () => {
-    expect(scriptScenario({ name: 'a', operations: ['transaction.topup'] })).toMatchObject({ followsTransactions: true, purposes: { v2: ['transaction.topup', 'transaction.status'] } });
-    expect(scriptScenario({ name: 'b', operations: ['catalog.skus'] })).toMatchObject({ followsTransactions: false, purposes: { v2: ['catalog.skus'] } });
+    expect(scriptScenario({ name: 'a', operations: ['transaction.topup'] })).toMatchObject({
+      followsTransactions: true,
+      purposes: { v2: ['transaction.topup', 'transaction.status'] },
+    });
+    expect(scriptScenario({ name: 'b', operations: ['catalog.skus'] })).toMatchObject({
+      followsTransactions: false,
+      purposes: { v2: ['catalog.skus'] },
+    });
   });
 
   it('refuses a name k6 would refuse and a purpose the catalog does not have', () => {

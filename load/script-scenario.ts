@@ -27,7 +27,9 @@ export function scriptScenario(def: ScriptDeclaration): ScenarioMeta {
     throw new Error(`defineScript: name "${def.name}" must be 1-64 letters, digits, '-' or '_' (a k6 scenario name)`);
   const unknown = def.operations.filter((purpose) => !KNOWN_PURPOSES.has(purpose));
   if (unknown.length > 0)
-    throw new Error(`defineScript ${def.name}: unknown operation purpose(s) ${unknown.join(', ')} (see the catalog's purposes in docs/reference.md)`);
+    throw new Error(
+      `defineScript ${def.name}: unknown operation purpose(s) ${unknown.join(', ')} (see the catalog's purposes in docs/reference.md)`,
+    );
   const charges = OPERATIONS.some((op) => op.charges && def.operations.includes(op.purpose));
   const purposes = charges ? [...new Set([...def.operations, 'transaction.status'])] : [...def.operations];
   return {

@@ -26,7 +26,13 @@ describe('parseThresholdOverride', () => {
   });
 
   it('groups overrides by metric', () => {
-    expect(groupThresholds([{ metric: 'a', expression: 'rate<1' }, { metric: 'a', expression: 'rate>0' }, { metric: 'b', expression: 'count==0' }])).toEqual({
+    expect(
+      groupThresholds([
+        { metric: 'a', expression: 'rate<1' },
+        { metric: 'a', expression: 'rate>0' },
+        { metric: 'b', expression: 'count==0' },
+      ]),
+    ).toEqual({
       a: ['rate<1', 'rate>0'],
       b: ['count==0'],
     });
@@ -55,9 +61,18 @@ describe('threshold metric names', () => {
   });
 
   it('a typo of a metric name is refused naming the metric and the likely intent; a wrong aggregation too', () => {
-    expect(parseThresholdOverride('http_req_durration:p(95)<100')).toEqual({ error: expect.stringMatching(/^unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/) as unknown });
-    expect(parseThresholdOverride('no_such_metric{operation:x}:count==0')).toEqual({ error: expect.stringMatching(/^unknown metric "no_such_metric": a run has vus, /) as unknown });
-    expect(parseThresholdOverride('gateway_failed:p(95)<1')).toEqual({ error: expect.stringMatching(/does not apply to gateway_failed, a rate: use rate/) as unknown });
-    expect(parseThresholdOverride('checks{check:envelope}:rate>0.99')).toEqual({ metric: 'checks{check:envelope}', expression: 'rate>0.99' });
+    expect(parseThresholdOverride('http_req_durration:p(95)<100')).toEqual({
+      error: expect.stringMatching(/^unknown metric "http_req_durration" \(did you mean http_req_duration\?\)/) as unknown,
+    });
+    expect(parseThresholdOverride('no_such_metric{operation:x}:count==0')).toEqual({
+      error: expect.stringMatching(/^unknown metric "no_such_metric": a run has vus, /) as unknown,
+    });
+    expect(parseThresholdOverride('gateway_failed:p(95)<1')).toEqual({
+      error: expect.stringMatching(/does not apply to gateway_failed, a rate: use rate/) as unknown,
+    });
+    expect(parseThresholdOverride('checks{check:envelope}:rate>0.99')).toEqual({
+      metric: 'checks{check:envelope}',
+      expression: 'rate>0.99',
+    });
   });
 });

@@ -24,7 +24,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
-    for (let j = 1; j <= b.length; j += 1) current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j += 1)
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length] ?? 0;
@@ -61,9 +62,12 @@ export function parseThresholdOverride(text: string): ThresholdOverride | { erro
   if (split <= 0) return { error: `threshold "${trimmed.slice(0, 80)}" must be metric:expression, e.g. "http_req_duration:p(95)<500"` };
   const metric = trimmed.slice(0, split).trim();
   const expression = trimmed.slice(split + 1).trim();
-  if (!THRESHOLD_METRIC.test(metric)) return { error: `threshold metric "${metric.slice(0, 80)}" is not a k6 metric name (optionally with {tag:value})` };
+  if (!THRESHOLD_METRIC.test(metric))
+    return { error: `threshold metric "${metric.slice(0, 80)}" is not a k6 metric name (optionally with {tag:value})` };
   if (!THRESHOLD_EXPRESSION.test(expression)) {
-    return { error: `threshold expression "${expression.slice(0, 80)}" must be aggregation operator number, e.g. p(95)<500, rate<0.01, count==0` };
+    return {
+      error: `threshold expression "${expression.slice(0, 80)}" must be aggregation operator number, e.g. p(95)<500, rate<0.01, count==0`,
+    };
   }
   const problem = thresholdProblem(metric, expression);
   if (problem !== undefined) return { error: problem };

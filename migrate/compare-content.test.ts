@@ -19,7 +19,9 @@ describe('toRecords', () => {
 
 describe('correspondFields', () => {
   it('prefers a declared rename, then the same name, then the same name in another letter case', () => {
-    expect(correspondFields(['minAmount', 'skuId', 'SkuName', 'pricing'], ['min.faceValue', 'skuId', 'skuName'], { minAmount: 'min.faceValue' })).toEqual([
+    expect(
+      correspondFields(['minAmount', 'skuId', 'SkuName', 'pricing'], ['min.faceValue', 'skuId', 'skuName'], { minAmount: 'min.faceValue' }),
+    ).toEqual([
       { v1Field: 'SkuName', v2Field: 'skuName' },
       { v1Field: 'minAmount', v2Field: 'min.faceValue' },
       { v1Field: 'pricing', v2Field: null },
@@ -30,7 +32,10 @@ describe('correspondFields', () => {
 
 describe('flatten', () => {
   it('walks nested objects, keeps arrays as leaves and drops volatile subtrees', () => {
-    const flat = flatten({ a: { b: 1, c: { d: 2 } }, list: [1, 2], pins: [{ pin: '1' }], topupDetail: { operatorTransactionId: 'x', amount: 3 } }, ['pins', 'topupDetail.operatorTransactionId']);
+    const flat = flatten(
+      { a: { b: 1, c: { d: 2 } }, list: [1, 2], pins: [{ pin: '1' }], topupDetail: { operatorTransactionId: 'x', amount: 3 } },
+      ['pins', 'topupDetail.operatorTransactionId'],
+    );
     expect([...flat.entries()]).toEqual([
       ['a.b', 1],
       ['a.c.d', 2],
@@ -50,8 +55,18 @@ describe('compareContent', () => {
   });
 
   it('counts differing values per field with the first example', () => {
-    const v1 = [[{ countryCode: 'JM', countryName: 'Jamaica' }, { countryCode: 'IN', countryName: 'India' }]];
-    const v2 = [[{ countryCode: 'IN', countryName: 'Bharat' }, { countryCode: 'JM', countryName: 'Jamaica' }]];
+    const v1 = [
+      [
+        { countryCode: 'JM', countryName: 'Jamaica' },
+        { countryCode: 'IN', countryName: 'India' },
+      ],
+    ];
+    const v2 = [
+      [
+        { countryCode: 'IN', countryName: 'Bharat' },
+        { countryCode: 'JM', countryName: 'Jamaica' },
+      ],
+    ];
     const [diff] = compareContent(v1, v2, normalizationOf('catalog.countries')).contentDiffs;
     expect(diff).toMatchObject({ path: 'countryName', change: 'value-differs', count: 1, of: 2 });
     expect(diff?.detail).toContain('v1 "India", v2 "Bharat"');
@@ -65,14 +80,24 @@ describe('compareContent', () => {
   });
 
   it('leaves v1 gift card SKUs out of the v2 catalog/skus comparison (spec: v2 lists all products except gift cards)', () => {
-    const v1 = [[{ skuId: 1, category: 'Rtr' }, { skuId: 5000, category: 'Gift Card' }]];
+    const v1 = [
+      [
+        { skuId: 1, category: 'Rtr' },
+        { skuId: 5000, category: 'Gift Card' },
+      ],
+    ];
     const v2 = [[{ skuId: 1, category: 'Rtr' }]];
     expect(compareContent(v1, v2, normalizationOf('catalog.skus')).contentDiffs).toEqual([]);
   });
 
-  it('compares the v1 lookup object\'s skus with the v2 lookup array', () => {
+  it("compares the v1 lookup object's skus with the v2 lookup array", () => {
     const v1 = [{ productId: 7, operator: 'Voxa', skus: [{ skuId: 11, productName: 'A' }] }];
-    const v2 = [[{ skuId: 11, productName: 'A' }, { skuId: 12, productName: 'PIN' }]];
+    const v2 = [
+      [
+        { skuId: 11, productName: 'A' },
+        { skuId: 12, productName: 'PIN' },
+      ],
+    ];
     const changes = compareContent(v1, v2, normalizationOf('lookup.mobile')).contentDiffs.map((d) => d.change);
     expect(changes).toEqual(['record-only-in-v2']);
   });
@@ -87,6 +112,8 @@ describe('compareContent', () => {
 
   it('reports a payload that does not have the declared shape', () => {
     const norm: PairNormalization = normalizationOf('catalog.countries');
-    expect(compareContent([[{ countryCode: 'JM' }]], [{ countryCode: 'JM' }], norm).contentDiffs.map((d) => d.change)).toEqual(['payload-shape-differs']);
+    expect(compareContent([[{ countryCode: 'JM' }]], [{ countryCode: 'JM' }], norm).contentDiffs.map((d) => d.change)).toEqual([
+      'payload-shape-differs',
+    ]);
   });
 });

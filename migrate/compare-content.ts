@@ -64,14 +64,19 @@ export function flatten(record: Record<string, unknown>, volatile: readonly stri
 }
 
 /** Each v1 field with its v2 counterpart: a declared rename, the same path, or the same path in another letter case. */
-export function correspondFields(v1Fields: Iterable<string>, v2Fields: Iterable<string>, renames: Readonly<Record<string, string>> = {}): FieldCorrespondence[] {
+export function correspondFields(
+  v1Fields: Iterable<string>,
+  v2Fields: Iterable<string>,
+  renames: Readonly<Record<string, string>> = {},
+): FieldCorrespondence[] {
   const v2 = [...new Set(v2Fields)];
   const v2Set = new Set(v2);
   const byLower = new Map(v2.map((f) => [f.toLowerCase(), f]));
   const out: FieldCorrespondence[] = [];
   for (const v1Field of [...new Set(v1Fields)].sort()) {
     const renamed = renames[v1Field];
-    const v2Field = renamed !== undefined && v2Set.has(renamed) ? renamed : v2Set.has(v1Field) ? v1Field : byLower.get(v1Field.toLowerCase()) ?? null;
+    const v2Field =
+      renamed !== undefined && v2Set.has(renamed) ? renamed : v2Set.has(v1Field) ? v1Field : (byLower.get(v1Field.toLowerCase()) ?? null);
     out.push({ v1Field, v2Field });
   }
   return out;
@@ -116,7 +121,13 @@ export function compareContent(v1Payloads: readonly unknown[], v2Payloads: reado
     const a = toRecords(v1Payloads[i], norm.v1);
     const b = toRecords(v2Payloads[i], norm.v2);
     if (a === undefined || b === undefined) {
-      diffs.push({ path: 'payload', change: 'payload-shape-differs', count: 1, of: 1, detail: `${a === undefined ? 'v1' : 'v2'} payload is not ${(a === undefined ? norm.v1 : norm.v2).kind === 'records' ? 'an array' : `of the declared view '${(a === undefined ? norm.v1 : norm.v2).kind}'`}` });
+      diffs.push({
+        path: 'payload',
+        change: 'payload-shape-differs',
+        count: 1,
+        of: 1,
+        detail: `${a === undefined ? 'v1' : 'v2'} payload is not ${(a === undefined ? norm.v1 : norm.v2).kind === 'records' ? 'an array' : `of the declared view '${(a === undefined ? norm.v1 : norm.v2).kind}'`}`,
+      });
       continue;
     }
     const kept = a.filter((r) => !excluded(r, norm));
@@ -126,9 +137,17 @@ export function compareContent(v1Payloads: readonly unknown[], v2Payloads: reado
       for (let j = 0; j < Math.max(kept.length, b.length); j++) {
         const r1 = kept[j];
         const r2 = b[j];
-        if (r1 !== undefined && r2 !== undefined) pairs.push({ label: `input ${i + 1}${kept.length > 1 ? ` record ${j + 1}` : ''}`, v1: r1, v2: r2 });
+        if (r1 !== undefined && r2 !== undefined)
+          pairs.push({ label: `input ${i + 1}${kept.length > 1 ? ` record ${j + 1}` : ''}`, v1: r1, v2: r2 });
       }
-      if (kept.length !== b.length) diffs.push({ path: 'records', change: kept.length > b.length ? 'record-missing-in-v2' : 'record-only-in-v2', count: Math.abs(kept.length - b.length), of: kept.length, detail: `input ${i + 1}: v1 ${kept.length} records, v2 ${b.length}` });
+      if (kept.length !== b.length)
+        diffs.push({
+          path: 'records',
+          change: kept.length > b.length ? 'record-missing-in-v2' : 'record-only-in-v2',
+          count: Math.abs(kept.length - b.length),
+          of: kept.length,
+          detail: `input ${i + 1}: v1 ${kept.length} records, v2 ${b.length}`,
+        });
     } else {
       v1Records.push(...kept);
       v2Records.push(...b);
@@ -152,9 +171,23 @@ export function compareContent(v1Payloads: readonly unknown[], v2Payloads: reado
       if (match === undefined) missing.push(k);
       else pairs.push({ label: `${key.v1}=${k}`, v1: r, v2: match });
     }
-    if (missing.length > 0) diffs.push({ path: 'records', change: 'record-missing-in-v2', count: missing.length, of: v1Keys.size, detail: `v1 records with no v2 record of the same ${key.v2}, e.g. ${key.v1}=${missing[0]}` });
+    if (missing.length > 0)
+      diffs.push({
+        path: 'records',
+        change: 'record-missing-in-v2',
+        count: missing.length,
+        of: v1Keys.size,
+        detail: `v1 records with no v2 record of the same ${key.v2}, e.g. ${key.v1}=${missing[0]}`,
+      });
     const extra = [...v2ByKey.keys()].filter((k) => !v1Keys.has(k));
-    if (extra.length > 0) diffs.push({ path: 'records', change: 'record-only-in-v2', count: extra.length, of: v2ByKey.size, detail: `v2 records with no v1 record of the same ${key.v1}, e.g. ${key.v2}=${extra[0]}` });
+    if (extra.length > 0)
+      diffs.push({
+        path: 'records',
+        change: 'record-only-in-v2',
+        count: extra.length,
+        of: v2ByKey.size,
+        detail: `v2 records with no v1 record of the same ${key.v1}, e.g. ${key.v2}=${extra[0]}`,
+      });
   }
 
   const flatPairs = pairs.map((p) => ({ label: p.label, v1: flatten(p.v1, volatile), v2: flatten(p.v2, volatile) }));
@@ -176,7 +209,14 @@ export function compareContent(v1Payloads: readonly unknown[], v2Payloads: reado
         if (example === '') example = `${p.label}: v1 ${show(a)}, v2 ${show(b)}`;
       }
     }
-    if (differing > 0) diffs.push({ path: v1Field === v2Field ? v1Field : `${v1Field} → ${v2Field}`, change: 'value-differs', count: differing, of: compared, detail: example });
+    if (differing > 0)
+      diffs.push({
+        path: v1Field === v2Field ? v1Field : `${v1Field} → ${v2Field}`,
+        change: 'value-differs',
+        count: differing,
+        of: compared,
+        detail: example,
+      });
   }
   return { contentDiffs: diffs, fieldCorrespondence, matchedRecords: flatPairs.length };
 }

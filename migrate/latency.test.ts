@@ -20,7 +20,10 @@ describe('latency statistics (stats/quantiles.ts, the one implementation)', () =
   it('nearest-rank p50/p95 with intervals, unbounded where 10 samples cannot bound a p95, and the v1/v2 test', async () => {
     let a = 0;
     let b = 0;
-    const result = await measurePair({ v1: async () => response(1 + (a++ % 20)), v2: async () => response(1 + (b++ % 20)) }, { requests: 200, concurrency: 1, maxMs: 60_000 });
+    const result = await measurePair(
+      { v1: async () => response(1 + (a++ % 20)), v2: async () => response(1 + (b++ % 20)) },
+      { requests: 200, concurrency: 1, maxMs: 60_000 },
+    );
     expect(result.v1.p50).toBeGreaterThanOrEqual(9);
     expect(result.v1.p50).toBeLessThanOrEqual(12);
     expect(result.v1.p95Ci[0]).not.toBeNull();
@@ -28,9 +31,15 @@ describe('latency statistics (stats/quantiles.ts, the one implementation)', () =
     expect(result.p95PValue).toBeGreaterThan(0.01);
     let c = 0;
     let d = 0;
-    const slower = await measurePair({ v1: async () => response(1 + (c++ % 20)), v2: async () => response(1.5 * (1 + (d++ % 20))) }, { requests: 200, concurrency: 1, maxMs: 60_000 });
+    const slower = await measurePair(
+      { v1: async () => response(1 + (c++ % 20)), v2: async () => response(1.5 * (1 + (d++ % 20))) },
+      { requests: 200, concurrency: 1, maxMs: 60_000 },
+    );
     expect(slower.p95PValue).toBeLessThan(0.01);
-    const few = await measurePair({ v1: async () => response(5), v2: async () => response(50) }, { requests: 10, concurrency: 1, maxMs: 60_000 });
+    const few = await measurePair(
+      { v1: async () => response(5), v2: async () => response(50) },
+      { requests: 10, concurrency: 1, maxMs: 60_000 },
+    );
     expect(few.v1.p95Ci[1]).toBeNull();
   });
 });
@@ -52,7 +61,10 @@ describe('measurePair', () => {
   });
 
   it('counts answers that are not successful as failures', async () => {
-    const result = await measurePair({ v1: async () => response(1), v2: async () => response(1, 'Failed') }, { requests: 3, concurrency: 2, maxMs: 60_000 });
+    const result = await measurePair(
+      { v1: async () => response(1), v2: async () => response(1, 'Failed') },
+      { requests: 3, concurrency: 2, maxMs: 60_000 },
+    );
     expect(result.v2.failures).toBe(3);
     expect(result.v1.failures).toBe(0);
   });

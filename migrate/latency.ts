@@ -49,7 +49,14 @@ function figures(samples: readonly { ms: number; ok: boolean }[]): LatencyFigure
   };
   const p50 = at(0.5);
   const p95 = at(0.95);
-  return { p50: p50.value, p95: p95.value, p50Ci: p50.ci, p95Ci: p95.ci, count: samples.length, failures: samples.filter((s) => !s.ok).length };
+  return {
+    p50: p50.value,
+    p95: p95.value,
+    p50Ci: p50.ci,
+    p95Ci: p95.ci,
+    count: samples.length,
+    failures: samples.filter((s) => !s.ok).length,
+  };
 }
 
 /**

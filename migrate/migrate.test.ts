@@ -11,7 +11,8 @@ import { migrationLine } from '../reports/sections.ts';
 import { migrationReportSection } from './report.ts';
 import { chargingPairs, runMigration, type MigrationResult } from './run-migration.ts';
 
-const migrationVerdict = (result: MigrationResult, options: { allowSkips: boolean }): string => migrationReportSection(result, options).verdict;
+const migrationVerdict = (result: MigrationResult, options: { allowSkips: boolean }): string =>
+  migrationReportSection(result, options).verdict;
 
 const CONFIG = loadConfig({ cwd: tmpdir(), env: {} });
 const LOAD = { requests: 3, concurrency: 2, maxMs: 30_000 };
@@ -60,7 +61,8 @@ describe('records v1 returns and v2 lost (issue #32 finding 14)', () => {
       description: 'test only: v2 catalog/countries answers an empty list',
       hooks: {
         onEnvelope(ctx) {
-          if (ctx.operationId === 'v2.catalog.countries' && ctx.envelope.responseCode === '000') return { envelope: { ...ctx.envelope, payLoad: [] } };
+          if (ctx.operationId === 'v2.catalog.countries' && ctx.envelope.responseCode === '000')
+            return { envelope: { ...ctx.envelope, payLoad: [] } };
           return undefined;
         },
       },
@@ -80,14 +82,27 @@ describe('records v1 returns and v2 lost (issue #32 finding 14)', () => {
 
 describe('migrate: money safety and verdicts', () => {
   it('counts every charging pair, and every read that needs a transaction, as refused on production', () => {
-    const refused = chargingPairs(operationPairs()).map((p) => p.purpose).sort();
-    const writes = operationPairs().filter((p) => p.v1.charges).map((p) => p.purpose);
+    const refused = chargingPairs(operationPairs())
+      .map((p) => p.purpose)
+      .sort();
+    const writes = operationPairs()
+      .filter((p) => p.v1.charges)
+      .map((p) => p.purpose);
     expect(refused).toEqual([...writes, 'esim.status', 'giftcard.fetch', 'sim.portin-status', 'transaction.status'].sort());
     expect(refused).not.toContain('account.balance');
   });
 
   it('is incomplete when a pair could not be compared, unless skips are allowed', () => {
-    const base = { v1: 'a', v2: 'b', charges: false, normalization: '', calls: [], contentDiffs: [], fieldCorrespondence: [], latency: null };
+    const base = {
+      v1: 'a',
+      v2: 'b',
+      charges: false,
+      normalization: '',
+      calls: [],
+      contentDiffs: [],
+      fieldCorrespondence: [],
+      latency: null,
+    };
     const result: MigrationResult = {
       target: 't',
       pairs: [
@@ -97,6 +112,8 @@ describe('migrate: money safety and verdicts', () => {
     };
     expect(migrationVerdict(result, { allowSkips: false })).toBe('incomplete');
     expect(migrationVerdict(result, { allowSkips: true })).toBe('pass');
-    expect(migrationVerdict({ target: 't', pairs: [result.pairs[1] as MigrationResult['pairs'][number]] }, { allowSkips: true })).toBe('incomplete');
+    expect(migrationVerdict({ target: 't', pairs: [result.pairs[1] as MigrationResult['pairs'][number]] }, { allowSkips: true })).toBe(
+      'incomplete',
+    );
   });
 });

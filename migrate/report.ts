@@ -22,8 +22,14 @@ function pairOf(p: PairResult): MigrationPair {
     contentDiffs: p.contentDiffs.map((d) => `${d.change} ${d.path}: ${d.count} of ${d.of} (${d.detail})`),
     fieldCorrespondence: p.fieldCorrespondence.map((f) => ({ v1Field: f.v1Field, v2Field: f.v2Field })),
     latency: {
-      v1: p.latency === null ? { p50: null, p95: null } : { p50: p.latency.v1.p50, p95: p.latency.v1.p95, p50Ci: [...p.latency.v1.p50Ci], p95Ci: [...p.latency.v1.p95Ci] },
-      v2: p.latency === null ? { p50: null, p95: null } : { p50: p.latency.v2.p50, p95: p.latency.v2.p95, p50Ci: [...p.latency.v2.p50Ci], p95Ci: [...p.latency.v2.p95Ci] },
+      v1:
+        p.latency === null
+          ? { p50: null, p95: null }
+          : { p50: p.latency.v1.p50, p95: p.latency.v1.p95, p50Ci: [...p.latency.v1.p50Ci], p95Ci: [...p.latency.v1.p95Ci] },
+      v2:
+        p.latency === null
+          ? { p50: null, p95: null }
+          : { p50: p.latency.v2.p50, p95: p.latency.v2.p95, p50Ci: [...p.latency.v2.p50Ci], p95Ci: [...p.latency.v2.p95Ci] },
       ...(p.latency === null ? {} : { p95PValue: p.latency.p95PValue }),
     },
   };
@@ -40,14 +46,17 @@ function notComparedReason(p: PairResult): string {
  */
 export function migrationReportSection(result: MigrationResult, options: { readonly allowSkips: boolean }): MigrationSection {
   return migrationSection(result.pairs.filter(compared).map(pairOf), {
-    notCompared: result.pairs.filter((p) => !compared(p)).map((p) => ({ purpose: p.purpose, v1: p.v1, v2: p.v2, reason: notComparedReason(p) })),
+    notCompared: result.pairs
+      .filter((p) => !compared(p))
+      .map((p) => ({ purpose: p.purpose, v1: p.v1, v2: p.v2, reason: notComparedReason(p) })),
     allowSkips: options.allowSkips,
   });
 }
 
 /** One line per pair for the command's output. */
 export function pairLine(p: PairResult): string {
-  const lat = p.latency === null ? '' : `  p50/p95 v1 ${p.latency.v1.p50}/${p.latency.v1.p95} ms, v2 ${p.latency.v2.p50}/${p.latency.v2.p95} ms`;
+  const lat =
+    p.latency === null ? '' : `  p50/p95 v1 ${p.latency.v1.p50}/${p.latency.v1.p95} ms, v2 ${p.latency.v2.p50}/${p.latency.v2.p95} ms`;
   const unmatched = p.fieldCorrespondence.filter((f) => f.v2Field === null).length;
   const flag = p.regression ? 'REGRESSION ' : p.v1Outcome === 'NotRun' ? 'not run    ' : '           ';
   const extra =

@@ -104,7 +104,8 @@ function describeInput(input: RequestInput): string {
   for (const [k, v] of Object.entries(input.path ?? {})) parts.push(`${k}=${String(v)}`);
   for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) parts.push(`${k}=${String(v)}`);
   if (input.body !== undefined && input.body !== null && typeof input.body === 'object') {
-    for (const [k, v] of Object.entries(input.body as Record<string, unknown>)) if (k !== 'correlationId') parts.push(`${k}=${JSON.stringify(v)}`);
+    for (const [k, v] of Object.entries(input.body as Record<string, unknown>))
+      if (k !== 'correlationId') parts.push(`${k}=${JSON.stringify(v)}`);
   }
   return parts.length === 0 ? '(no parameters)' : parts.join(', ');
 }
@@ -151,10 +152,17 @@ function notRun(pair: OperationPair, reason: string): PairResult {
  */
 function lostRecordsReason(diffs: readonly ContentDiff[]): string | undefined {
   const lost = diffs.find((d) => d.change === 'record-missing-in-v2');
-  return lost === undefined ? undefined : `v2 lost ${lost.count} of ${lost.of} records v1 returns, and no declared normalization explains them (${lost.detail})`;
+  return lost === undefined
+    ? undefined
+    : `v2 lost ${lost.count} of ${lost.of} records v1 returns, and no declared normalization explains them (${lost.detail})`;
 }
 
-function judge(pair: OperationPair, inputs: readonly string[], answers: readonly (readonly [Answer, Answer])[], latency: PairLatency | null): PairResult {
+function judge(
+  pair: OperationPair,
+  inputs: readonly string[],
+  answers: readonly (readonly [Answer, Answer])[],
+  latency: PairLatency | null,
+): PairResult {
   const calls: CallComparison[] = answers.map(([a, b], i) => ({
     input: inputs[i] ?? '',
     v1: { outcome: a.outcome, detail: a.detail },
@@ -163,8 +171,15 @@ function judge(pair: OperationPair, inputs: readonly string[], answers: readonly
   const regressed = calls.find((c) => c.v1.outcome === 'Successful' && c.v2.outcome !== 'Successful');
   const both = answers.filter(([a, b]) => a.outcome === 'Successful' && b.outcome === 'Successful');
   const norm = normalizationOf(pair.purpose);
-  const content = compareContent(both.map(([a]) => a.payload), both.map(([, b]) => b.payload), norm);
-  const reason = regressed !== undefined ? `v1 succeeded and v2 did not for ${regressed.input}: ${regressed.v2.detail}` : lostRecordsReason(content.contentDiffs);
+  const content = compareContent(
+    both.map(([a]) => a.payload),
+    both.map(([, b]) => b.payload),
+    norm,
+  );
+  const reason =
+    regressed !== undefined
+      ? `v1 succeeded and v2 did not for ${regressed.input}: ${regressed.v2.detail}`
+      : lostRecordsReason(content.contentDiffs);
   return {
     purpose: pair.purpose,
     v1: pair.v1.id,
@@ -205,7 +220,10 @@ export function pairCharges(pair: OperationPair, bodies: readonly Record<string,
 }
 
 /** Reads the catalog and decides every input; sends nothing else (the dry run prices its plan from this). */
-export async function planMigration(session: TargetSession, options: Pick<MigrationOptions, 'pairs' | 'load' | 'runTag' | 'stop'> = {}): Promise<MigrationPlan> {
+export async function planMigration(
+  session: TargetSession,
+  options: Pick<MigrationOptions, 'pairs' | 'load' | 'runTag' | 'stop'> = {},
+): Promise<MigrationPlan> {
   const load = options.load ?? DEFAULT_LOAD;
   const pairs = selectPairs(options.pairs);
   const fixtures = await discoverCatalog(session, options.stop);
@@ -236,7 +254,8 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   const load: LoadSettings = { ...(options.load ?? DEFAULT_LOAD), ...(options.stop === undefined ? {} : { stop: options.stop }) };
   progress(`reading the catalog of ${session.label}`);
   const plan = await planUnlessInterrupted(session, options);
-  if (plan === undefined) return { target: session.label, pairs: selectPairs(options.pairs).map((pair) => notRun(pair, INTERRUPTED_REASON)) };
+  if (plan === undefined)
+    return { target: session.label, pairs: selectPairs(options.pairs).map((pair) => notRun(pair, INTERRUPTED_REASON)) };
   await options.beforeCharging?.(plan.charges);
   const { pairs, ctx } = plan;
   // Once the target went silent (3 answers in a row timed out) no pair starts, and the one running is not compared.
@@ -318,16 +337,29 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
         const result = await client.transact(op.id, { body: sent });
         const final = result.finalExchange?.response ?? result.submitted.response;
         const payload = result.outcome === 'Successful' ? final.envelope?.payLoad : undefined;
-        sides.push({ outcome: result.outcome, payload, detail: result.final ? describeResponse(final) : `not final after polling (${describeResponse(result.submitted.response)})` });
-        if (op.version === 'v1' && result.outcome === 'Successful') refs.push({ version: 'v1', purpose: pair.purpose, correlationId: sent.correlationId, result: payload });
+        sides.push({
+          outcome: result.outcome,
+          payload,
+          detail: result.final ? describeResponse(final) : `not final after polling (${describeResponse(result.submitted.response)})`,
+        });
+        if (op.version === 'v1' && result.outcome === 'Successful')
+          refs.push({ version: 'v1', purpose: pair.purpose, correlationId: sent.correlationId, result: payload });
       }
       answers.push([sides[0] as Answer, sides[1] as Answer]);
     }
     // Latency of the submissions themselves (the time to a final outcome of slow products is the gateway's processing time).
     const first = bodies[0] as Record<string, unknown>;
-    const submit = (id: string) => async () => (await client.call(id, { body: { ...first, correlationId: ctx.newCorrelationId() } })).response;
+    const submit = (id: string) => async () =>
+      (await client.call(id, { body: { ...first, correlationId: ctx.newCorrelationId() } })).response;
     const latency = await measurePair({ v1: submit(pair.v1.id), v2: submit(pair.v2.id) }, load);
-    done(judge(pair, bodies.map((b) => describeInput({ body: b })), answers, latency));
+    done(
+      judge(
+        pair,
+        bodies.map((b) => describeInput({ body: b })),
+        answers,
+        latency,
+      ),
+    );
   };
 
   for (const pair of writes) {
@@ -355,5 +387,9 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   }
 
   const silent = silence.silence();
-  return { target: session.label, pairs: pairs.map((p) => results.get(p.purpose) as PairResult), ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }) };
+  return {
+    target: session.label,
+    pairs: pairs.map((p) => results.get(p.purpose) as PairResult),
+    ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }),
+  };
 }

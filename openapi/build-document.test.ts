@@ -69,8 +69,12 @@ describe('OpenAPI export', () => {
     const ops = operationsOf(doc);
     for (const op of OPERATIONS) {
       const schema = ops.get(op.id)?.op.responses['200'].content['application/json'].schema as Json;
-      expect(schema.allOf[0].$ref, op.id).toBe(op.envelope === 'giftcard-list' ? '#/components/schemas/GiftcardListEnvelope' : '#/components/schemas/Envelope');
-      expect(schema.allOf[1].properties.payLoad.anyOf[0].$ref, op.id).toBe(`#/components/schemas/Payload${op.payloadKind[0]?.toUpperCase()}${op.payloadKind.slice(1)}`);
+      expect(schema.allOf[0].$ref, op.id).toBe(
+        op.envelope === 'giftcard-list' ? '#/components/schemas/GiftcardListEnvelope' : '#/components/schemas/Envelope',
+      );
+      expect(schema.allOf[1].properties.payLoad.anyOf[0].$ref, op.id).toBe(
+        `#/components/schemas/Payload${op.payloadKind[0]?.toUpperCase()}${op.payloadKind.slice(1)}`,
+      );
     }
   });
 
@@ -89,7 +93,10 @@ describe('OpenAPI export', () => {
   });
 
   it('uses the configured write paths and server', () => {
-    const custom = buildOpenApiDocument({ writePaths: { 'v2.transaction.pin': '/api/v2/pin/buy' }, serverUrl: 'http://127.0.0.1:8080' }) as Json;
+    const custom = buildOpenApiDocument({
+      writePaths: { 'v2.transaction.pin': '/api/v2/pin/buy' },
+      serverUrl: 'http://127.0.0.1:8080',
+    }) as Json;
     expect(operationsOf(custom).get('v2.transaction.pin')?.path).toBe('/api/v2/pin/buy');
     expect(custom.servers[0].variables.base_url.default).toBe('http://127.0.0.1:8080');
   });

@@ -61,7 +61,11 @@ function toComponent(value: unknown, titleOfFile: ReadonlyMap<string, string>): 
 
 const ref = (title: string): Json => ({ $ref: `#/components/schemas/${title}` });
 
-const PAYLOAD_COMPONENT: Readonly<Record<PayloadKind, string>> = { number: 'PayloadNumber', object: 'PayloadObject', array: 'PayloadArray' };
+const PAYLOAD_COMPONENT: Readonly<Record<PayloadKind, string>> = {
+  number: 'PayloadNumber',
+  object: 'PayloadObject',
+  array: 'PayloadArray',
+};
 
 function paramSchema(param: ParamSpec): Json {
   const base: Json = param.type === 'string' ? { type: 'string' } : { type: 'integer', format: param.type };
@@ -103,8 +107,10 @@ function operationObject(op: Operation, titleOfFile: ReadonlyMap<string, string>
     summary: op.summary,
     description:
       `Spec section: ${op.specSection}. Payload kind: ${op.payloadKind}.` +
-      (op.pathAssumed ? ' The spec does not show this path ("not shown"): the path is assumed and overridable per target (writePaths).' : '') +
-      (op.charges ? ' Charges the agent\'s account on success (production).' : ''),
+      (op.pathAssumed
+        ? ' The spec does not show this path ("not shown"): the path is assumed and overridable per target (writePaths).'
+        : '') +
+      (op.charges ? " Charges the agent's account on success (production)." : ''),
     tags: [op.version, op.group],
   };
   const params = parameters(op);
@@ -118,7 +124,10 @@ function operationObject(op: Operation, titleOfFile: ReadonlyMap<string, string>
         "The envelope. Business outcomes are delivered with HTTP 200; the call succeeded only when responseCode is '000' (spec: Errors, delivery rules 1 and 2).",
       content: { 'application/json': { schema: responseSchema(op) } },
     },
-    default: { description: 'Any HTTP status other than 200: the client treats the call as failed (spec: Errors, delivery rule 3). Body shape: not shown.' },
+    default: {
+      description:
+        'Any HTTP status other than 200: the client treats the call as failed (spec: Errors, delivery rule 3). Body shape: not shown.',
+    },
   };
   doc['x-purpose'] = op.purpose;
   doc['x-payload-kind'] = op.payloadKind;
@@ -160,7 +169,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
       {
         url: '{base_url}',
         description: 'One base address for the sandbox environment and one for production (spec: "Calls are made at {base_url}").',
-        variables: { base_url: { default: options.serverUrl ?? DEFAULT_SERVER, description: 'Base URL of the gateway, without /api/v1 or /api/v2' } },
+        variables: {
+          base_url: { default: options.serverUrl ?? DEFAULT_SERVER, description: 'Base URL of the gateway, without /api/v1 or /api/v2' },
+        },
       },
     ],
     security: [{ basicAuth: [] }],
@@ -171,7 +182,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
     paths,
     components: {
       securitySchemes: {
-        basicAuth: { type: 'http', scheme: 'basic', description: 'Spec (Authentication): every call uses HTTP Basic Authentication with a user id and password issued to the agent.' },
+        basicAuth: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'Spec (Authentication): every call uses HTTP Basic Authentication with a user id and password issued to the agent.',
+        },
       },
       schemas: components,
     },

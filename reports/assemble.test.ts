@@ -22,9 +22,15 @@ describe('assembleReport', () => {
   });
 
   it('fails on a failed case, and the failing part leads the verdict line even when it ran later', () => {
-    const report = assembleReport({ ...base, conformance: conformanceSection(passingConformanceRun()), drift: driftSection({ baselineDir: 'b', findings: SAMPLE_DRIFT_FINDINGS }) });
+    const report = assembleReport({
+      ...base,
+      conformance: conformanceSection(passingConformanceRun()),
+      drift: driftSection({ baselineDir: 'b', findings: SAMPLE_DRIFT_FINDINGS }),
+    });
     expect([report.verdict, report.exitCode]).toEqual(['fail', 1]);
-    expect(report.verdictLine).toMatch(/^FAIL: drift: 1 breaking change \(v2\.catalog\.skus payLoad\[\]\.skuId retyped\); conformance: all 20 cases passed$/);
+    expect(report.verdictLine).toMatch(
+      /^FAIL: drift: 1 breaking change \(v2\.catalog\.skus payLoad\[\]\.skuId retyped\); conformance: all 20 cases passed$/,
+    );
   });
 
   it('crossed thresholds alone give exit 99; a failure outranks them (exit 1)', () => {
@@ -35,8 +41,14 @@ describe('assembleReport', () => {
   });
 
   it('lists skipped cases and unresolved ledger entries; unaccepted skips make the run incomplete', () => {
-    const run = { ...passingConformanceRun(), cases: [...passingConformanceRun().cases, ...sampleConformanceRun().cases.filter((c) => c.status === 'skipped')] };
-    const ledger = ledgerSection({ entries: 2, charged: [], unresolved: [{ correlationId: 'c-1', operationId: 'v2.transaction.topup', lastOutcome: 'Unknown' }] }, { allowSkips: false });
+    const run = {
+      ...passingConformanceRun(),
+      cases: [...passingConformanceRun().cases, ...sampleConformanceRun().cases.filter((c) => c.status === 'skipped')],
+    };
+    const ledger = ledgerSection(
+      { entries: 2, charged: [], unresolved: [{ correlationId: 'c-1', operationId: 'v2.transaction.topup', lastOutcome: 'Unknown' }] },
+      { allowSkips: false },
+    );
     const report = assembleReport({ ...base, conformance: conformanceSection(run), ledger });
     expect(report.verdict).toBe('incomplete');
     expect(report.exitCode).toBe(1);
@@ -47,7 +59,10 @@ describe('assembleReport', () => {
   });
 
   it('accepted skips (--allow-skips) pass but stay listed', () => {
-    const run = { ...passingConformanceRun(), cases: [...passingConformanceRun().cases, ...sampleConformanceRun().cases.filter((c) => c.status === 'skipped')] };
+    const run = {
+      ...passingConformanceRun(),
+      cases: [...passingConformanceRun().cases, ...sampleConformanceRun().cases.filter((c) => c.status === 'skipped')],
+    };
     const report = assembleReport({ ...base, allowSkips: true, conformance: conformanceSection(run, { allowSkips: true }) });
     expect(report.verdict).toBe('pass');
     expect(report.skipped.map((s) => s.id)).toEqual(['LOAN-TWO-STEP']);
@@ -68,14 +83,34 @@ describe('assembleReport', () => {
   });
 
   it('fills target defaults and refuses a start time that is not a time', () => {
-    expect(assembleReport(base).target).toEqual({ url: 'http://127.0.0.1:1', environment: 'sandbox', timeScale: 1, api: 'both', embedded: false });
+    expect(assembleReport(base).target).toEqual({
+      url: 'http://127.0.0.1:1',
+      environment: 'sandbox',
+      timeScale: 1,
+      api: 'both',
+      embedded: false,
+    });
     expect(() => assembleReport({ ...base, startedAt: 'yesterday' })).toThrow(RangeError);
   });
 
   it('names the embedded sandbox on the verdict line, and a given target not (#31 item 5)', () => {
-    const embedded = assembleReport({ runId: 'r', command: 'conformance', startedAt: 0, durationMs: 1, target: { url: 'http://127.0.0.1:1', embedded: true, profile: 'faithful' } });
-    expect(embedded.verdictLine).toBe('INCOMPLETE: nothing ran, nothing was verified [target: the embedded sandbox, profile faithful, not a gateway]');
-    const given = assembleReport({ runId: 'r', command: 'conformance', startedAt: 0, durationMs: 1, target: { url: 'https://gw.example' } });
+    const embedded = assembleReport({
+      runId: 'r',
+      command: 'conformance',
+      startedAt: 0,
+      durationMs: 1,
+      target: { url: 'http://127.0.0.1:1', embedded: true, profile: 'faithful' },
+    });
+    expect(embedded.verdictLine).toBe(
+      'INCOMPLETE: nothing ran, nothing was verified [target: the embedded sandbox, profile faithful, not a gateway]',
+    );
+    const given = assembleReport({
+      runId: 'r',
+      command: 'conformance',
+      startedAt: 0,
+      durationMs: 1,
+      target: { url: 'https://gw.example' },
+    });
     expect(given.verdictLine).toBe('INCOMPLETE: nothing ran, nothing was verified');
   });
 

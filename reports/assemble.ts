@@ -18,7 +18,18 @@ import type {
   RunTarget,
   SkippedItem,
 } from './model.ts';
-import { comparisonLine, comparisonSkipped, conformanceLine, driftLine, driftSkipped, ledgerLine, ledgerSkipped, loadLine, migrationLine, migrationSkipped } from './sections.ts';
+import {
+  comparisonLine,
+  comparisonSkipped,
+  conformanceLine,
+  driftLine,
+  driftSkipped,
+  ledgerLine,
+  ledgerSkipped,
+  loadLine,
+  migrationLine,
+  migrationSkipped,
+} from './sections.ts';
 
 // A pure call, so a bundle that never assembles a report (a k6 handleSummary that only builds the load section) drops
 // package.json instead of inlining it.
@@ -81,7 +92,12 @@ function partOf(section: ReportSectionName, input: ReportInput, allowSkips: bool
  * "FAIL: conformance: 2 of 212 cases failed (TRG-510-V2, ...); load mixed/smoke (k6 v0.48.0): 1,234 requests, ..."
  * The parts that decided the verdict come first, so the first words say why.
  */
-export function composeVerdictLine(verdict: Verdict, parts: readonly ReportPart[], error?: ReportInput['error'], interruption?: ReportInterruption): string {
+export function composeVerdictLine(
+  verdict: Verdict,
+  parts: readonly ReportPart[],
+  error?: ReportInput['error'],
+  interruption?: ReportInterruption,
+): string {
   const deciding = parts.filter((p) => p.verdict === verdict);
   const others = parts.filter((p) => p.verdict !== verdict);
   const reasons = [
@@ -122,7 +138,11 @@ export function assembleReport(input: ReportInput): RunReport {
       id: u.correlationId ?? u.caseId,
       reason: `${u.caseId}: ${u.operationId} not final after the drain (last outcome ${u.outcome})`,
     })),
-    ...(input.load?.unverifiedOperations ?? []).map((o) => ({ section: 'load' as const, id: o.operation, reason: `unverified: ${o.reason}` })),
+    ...(input.load?.unverifiedOperations ?? []).map((o) => ({
+      section: 'load' as const,
+      id: o.operation,
+      reason: `unverified: ${o.reason}`,
+    })),
     ...(input.comparison === undefined ? [] : comparisonSkipped(input.comparison)),
     ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
     ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),

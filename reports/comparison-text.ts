@@ -36,7 +36,10 @@ export function changeText(stat: ComparedStat, kind: StatKind): string {
       ? `${sign}${formatMs(Math.abs(stat.change))}${stat.relativeChange === null || stat.relativeChange === undefined ? '' : ` (${sign}${Math.abs(stat.relativeChange * 100).toFixed(0)} %)`}`
       : `${sign}${Math.abs(stat.change * 100).toFixed(2)} points`;
   const p = stat.adjustedPValue ?? stat.pValue;
-  const pText = p === null || p === undefined ? '' : `, p${stat.adjustedPValue === undefined || stat.adjustedPValue === null ? '' : ' (Holm)'} = ${p < 0.0001 ? p.toExponential(1) : p.toFixed(4)}`;
+  const pText =
+    p === null || p === undefined
+      ? ''
+      : `, p${stat.adjustedPValue === undefined || stat.adjustedPValue === null ? '' : ' (Holm)'} = ${p < 0.0001 ? p.toExponential(1) : p.toFixed(4)}`;
   return `${size}${pText}`;
 }
 
@@ -51,7 +54,9 @@ export function operationLines(o: ComparedOperation): string[] {
     row('business failure rate', o.businessFailureRate, 'rate'),
     row('HTTP failure rate', o.httpFailureRate, 'rate'),
     row('schema violation rate', o.schemaViolationRate, 'rate'),
-    ...(o.timeToFinal === undefined ? [] : [row('time to final p50', o.timeToFinal.p50, 'ms'), row('time to final p95', o.timeToFinal.p95, 'ms')]),
+    ...(o.timeToFinal === undefined
+      ? []
+      : [row('time to final p50', o.timeToFinal.p50, 'ms'), row('time to final p95', o.timeToFinal.p95, 'ms')]),
     `throughput: ${o.throughput.baseline} → ${o.throughput.candidate} requests/s`,
   ];
 }

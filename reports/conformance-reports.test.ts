@@ -35,7 +35,12 @@ beforeAll(async () => {
   try {
     const cases = selectCases({ grep: '^(TRG-510-V2|ENV-v2\\.account\\.balance|AUTH-WRONG-v2\\.account\\.balance) ' });
     expect(cases).toHaveLength(3);
-    const run = await runCases(cases, { target, settings: DEFAULT_SETTINGS, timing: timingFor(config, DEFAULT_SETTINGS), mapping: DEFAULT_FIELD_MAPPING });
+    const run = await runCases(cases, {
+      target,
+      settings: DEFAULT_SETTINGS,
+      timing: timingFor(config, DEFAULT_SETTINGS),
+      mapping: DEFAULT_FIELD_MAPPING,
+    });
     const report = fromConformanceRun(run, {
       runId: 'e2e',
       target: { url: sandbox.url, embedded: true, profile: 'bug-trigger-510-code', timeScale: TIME_SCALE },
@@ -55,8 +60,12 @@ describe('reports of a real conformance run against a planted bug', () => {
     const summary = JSON.parse(files['summary.json'] ?? '{}');
     expect(summaryErrors(summary)).toEqual([]);
     expect(summary.verdict).toBe('fail');
-    expect(summary.verdictLine).toBe('FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]');
-    expect(files['summary.md']?.split('\n')[0]).toBe('## ❌ FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) \\[target: the embedded sandbox, profile bug-trigger-510-code, not a gateway\\]');
+    expect(summary.verdictLine).toBe(
+      'FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) [target: the embedded sandbox, profile bug-trigger-510-code, not a gateway]',
+    );
+    expect(files['summary.md']?.split('\n')[0]).toBe(
+      '## ❌ FAIL: conformance: 1 of 3 cases failed (TRG-510-V2) \\[target: the embedded sandbox, profile bug-trigger-510-code, not a gateway\\]',
+    );
     expect(files['junit.xml']).toMatch(/<testcase name="TRG-510-V2 [^"]*" classname="conformance\.TRG" time="[0-9.]+">\n\s*<failure /);
     expect(await junitXsdErrors(files['junit.xml'] ?? '')).toEqual([]);
     expect(files['report.html']).toContain('data-case="TRG-510-V2"');
@@ -65,8 +74,12 @@ describe('reports of a real conformance run against a planted bug', () => {
   it('the requests were sent with the credential, and no file holds it in any form', () => {
     const forms = { password: PASSWORD, 'user:password': `${USER}:${PASSWORD}`, 'Basic token': base64EncodeUtf8(`${USER}:${PASSWORD}`) };
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['junit.xml', 'report.html', 'summary.json', 'summary.md']);
-    for (const [name, text] of Object.entries(files)) for (const [form, secret] of Object.entries(forms)) expect(text.includes(secret), `${name} contains the ${form}`).toBe(false);
+    for (const [name, text] of Object.entries(files))
+      for (const [form, secret] of Object.entries(forms)) expect(text.includes(secret), `${name} contains the ${form}`).toBe(false);
     // The AUTH case passed because the right credential was refused when wrong: the run really used it.
-    expect(JSON.parse(files['summary.json'] ?? '{}').conformance.cases.find((c: { id: string }) => c.id === 'AUTH-WRONG-v2.account.balance').status).toBe('passed');
+    expect(
+      JSON.parse(files['summary.json'] ?? '{}').conformance.cases.find((c: { id: string }) => c.id === 'AUTH-WRONG-v2.account.balance')
+        .status,
+    ).toBe('passed');
   });
 });

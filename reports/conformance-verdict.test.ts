@@ -32,7 +32,13 @@ function result(id: string, status: CaseStatus, durationMs = 10): CaseResult {
               message: "expected responseCode '510'",
               expected: "HTTP 200, responseCode '510'",
               received: "HTTP 200, responseCode '500'",
-              request: { operationId: 'v2.transaction.topup', method: 'POST', url: 'http://gw.test/api/v2/transaction/topup', headers: { Authorization: 'Basic [REDACTED]' }, body: { skuId: 1 } },
+              request: {
+                operationId: 'v2.transaction.topup',
+                method: 'POST',
+                url: 'http://gw.test/api/v2/transaction/topup',
+                headers: { Authorization: 'Basic [REDACTED]' },
+                body: { skuId: 1 },
+              },
             },
           ]
         : [],
@@ -51,7 +57,12 @@ function run(statuses: CaseStatus[], unresolved = 0): RunResult {
     drain: {
       submitted: 3,
       pendingAtBoundary: unresolved,
-      unresolved: Array.from({ length: unresolved }, (_, i) => ({ correlationId: `c${i}`, operationId: 'v2.transaction.topup', caseId: 'ENV-0', outcome: 'Unknown' as const })),
+      unresolved: Array.from({ length: unresolved }, (_, i) => ({
+        correlationId: `c${i}`,
+        operationId: 'v2.transaction.topup',
+        caseId: 'ENV-0',
+        outcome: 'Unknown' as const,
+      })),
       waitedMs: 5,
       serviceTimeoutWaitMs: 0,
     },
@@ -62,20 +73,70 @@ describe('verdict of a conformance run', () => {
   const table: ReadonlyArray<[string, CaseStatus[], boolean, number, Verdict, string]> = [
     ['every case passed', ['passed', 'passed'], false, 0, 'pass', 'PASS: conformance: all 2 cases passed'],
     ['a case failed', ['passed', 'failed', 'skipped'], false, 0, 'fail', 'FAIL: conformance: 1 of 3 cases failed (ENV-1)'],
-    ['a case skipped', ['passed', 'skipped'], false, 0, 'incomplete', 'INCOMPLETE: conformance: 1 of 2 cases skipped, not verified (ENV-1)'],
-    ['skips accepted', ['passed', 'skipped'], true, 0, 'pass', 'PASS: conformance: 1 of 2 cases passed, 1 skipped (accepted with --allow-skips)'],
-    ['nothing passed', ['skipped', 'skipped'], false, 0, 'incomplete', 'INCOMPLETE: conformance: no case passed (2 cases ran, 2 skipped), nothing was verified'],
-    ['nothing passed, skips accepted', ['skipped'], true, 0, 'incomplete', 'INCOMPLETE: conformance: no case passed (1 case ran, 1 skipped), nothing was verified'],
+    [
+      'a case skipped',
+      ['passed', 'skipped'],
+      false,
+      0,
+      'incomplete',
+      'INCOMPLETE: conformance: 1 of 2 cases skipped, not verified (ENV-1)',
+    ],
+    [
+      'skips accepted',
+      ['passed', 'skipped'],
+      true,
+      0,
+      'pass',
+      'PASS: conformance: 1 of 2 cases passed, 1 skipped (accepted with --allow-skips)',
+    ],
+    [
+      'nothing passed',
+      ['skipped', 'skipped'],
+      false,
+      0,
+      'incomplete',
+      'INCOMPLETE: conformance: no case passed (2 cases ran, 2 skipped), nothing was verified',
+    ],
+    [
+      'nothing passed, skips accepted',
+      ['skipped'],
+      true,
+      0,
+      'incomplete',
+      'INCOMPLETE: conformance: no case passed (1 case ran, 1 skipped), nothing was verified',
+    ],
     ['no case at all', [], false, 0, 'incomplete', 'INCOMPLETE: conformance: no case passed (0 cases ran), nothing was verified'],
-    ['a transaction not final after the drain', ['passed'], false, 1, 'incomplete', 'INCOMPLETE: conformance: all 1 case passed; 1 transaction not final after the drain, not verified (c0)'],
-    ['unresolved accepted with --allow-skips', ['passed'], true, 1, 'pass', 'PASS: conformance: all 1 case passed; 1 transaction not final after the drain, not verified (accepted with --allow-skips) (c0)'],
+    [
+      'a transaction not final after the drain',
+      ['passed'],
+      false,
+      1,
+      'incomplete',
+      'INCOMPLETE: conformance: all 1 case passed; 1 transaction not final after the drain, not verified (c0)',
+    ],
+    [
+      'unresolved accepted with --allow-skips',
+      ['passed'],
+      true,
+      1,
+      'pass',
+      'PASS: conformance: all 1 case passed; 1 transaction not final after the drain, not verified (accepted with --allow-skips) (c0)',
+    ],
   ];
   for (const [title, statuses, allowSkips, unresolved, verdict, line] of table) {
     it(`${title} → ${verdict} (exit ${VERDICT_EXIT[verdict]})`, () => {
       const r = run(statuses, unresolved);
       const section = conformanceSection(r, { allowSkips });
       expect(section.verdict).toBe(verdict);
-      const report = assembleReport({ runId: 'r1', command: 'conformance', startedAt: r.startedAt, durationMs: r.durationMs, allowSkips, target: TARGET, conformance: section });
+      const report = assembleReport({
+        runId: 'r1',
+        command: 'conformance',
+        startedAt: r.startedAt,
+        durationMs: r.durationMs,
+        allowSkips,
+        target: TARGET,
+        conformance: section,
+      });
       expect(report.verdictLine).toBe(line);
       expect(report.exitCode).toBe(VERDICT_EXIT[verdict]);
     });
@@ -83,16 +144,34 @@ describe('verdict of a conformance run', () => {
 
   it('lists every skip and every transaction left open as not verified, with its reason', () => {
     const r = run(['passed', 'skipped'], 1);
-    const report = assembleReport({ runId: 'r1', command: 'conformance', startedAt: 0, durationMs: 1, allowSkips: true, target: TARGET, conformance: conformanceSection(r, { allowSkips: true }) });
+    const report = assembleReport({
+      runId: 'r1',
+      command: 'conformance',
+      startedAt: 0,
+      durationMs: 1,
+      allowSkips: true,
+      target: TARGET,
+      conformance: conformanceSection(r, { allowSkips: true }),
+    });
     expect(report.skipped).toEqual([
       { section: 'conformance', id: 'ENV-1', reason: 'the target cannot provide a Pin SKU' },
       { section: 'conformance', id: 'c0', reason: 'ENV-0: v2.transaction.topup not final after the drain (last outcome Unknown)' },
     ]);
-    expect(report.conformance?.drain).toMatchObject({ submitted: 3, unresolved: [{ correlationId: 'c0', caseId: 'ENV-0', operationId: 'v2.transaction.topup', outcome: 'Unknown' }] });
+    expect(report.conformance?.drain).toMatchObject({
+      submitted: 3,
+      unresolved: [{ correlationId: 'c0', caseId: 'ENV-0', operationId: 'v2.transaction.topup', outcome: 'Unknown' }],
+    });
   });
 
   it('an unusable target: its own verdict (exit 2), the reason first, no cases', () => {
-    const report = assembleReport({ runId: 'r1', command: 'conformance', startedAt: 0, durationMs: 3, target: TARGET, error: { code: 'GH_ERR_TARGET', message: 'http://gw.test: cannot connect: ECONNREFUSED' } });
+    const report = assembleReport({
+      runId: 'r1',
+      command: 'conformance',
+      startedAt: 0,
+      durationMs: 3,
+      target: TARGET,
+      error: { code: 'GH_ERR_TARGET', message: 'http://gw.test: cannot connect: ECONNREFUSED' },
+    });
     expect([report.verdict, report.exitCode]).toEqual(['unusable', 2]);
     expect(report.verdictLine).toBe('UNUSABLE TARGET: GH_ERR_TARGET: http://gw.test: cannot connect: ECONNREFUSED');
     expect(report.conformance).toBeUndefined();
@@ -101,10 +180,24 @@ describe('verdict of a conformance run', () => {
 
 describe('junit.xml from the run itself', () => {
   const junit = (r: RunResult, allowSkips = false): string =>
-    reportJunitXml(assembleReport({ runId: 'r1', command: 'conformance', startedAt: r.startedAt, durationMs: r.durationMs, allowSkips, target: TARGET, conformance: conformanceSection(r, { allowSkips }) }));
+    reportJunitXml(
+      assembleReport({
+        runId: 'r1',
+        command: 'conformance',
+        startedAt: r.startedAt,
+        durationMs: r.durationMs,
+        allowSkips,
+        target: TARGET,
+        conformance: conformanceSection(r, { allowSkips }),
+      }),
+    );
 
   it('one testcase per case id, the group as classname, the measured duration as time', () => {
-    const r: RunResult = { startedAt: 1_700_000_000_000, durationMs: 2000, cases: [result('TRG-666666-V2', 'passed', 1517), result('ENV-1', 'passed', 3)] };
+    const r: RunResult = {
+      startedAt: 1_700_000_000_000,
+      durationMs: 2000,
+      cases: [result('TRG-666666-V2', 'passed', 1517), result('ENV-1', 'passed', 3)],
+    };
     const xml = junit(r);
     expect(xml).toContain('<testcase name="TRG-666666-V2 title of TRG-666666-V2" classname="conformance.TRG" time="1.517">');
     expect(xml).toContain('<testcase name="ENV-1 title of ENV-1" classname="conformance.ENV" time="0.003">');
@@ -126,7 +219,9 @@ describe('junit.xml from the run itself', () => {
   });
 
   it('a transaction not final after the drain is an error testcase, or skipped when accepted', () => {
-    expect(junit(run(['passed'], 1))).toMatch(/<testcase name="c0 reached a final state after the drain" classname="conformance\.DRAIN"[^>]*>\s*<error message="not final after the drain: v2\.transaction\.topup of ENV-0 \(correlationId c0\), last outcome Unknown"/);
+    expect(junit(run(['passed'], 1))).toMatch(
+      /<testcase name="c0 reached a final state after the drain" classname="conformance\.DRAIN"[^>]*>\s*<error message="not final after the drain: v2\.transaction\.topup of ENV-0 \(correlationId c0\), last outcome Unknown"/,
+    );
     expect(junit(run(['passed'], 1), true)).toMatch(/classname="conformance\.DRAIN"[^>]*>\s*<skipped /);
   });
 });

@@ -21,7 +21,8 @@ export function curlLine(request: EchoedRequest): string {
     if (LEFT_OUT.has(name.toLowerCase())) continue;
     parts.push('-H', quote(`${name}: ${value}`));
   }
-  if (request.body !== undefined) parts.push('--data-raw', quote(typeof request.body === 'string' ? request.body : JSON.stringify(request.body)));
+  if (request.body !== undefined)
+    parts.push('--data-raw', quote(typeof request.body === 'string' ? request.body : JSON.stringify(request.body)));
   parts.push(quote(request.url));
   return parts.join(' ');
 }

@@ -19,7 +19,9 @@ interface Holder {
 function readHolder(path: string): Holder | undefined {
   try {
     const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<Holder>;
-    return typeof value.pid === 'number' ? { pid: value.pid, runId: String(value.runId ?? '?'), since: String(value.since ?? '?') } : undefined;
+    return typeof value.pid === 'number'
+      ? { pid: value.pid, runId: String(value.runId ?? '?'), since: String(value.since ?? '?') }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -62,7 +64,10 @@ export function lockReportDir(dir: string, runId: string): DirLock {
     if (tryCreate(path, mine)) return { release: () => releaseIfMine(path, runId) };
     const holder = readHolder(path);
     if (holder !== undefined && processAlive(holder.pid)) {
-      throw new HarnessError('GH_ERR_USAGE', `report directory ${dir} is in use by run ${holder.runId} (pid ${holder.pid}, since ${holder.since}); wait for it to end or name another --report-dir`);
+      throw new HarnessError(
+        'GH_ERR_USAGE',
+        `report directory ${dir} is in use by run ${holder.runId} (pid ${holder.pid}, since ${holder.since}); wait for it to end or name another --report-dir`,
+      );
     }
     // The holder is gone (or the file half-written by a process that died): taken over.
     rmSync(path, { force: true });

@@ -36,7 +36,13 @@ afterAll(() => {
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
-const report = assembleReport({ runId: 'r', command: 'gate', startedAt: Date.UTC(2026, 0, 1), durationMs: 10, target: { url: 'http://127.0.0.1:1' } });
+const report = assembleReport({
+  runId: 'r',
+  command: 'gate',
+  startedAt: Date.UTC(2026, 0, 1),
+  durationMs: 10,
+  target: { url: 'http://127.0.0.1:1' },
+});
 const leftovers = (): string[] => readdirSync(mountPoint).filter((name) => name.endsWith('.tmp'));
 
 describe.skipIf(!mounted)('a full disk', () => {
@@ -49,7 +55,9 @@ describe.skipIf(!mounted)('a full disk', () => {
     }
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('GH_ERR_DISK_FULL');
-    expect((error as HarnessError).message).toMatch(new RegExp(`^disk full at ${mountPoint} \\(summary\\.json, .*report\\.html not written\\)$`));
+    expect((error as HarnessError).message).toMatch(
+      new RegExp(`^disk full at ${mountPoint} \\(summary\\.json, .*report\\.html not written\\)$`),
+    );
     expect((error as HarnessError).exitCode).toBe(1);
     expect(leftovers()).toEqual([]);
   });
@@ -73,7 +81,8 @@ describe.skipIf(!mounted)('a full disk', () => {
     for (const name of ['m.ndjson', 'm.ndjson.gz']) {
       const path = join(mountPoint, name);
       const writer = new NdjsonWriter(path, () => undefined);
-      for (let i = 0; i < 200; i++) writer.writeChunk([], `${JSON.stringify({ metric: 'x', i, pad: Math.random().toString(36).repeat(40) })}\n`);
+      for (let i = 0; i < 200; i++)
+        writer.writeChunk([], `${JSON.stringify({ metric: 'x', i, pad: Math.random().toString(36).repeat(40) })}\n`);
       await expect(writer.close()).rejects.toThrow(`disk full at ${path} (the metric stream is cut short)`);
     }
   });

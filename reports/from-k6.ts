@@ -18,13 +18,21 @@ export async function readK6SummaryFile(path: string): Promise<K6SummaryData> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new HarnessError('GH_ERR_CONFIG', `cannot read the k6 summary ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `cannot read the k6 summary ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new HarnessError('GH_ERR_PARSE', `the k6 summary ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new HarnessError(
+      'GH_ERR_PARSE',
+      `the k6 summary ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (data === null || typeof data !== 'object' || typeof (data as { metrics?: unknown }).metrics !== 'object') {
     throw new HarnessError('GH_ERR_PARSE', `the k6 summary ${path} has no "metrics" object (is it handleSummary data?)`);
@@ -46,6 +54,9 @@ export async function loadSectionFromK6(data: K6SummaryData, meta: LoadMeta, inp
 /** A whole report of one load run: `fromK6Summary(summaryData, { ...meta, ndjsonPath })`. */
 export async function fromK6Summary(data: K6SummaryData, meta: LoadReportMeta & K6Inputs): Promise<RunReport> {
   const { ndjsonPath, seriesOptions, ...rest } = meta;
-  const series = await seriesOf({ ...(ndjsonPath === undefined ? {} : { ndjsonPath }), ...(seriesOptions === undefined ? {} : { seriesOptions }) });
+  const series = await seriesOf({
+    ...(ndjsonPath === undefined ? {} : { ndjsonPath }),
+    ...(seriesOptions === undefined ? {} : { seriesOptions }),
+  });
   return reportFromK6Summary(data, rest, series);
 }

@@ -1,7 +1,14 @@
 // The saturation judge over synthetic generator series: which seconds make a window, what the window can explain, and
 // the load verdict that follows (a latency threshold crossed only by the generator is incomplete, never crossed).
 import { describe, expect, it } from 'vitest';
-import { carriedOutside, generatorBoundThresholds, generatorReport, mergeBySecond, saturatedWindows, type GeneratorPoint } from './generator.ts';
+import {
+  carriedOutside,
+  generatorBoundThresholds,
+  generatorReport,
+  mergeBySecond,
+  saturatedWindows,
+  type GeneratorPoint,
+} from './generator.ts';
 import { loadLine, loadVerdict } from './sections.ts';
 import type { LoadSection } from './model.ts';
 
@@ -26,12 +33,26 @@ function section(thresholds: LoadSection['thresholds'], points: readonly Generat
   return { ...base, generator: { ...generator, ...(latencyBound.length === 0 ? {} : { latencyBound }) } };
 }
 
-const p95 = (observed: number, limit = 50): LoadSection['thresholds'][number] => ({ metric: 'http_req_duration', expression: `p(95)<${limit}`, ok: observed < limit, observed });
+const p95 = (observed: number, limit = 50): LoadSection['thresholds'][number] => ({
+  metric: 'http_req_duration',
+  expression: `p(95)<${limit}`,
+  ok: observed < limit,
+  observed,
+});
 
 describe('saturatedWindows', () => {
   it('joins consecutive saturated seconds into a window; a lone second (a GC pause) is none', () => {
     const windows = saturatedWindows(nodeSeries([2, 300, 3, 4, 120, 240, 90, 5]));
-    expect(windows).toEqual([{ startMs: T0 + 4000, endMs: T0 + 7000, reason: 'event-loop delay p99 240 ms', peakLoopDelayP99Ms: 240, peakCpuShare: 0.99, explainsMs: 240 }]);
+    expect(windows).toEqual([
+      {
+        startMs: T0 + 4000,
+        endMs: T0 + 7000,
+        reason: 'event-loop delay p99 240 ms',
+        peakLoopDelayP99Ms: 240,
+        peakCpuShare: 0.99,
+        explainsMs: 240,
+      },
+    ]);
   });
 
   it("judges the Node engine by its threads' loop delay alone: the process's CPU includes the embedded sandbox's", () => {
@@ -48,7 +69,9 @@ describe('saturatedWindows', () => {
     expect(cpu[0]?.explainsMs).toBeUndefined();
     expect(cpu[0]?.reason).toBe('CPU 95 % of the cores');
     const hog = saturatedWindows([1.2, 1.8, 0.1].map((q, i) => second(i, { cpuShare: 0.3, runQueueShare: q, waitPerSliceMs: 4 + i })));
-    expect(hog).toEqual([expect.objectContaining({ explainsMs: 5, reason: "threads waiting for a CPU 120 % of the cores' time (4.0 ms per wake-up)" })]);
+    expect(hog).toEqual([
+      expect.objectContaining({ explainsMs: 5, reason: "threads waiting for a CPU 120 % of the cores' time (4.0 ms per wake-up)" }),
+    ]);
   });
 });
 
@@ -58,7 +81,9 @@ describe('the load verdict with the generator measured', () => {
     expect(s.generator?.latencyBound).toEqual(['http_req_duration p(95)<50']);
     expect(loadVerdict(s)).toBe('incomplete');
     expect(loadVerdict(s, { allowSkips: true })).toBe('pass');
-    expect(loadLine(s)).toMatch(/incomplete: the load generator was saturated \(01:00:00–01:00:03 UTC, event-loop delay p99 260 ms\).*1 latency threshold crossed then measured the generator, not the gateway \(http_req_duration p\(95\)<50, observed 180/);
+    expect(loadLine(s)).toMatch(
+      /incomplete: the load generator was saturated \(01:00:00–01:00:03 UTC, event-loop delay p99 260 ms\).*1 latency threshold crossed then measured the generator, not the gateway \(http_req_duration p\(95\)<50, observed 180/,
+    );
     expect(loadLine(s, true)).toMatch(/\(accepted with --allow-skips\)$/);
   });
 
@@ -66,7 +91,9 @@ describe('the load verdict with the generator measured', () => {
     const s = section([p95(900)], nodeSeries([250, 260, 240]));
     expect(s.generator?.latencyBound).toBeUndefined();
     expect(loadVerdict(s)).toBe('thresholds');
-    expect(loadLine(s)).toMatch(/crossed \(http_req_duration p\(95\)<50, observed .*\) while the load generator was saturated \(01:00:00–01:00:03 UTC, event-loop delay p99 260 ms\), by more than the 260 ms a request it can have added$/);
+    expect(loadLine(s)).toMatch(
+      /crossed \(http_req_duration p\(95\)<50, observed .*\) while the load generator was saturated \(01:00:00–01:00:03 UTC, event-loop delay p99 260 ms\), by more than the 260 ms a request it can have added$/,
+    );
   });
 
   it('an idle generator leaves a crossed latency threshold crossed', () => {
@@ -74,7 +101,10 @@ describe('the load verdict with the generator measured', () => {
   });
 
   it('counts and rates keep their own verdict while the generator is saturated', () => {
-    const s = section([{ metric: 'gateway_failed', expression: 'rate<0.01', ok: false, observed: 0.2 }, p95(180)], nodeSeries([250, 260, 240]));
+    const s = section(
+      [{ metric: 'gateway_failed', expression: 'rate<0.01', ok: false, observed: 0.2 }, p95(180)],
+      nodeSeries([250, 260, 240]),
+    );
     expect(loadVerdict(s, { allowSkips: true })).toBe('thresholds');
   });
 
@@ -86,7 +116,13 @@ describe('the load verdict with the generator measured', () => {
 
 describe('mergeBySecond', () => {
   it("merges the /proc monitor's seconds with the engine threads', the highest of each figure", () => {
-    const merged = mergeBySecond([{ t: T0 + 1100, cpuShare: 0.4 }], [{ t: T0 + 1900, loopDelayP99Ms: 30, busyShare: 0.5 }, { t: T0 + 1950, loopDelayP99Ms: 70, busyShare: 0.2 }]);
+    const merged = mergeBySecond(
+      [{ t: T0 + 1100, cpuShare: 0.4 }],
+      [
+        { t: T0 + 1900, loopDelayP99Ms: 30, busyShare: 0.5 },
+        { t: T0 + 1950, loopDelayP99Ms: 70, busyShare: 0.2 },
+      ],
+    );
     expect(merged).toEqual([{ t: T0 + 1950, cpuShare: 0.4, loopDelayP99Ms: 70, busyShare: 0.5 }]);
   });
 });
@@ -94,7 +130,17 @@ describe('mergeBySecond', () => {
 describe('carriedOutside', () => {
   it('is the busiest load-series bucket inside a measured second where the generator was free', () => {
     const generator = generatorReport('node', 2, nodeSeries([3, 4, 200, 300]));
-    const series = { intervalMs: 1000, startTime: T0, buckets: 5, requests: [50, 80, 400, 500, 900], failedRequests: [], vus: [10, 20, 200, 200, 200], latency: { overall: { count: [], p50: [], p90: [], p95: [], p99: [], max: [] }, operations: [] }, outcomes: [], source: { lines: 0, points: 0, badLines: 0, latePoints: 0, droppedPoints: 0 } } as unknown as LoadSection['series'];
+    const series = {
+      intervalMs: 1000,
+      startTime: T0,
+      buckets: 5,
+      requests: [50, 80, 400, 500, 900],
+      failedRequests: [],
+      vus: [10, 20, 200, 200, 200],
+      latency: { overall: { count: [], p50: [], p90: [], p95: [], p99: [], max: [] }, operations: [] },
+      outcomes: [],
+      source: { lines: 0, points: 0, badLines: 0, latePoints: 0, droppedPoints: 0 },
+    } as unknown as LoadSection['series'];
     // Bucket 4 (900 req/s) has no measured second: it says nothing.
     expect(carriedOutside(generator, series)).toEqual({ vus: 20, requestRate: 80 });
   });

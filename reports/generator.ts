@@ -32,7 +32,8 @@ export const GENERATOR_LIMITS: GeneratorLimits = Object.freeze({ loopDelayP99Ms:
  * event-loop delay (the process's CPU includes the embedded sandbox's); k6 by its process's CPU and run-queue wait.
  */
 export function saturationReason(point: GeneratorPoint, limits: GeneratorLimits = GENERATOR_LIMITS): string | undefined {
-  if (point.loopDelayP99Ms !== undefined) return point.loopDelayP99Ms > limits.loopDelayP99Ms ? `event-loop delay p99 ${Math.round(point.loopDelayP99Ms)} ms` : undefined;
+  if (point.loopDelayP99Ms !== undefined)
+    return point.loopDelayP99Ms > limits.loopDelayP99Ms ? `event-loop delay p99 ${Math.round(point.loopDelayP99Ms)} ms` : undefined;
   if (point.cpuShare !== undefined && point.cpuShare > limits.cpuShare) return `CPU ${Math.round(point.cpuShare * 100)} % of the cores`;
   if (point.runQueueShare !== undefined && point.runQueueShare > limits.runQueueShare) {
     return `threads waiting for a CPU ${Math.round(point.runQueueShare * 100)} % of the cores' time${point.waitPerSliceMs === undefined ? '' : ` (${point.waitPerSliceMs.toFixed(1)} ms per wake-up)`}`;
@@ -132,8 +133,18 @@ function column(points: readonly GeneratorPoint[], key: keyof Omit<GeneratorPoin
 }
 
 /** The report's generator part from the sampled seconds (without `carried`, which needs the load series). */
-export function generatorReport(source: GeneratorReport['source'], cores: number, points: readonly GeneratorPoint[], limits: GeneratorLimits = GENERATOR_LIMITS): GeneratorReport {
-  const optional = { runQueueShare: column(points, 'runQueueShare'), loopDelayP99Ms: column(points, 'loopDelayP99Ms'), busyShare: column(points, 'busyShare'), waitPerSliceMs: column(points, 'waitPerSliceMs') };
+export function generatorReport(
+  source: GeneratorReport['source'],
+  cores: number,
+  points: readonly GeneratorPoint[],
+  limits: GeneratorLimits = GENERATOR_LIMITS,
+): GeneratorReport {
+  const optional = {
+    runQueueShare: column(points, 'runQueueShare'),
+    loopDelayP99Ms: column(points, 'loopDelayP99Ms'),
+    busyShare: column(points, 'busyShare'),
+    waitPerSliceMs: column(points, 'waitPerSliceMs'),
+  };
   const series: GeneratorReport['series'] = { t: points.map((p) => p.t), cpuShare: points.map((p) => p.cpuShare ?? null) };
   for (const [key, values] of Object.entries(optional)) if (values !== undefined) Object.assign(series, { [key]: values });
   // The Node engine is judged by its threads' loop delay alone: a second without one (setup, before the threads report)
@@ -145,7 +156,10 @@ export function generatorReport(source: GeneratorReport['source'], cores: number
 /** Thresholds on a time a request or iteration took: what a saturated generator inflates (counts and rates it does not). */
 export function isLatencyThreshold(metric: string): boolean {
   const base = metric.replace(/\{.*$/, '');
-  return /^(http_req_(duration|waiting|blocked|connecting|sending|receiving|tls_handshaking)|iteration_duration|group_duration)$/.test(base) || /_duration$/.test(base);
+  return (
+    /^(http_req_(duration|waiting|blocked|connecting|sending|receiving|tls_handshaking)|iteration_duration|group_duration)$/.test(base) ||
+    /_duration$/.test(base)
+  );
 }
 
 /** The bound an upper-limit expression sets (`p(95)<500`, `max<=80`), or undefined for any other. */
@@ -160,7 +174,10 @@ function upperLimit(expression: string): number | undefined {
  * bound; no bound: any excess). A gateway slower than that still crosses. Counts, rates and business failures keep
  * their own verdicts.
  */
-export function generatorBoundThresholds(thresholds: LoadSection['thresholds'], generator: Pick<GeneratorReport, 'windows'> | undefined): string[] {
+export function generatorBoundThresholds(
+  thresholds: LoadSection['thresholds'],
+  generator: Pick<GeneratorReport, 'windows'> | undefined,
+): string[] {
   if (generator === undefined || generator.windows.length === 0) return [];
   const bounds = generator.windows.map((w) => w.explainsMs);
   const explains = bounds.some((b) => b === undefined) ? Infinity : Math.max(...(bounds as number[]));
@@ -198,7 +215,10 @@ export function pointsOf(series: GeneratorReport['series']): GeneratorPoint[] {
  * measured seconds (those ending within it, give or take half a second) were all free of saturation; a bucket with no
  * measured second says nothing.
  */
-export function carriedOutside(generator: Pick<GeneratorReport, 'series' | 'limits'>, series: LoadSection['series']): GeneratorReport['carried'] {
+export function carriedOutside(
+  generator: Pick<GeneratorReport, 'series' | 'limits'>,
+  series: LoadSection['series'],
+): GeneratorReport['carried'] {
   if (series === undefined) return undefined;
   const points = pointsOf(generator.series);
   let vus = 0;

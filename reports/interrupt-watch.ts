@@ -43,7 +43,10 @@ export function watchInterrupts(options: WatchOptions): RunInterrupt {
   let first: { signal: InterruptSignal; at: number } | undefined;
   let during = 'start-up';
   let forceHandler: ((interruption: ReportInterruption) => void) | undefined;
-  const describe = (startedAt: number, extra: Pick<ReportInterruption, 'notRun' | 'reconcile' | 'forced'> = {}): ReportInterruption | undefined =>
+  const describe = (
+    startedAt: number,
+    extra: Pick<ReportInterruption, 'notRun' | 'reconcile' | 'forced'> = {},
+  ): ReportInterruption | undefined =>
     first === undefined
       ? undefined
       : {

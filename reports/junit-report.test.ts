@@ -25,16 +25,33 @@ const meta = { runId: 'r', startedAt: Date.UTC(2026, 0, 1), target: { url: 'http
 
 describe('XSD validity (reports/fixtures/junit-10.xsd)', () => {
   it('the validator rejects what the XSD forbids (so a pass below means something)', async () => {
-    const errors = await junitXsdErrors('<testsuites skipped="1"><testsuite name="x" tests="1" failures="0" errors="0"><testcase name="a"><properties/></testcase></testsuite></testsuites>');
+    const errors = await junitXsdErrors(
+      '<testsuites skipped="1"><testsuite name="x" tests="1" failures="0" errors="0"><testcase name="a"><properties/></testcase></testsuite></testsuites>',
+    );
     expect(errors.join('\n')).toMatch(/attribute 'skipped' is not allowed[\s\S]*'properties': This element is not expected/);
   });
 
   it.each([
     ['every section, failures, skips, warnings, drift, migration, ledger', () => full],
     ['a passing conformance run', () => fromConformanceRun(passingConformanceRun(), meta)],
-    ['a load run alone', () => reportFromK6Summary(realK6Summary('v2.2.0'), { ...meta, scenario: 'mixed', profile: 'smoke', engine: 'k6 v2.2.0' })],
-    ['a run stopped early', () => assembleReport({ ...meta, command: 'gate', durationMs: 5, error: { code: 'GH_ERR_TARGET', message: 'refused <&>' } })],
-    ['an interrupted run', () => assembleReport({ ...meta, command: 'load', durationMs: 5, interruption: { signal: 'SIGTERM', afterMs: 2500, during: 'load', reconcile: 'gateway-harness reconcile /r/ledger.jsonl' } })],
+    [
+      'a load run alone',
+      () => reportFromK6Summary(realK6Summary('v2.2.0'), { ...meta, scenario: 'mixed', profile: 'smoke', engine: 'k6 v2.2.0' }),
+    ],
+    [
+      'a run stopped early',
+      () => assembleReport({ ...meta, command: 'gate', durationMs: 5, error: { code: 'GH_ERR_TARGET', message: 'refused <&>' } }),
+    ],
+    [
+      'an interrupted run',
+      () =>
+        assembleReport({
+          ...meta,
+          command: 'load',
+          durationMs: 5,
+          interruption: { signal: 'SIGTERM', afterMs: 2500, during: 'load', reconcile: 'gateway-harness reconcile /r/ledger.jsonl' },
+        }),
+    ],
   ])('%s', async (_name, make) => {
     expect(await junitXsdErrors(reportJunitXml(make()))).toEqual([]);
   });
@@ -59,7 +76,12 @@ describe('XSD validity (reports/fixtures/junit-10.xsd)', () => {
 });
 
 describe('shape for CI consumers', () => {
-  const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+  const parse = (xml: string) =>
+    new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+    }).parse(xml);
 
   it('one suite per conformance group, then load, drift, migration, ledger', () => {
     expect(junitSuites(full).map((s) => s.name)).toEqual([
@@ -90,7 +112,9 @@ describe('shape for CI consumers', () => {
     expect(failed.classname).toBe('conformance.TRG');
     expect(failed.failure.message).toBe("responseCode must be '510' (expected responseCode '510'; received responseCode '000' (HTTP 200))");
     expect(failed.failure.type).toBe('responseCodeIs');
-    expect(failed.failure['#text']).toContain('rule (Errors / Sandbox simulation triggers (top-up operation)): Mobile number ends with 510');
+    expect(failed.failure['#text']).toContain(
+      'rule (Errors / Sandbox simulation triggers (top-up operation)): Mobile number ends with 510',
+    );
     expect(failed.failure['#text']).toContain('authorization: Basic [REDACTED]');
     expect(failed['system-out']).toContain('warning: [statusAgrees] (warning)');
     expect(trg.failures).toBe('1');
@@ -129,8 +153,12 @@ describe('shape for CI consumers', () => {
   });
 
   it('a run that stopped early or ran nothing is an error testcase, never an empty green file', () => {
-    const stopped = junitSuites(assembleReport({ ...meta, command: 'gate', durationMs: 1, error: { code: 'GH_ERR_TARGET', message: 'refused' } }));
-    expect(stopped.flatMap((s) => s.cases.map((c) => [c.status, c.message]))).toEqual([['error', 'UNUSABLE TARGET: GH_ERR_TARGET: refused']]);
+    const stopped = junitSuites(
+      assembleReport({ ...meta, command: 'gate', durationMs: 1, error: { code: 'GH_ERR_TARGET', message: 'refused' } }),
+    );
+    expect(stopped.flatMap((s) => s.cases.map((c) => [c.status, c.message]))).toEqual([
+      ['error', 'UNUSABLE TARGET: GH_ERR_TARGET: refused'],
+    ]);
     const nothing = junitSuites(assembleReport({ ...meta, command: 'gate', durationMs: 1 }));
     expect(nothing.flatMap((s) => s.cases.map((c) => c.status))).toEqual(['error']);
   });
@@ -138,13 +166,23 @@ describe('shape for CI consumers', () => {
   it('suite properties carry the verdict and run id for Jenkins/GitLab', () => {
     const doc = parse(reportJunitXml(full));
     const props = doc.testsuites.testsuite[0].properties.property as Array<{ name: string; value: string }>;
-    expect(Object.fromEntries(props.map((p) => [p.name, p.value]))).toMatchObject({ verdict: 'fail', runId: full.runId, target: 'http://127.0.0.1:40123' });
+    expect(Object.fromEntries(props.map((p) => [p.name, p.value]))).toMatchObject({
+      verdict: 'fail',
+      runId: full.runId,
+      target: 'http://127.0.0.1:40123',
+    });
   });
 });
 
 describe('an interrupted run', () => {
   it('is an error testcase of type "interrupted" first, whatever its partial suites say (CI never shows it passed)', () => {
-    const report = assembleReport({ ...meta, command: 'gate', durationMs: 2_600, ...(full.load === undefined ? {} : { load: full.load }), interruption: { signal: 'SIGINT', afterMs: 2_500, during: 'load', notRun: ['drift'] } });
+    const report = assembleReport({
+      ...meta,
+      command: 'gate',
+      durationMs: 2_600,
+      ...(full.load === undefined ? {} : { load: full.load }),
+      interruption: { signal: 'SIGINT', afterMs: 2_500, during: 'load', notRun: ['drift'] },
+    });
     expect(report.verdict).toBe('interrupted');
     const [first] = junitSuites(report);
     expect(first?.cases[0]).toMatchObject({ status: 'error', type: 'interrupted', message: report.verdictLine });

@@ -40,7 +40,12 @@ function junitTimestamp(iso: string): string {
 /** A failed case's full explanation: the quoted spec rule, assumptions, every error with expected vs received and the request. */
 export function caseFailureText(c: ReportCase): string {
   const errors = c.failures.filter((f) => f.severity === 'error');
-  return [`rule (${c.specSection}): ${c.rule}`, ...(c.assumed.length > 0 ? [`assumed: ${c.assumed.join('; ')}`] : []), '', ...errors.map(failureText)].join('\n');
+  return [
+    `rule (${c.specSection}): ${c.rule}`,
+    ...(c.assumed.length > 0 ? [`assumed: ${c.assumed.join('; ')}`] : []),
+    '',
+    ...errors.map(failureText),
+  ].join('\n');
 }
 
 function conformanceCase(c: ReportCase): JUnitCase {
@@ -75,7 +80,12 @@ function conformanceSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 
   if (section === undefined) return [];
   const suites = section.groups.map(({ group }) => {
     const cases = section.cases.filter((c) => c.group === group);
-    return { ...common, name: `conformance.${group}`, timeSec: cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000, cases: cases.map(conformanceCase) };
+    return {
+      ...common,
+      name: `conformance.${group}`,
+      timeSec: cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000,
+      cases: cases.map(conformanceCase),
+    };
   });
   // Transactions of the concurrent phase still not final after the drain: not verified, never a silent pass.
   const unresolved = section.drain?.unresolved ?? [];
@@ -110,22 +120,44 @@ function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSe
   const cases: JUnitCase[] = [
     ...load.thresholds.map((t): JUnitCase => {
       const observed = t.observed === undefined ? '' : `observed ${formatObserved(t.observed, t.metric)}`;
-      const base = { name: `threshold ${t.metric} ${t.expression}`, classname, timeSec, ...(observed === '' ? {} : { systemOut: observed }) };
-      if (!t.ok) return { ...base, status: 'failed', message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`, type: 'threshold' };
-      if (t.verified === false) return { ...base, status: 'skipped', message: 'unverified: the metric got no sample in this run (k6 calls it met; not counted as passed)' };
+      const base = {
+        name: `threshold ${t.metric} ${t.expression}`,
+        classname,
+        timeSec,
+        ...(observed === '' ? {} : { systemOut: observed }),
+      };
+      if (!t.ok)
+        return {
+          ...base,
+          status: 'failed',
+          message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`,
+          type: 'threshold',
+        };
+      if (t.verified === false)
+        return {
+          ...base,
+          status: 'skipped',
+          message: 'unverified: the metric got no sample in this run (k6 calls it met; not counted as passed)',
+        };
       return { ...base, status: 'passed' };
     }),
     ...load.checks.map((c): JUnitCase => {
       const base = { name: `check ${c.path.replace(/^::/, '')}`, classname, timeSec, systemOut: `passes: ${c.passes}, fails: ${c.fails}` };
       if (c.passes + c.fails === 0) return { ...base, status: 'skipped', message: 'never ran in this run (not counted as passed)' };
-      if (failingChecks.has(c.name)) return { ...base, status: 'failed', message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`, type: 'check' };
+      if (failingChecks.has(c.name))
+        return {
+          ...base,
+          status: 'failed',
+          message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`,
+          type: 'check',
+        };
       // A check with its own threshold is judged by it (the threshold's testcase); its fails are shown here.
       return { ...base, status: 'passed' };
     }),
   ];
   if (problems.unusable) {
     cases.unshift({
-      name: 'setup() read the target\'s catalog',
+      name: "setup() read the target's catalog",
       classname,
       timeSec,
       status: 'error',
@@ -140,7 +172,9 @@ function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSe
       classname,
       timeSec,
       status: load.verdict === 'pass' ? 'passed' : 'error',
-      ...(load.verdict === 'pass' ? {} : { message: `load run ${VERDICT_WORD[load.verdict]}: ${formatCount(load.requests.count)} requests`, type: 'incomplete' }),
+      ...(load.verdict === 'pass'
+        ? {}
+        : { message: `load run ${VERDICT_WORD[load.verdict]}: ${formatCount(load.requests.count)} requests`, type: 'incomplete' }),
       systemOut: `${formatCount(load.requests.count)} requests at ${load.requests.rate.toFixed(1)}/s`,
     });
   }
@@ -162,16 +196,33 @@ function driftSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeS
       timeSec: 0,
       status: breaking.length > 0 ? 'failed' : 'passed',
       ...(breaking.length > 0
-        ? { message: `${breaking.length} breaking change(s): ${breaking.map((f) => `${f.path} ${f.change}`).join(', ')}`, type: 'breaking-drift', details: lines.join('\n') }
+        ? {
+            message: `${breaking.length} breaking change(s): ${breaking.map((f) => `${f.path} ${f.change}`).join(', ')}`,
+            type: 'breaking-drift',
+            details: lines.join('\n'),
+          }
         : {}),
       ...(lines.length > 0 ? { systemOut: lines.join('\n') } : {}),
     };
   });
   for (const n of (drift.notChecked ?? []).filter((x) => x.skipped)) {
-    cases.push({ name: `${n.operationId} payload matches the baseline`, classname: 'drift', timeSec: 0, status: 'skipped', message: `not checked: ${n.reason}` });
+    cases.push({
+      name: `${n.operationId} payload matches the baseline`,
+      classname: 'drift',
+      timeSec: 0,
+      status: 'skipped',
+      message: `not checked: ${n.reason}`,
+    });
   }
   if (ops.length === 0) {
-    cases.push({ name: 'operations compared against the baseline', classname: 'drift', timeSec: 0, status: 'error', message: 'no operation was compared', type: 'incomplete' });
+    cases.push({
+      name: 'operations compared against the baseline',
+      classname: 'drift',
+      timeSec: 0,
+      status: 'error',
+      message: 'no operation was compared',
+      type: 'incomplete',
+    });
   }
   return [{ ...common, name: 'drift', timeSec: 0, properties: { ...common.properties, baselineDir: drift.baselineDir }, cases }];
 }
@@ -185,15 +236,32 @@ function migrationSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 't
     timeSec: 0,
     status: p.regression ? 'failed' : 'passed',
     ...(p.regression
-      ? { message: p.regressionReason ?? `v1 ${p.v1Outcome}, v2 ${p.v2Outcome}`, type: 'regression', details: [`v1: ${p.v1Outcome}`, `v2: ${p.v2Outcome}`, ...p.contentDiffs].join('\n') }
+      ? {
+          message: p.regressionReason ?? `v1 ${p.v1Outcome}, v2 ${p.v2Outcome}`,
+          type: 'regression',
+          details: [`v1: ${p.v1Outcome}`, `v2: ${p.v2Outcome}`, ...p.contentDiffs].join('\n'),
+        }
       : {}),
     systemOut: `v1 ${p.v1Outcome} p50 ${p.latency.v1.p50 ?? 'n/a'} ms; v2 ${p.v2Outcome} p50 ${p.latency.v2.p50 ?? 'n/a'} ms`,
   }));
   for (const n of migration.notCompared ?? []) {
-    cases.push({ name: `${n.purpose} (${n.v1} → ${n.v2})`, classname: 'migration', timeSec: 0, status: 'skipped', message: `not compared: ${n.reason}` });
+    cases.push({
+      name: `${n.purpose} (${n.v1} → ${n.v2})`,
+      classname: 'migration',
+      timeSec: 0,
+      status: 'skipped',
+      message: `not compared: ${n.reason}`,
+    });
   }
   if (migration.pairs.length === 0) {
-    cases.push({ name: 'v1/v2 pairs compared', classname: 'migration', timeSec: 0, status: 'error', message: 'no pair was compared', type: 'incomplete' });
+    cases.push({
+      name: 'v1/v2 pairs compared',
+      classname: 'migration',
+      timeSec: 0,
+      status: 'error',
+      message: 'no pair was compared',
+      type: 'incomplete',
+    });
   }
   return [{ ...common, name: 'migration', timeSec: 0, cases }];
 }
@@ -204,7 +272,8 @@ function comparisonSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | '
   if (comparison === undefined) return [];
   const cases = comparison.operations.map((o): JUnitCase => {
     const base = { name: `${o.operation} no regression`, classname: 'comparison', timeSec: 0, systemOut: operationLines(o).join('\n') };
-    if (o.verdict === 'regression') return { ...base, status: 'failed', type: 'regression', message: o.reasons.filter((r) => r.startsWith('regression')).join('; ') };
+    if (o.verdict === 'regression')
+      return { ...base, status: 'failed', type: 'regression', message: o.reasons.filter((r) => r.startsWith('regression')).join('; ') };
     if (o.verdict === 'incomplete') {
       return report.allowSkips
         ? { ...base, status: 'skipped', message: `too few samples to conclude; accepted with --allow-skips: ${o.reasons.join('; ')}` }
@@ -212,8 +281,21 @@ function comparisonSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | '
     }
     return { ...base, status: 'passed' };
   });
-  if (cases.length === 0) cases.push({ name: 'operations compared', classname: 'comparison', timeSec: 0, status: 'error', type: 'incomplete', message: 'no operation to compare' });
-  const properties = { ...common.properties, baseline: comparedRunText(comparison.baseline), candidate: comparedRunText(comparison.candidate), settings: settingsText(comparison) };
+  if (cases.length === 0)
+    cases.push({
+      name: 'operations compared',
+      classname: 'comparison',
+      timeSec: 0,
+      status: 'error',
+      type: 'incomplete',
+      message: 'no operation to compare',
+    });
+  const properties = {
+    ...common.properties,
+    baseline: comparedRunText(comparison.baseline),
+    candidate: comparedRunText(comparison.candidate),
+    settings: settingsText(comparison),
+  };
   return [{ ...common, name: 'comparison', timeSec: 0, properties, cases }];
 }
 
@@ -226,10 +308,19 @@ function ledgerSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'time
     timeSec: 0,
     ...(report.allowSkips
       ? { status: 'skipped', message: `unresolved (${u.operationId}, last ${u.lastOutcome}); accepted with --allow-skips` }
-      : { status: 'error', message: `unresolved: ${u.operationId}, last outcome ${u.lastOutcome}; run gateway-harness reconcile`, type: 'unresolved' }),
+      : {
+          status: 'error',
+          message: `unresolved: ${u.operationId}, last outcome ${u.lastOutcome}; run gateway-harness reconcile`,
+          type: 'unresolved',
+        }),
   }));
   if (cases.length === 0 && ledger.entries > 0) {
-    cases.push({ name: `all ${ledger.entries} charging requests reached a final state`, classname: 'ledger', timeSec: 0, status: 'passed' });
+    cases.push({
+      name: `all ${ledger.entries} charging requests reached a final state`,
+      classname: 'ledger',
+      timeSec: 0,
+      status: 'passed',
+    });
   }
   return cases.length === 0 ? [] : [{ ...common, name: 'ledger', timeSec: 0, cases }];
 }

@@ -64,16 +64,29 @@ function attrs(pairs: ReadonlyArray<readonly [string, string | number | undefine
 function propertiesXml(properties: Readonly<Record<string, string>> | undefined, indent: string): string {
   const entries = Object.entries(properties ?? {});
   if (entries.length === 0) return '';
-  const lines = entries.map(([name, value]) => `${indent}  <property${attrs([['name', name], ['value', value]])}/>`);
+  const lines = entries.map(
+    ([name, value]) =>
+      `${indent}  <property${attrs([
+        ['name', name],
+        ['value', value],
+      ])}/>`,
+  );
   return `${indent}<properties>\n${lines.join('\n')}\n${indent}</properties>\n`;
 }
 
 function caseXml(c: JUnitCase): string {
-  const open = `    <testcase${attrs([['name', c.name], ['classname', c.classname], ['time', seconds(c.timeSec)]])}`;
+  const open = `    <testcase${attrs([
+    ['name', c.name],
+    ['classname', c.classname],
+    ['time', seconds(c.timeSec)],
+  ])}`;
   let inner = '';
   if (c.status === 'failed' || c.status === 'error') {
     const tag = c.status === 'failed' ? 'failure' : 'error';
-    inner += `      <${tag}${attrs([['message', c.message ?? c.status], ['type', c.type ?? c.status]])}>${escapeXml(c.details ?? c.message ?? '')}</${tag}>\n`;
+    inner += `      <${tag}${attrs([
+      ['message', c.message ?? c.status],
+      ['type', c.type ?? c.status],
+    ])}>${escapeXml(c.details ?? c.message ?? '')}</${tag}>\n`;
   } else if (c.status === 'skipped') {
     inner += `      <skipped${attrs([['message', c.message]])}/>\n`;
   }

@@ -57,12 +57,17 @@ describe('report modules in a k6 bundle', () => {
     const out = join(dir, 'k6-out');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(out);
-    await promisify(execFile)(k6 as string, ['run', '--quiet', '--no-color', bundle], { env: { ...process.env, OUT_DIR: out }, timeout: 60_000 });
+    await promisify(execFile)(k6 as string, ['run', '--quiet', '--no-color', bundle], {
+      env: { ...process.env, OUT_DIR: out },
+      timeout: 60_000,
+    });
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     expect(summaryErrors(summary)).toEqual([]);
     // The entry sends no request: measured nothing, so never a pass.
     expect([summary.verdict, summary.exitCode]).toEqual(['incomplete', 1]);
     expect(await junitXsdErrors(readFileSync(join(out, 'junit.xml'), 'utf8'))).toEqual([]);
-    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toMatch(/^## ⚠️ INCOMPLETE: load none\/smoke \(k6\): no request was sent, nothing was measured/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toMatch(
+      /^## ⚠️ INCOMPLETE: load none\/smoke \(k6\): no request was sent, nothing was measured/,
+    );
   });
 });

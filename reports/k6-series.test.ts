@@ -57,7 +57,8 @@ describe('hand-written k6 stream (exact values)', () => {
 });
 
 describe('points out of time order (several engine workers write in batches)', () => {
-  const point = (acc: SeriesAccumulator, timeMs: number, op: string): void => acc.addPoint('http_req_duration', timeMs, 10, { operation: op });
+  const point = (acc: SeriesAccumulator, timeMs: number, op: string): void =>
+    acc.addPoint('http_req_duration', timeMs, 10, { operation: op });
   const T = Date.UTC(2026, 0, 1);
 
   it('an older point within the late window moves the start back when the start came from the first point', () => {
@@ -89,9 +90,16 @@ describe.each(['v0.48.0', 'v2.2.0'] as const)('real k6 %s capture (gzip)', (vers
     const series = await readK6Series(join(FIXTURES_DIR, `k6-${version}-metrics.ndjson.gz`));
     expect(sum(series.requests)).toBe(summary.metrics.http_reqs?.values.count);
     expect(sum(series.latency.overall.count)).toBe(summary.metrics.http_reqs?.values.count);
-    expect(series.latency.operations.map((o) => o.operation).sort()).toEqual(['v1.catalog.errors', 'v2.account.balance', 'v2.catalog.countries']);
+    expect(series.latency.operations.map((o) => o.operation).sort()).toEqual([
+      'v1.catalog.errors',
+      'v2.account.balance',
+      'v2.catalog.countries',
+    ]);
     expect(sum(series.outcomes.flatMap((o) => o.counts))).toBe(summary.metrics.gateway_outcomes?.values.count);
-    expect(Math.max(...series.latency.overall.max.filter((v): v is number => v !== null))).toBeCloseTo(summary.metrics.http_req_duration?.values.max ?? -1, 1);
+    expect(Math.max(...series.latency.overall.max.filter((v): v is number => v !== null))).toBeCloseTo(
+      summary.metrics.http_req_duration?.values.max ?? -1,
+      1,
+    );
     expect(series.source.badLines).toBe(0);
     expect(series.buckets).toBeGreaterThan(1);
   });
@@ -161,12 +169,31 @@ describe.skipIf(k6 === undefined)(`a live k6 run (${k6 ?? 'no k6 binary: set K6_
     try {
       const summaryPath = join(dir, 'live-summary.json');
       const ndjson = join(dir, 'live.ndjson');
-      await promisify(execFile)(k6 as string, ['run', '--quiet', '--no-color', `--out`, `json=${ndjson}`, join(FIXTURES_DIR, 'k6-capture.js')], {
-        env: { ...process.env, GATEWAY_BASE_URL: sandbox.url, GATEWAY_USER: 'k6-user', GATEWAY_PASSWORD: password, SUMMARY_OUT: summaryPath, ITERATIONS: '3' },
-        timeout: 60_000,
-      });
+      await promisify(execFile)(
+        k6 as string,
+        ['run', '--quiet', '--no-color', `--out`, `json=${ndjson}`, join(FIXTURES_DIR, 'k6-capture.js')],
+        {
+          env: {
+            ...process.env,
+            GATEWAY_BASE_URL: sandbox.url,
+            GATEWAY_USER: 'k6-user',
+            GATEWAY_PASSWORD: password,
+            SUMMARY_OUT: summaryPath,
+            ITERATIONS: '3',
+          },
+          timeout: 60_000,
+        },
+      );
       const data = JSON.parse(readFileSync(summaryPath, 'utf8')) as K6SummaryData;
-      const report = await fromK6Summary(data, { runId: 'live', startedAt: Date.now(), target: { url: sandbox.url }, scenario: 'mixed', profile: 'smoke', engine: 'k6', ndjsonPath: ndjson });
+      const report = await fromK6Summary(data, {
+        runId: 'live',
+        startedAt: Date.now(),
+        target: { url: sandbox.url },
+        scenario: 'mixed',
+        profile: 'smoke',
+        engine: 'k6',
+        ndjsonPath: ndjson,
+      });
       expect(report.load?.requests.count).toBe(18);
       expect(sum(report.load?.series?.requests ?? [])).toBe(18);
       expect(report.verdict).toBe('pass');

@@ -137,7 +137,8 @@ export class SeriesAccumulator {
   private allocated = 0;
 
   constructor(options: SeriesOptions & { readonly intervalMs: number }) {
-    if (!Number.isFinite(options.intervalMs) || options.intervalMs < 1) throw new RangeError(`intervalMs must be >= 1, got ${options.intervalMs}`);
+    if (!Number.isFinite(options.intervalMs) || options.intervalMs < 1)
+      throw new RangeError(`intervalMs must be >= 1, got ${options.intervalMs}`);
     this.intervalMs = Math.round(options.intervalMs);
     this.startTime = options.startTime === undefined ? undefined : Math.floor(options.startTime / this.intervalMs) * this.intervalMs;
     this.startFromPoints = options.startTime === undefined;
@@ -166,7 +167,11 @@ export class SeriesAccumulator {
       this.badLines += 1;
       return;
     }
-    const entry = parsed as { type?: unknown; metric?: unknown; data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown } };
+    const entry = parsed as {
+      type?: unknown;
+      metric?: unknown;
+      data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown };
+    };
     if (typeof entry.metric !== 'string' || entry.data === null || typeof entry.data !== 'object') {
       this.badLines += 1;
       return;
@@ -186,7 +191,9 @@ export class SeriesAccumulator {
     const tags = entry.data.tags !== null && typeof entry.data.tags === 'object' ? (entry.data.tags as Record<string, unknown>) : {};
     if (!aggregate) this.addPoint(entry.metric, time, value as number, tags);
     // A second of the run's per-second aggregates (reports/metric-aggregates.ts): the samples it stands for, weighted.
-    else for (const sample of aggregateSamples(this.metricTypes.get(entry.metric), entry.data as AggregateData)) this.addPoint(entry.metric, time, sample.value, tags, sample.count);
+    else
+      for (const sample of aggregateSamples(this.metricTypes.get(entry.metric), entry.data as AggregateData))
+        this.addPoint(entry.metric, time, sample.value, tags, sample.count);
   }
 
   /** One sample (or `count` samples of one value): metric name, epoch ms, value (ms for durations), its tags. */
@@ -266,7 +273,13 @@ export class SeriesAccumulator {
    */
   private startEarlier(index: number): number {
     const shift = -index;
-    if (!this.startFromPoints || this.startTime === undefined || this.highest + shift > this.lateBuckets || this.buckets.length + shift > this.maxBuckets) return index;
+    if (
+      !this.startFromPoints ||
+      this.startTime === undefined ||
+      this.highest + shift > this.lateBuckets ||
+      this.buckets.length + shift > this.maxBuckets
+    )
+      return index;
     this.startTime -= shift * this.intervalMs;
     this.buckets.unshift(...Array.from({ length: shift }, newBucket));
     this.highest += shift;
@@ -343,7 +356,13 @@ export class SeriesAccumulator {
         const [metric = '', outcome = ''] = key.split(KEY_SEP);
         return { metric, outcome, counts: this.buckets.map((b) => b.outcomes.get(key) ?? 0) };
       }),
-      source: { lines: this.lines, points: this.points, badLines: this.badLines, latePoints: this.latePoints, droppedPoints: this.droppedPoints },
+      source: {
+        lines: this.lines,
+        points: this.points,
+        badLines: this.badLines,
+        latePoints: this.latePoints,
+        droppedPoints: this.droppedPoints,
+      },
     };
   }
 }
@@ -373,7 +392,11 @@ export async function lineStream(path: string): Promise<AsyncIterable<string>> {
   try {
     gzip = await isGzip(path);
   } catch (error) {
-    throw new HarnessError('GH_ERR_CONFIG', `cannot read the k6 metric stream ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `cannot read the k6 metric stream ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
+    );
   }
   const file = createReadStream(path);
   const input: Readable = gzip ? file.pipe(createGunzip()) : file;
@@ -385,7 +408,9 @@ export async function lineStream(path: string): Promise<AsyncIterable<string>> {
  * First and last point time of a stream (a cheap pass that parses only the time field), and whether it holds per-second
  * aggregates (reports/metric-aggregates.ts: buckets narrower than a second would show them as spikes).
  */
-export async function scanTimeRange(path: string): Promise<{ readonly first: number; readonly last: number; readonly perSecond: boolean } | undefined> {
+export async function scanTimeRange(
+  path: string,
+): Promise<{ readonly first: number; readonly last: number; readonly perSecond: boolean } | undefined> {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let perSecond = false;
@@ -403,8 +428,13 @@ export async function scanTimeRange(path: string): Promise<{ readonly first: num
 }
 
 /** The bucket width for a stream's time range (a second at least for per-second aggregates). */
-export function seriesIntervalMs(range: { readonly first: number; readonly last: number; readonly perSecond: boolean } | undefined): number {
-  return Math.max(range?.perSecond === true ? AGGREGATE_SECOND_MS : 0, chooseIntervalMs(range === undefined ? 0 : range.last - range.first));
+export function seriesIntervalMs(
+  range: { readonly first: number; readonly last: number; readonly perSecond: boolean } | undefined,
+): number {
+  return Math.max(
+    range?.perSecond === true ? AGGREGATE_SECOND_MS : 0,
+    chooseIntervalMs(range === undefined ? 0 : range.last - range.first),
+  );
 }
 
 /**
@@ -424,6 +454,10 @@ export async function readK6Series(path: string, options: SeriesOptions = {}): P
     return accumulator.finish();
   } catch (error) {
     if (error instanceof HarnessError) throw error;
-    throw new HarnessError('GH_ERR_PARSE', `cannot read the k6 metric stream ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new HarnessError(
+      'GH_ERR_PARSE',
+      `cannot read the k6 metric stream ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }

@@ -28,7 +28,17 @@ describe.each(['v0.48.0', 'v2.2.0'] as const)('real k6 %s summary', (version) =>
 
   it('keeps the metric subset: built-ins, gateway_* and every metric with thresholds, not the rest', () => {
     const kept = Object.keys(section.metrics);
-    expect(kept).toEqual(expect.arrayContaining(['http_reqs', 'http_req_duration', 'http_req_failed', 'checks', 'gateway_outcomes', 'gateway_failed', 'http_req_duration{operation:v2.account.balance}']));
+    expect(kept).toEqual(
+      expect.arrayContaining([
+        'http_reqs',
+        'http_req_duration',
+        'http_req_failed',
+        'checks',
+        'gateway_outcomes',
+        'gateway_failed',
+        'http_req_duration{operation:v2.account.balance}',
+      ]),
+    );
     expect(kept).not.toContain('http_req_tls_handshaking');
     expect(kept).not.toContain('http_req_blocked');
   });
@@ -39,7 +49,10 @@ describe.each(['v0.48.0', 'v2.2.0'] as const)('real k6 %s summary', (version) =>
       metrics: { ...data.metrics, http_req_duration: { ...data.metrics.http_req_duration!, thresholds: { 'p(95)<2000': { ok: false } } } },
     };
     expect(buildLoadSection(crossed, meta).verdict).toBe('thresholds');
-    const failing: K6SummaryData = { ...data, root_group: { ...data.root_group, checks: [{ name: 'HTTP 200', path: '::HTTP 200', passes: 40, fails: 8 }] } };
+    const failing: K6SummaryData = {
+      ...data,
+      root_group: { ...data.root_group, checks: [{ name: 'HTTP 200', path: '::HTTP 200', passes: 40, fails: 8 }] },
+    };
     expect(buildLoadSection(failing, meta).verdict).toBe('fail');
   });
 });
@@ -47,12 +60,19 @@ describe.each(['v0.48.0', 'v2.2.0'] as const)('real k6 %s summary', (version) =>
 describe('k6 summary details', () => {
   it('a run that sent no request is incomplete, even with iterations and passing checks', () => {
     expect(buildLoadSection({ metrics: {} }, meta).verdict).toBe('incomplete');
-    const idle: K6SummaryData = { metrics: { iterations: { type: 'counter', values: { count: 2, rate: 1 } } }, root_group: { checks: [{ name: 'ok', passes: 2, fails: 0 }] } };
+    const idle: K6SummaryData = {
+      metrics: { iterations: { type: 'counter', values: { count: 2, rate: 1 } } },
+      root_group: { checks: [{ name: 'ok', passes: 2, fails: 0 }] },
+    };
     expect(buildLoadSection(idle, meta).verdict).toBe('incomplete');
   });
 
   it('checks inside nested groups keep their group path', () => {
-    const checks = collectChecks({ name: '', checks: [{ name: 'a', passes: 1, fails: 0 }], groups: [{ name: 'topup', checks: [{ name: 'b', path: '::topup::b', passes: 0, fails: 2 }] }] });
+    const checks = collectChecks({
+      name: '',
+      checks: [{ name: 'a', passes: 1, fails: 0 }],
+      groups: [{ name: 'topup', checks: [{ name: 'b', path: '::topup::b', passes: 0, fails: 2 }] }],
+    });
     expect(checks.map((c) => [c.path, c.fails])).toEqual([
       ['::a', 0],
       ['::topup::b', 2],
@@ -69,7 +89,15 @@ describe('k6 summary details', () => {
   ])('thresholdStat(%s) = %s', (expression, stat) => expect(thresholdStat(expression)).toBe(stat));
 
   it('drops non-finite values (k6 writes NaN as null) instead of breaking the schema', () => {
-    const section = buildLoadSection({ metrics: { http_req_duration: { type: 'trend', contains: 'time', values: { avg: null, max: 3 } }, http_reqs: { type: 'counter', values: { count: 1, rate: 1 } } } }, meta);
+    const section = buildLoadSection(
+      {
+        metrics: {
+          http_req_duration: { type: 'trend', contains: 'time', values: { avg: null, max: 3 } },
+          http_reqs: { type: 'counter', values: { count: 1, rate: 1 } },
+        },
+      },
+      meta,
+    );
     expect(section.metrics.http_req_duration?.values).toEqual({ max: 3 });
   });
 });

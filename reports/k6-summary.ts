@@ -165,7 +165,11 @@ export function summaryMetrics(metrics: K6SummaryData['metrics']): LoadSection['
   for (const name of Object.keys(metrics).sort()) {
     const metric = metrics[name];
     if (metric === undefined || !keepMetric(name, metric)) continue;
-    out[name] = { type: metric.type as 'counter' | 'gauge' | 'rate' | 'trend', contains: metric.contains ?? 'default', values: finiteValues(metric.values) };
+    out[name] = {
+      type: metric.type as 'counter' | 'gauge' | 'rate' | 'trend',
+      contains: metric.contains ?? 'default',
+      values: finiteValues(metric.values),
+    };
   }
   return out;
 }
@@ -199,7 +203,9 @@ export function buildLoadSection(data: K6SummaryData, meta: LoadMeta, series?: L
   };
 }
 
-export type LoadReportMeta = Omit<ReportInput, 'load' | 'command' | 'durationMs'> & Partial<Pick<ReportInput, 'command' | 'durationMs'>> & LoadMeta;
+export type LoadReportMeta = Omit<ReportInput, 'load' | 'command' | 'durationMs'> &
+  Partial<Pick<ReportInput, 'command' | 'durationMs'>> &
+  LoadMeta;
 
 /** A whole report of one load run (command `load` unless told); duration defaults to k6's testRunDurationMs. */
 export function reportFromK6Summary(data: K6SummaryData, meta: LoadReportMeta, series?: LoadSeries): RunReport {

@@ -32,19 +32,29 @@ async function twoWays(name: string, run: Parameters<typeof writeSyntheticK6>[1]
   mkdirSync(agg, { recursive: true });
   const { requests } = await writeSyntheticK6(join(raw, 'metrics.ndjson'), run);
   await aggregate(join(raw, 'metrics.ndjson'), join(agg, AGGREGATES_FILE));
-  const facts = (file: string): string => JSON.stringify({ runId: name, load: { engine: 'k6 v0.48.0', scenario: 'mixed', profile: 'load' }, artifacts: { [file === AGGREGATES_FILE ? 'metricsPerSecond' : 'metricsNdjson']: file } });
+  const facts = (file: string): string =>
+    JSON.stringify({
+      runId: name,
+      load: { engine: 'k6 v0.48.0', scenario: 'mixed', profile: 'load' },
+      artifacts: { [file === AGGREGATES_FILE ? 'metricsPerSecond' : 'metricsNdjson']: file },
+    });
   writeFileSync(join(raw, 'summary.json'), facts('metrics.ndjson'));
   writeFileSync(join(agg, 'summary.json'), facts(AGGREGATES_FILE));
   return { raw, agg, requests };
 }
 
-const plan = (thresholds: Record<string, string[]>): ThresholdPlan => ({ source: 'test', thresholds, summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)'] });
+const plan = (thresholds: Record<string, string[]>): ThresholdPlan => ({
+  source: 'test',
+  thresholds,
+  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)'],
+});
 
 async function merged(dir: string, file: string, thresholds: Record<string, string[]>): Promise<Awaited<ReturnType<typeof mergeResults>>> {
   return mergeResults({ files: [join(dir, file)], plan: plan(thresholds), reportDir: join(dir, 'merged'), runId: 'm', series: true });
 }
 
-const verdicts = (section: ComparisonSection): Record<string, string> => Object.fromEntries(section.operations.map((o) => [o.operation, o.verdict]));
+const verdicts = (section: ComparisonSection): Record<string, string> =>
+  Object.fromEntries(section.operations.map((o) => [o.operation, o.verdict]));
 
 describe('per-second aggregates against the raw NDJSON of the same run', () => {
   it('merge-results: counts, rates and extremes exact, percentiles within the HdrHistogram precision, the same threshold verdicts', async () => {
@@ -61,7 +71,9 @@ describe('per-second aggregates against the raw NDJSON of the same run', () => {
     const fromRaw = await merged(run.raw, 'metrics.ndjson', thresholds);
     const fromAgg = await merged(run.agg, AGGREGATES_FILE, thresholds);
     expect(fromAgg.report.verdict).toBe(fromRaw.report.verdict);
-    expect(fromAgg.report.load?.thresholds.map((t) => [t.metric, t.ok])).toEqual(fromRaw.report.load?.thresholds.map((t) => [t.metric, t.ok]));
+    expect(fromAgg.report.load?.thresholds.map((t) => [t.metric, t.ok])).toEqual(
+      fromRaw.report.load?.thresholds.map((t) => [t.metric, t.ok]),
+    );
     expect(fromRaw.report.load?.thresholds.map((t) => t.ok)).toContain(false);
     expect(fromRaw.report.load?.thresholds.map((t) => t.ok)).toContain(true);
     const raw = fromRaw.data.metrics;
@@ -82,7 +94,15 @@ describe('per-second aggregates against the raw NDJSON of the same run', () => {
 
   it('compare: the same verdict per operation on aggregates as on the raw streams (A/A, and +25 % on one operation)', async () => {
     const a = await twoWays('cmp-a', { durationS: 600, rps: 30, seed: 5, burstRate: 0.05, burstFactor: 1.5, waveAmplitude: 0 });
-    const b = await twoWays('cmp-b', { durationS: 600, rps: 30, seed: 6, burstRate: 0.05, burstFactor: 1.5, waveAmplitude: 0, latencyFactor: { 'v2.catalog.skus': 1.25 } });
+    const b = await twoWays('cmp-b', {
+      durationS: 600,
+      rps: 30,
+      seed: 6,
+      burstRate: 0.05,
+      burstFactor: 1.5,
+      waveAmplitude: 0,
+      latencyFactor: { 'v2.catalog.skus': 1.25 },
+    });
     const c = await twoWays('cmp-c', { durationS: 600, rps: 30, seed: 8, burstRate: 0.05, burstFactor: 1.5, waveAmplitude: 0 });
     const slowRaw = await comparisonOf({ baselineDir: a.raw, candidateDir: b.raw });
     const slowAgg = await comparisonOf({ baselineDir: a.agg, candidateDir: b.agg });
@@ -109,15 +129,24 @@ describe('per-second aggregates against the raw NDJSON of the same run', () => {
     expect(agg.latency.overall.count).toEqual(raw.latency.overall.count);
     // Without a width given, a second at least: narrower buckets would show each second's aggregate as a spike.
     expect((await readK6Series(join(run.agg, AGGREGATES_FILE))).intervalMs).toBeGreaterThanOrEqual(1_000);
-    expect(await payloadChecksOf({ ndjsonPath: join(run.agg, AGGREGATES_FILE) })).toEqual(await payloadChecksOf({ ndjsonPath: join(run.raw, 'metrics.ndjson') }));
+    expect(await payloadChecksOf({ ndjsonPath: join(run.agg, AGGREGATES_FILE) })).toEqual(
+      await payloadChecksOf({ ndjsonPath: join(run.raw, 'metrics.ndjson') }),
+    );
   });
 
   it('a point arriving after its second was written is still counted (one more line for that second)', async () => {
     const file = join(root, 'late.ndjson.gz');
     const aggregator = new MetricAggregator(file);
     const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-    const point = (s: number): string => JSON.stringify({ metric: 'http_reqs', type: 'Point', data: { time: at(s), value: 1, tags: { operation: 'x' } } });
-    aggregator.addLine(JSON.stringify({ type: 'Metric', metric: 'http_reqs', data: { name: 'http_reqs', type: 'counter', contains: 'default', thresholds: [], submetrics: null } }));
+    const point = (s: number): string =>
+      JSON.stringify({ metric: 'http_reqs', type: 'Point', data: { time: at(s), value: 1, tags: { operation: 'x' } } });
+    aggregator.addLine(
+      JSON.stringify({
+        type: 'Metric',
+        metric: 'http_reqs',
+        data: { name: 'http_reqs', type: 'counter', contains: 'default', thresholds: [], submetrics: null },
+      }),
+    );
     for (const s of [0, 1, 20, 0]) aggregator.addLine(point(s));
     await aggregator.close();
     const merge = await mergeResults({ files: [file], plan: plan({}), reportDir: join(root, 'late-merged'), runId: 'l', series: false });
@@ -130,16 +159,28 @@ describe('per-second aggregates against the raw NDJSON of the same run', () => {
     const file = join(root, 'urls.ndjson.gz');
     const aggregator = new MetricAggregator(file);
     const time = new Date(Date.UTC(2026, 0, 1)).toISOString();
-    aggregator.addLine(JSON.stringify({ type: 'Metric', metric: 'http_reqs', data: { name: 'http_reqs', type: 'counter', contains: 'default', thresholds: [], submetrics: null } }));
+    aggregator.addLine(
+      JSON.stringify({
+        type: 'Metric',
+        metric: 'http_reqs',
+        data: { name: 'http_reqs', type: 'counter', contains: 'default', thresholds: [], submetrics: null },
+      }),
+    );
     for (const id of [282, 5436, 17]) {
-      const tags = { name: '/api/v2/catalog/sku/exchangeRate/{skuId}', operation: 'v2.catalog.sku-exchange-rate', url: `http://127.0.0.1:4000/api/v2/catalog/sku/exchangeRate/${id}` };
+      const tags = {
+        name: '/api/v2/catalog/sku/exchangeRate/{skuId}',
+        operation: 'v2.catalog.sku-exchange-rate',
+        url: `http://127.0.0.1:4000/api/v2/catalog/sku/exchangeRate/${id}`,
+      };
       aggregator.addLine(JSON.stringify({ metric: 'http_reqs', type: 'Point', data: { time, value: 1, tags } }));
     }
     await aggregator.close();
     const lines: string[] = [];
     for await (const line of await lineStream(file)) if (line.includes('"Aggregate"')) lines.push(line);
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ data: { count: 3, value: 3, tags: { url: 'http://127.0.0.1:4000/api/v2/catalog/sku/exchangeRate/{skuId}' } } });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      data: { count: 3, value: 3, tags: { url: 'http://127.0.0.1:4000/api/v2/catalog/sku/exchangeRate/{skuId}' } },
+    });
   });
 
   it('grows with the duration, not the request rate: ten times the rate, aggregates within a small factor (the raw stream ten times larger)', async () => {

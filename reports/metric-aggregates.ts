@@ -45,7 +45,14 @@ interface Cell {
 }
 
 function newTrendHistogram(): JsHistogram {
-  return hdr.build({ bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, useWebAssembly: false }) as JsHistogram;
+  return hdr.build({
+    bitBucketSize: 64,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: 3,
+    useWebAssembly: false,
+  }) as JsHistogram;
 }
 
 /**
@@ -143,7 +150,8 @@ export class MetricAggregator {
     } else if (entry.type === 'Point') {
       const time = typeof data.time === 'string' ? Date.parse(data.time) : Number.NaN;
       const type = this.types.get(entry.metric);
-      if (Number.isFinite(time) && typeof data.value === 'number' && Number.isFinite(data.value) && type !== undefined) this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>));
+      if (Number.isFinite(time) && typeof data.value === 'number' && Number.isFinite(data.value) && type !== undefined)
+        this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>));
     }
   }
 
@@ -154,7 +162,20 @@ export class MetricAggregator {
     const key = `${metric}\u0003${tagKey(tags)}`;
     let cell = cells.get(key);
     if (cell === undefined) {
-      cell = { metric, tags, first: time, lastTime: time, count: 0, sum: 0, min: value, max: value, lastValue: value, trues: 0, values: type === 'trend' ? [] : undefined, hist: undefined };
+      cell = {
+        metric,
+        tags,
+        first: time,
+        lastTime: time,
+        count: 0,
+        sum: 0,
+        min: value,
+        max: value,
+        lastValue: value,
+        trues: 0,
+        values: type === 'trend' ? [] : undefined,
+        hist: undefined,
+      };
       cells.set(key, cell);
     }
     cell.count += 1;
@@ -231,7 +252,8 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 
 /** A trend cell's samples: the kept values, or the histogram's buckets with the exact min and max given back. */
 function trendSamples(data: AggregateData): WeightedValue[] {
-  if (Array.isArray(data.values)) return data.values.filter((v): v is number => typeof v === 'number').map((value) => ({ value, count: 1 }));
+  if (Array.isArray(data.values))
+    return data.values.filter((v): v is number => typeof v === 'number').map((value) => ({ value, count: 1 }));
   if (typeof data.hdr !== 'string') return [];
   const hist = newTrendHistogram();
   hist.add(hdr.decodeFromCompressedBase64(data.hdr, 64, false) as JsHistogram);
@@ -245,7 +267,8 @@ function trendSamples(data: AggregateData): WeightedValue[] {
   it.reset();
   while (it.hasNext()) {
     const step = it.next();
-    if (step.countAtValueIteratedTo > 0) out.push({ value: hist.medianEquivalentValue(step.valueIteratedTo) / TREND_SCALE, count: step.countAtValueIteratedTo });
+    if (step.countAtValueIteratedTo > 0)
+      out.push({ value: hist.medianEquivalentValue(step.valueIteratedTo) / TREND_SCALE, count: step.countAtValueIteratedTo });
   }
   out.push({ value: max, count: 1 });
   return out;
@@ -260,10 +283,7 @@ export function aggregateSamples(type: string | undefined, data: AggregateData):
   switch (type) {
     case 'rate': {
       const trues = num(data.trues);
-      return [
-        ...(trues > 0 ? [{ value: 1, count: trues }] : []),
-        ...(count - trues > 0 ? [{ value: 0, count: count - trues }] : []),
-      ];
+      return [...(trues > 0 ? [{ value: 1, count: trues }] : []), ...(count - trues > 0 ? [{ value: 0, count: count - trues }] : [])];
     }
     case 'gauge':
       return [num(data.min), num(data.max), num(data.value)].map((value) => ({ value, count: 1 }));

@@ -25,8 +25,22 @@ describe('summary.json schema', () => {
 
   it('accepts conformance-only, load-only and nothing-ran reports', () => {
     expect(summaryErrors(fromConformanceRun(sampleConformanceRun(), meta))).toEqual([]);
-    expect(summaryErrors(reportFromK6Summary(realK6Summary('v2.2.0'), { ...meta, startedAt: 0, scenario: 'mixed', profile: 'smoke', engine: 'k6 v2.2.0' }))).toEqual([]);
-    expect(summaryErrors(assembleReport({ ...meta, command: 'gate', startedAt: 0, durationMs: 0, error: { code: 'GH_ERR_TARGET', message: 'connection refused' } }))).toEqual([]);
+    expect(
+      summaryErrors(
+        reportFromK6Summary(realK6Summary('v2.2.0'), { ...meta, startedAt: 0, scenario: 'mixed', profile: 'smoke', engine: 'k6 v2.2.0' }),
+      ),
+    ).toEqual([]);
+    expect(
+      summaryErrors(
+        assembleReport({
+          ...meta,
+          command: 'gate',
+          startedAt: 0,
+          durationMs: 0,
+          error: { code: 'GH_ERR_TARGET', message: 'connection refused' },
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('rejects a wrong verdict, a missing verdict line and an undocumented field', () => {

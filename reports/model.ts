@@ -1,6 +1,14 @@
 // The versioned run report (summary.json) every writer reads: its types come from schemas/summary.schema.json, so the
 // schema, the TS model and the files cannot drift apart. Runtime-neutral (a k6 handleSummary can build one too).
-import type { DriftSection, LedgerSection, LoadSection, MigrationSection, ReportSectionName, ReportVerdict, RunReport } from '../schemas/generated/types.ts';
+import type {
+  DriftSection,
+  LedgerSection,
+  LoadSection,
+  MigrationSection,
+  ReportSectionName,
+  ReportVerdict,
+  RunReport,
+} from '../schemas/generated/types.ts';
 import type { Verdict } from './verdict.ts';
 
 export type {

@@ -9,7 +9,8 @@ import { payloadChecksOf } from './payload-checks.ts';
 const dir = mkdtempSync(join(tmpdir(), 'gh-payload-tally-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const point = (metric: string, tags: Record<string, string>, value = 1): string => JSON.stringify({ type: 'Point', metric, data: { time: '2026-01-01T00:00:00Z', value, tags } });
+const point = (metric: string, tags: Record<string, string>, value = 1): string =>
+  JSON.stringify({ type: 'Point', metric, data: { time: '2026-01-01T00:00:00Z', value, tags } });
 
 describe('payloadChecksOf', () => {
   it('sums the counters per operation, path and layer, errors first', async () => {
@@ -18,7 +19,11 @@ describe('payloadChecksOf', () => {
     writeFileSync(
       file,
       [
-        JSON.stringify({ type: 'Metric', metric: 'gateway_schema_violations', data: { name: 'gateway_schema_violations', type: 'counter' } }),
+        JSON.stringify({
+          type: 'Metric',
+          metric: 'gateway_schema_violations',
+          data: { name: 'gateway_schema_violations', type: 'counter' },
+        }),
         point('gateway_schema_violations', tags),
         point('gateway_schema_violations', tags),
         point('gateway_payload_warnings', { ...tags, path: '$.payLoad[*].region', layer: 'observed' }),

@@ -51,7 +51,13 @@ export async function payloadChecksOf(inputs: PayloadCheckInputs): Promise<Paylo
   for await (const line of await lineStream(inputs.ndjsonPath)) tallyLine(tally, line);
   const byPath = [...tally.values()]
     .filter((entry) => entry.count > 0)
-    .sort((a, b) => (a.severity === b.severity ? b.count - a.count || (a.operation + a.path < b.operation + b.path ? -1 : 1) : a.severity === 'error' ? -1 : 1));
+    .sort((a, b) =>
+      a.severity === b.severity
+        ? b.count - a.count || (a.operation + a.path < b.operation + b.path ? -1 : 1)
+        : a.severity === 'error'
+          ? -1
+          : 1,
+    );
   const sum = (severity: PathCount['severity']): number => byPath.filter((e) => e.severity === severity).reduce((n, e) => n + e.count, 0);
   return {
     violations: sum('error'),

@@ -61,8 +61,16 @@ describe('not a TTY (CI logs)', () => {
     c.advance(6_000);
     wait.update({ done: 6_000 });
     progress.done();
-    const lines = stream.text().split('\n').filter(Boolean).map((l) => l.replace(/^\[[^\]]+\] /, ''));
-    expect(lines).toEqual(['waiting for TRG-666666-V2: started (0.0 s of 185 s)', 'waiting for TRG-666666-V2: 6.0 s of 185 s', 'waiting for TRG-666666-V2: unfinished (6.0 s of 185 s)']);
+    const lines = stream
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^\[[^\]]+\] /, ''));
+    expect(lines).toEqual([
+      'waiting for TRG-666666-V2: started (0.0 s of 185 s)',
+      'waiting for TRG-666666-V2: 6.0 s of 185 s',
+      'waiting for TRG-666666-V2: unfinished (6.0 s of 185 s)',
+    ]);
   });
 
   it('a failed task says FAILED', () => {

@@ -117,7 +117,10 @@ export function createProgress(options: ProgressOptions = {}): Progress {
     frame = (frame + 1) % SPINNER.length;
     drawnLines = active.length;
     return active
-      .map((t) => `${fit(`${SPINNER[frame]} ${t.spec.label}  ${bar(t)}${amount(t)}  ${seconds(now() - t.startedAt)}${t.detail === '' ? '' : `  ${t.detail}`}`, stream.columns)}\n`)
+      .map(
+        (t) =>
+          `${fit(`${SPINNER[frame]} ${t.spec.label}  ${bar(t)}${amount(t)}  ${seconds(now() - t.startedAt)}${t.detail === '' ? '' : `  ${t.detail}`}`, stream.columns)}\n`,
+      )
       .join('');
   };
   const redraw = (): void => {
@@ -147,7 +150,16 @@ export function createProgress(options: ProgressOptions = {}): Progress {
   return {
     start(task: TaskSpec | string): TaskHandle {
       const spec = typeof task === 'string' ? { label: task } : task;
-      const state: TaskState = { spec, startedAt: now(), done: 0, total: spec.total, detail: '', lastPrinted: now(), milestone: 0, finished: false };
+      const state: TaskState = {
+        spec,
+        startedAt: now(),
+        done: 0,
+        total: spec.total,
+        detail: '',
+        lastPrinted: now(),
+        milestone: 0,
+        finished: false,
+      };
       tasks.push(state);
       if (live) redraw();
       else plain(`${spec.label}: started${state.total === undefined ? '' : ` (${amount(state).replace(/^0\//, '')})`}`);

@@ -17,10 +17,22 @@ describe('redactReport', () => {
   it('scrubs secrets, URL user info and Basic tokens in every string, keeps the spec quote intact', () => {
     const run = passingConformanceRun();
     const first = run.cases[0]!;
-    const report = fromConformanceRun({ ...run, cases: [{ ...first, rule: RULE, notes: ['sent Basic ' + base64EncodeUtf8('someone:else'), 'to http://a:b@127.0.0.1:1/x', 'pw s3cret-value'] }] }, {
-      runId: 'r',
-      target: { url: 'http://127.0.0.1:1' },
-    });
+    const report = fromConformanceRun(
+      {
+        ...run,
+        cases: [
+          {
+            ...first,
+            rule: RULE,
+            notes: ['sent Basic ' + base64EncodeUtf8('someone:else'), 'to http://a:b@127.0.0.1:1/x', 'pw s3cret-value'],
+          },
+        ],
+      },
+      {
+        runId: 'r',
+        target: { url: 'http://127.0.0.1:1' },
+      },
+    );
     const clean = redactReport(report, ['s3cret-value']);
     expect(clean.conformance?.cases[0]?.rule).toBe(RULE);
     expect(clean.conformance?.cases[0]?.notes).toEqual(['sent Basic [REDACTED]', 'to http://[REDACTED]@127.0.0.1:1/x', 'pw [REDACTED]']);

@@ -30,8 +30,10 @@ function decodeBase64(token: string): string | undefined {
  * Prose such as the spec's "HTTP Basic Authentication" is left alone (a report quotes the spec verbatim).
  */
 export function redactBasicCredentials(text: string): string {
-  return text.replace(/\b(Basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/g, (match, scheme: string, space: string, token: string) =>
-    decodeBase64(token)?.includes(':') === true ? `${scheme}${space}${REDACTED}` : match,
+  return text.replace(
+    /\b(Basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/g,
+    (match, scheme: string, space: string, token: string) =>
+      decodeBase64(token)?.includes(':') === true ? `${scheme}${space}${REDACTED}` : match,
   );
 }
 
@@ -56,7 +58,8 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     // A credential field of a structured body (`{ password: 'x' }`) is a value position whatever the password is.
-    for (const [key, item] of Object.entries(value)) out[scrubString(key, secrets)] = typeof item === 'string' && isSecretField(key) ? redactCredentialValue(item) : scrub(item, secrets);
+    for (const [key, item] of Object.entries(value))
+      out[scrubString(key, secrets)] = typeof item === 'string' && isSecretField(key) ? redactCredentialValue(item) : scrub(item, secrets);
     return out;
   }
   return value;

@@ -46,14 +46,20 @@ describe('loadVerdict', () => {
       checks: [check(3)],
       metrics: {},
     };
-    expect(loadLine(section)).toBe("load mixed/smoke (node): 1 of 1 threshold crossed (http_req_duration p(95)<500, observed 612 ms), check 'HTTP 200' failed 3 of 13 times");
+    expect(loadLine(section)).toBe(
+      "load mixed/smoke (node): 1 of 1 threshold crossed (http_req_duration p(95)<500, observed 612 ms), check 'HTTP 200' failed 3 of 13 times",
+    );
   });
 });
 
 describe('drift, migration and ledger sections', () => {
   it('breaking drift fails; additions alone pass; nothing compared is incomplete', () => {
     expect(driftSection({ baselineDir: 'b', findings: SAMPLE_DRIFT_FINDINGS }).verdict).toBe('fail');
-    const added = driftSection({ baselineDir: 'b', compared: ['v2.catalog.skus'], findings: SAMPLE_DRIFT_FINDINGS.filter((f) => f.kind === 'non-breaking') });
+    const added = driftSection({
+      baselineDir: 'b',
+      compared: ['v2.catalog.skus'],
+      findings: SAMPLE_DRIFT_FINDINGS.filter((f) => f.kind === 'non-breaking'),
+    });
     expect([added.verdict, driftLine(added)]).toEqual(['pass', 'drift: no breaking change in 1 operation (1 non-breaking change)']);
     expect(driftSection({ baselineDir: 'b', compared: [], findings: [] }).verdict).toBe('incomplete');
   });
@@ -76,9 +82,14 @@ describe('drift, migration and ledger sections', () => {
       ],
     };
     const strict = driftSection(input);
-    expect([strict.verdict, driftLine(strict)]).toEqual(['incomplete', 'drift: no breaking change in 1 operation; 1 operation of the baseline not checked, not verified (v2.transaction.topup)']);
+    expect([strict.verdict, driftLine(strict)]).toEqual([
+      'incomplete',
+      'drift: no breaking change in 1 operation; 1 operation of the baseline not checked, not verified (v2.transaction.topup)',
+    ]);
     expect(driftSection(input, { allowSkips: true }).verdict).toBe('pass');
-    expect(driftSkipped(strict)).toEqual([{ section: 'drift', id: 'v2.transaction.topup', reason: 'charges money: not sent to a production target' }]);
+    expect(driftSkipped(strict)).toEqual([
+      { section: 'drift', id: 'v2.transaction.topup', reason: 'charges money: not sent to a production target' },
+    ]);
     expect(driftSection({ ...input, notChecked: input.notChecked.slice(1) }).verdict).toBe('pass');
   });
 
@@ -86,17 +97,26 @@ describe('drift, migration and ledger sections', () => {
     const notCompared = [{ purpose: 'esim.status', v1: 'v1.esim.status', v2: 'v2.esim.status', reason: 'no eSIM order in this run' }];
     const pairs = SAMPLE_MIGRATION_PAIRS.filter((p) => !p.regression);
     const strict = migrationSection(pairs, { notCompared });
-    expect([strict.verdict, migrationLine(strict)]).toEqual(['incomplete', 'migration: 1 v1/v2 pair compared, no regression; 1 not compared, not verified (esim.status)']);
+    expect([strict.verdict, migrationLine(strict)]).toEqual([
+      'incomplete',
+      'migration: 1 v1/v2 pair compared, no regression; 1 not compared, not verified (esim.status)',
+    ]);
     expect(migrationSection(pairs, { notCompared, allowSkips: true }).verdict).toBe('pass');
     expect(migrationSkipped(strict)).toEqual([{ section: 'migration', id: 'esim.status', reason: 'no eSIM order in this run' }]);
     expect(migrationSection([], { notCompared, allowSkips: true }).verdict).toBe('incomplete');
   });
 
   it('an unresolved charge is incomplete unless accepted', () => {
-    const input = { entries: 3, charged: [{ amount: 30, currency: 'USD' }], unresolved: [{ correlationId: 'c1', operationId: 'v1.transaction.topup', lastOutcome: 'Unknown' as const }] };
+    const input = {
+      entries: 3,
+      charged: [{ amount: 30, currency: 'USD' }],
+      unresolved: [{ correlationId: 'c1', operationId: 'v1.transaction.topup', lastOutcome: 'Unknown' as const }],
+    };
     expect(ledgerSection(input, { allowSkips: false }).verdict).toBe('incomplete');
     expect(ledgerSection(input, { allowSkips: true }).verdict).toBe('pass');
-    expect(ledgerLine(ledgerSection({ ...input, unresolved: [] }, { allowSkips: false }))).toBe('ledger: 3 charging requests recorded, all final');
+    expect(ledgerLine(ledgerSection({ ...input, unresolved: [] }, { allowSkips: false }))).toBe(
+      'ledger: 3 charging requests recorded, all final',
+    );
   });
 });
 
@@ -119,10 +139,14 @@ describe('formatting', () => {
 
 describe('remoteWriteLine', () => {
   it('says where the series went, how trends were sent, and what was lost', () => {
-    expect(remoteWriteLine({ url: 'http://p:9090/api/v1/write', trends: 'stats', failedPushes: 0, pushes: 3, series: 896, thresholdSeries: 24 })).toBe(
+    expect(
+      remoteWriteLine({ url: 'http://p:9090/api/v1/write', trends: 'stats', failedPushes: 0, pushes: 3, series: 896, thresholdSeries: 24 }),
+    ).toBe(
       'Prometheus remote write to http://p:9090/api/v1/write (trends as stats): 3 pushes, no push failed, 896 series, 24 threshold results at the end.',
     );
-    expect(remoteWriteLine({ url: 'http://p/api/v1/write', trends: 'native-histogram', failedPushes: 1, lastError: 'connect ECONNREFUSED' })).toBe(
+    expect(
+      remoteWriteLine({ url: 'http://p/api/v1/write', trends: 'native-histogram', failedPushes: 1, lastError: 'connect ECONNREFUSED' }),
+    ).toBe(
       'Prometheus remote write to http://p/api/v1/write (trends as native histograms): 1 push failed (the run went on; those samples are not in Prometheus); last error: connect ECONNREFUSED.',
     );
   });

@@ -25,9 +25,13 @@ const MAX_NAMED = 3;
 export function remoteWriteLine(rw: RemoteWriteSummary): string {
   const counts = [
     ...(rw.pushes === undefined ? [] : [plural(rw.pushes, 'push', 'pushes')]),
-    rw.failedPushes === 0 ? 'no push failed' : `${plural(rw.failedPushes, 'push', 'pushes')} failed (the run went on; those samples are not in Prometheus)`,
+    rw.failedPushes === 0
+      ? 'no push failed'
+      : `${plural(rw.failedPushes, 'push', 'pushes')} failed (the run went on; those samples are not in Prometheus)`,
     ...(rw.series === undefined ? [] : [plural(rw.series, 'series', 'series')]),
-    ...(rw.thresholdSeries === undefined || rw.thresholdSeries === 0 ? [] : [`${plural(rw.thresholdSeries, 'threshold result')} at the end`]),
+    ...(rw.thresholdSeries === undefined || rw.thresholdSeries === 0
+      ? []
+      : [`${plural(rw.thresholdSeries, 'threshold result')} at the end`]),
   ];
   return `Prometheus remote write to ${rw.url} (${rw.trends === 'native-histogram' ? 'trends as native histograms' : 'trends as stats'}): ${counts.join(', ')}${rw.lastError === undefined ? '' : `; last error: ${rw.lastError}`}.`;
 }
@@ -65,9 +69,12 @@ function conformanceCasesLine(section: ConformanceSection, allowSkips: boolean):
   const { total, passed, failed, skipped } = section.counts;
   const ids = (status: 'failed' | 'skipped'): string => nameSome(section.cases.filter((c) => c.status === status).map((c) => c.id));
   if (failed > 0) return `conformance: ${formatCount(failed)} of ${plural(total, 'case')} failed (${ids('failed')})`;
-  if (passed === 0) return `conformance: no case passed (${plural(total, 'case')} ran${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ''}), nothing was verified`;
-  if (skipped > 0 && !allowSkips) return `conformance: ${formatCount(skipped)} of ${plural(total, 'case')} skipped, not verified (${ids('skipped')})`;
-  if (skipped > 0) return `conformance: ${formatCount(passed)} of ${plural(total, 'case')} passed, ${formatCount(skipped)} skipped (accepted with --allow-skips)`;
+  if (passed === 0)
+    return `conformance: no case passed (${plural(total, 'case')} ran${skipped > 0 ? `, ${formatCount(skipped)} skipped` : ''}), nothing was verified`;
+  if (skipped > 0 && !allowSkips)
+    return `conformance: ${formatCount(skipped)} of ${plural(total, 'case')} skipped, not verified (${ids('skipped')})`;
+  if (skipped > 0)
+    return `conformance: ${formatCount(passed)} of ${plural(total, 'case')} passed, ${formatCount(skipped)} skipped (accepted with --allow-skips)`;
   return `conformance: all ${plural(total, 'case')} passed`;
 }
 
@@ -75,7 +82,10 @@ export function conformanceLine(section: ConformanceSection, allowSkips: boolean
   const line = conformanceCasesLine(section, allowSkips);
   const unresolved = section.drain?.unresolved ?? [];
   if (unresolved.length === 0) return line;
-  const which = nameSome(unresolved.map((u) => u.correlationId ?? u.caseId), 2);
+  const which = nameSome(
+    unresolved.map((u) => u.correlationId ?? u.caseId),
+    2,
+  );
   return `${line}; ${plural(unresolved.length, 'transaction')} not final after the drain, not verified${allowSkips ? ' (accepted with --allow-skips)' : ''} (${which})`;
 }
 
@@ -112,7 +122,9 @@ export function loadProblems(section: LoadJudged): {
     pathUnverified: section.unverifiedOperations ?? [],
     failedChecks: section.checks.filter((c) => c.fails > 0 && !tolerated.has(c.name)),
     // A check's own threshold without samples is the check that never ran: said once, as the check.
-    unverified: section.thresholds.filter((t) => t.unverifiedBy === undefined && t.ok && t.verified === false && checkThresholdName(t.metric) === undefined),
+    unverified: section.thresholds.filter(
+      (t) => t.unverifiedBy === undefined && t.ok && t.verified === false && checkThresholdName(t.metric) === undefined,
+    ),
     neverRan: section.checks.filter((c) => c.passes + c.fails === 0),
     noRequest: section.requests.count === 0,
   };
@@ -181,7 +193,10 @@ function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds'
 
 /** "1 operation unverified: path assumed (v2.transaction.sim-portin: set writePaths.v2.transaction.sim-portin; its 1 threshold not judged)" */
 function pathUnverifiedText(ops: NonNullable<LoadSection['unverifiedOperations']>, allowSkips: boolean): string {
-  const named = nameSome(ops.map((o) => `${o.operation}: set writePaths.${o.operation}`), 2);
+  const named = nameSome(
+    ops.map((o) => `${o.operation}: set writePaths.${o.operation}`),
+    2,
+  );
   return `${plural(ops.length, 'operation')} unverified: path assumed (${named})${allowSkips ? ' (accepted with --allow-skips)' : ''}`;
 }
 
@@ -191,9 +206,12 @@ export function loadLine(section: LoadSection, allowSkips = false): string {
   const { crossed, failedChecks } = found;
   const problems: string[] = [];
   // Everything else of a run whose setup failed (thresholds without samples, checks that never ran) follows from it.
-  if (found.unusable) return `${label}: setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)`;
+  if (found.unusable)
+    return `${label}: setup() did not complete: the target could not be used (its catalog could not be read; see the run's output)`;
   if (crossed.length > 0) {
-    problems.push(`${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})${saturatedBeside(section, crossed)}`);
+    problems.push(
+      `${formatCount(crossed.length)} of ${plural(section.thresholds.length, 'threshold')} crossed (${crossed.slice(0, 2).map(thresholdText).join('; ')}${crossed.length > 2 ? ` +${crossed.length - 2} more` : ''})${saturatedBeside(section, crossed)}`,
+    );
   }
   if (found.generatorBound.length > 0) problems.push(generatorBoundText(section, found.generatorBound, allowSkips));
   if (failedChecks.length > 0) {
@@ -206,9 +224,20 @@ export function loadLine(section: LoadSection, allowSkips = false): string {
   }
   if (found.noRequest) problems.push('no request was sent, nothing was measured');
   if (found.unverified.length > 0) {
-    problems.push(`${plural(found.unverified.length, 'threshold')} unverified, the metric got no sample (${nameSome(found.unverified.map((t) => `${t.metric} ${t.expression}`), 2)})`);
+    problems.push(
+      `${plural(found.unverified.length, 'threshold')} unverified, the metric got no sample (${nameSome(
+        found.unverified.map((t) => `${t.metric} ${t.expression}`),
+        2,
+      )})`,
+    );
   }
-  if (found.neverRan.length > 0) problems.push(`${plural(found.neverRan.length, 'check')} never ran (${nameSome(found.neverRan.map((c) => c.name), 2)})`);
+  if (found.neverRan.length > 0)
+    problems.push(
+      `${plural(found.neverRan.length, 'check')} never ran (${nameSome(
+        found.neverRan.map((c) => c.name),
+        2,
+      )})`,
+    );
   if (found.pathUnverified.length > 0) problems.push(pathUnverifiedText(found.pathUnverified, allowSkips));
   if (problems.length > 0) return `${label}: ${problems.join(', ')}`;
   const checks = section.checks.reduce((sum, c) => sum + c.passes, 0);
@@ -252,14 +281,19 @@ export function driftSection(input: DriftInput, options: { readonly allowSkips?:
 }
 
 export function driftSkipped(section: DriftSection): SkippedItem[] {
-  return (section.notChecked ?? []).filter((n) => n.skipped).map((n) => ({ section: 'drift' as const, id: n.operationId, reason: n.reason }));
+  return (section.notChecked ?? [])
+    .filter((n) => n.skipped)
+    .map((n) => ({ section: 'drift' as const, id: n.operationId, reason: n.reason }));
 }
 
 export function driftLine(section: DriftSection): string {
   const breaking = section.findings.filter((f) => f.kind === 'breaking');
   const nonBreaking = section.findings.length - breaking.length;
   if (breaking.length > 0) {
-    return `drift: ${plural(breaking.length, 'breaking change')} (${nameSome(breaking.map((f) => `${f.operationId} ${f.path} ${f.change}`), 2)})`;
+    return `drift: ${plural(breaking.length, 'breaking change')} (${nameSome(
+      breaking.map((f) => `${f.operationId} ${f.path} ${f.change}`),
+      2,
+    )})`;
   }
   if (section.compared !== undefined && section.compared.length === 0) return 'drift: no operation was compared against the baseline';
   const where = section.compared === undefined ? '' : ` in ${plural(section.compared.length, 'operation')}`;
@@ -267,7 +301,10 @@ export function driftLine(section: DriftSection): string {
   const notChecked =
     skipped.length === 0
       ? ''
-      : `; ${formatCount(skipped.length)} operation${skipped.length === 1 ? '' : 's'} of the baseline not checked${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(skipped.map((n) => n.operationId), 2)})`;
+      : `; ${formatCount(skipped.length)} operation${skipped.length === 1 ? '' : 's'} of the baseline not checked${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(
+          skipped.map((n) => n.operationId),
+          2,
+        )})`;
   return `drift: no breaking change${where}${nonBreaking > 0 ? ` (${plural(nonBreaking, 'non-breaking change')})` : ''}${notChecked}`;
 }
 
@@ -291,7 +328,11 @@ export function migrationSection(
       : notCompared.length > 0 && options.allowSkips !== true
         ? 'incomplete'
         : 'pass';
-  return { verdict, pairs: pairs.map((p) => ({ ...p })), ...(options.notCompared === undefined ? {} : { notCompared: notCompared.map((n) => ({ ...n })) }) };
+  return {
+    verdict,
+    pairs: pairs.map((p) => ({ ...p })),
+    ...(options.notCompared === undefined ? {} : { notCompared: notCompared.map((n) => ({ ...n })) }),
+  };
 }
 
 export function migrationSkipped(section: MigrationSection): SkippedItem[] {
@@ -304,7 +345,10 @@ export function migrationLine(section: MigrationSection): string {
   const skipped =
     notCompared.length === 0
       ? ''
-      : `; ${formatCount(notCompared.length)} not compared${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(notCompared.map((n) => n.purpose), 2)})`;
+      : `; ${formatCount(notCompared.length)} not compared${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(
+          notCompared.map((n) => n.purpose),
+          2,
+        )})`;
   if (regressed.length > 0) {
     return `migration: ${formatCount(regressed.length)} of ${plural(section.pairs.length, 'v1/v2 pair')} regressed (${nameSome(regressed.map((p) => p.purpose))})${skipped}`;
   }
@@ -327,10 +371,17 @@ export function comparisonLine(section: ComparisonSection): string {
   const regressed = of('regression');
   const incomplete = of('incomplete');
   const improved = of('improvement');
-  const engines = section.baseline.engine === section.candidate.engine ? '' : ` (engines differ: ${section.baseline.engine} vs ${section.candidate.engine})`;
+  const engines =
+    section.baseline.engine === section.candidate.engine
+      ? ''
+      : ` (engines differ: ${section.baseline.engine} vs ${section.candidate.engine})`;
   const parts = [
-    regressed.length > 0 ? `${formatCount(regressed.length)} of ${plural(section.operations.length, 'operation')} regressed (${nameSome(regressed)})` : '',
-    incomplete.length > 0 ? `${formatCount(incomplete.length)} too few samples to conclude${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(incomplete)})` : '',
+    regressed.length > 0
+      ? `${formatCount(regressed.length)} of ${plural(section.operations.length, 'operation')} regressed (${nameSome(regressed)})`
+      : '',
+    incomplete.length > 0
+      ? `${formatCount(incomplete.length)} too few samples to conclude${section.verdict === 'pass' ? ' (accepted with --allow-skips)' : ', not verified'} (${nameSome(incomplete)})`
+      : '',
     improved.length > 0 ? `${formatCount(improved.length)} improved (${nameSome(improved)})` : '',
   ].filter((p) => p !== '');
   if (section.operations.length === 0) return `comparison: no operation to compare${engines}`;

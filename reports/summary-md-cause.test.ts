@@ -33,17 +33,24 @@ describe('summary.md leads to the cause', () => {
   });
 
   it('says why a part did not run, without changing the verdict', () => {
-    const report = assembleReport({ ...meta, command: 'gate', load, notRun: [{ part: 'drift', reason: 'no baseline in gateway-baseline (record one with `gateway-harness baseline record`)' }] });
+    const report = assembleReport({
+      ...meta,
+      command: 'gate',
+      load,
+      notRun: [{ part: 'drift', reason: 'no baseline in gateway-baseline (record one with `gateway-harness baseline record`)' }],
+    });
     expect(report.verdict).toBe('pass');
     expect(report.notRun).toEqual([{ part: 'drift', reason: expect.stringContaining('no baseline') }]);
     expect(renderSummaryMarkdown(report)).toContain('- ⏭️ drift did not run: no baseline in gateway-baseline');
   });
 
   it('reruns against the embedded sandbox without a target, and keeps a hostile id and URL out of the shell', () => {
-    expect(rerunCommand('LEN-CORR-51-V2', { url: 'http://127.0.0.1:9', embedded: true, environment: 'sandbox', timeScale: 1, api: 'both' })).toBe("gateway-harness conformance --grep '^LEN-CORR-51-V2 '");
-    expect(rerunCommand("X';rm -rf /;'", { url: "http://h/'$(id)", embedded: false, environment: 'sandbox', timeScale: 1, api: 'v1' })).toBe(
-      "gateway-harness conformance --grep '^Xrm-rf ' --target 'http://h/'\\''$(id)' --api v1",
-    );
+    expect(
+      rerunCommand('LEN-CORR-51-V2', { url: 'http://127.0.0.1:9', embedded: true, environment: 'sandbox', timeScale: 1, api: 'both' }),
+    ).toBe("gateway-harness conformance --grep '^LEN-CORR-51-V2 '");
+    expect(
+      rerunCommand("X';rm -rf /;'", { url: "http://h/'$(id)", embedded: false, environment: 'sandbox', timeScale: 1, api: 'v1' }),
+    ).toBe("gateway-harness conformance --grep '^Xrm-rf ' --target 'http://h/'\\''$(id)' --api v1");
   });
 });
 

@@ -60,7 +60,9 @@ describe('summary.md through a GFM renderer', () => {
 
   it("a payload check's path with pipes keeps the table's columns", () => {
     const load = buildLoadSection(realK6Summary(), { scenario: 'mixed', profile: 'smoke', engine: 'k6 v0.48.0' });
-    const byPath = [{ operation: 'v2.catalog.operators', path: '$.payLoad[*].a|b|c', layer: 'spec' as const, severity: 'error' as const, count: 1 }];
+    const byPath = [
+      { operation: 'v2.catalog.operators', path: '$.payLoad[*].a|b|c', layer: 'spec' as const, severity: 'error' as const, count: 1 },
+    ];
     const payloadChecks = { violations: 1, warnings: 0, byPath, samples: [] };
     const html = gfm(renderSummaryMarkdown(assembleReport({ ...meta, command: 'load', load: { ...load, payloadChecks } })));
     const row = html.split('<tr>').find((r) => r.includes('v2.catalog.operators')) ?? '';

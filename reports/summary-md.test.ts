@@ -20,7 +20,14 @@ describe('first line', () => {
     ['fail', fromConformanceRun(sampleConformanceRun(), meta)],
     ['incomplete', assembleReport({ ...meta, command: 'gate' })],
     ['unusable', assembleReport({ ...meta, command: 'gate', error: { code: 'GH_ERR_CONFIG', message: 'bad flag' } })],
-    ['thresholds', assembleReport({ ...meta, command: 'load', load: { ...load, verdict: 'thresholds', thresholds: [{ metric: 'm', expression: 'p(95)<1', ok: false }] } })],
+    [
+      'thresholds',
+      assembleReport({
+        ...meta,
+        command: 'load',
+        load: { ...load, verdict: 'thresholds', thresholds: [{ metric: 'm', expression: 'p(95)<1', ok: false }] },
+      }),
+    ],
   ] as const)('%s: the verdict word and the verdict line', (verdict, report) => {
     expect(report.verdict).toBe(verdict);
     const first = renderSummaryMarkdown(report).split('\n')[0] ?? '';
@@ -39,7 +46,17 @@ describe('body', () => {
   });
 
   it('shows thresholds and breaking drift', () => {
-    const md = renderSummaryMarkdown(assembleReport({ ...meta, command: 'gate', load, drift: driftSection({ baselineDir: 'b', findings: [{ operationId: 'v2.catalog.skus', path: 'payLoad[].skuId', kind: 'breaking', change: 'removed', detail: 'gone' }] }) }));
+    const md = renderSummaryMarkdown(
+      assembleReport({
+        ...meta,
+        command: 'gate',
+        load,
+        drift: driftSection({
+          baselineDir: 'b',
+          findings: [{ operationId: 'v2.catalog.skus', path: 'payLoad[].skuId', kind: 'breaking', change: 'removed', detail: 'gone' }],
+        }),
+      }),
+    );
     expect(md).toContain('| `http_req_duration p(95)<2000` | ✅ met |');
     expect(md).toContain('### Breaking drift (1)');
   });
@@ -67,10 +84,20 @@ describe('body', () => {
 
 describe('faults', () => {
   it('names the faults seen when there were any, with the total in summary.json, and says nothing when none', () => {
-    const faulted = assembleReport({ ...meta, command: 'load', load, faults: { timeout: 2, connection: 0, 'server-error': 1, malformed: 0 } });
+    const faulted = assembleReport({
+      ...meta,
+      command: 'load',
+      load,
+      faults: { timeout: 2, connection: 0, 'server-error': 1, malformed: 0 },
+    });
     expect(faulted.faults).toEqual({ timeout: 2, connection: 0, 'server-error': 1, malformed: 0, total: 3 });
     expect(renderSummaryMarkdown(faulted)).toMatch(/^Faults seen .*: 2 client timeouts \(Unknown\), 1 HTTP 5xx \(Failed\)\.$/m);
-    const clean = assembleReport({ ...meta, command: 'load', load, faults: { timeout: 0, connection: 0, 'server-error': 0, malformed: 0 } });
+    const clean = assembleReport({
+      ...meta,
+      command: 'load',
+      load,
+      faults: { timeout: 0, connection: 0, 'server-error': 0, malformed: 0 },
+    });
     expect(renderSummaryMarkdown(clean)).not.toContain('Faults seen');
   });
 });
@@ -82,9 +109,24 @@ describe('payload checks of a load run', () => {
     baselineDir: '/repo/gateway-baseline',
     byPath: [
       { operation: 'v2.catalog.operators', path: '$.payLoad[*].operatorId', layer: 'spec' as const, severity: 'error' as const, count: 2 },
-      { operation: 'v2.promotion.current', path: '$.payLoad[*].product', layer: 'observed' as const, severity: 'warning' as const, count: 1 },
+      {
+        operation: 'v2.promotion.current',
+        path: '$.payLoad[*].product',
+        layer: 'observed' as const,
+        severity: 'warning' as const,
+        count: 1,
+      },
     ],
-    samples: [{ operation: 'v2.catalog.operators', path: '$.payLoad[*].operatorId', layer: 'spec' as const, severity: 'error' as const, message: 'payLoad[0].operatorId must be an integer', received: '"45"' }],
+    samples: [
+      {
+        operation: 'v2.catalog.operators',
+        path: '$.payLoad[*].operatorId',
+        layer: 'spec' as const,
+        severity: 'error' as const,
+        message: 'payLoad[0].operatorId must be an integer',
+        received: '"45"',
+      },
+    ],
   };
   const report = assembleReport({ ...meta, command: 'load', load: { ...load, payloadChecks } });
 

@@ -29,15 +29,19 @@ const WORD_CHAR = /^[A-Za-z0-9]$/;
  * nothing GFM would make into markup (emphasis, code, links, images, raw HTML, entities, autolinked URLs and e-mails).
  */
 export function mdText(text: string): string {
-  return printable(text.replace(/\r?\n/g, ' '))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*[\]!|~@]/g, (char) => `\\${char}`)
-    // An underscore inside a word (`gateway_failed`) is no emphasis in GFM: left readable; any other one is escaped.
-    .replace(/_/g, (char, at: number, all: string) => (WORD_CHAR.test(all.charAt(at - 1)) && WORD_CHAR.test(all.charAt(at + 1)) ? char : '\\_'))
-    .replace(/:\/\//g, '\\://')
-    .replace(/\b(www)\./gi, '$1\\.');
+  return (
+    printable(text.replace(/\r?\n/g, ' '))
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/[\\`*[\]!|~@]/g, (char) => `\\${char}`)
+      // An underscore inside a word (`gateway_failed`) is no emphasis in GFM: left readable; any other one is escaped.
+      .replace(/_/g, (char, at: number, all: string) =>
+        WORD_CHAR.test(all.charAt(at - 1)) && WORD_CHAR.test(all.charAt(at + 1)) ? char : '\\_',
+      )
+      .replace(/:\/\//g, '\\://')
+      .replace(/\b(www)\./gi, '$1\\.')
+  );
 }
 
 /**
@@ -56,10 +60,16 @@ export function mdCode(text: string, inTable = false): string {
 function payloadChecksMarkdown(checks: LoadSection['payloadChecks']): string[] {
   if (checks === undefined) return [];
   const basis = `${checks.baselineDir === undefined ? 'spec and observed payloads' : `spec, observed payloads and the baseline ${mdCode(checks.baselineDir)}`}${checks.promoteObserved === true ? ' (observed promoted to errors)' : ''}`;
-  const out = ['', `Payload checks on every response (${basis}): ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.`];
+  const out = [
+    '',
+    `Payload checks on every response (${basis}): ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.`,
+  ];
   if (checks.byPath.length === 0) return out;
   out.push('', '| Operation | JSON path | Rules | Severity | Count |', '|---|---|---|---|---|');
-  for (const e of checks.byPath.slice(0, MAX_FAILURES)) out.push(`| ${mdCode(e.operation, true)} | ${mdCode(e.path, true)} | ${e.layer} | ${e.severity === 'error' ? '❌ error' : '⚠️ warning'} | ${formatCount(e.count)} |`);
+  for (const e of checks.byPath.slice(0, MAX_FAILURES))
+    out.push(
+      `| ${mdCode(e.operation, true)} | ${mdCode(e.path, true)} | ${e.layer} | ${e.severity === 'error' ? '❌ error' : '⚠️ warning'} | ${formatCount(e.count)} |`,
+    );
   if (checks.byPath.length > MAX_FAILURES) out.push(`| … | ${checks.byPath.length - MAX_FAILURES} more paths (summary.json) | | | |`);
   for (const sample of checks.samples.slice(0, MAX_FAILURES)) {
     out.push(`- ${mdCode(sample.operation)} ${mdCode(sample.path)}: ${mdText(sample.message)}; received ${mdCode(sample.received)}`);
@@ -80,7 +90,16 @@ function thresholdsMarkdown(thresholds: readonly LoadThreshold[]): string[] {
   const open = [...thresholds.filter((th) => !th.ok), ...thresholds.filter((th) => th.ok && th.verified === false)];
   const met = thresholds.filter((th) => th.ok && th.verified !== false);
   const out = open.length === 0 ? [] : ['', ...head, ...open.map(row)];
-  if (met.length > 0) out.push('', `<details><summary>${formatCount(met.length)} of ${plural(thresholds.length, 'threshold')} met</summary>`, '', ...head, ...met.map(row), '', '</details>');
+  if (met.length > 0)
+    out.push(
+      '',
+      `<details><summary>${formatCount(met.length)} of ${plural(thresholds.length, 'threshold')} met</summary>`,
+      '',
+      ...head,
+      ...met.map(row),
+      '',
+      '</details>',
+    );
   return out;
 }
 
@@ -119,14 +138,18 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     `**gateway-harness ${mdText(report.command)}** · run ${mdCode(report.runId)} · target ${mdCode(t.url)} (${t.embedded ? 'embedded ' : ''}${t.environment}${t.profile === undefined ? '' : `, profile ${mdText(t.profile)}`}, API ${t.api}, time scale ${t.timeScale}) · ${formatMs(report.durationMs)} · exit ${report.exitCode}`,
   );
   if (report.interruption !== undefined) {
-    out.push('', `> **Interrupted** ${mdText(interruptionText(report.interruption))}. Every figure below is partial: the run did not finish.`);
+    out.push(
+      '',
+      `> **Interrupted** ${mdText(interruptionText(report.interruption))}. Every figure below is partial: the run did not finish.`,
+    );
   }
   if (report.error !== undefined) {
     out.push('', `> **${mdText(report.error.code)}**: ${mdText(report.error.message)}`);
   }
   if (report.parts.length > 0) {
     out.push('', '| Part | Verdict | Result |', '|---|---|---|');
-    for (const part of report.parts) out.push(`| ${part.section} | ${VERDICT_EMOJI[part.verdict]} ${VERDICT_WORD[part.verdict]} | ${mdText(part.line)} |`);
+    for (const part of report.parts)
+      out.push(`| ${part.section} | ${VERDICT_EMOJI[part.verdict]} ${VERDICT_WORD[part.verdict]} | ${mdText(part.line)} |`);
   }
 
   out.push(...failedCasesMarkdown(report));
@@ -141,10 +164,13 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
         `${p95 === undefined ? '' : `, p95 ${formatMs(p95)}`}, ${formatMs(load.durationMs)}`,
     );
     out.push(...thresholdsMarkdown(load.thresholds));
-    if (load.remoteWrite !== undefined) out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);
-    if (load.setupCompleted === false) out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
+    if (load.remoteWrite !== undefined)
+      out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);
+    if (load.setupCompleted === false)
+      out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
     const failing = load.checks.filter((c) => c.fails > 0);
-    for (const c of failing) out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
+    for (const c of failing)
+      out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
     for (const c of load.checks.filter((x) => x.passes + x.fails === 0)) out.push(`- ⚪ check ${mdCode(c.name)} never ran (not verified)`);
     out.push(...payloadChecksMarkdown(load.payloadChecks));
   }
@@ -153,12 +179,20 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
   if (comparison !== undefined) {
     // A table ready for a PR comment: regressions first (the section keeps them first), the p95 and failure rates.
     out.push('', '### Comparison with the baseline', '');
-    out.push(`- baseline: ${mdText(comparedRunText(comparison.baseline))}`, `- candidate: ${mdText(comparedRunText(comparison.candidate))}`);
+    out.push(
+      `- baseline: ${mdText(comparedRunText(comparison.baseline))}`,
+      `- candidate: ${mdText(comparedRunText(comparison.candidate))}`,
+    );
     for (const note of comparison.notes) out.push(`- ${mdText(note)}`);
-    out.push('', '| Operation | Verdict | p95 baseline → candidate [CI] | p95 change | Business failures | HTTP failures |', '|---|---|---|---|---|---|');
+    out.push(
+      '',
+      '| Operation | Verdict | p95 baseline → candidate [CI] | p95 change | Business failures | HTTP failures |',
+      '|---|---|---|---|---|---|',
+    );
     for (const o of [...comparison.operations, comparison.overall]) {
       const p95 = o.latency.p95;
-      const rate = (s: typeof o.businessFailureRate): string => `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}${s.status === 'regression' || s.status === 'improvement' ? ` (${changeText(s, 'rate')})` : ''}`;
+      const rate = (s: typeof o.businessFailureRate): string =>
+        `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}${s.status === 'regression' || s.status === 'improvement' ? ` (${changeText(s, 'rate')})` : ''}`;
       out.push(
         `| ${mdCode(o.operation, true)} | ${operationVerdictText(o.verdict)} | ${mdText(`${estimateText(p95.baseline, 'ms')} → ${estimateText(p95.candidate, 'ms')}`)} | ${mdText(changeText(p95, 'ms'))} | ${mdText(rate(o.businessFailureRate))} | ${mdText(rate(o.httpFailureRate))} |`,
       );
@@ -169,23 +203,32 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
   const breaking = (report.drift?.findings ?? []).filter((f) => f.kind === 'breaking');
   if (breaking.length > 0) {
     out.push('', `### Breaking drift (${breaking.length})`, '');
-    for (const f of breaking.slice(0, MAX_FAILURES)) out.push(`- ${mdCode(f.operationId)} ${mdCode(f.path)} ${mdText(f.change)}: ${mdText(f.detail)}`);
+    for (const f of breaking.slice(0, MAX_FAILURES))
+      out.push(`- ${mdCode(f.operationId)} ${mdCode(f.path)} ${mdText(f.change)}: ${mdText(f.detail)}`);
   }
   const regressions = (report.migration?.pairs ?? []).filter((p) => p.regression);
   if (regressions.length > 0) {
     out.push('', `### Migration regressions (${regressions.length})`, '');
     for (const p of regressions.slice(0, MAX_FAILURES)) {
-      out.push(`- ${mdText(p.purpose)} (${mdCode(p.v1)} → ${mdCode(p.v2)}): v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${p.regressionReason === undefined ? '' : ` — ${mdText(p.regressionReason)}`}`);
+      out.push(
+        `- ${mdText(p.purpose)} (${mdCode(p.v1)} → ${mdCode(p.v2)}): v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${p.regressionReason === undefined ? '' : ` — ${mdText(p.regressionReason)}`}`,
+      );
     }
   }
   if (report.ledger !== undefined) {
-    const cap = report.ledger.spendCap === undefined ? '' : `; spend cap ${formatCharged([report.ledger.spendCap])}${report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : ''}`;
+    const cap =
+      report.ledger.spendCap === undefined
+        ? ''
+        : `; spend cap ${formatCharged([report.ledger.spendCap])}${report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : ''}`;
     out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}${cap}.`);
   }
   if (report.faults !== undefined && report.faults.total > 0) {
     // Conformance provokes client timeouts on purpose; said only where a conformance section is there to have done so.
     const provoked = report.conformance === undefined ? '' : '; conformance provokes client timeouts on purpose';
-    out.push('', `Faults seen (responses that were no gateway answer, each judged by the section that saw it${provoked}): ${faultLine(report.faults)}.`);
+    out.push(
+      '',
+      `Faults seen (responses that were no gateway answer, each judged by the section that saw it${provoked}): ${faultLine(report.faults)}.`,
+    );
   }
   for (const n of report.notRun ?? []) out.push('', `- ⏭️ ${mdText(n.part)} did not run: ${mdText(n.reason)}`);
   if (report.skipped.length > 0) {
@@ -193,7 +236,10 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     for (const s of report.skipped.slice(0, MAX_FAILURES)) out.push(`- ${s.section} ${mdCode(s.id)}: ${mdText(s.reason)}`);
     if (report.skipped.length > MAX_FAILURES) out.push(`- … and ${report.skipped.length - MAX_FAILURES} more`);
   }
-  out.push('', `Full report: ${mdCode(options.reportHtml ?? 'report.html')} (open it from the report artifact; it works offline). Machine-readable: ${mdCode('summary.json')} (schema ${report.schemaVersion}), ${mdCode('junit.xml')}.`);
+  out.push(
+    '',
+    `Full report: ${mdCode(options.reportHtml ?? 'report.html')} (open it from the report artifact; it works offline). Machine-readable: ${mdCode('summary.json')} (schema ${report.schemaVersion}), ${mdCode('junit.xml')}.`,
+  );
 
   let text = `${out.join('\n')}\n`;
   if (text.length > MAX_MARKDOWN_CHARS) {

@@ -26,7 +26,8 @@ export async function pathUnverifiedCounts(ndjsonPath: string | undefined): Prom
     }
     const operation = point.data?.tags?.operation;
     // A per-second aggregate of a counter carries its sum as `value` (reports/metric-aggregates.ts).
-    if ((point.type !== 'Point' && point.type !== AGGREGATE_TYPE) || point.metric !== PATH_UNVERIFIED || typeof operation !== 'string') continue;
+    if ((point.type !== 'Point' && point.type !== AGGREGATE_TYPE) || point.metric !== PATH_UNVERIFIED || typeof operation !== 'string')
+      continue;
     counts.set(operation, (counts.get(operation) ?? 0) + (typeof point.data?.value === 'number' ? point.data.value : 0));
   }
   return counts;

@@ -12,11 +12,15 @@ describe('verdicts', () => {
     ['interrupted', 130],
   ])('%s exits %i', (verdict, code) => expect(VERDICT_EXIT[verdict]).toBe(code));
 
-  it('an interrupted run exits 128 + its signal (k6\'s 105 when the engine was aborted from outside), never a code of another verdict', () => {
+  it("an interrupted run exits 128 + its signal (k6's 105 when the engine was aborted from outside), never a code of another verdict", () => {
     expect(interruptedExitCode('SIGINT')).toBe(130);
     expect(interruptedExitCode('SIGTERM')).toBe(143);
     expect(interruptedExitCode(undefined)).toBe(105);
-    const others = new Set(Object.entries(VERDICT_EXIT).filter(([v]) => v !== 'interrupted').map(([, code]) => code));
+    const others = new Set(
+      Object.entries(VERDICT_EXIT)
+        .filter(([v]) => v !== 'interrupted')
+        .map(([, code]) => code),
+    );
     for (const signal of ['SIGINT', 'SIGTERM', undefined] as const) expect(others.has(interruptedExitCode(signal))).toBe(false);
   });
 

@@ -20,7 +20,12 @@ function leaks(reportDir: string): string[] {
   const forms = [FIXTURE_PASSWORD, FIXTURE_TOKEN, `${FIXTURE_USER}:${FIXTURE_PASSWORD}`];
   return readdirSync(reportDir).flatMap((name) => {
     const text = readFileSync(join(reportDir, name), 'utf8');
-    return forms.filter((form) => text.includes(form)).map((form) => `${name} contains ${form === FIXTURE_PASSWORD ? 'the password' : form === FIXTURE_TOKEN ? 'the Basic token' : 'user:password'}`);
+    return forms
+      .filter((form) => text.includes(form))
+      .map(
+        (form) =>
+          `${name} contains ${form === FIXTURE_PASSWORD ? 'the password' : form === FIXTURE_TOKEN ? 'the Basic token' : 'user:password'}`,
+      );
   });
 }
 
@@ -31,7 +36,12 @@ describe('writeReports', () => {
     expect(readdirSync(out).sort()).toEqual(['junit.xml', 'report.html', 'summary.json', 'summary.md']);
     const summary = JSON.parse(readFileSync(written.paths.summaryJson!, 'utf8')) as RunReport;
     expect(summaryErrors(summary)).toEqual([]);
-    expect(summary.artifacts).toEqual({ summaryJson: 'summary.json', junitXml: 'junit.xml', summaryMd: 'summary.md', reportHtml: 'report.html' });
+    expect(summary.artifacts).toEqual({
+      summaryJson: 'summary.json',
+      junitXml: 'junit.xml',
+      summaryMd: 'summary.md',
+      reportHtml: 'report.html',
+    });
     expect(readFileSync(written.paths.summaryMd!, 'utf8').split('\n')[0]).toBe(`## ❌ ${summary.verdictLine}`);
     expect(readFileSync(written.paths.junitXml!, 'utf8')).toContain(`<property name="verdictLine" value="${summary.verdictLine}"/>`);
     expect(readFileSync(written.paths.reportHtml!, 'utf8')).toContain('data-verdict="fail"');
@@ -47,7 +57,10 @@ describe('writeReports', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
     expect(() => writeReports(fromConformanceRun(passingConformanceRun(), meta), join(file, 'reports'))).toThrow(
-      expect.objectContaining({ code: 'GH_ERR_CONFIG', message: expect.stringMatching(/^cannot create the report directory .*: ENOTDIR$/) }),
+      expect.objectContaining({
+        code: 'GH_ERR_CONFIG',
+        message: expect.stringMatching(/^cannot create the report directory .*: ENOTDIR$/),
+      }),
     );
   });
 });

@@ -54,7 +54,11 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
   try {
     makeDirectory(absolute);
   } catch (error) {
-    throw new HarnessError('GH_ERR_CONFIG', `cannot create the report directory ${absolute}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `cannot create the report directory ${absolute}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
+    );
   }
   const render: Record<ReportFileKind, () => string> = {
     summaryJson: () => `${JSON.stringify(clean, null, 2)}\n`,
@@ -69,8 +73,20 @@ export function writeReports(report: RunReport, dir: string, options: WriteOptio
       writeAtomic(path, scrubDistinctiveSecrets(render[kind](), secrets));
     } catch (error) {
       if (error instanceof HarnessError) throw error;
-      if (isDiskFull(error)) throw diskFullError(absolute, `${kinds.slice(kinds.indexOf(kind)).map((k) => REPORT_FILES[k]).join(', ')} not written`, error);
-      throw new HarnessError('GH_ERR_CONFIG', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`, { cause: error });
+      if (isDiskFull(error))
+        throw diskFullError(
+          absolute,
+          `${kinds
+            .slice(kinds.indexOf(kind))
+            .map((k) => REPORT_FILES[k])
+            .join(', ')} not written`,
+          error,
+        );
+      throw new HarnessError(
+        'GH_ERR_CONFIG',
+        `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`,
+        { cause: error },
+      );
     }
     paths[kind] = path;
   }

@@ -54,13 +54,21 @@ describe('sandbox over a real socket', () => {
   it("gift card: '852' then final through status, card fetched by id", async () => {
     const sku = app.data.index.skuById.get(app.data.samples.giftcardSkuId);
     const correlationId = `socket-gift-${process.pid}`;
-    const res = await call('POST', '/api/v2/transaction/giftcard/order', { skuId: sku?.skuId, amount: sku?.min.faceValueInWalletCurrency, correlationId });
+    const res = await call('POST', '/api/v2/transaction/giftcard/order', {
+      skuId: sku?.skuId,
+      amount: sku?.min.faceValueInWalletCurrency,
+      correlationId,
+    });
     expect(res.body.responseCode).toBe('852');
     let final = res.body;
-    await waitFor(async () => {
-      final = (await call('GET', `/api/v2/transaction/status/${correlationId}`)).body;
-      return final.responseCode !== '852';
-    }, 'the gift card to be final', { intervalMs: 10 });
+    await waitFor(
+      async () => {
+        final = (await call('GET', `/api/v2/transaction/status/${correlationId}`)).body;
+        return final.responseCode !== '852';
+      },
+      'the gift card to be final',
+      { intervalMs: 10 },
+    );
     expect(final.responseCode).toBe('000');
     const id = (final.payLoad as Record<string, unknown>)['transactionId'];
     expect((await call('GET', `/api/v2/transaction/giftcard/fetch/${String(id)}`)).body.responseCode).toBe('000');

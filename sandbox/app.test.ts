@@ -33,7 +33,8 @@ function sandboxWorld(c: TestClient): InputWorld {
   const giftcards = readCatalogSkus(data.giftcardSkus, 'giftcard', DEFAULT_FIELD_MAPPING).map(inputSkuOf);
   const settings = { billpayAccountNumber: data.samples.billPayAccountNumber, simNumber: '8901260000000000009', zipCode: 10001 };
   return {
-    skus: (category) => (category === 'any' ? skus : category === 'Gift Card' ? giftcards : skus.filter((sku) => sku.categoryId === CATEGORY_IDS[category])),
+    skus: (category) =>
+      category === 'any' ? skus : category === 'Gift Card' ? giftcards : skus.filter((sku) => sku.categoryId === CATEGORY_IDS[category]),
     mobile: (countryCode) => data.samples.validMobiles[countryCode],
     setting: (name) => settings[name],
     correlationId: () => newCorrelationId('all'),
@@ -132,7 +133,10 @@ describe('routes from the operation catalog', () => {
     const c = await client({ behaviour: { asyncOperations: ['transaction.topup'] } });
     const body = validBody(c, 'topup');
     expect((await c.post('/api/v2/transaction/topup', body)).body.responseCode).toBe('852');
-    await waitFor(async () => (await c.get(`/api/v2/transaction/status/${String(body['correlationId'])}`)).body.responseCode === '000', 'the top-up to finish');
+    await waitFor(
+      async () => (await c.get(`/api/v2/transaction/status/${String(body['correlationId'])}`)).body.responseCode === '000',
+      'the top-up to finish',
+    );
     for (const asyncOperations of [['catalog.skus'], ['transaction.estimated-cost'], ['topup']]) {
       await expect(buildApp({ behaviour: { asyncOperations } })).rejects.toSatisfy(
         (e: unknown) => isHarnessError(e) && e.code === 'GH_ERR_CONFIG' && e.message.includes('asyncOperations'),
@@ -144,9 +148,18 @@ describe('routes from the operation catalog', () => {
     const c = await client({ writePaths: { 'v2.transaction.pin': '/api/v2/pin/purchase' } });
     const body = validBody(c, 'pin');
     expect((await c.post('/api/v2/pin/purchase', body)).body.responseCode).toBe('000');
-    const old = await c.app.fastify.inject({ method: 'POST', url: '/api/v2/transaction/pin', headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' }, payload: JSON.stringify(validBody(c, 'pin')) });
+    const old = await c.app.fastify.inject({
+      method: 'POST',
+      url: '/api/v2/transaction/pin',
+      headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' },
+      payload: JSON.stringify(validBody(c, 'pin')),
+    });
     expect([old.statusCode, old.body]).toEqual([404, 'Not Found']);
-    const refused: Array<Record<string, string>> = [{ 'v2.transaction.topup': '/x' }, { 'v9.nope': '/x' }, { 'v2.transaction.pin': 'relative' }];
+    const refused: Array<Record<string, string>> = [
+      { 'v2.transaction.topup': '/x' },
+      { 'v9.nope': '/x' },
+      { 'v2.transaction.pin': 'relative' },
+    ];
     for (const writePaths of refused) {
       await expect(buildApp({ writePaths })).rejects.toSatisfy((e: unknown) => isHarnessError(e) && e.code === 'GH_ERR_CONFIG');
     }
@@ -174,7 +187,8 @@ describe('authentication (HTTP Basic on every request)', () => {
         const res = await c.app.fastify.inject({
           method,
           url,
-          headers: header === undefined ? { 'content-type': 'application/json' } : { authorization: header, 'content-type': 'application/json' },
+          headers:
+            header === undefined ? { 'content-type': 'application/json' } : { authorization: header, 'content-type': 'application/json' },
           ...(method === 'POST' ? { payload: JSON.stringify(validBody(c, op.requestBody as RequestBodyName)) } : {}),
         });
         expect(res.statusCode, op.id).toBe(401);
@@ -191,7 +205,11 @@ describe('authentication (HTTP Basic on every request)', () => {
     const c = await client({ user: 'agent', password: 's3cret:with:colons' });
     const token = Buffer.from('agent:s3cret:with:colons').toString('base64');
     for (const scheme of ['Basic', 'basic', 'BASIC']) {
-      const res = await c.app.fastify.inject({ method: 'GET', url: '/api/v1/account/balance', headers: { authorization: `${scheme} ${token}` } });
+      const res = await c.app.fastify.inject({
+        method: 'GET',
+        url: '/api/v1/account/balance',
+        headers: { authorization: `${scheme} ${token}` },
+      });
       expect(res.statusCode).toBe(200);
     }
     expect((await c.get('/api/v1/account/balance')).status).toBe(401);
@@ -200,7 +218,12 @@ describe('authentication (HTTP Basic on every request)', () => {
 
 describe('robustness: gateway-style answers, never a crash', () => {
   async function raw(c: TestClient, method: 'GET' | 'POST', url: string, payload?: string | Buffer, headers: Rec = {}) {
-    const res = await c.app.fastify.inject({ method, url, headers: { authorization: AUTH_HEADER, ...headers } as Record<string, string>, ...(payload === undefined ? {} : { payload }) });
+    const res = await c.app.fastify.inject({
+      method,
+      url,
+      headers: { authorization: AUTH_HEADER, ...headers } as Record<string, string>,
+      ...(payload === undefined ? {} : { payload }),
+    });
     return { status: res.statusCode, body: checkEnvelope(res.body) };
   }
   const TOPUP = '/api/v2/transaction/topup';
@@ -230,7 +253,10 @@ describe('robustness: gateway-style answers, never a crash', () => {
 
   it('60 KB of nested JSON -> 400 envelope saying how deep, not 500 (issue #32)', async () => {
     const c = await client();
-    for (const body of [`${'['.repeat(30_000)}${']'.repeat(30_000)}`, `{"skuId": 193, "x": ${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`]) {
+    for (const body of [
+      `${'['.repeat(30_000)}${']'.repeat(30_000)}`,
+      `{"skuId": 193, "x": ${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
+    ]) {
       const res = await raw(c, 'POST', TOPUP, body, { 'content-type': 'application/json' });
       expect(res.status).toBe(400);
       expect(res.body.responseCode).toBe('003');
@@ -268,7 +294,12 @@ describe('robustness: gateway-style answers, never a crash', () => {
     const c = await client();
     // A router's 404 carries no envelope: how the harness tells a path the target lacks from the gateway's refusal.
     const answer = async (method: 'GET' | 'POST', url: string): Promise<[number, string]> => {
-      const res = await c.app.fastify.inject({ method, url, headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' }, ...(method === 'POST' ? { payload: '{}' } : {}) });
+      const res = await c.app.fastify.inject({
+        method,
+        url,
+        headers: { authorization: AUTH_HEADER, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { payload: '{}' } : {}),
+      });
       return [res.statusCode, res.body];
     };
     expect(await answer('GET', '/api/v3/nothing')).toEqual([404, 'Not Found']);
@@ -279,7 +310,12 @@ describe('robustness: gateway-style answers, never a crash', () => {
     expect((await enveloped.get('/api/v9/nothing')).body.responseCode).toBe('998');
     const anonymous = await c.app.fastify.inject({ method: 'GET', url: '/api/v3/nothing' });
     expect(anonymous.statusCode).toBe(401);
-    const anonymousBroken = await c.app.fastify.inject({ method: 'POST', url: TOPUP, headers: { 'content-type': 'application/json' }, payload: '{' });
+    const anonymousBroken = await c.app.fastify.inject({
+      method: 'POST',
+      url: TOPUP,
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
     expect(anonymousBroken.statusCode).toBe(401);
   });
 
@@ -363,7 +399,9 @@ describe('options and profiles', () => {
       { behaviour: { responseCodes: { unknownSku: { code: '000', message: 'x', assumed: true } } } },
     ];
     for (const options of bad) {
-      await expect(buildApp(options), JSON.stringify(options)).rejects.toSatisfy((e: unknown) => isHarnessError(e) && e.code === 'GH_ERR_CONFIG');
+      await expect(buildApp(options), JSON.stringify(options)).rejects.toSatisfy(
+        (e: unknown) => isHarnessError(e) && e.code === 'GH_ERR_CONFIG',
+      );
     }
   });
 
@@ -427,8 +465,14 @@ describe('options and profiles', () => {
     const off = await client();
     const on = await client({ faults: true });
     const headers = { 'x-sandbox-fault': 'status=503' };
-    expect((await off.app.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: { authorization: AUTH_HEADER, ...headers } })).statusCode).toBe(200);
-    expect((await on.app.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: { authorization: AUTH_HEADER, ...headers } })).statusCode).toBe(503);
+    expect(
+      (await off.app.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: { authorization: AUTH_HEADER, ...headers } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await on.app.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: { authorization: AUTH_HEADER, ...headers } }))
+        .statusCode,
+    ).toBe(503);
   });
 
   it('the same seed gives the same catalog; another seed another one', async () => {

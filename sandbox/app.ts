@@ -113,9 +113,11 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw configError(`sandbox seed must be an integer, got ${String(seed)}`);
   const timeScale = options.timeScale ?? 1;
-  if (!Number.isFinite(timeScale) || timeScale < 0) throw configError(`sandbox time scale must be a finite number >= 0, got ${String(timeScale)}`);
+  if (!Number.isFinite(timeScale) || timeScale < 0)
+    throw configError(`sandbox time scale must be a finite number >= 0, got ${String(timeScale)}`);
   const mode = options.mode ?? 'sandbox';
-  if (mode !== 'sandbox' && mode !== 'production') throw configError(`sandbox mode must be 'sandbox' or 'production', got '${String(mode)}'`);
+  if (mode !== 'sandbox' && mode !== 'production')
+    throw configError(`sandbox mode must be 'sandbox' or 'production', got '${String(mode)}'`);
   const user = options.user ?? 'user';
   const password = options.password ?? 'pass';
   if (user === '' || user.includes(':')) throw configError('sandbox user must be non-empty and contain no colon');
@@ -137,7 +139,8 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
     const op = findOperation(id);
     if (op === undefined) throw configError(`writePaths: unknown operation id '${id}'`);
     if (!op.pathAssumed) throw configError(`writePaths: the path of ${id} is fixed by the spec (${op.path})`);
-    if (typeof path !== 'string' || !/^\/[A-Za-z0-9/_{}.-]*$/.test(path)) throw configError(`writePaths: ${id} needs an absolute path, got '${String(path)}'`);
+    if (typeof path !== 'string' || !/^\/[A-Za-z0-9/_{}.-]*$/.test(path))
+      throw configError(`writePaths: ${id} needs an absolute path, got '${String(path)}'`);
   }
   let faultPlan: FaultPlan | undefined;
   if (options.faultRate !== undefined && !(Number.isFinite(options.faultRate) && options.faultRate >= 0 && options.faultRate <= 1)) {
@@ -238,7 +241,8 @@ function poisonedMember(value: unknown, path = '$'): string | undefined {
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
     if (key === '__proto__') return `${path}.__proto__`;
-    if (key === 'constructor' && item !== null && typeof item === 'object' && Object.prototype.hasOwnProperty.call(item, 'prototype')) return `${path}.constructor.prototype`;
+    if (key === 'constructor' && item !== null && typeof item === 'object' && Object.prototype.hasOwnProperty.call(item, 'prototype'))
+      return `${path}.constructor.prototype`;
     const inner = poisonedMember(item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
     if (inner !== undefined) return inner;
   }
@@ -273,13 +277,21 @@ function describeFrameworkError(error: FastifyError, bodyLimit: number): { statu
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the body size does not match Content-Length' };
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { status: 414, key: 'invalidRequest', message: `Invalid request: a path parameter is longer than ${MAX_PARAM_LENGTH} characters` };
+      return {
+        status: 414,
+        key: 'invalidRequest',
+        message: `Invalid request: a path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+      };
     case 'FST_ERR_BAD_URL':
       return { status: 400, key: 'invalidRequest', message: 'Invalid request: the URL is malformed' };
     case TOO_DEEP:
       return { status: 400, key: 'invalidRequest', message: `Invalid request: the body nests more than ${error.message} levels deep` };
     case FORBIDDEN_MEMBER:
-      return { status: 400, key: 'invalidRequest', message: `Invalid request: the body's member ${error.message} is not accepted (no request body has it)` };
+      return {
+        status: 400,
+        key: 'invalidRequest',
+        message: `Invalid request: the body's member ${error.message} is not accepted (no request body has it)`,
+      };
     default:
       break;
   }
@@ -317,7 +329,11 @@ function createParts(options: SandboxOptions, profile: SandboxProfile, resolved:
     throw configError(`sandbox profile '${profile.name}': ${error instanceof Error ? error.message : String(error)}`);
   }
   const stats = new SandboxStats();
-  const store = new SandboxStore({ initialBalance: behaviour.initialBalance, retentionMax: behaviour.statusRetentionMax, now: resolved.now });
+  const store = new SandboxStore({
+    initialBalance: behaviour.initialBalance,
+    retentionMax: behaviour.statusRetentionMax,
+    now: resolved.now,
+  });
   const env: SandboxEnv = {
     data,
     store,
@@ -330,7 +346,8 @@ function createParts(options: SandboxOptions, profile: SandboxProfile, resolved:
   const hooks: ProfileHooks = withCorruption(profile.hooks ?? {}, profile.corruptions, resolved.seed, stats);
   const send = createEnvelopeSender(hooks);
   const authorized = createBasicAuthCheck(resolved.user, resolved.password);
-  const isAuthorized = (headers: Record<string, string | undefined>): boolean => !behaviour.requireAuth || authorized(headers['authorization']);
+  const isAuthorized = (headers: Record<string, string | undefined>): boolean =>
+    !behaviour.requireAuth || authorized(headers['authorization']);
   const unauthorized = (reply: FastifyReply, ctx: SendContext): FastifyReply =>
     send(reply, ctx, {
       envelope: failure(env.codes, 'unauthorized', 'Authentication failed: send valid HTTP Basic credentials'),
@@ -426,7 +443,9 @@ function registerFallbacks(fastify: FastifyInstance, parts: AppParts, frameworkE
 }
 
 /** How an answer leaves: after the profile's response latency and slow-op share, through the envelope sender. */
-function createFinish(parts: AppParts): (reply: FastifyReply, ctx: SendContext, result: RouteReply) => FastifyReply | Promise<FastifyReply> {
+function createFinish(
+  parts: AppParts,
+): (reply: FastifyReply, ctx: SendContext, result: RouteReply) => FastifyReply | Promise<FastifyReply> {
   const { env, store, send, resolved } = parts;
   const { behaviour } = env;
   const latencyMs = scaled(env, behaviour.responseLatencyMs);
@@ -482,7 +501,9 @@ function routeHandler(parts: AppParts, pipeline: Pipeline, op: Operation, handle
     const failWith = pipeline.failureDue(op.id);
     if (failWith !== undefined) {
       // fail-op: answered before any processing, so nothing is charged or stored.
-      const held = pipeline.finish(reply, ctx, { envelope: failure(env.codes, failWith, `${env.codes[failWith].message} (sandbox profile: a share of ${op.id} fails)`) });
+      const held = pipeline.finish(reply, ctx, {
+        envelope: failure(env.codes, failWith, `${env.codes[failWith].message} (sandbox profile: a share of ${op.id} fails)`),
+      });
       return held instanceof Promise ? held.then(() => reply) : undefined;
     }
     const lang = localized ? parseAcceptLanguage(headers['accept-language']) : 'en';
@@ -507,7 +528,12 @@ function registerRoutes(fastify: FastifyInstance, parts: AppParts): void {
     if (handler === undefined) throw new HarnessError('GH_ERR_INTERNAL', `sandbox has no handler for operation ${op.id}`);
     const path = parts.resolved.writePaths[op.id] ?? op.path;
     try {
-      fastify.route({ method: op.method, url: path.replace(/\{(\w+)\}/g, ':$1'), config: { operationId: op.id }, handler: routeHandler(parts, pipeline, op, handler) });
+      fastify.route({
+        method: op.method,
+        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        config: { operationId: op.id },
+        handler: routeHandler(parts, pipeline, op, handler),
+      });
     } catch (error) {
       throw configError(`cannot register ${op.id} at ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -169,7 +169,10 @@ export type BehaviourOverride = Partial<Omit<SandboxBehaviour, 'responseCodes'>>
 };
 
 /** Applies overrides left to right (defaults < profile < options). */
-export function mergeBehaviour(base: Readonly<SandboxBehaviour>, ...overrides: ReadonlyArray<BehaviourOverride | undefined>): SandboxBehaviour {
+export function mergeBehaviour(
+  base: Readonly<SandboxBehaviour>,
+  ...overrides: ReadonlyArray<BehaviourOverride | undefined>
+): SandboxBehaviour {
   let merged: SandboxBehaviour = { ...base };
   for (const override of overrides) {
     if (override === undefined) continue;
@@ -207,7 +210,8 @@ export function checkBehaviour(behaviour: SandboxBehaviour): string | undefined 
   }
   for (const [operation, failure] of Object.entries(behaviour.operationFailures)) {
     if (!(failure.share >= 0 && failure.share <= 1)) return `behaviour.operationFailures.${operation}.share must be within 0..1`;
-    if (!(failure.key in behaviour.responseCodes)) return `behaviour.operationFailures.${operation}.key: unknown response code key '${String(failure.key)}'`;
+    if (!(failure.key in behaviour.responseCodes))
+      return `behaviour.operationFailures.${operation}.key: unknown response code key '${String(failure.key)}'`;
   }
   for (const trigger of behaviour.triggers) {
     if ('delayMs' in trigger.effect && !(Number.isFinite(trigger.effect.delayMs) && trigger.effect.delayMs >= 0)) {

@@ -20,9 +20,18 @@ export interface PayloadCorruption {
  * The profile's hooks with its corruptions applied after them (the profile's own hook sees the faithful envelope),
  * each with its own seeded draws, in the order listed.
  */
-export function withCorruption(hooks: ProfileHooks, corruptions: readonly PayloadCorruption[] | undefined, seed: number, stats: SandboxStats): ProfileHooks {
+export function withCorruption(
+  hooks: ProfileHooks,
+  corruptions: readonly PayloadCorruption[] | undefined,
+  seed: number,
+  stats: SandboxStats,
+): ProfileHooks {
   if (corruptions === undefined || corruptions.length === 0) return hooks;
-  const plans = corruptions.map((corruption, index) => ({ corruption, operations: new Set(corruption.operations), rng: createRng((seed ^ 0xc0bb) + index) }));
+  const plans = corruptions.map((corruption, index) => ({
+    corruption,
+    operations: new Set(corruption.operations),
+    rng: createRng((seed ^ 0xc0bb) + index),
+  }));
   const onEnvelope = hooks.onEnvelope;
   return {
     ...hooks,

@@ -19,11 +19,23 @@ describe('parseFaultHeader', () => {
     ['reset', [{ kind: 'reset' }]],
     ['malformed', [{ kind: 'malformed' }]],
     ['truncate', [{ kind: 'truncate' }]],
-    ['latency=10, status=502', [{ kind: 'latency', ms: 10 }, { kind: 'status', status: 502 }]],
+    [
+      'latency=10, status=502',
+      [
+        { kind: 'latency', ms: 10 },
+        { kind: 'status', status: 502 },
+      ],
+    ],
     ['latency=10,reset', [{ kind: 'latency', ms: 10 }, { kind: 'reset' }]],
     ['status=500,malformed', [{ kind: 'status', status: 500 }, { kind: 'malformed' }]],
     ['late=40', [{ kind: 'late', ms: 40 }]],
-    ['late=5,status=503', [{ kind: 'late', ms: 5 }, { kind: 'status', status: 503 }]],
+    [
+      'late=5,status=503',
+      [
+        { kind: 'late', ms: 5 },
+        { kind: 'status', status: 503 },
+      ],
+    ],
   ];
   it.each(accepted)('accepts %j', (header, faults) => {
     expect(parseFaultHeader(header)).toEqual({ ok: true, faults });
@@ -91,7 +103,11 @@ async function fixtureApp(timeScale: number): Promise<{ app: FastifyInstance; ha
   return { app, handled: () => handled };
 }
 
-const normalRead = JSON.stringify({ responseCode: '000', responseMessage: null, payLoad: { items: ['a', 'b', 'c'], text: 'x'.repeat(64) } });
+const normalRead = JSON.stringify({
+  responseCode: '000',
+  responseMessage: null,
+  payLoad: { items: ['a', 'b', 'c'], text: 'x'.repeat(64) },
+});
 
 describe('fault plugin in-process (inject)', () => {
   let fx: Awaited<ReturnType<typeof fixtureApp>>;
@@ -245,7 +261,11 @@ describe('faults wired into buildApp', () => {
     const sandbox = await buildApp({ timeScale: 0.01 });
     try {
       for (const header of ['status=503', 'explode', 'reset']) {
-        const res = await sandbox.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: { ...auth, [FAULT_HEADER]: header } });
+        const res = await sandbox.fastify.inject({
+          method: 'GET',
+          url: '/api/v2/account/balance',
+          headers: { ...auth, [FAULT_HEADER]: header },
+        });
         expect(res.statusCode).toBe(200);
         expect((res.json() as { responseCode: string }).responseCode).toBe('000');
       }
@@ -258,7 +278,9 @@ describe('faults wired into buildApp', () => {
     const sandbox = await buildApp({ timeScale: 0.01, faults: true });
     try {
       const balance = async (): Promise<unknown> =>
-        (sandbox.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: auth }).then((r) => (r.json() as { payLoad: unknown }).payLoad));
+        sandbox.fastify
+          .inject({ method: 'GET', url: '/api/v2/account/balance', headers: auth })
+          .then((r) => (r.json() as { payLoad: unknown }).payLoad);
       const before = await balance();
       const topup = await sandbox.fastify.inject({
         method: 'POST',
@@ -269,11 +291,19 @@ describe('faults wired into buildApp', () => {
       expect(topup.statusCode).toBe(503);
       expect(await balance()).toEqual(before);
 
-      const unknown = await sandbox.fastify.inject({ method: 'GET', url: '/api/v2/account/balance', headers: { ...auth, [FAULT_HEADER]: 'explode' } });
+      const unknown = await sandbox.fastify.inject({
+        method: 'GET',
+        url: '/api/v2/account/balance',
+        headers: { ...auth, [FAULT_HEADER]: 'explode' },
+      });
       expect(unknown.statusCode).toBe(400);
       expect((unknown.json() as { responseMessage: string }).responseMessage).toContain('explode');
 
-      const truncated = await sandbox.fastify.inject({ method: 'GET', url: '/api/v2/catalog/countries', headers: { ...auth, [FAULT_HEADER]: 'truncate' } });
+      const truncated = await sandbox.fastify.inject({
+        method: 'GET',
+        url: '/api/v2/catalog/countries',
+        headers: { ...auth, [FAULT_HEADER]: 'truncate' },
+      });
       expect(Number(truncated.headers['content-length'])).toBe(truncated.rawPayload.length);
       expect(() => JSON.parse(truncated.body)).toThrow();
     } finally {
@@ -285,11 +315,16 @@ describe('faults wired into buildApp', () => {
     const sandbox = await startSandbox({ timeScale: 0.01, faults: true });
     try {
       const correlationId = `fault-reset-${Date.now()}`;
-      const result = await rawRequest(`${sandbox.url}/api/v2/transaction/topup`, 'POST', {
-        ...auth,
-        'content-type': 'application/json',
-        [FAULT_HEADER]: 'reset',
-      }, JSON.stringify({ skuId: 193, amount: 10, mobile: '18765550123', correlationId }));
+      const result = await rawRequest(
+        `${sandbox.url}/api/v2/transaction/topup`,
+        'POST',
+        {
+          ...auth,
+          'content-type': 'application/json',
+          [FAULT_HEADER]: 'reset',
+        },
+        JSON.stringify({ skuId: 193, amount: 10, mobile: '18765550123', correlationId }),
+      );
       expect(result.error?.code).toBe('ECONNRESET');
       const status = await rawRequest(`${sandbox.url}/api/v2/transaction/status/${correlationId}`, 'GET', auth);
       expect(status.status).toBe(200);

@@ -121,11 +121,17 @@ describe('startSandbox', () => {
     );
     // Wait until the sandbox holds the transaction (its status says in progress), so the close really races it.
     let status: Envelope | undefined;
-    await waitFor(async () => {
-      const res = await fetch(`${sandbox.url}/api/v2/transaction/status/${correlationId}`, { headers: { authorization: basic('user', 'pass') } });
-      status = (await res.json()) as Envelope;
-      return status.responseCode === '852';
-    }, 'the top-up to be held', { intervalMs: 20 });
+    await waitFor(
+      async () => {
+        const res = await fetch(`${sandbox.url}/api/v2/transaction/status/${correlationId}`, {
+          headers: { authorization: basic('user', 'pass') },
+        });
+        status = (await res.json()) as Envelope;
+        return status.responseCode === '852';
+      },
+      'the top-up to be held',
+      { intervalMs: 20 },
+    );
     expect(status?.responseCode).toBe('852');
 
     await sandbox.close();

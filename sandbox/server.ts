@@ -32,7 +32,10 @@ const DEFAULT_CLOSE_GRACE_MS = 2_000;
 
 /** True for addresses that only this machine can reach; anything else exposes the sandbox's fixed credentials. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
 }
 

@@ -32,7 +32,12 @@ export function shapePath(path: string, shape: PayloadShape): string {
     else if (path.startsWith(`${from}.`)) moved = `${to}${path.slice(from.length)}`;
   }
   const keyCase = shape.keyCase;
-  return keyCase === undefined ? moved : moved.split('.').map((segment) => recase(segment, keyCase)).join('.');
+  return keyCase === undefined
+    ? moved
+    : moved
+        .split('.')
+        .map((segment) => recase(segment, keyCase))
+        .join('.');
 }
 
 function take(record: Rec, path: readonly string[]): { found: boolean; value?: unknown } {

@@ -105,7 +105,14 @@ export class SandboxStore {
   }
 
   /** Stores a transaction whose result is already final. */
-  recordFinal(input: { correlationId: string; transactionId: number; kind: TransactionKind; operationId: string; result: Envelope; details?: Record<string, unknown> }): StoredTransaction {
+  recordFinal(input: {
+    correlationId: string;
+    transactionId: number;
+    kind: TransactionKind;
+    operationId: string;
+    result: Envelope;
+    details?: Record<string, unknown>;
+  }): StoredTransaction {
     const now = this.now();
     const txn: StoredTransaction = { ...input, details: input.details, createdAt: now, dueAt: now };
     this.#insert(txn);
@@ -178,10 +185,13 @@ export class SandboxStore {
     if (ms <= 0 || this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
       const entry = {
-        timer: setTimeout(() => {
-          this.#sleeps.delete(entry);
-          resolve();
-        }, Math.min(MAX_TIMER_MS, ms)),
+        timer: setTimeout(
+          () => {
+            this.#sleeps.delete(entry);
+            resolve();
+          },
+          Math.min(MAX_TIMER_MS, ms),
+        ),
         resolve,
       };
       this.#sleeps.add(entry);

@@ -35,7 +35,8 @@ function words(line: string): string[] {
 async function parse(argv: readonly string[]): Promise<{ path: string; opts: Record<string, unknown>; warnings: string[] }> {
   const program = buildProgram();
   let got: { path: string; opts: Record<string, unknown> } | undefined;
-  for (const cmd of allCommands(program)) cmd.action((...args: unknown[]) => void (got = { path: commandPath(cmd), opts: (args.at(-1) as Command).opts() }));
+  for (const cmd of allCommands(program))
+    cmd.action((...args: unknown[]) => void (got = { path: commandPath(cmd), opts: (args.at(-1) as Command).opts() }));
   const warnings: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string) => (warnings.push(String(chunk).trimEnd()), true)) as typeof process.stderr.write;
@@ -53,7 +54,19 @@ const FLAGS: Readonly<Record<string, { readonly shows: readonly string[]; readon
   gate: { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile', '--gen-seed', '--env'] },
   conformance: { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile', '--gen-seed', '--env'] },
   fuzz: { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile', '--sandbox-seed', '--env'] },
-  load: { shows: ['-u, --vus', '-d, --duration', '-i, --iterations', '-e, --env-var', '-o, --out', '--summary-export', '--profile', '--target-env'], hides: ['--env', '--seed'] },
+  load: {
+    shows: [
+      '-u, --vus',
+      '-d, --duration',
+      '-i, --iterations',
+      '-e, --env-var',
+      '-o, --out',
+      '--summary-export',
+      '--profile',
+      '--target-env',
+    ],
+    hides: ['--env', '--seed'],
+  },
   'baseline record': { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile'] },
   'baseline check': { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile'] },
   migrate: { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile'] },
@@ -109,7 +122,13 @@ describe('the old spellings: accepted for one release, one deprecation line each
     ['baseline record', ['baseline', 'record', '--profile', 'slow'], 'sandboxProfile', 'slow', /--profile is now --sandbox-profile/],
     ['migrate', ['migrate', '--profile', 'slow'], 'sandboxProfile', 'slow', /--profile is now --sandbox-profile/],
     ['sandbox', ['sandbox', '--profile', 'slow'], 'sandboxProfile', 'slow', /--profile is now --sandbox-profile/],
-    ['gate --gen-seed', ['gate', '--gen-seed', '5'], 'genSeed', '5', /--gen-seed seeds the GEN inputs alone: --seed seeds them and the sandbox catalog/],
+    [
+      'gate --gen-seed',
+      ['gate', '--gen-seed', '5'],
+      'genSeed',
+      '5',
+      /--gen-seed seeds the GEN inputs alone: --seed seeds them and the sandbox catalog/,
+    ],
     ['fuzz --sandbox-seed', ['fuzz', '--sandbox-seed', '3'], 'sandboxSeed', '3', /--sandbox-seed seeds the sandbox catalog alone/],
     ['gate --env', ['gate', '--env', 'production'], 'targetEnv', 'production', /--env sandbox\|production is now --target-env/],
     ['reconcile --env', ['reconcile', 'l.jsonl', '--env', 'sandbox'], 'targetEnv', 'sandbox', /is now --target-env/],

@@ -57,7 +57,10 @@ describe('usage errors are one GH_ERR_USAGE line, exit 2', () => {
       expectOneUsageLine(await runCli(argv(path, '--time-scale')), /option '--time-scale <\w+>' argument missing/);
     });
     it(`${path.join(' ')} --time-scale 0: the one time-scale rule`, async () => {
-      expectOneUsageLine(await runCli(argv(path, '--time-scale', '0')), /^gateway-harness: GH_ERR_USAGE: --time-scale must be a number greater than 0 \(1 = real gateway timing/);
+      expectOneUsageLine(
+        await runCli(argv(path, '--time-scale', '0')),
+        /^gateway-harness: GH_ERR_USAGE: --time-scale must be a number greater than 0 \(1 = real gateway timing/,
+      );
     });
   }
 

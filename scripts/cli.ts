@@ -50,7 +50,13 @@ export function buildProgram(): Command {
     .allowExcessArguments(true)
     .allowUnknownOption(true)
     .action((command: string | undefined) => {
-      throw new HarnessError('GH_ERR_USAGE', notACommand(command, program.commands.map((c) => c.name())));
+      throw new HarnessError(
+        'GH_ERR_USAGE',
+        notACommand(
+          command,
+          program.commands.map((c) => c.name()),
+        ),
+      );
     });
   return program;
 }
@@ -79,7 +85,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i += 1) {
     const row = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (previous[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = row;
   }
@@ -91,7 +101,10 @@ function usageLine(error: CommanderError, program: Command): string {
   if (error.code === 'commander.help') {
     return `help: no such command (commands: ${program.commands.map((c) => c.name()).join(', ')}; run gateway-harness --help)`;
   }
-  const text = error.message.replace(/^error: /, '').replace(/\s+/g, ' ').trim();
+  const text = error.message
+    .replace(/^error: /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${text} (run with --help for usage)`;
 }
 

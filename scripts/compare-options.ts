@@ -26,20 +26,34 @@ export interface CompareFlags {
 export function addCompareOptions(command: Command, withBaseline = false, withAllowSkips = false): Command {
   const d = DEFAULT_COMPARE_SETTINGS;
   if (withBaseline) {
-    command.option('--compare-with <dir>', "compare this run's load with an earlier run's report dir (e.g. the last green run): a regression fails the run (exit 1)");
+    command.option(
+      '--compare-with <dir>',
+      "compare this run's load with an earlier run's report dir (e.g. the last green run): a regression fails the run (exit 1)",
+    );
   }
-  if (withAllowSkips) command.option('--allow-skips', 'accept what could not be verified (stated in every report): comparison operations with too few samples; latency thresholds crossed while the load generator was saturated');
+  if (withAllowSkips)
+    command.option(
+      '--allow-skips',
+      'accept what could not be verified (stated in every report): comparison operations with too few samples; latency thresholds crossed while the load generator was saturated',
+    );
   return command
     .option('--alpha <level>', `comparison: significance level, corrected over the operations by Holm (default ${d.alpha})`)
-    .option('--latency-threshold <percent>', `comparison: smallest p95 increase that counts, relative (default ${d.latencyRelative * 100}%)`)
+    .option(
+      '--latency-threshold <percent>',
+      `comparison: smallest p95 increase that counts, relative (default ${d.latencyRelative * 100}%)`,
+    )
     .option('--latency-threshold-ms <ms>', `comparison: ...and absolute; both must be exceeded (default ${d.latencyAbsoluteMs})`)
-    .option('--failure-threshold <points>', `comparison: smallest failure-rate increase that counts, in percentage points (default ${d.failureRatePoints})`);
+    .option(
+      '--failure-threshold <points>',
+      `comparison: smallest failure-rate increase that counts, in percentage points (default ${d.failureRatePoints})`,
+    );
 }
 
 function number(flag: string, text: string | undefined, fallback: number, ok: (n: number) => boolean, what: string): number {
   if (text === undefined) return fallback;
   const n = Number(text.trim().replace(/%$/, ''));
-  if (text.trim() === '' || !Number.isFinite(n) || !ok(n)) throw new HarnessError('GH_ERR_USAGE', `${flag} must be ${what} (got '${text}')`);
+  if (text.trim() === '' || !Number.isFinite(n) || !ok(n))
+    throw new HarnessError('GH_ERR_USAGE', `${flag} must be ${what} (got '${text}')`);
   return n;
 }
 
@@ -48,9 +62,16 @@ export function compareSettingsOf(flags: CompareFlags): CompareSettings {
   return {
     alpha: number('--alpha', flags.alpha, d.alpha, (n) => n > 0 && n < 0.5, 'a level between 0 and 0.5, e.g. 0.01'),
     latencyQuantile: d.latencyQuantile,
-    latencyRelative: number('--latency-threshold', flags.latencyThreshold, d.latencyRelative * 100, (n) => n >= 0, 'a percentage ≥ 0, e.g. 10%') / 100,
+    latencyRelative:
+      number('--latency-threshold', flags.latencyThreshold, d.latencyRelative * 100, (n) => n >= 0, 'a percentage ≥ 0, e.g. 10%') / 100,
     latencyAbsoluteMs: number('--latency-threshold-ms', flags.latencyThresholdMs, d.latencyAbsoluteMs, (n) => n >= 0, 'milliseconds ≥ 0'),
-    failureRatePoints: number('--failure-threshold', flags.failureThreshold, d.failureRatePoints, (n) => n >= 0 && n <= 100, 'percentage points 0..100'),
+    failureRatePoints: number(
+      '--failure-threshold',
+      flags.failureThreshold,
+      d.failureRatePoints,
+      (n) => n >= 0 && n <= 100,
+      'percentage points 0..100',
+    ),
   };
 }
 
@@ -58,7 +79,9 @@ export function compareSettingsOf(flags: CompareFlags): CompareSettings {
  * The comparison a load or gate run makes of its own load with --compare-with DIR, checked now (a dir without a run is
  * a usage error before any load is sent); undefined without --compare-with.
  */
-export function compareWithRun(flags: CompareFlags): ((run: LoadRun, meta: { readonly scenario: string; readonly profile: string }) => Promise<ComparisonSection>) | undefined {
+export function compareWithRun(
+  flags: CompareFlags,
+): ((run: LoadRun, meta: { readonly scenario: string; readonly profile: string }) => Promise<ComparisonSection>) | undefined {
   if (flags.compareWith === undefined) return undefined;
   const baselineDir = resolve(flags.compareWith);
   checkBaselineDir(baselineDir);
@@ -67,7 +90,13 @@ export function compareWithRun(flags: CompareFlags): ((run: LoadRun, meta: { rea
     comparisonOf({
       baselineDir,
       candidateDir: run.reportDir,
-      candidate: { runId: run.runId, engine: run.engineLabel, scenario: meta.scenario, profile: meta.profile, files: [runMetricsFile(run)].filter((file): file is string => file !== undefined) },
+      candidate: {
+        runId: run.runId,
+        engine: run.engineLabel,
+        scenario: meta.scenario,
+        profile: meta.profile,
+        files: [runMetricsFile(run)].filter((file): file is string => file !== undefined),
+      },
       settings,
       allowSkips: flags.allowSkips === true,
     });

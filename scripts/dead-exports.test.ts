@@ -30,7 +30,11 @@ describe('dead exports', () => {
     const texts = files.map((file) => readFileSync(file, 'utf8'));
     const counts = identifierCounts(texts);
     const dead = files.flatMap((file, i) =>
-      file.endsWith('.test.ts') ? [] : [...(texts[i] as string).matchAll(EXPORT_DECLARATION)].filter((m) => counts.get(m[1] as string) === 1).map((m) => `${relative(ROOT, file)}: ${m[1] as string}`),
+      file.endsWith('.test.ts')
+        ? []
+        : [...(texts[i] as string).matchAll(EXPORT_DECLARATION)]
+            .filter((m) => counts.get(m[1] as string) === 1)
+            .map((m) => `${relative(ROOT, file)}: ${m[1] as string}`),
     );
     expect(files.length).toBeGreaterThan(100);
     expect(dead).toEqual([]);

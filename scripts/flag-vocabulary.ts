@@ -63,12 +63,18 @@ export function envOption(cmd: Command): void {
       for (const text of value as string[]) {
         if (ENV_VAR.test(text)) {
           if (!c.options.some((o) => o.long === '--env-var')) {
-            throw new HarnessError('GH_ERR_USAGE', `--env ${text.split('=')[0]}=...: ${c.name()} runs no k6 script (-e/--env KEY=VALUE applies to load); the target environment is --target-env sandbox|production`);
+            throw new HarnessError(
+              'GH_ERR_USAGE',
+              `--env ${text.split('=')[0]}=...: ${c.name()} runs no k6 script (-e/--env KEY=VALUE applies to load); the target environment is --target-env sandbox|production`,
+            );
           }
           c.setOptionValue('envVar', [...((c.getOptionValue('envVar') as string[] | undefined) ?? []), text]);
         } else {
           if (c.getOptionValue('targetEnv') === undefined) c.setOptionValue('targetEnv', text);
-          line = deprecationLine('--env sandbox|production', 'is now --target-env (env GATEWAY_ENV); --env KEY=VALUE sets a script variable, as in k6');
+          line = deprecationLine(
+            '--env sandbox|production',
+            'is now --target-env (env GATEWAY_ENV); --env KEY=VALUE sets a script variable, as in k6',
+          );
         }
       }
       return line;
@@ -79,7 +85,11 @@ export function envOption(cmd: Command): void {
 
 /** `-e, --env-var KEY=VALUE` (repeatable), k6's `-e`: a variable of the script's __ENV. */
 export function addEnvVarOption(cmd: Command): Command {
-  cmd.option('-e, --env-var <KEY=VALUE>', "a variable of the script's __ENV, as k6 run -e (repeatable; --env KEY=VALUE works too)", collect);
+  cmd.option(
+    '-e, --env-var <KEY=VALUE>',
+    "a variable of the script's __ENV, as k6 run -e (repeatable; --env KEY=VALUE works too)",
+    collect,
+  );
   envOption(cmd);
   return cmd;
 }

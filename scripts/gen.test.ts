@@ -5,7 +5,20 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { BANNER, check, GENERATED_FILES, generate, GenError, inlinePayloadRefs, isReportSchema, loadSchemas, requestBodyName, ROOT_DIR, SCHEMA_ID_PREFIX, validatorName } from './gen.ts';
+import {
+  BANNER,
+  check,
+  GENERATED_FILES,
+  generate,
+  GenError,
+  inlinePayloadRefs,
+  isReportSchema,
+  loadSchemas,
+  requestBodyName,
+  ROOT_DIR,
+  SCHEMA_ID_PREFIX,
+  validatorName,
+} from './gen.ts';
 import { OPERATIONS } from '../api/operations.ts';
 
 const GENERATED = Object.values(GENERATED_FILES);
@@ -126,7 +139,9 @@ describe('schema conventions', () => {
 
   it('has one request schema per request body of the operation catalog', () => {
     const bodies = new Set(OPERATIONS.flatMap((op) => (op.requestBody === undefined ? [] : [op.requestBody])));
-    const requestFiles = schemas.filter((s) => s.file.endsWith('-request.schema.json')).map((s) => s.file.replace('-request.schema.json', ''));
+    const requestFiles = schemas
+      .filter((s) => s.file.endsWith('-request.schema.json'))
+      .map((s) => s.file.replace('-request.schema.json', ''));
     expect(requestFiles.sort()).toEqual([...bodies].sort());
   });
 
@@ -140,18 +155,30 @@ describe('schema conventions', () => {
     for (const [name, property] of Object.entries(properties)) {
       expect(typeof property.description, `${s.file} ${name}`).toBe('string');
       // An id the spec types int64 (a transaction id) is an integer without the int32 bounds; its description says so.
-      if (property.type === 'integer' && !String(property.description).includes('int64')) expect([property.minimum, property.maximum], `${s.file} ${name} is int32`).toEqual([-2147483648, 2147483647]);
+      if (property.type === 'integer' && !String(property.description).includes('int64'))
+        expect([property.minimum, property.maximum], `${s.file} ${name} is int32`).toEqual([-2147483648, 2147483647]);
     }
   });
 });
 
 describe('inlinePayloadRefs', () => {
-  const record = { $id: `${SCHEMA_ID_PREFIX}payload-record.schema.json`, title: 'PayloadRecord', type: 'object', properties: { skuId: { type: 'integer' } } };
+  const record = {
+    $id: `${SCHEMA_ID_PREFIX}payload-record.schema.json`,
+    title: 'PayloadRecord',
+    type: 'object',
+    properties: { skuId: { type: 'integer' } },
+  };
   const byId = new Map<string, Record<string, unknown>>([[record.$id, record]]);
 
   it('replaces a reference to a payload schema by its body under allOf, keeping what sits beside the $ref', () => {
-    expect(inlinePayloadRefs({ type: 'array', items: { $ref: record.$id } }, byId)).toEqual({ type: 'array', items: { allOf: [{ type: 'object', properties: { skuId: { type: 'integer' } } }] } });
-    expect(inlinePayloadRefs({ $ref: record.$id, properties: { a: {} } }, byId)).toEqual({ properties: { a: {} }, allOf: [{ type: 'object', properties: { skuId: { type: 'integer' } } }] });
+    expect(inlinePayloadRefs({ type: 'array', items: { $ref: record.$id } }, byId)).toEqual({
+      type: 'array',
+      items: { allOf: [{ type: 'object', properties: { skuId: { type: 'integer' } } }] },
+    });
+    expect(inlinePayloadRefs({ $ref: record.$id, properties: { a: {} } }, byId)).toEqual({
+      properties: { a: {} },
+      allOf: [{ type: 'object', properties: { skuId: { type: 'integer' } } }],
+    });
   });
 
   it('leaves other references alone, and refuses a payload schema with #-references (they would not resolve inlined)', () => {

@@ -131,7 +131,8 @@ export function inlinePayloadRefs(node: unknown, byId: ReadonlyMap<string, Recor
   if (typeof $ref !== 'string') return $ref === undefined ? out : { ...out, $ref };
   const target = $ref.startsWith(INLINED_REF_PREFIX) ? byId.get($ref) : undefined;
   if (target === undefined) return { ...out, $ref };
-  if (hasInternalRef(target)) throw new GenError(`${$ref}: a payload schema referenced by another must not use #-references (they would not resolve once inlined)`);
+  if (hasInternalRef(target))
+    throw new GenError(`${$ref}: a payload schema referenced by another must not use #-references (they would not resolve once inlined)`);
   const { $id: _id, $schema: _schema, title: _title, ...body } = target;
   return { ...out, allOf: [...((out.allOf as unknown[] | undefined) ?? []), inlinePayloadRefs(body, byId)] };
 }
@@ -139,7 +140,9 @@ export function inlinePayloadRefs(node: unknown, byId: ReadonlyMap<string, Recor
 function hasInternalRef(node: unknown): boolean {
   if (Array.isArray(node)) return node.some((item) => hasInternalRef(item));
   if (node === null || typeof node !== 'object') return false;
-  return Object.entries(node).some(([key, value]) => (key === '$ref' ? typeof value === 'string' && value.startsWith('#') : hasInternalRef(value)));
+  return Object.entries(node).some(([key, value]) =>
+    key === '$ref' ? typeof value === 'string' && value.startsWith('#') : hasInternalRef(value),
+  );
 }
 
 function generateValidators(sources: readonly SchemaSource[]): string {
@@ -213,7 +216,9 @@ function generateRequestBodies(sources: readonly SchemaSource[]): string {
 export function hasCrossFileRef(node: unknown): boolean {
   if (Array.isArray(node)) return node.some((item) => hasCrossFileRef(item));
   if (node === null || typeof node !== 'object') return false;
-  return Object.entries(node).some(([key, value]) => (key === '$ref' ? typeof value === 'string' && !value.startsWith('#') : hasCrossFileRef(value)));
+  return Object.entries(node).some(([key, value]) =>
+    key === '$ref' ? typeof value === 'string' && !value.startsWith('#') : hasCrossFileRef(value),
+  );
 }
 
 async function generateTypes(sources: readonly SchemaSource[], rootDir: string): Promise<string> {

@@ -5,7 +5,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkRooms, describeCycle, forbiddenImports, importCycles, isOutsideRooms, parseRoomTable, readImportEdges, tableCycles, type ImportEdge } from './import-graph.ts';
+import {
+  checkRooms,
+  describeCycle,
+  forbiddenImports,
+  importCycles,
+  isOutsideRooms,
+  parseRoomTable,
+  readImportEdges,
+  tableCycles,
+  type ImportEdge,
+} from './import-graph.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -14,12 +24,17 @@ describe('the repository', () => {
     expect(checkRooms(ROOT)).toEqual([]);
   });
 
-  it("the table names every room directory, and every room it names exists", () => {
+  it('the table names every room directory, and every room it names exists', () => {
     const table = parseRoomTable(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
     const hasSource = (dir: string): boolean =>
-      readdirSync(join(ROOT, dir)).some((name) => /\.(ts|mjs)$/.test(name) || (statSync(join(ROOT, dir, name)).isDirectory() && hasSource(join(dir, name))));
+      readdirSync(join(ROOT, dir)).some(
+        (name) => /\.(ts|mjs)$/.test(name) || (statSync(join(ROOT, dir, name)).isDirectory() && hasSource(join(dir, name))),
+      );
     const dirs = readdirSync(ROOT, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !['node_modules', 'dist', 'bin', 'examples'].includes(e.name) && hasSource(e.name))
+      .filter(
+        (e) =>
+          e.isDirectory() && !e.name.startsWith('.') && !['node_modules', 'dist', 'bin', 'examples'].includes(e.name) && hasSource(e.name),
+      )
       .map((e) => e.name)
       .sort();
     expect([...table.rooms.keys()].sort()).toEqual(dirs);
@@ -72,8 +87,17 @@ describe('checking imports', () => {
   const edge = (from: string, to: string): ImportEdge => ({ from, to });
 
   it('names an import that runs back up, and an import of a root file', () => {
-    const edges = [edge('c/x.ts', 'b/y.ts'), edge('b/y.ts', 'a/z.ts'), edge('a/z.ts', 'c/x.ts'), edge('b/y.ts', 'vitest.config.ts'), edge('b/y.ts', 'package.json')];
-    expect(forbiddenImports(edges, table)).toEqual(['a/z.ts → c/x.ts (a/ may not import c/)', "b/y.ts → vitest.config.ts (b/ → the root's vitest.config.ts)"]);
+    const edges = [
+      edge('c/x.ts', 'b/y.ts'),
+      edge('b/y.ts', 'a/z.ts'),
+      edge('a/z.ts', 'c/x.ts'),
+      edge('b/y.ts', 'vitest.config.ts'),
+      edge('b/y.ts', 'package.json'),
+    ];
+    expect(forbiddenImports(edges, table)).toEqual([
+      'a/z.ts → c/x.ts (a/ may not import c/)',
+      "b/y.ts → vitest.config.ts (b/ → the root's vitest.config.ts)",
+    ]);
   });
 
   it('leaves tests, fixtures and the root tooling outside the rooms; benches are checked as their room', () => {
@@ -81,10 +105,15 @@ describe('checking imports', () => {
     expect(isOutsideRooms('a/z.ts', table)).toBe(false);
     expect(isOutsideRooms('a/bench/b.ts', table)).toBe(false);
     // A bench that reaches above its room is caught (engine/bench imported load/ and reports/ unseen); one may use fixtures.
-    expect(forbiddenImports([edge('a/bench/b.ts', 'c/x.ts'), edge('a/bench/b.ts', 'a/fixtures/f.ts'), edge('b/bench/b.ts', 'a/bench/q.ts')], table)).toEqual([
-      'a/bench/b.ts → c/x.ts (a/ may not import c/)',
-    ]);
-    expect(forbiddenImports([edge('a/z.test.ts', 'c/x.ts'), edge('top/cli.ts', 'c/x.ts'), edge('a/fixtures/f.ts', 'a/bench/b.ts')], table)).toEqual([]);
+    expect(
+      forbiddenImports(
+        [edge('a/bench/b.ts', 'c/x.ts'), edge('a/bench/b.ts', 'a/fixtures/f.ts'), edge('b/bench/b.ts', 'a/bench/q.ts')],
+        table,
+      ),
+    ).toEqual(['a/bench/b.ts → c/x.ts (a/ may not import c/)']);
+    expect(
+      forbiddenImports([edge('a/z.test.ts', 'c/x.ts'), edge('top/cli.ts', 'c/x.ts'), edge('a/fixtures/f.ts', 'a/bench/b.ts')], table),
+    ).toEqual([]);
     // ...as long as no room imports them (the exemption would hide what they import).
     expect(forbiddenImports([edge('a/z.ts', 'a/fixtures/f.ts'), edge('top/cli.ts', 'c/bench/b.ts')], table)).toEqual([
       'a/z.ts → a/fixtures/f.ts (a/ may not import a test, fixture or bench)',
@@ -93,14 +122,27 @@ describe('checking imports', () => {
   });
 
   it('names a circle between files in import order, type-only imports included', () => {
-    const edges = [edge('b/one.ts', 'b/two.ts'), edge('b/two.ts', 'b/three.ts'), edge('b/three.ts', 'b/one.ts'), edge('b/three.ts', 'a/z.ts'), edge('c/self.ts', 'c/self.ts')];
+    const edges = [
+      edge('b/one.ts', 'b/two.ts'),
+      edge('b/two.ts', 'b/three.ts'),
+      edge('b/three.ts', 'b/one.ts'),
+      edge('b/three.ts', 'a/z.ts'),
+      edge('c/self.ts', 'c/self.ts'),
+    ];
     const cycles = importCycles(edges);
     expect(cycles).toEqual([['b/one.ts', 'b/three.ts', 'b/two.ts'], ['c/self.ts']]);
     expect(cycles.map((c) => describeCycle(c, edges))).toEqual(['b/one.ts → b/two.ts → b/three.ts → b/one.ts', 'c/self.ts → c/self.ts']);
     expect(importCycles([edge('b/one.ts', 'b/two.ts'), edge('b/two.ts', 'a/z.ts')])).toEqual([]);
     // A tangle: one concrete circle, and every file of the tangle named.
-    const tangle = [edge('b/one.ts', 'b/two.ts'), edge('b/two.ts', 'b/one.ts'), edge('b/two.ts', 'b/three.ts'), edge('b/three.ts', 'b/two.ts')];
-    expect(importCycles(tangle).map((c) => describeCycle(c, tangle))).toEqual(['b/one.ts → b/two.ts → b/one.ts (3 files in the circle: b/one.ts, b/three.ts, b/two.ts)']);
+    const tangle = [
+      edge('b/one.ts', 'b/two.ts'),
+      edge('b/two.ts', 'b/one.ts'),
+      edge('b/two.ts', 'b/three.ts'),
+      edge('b/three.ts', 'b/two.ts'),
+    ];
+    expect(importCycles(tangle).map((c) => describeCycle(c, tangle))).toEqual([
+      'b/one.ts → b/two.ts → b/one.ts (3 files in the circle: b/one.ts, b/three.ts, b/two.ts)',
+    ]);
   });
 });
 
@@ -115,13 +157,21 @@ describe('a made-up repository end to end', () => {
   it('reads every form of import (not strings or comments) and reports the broken rule and the circle', () => {
     write('ARCHITECTURE.md', DOC);
     write('a/z.ts', "import type { X } from '../c/x.ts';\nexport const z = 1;\n");
-    write('b/y.ts', "export * from '../a/z.ts';\nconst lazy = () => import('./w.ts');\n// import { no } from '../c/x.ts';\nconst text = `import { no } from '../c/x.ts'`;\n");
-    write('b/w.ts', "export const w = 1;\n");
+    write(
+      'b/y.ts',
+      "export * from '../a/z.ts';\nconst lazy = () => import('./w.ts');\n// import { no } from '../c/x.ts';\nconst text = `import { no } from '../c/x.ts'`;\n",
+    );
+    write('b/w.ts', 'export const w = 1;\n');
     write('c/x.ts', "import { y } from '../b/y.ts';\nexport interface X { readonly y: typeof y }\n");
     write('c/x.test.ts', "import { t } from '../top/cli.ts';\n");
     write('top/cli.ts', "import '../c/x.ts';\n");
     const edges = readImportEdges(dir);
-    expect(edges.filter((e) => e.from === 'b/y.ts').map((e) => e.to).sort()).toEqual(['a/z.ts', 'b/w.ts']);
+    expect(
+      edges
+        .filter((e) => e.from === 'b/y.ts')
+        .map((e) => e.to)
+        .sort(),
+    ).toEqual(['a/z.ts', 'b/w.ts']);
     expect(checkRooms(dir)).toEqual([
       'import against the room table: a/z.ts → c/x.ts (a/ may not import c/)',
       'import circle: a/z.ts → c/x.ts → b/y.ts → a/z.ts',

@@ -58,7 +58,8 @@ export function parseRoomTable(markdown: string): RoomTable {
     }
     // A backticked path names its room by its first segment (`schemas/generated/` is schemas/); other words are prose.
     const allowed = new Set<string>();
-    for (const match of mayImport.matchAll(/`([a-z-]+)\/[^`]*`/g)) if (names.has(match[1] as string) && match[1] !== room) allowed.add(match[1] as string);
+    for (const match of mayImport.matchAll(/`([a-z-]+)\/[^`]*`/g))
+      if (names.has(match[1] as string) && match[1] !== room) allowed.add(match[1] as string);
     rooms.set(room, allowed);
   }
   return { rooms };
@@ -202,7 +203,9 @@ export function readImportEdges(root: string): ImportEdge[] {
   for (const file of sourceFiles(root)) {
     for (const fileName of moduleSpecifiers(readFileSync(join(root, file), 'utf8'))) {
       if (!fileName.startsWith('.')) continue;
-      const to = relative(root, normalize(join(root, dirname(file), fileName))).split('\\').join('/');
+      const to = relative(root, normalize(join(root, dirname(file), fileName)))
+        .split('\\')
+        .join('/');
       edges.push({ from: file, to });
     }
   }

@@ -15,14 +15,20 @@ export interface MoneyOptions {
 /** `ledger: false` for a command that never keeps one (conformance never runs against production). */
 export function addMoneyOptions(cmd: Command, options: { readonly ledger?: boolean } = {}): Command {
   cmd
-    .option('--allow-charges', 'allow charging requests (top-ups, PINs, gift cards, bill payments, ...) to a production target; needs --max-spend')
+    .option(
+      '--allow-charges',
+      'allow charging requests (top-ups, PINs, gift cards, bill payments, ...) to a production target; needs --max-spend',
+    )
     .option(
       '--max-spend <amount-currency...>',
-      'spend cap in the wallet currency, e.g. --max-spend 50 USD (refused when the target\'s catalog names another): no charging request is sent once its worst case would cross it (counted across all VUs and threads)',
+      "spend cap in the wallet currency, e.g. --max-spend 50 USD (refused when the target's catalog names another): no charging request is sent once its worst case would cross it (counted across all VUs and threads)",
     )
     .option('--dry-run', 'print the plan (charging operations, how many, worst-case spend) and send nothing');
   if (options.ledger !== false) {
-    cmd.option('--ledger', 'keep ledger.jsonl (every charging request, fsynced before it is sent) on a sandbox target too; always kept on production');
+    cmd.option(
+      '--ledger',
+      'keep ledger.jsonl (every charging request, fsynced before it is sent) on a sandbox target too; always kept on production',
+    );
   }
   return cmd;
 }

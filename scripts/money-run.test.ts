@@ -11,7 +11,12 @@ import { settleMoney, type CommandMoney } from './money-run.ts';
 /** A money session whose reconciliation leaves `open` transactions unresolved, recording the options it was given. */
 function money(open: number): { cm: CommandMoney; asked: Array<{ readonly deadlineMs?: number }> } {
   const asked: Array<{ readonly deadlineMs?: number }> = [];
-  const section = { verdict: open > 0 ? 'incomplete' : 'pass', entries: 3, charged: [], unresolved: Array.from({ length: open }, (_, i) => ({ correlationId: `c-${i}` })) } as unknown as LedgerSection;
+  const section = {
+    verdict: open > 0 ? 'incomplete' : 'pass',
+    entries: 3,
+    charged: [],
+    unresolved: Array.from({ length: open }, (_, i) => ({ correlationId: `c-${i}` })),
+  } as unknown as LedgerSection;
   const session = {
     ledgerPath: '/r/ledger.jsonl',
     finish: (_client: unknown, options: { readonly deadlineMs?: number }) => {

@@ -41,11 +41,18 @@ export function decideMoney(opts: MoneyOptions, config: TargetConfig, plan: Mone
     for (const line of planLines(plan, settings)) process.stdout.write(`${line}\n`);
     return undefined;
   }
-  assertChargesAllowed(plan.what, plan.items.map((i) => i.operation), settings);
+  assertChargesAllowed(
+    plan.what,
+    plan.items.map((i) => i.operation),
+    settings,
+  );
   return settings;
 }
 
-export function openCommandMoney(settings: MoneySettings, run: { readonly command: string; readonly runId: string; readonly reportDir: string; readonly config: TargetConfig }): CommandMoney {
+export function openCommandMoney(
+  settings: MoneySettings,
+  run: { readonly command: string; readonly runId: string; readonly reportDir: string; readonly config: TargetConfig },
+): CommandMoney {
   const session = createMoneySession({
     settings,
     command: run.command,
@@ -77,7 +84,11 @@ export async function checkSessionFunds(target: TargetSession, plan: FundsPlan, 
 }
 
 export async function armMoney(money: CommandMoney, target: TargetSession): Promise<void> {
-  await money.session.prepare(target.client, { label: target.label, mapping: target.config.fieldMapping, status: coreSettingsFor(target.config).status });
+  await money.session.prepare(target.client, {
+    label: target.label,
+    mapping: target.config.fieldMapping,
+    status: coreSettingsFor(target.config).status,
+  });
   const line = allowanceLine(money.settings);
   if (line !== undefined) err(line);
 }
@@ -99,15 +110,27 @@ export function ledgerToReport(section: LedgerSection | undefined): LedgerSectio
  * End of the run: unresolved transactions reconciled; returns what goes into the command's report
  * (reports/assemble.ts combines the ledger's verdict with the command's own) and the lines to print after the verdict.
  */
-export async function settleMoney(money: CommandMoney, target: TargetSession, options: { readonly allowSkips: boolean; readonly interrupted?: boolean }): Promise<MoneyOutcome> {
+export async function settleMoney(
+  money: CommandMoney,
+  target: TargetSession,
+  options: { readonly allowSkips: boolean; readonly interrupted?: boolean },
+): Promise<MoneyOutcome> {
   // Interrupted (SIGINT/SIGTERM): each open charge is polled for a short bounded time, as the load does; what stays
   // open gets the command that finishes it.
   const interrupted = options.interrupted === true;
-  const finish = await money.session.finish(target.client, { allowSkips: options.allowSkips, ...(interrupted ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
+  const finish = await money.session.finish(target.client, {
+    allowSkips: options.allowSkips,
+    ...(interrupted ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}),
+  });
   const ledger = ledgerToReport(finish.section);
   const ledgerPath = money.session.ledgerPath;
-  const open = interrupted && ledger !== undefined && ledger.unresolved.length > 0 && ledgerPath !== undefined ? ledger.unresolved.length : 0;
+  const open =
+    interrupted && ledger !== undefined && ledger.unresolved.length > 0 && ledgerPath !== undefined ? ledger.unresolved.length : 0;
   const reconcile = open > 0 && ledgerPath !== undefined ? reconcileCommand(ledgerPath) : undefined;
   const lines = ledger === undefined ? [] : [...finish.lines, ...(reconcile === undefined ? [] : [stillOpenLine(open, reconcile)])];
-  return { report: { ...(ledger === undefined ? {} : { ledger }), faults: money.faults.counts() }, lines, ...(reconcile === undefined ? {} : { reconcile }) };
+  return {
+    report: { ...(ledger === undefined ? {} : { ledger }), faults: money.faults.counts() },
+    lines,
+    ...(reconcile === undefined ? {} : { reconcile }),
+  };
 }

@@ -30,7 +30,17 @@ export function toJsSpecifiers(code) {
 async function compile() {
   clean();
   const sources = runtimeSources().filter((file) => !existsSync(file.replace(/\.ts$/, '.js')));
-  const result = await build({ entryPoints: sources, outdir: ROOT, outbase: ROOT, bundle: false, format: 'esm', platform: 'node', target: 'node20.19', write: false, logLevel: 'error' });
+  const result = await build({
+    entryPoints: sources,
+    outdir: ROOT,
+    outbase: ROOT,
+    bundle: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    write: false,
+    logLevel: 'error',
+  });
   const written = [];
   for (const file of result.outputFiles) {
     writeFileSync(file.path, toJsSpecifiers(file.text));

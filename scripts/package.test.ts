@@ -26,7 +26,10 @@ beforeAll(() => {
   const packed = npm(['pack', '--pack-destination', work], copy);
   expect(packed.status, packed.output).toBe(0);
   tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')) as string);
-  listed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter((f) => f !== '').map((f) => f.replace(/^package\//, ''));
+  listed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f !== '')
+    .map((f) => f.replace(/^package\//, ''));
 }, 300_000);
 
 afterAll(() => {
@@ -36,7 +39,16 @@ afterAll(() => {
 
 describe('npm pack', () => {
   it('ships what runs: compiled JavaScript, the k6 bundles, the schemas; no test, bench or fixture', () => {
-    expect(listed).toEqual(expect.arrayContaining(['bin/gateway-harness.mjs', 'scripts/cli.js', 'engine/worker.js', 'dist/k6/mixed.js', 'schemas/summary.schema.json', 'package.json']));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'bin/gateway-harness.mjs',
+        'scripts/cli.js',
+        'engine/worker.js',
+        'dist/k6/mixed.js',
+        'schemas/summary.schema.json',
+        'package.json',
+      ]),
+    );
     expect(listed.filter((f) => /\.test\.ts$|\.bench\.ts$|(^|\/)(bench|fixtures)\//.test(f))).toEqual([]);
     // Every runtime source ships twice (.ts beside its .js: esbuild bundles load/*.load.ts at run time): about two files
     // per runtime module, far below what a tarball with tests, benches and fixtures held.
@@ -45,7 +57,10 @@ describe('npm pack', () => {
   });
 
   it('declares no TypeScript runtime: tsx is a dev dependency only', () => {
-    const pkg = JSON.parse(execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.dependencies.tsx).toBeUndefined();
     expect(pkg.devDependencies.tsx).toBeDefined();
   });
@@ -63,12 +78,18 @@ describe('npm install -g of the tarball, no clone', () => {
     mkdirSync(empty);
     // Offline from the npm cache when it holds every dependency; else the registry fills the cache once.
     let installed = npm(['install', '-g', '--prefix', prefix, '--offline', tarball], empty);
-    if (installed.status !== 0 && /ENOTCACHED/.test(installed.output)) installed = npm(['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], empty);
+    if (installed.status !== 0 && /ENOTCACHED/.test(installed.output))
+      installed = npm(['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], empty);
     expect(installed.status, installed.output).toBe(0);
     expect(existsSync(join(prefix, 'lib', 'node_modules', 'gateway-harness', 'node_modules', 'tsx'))).toBe(false);
     const env: NodeJS.ProcessEnv = {};
     for (const [key, value] of Object.entries(process.env)) if (!/^(VITEST|TEST$|NODE_ENV$|GATEWAY_|npm_)/i.test(key)) env[key] = value;
-    const gate = spawnSync(join(prefix, 'bin', 'gateway-harness'), ['gate', '--report-dir', join(empty, 'report')], { cwd: empty, env, encoding: 'utf8', timeout: 300_000 });
+    const gate = spawnSync(join(prefix, 'bin', 'gateway-harness'), ['gate', '--report-dir', join(empty, 'report')], {
+      cwd: empty,
+      env,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     expect(gate.status, `${gate.stdout}\n${gate.stderr.slice(-3000)}`).toBe(0);
     expect(gate.stdout).toMatch(/^PASS: conformance: all \d+ cases passed; load mixed\/smoke/);
     expect(readFileSync(join(empty, 'report', 'summary.md'), 'utf8')).toMatch(/^.*PASS/);

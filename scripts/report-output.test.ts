@@ -9,7 +9,11 @@ import { paintVerdictLine, reportDetails, reportSecrets, reportsLine } from './r
 
 describe('reportSecrets', () => {
   it('scrubs the password, user:password and its base64 token of real credentials', () => {
-    expect(reportSecrets({ user: FIXTURE_USER, password: FIXTURE_PASSWORD })).toEqual([FIXTURE_PASSWORD, `${FIXTURE_USER}:${FIXTURE_PASSWORD}`, Buffer.from(`${FIXTURE_USER}:${FIXTURE_PASSWORD}`).toString('base64')]);
+    expect(reportSecrets({ user: FIXTURE_USER, password: FIXTURE_PASSWORD })).toEqual([
+      FIXTURE_PASSWORD,
+      `${FIXTURE_USER}:${FIXTURE_PASSWORD}`,
+      Buffer.from(`${FIXTURE_USER}:${FIXTURE_PASSWORD}`).toString('base64'),
+    ]);
   });
 
   it("leaves the embedded sandbox's public defaults (user/pass) alone", () => {
@@ -26,7 +30,11 @@ describe('reportDetails', () => {
     durationMs: 1,
     target: { url: 'http://127.0.0.1:1' },
     conformance: conformanceSection(sampleConformanceRun()),
-    drift: driftSection({ baselineDir: 'b', compared: ['v2.catalog.skus'], findings: [{ operationId: 'v2.catalog.skus', path: '$.payLoad[*].skuId', kind: 'breaking', change: 'field-removed', detail: 'gone' }] }),
+    drift: driftSection({
+      baselineDir: 'b',
+      compared: ['v2.catalog.skus'],
+      findings: [{ operationId: 'v2.catalog.skus', path: '$.payLoad[*].skuId', kind: 'breaking', change: 'field-removed', detail: 'gone' }],
+    }),
   });
   const text = reportDetails(report).join('\n');
 
@@ -38,7 +46,18 @@ describe('reportDetails', () => {
   });
 
   it('says nothing more for a clean pass', () => {
-    expect(reportDetails(assembleReport({ runId: 'r', command: 'gate', startedAt: 0, durationMs: 1, target: { url: 'x' }, drift: driftSection({ baselineDir: 'b', compared: ['a'], findings: [] }) }))).toEqual([]);
+    expect(
+      reportDetails(
+        assembleReport({
+          runId: 'r',
+          command: 'gate',
+          startedAt: 0,
+          durationMs: 1,
+          target: { url: 'x' },
+          drift: driftSection({ baselineDir: 'b', compared: ['a'], findings: [] }),
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -51,6 +70,8 @@ describe('the verdict line and the report paths', () => {
 
   it('names report.html first', () => {
     const paths = { summaryJson: '/r/summary.json', junitXml: '/r/junit.xml', summaryMd: '/r/summary.md', reportHtml: '/r/report.html' };
-    expect(reportsLine({ dir: '/r', paths, report: {} as never })).toBe('reports: /r/report.html, /r/summary.md, /r/junit.xml, /r/summary.json');
+    expect(reportsLine({ dir: '/r', paths, report: {} as never })).toBe(
+      'reports: /r/report.html, /r/summary.md, /r/junit.xml, /r/summary.json',
+    );
   });
 });

@@ -51,14 +51,18 @@ function colourful(): boolean {
 export function paintVerdictLine(report: Pick<RunReport, 'verdict' | 'verdictLine'>, colour = colourful()): string {
   if (!colour) return report.verdictLine;
   const word = VERDICT_WORD[report.verdict];
-  const sgr = report.verdict === 'pass' ? '\u001b[32m' : report.verdict === 'fail' || report.verdict === 'unusable' ? '\u001b[31m' : '\u001b[33m';
+  const sgr =
+    report.verdict === 'pass' ? '\u001b[32m' : report.verdict === 'fail' || report.verdict === 'unusable' ? '\u001b[31m' : '\u001b[33m';
   return report.verdictLine.replace(word, `${sgr}${word}\u001b[0m`);
 }
 
 /** "reports: /dir/report.html, /dir/summary.md, ..." (the page people open first). */
 export function reportsLine(written: WrittenReports): string {
   const order = ['reportHtml', 'summaryMd', 'junitXml', 'summaryJson'] as const;
-  return `reports: ${order.map((kind) => written.paths[kind]).filter((p): p is string => p !== undefined).join(', ')}`;
+  return `reports: ${order
+    .map((kind) => written.paths[kind])
+    .filter((p): p is string => p !== undefined)
+    .join(', ')}`;
 }
 
 const indent = (text: string, prefix = '    '): string =>
@@ -85,12 +89,20 @@ export function reportDetails(report: RunReport): string[] {
   if (report.load !== undefined) {
     const p = loadProblems(report.load);
     // A setup that could not use the target explains everything else of the run: said alone.
-    block(`Load ${report.load.scenario}/${report.load.profile}:`, p.unusable ? ['  setup() did not complete: the target could not be used (its catalog could not be read)'] : [
-      ...p.crossed.map((t) => `  threshold crossed: ${t.metric} ${t.expression}${t.observed === undefined ? '' : ` (observed ${formatObserved(t.observed, t.metric)})`}`),
-      ...p.failedChecks.map((c) => `  check failed: ${c.name} (${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)})`),
-      ...p.unverified.map((t) => `  threshold unverified (no sample): ${t.metric} ${t.expression}`),
-      ...p.neverRan.map((c) => `  check never ran: ${c.name}`),
-    ]);
+    block(
+      `Load ${report.load.scenario}/${report.load.profile}:`,
+      p.unusable
+        ? ['  setup() did not complete: the target could not be used (its catalog could not be read)']
+        : [
+            ...p.crossed.map(
+              (t) =>
+                `  threshold crossed: ${t.metric} ${t.expression}${t.observed === undefined ? '' : ` (observed ${formatObserved(t.observed, t.metric)})`}`,
+            ),
+            ...p.failedChecks.map((c) => `  check failed: ${c.name} (${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)})`),
+            ...p.unverified.map((t) => `  threshold unverified (no sample): ${t.metric} ${t.expression}`),
+            ...p.neverRan.map((c) => `  check never ran: ${c.name}`),
+          ],
+    );
   }
   const compared = (report.comparison?.operations ?? []).filter((o) => o.verdict === 'regression');
   block(
@@ -105,7 +117,9 @@ export function reportDetails(report: RunReport): string[] {
   const regressions = (report.migration?.pairs ?? []).filter((p) => p.regression);
   block(
     `Migration regressions (${regressions.length}):`,
-    regressions.map((p) => `  ${p.purpose}: v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${p.regressionReason === undefined ? '' : ` (${p.regressionReason})`}`),
+    regressions.map(
+      (p) => `  ${p.purpose}: v1 ${p.v1Outcome}, v2 ${p.v2Outcome}${p.regressionReason === undefined ? '' : ` (${p.regressionReason})`}`,
+    ),
   );
   block(
     `Not verified (${report.skipped.length})${report.allowSkips ? ', accepted with --allow-skips' : ''}:`,
@@ -138,7 +152,11 @@ function writeKeepingVerdict(report: RunReport, dir: string, secrets: readonly s
 }
 
 /** Writes the report set, then prints the verdict line first, the details and the report paths; returns the exit code. */
-export function finishRun(given: RunReport, dir: string, options: FinishOptions): { readonly exitCode: number; readonly written: WrittenReports } {
+export function finishRun(
+  given: RunReport,
+  dir: string,
+  options: FinishOptions,
+): { readonly exitCode: number; readonly written: WrittenReports } {
   const report = options.verdictNote === undefined ? given : { ...given, verdictLine: `${given.verdictLine}; ${options.verdictNote}` };
   const written = writeKeepingVerdict(report, dir, options.secrets);
   // The verdict line may be painted (its colours are the harness's own); every other line is shown escaped.
@@ -155,9 +173,13 @@ export function finishRun(given: RunReport, dir: string, options: FinishOptions)
  */
 export function unusableTarget(report: RunReport, dir: string, secrets: readonly string[]): HarnessError {
   const written = writeReports(report, dir, { secrets });
-  return new HarnessError('GH_ERR_TARGET', `${written.report.error?.message ?? written.report.verdictLine} (reports: ${join(dir, REPORT_FILES.reportHtml)})`, {
-    exitCode: 2,
-  });
+  return new HarnessError(
+    'GH_ERR_TARGET',
+    `${written.report.error?.message ?? written.report.verdictLine} (reports: ${join(dir, REPORT_FILES.reportHtml)})`,
+    {
+      exitCode: 2,
+    },
+  );
 }
 
 export interface InterruptWatchOptions {
@@ -221,6 +243,13 @@ export async function watchedPhase<T>(
   }
   const interruption = interrupt.interruption(options.startedAt);
   if (interruption === undefined) return { value: value! };
-  const report = assembleReport({ runId: options.runId, command: options.command, startedAt: options.startedAt, durationMs: Date.now() - options.startedAt, target: options.target, interruption });
+  const report = assembleReport({
+    runId: options.runId,
+    command: options.command,
+    startedAt: options.startedAt,
+    durationMs: Date.now() - options.startedAt,
+    target: options.target,
+    interruption,
+  });
   return { exitCode: finishRun(report, options.reportDir, { secrets: options.secrets }).exitCode };
 }

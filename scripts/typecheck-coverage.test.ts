@@ -24,7 +24,11 @@ function sourceFiles(dir = ROOT): string[] {
 }
 
 function filesOf(config: string): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, config), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, config),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   return (parsed?.fileNames ?? []).map((file) => relative(ROOT, file));
 }
 

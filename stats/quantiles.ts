@@ -69,5 +69,12 @@ export function quantileTest(a: QuantileSample, b: QuantileSample, q: number): n
   pooled.merge(a.total);
   pooled.merge(b.total);
   const theta = pooled.quantile(q);
-  return twoProportionTest(a.total.countAtOrBelow(theta), a.total.count, b.total.countAtOrBelow(theta), b.total.count, effectAt(a, theta), effectAt(b, theta)).pValue;
+  return twoProportionTest(
+    a.total.countAtOrBelow(theta),
+    a.total.count,
+    b.total.countAtOrBelow(theta),
+    b.total.count,
+    effectAt(a, theta),
+    effectAt(b, theta),
+  ).pValue;
 }

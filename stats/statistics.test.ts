@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { prng } from '../reports/fixtures/synthetic-k6.ts';
 import { SparseHistogram } from './histogram.ts';
 import { estimateQuantile, quantileTest, sampleOfValues, type QuantileSample } from './quantiles.ts';
-import { binomialQuantile, designEffect, holm, minimumSamples, normalCdf, normalQuantile, quantileRankInterval, twoProportionTest, wilsonInterval } from './statistics.ts';
+import {
+  binomialQuantile,
+  designEffect,
+  holm,
+  minimumSamples,
+  normalCdf,
+  normalQuantile,
+  quantileRankInterval,
+  twoProportionTest,
+  wilsonInterval,
+} from './statistics.ts';
 
 /** Exact binomial CDF by summing the pmf (small n only): the reference for binomialQuantile. */
 function binomialCdf(n: number, p: number, k: number): number {
@@ -29,7 +39,12 @@ describe('normal distribution', () => {
 
 describe('binomialQuantile', () => {
   it('is the smallest k whose exact CDF reaches the probability', () => {
-    for (const [n, p] of [[20, 0.95], [104, 0.95], [300, 0.5], [57, 0.01]] as const) {
+    for (const [n, p] of [
+      [20, 0.95],
+      [104, 0.95],
+      [300, 0.5],
+      [57, 0.01],
+    ] as const) {
       for (const prob of [0.005, 0.025, 0.5, 0.975, 0.995]) {
         const k = binomialQuantile(n, p, prob);
         expect(binomialCdf(n, p, k)).toBeGreaterThanOrEqual(prob * (1 - 1e-9));
@@ -83,7 +98,10 @@ function burstyRun(random: () => number, batches: number, perBatch: number, slow
 describe('design effect', () => {
   it('is 1 for independent samples and large for samples that come in slow stretches', () => {
     const random = prng(11);
-    const independent = sampleOfValues(Array.from({ length: 2000 }, () => 10 + 10 * random()), 40);
+    const independent = sampleOfValues(
+      Array.from({ length: 2000 }, () => 10 + 10 * random()),
+      40,
+    );
     const bursty = burstyRun(random, 40, 50);
     const effectAt = (s: QuantileSample): number => {
       const e = estimateQuantile(s, 0.95, 0.01);
@@ -108,7 +126,8 @@ describe('design effect', () => {
       pooled.merge(a.total);
       pooled.merge(b.total);
       const theta = pooled.quantile(0.95);
-      if (twoProportionTest(a.total.countAtOrBelow(theta), a.total.count, b.total.countAtOrBelow(theta), b.total.count).pValue <= 0.01) naive++;
+      if (twoProportionTest(a.total.countAtOrBelow(theta), a.total.count, b.total.countAtOrBelow(theta), b.total.count).pValue <= 0.01)
+        naive++;
     }
     // At α = 0.01 about 3 of 300 alarms are expected; the naive test, blind to the slow stretches, raises many more.
     expect(ours / runs).toBeLessThanOrEqual(0.03);

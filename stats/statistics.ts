@@ -34,7 +34,10 @@ export function normalQuantile(p: number): number {
 
 function logGamma(x: number): number {
   // Lanczos (g = 7, n = 9): 15 significant digits for x > 0.
-  const g = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const g = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
+    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const y = x - 1;
   let sum = g[0] as number;
@@ -51,7 +54,8 @@ export function binomialQuantile(n: number, p: number, prob: number): number {
   if (n <= 0) return 0;
   if (p <= 0) return 0;
   if (p >= 1) return n;
-  const logPmf = (k: number): number => logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log(1 - p);
+  const logPmf = (k: number): number =>
+    logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log(1 - p);
   // Only the ±12 sd around the mean carry mass above 1e-30; the CDF below that window is 0 to double precision.
   const sd = Math.sqrt(n * p * (1 - p));
   const from = Math.max(0, Math.floor(n * p - 12 * sd - 2));

@@ -1,7 +1,18 @@
 // The conformance run's view of the target's catalog (SKUs per category, countries, number plans), discovered once.
 // The facts themselves (readable SKUs, plans, amounts, numbers) are api/catalog-facts.ts, shared with load and drift.
 import { CATEGORY_IDS } from '../api/operations.ts';
-import { countryPlan, isRange, makeMobile, prefixesInside, prefixesOfCountry, readCatalogSkus, SPEC_JAMAICA_PLAN, validAmount, type CatalogSku, type NumberPlan } from '../api/catalog-facts.ts';
+import {
+  countryPlan,
+  isRange,
+  makeMobile,
+  prefixesInside,
+  prefixesOfCountry,
+  readCatalogSkus,
+  SPEC_JAMAICA_PLAN,
+  validAmount,
+  type CatalogSku,
+  type NumberPlan,
+} from '../api/catalog-facts.ts';
 import { mappingHint, readCountry, type FieldMapping } from '../api/field-mapping.ts';
 import { inputSkuOf, type InputSku, type InputWorld } from '../api/inputs.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
@@ -55,7 +66,9 @@ async function readArray(deps: DiscoveryDeps, operationId: string, input: Reques
   const res = await deps.read(operationId, input);
   const payload = res.envelope?.payLoad;
   if (res.timedOut) {
-    throw new DiscoveryError(`catalog discovery: the target went silent: ${operationId} got no answer within ${Math.round(res.timings.totalMs)} ms, ${SILENT_READ_TIMEOUTS} times in a row`);
+    throw new DiscoveryError(
+      `catalog discovery: the target went silent: ${operationId} got no answer within ${Math.round(res.timings.totalMs)} ms, ${SILENT_READ_TIMEOUTS} times in a row`,
+    );
   }
   if (res.classification.outcome !== 'Successful' || !Array.isArray(payload)) {
     throw new DiscoveryError(`catalog discovery: ${operationId} did not return a successful array (${describeResponse(res)})`);
@@ -74,7 +87,9 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
   if (skuRecords.length === 0) throw new DiscoveryError('catalog discovery: v2 catalog/skus answered an empty list: no SKU to test with');
   if (skus.length === 0) {
     const hint = mappingHint('fieldMapping.v2Sku.skuId', skuRecords[0], deps.mapping.v2Sku.skuId);
-    throw new DiscoveryError(`catalog discovery: v2 catalog/skus answered ${skuRecords.length} records, none with a readable skuId: ${hint}`);
+    throw new DiscoveryError(
+      `catalog discovery: v2 catalog/skus answered ${skuRecords.length} records, none with a readable skuId: ${hint}`,
+    );
   }
   const giftcards = readCatalogSkus(giftRecords, 'giftcard', deps.mapping);
 
@@ -90,7 +105,8 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
   for (const [code, plan] of Object.entries(deps.settings.numbers)) {
     if (!countries.some((c) => c.code === code)) countries.push({ code, plan, prefixes: [plan.prefix], record: {} });
   }
-  if (!countries.some((c) => c.code === 'JM')) countries.push({ code: 'JM', plan: SPEC_JAMAICA_PLAN, prefixes: [SPEC_JAMAICA_PLAN.prefix], record: {} });
+  if (!countries.some((c) => c.code === 'JM'))
+    countries.push({ code: 'JM', plan: SPEC_JAMAICA_PLAN, prefixes: [SPEC_JAMAICA_PLAN.prefix], record: {} });
 
   const faceCurrencies = new Set<string>();
   for (const sku of [...skus, ...giftcards]) if (sku.faceValueCurrency !== undefined) faceCurrencies.add(sku.faceValueCurrency);

@@ -112,10 +112,16 @@ export const DISCOVERY_ATTEMPTS = 5;
  * flight at once, and the discovery then fails (the caller, seeing its stop aborted, reports the run interrupted).
  */
 export function discoverCatalog(session: TargetSession, stop?: AbortSignal): Promise<Fixtures> {
-  const retry = { attempts: DISCOVERY_ATTEMPTS, waitMs: session.client.timings.pollIntervalMs, sleep: (ms: number) => delay(ms), ...(stop === undefined ? {} : { stop }) };
+  const retry = {
+    attempts: DISCOVERY_ATTEMPTS,
+    waitMs: session.client.timings.pollIntervalMs,
+    sleep: (ms: number) => delay(ms),
+    ...(stop === undefined ? {} : { stop }),
+  };
   return discoverFixtures({
     // A faulted read (reset, 5xx, broken body) is retried a few times: one fault must not make the whole run unusable.
-    read: async (operationId, input) => (await retryRead(() => session.client.call(operationId, input, stop === undefined ? {} : { signal: stop }), retry)).response,
+    read: async (operationId, input) =>
+      (await retryRead(() => session.client.call(operationId, input, stop === undefined ? {} : { signal: stop }), retry)).response,
     mapping: session.config.fieldMapping,
     settings: session.settings,
   });

@@ -69,8 +69,13 @@ async function main(): Promise<PairOutcome[]> {
 }
 
 async function memory(): Promise<void> {
-  const sizes = (env.COMPARE_BENCH_MB ?? '128,1100').split(',').map(Number).filter((n) => Number.isFinite(n) && n > 0);
-  process.stdout.write('compare, two runs through named pipes\n| input MB (both runs) | requests | peak RSS MB | seconds |\n|---:|---:|---:|---:|\n');
+  const sizes = (env.COMPARE_BENCH_MB ?? '128,1100')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isFinite(n) && n > 0);
+  process.stdout.write(
+    'compare, two runs through named pipes\n| input MB (both runs) | requests | peak RSS MB | seconds |\n|---:|---:|---:|---:|\n',
+  );
   for (const mb of sizes) {
     const m = await measureCompare(mb * 1e6);
     process.stdout.write(`| ${m.inputMB} | ${m.requests} | ${m.maxRssMB} | ${m.seconds} |\n`);
@@ -87,9 +92,15 @@ try {
   const t = tally(await main(), operation, failOperation);
   process.stdout.write('\n| experiment | pairs | right | incomplete |\n|---|---:|---:|---:|\n');
   process.stdout.write(`| A/A: no regression on any operation | ${t['A/A'].pairs} | ${t['A/A'].right} | ${t['A/A'].incomplete} |\n`);
-  process.stdout.write(`| A/B slow +${slowPct} %: ${operation} flagged, no other | ${t['A/B slow'].pairs} | ${t['A/B slow'].right} | ${t['A/B slow'].incomplete} |\n`);
-  process.stdout.write(`| A/B fail ${failPct} %: ${failOperation} flagged, no other | ${t['A/B fail'].pairs} | ${t['A/B fail'].right} | ${t['A/B fail'].incomplete} |\n`);
-  process.stdout.write(`false alarms (A/A): ${t['A/A'].pairs - t['A/A'].right} of ${t['A/A'].pairs}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  process.stdout.write(
+    `| A/B slow +${slowPct} %: ${operation} flagged, no other | ${t['A/B slow'].pairs} | ${t['A/B slow'].right} | ${t['A/B slow'].incomplete} |\n`,
+  );
+  process.stdout.write(
+    `| A/B fail ${failPct} %: ${failOperation} flagged, no other | ${t['A/B fail'].pairs} | ${t['A/B fail'].right} | ${t['A/B fail'].incomplete} |\n`,
+  );
+  process.stdout.write(
+    `false alarms (A/A): ${t['A/A'].pairs - t['A/A'].right} of ${t['A/A'].pairs}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

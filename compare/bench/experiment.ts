@@ -35,7 +35,24 @@ export async function loadRun(dir: string, profile: string, size: ExperimentSize
     behaviour: { responseLatencyMs: size.latencyMs, responseLatencyJitterMs: size.jitterMs },
   });
   try {
-    const args = [CLI, 'load', '--scenario', size.scenario, '--engine', 'node', '--api', size.api, '--vus', String(size.vus), '--duration', size.duration, '--target', sandbox.url, '--report-dir', dir];
+    const args = [
+      CLI,
+      'load',
+      '--scenario',
+      size.scenario,
+      '--engine',
+      'node',
+      '--api',
+      size.api,
+      '--vus',
+      String(size.vus),
+      '--duration',
+      size.duration,
+      '--target',
+      sandbox.url,
+      '--report-dir',
+      dir,
+    ];
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-2000)));
@@ -114,10 +131,15 @@ export async function runExperiment(plan: ExperimentPlan): Promise<PairOutcome[]
 }
 
 /** The figures: A/A pairs with no regression; A/B pairs flagged on the changed operation and on no other. */
-export function tally(pairs: readonly PairOutcome[], operation: string, failOperation = operation): Record<PairOutcome['kind'], { pairs: number; right: number; incomplete: number }> {
+export function tally(
+  pairs: readonly PairOutcome[],
+  operation: string,
+  failOperation = operation,
+): Record<PairOutcome['kind'], { pairs: number; right: number; incomplete: number }> {
   const kinds: PairOutcome['kind'][] = ['A/A', 'A/B slow', 'A/B fail'];
   const changed = (p: PairOutcome): string => (p.kind === 'A/B fail' ? failOperation : operation);
-  const right = (p: PairOutcome): boolean => (p.kind === 'A/A' ? p.regressed.length === 0 : p.regressed.length === 1 && p.regressed[0] === changed(p));
+  const right = (p: PairOutcome): boolean =>
+    p.kind === 'A/A' ? p.regressed.length === 0 : p.regressed.length === 1 && p.regressed[0] === changed(p);
   return Object.fromEntries(
     kinds.map((k) => {
       const of = pairs.filter((p) => p.kind === k);

@@ -19,7 +19,11 @@ export async function measureCompare(totalBytes: number): Promise<CompareMeasure
     const runs = ['baseline', 'candidate'].map((name) => join(dir, name));
     for (const run of runs) mkdirSync(run);
     const fifos = runs.map((run) => join(run, 'metrics.ndjson'));
-    const result = await measureThroughFifos<Omit<CompareMeasure, 'inputMB'>>(fifos, ['compare/bench/compare-rss.ts', ...runs], totalBytes / 2);
+    const result = await measureThroughFifos<Omit<CompareMeasure, 'inputMB'>>(
+      fifos,
+      ['compare/bench/compare-rss.ts', ...runs],
+      totalBytes / 2,
+    );
     return { inputMB: Math.round(totalBytes / 1e6), ...result };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,12 @@ export interface SimulationPlan {
   readonly onPair?: (pair: PairOutcome, index: number) => void;
 }
 
-async function write(dir: string, plan: SimulationPlan, seed: number, change: { latencyFactor?: Record<string, number>; businessFailures?: Record<string, number> }): Promise<string> {
+async function write(
+  dir: string,
+  plan: SimulationPlan,
+  seed: number,
+  change: { latencyFactor?: Record<string, number>; businessFailures?: Record<string, number> },
+): Promise<string> {
   mkdirSync(dir, { recursive: true });
   await writeSyntheticK6(join(dir, 'metrics.ndjson'), {
     durationS: plan.durationS,
@@ -53,8 +58,14 @@ export async function simulateExperiment(plan: SimulationPlan): Promise<PairOutc
     const a = await write(at('a1'), plan, seed, {});
     const again = await write(at('a2'), plan, seed + 1, {});
     const slow = await write(at('slow'), plan, seed + 2, { latencyFactor: { [plan.operation]: plan.slowFactor } });
-    const failing = await write(at('fail'), plan, seed + 3, { businessFailures: { [plan.failOperation ?? plan.operation]: plan.failShare } });
-    for (const [kind, candidate] of [['A/A', again], ['A/B slow', slow], ['A/B fail', failing]] as const) {
+    const failing = await write(at('fail'), plan, seed + 3, {
+      businessFailures: { [plan.failOperation ?? plan.operation]: plan.failShare },
+    });
+    for (const [kind, candidate] of [
+      ['A/A', again],
+      ['A/B slow', slow],
+      ['A/B fail', failing],
+    ] as const) {
       const pair = outcome(kind, await comparisonOf({ baselineDir: a, candidateDir: candidate }));
       out.push(pair);
       plan.onPair?.(pair, i);

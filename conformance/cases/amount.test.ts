@@ -18,7 +18,9 @@ const SKU = {
 describe('bounds and amounts', () => {
   test('wallet bounds step by a cent, whole-unit bounds by 1', () => {
     const wallet = boundsOf(SKU, 'WALLET')!;
-    expect([amountAt(wallet, 'BELOW-MIN'), amountAt(wallet, 'AT-MIN'), amountAt(wallet, 'AT-MAX'), amountAt(wallet, 'ABOVE-MAX')]).toEqual([1.14, 1.15, 86.18, 86.19]);
+    expect([amountAt(wallet, 'BELOW-MIN'), amountAt(wallet, 'AT-MIN'), amountAt(wallet, 'AT-MAX'), amountAt(wallet, 'ABOVE-MAX')]).toEqual([
+      1.14, 1.15, 86.18, 86.19,
+    ]);
     const face = boundsOf(SKU, 'FACE')!;
     expect(face.currency).toBe('INR');
     expect([amountAt(face, 'BELOW-MIN'), amountAt(face, 'ABOVE-MAX')]).toEqual([83, 6301]);
@@ -39,7 +41,8 @@ describe('bounds and amounts', () => {
 });
 
 describe("the '001' message names the denomination's bounds", () => {
-  const msg = (min: string, max: string, cur: string) => `The charge amount for Denomination Nimbo India Top-up should be between ${min} ${cur} and ${max} ${cur}`;
+  const msg = (min: string, max: string, cur: string) =>
+    `The charge amount for Denomination Nimbo India Top-up should be between ${min} ${cur} and ${max} ${cur}`;
 
   test('face value bounds in the face currency, or wallet bounds in another currency: holds', () => {
     expect(judge001Message(msg('84.00', '6300.00', 'INR'), SKU, boundsOf(SKU, 'FACE')!)).toBeUndefined();
@@ -47,7 +50,9 @@ describe("the '001' message names the denomination's bounds", () => {
   });
 
   test("another denomination's bounds, or not the spec's shape: reported", () => {
-    expect(judge001Message(msg('5.00', '100.00', 'USD'), SKU, boundsOf(SKU, 'WALLET')!)?.message).toMatch(/does not name this denomination/);
+    expect(judge001Message(msg('5.00', '100.00', 'USD'), SKU, boundsOf(SKU, 'WALLET')!)?.message).toMatch(
+      /does not name this denomination/,
+    );
     expect(judge001Message('Amount out of range', SKU, boundsOf(SKU, 'WALLET')!)?.message).toMatch(/documented shape/);
     expect(judge001Message(null, SKU, boundsOf(SKU, 'WALLET')!)).toBeDefined();
   });

@@ -28,11 +28,13 @@ export interface Bounds {
 
 export function boundsOf(sku: SkuFixture, currency: Currency): Bounds | undefined {
   if (currency === 'WALLET') {
-    if (sku.minWalletAmount === undefined || sku.maxWalletAmount === undefined || !(sku.maxWalletAmount > sku.minWalletAmount)) return undefined;
+    if (sku.minWalletAmount === undefined || sku.maxWalletAmount === undefined || !(sku.maxWalletAmount > sku.minWalletAmount))
+      return undefined;
     return { min: sku.minWalletAmount, max: sku.maxWalletAmount };
   }
   const code = sku.faceValueCurrency;
-  if (code === undefined || sku.minFaceValue === undefined || sku.maxFaceValue === undefined || !(sku.maxFaceValue > sku.minFaceValue)) return undefined;
+  if (code === undefined || sku.minFaceValue === undefined || sku.maxFaceValue === undefined || !(sku.maxFaceValue > sku.minFaceValue))
+    return undefined;
   if (sku.maxFaceValueCurrency !== undefined && sku.maxFaceValueCurrency !== code) return undefined;
   return { min: sku.minFaceValue, max: sku.maxFaceValue, currency: code };
 }
@@ -69,10 +71,13 @@ function target(ctx: CaseContext, fx: Fixtures, currency: Currency): { sku: SkuF
       if (bounds !== undefined && sku.skuId !== TRIGGER_SKU_ID) found.push({ sku, bounds, mobile });
     }
   }
-  const distinct = (t: { sku: SkuFixture; bounds: Bounds }): boolean => t.bounds.min !== t.sku.minWalletAmount || t.bounds.max !== t.sku.maxWalletAmount;
+  const distinct = (t: { sku: SkuFixture; bounds: Bounds }): boolean =>
+    t.bounds.min !== t.sku.minWalletAmount || t.bounds.max !== t.sku.maxWalletAmount;
   const pick = currency === 'FACE' ? (found.find(distinct) ?? found[0]) : found[0];
   if (pick !== undefined) return pick;
-  return ctx.skip(`the catalog has no open-range RTR denomination with readable ${currency === 'WALLET' ? 'wallet-currency' : 'face value'} bounds in ${SANDBOX_LOOKUP_COUNTRIES.join('/')}`);
+  return ctx.skip(
+    `the catalog has no open-range RTR denomination with readable ${currency === 'WALLET' ? 'wallet-currency' : 'face value'} bounds in ${SANDBOX_LOOKUP_COUNTRIES.join('/')}`,
+  );
 }
 
 export interface MessageVerdict {
@@ -96,7 +101,9 @@ export function judge001Message(message: unknown, sku: SkuFixture, sent: Bounds)
   }
   const [min, max, currency] = [Number(match[2]), Number(match[4]), match[5] as string];
   const face = currency === sku.faceValueCurrency && sku.minFaceValue !== undefined && sku.maxFaceValue !== undefined;
-  const catalog = face ? { min: sku.minFaceValue as number, max: sku.maxFaceValue as number } : { min: sku.minWalletAmount, max: sku.maxWalletAmount };
+  const catalog = face
+    ? { min: sku.minFaceValue as number, max: sku.maxFaceValue as number }
+    : { min: sku.minWalletAmount, max: sku.maxWalletAmount };
   const near = (a: number, b: number | undefined): boolean => b !== undefined && Math.abs(a - b) < 0.005;
   if (near(min, catalog.min) && near(max, catalog.max)) return undefined;
   return {
@@ -121,7 +128,10 @@ function amountCase(version: ApiVersion, currency: Currency, boundary: Boundary)
     rule: RULE,
     api: version,
     ...(outside ? { exclusive: true } : {}),
-    assumed: [ASSUMED.skuFields, ...(currency === 'WALLET' ? ['the wallet-currency bounds are the SKU record’s faceValueInWalletCurrency (field mapping)'] : [])],
+    assumed: [
+      ASSUMED.skuFields,
+      ...(currency === 'WALLET' ? ['the wallet-currency bounds are the SKU record’s faceValueInWalletCurrency (field mapping)'] : []),
+    ],
     async scenario(ctx) {
       const { sku, bounds, mobile } = target(ctx, await ctx.fixtures(), currency);
       const amount = amountAt(bounds, boundary);

@@ -19,15 +19,30 @@ addProfiles(PLANTED_BUG_PROFILES);
 
 const TIME_SCALE = 0.02;
 
-async function runAuth(profile: string): Promise<{ result: RunResult; sent: BuiltRequest[]; sandbox: RunningSandbox; fundsBefore: number }> {
+async function runAuth(
+  profile: string,
+): Promise<{ result: RunResult; sent: BuiltRequest[]; sandbox: RunningSandbox; fundsBefore: number }> {
   const sandbox = await startSandbox({ port: 0, timeScale: TIME_SCALE, profile });
   const fundsBefore = sandbox.app.store.availableFunds;
   const config = sandboxTargetConfig(sandbox.url, TIME_SCALE);
   const node = createNodeConformanceTarget(config);
   const sent: BuiltRequest[] = [];
-  const target = { ...node, transport: { send: (built: BuiltRequest, options: Parameters<typeof node.transport.send>[1]) => (sent.push(built), node.transport.send(built, options)) } };
+  const target = {
+    ...node,
+    transport: {
+      send: (built: BuiltRequest, options: Parameters<typeof node.transport.send>[1]) => (
+        sent.push(built),
+        node.transport.send(built, options)
+      ),
+    },
+  };
   try {
-    const result = await runCases(AUTH_CASES, { target, settings: DEFAULT_SETTINGS, timing: timingFor(config, DEFAULT_SETTINGS), mapping: DEFAULT_FIELD_MAPPING });
+    const result = await runCases(AUTH_CASES, {
+      target,
+      settings: DEFAULT_SETTINGS,
+      timing: timingFor(config, DEFAULT_SETTINGS),
+      mapping: DEFAULT_FIELD_MAPPING,
+    });
     return { result, sent, sandbox, fundsBefore };
   } finally {
     await node.close();
@@ -50,7 +65,10 @@ describe('AUTH cases', () => {
   test('all pass against the faithful sandbox, none skipped', () => {
     const { result } = runs.get('faithful')!;
     const notPassed = result.cases.filter((c) => c.status !== 'passed');
-    expect(notPassed.map((c) => c.id), notPassed.map(formatCaseFailure).join('\n')).toEqual([]);
+    expect(
+      notPassed.map((c) => c.id),
+      notPassed.map(formatCaseFailure).join('\n'),
+    ).toEqual([]);
   });
 
   test('all fail against a sandbox that ignores credentials, none skipped', () => {

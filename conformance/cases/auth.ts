@@ -16,7 +16,8 @@ const RULE =
  * The spec does not say in which order a gateway judges a request; the comparison with the same request sent with
  * valid credentials relies on this (a request without valid credentials is refused for them, whatever its content).
  */
-const ASSUMED_ORDER = 'credentials are judged before the content of the request (the answer to a request without valid credentials does not depend on its body or parameters)';
+const ASSUMED_ORDER =
+  'credentials are judged before the content of the request (the answer to a request without valid credentials does not depend on its body or parameters)';
 
 const VARIANTS: ReadonlyArray<{ credentials: Exclude<Credentials, 'valid'>; tag: string; title: string }> = [
   { credentials: 'none', tag: 'NONE', title: 'without an Authorization header' },
@@ -68,7 +69,9 @@ function authCase(op: Operation, variant: (typeof VARIANTS)[number]): Conformanc
       ctx.check(rejected, probe);
       ctx.check(noPayload, probe);
       if (control.response.httpStatus === undefined) {
-        ctx.skip(`the same request with valid credentials got no answer (${describeResponse(control.response)}), so the refusal cannot be told apart from one about the request`);
+        ctx.skip(
+          `the same request with valid credentials got no answer (${describeResponse(control.response)}), so the refusal cannot be told apart from one about the request`,
+        );
       }
       // Refused either way, for the same reason: the credentials made no difference, so they were not checked.
       if (probe.response.httpStatus !== undefined && answerOf(probe) === answerOf(control)) {

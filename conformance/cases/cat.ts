@@ -10,7 +10,8 @@ const OP = 'v2.catalog.getproducts';
 const RULE = 'Catalog category ids (categoryId parameter): Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7.';
 const NAMES = Object.keys(CATEGORY_IDS) as CategoryName[];
 
-const categoryOf = (ctx: CaseContext, record: Record<string, unknown>): number | undefined => categoryIdOf(readField(record, ctx.mapping.product.category));
+const categoryOf = (ctx: CaseContext, record: Record<string, unknown>): number | undefined =>
+  categoryIdOf(readField(record, ctx.mapping.product.category));
 
 /** An empty category: a failure when the unfiltered list holds products of it, or when every category is empty. */
 async function judgeEmpty(ctx: CaseContext, name: CategoryName, id: number): Promise<void> {
@@ -47,7 +48,9 @@ function expectOnly(ctx: CaseContext, exchange: Exchange, name: CategoryName, id
   const items = records(exchange);
   const seen = items.map((r) => categoryOf(ctx, r));
   if (seen.every((c) => c === undefined)) {
-    ctx.skip(`not verified: product records carry no readable category: ${mappingHint('fieldMapping.product.category', items[0], ctx.mapping.product.category)}`);
+    ctx.skip(
+      `not verified: product records carry no readable category: ${mappingHint('fieldMapping.product.category', items[0], ctx.mapping.product.category)}`,
+    );
   }
   const wrong = items.filter((_, i) => seen[i] !== undefined && seen[i] !== id);
   if (wrong.length === 0) return;

@@ -27,7 +27,7 @@ function categoryCase(op: Operation, facts: BodyFacts): ConformanceCase {
     group: 'CATEGORY',
     title: `${op.method} ${op.path} with a SKU of another category than ${ownName} (each in turn) is refused, nothing charged`,
     specSection: `${SECTION.requests} (${facts.table}); ${SECTION.writes}`,
-    rule: `${facts.table}: ${row === undefined ? facts.skuRule ?? '' : formatRow(row)}${PER_OPERATION[op.purpose] === undefined ? '' : ` (${PER_OPERATION[op.purpose]})`}`,
+    rule: `${facts.table}: ${row === undefined ? (facts.skuRule ?? '') : formatRow(row)}${PER_OPERATION[op.purpose] === undefined ? '' : ` (${PER_OPERATION[op.purpose]})`}`,
     api: op.version,
     exclusive: true,
     assumed: [ASSUMED.skuFields, ...(op.pathAssumed ? [ASSUMED.writePath(op)] : [])],

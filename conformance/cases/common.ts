@@ -37,7 +37,8 @@ export const V = (version: ApiVersion): string => version.toUpperCase();
 export const ASSUMED = Object.freeze({
   writePath: (op: Operation) => `write path ${op.path} (spec: "not shown"; override with writePaths.${op.id})`,
   skuFields: 'SKU record fields (skuId, category, countryCode, min/max amounts, FaceValueCurrency) read through the field mapping',
-  numberPlan: 'number plans of countries other than Jamaica derived from catalog/countries (internationalCountryCode + areaCodes, numberLength) or settings.numbers',
+  numberPlan:
+    'number plans of countries other than Jamaica derived from catalog/countries (internationalCountryCode + areaCodes, numberLength) or settings.numbers',
   transactionId: 'transaction id read from the result payload at fieldMapping.transaction.transactionId',
   sharedSkuIds: 'SKU ids of the v2 catalog are valid in v1 requests',
   walletUsd: 'the wallet currency is USD, so an amount without transactionCurrencyCode is in USD',
@@ -55,7 +56,12 @@ export function firstSku(ctx: CaseContext, skus: readonly SkuFixture[], what: st
 }
 
 /** An RTR SKU + a valid number of one of the lookup countries (Jamaica first: the spec's own example). */
-export function rtrTarget(ctx: CaseContext, fx: Fixtures, countries: readonly string[] = SANDBOX_LOOKUP_COUNTRIES, suffix = ''): { sku: SkuFixture; mobile: string } {
+export function rtrTarget(
+  ctx: CaseContext,
+  fx: Fixtures,
+  countries: readonly string[] = SANDBOX_LOOKUP_COUNTRIES,
+  suffix = '',
+): { sku: SkuFixture; mobile: string } {
   for (const code of countries) {
     const sku = fx.rtrSkus(code)[0];
     const mobile = fx.mobile(code, suffix);
@@ -82,7 +88,10 @@ export function validWriteBody(ctx: CaseContext, fx: Fixtures, op: Operation, sk
 /** Valid input of a read from its input rule (api/inputs.ts); undefined for the reads that link to an earlier transaction. */
 export function validReadInput(ctx: CaseContext, fx: Fixtures, op: Operation): RequestInput | undefined {
   if (needsTransaction(op)) return undefined;
-  const built = buildInput(op, fixturesWorld(fx, ctx.settings, ctx.mapping, () => ctx.correlationId()));
+  const built = buildInput(
+    op,
+    fixturesWorld(fx, ctx.settings, ctx.mapping, () => ctx.correlationId()),
+  );
   return isNoInput(built) ? ctx.skip(built.unavailable) : built.input;
 }
 
@@ -142,7 +151,11 @@ export async function submitAndFinish(
     });
     return { submitted };
   }
-  return { submitted, ...(poll.last === undefined ? {} : { final: poll.last }), ...(poll.responseCode === undefined ? {} : { code: poll.responseCode }) };
+  return {
+    submitted,
+    ...(poll.last === undefined ? {} : { final: poll.last }),
+    ...(poll.responseCode === undefined ? {} : { code: poll.responseCode }),
+  };
 }
 
 /** The transaction result of the first exchange that carries one, read through fieldMapping.transaction. */
@@ -156,7 +169,13 @@ export function transactionOf(ctx: CaseContext, ...exchanges: ReadonlyArray<Exch
  * The result field a linked read takes (a transaction id, an ICCID) from a successful write's result: through the
  * mapping, else learned on this charge (ctx.resultValue, target/discover/charge-learning.ts); skips naming the key when neither gives it.
  */
-export async function resultFieldOf(ctx: CaseContext, write: string, read: Operation, field: ResultField, ...exchanges: ReadonlyArray<Exchange | undefined>): Promise<string | number> {
+export async function resultFieldOf(
+  ctx: CaseContext,
+  write: string,
+  read: Operation,
+  field: ResultField,
+  ...exchanges: ReadonlyArray<Exchange | undefined>
+): Promise<string | number> {
   const mapped = transactionOf(ctx, ...exchanges)[field];
   if (mapped !== undefined) return mapped;
   const param = linksOf(read).find(({ link }) => link.field === field)?.param ?? 'id';
@@ -164,7 +183,9 @@ export async function resultFieldOf(ctx: CaseContext, write: string, read: Opera
   const got = ctx.resultValue === undefined ? undefined : await ctx.resultValue({ write, read: read.id, param, field, results });
   if (got !== undefined && 'value' in got) return got.value;
   const what = field === 'esimIccid' ? 'an ICCID' : 'a transaction id';
-  return ctx.skip(`the target cannot provide ${what} at '${ctx.mapping.transaction[field]}' (fieldMapping.transaction.${field}) of the ${write} result${got === undefined ? '' : ` (${got.reason})`}`);
+  return ctx.skip(
+    `the target cannot provide ${what} at '${ctx.mapping.transaction[field]}' (fieldMapping.transaction.${field}) of the ${write} result${got === undefined ? '' : ` (${got.reason})`}`,
+  );
 }
 
 /** Records of a payload array (non-objects ignored). */

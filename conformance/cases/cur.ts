@@ -45,7 +45,11 @@ function estimatedCostCase(id: string, title: string, lower: boolean): Conforman
       const amount = need(ctx, faceAmount(sku), `face amount of SKU ${sku.skuId}`);
       const currency = amount.transactionCurrencyCode as string;
       need(ctx, /[A-Z]/.test(currency) ? currency : undefined, 'a FaceValueCurrency with letters');
-      const body = { skuId: sku.skuId, amount: amount.amount, transactionCurrencyCode: lower ? currency.toLowerCase() : currency.toUpperCase() };
+      const body = {
+        skuId: sku.skuId,
+        amount: amount.amount,
+        transactionCurrencyCode: lower ? currency.toLowerCase() : currency.toUpperCase(),
+      };
       const { submitted, final } = await submitAndFinish(ctx, 'v2', 'v2.transaction.estimated-cost', body);
       ctx.check(lower ? notSuccessful : successful, final ?? submitted);
     },
@@ -88,7 +92,13 @@ export const CUR_CASES: readonly ConformanceCase[] = [
         const amount = need(ctx, faceAmount(sku), `face amount of SKU ${sku.skuId}`);
         const currency = foreignCurrency(fx, sku);
         ctx.note(`SKU ${sku.skuId} FaceValueCurrency ${String(sku.faceValueCurrency)}; sent ${currency}`);
-        const body = { skuId: sku.skuId, mobile, correlationId: ctx.correlationId(), amount: amount.amount, transactionCurrencyCode: currency };
+        const body = {
+          skuId: sku.skuId,
+          mobile,
+          correlationId: ctx.correlationId(),
+          amount: amount.amount,
+          transactionCurrencyCode: currency,
+        };
         await expectNothingCharged(ctx, version, `${version}.transaction.topup`, body, { statusCheck: true });
       },
     },

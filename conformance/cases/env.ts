@@ -17,8 +17,9 @@ import {
 } from './common.ts';
 
 const READ_RULE =
-  'All responses are the envelope described above with HTTP 200; payload shapes per operation are listed as kinds only. (payLoad: Carries the result only when responseCode is \'000\')';
-const WRITE_RULE = "Write operations (POST, JSON body, Content-Type application/json) … Payload kind of each is an object. A transaction is successful only if HTTP status is 200 and responseCode is '000'.";
+  "All responses are the envelope described above with HTTP 200; payload shapes per operation are listed as kinds only. (payLoad: Carries the result only when responseCode is '000')";
+const WRITE_RULE =
+  "Write operations (POST, JSON body, Content-Type application/json) … Payload kind of each is an object. A transaction is successful only if HTTP status is 200 and responseCode is '000'.";
 
 function expectSuccess(ctx: CaseContext, exchange: Exchange): void {
   guardAssumedPath(ctx, exchange);
@@ -87,7 +88,7 @@ function readCase(op: Operation): ConformanceCase {
     ...(linked ? { assumed: [linkAssumption(op)] } : {}),
     async scenario(ctx) {
       const fx = await ctx.fixtures();
-      const input = linked ? { path: (await prerequisite(ctx, op)) ?? {} } : validReadInput(ctx, fx, op) ?? {};
+      const input = linked ? { path: (await prerequisite(ctx, op)) ?? {} } : (validReadInput(ctx, fx, op) ?? {});
       expectSuccess(ctx, await ctx.call(op.id, input));
     },
   };

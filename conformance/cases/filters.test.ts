@@ -36,7 +36,10 @@ describe('judgeFiltered', () => {
     expect(judgeFiltered([], matches, show, 'countryCode=JM', 2)).toMatchObject({ check: 'filter-finds-record' });
   });
   test('records of another value: the filter is ignored', () => {
-    expect(judgeFiltered([rec('JM'), rec('IN')], matches, show, 'countryCode=JM')).toMatchObject({ check: 'filter-only-matching', received: 'IN' });
+    expect(judgeFiltered([rec('JM'), rec('IN')], matches, show, 'countryCode=JM')).toMatchObject({
+      check: 'filter-only-matching',
+      received: 'IN',
+    });
   });
   test('fewer records than the unfiltered listing holds: the filter drops some', () => {
     expect(judgeFiltered([rec('JM')], matches, show, 'countryCode=JM', 3)).toMatchObject({ check: 'filter-complete' });
@@ -54,7 +57,12 @@ const firstRecordOnly: SandboxProfile = {
   hooks: {
     onEnvelope: (ctx) => {
       const payload = ctx.envelope.payLoad;
-      if (!['v1.catalog.sku-description', 'v1.catalog.sku-logos'].includes(ctx.operationId) || !Array.isArray(payload) || (ctx.query['productId'] === undefined && ctx.query['skuId'] === undefined)) return;
+      if (
+        !['v1.catalog.sku-description', 'v1.catalog.sku-logos'].includes(ctx.operationId) ||
+        !Array.isArray(payload) ||
+        (ctx.query['productId'] === undefined && ctx.query['skuId'] === undefined)
+      )
+        return;
       return { envelope: { ...ctx.envelope, payLoad: payload.slice(0, 1) } };
     },
   },
@@ -70,7 +78,13 @@ describe('joined filters (records name another field than the filter): only and 
     running.push(sandbox);
     const given = loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
     const cases = selectCases({ grep: '^FILTERS-V1-(SKUDESC-PRODUCTID|LOGOS-SKUID) ' });
-    const outcome = await runConformanceSuite({ config: { ...given, baseUrl: sandbox.url }, settings: DEFAULT_SETTINGS, cases, api: 'v1', progress: createProgress({ stream: { write: () => true }, tty: false }) });
+    const outcome = await runConformanceSuite({
+      config: { ...given, baseUrl: sandbox.url },
+      settings: DEFAULT_SETTINGS,
+      cases,
+      api: 'v1',
+      progress: createProgress({ stream: { write: () => true }, tty: false }),
+    });
     if (outcome.kind !== 'run') throw new Error(`unusable: ${outcome.reason}`);
     return Object.fromEntries(outcome.run.cases.map((c) => [c.id, [c.status, ...c.failures.map((f) => f.check)]]));
   }

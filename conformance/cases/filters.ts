@@ -14,10 +14,13 @@ export const FILTER_ROWS: Readonly<Record<string, string>> = {
   'v1.catalog.skus': '/api/v1/catalog/skus | query productid integer int32, optional | array',
   'v1.catalog.sku-description': '/api/v1/catalog/sku/description | query skuId int32, productId int32, both optional | array',
   'v1.catalog.sku-logos': '/api/v1/catalog/sku/logos | query skuId int32, productId int32, both optional | array of images',
-  'v1.catalog.carriers': '/api/v1/catalog/carriers | query countryCode string, currencyCode string; both optional, default empty string | array',
+  'v1.catalog.carriers':
+    '/api/v1/catalog/carriers | query countryCode string, currencyCode string; both optional, default empty string | array',
   'v2.catalog.operators': '/api/v2/catalog/operators | query operatorId int32, countryCode string, both optional | array',
-  'v2.catalog.getproducts': '/api/v2/catalog/getproducts | query operatorId int32, categoryId int32, countryCode string, all optional | array of products available to the agent',
-  'v2.catalog.skus': '/api/v2/catalog/skus | query productId int32, skuId int32, both optional; header Accept-Language string optional | array (all products except gift cards, with SKU ids)',
+  'v2.catalog.getproducts':
+    '/api/v2/catalog/getproducts | query operatorId int32, categoryId int32, countryCode string, all optional | array of products available to the agent',
+  'v2.catalog.skus':
+    '/api/v2/catalog/skus | query productId int32, skuId int32, both optional; header Accept-Language string optional | array (all products except gift cards, with SKU ids)',
   'v2.catalog.skus-giftcards':
     '/api/v2/catalog/skus/giftcards | query cursor int32, pageSize int32, productId int32, skuId int32, countryCode string (ISO code); header Accept-Language; all optional | array; envelope also carries next and next_cursor',
 };
@@ -62,7 +65,11 @@ export const FILTERS: readonly FilterSpec[] = [
       pick: (skus) => {
         const productId = skus.find((s) => s.productId !== undefined)?.productId;
         if (productId === undefined) return undefined;
-        return { value: productId, allowed: new Set(skus.filter((s) => s.productId === productId).map((s) => s.skuId)), what: `the SKUs of product ${productId}` };
+        return {
+          value: productId,
+          allowed: new Set(skus.filter((s) => s.productId === productId).map((s) => s.skuId)),
+          what: `the SKUs of product ${productId}`,
+        };
       },
     },
   },
@@ -83,16 +90,43 @@ export const FILTERS: readonly FilterSpec[] = [
   },
   { operationId: 'v1.catalog.sku-logos', param: 'productId', judge: field((m) => m.logo.productId, 'logo.productId', 'int') },
   { operationId: 'v1.catalog.carriers', param: 'countryCode', judge: field((m) => m.carrier.countryCode, 'carrier.countryCode', 'code') },
-  { operationId: 'v1.catalog.carriers', param: 'currencyCode', judge: field((m) => m.carrier.currencyCode, 'carrier.currencyCode', 'code') },
+  {
+    operationId: 'v1.catalog.carriers',
+    param: 'currencyCode',
+    judge: field((m) => m.carrier.currencyCode, 'carrier.currencyCode', 'code'),
+  },
   { operationId: 'v2.catalog.operators', param: 'operatorId', judge: field((m) => m.operator.operatorId, 'operator.operatorId', 'int') },
-  { operationId: 'v2.catalog.operators', param: 'countryCode', judge: field((m) => m.operator.countryCode, 'operator.countryCode', 'code') },
+  {
+    operationId: 'v2.catalog.operators',
+    param: 'countryCode',
+    judge: field((m) => m.operator.countryCode, 'operator.countryCode', 'code'),
+  },
   { operationId: 'v2.catalog.getproducts', param: 'operatorId', judge: field((m) => m.product.operatorId, 'product.operatorId', 'int') },
-  { operationId: 'v2.catalog.getproducts', param: 'countryCode', judge: field((m) => m.product.countryCode, 'product.countryCode', 'code') },
+  {
+    operationId: 'v2.catalog.getproducts',
+    param: 'countryCode',
+    judge: field((m) => m.product.countryCode, 'product.countryCode', 'code'),
+  },
   { operationId: 'v2.catalog.skus', param: 'productId', judge: field((m) => m.v2Sku.productId, 'v2Sku.productId', 'int') },
   { operationId: 'v2.catalog.skus', param: 'skuId', judge: field((m) => m.v2Sku.skuId, 'v2Sku.skuId', 'int') },
-  { operationId: 'v2.catalog.skus-giftcards', param: 'productId', judge: field((m) => m.giftcardSku.productId, 'giftcardSku.productId', 'int'), paged: true },
-  { operationId: 'v2.catalog.skus-giftcards', param: 'skuId', judge: field((m) => m.giftcardSku.skuId, 'giftcardSku.skuId', 'int'), paged: true },
-  { operationId: 'v2.catalog.skus-giftcards', param: 'countryCode', judge: field((m) => m.giftcardSku.countryCode, 'giftcardSku.countryCode', 'code'), paged: true },
+  {
+    operationId: 'v2.catalog.skus-giftcards',
+    param: 'productId',
+    judge: field((m) => m.giftcardSku.productId, 'giftcardSku.productId', 'int'),
+    paged: true,
+  },
+  {
+    operationId: 'v2.catalog.skus-giftcards',
+    param: 'skuId',
+    judge: field((m) => m.giftcardSku.skuId, 'giftcardSku.skuId', 'int'),
+    paged: true,
+  },
+  {
+    operationId: 'v2.catalog.skus-giftcards',
+    param: 'countryCode',
+    judge: field((m) => m.giftcardSku.countryCode, 'giftcardSku.countryCode', 'code'),
+    paged: true,
+  },
 ];
 
 /** Query parameters of read operations that are not filters, and where they are checked instead. */
@@ -108,7 +142,9 @@ export const NOT_FILTERS: Readonly<Record<string, string>> = {
 
 /** Every query parameter of every read operation, as `<op id>?<param>`. */
 export function readQueryParams(): string[] {
-  return OPERATIONS.filter((op) => op.method === 'GET').flatMap((op) => op.params.filter((p) => p.in === 'query').map((p) => `${op.id}?${p.name}`));
+  return OPERATIONS.filter((op) => op.method === 'GET').flatMap((op) =>
+    op.params.filter((p) => p.in === 'query').map((p) => `${op.id}?${p.name}`),
+  );
 }
 
 const OP_TAG: Readonly<Record<string, string>> = {
@@ -177,7 +213,12 @@ export function judgeFiltered(
   expectedCount?: number,
 ): FilterVerdict | 'unreadable' | undefined {
   if (filtered.length === 0) {
-    return { check: 'filter-finds-record', message: `filtering by ${what} returned nothing, although the catalog has such a record`, expected: `at least one record with ${what}`, received: '0 records' };
+    return {
+      check: 'filter-finds-record',
+      message: `filtering by ${what} returned nothing, although the catalog has such a record`,
+      expected: `at least one record with ${what}`,
+      received: '0 records',
+    };
   }
   const judged = filtered.map(matches);
   if (judged.every((j) => j === undefined)) return 'unreadable';
@@ -201,9 +242,18 @@ export function judgeFiltered(
   return undefined;
 }
 
-function report(ctx: CaseContext, exchange: Exchange, verdict: FilterVerdict | 'unreadable' | undefined, label: string, path: string): void {
+function report(
+  ctx: CaseContext,
+  exchange: Exchange,
+  verdict: FilterVerdict | 'unreadable' | undefined,
+  label: string,
+  path: string,
+): void {
   if (verdict === undefined) return;
-  if (verdict === 'unreadable') ctx.skip(`not verified: the filtered records carry no readable ${label}: ${mappingHint(`fieldMapping.${label}`, records(exchange)[0], path)}`);
+  if (verdict === 'unreadable')
+    ctx.skip(
+      `not verified: the filtered records carry no readable ${label}: ${mappingHint(`fieldMapping.${label}`, records(exchange)[0], path)}`,
+    );
   ctx.fail({ ...verdict, operation: exchange.request.operationId, request: exchange.request });
 }
 
@@ -214,7 +264,9 @@ async function byField(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge,
   const listing = records(all);
   const values = listing.map((r) => valueAt(r, path, judge.kind));
   if (values.every((v) => v === undefined)) {
-    ctx.skip(`not verified: no record of the unfiltered ${spec.operationId} listing carries ${judge.label}: ${mappingHint(`fieldMapping.${judge.label}`, listing[0], path)}`);
+    ctx.skip(
+      `not verified: no record of the unfiltered ${spec.operationId} listing carries ${judge.label}: ${mappingHint(`fieldMapping.${judge.label}`, listing[0], path)}`,
+    );
   }
   const value = pickValue(values);
   if (value === undefined) ctx.skip(`every record of ${spec.operationId} has the same ${judge.label}: filtering cannot be shown`);
@@ -222,7 +274,14 @@ async function byField(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge,
   const filtered = await ctx.call(spec.operationId, { query: { [spec.param]: value as number | string } });
   if (!ctx.check(successful, filtered)) return;
   const expectedCount = spec.paged === true ? undefined : values.filter((v) => v === value).length;
-  const verdict = judgeFilteredValue(records(filtered), path, judge.kind, `${spec.param}=${String(value)}`, value as number | string, expectedCount);
+  const verdict = judgeFilteredValue(
+    records(filtered),
+    path,
+    judge.kind,
+    `${spec.param}=${String(value)}`,
+    value as number | string,
+    expectedCount,
+  );
   report(ctx, filtered, verdict, judge.label, path);
 }
 
@@ -231,7 +290,9 @@ async function byJoin(ctx: CaseContext, spec: FilterSpec, judge: Extract<Judge, 
   const picked = judge.pick((await ctx.fixtures()).skus);
   if (picked === undefined) {
     const fx = await ctx.fixtures();
-    return ctx.skip(`not verified: the v2 catalog shows no SKU with a readable productId: ${mappingHint('fieldMapping.v2Sku.productId', fx.skus[0]?.record, ctx.mapping.v2Sku.productId)}`);
+    return ctx.skip(
+      `not verified: the v2 catalog shows no SKU with a readable productId: ${mappingHint('fieldMapping.v2Sku.productId', fx.skus[0]?.record, ctx.mapping.v2Sku.productId)}`,
+    );
   }
   // Every matching record too, as the field filters are judged: the unfiltered listing's records that name the join's values.
   const all = await ctx.call(spec.operationId, unfilteredInput(spec));

@@ -55,14 +55,19 @@ describe('a status check that keeps the outcome but not the code', () => {
       'TRG-500-V2',
       'TRG-510-V2',
     ]);
-    expect(result.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.failures.map((f) => f.message).join('; ')}`)).toEqual([]);
+    expect(result.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.failures.map((f) => f.message).join('; ')}`)).toEqual(
+      [],
+    );
   });
 
   test('and says so as a warning on every case that read it', () => {
     for (const c of result.cases) {
       const warnings = c.failures.filter((f) => f.check === 'status-code-differs');
       expect(warnings.length, c.id).toBeGreaterThan(0);
-      expect(warnings.every((w) => w.severity === 'warning'), c.id).toBe(true);
+      expect(
+        warnings.every((w) => w.severity === 'warning'),
+        c.id,
+      ).toBe(true);
     }
   });
 });

@@ -28,7 +28,13 @@ export function finalOf(exchange: Exchange | undefined): FinalResult | undefined
  * stays failed, a successful one successful, neither goes back to '852'); another code of the same class is a warning.
  * Returns the status exchange.
  */
-export async function expectFinalHolds(ctx: CaseContext, version: ApiVersion, correlationId: string, final: FinalResult, when = 'a later read'): Promise<Exchange> {
+export async function expectFinalHolds(
+  ctx: CaseContext,
+  version: ApiVersion,
+  correlationId: string,
+  final: FinalResult,
+  when = 'a later read',
+): Promise<Exchange> {
   const again = await ctx.call(`${version}.transaction.status`, { path: { correlationId } });
   const res = again.response;
   const said = final.code === undefined ? final.outcome : `${final.outcome} ('${final.code}')`;

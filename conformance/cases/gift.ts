@@ -3,7 +3,20 @@
 import { getOperation, type ApiVersion } from '../../api/operations.ts';
 import { successful } from '../checks.ts';
 import type { ConformanceCase } from '../types.ts';
-import { ASSUMED, SECTION, V, VERSIONS, firstSku, need, requireSuccess, resultFieldOf, rtrTarget, submitAndFinish, topupBody, transactionOf } from './common.ts';
+import {
+  ASSUMED,
+  SECTION,
+  V,
+  VERSIONS,
+  firstSku,
+  need,
+  requireSuccess,
+  resultFieldOf,
+  rtrTarget,
+  submitAndFinish,
+  topupBody,
+  transactionOf,
+} from './common.ts';
 import { expectFinalHolds, finalOf } from './final.ts';
 import { triggerBody, TRIGGERS } from './trg.ts';
 import { expectNothingCharged } from './len.ts';
@@ -24,7 +37,11 @@ function giftCase(version: ApiVersion): ConformanceCase {
     assumed: [ASSUMED.writePath(getOperation(`${version}.transaction.giftcard`)), ASSUMED.transactionId, ASSUMED.skuFields],
     async scenario(ctx) {
       const fx = await ctx.fixtures();
-      const sku = firstSku(ctx, fx.giftcards.filter((s) => validAmount(s) !== undefined), 'a gift card SKU with amount bounds');
+      const sku = firstSku(
+        ctx,
+        fx.giftcards.filter((s) => validAmount(s) !== undefined),
+        'a gift card SKU with amount bounds',
+      );
       const body = { skuId: sku.skuId, correlationId: ctx.correlationId(), ...validAmount(sku) };
       const { submitted, final } = await submitAndFinish(ctx, version, `${version}.transaction.giftcard`, body);
       const first = submitted.response.envelope?.responseCode;
@@ -32,8 +49,16 @@ function giftCase(version: ApiVersion): ConformanceCase {
       if (final === undefined) return; // submitAndFinish recorded why
       requireSuccess(ctx, final, 'the gift card purchase');
       const result = finalOf(final);
-      if (first === '852' && result !== undefined) await expectFinalHolds(ctx, version, String(body.correlationId), result, 'after it was final');
-      const id = await resultFieldOf(ctx, `${version}.transaction.giftcard`, getOperation(`${version}.transaction.giftcard-fetch`), 'transactionId', final, submitted);
+      if (first === '852' && result !== undefined)
+        await expectFinalHolds(ctx, version, String(body.correlationId), result, 'after it was final');
+      const id = await resultFieldOf(
+        ctx,
+        `${version}.transaction.giftcard`,
+        getOperation(`${version}.transaction.giftcard-fetch`),
+        'transactionId',
+        final,
+        submitted,
+      );
       const fetched = await ctx.call(`${version}.transaction.giftcard-fetch`, { path: { id } });
       ctx.check(successful, fetched);
     },
@@ -75,7 +100,11 @@ function chargeCase(version: ApiVersion): ConformanceCase {
         });
         return;
       }
-      const amount = need(ctx, charged, `the charged amount at '${ctx.mapping.transaction.chargedAmount}' (fieldMapping.transaction.chargedAmount) of the top-up result`);
+      const amount = need(
+        ctx,
+        charged,
+        `the charged amount at '${ctx.mapping.transaction.chargedAmount}' (fieldMapping.transaction.chargedAmount) of the top-up result`,
+      );
       if (Math.abs(delta - amount) > 0.011) {
         ctx.fail({
           check: 'balance-moves-by-charge',

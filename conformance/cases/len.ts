@@ -6,7 +6,19 @@ import { notSuccessful, successful } from '../checks.ts';
 import { faceAmount, type ValidAmount } from '../../api/catalog-facts.ts';
 import type { Fixtures } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
-import { ASSUMED, SECTION, V, VERSIONS, firstSku, guardAssumedPath, need, rtrTarget, submitAndFinish, topupBody, validWriteBody } from './common.ts';
+import {
+  ASSUMED,
+  SECTION,
+  V,
+  VERSIONS,
+  firstSku,
+  guardAssumedPath,
+  need,
+  rtrTarget,
+  submitAndFinish,
+  topupBody,
+  validWriteBody,
+} from './common.ts';
 import { getOperation } from '../../api/operations.ts';
 import { freshCorrelationId } from '../fresh-id.ts';
 
@@ -63,12 +75,25 @@ const RULES: readonly LengthRule[] = [
     write: 'billpay',
     within: [3],
     over: [4],
-    assumed: ['the Bill Pay SKU accepts its FaceValueCurrency as transactionCurrencyCode', 'settings.billpayAccountNumber is a payable account'],
+    assumed: [
+      'the Bill Pay SKU accepts its FaceValueCurrency as transactionCurrencyCode',
+      'settings.billpayAccountNumber is a payable account',
+    ],
     body(ctx, fx, _version, length) {
-      const sku = firstSku(ctx, fx.skusOf('Bill Pay').filter((s) => faceAmount(s) !== undefined && s.faceValueCurrency?.length === 3), 'a Bill Pay SKU with a 3-letter FaceValueCurrency');
+      const sku = firstSku(
+        ctx,
+        fx.skusOf('Bill Pay').filter((s) => faceAmount(s) !== undefined && s.faceValueCurrency?.length === 3),
+        'a Bill Pay SKU with a 3-letter FaceValueCurrency',
+      );
       const amount = faceAmount(sku) as ValidAmount;
       const code = (amount.transactionCurrencyCode as string) + 'XYZ'.slice(0, Math.max(0, length - 3));
-      return { skuId: sku.skuId, accountNumber: ctx.settings.billpayAccountNumber, correlationId: ctx.correlationId(), amount: amount.amount, transactionCurrencyCode: code.slice(0, length) };
+      return {
+        skuId: sku.skuId,
+        accountNumber: ctx.settings.billpayAccountNumber,
+        correlationId: ctx.correlationId(),
+        amount: amount.amount,
+        transactionCurrencyCode: code.slice(0, length),
+      };
     },
   },
   {

@@ -25,7 +25,9 @@ export const LOAN_CASES: readonly ConformanceCase[] = [
       if (mobile === undefined) return ctx.skip('no number with an outstanding loan is known for this target (set settings.loanNumbers)');
       const fx = await ctx.fixtures();
       const country = [...fx.countries]
-        .filter((c) => c.plan !== undefined && mobile.startsWith(c.plan.prefix) && mobile.length === c.plan.prefix.length + c.plan.nationalLength)
+        .filter(
+          (c) => c.plan !== undefined && mobile.startsWith(c.plan.prefix) && mobile.length === c.plan.prefix.length + c.plan.nationalLength,
+        )
         .sort((a, b) => (b.plan?.prefix.length ?? 0) - (a.plan?.prefix.length ?? 0))[0];
       if (country === undefined) return ctx.skip(`no country's number plan matches the loan number ${mobile}`);
       const products = [

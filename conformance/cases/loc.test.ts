@@ -5,7 +5,12 @@ import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
 import { compareLocalized } from './loc.ts';
 
 const FIELDS = DEFAULT_FIELD_MAPPING.localized;
-const en = (skuId: number, extra: Record<string, unknown> = {}) => ({ skuId, skuName: `Top-up ${skuId}`, benefitType: 'Airtime', ...extra });
+const en = (skuId: number, extra: Record<string, unknown> = {}) => ({
+  skuId,
+  skuName: `Top-up ${skuId}`,
+  benefitType: 'Airtime',
+  ...extra,
+});
 const ar = (skuId: number, extra: Record<string, unknown> = {}) => ({ skuId, skuName: `شحن ${skuId}`, benefitType: 'رصيد', ...extra });
 const checks = (r: ReturnType<typeof compareLocalized>) => r.problems.map((p) => p.check);
 
@@ -16,7 +21,9 @@ describe('compareLocalized', () => {
   });
 
   test('one field left in English (or empty) in one record is reported', () => {
-    expect(checks(compareLocalized([en(1), en(2)], [ar(1), ar(2, { benefitType: 'Airtime' })], FIELDS, 'skuId'))).toEqual(['arabic-localized']);
+    expect(checks(compareLocalized([en(1), en(2)], [ar(1), ar(2, { benefitType: 'Airtime' })], FIELDS, 'skuId'))).toEqual([
+      'arabic-localized',
+    ]);
     expect(checks(compareLocalized([en(1)], [ar(1, { benefitType: '' })], FIELDS, 'skuId'))).toEqual(['arabic-localized']);
   });
 

@@ -46,7 +46,12 @@ function keyed(items: readonly Rec[], idPath: string | undefined): { byKey: Map<
  * Compares the English and the Arabic listing field by field. `idPath` identifies a record (e.g. the SKU id);
  * without readable ids records are matched by position.
  */
-export function compareLocalized(english: readonly Rec[], arabic: readonly Rec[], fields: LocalizedFieldMapping, idPath?: string): LocalizationResult {
+export function compareLocalized(
+  english: readonly Rec[],
+  arabic: readonly Rec[],
+  fields: LocalizedFieldMapping,
+  idPath?: string,
+): LocalizationResult {
   const problems: LocalizationProblem[] = [];
   const en = keyed(english, idPath);
   const ar = keyed(arabic, idPath);
@@ -105,12 +110,20 @@ function compare(ctx: CaseContext, english: Exchange, arabic: Exchange, idPath: 
   }
   if (result.compared === 0 && result.problems.length === 0) {
     const first = records(english)[0];
-    ctx.skip(`not verified: no record carries a non-empty value of the six localized fields: ${mappingHint('fieldMapping.localized.skuName (and the five others)', first, ctx.mapping.localized.skuName)}`);
+    ctx.skip(
+      `not verified: no record carries a non-empty value of the six localized fields: ${mappingHint('fieldMapping.localized.skuName (and the five others)', first, ctx.mapping.localized.skuName)}`,
+    );
   }
   ctx.note(`${result.compared} (record, field) values compared`);
 }
 
-function locCase(id: string, operationId: string, what: string, idPath: (m: FieldMapping) => string, input: (ctx: CaseContext) => Promise<RequestInput>): ConformanceCase {
+function locCase(
+  id: string,
+  operationId: string,
+  what: string,
+  idPath: (m: FieldMapping) => string,
+  input: (ctx: CaseContext) => Promise<RequestInput>,
+): ConformanceCase {
   return {
     kind: 'scenario',
     id,
@@ -129,9 +142,27 @@ function locCase(id: string, operationId: string, what: string, idPath: (m: Fiel
 }
 
 export const LOC_CASES: readonly ConformanceCase[] = [
-  locCase('LOC-SKUS', 'v2.catalog.skus', 'v2 SKU list', (m) => m.v2Sku.skuId, async () => ({})),
-  locCase('LOC-GIFTCARDS', 'v2.catalog.skus-giftcards', 'v2 gift card SKU list', (m) => m.giftcardSku.skuId, async () => ({ query: { pageSize: 100 } })),
-  locCase('LOC-LOOKUP', 'v2.lookup.mobile', 'v2 mobile lookup', (m) => m.v2Sku.skuId, async (ctx) => ({
-    path: { mobile: need(ctx, (await ctx.fixtures()).mobile('JM'), 'a Jamaica number') },
-  })),
+  locCase(
+    'LOC-SKUS',
+    'v2.catalog.skus',
+    'v2 SKU list',
+    (m) => m.v2Sku.skuId,
+    async () => ({}),
+  ),
+  locCase(
+    'LOC-GIFTCARDS',
+    'v2.catalog.skus-giftcards',
+    'v2 gift card SKU list',
+    (m) => m.giftcardSku.skuId,
+    async () => ({ query: { pageSize: 100 } }),
+  ),
+  locCase(
+    'LOC-LOOKUP',
+    'v2.lookup.mobile',
+    'v2 mobile lookup',
+    (m) => m.v2Sku.skuId,
+    async (ctx) => ({
+      path: { mobile: need(ctx, (await ctx.fixtures()).mobile('JM'), 'a Jamaica number') },
+    }),
+  ),
 ];

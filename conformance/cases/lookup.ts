@@ -41,8 +41,14 @@ function lookupCase(version: ApiVersion, code: string): ConformanceCase {
 }
 
 /** One lookup per country; every one must not be a success. */
-async function expectNoneSucceeds(ctx: CaseContext, version: ApiVersion, numbers: ReadonlyArray<{ code: string; mobile: string }>): Promise<void> {
-  const exchanges = await Promise.all(numbers.map(async (n) => ({ ...n, exchange: await ctx.call(lookupOp(version), { path: { mobile: n.mobile } }) })));
+async function expectNoneSucceeds(
+  ctx: CaseContext,
+  version: ApiVersion,
+  numbers: ReadonlyArray<{ code: string; mobile: string }>,
+): Promise<void> {
+  const exchanges = await Promise.all(
+    numbers.map(async (n) => ({ ...n, exchange: await ctx.call(lookupOp(version), { path: { mobile: n.mobile } }) })),
+  );
   for (const { exchange } of exchanges) ctx.check(notSuccessful, exchange);
   ctx.note(`looked up numbers of ${numbers.map((n) => n.code).join(', ')}`);
 }
@@ -59,7 +65,11 @@ function namedOtherCase(version: ApiVersion, country: (typeof SPEC_NAMED_OTHERS)
     assumed: [ASSUMED.numberPlan],
     async scenario(ctx) {
       const fx = await ctx.fixtures();
-      const mobile = need(ctx, fx.countries.some((c) => c.code === country.code) ? fx.mobile(country.code) : undefined, `a number of ${country.name} (the catalog lists no ${country.code} with a number plan)`);
+      const mobile = need(
+        ctx,
+        fx.countries.some((c) => c.code === country.code) ? fx.mobile(country.code) : undefined,
+        `a number of ${country.name} (the catalog lists no ${country.code} with a number plan)`,
+      );
       await expectNoneSucceeds(ctx, version, [{ code: country.code, mobile }]);
     },
   };
@@ -97,9 +107,21 @@ interface BadNumber {
 const digits = (n: number): string => Array.from({ length: n }, () => String(1 + Math.floor(Math.random() * 4))).join('');
 
 const BAD_NUMBERS: readonly BadNumber[] = [
-  { key: 'JM-SHORT', title: 'Jamaica 1876 + 6 digits', mobile: () => SPEC_JAMAICA_PLAN.prefix + digits(SPEC_JAMAICA_PLAN.nationalLength - 1) },
-  { key: 'JM-LONG', title: 'Jamaica 1876 + 8 digits', mobile: () => SPEC_JAMAICA_PLAN.prefix + digits(SPEC_JAMAICA_PLAN.nationalLength + 1) },
-  { key: 'JM-ALPHA', title: 'Jamaica 1876 + letters', mobile: () => `${SPEC_JAMAICA_PLAN.prefix}ab${digits(SPEC_JAMAICA_PLAN.nationalLength - 2)}` },
+  {
+    key: 'JM-SHORT',
+    title: 'Jamaica 1876 + 6 digits',
+    mobile: () => SPEC_JAMAICA_PLAN.prefix + digits(SPEC_JAMAICA_PLAN.nationalLength - 1),
+  },
+  {
+    key: 'JM-LONG',
+    title: 'Jamaica 1876 + 8 digits',
+    mobile: () => SPEC_JAMAICA_PLAN.prefix + digits(SPEC_JAMAICA_PLAN.nationalLength + 1),
+  },
+  {
+    key: 'JM-ALPHA',
+    title: 'Jamaica 1876 + letters',
+    mobile: () => `${SPEC_JAMAICA_PLAN.prefix}ab${digits(SPEC_JAMAICA_PLAN.nationalLength - 2)}`,
+  },
 ];
 
 function formatCase(version: ApiVersion, bad: BadNumber): ConformanceCase {

@@ -21,7 +21,13 @@ async function pageWalk(profile: string, giftcardCursor?: GiftcardCursorMeaning)
   const given = loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
   const config = { ...given, baseUrl: sandbox.url, ...(giftcardCursor === undefined ? {} : { paging: { giftcardCursor } }) };
   const progress = createProgress({ stream: { write: () => true }, tty: false });
-  const outcome = await runConformanceSuite({ config, settings: DEFAULT_SETTINGS, cases: selectCases({ grep: '^PAGE-WALK ' }), api: 'v2', progress });
+  const outcome = await runConformanceSuite({
+    config,
+    settings: DEFAULT_SETTINGS,
+    cases: selectCases({ grep: '^PAGE-WALK ' }),
+    api: 'v2',
+    progress,
+  });
   if (outcome.kind !== 'run') throw new Error(`unusable: ${outcome.reason}`);
   const [result] = outcome.run.cases;
   if (result === undefined) throw new Error('PAGE-WALK did not run');
@@ -35,22 +41,32 @@ describe('PAGE-WALK with paging.giftcardCursor', () => {
     ['faithful', 'next-start'],
     ['shape-cursor-last', 'last-of-page'],
     ['shape-cursor-pages', 'page-count'],
-  ])('%s with "%s" (its truth): passes, and the walk by next/next_cursor is said to fit', async (profile, meaning) => {
-    const result = await pageWalk(profile, meaning);
-    expect([result.status, result.failures]).toEqual(['passed', []]);
-    expect(result.notes.join('\n')).toContain(`paging.giftcardCursor "${meaning}" fits`);
-  }, 60_000);
+  ])(
+    '%s with "%s" (its truth): passes, and the walk by next/next_cursor is said to fit',
+    async (profile, meaning) => {
+      const result = await pageWalk(profile, meaning);
+      expect([result.status, result.failures]).toEqual(['passed', []]);
+      expect(result.notes.join('\n')).toContain(`paging.giftcardCursor "${meaning}" fits`);
+    },
+    60_000,
+  );
 
   it.each<[string, GiftcardCursorMeaning]>([
     ['shape-cursor-last', 'next-start'],
     ['faithful', 'last-of-page'],
     ['shape-cursor-pages', 'next-start'],
-  ])('%s with the wrong value "%s": passes with the named warning, no error', async (profile, meaning) => {
-    const result = await pageWalk(profile, meaning);
-    expect(result.status).toBe('passed');
-    expect(warnings(result)).toEqual(['cursor-meaning-fits']);
-    expect(result.failures[0]?.message).toMatch(new RegExp(`^paging\\.giftcardCursor "${meaning}" does not fit this target: .*set paging\\.giftcardCursor`));
-  }, 60_000);
+  ])(
+    '%s with the wrong value "%s": passes with the named warning, no error',
+    async (profile, meaning) => {
+      const result = await pageWalk(profile, meaning);
+      expect(result.status).toBe('passed');
+      expect(warnings(result)).toEqual(['cursor-meaning-fits']);
+      expect(result.failures[0]?.message).toMatch(
+        new RegExp(`^paging\\.giftcardCursor "${meaning}" does not fit this target: .*set paging\\.giftcardCursor`),
+      );
+    },
+    60_000,
+  );
 
   it('the default (the spec) walks no second time', async () => {
     const result = await pageWalk('shape-cursor-last');

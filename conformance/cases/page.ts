@@ -47,7 +47,12 @@ async function walkByMeaning(ctx: CaseContext, meaning: GiftcardCursorMeaning, p
     if (exchange.response.classification.outcome !== 'Successful') return ids;
     const pageIds = skuIds(ctx, exchange);
     ids.push(...pageIds);
-    const next = nextGiftcardCursor(meaning, { ids: pageIds, pageSize, envelope: exchange.response.envelope, nextCursorPath: ctx.mapping.giftcardList.nextCursor });
+    const next = nextGiftcardCursor(meaning, {
+      ids: pageIds,
+      pageSize,
+      envelope: exchange.response.envelope,
+      nextCursorPath: ctx.mapping.giftcardList.nextCursor,
+    });
     if (next === undefined || (cursor !== undefined && next <= cursor)) return ids;
     cursor = next;
   }
@@ -95,7 +100,10 @@ async function walk(ctx: CaseContext, pageSize: number): Promise<Walk> {
         operation: OP,
         message: `a page requested with cursor ${cursor} holds skuIds below it`,
         expected: `every skuId ≥ ${cursor}`,
-        received: `skuIds ${pageIds.filter((id) => id < cursor!).slice(0, 5).join(', ')}`,
+        received: `skuIds ${pageIds
+          .filter((id) => id < cursor!)
+          .slice(0, 5)
+          .join(', ')}`,
         request: exchange.request,
       });
     }
@@ -185,7 +193,10 @@ export const PAGE_CASES: readonly ConformanceCase[] = [
     async scenario(ctx) {
       const [big, odd] = [await walk(ctx, 100), await walk(ctx, 37)];
       ctx.note(`walks: pageSize 100 → ${big.ids.length} SKUs in ${big.pages} pages; pageSize 37 → ${odd.ids.length} in ${odd.pages}`);
-      for (const [size, w] of [[100, big], [37, odd]] as const) {
+      for (const [size, w] of [
+        [100, big],
+        [37, odd],
+      ] as const) {
         const dup = duplicates(w.ids);
         if (dup.length > 0) {
           ctx.fail({
@@ -197,7 +208,13 @@ export const PAGE_CASES: readonly ConformanceCase[] = [
           });
         }
         if (!w.complete) {
-          ctx.fail({ check: 'walk-completes', operation: OP, message: `the walk with pageSize ${size} did not reach the end`, expected: 'a last page', received: `${w.pages} pages` });
+          ctx.fail({
+            check: 'walk-completes',
+            operation: OP,
+            message: `the walk with pageSize ${size} did not reach the end`,
+            expected: 'a last page',
+            received: `${w.pages} pages`,
+          });
         }
       }
       const a = new Set(big.ids);

@@ -134,7 +134,10 @@ function pollCase(version: ApiVersion): ConformanceCase {
           expected: 'every correlationId final',
           received: unknown
             .slice(0, MAX_REPORTED)
-            .map((tx) => `${label(tx.kind)} ${String(tx.body.correlationId)}: ${tx.lastSeen === undefined ? 'no status' : describeResponse(tx.lastSeen.response)}`)
+            .map(
+              (tx) =>
+                `${label(tx.kind)} ${String(tx.body.correlationId)}: ${tx.lastSeen === undefined ? 'no status' : describeResponse(tx.lastSeen.response)}`,
+            )
             .join('; '),
         });
       }
@@ -144,7 +147,8 @@ function pollCase(version: ApiVersion): ConformanceCase {
           check: 'final-matches-trigger',
           operation: `${version}.transaction.topup`,
           message: `${wrong.length} of ${n} transactions ended with another code than their trigger calls for`,
-          expected: 'ordinary → 000; ends 510 → 510; ends 500 → 500; 1876…888 with skuId 193 below minimum → 001 (the class only when the answer came through the status check)',
+          expected:
+            'ordinary → 000; ends 510 → 510; ends 500 → 500; 1876…888 with skuId 193 below minimum → 001 (the class only when the answer came through the status check)',
           received: wrong
             .slice(0, MAX_REPORTED)
             .map((tx) => `${label(tx.kind)} → ${tx.result?.outcome ?? '?'} '${tx.result?.code ?? '?'}'`)

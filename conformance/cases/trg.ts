@@ -25,7 +25,11 @@ export const TRIGGER_SKU_ID = TRIGGERS.find((t) => t.match.skuId !== undefined)?
 
 /** The body fields the write's input rule fills with the mobile number. */
 function mobileFields(op: Operation, mobile: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(op.inputs?.body ?? {}).filter(([, source]) => source === 'mobile').map(([field]) => [field, mobile]));
+  return Object.fromEntries(
+    Object.entries(op.inputs?.body ?? {})
+      .filter(([, source]) => source === 'mobile')
+      .map(([field]) => [field, mobile]),
+  );
 }
 
 /**
@@ -33,7 +37,11 @@ function mobileFields(op: Operation, mobile: string): Record<string, string> {
  * SKU of a lookup country, with a number of that country ending in the suffix; a row naming a SKU and a prefix (001)
  * sends that SKU, a number of that plan and the settings' amount below its minimum.
  */
-export async function triggerBody(ctx: CaseContext, trigger: TriggerSpec, op: Operation = getOperation(`v2.${trigger.purpose}`)): Promise<Record<string, unknown>> {
+export async function triggerBody(
+  ctx: CaseContext,
+  trigger: TriggerSpec,
+  op: Operation = getOperation(`v2.${trigger.purpose}`),
+): Promise<Record<string, unknown>> {
   const { skuId, mobilePrefix } = trigger.match;
   if (skuId !== undefined && mobilePrefix !== undefined) {
     const mobile = makeMobile({ ...SPEC_JAMAICA_PLAN, prefix: mobilePrefix }, { suffix: trigger.suffix });
@@ -65,7 +73,14 @@ function codeTriggerCase(op: Operation, trigger: TriggerSpec & { effect: { code:
       const ok = ctx.check(responseCodeIs(trigger.effect.code), exchange);
       if (trigger.key === '001') ctx.check(message001Shape, exchange);
       // The status check then reports the same outcome class (Failed); another code is only a warning (STATUS rule).
-      if (ok) await expectFinalHolds(ctx, version, String(body.correlationId), { outcome: 'Failed', code: trigger.effect.code }, 'after the final answer');
+      if (ok)
+        await expectFinalHolds(
+          ctx,
+          version,
+          String(body.correlationId),
+          { outcome: 'Failed', code: trigger.effect.code },
+          'after the final answer',
+        );
     },
   };
 }

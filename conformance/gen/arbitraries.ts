@@ -28,7 +28,11 @@ export const idShape = (minLength: number, maxLength: number): fc.Arbitrary<IdSh
  * run's one id maker (the spec: "Unique id from the client system"; shrinking sends the same shape many times). When
  * no such id is left (10 one-digit ids), the input is skipped (fast-check's precondition).
  */
-export async function uniqueId(shape: IdShape, probe: Pick<CaseContext, 'correlationId' | 'call'>, version: ApiVersion = 'v2'): Promise<string> {
+export async function uniqueId(
+  shape: IdShape,
+  probe: Pick<CaseContext, 'correlationId' | 'call'>,
+  version: ApiVersion = 'v2',
+): Promise<string> {
   try {
     return await freshCorrelationId(probe, version, shape.length, shape.chars);
   } catch (err) {
@@ -59,7 +63,11 @@ export function amountBounds(sku: SkuFixture): AmountBounds | undefined {
   if (valid.transactionCurrencyCode !== undefined && isFaceRange(sku)) {
     return { min: sku.minFaceValue as number, max: sku.maxFaceValue as number, transactionCurrencyCode: valid.transactionCurrencyCode };
   }
-  return { min: valid.amount, max: valid.amount, ...(valid.transactionCurrencyCode === undefined ? {} : { transactionCurrencyCode: valid.transactionCurrencyCode }) };
+  return {
+    min: valid.amount,
+    max: valid.amount,
+    ...(valid.transactionCurrencyCode === undefined ? {} : { transactionCurrencyCode: valid.transactionCurrencyCode }),
+  };
 }
 
 /**
@@ -108,7 +116,10 @@ export const amountOutside = (b: AmountBounds): fc.Arbitrary<{ amount: number; s
  */
 export function usableSkus(fx: Fixtures, facts: BodyFacts): SkuFixture[] {
   return skusFor(fx, facts).filter(
-    (s) => s.requireFetchBundle !== true && amountBounds(s) !== undefined && (s.countryCode === undefined || fx.plan(s.countryCode) !== undefined),
+    (s) =>
+      s.requireFetchBundle !== true &&
+      amountBounds(s) !== undefined &&
+      (s.countryCode === undefined || fx.plan(s.countryCode) !== undefined),
   );
 }
 
@@ -153,7 +164,6 @@ export function fieldSchemas(name: RequestBodyName): Readonly<Record<string, Fie
   return (JSON.parse(readFileSync(url, 'utf8')) as { properties?: Record<string, FieldSchema> }).properties ?? {};
 }
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // Invalid bodies: a valid body with exactly one stated rule broken
 
@@ -169,10 +179,16 @@ export interface Break {
 }
 
 /** The valid body with the break applied; an over-long correlationId is made unique at its length. */
-export async function applyBreak(body: Record<string, unknown>, broken: Break, probe: Pick<CaseContext, 'correlationId' | 'call'>, version: ApiVersion = 'v2'): Promise<Record<string, unknown>> {
+export async function applyBreak(
+  body: Record<string, unknown>,
+  broken: Break,
+  probe: Pick<CaseContext, 'correlationId' | 'call'>,
+  version: ApiVersion = 'v2',
+): Promise<Record<string, unknown>> {
   const out = { ...body };
   if (broken.kind === 'missing') delete out[broken.field];
-  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = await uniqueId(broken.value as IdShape, probe, version);
+  else if (broken.kind === 'over-long' && broken.field === 'correlationId')
+    out.correlationId = await uniqueId(broken.value as IdShape, probe, version);
   else out[broken.field] = broken.value;
   return out;
 }

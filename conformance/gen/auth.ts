@@ -39,7 +39,11 @@ function sentSpace(otherEnvironment: boolean): fc.Arbitrary<Sent> {
     thrice(fc.stringMatching(/^[A-Za-z0-9!-]{1,8}$/).map((extra) => ({ kind: 'password-extension' as const, extra }))),
     thrice(fc.nat(63).map((at) => ({ kind: 'password-case' as const, at }))),
     once(fc.constant({ kind: 'no-colon' as const })),
-    once(fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{0,12}$/), fc.constantFrom(...NOT_BASE64)).map(([a, b]) => ({ kind: 'not-base64' as const, token: `${a}${b}` }))),
+    once(
+      fc
+        .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,12}$/), fc.constantFrom(...NOT_BASE64))
+        .map(([a, b]) => ({ kind: 'not-base64' as const, token: `${a}${b}` })),
+    ),
     ...(otherEnvironment ? [once(fc.constant({ kind: 'other-environment' as const }))] : []),
   );
 }
@@ -113,7 +117,7 @@ function authGenCase(options: GenOptions, op: Operation): ConformanceCase {
     ...(op.charges ? { exclusive: true } : {}),
     assumed: [
       'sandbox only: conformance refuses a production target and the runner never sends varied credentials to one (a near-miss password can lock an agent out)',
-      'settings.otherEnvironment: the other environment\'s credentials, when the operator issued separate ones (else that variant is not generated)',
+      "settings.otherEnvironment: the other environment's credentials, when the operator issued separate ones (else that variant is not generated)",
     ],
     async arbitrary(ctx, fx) {
       make = await validInput(ctx, fx, op);
@@ -123,7 +127,9 @@ function authGenCase(options: GenOptions, op: Operation): ConformanceCase {
     async run(probe, sent) {
       const input = (make as () => RequestInput)();
       if (sent === 'right') {
-        const { submitted, final } = op.charges ? await submitAndFinish(probe, op.version, op.id, input.body as Record<string, unknown>) : { submitted: await probe.call(op.id, input), final: undefined };
+        const { submitted, final } = op.charges
+          ? await submitAndFinish(probe, op.version, op.id, input.body as Record<string, unknown>)
+          : { submitted: await probe.call(op.id, input), final: undefined };
         probe.check(successful, final ?? submitted);
         return;
       }
@@ -141,7 +147,14 @@ function authGenCase(options: GenOptions, op: Operation): ConformanceCase {
 async function expectBalance(probe: CaseContext, op: Operation, before: number | undefined, answer: Exchange): Promise<void> {
   const after = await probe.balance(op.version);
   if (before === undefined || after === undefined || Math.abs(after - before) <= 1e-9) return;
-  probe.fail({ check: 'no-charge', operation: op.id, message: 'a request with wrong credentials changed the balance', expected: `balance ${before}`, received: `balance ${after}`, request: answer.request });
+  probe.fail({
+    check: 'no-charge',
+    operation: op.id,
+    message: 'a request with wrong credentials changed the balance',
+    expected: `balance ${before}`,
+    received: `balance ${after}`,
+    request: answer.request,
+  });
 }
 
 /** GEN-AUTH-<op id> for each kind of operation of both versions. */

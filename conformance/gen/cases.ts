@@ -33,19 +33,28 @@ const WALK_PAGES = 12;
 const MAX_PAGES = 1_000;
 
 /** Walks the list with `pageSize`, each next page at the spec's cursor after the last (conformance/cases/page.ts `cursorAfter`). */
-async function walk(probe: CaseContext, pageSize: number, acceptLanguage?: string, maxPages = MAX_PAGES): Promise<{ ids: number[]; complete: boolean; cut: boolean; last?: Exchange }> {
+async function walk(
+  probe: CaseContext,
+  pageSize: number,
+  acceptLanguage?: string,
+  maxPages = MAX_PAGES,
+): Promise<{ ids: number[]; complete: boolean; cut: boolean; last?: Exchange }> {
   const ids: number[] = [];
   let cursor: number | undefined;
   let last: Exchange | undefined;
   for (let page = 0; page < maxPages; page++) {
-    last = await probe.call(GIFTCARDS, { query: { pageSize, ...(cursor === undefined ? {} : { cursor }) }, ...(acceptLanguage === undefined ? {} : { acceptLanguage }) });
+    last = await probe.call(GIFTCARDS, {
+      query: { pageSize, ...(cursor === undefined ? {} : { cursor }) },
+      ...(acceptLanguage === undefined ? {} : { acceptLanguage }),
+    });
     if (!probe.check(successful, last)) return { ids, complete: false, cut: false, last };
     const pageIds = records(last)
       .map((r) => readNumber(r, probe.mapping.giftcardSku.skuId))
       .filter((id): id is number => id !== undefined);
     ids.push(...pageIds);
     const next = cursorAfter(pageIds);
-    if (pageIds.length < pageSize || next === undefined || (cursor !== undefined && next <= cursor)) return { ids, complete: true, cut: false, last };
+    if (pageIds.length < pageSize || next === undefined || (cursor !== undefined && next <= cursor))
+      return { ids, complete: true, cut: false, last };
     cursor = next;
   }
   return { ids, complete: maxPages < MAX_PAGES, cut: true, last };
@@ -144,5 +153,14 @@ function filterValues(spec: FilterSpec, judge: FieldJudge, options: GenOptions):
 export function genCases(options: GenOptions): ConformanceCase[] {
   const filters = FILTERS.flatMap((spec) => (spec.judge.by === 'field' ? [filterValues(spec, spec.judge, options)] : []));
   const writes = writeGenCases(options);
-  return [...writes.concurrent, ...authGenCases(options), cursorWalks(options), pageSizesOutside(options), ...filters, ...writes.exclusive, moneyCase(options, 'v1'), moneyCase(options, 'v2')];
+  return [
+    ...writes.concurrent,
+    ...authGenCases(options),
+    cursorWalks(options),
+    pageSizesOutside(options),
+    ...filters,
+    ...writes.exclusive,
+    moneyCase(options, 'v1'),
+    moneyCase(options, 'v2'),
+  ];
 }

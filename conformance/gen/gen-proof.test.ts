@@ -17,9 +17,15 @@ const GEN_IDS = new Set(genCases({ seed: 1, budget: DEFAULT_GEN_BUDGET }).map((c
 const BENIGN_RUNS = 5;
 
 const bugJobs: Array<{ profile: string; seed: number; name: string }> = GEN_BUG_PROFILES.flatMap((p) =>
-  SEEDS.map((seed) => ({ profile: p.name, seed, name: genJobName({ profile: p.name, seed, runs: DEFAULT_GEN_BUDGET.runs, ids: p.genBug.expectedGenCases }) })),
+  SEEDS.map((seed) => ({
+    profile: p.name,
+    seed,
+    name: genJobName({ profile: p.name, seed, runs: DEFAULT_GEN_BUDGET.runs, ids: p.genBug.expectedGenCases }),
+  })),
 );
-const benignJobs = BENIGN_PROFILES.flatMap((p) => SEEDS.map((seed) => ({ profile: p.name, seed, name: genJobName({ profile: p.name, seed, runs: BENIGN_RUNS, ids: [] }) })));
+const benignJobs = BENIGN_PROFILES.flatMap((p) =>
+  SEEDS.map((seed) => ({ profile: p.name, seed, name: genJobName({ profile: p.name, seed, runs: BENIGN_RUNS, ids: [] }) })),
+);
 const SHRINK_SEEDS = [3, 5, 8];
 const shrinkJob = (profile: string, id: string, seed: number): GenJob => ({ profile, seed, runs: 100, ids: [id] });
 const shrinkJobs = [
@@ -30,7 +36,9 @@ const shrinkJobs = [
  * GEN bugs the hand-written plan notices too, and why; every other GEN bug passes it (that is why it is a GEN bug). A
  * transaction lost beside others is lost beside any case's write: the plan's concurrent phase sends writes together.
  */
-const HAND_WRITTEN_ALSO: Readonly<Record<string, string>> = { 'bug-gen-lost-beside-others': 'the concurrent phase sends writes of different cases together' };
+const HAND_WRITTEN_ALSO: Readonly<Record<string, string>> = {
+  'bug-gen-lost-beside-others': 'the concurrent phase sends writes of different cases together',
+};
 /** The hand-written plan against each GEN bug: which of its cases (if any) notice the bug. */
 const handWrittenJobs = GEN_BUG_PROFILES.map((p) => p.name);
 
@@ -54,7 +62,10 @@ const median = (values: readonly number[]): number => {
 
 const lines: string[] = [];
 afterAll(() => {
-  if (lines.length > 0) process.stderr.write(`GEN proof (${SEEDS.length} seeds, gate budget ${DEFAULT_GEN_BUDGET.runs} runs per property):\n${lines.join('\n')}\n`);
+  if (lines.length > 0)
+    process.stderr.write(
+      `GEN proof (${SEEDS.length} seeds, gate budget ${DEFAULT_GEN_BUDGET.runs} runs per property):\n${lines.join('\n')}\n`,
+    );
 });
 
 describe('GEN planted-bug profiles (data)', () => {
@@ -64,7 +75,10 @@ describe('GEN planted-bug profiles (data)', () => {
     for (const p of GEN_BUG_PROFILES) {
       expect(p.name).toMatch(/^bug-gen-[a-z0-9-]+$/);
       expect(getProfile(p.name)).toBe(p);
-      expect(p.genBug.expectedGenCases.filter((id) => !GEN_IDS.has(id)), p.name).toEqual([]);
+      expect(
+        p.genBug.expectedGenCases.filter((id) => !GEN_IDS.has(id)),
+        p.name,
+      ).toEqual([]);
       expect(p.genBug.corner.length, p.name).toBeGreaterThan(10);
     }
   });
@@ -72,22 +86,32 @@ describe('GEN planted-bug profiles (data)', () => {
 
 describe.concurrent('GEN against each GEN planted bug: found within the gate budget for ≥ 19 of 20 seeds', () => {
   for (const profile of GEN_BUG_PROFILES) {
-    test(profile.name, async () => {
-      const outcomes = await Promise.all(bugJobs.filter((j) => j.profile === profile.name).map((j) => outcomeOf(j.name)));
-      const found = outcomes.filter((o) => o.cases.some((c) => c.status === 'failed'));
-      const times = found.map(firstFailureMs).filter((ms): ms is number => ms !== undefined);
-      const handWritten = await outcomeOf(profile.name);
-      const caught = handWritten.cases.filter((c) => c.status === 'failed').map((c) => c.id);
-      lines.push(
-        `  ${profile.name}: found for ${found.length}/${SEEDS.length} seeds, median ${median(times)} ms to the first failure; hand-written cases: ${caught.length === 0 ? 'miss it (all pass)' : `caught by ${caught.join(', ')}${HAND_WRITTEN_ALSO[profile.name] === undefined ? '' : ` (${HAND_WRITTEN_ALSO[profile.name]})`}`}`,
-      );
-      const skipped = outcomes.flatMap((o) => o.cases.filter((c) => c.status === 'skipped').map((c) => c.explanation));
-      expect(skipped).toEqual([]);
-      expect(found.length, `${profile.name}: seeds where GEN found the bug`).toBeGreaterThanOrEqual(19);
-      // The hand-written cases (one value per rule) miss every GEN bug but the listed: that is why it is a GEN bug.
-      if (HAND_WRITTEN_ALSO[profile.name] !== undefined) return;
-      expect(caught, `${profile.name}: a hand-written case already catches it\n${handWritten.cases.filter((c) => c.status === 'failed').map((c) => c.explanation).join('\n')}`).toEqual([]);
-    }, 1_500_000);
+    test(
+      profile.name,
+      async () => {
+        const outcomes = await Promise.all(bugJobs.filter((j) => j.profile === profile.name).map((j) => outcomeOf(j.name)));
+        const found = outcomes.filter((o) => o.cases.some((c) => c.status === 'failed'));
+        const times = found.map(firstFailureMs).filter((ms): ms is number => ms !== undefined);
+        const handWritten = await outcomeOf(profile.name);
+        const caught = handWritten.cases.filter((c) => c.status === 'failed').map((c) => c.id);
+        lines.push(
+          `  ${profile.name}: found for ${found.length}/${SEEDS.length} seeds, median ${median(times)} ms to the first failure; hand-written cases: ${caught.length === 0 ? 'miss it (all pass)' : `caught by ${caught.join(', ')}${HAND_WRITTEN_ALSO[profile.name] === undefined ? '' : ` (${HAND_WRITTEN_ALSO[profile.name]})`}`}`,
+        );
+        const skipped = outcomes.flatMap((o) => o.cases.filter((c) => c.status === 'skipped').map((c) => c.explanation));
+        expect(skipped).toEqual([]);
+        expect(found.length, `${profile.name}: seeds where GEN found the bug`).toBeGreaterThanOrEqual(19);
+        // The hand-written cases (one value per rule) miss every GEN bug but the listed: that is why it is a GEN bug.
+        if (HAND_WRITTEN_ALSO[profile.name] !== undefined) return;
+        expect(
+          caught,
+          `${profile.name}: a hand-written case already catches it\n${handWritten.cases
+            .filter((c) => c.status === 'failed')
+            .map((c) => c.explanation)
+            .join('\n')}`,
+        ).toEqual([]);
+      },
+      1_500_000,
+    );
   }
 });
 
@@ -104,17 +128,25 @@ describe.concurrent('shrinking', () => {
     for (const seed of SHRINK_SEEDS) {
       const outcome = await outcomeOf(genJobName(shrinkJob('bug-gen-balance-misses-cents', 'GEN-MONEY-SEQUENCE-V2', seed)));
       const explanation = outcome.cases[0]?.explanation ?? '';
-      expect(explanation, `seed ${seed}`).toMatch(/shrunk input \(\d+ shrink step\(s\), seed \d+\): (?:topup\(|together\([^→]*?topup\()[^→]*; replay/);
+      expect(explanation, `seed ${seed}`).toMatch(
+        /shrunk input \(\d+ shrink step\(s\), seed \d+\): (?:topup\(|together\([^→]*?topup\()[^→]*; replay/,
+      );
     }
   }, 1_500_000);
 });
 
 describe.concurrent('GEN against each benign profile: every GEN case passes for 20 seeds', () => {
   for (const profile of BENIGN_PROFILES) {
-    test(profile.name, async () => {
-      const outcomes = await Promise.all(benignJobs.filter((j) => j.profile === profile.name).map((j) => outcomeOf(j.name)));
-      const notPassed = outcomes.flatMap((o) => o.cases.filter((c) => c.status !== 'passed').map((c) => `${o.profile}: ${c.explanation ?? c.id}`));
-      expect(notPassed).toEqual([]);
-    }, 1_500_000);
+    test(
+      profile.name,
+      async () => {
+        const outcomes = await Promise.all(benignJobs.filter((j) => j.profile === profile.name).map((j) => outcomeOf(j.name)));
+        const notPassed = outcomes.flatMap((o) =>
+          o.cases.filter((c) => c.status !== 'passed').map((c) => `${o.profile}: ${c.explanation ?? c.id}`),
+        );
+        expect(notPassed).toEqual([]);
+      },
+      1_500_000,
+    );
   }
 });

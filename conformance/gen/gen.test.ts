@@ -27,7 +27,9 @@ describe('GEN options', () => {
     expect(parseReplay('-5:0')).toEqual({ seed: -5, path: '0' });
     expect(parseReplay('5:13:2@BAi:F')).toEqual({ seed: 5, path: '13:2', commands: 'BAi:F' });
     expect(() => parseReplay('42')).toThrow(HarnessError);
-    expect(replayCommand('GEN-MONEY-SEQUENCE-V2', 5, '13:2', 'BAi:F')).toBe("gateway-harness fuzz --grep '^GEN-MONEY-SEQUENCE-V2 ' --replay '5:13:2@BAi:F'");
+    expect(replayCommand('GEN-MONEY-SEQUENCE-V2', 5, '13:2', 'BAi:F')).toBe(
+      "gateway-harness fuzz --grep '^GEN-MONEY-SEQUENCE-V2 ' --replay '5:13:2@BAi:F'",
+    );
     expect(replayCommand('GEN-PAGE-WALK', 42, '3:0')).toBe("gateway-harness fuzz --grep '^GEN-PAGE-WALK ' --replay 42:3:0");
   });
 
@@ -56,15 +58,21 @@ describe('curl line', () => {
 
 describe('a GEN property against the embedded sandbox', () => {
   test('a planted bug is reported with the shrunk input, seed, replay and curl; its notes count the plan', async () => {
-    const outcome = await runGenJob(genJobName({ profile: 'bug-gen-page-size-over-150', seed: 9, runs: 30, ids: ['GEN-PAGE-SIZE-OUTSIDE'] }));
+    const outcome = await runGenJob(
+      genJobName({ profile: 'bug-gen-page-size-over-150', seed: 9, runs: 30, ids: ['GEN-PAGE-SIZE-OUTSIDE'] }),
+    );
     const result = outcome.cases[0];
     expect(result?.status).toBe('failed');
-    expect(result?.explanation).toMatch(/shrunk input \(\d+ shrink step\(s\), seed 9\): pageSize 151; replay: gateway-harness fuzz --grep '\^GEN-PAGE-SIZE-OUTSIDE ' --replay 9:[0-9:]+; curl: curl .*-u "\$GATEWAY_USER:\$GATEWAY_PASSWORD"/);
+    expect(result?.explanation).toMatch(
+      /shrunk input \(\d+ shrink step\(s\), seed 9\): pageSize 151; replay: gateway-harness fuzz --grep '\^GEN-PAGE-SIZE-OUTSIDE ' --replay 9:[0-9:]+; curl: curl .*-u "\$GATEWAY_USER:\$GATEWAY_PASSWORD"/,
+    );
     expect(result?.notes?.[0]).toMatch(/^GEN seed 9; budget 30 runs; \d+ generated input\(s\).*\d+ request\(s\), 0 of them charging/);
   }, 60_000);
 
   test('the same property passes on the faithful sandbox', async () => {
-    const outcome = await runGenJob(genJobName({ profile: 'faithful', seed: 9, runs: 30, ids: ['GEN-PAGE-SIZE-OUTSIDE', 'GEN-TOPUP-LENGTH-V2'] }));
+    const outcome = await runGenJob(
+      genJobName({ profile: 'faithful', seed: 9, runs: 30, ids: ['GEN-PAGE-SIZE-OUTSIDE', 'GEN-TOPUP-LENGTH-V2'] }),
+    );
     expect(outcome.cases.map((c) => [c.id, c.status])).toEqual([
       ['GEN-PAGE-SIZE-OUTSIDE', 'passed'],
       ['GEN-TOPUP-LENGTH-V2', 'passed'],

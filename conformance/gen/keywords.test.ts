@@ -27,7 +27,8 @@ function validBody(name: RequestBodyName): Record<string, unknown> {
 function apply(body: Record<string, unknown>, broken: Break): Record<string, unknown> {
   const out = { ...body };
   if (broken.kind === 'missing') delete out[broken.field];
-  else if (broken.kind === 'over-long' && broken.field === 'correlationId') out.correlationId = 'x'.repeat((broken.value as { length: number }).length);
+  else if (broken.kind === 'over-long' && broken.field === 'correlationId')
+    out.correlationId = 'x'.repeat((broken.value as { length: number }).length);
   else out[broken.field] = broken.value;
   return out;
 }
@@ -38,10 +39,18 @@ describe('GEN keyword model', () => {
     for (const [field, p] of Object.entries(fieldSchemas(name))) {
       for (const keyword of Object.keys(p).filter((k) => !NOT_RULES.has(k))) {
         const judged =
-          rules.some((r) => r.field === field && (r.keyword === keyword || (keyword === 'type' && r.keyword === 'type') || (keyword === 'minLength' && r.keyword === 'minLength'))) ||
-          unstated.some((u) => u.field === field && (u.keyword === keyword || u.keyword.startsWith(`${keyword} `)));
+          rules.some(
+            (r) =>
+              r.field === field &&
+              (r.keyword === keyword ||
+                (keyword === 'type' && r.keyword === 'type') ||
+                (keyword === 'minLength' && r.keyword === 'minLength')),
+          ) || unstated.some((u) => u.field === field && (u.keyword === keyword || u.keyword.startsWith(`${keyword} `)));
         // An optional string's minLength is never 1 in these schemas; a required one's is REQUIRED's empty break.
-        expect(judged || (keyword === 'minLength' && !rules.some((r) => r.field === field && r.keyword === 'required')), `${name}.${field} ${keyword}`).toBe(true);
+        expect(
+          judged || (keyword === 'minLength' && !rules.some((r) => r.field === field && r.keyword === 'required')),
+          `${name}.${field} ${keyword}`,
+        ).toBe(true);
       }
     }
   });
@@ -50,20 +59,28 @@ describe('GEN keyword model', () => {
     const body = validBody(name);
     expect(validateRequestBody(name, body)).toEqual({ valid: true });
     for (const rule of bodyKeywords(name).rules) {
-      for (const broken of fc.sample(rule.breaks(body[rule.field] ?? (rule.field === 'transactionCurrencyCode' ? 'USD' : undefined)), { numRuns: 40, seed: 7 })) {
+      for (const broken of fc.sample(rule.breaks(body[rule.field] ?? (rule.field === 'transactionCurrencyCode' ? 'USD' : undefined)), {
+        numRuns: 40,
+        seed: 7,
+      })) {
         expect(validateRequestBody(name, apply(body, broken)).valid, `${name}: ${broken.label}`).toBe(false);
       }
     }
   });
 
   test('only what the spec states: billpay currency and port-in areaCode limits, no activation areaCode limit, lower case only for estimated cost', () => {
-    const lengths = (name: RequestBodyName): string[] => bodyKeywords(name).rules.filter((r) => r.keyword === 'maxLength').map((r) => r.field);
+    const lengths = (name: RequestBodyName): string[] =>
+      bodyKeywords(name)
+        .rules.filter((r) => r.keyword === 'maxLength')
+        .map((r) => r.field);
     expect(lengths('billpay')).toEqual(['correlationId', 'transactionCurrencyCode']);
     expect(lengths('sim-portin')).toEqual(['correlationId', 'areaCode']);
     expect(lengths('sim-activation')).toEqual(['correlationId']);
     expect(lengths('topup')).toEqual(['correlationId', 'operatorPin']);
     const upper = bodyKeywords('estimated-cost').rules.find((r) => r.keyword === 'pattern');
-    const values = fc.sample(upper?.breaks('USD') ?? fc.constant(undefined), { numRuns: 50, seed: 3 }).map((b) => (b as Break).value as string);
+    const values = fc
+      .sample(upper?.breaks('USD') ?? fc.constant(undefined), { numRuns: 50, seed: 3 })
+      .map((b) => (b as Break).value as string);
     expect(values.every((v) => /[a-z]/.test(v) && /^[A-Za-z]{3}$/.test(v))).toBe(true);
     expect(bodyKeywords('estimated-cost').unstated.map((u) => u.keyword)).toEqual(['pattern ^[A-Z]*$']);
     expect(bodyKeywords('topup').unstated.map((u) => `${u.field} ${u.keyword}`)).toEqual(['additionalInfos items']);
@@ -72,7 +89,10 @@ describe('GEN keyword model', () => {
   test('the pattern values GEN sends as valid pass the schema', () => {
     const pin = patternValid('topup', 'operatorPin');
     for (const value of fc.sample(pin ?? fc.constant(undefined), { numRuns: 40, seed: 1 })) {
-      expect(validateRequestBody('topup', { skuId: 1, amount: 1, mobile: '1', correlationId: 'a', operatorPin: value }).valid, String(value)).toBe(true);
+      expect(
+        validateRequestBody('topup', { skuId: 1, amount: 1, mobile: '1', correlationId: 'a', operatorPin: value }).valid,
+        String(value),
+      ).toBe(true);
     }
   });
 });

@@ -107,7 +107,8 @@ function wrongTypes(types: readonly string[], valid: unknown): fc.Arbitrary<unkn
   return fc.oneof(...options);
 }
 
-const kindOf = (value: unknown): string => (Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value);
+const kindOf = (value: unknown): string =>
+  Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value;
 
 /** The string the valid value would be at `length` characters (its own characters repeated, else digits). */
 function stretched(valid: unknown, length: number): string {
@@ -148,7 +149,12 @@ function lengthRules(f: FieldFacts, unstated: UnstatedKeyword[]): KeywordRule[] 
               value: { length: max + extra, chars } satisfies IdShape,
               label: `${field} of ${max + extra} characters (limit ${max})`,
             }))
-          : over.map((extra) => ({ kind: 'over-long' as const, field, value: stretched(valid, max + extra), label: `${field} of ${max + extra} characters (limit ${max})` })),
+          : over.map((extra) => ({
+              kind: 'over-long' as const,
+              field,
+              value: stretched(valid, max + extra),
+              label: `${field} of ${max + extra} characters (limit ${max})`,
+            })),
     },
   ];
 }
@@ -157,10 +163,31 @@ function requiredRules(f: FieldFacts): KeywordRule[] {
   const { field, schema, quote } = f;
   if (!f.required) return [];
   const types = typesOf(schema);
-  const out: KeywordRule[] = [{ field, keyword: 'required', group: 'REQUIRED', quote, breaks: () => fc.constant({ kind: 'missing' as const, field, label: `${field} missing` }) }];
-  if (!types.includes('null')) out.push({ field, keyword: 'type', group: 'REQUIRED', quote, breaks: () => fc.constant({ kind: 'null' as const, field, value: null, label: `${field} null` }) });
+  const out: KeywordRule[] = [
+    {
+      field,
+      keyword: 'required',
+      group: 'REQUIRED',
+      quote,
+      breaks: () => fc.constant({ kind: 'missing' as const, field, label: `${field} missing` }),
+    },
+  ];
+  if (!types.includes('null'))
+    out.push({
+      field,
+      keyword: 'type',
+      group: 'REQUIRED',
+      quote,
+      breaks: () => fc.constant({ kind: 'null' as const, field, value: null, label: `${field} null` }),
+    });
   if (types.length === 1 && types[0] === 'string' && (schema.minLength ?? 0) >= 1) {
-    out.push({ field, keyword: 'minLength', group: 'REQUIRED', quote, breaks: () => fc.constant({ kind: 'empty' as const, field, value: '', label: `${field} empty` }) });
+    out.push({
+      field,
+      keyword: 'minLength',
+      group: 'REQUIRED',
+      quote,
+      breaks: () => fc.constant({ kind: 'empty' as const, field, value: '', label: `${field} empty` }),
+    });
   }
   return out;
 }
@@ -175,7 +202,13 @@ function typeRules(f: FieldFacts): KeywordRule[] {
       keyword: 'type',
       group: 'TYPES',
       quote,
-      breaks: (valid) => wrongTypes(types, valid).map((value) => ({ kind: 'wrong-type' as const, field, value, label: `${field} as ${JSON.stringify(value)} (${kindOf(value)}, not ${types.join('/')})` })),
+      breaks: (valid) =>
+        wrongTypes(types, valid).map((value) => ({
+          kind: 'wrong-type' as const,
+          field,
+          value,
+          label: `${field} as ${JSON.stringify(value)} (${kindOf(value)}, not ${types.join('/')})`,
+        })),
     },
   ];
   if (isInt32(schema)) {
@@ -186,7 +219,10 @@ function typeRules(f: FieldFacts): KeywordRule[] {
       quote,
       breaks: () =>
         fc
-          .oneof(fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MAX + d), fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MIN - d))
+          .oneof(
+            fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MAX + d),
+            fc.integer({ min: 1, max: 2 ** 40 }).map((d) => INT32_MIN - d),
+          )
           .map((value) => ({ kind: 'int32-overflow' as const, field, value, label: `${field} ${value} (outside int32)` })),
     });
   }
@@ -198,10 +234,15 @@ function patternRules(f: FieldFacts, unstated: UnstatedKeyword[]): KeywordRule[]
   if (schema.pattern === undefined) return [];
   const rule = PATTERN_RULES[schema.pattern];
   if (rule === undefined) {
-    unstated.push({ field, keyword: `pattern ${schema.pattern}`, why: 'no stated rule is known for this pattern: nothing is generated from it' });
+    unstated.push({
+      field,
+      keyword: `pattern ${schema.pattern}`,
+      why: 'no stated rule is known for this pattern: nothing is generated from it',
+    });
     return [];
   }
-  if (rule.beyondSpec !== undefined) unstated.push({ field, keyword: `pattern ${schema.pattern}`, why: `only what the spec states is broken; not ${rule.beyondSpec}` });
+  if (rule.beyondSpec !== undefined)
+    unstated.push({ field, keyword: `pattern ${schema.pattern}`, why: `only what the spec states is broken; not ${rule.beyondSpec}` });
   return [
     {
       field,
@@ -254,7 +295,8 @@ export function bodyKeywords(name: RequestBodyName): BodyKeywords {
     }
     const f: FieldFacts = { field, schema, quote, required: facts.required.includes(field) };
     rules.push(...lengthRules(f, unstated), ...requiredRules(f), ...typeRules(f), ...patternRules(f, unstated));
-    if (schema.items !== undefined) unstated.push({ field, keyword: 'items', why: 'AdditionalInfo: "Member names of the element: not shown"' });
+    if (schema.items !== undefined)
+      unstated.push({ field, keyword: 'items', why: 'AdditionalInfo: "Member names of the element: not shown"' });
   }
   const out = { rules, unstated };
   cache.set(name, out);
@@ -262,4 +304,5 @@ export function bodyKeywords(name: RequestBodyName): BodyKeywords {
 }
 
 /** The rules of one group (empty: the body has no keyword of that group). */
-export const rulesOf = (name: RequestBodyName, group: KeywordGroup): KeywordRule[] => bodyKeywords(name).rules.filter((r) => r.group === group);
+export const rulesOf = (name: RequestBodyName, group: KeywordGroup): KeywordRule[] =>
+  bodyKeywords(name).rules.filter((r) => r.group === group);

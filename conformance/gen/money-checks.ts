@@ -24,7 +24,9 @@ export const STATE_RULES = [
 export const STATUS_PURPOSES: readonly string[] = ['transaction.topup', 'transaction.pin', 'transaction.giftcard'];
 
 /** The read (its operation id after the version) that names a succeeded transaction of a write, by the id its result carries. */
-export const FOLLOW_UP: Readonly<Record<string, { readonly read: string; readonly param: string; readonly field: 'transactionId' | 'esimIccid' }>> = {
+export const FOLLOW_UP: Readonly<
+  Record<string, { readonly read: string; readonly param: string; readonly field: 'transactionId' | 'esimIccid' }>
+> = {
   'transaction.giftcard': { read: 'transaction.giftcard-fetch', param: 'id', field: 'transactionId' },
   'transaction.sim-portin': { read: 'transaction.sim-portin-status', param: 'id', field: 'transactionId' },
   'transaction.esim': { read: 'esim.status', param: 'Iccid', field: 'esimIccid' },
@@ -59,14 +61,17 @@ export function broken(probe: CaseContext, failure: Omit<Failure, 'caseId' | 'se
 const followUpOf = (version: ApiVersion, tx: Known): { operationId: string; path: Record<string, string | number> } | undefined => {
   const link = FOLLOW_UP[tx.op.purpose];
   const value = link === undefined ? undefined : tx.ids[link.field];
-  return link === undefined || value === undefined || tx.outcome !== 'Successful' ? undefined : { operationId: `${version}.${link.read}`, path: { [link.param]: value } };
+  return link === undefined || value === undefined || tx.outcome !== 'Successful'
+    ? undefined
+    : { operationId: `${version}.${link.read}`, path: { [link.param]: value } };
 };
 
 /** The status of a known transaction is its final result (cases/final.ts, the rule every re-read shares). */
 export async function checkStatus(probe: CaseContext, version: ApiVersion, tx: Known): Promise<void> {
   const final = { outcome: tx.outcome, ...(tx.code === undefined ? {} : { code: tx.code }) };
   const again = (await expectFinalHolds(probe, version, tx.correlationId, final, `${tx.op.id}, read again after a later step`)).response;
-  if (again.httpStatus !== 200 || again.envelope === undefined || again.classification.outcome !== tx.outcome) throw new StepFailed('final-stays-final');
+  if (again.httpStatus !== 200 || again.envelope === undefined || again.classification.outcome !== tx.outcome)
+    throw new StepFailed('final-stays-final');
 }
 
 /** The read that names a succeeded gift card, port-in or eSIM answers for it. */
@@ -95,7 +100,8 @@ export async function checkBalance(probe: CaseContext, version: ApiVersion, mode
     broken(probe, {
       check: 'balance-follows-charges',
       operation: `${version}.account.balance`,
-      message: 'the balance does not equal the start balance moved by the charged amount of every successful transaction (and by nothing else)',
+      message:
+        'the balance does not equal the start balance moved by the charged amount of every successful transaction (and by nothing else)',
       expected: `balance ${Math.round(model.balance * 100) / 100} (± ${tolerance.toFixed(3)})`,
       received: `balance ${balance}`,
     });

@@ -10,7 +10,16 @@ import { StepFailed, type CaseContext, type ConformanceCase } from '../types.ts'
 import { bodyForSku } from '../bodies.ts';
 import { GEN_MONEY_SKUS, amountChoices, idShape, usableSkus, type IdShape } from './arbitraries.ts';
 import { FRESH_CHECK_BELOW } from '../fresh-id.ts';
-import { STATE_RULES, STATUS_PURPOSES, checkEveryKnown, checkFollowUp, checkStatus, checkUnknownId, type Known, type Model } from './money-checks.ts';
+import {
+  STATE_RULES,
+  STATUS_PURPOSES,
+  checkEveryKnown,
+  checkFollowUp,
+  checkStatus,
+  checkUnknownId,
+  type Known,
+  type Model,
+} from './money-checks.ts';
 import { chargingRuns, type GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 import { showInput, validBody, writeInput, type WriteInput } from './writes.ts';
@@ -50,7 +59,8 @@ const MAX_STEPS = 8;
 const MAX_GROUP = 3;
 
 /** The charging writes of a version with a request body: every one joins the sequences (money-plan.ts prices them). */
-export const chargingWrites = (version: ApiVersion): Operation[] => OPERATIONS.filter((op) => op.version === version && op.charges && op.requestBody !== undefined);
+export const chargingWrites = (version: ApiVersion): Operation[] =>
+  OPERATIONS.filter((op) => op.version === version && op.charges && op.requestBody !== undefined);
 
 /** How a refused write breaks its body: an amount below its minimum, or a SKU of another category (both stated refusals). */
 type Refusal = { readonly amount: number } | { readonly sku: SkuFixture };
@@ -68,7 +78,8 @@ interface Real {
 
 type Command = fc.AsyncCommand<Model, Real, false>;
 
-const showRefusal = (r: Refusal): string => ('amount' in r ? `amount ${r.amount} below the minimum` : `SKU ${r.sku.skuId} of another category`);
+const showRefusal = (r: Refusal): string =>
+  'amount' in r ? `amount ${r.amount} below the minimum` : `SKU ${r.sku.skuId} of another category`;
 
 function showAction(a: Action): string {
   if (a.kind === 'read') return `${a.what}(#${a.pick})`;
@@ -79,18 +90,29 @@ function showAction(a: Action): string {
 /** The body of a write as the step sends it: valid, or with its refusal applied. */
 async function bodyOfWrite(real: Real, a: Extract<Action, { kind: 'write' }>): Promise<Record<string, unknown>> {
   const valid = await validBody(real.probe, real.fx, a.op, a.facts, a.input);
-  return a.refusal === undefined ? valid : 'amount' in a.refusal ? { ...valid, amount: a.refusal.amount } : { ...valid, skuId: a.refusal.sku.skuId };
+  return a.refusal === undefined
+    ? valid
+    : 'amount' in a.refusal
+      ? { ...valid, amount: a.refusal.amount }
+      : { ...valid, skuId: a.refusal.sku.skuId };
 }
 
 /** Sends one write and follows it to its final result ('852' polled on the status endpoint); the model learns it. */
-async function sendWrite(real: Real, a: Extract<Action, { kind: 'write' }>, body: Record<string, unknown>): Promise<{ known: Known; charged?: number }> {
+async function sendWrite(
+  real: Real,
+  a: Extract<Action, { kind: 'write' }>,
+  body: Record<string, unknown>,
+): Promise<{ known: Known; charged?: number }> {
   const { probe, version } = real;
   const { submitted, final, code } = await submitAndFinish(probe, version, a.op.id, body);
   // "'852' ... poll repeatedly until another code is returned": submitAndFinish recorded a poll that never ended.
   const outcome = final?.response.classification.outcome;
   if (final === undefined || (outcome !== 'Successful' && outcome !== 'Failed')) throw new StepFailed('final');
   const view = transactionOf(probe, final, submitted);
-  const ids = { ...(view.transactionId === undefined ? {} : { transactionId: view.transactionId }), ...(view.esimIccid === undefined ? {} : { esimIccid: view.esimIccid }) };
+  const ids = {
+    ...(view.transactionId === undefined ? {} : { transactionId: view.transactionId }),
+    ...(view.esimIccid === undefined ? {} : { esimIccid: view.esimIccid }),
+  };
   const known: Known = { op: a.op, correlationId: body.correlationId as string, outcome, ...(code === undefined ? {} : { code }), ids };
   return { known, ...(outcome === 'Successful' && view.chargedAmount !== undefined ? { charged: view.chargedAmount } : {}) };
 }
@@ -137,7 +159,11 @@ class Step implements Command {
     // Bodies first (a generated id may be unusable: the input is skipped before anything is sent), then all at once.
     const bodies: Array<Record<string, unknown> | undefined> = [];
     for (const a of this.actions) bodies.push(a.kind === 'write' ? await bodyOfWrite(real, a) : undefined);
-    const done = await settleAll(this.actions.map((a, i) => (a.kind === 'write' ? sendWrite(real, a, bodies[i] as Record<string, unknown>) : readKnown(real, before, a).then(() => undefined))));
+    const done = await settleAll(
+      this.actions.map((a, i) =>
+        a.kind === 'write' ? sendWrite(real, a, bodies[i] as Record<string, unknown>) : readKnown(real, before, a).then(() => undefined),
+      ),
+    );
     for (const result of done) {
       if (result === undefined) continue;
       model.known.push(result.known);
@@ -171,13 +197,20 @@ class UnknownStatus implements Command {
 function writeSpaces(ctx: CaseContext, fx: Fixtures, version: ApiVersion): Array<{ op: Operation; facts: BodyFacts; skus: SkuFixture[] }> {
   return chargingWrites(version).flatMap((op) => {
     const facts = bodyFacts(op.requestBody as RequestBodyName);
-    const skus = cheapestSkus(usableSkus(fx, facts).filter((s) => bodyForSku(ctx, fx, facts, s) !== undefined), GEN_MONEY_SKUS);
+    const skus = cheapestSkus(
+      usableSkus(fx, facts).filter((s) => bodyForSku(ctx, fx, facts, s) !== undefined),
+      GEN_MONEY_SKUS,
+    );
     return skus.length === 0 ? [] : [{ op, facts, skus }];
   });
 }
 
 /** A stated refusal of the write: below the minimum amount when the body has one, else a SKU of another write's category. */
-function refusalOf(space: { facts: BodyFacts; skus: SkuFixture[] }, others: ReadonlyArray<{ sku: SkuFixture; category?: number }>, input: WriteInput): fc.Arbitrary<Refusal> | undefined {
+function refusalOf(
+  space: { facts: BodyFacts; skus: SkuFixture[] },
+  others: ReadonlyArray<{ sku: SkuFixture; category?: number }>,
+  input: WriteInput,
+): fc.Arbitrary<Refusal> | undefined {
   const currency = input.write.amount.transactionCurrencyCode;
   const min = amountChoices(input.write.sku).find((b) => b.transactionCurrencyCode === currency)?.min;
   if (space.facts.properties.includes('amount') && min !== undefined) {
@@ -191,54 +224,78 @@ function refusalOf(space: { facts: BodyFacts; skus: SkuFixture[] }, others: Read
 function actionArbitrary(ctx: CaseContext, fx: Fixtures, version: ApiVersion): fc.Arbitrary<Action> {
   const spaces = writeSpaces(ctx, fx, version);
   if (spaces.length === 0) ctx.skip(`the catalog has no SKU a valid ${version} charging write can be built for`);
-  const others = spaces.map((s) => ({ sku: s.skus[0] as SkuFixture, ...(s.facts.skuCategory === undefined ? {} : { category: s.facts.skuCategory }) }));
+  const others = spaces.map((s) => ({
+    sku: s.skus[0] as SkuFixture,
+    ...(s.facts.skuCategory === undefined ? {} : { category: s.facts.skuCategory }),
+  }));
   const writes = spaces.map(({ op, facts, skus }) =>
     writeInput(facts, skus).chain((input) => {
       const refusal = refusalOf({ facts, skus }, others, input);
       const valid = fc.constant<Action>({ kind: 'write', op, facts, input });
       // One write in four is refused: a failure must not move the balance, and its final result stays a failure.
-      return refusal === undefined ? valid : fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: refusal.map((r): Action => ({ kind: 'write', op, facts, input, refusal: r })) });
+      return refusal === undefined
+        ? valid
+        : fc.oneof(
+            { weight: 3, arbitrary: valid },
+            { weight: 1, arbitrary: refusal.map((r): Action => ({ kind: 'write', op, facts, input, refusal: r })) },
+          );
     }),
   );
-  const read = fc.record({ kind: fc.constant('read' as const), pick: fc.nat(20), what: fc.constantFrom('status' as const, 'follow-up' as const) });
+  const read = fc.record({
+    kind: fc.constant('read' as const),
+    pick: fc.nat(20),
+    what: fc.constantFrom('status' as const, 'follow-up' as const),
+  });
   return fc.oneof({ weight: 3, arbitrary: fc.oneof(...writes) }, { weight: 1, arbitrary: read });
 }
 
 export function moneyCase(options: GenOptions, version: ApiVersion): ConformanceCase {
   const quota: Quota = { left: new Map(), shrinking: false };
   // A wallet too small for the whole plan cuts the charging runs (conformance/money-plan.ts fits them to the balance).
-  return genCase<Iterable<Command>>({ ...options, budget: { ...options.budget, runs: chargingRuns(options) } }, {
-    id: `GEN-MONEY-SEQUENCE-${V(version)}`,
-    title: `every ${version} charging write (valid or refused), alone or beside others, with status and follow-up reads in any order: each transaction's final result stays final, '852' ends, an unknown correlationId is never a success, the balance moves with every success and never with a failure`,
-    specSection: `${SECTION.states}; ${SECTION.writes} (Per-operation rules: Gift card, Status check, Balance); ${SECTION.errors}`,
-    rule: STATE_RULES.join(' '),
-    api: version,
-    exclusive: true,
-    assumed: [
-      'charged amount read from the result at fieldMapping.transaction.chargedAmount',
-      'a succeeded port-in and eSIM answer their status read, a succeeded gift card its fetch (the reads the spec links to their ids)',
-    ],
-    arbitrary(ctx, fx) {
-      quota.shrinking = false;
-      for (const op of chargingWrites(version)) quota.left.set(op.id, moneyQuota(options, op));
-      const step = fc.array(actionArbitrary(ctx, fx, version), { minLength: 1, maxLength: MAX_GROUP }).map((actions) => new Step(actions, quota) as Command);
-      const unknown = idShape(FRESH_CHECK_BELOW, 50).map((shape) => new UnknownStatus(shape) as Command);
-      // fast-check picks among the listed arbitraries alike: steps are listed thrice, so a sequence mostly moves money.
-      return fc.commands([step, step, step, unknown], { maxCommands: MAX_STEPS, size: 'max', ...(options.replay?.commands === undefined ? {} : { replayPath: options.replay.commands }) });
+  return genCase<Iterable<Command>>(
+    { ...options, budget: { ...options.budget, runs: chargingRuns(options) } },
+    {
+      id: `GEN-MONEY-SEQUENCE-${V(version)}`,
+      title: `every ${version} charging write (valid or refused), alone or beside others, with status and follow-up reads in any order: each transaction's final result stays final, '852' ends, an unknown correlationId is never a success, the balance moves with every success and never with a failure`,
+      specSection: `${SECTION.states}; ${SECTION.writes} (Per-operation rules: Gift card, Status check, Balance); ${SECTION.errors}`,
+      rule: STATE_RULES.join(' '),
+      api: version,
+      exclusive: true,
+      assumed: [
+        'charged amount read from the result at fieldMapping.transaction.chargedAmount',
+        'a succeeded port-in and eSIM answer their status read, a succeeded gift card its fetch (the reads the spec links to their ids)',
+      ],
+      arbitrary(ctx, fx) {
+        quota.shrinking = false;
+        for (const op of chargingWrites(version)) quota.left.set(op.id, moneyQuota(options, op));
+        const step = fc
+          .array(actionArbitrary(ctx, fx, version), { minLength: 1, maxLength: MAX_GROUP })
+          .map((actions) => new Step(actions, quota) as Command);
+        const unknown = idShape(FRESH_CHECK_BELOW, 50).map((shape) => new UnknownStatus(shape) as Command);
+        // fast-check picks among the listed arbitraries alike: steps are listed thrice, so a sequence mostly moves money.
+        return fc.commands([step, step, step, unknown], {
+          maxCommands: MAX_STEPS,
+          size: 'max',
+          ...(options.replay?.commands === undefined ? {} : { replayPath: options.replay.commands }),
+        });
+      },
+      show: (commands) => [...commands].map(String).join(' → '),
+      // fast-check replays a shrunk command sequence from its replay path (in the sequence's own rendering).
+      replayTail: (commands) => /replayPath="([^"]*)"/.exec(String(commands))?.[1],
+      async run(probe, commands, fx) {
+        const start = await probe.balance(version);
+        if (start === undefined) throw new StepFailed('balance');
+        try {
+          await fc.asyncModelRun(
+            () => ({ model: { balance: start, unread: 0, writes: 0, known: [] }, real: { probe, fx, version, quota } }),
+            commands,
+          );
+        } catch (error) {
+          // A broken rule: the property now shrinks, which may send more than the quota (bounded by its time limit).
+          if (error instanceof StepFailed) quota.shrinking = true;
+          throw error;
+        }
+      },
     },
-    show: (commands) => [...commands].map(String).join(' → '),
-    // fast-check replays a shrunk command sequence from its replay path (in the sequence's own rendering).
-    replayTail: (commands) => /replayPath="([^"]*)"/.exec(String(commands))?.[1],
-    async run(probe, commands, fx) {
-      const start = await probe.balance(version);
-      if (start === undefined) throw new StepFailed('balance');
-      try {
-        await fc.asyncModelRun(() => ({ model: { balance: start, unread: 0, writes: 0, known: [] }, real: { probe, fx, version, quota } }), commands);
-      } catch (error) {
-        // A broken rule: the property now shrinks, which may send more than the quota (bounded by its time limit).
-        if (error instanceof StepFailed) quota.shrinking = true;
-        throw error;
-      }
-    },
-  });
+  );
 }

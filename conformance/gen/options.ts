@@ -67,7 +67,8 @@ export function parseGenBudget(value: string | undefined, fallback: GenBudget): 
 /** A GEN seed: a whole number from 0 to 2147483647; absent → a fresh one (reported, so the run can be repeated). */
 export function parseGenSeed(value: string | undefined, fresh: () => number = () => Math.floor(Math.random() * 2 ** 31)): number {
   if (value === undefined) return fresh();
-  if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1) throw usage('--gen-seed/--seed must be a whole number from 0 to 2147483647');
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1)
+    throw usage('--gen-seed/--seed must be a whole number from 0 to 2147483647');
   return Number(value);
 }
 

@@ -11,13 +11,19 @@ export interface GenJob {
   readonly ids: readonly string[];
 }
 
-export const genJobName = (job: GenJob): string => `gen|${job.profile}|${job.seed}|${job.runs}|${job.ids.length === 0 ? '*' : job.ids.join(',')}`;
+export const genJobName = (job: GenJob): string =>
+  `gen|${job.profile}|${job.seed}|${job.runs}|${job.ids.length === 0 ? '*' : job.ids.join(',')}`;
 
 export const isGenJob = (name: string): boolean => name.startsWith('gen|');
 
 export function parseGenJob(name: string): GenJob {
   const [, profile, seed, runs, ids] = name.split('|');
-  return { profile: profile as string, seed: Number(seed), runs: Number(runs), ids: ids === '*' || ids === undefined ? [] : ids.split(',') };
+  return {
+    profile: profile as string,
+    seed: Number(seed),
+    runs: Number(runs),
+    ids: ids === '*' || ids === undefined ? [] : ids.split(','),
+  };
 }
 
 /** The proof's budget is the gate's in runs; no time bound, so a busy machine does not decide whether a bug is found. */

@@ -6,7 +6,18 @@ import type { RequestInput } from '../../api/request-builder.ts';
 import { ENVELOPE_INVARIANTS } from '../checks.ts';
 import { readBalance } from '../runner.ts';
 import type { Fixtures } from '../../target/fixtures.ts';
-import { SkipCase, StepFailed, type CallOptions, type CaseContext, type Check, type Exchange, type Failure, type PollOutcome, type ScenarioCase, type Severity } from '../types.ts';
+import {
+  SkipCase,
+  StepFailed,
+  type CallOptions,
+  type CaseContext,
+  type Check,
+  type Exchange,
+  type Failure,
+  type PollOutcome,
+  type ScenarioCase,
+  type Severity,
+} from '../types.ts';
 import type { IdClass } from '../correlation-ids.ts';
 import { curlLine } from '../../reports/curl.ts';
 import { describeBudget, type GenOptions } from './options.ts';
@@ -110,7 +121,10 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
     rule: property.rule,
     api: property.api,
     ...(property.exclusive === true ? { exclusive: true } : {}),
-    assumed: [...(property.assumed ?? []), 'generated inputs (fast-check): the seed, budget and shrunk counterexample are in the notes and failures'],
+    assumed: [
+      ...(property.assumed ?? []),
+      'generated inputs (fast-check): the seed, budget and shrunk counterexample are in the notes and failures',
+    ],
     async scenario(ctx) {
       const fx = await ctx.fixtures();
       const arbitrary = await property.arbitrary(ctx, fx);
@@ -141,7 +155,13 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
             return true;
           }
           if (!(error instanceof StepFailed)) {
-            probe.fail({ check: 'case-error', operation: '', message: error instanceof Error ? error.message : String(error), expected: 'the input runs to completion', received: error instanceof Error ? error.name : typeof error });
+            probe.fail({
+              check: 'case-error',
+              operation: '',
+              message: error instanceof Error ? error.message : String(error),
+              expected: 'the input runs to completion',
+              received: error instanceof Error ? error.name : typeof error,
+            });
           }
         } finally {
           requests += probe.exchanges.length;
@@ -179,7 +199,8 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       const exchanges = failing?.probe.exchanges ?? [];
       const last = exchanges.find((e) => e.request.method !== 'GET') ?? exchanges.at(-1);
       const reproduction = (request: Exchange['request'] | undefined): string =>
-        ` — shrunk input (${details.numShrinks} shrink step(s), seed ${details.seed}): ${shown}; replay: ${replayLine}` + (request === undefined ? '' : `; curl: ${curlLine(request)}`);
+        ` — shrunk input (${details.numShrinks} shrink step(s), seed ${details.seed}): ${shown}; replay: ${replayLine}` +
+        (request === undefined ? '' : `; curl: ${curlLine(request)}`);
       if (errors.length === 0) {
         ctx.fail({
           check: 'gen-property',

@@ -57,7 +57,8 @@ export function validRuns(options: GenOptions, op: Operation): number {
  */
 export const spendsCheaply = (op: Operation): boolean => op.charges;
 
-export const genWriteId = (op: Operation, kind: string): string => `GEN-${op.id.slice(op.id.indexOf('transaction.') + 'transaction.'.length).toUpperCase()}-${kind}-${V(op.version)}`;
+export const genWriteId = (op: Operation, kind: string): string =>
+  `GEN-${op.id.slice(op.id.indexOf('transaction.') + 'transaction.'.length).toUpperCase()}-${kind}-${V(op.version)}`;
 
 /** How a wallet-currency amount says so: no transactionCurrencyCode, or (where the spec says so) null or empty. */
 type WalletForm = 'absent' | 'null' | 'empty';
@@ -69,12 +70,16 @@ export interface WriteInput {
   readonly extras: Readonly<Record<string, string | null>>;
 }
 
-const walletForms = (facts: BodyFacts): WalletForm[] => (WALLET_WHEN_EMPTY.test(facts.rows[CURRENCY]?.rule ?? '') ? ['absent', 'null', 'empty'] : ['absent']);
+const walletForms = (facts: BodyFacts): WalletForm[] =>
+  WALLET_WHEN_EMPTY.test(facts.rows[CURRENCY]?.rule ?? '') ? ['absent', 'null', 'empty'] : ['absent'];
 
 /** The SKUs of the write's category a valid body can be built for (a number plan, readable bounds, the input rule filled). */
 function writeSkus(ctx: CaseContext, fx: Fixtures, facts: BodyFacts, filter: (s: SkuFixture) => boolean = () => true): SkuFixture[] {
   const skus = usableSkus(fx, facts).filter((s) => filter(s) && bodyForSku(ctx, fx, facts, s) !== undefined);
-  if (skus.length === 0) ctx.skip(`the catalog has no ${facts.skuCategory === undefined ? '' : `${categoryName(facts.skuCategory) ?? ''} `}SKU a valid ${facts.table} can be built for`);
+  if (skus.length === 0)
+    ctx.skip(
+      `the catalog has no ${facts.skuCategory === undefined ? '' : `${categoryName(facts.skuCategory) ?? ''} `}SKU a valid ${facts.table} can be built for`,
+    );
   return skus;
 }
 
@@ -92,23 +97,40 @@ export function writeInput(facts: BodyFacts, skus: readonly SkuFixture[], onlyFa
   const write = fc.constantFrom(...skus).chain((sku) => {
     const choices = amountChoices(sku).filter((b) => !onlyFaceCurrency || b.transactionCurrencyCode !== undefined);
     // The cheap end of each currency's bounds, every cent in it: the spend stays small and priced (money-plan.ts).
-    return fc.record({ sku: fc.constant(sku), amount: fc.constantFrom(...choices).chain((b) => amountWithin(cheapBounds(b))), id: idShape(1, maxId) });
+    return fc.record({
+      sku: fc.constant(sku),
+      amount: fc.constantFrom(...choices).chain((b) => amountWithin(cheapBounds(b))),
+      id: idShape(1, maxId),
+    });
   });
   return fc.record({
     write,
     wallet: fc.constantFrom(...walletForms(facts)),
-    extras: fc.record(extras, { requiredKeys: [] }).map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as Record<string, string | null>),
+    extras: fc
+      .record(extras, { requiredKeys: [] })
+      .map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) as Record<string, string | null>),
   });
 }
 
 export const showInput = (input: WriteInput): string => {
-  const wallet = input.write.amount.transactionCurrencyCode === undefined && input.wallet !== 'absent' ? ` (${CURRENCY} ${input.wallet === 'null' ? 'null' : '""'}: wallet currency)` : '';
-  const extras = Object.entries(input.extras).map(([f, v]) => `, ${f} ${JSON.stringify(v)}`).join('');
+  const wallet =
+    input.write.amount.transactionCurrencyCode === undefined && input.wallet !== 'absent'
+      ? ` (${CURRENCY} ${input.wallet === 'null' ? 'null' : '""'}: wallet currency)`
+      : '';
+  const extras = Object.entries(input.extras)
+    .map(([f, v]) => `, ${f} ${JSON.stringify(v)}`)
+    .join('');
   return `${showWrite(input.write)}${wallet}${extras}`;
 };
 
 /** The valid body of the input: the input rule's (api/inputs.ts) with the generated amount, currency, id and optional fields. */
-export async function validBody(probe: CaseContext, fx: Fixtures, op: Operation, facts: BodyFacts, input: WriteInput): Promise<Record<string, unknown>> {
+export async function validBody(
+  probe: CaseContext,
+  fx: Fixtures,
+  op: Operation,
+  facts: BodyFacts,
+  input: WriteInput,
+): Promise<Record<string, unknown>> {
   const base = bodyForSku(probe, fx, facts, input.write.sku);
   fc.pre(base !== undefined);
   const body: Record<string, unknown> = { ...base, ...input.extras };
@@ -132,28 +154,36 @@ const assumedOf = (op: Operation): string[] => [
 function validCase(options: GenOptions, op: Operation, facts: BodyFacts): ConformanceCase {
   const status = facts.skuCategory !== undefined && STATUS_CATEGORIES.includes(categoryName(facts.skuCategory) ?? '');
   const wallet = walletForms(facts).length > 1 ? `; ${quotedRows(facts.name, [CURRENCY])}` : '';
-  return genCase<WriteInput>({ ...options, budget: { ...options.budget, runs: validRuns(options, op) } }, {
-    id: genWriteId(op, 'VALID'),
-    title: `any ${facts.table} the request table allows (any SKU of its category${spendsCheaply(op) ? ` among its ${GEN_MONEY_SKUS} cheapest` : ''}, any amount at the cheap end of its bounds to the cent in any of its currencies, any correlationId of 1..50 characters) is accepted${status ? ' and found by its correlationId' : ''}`,
-    specSection: `${SECTION.requests} (${facts.table}); ${SECTION.limits}${status ? `; ${SECTION.writes} (Status check)` : ''}`,
-    rule: `${quotedRows(facts.name, facts.required)}${wallet}${status ? `; ${STATUS_RULE}` : ''}`,
-    api: op.version,
-    assumed: assumedOf(op),
-    // A charging write picks among its category's cheapest SKUs (as the money sequences do): its spend stays priced.
-    arbitrary: (ctx, fx) => writeInput(facts, spendsCheaply(op) ? cheapestSkus(writeSkus(ctx, fx, facts), GEN_MONEY_SKUS) : writeSkus(ctx, fx, facts)),
-    show: showInput,
-    async run(probe, input, fx) {
-      const body = await validBody(probe, fx, op, facts, input);
-      const { submitted, final } = await submitAndFinish(probe, op.version, op.id, body);
-      if (!probe.check(successful, final ?? submitted) || !status) return;
-      probe.check(successful, await probe.call(`${op.version}.transaction.status`, { path: { correlationId: body.correlationId as string } }));
+  return genCase<WriteInput>(
+    { ...options, budget: { ...options.budget, runs: validRuns(options, op) } },
+    {
+      id: genWriteId(op, 'VALID'),
+      title: `any ${facts.table} the request table allows (any SKU of its category${spendsCheaply(op) ? ` among its ${GEN_MONEY_SKUS} cheapest` : ''}, any amount at the cheap end of its bounds to the cent in any of its currencies, any correlationId of 1..50 characters) is accepted${status ? ' and found by its correlationId' : ''}`,
+      specSection: `${SECTION.requests} (${facts.table}); ${SECTION.limits}${status ? `; ${SECTION.writes} (Status check)` : ''}`,
+      rule: `${quotedRows(facts.name, facts.required)}${wallet}${status ? `; ${STATUS_RULE}` : ''}`,
+      api: op.version,
+      assumed: assumedOf(op),
+      // A charging write picks among its category's cheapest SKUs (as the money sequences do): its spend stays priced.
+      arbitrary: (ctx, fx) =>
+        writeInput(facts, spendsCheaply(op) ? cheapestSkus(writeSkus(ctx, fx, facts), GEN_MONEY_SKUS) : writeSkus(ctx, fx, facts)),
+      show: showInput,
+      async run(probe, input, fx) {
+        const body = await validBody(probe, fx, op, facts, input);
+        const { submitted, final } = await submitAndFinish(probe, op.version, op.id, body);
+        if (!probe.check(successful, final ?? submitted) || !status) return;
+        probe.check(
+          successful,
+          await probe.call(`${op.version}.transaction.status`, { path: { correlationId: body.correlationId as string } }),
+        );
+      },
     },
-  });
+  );
 }
 
 /** A refused request leaves no success behind (its correlationId when it is a string the status path can carry). */
 async function statusNotSuccessful(probe: CaseContext, op: Operation, correlationId: unknown): Promise<void> {
-  if (typeof correlationId === 'string' && correlationId !== '' && correlationId.length <= 250) await expectStatusNotSuccessful(probe, op.version, correlationId);
+  if (typeof correlationId === 'string' && correlationId !== '' && correlationId.length <= 250)
+    await expectStatusNotSuccessful(probe, op.version, correlationId);
 }
 
 const GROUP_WORDS: Readonly<Record<KeywordGroup, string>> = {
@@ -195,8 +225,32 @@ function invalidCase(options: GenOptions, op: Operation, facts: BodyFacts, group
     arbitrary: (ctx, fx) => {
       carry.reset();
       // A currency format is broken from a currency the SKU takes: the break is then of the format alone.
-      return writeInput(facts, writeSkus(ctx, fx, facts, (s) => group !== 'PATTERN' || !fields.includes(CURRENCY) || amountChoices(s).some((b) => b.transactionCurrencyCode !== undefined)), group === 'PATTERN' && fields.includes(CURRENCY)).chain((input) =>
-        fc.record({ input: fc.constant(input), broken: fc.oneof(...rules.map((r) => r.breaks(r.field === 'amount' ? input.write.amount.amount : r.field === CURRENCY ? input.write.amount.transactionCurrencyCode : r.field === 'skuId' ? input.write.sku.skuId : input.extras[r.field]))) }),
+      return writeInput(
+        facts,
+        writeSkus(
+          ctx,
+          fx,
+          facts,
+          (s) => group !== 'PATTERN' || !fields.includes(CURRENCY) || amountChoices(s).some((b) => b.transactionCurrencyCode !== undefined),
+        ),
+        group === 'PATTERN' && fields.includes(CURRENCY),
+      ).chain((input) =>
+        fc.record({
+          input: fc.constant(input),
+          broken: fc.oneof(
+            ...rules.map((r) =>
+              r.breaks(
+                r.field === 'amount'
+                  ? input.write.amount.amount
+                  : r.field === CURRENCY
+                    ? input.write.amount.transactionCurrencyCode
+                    : r.field === 'skuId'
+                      ? input.write.sku.skuId
+                      : input.extras[r.field],
+              ),
+            ),
+          ),
+        }),
       );
     },
     show: ({ input, broken }) => `${broken.label}; otherwise ${showInput(input)}`,
@@ -212,7 +266,8 @@ function amountsOutside(options: GenOptions, op: Operation, facts: BodyFacts): C
   const carry = balanceCarry();
   return genCase<{ input: WriteInput; outside: { amount: number; side: 'below' | 'above' } }>(options, {
     id: genWriteId(op, 'AMOUNT-OUTSIDE'),
-    title: 'a top-up amount below the minimum (by any amount, negatives included) or above the maximum of its denomination is refused and charges nothing',
+    title:
+      'a top-up amount below the minimum (by any amount, negatives included) or above the maximum of its denomination is refused and charges nothing',
     specSection: `${SECTION.requests} (${facts.table}); ${SECTION.errors}; ${SECTION.limits}`,
     rule: 'Top-up amount bounds | per denomination, reported in the 001 message; 001 | Amount outside the allowed range of the denomination',
     api: op.version,
@@ -220,8 +275,13 @@ function amountsOutside(options: GenOptions, op: Operation, facts: BodyFacts): C
     assumed: assumedOf(op),
     arbitrary: (ctx, fx) => {
       carry.reset();
-      return writeInput(facts, writeSkus(ctx, fx, facts, (s) => amountChoices(s).some((b) => b.max > b.min))).chain((input) => {
-        const bounds = amountChoices(input.write.sku).find((b) => b.transactionCurrencyCode === input.write.amount.transactionCurrencyCode) ?? (amountBounds(input.write.sku) as AmountBounds);
+      return writeInput(
+        facts,
+        writeSkus(ctx, fx, facts, (s) => amountChoices(s).some((b) => b.max > b.min)),
+      ).chain((input) => {
+        const bounds =
+          amountChoices(input.write.sku).find((b) => b.transactionCurrencyCode === input.write.amount.transactionCurrencyCode) ??
+          (amountBounds(input.write.sku) as AmountBounds);
         return fc.record({ input: fc.constant(input), outside: amountOutside(bounds) });
       });
     },

@@ -29,7 +29,8 @@ const lastSegment = (path: string): string => decodeURIComponent(path.slice(path
 function markStatus(req: ProfileRequest): void {
   if (req.operationId !== undefined && STATUS.includes(req.operationId)) req.headers[STATUS_ID_HEADER] = lastSegment(req.path);
 }
-const statusId = (ctx: ProfileEnvelopeContext): string | undefined => (STATUS.includes(ctx.operationId) ? ctx.headers[STATUS_ID_HEADER] : undefined);
+const statusId = (ctx: ProfileEnvelopeContext): string | undefined =>
+  STATUS.includes(ctx.operationId) ? ctx.headers[STATUS_ID_HEADER] : undefined;
 
 // ---------------------------------------------------------------------------------------------------------------
 // A final result that flips after a fetch
@@ -40,12 +41,15 @@ const FLIPPED = { responseCode: '500', responseMessage: 'Account not activated',
 
 const finalFlipsAfterFetch: GenBugProfile = {
   name: 'bug-gen-final-flips-after-fetch',
-  description: "Planted GEN bug: once a succeeded gift card was fetched, its status answers '500' instead of '000'; once a port-in's status was read, the next reads of it answer '500'.",
+  description:
+    "Planted GEN bug: once a succeeded gift card was fetched, its status answers '500' instead of '000'; once a port-in's status was read, the next reads of it answer '500'.",
   hooks: {
     onRequest(req) {
       markStatus(req);
-      if (req.operationId !== undefined && both('transaction.giftcard-fetch').includes(req.operationId)) FETCHED(req.headers).giftcards.add(lastSegment(req.path));
-      if (req.operationId !== undefined && both('transaction.sim-portin-status').includes(req.operationId)) req.headers[PORTIN_ID_HEADER] = lastSegment(req.path);
+      if (req.operationId !== undefined && both('transaction.giftcard-fetch').includes(req.operationId))
+        FETCHED(req.headers).giftcards.add(lastSegment(req.path));
+      if (req.operationId !== undefined && both('transaction.sim-portin-status').includes(req.operationId))
+        req.headers[PORTIN_ID_HEADER] = lastSegment(req.path);
     },
     onEnvelope(ctx) {
       if (ctx.envelope.responseCode !== '000') return;
@@ -64,7 +68,8 @@ const finalFlipsAfterFetch: GenBugProfile = {
     rule: "Gift card: ... Any other code is final ('000' success, otherwise failure). The gift card fetch operation then returns gift card information for the transaction id received from the gift card operation.",
     specSection: 'States and transitions; Endpoints / Write operations (Per-operation rules: Gift card, Status check)',
     expectedGenCases: MONEY_CASES,
-    corner: 'a status read after a gift card fetch, a port-in status read after another (the hand-written cases read each once, before any fetch)',
+    corner:
+      'a status read after a gift card fetch, a port-in status read after another (the hand-written cases read each once, before any fetch)',
   },
 };
 
@@ -76,7 +81,8 @@ const IN_FLIGHT = perSandbox(() => ({ writes: 0, lost: new Set<string>() }));
 
 const lostBesideOthers: GenBugProfile = {
   name: 'bug-gen-lost-beside-others',
-  description: "Planted GEN bug: a charging write that arrives while another is in flight succeeds, but its status then answers 'No record found'.",
+  description:
+    "Planted GEN bug: a charging write that arrives while another is in flight succeeds, but its status then answers 'No record found'.",
   behaviour: { responseLatencyMs: 100 },
   hooks: {
     onRequest(req) {
@@ -113,12 +119,16 @@ const inProgressForever: GenBugProfile = {
   hooks: {
     onRequest(req) {
       markStatus(req);
-      const correlationId = req.operationId !== undefined && both('transaction.giftcard').includes(req.operationId) ? bodyOf(req.body)?.correlationId : undefined;
+      const correlationId =
+        req.operationId !== undefined && both('transaction.giftcard').includes(req.operationId)
+          ? bodyOf(req.body)?.correlationId
+          : undefined;
       if (typeof correlationId === 'string' && /^\d+$/.test(correlationId)) NEVER_ENDS(req.headers).add(correlationId);
     },
     onEnvelope(ctx) {
       const id = statusId(ctx);
-      if (id !== undefined && NEVER_ENDS(ctx.headers).has(id)) return { envelope: { responseCode: '852', responseMessage: 'Transaction in progress', payLoad: null } };
+      if (id !== undefined && NEVER_ENDS(ctx.headers).has(id))
+        return { envelope: { responseCode: '852', responseMessage: 'Transaction in progress', payLoad: null } };
     },
   },
   genBug: {
@@ -137,7 +147,8 @@ const NON_TOPUP_PRICED = [...both('transaction.billpay'), ...both('transaction.g
 
 const failureCharges: GenBugProfile = {
   name: 'bug-gen-failure-charges',
-  description: "Planted GEN bug: a bill payment or gift card refused with '001' (amount outside the denomination's range) still takes its amount from the wallet.",
+  description:
+    "Planted GEN bug: a bill payment or gift card refused with '001' (amount outside the denomination's range) still takes its amount from the wallet.",
   hooks: {
     onEnvelope(ctx) {
       const taken = TAKEN(ctx.headers);
@@ -170,9 +181,11 @@ const v1FailureTurnsSuccess: GenBugProfile = {
     onRequest: markStatus,
     onEnvelope(ctx) {
       const correlationId = bodyOf(ctx.body)?.correlationId;
-      if (ctx.operationId === 'v1.transaction.giftcard' && ctx.envelope.responseCode === '001' && typeof correlationId === 'string') V1_REFUSED(ctx.headers).add(correlationId);
+      if (ctx.operationId === 'v1.transaction.giftcard' && ctx.envelope.responseCode === '001' && typeof correlationId === 'string')
+        V1_REFUSED(ctx.headers).add(correlationId);
       const id = ctx.operationId === 'v1.transaction.status' ? statusId(ctx) : undefined;
-      if (id !== undefined && V1_REFUSED(ctx.headers).has(id)) return { envelope: { responseCode: '000', responseMessage: null, payLoad: { correlationId: id } } };
+      if (id !== undefined && V1_REFUSED(ctx.headers).has(id))
+        return { envelope: { responseCode: '000', responseMessage: null, payLoad: { correlationId: id } } };
     },
   },
   genBug: {
@@ -183,4 +196,10 @@ const v1FailureTurnsSuccess: GenBugProfile = {
   },
 };
 
-export const MODEL_GEN_BUG_PROFILES: readonly GenBugProfile[] = [finalFlipsAfterFetch, lostBesideOthers, inProgressForever, failureCharges, v1FailureTurnsSuccess];
+export const MODEL_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
+  finalFlipsAfterFetch,
+  lostBesideOthers,
+  inProgressForever,
+  failureCharges,
+  v1FailureTurnsSuccess,
+];

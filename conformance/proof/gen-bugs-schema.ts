@@ -21,7 +21,16 @@ function bodyOf(req: ProfileRequest, operationIds: readonly string[]): Record<st
 
 const both = (name: string): string[] => [`v1.transaction.${name}`, `v2.transaction.${name}`];
 const genIds = (name: string, kind: string): string[] => [`GEN-${name}-${kind}-V1`, `GEN-${name}-${kind}-V2`];
-const AUTH_GEN_IDS = ['v1.catalog.skus', 'v1.catalog.lookup-mobile', 'v1.transaction.status', 'v1.transaction.topup', 'v2.catalog.countries', 'v2.lookup.mobile', 'v2.transaction.status', 'v2.transaction.topup'].map((id) => `GEN-AUTH-${id}`);
+const AUTH_GEN_IDS = [
+  'v1.catalog.skus',
+  'v1.catalog.lookup-mobile',
+  'v1.transaction.status',
+  'v1.transaction.topup',
+  'v2.catalog.countries',
+  'v2.lookup.mobile',
+  'v2.transaction.status',
+  'v2.transaction.topup',
+].map((id) => `GEN-AUTH-${id}`);
 
 /** The password of a Basic header, when its user is the sandbox default's. */
 function defaultUserPassword(authorization: string | undefined): string | undefined {
@@ -35,7 +44,8 @@ function defaultUserPassword(authorization: string | undefined): string | undefi
 export const SCHEMA_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   {
     name: 'bug-gen-billpay-currency-over-4',
-    description: 'Planted GEN bug: a bill payment transactionCurrencyCode of 4 characters is refused, but one of 5 or more is dropped (the wallet currency applies) and the payment goes through.',
+    description:
+      'Planted GEN bug: a bill payment transactionCurrencyCode of 4 characters is refused, but one of 5 or more is dropped (the wallet currency applies) and the payment goes through.',
     hooks: {
       onRequest(req) {
         const body = bodyOf(req, both('billpay'));
@@ -51,12 +61,21 @@ export const SCHEMA_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-pin-symbols-pass',
-    description: 'Planted GEN bug: an operatorPin with a letter is refused, but one with a symbol, a space or a non-ASCII digit among 4 to 6 characters is taken as a PIN.',
+    description:
+      'Planted GEN bug: an operatorPin with a letter is refused, but one with a symbol, a space or a non-ASCII digit among 4 to 6 characters is taken as a PIN.',
     hooks: {
       onRequest(req) {
         const body = bodyOf(req, both('topup'));
         const pin = body?.operatorPin;
-        if (body !== undefined && typeof pin === 'string' && pin.length >= 4 && pin.length <= 6 && !/[A-Za-z]/.test(pin) && !/^[0-9]+$/.test(pin)) body.operatorPin = '1234';
+        if (
+          body !== undefined &&
+          typeof pin === 'string' &&
+          pin.length >= 4 &&
+          pin.length <= 6 &&
+          !/[A-Za-z]/.test(pin) &&
+          !/^[0-9]+$/.test(pin)
+        )
+          body.operatorPin = '1234';
       },
     },
     genBug: {
@@ -68,7 +87,8 @@ export const SCHEMA_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-billpay-empty-currency-refused',
-    description: 'Planted GEN bug: a bill payment with transactionCurrencyCode "" is refused, although the spec says null or empty means the wallet currency.',
+    description:
+      'Planted GEN bug: a bill payment with transactionCurrencyCode "" is refused, although the spec says null or empty means the wallet currency.',
     hooks: {
       onRequest(req) {
         const body = bodyOf(req, both('billpay'));
@@ -85,12 +105,14 @@ export const SCHEMA_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-auth-password-prefix',
-    description: "Planted GEN bug: the password is compared on the characters sent only, so a non-empty prefix of the right password (the sandbox default's) is accepted.",
+    description:
+      "Planted GEN bug: the password is compared on the characters sent only, so a non-empty prefix of the right password (the sandbox default's) is accepted.",
     hooks: {
       onRequest(req) {
         const right = CONFIG_DEFAULTS.password;
         const sent = defaultUserPassword(req.headers.authorization);
-        if (sent !== undefined && sent !== '' && sent !== right && right.startsWith(sent)) req.headers.authorization = basicAuthorization(CONFIG_DEFAULTS.user, right);
+        if (sent !== undefined && sent !== '' && sent !== right && right.startsWith(sent))
+          req.headers.authorization = basicAuthorization(CONFIG_DEFAULTS.user, right);
       },
     },
     genBug: {
@@ -102,11 +124,13 @@ export const SCHEMA_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-v1-pin-long-correlation-id',
-    description: 'Planted GEN bug: v1 PIN purchases cut a correlationId over 50 characters to 50 and go through; v2 refuses it as the spec says.',
+    description:
+      'Planted GEN bug: v1 PIN purchases cut a correlationId over 50 characters to 50 and go through; v2 refuses it as the spec says.',
     hooks: {
       onRequest(req) {
         const body = bodyOf(req, ['v1.transaction.pin']);
-        if (body !== undefined && typeof body.correlationId === 'string' && body.correlationId.length > 50) body.correlationId = body.correlationId.slice(0, 50);
+        if (body !== undefined && typeof body.correlationId === 'string' && body.correlationId.length > 50)
+          body.correlationId = body.correlationId.slice(0, 50);
       },
     },
     genBug: {
@@ -118,7 +142,8 @@ export const SCHEMA_GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-estimated-cost-mixed-case',
-    description: 'Planted GEN bug: estimated cost refuses a currency code written all in lower case, but upper-cases a mixed-case one and answers.',
+    description:
+      'Planted GEN bug: estimated cost refuses a currency code written all in lower case, but upper-cases a mixed-case one and answers.',
     hooks: {
       onRequest(req) {
         const body = bodyOf(req, ['v2.transaction.estimated-cost']);

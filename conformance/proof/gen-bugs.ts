@@ -31,11 +31,13 @@ export type GenBugProfile = SandboxProfile & { readonly genBug: GenBug };
 export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   {
     name: 'bug-gen-correlation-id-52',
-    description: 'Planted GEN bug: a correlationId of 51 characters is refused, but one of 52 or more is cut to 50 and the top-up goes through.',
+    description:
+      'Planted GEN bug: a correlationId of 51 characters is refused, but one of 52 or more is cut to 50 and the top-up goes through.',
     hooks: {
       onRequest(req) {
         const body = topupBody(req.operationId, req.body);
-        if (body !== undefined && typeof body.correlationId === 'string' && body.correlationId.length >= 52) body.correlationId = body.correlationId.slice(0, 50);
+        if (body !== undefined && typeof body.correlationId === 'string' && body.correlationId.length >= 52)
+          body.correlationId = body.correlationId.slice(0, 50);
       },
     },
     genBug: {
@@ -47,7 +49,8 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-negative-amount',
-    description: "Planted GEN bug: amounts outside a denomination's bounds are refused with '001', except negative ones, which are answered as a success.",
+    description:
+      "Planted GEN bug: amounts outside a denomination's bounds are refused with '001', except negative ones, which are answered as a success.",
     hooks: {
       onEnvelope(ctx: ProfileEnvelopeContext) {
         const body = topupBody(ctx.operationId, ctx.body);
@@ -55,12 +58,15 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
         if (ctx.envelope.responseCode === '000') LAST_SUCCESS(ctx.headers).payLoad = ctx.envelope.payLoad;
         if (typeof body.amount !== 'number' || body.amount >= 0 || ctx.envelope.responseCode === '000') return;
         const last = LAST_SUCCESS(ctx.headers).payLoad;
-        const payLoad = last !== null && typeof last === 'object' ? { ...(last as Record<string, unknown>), correlationId: body.correlationId } : { correlationId: body.correlationId };
+        const payLoad =
+          last !== null && typeof last === 'object'
+            ? { ...(last as Record<string, unknown>), correlationId: body.correlationId }
+            : { correlationId: body.correlationId };
         return { envelope: { responseCode: '000', responseMessage: null, payLoad } };
       },
     },
     genBug: {
-      rule: "Top-up amount bounds | per denomination, reported in the 001 message; 001 | Amount outside the allowed range of the denomination",
+      rule: 'Top-up amount bounds | per denomination, reported in the 001 message; 001 | Amount outside the allowed range of the denomination',
       specSection: 'Errors; Limits',
       expectedGenCases: ['GEN-TOPUP-AMOUNT-OUTSIDE-V2'],
       corner: 'negative amounts (AMOUNT-*-BELOW-MIN sends one cent below the minimum)',
@@ -68,10 +74,17 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-walk-skips-some-page-sizes',
-    description: 'Planted GEN bug: for page sizes of 3, 8, 13, … (pageSize mod 5 = 3) a page asked for with a cursor leaves out the first SKU at or after it, so a walk skips a SKU per page.',
+    description:
+      'Planted GEN bug: for page sizes of 3, 8, 13, … (pageSize mod 5 = 3) a page asked for with a cursor leaves out the first SKU at or after it, so a walk skips a SKU per page.',
     hooks: {
       onEnvelope(ctx) {
-        if (ctx.operationId !== GIFTCARDS || ctx.envelope.responseCode !== '000' || Number(ctx.query.pageSize) % 5 !== 3 || ctx.query.cursor === undefined) return;
+        if (
+          ctx.operationId !== GIFTCARDS ||
+          ctx.envelope.responseCode !== '000' ||
+          Number(ctx.query.pageSize) % 5 !== 3 ||
+          ctx.query.cursor === undefined
+        )
+          return;
         // A page asked for with a cursor leaves out the first SKU at or after that skuId ("starting from that skuId value").
         const payload = ctx.envelope.payLoad;
         if (!Array.isArray(payload) || payload.length === 0) return;
@@ -99,12 +112,13 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
       rule: '/api/v2/catalog/operators | query operatorId int32, countryCode string, both optional | array',
       specSection: 'Endpoints / Version v2 read operations (GET)',
       expectedGenCases: ['GEN-FILTERS-V2-OPERATORS-COUNTRYCODE'],
-      corner: 'country codes from P on (FILTERS-V2-OPERATORS-COUNTRYCODE filters by the first record\'s country)',
+      corner: "country codes from P on (FILTERS-V2-OPERATORS-COUNTRYCODE filters by the first record's country)",
     },
   },
   {
     name: 'bug-gen-status-loses-long-ids',
-    description: "Planted GEN bug: the status check answers 'No record found' for transactions whose correlationId is longer than 40 characters.",
+    description:
+      "Planted GEN bug: the status check answers 'No record found' for transactions whose correlationId is longer than 40 characters.",
     hooks: {
       onRequest(req) {
         if (req.operationId === undefined || !STATUS.includes(req.operationId)) return;
@@ -162,7 +176,8 @@ export const GEN_BUG_PROFILES: readonly GenBugProfile[] = [
   },
   {
     name: 'bug-gen-wallet-amount-cents-refused',
-    description: 'Planted GEN bug: a top-up amount in the wallet currency with cents is refused, although it lies within the denomination\'s bounds.',
+    description:
+      "Planted GEN bug: a top-up amount in the wallet currency with cents is refused, although it lies within the denomination's bounds.",
     hooks: {
       onRequest(req) {
         const body = topupBody(req.operationId, req.body);

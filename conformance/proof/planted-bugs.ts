@@ -9,8 +9,26 @@ import type { ProfileEnvelopeContext, ProfileRequest } from '../../sandbox/profi
 const both = (...stems: string[]): string[] => stems.flatMap((stem) => [`${stem}-V1`, `${stem}-V2`]);
 const envOf = (...ids: string[]): string[] => ids.map((id) => `ENV-${id}`);
 const CATEGORY_IDS_CASES = ['CAT-CATEGORY-1', 'CAT-CATEGORY-2', 'CAT-CATEGORY-4', 'CAT-CATEGORY-5', 'CAT-CATEGORY-6', 'CAT-CATEGORY-7'];
-const FILTERS_V1 = ['SKUS-PRODUCTID', 'SKUDESC-SKUID', 'SKUDESC-PRODUCTID', 'LOGOS-SKUID', 'LOGOS-PRODUCTID', 'CARRIERS-COUNTRYCODE', 'CARRIERS-CURRENCYCODE'].map((s) => `FILTERS-V1-${s}`);
-const FILTERS_V2 = ['OPERATORS-OPERATORID', 'OPERATORS-COUNTRYCODE', 'PRODUCTS-OPERATORID', 'PRODUCTS-COUNTRYCODE', 'SKUS-PRODUCTID', 'SKUS-SKUID', 'GIFTCARDS-PRODUCTID', 'GIFTCARDS-SKUID', 'GIFTCARDS-COUNTRYCODE'].map((s) => `FILTERS-V2-${s}`);
+const FILTERS_V1 = [
+  'SKUS-PRODUCTID',
+  'SKUDESC-SKUID',
+  'SKUDESC-PRODUCTID',
+  'LOGOS-SKUID',
+  'LOGOS-PRODUCTID',
+  'CARRIERS-COUNTRYCODE',
+  'CARRIERS-CURRENCYCODE',
+].map((s) => `FILTERS-V1-${s}`);
+const FILTERS_V2 = [
+  'OPERATORS-OPERATORID',
+  'OPERATORS-COUNTRYCODE',
+  'PRODUCTS-OPERATORID',
+  'PRODUCTS-COUNTRYCODE',
+  'SKUS-PRODUCTID',
+  'SKUS-SKUID',
+  'GIFTCARDS-PRODUCTID',
+  'GIFTCARDS-SKUID',
+  'GIFTCARDS-COUNTRYCODE',
+].map((s) => `FILTERS-V2-${s}`);
 const AMOUNT_OUTSIDE = both('AMOUNT-WALLET-BELOW-MIN', 'AMOUNT-WALLET-ABOVE-MAX', 'AMOUNT-FACE-BELOW-MIN', 'AMOUNT-FACE-ABOVE-MAX');
 
 /** Every case that reads the balance (they run alone, after the others): a broken balance fails all of them. */
@@ -33,7 +51,10 @@ function writeBody(operationId: string | undefined, body: unknown): { name: Requ
  * A write refused as a gateway would refuse it: the body is replaced by this text (not an object, so the sandbox's
  * validation refuses it before anything is decided or charged) and the refusal's message says why.
  */
-export function refuseWith(reason: string): { refuse: (req: ProfileRequest) => void; explain: (ctx: ProfileEnvelopeContext) => { envelope: Record<string, unknown> } | void } {
+export function refuseWith(reason: string): {
+  refuse: (req: ProfileRequest) => void;
+  explain: (ctx: ProfileEnvelopeContext) => { envelope: Record<string, unknown> } | void;
+} {
   const marker = `planted-bug refusal: ${reason}`;
   return {
     refuse: (req) => {
@@ -193,7 +214,8 @@ const shift = (cents: number) =>
 const PER_CASE_BUGS: SandboxProfile[] = [
   {
     name: 'bug-reads-payload-kind',
-    description: 'Planted bug: catalog, promotion, eSIM, bill detail and port-in reads answer their payLoad in another kind (array ↔ object).',
+    description:
+      'Planted bug: catalog, promotion, eSIM, bill detail and port-in reads answer their payLoad in another kind (array ↔ object).',
     hooks: {
       onEnvelope(ctx) {
         if (!KIND_BROKEN_READS.includes(ctx.operationId) || ctx.envelope.responseCode !== '000') return;
@@ -203,7 +225,16 @@ const PER_CASE_BUGS: SandboxProfile[] = [
     plantedBug: {
       rule: 'All responses are the envelope described above with HTTP 200; payload shapes per operation are listed as kinds only (number, object, array).',
       specSection: 'Endpoints / Version v1 read operations (GET); Version v2 read operations (GET)',
-      expectedFailingCases: [...envOf(...KIND_BROKEN_READS), ...CATEGORY_IDS_CASES, 'LOAN-TWO-STEP', ...FILTERS_V1, 'FILTERS-V2-OPERATORS-OPERATORID', 'FILTERS-V2-OPERATORS-COUNTRYCODE', 'FILTERS-V2-PRODUCTS-OPERATORID', 'FILTERS-V2-PRODUCTS-COUNTRYCODE'],
+      expectedFailingCases: [
+        ...envOf(...KIND_BROKEN_READS),
+        ...CATEGORY_IDS_CASES,
+        'LOAN-TWO-STEP',
+        ...FILTERS_V1,
+        'FILTERS-V2-OPERATORS-OPERATORID',
+        'FILTERS-V2-OPERATORS-COUNTRYCODE',
+        'FILTERS-V2-PRODUCTS-OPERATORID',
+        'FILTERS-V2-PRODUCTS-COUNTRYCODE',
+      ],
     },
   },
   {
@@ -277,12 +308,20 @@ const PER_CASE_BUGS: SandboxProfile[] = [
     plantedBug: {
       rule: "Unknown / In progress | Status check | any other responseCode | Failed ('852' means in progress; any other code is final)",
       specSection: 'States and transitions; Endpoints / Write operations (Per-operation rules: Status check)',
-      expectedFailingCases: both('STATUS-TOPUP-000', 'STATUS-TOPUP-510', 'STATUS-TOPUP-500', 'STATUS-TOPUP-001', 'STATUS-PIN-000', 'STATUS-GIFTCARD-000'),
+      expectedFailingCases: both(
+        'STATUS-TOPUP-000',
+        'STATUS-TOPUP-510',
+        'STATUS-TOPUP-500',
+        'STATUS-TOPUP-001',
+        'STATUS-PIN-000',
+        'STATUS-GIFTCARD-000',
+      ),
     },
   },
   {
     name: 'bug-writes-require-new-field',
-    description: 'Planted bug: every write but the top-up refuses bodies without an `email` field (a required field added within a version).',
+    description:
+      'Planted bug: every write but the top-up refuses bodies without an `email` field (a required field added within a version).',
     hooks: {
       onRequest(req) {
         const op = req.operationId === undefined ? undefined : findOperation(req.operationId);
@@ -343,7 +382,10 @@ const PER_CASE_BUGS: SandboxProfile[] = [
     plantedBug: {
       rule: 'transactionCurrencyCode | ISO currency code of the destination country, to send amount in destination currency; allowed values are those in the FaceValueCurrency field of the SKU catalog',
       specSection: 'Resources and their fields / Top-up request',
-      expectedFailingCases: [...both('CUR-TOPUP-FACE', 'AMOUNT-FACE-BELOW-MIN', 'AMOUNT-FACE-AT-MIN', 'AMOUNT-FACE-AT-MAX', 'AMOUNT-FACE-ABOVE-MAX'), 'LOAN-TWO-STEP'],
+      expectedFailingCases: [
+        ...both('CUR-TOPUP-FACE', 'AMOUNT-FACE-BELOW-MIN', 'AMOUNT-FACE-AT-MIN', 'AMOUNT-FACE-AT-MAX', 'AMOUNT-FACE-ABOVE-MAX'),
+        'LOAN-TWO-STEP',
+      ],
     },
   },
   {
@@ -363,20 +405,31 @@ const PER_CASE_BUGS: SandboxProfile[] = [
     plantedBug: {
       rule: 'Mobile number lookup support: sandbox supports only numbers of four countries (Jamaica, India, Pakistan, Mexico). Production supports all countries except the United States and Spain.',
       specSection: 'What the service does',
-      expectedFailingCases: [...envOf('v1.catalog.lookup-mobile', 'v2.lookup.mobile'), ...both('LOOKUP-JM', 'LOOKUP-IN', 'LOOKUP-US', 'LOOKUP-ES'), 'LOC-LOOKUP'],
+      expectedFailingCases: [
+        ...envOf('v1.catalog.lookup-mobile', 'v2.lookup.mobile'),
+        ...both('LOOKUP-JM', 'LOOKUP-IN', 'LOOKUP-US', 'LOOKUP-ES'),
+        'LOC-LOOKUP',
+      ],
     },
   },
   {
     name: 'bug-limits-one-short',
-    description: 'Planted bug: every length limit is one short (correlationId 2..49, operatorPin 5, bill payment currency 2, port-in areaCode 2).',
+    description:
+      'Planted bug: every length limit is one short (correlationId 2..49, operatorPin 5, bill payment currency 2, port-in areaCode 2).',
     hooks: {
       onRequest(req) {
         const write = writeBody(req.operationId, req.body);
         if (write === undefined) return;
         const b = write.body;
-        if (write.name === 'topup' && typeof b.correlationId === 'string' && (b.correlationId.length === 1 || b.correlationId.length === 50)) b.correlationId = '';
+        if (
+          write.name === 'topup' &&
+          typeof b.correlationId === 'string' &&
+          (b.correlationId.length === 1 || b.correlationId.length === 50)
+        )
+          b.correlationId = '';
         if (write.name === 'topup' && typeof b.operatorPin === 'string' && b.operatorPin.length === 6) b.operatorPin = `${b.operatorPin}0`;
-        if (write.name === 'billpay' && typeof b.transactionCurrencyCode === 'string' && b.transactionCurrencyCode.length === 3) b.transactionCurrencyCode += 'X';
+        if (write.name === 'billpay' && typeof b.transactionCurrencyCode === 'string' && b.transactionCurrencyCode.length === 3)
+          b.transactionCurrencyCode += 'X';
         if (write.name === 'sim-portin' && typeof b.areaCode === 'string' && b.areaCode.length === 3) b.areaCode += '0';
       },
     },
@@ -438,7 +491,9 @@ const PER_CASE_BUGS: SandboxProfile[] = [
       onEnvelope(ctx) {
         if (!isOp(ctx, 'v2.catalog.skus', 'v2.catalog.skus-giftcards', 'v2.lookup.mobile') || !Array.isArray(ctx.envelope.payLoad)) return;
         if (!(ctx.headers['accept-language'] ?? '').toLowerCase().startsWith('ar')) return;
-        const payLoad = (ctx.envelope.payLoad as unknown[]).map((r) => (r !== null && typeof r === 'object' ? { ...r, benefitType: '' } : r));
+        const payLoad = (ctx.envelope.payLoad as unknown[]).map((r) =>
+          r !== null && typeof r === 'object' ? { ...r, benefitType: '' } : r,
+        );
         return { envelope: { ...ctx.envelope, payLoad } };
       },
     },
@@ -466,7 +521,8 @@ const PER_CASE_BUGS: SandboxProfile[] = [
   },
   {
     name: 'bug-required-fields-defaulted',
-    description: 'Planted bug: a write missing a required field is completed from the last accepted body of that operation (a missing correlationId is made up).',
+    description:
+      'Planted bug: a write missing a required field is completed from the last accepted body of that operation (a missing correlationId is made up).',
     behaviour: { initialBalance: BIG_WALLET },
     hooks: {
       onRequest(req) {
@@ -488,7 +544,8 @@ const PER_CASE_BUGS: SandboxProfile[] = [
   },
   {
     name: 'bug-empty-strings-accepted',
-    description: 'Planted bug: an empty required string is completed from the last accepted body of that operation (an empty correlationId is made up).',
+    description:
+      'Planted bug: an empty required string is completed from the last accepted body of that operation (an empty correlationId is made up).',
     behaviour: { initialBalance: BIG_WALLET },
     hooks: {
       onRequest(req) {
@@ -510,7 +567,8 @@ const PER_CASE_BUGS: SandboxProfile[] = [
   },
   {
     name: 'bug-types-coerced',
-    description: 'Planted bug: request fields of the wrong JSON type are coerced (digit strings and fractions to integers, values beyond int32 cut to 32 bits, numbers to strings).',
+    description:
+      'Planted bug: request fields of the wrong JSON type are coerced (digit strings and fractions to integers, values beyond int32 cut to 32 bits, numbers to strings).',
     behaviour: { initialBalance: BIG_WALLET },
     hooks: {
       onRequest(req) {
@@ -546,7 +604,7 @@ const PER_CASE_BUGS: SandboxProfile[] = [
     description: "Planted bug: top-ups outside a denomination's bounds go through (only the sandbox trigger still answers '001').",
     behaviour: { checkAmountBounds: false, initialBalance: BIG_WALLET },
     plantedBug: {
-      rule: "Top-up amount bounds | per denomination, reported in the 001 message; 001 | Amount outside the allowed range of the denomination",
+      rule: 'Top-up amount bounds | per denomination, reported in the 001 message; 001 | Amount outside the allowed range of the denomination',
       specSection: 'Limits; Errors / Codes named in the interface',
       expectedFailingCases: AMOUNT_OUTSIDE,
     },
@@ -617,7 +675,13 @@ const HAND_WRITTEN_BUGS: SandboxProfile[] = [
     plantedBug: {
       rule: 'responseMessage | string or null | null on success',
       specSection: 'Resources and their fields / Response envelope',
-      expectedFailingCases: ['ENV-v2.catalog.countries', 'ENV-v2.catalog.skus', 'LOC-SKUS', 'FILTERS-V2-SKUS-PRODUCTID', 'FILTERS-V2-SKUS-SKUID'],
+      expectedFailingCases: [
+        'ENV-v2.catalog.countries',
+        'ENV-v2.catalog.skus',
+        'LOC-SKUS',
+        'FILTERS-V2-SKUS-PRODUCTID',
+        'FILTERS-V2-SKUS-SKUID',
+      ],
     },
   },
   {
@@ -824,7 +888,32 @@ const HAND_WRITTEN_BUGS: SandboxProfile[] = [
     description: 'Planted bug: the sandbox lookup answers numbers of every country, not only Jamaica, India, Pakistan and Mexico.',
     behaviour: {
       lookupCountries: {
-        sandbox: ['JM', 'IN', 'PK', 'MX', 'TT', 'BB', 'DO', 'HT', 'US', 'GT', 'SV', 'HN', 'CO', 'BR', 'ES', 'GB', 'BD', 'NP', 'PH', 'NG', 'GH', 'KE', 'EG', 'AE'],
+        sandbox: [
+          'JM',
+          'IN',
+          'PK',
+          'MX',
+          'TT',
+          'BB',
+          'DO',
+          'HT',
+          'US',
+          'GT',
+          'SV',
+          'HN',
+          'CO',
+          'BR',
+          'ES',
+          'GB',
+          'BD',
+          'NP',
+          'PH',
+          'NG',
+          'GH',
+          'KE',
+          'EG',
+          'AE',
+        ],
         productionExcluded: ['US', 'ES'],
       },
     },

@@ -48,7 +48,10 @@ export function runProfiles(profiles: readonly string[], options: PoolOptions = 
   // Round robin, so slow profiles spread over the workers.
   const shares = Array.from({ length: workers }, (_, w) => profiles.filter((_, i) => i % workers === w));
   for (const share of shares) {
-    const child: ChildProcess = fork(WORKER, [], { execArgv: WORKER.endsWith('.ts') ? ['--import', 'tsx'] : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child: ChildProcess = fork(WORKER, [], {
+      execArgv: WORKER.endsWith('.ts') ? ['--import', 'tsx'] : [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const open = new Set(share);
     child.on('message', (reply: WorkerReply) => {
       if (reply.type === 'outcome') {
@@ -60,7 +63,8 @@ export function runProfiles(profiles: readonly string[], options: PoolOptions = 
       }
     });
     child.on('exit', (code, signal) => {
-      for (const name of open) pending.get(name)?.reject(new Error(`proof worker exited (${signal ?? `code ${String(code)}`}) before ${name} finished`));
+      for (const name of open)
+        pending.get(name)?.reject(new Error(`proof worker exited (${signal ?? `code ${String(code)}`}) before ${name} finished`));
       open.clear();
     });
     const request: WorkerRequest = { type: 'run', profiles: share, parallel };

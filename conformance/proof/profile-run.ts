@@ -39,7 +39,10 @@ export interface ProfileOutcome {
 }
 
 /** `cases`: a part of the plan (default the whole plan); `profile` by name or as a profile object (a test's variant). */
-export async function runPlanAgainst(profile: string | SandboxProfile, cases: readonly ConformanceCase[] = ALL_CASES): Promise<ProfileOutcome> {
+export async function runPlanAgainst(
+  profile: string | SandboxProfile,
+  cases: readonly ConformanceCase[] = ALL_CASES,
+): Promise<ProfileOutcome> {
   const started = Date.now();
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: PROOF_TIME_SCALE, profile });
   const config = sandboxTargetConfig(sandbox.url, PROOF_TIME_SCALE);
@@ -61,7 +64,11 @@ export async function runPlanAgainst(profile: string | SandboxProfile, cases: re
         id: c.id,
         status: c.status,
         ...(c.notes.length === 0 ? {} : { notes: c.notes }),
-        ...(c.status === 'failed' ? { explanation: formatCaseFailure(c) } : c.status === 'skipped' ? { explanation: `${c.id}: skipped (${c.skipReason ?? '?'})` } : {}),
+        ...(c.status === 'failed'
+          ? { explanation: formatCaseFailure(c) }
+          : c.status === 'skipped'
+            ? { explanation: `${c.id}: skipped (${c.skipReason ?? '?'})` }
+            : {}),
       })),
     };
   } finally {

@@ -42,7 +42,16 @@ export async function measureThroughFifos<M>(fifos: readonly string[], reader: s
   const made = spawnSync('mkfifo', fifos);
   if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
   const read = runTsx(reader, ROOT);
-  const generate = runTsx(['distributed/bench/generate-ndjson.ts', '--bytes-per-instance', String(Math.ceil(bytesPerFifo)), ...(gzip ? ['--gzip'] : []), ...fifos], ROOT);
+  const generate = runTsx(
+    [
+      'distributed/bench/generate-ndjson.ts',
+      '--bytes-per-instance',
+      String(Math.ceil(bytesPerFifo)),
+      ...(gzip ? ['--gzip'] : []),
+      ...fifos,
+    ],
+    ROOT,
+  );
   try {
     const [out] = await Promise.all([read.done, generate.done]);
     return JSON.parse(out.trim().split('\n').pop() ?? '{}') as M;
@@ -58,7 +67,12 @@ export async function measureMerge(totalBytes: number, instances = 3, options: {
   const dir = mkdtempSync(join(tmpdir(), 'gh-merge-rss-'));
   try {
     const fifos = Array.from({ length: instances }, (_, i) => join(dir, `instance-${i}.ndjson`));
-    const result = await measureThroughFifos<Omit<MergeMeasure, 'inputMB'>>(fifos, ['distributed/bench/merge-rss.ts', join(dir, 'reports'), ...fifos], totalBytes / instances, options.gzip === true);
+    const result = await measureThroughFifos<Omit<MergeMeasure, 'inputMB'>>(
+      fifos,
+      ['distributed/bench/merge-rss.ts', join(dir, 'reports'), ...fifos],
+      totalBytes / instances,
+      options.gzip === true,
+    );
     return { inputMB: Math.round(totalBytes / 1e6), ...result };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,15 +4,22 @@
 // runs it (`npm run test:node -- 24` puts another Node first on PATH; the merge runs in a child of this same binary).
 import { measureMerge, type MergeMeasure } from './measure-merge.ts';
 
-const sizes = (process.env.MERGE_BENCH_MB ?? '128,1100').split(',').map(Number).filter((n) => Number.isFinite(n) && n > 0);
+const sizes = (process.env.MERGE_BENCH_MB ?? '128,1100')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isFinite(n) && n > 0);
 const gzip = process.env.MERGE_BENCH_GZIP === '1';
 const rows: MergeMeasure[] = [];
-process.stdout.write(`merge-results on Node ${process.version} (V8 ${process.versions.v8}), 3 instances through named pipes${gzip ? ' (gzip level 1)' : ''}\n`);
+process.stdout.write(
+  `merge-results on Node ${process.version} (V8 ${process.versions.v8}), 3 instances through named pipes${gzip ? ' (gzip level 1)' : ''}\n`,
+);
 process.stdout.write('| input MB (uncompressed) | points | peak RSS MB | seconds | points/s |\n|---:|---:|---:|---:|---:|\n');
 for (const mb of sizes) {
   const m = await measureMerge(mb * 1e6, 3, { gzip });
   rows.push(m);
-  process.stdout.write(`| ${m.inputMB} | ${m.points} | ${m.maxRssMB} | ${m.seconds} | ${Math.round(m.points / Math.max(m.seconds, 0.001))} |\n`);
+  process.stdout.write(
+    `| ${m.inputMB} | ${m.points} | ${m.maxRssMB} | ${m.seconds} | ${Math.round(m.points / Math.max(m.seconds, 0.001))} |\n`,
+  );
 }
 const first = rows[0];
 const last = rows[rows.length - 1];

@@ -69,12 +69,22 @@ export function* instanceLines(options: GeneratorOptions): Generator<string> {
     // Latency: mostly 20-80 ms, a tail to a few seconds (a product of uniforms), in µs steps like k6.
     const latency = Math.round((20 + 60 * rnd() + (rnd() < 0.05 ? 3000 * rnd() * rnd() : 0)) * 1000) / 1000;
     const failed = rnd() < failureRate;
-    const tags = { ...base, group: '', method: 'GET', name: operation, operation, proto: 'HTTP/1.1', status: failed ? '500' : '200', expected_response: failed ? 'false' : 'true' };
+    const tags = {
+      ...base,
+      group: '',
+      method: 'GET',
+      name: operation,
+      operation,
+      proto: 'HTTP/1.1',
+      status: failed ? '500' : '200',
+      expected_response: failed ? 'false' : 'true',
+    };
     lines.push(point('http_reqs', 1, tags, at, 101));
     lines.push(point('http_req_duration', latency, tags, at, 202));
     lines.push(point('http_req_failed', failed ? 1 : 0, tags, at, 303));
     lines.push(point('checks', failed ? 0 : 1, { ...base, group: '::flow', check: 'http status is 200' }, at, 404));
-    if (operation === 'v2.transaction.topup') lines.push(point('gateway_time_to_final', latency * 3, { ...base, operation, outcome: 'Successful' }, at, 505));
+    if (operation === 'v2.transaction.topup')
+      lines.push(point('gateway_time_to_final', latency * 3, { ...base, operation, outcome: 'Successful' }, at, 505));
     lines.push(point('iterations', 1, { ...base, group: '' }, at, 606));
     lines.push(point('iteration_duration', latency + 1, { ...base, group: '' }, at, 707));
     for (const line of lines) {

@@ -25,14 +25,21 @@ function closeObjects(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(closeObjects);
   if (node === null || typeof node !== 'object') return;
   const n = node as Node;
-  if (n.type === 'object' && n.properties !== undefined && n.additionalProperties === undefined && n['x-kubernetes-preserve-unknown-fields'] !== true) {
+  if (
+    n.type === 'object' &&
+    n.properties !== undefined &&
+    n.additionalProperties === undefined &&
+    n['x-kubernetes-preserve-unknown-fields'] !== true
+  ) {
     n.additionalProperties = false;
   }
   for (const value of Object.values(n)) closeObjects(value);
 }
 
 function crdValidator(): ValidateFunction {
-  const crd = parse(readFileSync(new URL('k6.io_testruns.yaml', FIXTURES), 'utf8')) as { spec: { group: string; names: { kind: string }; versions: Array<{ name: string; schema: { openAPIV3Schema: Node } }> } };
+  const crd = parse(readFileSync(new URL('k6.io_testruns.yaml', FIXTURES), 'utf8')) as {
+    spec: { group: string; names: { kind: string }; versions: Array<{ name: string; schema: { openAPIV3Schema: Node } }> };
+  };
   expect(`${crd.spec.group}/${crd.spec.names.kind}`).toBe('k6.io/TestRun');
   const version = crd.spec.versions.find((v) => v.name === 'v1alpha1');
   if (version === undefined) throw new Error('no v1alpha1 in the CRD');
@@ -41,7 +48,13 @@ function crdValidator(): ValidateFunction {
   // strictTypes off: int-or-string fields (resource quantities) put a string `pattern` beside an anyOf of integer|string.
   const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true });
   addFormats(ajv);
-  for (const keyword of ['x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-int-or-string', 'x-kubernetes-list-map-keys', 'x-kubernetes-preserve-unknown-fields']) {
+  for (const keyword of [
+    'x-kubernetes-list-type',
+    'x-kubernetes-map-type',
+    'x-kubernetes-int-or-string',
+    'x-kubernetes-list-map-keys',
+    'x-kubernetes-preserve-unknown-fields',
+  ]) {
     ajv.addKeyword({ keyword });
   }
   return ajv.compile(schema);
@@ -58,7 +71,10 @@ const USER = 'agent-77';
 const BUNDLE = '// a bundle\nexport const options = {};\nexport default function () {\n\tconsole.log("tab and  trailing space ");  \n}\n';
 
 function config(env: Record<string, string> = {}) {
-  return loadConfig({ cwd: '/nonexistent', env: { GATEWAY_BASE_URL: 'https://gw.example.test', GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...env } });
+  return loadConfig({
+    cwd: '/nonexistent',
+    env: { GATEWAY_BASE_URL: 'https://gw.example.test', GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD, ...env },
+  });
 }
 
 function flags(over: Partial<OperatorFlags> = {}, load: Record<string, string> = {}): OperatorFlags {
@@ -86,7 +102,7 @@ function doc(p: OperatorPlan, file: string): Node {
 const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v as Node | undefined)?.[k], o);
 
 describe('the CRD schema (fixture)', () => {
-  it.each(readdirSync(FIXTURES).filter((f) => f.startsWith('k6_v1alpha1_testrun')))('accepts the operator\'s own example %s', (file) => {
+  it.each(readdirSync(FIXTURES).filter((f) => f.startsWith('k6_v1alpha1_testrun')))("accepts the operator's own example %s", (file) => {
     expect(errorsOf(parse(readFileSync(new URL(file, FIXTURES), 'utf8')))).toEqual([]);
   });
 
@@ -103,7 +119,15 @@ describe('the CRD schema (fixture)', () => {
 describe('the TestRun', () => {
   it.each([
     ['defaults', {}, {}],
-    ['an existing ReadWriteOnce claim, another image and namespace', { results: { create: false, name: 'my-results', size: '1Gi', accessMode: 'ReadWriteOnce' as const }, image: 'grafana/k6:0.48.0', namespace: 'perf' }, {}],
+    [
+      'an existing ReadWriteOnce claim, another image and namespace',
+      {
+        results: { create: false, name: 'my-results', size: '1Gi', accessMode: 'ReadWriteOnce' as const },
+        image: 'grafana/k6:0.48.0',
+        namespace: 'perf',
+      },
+      {},
+    ],
     ['overrides and a threshold', { parallelism: 7 }, { vus: '40', rate: '25', threshold: ['gateway_failed:rate<0.05'] }],
   ])('validates against the CRD schema (%s)', (_label, over, load) => {
     const p = plan(over as Partial<OperatorFlags>, load as Record<string, string>);
@@ -113,7 +137,7 @@ describe('the TestRun', () => {
     expect(at(testRun, 'spec', 'parallelism')).toBe((over as Partial<OperatorFlags>).parallelism ?? 3);
   });
 
-  it('passes --out json=... as two argv elements (k6-operator keeps them away from its initializer\'s k6 archive) to the claim', () => {
+  it("passes --out json=... as two argv elements (k6-operator keeps them away from its initializer's k6 archive) to the claim", () => {
     const p = plan();
     const args = at(doc(p, 'testrun.yaml'), 'spec', 'args') as string[];
     expect(args).toEqual(['--out', `json=${RESULTS_MOUNT}/catalog-browse-20260101000000-abcd-$(${POD_NAME_ENV}).ndjson.gz`]);
@@ -122,7 +146,7 @@ describe('the TestRun', () => {
   });
 });
 
-describe('read by a YAML 1.1 reader (Kubernetes\' own YAML library is one)', () => {
+describe("read by a YAML 1.1 reader (Kubernetes' own YAML library is one)", () => {
   // `on`/`off` (the schema-check switches), `y`, `1:30` are booleans and numbers to YAML 1.1 and strings to YAML 1.2.
   const p = plan();
   const yamlFiles = Object.keys(p.files).filter((f) => f.endsWith('.yaml'));
@@ -156,7 +180,7 @@ describe('references between the objects', () => {
   const runner = at(testRun, 'spec', 'runner') as Node;
   const env = runner.env as Node[];
 
-  it('the script is the ConfigMap\'s bundle, byte for byte, in the same namespace', () => {
+  it("the script is the ConfigMap's bundle, byte for byte, in the same namespace", () => {
     expect([configMap.apiVersion, configMap.kind]).toEqual(['v1', 'ConfigMap']);
     expect(at(testRun, 'spec', 'script', 'configMap', 'name')).toBe(at(configMap, 'metadata', 'name'));
     const file = at(testRun, 'spec', 'script', 'configMap', 'file') as string;
@@ -171,7 +195,10 @@ describe('references between the objects', () => {
     const user = env.find((e) => e.name === 'GATEWAY_USER');
     const password = env.find((e) => e.name === 'GATEWAY_PASSWORD');
     expect(user).toEqual({ name: 'GATEWAY_USER', valueFrom: { secretKeyRef: { name: 'gateway-harness-credentials', key: 'user' } } });
-    expect(password).toEqual({ name: 'GATEWAY_PASSWORD', valueFrom: { secretKeyRef: { name: 'gateway-harness-credentials', key: 'password' } } });
+    expect(password).toEqual({
+      name: 'GATEWAY_PASSWORD',
+      valueFrom: { secretKeyRef: { name: 'gateway-harness-credentials', key: 'password' } },
+    });
     // The initializer passes each env entry to `k6 archive -e`: it gets none of them.
     const initEnv = at(testRun, 'spec', 'initializer', 'env') as Node[];
     expect(initEnv.map((e) => e.name)).not.toContain('GATEWAY_USER');
@@ -201,16 +228,28 @@ describe('references between the objects', () => {
   it('the env gives the bundle the settings the plan says, and the plan the thresholds the pods compute', () => {
     const plain = Object.fromEntries(env.filter((e) => typeof e.value === 'string').map((e) => [e.name, e.value as string]));
     const settings = readRunSettings(plain);
-    expect([settings.target.baseUrl, settings.profile, settings.api, settings.environment, settings.timeScale, settings.reportDir]).toEqual(['https://gw.example.test', 'load', 'both', 'sandbox', 1, '/tmp']);
+    expect([settings.target.baseUrl, settings.profile, settings.api, settings.environment, settings.timeScale, settings.reportDir]).toEqual(
+      ['https://gw.example.test', 'load', 'both', 'sandbox', 1, '/tmp'],
+    );
     const written = JSON.parse(p.files['thresholds.json'] ?? '{}') as { thresholds: unknown; run: Node };
-    expect(written.thresholds).toEqual(k6OptionsFor('catalog-browse', { ...plain, GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD }).thresholds);
-    expect(written.run).toMatchObject({ scenario: 'catalog-browse', profile: 'load', parallelism: 3, testRun: 'gh-catalog-browse-load', namespace: 'load-tests' });
+    expect(written.thresholds).toEqual(
+      k6OptionsFor('catalog-browse', { ...plain, GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD }).thresholds,
+    );
+    expect(written.run).toMatchObject({
+      scenario: 'catalog-browse',
+      profile: 'load',
+      parallelism: 3,
+      testRun: 'gh-catalog-browse-load',
+      namespace: 'load-tests',
+    });
   });
 
   it('an existing claim is used as is (no claim manifest)', () => {
     const q = plan({ results: { create: false, name: 'shared-results', size: '1Gi', accessMode: 'ReadWriteOnce' } });
     expect(q.files['results-pvc.yaml']).toBeUndefined();
-    expect(at(doc(q, 'testrun.yaml'), 'spec', 'runner', 'volumes')).toEqual([{ name: 'results', persistentVolumeClaim: { claimName: 'shared-results' } }]);
+    expect(at(doc(q, 'testrun.yaml'), 'spec', 'runner', 'volumes')).toEqual([
+      { name: 'results', persistentVolumeClaim: { claimName: 'shared-results' } },
+    ]);
   });
 });
 
@@ -225,14 +264,16 @@ describe('refusals', () => {
   };
 
   it('no target: the pods cannot reach an embedded sandbox', () => {
-    expect(codeOf(() => buildOperatorPlan(flags(), loadConfig({ cwd: '/nonexistent', env: {} }), BUNDLE, 'r'))).toMatch(/^GH_ERR_USAGE: k6-operator needs --target/);
+    expect(codeOf(() => buildOperatorPlan(flags(), loadConfig({ cwd: '/nonexistent', env: {} }), BUNDLE, 'r'))).toMatch(
+      /^GH_ERR_USAGE: k6-operator needs --target/,
+    );
   });
 
   it('a bundle a ConfigMap cannot hold', () => {
     expect(codeOf(() => plan({}, {}, 'x'.repeat(CONFIGMAP_LIMIT_BYTES)))).toMatch(/^GH_ERR_CONFIG: the catalog-browse bundle is \d+ bytes/);
   });
 
-  it('a name k6-operator\'s job and service names would overflow, or not a DNS label', () => {
+  it("a name k6-operator's job and service names would overflow, or not a DNS label", () => {
     expect(codeOf(() => plan({ name: 'a'.repeat(60) }))).toMatch(/^GH_ERR_USAGE: --name/);
     expect(codeOf(() => plan({ name: 'Not_A_Label' }))).toMatch(/^GH_ERR_USAGE: --name/);
     expect(codeOf(() => plan({ namespace: 'Bad NS' }))).toMatch(/^GH_ERR_USAGE: --namespace/);
@@ -247,22 +288,37 @@ const k6 = (() => {
     return undefined;
   }
 })();
-if (k6 === undefined) console.warn('distributed/k6-operator/manifests.test.ts: no k6 found (K6_BIN or PATH): the `k6 inspect` comparison is SKIPPED');
+if (k6 === undefined)
+  console.warn('distributed/k6-operator/manifests.test.ts: no k6 found (K6_BIN or PATH): the `k6 inspect` comparison is SKIPPED');
 
 describe('against real k6', () => {
-  it.skipIf(k6 === undefined)('`k6 inspect` of the built bundle with the initializer\'s env reports the plan\'s thresholds', async () => {
-    const { ensureBundle } = await import('../../load/runner/run-load.ts');
-    const bundlePath = await ensureBundle('catalog-browse');
-    const p = buildOperatorPlan(flags(), config(), readFileSync(bundlePath, 'utf8'), 'catalog-browse-20260101000000-abcd');
-    const env = Object.fromEntries(((at(doc(p, 'testrun.yaml'), 'spec', 'initializer', 'env') as Node[]).map((e) => [e.name as string, e.value as string])));
-    // As k6-operator's initializer does it: each initializer env entry as `-e NAME=value` (k6 inspect, like k6 archive,
-    // does not read the system environment), so this also proves the initializer can read the options.
-    const args = ['inspect', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), bundlePath];
-    const env6 = { PATH: process.env.PATH ?? '', K6_NO_USAGE_REPORT: 'true', K6_DEBUG_SOURCEMAP_FILESIZE_LIMIT: '0' };
-    const inspected = JSON.parse(execFileSync(k6 as string, args, { encoding: 'utf8', env: env6 })) as { thresholds: Record<string, unknown> };
-    const written = JSON.parse(p.files['thresholds.json'] ?? '{}') as { thresholds: Record<string, unknown> };
-    // k6 reports each threshold as { threshold, abortOnFail, delayAbortEval }; the plan keeps the script's own form.
-    const normal = (t: Record<string, unknown>) => Object.fromEntries(Object.entries(t).map(([m, list]) => [m, (list as Array<string | { threshold: string }>).map((x) => (typeof x === 'string' ? x : x.threshold))]));
-    expect(normal(inspected.thresholds)).toEqual(normal(written.thresholds));
-  }, 120_000);
+  it.skipIf(k6 === undefined)(
+    "`k6 inspect` of the built bundle with the initializer's env reports the plan's thresholds",
+    async () => {
+      const { ensureBundle } = await import('../../load/runner/run-load.ts');
+      const bundlePath = await ensureBundle('catalog-browse');
+      const p = buildOperatorPlan(flags(), config(), readFileSync(bundlePath, 'utf8'), 'catalog-browse-20260101000000-abcd');
+      const env = Object.fromEntries(
+        (at(doc(p, 'testrun.yaml'), 'spec', 'initializer', 'env') as Node[]).map((e) => [e.name as string, e.value as string]),
+      );
+      // As k6-operator's initializer does it: each initializer env entry as `-e NAME=value` (k6 inspect, like k6 archive,
+      // does not read the system environment), so this also proves the initializer can read the options.
+      const args = ['inspect', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), bundlePath];
+      const env6 = { PATH: process.env.PATH ?? '', K6_NO_USAGE_REPORT: 'true', K6_DEBUG_SOURCEMAP_FILESIZE_LIMIT: '0' };
+      const inspected = JSON.parse(execFileSync(k6 as string, args, { encoding: 'utf8', env: env6 })) as {
+        thresholds: Record<string, unknown>;
+      };
+      const written = JSON.parse(p.files['thresholds.json'] ?? '{}') as { thresholds: Record<string, unknown> };
+      // k6 reports each threshold as { threshold, abortOnFail, delayAbortEval }; the plan keeps the script's own form.
+      const normal = (t: Record<string, unknown>) =>
+        Object.fromEntries(
+          Object.entries(t).map(([m, list]) => [
+            m,
+            (list as Array<string | { threshold: string }>).map((x) => (typeof x === 'string' ? x : x.threshold)),
+          ]),
+        );
+      expect(normal(inspected.thresholds)).toEqual(normal(written.thresholds));
+    },
+    120_000,
+  );
 });

@@ -110,7 +110,11 @@ export function testRunManifest(run: OperatorRun): Json {
         image: run.image,
         metadata: { labels: labels(run) },
         // POD_NAME first: later values and the args may refer to it as $(POD_NAME).
-        env: [{ name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, ...plainEnv(run.env), ...credentialEnv(run.secret)],
+        env: [
+          { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          ...plainEnv(run.env),
+          ...credentialEnv(run.secret),
+        ],
         // The claim's root may belong to root: the group lets the image's k6 user write its file (where fsGroup applies).
         securityContext: { fsGroup: K6_IMAGE_GID },
         volumes: [resultsVolume(run, false)],

@@ -60,7 +60,10 @@ function usage(message: string): HarnessError {
 
 /** A DNS-1123 label from free text (scenario names are already close). */
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 export function newOperatorRunId(scenario: string, now = new Date(), random = Math.random): string {
@@ -70,10 +73,13 @@ export function newOperatorRunId(scenario: string, now = new Date(), random = Ma
 
 /** The TestRun's name must leave room for the operator's own names: `<name>-service-<index>` is a DNS label too. */
 export function checkNames(name: string, namespace: string, parallelism: number): void {
-  if (!DNS_LABEL.test(namespace) || namespace.length > 63) throw usage(`--namespace ${JSON.stringify(namespace)} is not a Kubernetes namespace name (lowercase letters, digits, '-'; at most 63)`);
+  if (!DNS_LABEL.test(namespace) || namespace.length > 63)
+    throw usage(`--namespace ${JSON.stringify(namespace)} is not a Kubernetes namespace name (lowercase letters, digits, '-'; at most 63)`);
   const longest = `${name}-service-${parallelism}`;
   if (!DNS_LABEL.test(name) || longest.length > 63) {
-    throw usage(`--name ${JSON.stringify(name)}: lowercase letters, digits and '-', short enough that k6-operator's "${longest}" stays within 63 characters`);
+    throw usage(
+      `--name ${JSON.stringify(name)}: lowercase letters, digits and '-', short enough that k6-operator's "${longest}" stays within 63 characters`,
+    );
   }
 }
 
@@ -130,13 +136,17 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
   if (baseUrl === undefined) {
     throw usage('k6-operator needs --target (or GATEWAY_BASE_URL): the pods cannot reach an embedded sandbox on this machine');
   }
-  if (!Number.isInteger(flags.parallelism) || flags.parallelism < 1 || flags.parallelism > 1000) throw usage('--parallelism must be a whole number from 1 to 1000');
+  if (!Number.isInteger(flags.parallelism) || flags.parallelism < 1 || flags.parallelism > 1000)
+    throw usage('--parallelism must be a whole number from 1 to 1000');
   const name = flags.name ?? slug(`gh-${load.scenario}-${load.profile}`);
   checkNames(name, flags.namespace, flags.parallelism);
   const bundleFile = `${load.scenario}.js`;
   const bundleBytes = Buffer.byteLength(bundle, 'utf8');
   if (bundleBytes + bundleFile.length > CONFIGMAP_LIMIT_BYTES) {
-    throw new HarnessError('GH_ERR_CONFIG', `the ${load.scenario} bundle is ${bundleBytes} bytes: more than a ConfigMap holds (1 MiB); put it on a volume claim instead`);
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `the ${load.scenario} bundle is ${bundleBytes} bytes: more than a ConfigMap holds (1 MiB); put it on a volume claim instead`,
+    );
   }
   const env = podEnvironment(flags, config, runId, baseUrl);
   const run: OperatorRun = {
@@ -167,7 +177,8 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     namespace: flags.namespace,
   };
   const plan = {
-    $comment: 'Written by `gateway-harness k6-operator`: the run and the thresholds its pods evaluate one by one; `gateway-harness merge-results --thresholds <this file>` evaluates them once over the whole run.',
+    $comment:
+      'Written by `gateway-harness k6-operator`: the run and the thresholds its pods evaluate one by one; `gateway-harness merge-results --thresholds <this file>` evaluates them once over the whole run.',
     schema: RUN_PLAN_SCHEMA,
     run: planRun,
     thresholds: options.thresholds,

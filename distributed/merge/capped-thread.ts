@@ -22,7 +22,16 @@ const bundles = new Map<string, string>();
 function bundled(entryFile: string): string {
   let code = bundles.get(entryFile);
   if (code === undefined) {
-    code = buildSync({ entryPoints: [entryFile], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' }).outputFiles[0]?.text ?? '';
+    code =
+      buildSync({
+        entryPoints: [entryFile],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        write: false,
+        logLevel: 'silent',
+      }).outputFiles[0]?.text ?? '';
     bundles.set(entryFile, code);
   }
   return code;
@@ -39,7 +48,8 @@ export function startCappedThread(entryFile: string, workerData: unknown, option
 }
 
 /** What a reading thread posts: progress of its own (`M`), its result as plain data, or its error with the code. */
-export type ReaderMessage<D, M = never> = M | { readonly type: 'done'; readonly data: D } | { readonly type: 'error'; readonly code: HarnessErrorCode; readonly message: string };
+export type ReaderMessage<D, M = never> =
+  M | { readonly type: 'done'; readonly data: D } | { readonly type: 'error'; readonly code: HarnessErrorCode; readonly message: string };
 
 /**
  * The thread's one result: `done` resolves with `toResult(data)`, `error` rejects with its code, anything else goes to
@@ -63,10 +73,15 @@ export function readerResult<D, R, M extends { readonly type: string } = never>(
     };
     worker.on('message', (message: ReaderMessage<D, M>) => {
       if (message.type === 'done') settle(() => resolve(toResult((message as { data: D }).data)));
-      else if (message.type === 'error') settle(() => reject(new HarnessError((message as { code: HarnessErrorCode }).code, (message as { message: string }).message)));
+      else if (message.type === 'error')
+        settle(() => reject(new HarnessError((message as { code: HarnessErrorCode }).code, (message as { message: string }).message)));
       else options.onOther?.(message as M);
     });
-    worker.once('error', (error: Error) => settle(() => reject(new HarnessError('GH_ERR_INTERNAL', `${who} failed: ${error.message}`, { cause: error }))));
-    worker.once('exit', (code) => settle(() => reject(new HarnessError('GH_ERR_INTERNAL', `${who} ended (exit ${code}) without a result`))));
+    worker.once('error', (error: Error) =>
+      settle(() => reject(new HarnessError('GH_ERR_INTERNAL', `${who} failed: ${error.message}`, { cause: error }))),
+    );
+    worker.once('exit', (code) =>
+      settle(() => reject(new HarnessError('GH_ERR_INTERNAL', `${who} ended (exit ${code}) without a result`))),
+    );
   });
 }

@@ -28,7 +28,9 @@ export function describeInput(path: string): Omit<OpenedInput, 'stream'> {
     return stat.isFile() ? { size: stat.size, rereadable: true } : { size: undefined, rereadable: false };
   } catch (error) {
     if (error instanceof HarnessError) throw error;
-    throw new HarnessError('GH_ERR_CONFIG', `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new HarnessError('GH_ERR_CONFIG', `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -97,7 +99,8 @@ export async function* lineBatches(
     const text = partial + decoder.write(chunk);
     const lines = text.split('\n');
     partial = lines.pop() ?? '';
-    if (partial.length > maxLineChars) throw new Error(`a line longer than ${maxLineChars} characters: not k6 NDJSON (k6 writes one short line per sample)`);
+    if (partial.length > maxLineChars)
+      throw new Error(`a line longer than ${maxLineChars} characters: not k6 NDJSON (k6 writes one short line per sample)`);
     if (lines.length > 0) yield lines;
   }
   const tail = partial + decoder.end();

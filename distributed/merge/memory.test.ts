@@ -22,7 +22,9 @@ describe.skipIf(!hasMkfifo)('merge-results memory', () => {
   it(`stays under ${RSS_BOUND_MB} MB and does not grow with the input (${SMALL_MB} MB vs ${LARGE_MB} MB of NDJSON in 3 pipes)`, async () => {
     const small = await measureMerge(SMALL_MB * 1e6);
     const large = await measureMerge(LARGE_MB * 1e6);
-    console.log(`merge-results peak RSS on Node ${process.version}: ${small.maxRssMB} MB for ${small.inputMB} MB (${small.points} points), ${large.maxRssMB} MB for ${large.inputMB} MB (${large.points} points)`);
+    console.log(
+      `merge-results peak RSS on Node ${process.version}: ${small.maxRssMB} MB for ${small.inputMB} MB (${small.points} points), ${large.maxRssMB} MB for ${large.inputMB} MB (${large.points} points)`,
+    );
     // Both read everything: the points scale with the input while the memory does not.
     expect(large.points).toBeGreaterThan(3.5 * small.points);
     expect(large.iterations).toBeGreaterThan(3.5 * small.iterations);

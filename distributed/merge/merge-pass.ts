@@ -51,7 +51,8 @@ export async function runMergePass(request: MergePassRequest, onBytes: (bytes: n
     ...(accumulator === undefined ? {} : { onMetricLine: (line: string) => accumulator.addLine(line) }),
     onPoint: (p) => {
       // A per-second aggregate (reports/metric-aggregates.ts) stands for its samples; a raw point for itself.
-      for (const sample of p.samples ?? [{ value: p.value, count: 1 }]) accumulator?.addPoint(p.metric, p.time, sample.value, p.tags, sample.count);
+      for (const sample of p.samples ?? [{ value: p.value, count: 1 }])
+        accumulator?.addPoint(p.metric, p.time, sample.value, p.tags, sample.count);
       if (p.metric === 'iterations' && p.tags.scenario !== undefined && scenarios.size < 8) scenarios.add(p.tags.scenario);
       if (firstUrl === undefined && p.metric === 'http_reqs') firstUrl = p.tags.url;
     },

@@ -100,7 +100,11 @@ describe('three instances merged', async () => {
   it('counts and rates exactly', () => {
     expect(values('iterations').count).toBe(3 * ITERATIONS);
     expect(values('http_reqs').count).toBe(3 * ITERATIONS);
-    expect(values('http_req_failed')).toMatchObject({ passes: raw.failed, fails: 3 * ITERATIONS - raw.failed, rate: raw.failed / (3 * ITERATIONS) });
+    expect(values('http_req_failed')).toMatchObject({
+      passes: raw.failed,
+      fails: 3 * ITERATIONS - raw.failed,
+      rate: raw.failed / (3 * ITERATIONS),
+    });
     expect(values('checks')).toMatchObject({ passes: raw.checks.passes, fails: raw.checks.fails });
     const check = merged.report.load?.checks.find((c) => c.name === 'http status is 200');
     expect(check).toMatchObject({ path: '::flow::http status is 200', passes: raw.checks.passes, fails: raw.checks.fails });
@@ -118,7 +122,7 @@ describe('three instances merged', async () => {
     expectWithinHdrError(values('http_req_duration{operation:v2.catalog.skus}')['p(90)'], skus, 90);
   });
 
-  it('sums the instances\' VUs at each moment', () => {
+  it("sums the instances' VUs at each moment", () => {
     // The generator's instances run 10, 11 and 12 VUs.
     expect(values('vus').max).toBe(33);
   });
@@ -141,7 +145,10 @@ describe('three instances merged', async () => {
     expect(merged.report.exitCode).toBe(0);
     expect(merged.report.command).toBe('merge-results');
     expect(merged.report.load?.thresholds).toHaveLength(6);
-    const json = JSON.parse(readFileSync(merged.written.paths.summaryJson as string, 'utf8')) as { verdictLine: string; load: { engine: string; series?: { buckets: number } } };
+    const json = JSON.parse(readFileSync(merged.written.paths.summaryJson as string, 'utf8')) as {
+      verdictLine: string;
+      load: { engine: string; series?: { buckets: number } };
+    };
     expect(json.verdictLine).toBe(merged.report.verdictLine);
     expect(json.load.engine).toBe('k6'); // nanosecond timestamps
     expect(json.load.series?.buckets).toBeGreaterThan(0);
@@ -181,16 +188,22 @@ describe('thresholds evaluated once over the whole run', () => {
 });
 
 describe('inputs', () => {
-  it('instances that disagree on a metric\'s type are not one test', async () => {
+  it("instances that disagree on a metric's type are not one test", async () => {
     const odd = join(dir, 'odd.ndjson');
-    writeFileSync(odd, `${JSON.stringify({ type: 'Metric', data: { name: 'http_req_duration', type: 'counter', contains: 'default', thresholds: [], submetrics: null }, metric: 'http_req_duration' })}\n`);
+    writeFileSync(
+      odd,
+      `${JSON.stringify({ type: 'Metric', data: { name: 'http_req_duration', type: 'counter', contains: 'default', thresholds: [], submetrics: null }, metric: 'http_req_duration' })}\n`,
+    );
     await expect(merge([files[0] as string, odd], HELD, 'odd')).rejects.toThrow(HarnessError);
     await expect(merge([files[0] as string, odd], HELD, 'odd')).rejects.toThrow(/http_req_duration is a trend .* but a counter/);
   });
 
   it('counts lines that are not k6 output, and warns', async () => {
     const noisy = join(dir, 'noisy.ndjson');
-    writeFileSync(noisy, `time="2026-01-01T00:00:00Z" level=warning msg="not json"\n${readFileSync(files[0] as string, 'utf8')}{"broken":\n`);
+    writeFileSync(
+      noisy,
+      `time="2026-01-01T00:00:00Z" level=warning msg="not json"\n${readFileSync(files[0] as string, 'utf8')}{"broken":\n`,
+    );
     const r = await merge([noisy], HELD, 'noisy');
     expect(r.files[0]?.badLines).toBe(2);
     expect(r.warnings.join('\n')).toMatch(/noisy\.ndjson: 2 of \d+ lines are not k6 JSON output/);
@@ -198,7 +211,17 @@ describe('inputs', () => {
 
   it('warns when the instances ran thresholds the given ones do not have', async () => {
     const declared = join(dir, 'declared.ndjson');
-    const metric = { type: 'Metric', data: { name: 'checks', type: 'rate', contains: 'default', thresholds: ['rate>0.99'], submetrics: [{ name: 'checks{check:x}', suffix: 'check:x', tags: { check: 'x' } }] }, metric: 'checks' };
+    const metric = {
+      type: 'Metric',
+      data: {
+        name: 'checks',
+        type: 'rate',
+        contains: 'default',
+        thresholds: ['rate>0.99'],
+        submetrics: [{ name: 'checks{check:x}', suffix: 'check:x', tags: { check: 'x' } }],
+      },
+      metric: 'checks',
+    };
     writeFileSync(declared, `${JSON.stringify(metric)}\n${readFileSync(files[0] as string, 'utf8')}`);
     const r = await merge([declared], HELD, 'declared');
     expect(r.warnings.join('\n')).toMatch(/threshold\(s\) rate>0.99 on checks/);
@@ -212,9 +235,11 @@ describe('inputs', () => {
   it('reads gzip from a stream that delivers one byte at a time (a pipe, stdin)', async () => {
     const text = `${[...instanceLines({ instance: 0, iterations: 3 })].join('\n')}\n`;
     const bytes = gzipSync(text);
-    const slow = Readable.from((function* () {
-      for (const b of bytes) yield Buffer.from([b]);
-    })());
+    const slow = Readable.from(
+      (function* () {
+        for (const b of bytes) yield Buffer.from([b]);
+      })(),
+    );
     const lines: string[] = [];
     for await (const batch of lineBatches(slow)) lines.push(...batch);
     expect(`${lines.join('\n')}\n`).toBe(text);
@@ -239,7 +264,9 @@ describe('what a distributed run can leave behind', () => {
     // Merged up to where the stream broke: more than nothing, less than the whole file.
     expect(cutStats?.points).toBeGreaterThan(0.3 * (whole.files[1]?.points ?? 0));
     expect(cutStats?.points).toBeLessThan(whole.files[1]?.points ?? 0);
-    expect(r.warnings.join('\n')).toMatch(/pod-killed\.ndjson\.gz: cut short after \d+ lines \(unexpected end of file\); its \d+ points before that are merged, the run is incomplete/);
+    expect(r.warnings.join('\n')).toMatch(
+      /pod-killed\.ndjson\.gz: cut short after \d+ lines \(unexpected end of file\); its \d+ points before that are merged, the run is incomplete/,
+    );
     // Every threshold holds on what was read, the same run uncut passes: the cut alone makes it incomplete.
     expect(whole.report.verdict).toBe('pass');
     expect(r.report.verdict).toBe('incomplete');
@@ -257,19 +284,25 @@ describe('what a distributed run can leave behind', () => {
 
   it('the same file given twice, or under another spelling or a symlink: refused before reading, naming it', async () => {
     const first = files[0] as string;
-    await expect(merge([first, files[1] as string, first], HELD, 'twice')).rejects.toThrow(/instance-0\.ndjson is given twice: each instance's file once/);
+    await expect(merge([first, files[1] as string, first], HELD, 'twice')).rejects.toThrow(
+      /instance-0\.ndjson is given twice: each instance's file once/,
+    );
     const link = join(dir, 'link-to-instance-0.ndjson');
     symlinkSync(first, link);
     const spelt = join(dir, '.', 'instance-0.ndjson').replace(dir, `${dir}/../${dir.split('/').pop() as string}`);
     await expect(merge([first, spelt], HELD, 'spelt')).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
-    await expect(merge([link, first], HELD, 'link')).rejects.toThrow(/instance-0\.ndjson is given twice \(also as .*link-to-instance-0\.ndjson\)/);
+    await expect(merge([link, first], HELD, 'link')).rejects.toThrow(
+      /instance-0\.ndjson is given twice \(also as .*link-to-instance-0\.ndjson\)/,
+    );
   });
 
-  it('the same instance\'s samples under another name (a gunzipped copy): refused, naming both files', async () => {
+  it("the same instance's samples under another name (a gunzipped copy): refused, naming both files", async () => {
     const copy = join(dir, 'copy-of-instance-1.ndjson');
     writeFileSync(copy, gunzipSync(readFileSync(files[1] as string)));
     const attempt = merge([files[0] as string, files[1] as string, copy], HELD, 'copy');
     await expect(attempt).rejects.toMatchObject({ code: 'GH_ERR_USAGE' });
-    await expect(attempt).rejects.toThrow(/copy-of-instance-1\.ndjson holds the same \d+ points as .*instance-1\.ndjson\.gz \(identical content/);
+    await expect(attempt).rejects.toThrow(
+      /copy-of-instance-1\.ndjson holds the same \d+ points as .*instance-1\.ndjson\.gz \(identical content/,
+    );
   });
 });

@@ -63,12 +63,15 @@ function thresholdWarnings(run: MergedRun, sets: readonly MetricThresholds[]): s
   for (const [metric, exprs] of run.declared.thresholds) {
     const mine = planned.get(metric);
     const missing = [...exprs].filter((e) => mine?.has(e) !== true);
-    if (missing.length > 0) warnings.push(`the instances ran with threshold(s) ${missing.join(', ')} on ${metric}, which the given thresholds do not have`);
+    if (missing.length > 0)
+      warnings.push(`the instances ran with threshold(s) ${missing.join(', ')} on ${metric}, which the given thresholds do not have`);
   }
   const subs = new Set(sets.map((s) => s.summaryName));
   const extra = [...run.declared.submetrics].filter((s) => s !== EXPECTED_RESPONSE_SUBMETRIC.name && !subs.has(s));
   if (extra.length > 0) {
-    warnings.push(`the instances had thresholds on ${extra.length} sub-metric(s) the given thresholds do not have (e.g. ${extra.slice(0, 3).join(', ')}): were they given the same scenario, profile and --threshold values?`);
+    warnings.push(
+      `the instances had thresholds on ${extra.length} sub-metric(s) the given thresholds do not have (e.g. ${extra.slice(0, 3).join(', ')}): were they given the same scenario, profile and --threshold values?`,
+    );
   }
   return warnings;
 }
@@ -87,7 +90,10 @@ function refuseRepeatedPaths(files: readonly string[]): void {
     }
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      throw new HarnessError('GH_ERR_USAGE', `${file} is given twice${earlier === file ? '' : ` (also as ${earlier})`}: each instance's file once, or its samples count twice`);
+      throw new HarnessError(
+        'GH_ERR_USAGE',
+        `${file} is given twice${earlier === file ? '' : ` (also as ${earlier})`}: each instance's file once, or its samples count twice`,
+      );
     }
     seen.set(key, file);
   }
@@ -129,7 +135,8 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 export async function mergeResults(request: MergeResultsRequest): Promise<MergeResultsOutcome> {
-  if (request.files.length === 0) throw new HarnessError('GH_ERR_USAGE', 'no NDJSON file given (one per instance, e.g. results/*.ndjson.gz)');
+  if (request.files.length === 0)
+    throw new HarnessError('GH_ERR_USAGE', 'no NDJSON file given (one per instance, e.g. results/*.ndjson.gz)');
   let sets: MetricThresholds[];
   try {
     sets = parseThresholds(request.plan.thresholds);
@@ -138,7 +145,8 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   }
   const submetrics: SubmetricDef[] = [EXPECTED_RESPONSE_SUBMETRIC];
   for (const s of sets) {
-    if (s.tags.length > 0) submetrics.push({ metric: s.metric, name: s.summaryName, suffix: s.summaryName.slice(s.metric.length + 1, -1), tags: s.tags });
+    if (s.tags.length > 0)
+      submetrics.push({ metric: s.metric, name: s.summaryName, suffix: s.summaryName.slice(s.metric.length + 1, -1), tags: s.tags });
   }
 
   // Series need the time range first: a cheap pass over each file, possible only for regular files.
@@ -147,10 +155,18 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   const rereadable = inputs.every((i) => i.rereadable);
   const wantSeries = request.series ?? rereadable;
   const warnings: string[] = [];
-  if (wantSeries && !rereadable) warnings.push('time series skipped: an input is a pipe or standard input (they need two passes); report.html has no charts');
+  if (wantSeries && !rereadable)
+    warnings.push('time series skipped: an input is a pipe or standard input (they need two passes); report.html has no charts');
 
-  const totalBytes = inputs.reduce<number | undefined>((sum, i) => (sum === undefined || i.size === undefined ? undefined : sum + i.size), 0);
-  const task = request.progress?.start({ label: `merge-results (${request.files.length} files)`, ...(totalBytes === undefined ? {} : { total: Math.max(1, Math.round(totalBytes / 1e6)) }), unit: 'MB' });
+  const totalBytes = inputs.reduce<number | undefined>(
+    (sum, i) => (sum === undefined || i.size === undefined ? undefined : sum + i.size),
+    0,
+  );
+  const task = request.progress?.start({
+    label: `merge-results (${request.files.length} files)`,
+    ...(totalBytes === undefined ? {} : { total: Math.max(1, Math.round(totalBytes / 1e6)) }),
+    unit: 'MB',
+  });
   let readBytes = 0;
   // The reading runs on its own thread with a bounded young generation: constant memory on every Node (merge-thread.ts).
   const pass = await mergeInThread({ files: request.files, submetrics, series: wantSeries && rereadable }, (n) => {
@@ -163,7 +179,8 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   const cutShort = cutShortMessage(run.files);
 
   // A threshold on a metric no instance emitted still gets a row (unverified, or verified-zero for event counters).
-  for (const s of sets) if (run.store.get(s.metric) === undefined) run.store.define({ name: s.metric, type: typeFromThresholds(s), contains: 'default' });
+  for (const s of sets)
+    if (run.store.get(s.metric) === undefined) run.store.define({ name: s.metric, type: typeFromThresholds(s), contains: 'default' });
   try {
     parseThresholds(request.plan.thresholds, run.store.typeOf);
   } catch (error) {
@@ -194,7 +211,10 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   });
 
   for (const f of run.files) {
-    if (f.readError !== undefined) warnings.push(`${f.path}: cut short after ${f.lines} lines (${f.readError}); its ${f.points} points before that are merged, the run is incomplete`);
+    if (f.readError !== undefined)
+      warnings.push(
+        `${f.path}: cut short after ${f.lines} lines (${f.readError}); its ${f.points} points before that are merged, the run is incomplete`,
+      );
     if (f.badLines > 0) warnings.push(`${f.path}: ${f.badLines} of ${f.lines} lines are not k6 JSON output (skipped)`);
     if (f.points === 0) warnings.push(`${f.path}: no metric points (was this instance's --out json file complete?)`);
   }
@@ -224,4 +244,3 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   const written = writeReports(report, request.reportDir);
   return { report: written.report, written, files: run.files, unverified, warnings, data };
 }
-

@@ -123,15 +123,29 @@ function parseLine(raw: string): Parsed {
       for (const k in tagMap) if (typeof tagMap[k] !== 'string') tagMap[k] = String(tagMap[k]);
     }
     const pointValue = typeof value === 'number' && Number.isFinite(value) ? value : 0;
-    return { kind: 'point', point: { metric: e.metric, value: pointValue, tags: tagMap, time: at }, fraction: fractionDigits(time as string), ...(aggregate === undefined ? {} : { aggregate }) };
+    return {
+      kind: 'point',
+      point: { metric: e.metric, value: pointValue, tags: tagMap, time: at },
+      fraction: fractionDigits(time as string),
+      ...(aggregate === undefined ? {} : { aggregate }),
+    };
   }
   if (e.type === 'Metric') {
     const d = e.data as { name?: unknown; type?: unknown; contains?: unknown; thresholds?: unknown; submetrics?: unknown };
     if (typeof d.type !== 'string' || !METRIC_TYPES.has(d.type)) return { kind: 'bad' };
     const contains = typeof d.contains === 'string' && CONTAINS.has(d.contains) ? (d.contains as MetricContains) : 'default';
     const thresholds = Array.isArray(d.thresholds) ? d.thresholds.filter((t): t is string => typeof t === 'string') : [];
-    const submetrics = Array.isArray(d.submetrics) ? d.submetrics.map((s: { name?: unknown }) => s?.name).filter((n): n is string => typeof n === 'string') : [];
-    return { kind: 'metric', name: typeof d.name === 'string' ? d.name : e.metric, type: d.type as MetricType, contains, thresholds, submetrics };
+    const submetrics = Array.isArray(d.submetrics)
+      ? d.submetrics.map((s: { name?: unknown }) => s?.name).filter((n): n is string => typeof n === 'string')
+      : [];
+    return {
+      kind: 'metric',
+      name: typeof d.name === 'string' ? d.name : e.metric,
+      type: d.type as MetricType,
+      contains,
+      thresholds,
+      submetrics,
+    };
   }
   return { kind: 'bad' };
 }
@@ -150,7 +164,7 @@ class CursorHeap {
   push(c: Cursor): void {
     const items = this.items;
     items.push(c);
-    for (let i = items.length - 1; i > 0; ) {
+    for (let i = items.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!this.less(items[i] as Cursor, items[parent] as Cursor)) break;
       [items[i], items[parent]] = [items[parent] as Cursor, items[i] as Cursor];
@@ -163,7 +177,7 @@ class CursorHeap {
     const last = items.pop();
     if (items.length > 0 && last !== undefined) {
       items[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
@@ -229,7 +243,11 @@ class RunMerger {
     return paths.map((path, index) => {
       const input = openInput(path);
       const hash = createHash('sha256');
-      const batches = lineBatches(input.stream, (n) => this.options.onBytes?.(index, n), (chunk) => hash.update(chunk));
+      const batches = lineBatches(
+        input.stream,
+        (n) => this.options.onBytes?.(index, n),
+        (chunk) => hash.update(chunk),
+      );
       return { index, hash, batches, lines: [], at: 0, head: undefined, done: false };
     });
   }
@@ -280,7 +298,14 @@ class RunMerger {
         else if (file.timePrecision === 'none') file.timePrecision = 'ms';
         const { point, aggregate } = parsed;
         const until = typeof aggregate?.until === 'string' ? Date.parse(aggregate.until) : Number.NaN;
-        c.head = aggregate === undefined ? point : { ...point, samples: aggregateSamples(this.store.typeOf(point.metric), aggregate), ...(Number.isFinite(until) ? { until } : {}) };
+        c.head =
+          aggregate === undefined
+            ? point
+            : {
+                ...point,
+                samples: aggregateSamples(this.store.typeOf(point.metric), aggregate),
+                ...(Number.isFinite(until) ? { until } : {}),
+              };
         return true;
       }
     }

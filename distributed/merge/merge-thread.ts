@@ -15,10 +15,15 @@ export function mergeInThread(request: MergePassRequest, onBytes: (bytes: number
   const usesStdin = request.files.includes(STDIN);
   const worker = startCappedThread(MERGE_WORKER, { request }, { stdin: usesStdin });
   if (usesStdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
-  return readerResult<MergePassData, MergePassResult, { readonly type: 'bytes'; readonly bytes: number }>(worker, 'merge-results: the merge thread', (data) => fromPassData(data, request.submetrics), {
-    onOther: (message) => onBytes(message.bytes),
-    onSettled: () => {
-      if (usesStdin && worker.stdin !== null) process.stdin.unpipe(worker.stdin);
+  return readerResult<MergePassData, MergePassResult, { readonly type: 'bytes'; readonly bytes: number }>(
+    worker,
+    'merge-results: the merge thread',
+    (data) => fromPassData(data, request.submetrics),
+    {
+      onOther: (message) => onBytes(message.bytes),
+      onSettled: () => {
+        if (usesStdin && worker.stdin !== null) process.stdin.unpipe(worker.stdin);
+      },
     },
-  });
+  );
 }

@@ -22,7 +22,11 @@ async function main(): Promise<void> {
     if (unreported > 0) post({ type: 'bytes', bytes: unreported });
     post({ type: 'done', data: toPassData(result) });
   } catch (error) {
-    post({ type: 'error', code: error instanceof HarnessError ? error.code : 'GH_ERR_INTERNAL', message: error instanceof Error ? error.message : String(error) });
+    post({
+      type: 'error',
+      code: error instanceof HarnessError ? error.code : 'GH_ERR_INTERNAL',
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

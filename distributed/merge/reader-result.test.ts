@@ -22,7 +22,11 @@ describe('readerResult', () => {
   });
 
   it("rejects with the thread's own error code and message", async () => {
-    const run = readerResult(thread("parentPort.postMessage({ type: 'error', code: 'GH_ERR_USAGE', message: 'no run in that dir' });"), 'test reader', (d) => d);
+    const run = readerResult(
+      thread("parentPort.postMessage({ type: 'error', code: 'GH_ERR_USAGE', message: 'no run in that dir' });"),
+      'test reader',
+      (d) => d,
+    );
     await expect(run).rejects.toMatchObject({ code: 'GH_ERR_USAGE', message: 'no run in that dir' });
   });
 

@@ -88,12 +88,18 @@ export function readThresholdsFile(path: string): ThresholdPlan {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new HarnessError('GH_ERR_PARSE', `the thresholds file ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new HarnessError(
+      'GH_ERR_PARSE',
+      `the thresholds file ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw configError(`${path}: expected a JSON object`);
   const o = json as Record<string, unknown>;
   const wrapped = o.thresholds !== null && typeof o.thresholds === 'object' && !Array.isArray(o.thresholds);
-  const stats = Array.isArray(o.summaryTrendStats) && o.summaryTrendStats.every((s) => typeof s === 'string') ? (o.summaryTrendStats as string[]) : SUMMARY_TREND_STATS;
+  const stats =
+    Array.isArray(o.summaryTrendStats) && o.summaryTrendStats.every((s) => typeof s === 'string')
+      ? (o.summaryTrendStats as string[])
+      : SUMMARY_TREND_STATS;
   const run = wrapped ? planRun(o.run) : undefined;
   return {
     source: o.schema === RUN_PLAN_SCHEMA ? `run plan ${path}` : `thresholds file ${path}`,
@@ -132,6 +138,13 @@ export function thresholdsForProfile(input: ProfileThresholdsInput): ThresholdPl
     source: `profile ${input.scenario}/${input.profile} (api ${input.api}, time scale ${input.timeScale})`,
     thresholds: options.thresholds,
     summaryTrendStats: options.summaryTrendStats,
-    run: { scenario: input.scenario, profile: input.profile, api: input.api, target: input.target ?? '', environment: input.environment, timeScale: input.timeScale },
+    run: {
+      scenario: input.scenario,
+      profile: input.profile,
+      api: input.api,
+      target: input.target ?? '',
+      environment: input.environment,
+      timeScale: input.timeScale,
+    },
   };
 }

@@ -2,7 +2,17 @@
 // Shared by every step of a run (loading, the schedule, the summary), so a code means the same wherever it is set.
 
 /** k6's exit codes (errext/exitcodes). */
-export const EXIT_CODES = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, externalAbort: 105, scriptException: 107, scriptAborted: 108, promiseRejected: 255 } as const;
+export const EXIT_CODES = {
+  ok: 0,
+  thresholdsFailed: 99,
+  setupTimeout: 100,
+  teardownTimeout: 101,
+  invalidConfig: 104,
+  externalAbort: 105,
+  scriptException: 107,
+  scriptAborted: 108,
+  promiseRejected: 255,
+} as const;
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

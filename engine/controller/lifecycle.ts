@@ -17,26 +17,59 @@ export interface SetupOutcome {
 }
 
 /** Runs setup() when the script has one; `interrupted` settles when the run is interrupted. */
-export async function runSetup(lifecycle: Spawned | undefined, hasSetup: boolean, timeoutMs: number, interrupted: Promise<'interrupted'>, abortState: AbortState): Promise<SetupOutcome> {
+export async function runSetup(
+  lifecycle: Spawned | undefined,
+  hasSetup: boolean,
+  timeoutMs: number,
+  interrupted: Promise<'interrupted'>,
+  abortState: AbortState,
+): Promise<SetupOutcome> {
   if (lifecycle === undefined || !hasSetup) return { data: undefined, timedOut: false };
   await lifecycle.ready;
   const reply = lifecycle.next('setup-done');
   lifecycle.worker.postMessage({ type: 'setup' } satisfies ControllerMessage);
   let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([reply, interrupted, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
+  const outcome = await Promise.race([
+    reply,
+    interrupted,
+    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs))),
+  ]);
   clearTimeout(timer);
   if (outcome === 'interrupted') {
     // setup() may still be running: its thread gets the short answer limit of a stuck setup.
-    return { data: undefined, timedOut: true, failure: { exitCode: EXIT_CODES.externalAbort, text: 'test run interrupted during setup(): no scenario ran' } };
+    return {
+      data: undefined,
+      timedOut: true,
+      failure: { exitCode: EXIT_CODES.externalAbort, text: 'test run interrupted during setup(): no scenario ran' },
+    };
   }
   if (outcome === 'timeout') {
-    return { data: undefined, timedOut: true, failure: { exitCode: EXIT_CODES.setupTimeout, text: `setup() execution timed out after ${timeoutMs / 1000} seconds` } };
+    return {
+      data: undefined,
+      timedOut: true,
+      failure: { exitCode: EXIT_CODES.setupTimeout, text: `setup() execution timed out after ${timeoutMs / 1000} seconds` },
+    };
   }
-  if (abortState.byScript) return { data: undefined, timedOut: false, failure: { exitCode: EXIT_CODES.scriptAborted, text: `test aborted in setup(): ${abortState.reason ?? ''}` } };
+  if (abortState.byScript)
+    return {
+      data: undefined,
+      timedOut: false,
+      failure: { exitCode: EXIT_CODES.scriptAborted, text: `test aborted in setup(): ${abortState.reason ?? ''}` },
+    };
   if (outcome.error !== undefined) {
-    return { data: undefined, timedOut: false, failure: { exitCode: outcome.rejected === true ? EXIT_CODES.promiseRejected : EXIT_CODES.scriptException, text: `setup() failed: ${outcome.error}` } };
+    return {
+      data: undefined,
+      timedOut: false,
+      failure: {
+        exitCode: outcome.rejected === true ? EXIT_CODES.promiseRejected : EXIT_CODES.scriptException,
+        text: `setup() failed: ${outcome.error}`,
+      },
+    };
   }
-  return { data: outcome.type === 'setup-done' && outcome.dataJson !== undefined ? JSON.parse(outcome.dataJson) : undefined, timedOut: false };
+  return {
+    data: outcome.type === 'setup-done' && outcome.dataJson !== undefined ? JSON.parse(outcome.dataJson) : undefined,
+    timedOut: false,
+  };
 }
 
 /**

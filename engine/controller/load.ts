@@ -31,7 +31,11 @@ export interface LoadedScript {
   readonly abortState: AbortState;
 }
 
-export async function loadScript(scriptPath: string, envOverrides: Record<string, string> | undefined, overrides: RunOverrides | undefined): Promise<LoadedScript | EarlyFailure> {
+export async function loadScript(
+  scriptPath: string,
+  envOverrides: Record<string, string> | undefined,
+  overrides: RunOverrides | undefined,
+): Promise<LoadedScript | EarlyFailure> {
   let source: string;
   try {
     source = await bundleScript(scriptPath);
@@ -84,7 +88,8 @@ export async function loadScript(scriptPath: string, envOverrides: Record<string
   }
   const submetrics: SubmetricDef[] = [EXPECTED_RESPONSE_SUBMETRIC];
   for (const t of thresholds) {
-    if (t.tags.length > 0) submetrics.push({ metric: t.metric, name: t.summaryName, suffix: t.summaryName.slice(t.metric.length + 1, -1), tags: t.tags });
+    if (t.tags.length > 0)
+      submetrics.push({ metric: t.metric, name: t.summaryName, suffix: t.summaryName.slice(t.metric.length + 1, -1), tags: t.tags });
   }
   for (const s of submetrics) runtime.store.addSubmetric(s);
   return { source, scriptPath, env, options, runtime, vu0, thresholds, submetrics, customDefs: runtime.store.defs(), abortState };

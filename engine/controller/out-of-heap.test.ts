@@ -12,7 +12,22 @@ test('a VU thread out of heap ends the run with 107, naming the thread and how t
   writeFileSync(script, 'const kept = [];\nexport default function () { for (;;) kept.push(new Array(100000).fill(kept.length)); }\n');
   const cli = new URL('../cli.ts', import.meta.url).pathname;
   // A small limit for every isolate of the run (Node applies --max-old-space-size to worker threads too).
-  const args = ['--max-old-space-size=96', '--import', 'tsx', cli, 'run', script, '--progress', 'none', '--workers', '1', '--vus', '1', '--iterations', '1'];
+  const args = [
+    '--max-old-space-size=96',
+    '--import',
+    'tsx',
+    cli,
+    'run',
+    script,
+    '--progress',
+    'none',
+    '--workers',
+    '1',
+    '--vus',
+    '1',
+    '--iterations',
+    '1',
+  ];
   const result = await new Promise<{ code: number | null; stderr: string }>((resolveRun) => {
     execFile(process.execPath, args, { timeout: 120_000 }, (error, _stdout, stderr) => {
       resolveRun({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });

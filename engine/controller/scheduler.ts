@@ -62,7 +62,13 @@ export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleR
   const testStart = clock();
   runtime.testStartedAt = testStart;
   settings.onTestStart();
-  const setup = await runSetup(threads.lifecycle, typeof script.vu0.exports.setup === 'function', options.setupTimeoutMs, interruptedNow, abortState);
+  const setup = await runSetup(
+    threads.lifecycle,
+    typeof script.vu0.exports.setup === 'function',
+    options.setupTimeoutMs,
+    interruptedNow,
+    abortState,
+  );
   let setupFailure = setup.failure;
   const setupMs = clock() - testStart;
   runtime.setupDataJson = setup.data === undefined ? undefined : JSON.stringify(setup.data);
@@ -106,7 +112,9 @@ export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleR
             const verdict = evaluateThresholds(set, sink.thresholdValues(elapsed, percentilesOf(set)), elapsed);
             if (verdict.abort && !thresholdAbort) {
               thresholdAbort = true;
-              logError(`thresholds on metrics '${set.summaryName}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`);
+              logError(
+                `thresholds on metrics '${set.summaryName}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`,
+              );
               threads.abortAll();
             }
           }
@@ -134,7 +142,14 @@ export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleR
 
   // ---- teardown (lifecycle thread; runs after an abort too, like k6) ----
   if (threads.lifecycle !== undefined) {
-    exitCode = await runTeardown(threads.lifecycle, runtime.setupDataJson, { ...setup, ...(setupFailure === undefined ? {} : { failure: setupFailure }) }, options.teardownTimeoutMs, exitCode, logError);
+    exitCode = await runTeardown(
+      threads.lifecycle,
+      runtime.setupDataJson,
+      { ...setup, ...(setupFailure === undefined ? {} : { failure: setupFailure }) },
+      options.teardownTimeoutMs,
+      exitCode,
+      logError,
+    );
   }
   const testRunDurationMs = setupMs + (runEnd - startAt) + (clock() - runEnd);
   return { exitCode, setupData: setup.data, testRunDurationMs, interrupted, thresholdAbort };

@@ -24,7 +24,11 @@ export async function writeSummaries(summary: K6SummaryData, handleSummary: unkn
   }
   if (typeof handleSummary === 'function') {
     try {
-      const outputs = await withTimeout((handleSummary as (d: K6SummaryData) => unknown)(JSON.parse(JSON.stringify(summary)) as K6SummaryData), HANDLE_SUMMARY_TIMEOUT_MS, 'handleSummary()');
+      const outputs = await withTimeout(
+        (handleSummary as (d: K6SummaryData) => unknown)(JSON.parse(JSON.stringify(summary)) as K6SummaryData),
+        HANDLE_SUMMARY_TIMEOUT_MS,
+        'handleSummary()',
+      );
       writeSummaryOutputs(outputs, to.cwd, to.stdout, to.stderr);
       return;
     } catch (error) {

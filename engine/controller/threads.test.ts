@@ -48,7 +48,9 @@ describe('threadHeapLimits', () => {
 
 describe('a thread that runs out of heap', () => {
   test('says which thread and how to get more; other errors are told as they are', () => {
-    const oom = Object.assign(new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' });
+    const oom = Object.assign(new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), {
+      code: 'ERR_WORKER_OUT_OF_MEMORY',
+    });
     expect(threadLostText(oom, 'VU thread 2')).toBe(
       'the VU thread 2 ran out of JavaScript heap (Error: Worker terminated due to reaching memory limit: JS heap out of memory): spread the VUs over more threads (--workers N) or raise the limit (NODE_OPTIONS=--max-old-space-size=MB)',
     );

@@ -35,7 +35,8 @@ export function workerCount(requested: number | 'auto', options: ConsolidatedOpt
   const tuple = executionTuple(options.executionSegment, options.executionSegmentSequence);
   const vus = options.scenarios.reduce((sum, s) => sum + scenarioShare(s, tuple).vus(scenarioMaxVUs(s)), 0);
   if (typeof requested === 'number') {
-    if (!Number.isInteger(requested) || requested < 1) throw new OptionsError(`workers must be a whole number ≥ 1 or 'auto', got ${requested}`);
+    if (!Number.isInteger(requested) || requested < 1)
+      throw new OptionsError(`workers must be a whole number ≥ 1 or 'auto', got ${requested}`);
     return requested;
   }
   // Every core, like k6 (the embedded sandbox beside it included: it was in the measurement); the controller thread
@@ -280,7 +281,8 @@ export class Threads {
         resolveDone();
       });
     });
-    const next = (type: 'setup-done' | 'teardown-done'): Promise<LifecycleReply> => new Promise<LifecycleReply>((r) => waiting.set(type, r));
+    const next = (type: 'setup-done' | 'teardown-done'): Promise<LifecycleReply> =>
+      new Promise<LifecycleReply>((r) => waiting.set(type, r));
     return { worker, ready, done: finished, next };
   }
 }

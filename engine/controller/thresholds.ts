@@ -15,7 +15,11 @@ export interface FinalThresholds {
   readonly crossed: string[];
 }
 
-export function evaluateFinalThresholds(store: MetricStore, thresholds: readonly MetricThresholds[], testRunDurationMs: number): FinalThresholds {
+export function evaluateFinalThresholds(
+  store: MetricStore,
+  thresholds: readonly MetricThresholds[],
+  testRunDurationMs: number,
+): FinalThresholds {
   const results = new Map<string, Record<string, { ok: boolean }>>();
   let passed = true;
   for (const set of thresholds) {
@@ -25,6 +29,8 @@ export function evaluateFinalThresholds(store: MetricStore, thresholds: readonly
     results.set(set.summaryName, verdict.results);
     if (!verdict.passed) passed = false;
   }
-  const crossed = passed ? [] : thresholds.filter((t) => Object.values(results.get(t.summaryName) ?? {}).some((r) => !r.ok)).map((t) => t.summaryName);
+  const crossed = passed
+    ? []
+    : thresholds.filter((t) => Object.values(results.get(t.summaryName) ?? {}).some((r) => !r.ok)).map((t) => t.summaryName);
   return { results, passed, crossed };
 }

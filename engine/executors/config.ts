@@ -32,7 +32,8 @@ export function num(value: unknown, field: string, fallback?: number): number {
     if (fallback === undefined) throw new OptionsError(`${field} is required`);
     return fallback;
   }
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new OptionsError(`${field} must be a non-negative number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw new OptionsError(`${field} must be a non-negative number, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -106,7 +107,10 @@ export class ScenarioFields {
     if (!Array.isArray(value) || value.length === 0) throw new OptionsError(`${field} must be a non-empty list of { duration, target }`);
     return value.map((s: unknown, i) => {
       const stage = (s ?? {}) as { duration?: unknown; target?: unknown };
-      return { durationMs: dur(stage.duration, `${field}[${i}].duration`), target: (target === 'rate' ? num : int)(stage.target, `${field}[${i}].target`) };
+      return {
+        durationMs: dur(stage.duration, `${field}[${i}].duration`),
+        target: (target === 'rate' ? num : int)(stage.target, `${field}[${i}].target`),
+      };
     });
   }
 }

@@ -22,9 +22,17 @@ export const constantArrivalRate: Executor<ConstantArrivalRateConfig> = {
     const rate = fields.int('rate');
     if (rate <= 0) throw new OptionsError(`${fields.path('rate')} must be more than 0`);
     const pool = fields.vuPool();
-    return { ...base, executor: 'constant-arrival-rate', rate, timeUnitMs: fields.dur('timeUnit', 1_000), durationMs: fields.positiveDuration('duration'), ...pool };
+    return {
+      ...base,
+      executor: 'constant-arrival-rate',
+      rate,
+      timeUnitMs: fields.dur('timeUnit', 1_000),
+      durationMs: fields.positiveDuration('duration'),
+      ...pool,
+    };
   },
-  describe: (c) => `${((c.rate * 1_000) / c.timeUnitMs).toFixed(2)} iterations/s for ${formatDuration(c.durationMs)}${describeFacts(c, maxVUsFact(c))}`,
+  describe: (c) =>
+    `${((c.rate * 1_000) / c.timeUnitMs).toFixed(2)} iterations/s for ${formatDuration(c.durationMs)}${describeFacts(c, maxVUsFact(c))}`,
   durationMs: (c) => c.durationMs,
   maxVUs: (c) => c.maxVUs,
   endsAfterIterations: false,
@@ -32,5 +40,6 @@ export const constantArrivalRate: Executor<ConstantArrivalRateConfig> = {
   iterationBound: (c) => Math.ceil((c.rate * c.durationMs) / c.timeUnitMs),
   share: (c, tuple) => arrivalRateShare(c.maxVUs, tuple),
   plannedVUs: (c, seg, share) => shareOf(share.vus(c.preAllocatedVUs), seg),
-  run: (c, seg, host, share) => runArrivalRateLoop(c, seg, host, share, constantArrivalTimes(c.rate, c.timeUnitMs, c.durationMs, seg, share.slot), c.durationMs),
+  run: (c, seg, host, share) =>
+    runArrivalRateLoop(c, seg, host, share, constantArrivalTimes(c.rate, c.timeUnitMs, c.durationMs, seg, share.slot), c.durationMs),
 };

@@ -11,7 +11,12 @@ export type ConstantVUsConfig = ScenarioBase & { executor: 'constant-vus'; vus: 
 
 export const constantVUs: Executor<ConstantVUsConfig> = {
   name: 'constant-vus',
-  parse: (fields, base) => ({ ...base, executor: 'constant-vus', vus: fields.atLeastOne('vus'), durationMs: fields.positiveDuration('duration') }),
+  parse: (fields, base) => ({
+    ...base,
+    executor: 'constant-vus',
+    vus: fields.atLeastOne('vus'),
+    durationMs: fields.positiveDuration('duration'),
+  }),
   describe: (c) => `${c.vus} looping VUs for ${formatDuration(c.durationMs)}${describeFacts(c)}`,
   durationMs: (c) => c.durationMs,
   maxVUs: (c) => c.vus,

@@ -14,7 +14,15 @@ interface FakeVU {
 
 /** `clock` is the host's ms clock; a slow one models Node timers that fire before performance.now() reaches the deadline. */
 function fakeHost(iterationMs: number, clock: () => number = () => performance.now()) {
-  const stats = { iterations: 0, interrupted: 0, dropped: 0, vusCreated: 0, active: 0, maxActive: 0, timeline: [] as Array<[number, number]> };
+  const stats = {
+    iterations: 0,
+    interrupted: 0,
+    dropped: 0,
+    vusCreated: 0,
+    active: 0,
+    maxActive: 0,
+    timeline: [] as Array<[number, number]>,
+  };
   let next = 1;
   const start = performance.now();
   const host: ExecutorHost<FakeVU> = {
@@ -81,15 +89,19 @@ describe('iteration-count executors', () => {
   it.each([
     ['per-vu-iterations', { executor: 'per-vu-iterations', vus: 2, iterations: 100, maxDuration: '200ms', gracefulStop: '0s' }],
     ['constant-vus', { executor: 'constant-vus', vus: 2, duration: '200ms', gracefulStop: '0s' }],
-  ])('%s starts no iteration after the stop, even when the stop timer fires before the clock reaches the end', async (_name, raw) => {
-    // A clock at half speed: every timer fires when the host clock has reached only half its deadline, so the loops
-    // still see "before the end" after the stop interrupted their iterations. Only the stop may end the run; an
-    // iteration started after it would hold the run for its whole 60 s.
-    const origin = performance.now();
-    const stats = await run(raw, 60_000, undefined, () => (performance.now() - origin) / 2);
-    expect(stats.interrupted).toBe(2);
-    expect(stats.iterations).toBe(0);
-  }, 10_000);
+  ])(
+    '%s starts no iteration after the stop, even when the stop timer fires before the clock reaches the end',
+    async (_name, raw) => {
+      // A clock at half speed: every timer fires when the host clock has reached only half its deadline, so the loops
+      // still see "before the end" after the stop interrupted their iterations. Only the stop may end the run; an
+      // iteration started after it would hold the run for its whole 60 s.
+      const origin = performance.now();
+      const stats = await run(raw, 60_000, undefined, () => (performance.now() - origin) / 2);
+      expect(stats.interrupted).toBe(2);
+      expect(stats.iterations).toBe(0);
+    },
+    10_000,
+  );
 });
 
 describe('constant-vus and ramping-vus', () => {
@@ -102,7 +114,19 @@ describe('constant-vus and ramping-vus', () => {
   });
 
   it('ramping-vus goes up to the stage target and back to zero', async () => {
-    const stats = await run({ executor: 'ramping-vus', startVUs: 0, stages: [{ duration: '200ms', target: 4 }, { duration: '300ms', target: 4 }, { duration: '200ms', target: 0 }], gracefulRampDown: '0s' }, 5);
+    const stats = await run(
+      {
+        executor: 'ramping-vus',
+        startVUs: 0,
+        stages: [
+          { duration: '200ms', target: 4 },
+          { duration: '300ms', target: 4 },
+          { duration: '200ms', target: 0 },
+        ],
+        gracefulRampDown: '0s',
+      },
+      5,
+    );
     expect(stats.maxActive).toBe(4);
     expect(stats.vusCreated).toBe(4);
     const counts = stats.timeline.map(([, n]) => n);
@@ -113,7 +137,18 @@ describe('constant-vus and ramping-vus', () => {
   });
 
   it('interrupts a ramped-down VU after gracefulRampDown', async () => {
-    const stats = await run({ executor: 'ramping-vus', startVUs: 2, stages: [{ duration: '100ms', target: 0 }, { duration: '300ms', target: 0 }], gracefulRampDown: '50ms' }, 10_000);
+    const stats = await run(
+      {
+        executor: 'ramping-vus',
+        startVUs: 2,
+        stages: [
+          { duration: '100ms', target: 0 },
+          { duration: '300ms', target: 0 },
+        ],
+        gracefulRampDown: '50ms',
+      },
+      10_000,
+    );
     expect(stats.interrupted).toBe(2);
     expect(stats.iterations).toBe(0);
   });
@@ -121,24 +156,51 @@ describe('constant-vus and ramping-vus', () => {
 
 describe('arrival-rate executors (open model)', () => {
   it.each([
-    ['constant-arrival-rate', { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1s', preAllocatedVUs: 100, maxVUs: 200 }, 200],
-    ['ramping-arrival-rate', { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', preAllocatedVUs: 100, maxVUs: 200, stages: [{ duration: '1s', target: 200 }, { duration: '500ms', target: 200 }] }, 199],
-  ])('%s starts every scheduled iteration on a healthy target (within 2 percent; VUs to spare, so only a stall of ~0.5 s could drop one)', async (_name, raw, scheduled) => {
-    const stats = await run(raw, 2);
-    expect(stats.iterations + stats.dropped).toBe(scheduled);
-    expect(stats.dropped).toBeLessThanOrEqual(scheduled * 0.02);
-  });
+    [
+      'constant-arrival-rate',
+      { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1s', preAllocatedVUs: 100, maxVUs: 200 },
+      200,
+    ],
+    [
+      'ramping-arrival-rate',
+      {
+        executor: 'ramping-arrival-rate',
+        startRate: 0,
+        timeUnit: '1s',
+        preAllocatedVUs: 100,
+        maxVUs: 200,
+        stages: [
+          { duration: '1s', target: 200 },
+          { duration: '500ms', target: 200 },
+        ],
+      },
+      199,
+    ],
+  ])(
+    '%s starts every scheduled iteration on a healthy target (within 2 percent; VUs to spare, so only a stall of ~0.5 s could drop one)',
+    async (_name, raw, scheduled) => {
+      const stats = await run(raw, 2);
+      expect(stats.iterations + stats.dropped).toBe(scheduled);
+      expect(stats.dropped).toBeLessThanOrEqual(scheduled * 0.02);
+    },
+  );
 
   it('drops what it cannot start on a saturated target, without slowing the start rate', async () => {
     // 2 VUs, 300 ms per iteration: at most ~2 × (1 s / 300 ms) + 2 can start; the rest of the 100 are dropped.
-    const stats = await run({ executor: 'constant-arrival-rate', rate: 100, timeUnit: '1s', duration: '1s', preAllocatedVUs: 2, maxVUs: 2, gracefulStop: '2s' }, 300);
+    const stats = await run(
+      { executor: 'constant-arrival-rate', rate: 100, timeUnit: '1s', duration: '1s', preAllocatedVUs: 2, maxVUs: 2, gracefulStop: '2s' },
+      300,
+    );
     expect(stats.iterations + stats.dropped).toBe(100);
     expect(stats.dropped).toBeGreaterThanOrEqual(80);
     expect(stats.vusCreated).toBe(2);
   });
 
   it('grows the pool up to maxVUs when the preallocated VUs are busy', async () => {
-    const stats = await run({ executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 6, gracefulStop: '2s' }, 250);
+    const stats = await run(
+      { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 6, gracefulStop: '2s' },
+      250,
+    );
     expect(stats.vusCreated).toBeGreaterThan(1);
     expect(stats.vusCreated).toBeLessThanOrEqual(6);
     expect(stats.iterations + stats.dropped).toBe(50);
@@ -153,19 +215,26 @@ describe('arrival-rate executors (open model)', () => {
 });
 
 describe('an aborted test (Ctrl-C, abortOnFail, exec.test.abort)', () => {
-  it.each(['constant-vus', 'per-vu-iterations'])('%s: running iterations are interrupted at once, not left to their gracefulStop or their end', async (executor) => {
-    // Iterations of 60 s with a 30 s gracefulStop: only an immediate interruption ends the scenario within the bound.
-    const { host, stats } = fakeHost(60_000);
-    const abort = new AbortController();
-    const raw = executor === 'constant-vus' ? { executor, vus: 3, duration: '10m', gracefulStop: '30s' } : { executor, vus: 3, iterations: 5, maxDuration: '10m', gracefulStop: '30s' };
-    const running = runScenario(parseScenario('s', raw), { index: 0, count: 1 }, { ...host, signal: abort.signal });
-    // The abort comes once every VU is in an iteration (a state, not a sleep).
-    while (stats.maxActive < 3) await new Promise((r) => setTimeout(r, 5));
-    const abortedAt = performance.now();
-    abort.abort();
-    await running;
-    expect(stats.interrupted).toBe(3);
-    expect(stats.iterations).toBe(0);
-    expect(performance.now() - abortedAt).toBeLessThan(10_000);
-  }, 20_000);
+  it.each(['constant-vus', 'per-vu-iterations'])(
+    '%s: running iterations are interrupted at once, not left to their gracefulStop or their end',
+    async (executor) => {
+      // Iterations of 60 s with a 30 s gracefulStop: only an immediate interruption ends the scenario within the bound.
+      const { host, stats } = fakeHost(60_000);
+      const abort = new AbortController();
+      const raw =
+        executor === 'constant-vus'
+          ? { executor, vus: 3, duration: '10m', gracefulStop: '30s' }
+          : { executor, vus: 3, iterations: 5, maxDuration: '10m', gracefulStop: '30s' };
+      const running = runScenario(parseScenario('s', raw), { index: 0, count: 1 }, { ...host, signal: abort.signal });
+      // The abort comes once every VU is in an iteration (a state, not a sleep).
+      while (stats.maxActive < 3) await new Promise((r) => setTimeout(r, 5));
+      const abortedAt = performance.now();
+      abort.abort();
+      await running;
+      expect(stats.interrupted).toBe(3);
+      expect(stats.iterations).toBe(0);
+      expect(performance.now() - abortedAt).toBeLessThan(10_000);
+    },
+    20_000,
+  );
 });

@@ -7,7 +7,12 @@ import { shareOf, type Segment } from './schedule.ts';
 import type { ScenarioShare } from './segment-share.ts';
 
 /** The config both executors have: their name, VUs, iterations (the pool, or each VU's) and maxDuration. */
-export type IterationsConfig<N extends 'shared-iterations' | 'per-vu-iterations'> = ScenarioBase & { executor: N; vus: number; iterations: number; maxDurationMs: number };
+export type IterationsConfig<N extends 'shared-iterations' | 'per-vu-iterations'> = ScenarioBase & {
+  executor: N;
+  vus: number;
+  iterations: number;
+  maxDurationMs: number;
+};
 
 export async function runIterationsLoop<V>(
   scenario: IterationsConfig<'shared-iterations' | 'per-vu-iterations'>,

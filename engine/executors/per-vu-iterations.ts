@@ -18,7 +18,8 @@ export const perVUIterations: Executor<PerVUIterationsConfig> = {
     iterations: fields.int('iterations', 1),
     maxDurationMs: fields.dur('maxDuration', 600_000),
   }),
-  describe: (c) => `${c.iterations} iterations for each of ${c.vus} VUs${describeFacts(c, `maxDuration: ${formatDuration(c.maxDurationMs)}`)}`,
+  describe: (c) =>
+    `${c.iterations} iterations for each of ${c.vus} VUs${describeFacts(c, `maxDuration: ${formatDuration(c.maxDurationMs)}`)}`,
   durationMs: (c) => c.maxDurationMs,
   maxVUs: (c) => c.vus,
   endsAfterIterations: true,

@@ -45,5 +45,13 @@ export const rampingArrivalRate: Executor<RampingArrivalRateConfig> = {
   },
   share: (c, tuple) => arrivalRateShare(c.maxVUs, tuple),
   plannedVUs: (c, seg, share) => shareOf(share.vus(c.preAllocatedVUs), seg),
-  run: (c, seg, host, share) => runArrivalRateLoop(c, seg, host, share, rampingArrivalTimes(c.startRate, c.timeUnitMs, c.stages, seg, share.slot), stagesDurationMs(c.stages)),
+  run: (c, seg, host, share) =>
+    runArrivalRateLoop(
+      c,
+      seg,
+      host,
+      share,
+      rampingArrivalTimes(c.startRate, c.timeUnitMs, c.stages, seg, share.slot),
+      stagesDurationMs(c.stages),
+    ),
 };

@@ -59,7 +59,8 @@ export const rampingVUs: Executor<RampingVUsConfig> = {
         const target = targetAt(host.now());
         if (target < active) {
           for (let n = target; n < active; n++) {
-            if (running.isRunning(vus[n] as (typeof vus)[number]) && !rampDownDeadline.has(n)) rampDownDeadline.set(n, host.now() + c.gracefulRampDownMs);
+            if (running.isRunning(vus[n] as (typeof vus)[number]) && !rampDownDeadline.has(n))
+              rampDownDeadline.set(n, host.now() + c.gracefulRampDownMs);
           }
         }
         setActive(target);

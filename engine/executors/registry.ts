@@ -13,7 +13,13 @@ import type { Segment } from './schedule.ts';
 import type { ScenarioShare } from './segment-share.ts';
 import { sharedIterations, type SharedIterationsConfig } from './shared-iterations.ts';
 
-export type ScenarioConfig = SharedIterationsConfig | PerVUIterationsConfig | ConstantVUsConfig | RampingVUsConfig | ConstantArrivalRateConfig | RampingArrivalRateConfig;
+export type ScenarioConfig =
+  | SharedIterationsConfig
+  | PerVUIterationsConfig
+  | ConstantVUsConfig
+  | RampingVUsConfig
+  | ConstantArrivalRateConfig
+  | RampingArrivalRateConfig;
 export type ExecutorName = ScenarioConfig['executor'];
 
 /** Each executor by its k6 name; the `satisfies` makes a config type without a module (or the reverse) a compile error. */
@@ -48,7 +54,8 @@ export function parseScenario(name: string, raw: unknown): ScenarioConfig {
   if (typeof executor === 'string' && K6_ONLY.has(executor)) {
     throw new OptionsError(`scenarios.${name}: the ${executor} executor is not implemented by the node engine; run this script with k6`);
   }
-  if (!isExecutorName(executor)) throw new OptionsError(`scenarios.${name}.executor: unknown executor ${JSON.stringify(executor)} (one of ${EXECUTORS.join(', ')})`);
+  if (!isExecutorName(executor))
+    throw new OptionsError(`scenarios.${name}.executor: unknown executor ${JSON.stringify(executor)} (one of ${EXECUTORS.join(', ')})`);
   const exec = fields.raw.exec;
   const base: ScenarioBase = {
     name,
@@ -99,7 +106,12 @@ export function plannedVUs(s: ScenarioConfig, seg: Segment, share: ScenarioShare
  * Runs the scenario's share from now (the caller waits for startTime); resolves when it is fully stopped. `share` is
  * this instance's part of a test split with execution segments; `seg` is the worker's stripe of that part.
  */
-export async function runScenario<V>(s: ScenarioConfig, seg: Segment, host: ExecutorHost<V>, share: ScenarioShare = scenarioShare(s)): Promise<void> {
+export async function runScenario<V>(
+  s: ScenarioConfig,
+  seg: Segment,
+  host: ExecutorHost<V>,
+  share: ScenarioShare = scenarioShare(s),
+): Promise<void> {
   // k6 does not start an executor with no work on this instance (its HasWork()).
   if (!share.hasWork) return;
   await executorOf(s).run(s, seg, host, share);

@@ -93,7 +93,13 @@ export class Running<V> {
  * Ends a VU-loop executor: loops stop starting iterations at `end`; iterations still running then get `gracefulMs`
  * to finish and are interrupted after it (k6's gracefulStop). One race per scenario, not per iteration.
  */
-export async function finish<V>(host: ExecutorHost<V>, running: Running<V>, loops: Promise<unknown>, end: number, gracefulMs: number): Promise<void> {
+export async function finish<V>(
+  host: ExecutorHost<V>,
+  running: Running<V>,
+  loops: Promise<unknown>,
+  end: number,
+  gracefulMs: number,
+): Promise<void> {
   await raceDeadline(host, loops, end);
   running.close();
   await running.drain(end + gracefulMs);

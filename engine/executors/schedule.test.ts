@@ -27,7 +27,16 @@ describe('rampingVUsAt', () => {
   });
 
   it('jumps at once on a zero-length stage', () => {
-    expect(rampingVUsAt(1, [{ durationMs: 0, target: 7 }, { durationMs: 1000, target: 7 }], 0)).toBe(7);
+    expect(
+      rampingVUsAt(
+        1,
+        [
+          { durationMs: 0, target: 7 },
+          { durationMs: 1000, target: 7 },
+        ],
+        0,
+      ),
+    ).toBe(7);
   });
 });
 
@@ -46,10 +55,24 @@ describe('arrival-rate schedules', () => {
 
   it.each([
     [0, [{ durationMs: 10_000, target: 100 }], 499],
-    [0, [{ durationMs: 1_000, target: 100 }, { durationMs: 1_000, target: 100 }], 149],
+    [
+      0,
+      [
+        { durationMs: 1_000, target: 100 },
+        { durationMs: 1_000, target: 100 },
+      ],
+      149,
+    ],
     [50, [{ durationMs: 2_000, target: 50 }], 99],
     [100, [{ durationMs: 4_000, target: 0 }], 199],
-    [0, [{ durationMs: 1_000, target: 10 }, { durationMs: 1_500, target: 10 }], 19],
+    [
+      0,
+      [
+        { durationMs: 1_000, target: 10 },
+        { durationMs: 1_500, target: 10 },
+      ],
+      19,
+    ],
   ])('ramping from %i over %j starts the area under the rate curve, less the one due at the very end', (startRate, stages, count) => {
     const times = [...rampingArrivalTimes(startRate, 1_000, stages)];
     expect(times).toHaveLength(count);
@@ -58,10 +81,16 @@ describe('arrival-rate schedules', () => {
 
   it.each([1, 2, 3, 4])('%i worker segments together start exactly the iterations of one', (workers) => {
     const whole = [...constantArrivalTimes(97, 1_000, 3_000)];
-    const parts = Array.from({ length: workers }, (_, index) => [...constantArrivalTimes(97, 1_000, 3_000, { index, count: workers })]).flat().sort((a, b) => a - b);
+    const parts = Array.from({ length: workers }, (_, index) => [...constantArrivalTimes(97, 1_000, 3_000, { index, count: workers })])
+      .flat()
+      .sort((a, b) => a - b);
     expect(parts).toEqual(whole);
     const rampWhole = [...rampingArrivalTimes(0, 1_000, [{ durationMs: 2_000, target: 80 }])];
-    const rampParts = Array.from({ length: workers }, (_, index) => [...rampingArrivalTimes(0, 1_000, [{ durationMs: 2_000, target: 80 }], { index, count: workers })]).flat().sort((a, b) => a - b);
+    const rampParts = Array.from({ length: workers }, (_, index) => [
+      ...rampingArrivalTimes(0, 1_000, [{ durationMs: 2_000, target: 80 }], { index, count: workers }),
+    ])
+      .flat()
+      .sort((a, b) => a - b);
     expect(rampParts).toEqual(rampWhole);
   });
 });

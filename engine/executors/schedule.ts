@@ -54,7 +54,13 @@ const ALL_SLOTS = (j: number): number => j;
  * maps the instance's j-th iteration to its test-wide slot (execution segments, executors/segment-share.ts); the
  * worker takes every seg.count-th of the instance's iterations.
  */
-export function* constantArrivalTimes(rate: number, timeUnitMs: number, durationMs: number, seg: Segment = WHOLE, slot: (j: number) => number = ALL_SLOTS): Generator<number> {
+export function* constantArrivalTimes(
+  rate: number,
+  timeUnitMs: number,
+  durationMs: number,
+  seg: Segment = WHOLE,
+  slot: (j: number) => number = ALL_SLOTS,
+): Generator<number> {
   const period = timeUnitMs / rate;
   for (let j = seg.index; slot(j) * period < durationMs; j += seg.count) yield slot(j) * period;
 }
@@ -66,7 +72,13 @@ export function* constantArrivalTimes(rate: number, timeUnitMs: number, duration
  * (measured: 0→100/s over 1 s then 1 s at 100/s starts 149 on k6 v0.48 and v2.2), and both executors start only
  * iterations due strictly before the end.
  */
-export function* rampingArrivalTimes(startRate: number, timeUnitMs: number, stages: readonly Stage[], seg: Segment = WHOLE, slot: (j: number) => number = ALL_SLOTS): Generator<number> {
+export function* rampingArrivalTimes(
+  startRate: number,
+  timeUnitMs: number,
+  stages: readonly Stage[],
+  seg: Segment = WHOLE,
+  slot: (j: number) => number = ALL_SLOTS,
+): Generator<number> {
   const end = stagesDurationMs(stages);
   for (const t of rampingArrivalCurve(startRate, timeUnitMs, stages, seg, slot)) {
     if (t >= end - 1e-3) return; // 1 µs: float error of the closed form near the end
@@ -74,7 +86,13 @@ export function* rampingArrivalTimes(startRate: number, timeUnitMs: number, stag
   }
 }
 
-function* rampingArrivalCurve(startRate: number, timeUnitMs: number, stages: readonly Stage[], seg: Segment, slot: (j: number) => number): Generator<number> {
+function* rampingArrivalCurve(
+  startRate: number,
+  timeUnitMs: number,
+  stages: readonly Stage[],
+  seg: Segment,
+  slot: (j: number) => number,
+): Generator<number> {
   let from = startRate / timeUnitMs; // iterations per ms
   let stageStart = 0;
   let doneSoFar = 0;

@@ -20,7 +20,13 @@ export interface ScenarioShare {
 /** VU-count executors: VUs scaled by the tuple, iterations numbered by instance. */
 export function vusShare(maxVUs: number, tuple: ExecutionTuple): ScenarioShare {
   const byInstance = (k: number): number => tuple.globalIndex(k);
-  return { vus: (total) => tuple.scale(total), iterations: 0, iterationIndex: byInstance, slot: byInstance, hasWork: tuple.scale(maxVUs) > 0 };
+  return {
+    vus: (total) => tuple.scale(total),
+    iterations: 0,
+    iterationIndex: byInstance,
+    slot: byInstance,
+    hasWork: tuple.scale(maxVUs) > 0,
+  };
 }
 
 /** shared-iterations (SharedIterationsConfig.GetIterations / SharedIterations.Init): iterations striped by the tuple re-cut by VUs. */

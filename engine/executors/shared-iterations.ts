@@ -14,10 +14,14 @@ export const sharedIterations: Executor<SharedIterationsConfig> = {
   parse(fields, base) {
     const vus = fields.atLeastOne('vus');
     const iterations = fields.int('iterations', 1);
-    if (iterations < vus) throw new OptionsError(`${fields.path('iterations')} (${iterations}) must be at least the number of VUs (${vus}) in a shared-iterations scenario`);
+    if (iterations < vus)
+      throw new OptionsError(
+        `${fields.path('iterations')} (${iterations}) must be at least the number of VUs (${vus}) in a shared-iterations scenario`,
+      );
     return { ...base, executor: 'shared-iterations', vus, iterations, maxDurationMs: fields.dur('maxDuration', 600_000) };
   },
-  describe: (c) => `${c.iterations} iterations shared among ${c.vus} VUs${describeFacts(c, `maxDuration: ${formatDuration(c.maxDurationMs)}`)}`,
+  describe: (c) =>
+    `${c.iterations} iterations shared among ${c.vus} VUs${describeFacts(c, `maxDuration: ${formatDuration(c.maxDurationMs)}`)}`,
   durationMs: (c) => c.maxDurationMs,
   maxVUs: (c) => c.vus,
   endsAfterIterations: true,

@@ -56,13 +56,16 @@ describe('a connection reset before any answer (Go transport semantics, as in k6
   it.each([
     ['a GET', 'GET', '/reset-once-get', {}],
     ['a POST with an Idempotency-Key', 'POST', '/reset-once-keyed', { 'Idempotency-Key': 'k-1' }],
-  ] as Array<[string, string, string, Record<string, string>]>)('sends %s again when its reused connection was reset: the caller sees the answer', async (_what, method, path, headers) => {
-    const agent = await warmAgent();
-    const r = await performRequest(agent, spec(method, path, headers));
-    expect(r).toMatchObject({ status: 200, body: 'ok', errorCode: 0 });
-    expect(seen.get(path)).toBe(2);
-    await agent.close();
-  });
+  ] as Array<[string, string, string, Record<string, string>]>)(
+    'sends %s again when its reused connection was reset: the caller sees the answer',
+    async (_what, method, path, headers) => {
+      const agent = await warmAgent();
+      const r = await performRequest(agent, spec(method, path, headers));
+      expect(r).toMatchObject({ status: 200, body: 'ok', errorCode: 0 });
+      expect(seen.get(path)).toBe(2);
+      await agent.close();
+    },
+  );
 
   it('does not send a POST again (not replayable): status 0, error_code 1220', async () => {
     const agent = await warmAgent();

@@ -67,7 +67,18 @@ export function k6ErrorCode(error: unknown, timedOut: boolean): { code: number; 
 /** Failures before any byte of the request left: invalid URL, no such host, dial timeout, connection refused. */
 const NOTHING_SENT = new Set([1020, 1101, 1211, 1212]);
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 /**
  * One keep-alive Agent per thread. Redirects are followed by performRequest itself (an undici redirect interceptor
@@ -169,7 +180,12 @@ diagnostics.subscribe('undici:request:trailers', (message) => {
  * k6's waiting (to the answer's first byte), receiving and duration of a request started at `t0`: from the parser's
  * times when undici gave them (`wire`), else from when this request's continuation read them (`t1` headers, `t2` body).
  */
-export function answerTimings(t0: number, t1: number, t2: number, wire: Pick<Attempt, 'headersAt' | 'endAt'> | undefined): Pick<HttpTimings, 'waiting' | 'receiving' | 'duration'> {
+export function answerTimings(
+  t0: number,
+  t1: number,
+  t2: number,
+  wire: Pick<Attempt, 'headersAt' | 'endAt'> | undefined,
+): Pick<HttpTimings, 'waiting' | 'receiving' | 'duration'> {
   const headersAt = Math.min(wire?.headersAt ?? t1, t1);
   const endAt = Math.max(headersAt, Math.min(wire?.endAt ?? t2, t2));
   return { waiting: headersAt - t0, receiving: endAt - headersAt, duration: endAt - t0 };
@@ -208,7 +224,12 @@ class RequestTimeout extends Error {
  * Reads a body, destroying it when the request's deadline passes first: one timer per body still on its way, no
  * AbortController. A body already all buffered (Content-Length bytes in, the usual small answer) cannot stall: no timer.
  */
-async function readBefore<T>(body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], deadline: number, read: () => Promise<T>): Promise<T> {
+async function readBefore<T>(
+  body: Dispatcher.ResponseData['body'],
+  headers: Dispatcher.ResponseData['headers'],
+  deadline: number,
+  read: () => Promise<T>,
+): Promise<T> {
   const length = Number(headers['content-length']);
   if (Number.isFinite(length) && body.readableLength >= length) return read();
   const timer = setTimeout(() => body.destroy(new RequestTimeout('request timeout')), Math.max(1, Math.ceil(deadline - performance.now())));
@@ -225,7 +246,12 @@ async function readBefore<T>(body: Dispatcher.ResponseData['body'], headers: Dis
  * headers and body): each hop's wait for headers gets what is left of it (undici's headers timer), and reading a body
  * stops when it passes. `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
  */
-export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, signal?: AbortSignal, maxRedirects = 10): Promise<RawHttpResult> {
+export async function performRequest(
+  agent: Dispatcher,
+  spec: HttpRequestSpec,
+  signal?: AbortSignal,
+  maxRedirects = 10,
+): Promise<RawHttpResult> {
   const t0 = performance.now();
   const deadline = t0 + spec.timeoutMs;
   const bodyLength = spec.body === null ? 0 : typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.byteLength;
@@ -323,11 +349,26 @@ export async function performRequest(agent: Dispatcher, spec: HttpRequestSpec, s
     }
   } catch (error) {
     const code = errorCodeOf(error);
-    const described = k6ErrorCode(error, code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'GH_REQUEST_TIMEOUT');
+    const described = k6ErrorCode(
+      error,
+      code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'GH_REQUEST_TIMEOUT',
+    );
     timings.duration = performance.now() - t0;
     // What crossed the wire still counts in data_sent/data_received (k6 counts on the connection): the request, unless
     // the connection never opened; of the answer, only what earlier redirect hops brought (a cut body is not counted).
     const sent = NOTHING_SENT.has(described.code) ? 0 : bytesSent;
-    return { status: 0, statusText: '', headers: {}, body: null, url, proto: '', timings, error: described.text, errorCode: described.code, bytesSent: sent, bytesReceived };
+    return {
+      status: 0,
+      statusText: '',
+      headers: {},
+      body: null,
+      url,
+      proto: '',
+      timings,
+      error: described.text,
+      errorCode: described.code,
+      bytesSent: sent,
+      bytesReceived,
+    };
   }
 }

@@ -15,7 +15,9 @@ const HELPER = fileURLToPath(new URL('./sync-helper.ts', import.meta.url));
 let helperSource: string | undefined;
 /** The helper's bundled source (built once per thread; the controller passes it to workers so they skip the build). */
 export function helperCode(): string {
-  helperSource ??= buildSync({ entryPoints: [HELPER], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' }).outputFiles[0]?.text ?? '';
+  helperSource ??=
+    buildSync({ entryPoints: [HELPER], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' })
+      .outputFiles[0]?.text ?? '';
   return helperSource;
 }
 

@@ -3,7 +3,12 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createAgent, performRequest, type HttpRequestSpec } from './perform.ts';
 
-const { port, flag, noConnectionReuse, maxRedirects } = workerData as { port: MessagePort; flag: Int32Array; noConnectionReuse: boolean; maxRedirects: number };
+const { port, flag, noConnectionReuse, maxRedirects } = workerData as {
+  port: MessagePort;
+  flag: Int32Array;
+  noConnectionReuse: boolean;
+  maxRedirects: number;
+};
 const agent = createAgent({ noConnectionReuse });
 
 port.on('message', (specs: HttpRequestSpec[]) => {

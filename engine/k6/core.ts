@@ -26,7 +26,9 @@ export function createCoreModule(vu: ModuleVU): Record<string, unknown> {
     vu.assertRunning();
     if (typeof fn !== 'function') throw new Error('group() needs a function as its second argument');
     if (fn.constructor.name === 'AsyncFunction') {
-      throw new Error('group() does not support async functions as arguments, please see https://grafana.com/docs/k6/latest/javascript-api/k6/group/ for more info');
+      throw new Error(
+        'group() does not support async functions as arguments, please see https://grafana.com/docs/k6/latest/javascript-api/k6/group/ for more info',
+      );
     }
     const parent = vu.groupPath;
     const outerSleep = vu.groupSleepMs;

@@ -23,7 +23,10 @@ const DEFAULT_EXPECTED: ExpectedStatuses = { __expected: [{ min: 200, max: 399 }
 
 /** An http.url`...` value: the URL with its template as the `name` tag. */
 class TemplatedUrl {
-  constructor(readonly url: string, readonly name: string) {}
+  constructor(
+    readonly url: string,
+    readonly name: string,
+  ) {}
   toString(): string {
     return this.url;
   }
@@ -50,8 +53,11 @@ function encodeBody(body: unknown, headers: Record<string, string>): string | Ui
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   if (typeof body === 'object') {
     // k6 form-encodes a plain object body.
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    return new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    return new URLSearchParams(
+      Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
   }
   return String(body);
 }
@@ -125,7 +131,12 @@ export function createHttpModule(vu: ModuleVU): Record<string, unknown> {
   const rt = vu.runtime;
   let responseCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
 
-  function prepare(method: string, urlArg: unknown, body: unknown, params: Params | undefined): { spec: HttpRequestSpec; nameTag: string; params: Params; callback: ExpectedStatuses | null } {
+  function prepare(
+    method: string,
+    urlArg: unknown,
+    body: unknown,
+    params: Params | undefined,
+  ): { spec: HttpRequestSpec; nameTag: string; params: Params; callback: ExpectedStatuses | null } {
     if (vu.initPhase) throw new Error('making http requests in the init context is not supported');
     vu.assertRunning();
     const p: Params = params ?? {};
@@ -137,8 +148,20 @@ export function createHttpModule(vu: ModuleVU): Record<string, unknown> {
     const headers: Record<string, string> = {};
     if (rt.options.userAgent !== '') headers['User-Agent'] = rt.options.userAgent ?? rt.userAgent;
     if (p.headers !== undefined && p.headers !== null) for (const [k, v] of Object.entries(p.headers)) headers[k] = String(v);
-    const responseType = p.responseType === 'binary' || p.responseType === 'none' || p.responseType === 'text' ? p.responseType : rt.options.discardResponseBodies ? 'none' : 'text';
-    const spec: HttpRequestSpec = { method: method.toUpperCase(), url, headers, body: encodeBody(body, headers), timeoutMs: requestTimeoutMs(p.timeout), responseType };
+    const responseType =
+      p.responseType === 'binary' || p.responseType === 'none' || p.responseType === 'text'
+        ? p.responseType
+        : rt.options.discardResponseBodies
+          ? 'none'
+          : 'text';
+    const spec: HttpRequestSpec = {
+      method: method.toUpperCase(),
+      url,
+      headers,
+      body: encodeBody(body, headers),
+      timeoutMs: requestTimeoutMs(p.timeout),
+      responseType,
+    };
     const callback = p.responseCallback === undefined ? responseCallback : (p.responseCallback as ExpectedStatuses | null);
     return { spec, nameTag, params: p, callback };
   }

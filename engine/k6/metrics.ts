@@ -18,7 +18,8 @@ export function createMetricsModule(vu: ModuleVU): Record<string, unknown> {
         let v: number;
         if (typeof value === 'boolean') v = value ? 1 : 0;
         else v = Number(value);
-        if (Number.isNaN(v)) throw new Error(`'${String(value)}' is an invalid value for metric '${this.name}', a number or a boolean value is expected`);
+        if (Number.isNaN(v))
+          throw new Error(`'${String(value)}' is an invalid value for metric '${this.name}', a number or a boolean value is expected`);
         const base = vu.baseTags();
         if (tags !== undefined && tags !== null) for (const k of Object.keys(tags)) base[k] = String(tags[k]);
         vu.emit(this.name, type === 'rate' ? (v !== 0 ? 1 : 0) : v, base);

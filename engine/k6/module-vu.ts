@@ -26,7 +26,12 @@ export interface ModuleRuntime {
   readonly options: ConsolidatedOptions;
   readonly userAgent: string;
   readonly phase: Phase;
-  readonly instance: { readonly iterationsCompleted: number; readonly iterationsInterrupted: number; readonly vusActive: number; readonly vusInitialized: number };
+  readonly instance: {
+    readonly iterationsCompleted: number;
+    readonly iterationsInterrupted: number;
+    readonly vusActive: number;
+    readonly vusInitialized: number;
+  };
   syncHttp(): SyncHttpClient;
   maxRedirects(): number;
   elapsedMs(): number;

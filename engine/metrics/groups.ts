@@ -81,7 +81,10 @@ export class GroupTree {
     const node = (path: string): K6Group => {
       const existing = nodes.get(path);
       if (existing !== undefined) return existing;
-      const g = this.groups.get(path) ?? { name: path.slice(path.lastIndexOf(GROUP_SEPARATOR) + 2), parent: path.slice(0, path.lastIndexOf(GROUP_SEPARATOR)) };
+      const g = this.groups.get(path) ?? {
+        name: path.slice(path.lastIndexOf(GROUP_SEPARATOR) + 2),
+        parent: path.slice(0, path.lastIndexOf(GROUP_SEPARATOR)),
+      };
       const created: K6Group = { name: g.name, path, id: md5(path), groups: [], checks: [] };
       nodes.set(path, created);
       node(g.parent).groups.push(created);

@@ -61,7 +61,7 @@ describe('TrendHistogram', () => {
     expect([merged.count, merged.min, merged.max]).toEqual([whole.count, whole.min, whole.max]);
   });
 
-  it('gives k6\'s exact interpolated percentiles while it holds few samples, also after a merge', () => {
+  it("gives k6's exact interpolated percentiles while it holds few samples, also after a merge", () => {
     const a = new TrendHistogram();
     const b = new TrendHistogram();
     [4.7, 6.06, 1.25].forEach((v) => a.add(v));
@@ -124,13 +124,22 @@ describe('sinks', () => {
     const s = new TrendSink();
     for (let i = 1; i <= 100; i++) s.add(i);
     const copy = sinkFromState(s.toState());
-    expect(copy.summaryValues(0, ['avg', 'min', 'max', 'count', 'p(90)'])).toEqual({ avg: 50.5, min: 1, max: 100, count: 100, 'p(90)': expect.closeTo(90.1, 0) });
+    expect(copy.summaryValues(0, ['avg', 'min', 'max', 'count', 'p(90)'])).toEqual({
+      avg: 50.5,
+      min: 1,
+      max: 100,
+      count: 100,
+      'p(90)': expect.closeTo(90.1, 0),
+    });
   });
 });
 
 describe('MetricStore', () => {
   it('feeds a submetric only the samples carrying its tags', () => {
-    const store = new MetricStore([{ metric: 'http_req_duration', name: 'http_req_duration{operation:a}', suffix: 'operation:a', tags: [['operation', 'a']] }, EXPECTED_RESPONSE_SUBMETRIC]);
+    const store = new MetricStore([
+      { metric: 'http_req_duration', name: 'http_req_duration{operation:a}', suffix: 'operation:a', tags: [['operation', 'a']] },
+      EXPECTED_RESPONSE_SUBMETRIC,
+    ]);
     store.add('http_req_duration', 10, { operation: 'a', expected_response: 'true' });
     store.add('http_req_duration', 20, { operation: 'b', expected_response: 'false' });
     expect((store.sinkOf('http_req_duration') as TrendSink).trend.count).toBe(2);
@@ -166,7 +175,17 @@ describe('GroupTree', () => {
     b.check(b.enter('', 'catalog'), 'is 200', false);
     a.mergeState(b.toState());
     const root = a.toK6();
-    expect(root).toMatchObject({ name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', checks: [{ name: 'top', path: '::top', passes: 0, fails: 1 }] });
-    expect(root.groups[0]).toMatchObject({ name: 'catalog', path: '::catalog', id: expect.stringMatching(/^[0-9a-f]{32}$/), checks: [{ path: '::catalog::is 200', passes: 1, fails: 1 }] });
+    expect(root).toMatchObject({
+      name: '',
+      path: '',
+      id: 'd41d8cd98f00b204e9800998ecf8427e',
+      checks: [{ name: 'top', path: '::top', passes: 0, fails: 1 }],
+    });
+    expect(root.groups[0]).toMatchObject({
+      name: 'catalog',
+      path: '::catalog',
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      checks: [{ path: '::catalog::is 200', passes: 1, fails: 1 }],
+    });
   });
 });

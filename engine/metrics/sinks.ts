@@ -154,7 +154,12 @@ export class TrendSink implements Sink {
   }
   thresholdValues(_durationMs: number, percentiles: readonly number[]): Record<string, number> {
     const t = this.trend;
-    const out: Record<string, number> = { min: t.count === 0 ? 0 : t.min, max: t.count === 0 ? 0 : t.max, avg: t.avg, med: t.percentile(50) };
+    const out: Record<string, number> = {
+      min: t.count === 0 ? 0 : t.min,
+      max: t.count === 0 ? 0 : t.max,
+      avg: t.avg,
+      med: t.percentile(50),
+    };
     for (const p of percentiles) out[`p(${String(p)})`] = t.percentile(p);
     return out;
   }

@@ -84,7 +84,9 @@ export class MetricStore {
   /** Declares a metric (built-in or `new Trend(...)` in the init context); redeclaring with another type fails like k6. */
   define(def: MetricDef): void {
     if (!METRIC_NAME.test(def.name)) {
-      throw new Error(`Invalid metric name: '${def.name}'. A metric name must only include up to 128 ASCII letters, numbers, or underscores and start with a letter or an underscore.`);
+      throw new Error(
+        `Invalid metric name: '${def.name}'. A metric name must only include up to 128 ASCII letters, numbers, or underscores and start with a letter or an underscore.`,
+      );
     }
     const existing = this.entries.get(def.name);
     if (existing !== undefined) {
@@ -100,7 +102,8 @@ export class MetricStore {
 
   addSubmetric(sub: SubmetricDef): void {
     const entry = this.entries.get(sub.metric);
-    const same = (a: SubmetricDef): boolean => a.tags.length === sub.tags.length && a.tags.every(([k, v]) => sub.tags.some(([k2, v2]) => k === k2 && v === v2));
+    const same = (a: SubmetricDef): boolean =>
+      a.tags.length === sub.tags.length && a.tags.every(([k, v]) => sub.tags.some(([k2, v2]) => k === k2 && v === v2));
     if (entry === undefined) {
       if (!this.pendingSubs.some((s) => s.metric === sub.metric && same(s))) this.pendingSubs.push(sub);
       return;

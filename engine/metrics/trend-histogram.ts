@@ -160,6 +160,8 @@ export class TrendHistogram {
 
   /** Bytes held by the histograms and the bounded sample list: flat however many samples were recorded. */
   get footprintBytes(): number {
-    return (this.positive?.estimatedFootprintInBytes ?? 0) + (this.negative?.estimatedFootprintInBytes ?? 0) + (this.samples?.length ?? 0) * 8;
+    return (
+      (this.positive?.estimatedFootprintInBytes ?? 0) + (this.negative?.estimatedFootprintInBytes ?? 0) + (this.samples?.length ?? 0) * 8
+    );
   }
 }

@@ -18,7 +18,12 @@ export interface RemoteWriteConfig {
   readonly bearerToken?: string;
 }
 
-export const RW_DEFAULTS = Object.freeze({ url: 'http://localhost:9090/api/v1/write', pushIntervalMs: 5_000, trendStats: ['p(99)'] as readonly string[], timeoutMs: 5_000 });
+export const RW_DEFAULTS = Object.freeze({
+  url: 'http://localhost:9090/api/v1/write',
+  pushIntervalMs: 5_000,
+  trendStats: ['p(99)'] as readonly string[],
+  timeoutMs: 5_000,
+});
 
 /** The variables this reads (also what the harness passes through to a real k6). */
 export const RW_ENV = Object.freeze({
@@ -79,11 +84,15 @@ export function remoteWriteConfigFromEnv(env: Readonly<Record<string, string | u
   }
   const url = split.url;
   const interval = env[RW_ENV.pushInterval];
-  const pushIntervalMs = interval === undefined || interval === '' ? RW_DEFAULTS.pushIntervalMs : parseDuration(interval, RW_ENV.pushInterval);
+  const pushIntervalMs =
+    interval === undefined || interval === '' ? RW_DEFAULTS.pushIntervalMs : parseDuration(interval, RW_ENV.pushInterval);
   if (pushIntervalMs <= 0) throw new Error(`${RW_ENV.pushInterval} must be more than 0`);
   const statsText = env[RW_ENV.trendStats];
-  const trendStats = statsText === undefined || statsText.trim() === '' ? RW_DEFAULTS.trendStats : statsText.split(',').map((s) => s.trim());
-  for (const stat of trendStats) if (!STAT.test(stat)) throw new Error(`${RW_ENV.trendStats}: unknown stat ${JSON.stringify(stat)} (avg, min, max, med, count, sum, p(N))`);
+  const trendStats =
+    statsText === undefined || statsText.trim() === '' ? RW_DEFAULTS.trendStats : statsText.split(',').map((s) => s.trim());
+  for (const stat of trendStats)
+    if (!STAT.test(stat))
+      throw new Error(`${RW_ENV.trendStats}: unknown stat ${JSON.stringify(stat)} (avg, min, max, med, count, sum, p(N))`);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith(RW_ENV.headerPrefix) && value !== undefined) headers[name.slice(RW_ENV.headerPrefix.length)] = value;

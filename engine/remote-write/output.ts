@@ -42,13 +42,18 @@ export function pushHeaders(config: RemoteWriteConfig): Record<string, string> {
     'user-agent': 'gateway-harness',
     ...config.headers,
   };
-  if (config.username !== undefined) headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
+  if (config.username !== undefined)
+    headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
   if (config.bearerToken !== undefined) headers.authorization = `Bearer ${config.bearerToken}`;
   return headers;
 }
 
 /** One push; throws when it did not reach the receiver or the receiver refused it (k6's 5 s timeout). */
-export async function pushTimeSeries(config: RemoteWriteConfig, batch: readonly PromTimeSeries[], headers = pushHeaders(config)): Promise<void> {
+export async function pushTimeSeries(
+  config: RemoteWriteConfig,
+  batch: readonly PromTimeSeries[],
+  headers = pushHeaders(config),
+): Promise<void> {
   const response = await request(config.url, {
     method: 'POST',
     headers,
@@ -118,7 +123,8 @@ export class RemoteWriteOutput {
     }
     const parsed = JSON.parse(line) as PointLine;
     const def = parsed.type === 'Point' && parsed.metric !== undefined ? this.describe(parsed.metric) : undefined;
-    if (def !== undefined && parsed.data !== undefined) this.series.add(def, parsed.data.value ?? 0, parsed.data.tags ?? {}, Date.parse(parsed.data.time ?? ''));
+    if (def !== undefined && parsed.data !== undefined)
+      this.series.add(def, parsed.data.value ?? 0, parsed.data.tags ?? {}, Date.parse(parsed.data.time ?? ''));
   }
 
   /** Queues a push of the series that changed since the last one. */

@@ -57,7 +57,13 @@ describe('native histogram buckets (schema 3, as client_golang)', () => {
 describe("series as k6's output names them", () => {
   it('counter _total, gauge bare, rate _rate, trend one gauge per stat in seconds; url and error never labels', () => {
     const s = new RemoteWriteSeries(config({ trendStats: ['p(95)', 'p(99.9)', 'max', 'count', 'sum'] }));
-    const tags = { operation: 'v2.catalog.skus', name: '/api/v2/catalog/skus', url: 'http://x/api/v2/catalog/skus?id=1', error: 'dial tcp 1.2.3.4:5', group: '' };
+    const tags = {
+      operation: 'v2.catalog.skus',
+      name: '/api/v2/catalog/skus',
+      url: 'http://x/api/v2/catalog/skus?id=1',
+      error: 'dial tcp 1.2.3.4:5',
+      group: '',
+    };
     s.add(COUNTER, 1, tags, 1000.7);
     s.add(COUNTER, 1, tags, 1001);
     s.add(GAUGE, 3, {}, 1000);
@@ -66,7 +72,16 @@ describe("series as k6's output names them", () => {
     s.add(TREND, 100, tags, 1000);
     s.add(TREND, 300, tags, 1002);
     const out = s.collect();
-    expect(out.map(nameOf).sort()).toEqual(['k6_gateway_failed_rate', 'k6_http_req_duration_count', 'k6_http_req_duration_max', 'k6_http_req_duration_p95', 'k6_http_req_duration_p999', 'k6_http_req_duration_sum', 'k6_http_reqs_total', 'k6_vus']);
+    expect(out.map(nameOf).sort()).toEqual([
+      'k6_gateway_failed_rate',
+      'k6_http_req_duration_count',
+      'k6_http_req_duration_max',
+      'k6_http_req_duration_p95',
+      'k6_http_req_duration_p999',
+      'k6_http_req_duration_sum',
+      'k6_http_reqs_total',
+      'k6_vus',
+    ]);
     const byName = new Map(out.map((x) => [nameOf(x), x]));
     expect(byName.get('k6_http_reqs_total')).toEqual({
       labels: [
@@ -91,7 +106,15 @@ describe("series as k6's output names them", () => {
     s.add(COUNTER, 1, { a: 'x' }, 5000.9); // same millisecond: aggregated, not re-sent
     expect(s.collect()).toEqual([]);
     s.add(COUNTER, 1, { a: 'x' }, 5001);
-    expect(s.collect()).toEqual([{ labels: [{ name: '__name__', value: 'k6_http_reqs_total' }, { name: 'a', value: 'x' }], samples: [{ value: 3, timestamp: 5001 }] }]);
+    expect(s.collect()).toEqual([
+      {
+        labels: [
+          { name: '__name__', value: 'k6_http_reqs_total' },
+          { name: 'a', value: 'x' },
+        ],
+        samples: [{ value: 3, timestamp: 5001 }],
+      },
+    ]);
   });
 
   it('names a native-histogram trend by its base unit and marks every series stale 1 ms after the end', () => {
@@ -119,7 +142,14 @@ describe("series as k6's output names them", () => {
 
 describe('settings from K6_PROMETHEUS_RW_*', () => {
   it("has k6's defaults and reads k6's variables", () => {
-    expect(remoteWriteConfigFromEnv({})).toEqual({ url: RW_DEFAULTS.url, pushIntervalMs: 5000, trendAsNativeHistogram: false, trendStats: ['p(99)'], staleMarkers: false, headers: {} });
+    expect(remoteWriteConfigFromEnv({})).toEqual({
+      url: RW_DEFAULTS.url,
+      pushIntervalMs: 5000,
+      trendAsNativeHistogram: false,
+      trendStats: ['p(99)'],
+      staleMarkers: false,
+      headers: {},
+    });
     expect(
       remoteWriteConfigFromEnv({
         K6_PROMETHEUS_RW_SERVER_URL: 'http://p:9090/api/v1/write',
@@ -132,12 +162,23 @@ describe('settings from K6_PROMETHEUS_RW_*', () => {
         K6_PROMETHEUS_RW_USERNAME: 'u',
         K6_PROMETHEUS_RW_PASSWORD: 'p',
       }),
-    ).toEqual({ url: 'http://p:9090/api/v1/write', pushIntervalMs: 1000, trendAsNativeHistogram: true, trendStats: ['p(95)', 'max'], staleMarkers: true, headers: { X_SCOPE_ORGID: 'team', a: '1', b: '2' }, username: 'u', password: 'p' });
+    ).toEqual({
+      url: 'http://p:9090/api/v1/write',
+      pushIntervalMs: 1000,
+      trendAsNativeHistogram: true,
+      trendStats: ['p(95)', 'max'],
+      staleMarkers: true,
+      headers: { X_SCOPE_ORGID: 'team', a: '1', b: '2' },
+      username: 'u',
+      password: 'p',
+    });
     expect(statSuffix('p(99.9)')).toBe('p999');
   });
 
   it('refuses what k6 refuses, in one line', () => {
-    expect(() => remoteWriteConfigFromEnv({ K6_PROMETHEUS_RW_SERVER_URL: 'not a url' })).toThrow(/K6_PROMETHEUS_RW_SERVER_URL is not a URL/);
+    expect(() => remoteWriteConfigFromEnv({ K6_PROMETHEUS_RW_SERVER_URL: 'not a url' })).toThrow(
+      /K6_PROMETHEUS_RW_SERVER_URL is not a URL/,
+    );
     expect(() => remoteWriteConfigFromEnv({ K6_PROMETHEUS_RW_TREND_STATS: 'p95' })).toThrow(/unknown stat "p95"/);
     expect(() => remoteWriteConfigFromEnv({ K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: 'yes' })).toThrow(/must be true or false/);
     expect(() => remoteWriteConfigFromEnv({ K6_PROMETHEUS_RW_HTTP_HEADERS: 'novalue' })).toThrow(/is not <header key>:<value>/);
@@ -171,14 +212,23 @@ describe('pushes', () => {
   it('sends snappy-compressed protobuf with the protocol headers, from NDJSON point lines, and stale markers at the end', async () => {
     const r = await receiver(204);
     const errors: string[] = [];
-    const output = new RemoteWriteOutput(config({ url: r.url, staleMarkers: true, username: 'u', password: 'p' }), describe_, (t) => errors.push(t));
-    output.addPointLines(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-01-01T00:00:00.000Z","value":1,"tags":{"operation":"o"}}}\n{"metric":"unknown","type":"Point","data":{"time":"2026-01-01T00:00:00.000Z","value":1,"tags":{}}}\n`);
+    const output = new RemoteWriteOutput(config({ url: r.url, staleMarkers: true, username: 'u', password: 'p' }), describe_, (t) =>
+      errors.push(t),
+    );
+    output.addPointLines(
+      `{"metric":"http_reqs","type":"Point","data":{"time":"2026-01-01T00:00:00.000Z","value":1,"tags":{"operation":"o"}}}\n{"metric":"unknown","type":"Point","data":{"time":"2026-01-01T00:00:00.000Z","value":1,"tags":{}}}\n`,
+    );
     output.add(GAUGE, 2, {}, Date.parse('2026-01-01T00:00:00.001Z'));
     const stats = await output.stop();
     expect(errors).toEqual([]);
     expect(stats).toEqual({ url: r.url, trends: 'stats', pushes: 2, failedPushes: 0, series: 2 });
     expect(r.bodies).toHaveLength(2);
-    expect(r.bodies[0]?.headers).toMatchObject({ 'content-encoding': 'snappy', 'content-type': 'application/x-protobuf', 'x-prometheus-remote-write-version': '0.1.0', authorization: `Basic ${Buffer.from('u:p').toString('base64')}` });
+    expect(r.bodies[0]?.headers).toMatchObject({
+      'content-encoding': 'snappy',
+      'content-type': 'application/x-protobuf',
+      'x-prometheus-remote-write-version': '0.1.0',
+      authorization: `Basic ${Buffer.from('u:p').toString('base64')}`,
+    });
     const first = decodeWriteRequestBody(r.bodies[0]?.body as Buffer).timeseries;
     expect(first.map((s) => [nameOf(s), s.samples?.[0]?.value, s.samples?.[0]?.timestamp])).toEqual([
       ['k6_http_reqs_total', 1, Date.parse('2026-01-01T00:00:00.000Z')],
@@ -192,11 +242,17 @@ describe('pushes', () => {
     const errors: string[] = [];
     const refused = new RemoteWriteOutput(config({ url: r.url }), describe_, (t) => errors.push(t));
     refused.add(COUNTER, 1, {}, 1);
-    expect(await refused.stop()).toMatchObject({ pushes: 1, failedPushes: 1, lastError: 'server returned HTTP status 400: out of order sample' });
+    expect(await refused.stop()).toMatchObject({
+      pushes: 1,
+      failedPushes: 1,
+      lastError: 'server returned HTTP status 400: out of order sample',
+    });
     const absent = new RemoteWriteOutput(config({ url: 'http://127.0.0.1:9/api/v1/write' }), describe_, (t) => errors.push(t));
     absent.add(COUNTER, 1, {}, 1);
     expect(await absent.stop()).toMatchObject({ pushes: 1, failedPushes: 1 });
     expect(errors).toHaveLength(2);
-    expect(errors[0]).toMatch(/^Failed to send the time series data to the endpoint \(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/write\): server returned HTTP status 400/);
+    expect(errors[0]).toMatch(
+      /^Failed to send the time series data to the endpoint \(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/write\): server returned HTTP status 400/,
+    );
   });
 });

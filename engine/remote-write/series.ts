@@ -121,7 +121,9 @@ export class RemoteWriteSeries {
   }
 
   private seriesFor(metric: Pick<MetricDef, 'name' | 'type' | 'contains'>, tags: Tags): Series {
-    const keys = Object.keys(tags).filter((k) => !UNBOUNDED_TAGS.has(k) && k !== '' && tags[k] !== '' && tags[k] !== undefined).sort();
+    const keys = Object.keys(tags)
+      .filter((k) => !UNBOUNDED_TAGS.has(k) && k !== '' && tags[k] !== '' && tags[k] !== undefined)
+      .sort();
     let key = metric.name;
     for (const k of keys) key += `\u0000${k}\u0001${tags[k] as string}`;
     let s = this.series.get(key);
@@ -170,7 +172,10 @@ export class RemoteWriteSeries {
   private toProm(s: Series): PromTimeSeries[] {
     const a = s.aggregate;
     const names = this.namesOf(s);
-    const sample = (name: string, value: number): PromTimeSeries => ({ labels: withName(s.labels, name), samples: [{ value, timestamp: s.latest }] });
+    const sample = (name: string, value: number): PromTimeSeries => ({
+      labels: withName(s.labels, name),
+      samples: [{ value, timestamp: s.latest }],
+    });
     switch (a.kind) {
       case 'counter':
       case 'gauge':
@@ -201,7 +206,8 @@ export class RemoteWriteSeries {
     const at = Math.floor(now) + 1;
     const out: PromTimeSeries[] = [];
     for (const s of this.series.values()) {
-      for (const name of this.namesOf(s)) out.push({ labels: withName(s.labels, name), samples: [{ value: STALE_PLACEHOLDER, timestamp: at }] });
+      for (const name of this.namesOf(s))
+        out.push({ labels: withName(s.labels, name), samples: [{ value: STALE_PLACEHOLDER, timestamp: at }] });
     }
     return out;
   }

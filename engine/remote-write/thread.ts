@@ -5,7 +5,8 @@ import type { MetricDef } from '../metrics/store.ts';
 import type { RemoteWriteConfig } from './config.ts';
 import { RemoteWriteOutput } from './output.ts';
 
-export type ToRemoteWriteThread = { type: 'defs'; defs: MetricDef[] } | { type: 'lines'; text: string } | { type: 'start' } | { type: 'stop' };
+export type ToRemoteWriteThread =
+  { type: 'defs'; defs: MetricDef[] } | { type: 'lines'; text: string } | { type: 'start' } | { type: 'stop' };
 export type FromRemoteWriteThread = { type: 'log'; text: string } | { type: 'stopped'; stats: ReturnType<RemoteWriteOutput['stats']> };
 
 const port = parentPort;

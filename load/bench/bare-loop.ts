@@ -24,7 +24,11 @@ export interface BareLoopFigures {
 const NOOP_RECORD: FlowRecorder = { transaction: () => undefined, statusConfirms: () => undefined, warnOnce: () => undefined };
 
 /** Runs `vus` loops of catalog-browse iterations for `seconds` against the target the suite environment names. */
-export async function runBareLoop(env: Readonly<Record<string, string | undefined>>, vus: number, seconds: number): Promise<BareLoopFigures> {
+export async function runBareLoop(
+  env: Readonly<Record<string, string | undefined>>,
+  vus: number,
+  seconds: number,
+): Promise<BareLoopFigures> {
   const settings = readRunSettings(env);
   const options = {
     schemaChecks: settings.schemaChecks,

@@ -32,7 +32,9 @@ interface Figures {
 }
 
 function version(path: string): string {
-  return /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, ...K6_DEFAULT_ENV } }))?.[0] ?? path;
+  return (
+    /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, ...K6_DEFAULT_ENV } }))?.[0] ?? path
+  );
 }
 
 async function main(): Promise<void> {
@@ -77,10 +79,15 @@ async function main(): Promise<void> {
           mkdirSync(reportDir, { recursive: true });
           let output = '';
           const result = await runK6({ k6, bundle, env, cwd: work, stdio: 'pipe', onOutput: (chunk) => void (output += chunk) });
-          if (!existsSync(join(reportDir, K6_SUMMARY_FILE))) throw new Error(`k6 exited ${result.exitCode} without its summary data:\n${output.slice(-2000)}`);
+          if (!existsSync(join(reportDir, K6_SUMMARY_FILE)))
+            throw new Error(`k6 exited ${result.exitCode} without its summary data:\n${output.slice(-2000)}`);
           const { metrics } = JSON.parse(readFileSync(join(reportDir, K6_SUMMARY_FILE), 'utf8')) as K6SummaryData;
           const value = (metric: string, stat: string): number => metrics[metric]?.values[stat] ?? NaN;
-          figures[mode].push({ iterationRate: value('iterations', 'rate'), requestRate: value('http_reqs', 'rate'), checkMs: value(METRICS.checkDuration, 'avg') });
+          figures[mode].push({
+            iterationRate: value('iterations', 'rate'),
+            requestRate: value('http_reqs', 'rate'),
+            checkMs: value(METRICS.checkDuration, 'avg'),
+          });
         }
       }
       // Medians: other work on a shared machine shows up as outliers, and the rounds are printed so the spread shows.

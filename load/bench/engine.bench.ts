@@ -100,7 +100,13 @@ function runMeasured(cmd: string, args: string[], env: NodeJS.ProcessEnv, onPid?
     child.on('exit', (code) => {
       const m = /GH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(output);
       if (m === null) return reject(new Error(`${cmd} gave no timing: ${output.slice(-500)}`));
-      resolveRun({ code: code ?? -1, cpuSec: Number(m[1]) + Number(m[2]), peakRssMb: Number(m[3]) / 1024, wallSec: (Date.now() - t0) / 1000, output });
+      resolveRun({
+        code: code ?? -1,
+        cpuSec: Number(m[1]) + Number(m[2]),
+        peakRssMb: Number(m[3]) / 1024,
+        wallSec: (Date.now() - t0) / 1000,
+        output,
+      });
     });
   });
 }
@@ -153,7 +159,14 @@ function figuresOf(data: K6SummaryData): SuiteFigures {
   // The verdict and checks as the reports judge them (reports/k6-summary.ts), whichever engine ran.
   const section = buildLoadSection(data, { scenario: 'catalog-browse', profile: 'bench', engine: 'node', setupRequired: true });
   const iterations = data.metrics.iterations?.values ?? {};
-  return { iterations: iterations.count ?? 0, iterationRate: iterations.rate ?? 0, requestRate: section.requests.rate, checks: section.checks, verdict: section.verdict, line: loadLine(section) };
+  return {
+    iterations: iterations.count ?? 0,
+    iterationRate: iterations.rate ?? 0,
+    requestRate: section.requests.rate,
+    checks: section.checks,
+    verdict: section.verdict,
+    line: loadLine(section),
+  };
 }
 
 interface RunFigures {
@@ -162,14 +175,24 @@ interface RunFigures {
   readonly targetCores: number;
 }
 
-async function runSuite(engine: Engine, bundle: string, base: string, vus: number, duration: string, dir: string, target: { pid: number }, onPid?: (pid: number) => void): Promise<RunFigures> {
+async function runSuite(
+  engine: Engine,
+  bundle: string,
+  base: string,
+  vus: number,
+  duration: string,
+  dir: string,
+  target: { pid: number },
+  onPid?: (pid: number) => void,
+): Promise<RunFigures> {
   mkdirSync(dir, { recursive: true });
   const [cmd, args] = engine.command(bundle, vus);
   const targetCpu0 = cpuOf(target.pid);
   const measured = await runMeasured(cmd, args, { ...engine.env, ...suiteEnv(base, vus, duration, dir) }, onPid);
   const targetCores = (cpuOf(target.pid) - targetCpu0) / measured.wallSec;
   const file = join(dir, K6_SUMMARY_FILE);
-  if (!existsSync(file)) throw new Error(`${engine.name} at ${vus} VUs wrote no ${K6_SUMMARY_FILE} (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
+  if (!existsSync(file))
+    throw new Error(`${engine.name} at ${vus} VUs wrote no ${K6_SUMMARY_FILE} (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
   return { summary: figuresOf(JSON.parse(readFileSync(file, 'utf8')) as K6SummaryData), measured, targetCores };
 }
 
@@ -192,12 +215,23 @@ function bareLoopHeapFlags(): string[] {
 }
 
 /** The limit row: the bare loop in its own process, measured like an engine (CPU, RSS, the target's cores). */
-async function runBare(base: string, vus: number, durationSec: number, dir: string, target: { pid: number }): Promise<{ figures: BareLoopFigures; measured: Measured; targetCores: number }> {
+async function runBare(
+  base: string,
+  vus: number,
+  durationSec: number,
+  dir: string,
+  target: { pid: number },
+): Promise<{ figures: BareLoopFigures; measured: Measured; targetCores: number }> {
   const targetCpu0 = cpuOf(target.pid);
-  const measured = await runMeasured(process.execPath, [...bareLoopHeapFlags(), '--import', 'tsx', BARE_LOOP, String(vus), String(durationSec)], { ...process.env, ...suiteEnv(base, vus, `${durationSec}s`, dir) });
+  const measured = await runMeasured(
+    process.execPath,
+    [...bareLoopHeapFlags(), '--import', 'tsx', BARE_LOOP, String(vus), String(durationSec)],
+    { ...process.env, ...suiteEnv(base, vus, `${durationSec}s`, dir) },
+  );
   const targetCores = (cpuOf(target.pid) - targetCpu0) / measured.wallSec;
   const line = /GH_BARE (.*)/.exec(measured.output);
-  if (line === null) throw new Error(`the bare loop at ${vus} VUs gave no figures (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
+  if (line === null)
+    throw new Error(`the bare loop at ${vus} VUs gave no figures (exit ${measured.code}):\n${measured.output.slice(-2000)}`);
   return { figures: JSON.parse(line[1] as string) as BareLoopFigures, measured, targetCores };
 }
 
@@ -249,8 +283,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out FILE] [--cpu-prof DIR] [--workers auto,1,2] [--base-engine CLI]\n' +
         '  runs the real catalog-browse suite (dist/k6/catalog-browse.js, schema checks on) on each engine against the embedded sandbox in its own process\n' +
-        '  --workers: one engine row per worker count, `auto` the engine\'s default (default: 1 … cores, a row per count the machine allows)\n' +
-        '  --base-engine CLI: also an `engine base` row from another checkout\'s engine/cli.ts (before/after a change, side by side under the same load)\n' +
+        "  --workers: one engine row per worker count, `auto` the engine's default (default: 1 … cores, a row per count the machine allows)\n" +
+        "  --base-engine CLI: also an `engine base` row from another checkout's engine/cli.ts (before/after a change, side by side under the same load)\n" +
         '  --cpu-prof DIR: the engine runs under node --cpu-prof, one profile per thread (controller, workers) in DIR/<VUs>\n' +
         '  k6 binaries: K6_BIN, else k6 on PATH; K6_LATEST_BIN, else k6-latest beside it (rows skipped when absent)\n',
     );
@@ -266,7 +300,8 @@ async function main(): Promise<void> {
   // One engine row per worker count ('auto' is the engine's default: one per 6 VUs, at most one per core).
   // Default: a row per worker count the machine allows (1 … cores).
   const workerCounts = (values.workers ?? Array.from({ length: availableParallelism() }, (_, i) => String(i + 1)).join(',')).split(',');
-  if (workerCounts.some((w) => w !== 'auto' && !(Number.isInteger(Number(w)) && Number(w) >= 1))) throw new Error("--workers must be 'auto' or whole numbers ≥ 1, e.g. auto,1,2");
+  if (workerCounts.some((w) => w !== 'auto' && !(Number.isInteger(Number(w)) && Number(w) >= 1)))
+    throw new Error("--workers must be 'auto' or whole numbers ≥ 1, e.g. auto,1,2");
   const tmp = mkdtempSync(join(tmpdir(), 'gh-bench-engine-'));
   const children: ChildProcess[] = [];
   try {
@@ -282,7 +317,20 @@ async function main(): Promise<void> {
           // Where the time goes: V8's profile of every thread (the controller and each worker), per row.
           command: (b, vus) => [
             process.execPath,
-            [...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir, `${name.replace(/\W+/g, '-')}-${vus}`)]), '--import', 'tsx', ENGINE_CLI, 'run', b, '--progress', 'none', '--workers', workers],
+            [
+              ...(profileDir === undefined
+                ? []
+                : ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir, `${name.replace(/\W+/g, '-')}-${vus}`)]),
+              '--import',
+              'tsx',
+              ENGINE_CLI,
+              'run',
+              b,
+              '--progress',
+              'none',
+              '--workers',
+              workers,
+            ],
           ],
           env: { ...process.env },
         });
@@ -290,7 +338,11 @@ async function main(): Promise<void> {
     }
     const baseCli = values['base-engine'];
     if (baseCli !== undefined) {
-      engines.push({ name: 'engine base', command: (b) => [process.execPath, ['--import', 'tsx', resolve(baseCli), 'run', b, '--progress', 'none']], env: { ...process.env } });
+      engines.push({
+        name: 'engine base',
+        command: (b) => [process.execPath, ['--import', 'tsx', resolve(baseCli), 'run', b, '--progress', 'none']],
+        env: { ...process.env },
+      });
     }
     const k6s = supportedK6s();
     for (const [index, label] of ['k6', 'k6-latest'].entries()) {
@@ -300,7 +352,11 @@ async function main(): Promise<void> {
         process.stdout.write(`${label}: no binary (K6_BIN or k6 on PATH; K6_LATEST_BIN or k6-latest beside it): rows skipped\n`);
         continue;
       }
-      engines.push({ name: `k6 ${bin.version}`, command: (b) => [bin.path, ['run', '-q', '--include-system-env-vars', b]], env: { ...process.env, ...K6_DEFAULT_ENV } });
+      engines.push({
+        name: `k6 ${bin.version}`,
+        command: (b) => [bin.path, ['run', '-q', '--include-system-env-vars', b]],
+        env: { ...process.env, ...K6_DEFAULT_ENV },
+      });
     }
     const target = await startTarget(children);
     process.stdout.write(
@@ -312,7 +368,15 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const vus of vusList) {
       for (const engine of engines) {
-        const f = await runSuite(engine, bundle, target.url, vus, `${durationSec}s`, join(tmp, `${engine.name.replace(/\W+/g, '-')}-${vus}`), target);
+        const f = await runSuite(
+          engine,
+          bundle,
+          target.url,
+          vus,
+          `${durationSec}s`,
+          join(tmp, `${engine.name.replace(/\W+/g, '-')}-${vus}`),
+          target,
+        );
         const s = f.summary;
         const row: Row = {
           engine: engine.name,
@@ -367,7 +431,8 @@ async function main(): Promise<void> {
     }
 
     // Soak: RSS after 30 s of warm-up and at the end of a long run, per engine.
-    const soak: Array<{ engine: string; rssStartMb: number; rssEndMb: number; growthPct: number; iterations: number; peakRssMb: number }> = [];
+    const soak: Array<{ engine: string; rssStartMb: number; rssEndMb: number; growthPct: number; iterations: number; peakRssMb: number }> =
+      [];
     if (soakMinutes > 0) {
       for (const engine of engines) {
         let pid = 0;
@@ -376,12 +441,28 @@ async function main(): Promise<void> {
         const sampler = setInterval(() => {
           if (pid !== 0) samples.push([(Date.now() - t0) / 1000, rssMbOf(pid)]);
         }, 5_000);
-        const f = await runSuite(engine, bundle, target.url, soakVus, `${Math.round(soakMinutes * 60)}s`, join(tmp, `${engine.name.replace(/\W+/g, '-')}-soak`), target, (p) => (pid = p));
+        const f = await runSuite(
+          engine,
+          bundle,
+          target.url,
+          soakVus,
+          `${Math.round(soakMinutes * 60)}s`,
+          join(tmp, `${engine.name.replace(/\W+/g, '-')}-soak`),
+          target,
+          (p) => (pid = p),
+        );
         clearInterval(sampler);
         const live = samples.filter(([, rss]) => rss > 0);
         const start = live.find(([t]) => t >= 30) ?? live[0] ?? [0, 0];
         const end = live[live.length - 1] ?? [0, 0];
-        const entry = { engine: engine.name, rssStartMb: start[1], rssEndMb: end[1], growthPct: start[1] === 0 ? NaN : ((end[1] - start[1]) / start[1]) * 100, iterations: f.summary.iterations, peakRssMb: f.measured.peakRssMb };
+        const entry = {
+          engine: engine.name,
+          rssStartMb: start[1],
+          rssEndMb: end[1],
+          growthPct: start[1] === 0 ? NaN : ((end[1] - start[1]) / start[1]) * 100,
+          iterations: f.summary.iterations,
+          peakRssMb: f.measured.peakRssMb,
+        };
         soak.push(entry);
         process.stdout.write(
           `  soak ${entry.engine}: RSS ${entry.rssStartMb.toFixed(0)} MB at ${start[0].toFixed(0)} s → ${entry.rssEndMb.toFixed(0)} MB at ${end[0].toFixed(0)} s ` +
@@ -391,8 +472,14 @@ async function main(): Promise<void> {
     }
 
     // The report: one table, ratios of the engine against each k6 at the same VUs.
-    const lines: string[] = ['', `catalog-browse suite with schema checks, ${durationSec} s per row (constant VUs); target CPU in cores (of ${availableParallelism()})`, ''];
-    lines.push('engine       VUs   iter/s  CPU s/1k it  peak RSS MB  target cores  gen. cores  checks failed  limit      engine÷k6 it/s            engine÷k6 it per CPU s');
+    const lines: string[] = [
+      '',
+      `catalog-browse suite with schema checks, ${durationSec} s per row (constant VUs); target CPU in cores (of ${availableParallelism()})`,
+      '',
+    ];
+    lines.push(
+      'engine       VUs   iter/s  CPU s/1k it  peak RSS MB  target cores  gen. cores  checks failed  limit      engine÷k6 it/s            engine÷k6 it per CPU s',
+    );
     for (const r of rows) {
       const refs = rows.filter((x) => x.vus === r.vus && !isEngine(x.engine) && x.engine !== BARE);
       const ratio = isEngine(r.engine) ? refs.map((k) => `${(r.itersPerSec / k.itersPerSec).toFixed(2)}× ${k.engine}`).join(', ') : '';
@@ -404,7 +491,10 @@ async function main(): Promise<void> {
       );
     }
     for (const r of rows.filter((x) => x.engine === BARE)) {
-      for (const e of rows.filter((x) => x.vus === r.vus && isEngine(x.engine))) lines.push(`${e.engine}'s share of the bare loop at ${r.vus} VUs: ${((e.requestsPerSec / r.requestsPerSec) * 100).toFixed(0)} % of its requests/s (${e.requestsPerSec.toFixed(0)} of ${r.requestsPerSec.toFixed(0)})`);
+      for (const e of rows.filter((x) => x.vus === r.vus && isEngine(x.engine)))
+        lines.push(
+          `${e.engine}'s share of the bare loop at ${r.vus} VUs: ${((e.requestsPerSec / r.requestsPerSec) * 100).toFixed(0)} % of its requests/s (${e.requestsPerSec.toFixed(0)} of ${r.requestsPerSec.toFixed(0)})`,
+        );
     }
     lines.push(
       '',
@@ -412,11 +502,17 @@ async function main(): Promise<void> {
       `limit: "target" when the sandbox (one event loop) used ≥ ${TARGET_LIMIT_CORES} core, else the load generator (or the machine, when the two together use less than its cores: other load).`,
       'CPU s/1k it counts the whole generator process (start-up, bundle transform, VU init included).',
     );
-    for (const s of soak) lines.push(`soak ${s.engine}: RSS ${s.rssStartMb.toFixed(0)} → ${s.rssEndMb.toFixed(0)} MB (${s.growthPct.toFixed(1)} %) over ${soakMinutes} min at ${soakVus} VUs, ${s.iterations} iterations`);
+    for (const s of soak)
+      lines.push(
+        `soak ${s.engine}: RSS ${s.rssStartMb.toFixed(0)} → ${s.rssEndMb.toFixed(0)} MB (${s.growthPct.toFixed(1)} %) over ${soakMinutes} min at ${soakVus} VUs, ${s.iterations} iterations`,
+      );
     process.stdout.write(`${lines.join('\n')}\n`);
     const out = resolve(ROOT, values.out);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify({ workload: 'load/catalog-browse.load.ts (dist/k6/catalog-browse.js)', durationSec, rows, soak, soakMinutes, soakVus }, null, 2)}\n`);
+    writeFileSync(
+      out,
+      `${JSON.stringify({ workload: 'load/catalog-browse.load.ts (dist/k6/catalog-browse.js)', durationSec, rows, soak, soakMinutes, soakVus }, null, 2)}\n`,
+    );
     process.stdout.write(`figures written to ${out}\n`);
   } finally {
     for (const c of children) c.kill();

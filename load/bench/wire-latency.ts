@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { probe } from '../runner/capacity/probe.ts';
 import { startMeasuringProxy } from '../runner/capacity/proxy.ts';
 
-const { values } = parseArgs({ options: { vus: { type: 'string', default: '50,100,200,500' }, duration: { type: 'string', default: '10s' } } });
+const { values } = parseArgs({
+  options: { vus: { type: 'string', default: '50,100,200,500' }, duration: { type: 'string', default: '10s' } },
+});
 const proxy = await startMeasuringProxy();
 const ms = (v: number): string => v.toFixed(1);
 console.log('| VUs | engine p50 / p95 / p99 ms | proxy served p50 / p95 / p99 ms | requests | generator windows |');
@@ -14,7 +16,9 @@ try {
   for (const vus of (values.vus ?? '').split(',').map(Number)) {
     const r = await probe(proxy, { scenario: 'catalog-browse', vus, duration: values.duration ?? '10s' });
     const { reported: d, served: truth } = r;
-    console.log(`| ${vus} | ${ms(d.p50)} / ${ms(d.p95)} / ${ms(d.p99)} | ${ms(truth.p50)} / ${ms(truth.p95)} / ${ms(truth.p99)} | ${r.requests} / ${truth.count} | ${r.windows.join('; ') || 'none'} |`);
+    console.log(
+      `| ${vus} | ${ms(d.p50)} / ${ms(d.p95)} / ${ms(d.p99)} | ${ms(truth.p50)} / ${ms(truth.p95)} / ${ms(truth.p99)} | ${r.requests} / ${truth.count} | ${r.windows.join('; ') || 'none'} |`,
+    );
   }
 } finally {
   proxy.close();

@@ -20,14 +20,24 @@ async function browseV2(ctx: FlowContext, sku: SkuPick): Promise<void> {
   await read(ctx, 'v2.catalog.operators', { query: query({ countryCode: sku.countryCode }) });
   await read(ctx, 'v2.catalog.getproducts', { query: query({ countryCode: sku.countryCode, categoryId: CATEGORY_IDS.Rtr }) });
   // Spec Versioning 2: the SKU list accepts Accept-Language ('ar' for Arabic); half the sessions browse in Arabic.
-  await read(ctx, 'v2.catalog.skus', { query: query({ productId: sku.productId }), ...(ctx.random() < 0.5 ? { acceptLanguage: 'ar' } : {}) });
+  await read(ctx, 'v2.catalog.skus', {
+    query: query({ productId: sku.productId }),
+    ...(ctx.random() < 0.5 ? { acceptLanguage: 'ar' } : {}),
+  });
   await read(ctx, 'v2.catalog.sku-exchange-rate', { path: { skuId: sku.skuId } });
   // Spec: "cursor selects the SKUs starting from that skuId value, limited by pageSize": the second page starts where
   // the config's cursor meaning says (paging.giftcardCursor; default the spec's definition: after the page's highest skuId).
   const first = await read(ctx, 'v2.catalog.skus-giftcards', { query: { pageSize: GIFTCARD_PAGE_SIZE } });
   const payload = first.response.envelope?.payLoad;
-  const ids = (Array.isArray(payload) ? payload : []).map((r) => readNumber(r, ctx.settings.fieldMapping.giftcardSku.skuId)).filter((id): id is number => id !== undefined);
-  const cursor = nextGiftcardCursor(ctx.settings.giftcardCursor, { ids, pageSize: GIFTCARD_PAGE_SIZE, envelope: first.response.envelope, nextCursorPath: ctx.settings.fieldMapping.giftcardList.nextCursor });
+  const ids = (Array.isArray(payload) ? payload : [])
+    .map((r) => readNumber(r, ctx.settings.fieldMapping.giftcardSku.skuId))
+    .filter((id): id is number => id !== undefined);
+  const cursor = nextGiftcardCursor(ctx.settings.giftcardCursor, {
+    ids,
+    pageSize: GIFTCARD_PAGE_SIZE,
+    envelope: first.response.envelope,
+    nextCursorPath: ctx.settings.fieldMapping.giftcardList.nextCursor,
+  });
   if (cursor !== undefined && cursor > 0) {
     await read(ctx, 'v2.catalog.skus-giftcards', { query: { pageSize: GIFTCARD_PAGE_SIZE, cursor } });
   }
@@ -54,7 +64,8 @@ export const catalogBrowse: LoadScenario<CatalogData> = {
   name: 'catalog-browse',
   async setup(ctx) {
     const data: CatalogData = {};
-    for (const version of ctx.versions) data[version] = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, { skus: true });
+    for (const version of ctx.versions)
+      data[version] = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, { skus: true });
     return data;
   },
   async iteration(ctx, data) {

@@ -11,7 +11,14 @@ let sandbox: RunningSandbox;
 let transport: NodeTransport;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'flow-user', password: 'flow-pass', behaviour: { initialBalance: 1e9 } });
+  sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: 0.01,
+    user: 'flow-user',
+    password: 'flow-pass',
+    behaviour: { initialBalance: 1e9 },
+  });
   transport = createNodeTransport();
 });
 
@@ -29,12 +36,19 @@ describe.each(SCENARIO_NAMES)('scenario %s (smoke iterations in Node)', (name) =
     const { exchanges, transactions, warnings, confirmations, notFoundCodes } = await runSmoke(name);
     expect(warnings).toEqual([]);
     const sent = new Set(exchanges.map((e) => e.operation.id));
-    expect(scenarioOperations(name, 'both').map((op) => op.id).filter((id) => !sent.has(id))).toEqual([]);
+    expect(
+      scenarioOperations(name, 'both')
+        .map((op) => op.id)
+        .filter((id) => !sent.has(id)),
+    ).toEqual([]);
     expect([...sent].filter((id) => !scenarioOperations(name, 'both').some((op) => op.id === id))).toEqual([]);
     const failedChecks = exchanges.flatMap((e) =>
       inspectExchange(e, { schemaChecks: true, notFoundCodes })
         .checks.filter((c) => !c.ok)
-        .map((c) => `${e.operation.id}: ${c.name} (${e.response.envelope?.responseCode ?? e.response.transportError?.message ?? e.response.httpStatus})`),
+        .map(
+          (c) =>
+            `${e.operation.id}: ${c.name} (${e.response.envelope?.responseCode ?? e.response.transportError?.message ?? e.response.httpStatus})`,
+        ),
     );
     expect(failedChecks).toEqual([]);
     expect(transactions.filter((t) => !t.final)).toEqual([]);
@@ -46,7 +60,14 @@ describe.each(SCENARIO_NAMES)('scenario %s (smoke iterations in Node)', (name) =
 
 describe('a drained wallet', () => {
   it("answers the flow's top-ups '009' and every one counts as a failure (never hidden)", async () => {
-    const poor = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'flow-user', password: 'flow-pass', behaviour: { initialBalance: 0 } });
+    const poor = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      timeScale: 0.01,
+      user: 'flow-user',
+      password: 'flow-pass',
+      behaviour: { initialBalance: 0 },
+    });
     try {
       const { exchanges, transactions, notFoundCodes } = await runSmoke('topup-flow', poor.url);
       const topups = exchanges.filter((e) => e.operation.id.endsWith('.transaction.topup'));

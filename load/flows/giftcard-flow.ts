@@ -10,11 +10,18 @@ import { isNoInput, loadInput } from './inputs.ts';
  * fetch operation then returns gift card information for the transaction id received from the gift card operation."
  * The fetch takes its id through the catalog's input link (giftcard fetch id ← transaction.giftcard.transactionId).
  */
-async function fetchCard(ctx: FlowContext, catalog: VersionCatalog | undefined, result: TransactionResult, correlationId: string, version: 'v1' | 'v2'): Promise<void> {
+async function fetchCard(
+  ctx: FlowContext,
+  catalog: VersionCatalog | undefined,
+  result: TransactionResult,
+  correlationId: string,
+  version: 'v1' | 'v2',
+): Promise<void> {
   if (result.outcome !== 'Successful') return;
   const txn = { version, purpose: 'transaction.giftcard', correlationId, result: payloadOf(result.finalExchange) };
   const built = loadInput(ctx, catalog, `${version}.transaction.giftcard-fetch`, { transactions: [txn] });
-  if (isNoInput(built)) return ctx.record.warnOnce(`giftcard-id-${version}`, `giftcard: ${built.unavailable} (fieldMapping.transaction.transactionId)`);
+  if (isNoInput(built))
+    return ctx.record.warnOnce(`giftcard-id-${version}`, `giftcard: ${built.unavailable} (fieldMapping.transaction.transactionId)`);
   await read(ctx, `${version}.transaction.giftcard-fetch`, built.input);
 }
 

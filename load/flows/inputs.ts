@@ -16,7 +16,9 @@ export function inputSku(sku: SkuPick): InputSku {
     ...(sku.productId === undefined ? {} : { productId: sku.productId }),
     ...(sku.countryCode === undefined ? {} : { countryCode: sku.countryCode }),
     ...(sku.categoryId === undefined ? {} : { categoryId: sku.categoryId }),
-    ...(sku.amount === undefined ? {} : { amount: { amount: sku.amount, ...(sku.currency === undefined ? {} : { transactionCurrencyCode: sku.currency }) } }),
+    ...(sku.amount === undefined
+      ? {}
+      : { amount: { amount: sku.amount, ...(sku.currency === undefined ? {} : { transactionCurrencyCode: sku.currency }) } }),
     ...(sku.requireFetchBundle === undefined ? {} : { requireFetchBundle: sku.requireFetchBundle }),
     ...(sku.price === undefined ? {} : { price: sku.price }),
   };

@@ -15,7 +15,7 @@ export async function lookupOnce(ctx: FlowContext, catalog: VersionCatalog | und
   const operationId = version === 'v1' ? 'v1.catalog.lookup-mobile' : 'v2.lookup.mobile';
   // The rule's filters add Accept-Language 'ar' to v2 lookups half the time (spec Versioning 2).
   const built = loadInput(ctx, catalog, operationId);
-  if (isNoInput(built)) return ctx.record.warnOnce(`lookup-${version}`, `lookup: ${built.unavailable}`), undefined;
+  if (isNoInput(built)) return (ctx.record.warnOnce(`lookup-${version}`, `lookup: ${built.unavailable}`), undefined);
   await read(ctx, operationId, built.input);
   return String(built.input.path?.mobile);
 }

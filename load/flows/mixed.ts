@@ -64,13 +64,16 @@ export function entryFor(versions: readonly ApiVersion[], iteration: number): Mi
   return cycle[iteration % cycle.length] as MixEntry;
 }
 
-
 export const mixed: LoadScenario<MixedData> = {
   name: 'mixed',
   async setup(ctx) {
     const catalogs: CatalogData = {};
     for (const version of ctx.versions) {
-      catalogs[version] = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, { skus: true, countries: true, giftcards: true });
+      catalogs[version] = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, {
+        skus: true,
+        countries: true,
+        giftcards: true,
+      });
     }
     return { catalogs };
   },

@@ -16,7 +16,9 @@ interface PairData {
 }
 
 /** v1/v2 operation ids per purpose, from the catalog's pairs (the paths differ: v1 catalog/lookup vs v2 lookup). */
-const PAIRS: ReadonlyMap<string, readonly [string, string]> = new Map(operationPairs().map((pair) => [pair.purpose, [pair.v1.id, pair.v2.id] as const]));
+const PAIRS: ReadonlyMap<string, readonly [string, string]> = new Map(
+  operationPairs().map((pair) => [pair.purpose, [pair.v1.id, pair.v2.id] as const]),
+);
 
 export function pairIds(purpose: string): readonly [string, string] | undefined {
   return PAIRS.get(purpose);
@@ -47,7 +49,10 @@ export const v1v2: LoadScenario<PairData> = {
       const ids = pairIds(purpose);
       const input = ids === undefined ? undefined : inputFor(ctx, ids[0], data);
       if (ids === undefined || input === undefined) {
-        ctx.record.warnOnce(`pair-${purpose}`, `v1-v2: cannot build the ${purpose} pair from the catalog (no SKU in both versions, or no lookup country)`);
+        ctx.record.warnOnce(
+          `pair-${purpose}`,
+          `v1-v2: cannot build the ${purpose} pair from the catalog (no SKU in both versions, or no lookup country)`,
+        );
         continue;
       }
       const pair: Array<Promise<CoreExchange>> = [read(ctx, ids[0], input), read(ctx, ids[1], input)];

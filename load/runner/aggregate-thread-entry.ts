@@ -16,6 +16,7 @@ parentPort?.on('message', (m: ToAggregateThread) => {
   }
   aggregator.close().then(
     () => parentPort?.postMessage({} satisfies FromAggregateThread),
-    (error: unknown) => parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies FromAggregateThread),
+    (error: unknown) =>
+      parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies FromAggregateThread),
   );
 });

@@ -7,7 +7,12 @@ import { engineProgress } from './engine-progress.ts';
 function drive(chunks: readonly string[]): string {
   let text = '';
   let clock = Date.UTC(2026, 10, 22, 14, 0, 0);
-  const progress = createProgress({ stream: { write: (chunk: string) => (text += chunk) }, tty: false, now: () => (clock += 1_000), plainIntervalMs: 0 });
+  const progress = createProgress({
+    stream: { write: (chunk: string) => (text += chunk) },
+    tty: false,
+    now: () => (clock += 1_000),
+    plainIntervalMs: 0,
+  });
   const display = engineProgress(progress, (scenario) => `load ${scenario}/smoke`, ['mixed']);
   for (const chunk of chunks) display.write(chunk);
   display.finish({ ok: true });
@@ -38,8 +43,12 @@ describe('engineProgress', () => {
   });
 
   it("reads the Node engine's plain progress, and a scenario it did not expect gets its own task", () => {
-    const text = drive(['running (360ms), 0/2 VUs, 62 complete and 0 interrupted iterations\nmixed [100%] shared-iterations, up to 2 VUs, 62 iterations\nextra [ 50%] constant-vus, up to 1 VUs, 3 iterations\n']);
-    expect(text).toContain('load mixed/smoke: 100% — shared-iterations, up to 2 VUs, 62 iterations · 0/2 VUs, 62 complete and 0 interrupted iterations (360ms)');
+    const text = drive([
+      'running (360ms), 0/2 VUs, 62 complete and 0 interrupted iterations\nmixed [100%] shared-iterations, up to 2 VUs, 62 iterations\nextra [ 50%] constant-vus, up to 1 VUs, 3 iterations\n',
+    ]);
+    expect(text).toContain(
+      'load mixed/smoke: 100% — shared-iterations, up to 2 VUs, 62 iterations · 0/2 VUs, 62 complete and 0 interrupted iterations (360ms)',
+    );
     expect(text).toContain('load extra/smoke: started (0%)');
     expect(text).toContain('load extra/smoke: done (50%)');
   });

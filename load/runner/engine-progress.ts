@@ -10,7 +10,12 @@ const RUNNING_LINE = /^\s*running \(([^)]*)\), (\d+\/\d+ VUs, \d+ complete and \
  * Lines that say nothing to a reader of the harness's output: k6's logo, its Babel source-map notice, and the verdict
  * line handleSummary prints for bare `k6 run`s (the command prints the run's verdict itself, first on stdout).
  */
-const NOISE = [/^(PASS|FAIL|INCOMPLETE|UNUSABLE TARGET|THRESHOLDS CROSSED): load \S+\/\S+ \(/, /^k6 summary data: /, /^[\s/\\|‾_().'-]*(?:Grafana|\.io)?[\s/\\|‾_().'-]*$/, /needs to go through babel but is over 0 bytes/];
+const NOISE = [
+  /^(PASS|FAIL|INCOMPLETE|UNUSABLE TARGET|THRESHOLDS CROSSED): load \S+\/\S+ \(/,
+  /^k6 summary data: /,
+  /^[\s/\\|‾_().'-]*(?:Grafana|\.io)?[\s/\\|‾_().'-]*$/,
+  /needs to go through babel but is over 0 bytes/,
+];
 
 export interface EngineProgress {
   /** Output of the engine, in chunks as they come (stdout and stderr alike). */
@@ -49,7 +54,10 @@ export function engineProgress(progress: Progress, label: (scenario: string) => 
     const scenario = SCENARIO_LINE.exec(line);
     if (scenario !== null) {
       const name = scenario[1] as string;
-      task(name).update({ done: Math.min(100, Number(scenario[2])), detail: `${(scenario[3] ?? '').replace(/\s+/g, ' ').trim()}${running === '' ? '' : ` · ${running}`}` });
+      task(name).update({
+        done: Math.min(100, Number(scenario[2])),
+        detail: `${(scenario[3] ?? '').replace(/\s+/g, ' ').trim()}${running === '' ? '' : ` · ${running}`}`,
+      });
       return;
     }
     const run = RUNNING_LINE.exec(line);

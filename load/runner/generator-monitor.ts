@@ -63,7 +63,8 @@ export function procTimes(pid: number): ProcTimes | undefined {
 export function pointBetween(before: ProcTimes, after: ProcTimes, wallMs: number, cores: number, t: number): GeneratorPoint {
   const capacity = Math.max(1, wallMs) * Math.max(1, cores);
   const cpuShare = Math.max(0, after.cpuMs - before.cpuMs) / capacity;
-  if (before.waitMs === undefined || after.waitMs === undefined || before.slices === undefined || after.slices === undefined) return { t, cpuShare };
+  if (before.waitMs === undefined || after.waitMs === undefined || before.slices === undefined || after.slices === undefined)
+    return { t, cpuShare };
   const waited = Math.max(0, after.waitMs - before.waitMs);
   const slices = after.slices - before.slices;
   return { t, cpuShare, runQueueShare: waited / capacity, ...(slices > 0 ? { waitPerSliceMs: waited / slices } : {}) };
@@ -77,7 +78,14 @@ export interface ProcMonitor {
 }
 
 /** Samples `pid`'s /proc times every `intervalMs` (an unref'd timer: costs one read of a few small files a second). */
-export function startProcMonitor(options: { readonly pid?: number; readonly intervalMs?: number; readonly cores?: number; readonly onPoint?: (point: GeneratorPoint) => void } = {}): ProcMonitor {
+export function startProcMonitor(
+  options: {
+    readonly pid?: number;
+    readonly intervalMs?: number;
+    readonly cores?: number;
+    readonly onPoint?: (point: GeneratorPoint) => void;
+  } = {},
+): ProcMonitor {
   const cores = options.cores ?? availableParallelism();
   const points: GeneratorPoint[] = [];
   let pid = options.pid;

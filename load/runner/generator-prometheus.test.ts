@@ -34,9 +34,20 @@ describe('gateway_harness_generator_* on Prometheus remote write', () => {
     expect(await pusher.finish()).toEqual({ pushes: 1, failed: 0 });
     const series = decodeWriteRequestBody(r.bodies[0] as Buffer).timeseries;
     const byName = Object.fromEntries(series.map((s) => [s.labels.find((l) => l.name === '__name__')?.value, s]));
-    expect(Object.keys(byName).sort()).toEqual(['gateway_harness_generator_busy_share', 'gateway_harness_generator_cpu_share', 'gateway_harness_generator_event_loop_delay_p99_seconds']);
-    expect(byName.gateway_harness_generator_event_loop_delay_p99_seconds?.samples).toEqual([{ value: 0.25, timestamp: 1_000 }, { value: 0.02, timestamp: 2_000 }]);
-    expect(byName.gateway_harness_generator_cpu_share?.labels).toEqual([{ name: '__name__', value: 'gateway_harness_generator_cpu_share' }, { name: 'engine', value: 'node' }, { name: 'testid', value: 'run-1' }]);
+    expect(Object.keys(byName).sort()).toEqual([
+      'gateway_harness_generator_busy_share',
+      'gateway_harness_generator_cpu_share',
+      'gateway_harness_generator_event_loop_delay_p99_seconds',
+    ]);
+    expect(byName.gateway_harness_generator_event_loop_delay_p99_seconds?.samples).toEqual([
+      { value: 0.25, timestamp: 1_000 },
+      { value: 0.02, timestamp: 2_000 },
+    ]);
+    expect(byName.gateway_harness_generator_cpu_share?.labels).toEqual([
+      { name: '__name__', value: 'gateway_harness_generator_cpu_share' },
+      { name: 'engine', value: 'node' },
+      { name: 'testid', value: 'run-1' },
+    ]);
   });
 
   it('counts a refused push and goes on', async () => {

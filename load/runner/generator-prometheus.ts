@@ -5,13 +5,14 @@ import { pushTimeSeries, type PromTimeSeries, type RemoteWriteConfig } from '../
 import { TEST_ID_TAG } from './prometheus-output.ts';
 
 /** Series name and scale per figure: shares as 0..1, times in seconds (Prometheus' base unit). */
-export const GENERATOR_SERIES: Readonly<Record<Exclude<keyof GeneratorPoint, 't'>, { readonly name: string; readonly scale: number }>> = Object.freeze({
-  cpuShare: { name: 'gateway_harness_generator_cpu_share', scale: 1 },
-  runQueueShare: { name: 'gateway_harness_generator_run_queue_share', scale: 1 },
-  waitPerSliceMs: { name: 'gateway_harness_generator_cpu_wait_per_wakeup_seconds', scale: 1 / 1000 },
-  loopDelayP99Ms: { name: 'gateway_harness_generator_event_loop_delay_p99_seconds', scale: 1 / 1000 },
-  busyShare: { name: 'gateway_harness_generator_busy_share', scale: 1 },
-});
+export const GENERATOR_SERIES: Readonly<Record<Exclude<keyof GeneratorPoint, 't'>, { readonly name: string; readonly scale: number }>> =
+  Object.freeze({
+    cpuShare: { name: 'gateway_harness_generator_cpu_share', scale: 1 },
+    runQueueShare: { name: 'gateway_harness_generator_run_queue_share', scale: 1 },
+    waitPerSliceMs: { name: 'gateway_harness_generator_cpu_wait_per_wakeup_seconds', scale: 1 / 1000 },
+    loopDelayP99Ms: { name: 'gateway_harness_generator_event_loop_delay_p99_seconds', scale: 1 / 1000 },
+    busyShare: { name: 'gateway_harness_generator_busy_share', scale: 1 },
+  });
 
 /** The points as series: one per figure, labels `engine` (node or k6) and the run's testid, sorted by name. */
 export function generatorSeries(points: readonly GeneratorPoint[], testid: string, engine: 'node' | 'k6'): PromTimeSeries[] {

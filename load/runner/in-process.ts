@@ -41,7 +41,12 @@ export interface InProcessRun {
 }
 
 /** The scenario's smoke iterations (those `only` keeps, default all) against a sandbox target, time scale 0.01. */
-export async function runInProcess(name: ScenarioName, target: InProcessTarget, api: ApiSelection = 'both', only: (iteration: number) => boolean = () => true): Promise<InProcessRun> {
+export async function runInProcess(
+  name: ScenarioName,
+  target: InProcessTarget,
+  api: ApiSelection = 'both',
+  only: (iteration: number) => boolean = () => true,
+): Promise<InProcessRun> {
   const settings = readRunSettings(
     runEnvironment({
       baseUrl: target.url,
@@ -57,7 +62,13 @@ export async function runInProcess(name: ScenarioName, target: InProcessTarget, 
       reportDir: '',
     }),
   );
-  const run: InProcessRun = { exchanges: [], transactions: [], warnings: [], confirmations: [], notFoundCodes: settings.status.notFoundCodes };
+  const run: InProcessRun = {
+    exchanges: [],
+    transactions: [],
+    warnings: [],
+    confirmations: [],
+    notFoundCodes: settings.status.notFoundCodes,
+  };
   const client = createClientCore({
     target: settings.target,
     transport: target.transport,

@@ -12,7 +12,9 @@ export interface K6Binary {
 
 export function k6Version(path: string): string {
   try {
-    return /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, ...K6_DEFAULT_ENV } }))?.[0] ?? path;
+    return (
+      /v\d+\.\d+\.\d+/.exec(execFileSync(path, ['version'], { encoding: 'utf8', env: { ...process.env, ...K6_DEFAULT_ENV } }))?.[0] ?? path
+    );
   } catch {
     return path;
   }

@@ -26,7 +26,10 @@ export function openMetricsPipe(onText: (chunk: string) => void): MetricsPipe {
     execFileSync('mkfifo', ['-m', '600', path]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new HarnessError('GH_ERR_CONFIG', `cannot make a named pipe for k6's metrics (mkfifo: ${error instanceof Error ? error.message : String(error)}); pass --out json=FILE to keep k6's stream in a file instead`);
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `cannot make a named pipe for k6's metrics (mkfifo: ${error instanceof Error ? error.message : String(error)}); pass --out json=FILE to keep k6's stream in a file instead`,
+    );
   }
   const readFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   const keeper = openSync(path, constants.O_WRONLY);

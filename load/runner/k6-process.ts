@@ -31,7 +31,11 @@ export interface K6RunRequest {
    * The harness's interruption (reports/interrupt-watch.ts): when `signal` aborts, the signal the harness received is
    * sent to k6 once (k6 stops gracefully and still writes its summary, exit 105); when `forced` aborts, k6 is killed.
    */
-  readonly interrupt?: { readonly signal: AbortSignal; readonly forced: AbortSignal; readonly received: () => { readonly signal: NodeJS.Signals } | undefined };
+  readonly interrupt?: {
+    readonly signal: AbortSignal;
+    readonly forced: AbortSignal;
+    readonly received: () => { readonly signal: NodeJS.Signals } | undefined;
+  };
   /** When it aborts, k6 is killed at once (SIGKILL): the money guard can no longer make its ledger lines durable. */
   readonly kill?: AbortSignal;
 }
@@ -92,7 +96,9 @@ export function runK6(request: K6RunRequest): Promise<K6RunResult> {
     });
     if (child.pid !== undefined) request.onSpawn?.(child.pid);
     if (out === 'pipe') {
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (request.onOutput === undefined ? process.stdout.write(chunk) : request.onOutput(chunk)));
+      child.stdout
+        ?.setEncoding('utf8')
+        .on('data', (chunk: string) => (request.onOutput === undefined ? process.stdout.write(chunk) : request.onOutput(chunk)));
     }
     if (!spooled && request.stdio === 'pipe') child.stderr?.setEncoding('utf8').on('data', (chunk: string) => request.onOutput?.(chunk));
     const interrupt = request.interrupt;

@@ -15,7 +15,9 @@ const point = (metric: string, at: number, value: number, tags: Record<string, s
   `${JSON.stringify({ metric, type: 'Point', data: { time: new Date(at).toISOString(), value, tags } })}\n`;
 
 /** An SSE reader over one response body: `next(until)` reads events until `until` says stop (bounded by the test). */
-function eventReader(body: AsyncIterable<Buffer>): (until: (events: Array<{ event: string; data: string }>) => boolean) => Promise<Array<{ event: string; data: string }>> {
+function eventReader(
+  body: AsyncIterable<Buffer>,
+): (until: (events: Array<{ event: string; data: string }>) => boolean) => Promise<Array<{ event: string; data: string }>> {
   const chunks = body[Symbol.asyncIterator]();
   let text = '';
   return async (until) => {
@@ -53,7 +55,10 @@ describe('live dashboard server', () => {
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     appendFileSync(ndjson, point('http_reqs', t0, 1) + point('http_req_duration', t0, 12, { operation: 'v2.catalog.skus' }));
     const first = await readEvents((e) => e.some((x) => x.event === 'series'));
-    const firstSeries = JSON.parse(first.find((x) => x.event === 'series')?.data ?? '{}') as { requests: number; series: { buckets: number } };
+    const firstSeries = JSON.parse(first.find((x) => x.event === 'series')?.data ?? '{}') as {
+      requests: number;
+      series: { buckets: number };
+    };
     expect(firstSeries.requests).toBe(1);
     // A partial line waits for its end.
     appendFileSync(ndjson, point('http_reqs', t0 + 2_000, 1) + point('http_reqs', t0 + 2_100, 1).slice(0, 20));
@@ -62,7 +67,9 @@ describe('live dashboard server', () => {
 
     const finished = dashboard.finish('<!DOCTYPE html><title>PASS · report</title>');
     const end = await readEvents((e) => e.some((x) => x.event === 'report'));
-    expect(JSON.parse(end.find((x) => x.event === 'report')?.data ?? '{}')).toEqual({ html: '<!DOCTYPE html><title>PASS · report</title>' });
+    expect(JSON.parse(end.find((x) => x.event === 'report')?.data ?? '{}')).toEqual({
+      html: '<!DOCTYPE html><title>PASS · report</title>',
+    });
     await finished;
     await expect(request(dashboard.url)).rejects.toThrow();
   }, 30_000);

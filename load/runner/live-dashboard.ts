@@ -81,7 +81,12 @@ export async function startLiveDashboard(options: LiveDashboardOptions): Promise
     if (lines.length === 0 && last !== undefined) return;
     const series = accumulator.snapshot();
     if (series.buckets === 0) return;
-    last = JSON.stringify({ series, requests: series.requests.reduce((a, b) => a + b, 0), seconds: Math.round((series.buckets * series.intervalMs) / 1000), ...(thresholds === undefined ? {} : { thresholds: thresholds.states() }) });
+    last = JSON.stringify({
+      series,
+      requests: series.requests.reduce((a, b) => a + b, 0),
+      seconds: Math.round((series.buckets * series.intervalMs) / 1000),
+      ...(thresholds === undefined ? {} : { thresholds: thresholds.states() }),
+    });
     for (const res of clients) send(res, 'series', last);
   };
 
@@ -118,7 +123,14 @@ export async function startLiveDashboard(options: LiveDashboardOptions): Promise
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new HarnessError('GH_ERR_USAGE', `--dashboard ${options.port}: the port is ${error.code === 'EADDRINUSE' ? 'in use' : 'not allowed'} on 127.0.0.1; name another port, or give --dashboard alone for a free one`) : error),
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new HarnessError(
+              'GH_ERR_USAGE',
+              `--dashboard ${options.port}: the port is ${error.code === 'EADDRINUSE' ? 'in use' : 'not allowed'} on 127.0.0.1; name another port, or give --dashboard alone for a free one`,
+            )
+          : error,
+      ),
     );
     server.listen(options.port, '127.0.0.1', () => resolveListen());
   });

@@ -8,7 +8,11 @@ const base = { scenario: 'lookup', profile: 'smoke', engine: 'node', api: 'both'
 
 describe('-e/--env-var, -i/--iterations, --summary-export', () => {
   it('-e KEY=VALUE values become the script variables (the last one of a key wins; values may hold =)', () => {
-    expect(parseLoadFlags({ ...base, envVar: ['A=1', 'URL=http://x/?a=b', 'A=2', 'EMPTY='] }).envVars).toEqual({ A: '2', URL: 'http://x/?a=b', EMPTY: '' });
+    expect(parseLoadFlags({ ...base, envVar: ['A=1', 'URL=http://x/?a=b', 'A=2', 'EMPTY='] }).envVars).toEqual({
+      A: '2',
+      URL: 'http://x/?a=b',
+      EMPTY: '',
+    });
     expect(parseLoadFlags(base).envVars).toBeUndefined();
   });
 
@@ -26,7 +30,20 @@ describe('-e/--env-var, -i/--iterations, --summary-export', () => {
     expect(flags.iterations).toBe(25);
     expect(() => parseLoadFlags({ ...base, iterations: '0' })).toThrow(/--iterations must be at least 1/);
     expect(() => parseLoadFlags({ ...base, profile: 'load', iterations: '5' })).toThrow(/--iterations applies to the iteration profiles/);
-    const env = runEnvironment({ baseUrl: 'http://x', user: 'u', password: 'p', environment: 'sandbox', timeScale: 1, profile: 'smoke', api: 'both', iterations: 25, config: {}, targetLabel: 'x', runId: 'r', reportDir: 'd' });
+    const env = runEnvironment({
+      baseUrl: 'http://x',
+      user: 'u',
+      password: 'p',
+      environment: 'sandbox',
+      timeScale: 1,
+      profile: 'smoke',
+      api: 'both',
+      iterations: 25,
+      config: {},
+      targetLabel: 'x',
+      runId: 'r',
+      reportDir: 'd',
+    });
     expect(env.GATEWAY_LOAD_ITERATIONS).toBe('25');
   });
 

@@ -88,7 +88,9 @@ const positiveNumber = (flag: string, max: number) =>
     .pipe(z.number().positive(`${flag} must be greater than 0`).max(max, `${flag} must be at most ${max}`));
 
 const FLAGS = z.object({
-  scenario: z.enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], { error: `--scenario must be one of ${list(SCENARIO_NAMES)}` }).optional(),
+  scenario: z
+    .enum(SCENARIO_NAMES as [ScenarioName, ...ScenarioName[]], { error: `--scenario must be one of ${list(SCENARIO_NAMES)}` })
+    .optional(),
   profile: z.enum(PROFILE_NAMES as [ProfileName, ...ProfileName[]], { error: `--profile must be one of ${list(PROFILE_NAMES)}` }),
   engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `--engine must be one of ${list(ENGINE_CHOICES)}` }),
   api: z.enum(API_SELECTIONS as [ApiSelection, ...ApiSelection[]], { error: '--api must be v1, v2 or both' }),
@@ -97,12 +99,18 @@ const FLAGS = z.object({
     .array(
       z
         .string()
-        .regex(/^(json=.+|prometheus=https?:\/\/.+)$/, "--out must be json=FILE (k6's NDJSON metric stream) or prometheus=URL (a remote-write endpoint, e.g. http://localhost:9090/api/v1/write)"),
+        .regex(
+          /^(json=.+|prometheus=https?:\/\/.+)$/,
+          "--out must be json=FILE (k6's NDJSON metric stream) or prometheus=URL (a remote-write endpoint, e.g. http://localhost:9090/api/v1/write)",
+        ),
     )
     .default([])
     .refine((outs) => outs.filter((o) => o.startsWith('json=')).length <= 1, '--out json=FILE may be given once')
     .refine((outs) => outs.filter((o) => o.startsWith('prometheus=')).length <= 1, '--out prometheus=URL may be given once')
-    .refine((outs) => outs.every((o) => !o.startsWith('prometheus=') || URL.canParse(o.slice('prometheus='.length))), '--out prometheus=URL: not a URL'),
+    .refine(
+      (outs) => outs.every((o) => !o.startsWith('prometheus=') || URL.canParse(o.slice('prometheus='.length))),
+      '--out prometheus=URL: not a URL',
+    ),
   dashboard: z
     .union([z.literal(true), z.string()])
     .optional()
@@ -145,14 +153,18 @@ function scriptEnv(values: readonly string[] | undefined): Record<string, string
   if (values === undefined || values.length === 0) return undefined;
   const vars = parseEnvVars(values);
   const reserved = Object.keys(vars).find((key) => /^(GATEWAY_|K6_)/.test(key));
-  if (reserved !== undefined) throw usage(`-e ${reserved}: GATEWAY_* and K6_* variables are the harness's own settings (use its flags, the config file or the environment)`);
+  if (reserved !== undefined)
+    throw usage(
+      `-e ${reserved}: GATEWAY_* and K6_* variables are the harness's own settings (use its flags, the config file or the environment)`,
+    );
   return vars;
 }
 
 /** `--scenario` or `--script`, never both: the command bundles a script (user-script.ts) before parsing the rest. */
 export function checkScenarioChoice(raw: Pick<RawLoadFlags, 'scenario' | 'script'>): void {
   if (raw.scenario !== undefined && raw.script !== undefined) throw usage('give --scenario NAME or --script FILE, not both');
-  if (raw.scenario === undefined && raw.script === undefined) throw usage(`--scenario is required (one of ${list(SCENARIO_NAMES)}), or --script FILE for your own script`);
+  if (raw.scenario === undefined && raw.script === undefined)
+    throw usage(`--scenario is required (one of ${list(SCENARIO_NAMES)}), or --script FILE for your own script`);
 }
 
 /** Validates the flags; throws GH_ERR_USAGE with the first problem on one line. `script`: the bundled `--script`. */

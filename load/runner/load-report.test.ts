@@ -20,7 +20,8 @@ const section: LoadSection = {
 
 function watch(received?: { signal: 'SIGINT' | 'SIGTERM'; at: number }): Pick<RunInterrupt, 'interruption'> {
   return {
-    interruption: (startedAt, extra = {}) => (received === undefined ? undefined : { signal: received.signal, afterMs: received.at - startedAt, during: 'load', ...extra }),
+    interruption: (startedAt, extra = {}) =>
+      received === undefined ? undefined : { signal: received.signal, afterMs: received.at - startedAt, during: 'load', ...extra },
   };
 }
 
@@ -37,12 +38,16 @@ describe('loadInterruption', () => {
   });
 
   it('k6 exited 105 (aborted by a signal sent to k6 itself) without one to the harness: interrupted, no signal', () => {
-    expect(loadInterruption({ engineExit: 105, durationMs: 900 }, watch() as RunInterrupt, 1_000)).toEqual({ afterMs: 900, during: 'load' });
+    expect(loadInterruption({ engineExit: 105, durationMs: 900 }, watch() as RunInterrupt, 1_000)).toEqual({
+      afterMs: 900,
+      during: 'load',
+    });
     expect(loadInterruption({ engineExit: 105, durationMs: 900 }, undefined, 1_000)).toEqual({ afterMs: 900, during: 'load' });
   });
 
   it('no signal and another exit code: not interrupted', () => {
-    for (const engineExit of [0, 99, 107]) expect(loadInterruption({ engineExit, durationMs: 900 }, watch() as RunInterrupt, 1_000)).toBeUndefined();
+    for (const engineExit of [0, 99, 107])
+      expect(loadInterruption({ engineExit, durationMs: 900 }, watch() as RunInterrupt, 1_000)).toBeUndefined();
   });
 });
 
@@ -51,7 +56,10 @@ describe('interruptedSection', () => {
     const marked = interruptedSection(section, { signal: 'SIGINT', afterMs: 10, during: 'load' });
     expect(marked.verdict).toBe('interrupted');
     expect(marked).not.toHaveProperty('setupCompleted');
-    expect(interruptedSection({ ...section, verdict: 'pass', setupCompleted: true }, { afterMs: 10, during: 'load' })).toMatchObject({ verdict: 'interrupted', setupCompleted: true });
+    expect(interruptedSection({ ...section, verdict: 'pass', setupCompleted: true }, { afterMs: 10, during: 'load' })).toMatchObject({
+      verdict: 'interrupted',
+      setupCompleted: true,
+    });
   });
 
   it('leaves a section that was not interrupted as it is', () => {

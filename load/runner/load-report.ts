@@ -68,7 +68,10 @@ export async function loadSection(input: LoadSectionInput): Promise<LoadSection>
     { scenario: input.scenario, profile: input.profile, engine: input.engine, setupRequired: true },
     input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath },
   );
-  const payloadChecks = await payloadChecksOf({ ...input.payload, ...(input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath }) });
+  const payloadChecks = await payloadChecksOf({
+    ...input.payload,
+    ...(input.ndjsonPath === undefined ? {} : { ndjsonPath: input.ndjsonPath }),
+  });
   // The generator's saturated windows first; then an assumed path the target lacks: the harness's gap, its operation
   // unverified, its thresholds not crossed. Each step judges the section again with what it learned.
   const withWindows = withGenerator(section, input.generator, input.allowSkips);
@@ -82,7 +85,9 @@ export function missingSummaryMessage(run: Pick<LoadRun, 'engineLabel' | 'engine
 }
 
 /** Files of the run beside the four report files, relative to the report directory. */
-export function loadArtifacts(run: Pick<LoadRun, 'reportDir' | 'summaryFile' | 'summaryData' | 'ndjsonPath' | 'aggregatesPath'>): Record<string, string> {
+export function loadArtifacts(
+  run: Pick<LoadRun, 'reportDir' | 'summaryFile' | 'summaryData' | 'ndjsonPath' | 'aggregatesPath'>,
+): Record<string, string> {
   const artifacts: Record<string, string> = {};
   const summary = run.summaryData === undefined ? undefined : insideReportDir(run.reportDir, run.summaryFile);
   if (summary !== undefined) artifacts.k6Summary = summary;
@@ -105,13 +110,23 @@ export interface LoadReportMeta {
 }
 
 /** The report's description of a `load` run, from its flags and target config. */
-export function loadReportMeta(flags: Pick<LoadFlags, 'scenario' | 'profile' | 'api'>, config: Pick<TargetConfig, 'environment' | 'timeScale'>): LoadReportMeta {
-  return { scenario: scenarioNameOf(flags.scenario), profile: flags.profile, target: { environment: config.environment, timeScale: config.timeScale, api: flags.api } };
+export function loadReportMeta(
+  flags: Pick<LoadFlags, 'scenario' | 'profile' | 'api'>,
+  config: Pick<TargetConfig, 'environment' | 'timeScale'>,
+): LoadReportMeta {
+  return {
+    scenario: scenarioNameOf(flags.scenario),
+    profile: flags.profile,
+    target: { environment: config.environment, timeScale: config.timeScale, api: flags.api },
+  };
 }
 
 /** A run's whole fault tally: what its VUs counted and what the harness's own reads met (LoadRun `harnessFaults`). */
 export function loadFaults(run: Pick<LoadRun, 'summaryData' | 'harnessFaults'>): FaultCounts {
-  return addFaultCounts(...(run.summaryData === undefined ? [] : [faultsOf(run.summaryData)]), ...(run.harnessFaults === undefined ? [] : [run.harnessFaults]));
+  return addFaultCounts(
+    ...(run.summaryData === undefined ? [] : [faultsOf(run.summaryData)]),
+    ...(run.harnessFaults === undefined ? [] : [run.harnessFaults]),
+  );
 }
 
 /** The run's fault tally (api/faults.ts), from the counters every VU kept (load/metric-names.ts). */
@@ -162,16 +177,33 @@ export async function loadRunReport(
   extra: { readonly interruption?: ReportInterruption; readonly comparison?: ComparisonSection; readonly allowSkips?: boolean } = {},
 ): Promise<RunReport> {
   const { interruption } = extra;
-  const target = { url: run.target.url, embedded: run.target.embedded, ...(run.target.profile === undefined ? {} : { profile: run.target.profile }), ...meta.target };
+  const target = {
+    url: run.target.url,
+    embedded: run.target.embedded,
+    ...(run.target.profile === undefined ? {} : { profile: run.target.profile }),
+    ...meta.target,
+  };
   const stopped = interruption === undefined ? {} : { interruption };
-  const common = { runId: run.runId, command: 'load', startedAt: run.startedAt, durationMs: run.durationMs, target, artifacts: loadArtifacts(run), ...stopped };
+  const common = {
+    runId: run.runId,
+    command: 'load',
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    target,
+    artifacts: loadArtifacts(run),
+    ...stopped,
+  };
   // The ledger is reported whatever became of the run: a charge is never left out of the reports.
   const ledger = run.ledger === undefined ? {} : { ledger: run.ledger };
   if (run.unusable !== undefined) return assembleReport({ ...common, error: { code: 'GH_ERR_TARGET', message: run.unusable } });
   if (run.summaryData === undefined) {
     // Interrupted before the engine wrote its summary: the interruption says why there is no load section.
     if (interruption !== undefined) return assembleReport({ ...common, ...ledger });
-    return assembleReport({ ...common, ...ledger, error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' } });
+    return assembleReport({
+      ...common,
+      ...ledger,
+      error: { code: 'GH_ERR_INTERNAL', message: missingSummaryMessage(run), verdict: 'fail' },
+    });
   }
   const money = { ...ledger, faults: loadFaults(run) };
   const load = await loadSection({
@@ -185,5 +217,11 @@ export async function loadRunReport(
     ...(extra.allowSkips === undefined ? {} : { allowSkips: extra.allowSkips }),
   });
   const withOutput = run.remoteWrite === undefined ? load : { ...load, remoteWrite: run.remoteWrite };
-  return assembleReport({ ...common, ...(extra.allowSkips === undefined ? {} : { allowSkips: extra.allowSkips }), load: interruptedSection(withOutput, interruption), ...money, ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }) });
+  return assembleReport({
+    ...common,
+    ...(extra.allowSkips === undefined ? {} : { allowSkips: extra.allowSkips }),
+    load: interruptedSection(withOutput, interruption),
+    ...money,
+    ...(extra.comparison === undefined ? {} : { comparison: extra.comparison }),
+  });
 }

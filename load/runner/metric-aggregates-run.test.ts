@@ -29,10 +29,23 @@ afterAll(async () => {
 const served = (): number => sandbox.app.stats.snapshot().requestsTotal;
 
 /** A short catalog-browse run against the counting sandbox (no preflight: every request it served is a VU's). */
-async function browse(engine: { kind: 'node' } | { kind: 'k6'; path: string }, label: string, rawOutside: boolean): Promise<{ run: LoadRun; served: number; raw?: string }> {
+async function browse(
+  engine: { kind: 'node' } | { kind: 'k6'; path: string },
+  label: string,
+  rawOutside: boolean,
+): Promise<{ run: LoadRun; served: number; raw?: string }> {
   const reportDir = join(workDir, label);
   const raw = rawOutside ? join(workDir, `${label}-raw.ndjson`) : undefined;
-  const flags = parseLoadFlags({ scenario: 'catalog-browse', profile: 'smoke', engine: engine.kind, api: 'both', reportDir, vus: '4', duration: '3s', out: raw === undefined ? [] : [`json=${raw}`] });
+  const flags = parseLoadFlags({
+    scenario: 'catalog-browse',
+    profile: 'smoke',
+    engine: engine.kind,
+    api: 'both',
+    reportDir,
+    vus: '4',
+    duration: '3s',
+    out: raw === undefined ? [] : [`json=${raw}`],
+  });
   const config = loadConfig({ cwd: workDir, env: { GATEWAY_TIME_SCALE: '0.01' } });
   const progress = createProgress({ stream: { write: () => undefined }, tty: false });
   const env = engine.kind === 'k6' ? { ...process.env, K6_BIN: engine.path } : { ...process.env };
@@ -47,16 +60,37 @@ async function browse(engine: { kind: 'node' } | { kind: 'k6'; path: string }, l
 function rawDir(label: string, raw: string): string {
   const dir = join(workDir, `${label}-as-raw`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ runId: label, load: { engine: 'x', scenario: 'catalog-browse', profile: 'smoke' }, artifacts: { metricsNdjson: raw } }));
+  writeFileSync(
+    join(dir, 'summary.json'),
+    JSON.stringify({
+      runId: label,
+      load: { engine: 'x', scenario: 'catalog-browse', profile: 'smoke' },
+      artifacts: { metricsNdjson: raw },
+    }),
+  );
   return dir;
 }
 
-const thresholds = { 'http_req_duration{operation:v2.catalog.skus}': ['p(95)<0.001'], http_req_failed: ['rate<0.01'], checks: ['rate>0.99'] };
+const thresholds = {
+  'http_req_duration{operation:v2.catalog.skus}': ['p(95)<0.001'],
+  http_req_failed: ['rate<0.01'],
+  checks: ['rate>0.99'],
+};
 const merged = (file: string, label: string) =>
-  mergeResults({ files: [file], plan: { source: 'test', thresholds, summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)'] }, reportDir: join(workDir, `merged-${label}`), runId: label, series: false });
-const verdicts = (section: ComparisonSection): Record<string, string> => Object.fromEntries(section.operations.map((o) => [o.operation, o.verdict]));
+  mergeResults({
+    files: [file],
+    plan: { source: 'test', thresholds, summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)'] },
+    reportDir: join(workDir, `merged-${label}`),
+    runId: label,
+    series: false,
+  });
+const verdicts = (section: ComparisonSection): Record<string, string> =>
+  Object.fromEntries(section.operations.map((o) => [o.operation, o.verdict]));
 
-const engines = [{ kind: 'node' as const, label: 'Node engine' }, ...supportedK6s().map((b) => ({ kind: 'k6' as const, path: b.path, label: `k6 ${b.version}` }))];
+const engines = [
+  { kind: 'node' as const, label: 'Node engine' },
+  ...supportedK6s().map((b) => ({ kind: 'k6' as const, path: b.path, label: `k6 ${b.version}` })),
+];
 
 describe.each(engines)('catalog-browse smoke on $label', (engine) => {
   it('keeps per-second aggregates and no raw stream in its report dir, counting exactly what the target served', async () => {
@@ -75,11 +109,17 @@ describe.each(engines)('catalog-browse smoke on $label', (engine) => {
     const b = await browse(engine, `${tag}-b`, true);
     const fromRaw = await merged(a.raw as string, `${tag}-raw`);
     const fromAgg = await merged(a.run.aggregatesPath as string, `${tag}-agg`);
-    expect(fromAgg.report.load?.thresholds.map((t) => [t.metric, t.ok])).toEqual(fromRaw.report.load?.thresholds.map((t) => [t.metric, t.ok]));
+    expect(fromAgg.report.load?.thresholds.map((t) => [t.metric, t.ok])).toEqual(
+      fromRaw.report.load?.thresholds.map((t) => [t.metric, t.ok]),
+    );
     expect(fromAgg.report.verdict).toBe(fromRaw.report.verdict);
-    for (const metric of ['http_reqs', 'http_req_failed', 'checks', 'gateway_outcomes']) expect(fromAgg.data.metrics[metric]?.values, metric).toEqual(fromRaw.data.metrics[metric]?.values);
+    for (const metric of ['http_reqs', 'http_req_failed', 'checks', 'gateway_outcomes'])
+      expect(fromAgg.data.metrics[metric]?.values, metric).toEqual(fromRaw.data.metrics[metric]?.values);
     const onAggregates = await comparisonOf({ baselineDir: a.run.reportDir, candidateDir: b.run.reportDir });
-    const onRaw = await comparisonOf({ baselineDir: rawDir(`${tag}-a`, a.raw as string), candidateDir: rawDir(`${tag}-b`, b.raw as string) });
+    const onRaw = await comparisonOf({
+      baselineDir: rawDir(`${tag}-a`, a.raw as string),
+      candidateDir: rawDir(`${tag}-b`, b.raw as string),
+    });
     expect(verdicts(onAggregates)).toEqual(verdicts(onRaw));
     expect(onAggregates.verdict).toBe(onRaw.verdict);
   }, 480_000);

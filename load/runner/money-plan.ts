@@ -46,7 +46,10 @@ function iterationsOf(flags: LoadFlags): { iterations?: number; executor: string
 
 export function loadMoneyPlan(flags: LoadFlags, target: string): MoneyPlan {
   const { iterations, executor } = iterationsOf(flags);
-  const note = iterations === undefined ? `at most 1 per iteration; ${executor}: bounded by time` : `at most 1 per iteration; ${executor}: at most ${iterations} iterations`;
+  const note =
+    iterations === undefined
+      ? `at most 1 per iteration; ${executor}: bounded by time`
+      : `at most 1 per iteration; ${executor}: at most ${iterations} iterations`;
   return {
     what: `load ${scenarioNameOf(flags.scenario)} (${flags.profile})`,
     target,
@@ -83,10 +86,12 @@ export function loadFundsPlan(flags: LoadFlags): FundsPlan {
   const { iterations, executor } = iterationsOf(flags);
   const smaller = 'fewer iterations (--vus, --duration, --rate) or one version (--api v2)';
   if (charging.length === 0) return { what, lines: [], unbounded: [] };
-  if (iterations === undefined) return { what, lines: [], unbounded: [`${what}: ${executor} is bounded by time only, so its charges are not priced`], smaller };
+  if (iterations === undefined)
+    return { what, lines: [], unbounded: [`${what}: ${executor} is bounded by time only, so its charges are not priced`], smaller };
   // A v1 load reads the v1 SKU list, whose records show no wallet price: its builder orders them by skuId.
   const amountOf = (ops: readonly Operation[]): PlannedAmount => (ops.some((op) => op.version === 'v1') ? 'smallest-unpriced' : 'smallest');
-  if (flags.scenario !== 'mixed') return { what, lines: [{ operations: charging, count: iterations, amount: amountOf(charging), what }], unbounded: [], smaller };
+  if (flags.scenario !== 'mixed')
+    return { what, lines: [{ operations: charging, count: iterations, amount: amountOf(charging), what }], unbounded: [], smaller };
   const cycle = mixSchedule(mixEntries(flags.api === 'both' ? ['v1', 'v2'] : [flags.api]));
   // Iterations 0..n-1 run cycle[i % length]: whole cycles, then the first (n mod length) slots.
   const counts = new Map<string, number>();

@@ -1,7 +1,16 @@
 // `load --out prometheus=URL` on either engine: a real k6 gets its own experimental-prometheus-rw output with the
 // harness's settings in its environment; the Node engine gets engine/remote-write with the same settings. Both write
 // the same series (k6_* names, bounded labels, a testid per run); the threshold results are pushed once at the end.
-import { displayUrl, METRIC_PREFIX, pushTimeSeries, remoteWriteConfigFromEnv, RW_ENV, splitUrlCredentials, type PromTimeSeries, type RemoteWriteConfig } from '../run-node-engine.ts';
+import {
+  displayUrl,
+  METRIC_PREFIX,
+  pushTimeSeries,
+  remoteWriteConfigFromEnv,
+  RW_ENV,
+  splitUrlCredentials,
+  type PromTimeSeries,
+  type RemoteWriteConfig,
+} from '../run-node-engine.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 

@@ -55,7 +55,15 @@ import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
 import { openMetricsPipe, type MetricsPipe } from './k6-metrics-pipe.ts';
 import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
 import { startAggregateThread, type AggregateThread } from './aggregate-thread.ts';
-import { enginePrometheusConfig, K6PushFailures, k6PrometheusEnv, pushThresholds, remoteWriteSummary, TEST_ID_TAG, thresholdSeries } from './prometheus-output.ts';
+import {
+  enginePrometheusConfig,
+  K6PushFailures,
+  k6PrometheusEnv,
+  pushThresholds,
+  remoteWriteSummary,
+  TEST_ID_TAG,
+  thresholdSeries,
+} from './prometheus-output.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 import type { LoadFlags } from './load-options.ts';
 import { checkVuMemory, runVus } from './vu-memory.ts';
@@ -103,7 +111,6 @@ export interface LoadRunIo {
   /** More modules installed in every Node engine thread (engine/protocol.ts HostModule); tests block the threads' loops with one. */
   readonly engineHostModules?: readonly HostModule[];
 }
-
 
 /** What a run left: the engine's exit code and the files the report is built from. */
 export interface LoadRun {
@@ -160,10 +167,14 @@ export function defaultMoney(config: TargetConfig): MoneySettings {
 
 /** Refusals decided before anything starts or is sent: the production guard first (ledger/guard.ts, exit 2). */
 export function checkLoadRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings = defaultMoney(config)): void {
-  assertChargesAllowed(`load ${scenarioNameOf(flags.scenario)}`, scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges), money);
+  assertChargesAllowed(
+    `load ${scenarioNameOf(flags.scenario)}`,
+    scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges),
+    money,
+  );
   if (flags.script !== undefined) checkScriptNetwork(flags.script, config.environment);
   if (flags.funds !== undefined && config.baseUrl !== undefined) {
-    throw usage('--funds sets the embedded sandbox\'s starting balance: drop --target / GATEWAY_BASE_URL to use it');
+    throw usage("--funds sets the embedded sandbox's starting balance: drop --target / GATEWAY_BASE_URL to use it");
   }
 }
 
@@ -181,9 +192,16 @@ export async function ensureBundle(scenario: string, baseline?: { readonly modul
   } catch (error) {
     // A baseline's validators exist only in a fresh build: an old bundle would silently check nothing against it.
     if (existsSync(file) && baseline === undefined) return file;
-    throw new HarnessError('GH_ERR_CONFIG', `cannot build dist/k6/${scenario}.js (${error instanceof Error ? error.message : String(error)}); run \`gateway-harness build\``);
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `cannot build dist/k6/${scenario}.js (${error instanceof Error ? error.message : String(error)}); run \`gateway-harness build\``,
+    );
   }
-  const [built] = await bundler.buildK6Bundles({ rootDir: ROOT, only: [scenario], ...(baseline === undefined ? {} : { baselineModule: baseline.module, outDir: baseline.outDir }) });
+  const [built] = await bundler.buildK6Bundles({
+    rootDir: ROOT,
+    only: [scenario],
+    ...(baseline === undefined ? {} : { baselineModule: baseline.module, outDir: baseline.outDir }),
+  });
   if (built === undefined) throw new HarnessError('GH_ERR_INTERNAL', `no k6 entry load/${scenario}.load.ts`);
   return built.file;
 }
@@ -211,7 +229,10 @@ export function k6Label(path: string): string {
 function writeSummaryExport(path: string, data: K6SummaryData): void {
   mkdirSync(dirname(path), { recursive: true });
   // The same handleSummary data the engine summarises (reports/ types root_group as optional: k6 may leave it out).
-  const engineData = { ...data, root_group: data.root_group ?? { name: '', path: '', id: '', groups: [], checks: [] } } as unknown as Parameters<typeof summaryExport>[0];
+  const engineData = {
+    ...data,
+    root_group: data.root_group ?? { name: '', path: '', id: '', groups: [], checks: [] },
+  } as unknown as Parameters<typeof summaryExport>[0];
   writeFileSync(path, `${JSON.stringify(summaryExport(engineData), null, 2)}\n`);
 }
 
@@ -285,7 +306,12 @@ function hostModulesOf(money: EngineMoneyData | undefined, extra: readonly HostM
   return modules.length === 0 ? {} : { hostModules: modules };
 }
 
-export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRunIo, money: MoneySettings = defaultMoney(config)): Promise<LoadRun> {
+export async function runLoad(
+  flags: LoadFlags,
+  config: TargetConfig,
+  io: LoadRunIo,
+  money: MoneySettings = defaultMoney(config),
+): Promise<LoadRun> {
   checkLoadRun(flags, config, money);
   const runId = io.runId ?? newLoadRunId();
   const reportDir = resolve(io.cwd, flags.reportDir ?? join('reports', 'out', runId));
@@ -299,7 +325,13 @@ export async function runLoad(flags: LoadFlags, config: TargetConfig, io: LoadRu
   }
 }
 
-async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRunIo & { readonly runId: string }, money: MoneySettings, reportDir: string): Promise<LoadRun> {
+async function runLoadLocked(
+  flags: LoadFlags,
+  config: TargetConfig,
+  io: LoadRunIo & { readonly runId: string },
+  money: MoneySettings,
+  reportDir: string,
+): Promise<LoadRun> {
   const engine = selectEngine(flags.engine, io.env, io.cwd);
   // Refused or said before anything is built or started: what the VUs will take in memory (measured per engine).
   const memoryWarning = checkVuMemory(engine.engine, runVus(flags.profile, flags.vus), io.totalMemoryBytes ?? totalmem());
@@ -312,9 +344,20 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
   const aggregatesPath = join(reportDir, AGGREGATES_FILE);
   // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything
   // starts. Compared as files, links followed (a symlinked directory or a hard link is the same file).
-  const ownFiles = [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, LEDGER_FILE, PRICES_FILE, K6_SPOOL_FILE, DIR_LOCK_FILE, AGGREGATES_FILE];
+  const ownFiles = [
+    ...Object.values(REPORT_FILES),
+    K6_SUMMARY_FILE,
+    LEDGER_FILE,
+    PRICES_FILE,
+    K6_SPOOL_FILE,
+    DIR_LOCK_FILE,
+    AGGREGATES_FILE,
+  ];
   const collision = ndjsonPath === undefined ? undefined : ownFiles.find((file) => sameFile(join(reportDir, file), ndjsonPath));
-  if (collision !== undefined) throw usage(`--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`);
+  if (collision !== undefined)
+    throw usage(
+      `--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`,
+    );
   // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
   for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, AGGREGATES_FILE]) rmSync(join(reportDir, file), { force: true });
   if (ndjsonPath !== undefined) rmSync(ndjsonPath, { force: true });
@@ -330,7 +373,12 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
   const pushFailures = new K6PushFailures();
 
   // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
-  const bundle = flags.script?.bundle ?? await ensureBundle(scenarioNameOf(flags.scenario), io.baselineModule === undefined ? undefined : { module: io.baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) });
+  const bundle =
+    flags.script?.bundle ??
+    (await ensureBundle(
+      scenarioNameOf(flags.scenario),
+      io.baselineModule === undefined ? undefined : { module: io.baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) },
+    ));
   const interrupted = (): boolean => io.interrupt?.signal.aborted === true;
   let sandbox: RunningSandbox | undefined;
   let harness: GatewayClient | undefined;
@@ -372,12 +420,36 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       const check = await preflightTarget(resolved, flags.api === 'v1' ? 'v1' : 'v2');
       preflightFaults = check.faults;
       if (!check.usable) {
-        return { runId, reportDir, engine, engineLabel, engineExit: -1, startedAt, durationMs: Date.now() - startedAt, target, summaryFile, unusable: check.reason, payload: {}, harnessFaults: preflightFaults };
+        return {
+          runId,
+          reportDir,
+          engine,
+          engineLabel,
+          engineExit: -1,
+          startedAt,
+          durationMs: Date.now() - startedAt,
+          target,
+          summaryFile,
+          unusable: check.reason,
+          payload: {},
+          harnessFaults: preflightFaults,
+        };
       }
     }
     const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
     // Before the first charge: the plan priced against the balance; a wallet that cannot cover it stops here (exit 2).
-    if (charging) io.progress.line((await checkTargetFunds(resolved, loadFundsPlan(flags), flags.api === 'v1' ? 'v1' : 'v2', (response) => harnessFaults.add(response), io.interrupt?.signal)).line);
+    if (charging)
+      io.progress.line(
+        (
+          await checkTargetFunds(
+            resolved,
+            loadFundsPlan(flags),
+            flags.api === 'v1' ? 'v1' : 'v2',
+            (response) => harnessFaults.add(response),
+            io.interrupt?.signal,
+          )
+        ).line,
+      );
     const guarded = charging && (money.ledger || money.cap !== undefined);
     const secrets = credentialSecrets(config.user, config.password);
     let pricesFile: string | undefined;
@@ -385,7 +457,9 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     if (guarded) {
       // The harness half of money safety: the ledger file, the price book and balance read before the run, the
       // reconciliation after it. The bundle's half is ledger/hooks.ts in every VU.
-      harness = createGatewayClient(harnessClientConfig(resolved), { hooks: { afterResponse: (exchange) => harnessFaults.add(exchange.response) } });
+      harness = createGatewayClient(harnessClientConfig(resolved), {
+        hooks: { afterResponse: (exchange) => harnessFaults.add(exchange.response) },
+      });
       session = createMoneySession({
         settings: money,
         command: 'load',
@@ -425,14 +499,24 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
         thresholds: flags.thresholds,
         ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
-        config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping, ...(config.paging === undefined ? {} : { paging: config.paging }) },
+        config: {
+          timeouts: config.timeouts,
+          poll: config.poll,
+          writePaths: config.writePaths,
+          fieldMapping: config.fieldMapping,
+          ...(config.paging === undefined ? {} : { paging: config.paging }),
+        },
         targetLabel,
         runId,
         reportDir,
       }),
       [LOAD_ENV.engine]: engineLabel,
       // Always set, never inherited: only this harness run decides what its bundle may charge.
-      [MONEY_ENV]: encodeBundleMoney({ ...money, ...(pricesFile === undefined ? {} : { pricesFile }), ...(engine.engine === 'k6' && guarded ? { capture: true } : {}) }),
+      [MONEY_ENV]: encodeBundleMoney({
+        ...money,
+        ...(pricesFile === undefined ? {} : { pricesFile }),
+        ...(engine.engine === 'k6' && guarded ? { capture: true } : {}),
+      }),
     };
     io.progress.line(
       `load: ${scenarioNameOf(flags.scenario)} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
@@ -451,7 +535,8 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     const ledgerDefects: string[] = [];
     // The generator measured all the time: k6's process once spawned, or this one (the Node engine's threads run here).
     // With --out prometheus they are pushed as they come (gateway_harness_generator_*, generator-prometheus.ts).
-    const generatorPush = prometheus === undefined ? undefined : startGeneratorPusher(prometheus, runId, engine.engine === 'k6' ? 'k6' : 'node');
+    const generatorPush =
+      prometheus === undefined ? undefined : startGeneratorPusher(prometheus, runId, engine.engine === 'k6' ? 'k6' : 'node');
     const onPoint = (point: GeneratorPoint): void => generatorPush?.add(point);
     const procMonitor = startProcMonitor({ ...(engine.engine === 'k6' ? {} : { pid: process.pid }), onPoint });
     let loopSamples: readonly GeneratorPoint[] = [];
@@ -486,16 +571,30 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
         // k6 cannot wait for a line to be durable: no start without free space for the ledger (refused, exit 2), and
         // k6 is killed the moment a line cannot be written or the free space falls under the floor (ledger/k6-guard.ts).
         if (writer !== undefined) assertHeadroom(reportDir, io.diskHeadroom ?? DEFAULT_DISK_HEADROOM);
-        ledgerGuard = writer === undefined ? undefined : guardK6Ledger({ dir: reportDir, writer, ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }), say: (line) => io.progress.line(line) });
+        ledgerGuard =
+          writer === undefined
+            ? undefined
+            : guardK6Ledger({
+                dir: reportDir,
+                writer,
+                ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }),
+                say: (line) => io.progress.line(line),
+              });
         const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
         metricsPipe = openMetricsPipe((text) => aggregator.addText(text));
-        const tail = ledgerGuard === undefined || spoolPath === undefined ? undefined : tailSpool(spoolPath, { persist: ledgerGuard.persist, forward: output });
+        const tail =
+          ledgerGuard === undefined || spoolPath === undefined
+            ? undefined
+            : tailSpool(spoolPath, { persist: ledgerGuard.persist, forward: output });
         let result;
         try {
           result = await runK6({
             k6: engine.k6.path,
             bundle,
-            env: { ...env, ...(prometheus === undefined || flags.prometheusUrl === undefined ? {} : k6PrometheusEnv(flags.prometheusUrl, io.env)) },
+            env: {
+              ...env,
+              ...(prometheus === undefined || flags.prometheusUrl === undefined ? {} : k6PrometheusEnv(flags.prometheusUrl, io.env)),
+            },
             cwd: io.cwd,
             ...(ndjsonPath === undefined ? {} : { outJson: ndjsonPath }),
             metricsPipe: metricsPipe.path,
@@ -541,20 +640,32 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
     }
     sampleCollector.flush();
     const summaryData = await readSummaryIfAny(summaryFile, (line) => io.progress.line(line));
-    if (flags.summaryExport !== undefined && summaryData !== undefined) writeSummaryExport(resolve(io.cwd, flags.summaryExport), summaryData);
+    if (flags.summaryExport !== undefined && summaryData !== undefined)
+      writeSummaryExport(resolve(io.cwd, flags.summaryExport), summaryData);
     let remoteWrite: RemoteWriteSummary | undefined;
     const generatorPushes = await generatorPush?.finish();
     if (prometheus !== undefined) {
       // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
       const thresholdError = summaryData === undefined ? undefined : await pushThresholds(prometheus, summaryData, runId);
       const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
-      const failed = (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) + (thresholdError === undefined ? 0 : 1) + (generatorPushes?.failed ?? 0);
+      const failed =
+        (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) +
+        (thresholdError === undefined ? 0 : 1) +
+        (generatorPushes?.failed ?? 0);
       const lastError = thresholdError ?? generatorPushes?.lastError ?? engineRemoteWrite?.lastError;
-      if (failed > 0) io.progress.line(`load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`);
+      if (failed > 0)
+        io.progress.line(
+          `load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`,
+        );
       remoteWrite = remoteWriteSummary(prometheus, {
         failedPushes: failed,
         thresholdSeries: thresholdCount,
-        ...(engineRemoteWrite === undefined ? {} : { pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0) + (generatorPushes?.pushes ?? 0), series: engineRemoteWrite.series }),
+        ...(engineRemoteWrite === undefined
+          ? {}
+          : {
+              pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0) + (generatorPushes?.pushes ?? 0),
+              series: engineRemoteWrite.series,
+            }),
         ...(lastError === undefined ? {} : { lastError }),
       });
     }
@@ -564,9 +675,15 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
       const refused = summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
       // Interrupted: each open one is polled for a short bounded time; what stays open gets the command that finishes it.
-      const finish = await session.finish(harness, { allowSkips: false, refused, defects: ledgerDefects, ...(interrupted() || ledgerGuard?.kill.aborted === true ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}) });
+      const finish = await session.finish(harness, {
+        allowSkips: false,
+        refused,
+        defects: ledgerDefects,
+        ...(interrupted() || ledgerGuard?.kill.aborted === true ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}),
+      });
       // A ledger worth reporting: something was recorded or refused (a read-only production run has none).
-      ledger = finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
+      ledger =
+        finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
       if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);
       if (ledger !== undefined && ledger.unresolved.length > 0 && session.ledgerPath !== undefined) {
         reconcile = reconcileCommand(session.ledgerPath);
@@ -592,7 +709,15 @@ async function runLoadLocked(flags: LoadFlags, config: TargetConfig, io: LoadRun
       harnessFaults: addFaultCounts(harnessFaults.counts(), ...(preflightFaults === undefined ? [] : [preflightFaults])),
       ...(engineExit === -1 ? { notStarted: true } : {}),
       ...(remoteWrite === undefined ? {} : { remoteWrite }),
-      ...(engineExit === -1 ? {} : { generator: generatorReport(engine.engine === 'k6' ? 'k6' : 'node', availableParallelism(), mergeBySecond(procPoints, loopSamples)) }),
+      ...(engineExit === -1
+        ? {}
+        : {
+            generator: generatorReport(
+              engine.engine === 'k6' ? 'k6' : 'node',
+              availableParallelism(),
+              mergeBySecond(procPoints, loopSamples),
+            ),
+          }),
       payload: {
         samples: sampleCollector.samples,
         ...(flags.baseline === undefined || io.baselineModule === undefined ? {} : { baselineDir: resolve(io.cwd, flags.baseline) }),

@@ -22,7 +22,10 @@ import { checkScriptNetwork, prepareUserScript } from './user-script.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'topup-think-time.load.ts');
 const binaries = supportedK6s();
-if (binaries.length < 2) console.warn(`load/runner/user-script.test.ts: ${binaries.length === 0 ? 'no k6 found' : `only ${binaries[0]?.version} found`}: the example on real k6 is SKIPPED where absent (put /work/shared/bin on PATH)`);
+if (binaries.length < 2)
+  console.warn(
+    `load/runner/user-script.test.ts: ${binaries.length === 0 ? 'no k6 found' : `only ${binaries[0]?.version} found`}: the example on real k6 is SKIPPED where absent (put /work/shared/bin on PATH)`,
+  );
 
 const workDir = mkdtempSync(join(tmpdir(), 'gh-user-script-'));
 let sandbox: RunningSandbox;
@@ -36,10 +39,13 @@ beforeAll(async () => {
   const upstream = new URL(sandbox.url);
   proxy = createServer((req, res) => {
     if (/\bk6\//.test(req.headers['user-agent'] ?? '')) served += 1;
-    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
@@ -60,14 +66,25 @@ async function runExample(engine: 'node' | 'k6', label: string, k6Path?: string)
   try {
     const flags = parseLoadFlags({ script: EXAMPLE, profile: 'smoke', engine, api: 'both', reportDir: join(workDir, label) }, script);
     const before = served;
-    const r = await runLoadReported(flags, config(), { cwd: workDir, env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) }, sandbox: { url: proxyUrl, profile: 'faithful' }, engineWorkers: 1 });
+    const r = await runLoadReported(flags, config(), {
+      cwd: workDir,
+      env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) },
+      sandbox: { url: proxyUrl, profile: 'faithful' },
+      engineWorkers: 1,
+    });
     expect(r.exitCode, r.output()).toBe(0);
     expect(r.report).toMatchObject({ verdict: 'pass', load: { scenario: 'topup-think-time', profile: 'smoke', setupCompleted: true } });
     // Every request the run counted reached the sandbox, and nothing else did.
     expect(r.report.load?.requests.count).toBe(served - before);
     expect(Object.keys(r.report.artifacts ?? {})).toEqual(expect.arrayContaining(['k6Summary', 'metricsPerSecond']));
     const thresholds = r.report.load?.thresholds.map((t) => t.metric) ?? [];
-    expect(thresholds).toEqual(expect.arrayContaining(['http_req_duration{operation:v2.transaction.topup}', 'http_req_duration{operation:v1.account.balance}', 'gateway_unresolved']));
+    expect(thresholds).toEqual(
+      expect.arrayContaining([
+        'http_req_duration{operation:v2.transaction.topup}',
+        'http_req_duration{operation:v1.account.balance}',
+        'gateway_unresolved',
+      ]),
+    );
     expect(r.report.load?.checks.every((c) => c.fails === 0 && c.passes > 0)).toBe(true);
   } finally {
     script.dispose();
@@ -79,9 +96,13 @@ describe('load --script: the example', () => {
     await runExample('node', 'node');
   }, 180_000);
 
-  it.each(binaries.map((b) => [b.version, b.path] as const))('runs on real k6 %s the same way', async (version, path) => {
-    await runExample('k6', `k6-${version}`, path);
-  }, 180_000);
+  it.each(binaries.map((b) => [b.version, b.path] as const))(
+    'runs on real k6 %s the same way',
+    async (version, path) => {
+      await runExample('k6', `k6-${version}`, path);
+    },
+    180_000,
+  );
 });
 
 /** A script that reads a file beside it in its init context, as k6 users do: `open('./flow.json')`. */
@@ -93,7 +114,7 @@ function scriptOpeningAFile(): string {
     file,
     [
       "import { defineScript, read } from 'gateway-harness/load';",
-      "declare function open(path: string): string;",
+      'declare function open(path: string): string;',
       "const flow = JSON.parse(open('./flow.json')) as { name: string };",
       "const test = defineScript({ name: flow.name, operations: ['account.balance'], async iteration(ctx) { await read(ctx, 'v2.account.balance'); } });",
       'export const options = test.options;',
@@ -106,37 +127,62 @@ function scriptOpeningAFile(): string {
   return file;
 }
 
-describe("load --script: open() finds a file beside the script, as in k6", () => {
-  it.each([['node', undefined] as const, ...binaries.map((b) => [`k6 ${b.version}`, b.path] as const)])('on %s, and leaves nothing beside it', async (label, k6Path) => {
-    const file = scriptOpeningAFile();
-    const script = await prepareUserScript(file, workDir);
-    try {
-      // The declaration itself came from the file open() read (the Node engine runs the init context to read it).
-      expect(script.meta.name).toBe('balance-from-file');
-      const flags = parseLoadFlags({ script: file, profile: 'smoke', engine: k6Path === undefined ? 'node' : 'k6', api: 'v2', reportDir: join(workDir, `open-${label.replace(/\W/g, '-')}`) }, script);
-      const r = await runLoadReported(flags, config(), { cwd: workDir, env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) }, sandbox: { url: proxyUrl, profile: 'faithful' }, engineWorkers: 1 });
-      expect(r.exitCode, r.output()).toBe(0);
-      expect(r.report.load?.requests.count).toBeGreaterThan(0);
-    } finally {
-      script.dispose();
-    }
-    expect(readdirSync(dirname(file)).sort()).toEqual(['balance.load.ts', 'flow.json']);
-  }, 180_000);
+describe('load --script: open() finds a file beside the script, as in k6', () => {
+  it.each([['node', undefined] as const, ...binaries.map((b) => [`k6 ${b.version}`, b.path] as const)])(
+    'on %s, and leaves nothing beside it',
+    async (label, k6Path) => {
+      const file = scriptOpeningAFile();
+      const script = await prepareUserScript(file, workDir);
+      try {
+        // The declaration itself came from the file open() read (the Node engine runs the init context to read it).
+        expect(script.meta.name).toBe('balance-from-file');
+        const flags = parseLoadFlags(
+          {
+            script: file,
+            profile: 'smoke',
+            engine: k6Path === undefined ? 'node' : 'k6',
+            api: 'v2',
+            reportDir: join(workDir, `open-${label.replace(/\W/g, '-')}`),
+          },
+          script,
+        );
+        const r = await runLoadReported(flags, config(), {
+          cwd: workDir,
+          env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) },
+          sandbox: { url: proxyUrl, profile: 'faithful' },
+          engineWorkers: 1,
+        });
+        expect(r.exitCode, r.output()).toBe(0);
+        expect(r.report.load?.requests.count).toBeGreaterThan(0);
+      } finally {
+        script.dispose();
+      }
+      expect(readdirSync(dirname(file)).sort()).toEqual(['balance.load.ts', 'flow.json']);
+    },
+    180_000,
+  );
 });
 
 describe('load --script: one line and exit 2 before anything is sent', () => {
   it('a missing file', async () => {
     const r = await runCli(['load', '--script', join(workDir, 'nowhere.load.ts')]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^gateway-harness: GH_ERR_USAGE: --script \S*nowhere\.load\.ts: no such file$/)]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^gateway-harness: GH_ERR_USAGE: --script \S*nowhere\.load\.ts: no such file$/),
+    ]);
   });
 
   it('a TypeScript syntax error, with its file, line and column', async () => {
     const broken = join(workDir, 'broken.load.ts');
-    writeFileSync(broken, "import { defineScript } from 'gateway-harness/load';\nconst test = defineScript({ name: 'x', operations: [] as string[], async iteration() {} }\nexport default test.iteration;\n");
+    writeFileSync(
+      broken,
+      "import { defineScript } from 'gateway-harness/load';\nconst test = defineScript({ name: 'x', operations: [] as string[], async iteration() {} }\nexport default test.iteration;\n",
+    );
     const r = await runCli(['load', '--script', broken]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^gateway-harness: GH_ERR_USAGE: --script \S*broken\.load\.ts:3:1: Expected "\)" but found "export"$/)]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^gateway-harness: GH_ERR_USAGE: --script \S*broken\.load\.ts:3:1: Expected "\)" but found "export"$/),
+    ]);
   });
 
   it('a script that does not use defineScript, and a declaration naming an unknown operation', async () => {
@@ -146,7 +192,10 @@ describe('load --script: one line and exit 2 before anything is sent', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--script \S*plain\.js: it does not define its test with defineScript from 'gateway-harness\/load'/);
     const unknown = join(workDir, 'unknown.load.ts');
-    writeFileSync(unknown, "import { defineScript } from 'gateway-harness/load';\nconst test = defineScript({ name: 'u', operations: ['catalog.nope'], async iteration() {} });\nexport const options = test.options;\nexport default test.iteration;\n");
+    writeFileSync(
+      unknown,
+      "import { defineScript } from 'gateway-harness/load';\nconst test = defineScript({ name: 'u', operations: ['catalog.nope'], async iteration() {} });\nexport const options = test.options;\nexport default test.iteration;\n",
+    );
     const u = await runCli(['load', '--script', unknown]);
     expect(u.code).toBe(2);
     expect(u.stderr).toMatch(/its init context failed: defineScript u: unknown operation purpose\(s\) catalog\.nope/);

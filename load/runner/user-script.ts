@@ -39,7 +39,9 @@ function buildErrorLine(error: unknown, shown: string, cwd: string): HarnessErro
     }
   ).errors?.[0];
   if (first === undefined) return usage(`--script ${shown}: cannot bundle it (${error instanceof Error ? error.message : String(error)})`);
-  const where = first.location ? `${relative(cwd, resolve(ROOT, first.location.file))}:${first.location.line}:${first.location.column + 1}` : shown;
+  const where = first.location
+    ? `${relative(cwd, resolve(ROOT, first.location.file))}:${first.location.line}:${first.location.column + 1}`
+    : shown;
   return usage(`--script ${where}: ${first.text}`);
 }
 
@@ -57,7 +59,9 @@ function bundlePathBeside(path: string): string {
   try {
     accessSync(dir, constants.W_OK);
   } catch {
-    throw usage(`--script ${path}: its directory is not writable (the bundle is written beside the script, so that open() finds what the script names)`);
+    throw usage(
+      `--script ${path}: its directory is not writable (the bundle is written beside the script, so that open() finds what the script names)`,
+    );
   }
   return join(dir, `.${basename(path, extname(path))}.gateway-harness-${process.pid}-${randomBytes(4).toString('hex')}.js`);
 }
@@ -94,7 +98,9 @@ export async function prepareUserScript(file: string, cwd: string, baselineModul
         SCRIPT_DECLARATION_GLOBAL,
       );
     } catch (error) {
-      throw usage(`--script ${file}: its init context failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`);
+      throw usage(
+        `--script ${file}: its init context failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`,
+      );
     }
     if (!isScenarioMeta(declared)) {
       throw usage(

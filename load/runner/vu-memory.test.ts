@@ -7,12 +7,18 @@ const GB = 1024 ** 3;
 
 describe('checkVuMemory', () => {
   it('--vus 100000 on a 24 GB machine is refused on both engines, with the memory it needs and what fits', () => {
-    expect(() => checkVuMemory('k6', 100_000, 24 * GB)).toThrow(/^--vus 100000: k6 needs about 195\.3 GB for that many VUs \(2 MB each, measured\), and this machine has 24\.0 GB: use at most 9216 VUs here/);
-    expect(() => checkVuMemory('node', 100_000, 24 * GB)).toThrow(/^--vus 100000: the Node engine needs about 48\.8 GB .* use at most 36864 VUs here/);
+    expect(() => checkVuMemory('k6', 100_000, 24 * GB)).toThrow(
+      /^--vus 100000: k6 needs about 195\.3 GB for that many VUs \(2 MB each, measured\), and this machine has 24\.0 GB: use at most 9216 VUs here/,
+    );
+    expect(() => checkVuMemory('node', 100_000, 24 * GB)).toThrow(
+      /^--vus 100000: the Node engine needs about 48\.8 GB .* use at most 36864 VUs here/,
+    );
   });
 
   it('a large run that fits is said with its memory; a small one says nothing', () => {
-    expect(checkVuMemory('k6', 2_000, 24 * GB)).toBe('load: up to 2000 VUs on k6 take about 3.9 GB of memory (2 MB each, measured); starting them takes a while');
+    expect(checkVuMemory('k6', 2_000, 24 * GB)).toBe(
+      'load: up to 2000 VUs on k6 take about 3.9 GB of memory (2 MB each, measured); starting them takes a while',
+    );
     expect(checkVuMemory('node', 2_000, 24 * GB)).toBeUndefined();
     expect(checkVuMemory('k6', 300, 24 * GB)).toBeUndefined();
   });

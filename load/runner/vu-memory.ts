@@ -44,6 +44,7 @@ export function checkVuMemory(engine: 'k6' | 'node', vus: number, totalBytes: nu
       `--vus ${vus}: ${who} needs about ${gb(needMb)} for that many VUs (${perVu} MB each, measured), and this machine has ${gb(totalMb)}: use at most ${fit} VUs here, or spread the run over several machines (gateway-harness k6-operator)`,
     );
   }
-  if (needMb > WARN_ABOVE_MB) return `load: up to ${vus} VUs on ${who} take about ${gb(needMb)} of memory (${perVu} MB each, measured); starting them takes a while`;
+  if (needMb > WARN_ABOVE_MB)
+    return `load: up to ${vus} VUs on ${who} take about ${gb(needMb)} of memory (${perVu} MB each, measured); starting them takes a while`;
   return undefined;
 }

@@ -9,7 +9,8 @@ import { ARTIFACT_DIR, CHROMIUM, chartPixels, useOpenedReport } from '../fixture
 import { SYNTHETIC_OPERATIONS, writeSyntheticK6 } from '../fixtures/synthetic-k6.ts';
 import { writeReports } from '../write.ts';
 
-if (CHROMIUM === undefined) console.warn('comparison-browser.test.ts: SKIPPED: no chromium binary on PATH (apt-get install chromium, or set CHROMIUM_BIN)');
+if (CHROMIUM === undefined)
+  console.warn('comparison-browser.test.ts: SKIPPED: no chromium binary on PATH (apt-get install chromium, or set CHROMIUM_BIN)');
 
 describe.skipIf(CHROMIUM === undefined)('the comparison in report.html (headless Chromium)', () => {
   const opened = useOpenedReport('gh-compare-browser-', async (dir) => {
@@ -19,7 +20,14 @@ describe.skipIf(CHROMIUM === undefined)('the comparison in report.html (headless
     ] as const;
     for (const [name, seed, factor] of runs) {
       mkdirSync(join(dir, name));
-      await writeSyntheticK6(join(dir, name, 'metrics.ndjson'), { durationS: 60, rps: 100, seed, waveAmplitude: 0, businessFailures: {}, latencyFactor: { 'v2.transaction.topup': factor } });
+      await writeSyntheticK6(join(dir, name, 'metrics.ndjson'), {
+        durationS: 60,
+        rps: 100,
+        seed,
+        waveAmplitude: 0,
+        businessFailures: {},
+        latencyFactor: { 'v2.transaction.topup': factor },
+      });
     }
     const report = await compareReport({ baselineDir: join(dir, 'baseline'), candidateDir: join(dir, 'candidate'), runId: 'browser' });
     return writeReports(report, join(dir, 'report'), { files: ['reportHtml'] }).paths.reportHtml!;
@@ -47,6 +55,8 @@ describe.skipIf(CHROMIUM === undefined)('the comparison in report.html (headless
     expect(await first.getAttribute('data-operation')).toBe('v2.transaction.topup');
     expect(await first.textContent()).toMatch(/regression.*ms \[[\d.]+, [\d.]+\]/);
     mkdirSync(ARTIFACT_DIR, { recursive: true });
-    await page().locator('section.comparison').screenshot({ path: join(ARTIFACT_DIR, 'comparison.png') });
+    await page()
+      .locator('section.comparison')
+      .screenshot({ path: join(ARTIFACT_DIR, 'comparison.png') });
   });
 });

@@ -52,7 +52,12 @@
     var vus = lastOf(s.vus);
     tile('requests', String(requests), 'in ' + Math.round((n * s.intervalMs) / 1000) + ' s');
     tile('rate', fixed(rate) + '/s', 'requests per second');
-    tile('failures', String(failed), requests > 0 ? ((100 * failed) / requests).toFixed(2) + ' % of requests' : 'no requests yet', failed > 0);
+    tile(
+      'failures',
+      String(failed),
+      requests > 0 ? ((100 * failed) / requests).toFixed(2) + ' % of requests' : 'no requests yet',
+      failed > 0,
+    );
     tile('p95', p95 === null ? '–' : fixed(p95) + ' ms', 'latency, all requests');
     tile('vus', vus === null ? '–' : String(vus), 'running an iteration');
   }
@@ -61,8 +66,12 @@
   function showThresholds(list) {
     var body = document.querySelector('#live-thresholds tbody');
     if (!body) return;
-    var rank = function (t) { return t.ok === false ? 0 : t.ok === true ? 1 : 2; };
-    var sorted = list.slice().sort(function (a, b) { return rank(a) - rank(b); });
+    var rank = function (t) {
+      return t.ok === false ? 0 : t.ok === true ? 1 : 2;
+    };
+    var sorted = list.slice().sort(function (a, b) {
+      return rank(a) - rank(b);
+    });
     while (body.firstChild) body.removeChild(body.firstChild);
     var crossed = 0;
     for (var i = 0; i < sorted.length; i++) {
@@ -83,7 +92,11 @@
     }
     document.body.setAttribute('data-live-crossed', String(crossed));
     var none = document.getElementById('live-thresholds-none');
-    if (none) none.textContent = crossed > 0 ? crossed + ' of ' + list.length + ' thresholds crossed so far.' : 'None of the ' + list.length + ' thresholds crossed so far.';
+    if (none)
+      none.textContent =
+        crossed > 0
+          ? crossed + ' of ' + list.length + ' thresholds crossed so far.'
+          : 'None of the ' + list.length + ' thresholds crossed so far.';
   }
 
   function showProgress(s) {
@@ -94,7 +107,9 @@
     progress.querySelector('.fill').style.width = share.toFixed(1) + '%';
     progress.querySelector('.bar').setAttribute('aria-valuenow', share.toFixed(0));
     var bound = progress.getAttribute('data-bound') === 'at most' ? 'at most ' : '';
-    if (progressLine) progressLine.textContent = Math.round(elapsed / 1000) + ' s of ' + bound + Math.round(total / 1000) + ' s (' + share.toFixed(0) + ' %)';
+    if (progressLine)
+      progressLine.textContent =
+        Math.round(elapsed / 1000) + ' s of ' + bound + Math.round(total / 1000) + ' s (' + share.toFixed(0) + ' %)';
   }
 
   source.addEventListener('series', function (event) {

@@ -67,13 +67,22 @@
         }
       }
       // A log axis (latency spans decades): only positive values.
-      o.cdf.baseline.forEach(function (p) { if (p[0] > 0) addX(p[0]); });
-      o.cdf.candidate.forEach(function (p) { if (p[0] > 0) addX(p[0]); });
+      o.cdf.baseline.forEach(function (p) {
+        if (p[0] > 0) addX(p[0]);
+      });
+      o.cdf.candidate.forEach(function (p) {
+        if (p[0] > 0) addX(p[0]);
+      });
       ['baseline', 'candidate'].forEach(function (side) {
         var e = o.p95[side];
-        if (e) { addX(e.low); addX(e.high); }
+        if (e) {
+          addX(e.low);
+          addX(e.high);
+        }
       });
-      xs.sort(function (a, b) { return a - b; });
+      xs.sort(function (a, b) {
+        return a - b;
+      });
       function interval(e) {
         return xs.map(function (x) {
           return e && e.low !== null && e.high !== null && x >= e.low && x <= e.high ? 0.95 : null;
@@ -87,8 +96,20 @@
         yLabel: 'fraction of requests',
         unit: '',
         series: [
-          { label: 'baseline', values: xs.map(function (x) { return o.cdf.baseline.length ? cdfAt(o.cdf.baseline, x) : null; }), color: '#1f6feb' },
-          { label: 'candidate', values: xs.map(function (x) { return o.cdf.candidate.length ? cdfAt(o.cdf.candidate, x) : null; }), color: '#d9480f' },
+          {
+            label: 'baseline',
+            values: xs.map(function (x) {
+              return o.cdf.baseline.length ? cdfAt(o.cdf.baseline, x) : null;
+            }),
+            color: '#1f6feb',
+          },
+          {
+            label: 'candidate',
+            values: xs.map(function (x) {
+              return o.cdf.candidate.length ? cdfAt(o.cdf.candidate, x) : null;
+            }),
+            color: '#d9480f',
+          },
           { label: 'baseline p95 CI', values: interval(o.p95.baseline), color: '#74c0fc', noGaps: true },
           { label: 'candidate p95 CI', values: interval(o.p95.candidate), color: '#ffa94d', noGaps: true },
         ],
@@ -110,10 +131,15 @@
     }
     var width = Math.max(320, container.clientWidth - 8);
     // With no cursor on the chart the legend shows each series' last value (uPlot's default is '–' for every series).
-    var x = { label: spec.xLog ? 'latency ms' : 'elapsed', value: function (u, v, sIdx, idx) {
-      var shown = idx === null || idx === undefined ? lastValue(u.data[0]) : v;
-      return shown === null || shown === undefined ? '–' : (idx === null || idx === undefined ? 'last ' : '') + String(shown) + (spec.xLog ? ' ms' : ' s');
-    } };
+    var x = {
+      label: spec.xLog ? 'latency ms' : 'elapsed',
+      value: function (u, v, sIdx, idx) {
+        var shown = idx === null || idx === undefined ? lastValue(u.data[0]) : v;
+        return shown === null || shown === undefined
+          ? '–'
+          : (idx === null || idx === undefined ? 'last ' : '') + String(shown) + (spec.xLog ? ' ms' : ' s');
+      },
+    };
     var series = [x].concat(
       spec.series.map(function (s, i) {
         return {
@@ -142,13 +168,28 @@
       },
       { label: spec.yLabel, size: 60 },
     ];
-    var scales = { x: spec.xLog ? { time: false, distr: 3 } : { time: false }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } };
+    var scales = {
+      x: spec.xLog ? { time: false, distr: 3 } : { time: false },
+      y: {
+        range: function (u, min, max) {
+          return [0, max > 0 ? max * 1.1 : 1];
+        },
+      },
+    };
     if (spec.y2Label) {
       axes.push({ label: spec.y2Label, scale: 'y2', side: 1, grid: { show: false }, size: 50 });
-      scales.y2 = { range: function (u, min, max) { return [0, max > 0 ? max * 1.2 : 1]; } };
+      scales.y2 = {
+        range: function (u, min, max) {
+          return [0, max > 0 ? max * 1.2 : 1];
+        },
+      };
     }
     // uPlot is the inlined charting library (the global of its IIFE build); kept on the element so a redraw frees it.
-    container.gatewayHarnessPlot = new uPlot({ width: width, height: 260, series: series, axes: axes, scales: scales, legend: { live: true } }, columns, container);
+    container.gatewayHarnessPlot = new uPlot(
+      { width: width, height: 260, series: series, axes: axes, scales: scales, legend: { live: true } },
+      columns,
+      container,
+    );
     container.setAttribute('data-rendered', String(points));
   }
 
@@ -187,7 +228,11 @@
       yLabel: 'outcomes / s',
       unit: '',
       series: s.outcomes.map(function (o, i) {
-        return { label: o.outcome + (s.outcomes.length > 4 ? ' (' + o.metric + ')' : ''), values: perSecond(o.counts, s.intervalMs), color: OUTCOME_COLORS[o.outcome] || PALETTE[i % PALETTE.length] };
+        return {
+          label: o.outcome + (s.outcomes.length > 4 ? ' (' + o.metric + ')' : ''),
+          values: perSecond(o.counts, s.intervalMs),
+          color: OUTCOME_COLORS[o.outcome] || PALETTE[i % PALETTE.length],
+        };
       }),
     };
     if (load.generator) specs.generator = generatorSpec(load.generator, s.startTime);
@@ -204,10 +249,23 @@
         : null;
     };
     var series = [];
-    if (g.series.loopDelayP99Ms) series.push({ label: 'event-loop delay p99 (busiest thread)', values: g.series.loopDelayP99Ms.map(function (v) { return v === null ? null : Math.round(v * 10) / 10; }) });
-    if (g.series.waitPerSliceMs) series.push({ label: 'CPU wait per wake-up', values: g.series.waitPerSliceMs.map(function (v) { return v === null ? null : Math.round(v * 100) / 100; }) });
+    if (g.series.loopDelayP99Ms)
+      series.push({
+        label: 'event-loop delay p99 (busiest thread)',
+        values: g.series.loopDelayP99Ms.map(function (v) {
+          return v === null ? null : Math.round(v * 10) / 10;
+        }),
+      });
+    if (g.series.waitPerSliceMs)
+      series.push({
+        label: 'CPU wait per wake-up',
+        values: g.series.waitPerSliceMs.map(function (v) {
+          return v === null ? null : Math.round(v * 100) / 100;
+        }),
+      });
     series.push({ label: 'CPU % of the cores', values: percent(g.series.cpuShare), scale: 'y2', color: '#868e96' });
-    if (g.series.runQueueShare) series.push({ label: 'waiting for a CPU %', values: percent(g.series.runQueueShare), scale: 'y2', color: '#e03131' });
+    if (g.series.runQueueShare)
+      series.push({ label: 'waiting for a CPU %', values: percent(g.series.runQueueShare), scale: 'y2', color: '#e03131' });
     return {
       yLabel: 'ms',
       y2Label: '%',

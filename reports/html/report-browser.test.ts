@@ -45,7 +45,9 @@ describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 
   });
 
   it("every chart's legend shows values (each series' last value while no cursor is on the chart), never only '–'", async () => {
-    const legends = await page().evaluate(`[...document.querySelectorAll('.u-legend')].map((l) => [...l.querySelectorAll('.u-value')].map((v) => v.textContent))`);
+    const legends = await page().evaluate(
+      `[...document.querySelectorAll('.u-legend')].map((l) => [...l.querySelectorAll('.u-value')].map((v) => v.textContent))`,
+    );
     const rows = legends as string[][];
     expect(rows.length).toBe(4);
     for (const values of rows) {

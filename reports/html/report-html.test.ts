@@ -41,7 +41,9 @@ describe('self-contained', () => {
   });
 
   it('a Content-Security-Policy forbids every fetch; inline scripts and styles only', () => {
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`,
+    );
   });
 
   it('inlines the pinned charting library with its licence, and the chart data', () => {
@@ -71,7 +73,14 @@ describe('content', () => {
   });
 
   it('a failure of the v1/v2 comparison alone says a version difference, not a broken spec rule (#34 item 4)', () => {
-    const migrateOnly = assembleReport({ runId: 'm', command: 'migrate', startedAt: meta.startedAt, durationMs: 1_000, target: { url: 'http://127.0.0.1:1', environment: 'sandbox', timeScale: 0.01, api: 'both', embedded: true }, migration: migrationSection(SAMPLE_MIGRATION_PAIRS) });
+    const migrateOnly = assembleReport({
+      runId: 'm',
+      command: 'migrate',
+      startedAt: meta.startedAt,
+      durationMs: 1_000,
+      target: { url: 'http://127.0.0.1:1', environment: 'sandbox', timeScale: 0.01, api: 'both', embedded: true },
+      migration: migrationSection(SAMPLE_MIGRATION_PAIRS),
+    });
     expect(migrateOnly.verdict).toBe('fail');
     const page = renderReportHtml(migrateOnly, assets);
     expect(page).toContain('v2 answers differently from v1 where a client moving to v2 would notice');
@@ -93,14 +102,22 @@ describe('content', () => {
   });
 
   it('escapes whatever the gateway sent', () => {
-    const evil: CaseResult = { ...sampleConformanceRun().cases.find((c) => c.id === 'TRG-510-V2')!, title: '</script><script>alert(1)</script>' };
+    const evil: CaseResult = {
+      ...sampleConformanceRun().cases.find((c) => c.id === 'TRG-510-V2')!,
+      title: '</script><script>alert(1)</script>',
+    };
     const page = renderReportHtml(fromConformanceRun({ ...passingConformanceRun(), cases: [evil] }, meta), assets);
     expect(page).not.toContain('<script>alert(1)');
     expect(page).toContain(escapeHtml('</script><script>alert(1)</script>'));
   });
 
   it('a run stopped early shows its error; the same report renders the same bytes', () => {
-    const stopped = assembleReport({ ...meta, command: 'gate', durationMs: 1, error: { code: 'GH_ERR_TARGET', message: 'connection refused' } });
+    const stopped = assembleReport({
+      ...meta,
+      command: 'gate',
+      durationMs: 1,
+      error: { code: 'GH_ERR_TARGET', message: 'connection refused' },
+    });
     expect(renderReportHtml(stopped, assets)).toContain('<strong>GH_ERR_TARGET</strong>: connection refused');
     expect(renderReportHtml(report, assets)).toBe(html);
   });
@@ -111,7 +128,15 @@ describe('what was not verified is shown, never hidden', () => {
     const run = passingConformanceRun();
     const withDrain = {
       ...run,
-      drain: { submitted: 2, pendingAtBoundary: 1, waitedMs: 5, serviceTimeoutWaitMs: 0, unresolved: [{ correlationId: 'corr-open-1', operationId: 'v2.transaction.topup', caseId: 'BAL-CHARGE-V2', outcome: 'Unknown' as const }] },
+      drain: {
+        submitted: 2,
+        pendingAtBoundary: 1,
+        waitedMs: 5,
+        serviceTimeoutWaitMs: 0,
+        unresolved: [
+          { correlationId: 'corr-open-1', operationId: 'v2.transaction.topup', caseId: 'BAL-CHARGE-V2', outcome: 'Unknown' as const },
+        ],
+      },
     };
     const page = renderReportHtml(
       assembleReport({
@@ -121,8 +146,18 @@ describe('what was not verified is shown, never hidden', () => {
         durationMs: 1,
         target: meta.target,
         conformance: fromConformanceRun(withDrain, meta).conformance,
-        drift: { verdict: 'incomplete', baselineDir: 'b', compared: ['v2.catalog.skus'], findings: [], notChecked: [{ operationId: 'v2.transaction.esim', reason: 'charges money', skipped: true }] },
-        migration: { verdict: 'incomplete', pairs: [], notCompared: [{ purpose: 'esim.status', v1: 'v1.esim.status', v2: 'v2.esim.status', reason: 'no eSIM order' }] },
+        drift: {
+          verdict: 'incomplete',
+          baselineDir: 'b',
+          compared: ['v2.catalog.skus'],
+          findings: [],
+          notChecked: [{ operationId: 'v2.transaction.esim', reason: 'charges money', skipped: true }],
+        },
+        migration: {
+          verdict: 'incomplete',
+          pairs: [],
+          notCompared: [{ purpose: 'esim.status', v1: 'v1.esim.status', v2: 'v2.esim.status', reason: 'no eSIM order' }],
+        },
         load: {
           verdict: 'incomplete',
           scenario: 'mixed',
@@ -140,7 +175,9 @@ describe('what was not verified is shown, never hidden', () => {
     expect(page).toMatch(/Transactions not final after the drain \(1\): not verified[\s\S]*corr-open-1/);
     expect(page).toMatch(/Not checked \(1\)[\s\S]*v2\.transaction\.esim[\s\S]*charges money/);
     expect(page).toMatch(/Not compared \(1\): not verified[\s\S]*esim\.status[\s\S]*no eSIM order/);
-    expect(page).toMatch(/gateway_time_to_final<\/code><\/td><td><code>p\(95\)&lt;6200<\/code><\/td><td><span class="chip skipped">unverified: no sample/);
+    expect(page).toMatch(
+      /gateway_time_to_final<\/code><\/td><td><code>p\(95\)&lt;6200<\/code><\/td><td><span class="chip skipped">unverified: no sample/,
+    );
     expect(page).toMatch(/status confirms the outcome<\/td><td><span class="chip skipped">never ran/);
   });
 });

@@ -3,7 +3,17 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ComparisonSection, ConformanceSection, DriftSection, LedgerSection, LoadSection, MigrationSection, ReportCase, ReportFailure, RunReport } from '../model.ts';
+import type {
+  ComparisonSection,
+  ConformanceSection,
+  DriftSection,
+  LedgerSection,
+  LoadSection,
+  MigrationSection,
+  ReportCase,
+  ReportFailure,
+  RunReport,
+} from '../model.ts';
 import { faultLine } from '../../api/faults.ts';
 import { changeText, comparedRunText, estimateText, operationLines, settingsText } from '../comparison-text.ts';
 import { requestText } from '../junit-report.ts';
@@ -76,7 +86,8 @@ export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = Object.freeze(
 });
 
 /** A failure only of the v1/v2 comparison is a difference between versions, not a spec rule the gateway broke. */
-const MIGRATION_FAIL_MEANING = 'v2 answers differently from v1 where a client moving to v2 would notice: see the regressions in the migration table.';
+const MIGRATION_FAIL_MEANING =
+  'v2 answers differently from v1 where a client moving to v2 would notice: see the regressions in the migration table.';
 
 function verdictMeaning(report: RunReport): string {
   const failing = report.parts.filter((p) => p.verdict === 'fail');
@@ -84,7 +95,14 @@ function verdictMeaning(report: RunReport): string {
   return VERDICT_MEANING[report.verdict];
 }
 
-const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({ pass: '✓', fail: '✗', incomplete: '!', unusable: '–', thresholds: '!', interrupted: '■' });
+const VERDICT_ICON: Readonly<Record<Verdict, string>> = Object.freeze({
+  pass: '✓',
+  fail: '✗',
+  incomplete: '!',
+  unusable: '–',
+  thresholds: '!',
+  interrupted: '■',
+});
 
 function chip(kind: string, text: string): string {
   return `<span class="chip ${h(kind)}">${h(text)}</span>`;
@@ -127,7 +145,8 @@ function banner(report: RunReport): string {
 function tiles(report: RunReport): string {
   if (report.parts.length === 0) return '';
   const cells = report.parts.map(
-    (p) => `<a class="tile ${p.verdict}" href="#${p.section}"><div class="name">${h(p.section)}</div><div class="big">${h(VERDICT_WORD[p.verdict])}</div><div class="line">${h(p.line.replace(/^[^:]*:\s*/, ''))}</div></a>`,
+    (p) =>
+      `<a class="tile ${p.verdict}" href="#${p.section}"><div class="name">${h(p.section)}</div><div class="big">${h(VERDICT_WORD[p.verdict])}</div><div class="line">${h(p.line.replace(/^[^:]*:\s*/, ''))}</div></a>`,
   );
   return `<section class="tiles" aria-label="parts">${cells.join('')}</section>`;
 }
@@ -153,7 +172,8 @@ function reproduceHtml(c: ReportCase, target: RunReport['target']): string {
 
 function failedCaseHtml(c: ReportCase, target: RunReport['target']): string {
   const assumed = c.assumed.length === 0 ? '' : `<div class="assumed">Assumed (not stated by the spec): ${h(c.assumed.join('; '))}</div>`;
-  const notes = c.notes.length === 0 ? '' : `<details><summary>Notes (${c.notes.length})</summary><pre>${h(c.notes.join('\n'))}</pre></details>`;
+  const notes =
+    c.notes.length === 0 ? '' : `<details><summary>Notes (${c.notes.length})</summary><pre>${h(c.notes.join('\n'))}</pre></details>`;
   const errors = c.failures.filter((f) => f.severity === 'error');
   const warnings = c.failures.filter((f) => f.severity === 'warning');
   return `<article class="case" id="${anchor(c.id)}" data-case="${h(c.id)}">
@@ -182,7 +202,9 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean, targe
   const parts = [
     `<h2 id="conformance">Conformance ${chip(section.verdict, VERDICT_WORD[section.verdict])}</h2>`,
     `<p>${formatCount(c.passed)} of ${plural(c.total, 'case')} passed, ${formatCount(c.failed)} failed, ${formatCount(c.skipped)} skipped${c.skipped > 0 ? (allowSkips ? ' (accepted with --allow-skips)' : ' (not verified: the run is not a pass)') : ''} · ${h(formatMs(section.durationMs))}</p>`,
-    ...(failed.length === 0 ? [] : [`<p class="failed-list">Failed: ${failed.map((k) => `<a href="#${anchor(k.id)}"><code>${h(k.id)}</code></a>`).join(', ')}</p>`]),
+    ...(failed.length === 0
+      ? []
+      : [`<p class="failed-list">Failed: ${failed.map((k) => `<a href="#${anchor(k.id)}"><code>${h(k.id)}</code></a>`).join(', ')}</p>`]),
     groupTable(section),
   ];
   if (failed.length > 0) parts.push(`<h3>Failed cases (${failed.length})</h3>`, ...failed.map((k) => failedCaseHtml(k, target)));
@@ -198,7 +220,10 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean, targe
     parts.push(
       `<h3>Transactions not final after the drain (${unresolved.length}): not verified</h3>`,
       `<table><thead><tr><th>correlationId</th><th>Case</th><th>Operation</th><th>Last outcome</th></tr></thead><tbody>${unresolved
-        .map((u) => `<tr><td><code>${h(u.correlationId ?? '(none)')}</code></td><td><code>${h(u.caseId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.outcome)}</td></tr>`)
+        .map(
+          (u) =>
+            `<tr><td><code>${h(u.correlationId ?? '(none)')}</code></td><td><code>${h(u.caseId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.outcome)}</td></tr>`,
+        )
         .join('')}</tbody></table>`,
     );
   }
@@ -230,18 +255,26 @@ export const GENERATOR_CHART = ['generator', 'The load generator itself: event-l
 function payloadChecksHtml(checks: LoadSection['payloadChecks']): string {
   if (checks === undefined) return '';
   const basis = `${checks.baselineDir === undefined ? 'spec and observed payloads' : `spec, observed payloads and the baseline <code>${h(checks.baselineDir)}</code>`}${checks.promoteObserved === true ? ' (observed promoted to errors)' : ''}`;
-  const parts = [`<h3>Payload checks</h3><p>Every response checked against ${basis}: ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.</p>`];
+  const parts = [
+    `<h3>Payload checks</h3><p>Every response checked against ${basis}: ${formatCount(checks.violations)} violations, ${formatCount(checks.warnings)} warnings.</p>`,
+  ];
   if (checks.byPath.length > 0) {
     parts.push(
       `<table><thead><tr><th>Operation</th><th>JSON path</th><th>Rules</th><th>Severity</th><th class="num">Count</th></tr></thead><tbody>${checks.byPath
-        .map((e) => `<tr><td><code>${h(e.operation)}</code></td><td><code>${h(e.path)}</code></td><td>${h(e.layer)}</td><td>${e.severity === 'error' ? chip('failed', 'error') : chip('skipped', 'warning')}</td><td class="num">${formatCount(e.count)}</td></tr>`)
+        .map(
+          (e) =>
+            `<tr><td><code>${h(e.operation)}</code></td><td><code>${h(e.path)}</code></td><td>${h(e.layer)}</td><td>${e.severity === 'error' ? chip('failed', 'error') : chip('skipped', 'warning')}</td><td class="num">${formatCount(e.count)}</td></tr>`,
+        )
         .join('')}</tbody></table>`,
     );
   }
   if (checks.samples.length > 0) {
     parts.push(
       `<details open><summary>Samples (${checks.samples.length}: the first violating responses per operation and path, redacted, truncated)</summary><table><thead><tr><th>Operation</th><th>JSON path</th><th>What</th><th>Received</th></tr></thead><tbody>${checks.samples
-        .map((x) => `<tr><td><code>${h(x.operation)}</code></td><td><code>${h(x.path)}</code></td><td>${h(x.message)}</td><td><code>${h(x.received)}</code></td></tr>`)
+        .map(
+          (x) =>
+            `<tr><td><code>${h(x.operation)}</code></td><td><code>${h(x.path)}</code></td><td>${h(x.message)}</td><td><code>${h(x.received)}</code></td></tr>`,
+        )
         .join('')}</tbody></table></details>`,
     );
   }
@@ -268,7 +301,9 @@ function loadHtml(load: LoadSection): string {
   ];
   if (load.remoteWrite !== undefined) parts.push(`<p class="remote-write">${h(remoteWriteLine(load.remoteWrite))}</p>`);
   if (load.setupCompleted === false) {
-    parts.push('<div class="error-box" role="alert">setup() did not complete: the target could not be used (its catalog could not be read), so nothing was measured.</div>');
+    parts.push(
+      '<div class="error-box" role="alert">setup() did not complete: the target could not be used (its catalog could not be read), so nothing was measured.</div>',
+    );
   }
   if (load.thresholds.length > 0) {
     parts.push(
@@ -292,7 +327,9 @@ function loadHtml(load: LoadSection): string {
   }
   parts.push(payloadChecksHtml(load.payloadChecks));
   if (load.series === undefined) {
-    parts.push('<p class="chart-note">No metric stream was kept for this run, so there are no charts over time (k6 <code>--out json=FILE</code> keeps one).</p>');
+    parts.push(
+      '<p class="chart-note">No metric stream was kept for this run, so there are no charts over time (k6 <code>--out json=FILE</code> keeps one).</p>',
+    );
   } else {
     const s = load.series;
     parts.push(
@@ -332,7 +369,10 @@ function comparisonHtml(c: ComparisonSection): string {
 function notCheckedHtml(drift: DriftSection): string {
   const list = drift.notChecked ?? [];
   if (list.length === 0) return '';
-  const rows = list.map((n) => `<tr><td><code>${h(n.operationId)}</code></td><td>${n.skipped ? chip('skipped', 'not verified') : chip('ok', 'not in the baseline')}</td><td>${h(n.reason)}</td></tr>`);
+  const rows = list.map(
+    (n) =>
+      `<tr><td><code>${h(n.operationId)}</code></td><td>${n.skipped ? chip('skipped', 'not verified') : chip('ok', 'not in the baseline')}</td><td>${h(n.reason)}</td></tr>`,
+  );
   return `<details${list.some((n) => n.skipped) ? ' open' : ''}><summary>Not checked (${list.length})</summary><table><thead><tr><th>Operation</th><th></th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
 }
 
@@ -358,7 +398,9 @@ function migrationHtml(migration: MigrationSection): string {
 ${
   (migration.notCompared ?? []).length === 0
     ? ''
-    : `<h3>Not compared (${(migration.notCompared ?? []).length}): not verified</h3><table><thead><tr><th>Purpose</th><th>Operations</th><th>Why</th></tr></thead><tbody>${(migration.notCompared ?? [])
+    : `<h3>Not compared (${(migration.notCompared ?? []).length}): not verified</h3><table><thead><tr><th>Purpose</th><th>Operations</th><th>Why</th></tr></thead><tbody>${(
+        migration.notCompared ?? []
+      )
         .map((n) => `<tr><td>${h(n.purpose)}</td><td><code>${h(n.v1)}</code><br><code>${h(n.v2)}</code></td><td>${h(n.reason)}</td></tr>`)
         .join('')}</tbody></table>`
 }</section>`;
@@ -370,7 +412,8 @@ function moneyFacts(ledger: LedgerSection): string {
   if (ledger.spendCap !== undefined) facts.push(`spend cap ${h(formatCharged([ledger.spendCap]))}`);
   if (ledger.committed !== undefined) facts.push(`committed ${h(formatCharged([ledger.committed]))}`);
   if (ledger.refused !== undefined && ledger.refused > 0) facts.push(`${plural(ledger.refused, 'charging request')} not sent by the guard`);
-  if (ledger.balance !== undefined) facts.push(`balance ${ledger.balance.before} before, ${ledger.balance.after} after (moved ${ledger.balance.moved})`);
+  if (ledger.balance !== undefined)
+    facts.push(`balance ${ledger.balance.before} before, ${ledger.balance.after} after (moved ${ledger.balance.moved})`);
   return facts.length === 0 ? '' : `<p>${facts.join('; ')}.</p>`;
 }
 
@@ -380,7 +423,9 @@ function faultsHtml(faults: NonNullable<RunReport['faults']>, withConformance: b
 }
 
 function ledgerHtml(ledger: LedgerSection): string {
-  const rows = ledger.unresolved.map((u) => `<tr><td><code>${h(u.correlationId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.lastOutcome)}</td></tr>`);
+  const rows = ledger.unresolved.map(
+    (u) => `<tr><td><code>${h(u.correlationId)}</code></td><td><code>${h(u.operationId)}</code></td><td>${h(u.lastOutcome)}</td></tr>`,
+  );
   return `<section class="ledger"><h2 id="ledger">Money safety ledger ${chip(ledger.verdict, VERDICT_WORD[ledger.verdict])}</h2>
 <p>${plural(ledger.entries, 'charging request')} recorded${ledger.file === undefined ? '' : ` in <code>${h(ledger.file)}</code>`}; charged ${h(formatCharged(ledger.charged))}.</p>
 ${moneyFacts(ledger)}
@@ -391,7 +436,11 @@ ${rows.length === 0 ? '<p>Every charging transaction reached a final state.</p>'
  * The document up to </head>: the page's own CSP (nothing from the network; the live dashboard alone may also connect
  * back to its own server for its event stream), the title, and the inlined styles.
  */
-export function pageHead(title: string, assets: HtmlAssets, options: { readonly generator?: string; readonly connectSelf?: boolean } = {}): string {
+export function pageHead(
+  title: string,
+  assets: HtmlAssets,
+  options: { readonly generator?: string; readonly connectSelf?: boolean } = {},
+): string {
   const connect = options.connectSelf === true ? "; connect-src 'self'" : '';
   return `<!DOCTYPE html>
 <html lang="en">
@@ -459,9 +508,15 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
   const comparisonCharts =
     report.comparison === undefined
       ? undefined
-      : [...report.comparison.operations, report.comparison.overall].map((o) => ({ operation: o.operation, cdf: o.cdf ?? { baseline: [], candidate: [] }, p95: { baseline: o.latency.p95.baseline, candidate: o.latency.p95.candidate } }));
+      : [...report.comparison.operations, report.comparison.overall].map((o) => ({
+          operation: o.operation,
+          cdf: o.cdf ?? { baseline: [], candidate: [] },
+          p95: { baseline: o.latency.p95.baseline, candidate: o.latency.p95.candidate },
+        }));
   const chartData = {
-    ...(report.load?.series === undefined ? {} : { load: { series: report.load.series, ...(report.load.generator === undefined ? {} : { generator: report.load.generator }) } }),
+    ...(report.load?.series === undefined
+      ? {}
+      : { load: { series: report.load.series, ...(report.load.generator === undefined ? {} : { generator: report.load.generator }) } }),
     ...(comparisonCharts === undefined ? {} : { comparison: comparisonCharts }),
   };
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;

@@ -6,9 +6,7 @@ import { startSandbox } from '../server.ts';
 
 /** Messages on the IPC channel: the parent sends `body` (bare only) and reads `ready`. */
 export type TargetMessage =
-  | { type: 'ready'; url: string }
-  | { type: 'body'; base64: string; contentType: string }
-  | { type: 'failed'; message: string };
+  { type: 'ready'; url: string } | { type: 'body'; base64: string; contentType: string } | { type: 'failed'; message: string };
 
 /** Large enough that no bench run, at any rate this machine reaches, runs out of funds (prepaid, wallet USD). */
 export const BENCH_INITIAL_BALANCE = 1e12;

@@ -114,7 +114,8 @@ async function fetchCatalog(url: string): Promise<{ bytes: Buffer; contentType: 
   const sku = (envelope.payLoad as Array<Record<string, unknown>>).find((s) => s.skuId === TOPUP_SKU);
   const min = sku?.min as Record<string, unknown> | undefined;
   const amount = typeof min?.faceValueInWalletCurrency === 'number' ? min.faceValueInWalletCurrency : undefined;
-  if (amount === undefined) throw new Error(`skuId ${TOPUP_SKU} has no min.faceValueInWalletCurrency in the catalog: cannot build a valid top-up`);
+  if (amount === undefined)
+    throw new Error(`skuId ${TOPUP_SKU} has no min.faceValueInWalletCurrency in the catalog: cannot build a valid top-up`);
   return { bytes, contentType: res.headers.get('content-type') ?? 'application/json; charset=utf-8', amount };
 }
 
@@ -137,7 +138,9 @@ async function probeTopup(url: string, amount: number, next: () => string): Prom
   });
   const envelope = (await res.json()) as Envelope;
   if (res.status !== 200 || envelope.responseCode !== '000') {
-    throw new Error(`probe top-up answered HTTP ${res.status} ${String(envelope.responseCode)} ${String(envelope.responseMessage)}: cannot benchmark`);
+    throw new Error(
+      `probe top-up answered HTTP ${res.status} ${String(envelope.responseCode)} ${String(envelope.responseMessage)}: cannot benchmark`,
+    );
   }
 }
 
@@ -192,9 +195,19 @@ async function measure(scenario: Scenario, url: string, config: BenchConfig): Pr
 
 function table(rows: ScenarioFigures[]): string {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'non-2xx', 'bad'];
-  const lines = rows.map((r) => [r.scenario, String(r.reqPerSec), String(r.latencyP50Ms), String(r.latencyP99Ms), String(r.requests), String(r.errors), String(r.non2xx), String(r.bad)]);
+  const lines = rows.map((r) => [
+    r.scenario,
+    String(r.reqPerSec),
+    String(r.latencyP50Ms),
+    String(r.latencyP99Ms),
+    String(r.requests),
+    String(r.errors),
+    String(r.non2xx),
+    String(r.bad),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  const fmt = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const fmt = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
 }
 
@@ -230,8 +243,26 @@ async function main(): Promise<number> {
       shortBodies = 0;
     };
     const scenarios: Array<Scenario & { target: string }> = [
-      { name: 'bare node:http GET (same bytes)', method: 'GET', path: SKUS_PATH, target: bareUrl, options: getOptions, onResponse: countShort, beforeMeasured: resetShort, bad: () => shortBodies },
-      { name: 'sandbox GET v2 catalog/skus', method: 'GET', path: SKUS_PATH, target: sandboxUrl, options: getOptions, onResponse: countShort, beforeMeasured: resetShort, bad: () => shortBodies },
+      {
+        name: 'bare node:http GET (same bytes)',
+        method: 'GET',
+        path: SKUS_PATH,
+        target: bareUrl,
+        options: getOptions,
+        onResponse: countShort,
+        beforeMeasured: resetShort,
+        bad: () => shortBodies,
+      },
+      {
+        name: 'sandbox GET v2 catalog/skus',
+        method: 'GET',
+        path: SKUS_PATH,
+        target: sandboxUrl,
+        options: getOptions,
+        onResponse: countShort,
+        beforeMeasured: resetShort,
+        bad: () => shortBodies,
+      },
       {
         name: 'sandbox POST v2 transaction/topup',
         method: 'POST',
@@ -261,7 +292,9 @@ async function main(): Promise<number> {
 
     const rows: ScenarioFigures[] = [];
     for (const scenario of scenarios) {
-      process.stderr.write(`bench: ${scenario.name} (${config.warmupSec} s warm-up, ${config.durationSec} s measured, ${config.connections} connections)\n`);
+      process.stderr.write(
+        `bench: ${scenario.name} (${config.warmupSec} s warm-up, ${config.durationSec} s measured, ${config.connections} connections)\n`,
+      );
       rows.push(await measure(scenario, scenario.target, config));
     }
 
@@ -272,7 +305,9 @@ async function main(): Promise<number> {
     const clean = rows.every((r) => r.errors === 0 && r.non2xx === 0 && r.bad === 0);
 
     process.stdout.write(`${table(rows)}\n\n`);
-    process.stdout.write(`ratio sandbox/bare GET  ${getRatio.toFixed(2)}  (target >= ${GET_RATIO_TARGET}: ${targetMet ? 'met' : 'NOT met'})\n`);
+    process.stdout.write(
+      `ratio sandbox/bare GET  ${getRatio.toFixed(2)}  (target >= ${GET_RATIO_TARGET}: ${targetMet ? 'met' : 'NOT met'})\n`,
+    );
     process.stdout.write(`ratio sandbox/bare POST ${postRatio.toFixed(2)}  (top-up vs the bare catalog GET; no target)\n`);
     if (!clean) process.stdout.write('warning: some responses were errors, non-2xx or not the expected result (see the table)\n');
 

@@ -15,4 +15,6 @@ const pct = (p: number): string => (warm[Math.min(warm.length - 1, Math.floor(p 
 const sample = generateSandboxData(1, { now });
 console.log(`catalog: ${sample.skus.length} SKUs, ${sample.giftcardSkus.length} gift card SKUs, ${sample.products.length} products`);
 console.log(`generate: cold ${(times[0] ?? 0).toFixed(1)} ms; warm p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms (${RUNS - 5} runs)`);
-console.log(`v2 catalog/skus payload: ${JSON.stringify(sample.served.skus.en).length} bytes (en), ${Buffer.byteLength(JSON.stringify(sample.served.skus.ar))} bytes (ar)`);
+console.log(
+  `v2 catalog/skus payload: ${JSON.stringify(sample.served.skus.en).length} bytes (en), ${Buffer.byteLength(JSON.stringify(sample.served.skus.ar))} bytes (ar)`,
+);

@@ -10,22 +10,90 @@ const gen = (seed: number, now = NOW): SandboxData => generateSandboxData(seed, 
 const data = gen(1);
 
 const V2_SKU_KEYS = [
-  'skuId', 'skuName', 'productId', 'productName', 'category', 'subCategory', 'operatorId', 'operatorName', 'countryCode',
-  'region', 'imageUrl', 'productDescription', 'additionalInformation', 'benefitType', 'validity', 'discount', 'fee',
-  'exchangeRate', 'isSalesTaxCharged', 'salesTax', 'localPhoneNumberLength', 'internationalCountryCode', 'allowDecimal',
-  'deliveryAmountType', 'requireFetchBundle', 'loanAmountInFaceValueCurrency', 'loanAmountInDeliveryCurrency',
-  'loanAmountInWalletCurrency', 'min', 'max',
+  'skuId',
+  'skuName',
+  'productId',
+  'productName',
+  'category',
+  'subCategory',
+  'operatorId',
+  'operatorName',
+  'countryCode',
+  'region',
+  'imageUrl',
+  'productDescription',
+  'additionalInformation',
+  'benefitType',
+  'validity',
+  'discount',
+  'fee',
+  'exchangeRate',
+  'isSalesTaxCharged',
+  'salesTax',
+  'localPhoneNumberLength',
+  'internationalCountryCode',
+  'allowDecimal',
+  'deliveryAmountType',
+  'requireFetchBundle',
+  'loanAmountInFaceValueCurrency',
+  'loanAmountInDeliveryCurrency',
+  'loanAmountInWalletCurrency',
+  'min',
+  'max',
 ].sort();
-const AMOUNT_KEYS = ['faceValue', 'faceValueCurrency', 'deliveredAmount', 'deliveryCurrencyCode', 'cost', 'costCurrency', 'faceValueInWalletCurrency'].sort();
+const AMOUNT_KEYS = [
+  'faceValue',
+  'faceValueCurrency',
+  'deliveredAmount',
+  'deliveryCurrencyCode',
+  'cost',
+  'costCurrency',
+  'faceValueInWalletCurrency',
+].sort();
 const V1_SKU_KEYS = [
-  'skuId', 'productId', 'productName', 'productDescription', 'benefitType', 'validity', 'faceValue', 'minAmount',
-  'maxAmount', 'discount', 'pricing', 'category', 'region', 'isSalesTaxCharged', 'salesTax', 'exchangeRate',
-  'currencyCode', 'countryCode', 'localPhoneNumberLength', 'internationalCountryCode', 'allowDecimal', 'fee',
-  'operatorName', 'deliveryCurrencyCode', 'supportedTransactionCurrencies', 'carrierName', 'additionalInformation',
+  'skuId',
+  'productId',
+  'productName',
+  'productDescription',
+  'benefitType',
+  'validity',
+  'faceValue',
+  'minAmount',
+  'maxAmount',
+  'discount',
+  'pricing',
+  'category',
+  'region',
+  'isSalesTaxCharged',
+  'salesTax',
+  'exchangeRate',
+  'currencyCode',
+  'countryCode',
+  'localPhoneNumberLength',
+  'internationalCountryCode',
+  'allowDecimal',
+  'fee',
+  'operatorName',
+  'deliveryCurrencyCode',
+  'supportedTransactionCurrencies',
+  'carrierName',
+  'additionalInformation',
   'loanAmount',
 ].sort();
 const COUNTRY_KEYS = ['countryCode', 'countryName', 'region', 'internationalCountryCode', 'areaCodes', 'numberLength'].sort();
-const PRODUCT_KEYS = ['productId', 'productName', 'category', 'categoryId', 'countryCode', 'operatorId', 'operatorName', 'imageUrl', 'description', 'requireFetchBundle', 'currencyCode'].sort();
+const PRODUCT_KEYS = [
+  'productId',
+  'productName',
+  'category',
+  'categoryId',
+  'countryCode',
+  'operatorId',
+  'operatorName',
+  'imageUrl',
+  'description',
+  'requireFetchBundle',
+  'currencyCode',
+].sort();
 
 const keys = (o: object): string[] => Object.keys(o).sort();
 
@@ -90,7 +158,12 @@ describe('counts and anchors', () => {
     expect(types).toEqual(new Set(['Fixed', 'Range']));
   });
 
-  it.each<[CategoryName, number]>([['Pin', 3], ['Bill Pay', 3], ['Sim', 2], ['eSim', 3]])('%s SKUs exist in at least %i countries', (category, n) => {
+  it.each<[CategoryName, number]>([
+    ['Pin', 3],
+    ['Bill Pay', 3],
+    ['Sim', 2],
+    ['eSim', 3],
+  ])('%s SKUs exist in at least %i countries', (category, n) => {
     expect(new Set(data.skus.filter((s) => s.category === category).map((s) => s.countryCode)).size).toBeGreaterThanOrEqual(n);
   });
 
@@ -119,7 +192,14 @@ describe('record shapes (observed-payloads.md)', () => {
       for (const v of Object.values(c)) expect(typeof v).toBe('string');
     }
     const jm = data.served.countries.find((c) => c.countryCode === 'JM');
-    expect(jm).toEqual({ countryCode: 'JM', countryName: 'Jamaica', region: 'Caribbean', internationalCountryCode: '1', areaCodes: '876', numberLength: '10' });
+    expect(jm).toEqual({
+      countryCode: 'JM',
+      countryName: 'Jamaica',
+      region: 'Caribbean',
+      internationalCountryCode: '1',
+      areaCodes: '876',
+      numberLength: '10',
+    });
   });
 
   it('gives every v2 SKU (both lists, both languages) exactly the observed keys', () => {
@@ -170,7 +250,13 @@ describe('record shapes (observed-payloads.md)', () => {
     }
     for (const s of [...data.skus, ...data.giftcardSkus]) {
       const p = data.index.productById.get(s.productId);
-      expect([p?.productName, p?.category, p?.operatorId, p?.countryCode, p?.requireFetchBundle]).toEqual([s.productName, s.category, s.operatorId, s.countryCode, s.requireFetchBundle]);
+      expect([p?.productName, p?.category, p?.operatorId, p?.countryCode, p?.requireFetchBundle]).toEqual([
+        s.productName,
+        s.category,
+        s.operatorId,
+        s.countryCode,
+        s.requireFetchBundle,
+      ]);
     }
     for (const o of data.operators) expect(keys(o)).toEqual(['countryCode', 'imageUrl', 'operatorId', 'operatorName']);
   });
@@ -182,7 +268,8 @@ describe('record shapes (observed-payloads.md)', () => {
     for (const r of data.exchangeRates) expect(keys(r)).toEqual(['currencyCode', 'exchangeRate', 'productName', 'skuId']);
     expect(data.logos.map((l) => l.productId)).toEqual(data.products.map((p) => p.productId));
     expect(data.carriers.map((c) => c.productId)).toEqual(data.products.map((p) => p.productId));
-    for (const c of data.carriers) expect(keys(c)).toEqual(['carrierName', 'category', 'countryCode', 'currencyCode', 'denominationType', 'productId']);
+    for (const c of data.carriers)
+      expect(keys(c)).toEqual(['carrierName', 'category', 'countryCode', 'currencyCode', 'denominationType', 'productId']);
   });
 });
 
@@ -203,7 +290,9 @@ describe('promotions', () => {
       expect(keys(p)).toEqual(['description', 'endDate', 'product', 'promotionMinMax', 'promotionName', 'restriction', 'startDate']);
       expect(data.index.productById.get(p.product.productId)?.countryCode).toBe(p.product.countryCode);
       const tz = data.index.countryByCode.get(p.product.countryCode)?.timeZone as string;
-      const hour = new Intl.DateTimeFormat('en-US', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' }).format(new Date(instant(p.startDate)));
+      const hour = new Intl.DateTimeFormat('en-US', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' }).format(
+        new Date(instant(p.startDate)),
+      );
       expect(p.startDate.slice(11, 13)).toBe(hour);
     }
   });

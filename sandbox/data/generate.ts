@@ -6,14 +6,7 @@ import { toV1Sku } from './v1.ts';
 import { COUNTRY_PLANS, EXTRA_COUNTRY_PLANS, type CountryPlan } from './countries.ts';
 import { DAY_MS, formatInTimeZone, startOfUtcDay } from './dates.ts';
 import { formatAmount, priceOf, round2 } from './money.ts';
-import {
-  BILLER_BRANDS,
-  BILLER_KINDS,
-  ESIM_BRANDS,
-  GIFTCARD_BRANDS,
-  PROMOTION_KINDS,
-  TELCO_BRANDS,
-} from './names.ts';
+import { BILLER_BRANDS, BILLER_KINDS, ESIM_BRANDS, GIFTCARD_BRANDS, PROMOTION_KINDS, TELCO_BRANDS } from './names.ts';
 import { createRng, type Rng } from './rng.ts';
 import { CATEGORY_ID_BY_NAME, WALLET_CURRENCY } from './types.ts';
 import type {
@@ -160,12 +153,24 @@ class Generator {
 
   addOperator(name: string, country: Country): Operator {
     const operatorId = this.nextOperatorId();
-    const op: Operator = { operatorId, operatorName: name, imageUrl: `${IMAGE_BASE}/operators/${operatorId}.png`, countryCode: country.countryCode };
+    const op: Operator = {
+      operatorId,
+      operatorName: name,
+      imageUrl: `${IMAGE_BASE}/operators/${operatorId}.png`,
+      countryCode: country.countryCode,
+    };
     this.operators.push(op);
     return op;
   }
 
-  addProduct(op: Operator, country: Country, name: string, category: CategoryName, description: string, requireFetchBundle = false): Product {
+  addProduct(
+    op: Operator,
+    country: Country,
+    name: string,
+    category: CategoryName,
+    description: string,
+    requireFetchBundle = false,
+  ): Product {
     const productId = this.nextProductId();
     const product: Product = {
       productId,
@@ -267,7 +272,17 @@ class Generator {
     return built;
   }
 
-  fixedSkus(product: Product, country: Country, faceCurrency: string, faces: number[], extra: Omit<SkuInput, 'skuId' | 'product' | 'country' | 'denomination' | 'faceCurrency' | 'minFace' | 'maxFace' | 'skuName' | 'discount' | 'fee'>, gift = false): void {
+  fixedSkus(
+    product: Product,
+    country: Country,
+    faceCurrency: string,
+    faces: number[],
+    extra: Omit<
+      SkuInput,
+      'skuId' | 'product' | 'country' | 'denomination' | 'faceCurrency' | 'minFace' | 'maxFace' | 'skuName' | 'discount' | 'fee'
+    >,
+    gift = false,
+  ): void {
     const discount = this.discount();
     const fee = this.fee();
     const unique = [...new Set(faces.map(round2))].sort((a, b) => a - b);
@@ -292,7 +307,13 @@ class Generator {
   topup(plan: CountryPlan, op: Operator, anchor: boolean): Product {
     const { country } = plan;
     const rng = this.rng;
-    const product = this.addProduct(op, country, `${op.operatorName} Top-up`, 'Rtr', `Mobile airtime top-up for ${op.operatorName} prepaid numbers in ${country.countryName}`);
+    const product = this.addProduct(
+      op,
+      country,
+      `${op.operatorName} Top-up`,
+      'Rtr',
+      `Mobile airtime top-up for ${op.operatorName} prepaid numbers in ${country.countryName}`,
+    );
     this.topupProductByOperator.set(op.operatorId, product);
     const rangeCurrency = anchor || rng.chance(0.5) ? WALLET_CURRENCY : country.currencyCode;
     const minUsd = anchor ? ANCHOR_MIN_USD : rng.int(1, 5);
@@ -319,13 +340,19 @@ class Generator {
       allowDecimal: true,
     });
     const ladder = rng.shuffle([1, 2, 3, 5, 10, 15, 20, 25, 30, 50]).slice(0, rng.int(2, 4));
-    this.fixedSkus(product, country, country.currencyCode, ladder.map((usd) => this.local(country, usd)), {
-      subCategory: 'Airtime',
-      benefitType: 'Airtime',
-      validityDays: rng.pick([0, 30]),
-      additionalInformation: 'Delivered instantly to the mobile number',
-      allowDecimal: false,
-    });
+    this.fixedSkus(
+      product,
+      country,
+      country.currencyCode,
+      ladder.map((usd) => this.local(country, usd)),
+      {
+        subCategory: 'Airtime',
+        benefitType: 'Airtime',
+        validityDays: rng.pick([0, 30]),
+        additionalInformation: 'Delivered instantly to the mobile number',
+        allowDecimal: false,
+      },
+    );
     return product;
   }
 
@@ -333,17 +360,27 @@ class Generator {
   bundles(plan: CountryPlan, op: Operator): void {
     const { country } = plan;
     const rng = this.rng;
-    const product = this.addProduct(op, country, `${op.operatorName} Bundles`, 'Rtr', `Data and minutes bundles for ${op.operatorName} prepaid numbers in ${country.countryName}`, true);
+    const product = this.addProduct(
+      op,
+      country,
+      `${op.operatorName} Bundles`,
+      'Rtr',
+      `Data and minutes bundles for ${op.operatorName} prepaid numbers in ${country.countryName}`,
+      true,
+    );
     const list = this.bundleProductsByCountry.get(country.countryCode) ?? [];
     list.push(product);
     this.bundleProductsByCountry.set(country.countryCode, list);
-    const options = rng.shuffle([
-      { gb: 1, minutes: 0, days: 1, usd: 1 },
-      { gb: 2, minutes: 50, days: 3, usd: 3 },
-      { gb: 5, minutes: 100, days: 7, usd: 6 },
-      { gb: 10, minutes: 300, days: 30, usd: 12 },
-      { gb: 20, minutes: 500, days: 30, usd: 20 },
-    ]).slice(0, rng.int(3, 5)).sort((a, b) => a.usd - b.usd);
+    const options = rng
+      .shuffle([
+        { gb: 1, minutes: 0, days: 1, usd: 1 },
+        { gb: 2, minutes: 50, days: 3, usd: 3 },
+        { gb: 5, minutes: 100, days: 7, usd: 6 },
+        { gb: 10, minutes: 300, days: 30, usd: 12 },
+        { gb: 20, minutes: 500, days: 30, usd: 20 },
+      ])
+      .slice(0, rng.int(3, 5))
+      .sort((a, b) => a.usd - b.usd);
     const discount = this.discount();
     for (const o of options) {
       const face = this.local(country, o.usd);
@@ -359,7 +396,10 @@ class Generator {
         minFace: face,
         maxFace: face,
         skuName: `${product.productName} ${formatAmount(face)} ${country.currencyCode}`,
-        additionalInformation: o.minutes > 0 ? `${o.gb} GB data and ${o.minutes} minutes valid ${daysText(o.days)}` : `${o.gb} GB data valid ${daysText(o.days)}`,
+        additionalInformation:
+          o.minutes > 0
+            ? `${o.gb} GB data and ${o.minutes} minutes valid ${daysText(o.days)}`
+            : `${o.gb} GB data valid ${daysText(o.days)}`,
         discount,
         fee: 0,
         allowDecimal: false,
@@ -372,16 +412,28 @@ class Generator {
   pin(plan: CountryPlan, op: Operator): void {
     const { country } = plan;
     const rng = this.rng;
-    const product = this.addProduct(op, country, `${op.operatorName} PIN`, 'Pin', `Prepaid PIN for ${op.operatorName} in ${country.countryName}, delivered by SMS`);
+    const product = this.addProduct(
+      op,
+      country,
+      `${op.operatorName} PIN`,
+      'Pin',
+      `Prepaid PIN for ${op.operatorName} in ${country.countryName}, delivered by SMS`,
+    );
     const currency = rng.chance(0.3) ? WALLET_CURRENCY : country.currencyCode;
     const usd = rng.shuffle([2, 5, 10, 20, 25]).slice(0, rng.int(3, 4));
-    this.fixedSkus(product, country, currency, usd.map((u) => (currency === WALLET_CURRENCY ? u : this.local(country, u))), {
-      subCategory: 'PIN',
-      benefitType: 'PIN',
-      validityDays: rng.pick([30, 60, 90]),
-      additionalInformation: 'PIN delivered by SMS to the recipient',
-      allowDecimal: false,
-    });
+    this.fixedSkus(
+      product,
+      country,
+      currency,
+      usd.map((u) => (currency === WALLET_CURRENCY ? u : this.local(country, u))),
+      {
+        subCategory: 'PIN',
+        benefitType: 'PIN',
+        validityDays: rng.pick([30, 60, 90]),
+        additionalInformation: 'PIN delivered by SMS to the recipient',
+        allowDecimal: false,
+      },
+    );
   }
 
   billers(plan: CountryPlan): void {
@@ -392,7 +444,13 @@ class Generator {
     brands.forEach((brand, i) => {
       const kind = kinds[i % kinds.length] as (typeof BILLER_KINDS)[number];
       const op = this.addOperator(`${brand} ${kind.word}`, country);
-      const product = this.addProduct(op, country, `${op.operatorName} Bill Payment`, 'Bill Pay', `Bill payment for ${op.operatorName} accounts in ${country.countryName}`);
+      const product = this.addProduct(
+        op,
+        country,
+        `${op.operatorName} Bill Payment`,
+        'Bill Pay',
+        `Bill payment for ${op.operatorName} accounts in ${country.countryName}`,
+      );
       const minFace = this.local(country, 1);
       const maxFace = this.local(country, rng.pick([300, 500, 1000]));
       this.buildSku({
@@ -418,13 +476,22 @@ class Generator {
   sim(plan: CountryPlan, op: Operator): void {
     const { country } = plan;
     const rng = this.rng;
-    const product = this.addProduct(op, country, `${op.operatorName} SIM Plans`, 'Sim', `Prepaid SIM activation plans from ${op.operatorName}`);
-    const plans = rng.shuffle([
-      { gb: 2, usd: 15 },
-      { gb: 5, usd: 25 },
-      { gb: 10, usd: 35 },
-      { gb: 25, usd: 50 },
-    ]).slice(0, rng.int(2, 3)).sort((a, b) => a.usd - b.usd);
+    const product = this.addProduct(
+      op,
+      country,
+      `${op.operatorName} SIM Plans`,
+      'Sim',
+      `Prepaid SIM activation plans from ${op.operatorName}`,
+    );
+    const plans = rng
+      .shuffle([
+        { gb: 2, usd: 15 },
+        { gb: 5, usd: 25 },
+        { gb: 10, usd: 35 },
+        { gb: 25, usd: 50 },
+      ])
+      .slice(0, rng.int(2, 3))
+      .sort((a, b) => a.usd - b.usd);
     const discount = this.discount();
     for (const p of plans) {
       const face = this.local(country, p.usd);
@@ -454,14 +521,23 @@ class Generator {
     const rng = this.rng;
     const brand = rng.pick(ESIM_BRANDS);
     const op = this.addOperator(`${brand} eSIM`, country);
-    const product = this.addProduct(op, country, `${brand} ${country.countryName} eSIM`, 'eSim', `Prepaid eSIM data plans for travel in ${country.countryName}`);
-    const plans = rng.shuffle([
-      { gb: 1, days: 7, usd: 4.5 },
-      { gb: 3, days: 15, usd: 9 },
-      { gb: 5, days: 30, usd: 14 },
-      { gb: 10, days: 30, usd: 22 },
-      { gb: 20, days: 30, usd: 35 },
-    ]).slice(0, rng.int(3, 4)).sort((a, b) => a.usd - b.usd);
+    const product = this.addProduct(
+      op,
+      country,
+      `${brand} ${country.countryName} eSIM`,
+      'eSim',
+      `Prepaid eSIM data plans for travel in ${country.countryName}`,
+    );
+    const plans = rng
+      .shuffle([
+        { gb: 1, days: 7, usd: 4.5 },
+        { gb: 3, days: 15, usd: 9 },
+        { gb: 5, days: 30, usd: 14 },
+        { gb: 10, days: 30, usd: 22 },
+        { gb: 20, days: 30, usd: 35 },
+      ])
+      .slice(0, rng.int(3, 4))
+      .sort((a, b) => a.usd - b.usd);
     const discount = this.discount();
     for (const p of plans) {
       const face = round2(p.usd * (1 + rng.int(-5, 5) / 100));
@@ -490,16 +566,29 @@ class Generator {
     const { country } = plan;
     const rng = this.rng;
     const op = this.addOperator(brand.name, country);
-    const product = this.addProduct(op, country, `${brand.name} ${country.countryName} Gift Card`, 'Gift Card', `${brand.name} digital gift card for use in ${country.countryName}`);
+    const product = this.addProduct(
+      op,
+      country,
+      `${brand.name} ${country.countryName} Gift Card`,
+      'Gift Card',
+      `${brand.name} digital gift card for use in ${country.countryName}`,
+    );
     const info = rng.chance(0.5) ? 'Redeem online or in store' : 'Redeem online';
     const usd = rng.shuffle([5, 10, 15, 20, 25, 50, 75, 100, 150, 200]).slice(0, rng.int(6, 9));
-    this.fixedSkus(product, country, country.currencyCode, usd.map((u) => this.local(country, u)), {
-      subCategory: brand.subCategory,
-      benefitType: 'Gift Card',
-      validityDays: 365,
-      additionalInformation: info,
-      allowDecimal: false,
-    }, true);
+    this.fixedSkus(
+      product,
+      country,
+      country.currencyCode,
+      usd.map((u) => this.local(country, u)),
+      {
+        subCategory: brand.subCategory,
+        benefitType: 'Gift Card',
+        validityDays: 365,
+        additionalInformation: info,
+        allowDecimal: false,
+      },
+      true,
+    );
     if (rng.chance(0.3)) {
       const minFace = this.local(country, 10);
       const maxFace = this.local(country, 500);
@@ -599,7 +688,12 @@ function promotions(rng: Rng, now: number, products: Product[], countries: Reado
       description: kind.description,
       restriction: kind.restriction,
       promotionMinMax: `${formatAmount(minUsd)} ${WALLET_CURRENCY} - ${formatAmount(maxUsd)} ${WALLET_CURRENCY}`,
-      product: { productId: product.productId, productName: product.productName, countryCode: product.countryCode, operatorName: product.operatorName },
+      product: {
+        productId: product.productId,
+        productName: product.productName,
+        countryCode: product.countryCode,
+        operatorName: product.operatorName,
+      },
     };
   };
   const current = candidates.slice(0, currentCount).map((p) => {
@@ -631,7 +725,8 @@ function firstSku(skus: Sku[], metas: ReadonlyMap<number, SkuMeta>, test: (sku: 
 function extraPlansOf(options: GenerateOptions): CountryPlan[] {
   return (options.extraCountries ?? []).map((code) => {
     const plan = EXTRA_COUNTRY_PLANS.get(code);
-    if (plan === undefined) throw new Error(`sandbox data: no extra country plan '${code}' (known: ${[...EXTRA_COUNTRY_PLANS.keys()].join(', ')})`);
+    if (plan === undefined)
+      throw new Error(`sandbox data: no extra country plan '${code}' (known: ${[...EXTRA_COUNTRY_PLANS.keys()].join(', ')})`);
     return plan;
   });
 }
@@ -677,10 +772,21 @@ interface DerivedRecords {
 }
 
 /** The records other endpoints serve, each derived from the products and SKUs (exchange rates, logos, carriers, descriptions). */
-function derivedRecords(products: readonly Product[], allSkus: readonly Sku[], skusByProductId: ReadonlyMap<number, Sku[]>, skuMetaById: ReadonlyMap<number, SkuMeta>): DerivedRecords {
-  const isRange = (p: Product): boolean => (skusByProductId.get(p.productId) ?? []).some((s) => skuMetaById.get(s.skuId)?.denominationType === 'Range');
+function derivedRecords(
+  products: readonly Product[],
+  allSkus: readonly Sku[],
+  skusByProductId: ReadonlyMap<number, Sku[]>,
+  skuMetaById: ReadonlyMap<number, SkuMeta>,
+): DerivedRecords {
+  const isRange = (p: Product): boolean =>
+    (skusByProductId.get(p.productId) ?? []).some((s) => skuMetaById.get(s.skuId)?.denominationType === 'Range');
   return {
-    exchangeRates: allSkus.map((s) => ({ skuId: s.skuId, productName: s.productName, currencyCode: s.min.deliveryCurrencyCode, exchangeRate: s.exchangeRate })),
+    exchangeRates: allSkus.map((s) => ({
+      skuId: s.skuId,
+      productName: s.productName,
+      currencyCode: s.min.deliveryCurrencyCode,
+      exchangeRate: s.exchangeRate,
+    })),
     logos: products.map((p) => ({ productId: p.productId, imageUrl: p.imageUrl })),
     carriers: products.map((p) => ({
       productId: p.productId,
@@ -690,12 +796,20 @@ function derivedRecords(products: readonly Product[], allSkus: readonly Sku[], s
       denominationType: isRange(p) ? 'Range' : 'Fixed',
       currencyCode: p.currencyCode,
     })),
-    skuDescriptions: allSkus.map((s) => ({ skuId: s.skuId, productName: s.productName, description: `${s.skuName}, ${s.additionalInformation}` })),
+    skuDescriptions: allSkus.map((s) => ({
+      skuId: s.skuId,
+      productName: s.productName,
+      description: `${s.skuName}, ${s.additionalInformation}`,
+    })),
   };
 }
 
 /** Mobile lookup answers per RTR operator: its top-up and PIN products and SKUs, as v1 and v2 (both languages) serve them. */
-function lookupIndex(gen: Generator, skusByProductId: ReadonlyMap<number, Sku[]>, skuMetaById: ReadonlyMap<number, SkuMeta>): Map<number, Omit<LookupResult, 'country'>> {
+function lookupIndex(
+  gen: Generator,
+  skusByProductId: ReadonlyMap<number, Sku[]>,
+  skuMetaById: ReadonlyMap<number, SkuMeta>,
+): Map<number, Omit<LookupResult, 'country'>> {
   const meta = (s: Sku): SkuMeta => skuMetaById.get(s.skuId) as SkuMeta;
   const lookupByOperatorId = new Map<number, Omit<LookupResult, 'country'>>();
   for (const operator of [...gen.rtrOperatorsByCountry.values()].flat()) {
@@ -719,7 +833,13 @@ function lookupIndex(gen: Generator, skusByProductId: ReadonlyMap<number, Sku[]>
 }
 
 /** The sample ids and numbers tests and settings use: one SKU of each kind the suites need, valid numbers, loan numbers. */
-function sampleFacts(gen: Generator, catalog: FinishedSkus, gift: FinishedSkus, countries: readonly Country[], skuMetaById: ReadonlyMap<number, SkuMeta>): SandboxSamples {
+function sampleFacts(
+  gen: Generator,
+  catalog: FinishedSkus,
+  gift: FinishedSkus,
+  countries: readonly Country[],
+  skuMetaById: ReadonlyMap<number, SkuMeta>,
+): SandboxSamples {
   const jmTopup = gen.topupProductByOperator.get((gen.rtrOperatorsByCountry.get('JM') ?? [])[0]?.operatorId ?? -1);
   const first = (test: (sku: Sku, meta: SkuMeta) => boolean): number => firstSku(catalog.en, skuMetaById, test);
   return {
@@ -733,7 +853,9 @@ function sampleFacts(gen: Generator, catalog: FinishedSkus, gift: FinishedSkus, 
     esimSkuId: first((s) => s.category === 'eSim' && s.countryCode === 'US'),
     giftcardSkuId: (gift.en[0] as Sku).skuId,
     bundleProductId: ((gen.bundleProductsByCountry.get('JM') ?? [])[0] as Product).productId,
-    validMobiles: Object.fromEntries(countries.map((c) => [c.countryCode, `${c.dialPrefixes[0] ?? ''}${sampleNational(c.nationalNumberLength)}`])),
+    validMobiles: Object.fromEntries(
+      countries.map((c) => [c.countryCode, `${c.dialPrefixes[0] ?? ''}${sampleNational(c.nationalNumberLength)}`]),
+    ),
     loanNumbers: SAMPLE_LOAN_NUMBERS,
   };
 }

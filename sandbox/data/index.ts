@@ -26,5 +26,3 @@ export {
 export { formatInTimeZone } from './dates.ts';
 export { toV1Sku, denominationTypeOf } from './v1.ts';
 export { COUNTRY_PLANS } from './countries.ts';
-
-

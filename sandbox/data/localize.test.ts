@@ -16,7 +16,8 @@ function checkPair(en: Sku, ar: Sku): void {
     expect(ar[field], `${en.skuId}.${field} ar`).toMatch(ARABIC);
     expect(ar[field], `${en.skuId}.${field} ar`).not.toMatch(LATIN);
   }
-  const strip = (s: Sku): Record<string, unknown> => Object.fromEntries(Object.entries(s).filter(([k]) => !(LOCALIZED_FIELDS as readonly string[]).includes(k)));
+  const strip = (s: Sku): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(s).filter(([k]) => !(LOCALIZED_FIELDS as readonly string[]).includes(k)));
   expect(strip(ar)).toEqual(strip(en));
 }
 

@@ -30,12 +30,22 @@ describe('lookupNumber', () => {
     expect(data.index.rtrOperatorsByCountry.get('JM')).toContain(a?.operator);
     expect(a?.v1.operatorId).toBe(a?.operator.operatorId);
     expect(a?.v1.skus.every((s) => s.productId === a.v1.productId)).toBe(true);
-    expect(Object.keys(a?.v1 ?? {}).sort()).toEqual(['category', 'countryCode', 'denominationType', 'operator', 'operatorId', 'productId', 'productName', 'skus']);
+    expect(Object.keys(a?.v1 ?? {}).sort()).toEqual([
+      'category',
+      'countryCode',
+      'denominationType',
+      'operator',
+      'operatorId',
+      'productId',
+      'productName',
+      'skus',
+    ]);
   });
 
   it('spreads numbers over the operators of a country', () => {
     const seen = new Set<number>();
-    for (let i = 0; i < 200; i++) seen.add(lookupNumber(data, `1876${String(2000000 + i * 7919).padStart(7, '0')}`)?.operator.operatorId ?? -1);
+    for (let i = 0; i < 200; i++)
+      seen.add(lookupNumber(data, `1876${String(2000000 + i * 7919).padStart(7, '0')}`)?.operator.operatorId ?? -1);
     expect(seen.has(-1)).toBe(false);
     expect(seen.size).toBe(data.index.rtrOperatorsByCountry.get('JM')?.length);
   });
@@ -73,7 +83,8 @@ describe('loans and bundles', () => {
       expect(b.loanAmountInWalletCurrency).toBe(6);
       expect(b.loanAmountInFaceValueCurrency).toBeGreaterThan(0);
     }
-    for (const b of without) expect([b.loanAmountInWalletCurrency, b.loanAmountInFaceValueCurrency, b.loanAmountInDeliveryCurrency]).toEqual([0, 0, 0]);
+    for (const b of without)
+      expect([b.loanAmountInWalletCurrency, b.loanAmountInFaceValueCurrency, b.loanAmountInDeliveryCurrency]).toEqual([0, 0, 0]);
     expect(sku(withLoan[0]!.skuId).loanAmountInWalletCurrency).toBe(0);
   });
 
@@ -88,7 +99,10 @@ describe('loans and bundles', () => {
     const loan = loanFor(data, '18762345775')!;
     const m = meta(bundle.skuId);
     expect(amountWithLoan(bundle, m, loan)).toBeCloseTo(bundle.min.faceValueInWalletCurrency + 6, 2);
-    expect(amountWithLoan(bundle, m, loan, bundle.min.faceValueCurrency)).toBeCloseTo(bundle.min.faceValue + bundle.loanAmountInFaceValueCurrency, 2);
+    expect(amountWithLoan(bundle, m, loan, bundle.min.faceValueCurrency)).toBeCloseTo(
+      bundle.min.faceValue + bundle.loanAmountInFaceValueCurrency,
+      2,
+    );
   });
 });
 
@@ -108,7 +122,11 @@ describe('denomination bounds', () => {
   it('uses face value bounds for a FaceValueCurrency and refuses other currencies', () => {
     const id = data.samples.rtrFixedSkuId;
     const s = sku(id);
-    expect(amountBounds(s, meta(id), s.min.faceValueCurrency)).toEqual({ min: s.min.faceValue, max: s.max.faceValue, currency: s.min.faceValueCurrency });
+    expect(amountBounds(s, meta(id), s.min.faceValueCurrency)).toEqual({
+      min: s.min.faceValue,
+      max: s.max.faceValue,
+      currency: s.min.faceValueCurrency,
+    });
     expect(amountBounds(s, meta(id), 'XXX')).toBeUndefined();
     expect(amountBounds(s, meta(id), '')?.currency).toBe('USD');
     expect(toWalletAmount(meta(id), s.min.faceValue, s.min.faceValueCurrency)).toBeCloseTo(s.min.faceValueInWalletCurrency, 2);

@@ -27,9 +27,7 @@ export function isValidNumberForCountry(country: Country, mobile: string): boole
   const digits = normalizeMobile(mobile);
   if (digits === undefined) return false;
   if (country.excludedPrefixes.some((p) => digits.startsWith(p))) return false;
-  return country.dialPrefixes.some(
-    (prefix) => digits.startsWith(prefix) && digits.length === prefix.length + country.nationalNumberLength,
-  );
+  return country.dialPrefixes.some((prefix) => digits.startsWith(prefix) && digits.length === prefix.length + country.nationalNumberLength);
 }
 
 /** The digits after the country's dialing prefix, or undefined when the number is not valid for it. */

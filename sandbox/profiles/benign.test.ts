@@ -49,7 +49,12 @@ describe('benign profiles change what they declare', () => {
   it('benign-list-order: the same records as faithful, in another order; gift card pages hold the same SKUs', async () => {
     const faithful = await client();
     const reordered = await client({ profile: 'benign-list-order' });
-    for (const url of ['/api/v2/catalog/countries', '/api/v2/catalog/skus', '/api/v1/catalog/errors', '/api/v2/catalog/skus/giftcards?pageSize=37']) {
+    for (const url of [
+      '/api/v2/catalog/countries',
+      '/api/v2/catalog/skus',
+      '/api/v1/catalog/errors',
+      '/api/v2/catalog/skus/giftcards?pageSize=37',
+    ]) {
       const a = (await faithful.get(url)).body.payLoad as Rec[];
       const b = (await reordered.get(url)).body.payLoad as Rec[];
       expect(b, url).not.toEqual(a);
@@ -67,7 +72,12 @@ describe('benign profiles change what they declare', () => {
     expect(b.filter((r, i) => r['description'] !== a[i]?.['description']).length).toBeGreaterThan(a.length / 2);
     const unknown = '/api/v2/transaction/status/unknown-id';
     expect((await reworded.get(unknown)).body.responseMessage).not.toBe((await faithful.get(unknown)).body.responseMessage);
-    const below = await reworded.post('/api/v2/transaction/topup', { skuId: 193, amount: 1, mobile: JM, correlationId: newCorrelationId() });
+    const below = await reworded.post('/api/v2/transaction/topup', {
+      skuId: 193,
+      amount: 1,
+      mobile: JM,
+      correlationId: newCorrelationId(),
+    });
     expect(below.body.responseCode).toBe('001');
     expect(below.body.responseMessage).toMatch(/^The charge amount for Denomination .+ should be between 5\.00 USD and 100\.00 USD$/);
   });
@@ -86,12 +96,21 @@ describe('benign profiles change what they declare', () => {
     const faithful = await client();
     const c = await client({ profile: 'benign-new-records' });
     const list = async (t: TestClient, url: string): Promise<Rec[]> => (await t.get(url)).body.payLoad as Rec[];
-    for (const url of ['/api/v2/catalog/countries', '/api/v2/catalog/operators', '/api/v2/catalog/getproducts', '/api/v2/catalog/skus', '/api/v1/catalog/skus']) {
+    for (const url of [
+      '/api/v2/catalog/countries',
+      '/api/v2/catalog/operators',
+      '/api/v2/catalog/getproducts',
+      '/api/v2/catalog/skus',
+      '/api/v1/catalog/skus',
+    ]) {
       const base = await list(faithful, url);
       const grown = await list(c, url);
       expect(grown.length, url).toBeGreaterThan(base.length);
       const keys = new Set(grown.map((r) => JSON.stringify(r)));
-      expect(base.filter((r) => !keys.has(JSON.stringify(r))), `${url}: faithful records changed`).toEqual([]);
+      expect(
+        base.filter((r) => !keys.has(JSON.stringify(r))),
+        `${url}: faithful records changed`,
+      ).toEqual([]);
     }
     expect((await list(c, '/api/v2/catalog/countries')).some((r) => r['countryCode'] === 'LK')).toBe(true);
     const lkGift = await list(c, '/api/v2/catalog/skus/giftcards?countryCode=LK');
@@ -100,7 +119,12 @@ describe('benign profiles change what they declare', () => {
     const lkRtr = c.app.data.skus.find((s) => s.countryCode === 'LK' && s.category === 'Rtr');
     expect(lkRtr).toBeDefined();
     const amount = lkRtr?.min.faceValueInWalletCurrency ?? 0;
-    const res = await c.post('/api/v2/transaction/topup', { skuId: lkRtr?.skuId, amount, mobile: c.app.data.samples.validMobiles['LK'], correlationId: newCorrelationId() });
+    const res = await c.post('/api/v2/transaction/topup', {
+      skuId: lkRtr?.skuId,
+      amount,
+      mobile: c.app.data.samples.validMobiles['LK'],
+      correlationId: newCorrelationId(),
+    });
     expect(res.body.responseCode).toBe('000');
   });
 
@@ -112,7 +136,10 @@ describe('benign profiles change what they declare', () => {
   });
 
   it('benign-latency: every response waits 1-5 s x time scale on the store (released on close); faithful does not wait', async () => {
-    for (const [profile, expected] of [['benign-latency', true], ['faithful', false]] as const) {
+    for (const [profile, expected] of [
+      ['benign-latency', true],
+      ['faithful', false],
+    ] as const) {
       const c = await client({ profile, timeScale: 0.01 });
       const waits = vi.spyOn(c.app.store, 'sleep');
       for (let i = 0; i < 5; i += 1) expect((await c.get('/api/v2/account/balance')).status).toBe(200);
@@ -130,11 +157,15 @@ describe('benign profiles change what they declare', () => {
     const sandbox = await startSandbox({ profile: 'benign-connection-close' });
     try {
       const outcome = await new Promise<{ header: string | undefined; closed: boolean }>((resolve, reject) => {
-        const req = httpRequest(`${sandbox.url}/api/v2/account/balance`, { headers: { authorization: AUTH_HEADER, connection: 'keep-alive' } }, (res) => {
-          const header = res.headers.connection;
-          res.resume();
-          res.socket.once('close', () => resolve({ header, closed: true }));
-        });
+        const req = httpRequest(
+          `${sandbox.url}/api/v2/account/balance`,
+          { headers: { authorization: AUTH_HEADER, connection: 'keep-alive' } },
+          (res) => {
+            const header = res.headers.connection;
+            res.resume();
+            res.socket.once('close', () => resolve({ header, closed: true }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });

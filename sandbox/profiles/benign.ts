@@ -121,7 +121,9 @@ const REWORDED: Readonly<Record<ResponseCodeKey, string>> = {
 const REWORDED_CODES: Partial<Record<ResponseCodeKey, ResponseCodeEntry>> = Object.fromEntries(
   Object.entries(DEFAULT_RESPONSE_CODES).map(([key, entry]) => [key, { ...entry, message: REWORDED[key as ResponseCodeKey] }]),
 );
-const REWORDED_BY_CODE = new Map(Object.entries(DEFAULT_RESPONSE_CODES).map(([key, entry]) => [entry.code, REWORDED[key as ResponseCodeKey]]));
+const REWORDED_BY_CODE = new Map(
+  Object.entries(DEFAULT_RESPONSE_CODES).map(([key, entry]) => [entry.code, REWORDED[key as ResponseCodeKey]]),
+);
 /** The spec states the 001 message's shape ('The charge amount for Denomination <name> should be between ...'): kept. */
 const SHAPE_STATED_BY_SPEC = new Set([DEFAULT_RESPONSE_CODES.amountOutOfRange.code]);
 

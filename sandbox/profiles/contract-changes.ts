@@ -33,7 +33,8 @@ const BREAKING =
 const NON_BREAKING =
   'Non-breaking changes need no new version and are made without prior notice. They are: new endpoints, new optional request fields or headers, new response fields or headers, and data changes';
 
-const isSuccess = (ctx: ProfileEnvelopeContext, operationId: string): boolean => ctx.operationId === operationId && ctx.envelope.responseCode === '000';
+const isSuccess = (ctx: ProfileEnvelopeContext, operationId: string): boolean =>
+  ctx.operationId === operationId && ctx.envelope.responseCode === '000';
 
 /** Applies `change` to every record of a successful array payload of the operation. */
 function everyRecord(operationId: string, change: (record: Record<string, unknown>, index: number) => void) {
@@ -63,7 +64,9 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: BREAKING,
       baselineProfile: 'faithful',
-      expectedFindings: [{ operationId: 'v2.catalog.countries', path: '$.payLoad[*].countryName', kind: 'breaking', change: 'field-renamed' }],
+      expectedFindings: [
+        { operationId: 'v2.catalog.countries', path: '$.payLoad[*].countryName', kind: 'breaking', change: 'field-renamed' },
+      ],
       expectedRegressions: [],
     },
   },
@@ -80,7 +83,9 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: BREAKING,
       baselineProfile: 'faithful',
-      expectedFindings: [{ operationId: 'v1.catalog.sku-exchange-rate', path: '$.payLoad.productName', kind: 'breaking', change: 'field-removed' }],
+      expectedFindings: [
+        { operationId: 'v1.catalog.sku-exchange-rate', path: '$.payLoad.productName', kind: 'breaking', change: 'field-removed' },
+      ],
       expectedRegressions: [],
     },
   },
@@ -95,7 +100,9 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: NON_BREAKING,
       baselineProfile: 'faithful',
-      expectedFindings: [{ operationId: 'v2.catalog.operators', path: '$.payLoad[*].operatorCode', kind: 'non-breaking', change: 'field-added' }],
+      expectedFindings: [
+        { operationId: 'v2.catalog.operators', path: '$.payLoad[*].operatorCode', kind: 'non-breaking', change: 'field-added' },
+      ],
       expectedRegressions: [],
     },
   },
@@ -110,7 +117,9 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: `${BREAKING} (a retyped field is the old field removed)`,
       baselineProfile: 'faithful',
-      expectedFindings: [{ operationId: 'v1.catalog.countries', path: '$.payLoad[*].numberLength', kind: 'breaking', change: 'type-changed' }],
+      expectedFindings: [
+        { operationId: 'v1.catalog.countries', path: '$.payLoad[*].numberLength', kind: 'breaking', change: 'type-changed' },
+      ],
       expectedRegressions: [],
     },
   },
@@ -125,7 +134,9 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: `${BREAKING} (a field every client could rely on is gone from some answers)`,
       baselineProfile: 'faithful',
-      expectedFindings: [{ operationId: 'v2.catalog.getproducts', path: '$.payLoad[*].description', kind: 'breaking', change: 'no-longer-always-present' }],
+      expectedFindings: [
+        { operationId: 'v2.catalog.getproducts', path: '$.payLoad[*].description', kind: 'breaking', change: 'no-longer-always-present' },
+      ],
       expectedRegressions: [],
     },
   },
@@ -140,7 +151,9 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: NON_BREAKING,
       baselineProfile: 'faithful',
-      expectedFindings: [{ operationId: 'v2.lookup.mobile', path: `headers['${REQUEST_ID}']`, kind: 'non-breaking', change: 'header-added' }],
+      expectedFindings: [
+        { operationId: 'v2.lookup.mobile', path: `headers['${REQUEST_ID}']`, kind: 'non-breaking', change: 'header-added' },
+      ],
       expectedRegressions: [],
     },
   },
@@ -153,7 +166,12 @@ export const CONTRACT_CHANGE_PROFILES: ContractChangeProfile[] = [
     contractChange: {
       rule: NON_BREAKING,
       baselineProfile: 'faithful',
-      expectedFindings: OPERATIONS.map((op) => ({ operationId: op.id, path: `headers['${REQUEST_ID}']`, kind: 'non-breaking' as const, change: 'header-added' })),
+      expectedFindings: OPERATIONS.map((op) => ({
+        operationId: op.id,
+        path: `headers['${REQUEST_ID}']`,
+        kind: 'non-breaking' as const,
+        change: 'header-added',
+      })),
       expectedRegressions: [],
     },
   },

@@ -62,7 +62,16 @@ const topupBody = (correlationId: string): Record<string, unknown> => ({ skuId: 
 describe('fault profiles (data)', () => {
   it('faults-mixed, one per kind, and faults-status; only faults-status lets faults hit the status endpoint', () => {
     const names = FAULT_PROFILES.map((p) => p.name);
-    expect(names).toEqual(['faults-mixed', 'faults-reset', 'faults-5xx', 'faults-malformed', 'faults-truncate', 'faults-slow', 'faults-late', 'faults-status']);
+    expect(names).toEqual([
+      'faults-mixed',
+      'faults-reset',
+      'faults-5xx',
+      'faults-malformed',
+      'faults-truncate',
+      'faults-slow',
+      'faults-late',
+      'faults-status',
+    ]);
     for (const profile of FAULT_PROFILES) {
       expect(profile.faults?.rate).toBe(0.1);
       const exempt = profile.faults?.exemptOperations ?? [];
@@ -157,7 +166,8 @@ describe('each fault kind at rate 1 (every non-exempt request faulted)', () => {
 
 describe('rate, seed and the status endpoint', () => {
   /** Outcome of one request, as a client sees it. */
-  const outcome = (r: Raw): string => (r.error ? `error:${r.error.code ?? ''}` : `${r.status ?? 0}:${envelopeOf(r) === undefined ? 'unparsable' : 'json'}`);
+  const outcome = (r: Raw): string =>
+    r.error ? `error:${r.error.code ?? ''}` : `${r.status ?? 0}:${envelopeOf(r) === undefined ? 'unparsable' : 'json'}`;
 
   async function sequence(seed: number, count: number): Promise<string[]> {
     const sandbox = await start({ profile: 'faults-mixed', faultRate: 0.5, faultSlowMs: 10, seed });
@@ -186,7 +196,8 @@ describe('rate, seed and the status endpoint', () => {
   it('faults-mixed at rate 1 never faults the status endpoint (reconciliation stays possible); faults-status does', async () => {
     const exempt = await start({ profile: 'faults-mixed', faultRate: 1, faultSlowMs: 1 });
     for (let i = 0; i < 20; i += 1) {
-      for (const v of ['v1', 'v2']) expect(envelopeOf(await raw(`${exempt.url}/api/${v}/transaction/status/none-${i}`, 'GET'))?.responseCode).toBe('027');
+      for (const v of ['v1', 'v2'])
+        expect(envelopeOf(await raw(`${exempt.url}/api/${v}/transaction/status/none-${i}`, 'GET'))?.responseCode).toBe('027');
     }
     expect(exempt.app.stats.snapshot().faultsTotal).toBe(0);
     const harsh = await start({ profile: 'faults-status', faultRate: 1, faultSlowMs: 1 });
@@ -225,7 +236,15 @@ describe('counters: requests received and faults served', () => {
 
   it('nothing reached the sandbox: a fresh sandbox reports zero requests, and reset() zeroes the counters', async () => {
     const sandbox = await start({});
-    expect(sandbox.app.stats.snapshot()).toEqual({ requestsTotal: 0, requests: {}, chargingRequests: 0, faultsTotal: 0, faults: {}, faultsByOperation: {}, corruptions: {} });
+    expect(sandbox.app.stats.snapshot()).toEqual({
+      requestsTotal: 0,
+      requests: {},
+      chargingRequests: 0,
+      faultsTotal: 0,
+      faults: {},
+      faultsByOperation: {},
+      corruptions: {},
+    });
     await raw(`${sandbox.url}/api/v2/account/balance`, 'GET');
     expect(sandbox.app.stats.requestsOf('v2.account.balance')).toBe(1);
     sandbox.app.stats.reset();

@@ -32,8 +32,18 @@ function onFirstRecord(change: (record: Json) => boolean) {
   };
 }
 
-function profile(name: string, description: string, caughtBy: CorruptionProfile['caughtBy'], corruption: Omit<PayloadCorruption, 'rate'>): CorruptionProfile {
-  return { name, description: `Payload corruption: ${description} in 10% of successful responses.`, caughtBy, corruptions: [{ ...corruption, rate: DEFAULT_CORRUPTION_RATE }] };
+function profile(
+  name: string,
+  description: string,
+  caughtBy: CorruptionProfile['caughtBy'],
+  corruption: Omit<PayloadCorruption, 'rate'>,
+): CorruptionProfile {
+  return {
+    name,
+    description: `Payload corruption: ${description} in 10% of successful responses.`,
+    caughtBy,
+    corruptions: [{ ...corruption, rate: DEFAULT_CORRUPTION_RATE }],
+  };
 }
 
 export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
@@ -46,7 +56,7 @@ export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
       return true;
     },
   }),
-  profile('corrupt-id-string', 'v2 catalog/operators: the first record\'s operatorId sent as a string', 'baseline', {
+  profile('corrupt-id-string', "v2 catalog/operators: the first record's operatorId sent as a string", 'baseline', {
     operations: ['v2.catalog.operators'],
     path: '$.payLoad[*].operatorId',
     corrupt: onFirstRecord((record) => {
@@ -55,7 +65,7 @@ export const PAYLOAD_CORRUPTION_PROFILES: readonly CorruptionProfile[] = [
       return true;
     }),
   }),
-  profile('corrupt-localized-number', 'v2 gift card SKU list: the first record\'s localized productName sent as a number', 'spec', {
+  profile('corrupt-localized-number', "v2 gift card SKU list: the first record's localized productName sent as a number", 'spec', {
     operations: ['v2.catalog.skus-giftcards'],
     path: '$.payLoad[*].productName',
     corrupt: onFirstRecord((record) => {

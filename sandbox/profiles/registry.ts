@@ -22,7 +22,15 @@ const BUILT_IN: readonly SandboxProfile[] = [
 const ADDED: SandboxProfile[] = [];
 
 function allProfiles(): readonly SandboxProfile[] {
-  return [...BUILT_IN, ...BENIGN_PROFILES, ...FAULT_PROFILES, ...ADDED, ...CONTRACT_CHANGE_PROFILES, ...PAYLOAD_CORRUPTION_PROFILES, ...SHAPE_PROFILES];
+  return [
+    ...BUILT_IN,
+    ...BENIGN_PROFILES,
+    ...FAULT_PROFILES,
+    ...ADDED,
+    ...CONTRACT_CHANGE_PROFILES,
+    ...PAYLOAD_CORRUPTION_PROFILES,
+    ...SHAPE_PROFILES,
+  ];
 }
 
 /**
@@ -56,5 +64,8 @@ export function getProfile(name: string): SandboxProfile {
     if (made !== undefined) return made;
   }
   const usages = PARAMETERIZED_PROFILES.map((f) => f.usage).join(', ');
-  throw new HarnessError('GH_ERR_CONFIG', `unknown sandbox profile '${name}' (known: ${profiles.map((p) => p.name).join(', ')}, ${usages})`);
+  throw new HarnessError(
+    'GH_ERR_CONFIG',
+    `unknown sandbox profile '${name}' (known: ${profiles.map((p) => p.name).join(', ')}, ${usages})`,
+  );
 }

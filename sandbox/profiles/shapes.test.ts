@@ -29,24 +29,32 @@ describe('shape profiles', () => {
     expect(profile.shape?.truth).toBeDefined();
   });
 
-  it.each(['shape-snake', 'shape-pascal', 'shape-renamed', 'shape-string-ids'])('%s: the declared mapping reads what the defaults read from the faithful SKU 193', async (name) => {
-    const faithful = ((await get(await start('faithful'), '/api/v2/catalog/skus?skuId=193'))['payLoad'] as unknown[])[0];
-    const shaped = ((await get(await start(name), '/api/v2/catalog/skus?skuId=193'))['payLoad'] as unknown[])[0];
-    const truth = mergeFieldMapping(DEFAULT_FIELD_MAPPING, getProfile(name).shape?.truth.fieldMapping);
-    for (const [field, path] of Object.entries(DEFAULT_FIELD_MAPPING.v2Sku)) {
-      const expected = readField(faithful, path);
-      const read = readField(shaped, (truth.v2Sku as unknown as Record<string, string>)[field] ?? '');
-      const digits = (value: unknown): string => JSON.stringify(value).replace(/"(\d+)"/g, '$1');
-      expect(read === undefined ? undefined : digits(read), `${name} ${field}`).toBe(digits(expected));
-    }
-  });
+  it.each(['shape-snake', 'shape-pascal', 'shape-renamed', 'shape-string-ids'])(
+    '%s: the declared mapping reads what the defaults read from the faithful SKU 193',
+    async (name) => {
+      const faithful = ((await get(await start('faithful'), '/api/v2/catalog/skus?skuId=193'))['payLoad'] as unknown[])[0];
+      const shaped = ((await get(await start(name), '/api/v2/catalog/skus?skuId=193'))['payLoad'] as unknown[])[0];
+      const truth = mergeFieldMapping(DEFAULT_FIELD_MAPPING, getProfile(name).shape?.truth.fieldMapping);
+      for (const [field, path] of Object.entries(DEFAULT_FIELD_MAPPING.v2Sku)) {
+        const expected = readField(faithful, path);
+        const read = readField(shaped, (truth.v2Sku as unknown as Record<string, string>)[field] ?? '');
+        const digits = (value: unknown): string => JSON.stringify(value).replace(/"(\d+)"/g, '$1');
+        expect(read === undefined ? undefined : digits(read), `${name} ${field}`).toBe(digits(expected));
+      }
+    },
+  );
 
   it('shape-snake spells keys in snake_case and leaves the envelope and request bodies as the spec names them', async () => {
     const app = await start('shape-snake');
     const list = await get(app, '/api/v2/catalog/skus/giftcards?pageSize=2');
     expect(Object.keys(list)).toEqual(expect.arrayContaining(['responseCode', 'payLoad', 'next', 'next_cursor']));
     expect(Object.keys((list['payLoad'] as Record<string, unknown>[])[0] ?? {})).toContain('sku_id');
-    const topup = await app.fastify.inject({ method: 'POST', url: '/api/v2/transaction/topup', headers: { authorization: AUTH }, payload: { skuId: 193, amount: 5, mobile: '18765550123', correlationId: 'shape-snake-1' } });
+    const topup = await app.fastify.inject({
+      method: 'POST',
+      url: '/api/v2/transaction/topup',
+      headers: { authorization: AUTH },
+      payload: { skuId: 193, amount: 5, mobile: '18765550123', correlationId: 'shape-snake-1' },
+    });
     const body = JSON.parse(topup.body) as Record<string, unknown>;
     expect(body['responseCode']).toBe('000');
     expect(body['payLoad']).toHaveProperty('transaction_id');

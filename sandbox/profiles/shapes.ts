@@ -32,7 +32,12 @@ function payloadHook(shape: PayloadShape): NonNullable<ProfileHooks['onEnvelope'
   };
 }
 
-const EXTRA_RECORD_FIELDS: Readonly<Rec> = Object.freeze({ sortOrder: 3, legacyCode: 'X-01', links: { self: '/records/1', rel: 'self' }, flags: [] });
+const EXTRA_RECORD_FIELDS: Readonly<Rec> = Object.freeze({
+  sortOrder: 3,
+  legacyCode: 'X-01',
+  links: { self: '/records/1', rel: 'self' },
+  flags: [],
+});
 
 /** Extra envelope fields (paging-like words included) and extra fields on every top-level payload record. */
 const extraFields: NonNullable<ProfileHooks['onEnvelope']> = (ctx) => {
@@ -77,7 +82,12 @@ const RENAMED: PayloadShape = {
   },
 };
 
-function shapeProfile(name: string, description: string, change: Omit<ShapeChange, 'truth'> & { truth?: Partial<ShapeChange['truth']> }, extra: Partial<SandboxProfile> = {}): SandboxProfile {
+function shapeProfile(
+  name: string,
+  description: string,
+  change: Omit<ShapeChange, 'truth'> & { truth?: Partial<ShapeChange['truth']> },
+  extra: Partial<SandboxProfile> = {},
+): SandboxProfile {
   const payload = change.payload;
   const truth: ShapeChange['truth'] = {
     fieldMapping: payload === undefined ? {} : mappingOfShape(payload),
@@ -86,17 +96,60 @@ function shapeProfile(name: string, description: string, change: Omit<ShapeChang
     ...change.truth,
   };
   const hooks = payload === undefined ? extra.hooks : { onEnvelope: payloadHook(payload) };
-  return { name, description, ...extra, ...(hooks === undefined ? {} : { hooks }), shape: { change: change.change, ...(payload === undefined ? {} : { payload }), truth } };
+  return {
+    name,
+    description,
+    ...extra,
+    ...(hooks === undefined ? {} : { hooks }),
+    shape: { change: change.change, ...(payload === undefined ? {} : { payload }), truth },
+  };
 }
 
 export const SHAPE_PROFILES: readonly SandboxProfile[] = [
-  shapeProfile('shape-pascal', 'Shape: every payload field in PascalCase (SkuId, Min.FaceValue, ...).', { change: 'payload field names in PascalCase', payload: { keyCase: 'pascal' } }),
-  shapeProfile('shape-snake', 'Shape: every payload field in snake_case (sku_id, min.face_value, ...).', { change: 'payload field names in snake_case', payload: { keyCase: 'snake' } }),
-  shapeProfile('shape-renamed', 'Shape: other words for ids, category, country, bounds (price.min) and the transaction id.', { change: 'payload fields under other names and nesting', payload: RENAMED }),
-  shapeProfile('shape-string-ids', 'Shape: every integer id in payload records is a string ("193").', { change: 'ids typed as strings in records', payload: { idsAsStrings: true } }),
-  shapeProfile('shape-write-paths', 'Shape: every write whose path the spec does not show sits at another common path.', { change: 'other write paths', truth: { writePaths: OTHER_WRITE_PATHS } }, { writePaths: OTHER_WRITE_PATHS }),
-  shapeProfile('shape-cursor-last', "Shape: the gift card list's next_cursor is the last skuId of this page.", { change: 'next_cursor = last skuId of the page', truth: { giftcardCursorMeaning: 'last-of-page' } }, { behaviour: { giftcardCursorMeaning: 'last-of-page' } }),
-  shapeProfile('shape-cursor-pages', "Shape: the gift card list's next is the number of pages that follow.", { change: 'next = pages that follow', truth: { giftcardCursorMeaning: 'page-count' } }, { behaviour: { giftcardCursorMeaning: 'page-count' } }),
-  shapeProfile('shape-extra-fields', 'Shape: extra envelope fields (traceId, total, version) and extra fields on every payload record.', { change: 'extra envelope and record fields' }, { hooks: { onEnvelope: extraFields } }),
-  shapeProfile('shape-small-wallet', 'Shape: a wallet of 1,000 (wallet currency) instead of 10,000.', { change: 'a wallet of 1,000' }, { behaviour: { initialBalance: 1_000 } }),
+  shapeProfile('shape-pascal', 'Shape: every payload field in PascalCase (SkuId, Min.FaceValue, ...).', {
+    change: 'payload field names in PascalCase',
+    payload: { keyCase: 'pascal' },
+  }),
+  shapeProfile('shape-snake', 'Shape: every payload field in snake_case (sku_id, min.face_value, ...).', {
+    change: 'payload field names in snake_case',
+    payload: { keyCase: 'snake' },
+  }),
+  shapeProfile('shape-renamed', 'Shape: other words for ids, category, country, bounds (price.min) and the transaction id.', {
+    change: 'payload fields under other names and nesting',
+    payload: RENAMED,
+  }),
+  shapeProfile('shape-string-ids', 'Shape: every integer id in payload records is a string ("193").', {
+    change: 'ids typed as strings in records',
+    payload: { idsAsStrings: true },
+  }),
+  shapeProfile(
+    'shape-write-paths',
+    'Shape: every write whose path the spec does not show sits at another common path.',
+    { change: 'other write paths', truth: { writePaths: OTHER_WRITE_PATHS } },
+    { writePaths: OTHER_WRITE_PATHS },
+  ),
+  shapeProfile(
+    'shape-cursor-last',
+    "Shape: the gift card list's next_cursor is the last skuId of this page.",
+    { change: 'next_cursor = last skuId of the page', truth: { giftcardCursorMeaning: 'last-of-page' } },
+    { behaviour: { giftcardCursorMeaning: 'last-of-page' } },
+  ),
+  shapeProfile(
+    'shape-cursor-pages',
+    "Shape: the gift card list's next is the number of pages that follow.",
+    { change: 'next = pages that follow', truth: { giftcardCursorMeaning: 'page-count' } },
+    { behaviour: { giftcardCursorMeaning: 'page-count' } },
+  ),
+  shapeProfile(
+    'shape-extra-fields',
+    'Shape: extra envelope fields (traceId, total, version) and extra fields on every payload record.',
+    { change: 'extra envelope and record fields' },
+    { hooks: { onEnvelope: extraFields } },
+  ),
+  shapeProfile(
+    'shape-small-wallet',
+    'Shape: a wallet of 1,000 (wallet currency) instead of 10,000.',
+    { change: 'a wallet of 1,000' },
+    { behaviour: { initialBalance: 1_000 } },
+  ),
 ];

@@ -7,14 +7,7 @@ import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import { fail, intArg, ok, stringArg } from './context.ts';
 import type { Decision } from './transactions.ts';
-import {
-  digitsFor,
-  isRefusal,
-  ofCategory,
-  resolvePricedSku,
-  runWrite,
-  transactionPayload,
-} from './transactions.ts';
+import { digitsFor, isRefusal, ofCategory, resolvePricedSku, runWrite, transactionPayload } from './transactions.ts';
 
 function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
   const { env } = ctx;
@@ -24,20 +17,25 @@ function decideBillpay(ctx: RouteContext, body: BillpayRequest): Decision {
   return {
     cost,
     build: (txn) => ({
-      payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: face }, {
-        billPaymentDetail: {
-          accountNumber: body.accountNumber,
-          token: digitsFor(env, txn.transactionId, 4, 20),
-          unit: null,
-          receivedNarration: `Payment of ${formatExact(face)} ${sku.min.faceValueCurrency} received for account ${body.accountNumber}`,
+      payload: transactionPayload(
+        env,
+        txn,
+        sku,
+        { invoiceAmount: cost, faceValue: face },
+        {
+          billPaymentDetail: {
+            accountNumber: body.accountNumber,
+            token: digitsFor(env, txn.transactionId, 4, 20),
+            unit: null,
+            receivedNarration: `Payment of ${formatExact(face)} ${sku.min.faceValueCurrency} received for account ${body.accountNumber}`,
+          },
         },
-      }),
+      ),
     }),
   };
 }
 
-const billpay = (ctx: RouteContext): ReturnType<typeof runWrite> =>
-  runWrite<BillpayRequest>(ctx, { decide: decideBillpay });
+const billpay = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<BillpayRequest>(ctx, { decide: decideBillpay });
 
 /** Spec: query skuId and accountNumber, "both optional"; without both there is no bill to show (assumed failure). */
 function fetchAccountDetail(ctx: RouteContext): RouteReply {

@@ -34,7 +34,11 @@ const v1Skus = (ctx: RouteContext): RouteReply =>
 const v2Skus = (ctx: RouteContext): RouteReply =>
   listing(ctx, () => {
     const all = ctx.env.data.served.skus[ctx.lang];
-    return byInt(byInt(all, intArg(ctx, 'productId'), (sku) => sku.productId), intArg(ctx, 'skuId'), (sku) => sku.skuId);
+    return byInt(
+      byInt(all, intArg(ctx, 'productId'), (sku) => sku.productId),
+      intArg(ctx, 'skuId'),
+      (sku) => sku.skuId,
+    );
   });
 
 const skuDescriptions = (ctx: RouteContext): RouteReply =>
@@ -130,12 +134,22 @@ function giftcards(ctx: RouteContext): RouteReply {
     const cursor = intArg(ctx, 'cursor');
     const start = cursor === undefined ? 0 : startOf(records, cursor);
     const page = records.slice(start, start + (pageSize ?? giftcardPageDefault));
-    return successWith(env.codes, page, pagingFields(env.behaviour.giftcardCursorMeaning, records, start, page.length, pageSize ?? giftcardPageDefault));
+    return successWith(
+      env.codes,
+      page,
+      pagingFields(env.behaviour.giftcardCursorMeaning, records, start, page.length, pageSize ?? giftcardPageDefault),
+    );
   });
 }
 
 /** The envelope's next / next_cursor in the meaning the behaviour names (default: where the next page starts). */
-function pagingFields(meaning: SandboxBehaviour['giftcardCursorMeaning'], records: readonly Sku[], start: number, length: number, size: number): { next: number; next_cursor: number } {
+function pagingFields(
+  meaning: SandboxBehaviour['giftcardCursorMeaning'],
+  records: readonly Sku[],
+  start: number,
+  length: number,
+  size: number,
+): { next: number; next_cursor: number } {
   const following = records[start + length];
   if (following === undefined) return { next: 0, next_cursor: 0 };
   if (meaning === 'last-of-page') return { next: 1, next_cursor: (records[start + length - 1] as Sku).skuId };

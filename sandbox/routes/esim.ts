@@ -26,9 +26,15 @@ function decideEsim(ctx: RouteContext, body: EsimRequest): Decision {
       const now = env.store.now();
       env.store.registerEsim(iccid, txn.transactionId);
       return {
-        payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: sku.min.faceValue }, {
-          esimDetail: { iccid, activationCode, smdpAddress: SMDP_ADDRESS, qrCodeUrl: `https://esim.sandbox.example/qr/${iccid}` },
-        }),
+        payload: transactionPayload(
+          env,
+          txn,
+          sku,
+          { invoiceAmount: cost, faceValue: sku.min.faceValue },
+          {
+            esimDetail: { iccid, activationCode, smdpAddress: SMDP_ADDRESS, qrCodeUrl: `https://esim.sandbox.example/qr/${iccid}` },
+          },
+        ),
         details: {
           iccid,
           skuId: sku.skuId,

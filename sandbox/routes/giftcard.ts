@@ -6,13 +6,7 @@ import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import { fail, idArg, ok } from './context.ts';
 import type { Decision } from './transactions.ts';
-import {
-  digitsFor,
-  isRefusal,
-  resolvePricedSku,
-  runWrite,
-  transactionPayload,
-} from './transactions.ts';
+import { digitsFor, isRefusal, resolvePricedSku, runWrite, transactionPayload } from './transactions.ts';
 
 const CARD_VALIDITY_DAYS = 365;
 /** The kind of transaction giftcard/fetch serves: the purchase's catalog purpose (getOperation throws if it is renamed). */
@@ -31,9 +25,15 @@ function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
       const certificateLink = `https://giftcards.sandbox.example/certificates/${txn.transactionId}`;
       const expirationDate = new Date(env.store.now() + CARD_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
       return {
-        payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: face }, {
-          giftCardDetail: { cardNumber, pin, certificateLink },
-        }),
+        payload: transactionPayload(
+          env,
+          txn,
+          sku,
+          { invoiceAmount: cost, faceValue: face },
+          {
+            giftCardDetail: { cardNumber, pin, certificateLink },
+          },
+        ),
         details: {
           transactionId: txn.transactionId,
           skuId: sku.skuId,
@@ -51,8 +51,7 @@ function decideGiftcard(ctx: RouteContext, body: GiftcardRequest): Decision {
   };
 }
 
-const giftcard = (ctx: RouteContext): ReturnType<typeof runWrite> =>
-  runWrite<GiftcardRequest>(ctx, { decide: decideGiftcard });
+const giftcard = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<GiftcardRequest>(ctx, { decide: decideGiftcard });
 
 function fetchGiftcard(ctx: RouteContext): RouteReply {
   const { env } = ctx;

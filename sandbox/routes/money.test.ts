@@ -23,7 +23,11 @@ function skuOf(c: TestClient, skuId: number): Sku {
 }
 
 /** Posts a write and returns its envelope with the funds before and after. */
-async function charged(c: TestClient, url: string, body: Rec): Promise<{ code: string; payload: Rec | null; before: number; after: number }> {
+async function charged(
+  c: TestClient,
+  url: string,
+  body: Rec,
+): Promise<{ code: string; payload: Rec | null; before: number; after: number }> {
   const before = await c.funds();
   const res = await c.post(url, { correlationId: newCorrelationId(), ...body });
   return { code: res.body.responseCode, payload: res.body.payLoad as Rec | null, before, after: await c.funds() };

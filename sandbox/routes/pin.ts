@@ -22,17 +22,23 @@ function decidePin(ctx: RouteContext, body: PinRequest): Decision {
   return {
     cost,
     build: (txn) => ({
-      payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: sku.min.faceValue }, {
-        pins: [
-          {
-            pinNumber: digitsFor(env, txn.transactionId, 2, 14),
-            controlNumber: digitsFor(env, txn.transactionId, 3, 10),
-            deliveredAmount: sku.min.deliveredAmount,
-            deliveredCurrencyCode: sku.min.deliveryCurrencyCode,
-            expirationDate: new Date(env.store.now() + PIN_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10),
-          },
-        ],
-      }),
+      payload: transactionPayload(
+        env,
+        txn,
+        sku,
+        { invoiceAmount: cost, faceValue: sku.min.faceValue },
+        {
+          pins: [
+            {
+              pinNumber: digitsFor(env, txn.transactionId, 2, 14),
+              controlNumber: digitsFor(env, txn.transactionId, 3, 10),
+              deliveredAmount: sku.min.deliveredAmount,
+              deliveredCurrencyCode: sku.min.deliveryCurrencyCode,
+              expirationDate: new Date(env.store.now() + PIN_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10),
+            },
+          ],
+        },
+      ),
     }),
   };
 }

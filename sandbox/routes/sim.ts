@@ -23,14 +23,20 @@ function decideActivation(ctx: RouteContext, body: SimActivationRequest): Decisi
   return {
     cost,
     build: (txn) => ({
-      payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: face }, {
-        simInfo: {
-          simNumber: body.simNumber,
-          language: body.language ?? null,
-          zipCode: body.zipCode,
-          mobileNumber: assignedNumber(env, sku.countryCode, txn.transactionId),
+      payload: transactionPayload(
+        env,
+        txn,
+        sku,
+        { invoiceAmount: cost, faceValue: face },
+        {
+          simInfo: {
+            simNumber: body.simNumber,
+            language: body.language ?? null,
+            zipCode: body.zipCode,
+            mobileNumber: assignedNumber(env, sku.countryCode, txn.transactionId),
+          },
         },
-      }),
+      ),
     }),
   };
 }
@@ -51,9 +57,15 @@ function decidePortin(ctx: RouteContext, body: SimPortinRequest): Decision {
     build: (txn) => {
       const mobileNumber = body.mobileNumber || assignedNumber(env, sku.countryCode, txn.transactionId);
       return {
-        payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: moneyTimes(sku.min.faceValue, months) }, {
-          simInfo: { simNumber: body.simNumber, language: body.language ?? null, zipCode: body.zipCode, mobileNumber },
-        }),
+        payload: transactionPayload(
+          env,
+          txn,
+          sku,
+          { invoiceAmount: cost, faceValue: moneyTimes(sku.min.faceValue, months) },
+          {
+            simInfo: { simNumber: body.simNumber, language: body.language ?? null, zipCode: body.zipCode, mobileNumber },
+          },
+        ),
         details: {
           transactionId: txn.transactionId,
           correlationId: txn.correlationId,
@@ -67,10 +79,8 @@ function decidePortin(ctx: RouteContext, body: SimPortinRequest): Decision {
   };
 }
 
-const activate = (ctx: RouteContext): ReturnType<typeof runWrite> =>
-  runWrite<SimActivationRequest>(ctx, { decide: decideActivation });
-const portin = (ctx: RouteContext): ReturnType<typeof runWrite> =>
-  runWrite<SimPortinRequest>(ctx, { decide: decidePortin });
+const activate = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<SimActivationRequest>(ctx, { decide: decideActivation });
+const portin = (ctx: RouteContext): ReturnType<typeof runWrite> => runWrite<SimPortinRequest>(ctx, { decide: decidePortin });
 
 function portinStatus(ctx: RouteContext): RouteReply {
   const { env } = ctx;

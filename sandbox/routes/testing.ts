@@ -33,16 +33,23 @@ export interface TestClient {
 export function checkEnvelope(text: string): TestEnvelope {
   const body = JSON.parse(text) as TestEnvelope;
   if (typeof body.responseCode !== 'string') throw new Error(`responseCode is not a string: ${text.slice(0, 200)}`);
-  if (!('payLoad' in body) || !('responseMessage' in body)) throw new Error(`envelope misses payLoad/responseMessage: ${text.slice(0, 200)}`);
+  if (!('payLoad' in body) || !('responseMessage' in body))
+    throw new Error(`envelope misses payLoad/responseMessage: ${text.slice(0, 200)}`);
   if (body.responseCode === '000' && body.responseMessage !== null) throw new Error(`success with a message: ${text.slice(0, 200)}`);
   if (body.responseCode !== '000' && body.payLoad !== null) throw new Error(`failure with a payload: ${text.slice(0, 200)}`);
-  if (body.responseCode !== '000' && typeof body.responseMessage !== 'string') throw new Error(`failure without a message: ${text.slice(0, 200)}`);
+  if (body.responseCode !== '000' && typeof body.responseMessage !== 'string')
+    throw new Error(`failure without a message: ${text.slice(0, 200)}`);
   return body;
 }
 
 export async function testClient(options: SandboxOptions = {}): Promise<TestClient> {
   const app = await buildApp({ timeScale: 0.001, ...options });
-  const request = async (method: 'GET' | 'POST', url: string, body: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
+  const request = async (
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse> => {
     const response = await app.fastify.inject({
       method,
       url,

@@ -125,10 +125,18 @@ describe('top-up: refused, nothing charged', () => {
   });
 
   const invalid: Array<{ name: string; body: Record<string, unknown>; field: string }> = [
-    { name: 'correlationId of 51 characters', body: { skuId: 193, amount: 10, mobile: JM, correlationId: 'x'.repeat(51) }, field: 'correlationId' },
+    {
+      name: 'correlationId of 51 characters',
+      body: { skuId: 193, amount: 10, mobile: JM, correlationId: 'x'.repeat(51) },
+      field: 'correlationId',
+    },
     { name: 'empty correlationId', body: { skuId: 193, amount: 10, mobile: JM, correlationId: '' }, field: 'correlationId' },
     { name: 'missing mobile', body: { skuId: 193, amount: 10, correlationId: 'no-mobile' }, field: 'mobile' },
-    { name: 'operatorPin of 7 characters', body: { skuId: 193, amount: 10, mobile: JM, correlationId: 'pin-7', operatorPin: '1234567' }, field: 'operatorPin' },
+    {
+      name: 'operatorPin of 7 characters',
+      body: { skuId: 193, amount: 10, mobile: JM, correlationId: 'pin-7', operatorPin: '1234567' },
+      field: 'operatorPin',
+    },
     { name: 'skuId beyond int32', body: { skuId: 2_147_483_648, amount: 10, mobile: JM, correlationId: 'big-sku' }, field: 'skuId' },
     { name: 'amount as text', body: { skuId: 193, amount: '10', mobile: JM, correlationId: 'text-amount' }, field: 'amount' },
   ];

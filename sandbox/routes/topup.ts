@@ -1,7 +1,17 @@
 // Mobile top-up (v1 and v2): RTR SKU, the country's number format, FaceValueCurrency, amount bounds ('001'),
 // the spec's sandbox triggers (delays, 510, 500, 001), the two-step bundle loan, funds and charge on success.
 import { loanFor, loanInFaceCurrency } from '../data/lookup.ts';
-import { convert, costOf, denominationRangeMessage, isWalletCurrency, moneySub, round2, shiftBounds, toWalletAmount, withinBounds } from '../data/money.ts';
+import {
+  convert,
+  costOf,
+  denominationRangeMessage,
+  isWalletCurrency,
+  moneySub,
+  round2,
+  shiftBounds,
+  toWalletAmount,
+  withinBounds,
+} from '../data/money.ts';
 import type { Sku, SkuMeta } from '../data/types.ts';
 import type { TopupRequest } from '../../schemas/generated/types.ts';
 import type { RouteContext, RouteTable } from './context.ts';
@@ -87,15 +97,21 @@ function decideTopup(ctx: RouteContext, body: TopupRequest): Decision {
       const local = convert(face, meta.deliveryPerFaceUnit);
       const salesTax = sku.isSalesTaxCharged ? round2((local * sku.salesTax) / 100) : 0;
       return {
-        payload: transactionPayload(env, txn, sku, { invoiceAmount: cost, faceValue: face }, {
-          topupDetail: {
-            localCurrencyAmount: local,
-            salesTaxAmount: salesTax,
-            localCurrencyAmountExcludingTax: moneySub(local, salesTax),
-            destinationCurrency: sku.min.deliveryCurrencyCode,
-            operatorTransactionId: `OP${digitsFor(env, txn.transactionId, 1, 12)}`,
+        payload: transactionPayload(
+          env,
+          txn,
+          sku,
+          { invoiceAmount: cost, faceValue: face },
+          {
+            topupDetail: {
+              localCurrencyAmount: local,
+              salesTaxAmount: salesTax,
+              localCurrencyAmountExcludingTax: moneySub(local, salesTax),
+              destinationCurrency: sku.min.deliveryCurrencyCode,
+              operatorTransactionId: `OP${digitsFor(env, txn.transactionId, 1, 12)}`,
+            },
           },
-        }),
+        ),
       };
     },
   };

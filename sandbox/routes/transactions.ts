@@ -7,7 +7,16 @@ import { failure, successWith } from '../envelope.ts';
 import type { AsyncPurpose, TriggerRule } from '../behaviour.ts';
 import type { StoredTransaction } from '../store.ts';
 import { createRng } from '../data/rng.ts';
-import { amountBounds, costOf, denominationRangeMessage, formatExact, isWalletCurrency, round2, toWalletAmount, withinBounds } from '../data/money.ts';
+import {
+  amountBounds,
+  costOf,
+  denominationRangeMessage,
+  formatExact,
+  isWalletCurrency,
+  round2,
+  toWalletAmount,
+  withinBounds,
+} from '../data/money.ts';
 import type { AmountBounds } from '../data/money.ts';
 import { normalizeMobile, validCountryOfNumber } from '../data/number-plan.ts';
 import type { CategoryName, Sku, SkuMeta } from '../data/types.ts';
@@ -80,7 +89,10 @@ export function isReply(value: unknown): value is RouteReply {
 }
 
 /** Runs a write of a body that carries a correlationId: duplicate check, decision, charge, store, answer. */
-export function runWrite<Body extends { correlationId: string }>(ctx: RouteContext, spec: WriteSpec<Body>): RouteReply | Promise<RouteReply> {
+export function runWrite<Body extends { correlationId: string }>(
+  ctx: RouteContext,
+  spec: WriteSpec<Body>,
+): RouteReply | Promise<RouteReply> {
   const valid = validBody<Body>(ctx);
   if (isReply(valid)) return valid;
   const { env } = ctx;
@@ -129,7 +141,11 @@ export function runWrite<Body extends { correlationId: string }>(ctx: RouteConte
 }
 
 function insufficientFunds(env: SandboxEnv, cost: number): Envelope {
-  return failure(env.codes, 'insufficientFunds', `Insufficient funds: the transaction costs ${formatExact(cost)} ${env.data.walletCurrency}`);
+  return failure(
+    env.codes,
+    'insufficientFunds',
+    `Insufficient funds: the transaction costs ${formatExact(cost)} ${env.data.walletCurrency}`,
+  );
 }
 
 function complete(env: SandboxEnv, decision: Acceptance, txn: StoredTransaction): Envelope {
@@ -184,7 +200,13 @@ export function amountCurrency(env: SandboxEnv, currency: string | null | undefi
 }
 
 /** The '001' refusal with the spec's exact message shape, or undefined when the amount fits. */
-export function boundsRefusal(ctx: RouteContext, sku: Sku, meta: SkuMeta, amount: number, currency: string | null | undefined): Refusal | undefined {
+export function boundsRefusal(
+  ctx: RouteContext,
+  sku: Sku,
+  meta: SkuMeta,
+  amount: number,
+  currency: string | null | undefined,
+): Refusal | undefined {
   if (!ctx.env.behaviour.checkAmountBounds) return undefined;
   const bounds = boundsFor(sku, meta, currency);
   if (withinBounds(amount, bounds)) return undefined;

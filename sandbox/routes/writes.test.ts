@@ -49,7 +49,11 @@ describe('bill payment', () => {
     const c = await client();
     const sku = c.app.data.index.skuById.get(c.app.data.samples.billPaySkuId);
     const base = { skuId: sku?.skuId, accountNumber: c.app.data.samples.billPayAccountNumber };
-    const inWallet = await c.post('/api/v2/transaction/billpay', { ...base, amount: sku?.min.faceValueInWalletCurrency, correlationId: newCorrelationId() });
+    const inWallet = await c.post('/api/v2/transaction/billpay', {
+      ...base,
+      amount: sku?.min.faceValueInWalletCurrency,
+      correlationId: newCorrelationId(),
+    });
     expect(inWallet.body.responseCode).toBe('000');
     expect((inWallet.body.payLoad as Rec)['billPaymentDetail']).toMatchObject({ accountNumber: base.accountNumber });
     const inFace = await c.post('/api/v1/transaction/billpay', {
@@ -73,12 +77,24 @@ describe('bill payment', () => {
     const sku = c.app.data.index.skuById.get(c.app.data.samples.billPaySkuId);
     const base = { skuId: sku?.skuId, accountNumber: '12345', amount: sku?.min.faceValueInWalletCurrency };
     const before = await c.funds();
-    const four = await c.post('/api/v2/transaction/billpay', { ...base, transactionCurrencyCode: 'JMDX', correlationId: newCorrelationId() });
+    const four = await c.post('/api/v2/transaction/billpay', {
+      ...base,
+      transactionCurrencyCode: 'JMDX',
+      correlationId: newCorrelationId(),
+    });
     expect(four.body.responseCode).toBe('003');
     expect(four.body.responseMessage).toContain('transactionCurrencyCode');
-    const other = await c.post('/api/v2/transaction/billpay', { ...base, transactionCurrencyCode: 'EUR', correlationId: newCorrelationId() });
+    const other = await c.post('/api/v2/transaction/billpay', {
+      ...base,
+      transactionCurrencyCode: 'EUR',
+      correlationId: newCorrelationId(),
+    });
     expect(other.body.responseCode).toBe('032');
-    const tooMuch = await c.post('/api/v2/transaction/billpay', { ...base, amount: (sku?.max.faceValueInWalletCurrency ?? 0) + 1, correlationId: newCorrelationId() });
+    const tooMuch = await c.post('/api/v2/transaction/billpay', {
+      ...base,
+      amount: (sku?.max.faceValueInWalletCurrency ?? 0) + 1,
+      correlationId: newCorrelationId(),
+    });
     expect(tooMuch.body.responseCode).toBe('001');
     expect(tooMuch.body.responseMessage).toMatch(/^The charge amount for Denomination .+ should be between [\d.]+ USD and [\d.]+ USD$/);
     expect(await c.funds()).toBe(before);
@@ -104,7 +120,11 @@ describe('gift card', () => {
     const sku = c.app.data.index.skuById.get(c.app.data.samples.giftcardSkuId);
     const before = await c.funds();
     const correlationId = newCorrelationId();
-    const res = await c.post('/api/v2/transaction/giftcard/order', { skuId: sku?.skuId, amount: sku?.min.faceValueInWalletCurrency, correlationId });
+    const res = await c.post('/api/v2/transaction/giftcard/order', {
+      skuId: sku?.skuId,
+      amount: sku?.min.faceValueInWalletCurrency,
+      correlationId,
+    });
     expect(res.body.responseCode).toBe('852');
     expect(res.body.payLoad).toBeNull();
     expect((await statusOf(c, correlationId, 'v1')).responseCode).toBe('852');
@@ -140,8 +160,14 @@ describe('gift card', () => {
   it('refuses a SKU that is not a gift card, and an amount out of bounds', async () => {
     const c = await client();
     const sku = c.app.data.index.skuById.get(c.app.data.samples.giftcardSkuId);
-    expect((await c.post('/api/v2/transaction/giftcard/order', { skuId: 193, amount: 10, correlationId: newCorrelationId() })).body.responseCode).toBe('005');
-    const res = await c.post('/api/v2/transaction/giftcard/order', { skuId: sku?.skuId, amount: 100_000, correlationId: newCorrelationId() });
+    expect(
+      (await c.post('/api/v2/transaction/giftcard/order', { skuId: 193, amount: 10, correlationId: newCorrelationId() })).body.responseCode,
+    ).toBe('005');
+    const res = await c.post('/api/v2/transaction/giftcard/order', {
+      skuId: sku?.skuId,
+      amount: 100_000,
+      correlationId: newCorrelationId(),
+    });
     expect(res.body.responseCode).toBe('001');
   });
 });
@@ -150,10 +176,18 @@ describe('SIM activation and port-in', () => {
   it('activates a Sim SKU; refuses another category', async () => {
     const c = await client();
     const skuId = c.app.data.samples.simSkuId;
-    const res = await c.post('/api/v2/transaction/sim/activate', { skuId, simNumber: '8901260000000000001', zipCode: 10001, correlationId: newCorrelationId() });
+    const res = await c.post('/api/v2/transaction/sim/activate', {
+      skuId,
+      simNumber: '8901260000000000001',
+      zipCode: 10001,
+      correlationId: newCorrelationId(),
+    });
     expect(res.body.responseCode).toBe('000');
     expect((res.body.payLoad as Rec)['simInfo']).toMatchObject({ simNumber: '8901260000000000001', zipCode: 10001 });
-    expect((await c.post('/api/v1/transaction/sim/activate', { skuId: 193, simNumber: '1', zipCode: 1, correlationId: newCorrelationId() })).body.responseCode).toBe('005');
+    expect(
+      (await c.post('/api/v1/transaction/sim/activate', { skuId: 193, simNumber: '1', zipCode: 1, correlationId: newCorrelationId() })).body
+        .responseCode,
+    ).toBe('005');
   });
 
   it('port-in returns a transaction id whose status goes Pending -> Completed (scaled)', async () => {
@@ -164,7 +198,13 @@ describe('SIM activation and port-in', () => {
       ['/api/v2/sim/port-in', '/api/v2/transaction/sim/portin/status'],
       ['/api/v1/transaction/sim/portin', '/api/v1/transaction/sim/portin/status'],
     ] as const) {
-      const res = await c.post(write, { skuId, simNumber: '8901260000000000002', zipCode: 10001, areaCode: '212', correlationId: newCorrelationId() });
+      const res = await c.post(write, {
+        skuId,
+        simNumber: '8901260000000000002',
+        zipCode: 10001,
+        areaCode: '212',
+        correlationId: newCorrelationId(),
+      });
       expect(res.body.responseCode).toBe('000');
       const id = (res.body.payLoad as Rec)['transactionId'] as number;
       expect(((await c.get(`${read}/${id}`)).body.payLoad as Rec)['status']).toBe('Pending');
@@ -179,7 +219,9 @@ describe('SIM activation and port-in', () => {
     const skuId = c.app.data.samples.simSkuId;
     const body = { skuId, simNumber: '8901', zipCode: 10001, areaCode: '2121' };
     expect((await c.post('/api/v2/sim/port-in', { ...body, correlationId: newCorrelationId() })).body.responseCode).toBe('003');
-    expect((await c.post('/api/v2/transaction/sim/activate', { ...body, correlationId: newCorrelationId() })).body.responseCode).toBe('000');
+    expect((await c.post('/api/v2/transaction/sim/activate', { ...body, correlationId: newCorrelationId() })).body.responseCode).toBe(
+      '000',
+    );
   });
 });
 

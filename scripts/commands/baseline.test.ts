@@ -44,21 +44,43 @@ describe('gateway-harness baseline record + check', () => {
     expect(recorded.stderr).toMatch(/baseline: v2\.catalog\.skus: observed/);
     const checked = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'same')]);
     expect(checked.code).toBe(0);
-    expect(checked.stdout.split('\n')[0]).toBe('PASS: drift: no breaking change in 48 operations [target: the embedded sandbox, profile faithful, not a gateway]');
+    expect(checked.stdout.split('\n')[0]).toBe(
+      'PASS: drift: no breaking change in 48 operations [target: the embedded sandbox, profile faithful, not a gateway]',
+    );
   }, 30_000);
 
   it('fails the check (exit 1) on a breaking change and names it on stdout and in every report', async () => {
     const reportDir = join(dir, 'removed');
-    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--sandbox-profile', 'contract-field-removed']);
+    const { code, stdout } = await run([
+      'baseline',
+      'check',
+      '--baseline',
+      baseline,
+      '--report-dir',
+      reportDir,
+      '--sandbox-profile',
+      'contract-field-removed',
+    ]);
     expect(code).toBe(1);
-    expect(stdout.split('\n')[0]).toMatch(/^FAIL: drift: 1 breaking change \(v1\.catalog\.sku-exchange-rate \$\.payLoad\.productName field-removed\)/);
+    expect(stdout.split('\n')[0]).toMatch(
+      /^FAIL: drift: 1 breaking change \(v1\.catalog\.sku-exchange-rate \$\.payLoad\.productName field-removed\)/,
+    );
     expect(stdout).toContain('BREAKING     v1.catalog.sku-exchange-rate $.payLoad.productName field-removed');
-    const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { command: string; drift: { baselineDir: string; findings: unknown[] } };
+    const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
+      command: string;
+      drift: { baselineDir: string; findings: unknown[] };
+    };
     expect(summaryErrors(report)).toEqual([]);
     expect(report.command).toBe('baseline-check');
     expect(report.drift.baselineDir).toBe(baseline);
     expect(report.drift.findings).toEqual([
-      { operationId: 'v1.catalog.sku-exchange-rate', path: '$.payLoad.productName', kind: 'breaking', change: 'field-removed', detail: expect.any(String) as unknown },
+      {
+        operationId: 'v1.catalog.sku-exchange-rate',
+        path: '$.payLoad.productName',
+        kind: 'breaking',
+        change: 'field-removed',
+        detail: expect.any(String) as unknown,
+      },
     ]);
     expect(readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0]).toMatch(/^## ❌ FAIL: drift: 1 breaking change/);
     const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8');
@@ -68,7 +90,16 @@ describe('gateway-harness baseline record + check', () => {
   }, 30_000);
 
   it('passes the check (exit 0) on a non-breaking change and reports it', async () => {
-    const { code, stdout } = await run(['baseline', 'check', '--baseline', baseline, '--report-dir', join(dir, 'added'), '--sandbox-profile', 'contract-field-added']);
+    const { code, stdout } = await run([
+      'baseline',
+      'check',
+      '--baseline',
+      baseline,
+      '--report-dir',
+      join(dir, 'added'),
+      '--sandbox-profile',
+      'contract-field-added',
+    ]);
     expect(code).toBe(0);
     expect(stdout).toContain('non-breaking v2.catalog.operators $.payLoad[*].operatorCode field-added');
   }, 30_000);
@@ -79,7 +110,18 @@ describe('gateway-harness baseline record on a production target', () => {
   const seen = recording.seen;
 
   it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
-    const { code, stderr } = await run(['baseline', 'record', '--target', recording.url(), '--target-env', 'production', '--time-scale', '0.01', '--out', join(tempDir(), 'refused')]);
+    const { code, stderr } = await run([
+      'baseline',
+      'record',
+      '--target',
+      recording.url(),
+      '--target-env',
+      'production',
+      '--time-scale',
+      '0.01',
+      '--out',
+      join(tempDir(), 'refused'),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
     expect(seen).toEqual([]);
@@ -87,9 +129,24 @@ describe('gateway-harness baseline record on a production target', () => {
 
   it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run(['baseline', 'record', '--target', recording.url(), '--target-env', 'production', '--time-scale', '0.01', '--out', out, '--reads-only']);
+    const { code, stdout } = await run([
+      'baseline',
+      'record',
+      '--target',
+      recording.url(),
+      '--target-env',
+      'production',
+      '--time-scale',
+      '0.01',
+      '--out',
+      out,
+      '--reads-only',
+    ]);
     expect(code).toBe(0);
-    expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual(['v2.transaction.estimated-cost', 'v2.transaction.estimated-cost']);
+    expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual([
+      'v2.transaction.estimated-cost',
+      'v2.transaction.estimated-cost',
+    ]);
     expect(stdout).toContain('not-observed v1.transaction.topup: charges money: not sent to a production target');
     expect(seen.some((s) => s.includes('transaction.status'))).toBe(false);
   }, 30_000);

@@ -39,9 +39,15 @@ export interface SessionFlags extends TargetOptions, MoneyOptions {
 export function addSessionOptions(cmd: Command): Command {
   addTargetOptions(cmd);
   cmd
-    .option('--sandbox-profile <name>', 'embedded sandbox behaviour profile, e.g. a contract change (see `gateway-harness sandbox --list-profiles`)')
+    .option(
+      '--sandbox-profile <name>',
+      'embedded sandbox behaviour profile, e.g. a contract change (see `gateway-harness sandbox --list-profiles`)',
+    )
     .option('--seed <n>', "seed of the run: the embedded sandbox's catalog (default 1; this command generates nothing else)")
-    .option('--settings <path>', `JSON file of number plans, account numbers and assumed field paths, as for conformance (env ${SETTINGS_ENV_VAR})`);
+    .option(
+      '--settings <path>',
+      `JSON file of number plans, account numbers and assumed field paths, as for conformance (env ${SETTINGS_ENV_VAR})`,
+    );
   renamedOption(cmd, '--profile <name>', '--sandbox-profile');
   return cmd;
 }
@@ -62,16 +68,29 @@ export function sessionOptionsFrom(opts: SessionFlags, config: TargetConfig): Ta
     try {
       getProfile(opts.sandboxProfile);
     } catch {
-      throw usage(`--sandbox-profile: unknown profile "${opts.sandboxProfile.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+      throw usage(
+        `--sandbox-profile: unknown profile "${opts.sandboxProfile.slice(0, 40)}" (known: ${listProfiles()
+          .map((p) => p.name)
+          .join(', ')})`,
+      );
     }
   }
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings: ConformanceSettings = settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
-  return { settings, ...(seed === undefined ? {} : { seed }), ...(opts.sandboxProfile === undefined ? {} : { profile: opts.sandboxProfile }) };
+  const settings: ConformanceSettings =
+    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  return {
+    settings,
+    ...(seed === undefined ? {} : { seed }),
+    ...(opts.sandboxProfile === undefined ? {} : { profile: opts.sandboxProfile }),
+  };
 }
 
 /** Runs work on an open session and always closes it; a catalog that cannot be read makes the target unusable (exit 2). */
-export async function withSession<T>(config: TargetConfig, options: TargetSessionOptions, work: (session: TargetSession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  config: TargetConfig,
+  options: TargetSessionOptions,
+  work: (session: TargetSession) => Promise<T>,
+): Promise<T> {
   const session = await openTargetSession(config, options);
   try {
     return await work(session);
@@ -150,7 +169,15 @@ export async function judgeOnSession<T>(
           // check found the target silent: unusable, and the report set says so (exit 2), naming the phase.
           const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
           if (!(error instanceof DiscoveryError) && !silent) throw error;
-          const report = assembleReport({ runId, command: job.reportCommand, startedAt, durationMs: Date.now() - startedAt, allowSkips, target, error: { code: 'GH_ERR_TARGET', message: (error as Error).message } });
+          const report = assembleReport({
+            runId,
+            command: job.reportCommand,
+            startedAt,
+            durationMs: Date.now() - startedAt,
+            allowSkips,
+            target,
+            error: { code: 'GH_ERR_TARGET', message: (error as Error).message },
+          });
           throw unusableTarget(report, reportDir, secrets);
         } finally {
           progress.done();
@@ -192,9 +219,11 @@ function interruptedSections(sections: Pick<ReportInput, 'drift' | 'migration'>)
   };
 }
 
-const progressTo = (prefix: string) => (line: string): void => {
-  process.stderr.write(`${prefix}: ${printable(line)}\n`);
-};
+const progressTo =
+  (prefix: string) =>
+  (line: string): void => {
+    process.stderr.write(`${prefix}: ${printable(line)}\n`);
+  };
 
 interface RecordFlags extends SessionFlags {
   out: string;
@@ -207,7 +236,13 @@ export function baselinePlan(what: string, readsOnly: boolean, target: string): 
   return {
     what,
     target,
-    items: readsOnly ? [] : OPERATIONS.filter((op) => op.charges).map((operation) => ({ operation, count: 2, note: 'one transaction per input, at most 2 inputs from the catalog' })),
+    items: readsOnly
+      ? []
+      : OPERATIONS.filter((op) => op.charges).map((operation) => ({
+          operation,
+          count: 2,
+          note: 'one transaction per input, at most 2 inputs from the catalog',
+        })),
   };
 }
 
@@ -220,7 +255,15 @@ async function interruptedRecord(
   const settled = await settleMoney(cm, session, { allowSkips: false, interrupted: true });
   const interruption = settled.reconcile === undefined ? run.interruption : { ...run.interruption, reconcile: settled.reconcile };
   const target = reportTarget(session, session.config.sandbox.profile);
-  const report = assembleReport({ runId: run.runId, command: 'baseline-record', startedAt: run.startedAt, durationMs: Date.now() - run.startedAt, target, ...settled.report, interruption });
+  const report = assembleReport({
+    runId: run.runId,
+    command: 'baseline-record',
+    startedAt: run.startedAt,
+    durationMs: Date.now() - run.startedAt,
+    target,
+    ...settled.report,
+    interruption,
+  });
   return finishRun(report, run.reportDir, { secrets: run.secrets, extra: settled.lines }).exitCode;
 }
 
@@ -236,34 +279,53 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
   const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
   try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly }, async (session) => {
-      await armMoney(cm, session);
-      await checkSessionFunds(session, fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items));
-      // SIGINT/SIGTERM: the reads in flight are abandoned, no baseline is written, the report set says INTERRUPTED.
-      const interrupt = watchRun({ command: 'baseline-record', runId, reportDir, startedAt, target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile), secrets: reportSecrets(config) });
-      interrupt.enter('baseline record');
-      let result;
-      try {
-        result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
-        const interruption = interrupt.interruption(startedAt);
-        if (interruption !== undefined) return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets: reportSecrets(config), interruption });
-      } finally {
-        interrupt.dispose();
-      }
-      const ops = result.baseline.index.operations;
-      const observed = ops.filter((o) => o.state === 'observed').length;
-      if (observed === 0) {
-        throw new HarnessError('GH_ERR_TARGET', `baseline record: no operation answered successfully on ${session.label}; see the lines above`, { exitCode: EXIT.usage });
-      }
-      process.stdout.write(`baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`);
-      for (const o of ops.filter((x) => x.state !== 'observed')) process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
-      process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
-      // The recording itself succeeded; unresolved charging transactions still make the run incomplete (exit 1).
-      const settled = await settleMoney(cm, session, { allowSkips: false });
-      for (const line of settled.lines) process.stdout.write(`${line}\n`);
-      process.stdout.write(`faults seen: ${faultLine(settled.report.faults)}\n`);
-      return settled.report.ledger === undefined ? EXIT.ok : VERDICT_EXIT[settled.report.ledger.verdict];
-    });
+    return await withSession(
+      config,
+      { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly },
+      async (session) => {
+        await armMoney(cm, session);
+        await checkSessionFunds(session, fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items));
+        // SIGINT/SIGTERM: the reads in flight are abandoned, no baseline is written, the report set says INTERRUPTED.
+        const interrupt = watchRun({
+          command: 'baseline-record',
+          runId,
+          reportDir,
+          startedAt,
+          target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
+          secrets: reportSecrets(config),
+        });
+        interrupt.enter('baseline record');
+        let result;
+        try {
+          result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
+          const interruption = interrupt.interruption(startedAt);
+          if (interruption !== undefined)
+            return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets: reportSecrets(config), interruption });
+        } finally {
+          interrupt.dispose();
+        }
+        const ops = result.baseline.index.operations;
+        const observed = ops.filter((o) => o.state === 'observed').length;
+        if (observed === 0) {
+          throw new HarnessError(
+            'GH_ERR_TARGET',
+            `baseline record: no operation answered successfully on ${session.label}; see the lines above`,
+            { exitCode: EXIT.usage },
+          );
+        }
+        process.stdout.write(
+          `baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`,
+        );
+        for (const o of ops.filter((x) => x.state !== 'observed'))
+          process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
+        process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
+        // The recording itself succeeded; unresolved charging transactions still make the run incomplete (exit 1).
+        const settled = await settleMoney(cm, session, { allowSkips: false });
+        for (const line of settled.lines) process.stdout.write(`${line}\n`);
+        process.stdout.write(`faults seen: ${faultLine(settled.report.faults)}\n`);
+        return settled.report.ledger === undefined ? EXIT.ok : VERDICT_EXIT[settled.report.ledger.verdict];
+      },
+    );
   } finally {
     cm.session.close();
   }
@@ -301,17 +363,20 @@ export function register(program: Command): void {
     .command('baseline')
     .description(
       "Learn the target's payload contract into committed files (record), and check the target against them later (check).\n" +
-        'Breaking differences (the spec\'s Versioning rule 4: removed or renamed fields or headers, changed types) fail the check; non-breaking ones are reported.',
+        "Breaking differences (the spec's Versioning rule 4: removed or renamed fields or headers, changed types) fail the check; non-breaking ones are reported.",
     );
   const record = baseline
     .command('record')
     .description(
-      'Call every read operation (and, on a sandbox, every transaction) with inputs from the target\'s own catalog and write one inferred schema per operation.\n' +
+      "Call every read operation (and, on a sandbox, every transaction) with inputs from the target's own catalog and write one inferred schema per operation.\n" +
         'With no --target it records the embedded sandbox. Exit 0 written, 2 usage/config error or unusable target.',
     )
     .option('--out <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR)
     .option('--report-dir <dir>', 'where ledger.jsonl goes when charging requests are recorded (default reports/out/<run-id>/)')
-    .option('--reads-only', 'send no charging request: transactions (and the reads that need one) are not observed; what a production target allows without --allow-charges');
+    .option(
+      '--reads-only',
+      'send no charging request: transactions (and the reads that need one) are not observed; what a production target allows without --allow-charges',
+    );
   addSessionOptions(record);
   addMoneyOptions(record);
   record.action(async (opts: RecordFlags) => {
@@ -325,7 +390,10 @@ export function register(program: Command): void {
     )
     .option('--baseline <dir>', 'baseline directory to check against', DEFAULT_BASELINE_DIR)
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--allow-skips', 'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)')
+    .option(
+      '--allow-skips',
+      'pass even when operations of the baseline could not be checked now (e.g. transactions on a production target)',
+    )
     .option('--reads-only', 'send no charging request: transactions (and the reads that need one) are not checked');
   addSessionOptions(check);
   addMoneyOptions(check);

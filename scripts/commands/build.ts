@@ -16,7 +16,10 @@ export async function buildBundles(outDir?: string): Promise<Built[]> {
   try {
     bundler = (await import(pathToFileURL(`${ROOT}esbuild.config.mjs`).href)) as Bundler;
   } catch (error) {
-    throw new HarnessError('GH_ERR_CONFIG', `cannot load the bundler (esbuild, a dev dependency): ${error instanceof Error ? error.message : String(error)}`);
+    throw new HarnessError(
+      'GH_ERR_CONFIG',
+      `cannot load the bundler (esbuild, a dev dependency): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return bundler.buildK6Bundles({ rootDir: ROOT, ...(outDir === undefined ? {} : { outDir: relative(ROOT, outDir) }) });
 }
@@ -24,7 +27,9 @@ export async function buildBundles(outDir?: string): Promise<Built[]> {
 export function register(program: Command): void {
   program
     .command('build')
-    .description('Bundle the k6 load suites (load/*.load.ts) into dist/k6/<name>.js: CommonJS (k6 v0.48 runs it without its Babel pass), ES2019, k6 modules external, no Node built-ins.')
+    .description(
+      'Bundle the k6 load suites (load/*.load.ts) into dist/k6/<name>.js: CommonJS (k6 v0.48 runs it without its Babel pass), ES2019, k6 modules external, no Node built-ins.',
+    )
     .option('--out-dir <dir>', 'output directory (default dist/k6 in the project)')
     .action(async (opts: { outDir?: string }) => {
       const built = await buildBundles(opts.outDir === undefined ? undefined : resolve(opts.outDir));

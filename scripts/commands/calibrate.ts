@@ -36,13 +36,15 @@ function stepSeconds(value: string): string {
 
 function targetOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw usage(`--target must be an http(s) URL, got ${JSON.stringify(value)}`);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw usage(`--target must be an http(s) URL, got ${JSON.stringify(value)}`);
   return value;
 }
 
 function wholeVus(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw usage(`${flag} must be a whole number from 1 to 100000, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000)
+    throw usage(`${flag} must be a whole number from 1 to 100000, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -50,7 +52,8 @@ function scenarioOf(opts: CalibrateOptions): ScenarioName {
   const name = opts.scenario as ScenarioName;
   if (!SCENARIO_NAMES.includes(name)) throw usage(`--scenario must be one of ${SCENARIO_NAMES.join(', ')}`);
   // The steps reach the target through a proxy on 127.0.0.1, where load's money guard cannot tell production.
-  if (opts.target !== undefined && scenarioCharges(name, 'both')) throw usage(`--target: ${name} charges money; calibrate a given target with a scenario that charges nothing (catalog-browse, lookup)`);
+  if (opts.target !== undefined && scenarioCharges(name, 'both'))
+    throw usage(`--target: ${name} charges money; calibrate a given target with a scenario that charges nothing (catalog-browse, lookup)`);
   return name;
 }
 
@@ -83,13 +86,20 @@ export function register(program: Command): void {
       };
       const line = (text: string): boolean => process.stderr.write(`${text}\n`);
       const { search, capacity } = await calibrate(settings, line);
-      const bracket = search.firstBad === undefined ? `(stopped: ${search.stoppedBy})` : `(${search.firstBad} VUs was outside; stopped: ${search.stoppedBy})`;
+      const bracket =
+        search.firstBad === undefined
+          ? `(stopped: ${search.stoppedBy})`
+          : `(${search.firstBad} VUs was outside; stopped: ${search.stoppedBy})`;
       if (capacity === undefined) {
-        process.stdout.write(`calibrate: not even ${search.firstBad ?? settings.startVus} VUs kept the reported p95 within +3 ms + 5 % of the served ${bracket}; nothing cached (try --start-vus 1)\n`);
+        process.stdout.write(
+          `calibrate: not even ${search.firstBad ?? settings.startVus} VUs kept the reported p95 within +3 ms + 5 % of the served ${bracket}; nothing cached (try --start-vus 1)\n`,
+        );
         process.exitCode = EXIT.checkFailed;
         return;
       }
-      process.stdout.write(`capacity: ${capacity.vus} VUs, ${capacity.requestRate.toFixed(1)} requests/s, ${capacity.iterationRate.toFixed(1)} iterations/s for ${scenario} against ${settings.target ?? 'the embedded sandbox'} on this machine ${bracket}; cached in ${settings.cachePath}\n`);
+      process.stdout.write(
+        `capacity: ${capacity.vus} VUs, ${capacity.requestRate.toFixed(1)} requests/s, ${capacity.iterationRate.toFixed(1)} iterations/s for ${scenario} against ${settings.target ?? 'the embedded sandbox'} on this machine ${bracket}; cached in ${settings.cachePath}\n`,
+      );
       process.exitCode = EXIT.ok;
     });
 }

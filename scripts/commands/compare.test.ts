@@ -20,7 +20,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function syntheticRun(name: string, seed: number, fail?: number): Promise<string> {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  await writeSyntheticK6(join(dir, 'metrics.ndjson.gz'), { durationS: 60, rps: 100, seed, gzip: true, waveAmplitude: 0, businessFailures: fail === undefined ? {} : { 'v2.lookup.mobile': fail } });
+  await writeSyntheticK6(join(dir, 'metrics.ndjson.gz'), {
+    durationS: 60,
+    rps: 100,
+    seed,
+    gzip: true,
+    waveAmplitude: 0,
+    businessFailures: fail === undefined ? {} : { 'v2.lookup.mobile': fail },
+  });
   return dir;
 }
 
@@ -44,7 +51,9 @@ describe('gateway-harness compare', () => {
     };
     const cases = junit.testsuites.testsuite.testcase;
     expect(junit.testsuites.testsuite.name).toBe('comparison');
-    expect(cases.map((c) => c.name).sort()).toEqual((summary.comparison?.operations ?? []).map((o) => `${o.operation} no regression`).sort());
+    expect(cases.map((c) => c.name).sort()).toEqual(
+      (summary.comparison?.operations ?? []).map((o) => `${o.operation} no regression`).sort(),
+    );
     expect(cases.filter((c) => c.failure !== undefined).map((c) => c.name)).toEqual(['v2.lookup.mobile no regression']);
     const md = readFileSync(join(out, 'summary.md'), 'utf8');
     const rows = md.split('\n').filter((l) => l.startsWith('| `'));
@@ -64,14 +73,25 @@ describe('gateway-harness compare', () => {
   it('load --compare-with a dir holding no run is refused before any load is sent (exit 2)', async () => {
     const empty = join(root, 'empty');
     mkdirSync(empty, { recursive: true });
-    const r = await runCli(['load', '--scenario', 'catalog-browse', '--engine', 'node', '--compare-with', empty, '--report-dir', join(root, 'never')]);
+    const r = await runCli([
+      'load',
+      '--scenario',
+      'catalog-browse',
+      '--engine',
+      'node',
+      '--compare-with',
+      empty,
+      '--report-dir',
+      join(root, 'never'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds no metrics NDJSON/);
   });
 });
 
 const k6 = supportedK6s()[0];
-if (k6 === undefined) console.warn('scripts/commands/compare.test.ts: no k6 found (K6_BIN or PATH): the k6-vs-engine comparison is SKIPPED');
+if (k6 === undefined)
+  console.warn('scripts/commands/compare.test.ts: no k6 found (K6_BIN or PATH): the k6-vs-engine comparison is SKIPPED');
 
 describe.skipIf(k6 === undefined)('a k6 run compared with a Node-engine run of the same target', () => {
   it('states which engine each ran on and compares them anyway; --compare-with puts the comparison in the load report', async () => {
@@ -82,7 +102,17 @@ describe.skipIf(k6 === undefined)('a k6 run compared with a Node-engine run of t
       const common = ['--scenario', 'catalog-browse', '--api', 'v2', '--vus', '2', '--duration', '3s', '--target', sandbox.url];
       const onK6 = await runCli(['load', ...common, '--engine', 'k6', '--report-dir', join(root, 'k6')]);
       expect(onK6.code).toBe(0);
-      const onNode = await runCli(['load', ...common, '--engine', 'node', '--report-dir', join(root, 'node'), '--compare-with', join(root, 'k6'), '--allow-skips']);
+      const onNode = await runCli([
+        'load',
+        ...common,
+        '--engine',
+        'node',
+        '--report-dir',
+        join(root, 'node'),
+        '--compare-with',
+        join(root, 'k6'),
+        '--allow-skips',
+      ]);
       const report = summaryOf(join(root, 'node'));
       expect(report.comparison?.baseline.engine).toBe(`k6 ${k6?.version ?? ''}`);
       expect(report.comparison?.candidate.engine).toBe('node');

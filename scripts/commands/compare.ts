@@ -17,7 +17,7 @@ export function register(program: Command): void {
   const command = program
     .command('compare')
     .description(
-      'Compare two load runs (their report dirs: per-second metrics, an older run\'s NDJSON, or a distributed run\'s\n' +
+      "Compare two load runs (their report dirs: per-second metrics, an older run's NDJSON, or a distributed run's\n" +
         'instance files) per operation:\n' +
         'latency p50/p95/p99 with confidence intervals, business and HTTP failure rates, schema violations, throughput,\n' +
         'time to final. A regression is significant (Holm-corrected) and beyond a practical threshold; too few samples is\n' +
@@ -32,7 +32,13 @@ export function register(program: Command): void {
     const settings = compareSettingsOf(opts);
     const runId = opts.runId ?? newRunId('compare');
     const reportDir = prepareReportDir(opts.reportDir, runId);
-    const report = await compareReport({ baselineDir: resolve(baseline), candidateDir: resolve(candidate), settings, allowSkips: opts.allowSkips === true, runId });
+    const report = await compareReport({
+      baselineDir: resolve(baseline),
+      candidateDir: resolve(candidate),
+      settings,
+      allowSkips: opts.allowSkips === true,
+      runId,
+    });
     process.exitCode = finishRun(report, reportDir, { secrets: [] }).exitCode;
   });
 }

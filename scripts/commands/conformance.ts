@@ -9,7 +9,14 @@ import { OPERATIONS } from '../../api/operations.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
 import { genOnly, planWithGen } from '../../conformance/gen/plan.ts';
-import { DEFAULT_GEN_BUDGET, FUZZ_GEN_BUDGET, parseGenBudget, parseGenSeed, parseReplay, type GenOptions } from '../../conformance/gen/options.ts';
+import {
+  DEFAULT_GEN_BUDGET,
+  FUZZ_GEN_BUDGET,
+  parseGenBudget,
+  parseGenSeed,
+  parseReplay,
+  type GenOptions,
+} from '../../conformance/gen/options.ts';
 import { runConformanceSuite, suiteTarget, withSimulator } from '../../conformance/run-suite.ts';
 import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
 import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
@@ -66,7 +73,12 @@ function genFor(opts: ConformanceOptions, mode: ConformanceMode): GenOptions | u
   return mode === 'fuzz' || opts.gen !== false ? genOptionsFrom(opts, mode) : undefined;
 }
 
-function planFor(opts: ConformanceOptions, api: ApiSelection, mode: ConformanceMode, gen: GenOptions | undefined = genFor(opts, mode)): ConformanceCase[] {
+function planFor(
+  opts: ConformanceOptions,
+  api: ApiSelection,
+  mode: ConformanceMode,
+  gen: GenOptions | undefined = genFor(opts, mode),
+): ConformanceCase[] {
   const selection = { api, ...(opts.grep === undefined ? {} : { grep: opts.grep }) };
   if (mode === 'fuzz') return genOnly(selection, gen as GenOptions);
   return planWithGen(selection, gen);
@@ -114,14 +126,16 @@ export function checkProfile(name: string): void {
   try {
     getProfile(name);
   } catch {
-    throw usage(`--sandbox-profile: unknown profile "${name.slice(0, 40)}" (known: ${listProfiles().map((p) => p.name).join(', ')})`);
+    throw usage(
+      `--sandbox-profile: unknown profile "${name.slice(0, 40)}" (known: ${listProfiles()
+        .map((p) => p.name)
+        .join(', ')})`,
+    );
   }
 }
 
 function printPlan(cases: readonly ConformanceCase[]): void {
-  const lines = cases.map(
-    (c) => `${c.id}\t${c.exclusive === true ? 'exclusive' : 'concurrent'}\t${c.specSection}\t${c.title}\n`,
-  );
+  const lines = cases.map((c) => `${c.id}\t${c.exclusive === true ? 'exclusive' : 'concurrent'}\t${c.specSection}\t${c.title}\n`);
   // `conformance --list | head` closes the pipe early: that is not an error.
   process.stdout.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -142,34 +156,60 @@ export function conformancePlan(cases: readonly ConformanceCase[], target: strin
       const n = requestCases.get(operation.id) ?? 0;
       return scenarios === 0
         ? { operation, count: n, note: `${n} request case${n === 1 ? '' : 's'}` }
-        : { operation, note: `${n} request case${n === 1 ? '' : 's'}, and the ${scenarios} multi-step cases decide their own transactions as they run` };
+        : {
+            operation,
+            note: `${n} request case${n === 1 ? '' : 's'}, and the ${scenarios} multi-step cases decide their own transactions as they run`,
+          };
     }),
   };
 }
 
 /** Refuses what conformance (or the gate, which runs it) must not do before anything is started. */
-export function checkTarget(config: TargetConfig, opts: { readonly sandboxProfile?: string; readonly sandboxSeed?: string }, command = 'conformance'): void {
+export function checkTarget(
+  config: TargetConfig,
+  opts: { readonly sandboxProfile?: string; readonly sandboxSeed?: string },
+  command = 'conformance',
+): void {
   if (config.environment === 'production') {
     throw usage(
       `${command} sends top-ups and other charging transactions to made-up numbers and relies on sandbox triggers: point it at a sandbox environment (--target-env sandbox); --allow-charges does not apply to it`,
     );
   }
   if (config.baseUrl !== undefined && (opts.sandboxProfile !== undefined || opts.sandboxSeed !== undefined)) {
-    throw usage('--sandbox-profile and --sandbox-seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it; --seed then seeds the GEN inputs alone)');
+    throw usage(
+      '--sandbox-profile and --sandbox-seed apply to the embedded sandbox only (drop --target / GATEWAY_BASE_URL to use it; --seed then seeds the GEN inputs alone)',
+    );
   }
 }
 
 /** The report's target before the run knows more (an embedded sandbox's URL is known only once it started). */
 export function plannedTarget(config: TargetConfig, api: ApiSelection): ReportInput['target'] {
-  return { url: config.baseUrl ?? 'embedded sandbox', embedded: config.baseUrl === undefined, environment: config.environment, timeScale: config.timeScale, api };
+  return {
+    url: config.baseUrl ?? 'embedded sandbox',
+    embedded: config.baseUrl === undefined,
+    environment: config.environment,
+    timeScale: config.timeScale,
+    api,
+  };
 }
 
 /**
  * First contact under a signal watch of its own (the run's is installed once the target is resolved): a signal there
  * ends the command with the INTERRUPTED report set and 128 + signal (returned) instead of killing it with no report.
  */
-export async function contactUnderWatch(config: TargetConfig, hasConfigFile: boolean, run: { command: string; runId: string; reportDir: string; secrets: readonly string[]; api: ApiSelection }): Promise<FirstContact | number> {
-  const options = { command: run.command, runId: run.runId, reportDir: run.reportDir, startedAt: Date.now(), target: plannedTarget(config, run.api), secrets: run.secrets };
+export async function contactUnderWatch(
+  config: TargetConfig,
+  hasConfigFile: boolean,
+  run: { command: string; runId: string; reportDir: string; secrets: readonly string[]; api: ApiSelection },
+): Promise<FirstContact | number> {
+  const options = {
+    command: run.command,
+    runId: run.runId,
+    reportDir: run.reportDir,
+    startedAt: Date.now(),
+    target: plannedTarget(config, run.api),
+    secrets: run.secrets,
+  };
   const interrupt = watchRun(options);
   try {
     const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { hasConfigFile, stop }));
@@ -195,7 +235,11 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     return EXIT.ok;
   }
   // The one production guard first (the same line as every command), then conformance's own rule.
-  assertChargesAllowed('conformance', conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation), money);
+  assertChargesAllowed(
+    'conformance',
+    conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation),
+    money,
+  );
   checkTarget(config, opts);
   const runId = newRunId();
   const reportDir = prepareReportDir(opts.reportDir, runId);
@@ -208,7 +252,10 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   checkProfile(profile);
   const seed = catalogSeed(opts, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  let settings = withDiscoveredSettings(settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath), contact);
+  let settings = withDiscoveredSettings(
+    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath),
+    contact,
+  );
   const cases = planned;
   if (cases.length === 0) {
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
@@ -277,7 +324,15 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       throw unusableTarget(report, reportDir, secrets);
     }
     if (outcome.kind === 'unusable') {
-      const report = assembleReport({ runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target, ...stopped });
+      const report = assembleReport({
+        runId,
+        command: 'conformance',
+        startedAt: outcome.startedAt,
+        durationMs: outcome.durationMs,
+        allowSkips,
+        target,
+        ...stopped,
+      });
       return finishRun(report, reportDir, { secrets, ...note }).exitCode;
     }
     const section = conformanceSection(outcome.run, { allowSkips, secrets });
@@ -292,7 +347,9 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       faults: faults.counts(),
       ...stopped,
       // The target went silent during the cases: unusable, naming the phase; the cases it kept from running are listed.
-      ...(outcome.run.silence === undefined || interruption !== undefined ? {} : { error: { code: 'GH_ERR_TARGET', message: outcome.run.silence } }),
+      ...(outcome.run.silence === undefined || interruption !== undefined
+        ? {}
+        : { error: { code: 'GH_ERR_TARGET', message: outcome.run.silence } }),
     });
     if (outcome.run.silence !== undefined && interruption === undefined) throw unusableTarget(report, reportDir, secrets);
     // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
@@ -314,10 +371,16 @@ export function register(program: Command): void {
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--grep <pattern>', 'only cases whose "<id> <title>" matches this regular expression (case-insensitive)')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
-    .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
+    .option(
+      '--settings <path>',
+      `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`,
+    )
     .option('--list', 'print the selected cases (id, phase, spec section, title) and exit')
     .option('--allow-skips', 'accept skipped cases (not verified): the verdict can then pass, and says how many were skipped')
-    .option('--gen-budget <runs|duration>', 'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s); see `gateway-harness fuzz --help`')
+    .option(
+      '--gen-budget <runs|duration>',
+      'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s); see `gateway-harness fuzz --help`',
+    )
     .option('--no-gen', 'the hand-written cases only (no GEN properties)');
   addSandboxOptions(cmd, 'e.g. a planted bug');
   addTargetOptions(cmd);

@@ -49,11 +49,15 @@ async function discoverWatched(resolved: ResolvedTargetConfig, options: Omit<Dis
 
 async function runDiscover(opts: DiscoverOptions): Promise<number> {
   const config = configFromOptions(opts);
-  if (config.baseUrl === undefined) throw usage('discover needs a target: --target URL (or GATEWAY_BASE_URL); the embedded sandbox needs no discovery');
+  if (config.baseUrl === undefined)
+    throw usage('discover needs a target: --target URL (or GATEWAY_BASE_URL); the embedded sandbox needs no discovery');
   const resolved = { ...config, baseUrl: config.baseUrl };
   await assertTargetUsable('discover', resolved, 'v2');
   const probeWrites = config.environment !== 'production' || opts.allowCharges === true;
-  const discovery = await discoverWatched(resolved, { probeWrites, limits: { ...DEFAULT_PROBE_LIMITS, maxProbes: parseMaxProbes(opts.maxProbes) } });
+  const discovery = await discoverWatched(resolved, {
+    probeWrites,
+    limits: { ...DEFAULT_PROBE_LIMITS, maxProbes: parseMaxProbes(opts.maxProbes) },
+  });
   if (typeof discovery === 'number') return discovery;
   // Field names, values and candidates come from the target: shown through the one escape, like every target text.
   process.stdout.write(printable(renderDiscovery(discovery, describeTarget(config), config.baseUrl)));
@@ -76,7 +80,10 @@ export function register(program: Command): void {
     )
     .option('--write-config <file>', 'write the config (baseUrl, fieldMapping, writePaths) to this file')
     .option('--allow-charges', 'on a production target, allow the write-path probes (bodies without skuId or amount, which cannot charge)')
-    .option('--max-probes <n>', `most write-path probes in all (default ${DEFAULT_PROBE_LIMITS.maxProbes}; they stop after ${DEFAULT_PROBE_LIMITS.maxMs / 1000} s too)`);
+    .option(
+      '--max-probes <n>',
+      `most write-path probes in all (default ${DEFAULT_PROBE_LIMITS.maxProbes}; they stop after ${DEFAULT_PROBE_LIMITS.maxMs / 1000} s too)`,
+    );
   addTargetOptions(cmd).action(async (opts: DiscoverOptions) => {
     process.exitCode = await runDiscover(opts);
   });

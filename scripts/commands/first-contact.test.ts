@@ -26,7 +26,8 @@ type Json = Record<string, unknown>;
 
 /** Every record of every successful list or object payload, rewritten by `change` (a private copy: the hook's). */
 function recordsRewritten(name: string, change: (record: Json) => Json): SandboxProfile {
-  const rewrite = (value: unknown): unknown => (value !== null && typeof value === 'object' && !Array.isArray(value) ? change(value as Json) : value);
+  const rewrite = (value: unknown): unknown =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? change(value as Json) : value;
   return {
     name,
     description: `first-contact test target: ${name}`,
@@ -41,7 +42,9 @@ function recordsRewritten(name: string, change: (record: Json) => Json): Sandbox
 }
 
 const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const snakeCase = recordsRewritten('snake-case-fields', (record) => Object.fromEntries(Object.entries(record).map(([k, v]) => [snake(k), v])));
+const snakeCase = recordsRewritten('snake-case-fields', (record) =>
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [snake(k), v])),
+);
 /** getproducts' records with their category under another name: the SKU catalog still reads, the CAT judgement cannot. */
 const renamedCategory: SandboxProfile = {
   ...recordsRewritten('renamed-product-category', (record) => {
@@ -98,11 +101,26 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
   // With no config at all, first contact discovers snake_case and the run passes (target/discover/first-contact.test.ts).
   it('snake_case records under a config of the defaults: one UNUSABLE line (exit 2) naming the key to set and the fields seen, no case failed', async () => {
     const dir = tempDir();
-    const run = await runCli(['conformance', '--target', snakeUrl, '--config', defaultsConfig(), '--time-scale', '0.01', '--report-dir', dir]);
+    const run = await runCli([
+      'conformance',
+      '--target',
+      snakeUrl,
+      '--config',
+      defaultsConfig(),
+      '--time-scale',
+      '0.01',
+      '--report-dir',
+      dir,
+    ]);
     expect(run.code, run.output).toBe(2);
-    const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('gateway-harness: '));
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('gateway-harness: '));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/GH_ERR_TARGET: .*catalog discovery: v2 catalog\/skus answered \d+ records, none with a readable skuId: set fieldMapping\.v2Sku\.skuId \(now "skuId"; fields seen in the record: sku_id, /);
+    expect(lines[0]).toMatch(
+      /GH_ERR_TARGET: .*catalog discovery: v2 catalog\/skus answered \d+ records, none with a readable skuId: set fieldMapping\.v2Sku\.skuId \(now "skuId"; fields seen in the record: sku_id, /,
+    );
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
     expect(summary.verdict).toBe('unusable');
     expect(summary.conformance).toBeUndefined();
@@ -110,7 +128,17 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
 
   // Before: 101 cases FAILED "payLoad.skuId must be an integer"; the spec types ids in requests only.
   it('ids as strings in records: the catalog reads and the ENV cases pass (the id types are observed-layer warnings)', async () => {
-    const run = await runCli(['conformance', '--target', stringIdUrl, '--time-scale', '0.01', '--grep', '^ENV-v2\\.catalog\\.(skus|operators|getproducts) ', '--report-dir', tempDir()]);
+    const run = await runCli([
+      'conformance',
+      '--target',
+      stringIdUrl,
+      '--time-scale',
+      '0.01',
+      '--grep',
+      '^ENV-v2\\.catalog\\.(skus|operators|getproducts) ',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(run.code, run.output).toBe(0);
     expect(run.stdout.split('\n')[0]).toMatch(/^PASS: conformance: all 3 cases passed/);
   }, 120_000);
@@ -118,18 +146,46 @@ describe('gateway-harness conformance on a target whose payloads the field mappi
   // #31 item 5: every skip names the key to set and the candidate fields seen in the record.
   it('a field the mapping cannot read: the case is not verified, naming the key to set and the fields seen', async () => {
     const dir = tempDir();
-    const run = await runCli(['conformance', '--target', renamedUrl, '--config', defaultsConfig(), '--time-scale', '0.01', '--grep', '^CAT-CATEGORY-2 ', '--report-dir', dir]);
+    const run = await runCli([
+      'conformance',
+      '--target',
+      renamedUrl,
+      '--config',
+      defaultsConfig(),
+      '--time-scale',
+      '0.01',
+      '--grep',
+      '^CAT-CATEGORY-2 ',
+      '--report-dir',
+      dir,
+    ]);
     expect(run.code, run.output).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
     expect(summary.verdict).toBe('incomplete');
     expect(summary.skipped).toEqual([
-      { section: 'conformance', id: 'CAT-CATEGORY-2', reason: expect.stringMatching(/^not verified: .*set fieldMapping\.product\.category \(now "category"; fields seen in the record: [^)]*\bproductCategory\b/) },
+      {
+        section: 'conformance',
+        id: 'CAT-CATEGORY-2',
+        reason: expect.stringMatching(
+          /^not verified: .*set fieldMapping\.product\.category \(now "category"; fields seen in the record: [^)]*\bproductCategory\b/,
+        ),
+      },
     ]);
   }, 120_000);
 
   // #31 item 3: the walk follows the spec's cursor definition, whatever next_cursor means on the target.
   it('PAGE-WALK passes on a target whose next_cursor means the last SKU of the page (before: duplicates, FAIL)', async () => {
-    const run = await runCli(['conformance', '--target', cursorUrl, '--time-scale', '0.01', '--grep', '^PAGE-WALK ', '--report-dir', tempDir()]);
+    const run = await runCli([
+      'conformance',
+      '--target',
+      cursorUrl,
+      '--time-scale',
+      '0.01',
+      '--grep',
+      '^PAGE-WALK ',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(run.code, run.output).toBe(0);
   }, 120_000);
 });

@@ -14,15 +14,28 @@ describe('gateway-harness fuzz', () => {
   test('--help explains the budget, the seed and the replay', async () => {
     const run = await runCliProcess(['fuzz', '--help']);
     expect(run.code).toBe(0);
-    for (const words of ['--gen-budget <runs|duration>', '--seed <n>', '--replay <seed:path>', 'Budget:', 'Seed:', 'Replay:', 'production']) expect(run.stdout).toContain(words);
+    for (const words of ['--gen-budget <runs|duration>', '--seed <n>', '--replay <seed:path>', 'Budget:', 'Seed:', 'Replay:', 'production'])
+      expect(run.stdout).toContain(words);
   });
 
   test('a planted GEN bug: exit 1, the shrunk input with seed, replay and curl in every report; --replay reruns exactly it', async () => {
     const dir = tempDir();
-    const args = ['fuzz', '--sandbox-profile', 'bug-gen-page-size-over-150', '--grep', '^GEN-PAGE-SIZE-OUTSIDE ', '--seed', '17', '--password', PASSWORD];
+    const args = [
+      'fuzz',
+      '--sandbox-profile',
+      'bug-gen-page-size-over-150',
+      '--grep',
+      '^GEN-PAGE-SIZE-OUTSIDE ',
+      '--seed',
+      '17',
+      '--password',
+      PASSWORD,
+    ];
     const run = await runCliProcess([...args, '--report-dir', dir], { timeoutMs: 60_000 });
     expect(run.code, run.output).toBe(1);
-    expect(run.stdout.split('\n')[0]).toBe('FAIL: conformance: 1 of 1 case failed (GEN-PAGE-SIZE-OUTSIDE) [target: the embedded sandbox, profile bug-gen-page-size-over-150, not a gateway]');
+    expect(run.stdout.split('\n')[0]).toBe(
+      'FAIL: conformance: 1 of 1 case failed (GEN-PAGE-SIZE-OUTSIDE) [target: the embedded sandbox, profile bug-gen-page-size-over-150, not a gateway]',
+    );
     const replay = /--replay (17:[0-9:]+)/.exec(run.stdout)?.[1];
     expect(replay, run.stdout).toBeDefined();
     for (const file of ['summary.json', 'summary.md', 'junit.xml', 'report.html']) {
@@ -45,7 +58,10 @@ describe('gateway-harness fuzz', () => {
 
   test('a faithful run passes and names its seed and budget', async () => {
     const dir = tempDir();
-    const run = await runCliProcess(['fuzz', '--grep', '^GEN-PAGE-SIZE-OUTSIDE ', '--seed', '5', '--gen-budget', '20', '--report-dir', dir], { timeoutMs: 60_000 });
+    const run = await runCliProcess(
+      ['fuzz', '--grep', '^GEN-PAGE-SIZE-OUTSIDE ', '--seed', '5', '--gen-budget', '20', '--report-dir', dir],
+      { timeoutMs: 60_000 },
+    );
     expect(run.code, run.output).toBe(0);
     const notes = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport).conformance?.cases[0]?.notes ?? [];
     expect(notes[0]).toMatch(/^GEN seed 5; budget 20 runs.*; 20 generated input\(s\)/);

@@ -20,7 +20,7 @@ export function register(program: Command): void {
         'Budget: --gen-budget is per property: a number of generated inputs (e.g. 500) or a wall-time bound (e.g. 90s, 2m);\n' +
         `default ${describeBudget(FUZZ_GEN_BUDGET)} (conformance and the gate: 30 runs, at most 20 s per property).\n` +
         'The time bound includes shrinking, so it bounds the wall time against a slow real sandbox too.\n' +
-        "Seed: --seed N repeats a run exactly (same generated inputs, same sandbox catalog); without it the GEN seed is fresh\n" +
+        'Seed: --seed N repeats a run exactly (same generated inputs, same sandbox catalog); without it the GEN seed is fresh\n' +
         '(printed in the report) and the catalog seed 1.\n' +
         "Replay: a failure prints `--grep '^<case id> ' --replay <seed>:<path>`; that reruns exactly its shrunk counterexample.\n" +
         'Never against production (like conformance); on a sandbox it charges test money only: every GEN case counts its\n' +
@@ -29,7 +29,10 @@ export function register(program: Command): void {
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--grep <pattern>', 'only GEN cases whose "<id> <title>" matches this regular expression (case-insensitive)')
-    .option('--gen-budget <runs|duration>', `per property: runs (e.g. 500) or a duration (e.g. 90s, 2m); default ${describeBudget(FUZZ_GEN_BUDGET)}`)
+    .option(
+      '--gen-budget <runs|duration>',
+      `per property: runs (e.g. 500) or a duration (e.g. 90s, 2m); default ${describeBudget(FUZZ_GEN_BUDGET)}`,
+    )
     .option('--replay <seed:path>', 'rerun exactly one shrunk counterexample, as a failure prints it (with --grep of its case id)')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option('--settings <path>', `JSON file of conformance settings (env ${SETTINGS_ENV_VAR})`)

@@ -17,14 +17,35 @@ describe('gate --compare-with', () => {
   it('puts the comparison in the verdict: incomplete on a smoke load, accepted with --allow-skips', async () => {
     const first = await runCli(['gate', '--api', 'v2', '--engine', 'node', '--report-dir', join(dir, 'first')]);
     expect(first.code).toBe(0);
-    const second = await runCli(['gate', '--api', 'v2', '--engine', 'node', '--report-dir', join(dir, 'second'), '--compare-with', join(dir, 'first')]);
+    const second = await runCli([
+      'gate',
+      '--api',
+      'v2',
+      '--engine',
+      'node',
+      '--report-dir',
+      join(dir, 'second'),
+      '--compare-with',
+      join(dir, 'first'),
+    ]);
     const report = summaryOf(join(dir, 'second'));
     expect(report.parts.map((p) => p.section)).toEqual(['conformance', 'load', 'comparison']);
     expect(report.comparison?.verdict).toBe('incomplete');
     expect(second.code).toBe(1);
     expect(report.verdictLine).toMatch(/^INCOMPLETE: comparison: \d+ too few samples to conclude, not verified/);
     expect(summaryErrors(report, { closed: true })).toEqual([]);
-    const accepted = await runCli(['gate', '--api', 'v2', '--engine', 'node', '--report-dir', join(dir, 'third'), '--compare-with', join(dir, 'first'), '--allow-skips']);
+    const accepted = await runCli([
+      'gate',
+      '--api',
+      'v2',
+      '--engine',
+      'node',
+      '--report-dir',
+      join(dir, 'third'),
+      '--compare-with',
+      join(dir, 'first'),
+      '--allow-skips',
+    ]);
     expect(accepted.code).toBe(0);
     expect(summaryOf(join(dir, 'third')).verdictLine).toMatch(/accepted with --allow-skips/);
   }, 300_000);

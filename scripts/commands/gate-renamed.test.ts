@@ -23,7 +23,11 @@ describe('gateway-harness gate --target <shape-renamed sandbox>, no config', () 
     const verdict = run.stdout.split('\n')[0] ?? '';
     expect(run.code, run.output).toBe(0);
     expect(verdict).toMatch(/^PASS: conformance: all \d+ cases passed; load mixed\/smoke/);
-    expect(verdict).toMatch(/first contact: no config file, discovered .*; learned on the first charge: fieldMapping\.transaction\.transactionId = "orderReference"$/);
-    expect(run.stderr).toContain('learned on the first charge; keep it in gateway-harness.config.json: {"fieldMapping":{"transaction":{"transactionId":"orderReference"}}}');
+    expect(verdict).toMatch(
+      /first contact: no config file, discovered .*; learned on the first charge: fieldMapping\.transaction\.transactionId = "orderReference"$/,
+    );
+    expect(run.stderr).toContain(
+      'learned on the first charge; keep it in gateway-harness.config.json: {"fieldMapping":{"transaction":{"transactionId":"orderReference"}}}',
+    );
   }, 250_000);
 });

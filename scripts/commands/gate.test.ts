@@ -22,7 +22,12 @@ const USER = 'gate-agent-31';
 const PASSWORD = 'Gate-Leak-Marker-9f2c';
 const TOKEN = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
 /** Every form a credential can take in text: the password, user:password, its base64 token and the header value. */
-const FORMS: Readonly<Record<string, string>> = { password: PASSWORD, 'user:password': `${USER}:${PASSWORD}`, 'base64 token': TOKEN, 'Basic header value': `Basic ${TOKEN}` };
+const FORMS: Readonly<Record<string, string>> = {
+  password: PASSWORD,
+  'user:password': `${USER}:${PASSWORD}`,
+  'base64 token': TOKEN,
+  'Basic header value': `Basic ${TOKEN}`,
+};
 const RUN_TIMEOUT_MS = 150_000;
 
 const work = mkdtempSync(join(tmpdir(), 'gh-gate-'));
@@ -63,7 +68,10 @@ function filesOf(dir: string): Record<string, string> {
     for (const name of readdirSync(d)) {
       const path = join(d, name);
       if (statSync(path).isDirectory()) walk(path);
-      else out[path.slice(dir.length + 1)] = name.endsWith('.gz') ? gunzipSync(readFileSync(path)).toString('utf8') : readFileSync(path, 'utf8');
+      else
+        out[path.slice(dir.length + 1)] = name.endsWith('.gz')
+          ? gunzipSync(readFileSync(path)).toString('utf8')
+          : readFileSync(path, 'utf8');
     }
   };
   walk(dir);
@@ -93,7 +101,19 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     expect(recorded.code, recorded.stderr).toBe(0);
     // Credentials from the environment here, from flags below: both paths reach every part and no output.
     pass = await cli(['gate', '--baseline', baseline, '--report-dir', passDir], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
-    fail = await cli(['gate', '--sandbox-profile', 'bug-trigger-510-code', '--api', 'v2', '--report-dir', failDir, '--user', USER, '--password', PASSWORD]);
+    fail = await cli([
+      'gate',
+      '--sandbox-profile',
+      'bug-trigger-510-code',
+      '--api',
+      'v2',
+      '--report-dir',
+      failDir,
+      '--user',
+      USER,
+      '--password',
+      PASSWORD,
+    ]);
   }, 3 * RUN_TIMEOUT_MS);
 
   it('passes: exit 0, the verdict first naming every part, the report paths last', () => {
@@ -101,7 +121,9 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     expect(firstLine(pass.stdout)).toMatch(
       /^PASS: conformance: all \d+ cases passed; load mixed\/smoke \((k6 v[\d.]+|node)\): \d+ requests, \d+ thresholds met, \d+ checks passed; drift: no breaking change in 48 operations \[target: the embedded sandbox, profile faithful, not a gateway\]$/,
     );
-    expect(pass.stdout.trimEnd().split('\n').at(-1)).toBe(`reports: ${passDir}/report.html, ${passDir}/summary.md, ${passDir}/junit.xml, ${passDir}/summary.json`);
+    expect(pass.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `reports: ${passDir}/report.html, ${passDir}/summary.md, ${passDir}/junit.xml, ${passDir}/summary.json`,
+    );
   });
 
   it("the README's example verdict line has this run's figures (requests and checks vary with polling: within 15 %)", () => {
@@ -126,7 +148,13 @@ describe('gateway-harness gate on the embedded sandbox', () => {
   it('writes one report set from the run: summary.json (schema), junit.xml (XSD), summary.md (verdict first), report.html', async () => {
     const summary = JSON.parse(read(passDir, 'summary.json')) as RunReport;
     expect(summaryErrors(summary)).toEqual([]);
-    expect(summary).toMatchObject({ command: 'gate', verdict: 'pass', exitCode: 0, verdictLine: firstLine(pass.stdout), target: { embedded: true, profile: 'faithful', api: 'both' } });
+    expect(summary).toMatchObject({
+      command: 'gate',
+      verdict: 'pass',
+      exitCode: 0,
+      verdictLine: firstLine(pass.stdout),
+      target: { embedded: true, profile: 'faithful', api: 'both' },
+    });
     // The faithful sandbox serves no fault: the only ones are the client timeouts the delay-trigger cases provoke.
     expect(summary.faults).toMatchObject({ connection: 0, 'server-error': 0, malformed: 0 });
     expect(summary.faults?.timeout).toBeGreaterThan(0);
@@ -138,7 +166,14 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     ]);
     // The charts come from this run's own metric stream.
     expect(summary.load?.series?.requests.reduce((a, b) => a + b, 0)).toBe(summary.load?.requests.count);
-    expect(summary.artifacts).toMatchObject({ summaryJson: 'summary.json', junitXml: 'junit.xml', summaryMd: 'summary.md', reportHtml: 'report.html', k6Summary: 'k6-summary.json', metricsPerSecond: 'metrics-per-second.ndjson.gz' });
+    expect(summary.artifacts).toMatchObject({
+      summaryJson: 'summary.json',
+      junitXml: 'junit.xml',
+      summaryMd: 'summary.md',
+      reportHtml: 'report.html',
+      k6Summary: 'k6-summary.json',
+      metricsPerSecond: 'metrics-per-second.ndjson.gz',
+    });
     const junit = read(passDir, 'junit.xml');
     expect(await junitXsdErrors(junit)).toEqual([]);
     expect(junit).toMatch(/<testsuite name="conformance\.TRG"/);
@@ -152,12 +187,16 @@ describe('gateway-harness gate on the embedded sandbox', () => {
   it('fails against a planted bug: exit 1, the failed case first on stdout and in every report', () => {
     expect(fail.code, fail.stdout + fail.stderr).toBe(1);
     expect(firstLine(fail.stdout)).toMatch(/^FAIL: conformance: 2 of \d+ cases failed \(TRG-510-V2, POLL-MIXED-V2\); load mixed\/smoke /);
-    expect(fail.stdout).toMatch(/Failed conformance cases \(2\):\n {2}TRG-510-V2: [\s\S]*expected: HTTP 200, responseCode '510'[\s\S]*received: HTTP 200, responseCode '500'/);
+    expect(fail.stdout).toMatch(
+      /Failed conformance cases \(2\):\n {2}TRG-510-V2: [\s\S]*expected: HTTP 200, responseCode '510'[\s\S]*received: HTTP 200, responseCode '500'/,
+    );
     const summary = JSON.parse(read(failDir, 'summary.json')) as RunReport;
     expect(summaryErrors(summary)).toEqual([]);
     expect([summary.verdict, summary.exitCode, summary.target.profile]).toEqual(['fail', 1, 'bug-trigger-510-code']);
     expect(summary.conformance?.cases.find((c) => c.id === 'TRG-510-V2')?.status).toBe('failed');
-    expect(read(failDir, 'junit.xml')).toMatch(/<testcase name="TRG-510-V2 [^"]*" classname="conformance\.TRG"[^>]*>\s*<failure message="expected responseCode &apos;510&apos;/);
+    expect(read(failDir, 'junit.xml')).toMatch(
+      /<testcase name="TRG-510-V2 [^"]*" classname="conformance\.TRG"[^>]*>\s*<failure message="expected responseCode &apos;510&apos;/,
+    );
     expect(firstLine(read(failDir, 'summary.md'))).toMatch(/^## ❌ FAIL: conformance: 2 of \d+ cases failed \(TRG-510-V2, POLL-MIXED-V2\)/);
     expect(read(failDir, 'summary.md')).toContain('**TRG-510-V2**');
     expect(read(failDir, 'report.html')).toContain('data-case="TRG-510-V2"');
@@ -168,54 +207,82 @@ describe('gateway-harness gate on the embedded sandbox', () => {
     const failFiles = filesOf(failDir);
     // The load part's own files are searched too: its k6 summary data, the NDJSON metric stream, and (a baseline was
     // given) the bundle built with the baseline's compiled payload validators.
-    expect(Object.keys(passFiles).sort()).toEqual(['junit.xml', 'k6-bundle/mixed.js', 'k6-summary.json', 'metrics-per-second.ndjson.gz', 'report.html', 'summary.json', 'summary.md']);
+    expect(Object.keys(passFiles).sort()).toEqual([
+      'junit.xml',
+      'k6-bundle/mixed.js',
+      'k6-summary.json',
+      'metrics-per-second.ndjson.gz',
+      'report.html',
+      'summary.json',
+      'summary.md',
+    ]);
     expect(passFiles['metrics-per-second.ndjson.gz']).toMatch(/"metric":"http_req_duration"/);
     expectNoCredential(pass, passFiles);
     expectNoCredential(fail, failFiles);
     // The run really used the credential: the sandbox refuses anything else, and the AUTH cases passed.
-    expect(JSON.parse(passFiles['summary.json'] ?? '{}').conformance.cases.find((c: { id: string }) => c.id === 'AUTH-WRONG-v2.account.balance').status).toBe('passed');
+    expect(
+      JSON.parse(passFiles['summary.json'] ?? '{}').conformance.cases.find((c: { id: string }) => c.id === 'AUTH-WRONG-v2.account.balance')
+        .status,
+    ).toBe('passed');
   });
 
   describe.skipIf(CHROMIUM === undefined)('report.html in headless Chromium', () => {
     it.each([
       ['pass', 'PASS'],
       ['fail', 'FAIL'],
-    ] as const)('the %s report loads offline with no console error, draws its charts, and is kept as a screenshot', async (name, word) => {
-      const opened = await openReport(join(work, name, 'report.html'), join(work, `profile-${name}`));
-      try {
-        expect(opened.consoleProblems).toEqual([]);
-        expect(opened.requests).toEqual([opened.url]);
-        expect(await opened.page.locator('header.banner .word').textContent()).toContain(word);
-        const charts = await chartPixels(opened.page);
-        expect(charts.map((c) => c.chart)).toEqual(['latency-overall', 'latency-operations', 'throughput', 'outcomes']);
-        for (const c of charts) expect(c.coloured, `${c.chart} drew coloured pixels`).toBeGreaterThan(100);
-        if (name === 'fail') expect(await opened.page.locator('article.case[data-case="TRG-510-V2"]').isVisible()).toBe(true);
-        mkdirSync(ARTIFACT_DIR, { recursive: true });
-        await opened.page.screenshot({ path: join(ARTIFACT_DIR, `gate-${name}.png`) });
-        await opened.page.screenshot({ path: join(ARTIFACT_DIR, `gate-${name}-full.png`), fullPage: true });
-      } finally {
-        await opened.close();
-      }
-    }, 60_000);
+    ] as const)(
+      'the %s report loads offline with no console error, draws its charts, and is kept as a screenshot',
+      async (name, word) => {
+        const opened = await openReport(join(work, name, 'report.html'), join(work, `profile-${name}`));
+        try {
+          expect(opened.consoleProblems).toEqual([]);
+          expect(opened.requests).toEqual([opened.url]);
+          expect(await opened.page.locator('header.banner .word').textContent()).toContain(word);
+          const charts = await chartPixels(opened.page);
+          expect(charts.map((c) => c.chart)).toEqual(['latency-overall', 'latency-operations', 'throughput', 'outcomes']);
+          for (const c of charts) expect(c.coloured, `${c.chart} drew coloured pixels`).toBeGreaterThan(100);
+          if (name === 'fail') expect(await opened.page.locator('article.case[data-case="TRG-510-V2"]').isVisible()).toBe(true);
+          mkdirSync(ARTIFACT_DIR, { recursive: true });
+          await opened.page.screenshot({ path: join(ARTIFACT_DIR, `gate-${name}.png`) });
+          await opened.page.screenshot({ path: join(ARTIFACT_DIR, `gate-${name}-full.png`), fullPage: true });
+        } finally {
+          await opened.close();
+        }
+      },
+      60_000,
+    );
   });
 });
 
 describe('gateway-harness gate against an unusable target', () => {
-  it('stops at once with one line (exit 2) and still writes the reports, saying so', async () => {
-    const port = await closedPort();
-    const dir = join(work, 'unusable');
-    const run = await cli(['gate', '--target', `http://127.0.0.1:${port}`, '--report-dir', dir], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^gateway-harness: GH_ERR_TARGET: http://127\\.0\\.0\\.1:${port}: cannot connect: .*ECONNREFUSED.* \\(reports: ${dir}/report\\.html\\)$`))]);
-    const summary = JSON.parse(read(dir, 'summary.json')) as RunReport;
-    expect(summaryErrors(summary)).toEqual([]);
-    expect(summary).toMatchObject({ command: 'gate', verdict: 'unusable', exitCode: 2, error: { code: 'GH_ERR_TARGET' }, parts: [] });
-    expect(firstLine(read(dir, 'summary.md'))).toMatch(/^## ⛔ UNUSABLE TARGET: GH_ERR_TARGET: /);
-    expect(read(dir, 'junit.xml')).toMatch(/<testcase name="gate run" classname="gate"[^>]*>\s*<error message="UNUSABLE TARGET: /);
-    expect(read(dir, 'report.html')).toContain('data-verdict="unusable"');
-    expectNoCredential(run, filesOf(dir));
-  }, RUN_TIMEOUT_MS);
+  it(
+    'stops at once with one line (exit 2) and still writes the reports, saying so',
+    async () => {
+      const port = await closedPort();
+      const dir = join(work, 'unusable');
+      const run = await cli(['gate', '--target', `http://127.0.0.1:${port}`, '--report-dir', dir], {
+        GATEWAY_USER: USER,
+        GATEWAY_PASSWORD: PASSWORD,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^gateway-harness: GH_ERR_TARGET: http://127\\.0\\.0\\.1:${port}: cannot connect: .*ECONNREFUSED.* \\(reports: ${dir}/report\\.html\\)$`,
+          ),
+        ),
+      ]);
+      const summary = JSON.parse(read(dir, 'summary.json')) as RunReport;
+      expect(summaryErrors(summary)).toEqual([]);
+      expect(summary).toMatchObject({ command: 'gate', verdict: 'unusable', exitCode: 2, error: { code: 'GH_ERR_TARGET' }, parts: [] });
+      expect(firstLine(read(dir, 'summary.md'))).toMatch(/^## ⛔ UNUSABLE TARGET: GH_ERR_TARGET: /);
+      expect(read(dir, 'junit.xml')).toMatch(/<testcase name="gate run" classname="gate"[^>]*>\s*<error message="UNUSABLE TARGET: /);
+      expect(read(dir, 'report.html')).toContain('data-verdict="unusable"');
+      expectNoCredential(run, filesOf(dir));
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe('gateway-harness gate: usage errors (exit 2, one line, before anything runs)', () => {
@@ -223,8 +290,14 @@ describe('gateway-harness gate: usage errors (exit 2, one line, before anything 
     [['--api', 'v3'], /GH_ERR_USAGE: --api must be v1, v2 or both/],
     [['--engine', 'jmeter'], /GH_ERR_USAGE: --engine must be one of auto, k6, node/],
     [['--baseline', '/nonexistent/baseline'], /GH_ERR_USAGE: --baseline: no baseline in \/nonexistent\/baseline/],
-    [['--target-env', 'production', '--target', 'http://127.0.0.1:9'], /GH_ERR_USAGE: gate sends top-ups .* point it at a sandbox environment/],
-    [['--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'], /GH_ERR_USAGE: --sandbox-profile and --sandbox-seed apply to the embedded sandbox only/],
+    [
+      ['--target-env', 'production', '--target', 'http://127.0.0.1:9'],
+      /GH_ERR_USAGE: gate sends top-ups .* point it at a sandbox environment/,
+    ],
+    [
+      ['--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'],
+      /GH_ERR_USAGE: --sandbox-profile and --sandbox-seed apply to the embedded sandbox only/,
+    ],
     [['--sandbox-profile', 'no-such-profile'], /GH_ERR_USAGE: --sandbox-profile: unknown profile/],
   ];
   for (const [args, message] of cases) {

@@ -53,13 +53,18 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   checkProfile(profile);
   const seed = catalogSeed(opts, config.sandbox.seed);
   const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings = withDiscoveredSettings(settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath), contact);
+  const settings = withDiscoveredSettings(
+    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath),
+    contact,
+  );
   // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
   selectEngine(engine, process.env, process.cwd());
   // A baseline named with --baseline must be there; the default one is used when present. A broken one stops here.
   const baselineDir = opts.baseline ?? DEFAULT_BASELINE_DIR;
   if (opts.baseline !== undefined && !baselineExists(baselineDir)) {
-    throw usage(`--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out ${baselineDir}\`)`);
+    throw usage(
+      `--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out ${baselineDir}\`)`,
+    );
   }
   const baseline = baselineExists(baselineDir) ? readBaseline(baselineDir) : undefined;
 
@@ -103,7 +108,11 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   try {
     if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
     // A plan cut to fit the wallet is said on the verdict line too (every report file carries it).
-    return finishRun(outcome.report, reportDir, { secrets, extra: outcome.notes, ...verdictNoteOf(contact.note, outcome.learnedOnCharge, outcome.cuts ?? []) }).exitCode;
+    return finishRun(outcome.report, reportDir, {
+      secrets,
+      extra: outcome.notes,
+      ...verdictNoteOf(contact.note, outcome.learnedOnCharge, outcome.cuts ?? []),
+    }).exitCode;
   } finally {
     interrupt.dispose();
   }
@@ -126,11 +135,23 @@ export function register(program: Command): void {
         'interrupted by SIGINT/SIGTERM (the running part stops, nothing after it runs).',
     )
     .option('--api <version>', 'v1, v2 or both', 'both')
-    .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)')
-    .option('--allow-skips', 'accept what could not be verified (skipped cases, operations or transactions): the verdict can then pass, and lists them')
-    .option('--baseline <dir>', `drift baseline to check against (default ${DEFAULT_BASELINE_DIR}/ when it exists; record one with \`gateway-harness baseline record\`)`)
+    .option(
+      '--report-dir <dir>',
+      'where summary.json, junit.xml, summary.md, report.html and the load metrics go (default reports/out/<run-id>/)',
+    )
+    .option(
+      '--allow-skips',
+      'accept what could not be verified (skipped cases, operations or transactions): the verdict can then pass, and lists them',
+    )
+    .option(
+      '--baseline <dir>',
+      `drift baseline to check against (default ${DEFAULT_BASELINE_DIR}/ when it exists; record one with \`gateway-harness baseline record\`)`,
+    )
     .option('--gen-budget <runs|duration>', 'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s)')
-    .option('--settings <path>', `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`)
+    .option(
+      '--settings <path>',
+      `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`,
+    )
     .option('--engine <engine>', `load engine: ${ENGINE_CHOICES.join(', ')} (auto: k6 if found, else the Node engine)`, 'auto');
   addSandboxOptions(cmd, 'e.g. a planted bug');
   addTargetOptions(cmd);

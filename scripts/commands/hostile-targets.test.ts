@@ -63,7 +63,20 @@ function ledgerFor(target: string): string {
 }
 
 const COMMANDS: ReadonlyArray<[string, (target: string) => string[]]> = [
-  ['load', (target) => ['load', '--scenario', 'catalog-browse', '--engine', 'node', '--target', target, '--report-dir', join(dir, `load-${Math.random().toString(36).slice(2)}`)]],
+  [
+    'load',
+    (target) => [
+      'load',
+      '--scenario',
+      'catalog-browse',
+      '--engine',
+      'node',
+      '--target',
+      target,
+      '--report-dir',
+      join(dir, `load-${Math.random().toString(36).slice(2)}`),
+    ],
+  ],
   ['baseline record', (target) => ['baseline', 'record', '--target', target, '--out', join(dir, 'baseline'), '--reads-only']],
   ['migrate', (target) => ['migrate', '--target', target, '--report-dir', join(dir, 'migrate')]],
   ['reconcile', (target) => ['reconcile', ledgerFor(target), '--target', target]],
@@ -90,7 +103,17 @@ describe('every command: an unusable target is one GH_ERR_TARGET line within sec
 
   it('load: the report says unusable and shows nothing green built on no answer', async () => {
     const reportDir = join(dir, 'load-report');
-    const result = await runCli(['load', '--scenario', 'catalog-browse', '--engine', 'node', '--target', silentUrl, '--report-dir', reportDir]);
+    const result = await runCli([
+      'load',
+      '--scenario',
+      'catalog-browse',
+      '--engine',
+      'node',
+      '--target',
+      silentUrl,
+      '--report-dir',
+      reportDir,
+    ]);
     expect(result.code).toBe(2);
     const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as RunReport;
     expect(summary.verdict).toBe('unusable');
@@ -140,11 +163,20 @@ async function cutShortTarget(): Promise<{ url: string; close: () => Promise<voi
 
 describe('gate: a target that is no gateway is said as what it answered (#23 finding 7)', () => {
   const targets: ReadonlyArray<[string, () => Promise<{ url: string; close: () => Promise<void> }>, RegExp]> = [
-    ['HTML', () => httpTarget((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>It works!</body></html>')), /answered HTTP 200 with an HTML page/],
+    [
+      'HTML',
+      () => httpTarget((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>It works!</body></html>')),
+      /answered HTTP 200 with an HTML page/,
+    ],
     ['an empty 200', () => httpTarget((_req, res) => res.writeHead(200).end()), /answered HTTP 200 with an empty body/],
     [
       'gzip garbage',
-      () => httpTarget((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(Buffer.from([0x1f, 0x8b, 0x08, 0, 0xde, 0xad, 0xbe, 0xef]))),
+      () =>
+        httpTarget((_req, res) =>
+          res
+            .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+            .end(Buffer.from([0x1f, 0x8b, 0x08, 0, 0xde, 0xad, 0xbe, 0xef])),
+        ),
       /answered HTTP 200 with an unreadable body \(content-encoding gzip/,
     ],
     ['a body closed mid-way', cutShortTarget, /answered HTTP 200 whose body broke off before its end/],
@@ -152,7 +184,13 @@ describe('gate: a target that is no gateway is said as what it answered (#23 fin
   it.each(targets)('%s: GH_ERR_TARGET naming what came, not the credentials (exit 2)', async (_name, start, reason) => {
     const target = await start();
     try {
-      const result = await runCli(['gate', '--target', target.url, '--report-dir', join(dir, `gate-${Math.random().toString(36).slice(2)}`)]);
+      const result = await runCli([
+        'gate',
+        '--target',
+        target.url,
+        '--report-dir',
+        join(dir, `gate-${Math.random().toString(36).slice(2)}`),
+      ]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/gateway-harness: GH_ERR_TARGET: /);
       expect(result.stderr).toMatch(reason);

@@ -23,7 +23,12 @@ afterAll(async () => {
  * and the check's operations last long enough to be interrupted, with funds for every transaction they send.
  */
 async function slowTarget(): Promise<string[]> {
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, behaviour: { responseLatencyMs: 10_000, initialBalance: LOAD_SANDBOX_FUNDS } });
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: 0.01,
+    behaviour: { responseLatencyMs: 10_000, initialBalance: LOAD_SANDBOX_FUNDS },
+  });
   sandboxes.push(sandbox);
   return ['--target', sandbox.url, '--time-scale', '0.01'];
 }
@@ -54,7 +59,12 @@ describe('baseline check, interrupted', () => {
     expect(recorded.code, record.stderr()).toBe(0);
     const reportDir = join(dir, 'check');
     const child = spawnCli(['baseline', 'check', '--baseline', baseline, ...target, '--report-dir', reportDir], { env: childEnv() });
-    await interruptAfter(child, 'the check to observe its first operation', () => /baseline: [\w.-]+: observed/.test(child.stderr()), 'SIGTERM');
+    await interruptAfter(
+      child,
+      'the check to observe its first operation',
+      () => /baseline: [\w.-]+: observed/.test(child.stderr()),
+      'SIGTERM',
+    );
     const summary = await expectInterrupted(child, reportDir, 'SIGTERM', 'baseline check');
     expect(summary.drift?.verdict).toBe('interrupted');
     expect(summary.parts.find((p) => p.section === 'drift')?.verdict).toBe('interrupted');

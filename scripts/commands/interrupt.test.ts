@@ -54,65 +54,81 @@ const loadArgs = (engine: string, reportDir: string, target: RunningSandbox, sce
 ];
 
 const K6S = k6ComparisonSlots('scripts/commands/interrupt.test.ts');
-const ENGINES: Array<[string, string, string | undefined]> = [['Node engine', 'node', undefined], ...K6S.map(([label, path]): [string, string, string | undefined] => [label, 'k6', path])];
+const ENGINES: Array<[string, string, string | undefined]> = [
+  ['Node engine', 'node', undefined],
+  ...K6S.map(([label, path]): [string, string, string | undefined] => [label, 'k6', path]),
+];
 const available = (engine: string, path: string | undefined): boolean => engine === 'node' || path !== undefined;
 
 describe.each(ENGINES)('load on the %s, interrupted', (label, engine, k6) => {
-  it.skipIf(!available(engine, k6)).each<Signal>(['SIGINT', 'SIGTERM'])('%s mid-run: partial reports marked interrupted, exit 128 + signal', async (signal) => {
-    const reportDir = join(dir, `load-${engine}-${label.length}-${signal}`);
-    const mark = served(sandbox);
-    const child = spawnCli(loadArgs(engine, reportDir, sandbox), { env: childEnv(k6) });
-    try {
-      await interruptAfter(child, '200 requests of the load served', () => served(sandbox) >= mark + 200, signal);
-      const summary = await expectInterrupted(child, reportDir, signal, 'load');
-      expectPartialLoad(summary);
-      // Stopped well before its 90 s.
-      expect(summary.durationMs).toBeLessThan(60_000);
-    } finally {
-      await child.stop();
-    }
-  }, 180_000);
+  it.skipIf(!available(engine, k6)).each<Signal>(['SIGINT', 'SIGTERM'])(
+    '%s mid-run: partial reports marked interrupted, exit 128 + signal',
+    async (signal) => {
+      const reportDir = join(dir, `load-${engine}-${label.length}-${signal}`);
+      const mark = served(sandbox);
+      const child = spawnCli(loadArgs(engine, reportDir, sandbox), { env: childEnv(k6) });
+      try {
+        await interruptAfter(child, '200 requests of the load served', () => served(sandbox) >= mark + 200, signal);
+        const summary = await expectInterrupted(child, reportDir, signal, 'load');
+        expectPartialLoad(summary);
+        // Stopped well before its 90 s.
+        expect(summary.durationMs).toBeLessThan(60_000);
+      } finally {
+        await child.stop();
+      }
+    },
+    180_000,
+  );
 });
 
 describe.each(ENGINES)('gate with its load on the %s, interrupted', (label, engine, k6) => {
-  it.skipIf(!available(engine, k6)).each<Signal>(['SIGINT', 'SIGTERM'])('%s during the load: the gate stops there, no drift check after it', async (signal) => {
-    const reportDir = join(dir, `gate-${engine}-${label.length}-${signal}`);
-    // A fresh target with the gate's load funds, as the gate's embedded sandbox would be: conformance passes on it.
-    const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
-    // A baseline is there, so the drift check would run after the load if the gate went on.
-    const baseline = join(dir, `baseline-${engine}-${label.length}-${signal}`);
-    const record = spawnCli(['baseline', 'record', '--target', target.url, '--time-scale', '0.01', '--out', baseline], { env: childEnv() });
-    expect((await record.exited).code, record.stderr()).toBe(0);
-    let loadFrom = Number.POSITIVE_INFINITY;
-    const child = spawnCli(['gate', '--engine', engine, '--target', target.url, '--time-scale', '0.01', '--baseline', baseline, '--report-dir', reportDir], {
-      env: childEnv(k6),
-    });
-    try {
-      // The gate's smoke load is short (about a second of iterations): the signal goes as soon as it serves requests.
-      await interruptAfter(
-        child,
-        'the gate\'s load to serve its first requests',
-        () => {
-          if (loadFrom === Number.POSITIVE_INFINITY && /load: mixed \(smoke\) on /.test(child.stderr())) loadFrom = served(target);
-          return served(target) >= loadFrom + 30;
+  it.skipIf(!available(engine, k6)).each<Signal>(['SIGINT', 'SIGTERM'])(
+    '%s during the load: the gate stops there, no drift check after it',
+    async (signal) => {
+      const reportDir = join(dir, `gate-${engine}-${label.length}-${signal}`);
+      // A fresh target with the gate's load funds, as the gate's embedded sandbox would be: conformance passes on it.
+      const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
+      // A baseline is there, so the drift check would run after the load if the gate went on.
+      const baseline = join(dir, `baseline-${engine}-${label.length}-${signal}`);
+      const record = spawnCli(['baseline', 'record', '--target', target.url, '--time-scale', '0.01', '--out', baseline], {
+        env: childEnv(),
+      });
+      expect((await record.exited).code, record.stderr()).toBe(0);
+      let loadFrom = Number.POSITIVE_INFINITY;
+      const child = spawnCli(
+        ['gate', '--engine', engine, '--target', target.url, '--time-scale', '0.01', '--baseline', baseline, '--report-dir', reportDir],
+        {
+          env: childEnv(k6),
         },
-        signal,
       );
-      const summary = await expectInterrupted(child, reportDir, signal, 'load');
-      // Conformance had finished before the signal: its own verdict stands in its part (the run's is interrupted).
-      expect(summary.conformance?.verdict).not.toBe('interrupted');
-      expect(summary.conformance?.counts.passed ?? 0).toBeGreaterThan(300);
-      expectPartialLoad(summary);
-      expect(summary.drift).toBeUndefined();
-      expect(summary.interruption?.notRun).toEqual(['drift']);
-      expect(summary.verdictLine).toContain('not run: drift');
-      expect(child.stderr()).not.toMatch(/\bdrift\b.*(started|%)/);
-      expect(child.stdout() + child.stderr()).not.toContain('GH_ERR_INTERNAL');
-    } finally {
-      await child.stop();
-      await target.close();
-    }
-  }, 240_000);
+      try {
+        // The gate's smoke load is short (about a second of iterations): the signal goes as soon as it serves requests.
+        await interruptAfter(
+          child,
+          "the gate's load to serve its first requests",
+          () => {
+            if (loadFrom === Number.POSITIVE_INFINITY && /load: mixed \(smoke\) on /.test(child.stderr())) loadFrom = served(target);
+            return served(target) >= loadFrom + 30;
+          },
+          signal,
+        );
+        const summary = await expectInterrupted(child, reportDir, signal, 'load');
+        // Conformance had finished before the signal: its own verdict stands in its part (the run's is interrupted).
+        expect(summary.conformance?.verdict).not.toBe('interrupted');
+        expect(summary.conformance?.counts.passed ?? 0).toBeGreaterThan(300);
+        expectPartialLoad(summary);
+        expect(summary.drift).toBeUndefined();
+        expect(summary.interruption?.notRun).toEqual(['drift']);
+        expect(summary.verdictLine).toContain('not run: drift');
+        expect(child.stderr()).not.toMatch(/\bdrift\b.*(started|%)/);
+        expect(child.stdout() + child.stderr()).not.toContain('GH_ERR_INTERNAL');
+      } finally {
+        await child.stop();
+        await target.close();
+      }
+    },
+    240_000,
+  );
 });
 
 /** Ledger request lines written so far (the charging requests the run sent, each before it left). */
@@ -156,7 +172,12 @@ function lateTopupSandbox(): Promise<RunningSandbox> {
     profile: {
       name: 'late-topups',
       description: 'a fifth of the top-ups wait 40 s before they are processed',
-      faults: { kinds: ['late'], rate: 0.2, exemptOperations: OPERATIONS.map((op) => op.id).filter((id) => !topups.includes(id)), slowMs: 40_000 },
+      faults: {
+        kinds: ['late'],
+        rate: 0.2,
+        exemptOperations: OPERATIONS.map((op) => op.id).filter((id) => !topups.includes(id)),
+        slowMs: 40_000,
+      },
     },
   });
 }
@@ -165,47 +186,51 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
   it.each<[string, string, string | undefined, Signal]>([
     ['Node engine', 'node', undefined, 'SIGTERM'],
     ...K6S.slice(0, 1).map(([label, path]): [string, string, string | undefined, Signal] => [label, 'k6', path, 'SIGINT']),
-  ])('%s, %s: every open charge reconciled within the bound, the ledger as the sandbox knows it', async (label, engine, k6, signal) => {
-    if (engine === 'k6' && k6 === undefined) return void console.warn(`${label}: not found, the k6 charging case is SKIPPED`);
-    const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 1_000_000 });
-    const reportDir = join(dir, `money-${engine}-${signal}`);
-    const ledger = join(reportDir, LEDGER_FILE);
-    const child = spawnCli(chargingArgs(engine, reportDir, target, '0.01'), { env: childEnv(k6) });
-    try {
-      await interruptAfter(child, '12 charging requests in the ledger', () => ledgerRequests(ledger) >= 12, signal);
-      const summary = await expectInterrupted(child, reportDir, signal, 'load');
-      expectPartialLoad(summary);
-      // Reconciled before the process ended: every transaction the sandbox received is final, as the sandbox knows it.
-      // One whose request the signal stopped before it left (recorded first, by design) is unknown to the sandbox: on a
-      // production ledger that is never a final outcome (ledger/README.md), so it stays open and the command is given.
-      const transactions = foldLedger(readLedger(ledger).lines);
-      expect(transactions.length).toBeGreaterThanOrEqual(12);
-      const neverReceived: string[] = [];
-      for (const t of transactions) {
-        const known = target.app.store.byCorrelationId(t.request.correlationId as string);
-        if (known === undefined) {
-          neverReceived.push(t.request.correlationId as string);
-          expect(t.outcome).toMatchObject({ outcome: 'Unknown', final: false, rule: 'not-found-at-target' });
-        } else {
-          expect(t.outcome?.final).toBe(true);
-          expect(t.outcome?.code).toBe(known.result?.responseCode);
+  ])(
+    '%s, %s: every open charge reconciled within the bound, the ledger as the sandbox knows it',
+    async (label, engine, k6, signal) => {
+      if (engine === 'k6' && k6 === undefined) return void console.warn(`${label}: not found, the k6 charging case is SKIPPED`);
+      const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 1_000_000 });
+      const reportDir = join(dir, `money-${engine}-${signal}`);
+      const ledger = join(reportDir, LEDGER_FILE);
+      const child = spawnCli(chargingArgs(engine, reportDir, target, '0.01'), { env: childEnv(k6) });
+      try {
+        await interruptAfter(child, '12 charging requests in the ledger', () => ledgerRequests(ledger) >= 12, signal);
+        const summary = await expectInterrupted(child, reportDir, signal, 'load');
+        expectPartialLoad(summary);
+        // Reconciled before the process ended: every transaction the sandbox received is final, as the sandbox knows it.
+        // One whose request the signal stopped before it left (recorded first, by design) is unknown to the sandbox: on a
+        // production ledger that is never a final outcome (ledger/README.md), so it stays open and the command is given.
+        const transactions = foldLedger(readLedger(ledger).lines);
+        expect(transactions.length).toBeGreaterThanOrEqual(12);
+        const neverReceived: string[] = [];
+        for (const t of transactions) {
+          const known = target.app.store.byCorrelationId(t.request.correlationId as string);
+          if (known === undefined) {
+            neverReceived.push(t.request.correlationId as string);
+            expect(t.outcome).toMatchObject({ outcome: 'Unknown', final: false, rule: 'not-found-at-target' });
+          } else {
+            expect(t.outcome?.final).toBe(true);
+            expect(t.outcome?.code).toBe(known.result?.responseCode);
+          }
         }
+        expect(transactions.length).toBeGreaterThanOrEqual(target.app.stats.snapshot().chargingRequests);
+        expect(summary.ledger?.entries).toBe(transactions.length);
+        expect((summary.ledger?.unresolved ?? []).length).toBe(neverReceived.length);
+        if (neverReceived.length === 0) {
+          expect(summary.interruption?.reconcile).toBeUndefined();
+          expect(child.stdout() + child.stderr()).not.toContain('gateway-harness reconcile');
+        } else {
+          expect(summary.interruption?.reconcile).toBe(`gateway-harness reconcile ${ledger}`);
+          expect(child.stdout() + child.stderr()).toContain(`gateway-harness reconcile ${ledger}`);
+        }
+      } finally {
+        await child.stop();
+        await target.close();
       }
-      expect(transactions.length).toBeGreaterThanOrEqual(target.app.stats.snapshot().chargingRequests);
-      expect(summary.ledger?.entries).toBe(transactions.length);
-      expect((summary.ledger?.unresolved ?? []).length).toBe(neverReceived.length);
-      if (neverReceived.length === 0) {
-        expect(summary.interruption?.reconcile).toBeUndefined();
-        expect(child.stdout() + child.stderr()).not.toContain('gateway-harness reconcile');
-      } else {
-        expect(summary.interruption?.reconcile).toBe(`gateway-harness reconcile ${ledger}`);
-        expect(child.stdout() + child.stderr()).toContain(`gateway-harness reconcile ${ledger}`);
-      }
-    } finally {
-      await child.stop();
-      await target.close();
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 
   it('charges still open after the bound: the exact reconcile command is printed and in every report, the ledger agrees', async () => {
     // Real time (scale 1): a fifth of the top-ups are held 40 s by the sandbox before it processes them, so at the
@@ -247,8 +272,17 @@ describe('a second signal', () => {
     const ledger = join(reportDir, LEDGER_FILE);
     const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
     try {
-      await interruptAfter(child, 'a held top-up and 6 charging requests in the ledger', () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequests(ledger) >= 6, 'SIGINT');
-      await waitUntil('the first signal to be taken', () => child.stderr().includes('SIGINT: stopping the run') || child.hasExited(), 30_000);
+      await interruptAfter(
+        child,
+        'a held top-up and 6 charging requests in the ledger',
+        () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequests(ledger) >= 6,
+        'SIGINT',
+      );
+      await waitUntil(
+        'the first signal to be taken',
+        () => child.stderr().includes('SIGINT: stopping the run') || child.hasExited(),
+        30_000,
+      );
       expect(child.stdout()).toBe('');
       process.kill(child.pid, 'SIGTERM');
       const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'load');
@@ -268,7 +302,12 @@ describe('interrupted during conformance', () => {
     const reportDir = join(dir, 'conformance-SIGTERM');
     const child = spawnCli(['conformance', '--target', target.url, '--time-scale', '0.01', '--report-dir', reportDir], { env: childEnv() });
     try {
-      await interruptAfter(child, 'the first conformance cases to end', () => /conformance: .*cases \d+\/\d+/.test(child.stderr()), 'SIGTERM');
+      await interruptAfter(
+        child,
+        'the first conformance cases to end',
+        () => /conformance: .*cases \d+\/\d+/.test(child.stderr()),
+        'SIGTERM',
+      );
       const summary = await expectInterrupted(child, reportDir, 'SIGTERM', 'conformance');
       const counts = summary.conformance?.counts;
       expect(summary.conformance?.verdict).toBe('interrupted');
@@ -284,9 +323,16 @@ describe('interrupted during conformance', () => {
   it('gate, SIGINT: it stops in conformance; load and drift do not run', async () => {
     const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
     const reportDir = join(dir, 'gate-conformance-SIGINT');
-    const child = spawnCli(['gate', '--engine', 'node', '--target', target.url, '--time-scale', '0.01', '--report-dir', reportDir], { env: childEnv() });
+    const child = spawnCli(['gate', '--engine', 'node', '--target', target.url, '--time-scale', '0.01', '--report-dir', reportDir], {
+      env: childEnv(),
+    });
     try {
-      await interruptAfter(child, 'the first conformance cases to end', () => /conformance: .*cases \d+\/\d+/.test(child.stderr()), 'SIGINT');
+      await interruptAfter(
+        child,
+        'the first conformance cases to end',
+        () => /conformance: .*cases \d+\/\d+/.test(child.stderr()),
+        'SIGINT',
+      );
       const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'conformance');
       expect(summary.interruption?.notRun).toEqual(['load']);
       expect(summary.load).toBeUndefined();

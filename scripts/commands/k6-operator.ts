@@ -4,7 +4,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
-import { buildOperatorPlan, DEFAULT_IMAGE, DEFAULT_SECRET, newOperatorRunId, type OperatorFlags } from '../../distributed/k6-operator/plan.ts';
+import {
+  buildOperatorPlan,
+  DEFAULT_IMAGE,
+  DEFAULT_SECRET,
+  newOperatorRunId,
+  type OperatorFlags,
+} from '../../distributed/k6-operator/plan.ts';
 import { chargingRefusal } from '../../ledger/guard.ts';
 import { scenarioNameOf, scenarioOperations } from '../../load/scenarios.ts';
 import { PROFILE_NAMES } from '../../load/profiles.ts';
@@ -54,7 +60,7 @@ export function register(program: Command): void {
     .description(
       'Write the Kubernetes manifests of a distributed load run on k6-operator (https://github.com/grafana/k6-operator):\n' +
         'a TestRun splitting the scenario over --parallelism pods, a ConfigMap with the bundle, a claim each pod writes its\n' +
-        "k6 NDJSON to, a collector pod, and thresholds.json for `merge-results`. Credentials are a Secret reference only\n" +
+        'k6 NDJSON to, a collector pod, and thresholds.json for `merge-results`. Credentials are a Secret reference only\n' +
         '(GATEWAY_USER/GATEWAY_PASSWORD from keys user/password of --secret). Prints the commands to apply, wait, collect, merge.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
@@ -94,9 +100,17 @@ export function register(program: Command): void {
         ...(opts.threshold === undefined ? {} : { threshold: opts.threshold }),
       });
       // Pods keep no ledger a harness reconciles, so a distributed run never charges: no allowance applies here.
-      const refusal = chargingRefusal(`k6-operator load ${scenarioNameOf(load.scenario)}`, scenarioOperations(load.scenario, load.api).filter((op) => op.charges), { environment: config.environment, allowCharges: false });
-      if (refusal !== undefined) throw usage(`${refusal.replace(/; add --allow-charges.*$/, '')}; distributed runs never charge (no harness keeps their ledger): use a read scenario or a sandbox`);
-      if (opts.accessMode !== 'ReadWriteMany' && opts.accessMode !== 'ReadWriteOnce') throw usage('--access-mode must be ReadWriteMany or ReadWriteOnce');
+      const refusal = chargingRefusal(
+        `k6-operator load ${scenarioNameOf(load.scenario)}`,
+        scenarioOperations(load.scenario, load.api).filter((op) => op.charges),
+        { environment: config.environment, allowCharges: false },
+      );
+      if (refusal !== undefined)
+        throw usage(
+          `${refusal.replace(/; add --allow-charges.*$/, '')}; distributed runs never charge (no harness keeps their ledger): use a read scenario or a sandbox`,
+        );
+      if (opts.accessMode !== 'ReadWriteMany' && opts.accessMode !== 'ReadWriteOnce')
+        throw usage('--access-mode must be ReadWriteMany or ReadWriteOnce');
       if (!QUANTITY.test(opts.resultsSize)) throw usage('--results-size must be a Kubernetes quantity such as 5Gi');
       const flags: OperatorFlags = {
         load,
@@ -126,7 +140,9 @@ export function register(program: Command): void {
       }
       const out = (line: string): boolean => process.stdout.write(`${line}\n`);
       const shown = relative(process.cwd(), outDir) || '.';
-      out(`k6-operator: ${plan.run.name} (${scenarioNameOf(load.scenario)}/${load.profile}, ${parallelism} pods, run ${runId}) written to ${shown}/: ${Object.keys(plan.files).join(', ')}`);
+      out(
+        `k6-operator: ${plan.run.name} (${scenarioNameOf(load.scenario)}/${load.profile}, ${parallelism} pods, run ${runId}) written to ${shown}/: ${Object.keys(plan.files).join(', ')}`,
+      );
       out(`then, in ${shown}/:`);
       for (const step of plan.steps) out(`  ${step}`);
       process.exitCode = 0;

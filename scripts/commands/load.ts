@@ -58,7 +58,10 @@ export function register(program: Command): void {
         'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
     )
     .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
-    .option('--script <file>', "your own k6 script (.ts or .js) written with 'gateway-harness/load' (docs/load-runs.md): the same reports, thresholds and money guard")
+    .option(
+      '--script <file>',
+      "your own k6 script (.ts or .js) written with 'gateway-harness/load' (docs/load-runs.md): the same reports, thresholds and money guard",
+    )
     .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
     .option('--api <version>', 'v1, v2 or both', 'both')
@@ -69,15 +72,28 @@ export function register(program: Command): void {
         "prometheus=URL: Prometheus remote write during the run (k6's experimental-prometheus-rw series on either engine; K6_PROMETHEUS_RW_* settings apply). Repeatable",
       collect,
     )
-    .option('--dashboard [port]', 'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one')
+    .option(
+      '--dashboard [port]',
+      'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one',
+    )
     .option('-u, --vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
-    .option('-d, --duration <d>', 'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long (with -i: at most that long); other profiles stretch their shape to it')
+    .option(
+      '-d, --duration <d>',
+      'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long (with -i: at most that long); other profiles stretch their shape to it',
+    )
     .option('-i, --iterations <n>', 'iterations shared by the VUs, as k6 --iterations (smoke: instead of its few iterations)')
     .option('--summary-export <file>', "write k6's summary-export JSON of the run to this file (either engine)")
     .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
-    .option('--threshold <metric:expr>', "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)", collect)
+    .option(
+      '--threshold <metric:expr>',
+      "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)",
+      collect,
+    )
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
-    .option('--baseline <dir>', 'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation')
+    .option(
+      '--baseline <dir>',
+      'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation',
+    )
     .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
   addEnvVarOption(cmd);
@@ -104,12 +120,22 @@ export function register(program: Command): void {
 }
 
 /** `--dashboard`: the live page, with the run's planned stages and thresholds (what the bundle's options will say). */
-async function openDashboard(flags: LoadFlags, outJson: string | undefined, runId: string, progress: Progress): Promise<LiveDashboard | undefined> {
+async function openDashboard(
+  flags: LoadFlags,
+  outJson: string | undefined,
+  runId: string,
+  progress: Progress,
+): Promise<LiveDashboard | undefined> {
   if (flags.dashboardPort === undefined || outJson === undefined) return undefined;
   const planned = plannedOptions(flags);
   const plan = livePlanOf(planned);
   const title = `load ${scenarioNameOf(flags.scenario)}/${flags.profile}`;
-  const dashboard = await startLiveDashboard({ port: flags.dashboardPort, ndjsonPath: resolve(process.cwd(), outJson), meta: { title, runId, ...(plan === undefined ? {} : { plan }) }, thresholds: planned.thresholds });
+  const dashboard = await startLiveDashboard({
+    port: flags.dashboardPort,
+    ndjsonPath: resolve(process.cwd(), outJson),
+    meta: { title, runId, ...(plan === undefined ? {} : { plan }) },
+    thresholds: planned.thresholds,
+  });
   progress.line(`load: live dashboard on ${dashboard.url} (at the end the page becomes the report)`);
   return dashboard;
 }
@@ -128,14 +154,20 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   checkLoadRun(flags, config, money);
   const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
   if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
-    throw new HarnessError('GH_ERR_USAGE', '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)');
+    throw new HarnessError(
+      'GH_ERR_USAGE',
+      '--dashboard reads the metric stream while it is written: give --out json=FILE without .gz (or no --out json)',
+    );
   }
   const compare = compareWithRun(opts);
   const runId = newLoadRunId();
   const reportDir = prepareReportDir(flags.reportDir, runId);
   // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
   // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
-  const dashboardStream = flags.dashboardPort === undefined || flags.outJson !== undefined ? undefined : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
+  const dashboardStream =
+    flags.dashboardPort === undefined || flags.outJson !== undefined
+      ? undefined
+      : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
   const outJson = flags.outJson ?? dashboardStream;
   const progress = commandProgress();
   if (capacityNote !== undefined) progress.line(capacityNote);
@@ -157,7 +189,12 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
     try {
       dashboard = await openDashboard(flags, outJson, runId, progress);
       interrupt.enter('load');
-      run = await runLoad({ ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) }, config, { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) }, money);
+      run = await runLoad(
+        { ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) },
+        config,
+        { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) },
+        money,
+      );
     } catch (error) {
       await dashboard?.finish(undefined);
       throw error;
@@ -166,8 +203,13 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
     }
     const interruption = loadInterruption(run, interrupt, run.startedAt);
     // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
-    const comparison = run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, meta);
-    const report = await loadRunReport(run, meta, { allowSkips: opts.allowSkips === true, ...(interruption === undefined ? {} : { interruption }), ...(comparison === undefined ? {} : { comparison }) });
+    const comparison =
+      run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, meta);
+    const report = await loadRunReport(run, meta, {
+      allowSkips: opts.allowSkips === true,
+      ...(interruption === undefined ? {} : { interruption }),
+      ...(comparison === undefined ? {} : { comparison }),
+    });
     if (run.unusable !== undefined) {
       await dashboard?.finish(undefined);
       throw unusableTarget(report, run.reportDir, secrets);

@@ -47,14 +47,17 @@ export function planFromOptions(opts: MergeOptions): ThresholdPlan {
     return readThresholdsFile(resolve(opts.thresholds));
   }
   if (!byProfile) {
-    throw usage('no thresholds to judge the run by: give --thresholds FILE (the thresholds.json k6-operator wrote) or --scenario and --profile');
+    throw usage(
+      'no thresholds to judge the run by: give --thresholds FILE (the thresholds.json k6-operator wrote) or --scenario and --profile',
+    );
   }
   if (opts.scenario === undefined || !(SCENARIO_NAMES as readonly string[]).includes(opts.scenario)) {
     throw usage(`--scenario must be one of ${SCENARIO_NAMES.join(', ')}`);
   }
   if (opts.profile === undefined || !isProfileName(opts.profile)) throw usage(`--profile must be one of ${PROFILE_NAMES.join(', ')}`);
   if (!(API_SELECTIONS as readonly string[]).includes(opts.api)) throw usage('--api must be v1, v2 or both');
-  if (opts.targetEnv !== undefined && opts.targetEnv !== 'sandbox' && opts.targetEnv !== 'production') throw usage('--target-env must be sandbox or production');
+  if (opts.targetEnv !== undefined && opts.targetEnv !== 'sandbox' && opts.targetEnv !== 'production')
+    throw usage('--target-env must be sandbox or production');
   const overrides: ThresholdOverride[] = [];
   for (const text of opts.threshold ?? []) {
     const parsed = parseThresholdOverride(text);
@@ -83,16 +86,19 @@ export function register(program: Command): void {
         'Exit 0 passed, 1 a check failed or the run is incomplete, 2 usage/config error, 99 thresholds crossed.',
     )
     .argument('[files...]', 'k6 NDJSON files (--out json=...), one per instance')
-    .option('--thresholds <file>', "k6 thresholds JSON: the run plan k6-operator wrote, a k6 options file, or { metric: [expr] }")
+    .option('--thresholds <file>', 'k6 thresholds JSON: the run plan k6-operator wrote, a k6 options file, or { metric: [expr] }')
     .option('--scenario <name>', `compute the thresholds of this scenario (${SCENARIO_NAMES.join(', ')})`)
     .option('--profile <name>', `...with this profile (${PROFILE_NAMES.join(', ')})`)
     .option('--api <version>', '...and API selection: v1, v2 or both', 'both')
-    .option('--time-scale <factor>', `...and the target's time scale (the time-to-final budget scales by it): ${TIME_SCALE_HELP}; default 1`)
+    .option(
+      '--time-scale <factor>',
+      `...and the target's time scale (the time-to-final budget scales by it): ${TIME_SCALE_HELP}; default 1`,
+    )
     .option('--target-env <kind>', '...and environment kind: sandbox or production (default sandbox)')
     .option('--threshold <metric:expr>', '...with the same --threshold overrides the run had (repeatable)', collect)
-    .option('--target <url>', 'what the reports call the target (default: from the thresholds file, else the requests\' URLs)')
+    .option('--target <url>', "what the reports call the target (default: from the thresholds file, else the requests' URLs)")
     .option('--report-dir <dir>', 'where the reports go (default reports/out/<run-id>/)')
-    .option('--run-id <id>', 'the merged run\'s id (default <time>-merge-<random>)')
+    .option('--run-id <id>', "the merged run's id (default <time>-merge-<random>)")
     .option('--no-series', 'skip the time series (report.html charts), saving the first pass over the files')
     .action(async (files: string[], opts: MergeOptions) => {
       const plan = planFromOptions(opts);
@@ -105,7 +111,9 @@ export function register(program: Command): void {
       const out = (line: string): boolean => process.stdout.write(`${line}\n`);
       out(outcome.report.verdictLine);
       const points = outcome.files.reduce((sum, f) => sum + f.points, 0);
-      out(`merged ${outcome.files.length} instance file(s), ${points} points, run of ${(outcome.report.durationMs / 1000).toFixed(1)} s; thresholds from ${plan.source}`);
+      out(
+        `merged ${outcome.files.length} instance file(s), ${points} points, run of ${(outcome.report.durationMs / 1000).toFixed(1)} s; thresholds from ${plan.source}`,
+      );
       for (const f of outcome.files) {
         const ids = f.instanceIds.size === 0 ? '' : ` (instance_id ${[...f.instanceIds].join(', ')})`;
         out(`  ${f.path}: ${f.points} points${ids}`);

@@ -34,26 +34,37 @@ interface MigrateFlags extends SessionFlags {
 const usage = (message: string): HarnessError => new HarnessError('GH_ERR_USAGE', message);
 
 function wholeNumber(flag: string, value: string, min: number, max: number): number {
-  if (!/^\d{1,7}$/.test(value) || Number(value) < min || Number(value) > max) throw usage(`${flag} must be a whole number from ${min} to ${max}`);
+  if (!/^\d{1,7}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw usage(`${flag} must be a whole number from ${min} to ${max}`);
   return Number(value);
 }
 
 function parsePairs(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const known = operationPairs().map((p) => p.purpose);
-  const wanted = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const wanted = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const unknown = wanted.filter((w) => !known.includes(w));
-  if (wanted.length === 0 || unknown.length > 0) throw usage(`--pairs: unknown pair ${JSON.stringify(unknown[0] ?? value)} (known: ${known.join(', ')})`);
+  if (wanted.length === 0 || unknown.length > 0)
+    throw usage(`--pairs: unknown pair ${JSON.stringify(unknown[0] ?? value)} (known: ${known.join(', ')})`);
   return wanted;
 }
 
 /** What migrate sends that charges: each charging pair's transactions (1–2 inputs from the catalog) and its latency submissions. */
 export function migratePlan(selected: readonly OperationPair[], requests: number, target: string): MoneyPlan {
-  const ops = chargingPairs([...selected]).flatMap((p) => [p.v1, p.v2]).filter((op) => op.charges);
+  const ops = chargingPairs([...selected])
+    .flatMap((p) => [p.v1, p.v2])
+    .filter((op) => op.charges);
   return {
     what: 'migrate',
     target,
-    items: ops.map((operation) => ({ operation, count: 2 + 1 + requests, note: `at most 2 inputs from the catalog, then 1 warm-up and ${requests} latency submissions` })),
+    items: ops.map((operation) => ({
+      operation,
+      count: 2 + 1 + requests,
+      note: `at most 2 inputs from the catalog, then 1 warm-up and ${requests} latency submissions`,
+    })),
   };
 }
 
@@ -79,12 +90,20 @@ export function plannedItems(plan: MoneyPlan, charges: readonly PlannedCharge[])
 }
 
 /** --dry-run with a cap: reads the catalog and the price book (nothing charging is sent) and prints the priced plan. */
-async function pricedDryRun(config: TargetConfig, sessionOptions: TargetSessionOptions, plan: MoneyPlan, settings: MoneySettings, purposes: string[] | undefined, load: LoadSettings): Promise<number> {
+async function pricedDryRun(
+  config: TargetConfig,
+  sessionOptions: TargetSessionOptions,
+  plan: MoneyPlan,
+  settings: MoneySettings,
+  purposes: string[] | undefined,
+  load: LoadSettings,
+): Promise<number> {
   const cap = settings.cap as SpendCap;
   // Nothing charging may leave a dry run, whatever happens inside it.
   const hooks = {
     beforeSend(request: OutgoingRequest): void {
-      if (request.operation.charges) throw new MoneyRefusal('production', request.operation.id, `${request.operation.id} not sent: a dry run sends nothing charging`);
+      if (request.operation.charges)
+        throw new MoneyRefusal('production', request.operation.id, `${request.operation.id} not sent: a dry run sends nothing charging`);
     },
   };
   return withSession(config, { ...sessionOptions, hooks, allowCharges: true }, async (session) => {
@@ -102,7 +121,8 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   const purposes = parsePairs(opts.pairs);
   const selected = selectPairs(purposes);
   if (opts.list === true) {
-    for (const p of selected) process.stdout.write(`${p.purpose}\t${p.v1.id}\t${p.v2.id}\t${chargingPairs([p]).length > 0 ? 'charges' : 'read'}\n`);
+    for (const p of selected)
+      process.stdout.write(`${p.purpose}\t${p.v1.id}\t${p.v2.id}\t${chargingPairs([p]).length > 0 ? 'charges' : 'read'}\n`);
     return EXIT.ok;
   }
   const load: LoadSettings = {
@@ -116,7 +136,16 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
   const allowed = moneySettingsFrom(opts, config.environment);
   // A capped dry run of a plan that charges is priced from the target's catalog (reads only), so it can say whether
   // the cap covers a complete run; every other dry run sends nothing at all.
-  if (opts.dryRun === true && allowed.cap !== undefined && plan.items.length > 0 && chargingRefusal(plan.what, plan.items.map((i) => i.operation), allowed) === undefined) {
+  if (
+    opts.dryRun === true &&
+    allowed.cap !== undefined &&
+    plan.items.length > 0 &&
+    chargingRefusal(
+      plan.what,
+      plan.items.map((i) => i.operation),
+      allowed,
+    ) === undefined
+  ) {
     return pricedDryRun(config, sessionOptions, plan, allowed, purposes, load);
   }
   // Money safety (ledger/guard.ts): refused before anything starts when charging pairs meet a production target
@@ -159,8 +188,16 @@ export function register(program: Command): void {
     )
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option('--pairs <list>', 'comma-separated pair purposes to run (default: all; see --list)')
-    .option('--requests <n>', `requests per version in each pair's latency load (1..${LOAD_LIMITS.requests})`, String(DEFAULT_LOAD.requests))
-    .option('--concurrency <n>', `requests in flight in each pair's latency load (1..${LOAD_LIMITS.concurrency})`, String(DEFAULT_LOAD.concurrency))
+    .option(
+      '--requests <n>',
+      `requests per version in each pair's latency load (1..${LOAD_LIMITS.requests})`,
+      String(DEFAULT_LOAD.requests),
+    )
+    .option(
+      '--concurrency <n>',
+      `requests in flight in each pair's latency load (1..${LOAD_LIMITS.concurrency})`,
+      String(DEFAULT_LOAD.concurrency),
+    )
     .option('--allow-skips', 'pass even when some pairs could not be compared')
     .option('--list', 'print the pairs (purpose, v1 operation, v2 operation, charges or read) and exit');
   addSessionOptions(cmd);

@@ -11,7 +11,11 @@ const tempDir = tempDirsRemovedAfterAll('gh-openapi-cli-');
 
 blankGatewayEnvEachTest();
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string }>>; servers: { variables: { base_url: { default: string } } }[] };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string }>>;
+  servers: { variables: { base_url: { default: string } } }[];
+};
 const operationIds = (doc: Doc): string[] => Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
 
 describe('gateway-harness openapi', () => {
@@ -35,7 +39,7 @@ describe('gateway-harness openapi', () => {
     expect(doc.servers[0]?.variables.base_url.default).toBe('http://127.0.0.1:8080');
   });
 
-  it('prints the document on stdout without --out, with the config file\'s write paths', async () => {
+  it("prints the document on stdout without --out, with the config file's write paths", async () => {
     const config = join(tempDir(), 'gateway-harness.config.json');
     writeFileSync(config, JSON.stringify({ writePaths: { 'v1.transaction.pin': '/api/v1/pin/purchase' } }));
     const { code, stdout } = await run(['openapi', '--config', config]);

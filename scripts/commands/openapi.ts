@@ -25,7 +25,9 @@ function runOpenApi(opts: OpenApiFlags): number {
   const given = opts.server ?? config.baseUrl;
   const serverUrl = given === undefined ? undefined : withoutUserInfo(given);
   if (given !== undefined && serverUrl !== given) {
-    process.stderr.write('openapi: the server URL carried user info (user:password@): left out of the document; credentials go in --user/--password or GATEWAY_USER/GATEWAY_PASSWORD\n');
+    process.stderr.write(
+      'openapi: the server URL carried user info (user:password@): left out of the document; credentials go in --user/--password or GATEWAY_USER/GATEWAY_PASSWORD\n',
+    );
   }
   const document = buildOpenApiDocument({ writePaths: config.writePaths, ...(serverUrl === undefined ? {} : { serverUrl }) });
   const text = `${JSON.stringify(document, null, 2)}\n`;
@@ -35,7 +37,9 @@ function runOpenApi(opts: OpenApiFlags): number {
     const path = resolve(opts.out);
     makeDirectory(dirname(path));
     writeFileSync(path, text);
-    process.stderr.write(`openapi: wrote ${path} (${Object.keys(document.paths as object).length} paths, OpenAPI ${String(document.openapi)})\n`);
+    process.stderr.write(
+      `openapi: wrote ${path} (${Object.keys(document.paths as object).length} paths, OpenAPI ${String(document.openapi)})\n`,
+    );
   }
   return EXIT.ok;
 }

@@ -1,16 +1,16 @@
 // Issue #32 finding 7: a ledger is a file anyone may have edited; with no target configured, reconcile sends the
 // configured credentials to no host the ledger alone names (exit 2, asking for --target); with --target it polls.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { LedgerRequestLine } from "../../ledger/entry.ts";
-import { blankGatewayEnvEachTest, runCli } from "../fixtures/run-cli.ts";
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LedgerRequestLine } from '../../ledger/entry.ts';
+import { blankGatewayEnvEachTest, runCli } from '../fixtures/run-cli.ts';
 
 blankGatewayEnvEachTest();
-const dir = mkdtempSync(join(tmpdir(), "gh-reconcile-cred-"));
+const dir = mkdtempSync(join(tmpdir(), 'gh-reconcile-cred-'));
 /** The Authorization header of every request the ledger's (hostile) host received. */
 const received: string[] = [];
 let hostile: Server;
@@ -18,10 +18,10 @@ let hostileUrl: string;
 
 beforeAll(async () => {
   hostile = createServer((req, res) => {
-    received.push(req.headers.authorization ?? "(none)");
+    received.push(req.headers.authorization ?? '(none)');
     res.writeHead(500).end();
   });
-  await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
   hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
@@ -32,25 +32,22 @@ afterAll(async () => {
 
 /** A ledger with one top-up that is not final, its target edited to name `target`. */
 function ledgerNaming(target: string): string {
-  const path = join(
-    dir,
-    `ledger-${received.length}-${Math.random().toString(36).slice(2)}.jsonl`,
-  );
+  const path = join(dir, `ledger-${received.length}-${Math.random().toString(36).slice(2)}.jsonl`);
   const line: LedgerRequestLine = {
     v: 1,
-    type: "request",
-    entry: "e1",
-    correlationId: "gh-cred-1",
-    operationId: "v2.transaction.topup",
-    version: "v2",
+    type: 'request',
+    entry: 'e1',
+    correlationId: 'gh-cred-1',
+    operationId: 'v2.transaction.topup',
+    version: 'v2',
     skuId: 1001,
     amount: 10,
     currency: null,
-    estimate: { amount: 10, currency: "USD" },
+    estimate: { amount: 10, currency: 'USD' },
     target,
-    environment: "production",
-    runId: "r",
-    command: "test",
+    environment: 'production',
+    runId: 'r',
+    command: 'test',
     at: new Date().toISOString(),
     sentAt: Date.now(),
   };
@@ -58,40 +55,24 @@ function ledgerNaming(target: string): string {
   return path;
 }
 
-describe("reconcile: credentials go only to a configured target", () => {
-  it("no target configured: refused (exit 2) before any request, naming the --target to give", async () => {
-    vi.stubEnv("GATEWAY_USER", "agent-7");
-    vi.stubEnv("GATEWAY_PASSWORD", "Distinct-Pw-4417");
+describe('reconcile: credentials go only to a configured target', () => {
+  it('no target configured: refused (exit 2) before any request, naming the --target to give', async () => {
+    vi.stubEnv('GATEWAY_USER', 'agent-7');
+    vi.stubEnv('GATEWAY_PASSWORD', 'Distinct-Pw-4417');
     received.length = 0;
-    const result = await runCli([
-      "reconcile",
-      ledgerNaming(hostileUrl),
-      "--time-scale",
-      "0.01",
-    ]);
+    const result = await runCli(['reconcile', ledgerNaming(hostileUrl), '--time-scale', '0.01']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(
-      `GH_ERR_USAGE: the ledger names ${hostileUrl} and no target is configured`,
-    );
+    expect(result.stderr).toContain(`GH_ERR_USAGE: the ledger names ${hostileUrl} and no target is configured`);
     expect(result.stderr).toContain(`--target ${hostileUrl}`);
     expect(received).toEqual([]);
   });
 
-  it("the same target named with --target: polled with the credentials", async () => {
-    vi.stubEnv("GATEWAY_USER", "agent-7");
-    vi.stubEnv("GATEWAY_PASSWORD", "Distinct-Pw-4417");
+  it('the same target named with --target: polled with the credentials', async () => {
+    vi.stubEnv('GATEWAY_USER', 'agent-7');
+    vi.stubEnv('GATEWAY_PASSWORD', 'Distinct-Pw-4417');
     received.length = 0;
-    await runCli([
-      "reconcile",
-      ledgerNaming(hostileUrl),
-      "--target",
-      hostileUrl,
-      "--time-scale",
-      "0.01",
-    ]);
+    await runCli(['reconcile', ledgerNaming(hostileUrl), '--target', hostileUrl, '--time-scale', '0.01']);
     expect(received.length).toBeGreaterThan(0);
-    expect(received[0]).toBe(
-      `Basic ${Buffer.from("agent-7:Distinct-Pw-4417").toString("base64")}`,
-    );
+    expect(received[0]).toBe(`Basic ${Buffer.from('agent-7:Distinct-Pw-4417').toString('base64')}`);
   });
 });

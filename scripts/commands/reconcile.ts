@@ -46,13 +46,14 @@ export function reconcileTarget(configured: string | undefined, ledgerTargets: r
   const labels = [...new Set(ledgerTargets)];
   if (labels.length === 0) throw usage('the ledger holds no request line: nothing to reconcile');
   const origins = [...new Set(labels.map(targetUrlOf).filter((u): u is string => u !== undefined))];
-  if (configured === undefined) throw usage(`the ledger names no gateway URL (${labels.join(', ')}); say which to poll with --target URL (or GATEWAY_BASE_URL)`);
+  if (configured === undefined)
+    throw usage(`the ledger names no gateway URL (${labels.join(', ')}); say which to poll with --target URL (or GATEWAY_BASE_URL)`);
   const wanted = targetUrlOf(configured) ?? configured;
   if (origins.includes(wanted)) return wanted;
   throw new HarnessError(
     'GH_ERR_LEDGER',
     `reconcile: the ledger's open transactions were sent to ${origins.length === 0 ? labels.join(', ') : origins.join(', ')}, not to ${wanted} (--target/GATEWAY_BASE_URL/config): refused, nothing was polled or written — ` +
-      'only the gateway that received them can tell their outcome (another one has no record of them); drop --target and GATEWAY_BASE_URL to poll the ledger\'s own target',
+      "only the gateway that received them can tell their outcome (another one has no record of them); drop --target and GATEWAY_BASE_URL to poll the ledger's own target",
     { exitCode: EXIT.usage },
   );
 }
@@ -62,7 +63,11 @@ export function reconcileTarget(configured: string | undefined, ledgerTargets: r
  * user configured (--target, GATEWAY_BASE_URL, config file), never to one the ledger alone names. The embedded
  * sandbox's public defaults (user/pass) are no secret, so its ledgers still poll their own target unasked.
  */
-export function assertCredentialsStayHome(configured: string | undefined, credentials: { readonly user: string; readonly password: string }, ledgerOrigins: readonly string[]): void {
+export function assertCredentialsStayHome(
+  configured: string | undefined,
+  credentials: { readonly user: string; readonly password: string },
+  ledgerOrigins: readonly string[],
+): void {
   if (configured !== undefined || reportSecrets(credentials).length === 0) return;
   const named = ledgerOrigins.length === 0 ? 'no gateway URL' : ledgerOrigins.join(', ');
   throw usage(
@@ -85,7 +90,10 @@ const MAX_DEADLINE_SECONDS = 9_999_999;
 
 function parseDeadline(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,7}(\.\d{1,3})?$/.test(text) || !(Number(text) > 0)) throw usage(`--deadline must be a number of seconds greater than 0 and at most ${MAX_DEADLINE_SECONDS} (about 115 days), e.g. --deadline 300`);
+  if (!/^\d{1,7}(\.\d{1,3})?$/.test(text) || !(Number(text) > 0))
+    throw usage(
+      `--deadline must be a number of seconds greater than 0 and at most ${MAX_DEADLINE_SECONDS} (about 115 days), e.g. --deadline 300`,
+    );
   return Math.round(Number(text) * 1000);
 }
 
@@ -128,7 +136,9 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   let skipped = 0;
   if (pollable.length === 0) {
     // Nothing a gateway could tell: no target is needed (nor asked for).
-    err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; nothing to poll`);
+    err(
+      `reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; nothing to poll`,
+    );
   } else {
     // The ledger's own target (the first, when it names several) and environment are the defaults, below the config
     // file, env and flags; a configured target must be one the ledger names.
@@ -136,11 +146,17 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     const environment = ledgerEnvironment(pollable);
     const base = {
       label: 'the ledger',
-      values: { ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }), ...(environment === undefined ? {} : { environment }) },
+      values: {
+        ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }),
+        ...(environment === undefined ? {} : { environment }),
+      },
     };
     const config = configFromOptions(opts, { base });
     assertCredentialsStayHome(configuredTarget(opts), config, ledgerOrigins);
-    const baseUrl = reconcileTarget(config.baseUrl, pollable.map((t) => t.request.target));
+    const baseUrl = reconcileTarget(
+      config.baseUrl,
+      pollable.map((t) => t.request.target),
+    );
     if (environment !== undefined && config.environment !== environment) {
       throw new HarnessError(
         'GH_ERR_LEDGER',
@@ -150,10 +166,14 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     }
     const mine = (t: LedgerTransaction): boolean => targetUrlOf(t.request.target) === baseUrl;
     skipped = pollable.filter((t) => !mine(t)).length;
-    err(`reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`);
+    err(
+      `reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`,
+    );
     if (skipped > 0) {
       const others = ledgerOrigins.filter((o) => o !== baseUrl);
-      err(`reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`);
+      err(
+        `reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`,
+      );
     }
     const resolved: ResolvedTargetConfig = { ...config, baseUrl };
     // The one preflight of every command, before anything is polled or appended: a dead target is one line in seconds.
@@ -190,7 +210,10 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   const { totals } = result;
   const unresolved = totals.unresolved;
   // An unreadable line that is not a crash's torn one may be a charge the totals miss: a verdict of its own.
-  if (defects.length > 0) out(`INCOMPLETE: ${path}: ${defects.join('; ')}: a charge there would be missing from the totals below; check it against the account statement`);
+  if (defects.length > 0)
+    out(
+      `INCOMPLETE: ${path}: ${defects.join('; ')}: a charge there would be missing from the totals below; check it against the account statement`,
+    );
   out(
     unresolved.length === 0 && defects.length === 0
       ? `PASS: all ${totals.entries} charging requests are final (${totals.successful} successful, ${totals.failed} failed); charged ${chargedText(totals.charged)}`
@@ -206,7 +229,10 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
     );
   }
   const blind = unresolved.filter(unpollable).length;
-  if (blind > 0) out(`${blind} request${blind === 1 ? '' : 's'} carried no correlationId: the status endpoint cannot find ${blind === 1 ? 'it' : 'them'}`);
+  if (blind > 0)
+    out(
+      `${blind} request${blind === 1 ? '' : 's'} carried no correlationId: the status endpoint cannot find ${blind === 1 ? 'it' : 'them'}`,
+    );
   return unresolved.length === 0 && defects.length === 0 ? EXIT.ok : EXIT.checkFailed;
 }
 
@@ -216,11 +242,11 @@ export function register(program: Command): void {
     .description(
       'Finish the money-safety job after a crash or kill: every transaction of a ledger.jsonl that is not final is polled through the status\n' +
         'endpoint (with its correlationId) of the gateway the ledger names, until final or the deadline; the outcomes are appended to the ledger.\n' +
-        'A target or environment other than the ledger\'s is refused (exit 2); a ledger whose transactions are all final needs no target.\n' +
+        "A target or environment other than the ledger's is refused (exit 2); a ledger whose transactions are all final needs no target.\n" +
         'Prints a table of final outcomes and the total charged. Exit 0 all final, 1 some still unresolved, 2 usage/config error.',
     )
-    .argument('<ledger>', 'path of a ledger.jsonl (a run\'s report dir has one)')
-    .option('--deadline <seconds>', 'polling deadline per transaction (default: the config\'s poll deadline, scaled)');
+    .argument('<ledger>', "path of a ledger.jsonl (a run's report dir has one)")
+    .option('--deadline <seconds>', "polling deadline per transaction (default: the config's poll deadline, scaled)");
   addTargetOptions(cmd);
   cmd.action(async (ledger: string, opts: ReconcileOptions) => {
     process.exitCode = await runReconcile(ledger, opts);

@@ -34,7 +34,9 @@ async function spawnSandbox(args: string[]): Promise<Started> {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('exit', (code, signal) => done({ code, signal })),
+  );
   const lines = createInterface({ input: child.stdout });
   const firstLine = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`no stdout line within 20 s; stderr: ${stderr}`)), 20_000);
@@ -69,7 +71,16 @@ describe('gateway-harness sandbox (child process)', () => {
   });
 
   it('honours --user/--password and exits 0 on SIGINT', async () => {
-    const { child, firstLine, exit, stderr } = await spawnSandbox(['--port', '0', '--user', 'alice', '--password', 'wonder-land', '--seed', '7']);
+    const { child, firstLine, exit, stderr } = await spawnSandbox([
+      '--port',
+      '0',
+      '--user',
+      'alice',
+      '--password',
+      'wonder-land',
+      '--seed',
+      '7',
+    ]);
     const url = firstLine.replace('sandbox listening on ', '');
     const ok = await fetch(`${url}/api/v1/account/balance`, { headers: { authorization: basic('alice', 'wonder-land') } });
     expect(ok.status).toBe(200);
@@ -170,7 +181,10 @@ describe('gateway-harness sandbox flags (in-process)', () => {
     [['--password', ''], /--password must not be empty/],
     [['--host', 'bad host!'], /--host must be a host name or an IP address/],
     [['--sandbox-profile', 'no-such-profile'], /unknown profile "no-such-profile" \(known: faithful, slow/],
-    [['--sandbox-profile', 'slow-op:v2.catalog.skus:fast'], /--sandbox-profile: sandbox profile 'slow-op:v2\.catalog\.skus:fast': 'fast' is not a percentage/],
+    [
+      ['--sandbox-profile', 'slow-op:v2.catalog.skus:fast'],
+      /--sandbox-profile: sandbox profile 'slow-op:v2\.catalog\.skus:fast': 'fast' is not a percentage/,
+    ],
     [['--funds', 'lots'], /--funds must be a non-negative amount/],
     [['--funds', '-5'], /--funds must be a non-negative amount/],
     [['--funds', '1e20'], /--funds must be at most 1e15/],
@@ -190,7 +204,21 @@ describe('gateway-harness sandbox flags (in-process)', () => {
   it('--help lists every flag', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--host', '--time-scale', '--mode', '--user', '--password', '--seed', '--sandbox-profile', '--funds', '--faults', '--fault-rate', '--fault-slow-ms', '--list-profiles']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--time-scale',
+      '--mode',
+      '--user',
+      '--password',
+      '--seed',
+      '--sandbox-profile',
+      '--funds',
+      '--faults',
+      '--fault-rate',
+      '--fault-slow-ms',
+      '--list-profiles',
+    ]) {
       expect(stdout).toContain(flag);
     }
   });
@@ -198,7 +226,10 @@ describe('gateway-harness sandbox flags (in-process)', () => {
   it('--list-profiles prints every registry profile and exits 0 without listening', async () => {
     const { code, stdout } = await runCli(['--list-profiles']);
     expect(code).toBe(0);
-    const names = stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]);
+    const names = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t')[0]);
     // The registry's profiles, then the families named with their parameters (slow-op, fail-op).
     expect(names).toEqual([...listProfiles().map((p) => p.name), ...PARAMETERIZED_PROFILES.map((f) => f.usage)]);
     expect(names).toEqual(expect.arrayContaining(['benign-envelope-fields', 'benign-combined', 'faults-mixed', 'faults-status']));

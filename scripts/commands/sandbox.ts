@@ -51,7 +51,11 @@ const FLAGS = z.object({
   // The simulator's own speed, judged by the same rule and message as every command's --time-scale.
   timeScale: z.string().transform(parseTimeScaleFlag),
   mode: z.enum(['sandbox', 'production'], { error: '--mode must be sandbox or production' }),
-  user: z.string().min(1, '--user must not be empty').max(200, '--user is too long').regex(/^[^:]*$/, '--user must not contain ":" (HTTP Basic)'),
+  user: z
+    .string()
+    .min(1, '--user must not be empty')
+    .max(200, '--user is too long')
+    .regex(/^[^:]*$/, '--user must not contain ":" (HTTP Basic)'),
   password: z.string().min(1, '--password must not be empty').max(200, '--password is too long'),
   seed: digits('--seed', 2 ** 31 - 1),
   profile: z.string().min(1, '--sandbox-profile must not be empty').max(100, '--sandbox-profile is too long'),
@@ -89,7 +93,10 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
       // A parameterized name (slow-op:…, fail-op:…) that is malformed says why; any other name lists the known ones.
       const reason = error instanceof Error && error.message.startsWith('sandbox profile ') ? error.message : undefined;
       const known = [...listProfiles().map((p) => p.name), ...PARAMETERIZED_PROFILES.map((f) => f.usage)].join(', ');
-      throw new HarnessError('GH_ERR_USAGE', `--sandbox-profile: ${reason ?? `unknown profile "${flags.profile.slice(0, 40)}" (known: ${known})`}`);
+      throw new HarnessError(
+        'GH_ERR_USAGE',
+        `--sandbox-profile: ${reason ?? `unknown profile "${flags.profile.slice(0, 40)}" (known: ${known})`}`,
+      );
     }
     if (profile.faults === undefined && (flags.faultRate !== undefined || flags.faultSlowMs !== undefined)) {
       throw new HarnessError('GH_ERR_USAGE', `--fault-rate and --fault-slow-ms need a fault profile (faults-*), not "${profile.name}"`);
@@ -100,7 +107,11 @@ export function parseSandboxFlags(raw: RawFlags): SandboxFlags {
 
 function printProfiles(write: (line: string) => void): void {
   for (const profile of listProfiles()) {
-    const bug = profile.plantedBug ? ` [planted bug: ${profile.plantedBug.specSection}]` : profile.genBug ? ` [planted GEN bug: ${profile.genBug.specSection}]` : '';
+    const bug = profile.plantedBug
+      ? ` [planted bug: ${profile.plantedBug.specSection}]`
+      : profile.genBug
+        ? ` [planted GEN bug: ${profile.genBug.specSection}]`
+        : '';
     const benign = profile.benign ? ` [benign: ${profile.benign.change}]` : '';
     write(`${profile.name}\t${profile.description}${bug}${benign}\n`);
   }
@@ -146,7 +157,9 @@ async function runSandbox(flags: SandboxFlags): Promise<void> {
   });
   process.stdout.write(`sandbox listening on ${running.url}\n`);
   if (!isLoopbackHost(host)) {
-    process.stderr.write(`gateway-harness: warning: the sandbox listens on ${host}, reachable from other machines, with fixed test credentials\n`);
+    process.stderr.write(
+      `gateway-harness: warning: the sandbox listens on ${host}, reachable from other machines, with fixed test credentials\n`,
+    );
   }
   process.stderr.write(
     `mode=${flags.mode} profile=${flags.profile} time-scale=${flags.timeScale} seed=${flags.seed} funds=${running.app.options.funds} faults=${flags.faults ? 'on' : 'off'}` +
@@ -175,10 +188,16 @@ export function register(program: Command): void {
     .option('--password <p>', 'HTTP Basic password the sandbox accepts', 'pass')
     .option('--seed <s>', 'catalog data seed (same seed, same catalog)', '1')
     .option('--sandbox-profile <name>', 'behaviour profile (see --list-profiles)', 'faithful')
-    .option('--funds <amount>', `starting available funds in the wallet currency (USD); default ${DEFAULT_FUNDS}, load runs use ${LOAD_SANDBOX_FUNDS}`)
+    .option(
+      '--funds <amount>',
+      `starting available funds in the wallet currency (USD); default ${DEFAULT_FUNDS}, load runs use ${LOAD_SANDBOX_FUNDS}`,
+    )
     .option('--faults', 'honour the per-request X-Sandbox-Fault header (latency, late, 5xx, reset, malformed, truncate)')
     .option('--fault-rate <f>', `with a faults-* profile: fraction 0..1 of requests that get a fault (default ${DEFAULT_FAULT_RATE})`)
-    .option('--fault-slow-ms <ms>', `with a faults-* profile: wait of slow/late faults, scaled by --time-scale (default ${DEFAULT_FAULT_SLOW_MS})`)
+    .option(
+      '--fault-slow-ms <ms>',
+      `with a faults-* profile: wait of slow/late faults, scaled by --time-scale (default ${DEFAULT_FAULT_SLOW_MS})`,
+    )
     .option('--list-profiles', 'print the behaviour profiles and exit');
   renamedOption(cmd, '--profile <name>', '--sandbox-profile');
   cmd.action(async ({ sandboxProfile, ...raw }: RawFlags) => {

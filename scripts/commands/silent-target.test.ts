@@ -26,7 +26,10 @@ const baseline = join(dir, 'baseline-clean');
 beforeAll(async () => {
   upstream = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01 });
   writeFileSync(join(dir, 'empty.config.json'), '{}\n');
-  const record = spawnCli(['baseline', 'record', '--target', upstream.url, '--time-scale', '0.01', '--out', baseline, '--report-dir', join(dir, 'record')], { env: childEnv() });
+  const record = spawnCli(
+    ['baseline', 'record', '--target', upstream.url, '--time-scale', '0.01', '--out', baseline, '--report-dir', join(dir, 'record')],
+    { env: childEnv() },
+  );
   children.push(record);
   expect((await record.exited).code, record.output()).toBe(0);
 }, 120_000);
@@ -82,47 +85,89 @@ interface Case {
 
 const K6S = k6ComparisonSlots('silent-target.test');
 const CASES: readonly Case[] = [
-  { name: 'load (Node engine)', args: (r) => ['load', '--scenario', 'catalog-browse', '--engine', 'node', '--duration', '5s', '--report-dir', r], writesReport: true, error: /setup\(\) did not complete/ },
+  {
+    name: 'load (Node engine)',
+    args: (r) => ['load', '--scenario', 'catalog-browse', '--engine', 'node', '--duration', '5s', '--report-dir', r],
+    writesReport: true,
+    error: /setup\(\) did not complete/,
+  },
   ...K6S.flatMap(([label, k6]): Case[] =>
     k6 === undefined
       ? []
-      : [{ name: `load (${label})`, args: (r) => ['load', '--scenario', 'catalog-browse', '--engine', 'k6', '--duration', '5s', '--report-dir', r], writesReport: true, error: /setup\(\) did not complete/, k6 }],
+      : [
+          {
+            name: `load (${label})`,
+            args: (r) => ['load', '--scenario', 'catalog-browse', '--engine', 'k6', '--duration', '5s', '--report-dir', r],
+            writesReport: true,
+            error: /setup\(\) did not complete/,
+            k6,
+          },
+        ],
   ),
-  { name: 'conformance (its funds check and catalog discovery)', args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r], writesReport: true, error: /the funds check: the target went silent after the preflight/ },
-  { name: 'conformance (first contact)', args: (r) => ['conformance', '--report-dir', r], writesReport: false, error: /discovery: the target went silent after the preflight/ },
-  { name: 'gate', args: (r) => ['gate', '--report-dir', r], writesReport: false, error: /discovery: the target went silent after the preflight/ },
+  {
+    name: 'conformance (its funds check and catalog discovery)',
+    args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r],
+    writesReport: true,
+    error: /the funds check: the target went silent after the preflight/,
+  },
+  {
+    name: 'conformance (first contact)',
+    args: (r) => ['conformance', '--report-dir', r],
+    writesReport: false,
+    error: /discovery: the target went silent after the preflight/,
+  },
+  {
+    name: 'gate',
+    args: (r) => ['gate', '--report-dir', r],
+    writesReport: false,
+    error: /discovery: the target went silent after the preflight/,
+  },
   { name: 'migrate', args: (r) => ['migrate', '--report-dir', r], writesReport: true, error: /catalog discovery: the target went silent/ },
-  { name: 'baseline check', args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r], writesReport: true, error: /the funds check: the target went silent/ },
-  { name: 'baseline record', args: (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only'], writesReport: false, error: /catalog discovery: the target went silent/ },
+  {
+    name: 'baseline check',
+    args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r],
+    writesReport: true,
+    error: /the funds check: the target went silent/,
+  },
+  {
+    name: 'baseline record',
+    args: (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only'],
+    writesReport: false,
+    error: /catalog discovery: the target went silent/,
+  },
   { name: 'discover', args: () => ['discover'], writesReport: false, error: /discovery: the target went silent after the preflight/ },
 ];
 
 describe.concurrent('#32 finding 8: silent after the preflight, every command ends within its bound, unusable', () => {
-  it.each(CASES)('$name', async ({ name, args, writesReport, error, k6 }) => {
-    const target = await silentTarget();
-    const reportDir = join(dir, name.replace(/\W+/g, '-'));
-    const started = Date.now();
-    const child = start([...args(reportDir), '--target', target.url, '--time-scale', SCALE], k6);
-    const { code } = await child.exited;
-    const took = Date.now() - started;
-    expect(code, child.output()).toBe(2);
-    expect(target.answered(), 'the preflight was answered').toBeGreaterThan(0);
-    expect(target.held()).toBeGreaterThan(0);
-    expect(took, child.output()).toBeLessThan(BOUND_MS);
-    expectBoundedReads(target);
-    if (writesReport) {
-      const summary = summaryOf(reportDir);
-      expect(summary.verdict, child.output()).toBe('unusable');
-      expect(summary.exitCode).toBe(2);
-      expect(`${summary.error?.message ?? ''} ${summary.verdictLine}`).toMatch(error);
-    } else {
-      expect(child.stderr()).toMatch(/gateway-harness: GH_ERR_TARGET: /);
-      expect(child.stderr()).toMatch(error);
-    }
-    // The run's own output says what happened (the load report names the phase: setup).
-    expect(child.output()).toMatch(/the target went silent/);
-    expect(child.stdout()).not.toMatch(/^(PASS|FAIL)\b/m);
-  }, 240_000);
+  it.each(CASES)(
+    '$name',
+    async ({ name, args, writesReport, error, k6 }) => {
+      const target = await silentTarget();
+      const reportDir = join(dir, name.replace(/\W+/g, '-'));
+      const started = Date.now();
+      const child = start([...args(reportDir), '--target', target.url, '--time-scale', SCALE], k6);
+      const { code } = await child.exited;
+      const took = Date.now() - started;
+      expect(code, child.output()).toBe(2);
+      expect(target.answered(), 'the preflight was answered').toBeGreaterThan(0);
+      expect(target.held()).toBeGreaterThan(0);
+      expect(took, child.output()).toBeLessThan(BOUND_MS);
+      expectBoundedReads(target);
+      if (writesReport) {
+        const summary = summaryOf(reportDir);
+        expect(summary.verdict, child.output()).toBe('unusable');
+        expect(summary.exitCode).toBe(2);
+        expect(`${summary.error?.message ?? ''} ${summary.verdictLine}`).toMatch(error);
+      } else {
+        expect(child.stderr()).toMatch(/gateway-harness: GH_ERR_TARGET: /);
+        expect(child.stderr()).toMatch(error);
+      }
+      // The run's own output says what happened (the load report names the phase: setup).
+      expect(child.output()).toMatch(/the target went silent/);
+      expect(child.stdout()).not.toMatch(/^(PASS|FAIL)\b/m);
+    },
+    240_000,
+  );
 });
 
 /**
@@ -143,40 +188,65 @@ interface LaterCase {
   readonly notRun: (summary: RunReport) => readonly string[];
 }
 
-const caseReasons = (summary: RunReport): string[] => (summary.conformance?.cases ?? []).filter((c) => c.status === 'skipped').map((c) => c.skipReason ?? '');
+const caseReasons = (summary: RunReport): string[] =>
+  (summary.conformance?.cases ?? []).filter((c) => c.status === 'skipped').map((c) => c.skipReason ?? '');
 /** The skipped items the silence left (the report's list of what was not verified, and why). */
 const silentSkips = (summary: RunReport): string[] => summary.skipped.map((s) => s.reason).filter((r) => r.includes('went silent'));
 const LATER: readonly LaterCase[] = [
-  { name: 'conformance', args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--no-gen', '--report-dir', r], phase: /conformance cases: the target went silent after the preflight/, notRun: caseReasons },
-  { name: 'gate', args: (r) => ['gate', '--config', join(dir, 'empty.config.json'), '--engine', 'node', '--report-dir', r], phase: /conformance cases: the target went silent after the preflight/, notRun: caseReasons },
-  { name: 'migrate', args: (r) => ['migrate', '--report-dir', r], phase: /migrate pairs: the target went silent after the preflight/, notRun: silentSkips },
-  { name: 'baseline check', args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r], phase: /baseline check operations: the target went silent after the preflight/, notRun: silentSkips },
+  {
+    name: 'conformance',
+    args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--no-gen', '--report-dir', r],
+    phase: /conformance cases: the target went silent after the preflight/,
+    notRun: caseReasons,
+  },
+  {
+    name: 'gate',
+    args: (r) => ['gate', '--config', join(dir, 'empty.config.json'), '--engine', 'node', '--report-dir', r],
+    phase: /conformance cases: the target went silent after the preflight/,
+    notRun: caseReasons,
+  },
+  {
+    name: 'migrate',
+    args: (r) => ['migrate', '--report-dir', r],
+    phase: /migrate pairs: the target went silent after the preflight/,
+    notRun: silentSkips,
+  },
+  {
+    name: 'baseline check',
+    args: (r) => ['baseline', 'check', '--baseline', baseline, '--report-dir', r],
+    phase: /baseline check operations: the target went silent after the preflight/,
+    notRun: silentSkips,
+  },
 ];
 
 describe.concurrent('#32 finding 8: silent after discovery, at the first write: the rest is not run, unusable, within its bound', () => {
-  it.each(LATER)('$name', async ({ args, phase, notRun }) => {
-    const target = await silentTarget('first-write');
-    const reportDir = join(dir, `later-${args('')[0] ?? ''}`);
-    const started = Date.now();
-    const child = start([...args(reportDir), '--target', target.url, '--time-scale', SCALE]);
-    const { code } = await child.exited;
-    const took = Date.now() - started;
-    expect(code, child.output()).toBe(2);
-    expect(target.answered(), 'discovery was answered').toBeGreaterThan(0);
-    expect(target.held()).toBeGreaterThan(0);
-    expect(took, child.output()).toBeLessThan(LATER_BOUND_MS);
-    const summary = summaryOf(reportDir);
-    expect(summary.verdict, child.output()).toBe('unusable');
-    expect(summary.exitCode).toBe(2);
-    expect(summary.error?.message).toMatch(phase);
-    expect(child.stderr()).toMatch(/gateway-harness: GH_ERR_TARGET: /);
-    const reasons = notRun(summary);
-    expect(reasons.length, 'what the silence kept from running is listed').toBeGreaterThan(0);
-    // (the drift section puts 'not called now: ' before an operation's reason)
-    expect(new Set(reasons.map((r) => r.replace(/^not called now: /, '')))).toEqual(new Set(['not run: the target went silent']));
-    // Nothing the silence cut short is a gateway FAIL.
-    expect(summary.conformance?.cases.filter((c) => c.status === 'failed').map((c) => c.id) ?? []).toEqual([]);
-  }, 400_000);
+  it.each(LATER)(
+    '$name',
+    async ({ args, phase, notRun }) => {
+      const target = await silentTarget('first-write');
+      const reportDir = join(dir, `later-${args('')[0] ?? ''}`);
+      const started = Date.now();
+      const child = start([...args(reportDir), '--target', target.url, '--time-scale', SCALE]);
+      const { code } = await child.exited;
+      const took = Date.now() - started;
+      expect(code, child.output()).toBe(2);
+      expect(target.answered(), 'discovery was answered').toBeGreaterThan(0);
+      expect(target.held()).toBeGreaterThan(0);
+      expect(took, child.output()).toBeLessThan(LATER_BOUND_MS);
+      const summary = summaryOf(reportDir);
+      expect(summary.verdict, child.output()).toBe('unusable');
+      expect(summary.exitCode).toBe(2);
+      expect(summary.error?.message).toMatch(phase);
+      expect(child.stderr()).toMatch(/gateway-harness: GH_ERR_TARGET: /);
+      const reasons = notRun(summary);
+      expect(reasons.length, 'what the silence kept from running is listed').toBeGreaterThan(0);
+      // (the drift section puts 'not called now: ' before an operation's reason)
+      expect(new Set(reasons.map((r) => r.replace(/^not called now: /, '')))).toEqual(new Set(['not run: the target went silent']));
+      // Nothing the silence cut short is a gateway FAIL.
+      expect(summary.conformance?.cases.filter((c) => c.status === 'failed').map((c) => c.id) ?? []).toEqual([]);
+    },
+    400_000,
+  );
 });
 
 /** Waits until the silent target holds its first unanswered request (the run is in catalog discovery), then signals. */
@@ -198,26 +268,52 @@ describe.concurrent('#32 finding 8: a signal during catalog discovery stops the 
     ['migrate', (r) => ['migrate', '--report-dir', r], 'migrate'],
     ['conformance', (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r], 'conformance'],
   ];
-  it.each(judged)('%s: SIGINT in catalog discovery: the partial reports say INTERRUPTED, exit 130', async (name, args, during) => {
-    const target = await silentTarget();
-    const reportDir = join(dir, `sigint-${name}`);
-    const child = start([...args(reportDir), '--target', target.url]);
-    const signalled = await signalInDiscovery(child, target, 'SIGINT');
-    await child.exited;
-    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
-    await expectInterrupted(child, reportDir, 'SIGINT', during);
-  }, 240_000);
+  it.each(judged)(
+    '%s: SIGINT in catalog discovery: the partial reports say INTERRUPTED, exit 130',
+    async (name, args, during) => {
+      const target = await silentTarget();
+      const reportDir = join(dir, `sigint-${name}`);
+      const child = start([...args(reportDir), '--target', target.url]);
+      const signalled = await signalInDiscovery(child, target, 'SIGINT');
+      await child.exited;
+      expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+      await expectInterrupted(child, reportDir, 'SIGINT', during);
+    },
+    240_000,
+  );
 
-  const loads: ReadonlyArray<[string, string | undefined]> = [['the Node engine', undefined], ...K6S.filter((slot): slot is [string, string] => slot[1] !== undefined)];
-  it.each(loads)('load on %s: SIGINT in setup()\'s catalog reads: INTERRUPTED, exit 130', async (label, k6) => {
-    const target = await silentTarget();
-    const reportDir = join(dir, `sigint-load-${label.replace(/\W+/g, '-')}`);
-    const child = start(['load', '--scenario', 'catalog-browse', '--engine', k6 === undefined ? 'node' : 'k6', '--duration', '5s', '--report-dir', reportDir, '--target', target.url], k6);
-    const signalled = await signalInDiscovery(child, target, 'SIGINT');
-    await child.exited;
-    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
-    await expectInterrupted(child, reportDir, 'SIGINT', 'load');
-  }, 240_000);
+  const loads: ReadonlyArray<[string, string | undefined]> = [
+    ['the Node engine', undefined],
+    ...K6S.filter((slot): slot is [string, string] => slot[1] !== undefined),
+  ];
+  it.each(loads)(
+    "load on %s: SIGINT in setup()'s catalog reads: INTERRUPTED, exit 130",
+    async (label, k6) => {
+      const target = await silentTarget();
+      const reportDir = join(dir, `sigint-load-${label.replace(/\W+/g, '-')}`);
+      const child = start(
+        [
+          'load',
+          '--scenario',
+          'catalog-browse',
+          '--engine',
+          k6 === undefined ? 'node' : 'k6',
+          '--duration',
+          '5s',
+          '--report-dir',
+          reportDir,
+          '--target',
+          target.url,
+        ],
+        k6,
+      );
+      const signalled = await signalInDiscovery(child, target, 'SIGINT');
+      await child.exited;
+      expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+      await expectInterrupted(child, reportDir, 'SIGINT', 'load');
+    },
+    240_000,
+  );
 
   it('baseline check: SIGTERM in catalog discovery: INTERRUPTED, exit 143, every operation left for that reason', async () => {
     const target = await silentTarget();
@@ -249,15 +345,19 @@ describe.concurrent('#32 finding 8: a signal during catalog discovery stops the 
     ['gate (first contact)', (r) => ['gate', '--engine', 'node', '--report-dir', r], 'first contact'],
     ['baseline record', (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only', '--report-dir', r], 'baseline record'],
   ];
-  it.each(early)('%s: SIGINT there: INTERRUPTED report set, exit 130', async (name, args, during) => {
-    const target = await silentTarget();
-    const reportDir = join(dir, `sigint-early-${name.replace(/\W+/g, '-')}`);
-    const child = start([...args(reportDir), '--target', target.url]);
-    const signalled = await signalInDiscovery(child, target, 'SIGINT');
-    const { signal } = await child.exited;
-    expect(signal, child.output()).toBeNull();
-    expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
-    await expectInterrupted(child, reportDir, 'SIGINT', during);
-    expect(existsSync(join(reportDir, 'baseline')), 'no partial baseline is written').toBe(false);
-  }, 240_000);
+  it.each(early)(
+    '%s: SIGINT there: INTERRUPTED report set, exit 130',
+    async (name, args, during) => {
+      const target = await silentTarget();
+      const reportDir = join(dir, `sigint-early-${name.replace(/\W+/g, '-')}`);
+      const child = start([...args(reportDir), '--target', target.url]);
+      const signalled = await signalInDiscovery(child, target, 'SIGINT');
+      const { signal } = await child.exited;
+      expect(signal, child.output()).toBeNull();
+      expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
+      await expectInterrupted(child, reportDir, 'SIGINT', during);
+      expect(existsSync(join(reportDir, 'baseline')), 'no partial baseline is written').toBe(false);
+    },
+    240_000,
+  );
 });

@@ -42,7 +42,11 @@ describe('the live dashboard', () => {
         (caught: unknown) => caught,
       );
       expect(error).toBeInstanceOf(HarnessError);
-      expect(error).toMatchObject({ code: 'GH_ERR_USAGE', exitCode: 2, message: expect.stringContaining(`--dashboard ${port}: the port is in use`) });
+      expect(error).toMatchObject({
+        code: 'GH_ERR_USAGE',
+        exitCode: 2,
+        message: expect.stringContaining(`--dashboard ${port}: the port is in use`),
+      });
     } finally {
       await new Promise<void>((resolve) => busy.close(() => resolve()));
     }
@@ -51,7 +55,9 @@ describe('the live dashboard', () => {
 
 describe('flags say their real bounds', () => {
   it('--rate 1e9: at most 100000, not "must be a positive number"', () => {
-    expect(() => parseLoadFlags({ scenario: 'lookup', profile: 'load', engine: 'node', api: 'both', rate: '1e9' })).toThrow(/--rate must be a decimal number greater than 0 and at most 100000/);
+    expect(() => parseLoadFlags({ scenario: 'lookup', profile: 'load', engine: 'node', api: 'both', rate: '1e9' })).toThrow(
+      /--rate must be a decimal number greater than 0 and at most 100000/,
+    );
   });
 
   it('reconcile --deadline 99999999999: at most 9999999 seconds', async () => {
@@ -68,7 +74,14 @@ describe('merge-results on a gzip bomb', () => {
       const bomb = join(dir, 'bomb.ndjson.gz');
       writeFileSync(bomb, gzipSync(Buffer.alloc(8 * MAX_LINE_CHARS, 'a')));
       const plan = join(dir, 'plan.json');
-      writeFileSync(plan, JSON.stringify({ schema: 'gateway-harness/distributed-run/1', run: { scenario: 'mixed', profile: 'load', api: 'both', target: 'https://gw.example.test' }, thresholds: { iterations: ['count>0'] } }));
+      writeFileSync(
+        plan,
+        JSON.stringify({
+          schema: 'gateway-harness/distributed-run/1',
+          run: { scenario: 'mixed', profile: 'load', api: 'both', target: 'https://gw.example.test' },
+          thresholds: { iterations: ['count>0'] },
+        }),
+      );
       const result = await runCli(['merge-results', bomb, '--thresholds', plan, '--report-dir', join(dir, 'report')]);
       expect(result.code).not.toBe(0);
       expect(result.output).toContain(bomb);

@@ -36,7 +36,9 @@ function expectEscaped(text: string): void {
 
 describe('values from a target are shown escaped in every output', () => {
   it('printable shows control bytes and direction overrides, keeps text, tabs and line feeds', () => {
-    expect(printable(`a\tb\nc ${FORGED}`)).toBe('a\tb\nc \\x1b[2J\\x1b[H\\x1b[32mPASS: conformance: all 390 cases passed\\x1b]52;c;ZXZpbA==\\x07 \\x00 \\u202e');
+    expect(printable(`a\tb\nc ${FORGED}`)).toBe(
+      'a\tb\nc \\x1b[2J\\x1b[H\\x1b[32mPASS: conformance: all 390 cases passed\\x1b]52;c;ZXZpbA==\\x07 \\x00 \\u202e',
+    );
     expect(printable('\u009b\u200f\u2066é€')).toBe('\\x9b\\u200f\\u2066é€');
   });
 
@@ -44,10 +46,25 @@ describe('values from a target are shown escaped in every output', () => {
     const reportDir = join(dir, 'conformance');
     const handler: RequestListener = (req, res) => {
       if (req.url?.includes('/account/balance') === true && req.headers.authorization !== undefined) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ responseCode: '000', responseMessage: 'ok', payLoad: { balance: 1 } }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ responseCode: '000', responseMessage: 'ok', payLoad: { balance: 1 } }));
       } else res.writeHead(200, { 'content-type': 'text/plain' }).end(FORGED);
     };
-    const result = await withTarget(handler, (url) => runCli(['conformance', '--target', url, '--api', 'v2', '--no-gen', '--grep', '^AUTH-NONE-v2\\.catalog\\.countries', '--report-dir', reportDir]));
+    const result = await withTarget(handler, (url) =>
+      runCli([
+        'conformance',
+        '--target',
+        url,
+        '--api',
+        'v2',
+        '--no-gen',
+        '--grep',
+        '^AUTH-NONE-v2\\.catalog\\.countries',
+        '--report-dir',
+        reportDir,
+      ]),
+    );
     // Its catalog is no envelope either: the target is unusable (exit 2), said once, with the body's escaped snippet.
     expect(result.code).toBe(2);
     expectEscaped(result.output);
@@ -59,7 +76,9 @@ describe('values from a target are shown escaped in every output', () => {
 
   it('the preflight: a responseCode with control bytes, in the one GH_ERR_TARGET line', async () => {
     const handler: RequestListener = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ responseCode: FORGED, responseMessage: 'no', payLoad: null }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ responseCode: FORGED, responseMessage: 'no', payLoad: null }));
     };
     const result = await withTarget(handler, (url) => runCli(['conformance', '--target', url, '--report-dir', join(dir, 'preflight')]));
     expect(result.code).toBe(2);
@@ -70,8 +89,11 @@ describe('values from a target are shown escaped in every output', () => {
   it('discover: field names and values a target sends are printed escaped', async () => {
     // Every answer an envelope whose records are keyed and valued by a forged escape sequence.
     const handler: RequestListener = (req, res) => {
-      const payLoad = req.url?.includes('/account/balance') === true ? -10 : [{ [FORGED]: FORGED, skuId: 193, [`x${FORGED}`]: { [FORGED]: 1 } }];
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad }));
+      const payLoad =
+        req.url?.includes('/account/balance') === true ? -10 : [{ [FORGED]: FORGED, skuId: 193, [`x${FORGED}`]: { [FORGED]: 1 } }];
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ responseCode: '000', responseMessage: null, payLoad }));
     };
     const result = await withTarget(handler, (url) => runCli(['discover', '--target', url, '--max-probes', '5']));
     expect(result.stdout.length).toBeGreaterThan(0);

@@ -11,7 +11,8 @@ describe('docs/assumptions.md', () => {
   it('names every field-mapping key with its default and every assumed path with the key to set', () => {
     const doc = renderAssumptions();
     for (const section of FIELD_MAPPING_SECTIONS) {
-      for (const [key, path] of Object.entries(DEFAULT_FIELD_MAPPING[section])) expect(doc, `${section}.${key}`).toContain(`| \`fieldMapping.${section}.${key}\` | \`${String(path)}\` |`);
+      for (const [key, path] of Object.entries(DEFAULT_FIELD_MAPPING[section]))
+        expect(doc, `${section}.${key}`).toContain(`| \`fieldMapping.${section}.${key}\` | \`${String(path)}\` |`);
     }
     for (const op of OPERATIONS) expect(doc.includes(`| \`writePaths.${op.id}\` |`), op.id).toBe(op.pathAssumed);
   });

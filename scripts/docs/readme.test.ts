@@ -13,7 +13,10 @@ const README = readFileSync(`${ROOT}README.md`, 'utf8');
 
 /** The README's example verdict line of `npm start`, as numbers. */
 function readmeVerdictFigures(readme: string = README): { cases: number; requests: number; thresholds: number; checks: number } {
-  const m = /^PASS: conformance: all (\d+) cases passed; load mixed\/smoke \(node\): (\d+) requests, (\d+) thresholds met, (\d+) checks passed( \[target: [^\]]*\])?$/m.exec(readme);
+  const m =
+    /^PASS: conformance: all (\d+) cases passed; load mixed\/smoke \(node\): (\d+) requests, (\d+) thresholds met, (\d+) checks passed( \[target: [^\]]*\])?$/m.exec(
+      readme,
+    );
   if (m === null) throw new Error('README has no example verdict line');
   return { cases: Number(m[1]), requests: Number(m[2]), thresholds: Number(m[3]), checks: Number(m[4]) };
 }
@@ -27,7 +30,9 @@ describe('README.md', () => {
 
   it('links only to files that exist (docs/ pages included)', () => {
     const links = [...README.matchAll(/\]\(([^)#]+)(#[^)]*)?\)/g)].map((m) => m[1] as string).filter((href) => !/^https?:/.test(href));
-    expect(links).toEqual(expect.arrayContaining(['docs/ci-gate.md', 'docs/load-runs.md', 'docs/money.md', 'docs/distributed.md', 'docs/reference.md']));
+    expect(links).toEqual(
+      expect.arrayContaining(['docs/ci-gate.md', 'docs/load-runs.md', 'docs/money.md', 'docs/distributed.md', 'docs/reference.md']),
+    );
     for (const href of links) expect(existsSync(`${ROOT}${href}`), href).toBe(true);
   });
 
@@ -41,7 +46,13 @@ describe('README.md', () => {
   });
 
   it('every docs/ page moved out of the README still carries its sections', () => {
-    const pages = { 'ci-gate.md': ['# CI gate', 'Baseline, then compare'], 'load-runs.md': ['# Load runs', 'Watching a run live'], 'money.md': ['# Running against production'], 'distributed.md': ['# Distributed runs'], 'reference.md': ['## Command reference', '## Operation coverage', '## Node versions', '## The embedded sandbox', '## Contract drift'] };
+    const pages = {
+      'ci-gate.md': ['# CI gate', 'Baseline, then compare'],
+      'load-runs.md': ['# Load runs', 'Watching a run live'],
+      'money.md': ['# Running against production'],
+      'distributed.md': ['# Distributed runs'],
+      'reference.md': ['## Command reference', '## Operation coverage', '## Node versions', '## The embedded sandbox', '## Contract drift'],
+    };
     for (const [page, headings] of Object.entries(pages)) {
       const text = readFileSync(`${ROOT}docs/${page}`, 'utf8');
       for (const heading of headings) expect(text, `${page}: ${heading}`).toContain(heading);

@@ -13,11 +13,24 @@ const SCHEMA = {
   type: 'object',
   required: ['skuId', 'amount', 'mobile', 'correlationId'],
   properties: {
-    skuId: { description: 'Spec: "integer int32", required; "SKU whose category is RTR".', type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+    skuId: {
+      description: 'Spec: "integer int32", required; "SKU whose category is RTR".',
+      type: 'integer',
+      minimum: -2147483648,
+      maximum: 2147483647,
+    },
     amount: { description: 'Spec: "number double", required; "Wallet currency unless transactionCurrencyCode is given".', type: 'number' },
     mobile: { description: 'Spec: "string, non-empty", required; "Number of the SKU\'s country".', type: 'string', minLength: 1 },
-    correlationId: { description: 'Spec: "string, 1..50 chars", required; "Unique id from the client system".', type: 'string', minLength: 1, maxLength: 50 },
-    transactionCurrencyCode: { description: 'Spec: "string or null", optional; "One of the SKU\'s FaceValueCurrency".', type: ['string', 'null'] },
+    correlationId: {
+      description: 'Spec: "string, 1..50 chars", required; "Unique id from the client system".',
+      type: 'string',
+      minLength: 1,
+      maxLength: 50,
+    },
+    transactionCurrencyCode: {
+      description: 'Spec: "string or null", optional; "One of the SKU\'s FaceValueCurrency".',
+      type: ['string', 'null'],
+    },
   },
 };
 
@@ -58,10 +71,26 @@ const EDITS: readonly RecipeEdit[] = [
   // First in the list of writes of each version: both versions get it, with the same purpose (a v1/v2 pair).
   { file: 'api/operations.ts', anchor: 'const ops = [', text: ENTRY },
   { file: 'schemas/data-topup-request.schema.json', text: `${JSON.stringify(SCHEMA, null, 2)}\n` },
-  { file: 'sandbox/routes/topup.ts', anchor: "} from './transactions.ts';", text: `import { boundsRefusal } from './transactions.ts';\n${HANDLER}` },
-  { file: 'sandbox/routes/topup.ts', anchor: "'v2.transaction.topup': topup,", text: "  'v1.transaction.data-topup': dataTopup,\n  'v2.transaction.data-topup': dataTopup," },
-  { file: 'api/operations.test.ts', anchor: "['v1.transaction.esim', 'POST'", text: "  ['v1.transaction.data-topup', 'POST', '/api/v1/transaction/data-topup', 'object', []]," },
-  { file: 'api/operations.test.ts', anchor: "['v2.transaction.esim', 'POST'", text: "  ['v2.transaction.data-topup', 'POST', '/api/v2/transaction/data-topup', 'object', []]," },
+  {
+    file: 'sandbox/routes/topup.ts',
+    anchor: "} from './transactions.ts';",
+    text: `import { boundsRefusal } from './transactions.ts';\n${HANDLER}`,
+  },
+  {
+    file: 'sandbox/routes/topup.ts',
+    anchor: "'v2.transaction.topup': topup,",
+    text: "  'v1.transaction.data-topup': dataTopup,\n  'v2.transaction.data-topup': dataTopup,",
+  },
+  {
+    file: 'api/operations.test.ts',
+    anchor: "['v1.transaction.esim', 'POST'",
+    text: "  ['v1.transaction.data-topup', 'POST', '/api/v1/transaction/data-topup', 'object', []],",
+  },
+  {
+    file: 'api/operations.test.ts',
+    anchor: "['v2.transaction.esim', 'POST'",
+    text: "  ['v2.transaction.data-topup', 'POST', '/api/v2/transaction/data-topup', 'object', []],",
+  },
 ];
 
 /** The charging write with a trigger row and a v1 twin. */

@@ -14,14 +14,24 @@ const SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://gateway-harness.dev/schemas/topup-quote-request.schema.json',
   title: 'TopupQuoteRequest',
-  description: 'Body of the made-up top-up quote operation (spec: Resources and their fields / Request objects / Top-up quote request). Made up to prove the recipe.',
+  description:
+    'Body of the made-up top-up quote operation (spec: Resources and their fields / Request objects / Top-up quote request). Made up to prove the recipe.',
   type: 'object',
   required: ['skuId', 'amount', 'mobile'],
   properties: {
-    skuId: { description: 'Spec: "integer int32", required; "SKU whose category is RTR".', type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+    skuId: {
+      description: 'Spec: "integer int32", required; "SKU whose category is RTR".',
+      type: 'integer',
+      minimum: -2147483648,
+      maximum: 2147483647,
+    },
     amount: { description: 'Spec: "number double", required; "Wallet currency unless transactionCurrencyCode is given".', type: 'number' },
     mobile: { description: 'Spec: "string, non-empty", required; "Number of the SKU\'s country".', type: 'string', minLength: 1 },
-    transactionCurrencyCode: { description: 'Spec: "string or null", optional; "One of the SKU\'s FaceValueCurrency".', type: ['string', 'null'], pattern: '^[A-Z]*$' },
+    transactionCurrencyCode: {
+      description: 'Spec: "string or null", optional; "One of the SKU\'s FaceValueCurrency".',
+      type: ['string', 'null'],
+      pattern: '^[A-Z]*$',
+    },
   },
 };
 
@@ -56,9 +66,21 @@ const QUOTE_EDITS: readonly RecipeEdit[] = [
       "body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', mobile: 'mobile' } } }),",
   },
   { file: `schemas/${MADE_UP.body}-request.schema.json`, text: `${JSON.stringify(SCHEMA, null, 2)}\n` },
-  { file: 'sandbox/routes/estimated-cost.ts', anchor: "} from './transactions.ts';", text: `import { numberRefusal, ofCategory } from './transactions.ts';\n${HANDLER}` },
-  { file: 'sandbox/routes/estimated-cost.ts', anchor: "'v2.transaction.estimated-cost': estimate,", text: `  '${MADE_UP.id}': quoteTopup,` },
-  { file: 'api/operations.test.ts', anchor: "['v2.transaction.estimated-cost', 'POST'", text: `  ['${MADE_UP.id}', 'POST', '${MADE_UP.path}', 'object', []],` },
+  {
+    file: 'sandbox/routes/estimated-cost.ts',
+    anchor: "} from './transactions.ts';",
+    text: `import { numberRefusal, ofCategory } from './transactions.ts';\n${HANDLER}`,
+  },
+  {
+    file: 'sandbox/routes/estimated-cost.ts',
+    anchor: "'v2.transaction.estimated-cost': estimate,",
+    text: `  '${MADE_UP.id}': quoteTopup,`,
+  },
+  {
+    file: 'api/operations.test.ts',
+    anchor: "['v2.transaction.estimated-cost', 'POST'",
+    text: `  ['${MADE_UP.id}', 'POST', '${MADE_UP.path}', 'object', []],`,
+  },
 ];
 
 /** The quote: a v2-only write that never charges. */

@@ -62,10 +62,22 @@ function moneyPlan(id: string): Record<string, string[]> {
 /** The mixed scenario in the operation's version: setup, then the iterations of one schedule cycle whose action is the operation's purpose. */
 async function mixedScenario(id: string): Promise<{ inScenario: boolean; sent: string[]; warnings: string[] }> {
   const op = getOperation(id);
-  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, user: 'u', password: 'p', behaviour: { initialBalance: 1e9 } });
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    timeScale: 0.01,
+    user: 'u',
+    password: 'p',
+    behaviour: { initialBalance: 1e9 },
+  });
   const transport = createNodeTransport();
   try {
-    const run = await runInProcess('mixed', { url: sandbox.url, user: 'u', password: 'p', transport }, op.version, (i) => entryFor([op.version], i).action === op.purpose);
+    const run = await runInProcess(
+      'mixed',
+      { url: sandbox.url, user: 'u', password: 'p', transport },
+      op.version,
+      (i) => entryFor([op.version], i).action === op.purpose,
+    );
     const sent = run.exchanges.filter((e) => e.operation.id === id).map((e) => e.response.classification.outcome);
     return { inScenario: scenarioOperations('mixed', op.version).some((o) => o.id === id), sent, warnings: run.warnings };
   } finally {
@@ -96,7 +108,10 @@ function openapi(id: string): { operationId?: unknown; requestBody: boolean } {
 /** Everything the test reads, for one operation; a charging write's trigger rows also under their derived planted bug. */
 async function probeOperation(id: string): Promise<Record<string, unknown>> {
   const op = getOperation(id);
-  const bug = op.triggers === undefined ? [] : PLANTED_BUG_PROFILES.filter((p) => p.plantedBug?.expectedFailingCases.some((c) => triggerCaseOperation(c)?.id === id));
+  const bug =
+    op.triggers === undefined
+      ? []
+      : PLANTED_BUG_PROFILES.filter((p) => p.plantedBug?.expectedFailingCases.some((c) => triggerCaseOperation(c)?.id === id));
   const underBug: Record<string, Record<string, string>> = {};
   for (const profile of bug) underBug[profile.name] = await conformance([id], profile.name);
   return {

@@ -27,7 +27,8 @@ function run(cwd: string, command: string, args: readonly string[]): string {
 }
 
 /** What `npm run gen` derives from a new operation (nobody edits them). */
-const isDerived = (file: string): boolean => file.startsWith('schemas/generated/') || file === 'docs/reference.md' || file === 'docs/assumptions.md';
+const isDerived = (file: string): boolean =>
+  file.startsWith('schemas/generated/') || file === 'docs/reference.md' || file === 'docs/assumptions.md';
 
 /** The File column of ARCHITECTURE.md's recipe table (`<name>`, `<group>` as written), in table order. */
 function recipeTableFiles(architecture: string): string[] {
@@ -65,7 +66,9 @@ beforeAll(() => {
   run(copy, 'npm', ['run', '--silent', 'gen']);
   const all = [...new Set([...files, ...RECIPE_FILES])];
   changed = all.filter((file) => hash(join(ROOT, file)) !== hash(join(copy, file))).sort();
-  const out = run(copy, 'npx', ['tsx', 'scripts/recipe/probe.ts', ...ALL_IDS]).trim().split('\n');
+  const out = run(copy, 'npx', ['tsx', 'scripts/recipe/probe.ts', ...ALL_IDS])
+    .trim()
+    .split('\n');
   probe = JSON.parse(out[out.length - 1] as string) as Record<string, OperationProbe>;
 }, 600_000);
 
@@ -77,7 +80,8 @@ describe(`the recipe, with a made-up ${MADE_UP.id} and a charging ${CHARGING.ids
   it("touches exactly the files ARCHITECTURE.md's recipe table lists, per operation; everything else that changes is what `npm run gen` derives", () => {
     const table = recipeTableFiles(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
     expect(table).toHaveLength(4);
-    for (const made of MADE_UPS) expect([...new Set(made.edits.map((edit) => edit.file))].sort(), made.name).toEqual(instantiate(table, made));
+    for (const made of MADE_UPS)
+      expect([...new Set(made.edits.map((edit) => edit.file))].sort(), made.name).toEqual(instantiate(table, made));
     const listed = [...new Set(MADE_UPS.flatMap((made) => instantiate(table, made)))].sort();
     expect(changed.filter((file) => !isDerived(file))).toEqual(listed);
   });
@@ -96,14 +100,25 @@ describe(`the recipe, with a made-up ${MADE_UP.id} and a charging ${CHARGING.ids
 
   it.each(ALL_IDS)('%s is exercised by conformance: AUTH (both variants), ENV and every REQ rule its schema gives, all passed', (id) => {
     const ids = Object.keys(probe[id]!.conformance);
-    expect(ids).toEqual(expect.arrayContaining([`AUTH-NONE-${id}`, `AUTH-WRONG-${id}`, `ENV-${id}`, `REQ-MISSING-${id}`, `REQ-EMPTY-${id}`, `REQ-INT32-STRING-${id}`]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        `AUTH-NONE-${id}`,
+        `AUTH-WRONG-${id}`,
+        `ENV-${id}`,
+        `REQ-MISSING-${id}`,
+        `REQ-EMPTY-${id}`,
+        `REQ-INT32-STRING-${id}`,
+      ]),
+    );
     expect(Object.entries(probe[id]!.conformance).filter(([, status]) => status !== 'passed')).toEqual([]);
   });
 
   it.each(CHARGING.ids)('%s: its trigger row is a TRG case that passes, and fails under the planted bug derived from it', (id) => {
     const trg = `TRG-${DATA_TOPUP_TRIGGER.key}-${id.slice(0, 2).toUpperCase()}`;
     expect(probe[id]!.conformance[trg]).toBe('passed');
-    expect(probe[id]!.underBug).toEqual({ [`bug-trg-${DATA_TOPUP_TRIGGER.key}-ignored`]: expect.objectContaining({ [trg]: 'failed', [`ENV-${id}`]: 'passed' }) });
+    expect(probe[id]!.underBug).toEqual({
+      [`bug-trg-${DATA_TOPUP_TRIGGER.key}-ignored`]: expect.objectContaining({ [trg]: 'failed', [`ENV-${id}`]: 'passed' }),
+    });
   });
 
   it.each(CHARGING.ids)('%s charges: the money plan counts its ENV and TRG cases against it, and nothing for the quote', (id) => {

@@ -12,8 +12,14 @@ function readAnswering(records: Readonly<Record<string, Record<string, unknown>>
     const id = String(input.path?.['id']);
     sent.push(id);
     const found = records[id];
-    const envelope = found === undefined ? { responseCode: '027', responseMessage: 'No record found', payLoad: null } : { responseCode: '000', responseMessage: null, payLoad: found };
-    return Promise.resolve({ envelope, classification: { outcome: found === undefined ? 'Failed' : 'Successful' } } as unknown as GatewayResponse);
+    const envelope =
+      found === undefined
+        ? { responseCode: '027', responseMessage: 'No record found', payLoad: null }
+        : { responseCode: '000', responseMessage: null, payLoad: found };
+    return Promise.resolve({
+      envelope,
+      classification: { outcome: found === undefined ? 'Failed' : 'Successful' },
+    } as unknown as GatewayResponse);
   };
   return { probe, sent };
 }
@@ -32,7 +38,12 @@ describe('createChargeLearning', () => {
     expect(learning.mapping.transaction.transactionId).toBe('orderReference');
     expect(DEFAULT_FIELD_MAPPING.transaction.transactionId).toBe('transactionId');
     expect(learning.findings()).toEqual([
-      expect.objectContaining({ key: 'fieldMapping.transaction.transactionId', status: 'learned', value: 'orderReference', evidence: expect.stringMatching(/giftcard-fetch with id=100000114 .*echoed it under orderReference.*learned on the first charge/) }),
+      expect.objectContaining({
+        key: 'fieldMapping.transaction.transactionId',
+        status: 'learned',
+        value: 'orderReference',
+        evidence: expect.stringMatching(/giftcard-fetch with id=100000114 .*echoed it under orderReference.*learned on the first charge/),
+      }),
     ]);
     // Integer fields only: the amount and the status word are no transaction id (spec: "path id int64").
     expect(target.sent).toEqual(['100000114', '193']);
@@ -58,17 +69,29 @@ describe('createChargeLearning', () => {
 
   it('two fields the read accepts and echoes: neither is picked, "not verified" naming the key and both candidates', async () => {
     // A target whose read takes any id and echoes every field of the result: the facts allow two readings.
-    const echoAll: ProbeRead = () => Promise.resolve({ envelope: { responseCode: '000', payLoad: RESULT }, classification: { outcome: 'Successful' } } as unknown as GatewayResponse);
+    const echoAll: ProbeRead = () =>
+      Promise.resolve({
+        envelope: { responseCode: '000', payLoad: RESULT },
+        classification: { outcome: 'Successful' },
+      } as unknown as GatewayResponse);
     const learning = createChargeLearning(DEFAULT_FIELD_MAPPING);
     const got = await learning.resultValue(request(echoAll));
-    expect(got).toEqual({ reason: expect.stringMatching(/^not verified: fieldMapping\.transaction\.transactionId ambiguous: .*\(candidates: orderReference, denominationId\); set fieldMapping\.transaction\.transactionId$/) });
+    expect(got).toEqual({
+      reason: expect.stringMatching(
+        /^not verified: fieldMapping\.transaction\.transactionId ambiguous: .*\(candidates: orderReference, denominationId\); set fieldMapping\.transaction\.transactionId$/,
+      ),
+    });
     expect(learning.mapping.transaction.transactionId).toBe('transactionId');
   });
 
   it('no field the read accepts: unknown, the fields tried named, the mapping unchanged', async () => {
     const learning = createChargeLearning(DEFAULT_FIELD_MAPPING);
     const got = await learning.resultValue(request(readAnswering({}).probe));
-    expect(got).toEqual({ reason: expect.stringMatching(/^not verified: fieldMapping\.transaction\.transactionId unknown: .*accepted none of its 2 candidate field\(s\) \(candidates: orderReference=100000114, denominationId=193\)/) });
+    expect(got).toEqual({
+      reason: expect.stringMatching(
+        /^not verified: fieldMapping\.transaction\.transactionId unknown: .*accepted none of its 2 candidate field\(s\) \(candidates: orderReference=100000114, denominationId=193\)/,
+      ),
+    });
     expect(learning.mapping.transaction.transactionId).toBe('transactionId');
   });
 });

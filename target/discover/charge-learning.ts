@@ -38,12 +38,15 @@ export interface ChargeLearning {
 const MAX_PROBES = 12;
 
 const keyOf = (field: ResultField): string => `fieldMapping.transaction.${field}`;
-const scalar = (value: unknown): value is string | number => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
+const scalar = (value: unknown): value is string | number =>
+  (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
 
 /** Leaves that could hold the field: integers for a transaction id (spec: "path id int64"), non-empty scalars for an ICCID. */
 function candidatesOf(results: readonly unknown[], field: ResultField): Leaf[] {
   const record = results.find(isRecord);
-  const fitting = leavesOf(record).filter((leaf) => (field === 'transactionId' ? asInteger(leaf.value) !== undefined && Number(leaf.value) > 0 : scalar(leaf.value)));
+  const fitting = leavesOf(record).filter((leaf) =>
+    field === 'transactionId' ? asInteger(leaf.value) !== undefined && Number(leaf.value) > 0 : scalar(leaf.value),
+  );
   return fitting.slice(0, MAX_PROBES);
 }
 
@@ -52,14 +55,21 @@ function echoes(response: GatewayResponse, leaf: Leaf): boolean {
   if (response.classification.outcome !== 'Successful') return false;
   const payload = response.envelope?.payLoad;
   const records = Array.isArray(payload) ? payload : [payload];
-  return records.some((r) => leavesOf(r).some((echo) => normPath(echo.path) === normPath(leaf.path) && String(echo.value) === String(leaf.value)));
+  return records.some((r) =>
+    leavesOf(r).some((echo) => normPath(echo.path) === normPath(leaf.path) && String(echo.value) === String(leaf.value)),
+  );
 }
 
 async function learnFrom(request: ResultFieldRequest, current: string): Promise<Finding> {
   const key = keyOf(request.field);
   const candidates = candidatesOf(request.results, request.field);
   const where = `the first successful ${request.write} result`;
-  if (candidates.length === 0) return unknown(key, current, `'${current}' reads nothing in ${where}, and it has no field a ${request.read} ${request.param} could take`);
+  if (candidates.length === 0)
+    return unknown(
+      key,
+      current,
+      `'${current}' reads nothing in ${where}, and it has no field a ${request.read} ${request.param} could take`,
+    );
   const accepted: Leaf[] = [];
   for (const leaf of candidates) {
     const response = await request.probe(request.read, { path: { [request.param]: String(leaf.value) } });
@@ -68,10 +78,25 @@ async function learnFrom(request: ResultFieldRequest, current: string): Promise<
   const tried = candidates.map((c) => `${c.path}=${String(c.value)}`);
   if (accepted.length === 1) {
     const [only] = accepted as [Leaf];
-    return learned(key, only.path, `'${current}' reads nothing in ${where}; ${request.read} with ${request.param}=${String(only.value)} (its ${only.path}) answered '000' and echoed it under ${only.path}; ${candidates.length - 1} other field(s) not accepted (learned on the first charge)`);
+    return learned(
+      key,
+      only.path,
+      `'${current}' reads nothing in ${where}; ${request.read} with ${request.param}=${String(only.value)} (its ${only.path}) answered '000' and echoed it under ${only.path}; ${candidates.length - 1} other field(s) not accepted (learned on the first charge)`,
+    );
   }
-  if (accepted.length > 1) return ambiguous(key, current, `${request.read} accepted and echoed ${accepted.length} fields of ${where}: pick neither`, accepted.map((a) => a.path));
-  return unknown(key, current, `'${current}' reads nothing in ${where}, and ${request.read} accepted none of its ${candidates.length} candidate field(s)`, tried);
+  if (accepted.length > 1)
+    return ambiguous(
+      key,
+      current,
+      `${request.read} accepted and echoed ${accepted.length} fields of ${where}: pick neither`,
+      accepted.map((a) => a.path),
+    );
+  return unknown(
+    key,
+    current,
+    `'${current}' reads nothing in ${where}, and ${request.read} accepted none of its ${candidates.length} candidate field(s)`,
+    tried,
+  );
 }
 
 /** The words of a skip when the key stays unread: "not verified", the key and what was seen. */
@@ -98,7 +123,8 @@ export function createChargeLearning(given: FieldMapping): ChargeLearning {
       let pending = learning.get(request.field);
       if (pending === undefined) {
         pending = learnFrom(request, mapping.transaction[request.field]).then((finding) => {
-          if (finding.status === 'learned' && typeof finding.value === 'string') (mapping.transaction as TransactionFieldMapping)[request.field] = finding.value;
+          if (finding.status === 'learned' && typeof finding.value === 'string')
+            (mapping.transaction as TransactionFieldMapping)[request.field] = finding.value;
           done.push(finding);
           return finding;
         });
@@ -106,7 +132,14 @@ export function createChargeLearning(given: FieldMapping): ChargeLearning {
       }
       const finding = await pending;
       const after = read(request);
-      return after === undefined ? { reason: finding.status === 'learned' ? `the ${request.write} result has nothing at '${String(finding.value)}' (${finding.key}, learned on the first charge)` : reasonOf(finding) } : { value: after };
+      return after === undefined
+        ? {
+            reason:
+              finding.status === 'learned'
+                ? `the ${request.write} result has nothing at '${String(finding.value)}' (${finding.key}, learned on the first charge)`
+                : reasonOf(finding),
+          }
+        : { value: after };
     },
   };
 }

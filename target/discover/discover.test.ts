@@ -30,20 +30,23 @@ async function discoverProfile(profile: string, environment: 'sandbox' | 'produc
 }
 
 describe('discover against the shape profiles', () => {
-  it.each(SHAPE_PROFILES.map((p) => [p.name, p] as const))('%s: finds the declared mapping, write paths and cursor meaning', async (name, profile) => {
-    const truth = profile.shape?.truth;
-    const discovery = await discoverProfile(name);
-    // Transaction results exist only after a successful write, which discovery never makes: unknown, or spelled by
-    // the catalog's snake_case convention, and then as the truth says.
-    const { transaction: expectedTransaction, ...expected } = truth?.fieldMapping ?? {};
-    const { transaction, ...learned } = discovery.config.fieldMapping;
-    expect(learned).toEqual(expected);
-    if (transaction !== undefined) expect(transaction).toEqual(expectedTransaction);
-    expect(discovery.config.writePaths).toEqual(truth?.writePaths);
-    expect(discovery.findings.find((f) => f.key === CURSOR_MEANING_KEY)?.value).toBe(truth?.giftcardCursorMeaning);
-    expect(discovery.config.paging).toEqual({ giftcardCursor: truth?.giftcardCursorMeaning });
-    expect(discovery.findings.filter((f) => f.status === 'ambiguous')).toEqual([]);
-  });
+  it.each(SHAPE_PROFILES.map((p) => [p.name, p] as const))(
+    '%s: finds the declared mapping, write paths and cursor meaning',
+    async (name, profile) => {
+      const truth = profile.shape?.truth;
+      const discovery = await discoverProfile(name);
+      // Transaction results exist only after a successful write, which discovery never makes: unknown, or spelled by
+      // the catalog's snake_case convention, and then as the truth says.
+      const { transaction: expectedTransaction, ...expected } = truth?.fieldMapping ?? {};
+      const { transaction, ...learned } = discovery.config.fieldMapping;
+      expect(learned).toEqual(expected);
+      if (transaction !== undefined) expect(transaction).toEqual(expectedTransaction);
+      expect(discovery.config.writePaths).toEqual(truth?.writePaths);
+      expect(discovery.findings.find((f) => f.key === CURSOR_MEANING_KEY)?.value).toBe(truth?.giftcardCursorMeaning);
+      expect(discovery.config.paging).toEqual({ giftcardCursor: truth?.giftcardCursorMeaning });
+      expect(discovery.findings.filter((f) => f.status === 'ambiguous')).toEqual([]);
+    },
+  );
 
   it('shape-snake: the transaction fields, which no read shows, are spelled by the catalog convention and say so', async () => {
     const discovery = await discoverProfile('shape-snake');
@@ -77,7 +80,11 @@ describe('discover against the shape profiles', () => {
     // Before (no learning on the run's charges): the same six were not verified, naming the key.
     const before = await runConformanceSuite({ config, settings: DEFAULT_SETTINGS, cases, api: 'both', progress });
     if (before.kind !== 'run') throw new Error(`unusable: ${before.reason}`);
-    for (const r of before.run.cases) expect([r.status, r.skipReason]).toEqual(['skipped', expect.stringContaining("at 'transactionId' (fieldMapping.transaction.transactionId)")]);
+    for (const r of before.run.cases)
+      expect([r.status, r.skipReason]).toEqual([
+        'skipped',
+        expect.stringContaining("at 'transactionId' (fieldMapping.transaction.transactionId)"),
+      ]);
   }, 120_000);
 });
 
@@ -94,13 +101,15 @@ describe('discover changes nothing where the defaults hold', () => {
 describe('write-path probes', () => {
   it('every request body requires skuId, so the probe body (no skuId, no amount) cannot be valid', () => {
     for (const op of OPERATIONS.filter((o) => o.pathAssumed)) {
-      const schema = JSON.parse(readFileSync(new URL(`../../schemas/${op.id.split('.')[2] ?? ''}-request.schema.json`, import.meta.url), 'utf8')) as { required?: string[] };
+      const schema = JSON.parse(
+        readFileSync(new URL(`../../schemas/${op.id.split('.')[2] ?? ''}-request.schema.json`, import.meta.url), 'utf8'),
+      ) as { required?: string[] };
       expect(schema.required, op.id).toContain('skuId');
     }
     expect(Object.keys(refusableBody()).sort()).toEqual(['correlationId']);
   });
 
-  it('the candidates of each assumed write start with its assumed path and include the shape profile\'s path', () => {
+  it("the candidates of each assumed write start with its assumed path and include the shape profile's path", () => {
     for (const op of OPERATIONS.filter((o) => o.pathAssumed)) {
       const paths = candidatePaths(op);
       expect(paths[0]).toBe(op.path);

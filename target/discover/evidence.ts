@@ -48,8 +48,16 @@ export function resolveKey(key: string, defaultPath: string, spelling: string | 
   const only = fact.candidates.length === 1 ? fact.candidates[0] : fact.preferred;
   if (only !== undefined) {
     const as = sameName(only, defaultPath) ? confirmed : learned;
-    const others = fact.candidates.length > 1 ? ` (also ${fact.candidates.filter((c) => c !== only).join(', ')}; preferred as the spelling the v2 SKU records use)` : '';
+    const others =
+      fact.candidates.length > 1
+        ? ` (also ${fact.candidates.filter((c) => c !== only).join(', ')}; preferred as the spelling the v2 SKU records use)`
+        : '';
     return as(key, only, `${fact.evidence}: ${only} matches${others}`);
   }
-  return ambiguous(key, defaultPath, `${fact.evidence}: ${fact.candidates.length} fields match, the facts allow each reading; none picked`, fact.candidates);
+  return ambiguous(
+    key,
+    defaultPath,
+    `${fact.evidence}: ${fact.candidates.length} fields match, the facts allow each reading; none picked`,
+    fact.candidates,
+  );
 }

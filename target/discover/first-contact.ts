@@ -30,7 +30,10 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
   // An unusable target is the command's own preflight's to say (one line, exit 2); discovery would only wait on it.
   if (!(await preflightTarget(target, 'v2')).usable) return { config };
   const stop = options.stop === undefined ? {} : { stop: options.stop };
-  const discovery = await discoverTarget(target, { probeWrites: config.environment !== 'production' || options.allowCharges === true, ...stop });
+  const discovery = await discoverTarget(target, {
+    probeWrites: config.environment !== 'production' || options.allowCharges === true,
+    ...stop,
+  });
   const learned = discovery.config;
   const merged: TargetConfig = {
     ...config,
@@ -50,7 +53,11 @@ export function withDiscoveredSettings(settings: ConformanceSettings, contact: F
 }
 
 /** The verdict line's note: first contact's, what the run's first charges taught, what ran smaller to fit the wallet (nothing when none). */
-export function verdictNoteOf(contactNote: string | undefined, learnedOnCharge: readonly Finding[], cuts: readonly string[] = []): { verdictNote?: string } {
+export function verdictNoteOf(
+  contactNote: string | undefined,
+  learnedOnCharge: readonly Finding[],
+  cuts: readonly string[] = [],
+): { verdictNote?: string } {
   const charge = chargeNote(learnedOnCharge).replace(/^; /, '');
   const cut = cuts.map((c) => `ran smaller to fit the wallet: ${c}`);
   const parts = [...(contactNote === undefined ? [] : [contactNote]), ...(charge === '' ? [] : [charge]), ...cut];

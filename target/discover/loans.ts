@@ -20,7 +20,9 @@ interface BundleProduct {
   readonly nationalLength: number;
 }
 
-type Paths = Readonly<Record<'requireFetchBundle' | 'productId' | 'countryCode' | 'internationalCountryCode' | 'localPhoneNumberLength' | 'loan', string>>;
+type Paths = Readonly<
+  Record<'requireFetchBundle' | 'productId' | 'countryCode' | 'internationalCountryCode' | 'localPhoneNumberLength' | 'loan', string>
+>;
 
 /** One bundle product (requireFetchBundle) per lookup country, with its number plan, as the SKU records state them. */
 function bundleProducts(samples: Samples, paths: Paths): BundleProduct[] {
@@ -28,11 +30,20 @@ function bundleProducts(samples: Samples, paths: Paths): BundleProduct[] {
   for (const sku of samples.records.v2Sku ?? []) {
     const country = leafValue(sku, paths.countryCode);
     const dialing = leafValue(sku, paths.internationalCountryCode);
-    const prefix = String(Array.isArray(dialing) ? dialing[0] : dialing ?? '');
+    const prefix = String(Array.isArray(dialing) ? dialing[0] : (dialing ?? ''));
     const productId = asInteger(leafValue(sku, paths.productId));
     const nationalLength = asInteger(leafValue(sku, paths.localPhoneNumberLength));
     const wanted = LOOKUP_COUNTRIES.some((c) => c.iso === country) && String(leafValue(sku, paths.requireFetchBundle)) === 'true';
-    if (!wanted || typeof country !== 'string' || out.has(country) || !/^\d+$/.test(prefix) || productId === undefined || nationalLength === undefined || nationalLength < 4) continue;
+    if (
+      !wanted ||
+      typeof country !== 'string' ||
+      out.has(country) ||
+      !/^\d+$/.test(prefix) ||
+      productId === undefined ||
+      nationalLength === undefined ||
+      nationalLength < 4
+    )
+      continue;
     out.set(country, { productId, country, prefix, nationalLength });
   }
   return [...out.values()];
@@ -43,7 +54,11 @@ function sweep(product: BundleProduct): string[] {
   return Array.from({ length: SWEEP }, (_, k) => `${product.prefix}${head}${String(k * 25).padStart(3, '0')}`);
 }
 
-export async function learnLoanNumbers(reader: DiscoveryReader, samples: Samples, value: (key: string, fallback: string) => string): Promise<Finding> {
+export async function learnLoanNumbers(
+  reader: DiscoveryReader,
+  samples: Samples,
+  value: (key: string, fallback: string) => string,
+): Promise<Finding> {
   const v2 = DEFAULT_FIELD_MAPPING.v2Sku;
   const paths: Paths = {
     requireFetchBundle: value('v2Sku.requireFetchBundle', v2.requireFetchBundle),
@@ -54,7 +69,12 @@ export async function learnLoanNumbers(reader: DiscoveryReader, samples: Samples
     loan: value('bundle.loanInFaceCurrency', DEFAULT_FIELD_MAPPING.bundle.loanInFaceCurrency),
   };
   const products = bundleProducts(samples, paths);
-  if (products.length === 0) return unknown(LOAN_NUMBERS_KEY, undefined, 'no SKU of a lookup country needs its bundles fetched (requireFetchBundle): no bundles endpoint to read loans from');
+  if (products.length === 0)
+    return unknown(
+      LOAN_NUMBERS_KEY,
+      undefined,
+      'no SKU of a lookup country needs its bundles fetched (requireFetchBundle): no bundles endpoint to read loans from',
+    );
   const found: string[] = [];
   for (const product of products) {
     for (const mobile of sweep(product)) {
@@ -67,6 +87,10 @@ export async function learnLoanNumbers(reader: DiscoveryReader, samples: Samples
   }
   const where = `bundles/{productId}/{number} of ${products.map((p) => `${p.country} product ${p.productId}`).join(', ')}, ${SWEEP} numbers each`;
   return found.length === 0
-    ? unknown(LOAN_NUMBERS_KEY, undefined, `${where}: no number showed loan information (${paths.loan} > 0); set loanNumbers in the settings file`)
+    ? unknown(
+        LOAN_NUMBERS_KEY,
+        undefined,
+        `${where}: no number showed loan information (${paths.loan} > 0); set loanNumbers in the settings file`,
+      )
     : learned(LOAN_NUMBERS_KEY, found.join(','), `${where}: these numbers show an outstanding loan (${paths.loan} > 0)`);
 }

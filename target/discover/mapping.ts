@@ -28,7 +28,9 @@ const valueOf = (ctx: LearnContext, key: string): string | undefined => {
 /** Fields of a record a filter may select by: integers other than 0 (ids) or two-letter upper-case codes (ISO country codes). */
 function filterCandidates(record: unknown, kind: 'id' | 'country'): string[] {
   const fits = (v: unknown): boolean => (kind === 'id' ? (asInteger(v) ?? 0) > 0 : typeof v === 'string' && /^[A-Z]{2}$/.test(v));
-  return topLevel(record).filter((leaf) => fits(leaf.value)).map((leaf) => leaf.path);
+  return topLevel(record)
+    .filter((leaf) => fits(leaf.value))
+    .map((leaf) => leaf.path);
 }
 
 /** Distinct values sent as a filter, at most this many per key: each is one read. */
@@ -47,10 +49,15 @@ function filterFact(section: SectionName, operationId: string, param: string, ki
     const candidates: string[] = [];
     for (const value of values) {
       const answer = recordsOf(await ctx.reader.read(operationId, { query: { [param]: value } }));
-      const selected = paths.filter((path) => text(leafValue(record, path)) === value && answer.length > 0 && answer.every((r) => text(leafValue(r, path)) === value));
+      const selected = paths.filter(
+        (path) => text(leafValue(record, path)) === value && answer.length > 0 && answer.every((r) => text(leafValue(r, path)) === value),
+      );
       candidates.push(...selected);
     }
-    return { candidates, evidence: `${operationId}?${param}=<value> returns only records with that value there (${values.length} values tried)` };
+    return {
+      candidates,
+      evidence: `${operationId}?${param}=<value> returns only records with that value there (${values.length} values tried)`,
+    };
   };
 }
 
@@ -60,7 +67,10 @@ function sku193Fact(what: string, predicate: (value: unknown) => boolean, deep =
     const record = ctx.samples.sku193[0];
     if (record === undefined) return undefined;
     const leaves = deep ? leavesOf(record) : topLevel(record);
-    return { candidates: leaves.filter((leaf) => predicate(leaf.value)).map((leaf) => leaf.path), evidence: `skus?skuId=193 (the spec's SKU 193) has ${what}` };
+    return {
+      candidates: leaves.filter((leaf) => predicate(leaf.value)).map((leaf) => leaf.path),
+      evidence: `skus?skuId=193 (the spec's SKU 193) has ${what}`,
+    };
   };
 }
 
@@ -69,8 +79,13 @@ const minimumFact: FactFinder = (ctx) => {
   const record = ctx.samples.sku193[0];
   if (record === undefined) return undefined;
   const claimed = new Set(['minFaceValueInWalletCurrency', 'maxFaceValueInWalletCurrency'].map((k) => valueOf(ctx, `v2Sku.${k}`)));
-  const fives = leavesOf(record).filter((leaf) => Number(leaf.value) === SKU_193.minimum && typeof leaf.value !== 'boolean' && !claimed.has(leaf.path));
-  return { candidates: fives.map((leaf) => leaf.path), evidence: `SKU 193's minimum is 5.00 USD (spec, Sandbox simulation triggers); its record has 5 at ${fives.length} field(s) the wallet-currency keys do not claim` };
+  const fives = leavesOf(record).filter(
+    (leaf) => Number(leaf.value) === SKU_193.minimum && typeof leaf.value !== 'boolean' && !claimed.has(leaf.path),
+  );
+  return {
+    candidates: fives.map((leaf) => leaf.path),
+    evidence: `SKU 193's minimum is 5.00 USD (spec, Sandbox simulation triggers); its record has 5 at ${fives.length} field(s) the wallet-currency keys do not claim`,
+  };
 };
 
 /** Fact: a max bound sits where the min bound's path says max, and is at least the minimum. */
@@ -97,7 +112,11 @@ function categoryFact(section: SectionName): FactFinder {
         const ids = records.map((r) => categoryIdOf(leafValue(r, path)));
         return ids.every((id) => id !== undefined) && (section === 'giftcardSku' || new Set(ids).size >= 2);
       });
-    return { candidates, evidence: `every ${section} record holds one of the spec's category names or ids (Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7) there`, ...preferSkuSpelling(ctx, 'category', candidates) };
+    return {
+      candidates,
+      evidence: `every ${section} record holds one of the spec's category names or ids (Pin = 1, Rtr = 2, Bill Pay = 4, Sim = 5, Gift Card = 6, eSim = 7) there`,
+      ...preferSkuSpelling(ctx, 'category', candidates),
+    };
   };
 }
 
@@ -106,8 +125,14 @@ const productCategoryFact: FactFinder = async (ctx) => {
   const records = recordsOf(await ctx.reader.read('v2.catalog.getproducts', { query: { categoryId: 2 } }));
   const first = records[0];
   if (first === undefined) return undefined;
-  const candidates = topLevel(first).map((l) => l.path).filter((path) => records.every((r) => categoryIdOf(leafValue(r, path)) === 2));
-  return { candidates, evidence: 'getproducts?categoryId=2 (Rtr) returns records naming category 2 there', ...preferSkuSpelling(ctx, 'category', candidates) };
+  const candidates = topLevel(first)
+    .map((l) => l.path)
+    .filter((path) => records.every((r) => categoryIdOf(leafValue(r, path)) === 2));
+  return {
+    candidates,
+    evidence: 'getproducts?categoryId=2 (Rtr) returns records naming category 2 there',
+    ...preferSkuSpelling(ctx, 'category', candidates),
+  };
 };
 
 function preferSkuSpelling(ctx: LearnContext, field: string, candidates: readonly string[]): { preferred?: string } {
@@ -122,7 +147,12 @@ function jamaicaFact(what: 'name' | 'iso'): FactFinder {
     const jamaica = records.find((r) => leavesOf(r).some((l) => l.value === 'Jamaica'));
     if (jamaica === undefined) return undefined;
     const want = what === 'name' ? 'Jamaica' : LOOKUP_COUNTRIES[0].iso;
-    return { candidates: topLevel(jamaica).filter((l) => l.value === want).map((l) => l.path), evidence: `the countries record of Jamaica (a lookup country of the spec) has ${want}` };
+    return {
+      candidates: topLevel(jamaica)
+        .filter((l) => l.value === want)
+        .map((l) => l.path),
+      evidence: `the countries record of Jamaica (a lookup country of the spec) has ${want}`,
+    };
   };
 }
 
@@ -132,7 +162,10 @@ function sameAsSku(field: string, skuField = field): FactFinder {
     const sku = valueOf(ctx, `v2Sku.${skuField}`);
     const records = ctx.samples.records.giftcardSku ?? [];
     if (sku === undefined) return undefined;
-    return { candidates: records.some((r) => leafValue(r, sku) !== undefined) ? [sku] : [], evidence: `the records carry ${sku}, the v2 SKU records' ${skuField}` };
+    return {
+      candidates: records.some((r) => leafValue(r, sku) !== undefined) ? [sku] : [],
+      evidence: `the records carry ${sku}, the v2 SKU records' ${skuField}`,
+    };
   };
 }
 
@@ -148,9 +181,13 @@ const v1SkuIdFact: FactFinder = async (ctx) => {
   const candidates: string[] = [];
   for (const value of values) {
     const answer = recordsOf(await ctx.reader.read('v1.catalog.sku-description', { query: { skuId: value } }));
-    if (answer.length > 0 && answer.every((r) => text(leafValue(r, descriptionSkuId)) === value)) candidates.push(...paths.filter((p) => text(leafValue(record, p)) === value));
+    if (answer.length > 0 && answer.every((r) => text(leafValue(r, descriptionSkuId)) === value))
+      candidates.push(...paths.filter((p) => text(leafValue(record, p)) === value));
   }
-  return { candidates, evidence: `v1 sku/description?skuId=<value> answers records whose ${descriptionSkuId} is that value (${values.length} values tried)` };
+  return {
+    candidates,
+    evidence: `v1 sku/description?skuId=<value> answers records whose ${descriptionSkuId} is that value (${values.length} values tried)`,
+  };
 };
 
 /** Fact: a v1 SKU of Jamaica (1876 among its dialing codes, as learned) carries JM, Jamaica's ISO code. */
@@ -158,7 +195,12 @@ const v1CountryFact: FactFinder = (ctx) => {
   const dialing = valueOf(ctx, 'v1Sku.internationalCountryCode');
   const record = (ctx.samples.records.v1Sku ?? []).find((r) => dialing !== undefined && has1876(leafValue(r, dialing)));
   if (record === undefined) return undefined;
-  return { candidates: topLevel(record).filter((l) => isJm(l.value)).map((l) => l.path), evidence: `a v1 SKU record with 1876 (Jamaica) at ${String(dialing)} has JM there` };
+  return {
+    candidates: topLevel(record)
+      .filter((l) => isJm(l.value))
+      .map((l) => l.path),
+    evidence: `a v1 SKU record with 1876 (Jamaica) at ${String(dialing)} has JM there`,
+  };
 };
 const has1876 = (v: unknown): boolean => text(v).split(',').includes(SKU_193.dialingCode);
 
@@ -209,7 +251,8 @@ const NOT_LEARNED_ON_CHARGE: Readonly<Record<string, string>> = {
 
 function orderedKeys(): [SectionName, string][] {
   const keys: [SectionName, string][] = [];
-  for (const section of FIELD_MAPPING_SECTIONS) for (const field of Object.keys(DEFAULT_FIELD_MAPPING[section])) keys.push([section, field]);
+  for (const section of FIELD_MAPPING_SECTIONS)
+    for (const field of Object.keys(DEFAULT_FIELD_MAPPING[section])) keys.push([section, field]);
   // Wallet-currency bounds before the 5.00 minimum (it leaves their fields out); SKU keys before the sections that lean on them.
   const rank = (s: SectionName, f: string): number => {
     if (s === 'v2Sku') return f.endsWith('InWalletCurrency') ? 0 : 1;
@@ -233,14 +276,23 @@ function byConvention(ctx: LearnContext, key: string, defaultPath: string, why: 
     const fallback = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string>)[field] ?? '';
     return f.value === snakePath(fallback);
   });
-  if (renamed.length < CONVENTION_MIN || snake.length !== renamed.length || snakePath(defaultPath) === defaultPath) return unknown(key, defaultPath, why);
-  return learned(key, snakePath(defaultPath), `not read: ${why.split(':')[0]}; spelled by the catalog's convention (all ${renamed.length} catalog fields found under another name are their default in snake_case), confirmed by no value`);
+  if (renamed.length < CONVENTION_MIN || snake.length !== renamed.length || snakePath(defaultPath) === defaultPath)
+    return unknown(key, defaultPath, why);
+  return learned(
+    key,
+    snakePath(defaultPath),
+    `not read: ${why.split(':')[0]}; spelled by the catalog's convention (all ${renamed.length} catalog fields found under another name are their default in snake_case), confirmed by no value`,
+  );
 }
 
 /** A fact's candidates less the fields other keys of the section already hold (a field answers one key). */
 function withoutClaimed(fact: FactMatch | undefined, ctx: LearnContext, section: SectionName): FactMatch | undefined {
   if (fact === undefined) return undefined;
-  const claimed = new Set([...ctx.found.entries()].filter(([k, f]) => k.startsWith(`${section}.`) && f.status !== 'unknown' && f.status !== 'ambiguous').map(([, f]) => f.value));
+  const claimed = new Set(
+    [...ctx.found.entries()]
+      .filter(([k, f]) => k.startsWith(`${section}.`) && f.status !== 'unknown' && f.status !== 'ambiguous')
+      .map(([, f]) => f.value),
+  );
   return { ...fact, candidates: fact.candidates.filter((c) => !claimed.has(c)) };
 }
 
@@ -251,7 +303,8 @@ export async function learnMapping(reader: DiscoveryReader, samples: Samples): P
     const defaultPath = (DEFAULT_FIELD_MAPPING[section] as unknown as Record<string, string>)[field] as string;
     const notReadable = NOT_READABLE[section];
     if (notReadable !== undefined) {
-      if (section !== 'giftcardList') ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, NOT_LEARNED_ON_CHARGE[key] ?? notReadable));
+      if (section !== 'giftcardList')
+        ctx.found.set(key, byConvention(ctx, `fieldMapping.${key}`, defaultPath, NOT_LEARNED_ON_CHARGE[key] ?? notReadable));
       continue;
     }
     const records = samples.records[RECORDS_OF[section] ?? section] ?? [];

@@ -12,7 +12,12 @@ const running: RunningSandbox[] = [];
 const MEANINGS: Record<string, string[]> = {};
 afterAll(() => {
   // Every planted bug but the cursor ones keeps the faithful sandbox's next_cursor (where the next page starts).
-  expect(Object.keys(MEANINGS).filter((m) => m !== 'next-start').flatMap((m) => MEANINGS[m] ?? []).every((name) => /cursor|next/.test(name))).toBe(true);
+  expect(
+    Object.keys(MEANINGS)
+      .filter((m) => m !== 'next-start')
+      .flatMap((m) => MEANINGS[m] ?? [])
+      .every((name) => /cursor|next/.test(name)),
+  ).toBe(true);
 });
 afterAll(async () => {
   for (const sandbox of running) await sandbox.close();

@@ -31,7 +31,12 @@ export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: Abort
   const transport = createNodeTransport({ connections: 8 });
   // The session's real-time floors: at a time scale of 0.01 a 30 s timeout is 300 ms, too short for the whole catalog.
   const settings = coreSettingsFor(withRealTimeFloors(config, DEFAULT_SETTINGS));
-  const options = { connectTimeoutMs: settings.timings.connectTimeoutMs, responseTimeoutMs: settings.timings.responseTimeoutMs, secrets: [config.password], ...(stop === undefined ? {} : { signal: stop }) };
+  const options = {
+    connectTimeoutMs: settings.timings.connectTimeoutMs,
+    responseTimeoutMs: settings.timings.responseTimeoutMs,
+    secrets: [config.password],
+    ...(stop === undefined ? {} : { signal: stop }),
+  };
   let sent = 0;
   // A target that answered the preflight and then went silent stops the discovery after SILENT_READ_TIMEOUTS client
   // timeouts in a row (each a response timeout) instead of waiting out every read and probe.

@@ -41,8 +41,10 @@ export function leafValue(record: unknown, path: string): unknown {
 
 /** The path with its 'min' word turned into 'max' (same spelling), e.g. `price.min` -> `price.max`, `Min.FaceValue` -> `Max.FaceValue`. */
 export function maxCounterpart(path: string): string | undefined {
-  const swapped = path.replace(/(^|[._-])(min|Min|MIN)(?=$|[._-]|[A-Z])|(?<=[a-z0-9])Min(?=$|[._-]|[A-Z])/, (match: string, lead: string | undefined) =>
-    `${lead ?? ''}${{ min: 'max', Min: 'Max', MIN: 'MAX' }[match.slice((lead ?? '').length)] ?? match}`,
+  const swapped = path.replace(
+    /(^|[._-])(min|Min|MIN)(?=$|[._-]|[A-Z])|(?<=[a-z0-9])Min(?=$|[._-]|[A-Z])/,
+    (match: string, lead: string | undefined) =>
+      `${lead ?? ''}${{ min: 'max', Min: 'Max', MIN: 'MAX' }[match.slice((lead ?? '').length)] ?? match}`,
   );
   return swapped === path ? undefined : swapped;
 }
@@ -51,6 +53,11 @@ export function maxCounterpart(path: string): string | undefined {
 export function snakePath(path: string): string {
   return path
     .split('.')
-    .map((segment) => segment.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase())
+    .map((segment) =>
+      segment
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+        .toLowerCase(),
+    )
     .join('.');
 }

@@ -5,7 +5,12 @@ import type { Finding, FindingStatus } from './findings.ts';
 import type { Discovery } from './run.ts';
 
 const ORDER: readonly FindingStatus[] = ['learned', 'ambiguous', 'unknown', 'confirmed-default'];
-const WORD: Readonly<Record<FindingStatus, string>> = { learned: 'LEARNED', ambiguous: 'AMBIGUOUS', unknown: 'UNKNOWN', 'confirmed-default': 'default ok' };
+const WORD: Readonly<Record<FindingStatus, string>> = {
+  learned: 'LEARNED',
+  ambiguous: 'AMBIGUOUS',
+  unknown: 'UNKNOWN',
+  'confirmed-default': 'default ok',
+};
 
 function line(finding: Finding): string {
   const value = finding.value === undefined ? '' : ` = ${JSON.stringify(finding.value)}`;
@@ -31,8 +36,12 @@ export function configFileOf(discovery: Discovery, baseUrl: string): Record<stri
 export function renderChargeFindings(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return [];
   const keep: Record<string, Record<string, string>> = {};
-  for (const f of findings) if (f.status === 'learned' && typeof f.value === 'string') (keep['transaction'] ??= {})[f.key.split('.').pop() as string] = f.value;
-  const config = Object.keys(keep).length === 0 ? [] : [`learned on the first charge; keep it in gateway-harness.config.json: ${JSON.stringify({ fieldMapping: keep })}`];
+  for (const f of findings)
+    if (f.status === 'learned' && typeof f.value === 'string') (keep['transaction'] ??= {})[f.key.split('.').pop() as string] = f.value;
+  const config =
+    Object.keys(keep).length === 0
+      ? []
+      : [`learned on the first charge; keep it in gateway-harness.config.json: ${JSON.stringify({ fieldMapping: keep })}`];
   return [...findings.map(line), ...config];
 }
 
@@ -59,7 +68,11 @@ export function renderDiscovery(discovery: Discovery, label: string, baseUrl: st
     JSON.stringify(configFileOf(discovery, baseUrl), null, 2),
     ...(discovery.settings.loanNumbers.length === 0
       ? []
-      : ['', '--- conformance settings (--settings FILE): target data no config key holds ---', JSON.stringify({ loanNumbers: discovery.settings.loanNumbers }, null, 2)]),
+      : [
+          '',
+          '--- conformance settings (--settings FILE): target data no config key holds ---',
+          JSON.stringify({ loanNumbers: discovery.settings.loanNumbers }, null, 2),
+        ]),
     '',
   ].join('\n');
 }

@@ -51,7 +51,10 @@ export async function discoverTarget(config: ResolvedTargetConfig, options: Disc
       return typeof found?.value === 'string' && found.status !== 'ambiguous' ? found.value : fallback;
     };
     const loans = await learnLoanNumbers(reader, samples, valueOf);
-    const paths = await learnWritePaths(reader, { allowed: options.probeWrites, ...(options.limits === undefined ? {} : { limits: options.limits }) });
+    const paths = await learnWritePaths(reader, {
+      allowed: options.probeWrites,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+    });
     const findings = [...mapping, ...paging, loans, ...paths];
     const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
     return { findings, config: configOf(findings), settings: { loanNumbers }, requests: reader.sent, elapsedMs: Date.now() - startedAt };
@@ -79,5 +82,9 @@ export function configOf(findings: readonly Finding[]): DiscoveredConfig {
       giftcardCursor = finding.value as GiftcardCursorMeaning;
     }
   }
-  return { fieldMapping: fieldMapping as FieldMappingOverrides, writePaths, ...(giftcardCursor === undefined ? {} : { paging: { giftcardCursor } }) };
+  return {
+    fieldMapping: fieldMapping as FieldMappingOverrides,
+    writePaths,
+    ...(giftcardCursor === undefined ? {} : { paging: { giftcardCursor } }),
+  };
 }

@@ -12,10 +12,19 @@ const WORDS: Readonly<Record<string, { stems: readonly string[]; actions: readon
   pin: { stems: ['pin', 'pins'], actions: ACTIONS },
   billpay: { stems: ['billpay', 'bill-pay', 'billPay', 'bill'], actions: ACTIONS },
   giftcard: { stems: ['giftcard', 'gift-card', 'giftCard'], actions: ACTIONS },
-  'sim-activation': { stems: ['sim', 'sim-activation', 'simActivation'], actions: ['', 'activate', 'activation', 'request', 'order', 'purchase'] },
-  'sim-portin': { stems: ['sim/portin', 'sim/port-in', 'sim/portIn', 'portin', 'port-in', 'portIn', 'sim-portin', 'simPortin'], actions: ['', 'request', 'order'] },
+  'sim-activation': {
+    stems: ['sim', 'sim-activation', 'simActivation'],
+    actions: ['', 'activate', 'activation', 'request', 'order', 'purchase'],
+  },
+  'sim-portin': {
+    stems: ['sim/portin', 'sim/port-in', 'sim/portIn', 'portin', 'port-in', 'portIn', 'sim-portin', 'simPortin'],
+    actions: ['', 'request', 'order'],
+  },
   esim: { stems: ['esim', 'eSim', 'e-sim'], actions: ACTIONS },
-  'estimated-cost': { stems: ['estimatecost', 'estimated-cost', 'estimatedCost', 'estimate-cost', 'estimateCost', 'estimate', 'cost/estimate'], actions: [''] },
+  'estimated-cost': {
+    stems: ['estimatecost', 'estimated-cost', 'estimatedCost', 'estimate-cost', 'estimateCost', 'estimate', 'cost/estimate'],
+    actions: [''],
+  },
 };
 
 export interface ProbeLimits {
@@ -32,7 +41,8 @@ export function candidatePaths(op: Operation): string[] {
   const words = WORDS[op.id.split('.')[2] ?? ''];
   const out = [op.path];
   for (const prefix of [`/api/${op.version}/transaction/`, `/api/${op.version}/`]) {
-    for (const stem of words?.stems ?? []) for (const action of words?.actions ?? []) out.push(`${prefix}${stem}${action === '' ? '' : `/${action}`}`);
+    for (const stem of words?.stems ?? [])
+      for (const action of words?.actions ?? []) out.push(`${prefix}${stem}${action === '' ? '' : `/${action}`}`);
   }
   return [...new Set(out)];
 }
@@ -43,7 +53,11 @@ function candidatesByOperation(ops: readonly Operation[]): Map<Operation, string
   const count = new Map<string, number>();
   for (const paths of all.values()) for (const path of paths) count.set(path, (count.get(path) ?? 0) + 1);
   const shown = new Set(OPERATIONS.filter((op) => !op.pathAssumed).map((op) => op.path));
-  for (const [op, paths] of all) all.set(op, paths.filter((p) => p === op.path || (count.get(p) === 1 && !shown.has(p))));
+  for (const [op, paths] of all)
+    all.set(
+      op,
+      paths.filter((p) => p === op.path || (count.get(p) === 1 && !shown.has(p))),
+    );
   return all;
 }
 
@@ -72,7 +86,11 @@ interface Budget {
 }
 
 const spent = (budget: Budget): string | undefined =>
-  budget.used >= budget.limits.maxProbes ? `the probe bound (${budget.limits.maxProbes}) was reached` : Date.now() - budget.startedAt > budget.limits.maxMs ? `the time bound (${budget.limits.maxMs} ms) was reached` : undefined;
+  budget.used >= budget.limits.maxProbes
+    ? `the probe bound (${budget.limits.maxProbes}) was reached`
+    : Date.now() - budget.startedAt > budget.limits.maxMs
+      ? `the time bound (${budget.limits.maxMs} ms) was reached`
+      : undefined;
 
 /** Probes one write's candidates in order until one answers as a route. */
 async function probeOperation(reader: DiscoveryReader, op: Operation, paths: readonly string[], budget: Budget): Promise<Finding> {
@@ -80,7 +98,8 @@ async function probeOperation(reader: DiscoveryReader, op: Operation, paths: rea
   const absent: string[] = [];
   for (const path of paths) {
     const stop = spent(budget);
-    if (stop !== undefined) return unknown(key, op.path, `${stop} after ${absent.length} candidate(s) ruled out`, paths.slice(absent.length));
+    if (stop !== undefined)
+      return unknown(key, op.path, `${stop} after ${absent.length} candidate(s) ruled out`, paths.slice(absent.length));
     budget.used += 1;
     const response = await reader.probe(op.id, path, refusableBody());
     const verdict = judge(response);
@@ -89,10 +108,19 @@ async function probeOperation(reader: DiscoveryReader, op: Operation, paths: rea
       const evidence = `POST ${path} with a body without skuId (required by every write) answered ${describe(response)}: a route${before}`;
       return path === op.path ? confirmed(key, path, evidence) : learned(key, path, evidence);
     }
-    if (verdict === 'no-answer') return unknown(key, op.path, `POST ${path} got no answer (${response.timedOut ? 'timeout' : 'transport error'}): probing stopped for this write`);
+    if (verdict === 'no-answer')
+      return unknown(
+        key,
+        op.path,
+        `POST ${path} got no answer (${response.timedOut ? 'timeout' : 'transport error'}): probing stopped for this write`,
+      );
     absent.push(path);
   }
-  return unknown(key, op.path, `none of ${paths.length} candidate paths answered with an envelope (each 404 or no envelope): set writePaths.${op.id}`);
+  return unknown(
+    key,
+    op.path,
+    `none of ${paths.length} candidate paths answered with an envelope (each 404 or no envelope): set writePaths.${op.id}`,
+  );
 }
 
 /** The control: a path no gateway serves. A target that answers it like a route answers every path, and probing cannot tell. */
@@ -111,11 +139,20 @@ export interface WritePathOptions {
 export async function learnWritePaths(reader: DiscoveryReader, options: WritePathOptions): Promise<Finding[]> {
   const ops = OPERATIONS.filter((op) => op.pathAssumed);
   if (!options.allowed) {
-    return ops.map((op) => unknown(`writePaths.${op.id}`, op.path, 'not probed: a production target without the money allowance (--allow-charges --max-spend) gets no write, not even one that cannot charge'));
+    return ops.map((op) =>
+      unknown(
+        `writePaths.${op.id}`,
+        op.path,
+        'not probed: a production target without the money allowance (--allow-charges --max-spend) gets no write, not even one that cannot charge',
+      ),
+    );
   }
   const first = ops[0];
   const control = first === undefined ? undefined : await controlAnswers(reader, first);
-  if (control !== undefined) return ops.map((op) => unknown(`writePaths.${op.id}`, op.path, `${control}: every path answers alike, so no probe can identify a route`));
+  if (control !== undefined)
+    return ops.map((op) =>
+      unknown(`writePaths.${op.id}`, op.path, `${control}: every path answers alike, so no probe can identify a route`),
+    );
   const budget: Budget = { limits: options.limits ?? DEFAULT_PROBE_LIMITS, startedAt: Date.now(), used: 1 };
   const candidates = candidatesByOperation(ops);
   return Promise.all(ops.map((op) => probeOperation(reader, op, candidates.get(op) ?? [op.path], budget)));

@@ -24,9 +24,12 @@ describe('the capacity cache', () => {
   });
 
   it('load warns (one line) when its plan asks more VUs than the cached capacity, on the Node engine', () => {
-    const flags = (vus: string, engine = 'node') => parseLoadFlags({ scenario: 'catalog-browse', profile: 'smoke', engine, api: 'both', vus });
+    const flags = (vus: string, engine = 'node') =>
+      parseLoadFlags({ scenario: 'catalog-browse', profile: 'smoke', engine, api: 'both', vus });
     const warning = loadCapacityWarning(flags('100'), 'embedded sandbox', env, dir);
-    expect(warning).toMatch(/^warning: 100 VUs is more than this machine measures honestly on the Node engine \(40 VUs, 813 requests\/s; calibrated 2026-11-27: `gateway-harness calibrate`\)/);
+    expect(warning).toMatch(
+      /^warning: 100 VUs is more than this machine measures honestly on the Node engine \(40 VUs, 813 requests\/s; calibrated 2026-11-27: `gateway-harness calibrate`\)/,
+    );
     expect(warning).not.toContain('\n');
     expect(loadCapacityWarning(flags('40'), 'embedded sandbox', env, dir)).toBeUndefined();
     expect(loadCapacityWarning(flags('100'), 'https://other.example.com', env, dir)).toBeUndefined();

@@ -99,7 +99,12 @@ export function planAsk(flags: Pick<LoadFlags, 'profile' | 'vus' | 'rate'>): Pla
  * `load`'s start: the warning when a Node-engine run asks more than this machine's calibration for the scenario and
  * target (calibrate measures the Node engine: a k6 run is not judged by it), else undefined.
  */
-export function loadCapacityWarning(flags: Pick<LoadFlags, 'engine' | 'scenario' | 'profile' | 'vus' | 'rate'>, target: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+export function loadCapacityWarning(
+  flags: Pick<LoadFlags, 'engine' | 'scenario' | 'profile' | 'vus' | 'rate'>,
+  target: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): string | undefined {
   // calibrate measures the built-in scenarios: a user's --script has no calibration to compare with.
   if (typeof flags.scenario !== 'string') return undefined;
   const capacity = readCapacity(capacityCachePath(env), capacityKey(flags.scenario, target));

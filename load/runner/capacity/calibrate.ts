@@ -50,7 +50,12 @@ export async function calibrate(settings: CalibrateSettings, line: (text: string
     });
     const best = search.capacity;
     if (best === undefined) return { search, capacity: undefined };
-    const capacity: Capacity = { vus: best.vus, requestRate: best.detail.requestRate, iterationRate: best.detail.iterationRate, measuredAt: new Date().toISOString() };
+    const capacity: Capacity = {
+      vus: best.vus,
+      requestRate: best.detail.requestRate,
+      iterationRate: best.detail.iterationRate,
+      measuredAt: new Date().toISOString(),
+    };
     writeCapacity(settings.cachePath, capacityKey(settings.scenario, targetName), capacity);
     return { search, capacity };
   } finally {

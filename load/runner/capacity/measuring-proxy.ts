@@ -32,10 +32,21 @@ async function main(): Promise<void> {
   const proxy = createServer((req, res) => {
     const t0 = performance.now();
     const headers = { ...req.headers, host: upstream.host };
-    const out = forward({ protocol: upstream.protocol, host: upstream.hostname, port: upstream.port, path: `${prefix}${req.url ?? ''}`, method: req.method, headers, agent }, (answer: IncomingMessage) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = forward(
+      {
+        protocol: upstream.protocol,
+        host: upstream.hostname,
+        port: upstream.port,
+        path: `${prefix}${req.url ?? ''}`,
+        method: req.method,
+        headers,
+        agent,
+      },
+      (answer: IncomingMessage) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     res.on('finish', () => served.push(performance.now() - t0));
     req.pipe(out);
@@ -49,7 +60,13 @@ process.on('message', (message: { type: string }) => {
   if (message.type !== 'stats') return;
   const sorted = served.sort((a, b) => a - b);
   served = [];
-  process.send?.({ type: 'stats', count: sorted.length, p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), p99: quantile(sorted, 0.99) } satisfies ProxyMessage);
+  process.send?.({
+    type: 'stats',
+    count: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    p99: quantile(sorted, 0.99),
+  } satisfies ProxyMessage);
 });
 process.on('disconnect', () => process.exit(0));
 void main();

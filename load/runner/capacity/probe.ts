@@ -37,11 +37,32 @@ function runCli(args: readonly string[]): Promise<void> {
 }
 
 /** `scenario` at `vus` VUs for `duration` (k6 syntax) through `proxy`, smoke profile, Node engine, both API versions (`api` to change). */
-export async function probe(proxy: MeasuringProxy, options: { readonly scenario: string; readonly vus: number; readonly duration: string; readonly api?: string }): Promise<ProbeResult> {
+export async function probe(
+  proxy: MeasuringProxy,
+  options: { readonly scenario: string; readonly vus: number; readonly duration: string; readonly api?: string },
+): Promise<ProbeResult> {
   const dir = mkdtempSync(join(tmpdir(), 'gh-probe-'));
   try {
     await proxy.served();
-    const args = ['load', '--scenario', options.scenario, '--profile', 'smoke', '--engine', 'node', '--api', options.api ?? 'both', '--target', proxy.url, '--vus', String(options.vus), '--duration', options.duration, '--report-dir', dir];
+    const args = [
+      'load',
+      '--scenario',
+      options.scenario,
+      '--profile',
+      'smoke',
+      '--engine',
+      'node',
+      '--api',
+      options.api ?? 'both',
+      '--target',
+      proxy.url,
+      '--vus',
+      String(options.vus),
+      '--duration',
+      options.duration,
+      '--report-dir',
+      dir,
+    ];
     await runCli(args);
     const served = await proxy.served();
     let report: RunReport;

@@ -18,7 +18,10 @@ export interface MeasuringProxy {
 function childEntry(): { path: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
   const typescript = here.endsWith('.ts');
-  return { path: here.replace(/proxy\.(ts|js)$/, `measuring-proxy.${typescript ? 'ts' : 'js'}`), execArgv: typescript ? ['--import', 'tsx'] : [] };
+  return {
+    path: here.replace(/proxy\.(ts|js)$/, `measuring-proxy.${typescript ? 'ts' : 'js'}`),
+    execArgv: typescript ? ['--import', 'tsx'] : [],
+  };
 }
 
 function nextMessage(child: ChildProcess): Promise<ProxyMessage> {
@@ -35,7 +38,10 @@ function nextMessage(child: ChildProcess): Promise<ProxyMessage> {
 /** Starts the proxy in front of `upstream` (a target's base URL), or in front of an embedded sandbox of its own. */
 export async function startMeasuringProxy(upstream?: string): Promise<MeasuringProxy> {
   const entry = childEntry();
-  const child = fork(entry.path, upstream === undefined ? [] : [upstream], { execArgv: entry.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry.path, upstream === undefined ? [] : [upstream], {
+    execArgv: entry.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await nextMessage(child);
   if (ready.type !== 'ready') throw new Error(`the measuring proxy did not start: ${JSON.stringify(ready)}`);
   return {

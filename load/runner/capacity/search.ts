@@ -30,7 +30,11 @@ export interface SearchResult<T> {
 }
 
 /** The next VU count to measure, or why the search is over. */
-function nextVus(good: number | undefined, bad: number | undefined, settings: Pick<SearchSettings<unknown>, 'maxVus' | 'precision'>): number | 'bracket' | 'ceiling' | 'floor' {
+function nextVus(
+  good: number | undefined,
+  bad: number | undefined,
+  settings: Pick<SearchSettings<unknown>, 'maxVus' | 'precision'>,
+): number | 'bracket' | 'ceiling' | 'floor' {
   if (bad === undefined) return good === undefined ? 'floor' : good >= settings.maxVus ? 'ceiling' : Math.min(settings.maxVus, good * 2);
   if (good === undefined) return bad <= 1 ? 'floor' : Math.max(1, Math.floor(bad / 2));
   if (bad - good <= Math.max(1, Math.floor(good * settings.precision))) return 'bracket';
