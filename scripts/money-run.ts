@@ -71,12 +71,13 @@ export function openCommandMoney(
  * balance read now, as conformance, gate and load do (ledger/funds.ts fitPlan); GH_ERR_FUNDS (exit 2) when the wallet
  * cannot cover it, else the line said.
  */
-export async function checkSessionFunds(target: TargetSession, plan: FundsPlan, stop?: AbortSignal): Promise<void> {
+export async function checkSessionFunds(target: TargetSession, plan: FundsPlan, faults: FaultTally, stop?: AbortSignal): Promise<void> {
   if (plan.lines.length === 0) return;
   try {
     // The one funds check (ledger/funds-check.ts): its reads end after 3 unanswered (GH_ERR_TARGET naming the funds
     // check) and at a signal, when the run stops before any charge, so there is nothing left to price.
-    err((await checkTargetFunds(target.config, plan, 'v2', undefined, stop)).line);
+    // Its answers count with the command's (the fault tally of the report).
+    err((await checkTargetFunds(target.config, plan, 'v2', (response) => faults.add(response), stop)).line);
   } catch (error) {
     if (stop?.aborted === true) return;
     throw error;

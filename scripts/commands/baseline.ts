@@ -162,7 +162,7 @@ export async function judgeOnSession<T>(
         let result: T;
         try {
           // Before the first charge, under the run's signal watch (a signal there skips it: the run stops before charging).
-          if (job.funds !== undefined) await checkSessionFunds(session, job.funds, interrupt.signal);
+          if (job.funds !== undefined) await checkSessionFunds(session, job.funds, cm.faults, interrupt.signal);
           result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm, interrupt.signal);
         } catch (error) {
           // The catalog could not be read (a target gone silent after the preflight, an empty catalog), or the funds
@@ -284,7 +284,11 @@ async function runRecord(opts: RecordFlags): Promise<number> {
       { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly },
       async (session) => {
         await armMoney(cm, session);
-        await checkSessionFunds(session, fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items));
+        await checkSessionFunds(
+          session,
+          fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items),
+          cm.faults,
+        );
         // SIGINT/SIGTERM: the reads in flight are abandoned, no baseline is written, the report set says INTERRUPTED.
         const interrupt = watchRun({
           command: 'baseline-record',

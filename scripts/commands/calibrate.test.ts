@@ -25,7 +25,7 @@ describe('gateway-harness calibrate', () => {
     // A shared, loaded box may not keep even 2 VUs within the goal: then nothing is cached, and the exit says so.
     if (run.code === 0) {
       expect(run.stdout).toMatch(
-        /^capacity: [24] VUs, [\d.]+ requests\/s, [\d.]+ iterations\/s for catalog-browse against the embedded sandbox on this machine/m,
+        /^capacity: [1-4] VUs, [\d.]+ requests\/s, [\d.]+ iterations\/s for catalog-browse against the embedded sandbox on this machine/m,
       );
       const cached = JSON.parse(readFileSync(path, 'utf8')) as Record<string, { vus: number; measuredAt: string }>;
       expect(Object.keys(cached)).toEqual([expect.stringMatching(/ \| catalog-browse \| embedded sandbox$/)]);

@@ -166,7 +166,7 @@ async function runMigrate(opts: MigrateFlags): Promise<number> {
         beforeCharging: async (charges) => {
           if (money.cap !== undefined) assertPlanCovered('migrate', coverMigration(charges, cm.session.prices, money.cap, load));
           // And against the wallet: the same planned bodies priced against the balance read now (GH_ERR_FUNDS, exit 2).
-          await checkSessionFunds(session, fundsPlanOf('migrate', charges));
+          await checkSessionFunds(session, fundsPlanOf('migrate', charges), cm.faults, stop);
         },
       }),
     section: (result, allowSkips) => ({ migration: migrationReportSection(result, { allowSkips }) }),
