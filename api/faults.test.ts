@@ -2,7 +2,7 @@
 // never calls Successful.
 import { describe, expect, it } from 'vitest';
 import { toGatewayResponse, type GatewayResponse } from './envelope.ts';
-import { addFaultCounts, createFaultTally, faultKindOf, faultLine, retryRead, SILENT_READ_TIMEOUTS } from './faults.ts';
+import { addFaultCounts, createFaultTally, createSilenceWatch, faultKindOf, faultLine, retryRead, SILENT_READ_TIMEOUTS } from './faults.ts';
 
 const timings = { startedAt: 0, totalMs: 1 };
 const res = (raw: Partial<Parameters<typeof toGatewayResponse>[0]>): GatewayResponse =>
@@ -117,5 +117,49 @@ describe('addFaultCounts', () => {
       'server-error': 2,
       malformed: 5,
     });
+  });
+});
+
+describe('createSilenceWatch', () => {
+  const timeout = (ms: number): GatewayResponse => res({ timedOut: true, timings: { startedAt: 0, totalMs: ms } });
+
+  it('trips on a target that answers nothing for timeout after timeout, and names the phase', () => {
+    let clock = 0;
+    const watch = createSilenceWatch('conformance cases', () => clock);
+    for (let i = 1; i <= SILENT_READ_TIMEOUTS; i++) {
+      clock += 5000;
+      watch.see(timeout(5000));
+    }
+    expect(watch.silence()).toMatch(/^conformance cases: the target went silent after the preflight: 3 requests in a row/);
+    expect(() => watch.check()).toThrow(/GH_ERR_TARGET|went silent/);
+  });
+
+  it('does not trip when requests sent side by side time out together in one stall of the harness machine (a loaded CI runner)', () => {
+    let clock = 0;
+    const watch = createSilenceWatch('conformance cases', () => clock);
+    clock = 5100; // one stall: four requests in flight all reach their 5 s client timeout at once
+    for (let i = 0; i < 4; i++) watch.see(timeout(5000));
+    expect(watch.silence()).toBeUndefined();
+    clock += 50;
+    watch.see(ok); // the machine got its turn again: the target answers
+    clock += 5000;
+    for (let i = 0; i < 4; i++) watch.see(timeout(5000));
+    expect(watch.silence()).toBeUndefined();
+    clock += 5000; // still nothing answered, two client timeouts after the last answer: silent
+    watch.see(timeout(5000));
+    expect(watch.silence()).toMatch(/nothing answered for 10000 ms/);
+  });
+
+  it('an answer between timeouts starts the count again', () => {
+    let clock = 0;
+    const watch = createSilenceWatch('x', () => clock);
+    clock += 10_000;
+    watch.see(timeout(5000));
+    watch.see(timeout(5000));
+    watch.see(ok);
+    clock += 10_000;
+    watch.see(timeout(5000));
+    watch.see(timeout(5000));
+    expect(watch.silence()).toBeUndefined();
   });
 });

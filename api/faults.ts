@@ -88,20 +88,31 @@ export interface SilenceWatch {
 
 /**
  * The watch of one phase's requests to a target that answered the preflight: once it went silent (SILENT_READ_TIMEOUTS
- * client timeouts in a row, no answer between), the phase stops in one line naming it instead of waiting out each request.
+ * client timeouts in a row, and no answer at all for (SILENT_READ_TIMEOUTS - 1) client timeouts), the phase stops in one
+ * line naming it instead of waiting out each request. The span matters because a phase sends requests side by side: a
+ * stall of the harness's own machine (a starved CI runner, a loaded box) times several out together within one client
+ * timeout, while a silent target keeps answering nothing for timeout after timeout.
  */
-export function createSilenceWatch(phase: string): SilenceWatch {
+export function createSilenceWatch(phase: string, now: () => number = Date.now): SilenceWatch {
   let inARow = 0;
   let waitedMs = 0;
+  // The preflight was answered just before the phase began.
+  let lastAnswerAt = now();
   // Once tripped it stays tripped: a late answer to an old request does not reopen a phase that was given up.
   let silentLine: string | undefined;
   return {
     see(response) {
       if (silentLine !== undefined) return;
-      inARow = response.timedOut ? inARow + 1 : 0;
-      if (response.timedOut) waitedMs = Math.round(response.timings.totalMs);
-      if (inARow >= SILENT_READ_TIMEOUTS)
-        silentLine = `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms)`;
+      if (!response.timedOut) {
+        inARow = 0;
+        lastAnswerAt = now();
+        return;
+      }
+      inARow += 1;
+      waitedMs = Math.round(response.timings.totalMs);
+      const silentForMs = now() - lastAnswerAt;
+      if (inARow >= SILENT_READ_TIMEOUTS && silentForMs >= (SILENT_READ_TIMEOUTS - 1) * waitedMs)
+        silentLine = `${phase}: the target went silent after the preflight: ${inARow} requests in a row got no answer (the last within ${waitedMs} ms), nothing answered for ${Math.round(silentForMs)} ms`;
     },
     check() {
       if (silentLine !== undefined) throw new HarnessError('GH_ERR_TARGET', silentLine, { exitCode: 2 });

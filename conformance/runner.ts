@@ -33,6 +33,7 @@ import {
   type ConformanceCase,
   type Exchange,
   type Failure,
+  type GenCoverage,
   type PollOutcome,
   type RequestEcho,
   type RunResult,
@@ -264,6 +265,8 @@ class Context implements CaseContext {
   readonly failures: Failure[] = [];
   readonly notes: string[] = [];
   requests = 0;
+  /** A GEN case's reach (conformance/gen/property.ts), kept for the report. */
+  gen: GenCoverage | undefined;
   /** An answer of this case was a client timeout: once the target went silent, the case is not judged. */
   timedOut = false;
   private cancelled = false;
@@ -418,6 +421,9 @@ class Context implements CaseContext {
     return sleep(ms);
   }
 
+  genCoverage(coverage: GenCoverage): void {
+    this.gen = coverage;
+  }
   note(text: string): void {
     this.notes.push(redactText(text, this.run.secrets));
   }
@@ -479,6 +485,7 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
       failures: [],
       notes: ctx.notes,
       requests: ctx.requests,
+      ...(ctx.gen === undefined ? {} : { gen: ctx.gen }),
       startedAt,
       durationMs: Date.now() - startedAt,
     });
@@ -491,6 +498,7 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     failures: ctx.failures,
     notes: ctx.notes,
     requests: ctx.requests,
+    ...(ctx.gen === undefined ? {} : { gen: ctx.gen }),
     startedAt,
     durationMs: Date.now() - startedAt,
   });
@@ -507,7 +515,7 @@ function cutBySilence(run: RunState, ctx: Context): boolean {
 /** A case's result: what the case is (from its definition) and how it went. */
 function caseResult(
   testCase: ConformanceCase,
-  how: Pick<CaseResult, 'status' | 'skipReason' | 'failures' | 'notes' | 'requests' | 'startedAt' | 'durationMs'>,
+  how: Pick<CaseResult, 'status' | 'skipReason' | 'failures' | 'notes' | 'requests' | 'gen' | 'startedAt' | 'durationMs'>,
 ): CaseResult {
   return {
     id: testCase.id,

@@ -65,6 +65,7 @@ function caseOf(result: CaseResult, secrets: readonly string[]): ReportCase {
     ...(result.skipReason === undefined ? {} : { skipReason: result.skipReason }),
     durationMs: Math.max(0, result.durationMs),
     requests: result.requests,
+    ...(result.gen === undefined ? {} : { gen: { ...result.gen, space: [...result.gen.space], covered: [...result.gen.covered] } }),
     failures: result.failures.map((f) => failureOf(f, secrets)),
     notes: [...result.notes],
   };

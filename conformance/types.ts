@@ -176,6 +176,8 @@ export interface CaseContext {
   sleep(ms: number): Promise<void>;
   /** A line for the report (what the case did, e.g. the SKU it picked). */
   note(text: string): void;
+  /** What a GEN case reached of its space (conformance/gen/property.ts); the run's own context keeps it for the report. */
+  genCoverage?(coverage: GenCoverage): void;
   /**
    * A field of a successful charge's result, learned on the run's first charge when the mapping reads nothing there
    * (the run's ChargeLearning); absent when the run learns nothing (the field is then read through the mapping only).
@@ -219,6 +221,15 @@ export type ConformanceCase = RequestCase | ScenarioCase;
 
 export type CaseStatus = 'passed' | 'failed' | 'skipped';
 
+/** A GEN case's reach: its generated inputs, the requests they sent, and which items of its space (keyword breaks, credential kinds, transitions) they covered. */
+export interface GenCoverage {
+  readonly inputs: number;
+  readonly requests: number;
+  readonly charging: number;
+  readonly space: readonly string[];
+  readonly covered: readonly string[];
+}
+
 export interface CaseResult {
   readonly id: string;
   readonly group: CaseGroup;
@@ -234,6 +245,8 @@ export interface CaseResult {
   readonly failures: readonly Failure[];
   readonly notes: readonly string[];
   readonly requests: number;
+  /** GEN cases only. */
+  readonly gen?: GenCoverage;
   readonly startedAt: number;
   readonly durationMs: number;
 }

@@ -6,6 +6,7 @@ import { changeText, comparedRunText, estimateText, operationVerdictText, settin
 import type { LoadSection, RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
 import { curlLine } from './curl.ts';
+import { genCoverageHeadline, genCoverageRows } from './gen-coverage.ts';
 import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
 
@@ -129,6 +130,20 @@ function failedCasesMarkdown(report: RunReport): string[] {
   return out;
 }
 
+/** GEN's reach, collapsed: per generated case its inputs, requests and the items of its space it covered or missed. */
+function genCoverageMarkdown(report: RunReport): string[] {
+  const rows = genCoverageRows(report.conformance?.cases ?? []);
+  if (rows.length === 0) return [];
+  const out = ['', `<details><summary>${mdText(genCoverageHeadline(rows))}</summary>`, ''];
+  out.push('| GEN case | Inputs | Requests (charging) | Covered | Not reached this run |', '|---|---|---|---|---|');
+  for (const r of rows)
+    out.push(
+      `| ${mdCode(r.id, true)} | ${r.inputs} | ${r.requests} (${r.charging}) | ${r.covered} of ${r.of} | ${mdText(r.missing.join('; '))} |`,
+    );
+  out.push('', '</details>');
+  return out;
+}
+
 export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
   const out: string[] = [];
   out.push(`## ${VERDICT_EMOJI[report.verdict]} ${mdText(report.verdictLine)}`);
@@ -153,6 +168,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
   }
 
   out.push(...failedCasesMarkdown(report));
+  out.push(...genCoverageMarkdown(report));
 
   const load = report.load;
   if (load !== undefined) {

@@ -24,6 +24,21 @@ type Sent = 'none' | 'right' | CredentialVariant;
 const OTHER_SCHEMES = ['Bearer', 'Digest', 'Token', 'Negotiate', 'Basic2', 'Bas', 'NTLM'];
 const NOT_BASE64 = ['!', '*', '@', ' ', ':', 'é', '%'];
 
+/** The kinds of sentSpace the coverage table counts (other-environment only where configured). */
+const SENT_KINDS = [
+  'none',
+  'right',
+  'scheme',
+  'empty-user',
+  'empty-password',
+  'unknown-user',
+  'password-prefix',
+  'password-extension',
+  'password-case',
+  'no-colon',
+  'not-base64',
+];
+
 /** Every point of the space; the password's near misses (the ones a sloppy comparison lets through) three times as often. */
 function sentSpace(otherEnvironment: boolean): fc.Arbitrary<Sent> {
   const once = (arbitrary: fc.Arbitrary<Sent>): fc.WeightedArbitrary<Sent> => ({ weight: 1, arbitrary });
@@ -124,7 +139,9 @@ function authGenCase(options: GenOptions, op: Operation): ConformanceCase {
       return sentSpace(ctx.settings.otherEnvironment !== undefined);
     },
     show: showSent,
+    space: (ctx) => [...SENT_KINDS, ...(ctx.settings.otherEnvironment === undefined ? [] : ['other-environment'])],
     async run(probe, sent) {
+      probe.cover(typeof sent === 'string' ? sent : sent.kind);
       const input = (make as () => RequestInput)();
       if (sent === 'right') {
         const { submitted, final } = op.charges

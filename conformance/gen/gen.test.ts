@@ -78,5 +78,11 @@ describe('a GEN property against the embedded sandbox', () => {
       ['GEN-TOPUP-LENGTH-V2', 'passed'],
     ]);
     expect(outcome.cases[1]?.notes?.[0]).toMatch(/\d+ of them charging \(test money\)/);
+    // Its reach: the v2 top-up's stated length rules (correlationId 1..50, operatorPin 4..6) are its space; 30 inputs reach each of them.
+    const gen = outcome.cases[1]?.gen;
+    expect(gen?.inputs).toBe(30);
+    expect(new Set(gen?.space)).toEqual(new Set(['correlationId maxLength', 'operatorPin maxLength']));
+    expect(new Set(gen?.covered)).toEqual(new Set(gen?.space));
+    expect(gen?.charging).toBe(30);
   }, 60_000);
 });

@@ -21,7 +21,7 @@ import {
   type Model,
 } from './money-checks.ts';
 import { chargingRuns, type GenOptions } from './options.ts';
-import { genCase } from './property.ts';
+import { genCase, type GenProbe } from './property.ts';
 import { showInput, validBody, writeInput, type WriteInput } from './writes.ts';
 
 /** Most writes of one generated sequence (a group counts each of its writes). */
@@ -62,6 +62,15 @@ const MAX_GROUP = 3;
 export const chargingWrites = (version: ApiVersion): Operation[] =>
   OPERATIONS.filter((op) => op.version === version && op.charges && op.requestBody !== undefined);
 
+const IN_PROGRESS = 'Submitted → In progress → final';
+const BESIDE = 'sent beside other writes';
+
+/** The transitions of the States and transitions table each charging write of the version can take, as the coverage table counts them. */
+const transitionSpace = (version: ApiVersion): string[] =>
+  chargingWrites(version).flatMap((op) =>
+    ['Submitted → Successful', 'Submitted → Failed', IN_PROGRESS, BESIDE].map((t) => `${op.id}: ${t}`),
+  );
+
 /** How a refused write breaks its body: an amount below its minimum, or a SKU of another category (both stated refusals). */
 type Refusal = { readonly amount: number } | { readonly sku: SkuFixture };
 
@@ -70,7 +79,7 @@ type Action =
   | { readonly kind: 'read'; readonly pick: number; readonly what: 'status' | 'follow-up' };
 
 interface Real {
-  readonly probe: CaseContext;
+  readonly probe: GenProbe;
   readonly fx: Fixtures;
   readonly version: ApiVersion;
   readonly quota: Quota;
@@ -113,6 +122,7 @@ async function sendWrite(
     ...(view.transactionId === undefined ? {} : { transactionId: view.transactionId }),
     ...(view.esimIccid === undefined ? {} : { esimIccid: view.esimIccid }),
   };
+  probe.cover(`${a.op.id}: ${final === submitted ? `Submitted → ${outcome}` : IN_PROGRESS}`);
   const known: Known = { op: a.op, correlationId: body.correlationId as string, outcome, ...(code === undefined ? {} : { code }), ids };
   return { known, ...(outcome === 'Successful' && view.chargedAmount !== undefined ? { charged: view.chargedAmount } : {}) };
 }
@@ -157,6 +167,7 @@ class Step implements Command {
     for (const [id, n] of this.charging()) this.quota.left.set(id, (this.quota.left.get(id) ?? 0) - n);
     const before = [...model.known];
     // Bodies first (a generated id may be unusable: the input is skipped before anything is sent), then all at once.
+    if (this.writes() > 1) for (const a of this.actions) if (a.kind === 'write') real.probe.cover(`${a.op.id}: ${BESIDE}`);
     const bodies: Array<Record<string, unknown> | undefined> = [];
     for (const a of this.actions) bodies.push(a.kind === 'write' ? await bodyOfWrite(real, a) : undefined);
     const done = await settleAll(
@@ -280,6 +291,7 @@ export function moneyCase(options: GenOptions, version: ApiVersion): Conformance
         });
       },
       show: (commands) => [...commands].map(String).join(' → '),
+      space: () => transitionSpace(version),
       // fast-check replays a shrunk command sequence from its replay path (in the sequence's own rendering).
       replayTail: (commands) => /replayPath="([^"]*)"/.exec(String(commands))?.[1],
       async run(probe, commands, fx) {

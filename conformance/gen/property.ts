@@ -13,6 +13,7 @@ import {
   type CaseContext,
   type Check,
   type Exchange,
+  type GenCoverage,
   type Failure,
   type PollOutcome,
   type ScenarioCase,
@@ -27,11 +28,21 @@ export interface GenProperty<T> extends Pick<ScenarioCase, 'id' | 'title' | 'spe
   /** The input space, derived from the request schema and the target's catalog; may skip when the target lacks it. */
   arbitrary(ctx: CaseContext, fx: Fixtures): fc.Arbitrary<T> | Promise<fc.Arbitrary<T>>;
   /** One generated input against the target; failures go to `probe` (fail/check), never straight to the case. */
-  run(probe: CaseContext, value: T, fx: Fixtures): Promise<void>;
+  run(probe: GenProbe, value: T, fx: Fixtures): Promise<void>;
+  /**
+   * Every item of the space the report counts (keyword breaks, credential kinds, transitions × operation); an input
+   * says which it reached with `probe.cover`. Absent: the case reports no coverage.
+   */
+  space?(ctx: CaseContext): readonly string[];
   /** The shrunk input as the report says it (default: fast-check's own rendering). */
   show?(value: T): string;
   /** What `--replay` needs beyond seed and path (model-based sequences: the commands' replay path). */
   replayTail?(value: T): string | undefined;
+}
+
+/** A case context for one generated input that also records which items of the property's space the input reached. */
+export interface GenProbe extends CaseContext {
+  cover(item: string): void;
 }
 
 /** The note GEN leaves with the time to its first failing input (the proof meta-test reads it). */
@@ -41,13 +52,19 @@ export const FIRST_FAILURE_NOTE = 'GEN first failure after';
  * A case context for one generated input: calls go through the case's own (so the run tracks transactions and counts
  * requests), but failures stay here until the input is judged — a property fails many inputs while it shrinks.
  */
-class Probe implements CaseContext {
+class Probe implements GenProbe {
   readonly failures: Failure[] = [];
   readonly exchanges: Exchange[] = [];
   charging = 0;
 
-  constructor(private readonly ctx: CaseContext) {}
+  constructor(
+    private readonly ctx: CaseContext,
+    private readonly covered: Set<string>,
+  ) {}
 
+  cover(item: string): void {
+    this.covered.add(item);
+  }
   get caseId(): string {
     return this.ctx.caseId;
   }
@@ -111,6 +128,16 @@ export function replayCommand(caseId: string, seed: number, path: string, tail?:
   return `gateway-harness fuzz --grep '^${caseId} ' --replay ${tail === undefined ? `${seed}:${path}` : `'${seed}:${path}@${tail.replace(/'/g, `'\\''`)}'`}`;
 }
 
+function coverageOf(
+  inputs: number,
+  requests: number,
+  charging: number,
+  space: readonly string[],
+  covered: ReadonlySet<string>,
+): GenCoverage {
+  return { inputs, requests, charging, space: [...space], covered: space.filter((item) => covered.has(item)) };
+}
+
 export function genCase<T>(options: GenOptions, property: GenProperty<T>): ScenarioCase {
   return {
     kind: 'scenario',
@@ -134,6 +161,7 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       let firstFailureMs: number | undefined;
       let requests = 0;
       let charging = 0;
+      const covered = new Set<string>();
       // fast-check's time bound races a run and leaves it going: the case waits for it, so nothing it sends (a charge, a
       // balance read) overlaps the next case, an exclusive one included.
       let running: Promise<unknown> = Promise.resolve();
@@ -144,7 +172,7 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       });
       const judge = async (value: T): Promise<boolean> => {
         if (skipped !== undefined) return true;
-        const probe = new Probe(ctx);
+        const probe = new Probe(ctx, covered);
         try {
           await property.run(probe, value, fx);
         } catch (error) {
@@ -184,6 +212,8 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
         ...(replay === undefined ? {} : { path: replay.path, endOnFailure: true }),
       });
       await running;
+      const space = property.space?.(ctx);
+      if (space !== undefined) ctx.genCoverage?.(coverageOf(details.numRuns, requests, charging, space, covered));
       ctx.note(
         `GEN seed ${details.seed}${replay === undefined ? '' : ` (replay of path ${replay.path})`}; budget ${describeBudget(budget)}; ${details.numRuns} generated input(s)` +
           `${details.interrupted ? ' (stopped by the time bound)' : ''}, ${details.numShrinks} shrink step(s); ${requests} request(s), ${charging} of them charging (test money)`,
@@ -191,32 +221,42 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
       if (skipped !== undefined) ctx.skip(skipped);
       if (!details.failed) return;
       if (firstFailureMs !== undefined) ctx.note(`${FIRST_FAILURE_NOTE} ${firstFailureMs} ms`);
-      const value = (details.counterexample?.[0] ?? failing?.value) as T;
-      const shown = property.show === undefined ? fc.stringify(value) : property.show(value);
-      const replayLine = replayCommand(property.id, details.seed, details.counterexamplePath ?? '0', property.replayTail?.(value));
-      const errors = failing?.probe.errors() ?? [];
-      // The request to reproduce: the failure's own, else the input's write (what a balance or status finding is about).
-      const exchanges = failing?.probe.exchanges ?? [];
-      const last = exchanges.find((e) => e.request.method !== 'GET') ?? exchanges.at(-1);
-      const reproduction = (request: Exchange['request'] | undefined): string =>
-        ` — shrunk input (${details.numShrinks} shrink step(s), seed ${details.seed}): ${shown}; replay: ${replayLine}` +
-        (request === undefined ? '' : `; curl: ${curlLine(request)}`);
-      if (errors.length === 0) {
-        ctx.fail({
-          check: 'gen-property',
-          operation: '',
-          message: `the property failed: ${details.errorInstance instanceof Error ? details.errorInstance.message : 'no reason given'}${reproduction(last?.request)}`,
-          expected: 'every generated input keeps the rule',
-          received: 'a counterexample',
-        });
-        return;
-      }
-      for (const failure of errors.slice(0, 3)) {
-        const request = failure.request ?? last?.request;
-        ctx.fail({ ...failure, message: `${failure.message}${reproduction(request)}`, ...(request === undefined ? {} : { request }) });
-      }
-      const first = errors[0]?.request ?? last?.request;
-      if (first !== undefined) ctx.note(`reproduce: ${curlLine(first)}`);
+      reportCounterexample(ctx, property, details, failing);
     },
   };
+}
+
+/** The shrunk counterexample as the case's failures: each error with the input, replay command and curl line that reproduce it. */
+function reportCounterexample<T>(
+  ctx: CaseContext,
+  property: GenProperty<T>,
+  details: fc.RunDetails<[T]>,
+  failing: { probe: Probe; value: T } | undefined,
+): void {
+  const value = (details.counterexample?.[0] ?? failing?.value) as T;
+  const shown = property.show === undefined ? fc.stringify(value) : property.show(value);
+  const replayLine = replayCommand(property.id, details.seed, details.counterexamplePath ?? '0', property.replayTail?.(value));
+  const errors = failing?.probe.errors() ?? [];
+  // The request to reproduce: the failure's own, else the input's write (what a balance or status finding is about).
+  const exchanges = failing?.probe.exchanges ?? [];
+  const last = exchanges.find((e) => e.request.method !== 'GET') ?? exchanges.at(-1);
+  const reproduction = (request: Exchange['request'] | undefined): string =>
+    ` — shrunk input (${details.numShrinks} shrink step(s), seed ${details.seed}): ${shown}; replay: ${replayLine}` +
+    (request === undefined ? '' : `; curl: ${curlLine(request)}`);
+  if (errors.length === 0) {
+    ctx.fail({
+      check: 'gen-property',
+      operation: '',
+      message: `the property failed: ${details.errorInstance instanceof Error ? details.errorInstance.message : 'no reason given'}${reproduction(last?.request)}`,
+      expected: 'every generated input keeps the rule',
+      received: 'a counterexample',
+    });
+    return;
+  }
+  for (const failure of errors.slice(0, 3)) {
+    const request = failure.request ?? last?.request;
+    ctx.fail({ ...failure, message: `${failure.message}${reproduction(request)}`, ...(request === undefined ? {} : { request }) });
+  }
+  const first = errors[0]?.request ?? last?.request;
+  if (first !== undefined) ctx.note(`reproduce: ${curlLine(first)}`);
 }

@@ -10,6 +10,7 @@ import { bodyForSku } from '../bodies.ts';
 import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import { bodyFacts, categoryName, type BodyFacts } from '../request-rules.ts';
 import type { CaseContext, ConformanceCase } from '../types.ts';
+import { ID_CLASSES } from '../correlation-ids.ts';
 import {
   amountBounds,
   amountChoices,
@@ -27,7 +28,7 @@ import {
   type Break,
   type ValidWrite,
 } from './arbitraries.ts';
-import { bodyKeywords, patternValid, rulesOf, type KeywordGroup } from './keywords.ts';
+import { bodyKeywords, patternValid, rulesOf, type KeywordGroup, type KeywordRule } from './keywords.ts';
 import { chargingRuns, type GenOptions } from './options.ts';
 import { genCase } from './property.ts';
 
@@ -112,6 +113,30 @@ export function writeInput(facts: BodyFacts, skus: readonly SkuFixture[], onlyFa
   });
 }
 
+const walletItem = (form: WalletForm): string =>
+  `${CURRENCY} ${form === 'absent' ? 'absent' : form === 'null' ? 'null' : '""'}: the wallet currency`;
+
+/** The valid space's items the report counts: the currency forms the request table allows and each correlationId character class. */
+function validSpace(facts: BodyFacts): string[] {
+  const forms = walletForms(facts);
+  return [
+    ...(facts.properties.includes('amount') ? ['amount in the wallet currency'] : []),
+    ...(facts.properties.includes(CURRENCY) ? ['amount in a FaceValueCurrency of the SKU'] : []),
+    ...(forms.length > 1 ? forms.map(walletItem) : []),
+    ...(facts.properties.includes('correlationId') ? ID_CLASSES.map((c) => `correlationId of ${c}`) : []),
+  ];
+}
+
+/** The items of validSpace one input reaches. */
+function validItems(facts: BodyFacts, input: WriteInput): string[] {
+  const inWallet = input.write.amount.transactionCurrencyCode === undefined;
+  return [
+    facts.properties.includes('amount') ? (inWallet ? 'amount in the wallet currency' : 'amount in a FaceValueCurrency of the SKU') : '',
+    inWallet && walletForms(facts).length > 1 ? walletItem(input.wallet) : '',
+    facts.properties.includes('correlationId') ? `correlationId of ${input.write.id.chars}` : '',
+  ].filter((item) => item !== '');
+}
+
 export const showInput = (input: WriteInput): string => {
   const wallet =
     input.write.amount.transactionCurrencyCode === undefined && input.wallet !== 'absent'
@@ -167,8 +192,10 @@ function validCase(options: GenOptions, op: Operation, facts: BodyFacts): Confor
       arbitrary: (ctx, fx) =>
         writeInput(facts, spendsCheaply(op) ? cheapestSkus(writeSkus(ctx, fx, facts), GEN_MONEY_SKUS) : writeSkus(ctx, fx, facts)),
       show: showInput,
+      space: () => validSpace(facts),
       async run(probe, input, fx) {
         const body = await validBody(probe, fx, op, facts, input);
+        for (const item of validItems(facts, input)) probe.cover(item);
         const { submitted, final } = await submitAndFinish(probe, op.version, op.id, body);
         if (!probe.check(successful, final ?? submitted) || !status) return;
         probe.check(
@@ -185,6 +212,9 @@ async function statusNotSuccessful(probe: CaseContext, op: Operation, correlatio
   if (typeof correlationId === 'string' && correlationId !== '' && correlationId.length <= 250)
     await expectStatusNotSuccessful(probe, op.version, correlationId);
 }
+
+/** A keyword rule as the coverage table names it: the field and the keyword a break of it breaks. */
+const ruleItem = (r: KeywordRule): string => `${r.field} ${r.keyword}`;
 
 const GROUP_WORDS: Readonly<Record<KeywordGroup, string>> = {
   LENGTH: 'a string over its stated length limit by 1..200 characters',
@@ -214,7 +244,7 @@ function invalidCase(options: GenOptions, op: Operation, facts: BodyFacts, group
   const rules = rulesOf(facts.name, group);
   const fields = [...new Set(rules.map((r) => r.field))];
   const carry = balanceCarry();
-  return genCase<{ input: WriteInput; broken: Break }>(options, {
+  return genCase<{ input: WriteInput; broken: Break & { readonly rule: string } }>(options, {
     id: genWriteId(op, group),
     title: `a ${facts.table} with exactly one stated rule broken (${GROUP_WORDS[group]}) is refused and charges nothing`,
     specSection: `${SECTION.requests} (${facts.table}); ${SECTION.limits}; ${SECTION.states}`,
@@ -239,22 +269,26 @@ function invalidCase(options: GenOptions, op: Operation, facts: BodyFacts, group
           input: fc.constant(input),
           broken: fc.oneof(
             ...rules.map((r) =>
-              r.breaks(
-                r.field === 'amount'
-                  ? input.write.amount.amount
-                  : r.field === CURRENCY
-                    ? input.write.amount.transactionCurrencyCode
-                    : r.field === 'skuId'
-                      ? input.write.sku.skuId
-                      : input.extras[r.field],
-              ),
+              r
+                .breaks(
+                  r.field === 'amount'
+                    ? input.write.amount.amount
+                    : r.field === CURRENCY
+                      ? input.write.amount.transactionCurrencyCode
+                      : r.field === 'skuId'
+                        ? input.write.sku.skuId
+                        : input.extras[r.field],
+                )
+                .map((b) => ({ ...b, rule: ruleItem(r) })),
             ),
           ),
         }),
       );
     },
     show: ({ input, broken }) => `${broken.label}; otherwise ${showInput(input)}`,
+    space: () => [...new Set(rules.map(ruleItem))],
     async run(probe, { input, broken }, fx) {
+      probe.cover(broken.rule);
       const body = await applyBreak(await validBody(probe, fx, op, facts, input), broken, probe, op.version);
       await carry.refused(probe, op, { label: broken.label, body });
     },
@@ -286,7 +320,9 @@ function amountsOutside(options: GenOptions, op: Operation, facts: BodyFacts): C
       });
     },
     show: ({ input, outside }) => `amount ${outside.amount} (${outside.side} the bounds); ${showInput(input)}`,
+    space: () => ['amount below the minimum', 'amount above the maximum'],
     async run(probe, { input, outside }, fx) {
+      probe.cover(`amount ${outside.side} the ${outside.side === 'below' ? 'minimum' : 'maximum'}`);
       const body: Record<string, unknown> = { ...(await validBody(probe, fx, op, facts, input)), amount: outside.amount };
       await carry.refused(probe, op, { label: `amount ${outside.amount} ${outside.side} the bounds`, body });
     },

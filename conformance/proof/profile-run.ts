@@ -9,7 +9,7 @@ import { runCases } from '../runner.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from '../../target/settings.ts';
 import { createNodeConformanceTarget, sandboxTargetConfig, timingFor } from '../target.ts';
 import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
-import type { CaseStatus, ConformanceCase } from '../types.ts';
+import type { CaseStatus, ConformanceCase, GenCoverage } from '../types.ts';
 import { PLANTED_BUG_PROFILES } from './planted-bugs.ts';
 import { GEN_BUG_PROFILES } from './gen-bugs.ts';
 
@@ -30,6 +30,8 @@ export interface CaseOutcome {
   readonly explanation?: string;
   /** What the case noted (GEN: its seed, budget and time to the first failure). */
   readonly notes?: readonly string[];
+  /** GEN cases: their reach (conformance/types.ts GenCoverage). */
+  readonly gen?: GenCoverage;
 }
 
 export interface ProfileOutcome {
@@ -64,6 +66,7 @@ export async function runPlanAgainst(
         id: c.id,
         status: c.status,
         ...(c.notes.length === 0 ? {} : { notes: c.notes }),
+        ...(c.gen === undefined ? {} : { gen: c.gen }),
         ...(c.status === 'failed'
           ? { explanation: formatCaseFailure(c) }
           : c.status === 'skipped'

@@ -22,6 +22,7 @@ import { VERDICT_WORD, type Verdict } from '../verdict.ts';
 import { interruptionText } from '../interruption.ts';
 import { curlLine } from '../curl.ts';
 import { rerunCommand } from '../summary-md.ts';
+import { genCoverageHeadline, genCoverageRows } from '../gen-coverage.ts';
 
 /** Everything the page inlines. `chart*` is the pinned charting library read from node_modules at write time. */
 export interface HtmlAssets {
@@ -194,6 +195,21 @@ function groupTable(section: ConformanceSection): string {
   return `<table class="groups"><thead><tr><th>Group</th><th class="num">Cases</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Skipped</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** GEN's reach, collapsed: per generated case its inputs, requests and the items of its space it covered or missed. */
+function genCoverageHtml(cases: readonly ReportCase[]): string[] {
+  const rows = genCoverageRows(cases);
+  if (rows.length === 0) return [];
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td><code>${h(r.id)}</code></td><td class="num">${r.inputs}</td><td class="num">${r.requests} (${r.charging})</td><td class="num">${r.covered} of ${r.of}</td><td>${h(r.missing.join('; '))}</td></tr>`,
+    )
+    .join('');
+  return [
+    `<details class="gen-coverage"><summary>${h(genCoverageHeadline(rows))}</summary><table><thead><tr><th>GEN case</th><th class="num">Inputs</th><th class="num">Requests (charging)</th><th class="num">Covered</th><th>Not reached this run</th></tr></thead><tbody>${body}</tbody></table></details>`,
+  ];
+}
+
 function conformanceHtml(section: ConformanceSection, allowSkips: boolean, target: RunReport['target']): string {
   const failed = section.cases.filter((c) => c.status === 'failed');
   const skipped = section.cases.filter((c) => c.status === 'skipped');
@@ -227,6 +243,7 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean, targe
         .join('')}</tbody></table>`,
     );
   }
+  parts.push(...genCoverageHtml(section.cases));
   const rows = section.cases.map(
     (k) =>
       `<tr><td><code>${h(k.id)}</code></td><td>${chip(k.status, k.status)}</td><td>${h(k.title)}</td><td>${h(k.api)}</td><td class="num">${h(formatMs(k.durationMs))}</td><td class="num">${k.requests}</td></tr>`,

@@ -1615,11 +1615,37 @@ export interface ReportCase {
    * Requests the case sent.
    */
   requests: number;
+  gen?: ReportGenCoverage;
   failures: ReportFailure[];
   /**
    * What the case did (e.g. the SKU it picked).
    */
   notes: string[];
+}
+/**
+ * A GEN case's reach: its generated inputs, the requests they sent, and which items of its space (schema keyword breaks, credential kinds, transitions × operation) they covered.
+ */
+export interface ReportGenCoverage {
+  /**
+   * Generated inputs run (shrinking not counted).
+   */
+  inputs: number;
+  /**
+   * Requests the inputs sent, shrinking included.
+   */
+  requests: number;
+  /**
+   * Of them, charging writes (test money).
+   */
+  charging: number;
+  /**
+   * Every item the case can reach.
+   */
+  space: string[];
+  /**
+   * The items of space this run's inputs reached.
+   */
+  covered: string[];
 }
 /**
  * What a named check found wrong. Errors decide the case status; warnings are shown beside it.

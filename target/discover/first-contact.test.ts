@@ -24,7 +24,8 @@ describe('firstContact', () => {
     expect(snake.note).toMatch(/^first contact: no config file, discovered \d+ field name\(s\) and 0 write path\(s\)/);
     const paths = await firstContact(await configFor('shape-write-paths'), { hasConfigFile: false });
     expect(paths.config.writePaths['v2.transaction.pin']).toBe('/api/v2/pin/order');
-  });
+    // Two whole discoveries: a loaded 2-core runner needs more than the default 30 s (they are bounded by their own reads).
+  }, 120_000);
 
   it('loan numbers found through the bundles endpoint reach the run settings, unless the settings name some', async () => {
     const contact = await firstContact(await configFor('faithful'), { hasConfigFile: false });
