@@ -20,6 +20,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/prometheus-credentials.test.ts',
   'reports/html/live-dashboard-browser.test.ts',
   'reports/html/comparison-browser.test.ts',
+  'reports/html/page-widths-browser.test.ts',
   'scripts/commands/compare.test.ts',
   'scripts/commands/calibrate.test.ts', // child processes: calibrate's load steps through the measuring proxy
   'distributed/k6-operator/manifests.test.ts',
