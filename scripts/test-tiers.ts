@@ -43,6 +43,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/engine-differential.test.ts',
   'load/engine-select.test.ts',
   'load/runner/user-script.test.ts',
+  'load/runner/user-script-bare-k6.test.ts',
   'load/k6-smoke.test.ts',
   'load/runner/metric-aggregates-run.test.ts',
   'load/payload-violations.test.ts',
