@@ -22,6 +22,7 @@ export const NOT_QUICK: readonly string[] = [
   'reports/html/comparison-browser.test.ts',
   'reports/html/page-widths-browser.test.ts',
   'scripts/commands/compare.test.ts',
+  'scripts/cli-pipe.test.ts',
   'scripts/commands/calibrate.test.ts', // child processes: calibrate's load steps through the measuring proxy
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
