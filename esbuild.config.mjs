@@ -231,7 +231,7 @@ export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, b
     pruneValidatorsPlugin,
     ...(baselineModule === undefined ? [] : [baselinePlugin(baselineModule)]),
   ];
-  const result = await build({
+  const options = {
     ...K6_BUNDLE_OPTIONS,
     logLevel: 'silent',
     entryPoints: [entry],
@@ -240,9 +240,22 @@ export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, b
     metafile: true,
     write: true,
     plugins,
-  });
+  };
+  const result = await build(options);
+  const networkModules = userNetworkImports(result.metafile, rootDir, entry);
+  // Built again with the list defined in it: the bundle's own init refuses production with it (load/k6-entry.ts), so a
+  // bare `k6 run` of the bundle is guarded as the CLI is. Only for such a script: the others are built once.
+  if (networkModules.length > 0) await build({ ...options, define: { [SCRIPT_NETWORK_CONSTANT]: JSON.stringify(networkModules) } });
+  return { file: outFile, bytes: statSync(outFile).size, networkModules };
+}
+
+/** The constant a user script's bundle carries its network modules in (declared in load/k6-globals.d.ts). */
+const SCRIPT_NETWORK_CONSTANT = '__GATEWAY_HARNESS_SCRIPT_NETWORK__';
+
+/** The network modules (NETWORK_MODULES) the user's own files of a bundle import, sorted. */
+function userNetworkImports(metafile, rootDir, entry) {
   const network = new Set();
-  for (const [file, input] of Object.entries(result.metafile.inputs)) {
+  for (const [file, input] of Object.entries(metafile.inputs)) {
     const rel = relative(rootDir, resolve(rootDir, file)).split('\\').join('/');
     // The entry is the user's wherever it lies (a test fixture under load/ too).
     const harness =
@@ -253,7 +266,7 @@ export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, b
     if (harness) continue;
     for (const imported of input.imports) if (NETWORK_MODULES.test(imported.path)) network.add(imported.path);
   }
-  return { file: outFile, bytes: statSync(outFile).size, networkModules: [...network].sort() };
+  return [...network].sort();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

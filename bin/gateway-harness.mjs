@@ -3,6 +3,14 @@
 // clone, where there is only TypeScript, it loads scripts/cli.ts through tsx (a dev dependency), with no build step.
 import { existsSync } from 'node:fs';
 
+// A reader that stops early (`gateway-harness load --help | head -3`) closes the pipe: what is left of the output has
+// nowhere to go, and the command ends as it would have (a run is never cut short by it), never with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
+
 const compiled = new URL('../scripts/cli.js', import.meta.url);
 let cli;
 if (existsSync(compiled)) {

@@ -2,6 +2,7 @@
 // at all. Decided from the catalog's `charges` flags before anything is sent. Runtime-neutral (the bundles refuse in init).
 import { HarnessError } from '../api/errors.ts';
 import type { Operation } from '../api/operations.ts';
+import type { Environment } from '../api/target-config.ts';
 import { formatMoney, type MoneySettings } from './money-settings.ts';
 
 /** How the user allows charges: the same words in every refusal, help text and README. */
@@ -32,6 +33,22 @@ export function assertChargesAllowed(
 ): void {
   const refusal = chargingRefusal(what, charging, settings);
   if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
+}
+
+/**
+ * A user script whose own files import a k6 module that sends (k6/http, ...) can charge past the harness client, so past
+ * the ledger, whatever it declared. Against production: the refusal line (the CLI says it before bundling; the bundle
+ * itself says it in init, for a bare `k6 run`). Elsewhere undefined: rawNetworkNote says it.
+ */
+export function rawNetworkRefusal(script: string, modules: readonly string[], environment: Environment): string | undefined {
+  if (modules.length === 0 || environment !== 'production') return undefined;
+  return `script ${script} imports ${modules.join(', ')} itself: a request sent that way could charge unrecorded; against production a script sends through the harness client (ctx.client, read, submit) only`;
+}
+
+/** The same script against a sandbox: runs, with this line (its raw requests have no money guard or envelope metrics). */
+export function rawNetworkNote(script: string, modules: readonly string[]): string | undefined {
+  if (modules.length === 0) return undefined;
+  return `script ${script} imports ${modules.join(', ')} itself: requests sent that way have no money guard, ledger or envelope-aware metrics (production refuses such a script)`;
 }
 
 /** One line saying what the guard allows, for the start of a run's output. */

@@ -7,11 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEngine } from '../engine/run.ts';
-import { runEnvironment } from '../load/run-settings.ts';
-import { CONFIG_DEFAULTS } from '../api/target-config.ts';
-import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { blankGatewayEnvEachTest, runCli as run } from '../scripts/fixtures/run-cli.ts';
-import { useProductionSandbox } from './fixtures/production-sandbox.ts';
+import { productionBundleEnv, useProductionSandbox } from './fixtures/production-sandbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-guard-'));
 const sandbox = useProductionSandbox();
@@ -80,19 +77,7 @@ describe('production target without --allow-charges --max-spend', () => {
   });
 
   it('a load bundle run directly on the Node engine refuses in init: nothing reaches the sandbox', async () => {
-    const env = runEnvironment({
-      baseUrl: sandbox().url,
-      user: CONFIG_DEFAULTS.user,
-      password: CONFIG_DEFAULTS.password,
-      environment: 'production',
-      timeScale: 0.01,
-      profile: 'smoke',
-      api: 'both',
-      config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
-      targetLabel: sandbox().url,
-      runId: 'guard',
-      reportDir: join(dir, 'engine'),
-    });
+    const env = productionBundleEnv(sandbox().url, 'both', 'guard', join(dir, 'engine'));
     let errors = '';
     const stderr = { write: (chunk: string) => ((errors += chunk), true) } as unknown as NodeJS.WritableStream;
     const result = await runEngine({

@@ -4,7 +4,7 @@ import exec from 'k6/execution';
 import { HarnessError } from '../api/errors.ts';
 import { consoleHost, engineHost, maxVUsOf } from '../ledger/bundle-host.ts';
 import { createEntryIds, runtimeToken } from '../ledger/entry.ts';
-import { chargingRefusal } from '../ledger/guard.ts';
+import { chargingRefusal, rawNetworkRefusal } from '../ledger/guard.ts';
 import { composeHooks, createMoneyHooks, isMoneyRefusal, type MoneyRefusal } from '../ledger/hooks.ts';
 import { decodeBundleMoney } from '../ledger/money-settings.ts';
 import { EMPTY_PRICE_BOOK, type PriceBook } from '../ledger/price-book.ts';
@@ -55,17 +55,31 @@ export function defineLoadTest<D>(scenario: LoadScenario<D>): LoadTest<D> {
  */
 export function defineScriptTest<D>(meta: ScenarioMeta, flow: Pick<LoadScenario<D>, 'setup' | 'iteration'>): LoadTest<D> {
   (globalThis as Record<string, unknown>)[SCRIPT_DECLARATION_GLOBAL] = meta;
-  return defineTestOf(meta, flow, true);
+  // The k6 modules that send which the script's own files import (the bundler defines them; none: not defined).
+  const rawNetwork = typeof __GATEWAY_HARNESS_SCRIPT_NETWORK__ === 'undefined' ? [] : __GATEWAY_HARNESS_SCRIPT_NETWORK__;
+  return defineTestOf(meta, flow, { rawNetwork });
 }
 
-function defineTestOf<D>(meta: ScenarioMeta, scenario: Pick<LoadScenario<D>, 'setup' | 'iteration'>, declared = false): LoadTest<D> {
+/** A user script's own (defineScriptTest): its client refuses what it did not declare; `rawNetwork`, see k6-globals.d.ts. */
+interface DeclaredScript {
+  readonly rawNetwork: readonly string[];
+}
+
+function defineTestOf<D>(
+  meta: ScenarioMeta,
+  scenario: Pick<LoadScenario<D>, 'setup' | 'iteration'>,
+  declared?: DeclaredScript,
+): LoadTest<D> {
   const settings = readRunSettings(__ENV);
   // The production guard (ledger/guard.ts), in init before setup() sends anything: the CLI refuses earlier still; this
-  // covers a direct `k6 run`. Allowed charges go through the money hooks below (cap, ledger).
+  // covers a direct `k6 run`. Allowed charges go through the money hooks below (cap, ledger). A charge the script did
+  // not declare: through the harness client its guard refuses it at send; through k6/http of its own, nothing could
+  // see it, so such a script is refused against production here as the CLI refuses it.
   const money = decodeBundleMoney(__ENV, settings.environment);
   const operations = scenarioOperations(meta, settings.api);
   const charging = operations.filter((op) => op.charges);
-  const refusal = chargingRefusal(`load ${meta.name}`, charging, money);
+  const refusal =
+    chargingRefusal(`load ${meta.name}`, charging, money) ?? rawNetworkRefusal(meta.name, declared?.rawNetwork ?? [], settings.environment);
   if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
   if (meta.requiresBothVersions && settings.api !== 'both') {
     throw new HarnessError('GH_ERR_USAGE', `scenario ${meta.name} compares v1 and v2: it needs GATEWAY_LOAD_API=both (--api both)`);
@@ -91,7 +105,7 @@ function defineTestOf<D>(meta: ScenarioMeta, scenario: Pick<LoadScenario<D>, 'se
       })
     : undefined;
   // A user script's guard runs first: an undeclared operation is refused before the money guard would see it.
-  const guard: ScriptGuard | undefined = declared ? declaredOperationsGuard(meta.name, operations) : undefined;
+  const guard: ScriptGuard | undefined = declared === undefined ? undefined : declaredOperationsGuard(meta.name, operations);
   const client = createK6Client(settings, guard === undefined ? moneyHooks : composeHooks(guard, moneyHooks));
   // One token per VU runtime, made in the init context; with __VU and __ITER it keeps ids unique across pods.
   const ids = createCorrelationIds(instanceToken());

@@ -52,6 +52,23 @@ describe('summary.md leads to the cause', () => {
       rerunCommand("X';rm -rf /;'", { url: "http://h/'$(id)", embedded: false, environment: 'sandbox', timeScale: 1, api: 'v1' }),
     ).toBe("gateway-harness conformance --grep '^Xrm-rf ' --target 'http://h/'\\''$(id)' --api v1");
   });
+
+  it('reruns as the run ran: the embedded sandbox behaviour profile and the time scale (a planted bug passes without them)', () => {
+    const embedded = { url: 'http://127.0.0.1:9', embedded: true, environment: 'sandbox', api: 'both' } as const;
+    expect(rerunCommand('TRG-510-V2', { ...embedded, timeScale: 0.01, profile: 'bug-trigger-510-code' })).toBe(
+      "gateway-harness conformance --grep '^TRG-510-V2 ' --sandbox-profile bug-trigger-510-code --time-scale 0.01",
+    );
+    expect(rerunCommand('TRG-510-V2', { ...embedded, timeScale: 1, profile: 'faithful' })).toBe(
+      "gateway-harness conformance --grep '^TRG-510-V2 '",
+    );
+    expect(rerunCommand('X', { ...embedded, timeScale: 1, profile: "x;$(id)'" })).toBe(
+      "gateway-harness conformance --grep '^X ' --sandbox-profile xid",
+    );
+    // A given target's own profile (a standalone harness sandbox) is not the embedded one's: no --sandbox-profile then.
+    expect(rerunCommand('X', { ...embedded, embedded: false, url: 'http://h', timeScale: 0.5, profile: 'bug-x' })).toBe(
+      "gateway-harness conformance --grep '^X ' --target 'http://h' --time-scale 0.5",
+    );
+  });
 });
 
 describe('report.html leads to the cause too', () => {

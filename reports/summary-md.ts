@@ -104,10 +104,18 @@ function thresholdsMarkdown(thresholds: readonly LoadThreshold[]): string[] {
   return out;
 }
 
-/** `gateway-harness conformance --grep '^<id> '` against the run's target: the command that runs one failed case alone. */
+/**
+ * `gateway-harness conformance --grep '^<id> '` against the run's target: the command that runs one failed case alone,
+ * as it ran (the embedded sandbox's behaviour profile, the time scale: without them a planted bug's case passes).
+ */
 export function rerunCommand(caseId: string, target: RunReport['target']): string {
   const where = target.embedded ? '' : ` --target '${target.url.replace(/'/g, `'\\''`)}'`;
-  return `gateway-harness conformance --grep '^${caseId.replace(/[^A-Za-z0-9-]/g, '')} '${where}${target.api === 'both' ? '' : ` --api ${target.api}`}`;
+  const profile =
+    target.embedded && target.profile !== undefined && target.profile !== 'faithful'
+      ? ` --sandbox-profile ${target.profile.replace(/[^A-Za-z0-9_-]/g, '')}`
+      : '';
+  const timeScale = target.timeScale === 1 ? '' : ` --time-scale ${target.timeScale}`;
+  return `gateway-harness conformance --grep '^${caseId.replace(/[^A-Za-z0-9-]/g, '')} '${where}${profile}${timeScale}${target.api === 'both' ? '' : ` --api ${target.api}`}`;
 }
 
 /** Each failed case: its rule, its first error failures, and how to reproduce it (the rerun command and a curl line). */

@@ -20,7 +20,9 @@ export const NOT_QUICK: readonly string[] = [
   'load/prometheus-credentials.test.ts',
   'reports/html/live-dashboard-browser.test.ts',
   'reports/html/comparison-browser.test.ts',
+  'reports/html/page-widths-browser.test.ts',
   'scripts/commands/compare.test.ts',
+  'scripts/cli-pipe.test.ts',
   'scripts/commands/calibrate.test.ts', // child processes: calibrate's load steps through the measuring proxy
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
@@ -42,6 +44,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/engine-differential.test.ts',
   'load/engine-select.test.ts',
   'load/runner/user-script.test.ts',
+  'load/runner/user-script-bare-k6.test.ts',
   'load/k6-smoke.test.ts',
   'load/runner/metric-aggregates-run.test.ts',
   'load/payload-violations.test.ts',

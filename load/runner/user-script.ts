@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
 import type { Environment } from '../../api/target-config.ts';
+import { rawNetworkNote, rawNetworkRefusal } from '../../ledger/guard.ts';
 import { readInitGlobal } from '../run-node-engine.ts';
 import { LOAD_ENV } from '../run-settings.ts';
 import { SCRIPT_DECLARATION_GLOBAL, type ScenarioMeta } from '../scenarios.ts';
@@ -120,18 +121,10 @@ export async function prepareUserScript(file: string, cwd: string, baselineModul
   }
 }
 
-/**
- * A script whose own files import k6/http (or another module that sends) can charge past the harness client, so
- * past the ledger: refused against production; elsewhere said once (its requests have no money guard, no envelope metrics).
- */
+/** A script whose own files import k6/http (or another module that sends): refused against production, said elsewhere (ledger/guard.ts). */
 export function checkScriptNetwork(script: UserScript, environment: Environment): string | undefined {
-  if (script.networkModules.length === 0) return undefined;
-  const what = `script ${script.meta.name} imports ${script.networkModules.join(', ')} itself`;
-  if (environment === 'production') {
-    throw new HarnessError(
-      'GH_ERR_CHARGES',
-      `${what}: a request sent that way could charge unrecorded; against production a script sends through the harness client (ctx.client, read, submit) only`,
-    );
-  }
-  return `load: ${what}: requests sent that way have no money guard, ledger or envelope-aware metrics (production refuses such a script)`;
+  const refusal = rawNetworkRefusal(script.meta.name, script.networkModules, environment);
+  if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
+  const note = rawNetworkNote(script.meta.name, script.networkModules);
+  return note === undefined ? undefined : `load: ${note}`;
 }

@@ -129,7 +129,7 @@
       note(container, 'No samples for this chart.');
       return;
     }
-    var width = Math.max(320, container.clientWidth - 8);
+    var width = chartWidth(container);
     // With no cursor on the chart the legend shows each series' last value (uPlot's default is '–' for every series).
     var x = {
       label: spec.xLog ? 'latency ms' : 'elapsed',
@@ -318,6 +318,31 @@
   }
 
   window.GatewayHarnessCharts = { render: render };
+
+  /** A chart's width in its box: drawn at the box's width, and again when the window changes it (1 or 2 columns). */
+  function chartWidth(container) {
+    return Math.max(320, container.clientWidth - 8);
+  }
+
+  // Each chart follows its box when the window is resized (once per frame): a page opened narrow and widened, or the
+  // other way round, never scrolls sideways nor keeps charts wider than their column.
+  var resizeFrame = 0;
+  window.addEventListener('resize', function () {
+    if (resizeFrame) return;
+    resizeFrame = requestAnimationFrame(function () {
+      resizeFrame = 0;
+      var containers = document.querySelectorAll('[data-chart]');
+      for (var i = 0; i < containers.length; i++) {
+        var plot = containers[i].gatewayHarnessPlot;
+        // The canvas is taken out of the box's width first, so the box measures its column, not the old chart.
+        if (plot) plot.setSize({ width: 320, height: 260 });
+      }
+      for (var j = 0; j < containers.length; j++) {
+        var own = containers[j].gatewayHarnessPlot;
+        if (own) own.setSize({ width: chartWidth(containers[j]), height: 260 });
+      }
+    });
+  });
 
   function main() {
     // The live dashboard has no embedded data: its script calls render() as updates arrive.
