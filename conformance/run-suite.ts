@@ -49,15 +49,19 @@ export interface SuiteRequest {
   };
 }
 
-/** What the report names as the suite's target: the resolved one, with its profile when it is the embedded sandbox. */
-export function suiteTarget(config: ResolvedTargetConfig, api: ApiSelection, embeddedProfile: string | undefined): RunTarget {
+/** What the report names as the suite's target: the resolved one, with its profile and catalog seed when it is the embedded sandbox. */
+export function suiteTarget(
+  config: ResolvedTargetConfig,
+  api: ApiSelection,
+  embedded: { readonly profile: string; readonly seed: number } | undefined,
+): RunTarget {
   return {
     url: config.baseUrl,
     environment: config.environment,
     timeScale: config.timeScale,
     api,
-    embedded: embeddedProfile !== undefined,
-    ...(embeddedProfile === undefined ? {} : { profile: embeddedProfile }),
+    embedded: embedded !== undefined,
+    ...(embedded === undefined ? {} : { profile: embedded.profile, seed: embedded.seed }),
   };
 }
 

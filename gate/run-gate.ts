@@ -226,7 +226,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       fieldMapping: learning.mapping,
       baseUrl: sandbox?.url ?? (config.baseUrl as string),
     };
-    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : request.profile);
+    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : { profile: request.profile, seed: request.seed });
     const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
 
     // 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs.

@@ -155,6 +155,7 @@ export function assembleReport(input: ReportInput): RunReport {
     api: input.target.api ?? 'both',
     embedded: input.target.embedded ?? false,
     ...(input.target.profile === undefined ? {} : { profile: input.target.profile }),
+    ...(input.target.seed === undefined ? {} : { seed: input.target.seed }),
     ...(input.target.simulator === true ? { simulator: true } : {}),
   };
   return {

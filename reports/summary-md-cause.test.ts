@@ -64,6 +64,10 @@ describe('summary.md leads to the cause', () => {
     expect(rerunCommand('X', { ...embedded, timeScale: 1, profile: "x;$(id)'" })).toBe(
       "gateway-harness conformance --grep '^X ' --sandbox-profile xid",
     );
+    // The same catalog: the embedded sandbox's seed (a report without one, from before 1.4, reruns without it).
+    expect(rerunCommand('TRG-510-V2', { ...embedded, timeScale: 1, profile: 'faithful', seed: 7 })).toBe(
+      "gateway-harness conformance --grep '^TRG-510-V2 ' --seed 7",
+    );
     // A given target's own profile (a standalone harness sandbox) is not the embedded one's: no --sandbox-profile then.
     expect(rerunCommand('X', { ...embedded, embedded: false, url: 'http://h', timeScale: 0.5, profile: 'bug-x' })).toBe(
       "gateway-harness conformance --grep '^X ' --target 'http://h' --time-scale 0.5",

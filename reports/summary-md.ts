@@ -115,7 +115,9 @@ export function rerunCommand(caseId: string, target: RunReport['target']): strin
       ? ` --sandbox-profile ${target.profile.replace(/[^A-Za-z0-9_-]/g, '')}`
       : '';
   const timeScale = target.timeScale === 1 ? '' : ` --time-scale ${target.timeScale}`;
-  return `gateway-harness conformance --grep '^${caseId.replace(/[^A-Za-z0-9-]/g, '')} '${where}${profile}${timeScale}${target.api === 'both' ? '' : ` --api ${target.api}`}`;
+  // The same catalog: the embedded sandbox's seed (--seed seeds GEN's inputs too; a GEN case has its own replay line).
+  const seed = target.embedded && target.seed !== undefined ? ` --seed ${Math.trunc(target.seed)}` : '';
+  return `gateway-harness conformance --grep '^${caseId.replace(/[^A-Za-z0-9-]/g, '')} '${where}${profile}${seed}${timeScale}${target.api === 'both' ? '' : ` --api ${target.api}`}`;
 }
 
 /** Each failed case: its rule, its first error failures, and how to reproduce it (the rerun command and a curl line). */

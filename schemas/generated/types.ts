@@ -1485,6 +1485,10 @@ export interface RunReport {
      */
     profile?: string;
     /**
+     * The embedded sandbox's catalog seed, when embedded: a rerun against the same catalog passes it as --seed. Added in 1.4.
+     */
+    seed?: number;
+    /**
      * True when a given target (--target) answered as the harness's own sandbox (its x-gateway-harness-sandbox header): a standalone `gateway-harness sandbox`, not a gateway. Added in 1.3.
      */
     simulator?: boolean;

@@ -276,7 +276,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     } else {
       resolved = { ...config, baseUrl: config.baseUrl };
     }
-    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : profile);
+    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : { profile, seed });
     // The run's one learned mapping: transaction-result fields learned on its first successful charges.
     const learning = createChargeLearning(resolved.fieldMapping);
     const progress = commandProgress();
