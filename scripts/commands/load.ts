@@ -18,9 +18,11 @@ import { checkScenarioChoice, parseLoadFlags, type LoadFlags, type RawLoadFlags 
 import type { Progress } from '../../reports/progress.ts';
 import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
 import { loadCapacityWarning } from '../../load/runner/capacity/cache.ts';
-import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
+import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad, type LoadRun } from '../../load/runner/run-load.ts';
+import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
+import type { MoneySettings } from '../../ledger/money-settings.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
-import { describeTarget } from '../../api/target-config.ts';
+import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
 import { checkDryRunCap, loadMoneyPlan, plannedOptions } from '../../load/runner/money-plan.ts';
 import { livePlanOf } from '../../load/runner/live-plan.ts';
@@ -145,12 +147,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const flags = parseLoadFlags(opts, script);
   const config = configFromOptions(opts);
   const money = moneySettingsFrom(opts, config.environment);
-  if (opts.dryRun === true) {
-    const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
-    for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
-    process.exitCode = 0;
-    return;
-  }
+  if (opts.dryRun === true) return printDryRun(flags, config, money);
   checkLoadRun(flags, config, money);
   const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
   if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
@@ -162,13 +159,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const compare = compareWithRun(opts);
   const runId = newLoadRunId();
   const reportDir = prepareReportDir(flags.reportDir, runId);
-  // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
-  // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
-  const dashboardStream =
-    flags.dashboardPort === undefined || flags.outJson !== undefined
-      ? undefined
-      : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
-  const outJson = flags.outJson ?? dashboardStream;
+  const dashboardStream = dashboardStreamOf(flags);
   const progress = commandProgress();
   if (capacityNote !== undefined) progress.line(capacityNote);
   const secrets = reportSecrets(config);
@@ -183,43 +174,99 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
     secrets,
     progress,
   });
-  let dashboard: LiveDashboard | undefined;
   try {
-    let run;
-    try {
-      dashboard = await openDashboard(flags, outJson, runId, progress);
-      interrupt.enter('load');
-      run = await runLoad(
-        { ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) },
-        config,
-        { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) },
-        money,
-      );
-    } catch (error) {
-      await dashboard?.finish(undefined);
-      throw error;
-    } finally {
-      progress.done();
-    }
-    const interruption = loadInterruption(run, interrupt, run.startedAt);
-    // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
-    const comparison =
-      run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, meta);
-    const report = await loadRunReport(run, meta, {
-      allowSkips: opts.allowSkips === true,
-      ...(interruption === undefined ? {} : { interruption }),
-      ...(comparison === undefined ? {} : { comparison }),
+    const outJson = flags.outJson ?? dashboardStream;
+    const runFlags = { ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) };
+    const live = await runWithDashboard({
+      flags: runFlags,
+      dashboardFlags: flags,
+      config,
+      money,
+      runId,
+      progress,
+      interrupt,
+      baselineModule,
     });
-    if (run.unusable !== undefined) {
-      await dashboard?.finish(undefined);
-      throw unusableTarget(report, run.reportDir, secrets);
-    }
-    const { written } = finishRun(report, run.reportDir, { secrets });
-    const html = written.paths.reportHtml;
-    await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
-    process.exitCode = exitCodeOf(run.engineExit, written.report);
+    await reportLoadRun(live, { allowSkips: opts.allowSkips === true, meta, compare, interrupt, secrets });
   } finally {
     interrupt.dispose();
     if (dashboardStream !== undefined) rmSync(dirname(dashboardStream), { recursive: true, force: true });
   }
+}
+
+/** `--dry-run`: the money plan priced (and held against the cap), printed; nothing is sent. */
+async function printDryRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings): Promise<void> {
+  const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
+  for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
+  process.exitCode = 0;
+}
+
+/**
+ * The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
+ * the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
+ */
+function dashboardStreamOf(flags: LoadFlags): string | undefined {
+  if (flags.dashboardPort === undefined || flags.outJson !== undefined) return undefined;
+  return join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
+}
+
+/** The run, with the live dashboard open beside it when asked for (finished empty if the run throws). */
+async function runWithDashboard(request: {
+  readonly flags: LoadFlags;
+  /** The flags as given: the dashboard opens only for --dashboard. */
+  readonly dashboardFlags: LoadFlags;
+  readonly config: TargetConfig;
+  readonly money: MoneySettings;
+  readonly runId: string;
+  readonly progress: Progress;
+  readonly interrupt: RunInterrupt;
+  readonly baselineModule: string | undefined;
+}): Promise<{ readonly run: LoadRun; readonly dashboard: LiveDashboard | undefined }> {
+  const { flags, progress, interrupt, baselineModule } = request;
+  let dashboard: LiveDashboard | undefined;
+  try {
+    dashboard = await openDashboard(request.dashboardFlags, flags.outJson, request.runId, progress);
+    interrupt.enter('load');
+    const io = { cwd: process.cwd(), env: process.env, progress, runId: request.runId, interrupt };
+    const run = await runLoad(flags, request.config, { ...io, ...(baselineModule === undefined ? {} : { baselineModule }) }, request.money);
+    return { run, dashboard };
+  } catch (error) {
+    await dashboard?.finish(undefined);
+    throw error;
+  } finally {
+    progress.done();
+  }
+}
+
+/** The reports (compared with an earlier run when asked and the run was whole), the dashboard's last page, the exit code. */
+async function reportLoadRun(
+  live: { readonly run: LoadRun; readonly dashboard: LiveDashboard | undefined },
+  context: {
+    readonly allowSkips: boolean;
+    readonly meta: ReturnType<typeof loadReportMeta>;
+    readonly compare: ReturnType<typeof compareWithRun>;
+    readonly interrupt: RunInterrupt;
+    readonly secrets: readonly string[];
+  },
+): Promise<void> {
+  const { run, dashboard } = live;
+  const interruption = loadInterruption(run, context.interrupt, run.startedAt);
+  // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
+  const comparison =
+    run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined
+      ? undefined
+      : await context.compare?.(run, context.meta);
+  const report = await loadRunReport(run, context.meta, {
+    allowSkips: context.allowSkips,
+    ...(interruption === undefined ? {} : { interruption }),
+    ...(comparison === undefined ? {} : { comparison }),
+  });
+  if (run.unusable !== undefined) {
+    await dashboard?.finish(undefined);
+    throw unusableTarget(report, run.reportDir, context.secrets);
+  }
+  const { written } = finishRun(report, run.reportDir, { secrets: context.secrets });
+  const html = written.paths.reportHtml;
+  await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
+  process.exitCode = exitCodeOf(run.engineExit, written.report);
 }
