@@ -28,7 +28,8 @@ import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
 import { checkScriptNetwork } from './user-script.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
 import type { HostModule } from '../run-node-engine.ts';
-import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
+import { LOAD_ENV } from '../run-settings.ts';
+import { loadEnvironment } from './load-environment.ts';
 import type { PayloadCheckInputs } from '../../reports/payload-checks.ts';
 import { K6_DEFAULT_ENV } from './k6-process.ts';
 import { finishRemoteWrite, runPrometheus } from './prometheus-output.ts';
@@ -376,33 +377,12 @@ function unusableRun(plan: RunPlan, target: LoadRun['target'], reason: string, f
   };
 }
 
-/** The bundle's environment: the user's -e variables, the harness's own settings over them, the engine and the money. */
+/** The bundle's environment (load-environment.ts, as k6-operator's pods get it), the engine and the money. */
 function engineEnvironment(plan: RunPlan, loadTarget: LoadTarget, armed: ArmedMoney): Record<string, string> {
   const { flags, config, money } = plan;
   return {
-    // -e KEY=VALUE first: the harness's own settings (GATEWAY_*, refused as -e keys) are never the user's to change here.
-    ...flags.envVars,
-    ...runEnvironment({
+    ...loadEnvironment(flags, config, {
       baseUrl: loadTarget.target.url,
-      user: config.user,
-      password: config.password,
-      environment: config.environment,
-      timeScale: config.timeScale,
-      profile: flags.profile,
-      api: flags.api,
-      ...(flags.vus === undefined ? {} : { vus: flags.vus }),
-      ...(flags.duration === undefined ? {} : { duration: flags.duration }),
-      ...(flags.rate === undefined ? {} : { rate: flags.rate }),
-      ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
-      thresholds: flags.thresholds,
-      ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
-      config: {
-        timeouts: config.timeouts,
-        poll: config.poll,
-        writePaths: config.writePaths,
-        fieldMapping: config.fieldMapping,
-        ...(config.paging === undefined ? {} : { paging: config.paging }),
-      },
       targetLabel: loadTarget.label,
       runId: plan.io.runId,
       reportDir: plan.reportDir,
