@@ -28,6 +28,7 @@ import { checkDryRunCap, loadMoneyPlan, plannedOptions } from '../../load/runner
 import { livePlanOf } from '../../load/runner/live-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addEnvVarOption } from '../flag-vocabulary.ts';
+import { addLoadFlags } from '../load-flags.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 
@@ -47,26 +48,14 @@ function printList(): void {
   for (const name of PROFILE_NAMES) out(`  ${name}\t${PROFILES[name].description}`);
 }
 
-export function register(program: Command): void {
-  const cmd = program
-    .command('load')
-    .description(
-      'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
-        'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
-        `Writes summary.json, junit.xml, summary.md and report.html (charts from the per-second metrics, ${AGGREGATES_FILE}) to the report dir.\n` +
-        'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
-        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
-        'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
-        'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
-    )
-    .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
+/** The options only `load` has (the shared ones come from ../load-flags.ts). */
+function addRunOptions(cmd: Command): void {
+  cmd
     .option(
       '--script <file>',
       "your own k6 script (.ts or .js) written with 'gateway-harness/load' (docs/load-runs.md): the same reports, thresholds and money guard",
     )
-    .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
-    .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option(
       '-o, --out <output>',
@@ -78,19 +67,8 @@ export function register(program: Command): void {
       '--dashboard [port]',
       'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one',
     )
-    .option('-u, --vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
-    .option(
-      '-d, --duration <d>',
-      'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long (with -i: at most that long); other profiles stretch their shape to it',
-    )
     .option('-i, --iterations <n>', 'iterations shared by the VUs, as k6 --iterations (smoke: instead of its few iterations)')
     .option('--summary-export <file>', "write k6's summary-export JSON of the run to this file (either engine)")
-    .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
-    .option(
-      '--threshold <metric:expr>',
-      "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)",
-      collect,
-    )
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option(
       '--baseline <dir>',
@@ -98,6 +76,22 @@ export function register(program: Command): void {
     )
     .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('load')
+    .description(
+      'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
+        'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
+        `Writes summary.json, junit.xml, summary.md and report.html (charts from the per-second metrics, ${AGGREGATES_FILE}) to the report dir.\n` +
+        'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
+        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
+        'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
+        'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
+    );
+  addLoadFlags(cmd, { scenario: true, profile: true, api: true, vus: true, duration: true, rate: true, threshold: true });
+  addRunOptions(cmd);
   addEnvVarOption(cmd);
   addTargetOptions(cmd);
   // load has no --allow-skips of its own: the comparison brings one.
