@@ -124,130 +124,47 @@ function runLifecycle(): void {
   sendReady(0);
 }
 
+/** The VU role's state: this instance's share of the test, its VUs, and each scenario's counters. */
+interface VuRole {
+  readonly tuple: ReturnType<typeof executionTuple>;
+  readonly shares: Map<string, ReturnType<typeof scenarioShare>>;
+  /** VUs initialized before the test, waiting for their scenario's executor to take them. */
+  readonly pools: Map<string, VU[]>;
+  readonly counters: Map<string, { iterations: number; dropped: number }>;
+  readonly states: Map<string, ScenarioState>;
+  /** Per scenario i, index 2i: its iteration counter; 2i+1: its shared-iterations pool (shared by every worker). */
+  readonly shared: Int32Array;
+  created: number;
+  /** When the event loop last had a turn (see keepLoopTurning). */
+  lastTurn: number;
+}
+
 /** The VU role: this worker's segment of every scenario. */
 function runVUs(): void {
-  const seg = init.segment;
   // This instance's share of a test split with execution segments (the whole test when there is none).
   const tuple = executionTuple(init.options.executionSegment, init.options.executionSegmentSequence);
-  const shares = new Map(init.options.scenarios.map((sc) => [sc.name, scenarioShare(sc, tuple)]));
-  let created = 0;
-  const newVU = (): VU => {
-    // VU numbers in the instance stripe across workers: worker i of W owns i+1, i+1+W, ... (unique, dense when
-    // balanced); the test-wide number is the instance's stripe of VUs (k6's GetUniqueVUIdentifiers).
-    const inInstance = created * seg.count + seg.index + 1;
-    const vu = new VU(runtime, { idInTest: tuple.globalIndex(inInstance - 1) + 1, idInInstance: inInstance });
-    created++;
-    vu.init();
-    runtime.instance.vusInitialized++;
-    return vu;
+  const role: VuRole = {
+    tuple,
+    shares: new Map(init.options.scenarios.map((sc) => [sc.name, scenarioShare(sc, tuple)])),
+    pools: new Map(),
+    counters: new Map(),
+    states: new Map(),
+    shared: new Int32Array(init.sharedCounters),
+    created: 0,
+    lastTurn: clock(),
   };
-
-  // The init phase: every scenario's planned VUs exist before the test starts, like k6.
-  const pools = new Map<string, VU[]>();
-  const counters = new Map<string, { iterations: number; dropped: number }>();
-  const states = new Map<string, ScenarioState>();
-  const shared = new Int32Array(init.sharedCounters);
   try {
-    for (const [i, sc] of init.options.scenarios.entries()) {
-      const pool: VU[] = [];
-      for (let k = plannedVUs(sc, seg, shares.get(sc.name)); k > 0; k--) pool.push(newVU());
-      pools.set(sc.name, pool);
-      counters.set(sc.name, { iterations: 0, dropped: 0 });
-      states.set(sc.name, {
-        config: sc,
-        startedAt: 0,
-        iterationsInInstance: 0,
-        // iterationInTest: one counter per scenario shared by every worker (index 2i), mapped to the test-wide number
-        // of this instance's k-th iteration (k6's SegmentedIndex), so it is unique across the instances of a split test.
-        nextInTest: () => (shares.get(sc.name) ?? scenarioShare(sc)).iterationIndex(Atomics.add(shared, 2 * i, 1)),
-      });
-    }
+    initScenarios(role);
   } catch (error) {
     send({ type: 'failed', message: errorText(error), phase: 'init' });
     return;
   }
   runtime.phase = 'vu';
-
-  // Synchronous iterations resolve in microtasks: the event loop (timers, the controller's messages) must get a turn at
-  // least every few milliseconds, or a tight loop of sync iterations would starve it. The interval marks each turn.
-  let lastTurn = clock();
-  setInterval(() => {
-    lastTurn = clock();
-  }, 2).unref();
-
-  const host = (sc: ScenarioConfig, index: number): ExecutorHost<VU> => {
-    const state = states.get(sc.name) as ScenarioState;
-    const count = counters.get(sc.name) as { iterations: number; dropped: number };
-    return {
-      now: clock,
-      signal: abort.signal,
-      initVU: async () => pools.get(sc.name)?.pop() ?? newVU(),
-      runIteration: async (vu) => {
-        if (clock() - lastTurn > 5) {
-          await new Promise((r) => setImmediate(r));
-          lastTurn = clock();
-        }
-        await vu.runIteration(state);
-        if (!vu.interrupted) count.iterations++;
-      },
-      interrupt: (vu) => vu.interrupt(),
-      dropped: () => {
-        count.dropped++;
-        runtime.store.add('dropped_iterations', 1, { ...init.options.tags, scenario: sc.name });
-      },
-      activeVUs: (delta) => {
-        runtime.instance.vusActive += delta;
-      },
-      initializedVUs: () => undefined, // counted where VUs are created (newVU)
-      // shared-iterations: the pool of iterations is shared by every worker (index 2i+1).
-      claimShared: () => Atomics.add(shared, 2 * index + 1, 1),
-    };
-  };
-
-  const progress = (): WorkerProgress => ({
-    vusActive: runtime.instance.vusActive,
-    vusInitialized: runtime.instance.vusInitialized,
-    interrupted: runtime.instance.iterationsInterrupted,
-    scenarios: Object.fromEntries([...counters].map(([name, c]) => [name, { ...c }])),
-  });
-
-  const run = async (startAt: number): Promise<void> => {
-    runtime.testStartedAt = startAt;
-    const loop = startLoopMonitor((sample) => send({ type: 'loop', sample }), { heartbeats: init.heartbeats, index: seg.index });
-    const ticker = setInterval(() => {
-      points?.drain();
-      send({ type: 'progress', progress: progress() });
-    }, 250);
-    await Promise.all(
-      init.options.scenarios.map(async (sc, i) => {
-        await new Promise<void>((resolveWait) => {
-          const timer = setTimeout(resolveWait, Math.max(0, startAt + sc.startTimeMs - clock()));
-          abort.signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              resolveWait();
-            },
-            { once: true },
-          );
-        });
-        if (abort.signal.aborted) return;
-        (states.get(sc.name) as ScenarioState).startedAt = clock();
-        await runScenario(sc, seg, host(sc, i), shares.get(sc.name));
-      }),
-    );
-    clearInterval(ticker);
-    loop.stop();
-    points?.drain();
-    send({ type: 'progress', progress: progress() });
-    send({ type: 'done', store: runtime.store.toState(), groups: runtime.groups.toState() });
-    await runtime.close();
-  };
-
+  keepLoopTurning(role);
   port.on('message', (m: ControllerMessage) => {
     if (m.type === 'start') {
       if (m.setupDataJson !== undefined) runtime.setupDataJson = m.setupDataJson;
-      run(m.startAt).catch((error: unknown) => {
+      runTest(role, m.startAt).catch((error: unknown) => {
         send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error), phase: 'run' });
       });
     } else if (m.type === 'abort') {
@@ -257,6 +174,124 @@ function runVUs(): void {
     }
   });
   sendReady(runtime.instance.vusInitialized);
+}
+
+function newVU(role: VuRole): VU {
+  const seg = init.segment;
+  // VU numbers in the instance stripe across workers: worker i of W owns i+1, i+1+W, ... (unique, dense when
+  // balanced); the test-wide number is the instance's stripe of VUs (k6's GetUniqueVUIdentifiers).
+  const inInstance = role.created * seg.count + seg.index + 1;
+  const vu = new VU(runtime, { idInTest: role.tuple.globalIndex(inInstance - 1) + 1, idInInstance: inInstance });
+  role.created++;
+  vu.init();
+  runtime.instance.vusInitialized++;
+  return vu;
+}
+
+/** The init phase: every scenario's planned VUs exist before the test starts, like k6. */
+function initScenarios(role: VuRole): void {
+  for (const [i, sc] of init.options.scenarios.entries()) {
+    const pool: VU[] = [];
+    for (let k = plannedVUs(sc, init.segment, role.shares.get(sc.name)); k > 0; k--) pool.push(newVU(role));
+    role.pools.set(sc.name, pool);
+    role.counters.set(sc.name, { iterations: 0, dropped: 0 });
+    role.states.set(sc.name, {
+      config: sc,
+      startedAt: 0,
+      iterationsInInstance: 0,
+      // iterationInTest: one counter per scenario shared by every worker (index 2i), mapped to the test-wide number
+      // of this instance's k-th iteration (k6's SegmentedIndex), so it is unique across the instances of a split test.
+      nextInTest: () => (role.shares.get(sc.name) ?? scenarioShare(sc)).iterationIndex(Atomics.add(role.shared, 2 * i, 1)),
+    });
+  }
+}
+
+/**
+ * Synchronous iterations resolve in microtasks: the event loop (timers, the controller's messages) must get a turn at
+ * least every few milliseconds, or a tight loop of sync iterations would starve it. The interval marks each turn.
+ */
+function keepLoopTurning(role: VuRole): void {
+  setInterval(() => {
+    role.lastTurn = clock();
+  }, 2).unref();
+}
+
+/** What scenario `sc` (the i-th) gives its executor: VUs, iterations, and the counters they move. */
+function executorHost(role: VuRole, sc: ScenarioConfig, index: number): ExecutorHost<VU> {
+  const state = role.states.get(sc.name) as ScenarioState;
+  const count = role.counters.get(sc.name) as { iterations: number; dropped: number };
+  return {
+    now: clock,
+    signal: abort.signal,
+    initVU: async () => role.pools.get(sc.name)?.pop() ?? newVU(role),
+    runIteration: async (vu) => {
+      if (clock() - role.lastTurn > 5) {
+        await new Promise((r) => setImmediate(r));
+        role.lastTurn = clock();
+      }
+      await vu.runIteration(state);
+      if (!vu.interrupted) count.iterations++;
+    },
+    interrupt: (vu) => vu.interrupt(),
+    dropped: () => {
+      count.dropped++;
+      runtime.store.add('dropped_iterations', 1, { ...init.options.tags, scenario: sc.name });
+    },
+    activeVUs: (delta) => {
+      runtime.instance.vusActive += delta;
+    },
+    initializedVUs: () => undefined, // counted where VUs are created (newVU)
+    // shared-iterations: the pool of iterations is shared by every worker (index 2i+1).
+    claimShared: () => Atomics.add(role.shared, 2 * index + 1, 1),
+  };
+}
+
+function progressOf(role: VuRole): WorkerProgress {
+  return {
+    vusActive: runtime.instance.vusActive,
+    vusInitialized: runtime.instance.vusInitialized,
+    interrupted: runtime.instance.iterationsInterrupted,
+    scenarios: Object.fromEntries([...role.counters].map(([name, c]) => [name, { ...c }])),
+  };
+}
+
+/** Every scenario from its start time on (relative to the controller's `startAt`); then this thread's final state. */
+async function runTest(role: VuRole, startAt: number): Promise<void> {
+  runtime.testStartedAt = startAt;
+  const loop = startLoopMonitor((sample) => send({ type: 'loop', sample }), { heartbeats: init.heartbeats, index: init.segment.index });
+  const ticker = setInterval(() => {
+    points?.drain();
+    send({ type: 'progress', progress: progressOf(role) });
+  }, 250);
+  await Promise.all(
+    init.options.scenarios.map(async (sc, i) => {
+      await untilStartOrAbort(startAt + sc.startTimeMs);
+      if (abort.signal.aborted) return;
+      (role.states.get(sc.name) as ScenarioState).startedAt = clock();
+      await runScenario(sc, init.segment, executorHost(role, sc, i), role.shares.get(sc.name));
+    }),
+  );
+  clearInterval(ticker);
+  loop.stop();
+  points?.drain();
+  send({ type: 'progress', progress: progressOf(role) });
+  send({ type: 'done', store: runtime.store.toState(), groups: runtime.groups.toState() });
+  await runtime.close();
+}
+
+/** Resolves at clock time `at`, or at once when the run is aborted. */
+function untilStartOrAbort(at: number): Promise<void> {
+  return new Promise<void>((resolveWait) => {
+    const timer = setTimeout(resolveWait, Math.max(0, at - clock()));
+    abort.signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolveWait();
+      },
+      { once: true },
+    );
+  });
 }
 
 if (init.role === 'lifecycle') runLifecycle();

@@ -1,18 +1,6 @@
 // An example of `gateway-harness load --script`: a team's own flow written with the harness's load API. A customer
 // checks the balance, thinks for a moment, tops up a number, and reads the transaction back. docs/load-runs.md explains it.
-import {
-  confirmWithStatus,
-  defineScript,
-  discoverCatalog,
-  isNoInput,
-  loadInput,
-  read,
-  submit,
-  think,
-  topupTargets,
-  versionFor,
-  type CatalogData,
-} from 'gateway-harness/load';
+import { defineScript, read, think, topupCatalog, topupOnce, versionFor, type CatalogData } from 'gateway-harness/load';
 
 const test = defineScript<CatalogData>({
   name: 'topup-think-time',
@@ -20,23 +8,13 @@ const test = defineScript<CatalogData>({
   // Every operation the script sends, setup's reads included: its thresholds and money guard follow this list.
   operations: ['catalog.countries', 'catalog.skus', 'account.balance', 'transaction.topup'],
   readsBackStatus: true,
-  async setup(ctx) {
-    const data: CatalogData = {};
-    for (const version of ctx.versions) {
-      const catalog = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, { skus: true, countries: true });
-      data[version] = { skus: topupTargets(catalog).map((t) => t.sku), giftcards: [], plans: catalog.plans };
-    }
-    return data;
-  },
+  // The built-in top-up flow's own steps: its setup (the SKUs it can top up) and one top-up followed until final.
+  setup: topupCatalog,
   async iteration(ctx, data) {
     const version = versionFor(ctx);
     await read(ctx, `${version}.account.balance`);
     await think(200 + Math.floor(ctx.random() * 200));
-    const built = loadInput(ctx, data[version], `${version}.transaction.topup`);
-    if (isNoInput(built)) return ctx.record.warnOnce(`topup-${version}`, `topup: ${built.unavailable}`);
-    const body = built.input.body as Record<string, unknown>;
-    const result = await submit(ctx, `${version}.transaction.topup`, body);
-    await confirmWithStatus(ctx, result, String(body.correlationId));
+    await topupOnce(ctx, data[version], version);
   },
 });
 

@@ -8,7 +8,7 @@ export { defineLoadTest, type LoadTest };
 export { confirmWithStatus, payloadOf, pick, read, submit, versionFor, type FlowContext } from './flows/context.ts';
 export { isNoInput, loadInput } from './flows/inputs.ts';
 export { discoverCatalog, skusOf, type CatalogData, type VersionCatalog } from './catalog.ts';
-export { topupTargets } from './flows/topup-flow.ts';
+export { topupCatalog, topupOnce, topupTargets } from './flows/topup-flow.ts';
 /** An awaitable pause (think time) that works on k6 v0.48, k6 v2 and the Node engine. */
 export { waitMs as think } from './k6-wait.ts';
 

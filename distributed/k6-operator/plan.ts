@@ -5,7 +5,8 @@ import { HarnessError } from '../../api/errors.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { K6_DEFAULT_ENV } from '../../load/runner/k6-process.ts';
 import type { LoadFlags } from '../../load/runner/load-options.ts';
-import { LOAD_ENV, runEnvironment } from '../../load/run-settings.ts';
+import { LOAD_ENV } from '../../load/run-settings.ts';
+import { loadEnvironment } from '../../load/runner/load-environment.ts';
 import { RUN_PLAN_SCHEMA, type PlanRun } from '../merge/threshold-source.ts';
 import { k6OptionsFor } from '../../load/run-options.ts';
 import { scenarioNameOf } from '../../load/scenarios.ts';
@@ -106,25 +107,12 @@ function manifestYaml(object: unknown): string {
 
 /** The pods' environment: the bundle's settings (load/run-settings.ts) and k6's, with no credential in it. */
 export function podEnvironment(flags: OperatorFlags, config: TargetConfig, runId: string, baseUrl: string): Record<string, string> {
-  const load = flags.load;
-  const env = runEnvironment({
-    baseUrl,
-    user: '',
-    password: '',
-    environment: config.environment,
-    timeScale: config.timeScale,
-    profile: load.profile,
-    api: load.api,
-    ...(load.vus === undefined ? {} : { vus: load.vus }),
-    ...(load.duration === undefined ? {} : { duration: load.duration }),
-    ...(load.rate === undefined ? {} : { rate: load.rate }),
-    thresholds: load.thresholds,
-    config: { timeouts: config.timeouts, poll: config.poll, writePaths: config.writePaths, fieldMapping: config.fieldMapping },
-    targetLabel: baseUrl,
-    runId,
-    reportDir: POD_REPORT_DIR,
-  });
-  // Credentials come from the Secret (manifests.ts), never from here.
+  // The same builder as `load` (load/runner/load-environment.ts); credentials come from the Secret (manifests.ts).
+  const env = loadEnvironment(
+    flags.load,
+    { ...config, user: '', password: '' },
+    { baseUrl, targetLabel: baseUrl, runId, reportDir: POD_REPORT_DIR },
+  );
   delete env[LOAD_ENV.user];
   delete env[LOAD_ENV.password];
   return { ...K6_DEFAULT_ENV, ...env };

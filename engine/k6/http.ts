@@ -127,135 +127,28 @@ export class Response {
   }
 }
 
+/** One VU's http module: its VU and the response callback `http.setResponseCallback` set (k6's default until then). */
+interface HttpState {
+  readonly vu: ModuleVU;
+  responseCallback: ExpectedStatuses | null;
+}
+
+/** A request checked and built, with what its metrics are tagged and judged by. */
+interface PreparedRequest {
+  readonly spec: HttpRequestSpec;
+  readonly nameTag: string;
+  readonly params: Params;
+  readonly callback: ExpectedStatuses | null;
+}
+
+type BatchItem = string | TemplatedUrl | unknown[] | { method?: string; url: unknown; body?: unknown; params?: Params };
+
 export function createHttpModule(vu: ModuleVU): Record<string, unknown> {
-  const rt = vu.runtime;
-  let responseCallback: ExpectedStatuses | null = DEFAULT_EXPECTED;
-
-  function prepare(
-    method: string,
-    urlArg: unknown,
-    body: unknown,
-    params: Params | undefined,
-  ): { spec: HttpRequestSpec; nameTag: string; params: Params; callback: ExpectedStatuses | null } {
-    if (vu.initPhase) throw new Error('making http requests in the init context is not supported');
-    vu.assertRunning();
-    const p: Params = params ?? {};
-    for (const key of Object.keys(p)) {
-      if (!SUPPORTED_PARAMS.has(key)) throw new Error(`http params.${key} is not implemented by the node engine; run this script with k6`);
-    }
-    const url = urlArg instanceof TemplatedUrl ? urlArg.url : String(urlArg);
-    const nameTag = p.tags?.name !== undefined ? String(p.tags.name) : urlArg instanceof TemplatedUrl ? urlArg.name : url;
-    const headers: Record<string, string> = {};
-    if (rt.options.userAgent !== '') headers['User-Agent'] = rt.options.userAgent ?? rt.userAgent;
-    if (p.headers !== undefined && p.headers !== null) for (const [k, v] of Object.entries(p.headers)) headers[k] = String(v);
-    const responseType =
-      p.responseType === 'binary' || p.responseType === 'none' || p.responseType === 'text'
-        ? p.responseType
-        : rt.options.discardResponseBodies
-          ? 'none'
-          : 'text';
-    const spec: HttpRequestSpec = {
-      method: method.toUpperCase(),
-      url,
-      headers,
-      body: encodeBody(body, headers),
-      timeoutMs: requestTimeoutMs(p.timeout),
-      responseType,
-    };
-    const callback = p.responseCallback === undefined ? responseCallback : (p.responseCallback as ExpectedStatuses | null);
-    return { spec, nameTag, params: p, callback };
-  }
-
-  function record(raw: RawHttpResult, spec: HttpRequestSpec, nameTag: string, params: Params, callback: ExpectedStatuses | null): Response {
-    const tags = vu.baseTags();
-    if (params.tags !== undefined && params.tags !== null) for (const [k, v] of Object.entries(params.tags)) tags[k] = String(v);
-    tags.method = spec.method;
-    tags.url = spec.url;
-    tags.name = nameTag;
-    tags.status = String(raw.status);
-    if (raw.proto !== '') tags.proto = raw.proto; // k6 has no proto tag on a request that got no response
-    if (raw.errorCode !== 0) {
-      if (raw.error !== '') tags.error = raw.error; // an HTTP error status has a code and no error text (k6)
-      tags.error_code = String(raw.errorCode);
-    }
-    let failed: boolean | undefined;
-    if (callback !== null) {
-      const expected = isExpected(callback, raw.status);
-      tags.expected_response = String(expected);
-      failed = !expected;
-    }
-    const t = raw.timings;
-    vu.emit('http_reqs', 1, tags);
-    vu.emit('http_req_duration', t.duration, tags);
-    vu.emit('http_req_blocked', t.blocked, tags);
-    vu.emit('http_req_connecting', t.connecting, tags);
-    vu.emit('http_req_tls_handshaking', t.tls_handshaking, tags);
-    vu.emit('http_req_sending', t.sending, tags);
-    vu.emit('http_req_waiting', t.waiting, tags);
-    vu.emit('http_req_receiving', t.receiving, tags);
-    if (failed !== undefined) vu.emit('http_req_failed', failed ? 1 : 0, tags);
-    vu.bytesSent += raw.bytesSent;
-    vu.bytesReceived += raw.bytesReceived;
-    return new Response(raw, spec);
-  }
-
-  async function asyncRequest(method: string, url: unknown, body?: unknown, params?: Params): Promise<Response> {
-    const prepared = prepare(method, url, body, params);
-    await vu.flushSleep();
-    const raw = await performRequest(vu.agent, prepared.spec, vu.signal, redirectsOf(prepared.params, rt.maxRedirects()));
-    vu.assertRunning();
-    return record(raw, prepared.spec, prepared.nameTag, prepared.params, prepared.callback);
-  }
-
-  function request(method: string, url: unknown, body?: unknown, params?: Params): Response {
-    const prepared = prepare(method, url, body, params);
-    vu.flushSleepSync();
-    const [raw] = rt.syncHttp().requestMany([prepared.spec]);
-    return record(raw as RawHttpResult, prepared.spec, prepared.nameTag, prepared.params, prepared.callback);
-  }
-
-  type BatchItem = string | TemplatedUrl | unknown[] | { method?: string; url: unknown; body?: unknown; params?: Params };
-  function batch(requests: BatchItem[] | Record<string, BatchItem>): Response[] | Record<string, Response> {
-    const entries = Array.isArray(requests) ? requests.map((r, i) => [String(i), r] as const) : Object.entries(requests);
-    const prepared = entries.map(([, item]) => {
-      if (typeof item === 'string' || item instanceof TemplatedUrl) return prepare('GET', item, null, undefined);
-      if (Array.isArray(item)) return prepare(String(item[0]), item[1], item[2], item[3] as Params | undefined);
-      const obj = item as { method?: string; url: unknown; body?: unknown; params?: Params };
-      return prepare(obj.method ?? 'GET', obj.url, obj.body, obj.params);
-    });
-    vu.flushSleepSync();
-    const raws = rt.syncHttp().requestMany(prepared.map((p) => p.spec));
-    const responses = prepared.map((p, i) => record(raws[i] as RawHttpResult, p.spec, p.nameTag, p.params, p.callback));
-    if (Array.isArray(requests)) return responses;
-    return Object.fromEntries(entries.map(([k], i) => [k, responses[i] as Response]));
-  }
-
-  const expectedStatuses = (...statuses: Array<number | { min: number; max: number }>): ExpectedStatuses => {
-    for (const s of statuses) {
-      if (typeof s !== 'number' && (typeof s !== 'object' || s === null || typeof s.min !== 'number' || typeof s.max !== 'number')) {
-        throw new Error('expectedStatuses takes status codes or { min, max } ranges');
-      }
-    }
-    return { __expected: statuses };
-  };
-
-  const url = (strings: TemplateStringsArray, ...values: unknown[]): TemplatedUrl => {
-    let full = '';
-    let name = '';
-    strings.forEach((s, i) => {
-      full += s;
-      name += s;
-      if (i < values.length) {
-        full += String(values[i]);
-        name += '${}';
-      }
-    });
-    return new TemplatedUrl(full, name);
-  };
-
+  const state: HttpState = { vu, responseCallback: DEFAULT_EXPECTED };
+  const request = (method: string, u: unknown, body?: unknown, params?: Params): Response => syncRequest(state, method, u, body, params);
   return {
     request,
-    asyncRequest,
+    asyncRequest: (method: string, u: unknown, body?: unknown, params?: Params) => asyncRequest(state, method, u, body, params),
     get: (u: unknown, params?: Params) => request('GET', u, null, params),
     head: (u: unknown, params?: Params) => request('HEAD', u, null, params),
     post: (u: unknown, body?: unknown, params?: Params) => request('POST', u, body, params),
@@ -263,14 +156,146 @@ export function createHttpModule(vu: ModuleVU): Record<string, unknown> {
     patch: (u: unknown, body?: unknown, params?: Params) => request('PATCH', u, body, params),
     del: (u: unknown, body?: unknown, params?: Params) => request('DELETE', u, body, params),
     options: (u: unknown, body?: unknown, params?: Params) => request('OPTIONS', u, body, params),
-    batch,
+    batch: (requests: BatchItem[] | Record<string, BatchItem>) => batch(state, requests),
     expectedStatuses,
     setResponseCallback: (cb: ExpectedStatuses | null) => {
-      responseCallback = cb;
+      state.responseCallback = cb;
     },
-    url,
+    url: templatedUrl,
     TLS_1_2: 'tls1.2',
     TLS_1_3: 'tls1.3',
     OCSP_STATUS_GOOD: 'good',
   };
+}
+
+/** k6's checks before a request leaves (not in the init context, only supported params), then the request as sent. */
+function prepare(state: HttpState, method: string, urlArg: unknown, body: unknown, params: Params | undefined): PreparedRequest {
+  const { vu } = state;
+  if (vu.initPhase) throw new Error('making http requests in the init context is not supported');
+  vu.assertRunning();
+  const p: Params = params ?? {};
+  for (const key of Object.keys(p)) {
+    if (!SUPPORTED_PARAMS.has(key)) throw new Error(`http params.${key} is not implemented by the node engine; run this script with k6`);
+  }
+  const url = urlArg instanceof TemplatedUrl ? urlArg.url : String(urlArg);
+  const nameTag = p.tags?.name !== undefined ? String(p.tags.name) : urlArg instanceof TemplatedUrl ? urlArg.name : url;
+  const headers = requestHeaders(vu, p);
+  const spec: HttpRequestSpec = {
+    method: method.toUpperCase(),
+    url,
+    headers,
+    body: encodeBody(body, headers),
+    timeoutMs: requestTimeoutMs(p.timeout),
+    responseType: responseTypeOf(vu, p),
+  };
+  const callback = p.responseCallback === undefined ? state.responseCallback : (p.responseCallback as ExpectedStatuses | null);
+  return { spec, nameTag, params: p, callback };
+}
+
+/** The User-Agent (k6's unless options.userAgent says otherwise, '' for none), then the params' headers. */
+function requestHeaders(vu: ModuleVU, p: Params): Record<string, string> {
+  const rt = vu.runtime;
+  const headers: Record<string, string> = {};
+  if (rt.options.userAgent !== '') headers['User-Agent'] = rt.options.userAgent ?? rt.userAgent;
+  if (p.headers !== undefined && p.headers !== null) for (const [k, v] of Object.entries(p.headers)) headers[k] = String(v);
+  return headers;
+}
+
+function responseTypeOf(vu: ModuleVU, p: Params): HttpRequestSpec['responseType'] {
+  if (p.responseType === 'binary' || p.responseType === 'none' || p.responseType === 'text') return p.responseType;
+  return vu.runtime.options.discardResponseBodies ? 'none' : 'text';
+}
+
+/** The http_* metrics of one answered (or failed) request, tagged like k6's, and its Response. */
+function record(vu: ModuleVU, raw: RawHttpResult, prepared: PreparedRequest): Response {
+  const { tags, failed } = responseTags(vu, raw, prepared);
+  const t = raw.timings;
+  vu.emit('http_reqs', 1, tags);
+  vu.emit('http_req_duration', t.duration, tags);
+  vu.emit('http_req_blocked', t.blocked, tags);
+  vu.emit('http_req_connecting', t.connecting, tags);
+  vu.emit('http_req_tls_handshaking', t.tls_handshaking, tags);
+  vu.emit('http_req_sending', t.sending, tags);
+  vu.emit('http_req_waiting', t.waiting, tags);
+  vu.emit('http_req_receiving', t.receiving, tags);
+  if (failed !== undefined) vu.emit('http_req_failed', failed ? 1 : 0, tags);
+  vu.bytesSent += raw.bytesSent;
+  vu.bytesReceived += raw.bytesReceived;
+  return new Response(raw, prepared.spec);
+}
+
+/** k6's tags of a request's samples; `failed` by the response callback (undefined when the callback is null). */
+function responseTags(vu: ModuleVU, raw: RawHttpResult, prepared: PreparedRequest): { tags: Record<string, string>; failed?: boolean } {
+  const { spec, params, callback } = prepared;
+  const tags = vu.baseTags();
+  if (params.tags !== undefined && params.tags !== null) for (const [k, v] of Object.entries(params.tags)) tags[k] = String(v);
+  tags.method = spec.method;
+  tags.url = spec.url;
+  tags.name = prepared.nameTag;
+  tags.status = String(raw.status);
+  if (raw.proto !== '') tags.proto = raw.proto; // k6 has no proto tag on a request that got no response
+  if (raw.errorCode !== 0) {
+    if (raw.error !== '') tags.error = raw.error; // an HTTP error status has a code and no error text (k6)
+    tags.error_code = String(raw.errorCode);
+  }
+  if (callback === null) return { tags };
+  const expected = isExpected(callback, raw.status);
+  tags.expected_response = String(expected);
+  return { tags, failed: !expected };
+}
+
+async function asyncRequest(state: HttpState, method: string, url: unknown, body?: unknown, params?: Params): Promise<Response> {
+  const { vu } = state;
+  const prepared = prepare(state, method, url, body, params);
+  await vu.flushSleep();
+  const raw = await performRequest(vu.agent, prepared.spec, vu.signal, redirectsOf(prepared.params, vu.runtime.maxRedirects()));
+  vu.assertRunning();
+  return record(vu, raw, prepared);
+}
+
+function syncRequest(state: HttpState, method: string, url: unknown, body?: unknown, params?: Params): Response {
+  const prepared = prepare(state, method, url, body, params);
+  state.vu.flushSleepSync();
+  const [raw] = state.vu.runtime.syncHttp().requestMany([prepared.spec]);
+  return record(state.vu, raw as RawHttpResult, prepared);
+}
+
+/** http.batch: an array or an object of requests (a URL, [method, url, body, params] or { method, url, body, params }). */
+function batch(state: HttpState, requests: BatchItem[] | Record<string, BatchItem>): Response[] | Record<string, Response> {
+  const entries = Array.isArray(requests) ? requests.map((r, i) => [String(i), r] as const) : Object.entries(requests);
+  const prepared = entries.map(([, item]) => {
+    if (typeof item === 'string' || item instanceof TemplatedUrl) return prepare(state, 'GET', item, null, undefined);
+    if (Array.isArray(item)) return prepare(state, String(item[0]), item[1], item[2], item[3] as Params | undefined);
+    const obj = item as { method?: string; url: unknown; body?: unknown; params?: Params };
+    return prepare(state, obj.method ?? 'GET', obj.url, obj.body, obj.params);
+  });
+  state.vu.flushSleepSync();
+  const raws = state.vu.runtime.syncHttp().requestMany(prepared.map((p) => p.spec));
+  const responses = prepared.map((p, i) => record(state.vu, raws[i] as RawHttpResult, p));
+  if (Array.isArray(requests)) return responses;
+  return Object.fromEntries(entries.map(([k], i) => [k, responses[i] as Response]));
+}
+
+function expectedStatuses(...statuses: Array<number | { min: number; max: number }>): ExpectedStatuses {
+  for (const s of statuses) {
+    if (typeof s !== 'number' && (typeof s !== 'object' || s === null || typeof s.min !== 'number' || typeof s.max !== 'number')) {
+      throw new Error('expectedStatuses takes status codes or { min, max } ranges');
+    }
+  }
+  return { __expected: statuses };
+}
+
+/** http.url`...`: the URL, named by its template (`${}` for each value). */
+function templatedUrl(strings: TemplateStringsArray, ...values: unknown[]): TemplatedUrl {
+  let full = '';
+  let name = '';
+  strings.forEach((s, i) => {
+    full += s;
+    name += s;
+    if (i < values.length) {
+      full += String(values[i]);
+      name += '${}';
+    }
+  });
+  return new TemplatedUrl(full, name);
 }

@@ -25,17 +25,19 @@ export async function topupOnce(ctx: FlowContext, catalog: VersionCatalog | unde
   await confirmWithStatus(ctx, result, String(body.correlationId));
 }
 
+/** setup() of a top-up flow: per version, the SKUs it can top up and the number plans (only what the flow uses travels to the VUs). */
+export async function topupCatalog(ctx: FlowContext): Promise<CatalogData> {
+  const data: CatalogData = {};
+  for (const version of ctx.versions) {
+    const catalog = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, { skus: true, countries: true });
+    data[version] = { skus: topupTargets(catalog).map((t) => t.sku), giftcards: [], plans: catalog.plans };
+  }
+  return data;
+}
+
 export const topupFlow: LoadScenario<CatalogData> = {
   name: 'topup-flow',
-  async setup(ctx) {
-    const data: CatalogData = {};
-    for (const version of ctx.versions) {
-      const catalog = await discoverCatalog(ctx.client, version, ctx.settings.fieldMapping, { skus: true, countries: true });
-      // Only what the flow uses travels to the VUs.
-      data[version] = { skus: topupTargets(catalog).map((t) => t.sku), giftcards: [], plans: catalog.plans };
-    }
-    return data;
-  },
+  setup: topupCatalog,
   async iteration(ctx, data) {
     const version = versionFor(ctx);
     await topupOnce(ctx, data[version], version);

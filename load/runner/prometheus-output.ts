@@ -10,7 +10,9 @@ import {
   splitUrlCredentials,
   type PromTimeSeries,
   type RemoteWriteConfig,
+  type RemoteWriteStats,
 } from '../run-node-engine.ts';
+import { HarnessError } from '../../api/errors.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { RemoteWriteSummary } from '../../reports/model.ts';
 
@@ -100,7 +102,7 @@ export function thresholdSeries(data: K6SummaryData, testid: string, at: number)
 }
 
 /** Pushes the threshold series; a failure is returned as text (counted by the caller), never thrown. */
-export async function pushThresholds(config: RemoteWriteConfig, data: K6SummaryData, testid: string): Promise<string | undefined> {
+async function pushThresholds(config: RemoteWriteConfig, data: K6SummaryData, testid: string): Promise<string | undefined> {
   const series = thresholdSeries(data, testid, Date.now());
   if (series.length === 0) return undefined;
   try {
@@ -112,6 +114,61 @@ export async function pushThresholds(config: RemoteWriteConfig, data: K6SummaryD
 }
 
 /** The report's account of the output (the URL without credentials). */
-export function remoteWriteSummary(config: RemoteWriteConfig, counts: Omit<RemoteWriteSummary, 'url' | 'trends'>): RemoteWriteSummary {
+function remoteWriteSummary(config: RemoteWriteConfig, counts: Omit<RemoteWriteSummary, 'url' | 'trends'>): RemoteWriteSummary {
   return { url: displayUrl(config.url), trends: config.trendAsNativeHistogram ? 'native-histogram' : 'stats', ...counts };
+}
+
+/** `--out prometheus=URL` of one run: the engines' settings and the run's testid on every series; undefined without it. */
+export function runPrometheus(
+  url: string | undefined,
+  inherited: NodeJS.ProcessEnv,
+  runId: string,
+): { readonly url: string; readonly config: RemoteWriteConfig; readonly tags: Readonly<Record<string, string>> } | undefined {
+  if (url === undefined) return undefined;
+  let config;
+  try {
+    config = enginePrometheusConfig(url, inherited);
+  } catch (error) {
+    throw new HarnessError('GH_ERR_USAGE', `--out prometheus: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // Every series of the run carries its id, so runs sharing one Prometheus stay apart (k6's dashboards filter on testid).
+  return { url, config, tags: { [TEST_ID_TAG]: runId } };
+}
+
+/** What the run pushed besides the threshold results: the engine's own output (k6's failures counted from its log) and the generator's. */
+export interface RunPushes {
+  readonly k6Failures?: K6PushFailures;
+  readonly engine?: RemoteWriteStats;
+  readonly generator?: { readonly pushes: number; readonly failed: number; readonly lastError?: string };
+}
+
+/**
+ * The threshold results, pushed once at the end (neither engine knows them before), one more push counted like the
+ * others; then the report's account of the output. Failed pushes are said (the run went on), never thrown.
+ */
+export async function finishRemoteWrite(
+  config: RemoteWriteConfig,
+  summaryData: K6SummaryData | undefined,
+  runId: string,
+  pushes: RunPushes,
+  say: (line: string) => void,
+): Promise<RemoteWriteSummary> {
+  const thresholdError = summaryData === undefined ? undefined : await pushThresholds(config, summaryData, runId);
+  const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
+  const { engine, generator } = pushes;
+  const failed =
+    (pushes.k6Failures !== undefined ? pushes.k6Failures.end() : (engine?.failedPushes ?? 0)) +
+    (thresholdError === undefined ? 0 : 1) +
+    (generator?.failed ?? 0);
+  const lastError = thresholdError ?? generator?.lastError ?? engine?.lastError;
+  if (failed > 0)
+    say(`load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`);
+  return remoteWriteSummary(config, {
+    failedPushes: failed,
+    thresholdSeries: thresholdCount,
+    ...(engine === undefined
+      ? {}
+      : { pushes: engine.pushes + (thresholdCount > 0 ? 1 : 0) + (generator?.pushes ?? 0), series: engine.series }),
+    ...(lastError === undefined ? {} : { lastError }),
+  });
 }

@@ -2,79 +2,48 @@
 // embedded sandbox when there is no target (or use the caller's), arm the money guard for charging scenarios (ledger,
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
-import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
-import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
+import type { TargetConfig } from '../../api/target-config.ts';
 import { addFaultCounts, createFaultTally, type FaultCounts } from '../../api/faults.ts';
-import { preflightTarget } from '../../client/target-preflight.ts';
-import { BALANCE_WATCH_MS, ledgerWorstCase, watchBalance, type BalanceWatch } from '../../ledger/balance-watch.ts';
-import { haltSharedBudget, SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
-import { readBalance } from '../../ledger/read-prices.ts';
-import { ENGINE_HOST_MODULE, type EngineMoneyData } from '../../ledger/engine-host.ts';
-import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
-import { LEDGER_FILE } from '../../ledger/entry.ts';
-import { assertHeadroom, DEFAULT_DISK_HEADROOM, type DiskHeadroom } from '../../ledger/disk-headroom.ts';
-import { guardK6Ledger, type K6LedgerGuard } from '../../ledger/k6-guard.ts';
-import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
-import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
-import { checkTargetFunds } from '../../ledger/funds-check.ts';
-import { loadFundsPlan } from './money-plan.ts';
-import { encodeBundleMoney, MONEY_ENV, toCents, type MoneySettings } from '../../ledger/money-settings.ts';
+import { assertChargesAllowed } from '../../ledger/guard.ts';
+import type { DiskHeadroom } from '../../ledger/disk-headroom.ts';
+import { encodeBundleMoney, MONEY_ENV, type MoneySettings } from '../../ledger/money-settings.ts';
 import { readK6SummaryFile } from '../../reports/from-k6.ts';
-import { generatorReport, mergeBySecond, type GeneratorPoint, type GeneratorReport } from '../../reports/generator.ts';
+import { generatorReport, mergeBySecond, type GeneratorReport } from '../../reports/generator.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
-import { DIR_LOCK_FILE, lockReportDir } from '../../reports/dir-lock.ts';
+import { lockReportDir } from '../../reports/dir-lock.ts';
 import { summaryExport } from '../../engine/summary.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
-import { sameFile } from '../../reports/same-file.ts';
-import { REPORT_FILES, type LedgerSection } from '../../reports/model.ts';
+import type { LedgerSection, RemoteWriteSummary } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
-import { INTERRUPT_RECONCILE_MS, reconcileCommand, stillOpenLine } from '../../reports/interruption.ts';
-import { credentialSecrets } from '../../reports/redact-report.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import type { RunningSandbox } from '../../sandbox/server.ts';
 import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
 import { checkScriptNetwork } from './user-script.ts';
 import { selectEngine, type EngineSelection } from '../engine-select.ts';
-import { runNodeEngine, type HostModule } from '../run-node-engine.ts';
-import { LOAD_ENV, runEnvironment } from '../run-settings.ts';
-import { METRICS } from '../metric-names.ts';
-import { SampleCollector, withoutSampleLines } from '../payload-samples.ts';
+import type { HostModule } from '../run-node-engine.ts';
+import { LOAD_ENV } from '../run-settings.ts';
+import { loadEnvironment } from './load-environment.ts';
 import type { PayloadCheckInputs } from '../../reports/payload-checks.ts';
-import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
-import { engineProgress } from './engine-progress.ts';
-import { startProcMonitor } from './generator-monitor.ts';
-import { startGeneratorPusher } from './generator-prometheus.ts';
-import { K6_DEFAULT_ENV, runK6 } from './k6-process.ts';
-import { openMetricsPipe, type MetricsPipe } from './k6-metrics-pipe.ts';
-import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
-import { startAggregateThread, type AggregateThread } from './aggregate-thread.ts';
-import {
-  enginePrometheusConfig,
-  K6PushFailures,
-  k6PrometheusEnv,
-  pushThresholds,
-  remoteWriteSummary,
-  TEST_ID_TAG,
-  thresholdSeries,
-} from './prometheus-output.ts';
-import type { RemoteWriteSummary } from '../../reports/model.ts';
+import { K6_DEFAULT_ENV } from './k6-process.ts';
+import { finishRemoteWrite, runPrometheus } from './prometheus-output.ts';
 import type { LoadFlags } from './load-options.ts';
 import { checkVuMemory, runVus } from './vu-memory.ts';
 import { newRunId } from '../../api/run-id.ts';
+import { prepareRunFiles, type RunFiles } from './report-files.ts';
+import { openLoadTarget, preflightLoadTarget, type LoadTarget } from './load-target.ts';
+import { armMoney, reconcileRunLedger, type ArmedMoney, type MoneyParts } from './load-money.ts';
+import { runEngineStep, type EngineEnd, type RunPrometheus } from './run-engine.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export { LOAD_SANDBOX_FUNDS };
-
-/** The price book a capped run hands its VUs (ledger/price-book.ts), beside the reports. */
-const PRICES_FILE = 'prices.json';
 
 /** Where a run with `--baseline` builds its bundle (inside its report directory: the bundle is specific to the baseline). */
 export const BASELINE_BUNDLE_DIR = 'k6-bundle';
@@ -217,14 +186,6 @@ export function k6Label(path: string): string {
   }
 }
 
-/**
- * The command's exit code: an interrupted run is 128 + the signal (k6's 105 when k6 was aborted from outside), an
- * unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
- * code when it is not 0 (107 script error, ...: passed through; 99 thresholds crossed is the report's to say, which calls
- * a latency threshold crossed while the load generator was saturated incomplete); on 0, the report's verdict (an
- * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
- * at all is a failed run (1).
- */
 /** `--summary-export FILE`: k6's flat summary JSON, as `k6 run --summary-export` writes it (from either engine). */
 function writeSummaryExport(path: string, data: K6SummaryData): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -236,6 +197,14 @@ function writeSummaryExport(path: string, data: K6SummaryData): void {
   writeFileSync(path, `${JSON.stringify(summaryExport(engineData), null, 2)}\n`);
 }
 
+/**
+ * The command's exit code: an interrupted run is 128 + the signal (k6's 105 when k6 was aborted from outside), an
+ * unusable target (setup could not complete) is 2 on every k6 version; otherwise k6's own
+ * code when it is not 0 (107 script error, ...: passed through; 99 thresholds crossed is the report's to say, which calls
+ * a latency threshold crossed while the load generator was saturated incomplete); on 0, the report's verdict (an
+ * unverified threshold or a check that never ran is "incomplete", exit 1, though k6 calls it passed); no summary data
+ * at all is a failed run (1).
+ */
 export function exitCodeOf(engineExit: number, report: { readonly verdict: string; readonly exitCode: number } | undefined): number {
   // Interrupted: 128 + the signal (or k6's 105), whatever the engine said; never a pass.
   if (report?.verdict === 'interrupted' || report?.verdict === 'unusable') return report.exitCode;
@@ -253,27 +222,6 @@ export function insideReportDir(reportDir: string, file: string): string | undef
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
 }
 
-/** The balance watch of a capped run (ledger/balance-watch.ts); undefined when the run has no balance read before it. */
-function startBalanceWatch(options: {
-  readonly session: MoneySession | undefined;
-  readonly harness: GatewayClient | undefined;
-  readonly runId: string;
-  readonly version: 'v1' | 'v2';
-  readonly intervalMs: number | undefined;
-  readonly trip: (why: string) => void;
-}): BalanceWatch | undefined {
-  const { session, harness } = options;
-  const before = session?.balanceBefore;
-  if (session?.ledgerPath === undefined || harness === undefined || before === undefined) return undefined;
-  return watchBalance({
-    before,
-    read: () => readBalance(harness, options.version),
-    ledgerHolds: ledgerWorstCase(session.ledgerPath, options.runId),
-    intervalMs: options.intervalMs ?? BALANCE_WATCH_MS,
-    trip: options.trip,
-  });
-}
-
 /**
  * handleSummary's data, when k6 wrote it; a file k6 could not finish (a full disk, a kill) is said and left out, so
  * the run still ends with its money verdict and the reconcile command instead of a parse error.
@@ -287,23 +235,6 @@ async function readSummaryIfAny(file: string, say: (line: string) => void): Prom
     say(`load: ${error.message}: the run has no k6 results`);
     return undefined;
   }
-}
-
-/** Closes the per-second aggregates; false (said) when they could not be written whole (a full disk). */
-async function closeAggregates(aggregator: AggregateThread, say: (line: string) => void): Promise<boolean> {
-  try {
-    await aggregator.close();
-    return true;
-  } catch (error) {
-    say(`load: ${error instanceof Error ? error.message : String(error)}: the report has no time series`);
-    return false;
-  }
-}
-
-/** The modules every Node engine thread installs: the money host of a guarded run, then the caller's. */
-function hostModulesOf(money: EngineMoneyData | undefined, extra: readonly HostModule[] = []): { hostModules?: HostModule[] } {
-  const modules = [...(money === undefined ? [] : [{ module: ENGINE_HOST_MODULE, data: money }]), ...extra];
-  return modules.length === 0 ? {} : { hostModules: modules };
 }
 
 export async function runLoad(
@@ -325,6 +256,39 @@ export async function runLoad(
   }
 }
 
+/** A run's bundle: the user's `--script`, or the scenario's, built fresh (with a `--baseline`'s validators, in the report directory). */
+async function bundleOf(flags: LoadFlags, baselineModule: string | undefined, reportDir: string): Promise<string> {
+  // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
+  return (
+    flags.script?.bundle ??
+    (await ensureBundle(
+      scenarioNameOf(flags.scenario),
+      baselineModule === undefined ? undefined : { module: baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) },
+    ))
+  );
+}
+
+/** One run, once its directory is locked: what every step of it reads. */
+interface RunPlan {
+  readonly flags: LoadFlags;
+  readonly config: TargetConfig;
+  readonly io: LoadRunIo & { readonly runId: string };
+  readonly money: MoneySettings;
+  readonly reportDir: string;
+  readonly engine: EngineSelection;
+  readonly engineLabel: string;
+  readonly files: RunFiles;
+  readonly prometheus: RunPrometheus | undefined;
+  readonly bundle: string;
+  readonly startedAt: number;
+}
+
+/** What a run holds open until it ends, whatever happens: the sandbox it started, the money session and its client. */
+interface RunHold extends MoneyParts {
+  sandbox?: RunningSandbox;
+}
+
+/** Prepares the run (refusals, files, bundle), runs it on its target and closes what it opened. */
 async function runLoadLocked(
   flags: LoadFlags,
   config: TargetConfig,
@@ -336,397 +300,187 @@ async function runLoadLocked(
   // Refused or said before anything is built or started: what the VUs will take in memory (measured per engine).
   const memoryWarning = checkVuMemory(engine.engine, runVus(flags.profile, flags.vus), io.totalMemoryBytes ?? totalmem());
   if (memoryWarning !== undefined) io.progress.line(memoryWarning);
-  const runId = io.runId;
-  const summaryFile = join(reportDir, K6_SUMMARY_FILE);
-  // The raw stream only when asked for (`--out json=FILE`): the report reads the per-second aggregates, whose size grows
-  // with the run's duration, not its request count.
-  const ndjsonPath = flags.outJson === undefined ? undefined : resolve(io.cwd, flags.outJson);
-  const aggregatesPath = join(reportDir, AGGREGATES_FILE);
-  // The stream would be overwritten by (or overwrite) a file the run itself writes there: refused before anything
-  // starts. Compared as files, links followed (a symlinked directory or a hard link is the same file).
-  const ownFiles = [
-    ...Object.values(REPORT_FILES),
-    K6_SUMMARY_FILE,
-    LEDGER_FILE,
-    PRICES_FILE,
-    K6_SPOOL_FILE,
-    DIR_LOCK_FILE,
-    AGGREGATES_FILE,
-  ];
-  const collision = ndjsonPath === undefined ? undefined : ownFiles.find((file) => sameFile(join(reportDir, file), ndjsonPath));
-  if (collision !== undefined)
-    throw usage(
-      `--out json=${flags.outJson ?? ''}: ${collision} in the report directory is a file the run writes itself; name another file for the metric stream`,
-    );
-  // Results are read from these files: leftovers of an earlier run in the same directory must not pass for this one's.
-  for (const file of [...Object.values(REPORT_FILES), K6_SUMMARY_FILE, AGGREGATES_FILE]) rmSync(join(reportDir, file), { force: true });
-  if (ndjsonPath !== undefined) rmSync(ndjsonPath, { force: true });
+  const files = prepareRunFiles(reportDir, io.cwd, flags.outJson);
   const engineLabel = engine.engine === 'k6' ? k6Label(engine.k6.path) : 'node';
-  let prometheus;
+  const prometheus = runPrometheus(flags.prometheusUrl, io.env, io.runId);
+  const bundle = await bundleOf(flags, io.baselineModule, reportDir);
+  const plan: RunPlan = { flags, config, io, money, reportDir, engine, engineLabel, files, prometheus, bundle, startedAt: Date.now() };
+  const hold: RunHold = {};
   try {
-    prometheus = flags.prometheusUrl === undefined ? undefined : enginePrometheusConfig(flags.prometheusUrl, io.env);
-  } catch (error) {
-    throw usage(`--out prometheus: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  // Every series of the run carries its id, so runs sharing one Prometheus stay apart (k6's dashboards filter on testid).
-  const runTags = prometheus === undefined ? undefined : { [TEST_ID_TAG]: runId };
-  const pushFailures = new K6PushFailures();
-
-  // Both engines run the same bundle: what the engine's results are compared with is exactly what k6 ran.
-  const bundle =
-    flags.script?.bundle ??
-    (await ensureBundle(
-      scenarioNameOf(flags.scenario),
-      io.baselineModule === undefined ? undefined : { module: io.baselineModule, outDir: join(reportDir, BASELINE_BUNDLE_DIR) },
-    ));
-  const interrupted = (): boolean => io.interrupt?.signal.aborted === true;
-  let sandbox: RunningSandbox | undefined;
-  let harness: GatewayClient | undefined;
-  let session: MoneySession | undefined;
-  const startedAt = Date.now();
-  try {
-    let target: LoadRun['target'];
-    let targetLabel: string;
-    if (io.sandbox !== undefined) {
-      target = { url: io.sandbox.url, embedded: true, profile: io.sandbox.profile };
-      targetLabel = `embedded sandbox (${io.sandbox.url})`;
-    } else if (config.baseUrl === undefined) {
-      const funds = flags.funds ?? LOAD_SANDBOX_FUNDS;
-      const profile = config.sandbox.profile ?? 'faithful';
-      sandbox = await startSandbox({
-        host: '127.0.0.1',
-        port: 0,
-        timeScale: config.timeScale,
-        seed: config.sandbox.seed,
-        profile,
-        user: config.user,
-        password: config.password,
-        writePaths: { ...config.writePaths },
-        behaviour: { initialBalance: funds },
-      });
-      target = { url: sandbox.url, embedded: true, profile };
-      targetLabel = `embedded sandbox (${sandbox.url})`;
-      io.progress.line(`load: embedded sandbox on ${sandbox.url} (time scale ${config.timeScale}, funds ${funds} USD)`);
-    } else {
-      target = { url: config.baseUrl, embedded: false };
-      targetLabel = describeTarget(config);
-    }
-    const resolved: ResolvedTargetConfig = { ...config, baseUrl: target.url };
-    const harnessFaults = createFaultTally();
-    let preflightFaults: FaultCounts | undefined;
-    if (!target.embedded) {
-      // One short, bounded balance read before any VU starts: a silent, refusing or non-gateway target is said in
-      // seconds, as what it is, instead of a progress bar at 0% and a report built on no answer.
-      const check = await preflightTarget(resolved, flags.api === 'v1' ? 'v1' : 'v2');
-      preflightFaults = check.faults;
-      if (!check.usable) {
-        return {
-          runId,
-          reportDir,
-          engine,
-          engineLabel,
-          engineExit: -1,
-          startedAt,
-          durationMs: Date.now() - startedAt,
-          target,
-          summaryFile,
-          unusable: check.reason,
-          payload: {},
-          harnessFaults: preflightFaults,
-        };
-      }
-    }
-    const charging = scenarioOperations(flags.scenario, flags.api).some((op) => op.charges);
-    // Before the first charge: the plan priced against the balance; a wallet that cannot cover it stops here (exit 2).
-    if (charging)
-      io.progress.line(
-        (
-          await checkTargetFunds(
-            resolved,
-            loadFundsPlan(flags),
-            flags.api === 'v1' ? 'v1' : 'v2',
-            (response) => harnessFaults.add(response),
-            io.interrupt?.signal,
-          )
-        ).line,
-      );
-    const guarded = charging && (money.ledger || money.cap !== undefined);
-    const secrets = credentialSecrets(config.user, config.password);
-    let pricesFile: string | undefined;
-    let engineMoney: EngineMoneyData | undefined;
-    if (guarded) {
-      // The harness half of money safety: the ledger file, the price book and balance read before the run, the
-      // reconciliation after it. The bundle's half is ledger/hooks.ts in every VU.
-      harness = createGatewayClient(harnessClientConfig(resolved), {
-        hooks: { afterResponse: (exchange) => harnessFaults.add(exchange.response) },
-      });
-      session = createMoneySession({
-        settings: money,
-        command: 'load',
-        runId,
-        reportDir,
-        secrets,
-        balanceVersion: flags.api === 'v1' ? 'v1' : 'v2',
-        info: (line) => io.progress.line(line),
-      });
-      await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
-      // Said once the allowance is known to hold (prepare refuses a cap in another currency than the wallet's).
-      const line = allowanceLine(money);
-      if (line !== undefined) io.progress.line(line);
-      // The price book (with a cap) and the wallet currency (always) for every VU's hooks.
-      pricesFile = join(reportDir, PRICES_FILE);
-      writeFileSync(pricesFile, JSON.stringify(session.prices));
-      engineMoney = {
-        ...(session.ledgerPath === undefined ? {} : { ledgerPath: session.ledgerPath }),
-        ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),
-        secrets,
-      };
-    }
-    const env = {
-      // -e KEY=VALUE first: the harness's own settings (GATEWAY_*, refused as -e keys) are never the user's to change here.
-      ...flags.envVars,
-      ...runEnvironment({
-        baseUrl: target.url,
-        user: config.user,
-        password: config.password,
-        environment: config.environment,
-        timeScale: config.timeScale,
-        profile: flags.profile,
-        api: flags.api,
-        ...(flags.vus === undefined ? {} : { vus: flags.vus }),
-        ...(flags.duration === undefined ? {} : { duration: flags.duration }),
-        ...(flags.rate === undefined ? {} : { rate: flags.rate }),
-        ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
-        thresholds: flags.thresholds,
-        ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
-        config: {
-          timeouts: config.timeouts,
-          poll: config.poll,
-          writePaths: config.writePaths,
-          fieldMapping: config.fieldMapping,
-          ...(config.paging === undefined ? {} : { paging: config.paging }),
-        },
-        targetLabel,
-        runId,
-        reportDir,
-      }),
-      [LOAD_ENV.engine]: engineLabel,
-      // Always set, never inherited: only this harness run decides what its bundle may charge.
-      [MONEY_ENV]: encodeBundleMoney({
-        ...money,
-        ...(pricesFile === undefined ? {} : { pricesFile }),
-        ...(engine.engine === 'k6' && guarded ? { capture: true } : {}),
-      }),
-    };
-    io.progress.line(
-      `load: ${scenarioNameOf(flags.scenario)} (${flags.profile}) on ${engine.engine === 'k6' ? `${engineLabel} ${engine.k6.path} (from ${engine.k6.source})` : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)'}`,
-    );
-    // Violation samples come out of the VUs as console lines (load/payload-samples.ts): kept for the report, not shown.
-    const sampleCollector = new SampleCollector();
-    const display = engineProgress(io.progress, (scenario) => `load ${scenario}/${flags.profile}`, [scenarioNameOf(flags.scenario)]);
-    const output = (chunk: string): void => {
-      if (prometheus !== undefined && engine.engine === 'k6') pushFailures.write(chunk);
-      sampleCollector.write(chunk);
-      display.write(withoutSampleLines(chunk));
-      io.onEngineOutput?.(chunk);
-    };
-    let engineExit = -1;
-    let ledgerGuard: K6LedgerGuard | undefined;
-    const ledgerDefects: string[] = [];
-    // The generator measured all the time: k6's process once spawned, or this one (the Node engine's threads run here).
-    // With --out prometheus they are pushed as they come (gateway_harness_generator_*, generator-prometheus.ts).
-    const generatorPush =
-      prometheus === undefined ? undefined : startGeneratorPusher(prometheus, runId, engine.engine === 'k6' ? 'k6' : 'node');
-    const onPoint = (point: GeneratorPoint): void => generatorPush?.add(point);
-    const procMonitor = startProcMonitor({ ...(engine.engine === 'k6' ? {} : { pid: process.pid }), onPoint });
-    let loopSamples: readonly GeneratorPoint[] = [];
-    let procPoints: readonly GeneratorPoint[] = [];
-    let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
-    // Both engines' NDJSON lines, kept per second as they come (reports/metric-aggregates.ts, on its own thread).
-    const aggregator = startAggregateThread(aggregatesPath);
-    let metricsPipe: MetricsPipe | undefined;
-    let aggregatesKept = false;
-    // A capped run's last line of defence: the wallet losing more than the ledger holds stops every charge at once.
-    const balanceWatch = startBalanceWatch({
-      session,
-      harness,
-      runId,
-      version: flags.api === 'v1' ? 'v1' : 'v2',
-      intervalMs: io.balanceWatchMs,
-      trip: (why) => {
-        io.progress.line(`gateway-harness: GH_ERR_SPEND_CAP: ${why}: charging stops now`);
-        ledgerDefects.push(`balance watch: ${why}`);
-        if (engineMoney?.cells !== undefined) haltSharedBudget(engineMoney.cells);
-        ledgerGuard?.stop(why);
-      },
-    });
-    try {
-      if (interrupted()) {
-        // A signal came while the run was being prepared: no load is started (what was prepared is still closed below).
-        io.progress.line('load: interrupted before the engine started');
-      } else if (engine.engine === 'k6') {
-        const writer = session?.writer;
-        // Guarded runs: k6's stderr is a file in the report dir (the spool), tailed here; see ledger/k6-spool.ts.
-        const spoolPath = writer === undefined ? undefined : join(reportDir, K6_SPOOL_FILE);
-        // k6 cannot wait for a line to be durable: no start without free space for the ledger (refused, exit 2), and
-        // k6 is killed the moment a line cannot be written or the free space falls under the floor (ledger/k6-guard.ts).
-        if (writer !== undefined) assertHeadroom(reportDir, io.diskHeadroom ?? DEFAULT_DISK_HEADROOM);
-        ledgerGuard =
-          writer === undefined
-            ? undefined
-            : guardK6Ledger({
-                dir: reportDir,
-                writer,
-                ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }),
-                say: (line) => io.progress.line(line),
-              });
-        const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
-        metricsPipe = openMetricsPipe((text) => aggregator.addText(text));
-        const tail =
-          ledgerGuard === undefined || spoolPath === undefined
-            ? undefined
-            : tailSpool(spoolPath, { persist: ledgerGuard.persist, forward: output });
-        let result;
-        try {
-          result = await runK6({
-            k6: engine.k6.path,
-            bundle,
-            env: {
-              ...env,
-              ...(prometheus === undefined || flags.prometheusUrl === undefined ? {} : k6PrometheusEnv(flags.prometheusUrl, io.env)),
-            },
-            cwd: io.cwd,
-            ...(ndjsonPath === undefined ? {} : { outJson: ndjsonPath }),
-            metricsPipe: metricsPipe.path,
-            ...(prometheus === undefined ? {} : { prometheus: true, tags: runTags }),
-            stdio: 'pipe',
-            onOutput: output,
-            ...(spoolFd === undefined ? {} : { stderrFd: spoolFd }),
-            onSpawn: (pid) => procMonitor.watch(pid),
-            ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
-            ...(ledgerGuard === undefined ? {} : { kill: ledgerGuard.kill }),
-          });
-        } finally {
-          if (spoolFd !== undefined) closeSync(spoolFd);
-          tail?.stop();
-          ledgerDefects.push(...(ledgerGuard?.finish() ?? []));
-        }
-        engineExit = result.exitCode;
-        if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
-      } else {
-        const result = await runNodeEngine({
-          script: bundle,
-          env,
-          cwd: io.cwd,
-          ...(ndjsonPath === undefined ? {} : { outJson: ndjsonPath }),
-          jsonLines: (text) => aggregator.addText(text),
-          output,
-          ...(prometheus === undefined ? {} : { remoteWrite: prometheus, overrides: { tags: runTags } }),
-          ...hostModulesOf(engineMoney, io.engineHostModules),
-          ...(io.engineWorkers === undefined ? {} : { workers: io.engineWorkers }),
-          ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt.signal }),
-          onLoop: onPoint,
-        });
-        engineExit = result.exitCode;
-        engineRemoteWrite = result.remoteWrite;
-        loopSamples = result.loop ?? [];
-      }
-    } finally {
-      await balanceWatch?.stop();
-      await metricsPipe?.close();
-      aggregatesKept = await closeAggregates(aggregator, (line) => io.progress.line(line));
-      procPoints = procMonitor.stop();
-      display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
-    }
-    sampleCollector.flush();
-    const summaryData = await readSummaryIfAny(summaryFile, (line) => io.progress.line(line));
-    if (flags.summaryExport !== undefined && summaryData !== undefined)
-      writeSummaryExport(resolve(io.cwd, flags.summaryExport), summaryData);
-    let remoteWrite: RemoteWriteSummary | undefined;
-    const generatorPushes = await generatorPush?.finish();
-    if (prometheus !== undefined) {
-      // The threshold results, once at the end (neither engine knows them before): one more push, counted like the others.
-      const thresholdError = summaryData === undefined ? undefined : await pushThresholds(prometheus, summaryData, runId);
-      const thresholdCount = summaryData === undefined ? 0 : thresholdSeries(summaryData, runId, 0).length;
-      const failed =
-        (engine.engine === 'k6' ? pushFailures.end() : (engineRemoteWrite?.failedPushes ?? 0)) +
-        (thresholdError === undefined ? 0 : 1) +
-        (generatorPushes?.failed ?? 0);
-      const lastError = thresholdError ?? generatorPushes?.lastError ?? engineRemoteWrite?.lastError;
-      if (failed > 0)
-        io.progress.line(
-          `load: ${failed} push(es) to Prometheus failed (the run went on)${lastError === undefined ? '' : `; last: ${lastError}`}`,
-        );
-      remoteWrite = remoteWriteSummary(prometheus, {
-        failedPushes: failed,
-        thresholdSeries: thresholdCount,
-        ...(engineRemoteWrite === undefined
-          ? {}
-          : {
-              pushes: engineRemoteWrite.pushes + (thresholdCount > 0 ? 1 : 0) + (generatorPushes?.pushes ?? 0),
-              series: engineRemoteWrite.series,
-            }),
-        ...(lastError === undefined ? {} : { lastError }),
-      });
-    }
-    let ledger: LedgerSection | undefined;
-    let reconcile: string | undefined;
-    if (session !== undefined && harness !== undefined) {
-      // Every transaction not final is polled until final or the deadline; what stays open is listed, and the run is incomplete.
-      const refused = summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
-      // Interrupted: each open one is polled for a short bounded time; what stays open gets the command that finishes it.
-      const finish = await session.finish(harness, {
-        allowSkips: false,
-        refused,
-        defects: ledgerDefects,
-        ...(interrupted() || ledgerGuard?.kill.aborted === true ? { deadlineMs: INTERRUPT_RECONCILE_MS } : {}),
-      });
-      // A ledger worth reporting: something was recorded or refused (a read-only production run has none).
-      ledger =
-        finish.section !== undefined && (finish.section.entries > 0 || (finish.section.refused ?? 0) > 0) ? finish.section : undefined;
-      if (ledger !== undefined) for (const line of finish.lines) io.progress.line(line);
-      if (ledger !== undefined && ledger.unresolved.length > 0 && session.ledgerPath !== undefined) {
-        reconcile = reconcileCommand(session.ledgerPath);
-        io.progress.line(stillOpenLine(ledger.unresolved.length, reconcile));
-      }
-    }
-    return {
-      runId,
-      reportDir,
-      engine,
-      engineLabel,
-      engineExit,
-      startedAt,
-      durationMs: Date.now() - startedAt,
-      target,
-      summaryFile,
-      ...(summaryData === undefined ? {} : { summaryData }),
-      ...(ndjsonPath !== undefined && existsSync(ndjsonPath) ? { ndjsonPath } : {}),
-      // An engine that never started left nothing to chart (as no stream at all did before).
-      ...(aggregatesKept && engineExit !== -1 ? { aggregatesPath } : {}),
-      ...(ledger === undefined ? {} : { ledger }),
-      ...(reconcile === undefined ? {} : { reconcile }),
-      harnessFaults: addFaultCounts(harnessFaults.counts(), ...(preflightFaults === undefined ? [] : [preflightFaults])),
-      ...(engineExit === -1 ? { notStarted: true } : {}),
-      ...(remoteWrite === undefined ? {} : { remoteWrite }),
-      ...(engineExit === -1
-        ? {}
-        : {
-            generator: generatorReport(
-              engine.engine === 'k6' ? 'k6' : 'node',
-              availableParallelism(),
-              mergeBySecond(procPoints, loopSamples),
-            ),
-          }),
-      payload: {
-        samples: sampleCollector.samples,
-        ...(flags.baseline === undefined || io.baselineModule === undefined ? {} : { baselineDir: resolve(io.cwd, flags.baseline) }),
-        ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
-      },
-    };
+    return await runOnTarget(plan, hold);
   } finally {
-    session?.close();
-    await harness?.close();
-    await sandbox?.close();
+    hold.session?.close();
+    await hold.harness?.close();
+    await hold.sandbox?.close();
   }
+}
+
+/** The target opened and checked, the money armed, the engine run, and what it left collected. */
+async function runOnTarget(plan: RunPlan, hold: RunHold): Promise<LoadRun> {
+  const { flags, config, io } = plan;
+  const say = (line: string): void => io.progress.line(line);
+  const loadTarget = await openLoadTarget(flags, config, io.sandbox, io.progress);
+  if (loadTarget.sandbox !== undefined) hold.sandbox = loadTarget.sandbox;
+  const harnessFaults = createFaultTally();
+  const preflight = await preflightLoadTarget(loadTarget, flags.api);
+  if (preflight.reason !== undefined) return unusableRun(plan, loadTarget.target, preflight.reason, preflight.faults);
+  const armed = await armMoney(
+    {
+      flags,
+      config,
+      resolved: loadTarget.resolved,
+      money: plan.money,
+      runId: io.runId,
+      reportDir: plan.reportDir,
+      targetLabel: loadTarget.label,
+      harnessFaults,
+      say,
+      ...(io.interrupt === undefined ? {} : { signal: io.interrupt.signal }),
+    },
+    hold,
+  );
+  const env = engineEnvironment(plan, loadTarget, armed);
+  say(startLine(plan));
+  const end = await runEngineStep({
+    flags,
+    io,
+    engine: plan.engine,
+    bundle: plan.bundle,
+    env,
+    runId: io.runId,
+    reportDir: plan.reportDir,
+    files: plan.files,
+    scenario: scenarioNameOf(flags.scenario),
+    ...(plan.prometheus === undefined ? {} : { prometheus: plan.prometheus }),
+    money: hold,
+    ...(armed.engineMoney === undefined ? {} : { engineMoney: armed.engineMoney }),
+  });
+  const harnessCounts = addFaultCounts(harnessFaults.counts(), ...(preflight.faults === undefined ? [] : [preflight.faults]));
+  return await collectRun(plan, hold, { target: loadTarget.target, end, harnessFaults: harnessCounts });
+}
+
+/** The run's result when the preflight found the target unusable: nothing was run against it. */
+function unusableRun(plan: RunPlan, target: LoadRun['target'], reason: string, faults: FaultCounts | undefined): LoadRun {
+  return {
+    runId: plan.io.runId,
+    reportDir: plan.reportDir,
+    engine: plan.engine,
+    engineLabel: plan.engineLabel,
+    engineExit: -1,
+    startedAt: plan.startedAt,
+    durationMs: Date.now() - plan.startedAt,
+    target,
+    summaryFile: plan.files.summaryFile,
+    unusable: reason,
+    payload: {},
+    ...(faults === undefined ? {} : { harnessFaults: faults }),
+  };
+}
+
+/** The bundle's environment (load-environment.ts, as k6-operator's pods get it), the engine and the money. */
+function engineEnvironment(plan: RunPlan, loadTarget: LoadTarget, armed: ArmedMoney): Record<string, string> {
+  const { flags, config, money } = plan;
+  return {
+    ...loadEnvironment(flags, config, {
+      baseUrl: loadTarget.target.url,
+      targetLabel: loadTarget.label,
+      runId: plan.io.runId,
+      reportDir: plan.reportDir,
+    }),
+    [LOAD_ENV.engine]: plan.engineLabel,
+    // Always set, never inherited: only this harness run decides what its bundle may charge.
+    [MONEY_ENV]: encodeBundleMoney({
+      ...money,
+      ...(armed.pricesFile === undefined ? {} : { pricesFile: armed.pricesFile }),
+      ...(plan.engine.engine === 'k6' && armed.guarded ? { capture: true } : {}),
+    }),
+  };
+}
+
+/** The line that says what runs on what. */
+function startLine(plan: RunPlan): string {
+  const { flags, engine } = plan;
+  const on =
+    engine.engine === 'k6'
+      ? `${plan.engineLabel} ${engine.k6.path} (from ${engine.k6.source})`
+      : 'the Node engine (no k6 found: set K6_BIN or put k6 on PATH to use k6)';
+  return `load: ${scenarioNameOf(flags.scenario)} (${flags.profile}) on ${on}`;
+}
+
+/** What the run left, read after the engine: the summary, the Prometheus account, the reconciled ledger. */
+async function collectRun(
+  plan: RunPlan,
+  hold: RunHold,
+  ran: { readonly target: LoadRun['target']; readonly end: EngineEnd; readonly harnessFaults: FaultCounts },
+): Promise<LoadRun> {
+  const { flags, io } = plan;
+  const { end } = ran;
+  const say = (line: string): void => io.progress.line(line);
+  const summaryData = await readSummaryIfAny(plan.files.summaryFile, say);
+  if (flags.summaryExport !== undefined && summaryData !== undefined) writeSummaryExport(resolve(io.cwd, flags.summaryExport), summaryData);
+  const generatorPushes = await end.generatorPush?.finish();
+  const remoteWrite =
+    plan.prometheus === undefined
+      ? undefined
+      : await finishRemoteWrite(
+          plan.prometheus.config,
+          summaryData,
+          io.runId,
+          {
+            ...(plan.engine.engine === 'k6' ? { k6Failures: end.k6PushFailures } : {}),
+            ...(end.remoteWrite === undefined ? {} : { engine: end.remoteWrite }),
+            ...(generatorPushes === undefined ? {} : { generator: generatorPushes }),
+          },
+          say,
+        );
+  // Interrupted (or k6 killed by the ledger guard): each open transaction is polled for a short bounded time.
+  const cutShort = io.interrupt?.signal.aborted === true || end.ledgerKilled;
+  const money = await reconcileRunLedger(hold, { summaryData, defects: end.ledgerDefects, cutShort, say });
+  return {
+    ...loadRunOf(plan, ran, summaryData),
+    ...(money.ledger === undefined ? {} : { ledger: money.ledger }),
+    ...(money.reconcile === undefined ? {} : { reconcile: money.reconcile }),
+    ...(remoteWrite === undefined ? {} : { remoteWrite }),
+  };
+}
+
+/** The run's result from what the engine step left and the summary it wrote. */
+function loadRunOf(
+  plan: RunPlan,
+  ran: { readonly target: LoadRun['target']; readonly end: EngineEnd; readonly harnessFaults: FaultCounts },
+  summaryData: K6SummaryData | undefined,
+): LoadRun {
+  const { flags, io, files } = plan;
+  const { engineExit } = ran.end;
+  return {
+    runId: io.runId,
+    reportDir: plan.reportDir,
+    engine: plan.engine,
+    engineLabel: plan.engineLabel,
+    engineExit,
+    startedAt: plan.startedAt,
+    durationMs: Date.now() - plan.startedAt,
+    target: ran.target,
+    summaryFile: files.summaryFile,
+    ...(summaryData === undefined ? {} : { summaryData }),
+    ...(files.ndjsonPath !== undefined && existsSync(files.ndjsonPath) ? { ndjsonPath: files.ndjsonPath } : {}),
+    // An engine that never started left nothing to chart (as no stream at all did before).
+    ...(ran.end.aggregatesKept && engineExit !== -1 ? { aggregatesPath: files.aggregatesPath } : {}),
+    harnessFaults: ran.harnessFaults,
+    ...(engineExit === -1 ? { notStarted: true } : {}),
+    ...(engineExit === -1
+      ? {}
+      : {
+          generator: generatorReport(
+            plan.engine.engine === 'k6' ? 'k6' : 'node',
+            availableParallelism(),
+            mergeBySecond(ran.end.procPoints, ran.end.loopSamples),
+          ),
+        }),
+    payload: {
+      samples: ran.end.samples,
+      ...(flags.baseline === undefined || io.baselineModule === undefined ? {} : { baselineDir: resolve(io.cwd, flags.baseline) }),
+      ...(flags.promoteObserved === true ? { promoteObserved: true } : {}),
+    },
+  };
 }

@@ -7,11 +7,11 @@ import { HarnessError } from '../../api/errors.ts';
 import { SETTINGS_ENV_VAR, readSettingsFile } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
-import { GATE_LOAD, runGate } from '../../gate/run-gate.ts';
+import { GATE_LOAD, runGate, type GateOutcome, type GateRequest } from '../../gate/run-gate.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
-import { verdictNoteOf, withDiscoveredSettings } from '../../target/discover/first-contact.ts';
+import { verdictNoteOf, withDiscoveredSettings, type FirstContact } from '../../target/discover/first-contact.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, contactUnderWatch, parseApi, plannedTarget } from './conformance.ts';
 import { DEFAULT_GEN_BUDGET, parseGenBudget, parseGenSeed } from '../../conformance/gen/options.ts';
@@ -49,25 +49,10 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const contact = await contactUnderWatch(given, configFileGiven(opts), { command: 'gate', runId, reportDir, secrets, api });
   if (typeof contact === 'number') return contact;
   const config = contact.config;
-  const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
-  checkProfile(profile);
-  const seed = catalogSeed(opts, config.sandbox.seed);
-  const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings = withDiscoveredSettings(
-    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath),
-    contact,
-  );
+  const parts = gatePartsOf(opts, contact);
   // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
   selectEngine(engine, process.env, process.cwd());
-  // A baseline named with --baseline must be there; the default one is used when present. A broken one stops here.
-  const baselineDir = opts.baseline ?? DEFAULT_BASELINE_DIR;
-  if (opts.baseline !== undefined && !baselineExists(baselineDir)) {
-    throw usage(
-      `--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out ${baselineDir}\`)`,
-    );
-  }
-  const baseline = baselineExists(baselineDir) ? readBaseline(baselineDir) : undefined;
-
+  const baseline = gateBaselineOf(opts);
   const compare = compareWithRun(opts);
   const progress = commandProgress();
   // SIGINT/SIGTERM: the running part stops, nothing after it runs, the reports say INTERRUPTED (exit 128 + signal).
@@ -89,12 +74,8 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
       config,
       api,
       allowSkips: opts.allowSkips === true,
-      profile,
-      seed,
-      gen: { seed: parseGenSeed(opts.genSeed ?? opts.seed), budget: parseGenBudget(opts.genBudget, DEFAULT_GEN_BUDGET) },
-      settings,
-      baselineDir,
-      ...(baseline === undefined ? {} : { baseline }),
+      ...parts,
+      ...baseline,
       engine,
       secrets,
       progress,
@@ -106,16 +87,49 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
     progress.done();
   }
   try {
-    if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-    // A plan cut to fit the wallet is said on the verdict line too (every report file carries it).
-    return finishRun(outcome.report, reportDir, {
-      secrets,
-      extra: outcome.notes,
-      ...verdictNoteOf(contact.note, outcome.learnedOnCharge, outcome.cuts ?? []),
-    }).exitCode;
+    return finishGate(outcome, contact, reportDir, secrets);
   } finally {
     interrupt.dispose();
   }
+}
+
+/** The conformance part's inputs: the embedded sandbox's profile and seed, the settings (with what first contact learned), GEN's seed and budget. */
+function gatePartsOf(opts: GateOptions, contact: FirstContact): Pick<GateRequest, 'profile' | 'seed' | 'settings' | 'gen'> {
+  const profile = opts.sandboxProfile ?? contact.config.sandbox.profile ?? 'faithful';
+  checkProfile(profile);
+  const seed = catalogSeed(opts, contact.config.sandbox.seed);
+  const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
+  const settings = withDiscoveredSettings(
+    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath),
+    contact,
+  );
+  return {
+    profile,
+    seed,
+    settings,
+    gen: { seed: parseGenSeed(opts.genSeed ?? opts.seed), budget: parseGenBudget(opts.genBudget, DEFAULT_GEN_BUDGET) },
+  };
+}
+
+/** A baseline named with --baseline must be there; the default one is used when present. A broken one stops here. */
+function gateBaselineOf(opts: GateOptions): Pick<GateRequest, 'baselineDir' | 'baseline'> {
+  const baselineDir = opts.baseline ?? DEFAULT_BASELINE_DIR;
+  if (opts.baseline !== undefined && !baselineExists(baselineDir)) {
+    throw usage(
+      `--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out ${baselineDir}\`)`,
+    );
+  }
+  return baselineExists(baselineDir) ? { baselineDir, baseline: readBaseline(baselineDir) } : { baselineDir };
+}
+
+/** The reports and the exit code; an unusable target is one line (exit 2). A plan cut to fit the wallet is said on the verdict line too. */
+function finishGate(outcome: GateOutcome, contact: FirstContact, reportDir: string, secrets: readonly string[]): number {
+  if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
+  return finishRun(outcome.report, reportDir, {
+    secrets,
+    extra: outcome.notes,
+    ...verdictNoteOf(contact.note, outcome.learnedOnCharge, outcome.cuts ?? []),
+  }).exitCode;
 }
 
 export function register(program: Command): void {

@@ -18,14 +18,17 @@ import { checkScenarioChoice, parseLoadFlags, type LoadFlags, type RawLoadFlags 
 import type { Progress } from '../../reports/progress.ts';
 import { AGGREGATES_FILE } from '../../reports/metric-aggregates.ts';
 import { loadCapacityWarning } from '../../load/runner/capacity/cache.ts';
-import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad } from '../../load/runner/run-load.ts';
+import { checkLoadRun, exitCodeOf, newLoadRunId, runLoad, type LoadRun } from '../../load/runner/run-load.ts';
+import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
+import type { MoneySettings } from '../../ledger/money-settings.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
-import { describeTarget } from '../../api/target-config.ts';
+import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
 import { planLines } from '../../ledger/plan.ts';
 import { checkDryRunCap, loadMoneyPlan, plannedOptions } from '../../load/runner/money-plan.ts';
 import { livePlanOf } from '../../load/runner/live-plan.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addEnvVarOption } from '../flag-vocabulary.ts';
+import { addLoadFlags } from '../load-flags.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 
@@ -45,26 +48,14 @@ function printList(): void {
   for (const name of PROFILE_NAMES) out(`  ${name}\t${PROFILES[name].description}`);
 }
 
-export function register(program: Command): void {
-  const cmd = program
-    .command('load')
-    .description(
-      'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
-        'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
-        `Writes summary.json, junit.xml, summary.md and report.html (charts from the per-second metrics, ${AGGREGATES_FILE}) to the report dir.\n` +
-        'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
-        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
-        'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
-        'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
-    )
-    .option('--scenario <name>', `one of ${SCENARIO_NAMES.join(', ')}`)
+/** The options only `load` has (the shared ones come from ../load-flags.ts). */
+function addRunOptions(cmd: Command): void {
+  cmd
     .option(
       '--script <file>',
       "your own k6 script (.ts or .js) written with 'gateway-harness/load' (docs/load-runs.md): the same reports, thresholds and money guard",
     )
-    .option('--profile <name>', `one of ${PROFILE_NAMES.join(', ')}`, 'smoke')
     .option('--engine <engine>', 'auto (k6 if found, else the Node engine), k6 or node', 'auto')
-    .option('--api <version>', 'v1, v2 or both', 'both')
     .option('--report-dir <dir>', 'where summary.json, junit.xml, summary.md and report.html go (default reports/out/<run-id>/)')
     .option(
       '-o, --out <output>',
@@ -76,19 +67,8 @@ export function register(program: Command): void {
       '--dashboard [port]',
       'serve a live dashboard on 127.0.0.1 during the run (charts update as it goes; at the end the page is the report); default port: any free one',
     )
-    .option('-u, --vus <n>', 'VUs (smoke) or the VU pool (arrival-rate profiles)')
-    .option(
-      '-d, --duration <d>',
-      'k6 duration, e.g. 90s or 5m: smoke runs constant VUs that long (with -i: at most that long); other profiles stretch their shape to it',
-    )
     .option('-i, --iterations <n>', 'iterations shared by the VUs, as k6 --iterations (smoke: instead of its few iterations)')
     .option('--summary-export <file>', "write k6's summary-export JSON of the run to this file (either engine)")
-    .option('--rate <r>', 'iterations per second at the top of an arrival-rate profile (load, stress, spike, soak, breakpoint)')
-    .option(
-      '--threshold <metric:expr>',
-      "replace a metric's thresholds, e.g. 'http_req_duration{operation:v2.catalog.skus}:p(95)<300' (repeatable)",
-      collect,
-    )
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option(
       '--baseline <dir>',
@@ -96,6 +76,22 @@ export function register(program: Command): void {
     )
     .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('load')
+    .description(
+      'Run a load scenario with a profile on k6 (K6_BIN or k6 on PATH), or on the Node engine when no k6 is found.\n' +
+        'With no --target it starts the embedded sandbox on 127.0.0.1 (time scale 0.01, generous funds).\n' +
+        `Writes summary.json, junit.xml, summary.md and report.html (charts from the per-second metrics, ${AGGREGATES_FILE}) to the report dir.\n` +
+        'Exit 0 passed, 1 incomplete or a failed check, 2 usage/config error or unusable target (charging scenarios against\n' +
+        'production are refused without --allow-charges --max-spend), 99 thresholds crossed, 130/143 interrupted by\n' +
+        'SIGINT/SIGTERM (partial reports marked INTERRUPTED; a second signal aborts at once), other k6 codes passed through.\n' +
+        'Charging requests go through the money guard: ledger.jsonl, spend cap, reconciliation at the end.',
+    );
+  addLoadFlags(cmd, { scenario: true, profile: true, api: true, vus: true, duration: true, rate: true, threshold: true });
+  addRunOptions(cmd);
   addEnvVarOption(cmd);
   addTargetOptions(cmd);
   // load has no --allow-skips of its own: the comparison brings one.
@@ -145,12 +141,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const flags = parseLoadFlags(opts, script);
   const config = configFromOptions(opts);
   const money = moneySettingsFrom(opts, config.environment);
-  if (opts.dryRun === true) {
-    const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
-    for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
-    process.exitCode = 0;
-    return;
-  }
+  if (opts.dryRun === true) return printDryRun(flags, config, money);
   checkLoadRun(flags, config, money);
   const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
   if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
@@ -162,13 +153,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const compare = compareWithRun(opts);
   const runId = newLoadRunId();
   const reportDir = prepareReportDir(flags.reportDir, runId);
-  // The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
-  // the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
-  const dashboardStream =
-    flags.dashboardPort === undefined || flags.outJson !== undefined
-      ? undefined
-      : join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
-  const outJson = flags.outJson ?? dashboardStream;
+  const dashboardStream = dashboardStreamOf(flags);
   const progress = commandProgress();
   if (capacityNote !== undefined) progress.line(capacityNote);
   const secrets = reportSecrets(config);
@@ -183,43 +168,99 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
     secrets,
     progress,
   });
-  let dashboard: LiveDashboard | undefined;
   try {
-    let run;
-    try {
-      dashboard = await openDashboard(flags, outJson, runId, progress);
-      interrupt.enter('load');
-      run = await runLoad(
-        { ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) },
-        config,
-        { cwd: process.cwd(), env: process.env, progress, runId, interrupt, ...(baselineModule === undefined ? {} : { baselineModule }) },
-        money,
-      );
-    } catch (error) {
-      await dashboard?.finish(undefined);
-      throw error;
-    } finally {
-      progress.done();
-    }
-    const interruption = loadInterruption(run, interrupt, run.startedAt);
-    // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
-    const comparison =
-      run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined ? undefined : await compare?.(run, meta);
-    const report = await loadRunReport(run, meta, {
-      allowSkips: opts.allowSkips === true,
-      ...(interruption === undefined ? {} : { interruption }),
-      ...(comparison === undefined ? {} : { comparison }),
+    const outJson = flags.outJson ?? dashboardStream;
+    const runFlags = { ...flags, reportDir, ...(outJson === undefined ? {} : { outJson }) };
+    const live = await runWithDashboard({
+      flags: runFlags,
+      dashboardFlags: flags,
+      config,
+      money,
+      runId,
+      progress,
+      interrupt,
+      baselineModule,
     });
-    if (run.unusable !== undefined) {
-      await dashboard?.finish(undefined);
-      throw unusableTarget(report, run.reportDir, secrets);
-    }
-    const { written } = finishRun(report, run.reportDir, { secrets });
-    const html = written.paths.reportHtml;
-    await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
-    process.exitCode = exitCodeOf(run.engineExit, written.report);
+    await reportLoadRun(live, { allowSkips: opts.allowSkips === true, meta, compare, interrupt, secrets });
   } finally {
     interrupt.dispose();
     if (dashboardStream !== undefined) rmSync(dirname(dashboardStream), { recursive: true, force: true });
   }
+}
+
+/** `--dry-run`: the money plan priced (and held against the cap), printed; nothing is sent. */
+async function printDryRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings): Promise<void> {
+  const plan = await checkDryRunCap(config, money, loadMoneyPlan(flags, describeTarget(config)));
+  for (const line of planLines(plan, money)) process.stdout.write(`${line}\n`);
+  process.exitCode = 0;
+}
+
+/**
+ * The live dashboard tails the run's NDJSON stream: plain text then (gzip would hold it back until the end), outside
+ * the report dir unless --out json= names it (the report reads the per-second aggregates), removed after the run.
+ */
+function dashboardStreamOf(flags: LoadFlags): string | undefined {
+  if (flags.dashboardPort === undefined || flags.outJson !== undefined) return undefined;
+  return join(mkdtempSync(join(tmpdir(), 'gh-dashboard-')), 'metrics.ndjson');
+}
+
+/** The run, with the live dashboard open beside it when asked for (finished empty if the run throws). */
+async function runWithDashboard(request: {
+  readonly flags: LoadFlags;
+  /** The flags as given: the dashboard opens only for --dashboard. */
+  readonly dashboardFlags: LoadFlags;
+  readonly config: TargetConfig;
+  readonly money: MoneySettings;
+  readonly runId: string;
+  readonly progress: Progress;
+  readonly interrupt: RunInterrupt;
+  readonly baselineModule: string | undefined;
+}): Promise<{ readonly run: LoadRun; readonly dashboard: LiveDashboard | undefined }> {
+  const { flags, progress, interrupt, baselineModule } = request;
+  let dashboard: LiveDashboard | undefined;
+  try {
+    dashboard = await openDashboard(request.dashboardFlags, flags.outJson, request.runId, progress);
+    interrupt.enter('load');
+    const io = { cwd: process.cwd(), env: process.env, progress, runId: request.runId, interrupt };
+    const run = await runLoad(flags, request.config, { ...io, ...(baselineModule === undefined ? {} : { baselineModule }) }, request.money);
+    return { run, dashboard };
+  } catch (error) {
+    await dashboard?.finish(undefined);
+    throw error;
+  } finally {
+    progress.done();
+  }
+}
+
+/** The reports (compared with an earlier run when asked and the run was whole), the dashboard's last page, the exit code. */
+async function reportLoadRun(
+  live: { readonly run: LoadRun; readonly dashboard: LiveDashboard | undefined },
+  context: {
+    readonly allowSkips: boolean;
+    readonly meta: ReturnType<typeof loadReportMeta>;
+    readonly compare: ReturnType<typeof compareWithRun>;
+    readonly interrupt: RunInterrupt;
+    readonly secrets: readonly string[];
+  },
+): Promise<void> {
+  const { run, dashboard } = live;
+  const interruption = loadInterruption(run, context.interrupt, run.startedAt);
+  // An unusable target or an interrupted run is not compared: nothing, or only part, was measured.
+  const comparison =
+    run.summaryData === undefined || run.unusable !== undefined || interruption !== undefined
+      ? undefined
+      : await context.compare?.(run, context.meta);
+  const report = await loadRunReport(run, context.meta, {
+    allowSkips: context.allowSkips,
+    ...(interruption === undefined ? {} : { interruption }),
+    ...(comparison === undefined ? {} : { comparison }),
+  });
+  if (run.unusable !== undefined) {
+    await dashboard?.finish(undefined);
+    throw unusableTarget(report, run.reportDir, context.secrets);
+  }
+  const { written } = finishRun(report, run.reportDir, { secrets: context.secrets });
+  const html = written.paths.reportHtml;
+  await dashboard?.finish(html !== undefined && existsSync(html) ? readFileSync(html, 'utf8') : undefined);
+  process.exitCode = exitCodeOf(run.engineExit, written.report);
 }

@@ -13,6 +13,7 @@ import { createProgress } from '../../reports/progress.ts';
 import { parseTimeScaleFlag, TIME_SCALE_HELP } from '../target-options.ts';
 import { newRunId } from '../../api/run-id.ts';
 import { envOption } from '../flag-vocabulary.ts';
+import { addLoadFlags } from '../load-flags.ts';
 
 interface MergeOptions {
   thresholds?: string;
@@ -30,10 +31,6 @@ interface MergeOptions {
 
 function usage(message: string): HarnessError {
   return new HarnessError('GH_ERR_USAGE', message);
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }
 
 /** The thresholds to evaluate: --thresholds FILE, or --scenario/--profile (never both: one source, stated). */
@@ -76,7 +73,7 @@ export function planFromOptions(opts: MergeOptions): ThresholdPlan {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('merge-results')
     .description(
       "Merge the k6 NDJSON of a distributed run's instances (one file per instance, e.g. k6-operator pods; gzip accepted,\n" +
@@ -86,16 +83,20 @@ export function register(program: Command): void {
         'Exit 0 passed, 1 a check failed or the run is incomplete, 2 usage/config error, 99 thresholds crossed.',
     )
     .argument('[files...]', 'k6 NDJSON files (--out json=...), one per instance')
-    .option('--thresholds <file>', 'k6 thresholds JSON: the run plan k6-operator wrote, a k6 options file, or { metric: [expr] }')
-    .option('--scenario <name>', `compute the thresholds of this scenario (${SCENARIO_NAMES.join(', ')})`)
-    .option('--profile <name>', `...with this profile (${PROFILE_NAMES.join(', ')})`)
-    .option('--api <version>', '...and API selection: v1, v2 or both', 'both')
+    .option('--thresholds <file>', 'k6 thresholds JSON: the run plan k6-operator wrote, a k6 options file, or { metric: [expr] }');
+  addLoadFlags(cmd, {
+    scenario: { help: `compute the thresholds of this scenario (${SCENARIO_NAMES.join(', ')})` },
+    profile: { help: `...with this profile (${PROFILE_NAMES.join(', ')})`, defaultValue: false },
+    api: { help: '...and API selection: v1, v2 or both' },
+  });
+  cmd
     .option(
       '--time-scale <factor>',
       `...and the target's time scale (the time-to-final budget scales by it): ${TIME_SCALE_HELP}; default 1`,
     )
-    .option('--target-env <kind>', '...and environment kind: sandbox or production (default sandbox)')
-    .option('--threshold <metric:expr>', '...with the same --threshold overrides the run had (repeatable)', collect)
+    .option('--target-env <kind>', '...and environment kind: sandbox or production (default sandbox)');
+  addLoadFlags(cmd, { threshold: { help: '...with the same --threshold overrides the run had (repeatable)' } });
+  cmd
     .option('--target <url>', "what the reports call the target (default: from the thresholds file, else the requests' URLs)")
     .option('--report-dir <dir>', 'where the reports go (default reports/out/<run-id>/)')
     .option('--run-id <id>', "the merged run's id (default <time>-merge-<random>)")

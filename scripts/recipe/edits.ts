@@ -19,6 +19,18 @@ export interface MadeUp {
   readonly edits: readonly RecipeEdit[];
 }
 
+/** The request-schema fields both made-up operations take as the spec's top-up request states them (its words quoted). */
+export const TOPUP_BODY_FIELDS = Object.freeze({
+  skuId: {
+    description: 'Spec: "integer int32", required; "SKU whose category is RTR".',
+    type: 'integer',
+    minimum: -2147483648,
+    maximum: 2147483647,
+  },
+  amount: { description: 'Spec: "number double", required; "Wallet currency unless transactionCurrencyCode is given".', type: 'number' },
+  mobile: { description: 'Spec: "string, non-empty", required; "Number of the SKU\'s country".', type: 'string', minLength: 1 },
+});
+
 /** Applies the edits under `root` in order; throws naming the file when an anchor or a replaced text is missing. */
 export function applyEdits(root: string, edits: readonly RecipeEdit[]): void {
   for (const edit of edits) {

@@ -1,6 +1,6 @@
 // The recipe's second made-up operation: a charging write in v1 and v2 (a migration pair) with its own sandbox trigger
 // row, added through the same files as any operation, since a trigger is catalog data (api/triggers.ts).
-import type { MadeUp, RecipeEdit } from './edits.ts';
+import { TOPUP_BODY_FIELDS, type MadeUp, type RecipeEdit } from './edits.ts';
 
 /** The made-up trigger row: a number ending 444 is refused with '510', like the spec's top-up row for 510. */
 export const DATA_TOPUP_TRIGGER = Object.freeze({ key: '444', code: '510' });
@@ -13,14 +13,7 @@ const SCHEMA = {
   type: 'object',
   required: ['skuId', 'amount', 'mobile', 'correlationId'],
   properties: {
-    skuId: {
-      description: 'Spec: "integer int32", required; "SKU whose category is RTR".',
-      type: 'integer',
-      minimum: -2147483648,
-      maximum: 2147483647,
-    },
-    amount: { description: 'Spec: "number double", required; "Wallet currency unless transactionCurrencyCode is given".', type: 'number' },
-    mobile: { description: 'Spec: "string, non-empty", required; "Number of the SKU\'s country".', type: 'string', minLength: 1 },
+    ...TOPUP_BODY_FIELDS,
     correlationId: {
       description: 'Spec: "string, 1..50 chars", required; "Unique id from the client system".',
       type: 'string',

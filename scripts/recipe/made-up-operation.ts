@@ -1,6 +1,6 @@
 // Made-up operations added through exactly the files of ARCHITECTURE.md's recipe (catalog entry with its input rule,
 // request schema, sandbox handler, and the pin), as edits a test applies to a copy of the tree to prove the recipe true.
-import { applyEdits, type MadeUp, type RecipeEdit } from './edits.ts';
+import { applyEdits, TOPUP_BODY_FIELDS, type MadeUp, type RecipeEdit } from './edits.ts';
 import { MADE_UP_CHARGING } from './made-up-charging-write.ts';
 
 /** The made-up operation: a quote for a top-up (v2, never charged), with an RTR SKU, an amount and a number. */
@@ -19,14 +19,7 @@ const SCHEMA = {
   type: 'object',
   required: ['skuId', 'amount', 'mobile'],
   properties: {
-    skuId: {
-      description: 'Spec: "integer int32", required; "SKU whose category is RTR".',
-      type: 'integer',
-      minimum: -2147483648,
-      maximum: 2147483647,
-    },
-    amount: { description: 'Spec: "number double", required; "Wallet currency unless transactionCurrencyCode is given".', type: 'number' },
-    mobile: { description: 'Spec: "string, non-empty", required; "Number of the SKU\'s country".', type: 'string', minLength: 1 },
+    ...TOPUP_BODY_FIELDS,
     transactionCurrencyCode: {
       description: 'Spec: "string or null", optional; "One of the SKU\'s FaceValueCurrency".',
       type: ['string', 'null'],
