@@ -541,6 +541,7 @@ async function runLoadLocked(
     const procMonitor = startProcMonitor({ ...(engine.engine === 'k6' ? {} : { pid: process.pid }), onPoint });
     let loopSamples: readonly GeneratorPoint[] = [];
     let procPoints: readonly GeneratorPoint[] = [];
+    let generatorCores = availableParallelism();
     let engineRemoteWrite: { pushes: number; failedPushes: number; series: number; lastError?: string } | undefined;
     // Both engines' NDJSON lines, kept per second as they come (reports/metric-aggregates.ts, on its own thread).
     const aggregator = startAggregateThread(aggregatesPath);
@@ -636,6 +637,7 @@ async function runLoadLocked(
       await metricsPipe?.close();
       aggregatesKept = await closeAggregates(aggregator, (line) => io.progress.line(line));
       procPoints = procMonitor.stop();
+      generatorCores = procMonitor.cores();
       display.finish({ ok: engineExit === 0, ...(engineExit > 0 ? { detail: `engine exit ${engineExit}` } : {}) });
     }
     sampleCollector.flush();
@@ -712,11 +714,7 @@ async function runLoadLocked(
       ...(engineExit === -1
         ? {}
         : {
-            generator: generatorReport(
-              engine.engine === 'k6' ? 'k6' : 'node',
-              availableParallelism(),
-              mergeBySecond(procPoints, loopSamples),
-            ),
+            generator: generatorReport(engine.engine === 'k6' ? 'k6' : 'node', generatorCores, mergeBySecond(procPoints, loopSamples)),
           }),
       payload: {
         samples: sampleCollector.samples,
