@@ -160,6 +160,16 @@ describe('a window explains only the statistics its requests can have set', () =
     expect(generatorBoundThresholds([p95(900)], generator, 0.06)).toHaveLength(1);
     expect(generatorBoundThresholds([{ ...max, expression: 'med<40' }], generator, 0.4)).toEqual([]);
   });
+
+  it('the verdict line says how few requests the windows held when they do not excuse a crossed threshold', () => {
+    const s = section([p95(900)], starvedAtStart, 'k6');
+    const judged = { ...s, generator: { ...s.generator!, requestShareInWindows: 0.02 } };
+    delete judged.generator.latencyBound;
+    expect(loadVerdict(judged)).toBe('thresholds');
+    expect(loadLine(judged)).toMatch(
+      /while the load generator was saturated \(01:00:00–01:00:02 UTC, CPU-starved: .*; 2\.0 % of the requests measured then\): too few to set it$/,
+    );
+  });
 });
 
 describe('mergeBySecond', () => {
