@@ -6,6 +6,7 @@ import {
   generatorBoundThresholds,
   generatorReport,
   mergeBySecond,
+  requestShareInWindows,
   saturatedWindows,
   type GeneratorPoint,
 } from './generator.ts';
@@ -64,14 +65,34 @@ describe('saturatedWindows', () => {
   });
 
   it('judges k6 by its CPU (no bound on what it added) and by its run-queue wait (bounded by the wait per wake-up)', () => {
-    const cpu = saturatedWindows([0.95, 0.97, 0.4].map((c, i) => second(i, { cpuShare: c, runQueueShare: 0.1, waitPerSliceMs: 0.2 })));
+    const cpu = saturatedWindows([0.95, 0.97, 0.4].map((c, i) => second(i, { cpuShare: c, runQueueShare: 0.05, waitPerSliceMs: 0.2 })));
     expect(cpu).toHaveLength(1);
     expect(cpu[0]?.explainsMs).toBeUndefined();
     expect(cpu[0]?.reason).toBe('CPU 95 % of the cores');
-    const hog = saturatedWindows([1.2, 1.8, 0.1].map((q, i) => second(i, { cpuShare: 0.3, runQueueShare: q, waitPerSliceMs: 4 + i })));
-    expect(hog).toEqual([
-      expect.objectContaining({ explainsMs: 5, reason: "threads waiting for a CPU 120 % of the cores' time (4.0 ms per wake-up)" }),
+    // A light k6 queued now and then (it wanted under 90 % of its cores): what it added is its wait per wake-up.
+    const queued = saturatedWindows([0.6, 0.7, 0.1].map((q, i) => second(i, { cpuShare: 0.1, runQueueShare: q, waitPerSliceMs: 4 + i })));
+    expect(queued).toEqual([
+      expect.objectContaining({ explainsMs: 5, reason: "threads waiting for a CPU 60 % of the cores' time (4.0 ms per wake-up)" }),
     ]);
+  });
+
+  it('a k6 starved by a hog (low CPU, its threads waiting for the rest of its cores) is saturated with no bound', () => {
+    // Measured beside two busy loops pinned to k6's one CPU (load/k6-generator-hog.test.ts): CPU ~0.3, wait ~1.0 of it.
+    // Before, the window's bound was the wait per wake-up (~2.5 ms), too small to excuse any crossed threshold.
+    const starved = saturatedWindows([1.2, 1.0, 0.1].map((q, i) => second(i, { cpuShare: 0.3, runQueueShare: q, waitPerSliceMs: 2.5 })));
+    expect(starved).toHaveLength(1);
+    expect(starved[0]?.explainsMs).toBeUndefined();
+    expect(starved[0]?.reason).toBe(
+      "CPU-starved: wanted 150 % of the cores it may use, got 30 % (its threads waited for a CPU 120 % of the cores' time)",
+    );
+    const points = [1.0, 1.1].map((q, i) => second(i, { cpuShare: 0.3, runQueueShare: q, waitPerSliceMs: 2.5 }));
+    expect(loadVerdict(section([p95(143)], points, 'k6'))).toBe('incomplete');
+  });
+
+  it("an idle k6 (little CPU, little wait) has no window: a slow gateway stays the gateway's", () => {
+    const idle = [0.02, 0.03, 0.02].map((c, i) => second(i, { cpuShare: c, runQueueShare: 0.01, waitPerSliceMs: 0.3 }));
+    expect(saturatedWindows(idle)).toEqual([]);
+    expect(loadVerdict(section([p95(900)], idle, 'k6'))).toBe('thresholds');
   });
 });
 
@@ -111,6 +132,43 @@ describe('the load verdict with the generator measured', () => {
   it('k6 using every core explains any excess', () => {
     const points = [0.96, 0.99].map((c, i) => second(i, { cpuShare: c }));
     expect(loadVerdict(section([p95(5_000)], points, 'k6'))).toBe('incomplete');
+  });
+});
+
+describe('a window explains only the statistics its requests can have set', () => {
+  const series = (requests: readonly number[]) =>
+    ({ intervalMs: 1000, startTime: T0, buckets: requests.length, requests }) as unknown as LoadSection['series'];
+  // k6 starved for its first 2 s (its init on a loaded box), idle for the 18 s after: 2 % of the requests inside.
+  const starvedAtStart = [0, 1].map((i) => second(i, { cpuShare: 0.4, runQueueShare: 0.9 }));
+  const run = series([5, 5, ...Array<number>(18).fill(25)]);
+
+  it('measures the share of the requests inside the windows from the load series', () => {
+    const windows = saturatedWindows(starvedAtStart);
+    expect(requestShareInWindows(windows, run)).toBeCloseTo(10 / 460, 6);
+    expect(requestShareInWindows(windows, undefined)).toBeUndefined();
+  });
+
+  it("a p(95) crossed with 2 % of the requests inside is the gateway's; a max crossed then is the generator's", () => {
+    const generator = generatorReport('k6', 1, starvedAtStart);
+    const share = requestShareInWindows(generator.windows, run);
+    const max = { metric: 'http_req_duration', expression: 'max<100', ok: false, observed: 900 };
+    expect(generatorBoundThresholds([p95(900), max], generator, share)).toEqual(['http_req_duration max<100']);
+    // Before the share was weighed, the start's window excused the p(95) too.
+    expect(generatorBoundThresholds([p95(900)], generator)).toEqual(['http_req_duration p(95)<50']);
+    // Starved throughout: every statistic is the generator's.
+    expect(generatorBoundThresholds([p95(900), { ...max, expression: 'med<40' }], generator, 1)).toHaveLength(2);
+    expect(generatorBoundThresholds([p95(900)], generator, 0.06)).toHaveLength(1);
+    expect(generatorBoundThresholds([{ ...max, expression: 'med<40' }], generator, 0.4)).toEqual([]);
+  });
+
+  it('the verdict line says how few requests the windows held when they do not excuse a crossed threshold', () => {
+    const s = section([p95(900)], starvedAtStart, 'k6');
+    const judged = { ...s, generator: { ...s.generator!, requestShareInWindows: 0.02 } };
+    delete judged.generator.latencyBound;
+    expect(loadVerdict(judged)).toBe('thresholds');
+    expect(loadLine(judged)).toMatch(
+      /while the load generator was saturated \(01:00:00–01:00:02 UTC, CPU-starved: .*; 2\.0 % of the requests measured then\): too few to set it$/,
+    );
   });
 });
 

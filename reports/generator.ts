@@ -14,6 +14,8 @@ export interface GeneratorPoint {
   readonly busyShare?: number;
   /** k6: mean wait for a CPU per wake-up of its threads, ms. */
   readonly waitPerSliceMs?: number;
+  /** k6: the share of its threads' context switches that were involuntary (preempted with work left), 0..1. */
+  readonly preemptedShare?: number;
 }
 
 export type GeneratorLimits = GeneratorReport['limits'];
@@ -22,8 +24,9 @@ export type GeneratorLimits = GeneratorReport['limits'];
  * Above any of these in a second, the generator was saturated then (engine/README.md "Honest numbers at the limit"
  * has the measurements). Event-loop delay: a response waits that long for its turn before the script reads its time;
  * p99 over 20 ms already breaks the harness's accuracy goal (+3 ms + 5 % of what the gateway served), and a lone GC
- * pause stays under minWindowSec. CPU: above 90 % of the cores the run could use, every thread queues for a CPU. Run-
- * queue wait: the threads together waited for a CPU more than half of the cores' time (a hog beside the run).
+ * pause stays under minWindowSec. CPU: above 90 % of the cores the run could use, every thread queues for a CPU; k6's
+ * runnable time (its CPU plus its threads' run-queue wait) above the same 90 % says the same of a starved k6 (a hog
+ * took the CPU it wanted). Run-queue wait: the threads together waited for a CPU more than half of the cores' time.
  */
 export const GENERATOR_LIMITS: GeneratorLimits = Object.freeze({ loopDelayP99Ms: 20, cpuShare: 0.9, runQueueShare: 0.5, minWindowSec: 2 });
 
@@ -35,19 +38,41 @@ export function saturationReason(point: GeneratorPoint, limits: GeneratorLimits 
   if (point.loopDelayP99Ms !== undefined)
     return point.loopDelayP99Ms > limits.loopDelayP99Ms ? `event-loop delay p99 ${Math.round(point.loopDelayP99Ms)} ms` : undefined;
   if (point.cpuShare !== undefined && point.cpuShare > limits.cpuShare) return `CPU ${Math.round(point.cpuShare * 100)} % of the cores`;
+  const runnable = runnableShare(point);
+  if (runnable !== undefined && runnable > limits.cpuShare) {
+    return `CPU-starved: wanted ${percent(runnable)} of the cores it may use, got ${percent(point.cpuShare ?? 0)} (its threads waited for a CPU ${percent(point.runQueueShare ?? 0)} of the cores' time)`;
+  }
   if (point.runQueueShare !== undefined && point.runQueueShare > limits.runQueueShare) {
-    return `threads waiting for a CPU ${Math.round(point.runQueueShare * 100)} % of the cores' time${point.waitPerSliceMs === undefined ? '' : ` (${point.waitPerSliceMs.toFixed(1)} ms per wake-up)`}`;
+    return `threads waiting for a CPU ${percent(point.runQueueShare)} of the cores' time${point.waitPerSliceMs === undefined ? '' : ` (${point.waitPerSliceMs.toFixed(1)} ms per wake-up)`}`;
   }
   return undefined;
 }
 
+function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+/**
+ * The share of the cores the process may use that its threads wanted this second: running (CPU) or runnable and
+ * waiting for a CPU (run-queue wait, /proc/<pid>/task/<tid>/schedstat). A k6 starved by a hog runs little but waits
+ * much; its own wait is visible to the OS, the goroutines queued behind it are not. Undefined without schedstat.
+ */
+function runnableShare(point: GeneratorPoint): number | undefined {
+  return point.runQueueShare === undefined ? undefined : (point.cpuShare ?? 0) + point.runQueueShare;
+}
+
 /**
  * The most this second's generator can have added to a measured request time: its event-loop delay p99 (Node), else
- * its wait per wake-up (k6 queued by the OS); undefined when unbounded (k6 used every core: its own queue is unmeasured).
+ * its wait per wake-up (k6 queued by the OS now and then). Undefined when unbounded: k6 wanted more than `cpuShare` of
+ * its cores (it used them, or a hog took them while its threads waited). Go runs k6's goroutines on as many threads as
+ * those cores (GOMAXPROCS); with every one busy or waiting, a goroutine readied by a response (the read that stops its
+ * clock) queues in Go's own run queue behind the backlog, a wait no /proc figure shows and nothing bounds but the window.
  */
 export function explainsMs(point: GeneratorPoint, limits: GeneratorLimits = GENERATOR_LIMITS): number | undefined {
   if (point.loopDelayP99Ms !== undefined) return point.loopDelayP99Ms;
   if (point.cpuShare !== undefined && point.cpuShare > limits.cpuShare) return undefined;
+  const runnable = runnableShare(point);
+  if (runnable !== undefined && runnable > limits.cpuShare) return undefined;
   return point.waitPerSliceMs ?? undefined;
 }
 
@@ -109,7 +134,7 @@ export function saturatedWindows(points: readonly GeneratorPoint[], limits: Gene
   return windows;
 }
 
-const FIGURES = ['cpuShare', 'runQueueShare', 'loopDelayP99Ms', 'busyShare', 'waitPerSliceMs'] as const;
+const FIGURES = ['cpuShare', 'runQueueShare', 'loopDelayP99Ms', 'busyShare', 'waitPerSliceMs', 'preemptedShare'] as const;
 
 /** Points of several samplers (the /proc monitor, the engine's threads) merged per second (floor of t), the highest of each figure. */
 export function mergeBySecond(...sources: ReadonlyArray<readonly GeneratorPoint[]>): GeneratorPoint[] {
@@ -144,6 +169,7 @@ export function generatorReport(
     loopDelayP99Ms: column(points, 'loopDelayP99Ms'),
     busyShare: column(points, 'busyShare'),
     waitPerSliceMs: column(points, 'waitPerSliceMs'),
+    preemptedShare: column(points, 'preemptedShare'),
   };
   const series: GeneratorReport['series'] = { t: points.map((p) => p.t), cpuShare: points.map((p) => p.cpuShare ?? null) };
   for (const [key, values] of Object.entries(optional)) if (values !== undefined) Object.assign(series, { [key]: values });
@@ -169,19 +195,54 @@ function upperLimit(expression: string): number | undefined {
 }
 
 /**
+ * The share of the samples that must have been measured inside the windows for them to move the statistic past its
+ * limit: a p(95) is set by the slowest 5 % (more than 5 % inside), a median by half, a max or an average by any one, a
+ * min only by all of them.
+ */
+function sharesNeeded(expression: string): number {
+  const stat = /^\s*(avg|min|med|max|p\(([\d.]+)\))/.exec(expression);
+  if (stat?.[1] === 'min') return 1;
+  if (stat?.[1] === 'med') return 0.5;
+  if (stat?.[2] !== undefined) return 1 - Number(stat[2]) / 100;
+  return 0;
+}
+
+/**
+ * The share of the run's requests measured inside the windows, from the load series (each bucket's requests weighted by
+ * the part of it a window covers); undefined without a series.
+ */
+export function requestShareInWindows(windows: GeneratorReport['windows'], series: LoadSection['series']): number | undefined {
+  if (series === undefined) return undefined;
+  let inside = 0;
+  let total = 0;
+  for (let i = 0; i < series.buckets; i += 1) {
+    const start = series.startTime + i * series.intervalMs;
+    const end = start + series.intervalMs;
+    const requests = series.requests[i] ?? 0;
+    const covered = windows.reduce((sum, w) => sum + Math.max(0, Math.min(end, w.endMs) - Math.max(start, w.startMs)), 0);
+    inside += (requests * Math.min(series.intervalMs, covered)) / series.intervalMs;
+    total += requests;
+  }
+  return total === 0 ? undefined : inside / total;
+}
+
+/**
  * The crossed latency thresholds a saturated generator explains (`metric expression`): while a window lasted, a
  * threshold whose observed value exceeds its limit by no more than the generator can have added (the windows' highest
- * bound; no bound: any excess). A gateway slower than that still crosses. Counts, rates and business failures keep
- * their own verdicts.
+ * bound; no bound: any excess), and whose statistic the windows' requests can have set (`insideShare`, the share of
+ * the run's requests measured inside them: a 2 s window at the start of a 60 s run does not make its p(95)). A gateway
+ * slower than that still crosses. Counts, rates and business failures keep their own verdicts.
  */
 export function generatorBoundThresholds(
   thresholds: LoadSection['thresholds'],
   generator: Pick<GeneratorReport, 'windows'> | undefined,
+  insideShare?: number,
 ): string[] {
   if (generator === undefined || generator.windows.length === 0) return [];
   const bounds = generator.windows.map((w) => w.explainsMs);
   const explains = bounds.some((b) => b === undefined) ? Infinity : Math.max(...(bounds as number[]));
   const explained = (t: LoadSection['thresholds'][number]): boolean => {
+    if (insideShare !== undefined && !(insideShare > sharesNeeded(t.expression) || insideShare >= 1)) return false;
     const limit = upperLimit(t.expression);
     return limit === undefined || t.observed === undefined || t.observed - limit <= explains;
   };

@@ -183,6 +183,59 @@ describe('per-second aggregates against the raw NDJSON of the same run', () => {
     });
   });
 
+  it('a threshold on one raw URL (`metric{url:...}`) is answered from the aggregates as from the raw stream', async () => {
+    const dir = join(root, 'url-threshold');
+    mkdirSync(dir, { recursive: true });
+    const origin = 'http://127.0.0.1:4000';
+    const slowUrl = `${origin}/api/v2/catalog/sku/exchangeRate/5436`;
+    // k6's own Metric line for a script with that threshold (k6 v0.48 and latest write it so; engine/ndjson.ts too).
+    const metric = {
+      type: 'Metric',
+      metric: 'http_req_duration',
+      data: {
+        name: 'http_req_duration',
+        type: 'trend',
+        contains: 'time',
+        thresholds: [],
+        submetrics: [{ name: `http_req_duration{url:${slowUrl}}`, suffix: `url:${slowUrl}`, tags: { url: slowUrl } }],
+      },
+    };
+    const lines = [JSON.stringify(metric)];
+    // 40 seconds, three SKUs a second under one name; SKU 5436 alone is slow (80-119 ms), the others 5-24 ms.
+    for (let s = 0; s < 40; s += 1) {
+      for (const id of [282, 5436, 17]) {
+        const time = new Date(Date.UTC(2026, 0, 1, 0, 0, s, id % 1000)).toISOString();
+        const value = id === 5436 ? 80 + ((s * 7) % 40) : 5 + ((s * 3 + id) % 20);
+        const tags = {
+          name: '/api/v2/catalog/sku/exchangeRate/{skuId}',
+          method: 'GET',
+          url: `${origin}/api/v2/catalog/sku/exchangeRate/${id}`,
+        };
+        lines.push(JSON.stringify({ metric: 'http_req_duration', type: 'Point', data: { time, value, tags } }));
+      }
+    }
+    writeFileSync(join(dir, 'metrics.ndjson'), `${lines.join('\n')}\n`);
+    await aggregate(join(dir, 'metrics.ndjson'), join(dir, AGGREGATES_FILE));
+    const thresholds = { [`http_req_duration{url:${slowUrl}}`]: ['p(95)<100', 'min>70'], http_req_duration: ['p(95)<200'] };
+    const fromRaw = await merged(dir, 'metrics.ndjson', thresholds);
+    const fromAgg = await merged(dir, AGGREGATES_FILE, thresholds);
+    const rows = (r: typeof fromRaw): unknown => r.report.load?.thresholds.map((t) => [t.metric, t.expression, t.ok, t.observed]);
+    expect(rows(fromRaw)).toEqual([
+      ['http_req_duration', 'p(95)<200', true, expect.any(Number)],
+      [`http_req_duration{url:${slowUrl}}`, 'p(95)<100', false, expect.any(Number)],
+      [`http_req_duration{url:${slowUrl}}`, 'min>70', true, 80],
+    ]);
+    expect(rows(fromAgg)).toEqual(rows(fromRaw));
+    const named = `http_req_duration{url:${slowUrl}}`;
+    // One sample a second per cell: exact values, so the whole trend is the raw stream's.
+    expect(fromAgg.data.metrics[named]?.values).toEqual(fromRaw.data.metrics[named]?.values);
+    expect(fromAgg.data.metrics[named]?.values.min).toBe(80);
+    // The other SKUs' ids still give way to the name: one cell a second for them, one for the named URL.
+    const cells: string[] = [];
+    for await (const line of await lineStream(join(dir, AGGREGATES_FILE))) if (line.includes('"Aggregate"')) cells.push(line);
+    expect(cells).toHaveLength(80);
+  });
+
   it('grows with the duration, not the request rate: ten times the rate, aggregates within a small factor (the raw stream ten times larger)', async () => {
     // From 200 requests/s every tag set of the script shows up each second: more requests only fill the histograms.
     const slow = await twoWays('size-slow', { durationS: 20, rps: 150, seed: 11, gzip: true });

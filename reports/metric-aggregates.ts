@@ -58,14 +58,21 @@ function newTrendHistogram(): JsHistogram {
 /**
  * The tags a cell is kept under. k6's `url` holds each request's ids (`/sku/5436`, `?skuId=5190`): one cell per request
  * otherwise. Where a `name` tag templates it (`/sku/{skuId}`, k6's way of grouping URLs), `url` becomes the origin with
- * that name; a threshold on a raw URL (`metric{url:...}`) is the one thing the aggregates cannot answer.
+ * that name, unless a threshold names that very URL (`metric{url:...}`: `namedUrls`, from the run's Metric lines),
+ * whose requests keep it, so the aggregates answer that threshold as the raw stream would.
  */
-function cellTags(tags: Record<string, string>): Record<string, string> {
+function cellTags(tags: Record<string, string>, namedUrls: ReadonlySet<string>): Record<string, string> {
   const { url, name } = tags;
-  if (url === undefined || name === undefined || name === url) return tags;
+  if (url === undefined || name === undefined || name === url || namedUrls.has(url)) return tags;
   const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
   const { url: _dropped, ...rest } = tags;
   return origin !== undefined && name.startsWith('/') ? { ...rest, url: `${origin}${name}` } : rest;
+}
+
+/** The `url` values a Metric line's submetrics name (`http_req_duration{url:http://h/sku/5436}`: a threshold on one URL). */
+function submetricUrls(submetrics: unknown): string[] {
+  if (!Array.isArray(submetrics)) return [];
+  return submetrics.flatMap((s: { tags?: { url?: unknown } } | null) => (typeof s?.tags?.url === 'string' ? [s.tags.url] : []));
 }
 
 /** k6's tags as a key: name=value pairs in name order. */
@@ -100,6 +107,8 @@ export class MetricAggregator {
   private readonly out: WriteStream;
   private readonly gzip: Gzip;
   private readonly types = new Map<string, string>();
+  /** URLs a threshold names: their requests keep their `url` (a metric's Metric line comes before its first point). */
+  private readonly namedUrls = new Set<string>();
   private readonly seconds = new Map<number, Map<string, Cell>>();
   private newest = Number.NEGATIVE_INFINITY;
   private partial = '';
@@ -133,7 +142,11 @@ export class MetricAggregator {
   addLine(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
-    let entry: { type?: unknown; metric?: unknown; data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown } | null };
+    let entry: {
+      type?: unknown;
+      metric?: unknown;
+      data?: { type?: unknown; time?: unknown; value?: unknown; tags?: unknown; submetrics?: unknown } | null;
+    };
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
@@ -143,6 +156,7 @@ export class MetricAggregator {
     const data = entry.data;
     if (typeof entry.metric !== 'string' || data === null || typeof data !== 'object') return;
     if (entry.type === 'Metric') {
+      for (const url of submetricUrls(data.submetrics)) this.namedUrls.add(url);
       if (typeof data.type === 'string' && !this.types.has(entry.metric)) {
         this.types.set(entry.metric, data.type);
         this.write(`${line}\n`);
@@ -151,7 +165,7 @@ export class MetricAggregator {
       const time = typeof data.time === 'string' ? Date.parse(data.time) : Number.NaN;
       const type = this.types.get(entry.metric);
       if (Number.isFinite(time) && typeof data.value === 'number' && Number.isFinite(data.value) && type !== undefined)
-        this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>));
+        this.addPoint(entry.metric, type, time, data.value, cellTags((data.tags ?? {}) as Record<string, string>, this.namedUrls));
     }
   }
 

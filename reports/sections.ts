@@ -187,8 +187,15 @@ function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds'
   const windows = section.generator?.windows ?? [];
   if (windows.length === 0 || !crossed.some((t) => isLatencyThreshold(t.metric))) return '';
   const bound = windows.map((w) => w.explainsMs).filter((ms): ms is number => ms !== undefined);
-  if (bound.length === 0) return '';
-  return ` while the load generator was saturated (${windowsText(windows)}), by more than the ${formatMs(Math.max(...bound))} a request it can have added`;
+  const most = bound.length === 0 ? undefined : formatMs(Math.max(...bound));
+  const share = section.generator?.requestShareInWindows;
+  if (share !== undefined) {
+    // The windows held too few of the requests to set the statistic, or (bounded windows) added less than the excess.
+    const inside = `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} % of the requests measured then`;
+    return ` while the load generator was saturated (${windowsText(windows)}; ${inside}): too few to set it${most === undefined ? '' : `, or more than the ${most} a request it can have added`}`;
+  }
+  if (most === undefined) return '';
+  return ` while the load generator was saturated (${windowsText(windows)}), by more than the ${most} a request it can have added`;
 }
 
 /** "1 operation unverified: path assumed (v2.transaction.sim-portin: set writePaths.v2.transaction.sim-portin; its 1 threshold not judged)" */

@@ -46,6 +46,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/runner/user-script.test.ts',
   'load/runner/user-script-bare-k6.test.ts',
   'load/k6-smoke.test.ts',
+  'load/k6-generator-hog.test.ts',
   'load/runner/metric-aggregates-run.test.ts',
   'load/payload-violations.test.ts',
   'reports/disk-full.test.ts',
@@ -115,6 +116,8 @@ export const SERIAL_AT_END: readonly string[] = [
   'compare/real-runs.test.ts',
   // Its engine threads are blocked on purpose; the saturation it judges must be its own, not the suite's beside it.
   'load/generator-saturation.test.ts',
+  // Two busy loops pinned beside a pinned k6: the starvation it judges must be the one it made, and no timed test beside it.
+  'load/k6-generator-hog.test.ts',
   // Fifteen CLI children (k6 among them) against silent targets, each held to a bound from its response timeouts.
   'scripts/commands/silent-target.test.ts',
 ];

@@ -12,6 +12,7 @@ export const GENERATOR_SERIES: Readonly<Record<Exclude<keyof GeneratorPoint, 't'
     waitPerSliceMs: { name: 'gateway_harness_generator_cpu_wait_per_wakeup_seconds', scale: 1 / 1000 },
     loopDelayP99Ms: { name: 'gateway_harness_generator_event_loop_delay_p99_seconds', scale: 1 / 1000 },
     busyShare: { name: 'gateway_harness_generator_busy_share', scale: 1 },
+    preemptedShare: { name: 'gateway_harness_generator_preempted_share', scale: 1 },
   });
 
 /** The points as series: one per figure, labels `engine` (node or k6) and the run's testid, sorted by name. */

@@ -6,7 +6,7 @@ import { addFaultCounts, type FaultCounts } from '../../api/faults.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
-import { carriedOutside, generatorBoundThresholds, type GeneratorReport } from '../../reports/generator.ts';
+import { carriedOutside, generatorBoundThresholds, requestShareInWindows, type GeneratorReport } from '../../reports/generator.ts';
 import { loadVerdict } from '../../reports/sections.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { ComparisonSection, LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
@@ -46,7 +46,8 @@ export function withGenerator(section: LoadSection, generator: GeneratorReport |
   const dropped = section.metrics.dropped_iterations?.values.count;
   const vusMax = section.metrics.vus_max?.values.max ?? section.metrics.vus_max?.values.value;
   const carried = carriedOutside(generator, section.series);
-  const latencyBound = generatorBoundThresholds(section.thresholds, generator);
+  const insideShare = generator.windows.length === 0 ? undefined : requestShareInWindows(generator.windows, section.series);
+  const latencyBound = generatorBoundThresholds(section.thresholds, generator, insideShare);
   const judged: LoadSection = {
     ...section,
     generator: {
@@ -55,6 +56,7 @@ export function withGenerator(section: LoadSection, generator: GeneratorReport |
       ...(dropped === undefined ? {} : { droppedIterations: dropped }),
       ...(vusMax === undefined ? {} : { vusMax }),
       ...(latencyBound.length === 0 ? {} : { latencyBound }),
+      ...(insideShare === undefined ? {} : { requestShareInWindows: insideShare }),
     },
   };
   return { ...judged, verdict: loadVerdict(judged, { allowSkips }) };

@@ -3,6 +3,7 @@
 // guard (no durable record, no charge), the Node engine with the money host in every thread.
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { BALANCE_WATCH_MS, ledgerWorstCase, watchBalance, type BalanceWatch } from '../../ledger/balance-watch.ts';
 import { haltSharedBudget } from '../../ledger/budget.ts';
 import { assertHeadroom, DEFAULT_DISK_HEADROOM, type DiskHeadroom } from '../../ledger/disk-headroom.ts';
@@ -70,6 +71,8 @@ export interface EngineEnd {
   readonly generatorPush?: GeneratorPusher;
   readonly loopSamples: readonly GeneratorPoint[];
   readonly procPoints: readonly GeneratorPoint[];
+  /** The cores the engine may use (its CPU affinity), which the generator's shares are taken over. */
+  readonly generatorCores: number;
   readonly aggregatesKept: boolean;
   readonly ledgerDefects: readonly string[];
   /** The ledger guard killed k6 (the reconciliation then gets a short deadline, as after an interruption). */
@@ -105,6 +108,7 @@ export async function runEngineStep(step: EngineStep): Promise<EngineEnd> {
   let result: EngineResult = { exit: -1 };
   let aggregatesKept = false;
   let procPoints: readonly GeneratorPoint[] = [];
+  let generatorCores = availableParallelism();
   try {
     if (step.io.interrupt?.signal.aborted === true) {
       // A signal came while the run was being prepared: no load is started (what was prepared is still closed after).
@@ -117,6 +121,7 @@ export async function runEngineStep(step: EngineStep): Promise<EngineEnd> {
     await watchers.metricsPipe?.close();
     aggregatesKept = await closeAggregates(watchers.aggregator, (line) => step.io.progress.line(line));
     procPoints = watchers.procMonitor.stop();
+    generatorCores = watchers.procMonitor.cores();
     watchers.display.finish({ ok: result.exit === 0, ...(result.exit > 0 ? { detail: `engine exit ${result.exit}` } : {}) });
   }
   watchers.samples.flush();
@@ -127,6 +132,7 @@ export async function runEngineStep(step: EngineStep): Promise<EngineEnd> {
     ...(watchers.generatorPush === undefined ? {} : { generatorPush: watchers.generatorPush }),
     loopSamples: result.loop ?? [],
     procPoints,
+    generatorCores,
     aggregatesKept,
     ledgerDefects: watchers.ledgerDefects,
     ledgerKilled: watchers.ledgerGuard?.kill.aborted === true,

@@ -3,7 +3,7 @@
 // spend cap, reconciliation), run with progress, and collect what the run left.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
+import { totalmem } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
@@ -473,7 +473,7 @@ function loadRunOf(
       : {
           generator: generatorReport(
             plan.engine.engine === 'k6' ? 'k6' : 'node',
-            availableParallelism(),
+            ran.end.generatorCores,
             mergeBySecond(ran.end.procPoints, ran.end.loopSamples),
           ),
         }),

@@ -2043,6 +2043,10 @@ export interface GeneratorReport {
      * k6: mean time a thread waited for a CPU each time it became runnable (ms): what the OS added to each wake-up.
      */
     waitPerSliceMs?: (number | null)[];
+    /**
+     * k6: of its threads' context switches in the second, the share that were involuntary (the OS took the CPU while the thread still had work: /proc/<pid>/task/* /status nonvoluntary_ctxt_switches), 0..1.
+     */
+    preemptedShare?: (number | null)[];
   };
   /**
    * Spans where the generator was saturated.
@@ -2077,9 +2081,13 @@ export interface GeneratorReport {
    */
   vusMax?: number;
   /**
-   * Latency thresholds crossed while the generator was saturated by no more than what it can have added (metric expression): not the gateway's verdict.
+   * Latency thresholds crossed while the generator was saturated by no more than what it can have added, and whose statistic the requests inside the windows can have set (metric expression): not the gateway's verdict.
    */
   latencyBound?: string[];
+  /**
+   * The share of the run's requests measured inside the saturated windows (from the load series): a p(95) is explained only when more than 5 % were, a median more than half, a max or average any.
+   */
+  requestShareInWindows?: number;
 }
 /**
  * The drift check against a baseline, when a baseline existed.
