@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Bundling from '../../esbuild.config.mjs';
 import { HarnessError } from '../../api/errors.ts';
-import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
+import { describeTarget, giftcardCursorOf, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
 import { addFaultCounts, createFaultTally, type FaultCounts } from '../../api/faults.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
@@ -469,7 +469,12 @@ async function runLoadLocked(
         balanceVersion: flags.api === 'v1' ? 'v1' : 'v2',
         info: (line) => io.progress.line(line),
       });
-      await session.prepare(harness, { label: targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(resolved).status });
+      await session.prepare(harness, {
+        label: targetLabel,
+        mapping: config.fieldMapping,
+        giftcardCursor: giftcardCursorOf(resolved),
+        status: coreSettingsFor(resolved).status,
+      });
       // Said once the allowance is known to hold (prepare refuses a cap in another currency than the wallet's).
       const line = allowanceLine(money);
       if (line !== undefined) io.progress.line(line);
