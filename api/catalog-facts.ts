@@ -1,7 +1,7 @@
 // What every runtime derives from the target's own catalog to build valid requests: readable SKUs, number plans, an
 // amount a SKU's bounds accept, a valid mobile number. One copy for conformance, load (bundled into k6) and drift.
 import { readCountry, readSku, readV1Sku, type FieldMapping, type SkuView } from './field-mapping.ts';
-import { CATALOG_TRIGGERS } from './operations.ts';
+import { CATALOG_TRIGGERS, CATEGORY_IDS } from './operations.ts';
 
 /** A country's mobile numbers: dialing prefix (calling code + first area code) and the digits after it. */
 export interface NumberPlan {
@@ -87,6 +87,17 @@ export function validAmount(sku: SkuView): ValidAmount | undefined {
     return { amount: sku.minFaceValue, transactionCurrencyCode: sku.faceValueCurrency };
   if (sku.minWalletAmount !== undefined) return { amount: sku.minWalletAmount };
   return undefined;
+}
+
+/**
+ * The RTR SKUs of a country with a readable amount, in the order a case takes them: open ranges first (never a bundle,
+ * so never a loan), then the cheapest (smallest wallet price of the minimum: a test run spends little), then skuId.
+ */
+export function rtrSkusOf<T extends CatalogSku>(skus: readonly T[], countryCode: string): T[] {
+  const price = (s: SkuView): number => s.minWalletAmount ?? Number.POSITIVE_INFINITY;
+  return skus
+    .filter((s) => s.categoryId === CATEGORY_IDS.Rtr && s.countryCode === countryCode && validAmount(s) !== undefined)
+    .sort((a, b) => Number(isRange(b)) - Number(isRange(a)) || price(a) - price(b) || a.skuId - b.skuId);
 }
 
 /**

@@ -6,10 +6,21 @@ import type { ElasticPart, FundsLine, FundsPlan, PlannedAmount } from '../ledger
 import type { ConformanceSettings } from '../target/settings.ts';
 import { chargingRuns, type GenOptions } from './gen/options.ts';
 import { chargingWrites, moneyQuota } from './gen/money.ts';
-import { GEN_MONEY_SKUS } from './gen/arbitraries.ts';
+import { GEN_MONEY_SKUS, amountBounds } from './gen/arbitraries.ts';
 import { genWriteId, spendsCheaply, validRuns } from './gen/writes.ts';
 import type { ConformanceCase } from './types.ts';
-import { triggerCaseOperation } from './cases/trg.ts';
+import { triggerCaseOperation, TRIGGERS, type TriggerSpec } from './cases/trg.ts';
+import { amountBody, amountCandidates, amountPick, type Boundary, type Currency } from './cases/amount.ts';
+import { faceSkuOf } from './cases/cur.ts';
+import {
+  CHEAP_AMOUNT_SPAN,
+  SANDBOX_LOOKUP_COUNTRIES,
+  cheapestSkus,
+  faceAmount,
+  rtrSkusOf,
+  validAmount,
+  type CatalogSku,
+} from '../api/catalog-facts.ts';
 
 const write = (version: ApiVersion, purpose: string): Operation => getOperation(`${version}.${purpose}`);
 
@@ -27,61 +38,152 @@ const POLL_TOPUPS = 'POLL top-ups';
 /** The fewest POLL top-ups the case is meaningful with (settings pollLoadTransactions minimum). */
 const POLL_MIN = 6;
 
-const one = (purpose: string, amount: PlannedAmount = 'smallest'): Need[] => [{ purposes: [purpose], count: 1, amount }];
+const one = (purpose: string, amount: PlannedAmount = 'first'): Need[] => [{ purposes: [purpose], count: 1, amount }];
+
+type Body = Readonly<Record<string, unknown>>;
+const picks = (pick: (skus: readonly CatalogSku[], numbered: boolean) => Body[]): PlannedAmount => ({ picks: pick });
 
 /**
- * Scenario cases that charge, by id: what each sends when the gateway follows the spec. A request the spec says is
- * refused (a trigger, a broken rule, an amount outside the bounds) is counted where the case sends it as valid only.
- * A failing GEN property shrinks with more requests (bounded by its time limit, not by count): not counted.
+ * What a case that takes the first country (in `countries`' order) with a fitting SKU sends: with the countries that
+ * have numbers known (`numbered`: the SKUs given are theirs), its one pick; else one pick per country alone, since the
+ * case takes one of those whichever countries the target gives numbers for.
  */
-const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined) => Need[]]> = [
+function eachWay(countries: readonly string[], numbered: boolean, pickIn: (countries: readonly string[]) => Body | undefined): Body[] {
+  const bodies = numbered ? [pickIn(countries)] : countries.map((code) => pickIn([code]));
+  return bodies.filter((b): b is Body => b !== undefined);
+}
+
+/** An RTR SKU at its smallest amount as `rtrTarget` (conformance/cases/common.ts) takes it. */
+function rtrBodies(skus: readonly CatalogSku[], countries: readonly string[], numbered: boolean): Body[] {
+  return eachWay(countries, numbered, (cs) => {
+    const sku = cs.map((code) => rtrSkusOf(skus, code)[0]).find((s) => s !== undefined);
+    return sku === undefined ? undefined : { skuId: sku.skuId, ...validAmount(sku) };
+  });
+}
+const rtrPicks = (countries: readonly string[]): PlannedAmount => picks((skus, numbered) => rtrBodies(skus, countries, numbered));
+
+/** The trigger row's own body when it names its SKU and amount (the 001 row), else an ordinary RTR top-up's. */
+function triggerPicks(trigger: TriggerSpec | undefined, settings: ConformanceSettings): PlannedAmount {
+  if (trigger?.match.skuId === undefined) return rtrPicks(SANDBOX_LOOKUP_COUNTRIES);
+  return { body: { skuId: trigger.match.skuId, amount: settings.trigger001Amount } };
+}
+
+const triggerOf = (key: string | undefined): TriggerSpec | undefined => TRIGGERS.find((t) => t.key === key);
+
+/** AMOUNT-<currency>-AT-<bound>: the candidate the case takes (cases/amount.ts) among the lookup countries. */
+function amountPicks(currency: Currency, boundary: Boundary): PlannedAmount {
+  return picks((skus, numbered) =>
+    eachWay(SANDBOX_LOOKUP_COUNTRIES, numbered, (cs) => {
+      const pick = amountPick(
+        amountCandidates((code) => rtrSkusOf(skus, code), cs, currency),
+        currency,
+        boundary,
+      );
+      return pick === undefined ? undefined : amountBody(pick, boundary);
+    }),
+  );
+}
+
+/** CUR-TOPUP-FACE: the first face-amount RTR SKU of the lookup countries (cases/cur.ts), at its face amount. */
+const facePicks = picks((skus, numbered) =>
+  eachWay(SANDBOX_LOOKUP_COUNTRIES, numbered, (cs) => {
+    const sku = cs.map((code) => faceSkuOf(rtrSkusOf(skus, code))).find((s) => s !== undefined);
+    return sku === undefined ? undefined : { skuId: sku.skuId, ...faceAmount(sku) };
+  }),
+);
+
+/**
+ * GEN's charging writes: one of the GEN_MONEY_SKUS cheapest SKUs a valid body can be built for (gen/writes.ts
+ * writeSkus: no bundle, readable bounds, a country with numbers), up to CHEAP_AMOUNT_SPAN above the smallest amount.
+ * Without the countries known: among twice as many of the category's cheapest.
+ */
+const genPicks = picks((skus, numbered) => {
+  const pool = numbered
+    ? cheapestSkus(
+        skus.filter((s) => s.requireFetchBundle !== true && amountBounds(s) !== undefined),
+        GEN_MONEY_SKUS,
+      )
+    : cheapestSkus(skus, GEN_MONEY_SKUS * 2);
+  return pool.map((sku) => {
+    const valid = validAmount(sku);
+    return { skuId: sku.skuId, ...(valid === undefined ? {} : { ...valid, amount: valid.amount + CHEAP_AMOUNT_SPAN }) };
+  });
+});
+
+/** GIFT-852: the gift card list's first SKU with a readable amount (cases/gift.ts), at its smallest amount. */
+const firstGiftcard = picks((skus) => {
+  const sku = skus.find((s) => validAmount(s) !== undefined);
+  return sku === undefined ? [] : [{ skuId: sku.skuId, ...validAmount(sku) }];
+});
+
+/**
+ * Scenario cases that charge, by id: what each sends when the gateway follows the spec, priced at the SKU and amount
+ * the case itself takes. A request the spec says is refused (a broken rule, an amount outside the bounds, a length
+ * over its limit) is counted where the case sends it as valid only; a sandbox trigger's request is counted (a target
+ * without the trigger charges it). A failing GEN property shrinks with more requests (bounded by its time limit, not
+ * by count): not counted.
+ */
+const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSettings, gen: GenOptions | undefined, id: string) => Need[]]> =
   [
-    /^POLL-MIXED-/,
-    (s) => [
-      {
-        purposes: ['transaction.topup'],
-        count: s.pollLoadTransactions,
-        amount: 'smallest',
-        elastic: { part: POLL_TOPUPS, count: (n) => n },
-      },
+    [
+      /^POLL-MIXED-/,
+      (s) => [
+        {
+          purposes: ['transaction.topup'],
+          count: s.pollLoadTransactions,
+          // Ordinary top-ups of each lookup country first, and the spec's trigger rows (cases/poll.ts).
+          amount: picks((skus, numbered) => [
+            ...SANDBOX_LOOKUP_COUNTRIES.flatMap((code) => rtrBodies(skus, [code, ...SANDBOX_LOOKUP_COUNTRIES], numbered)),
+            ...TRIGGERS.flatMap((t) => (t.match.skuId === undefined ? [] : [{ skuId: t.match.skuId, amount: s.trigger001Amount }])),
+          ]),
+          elastic: { part: POLL_TOPUPS, count: (n) => n },
+        },
+      ],
     ],
-  ],
-  // Each charging write within its quota of the case (cut with the GEN charging budget), among its category's cheapest SKUs.
-  [
-    /^GEN-MONEY-SEQUENCE-/,
-    (_s, gen) =>
-      gen === undefined
-        ? []
-        : chargingWrites('v2').map((op) => ({
-            purposes: [op.purpose],
-            count: moneyQuota(gen, op),
-            amount: { cheapest: GEN_MONEY_SKUS },
-            elastic: { part: GEN_CHARGING, count: (runs: number) => moneyQuota({ ...gen, chargingRuns: runs }, op) },
-          })),
-  ],
-  // GEN-AUTH: the top-up's right credentials charge once a run; the status check reads a top-up it made first.
-  [
-    /^GEN-AUTH-v[12]\.transaction\.topup$/,
-    (_s, gen) => [
-      {
-        purposes: ['transaction.topup'],
-        count: gen === undefined ? 0 : chargingRuns(gen),
-        amount: 'smallest',
-        elastic: { part: GEN_CHARGING, count: (runs) => runs },
-      },
+    // Each charging write within its quota of the case (cut with the GEN charging budget), among its category's cheapest SKUs.
+    [
+      /^GEN-MONEY-SEQUENCE-/,
+      (_s, gen) =>
+        gen === undefined
+          ? []
+          : chargingWrites('v2').map((op) => ({
+              purposes: [op.purpose],
+              count: moneyQuota(gen, op),
+              amount: genPicks,
+              elastic: { part: GEN_CHARGING, count: (runs: number) => moneyQuota({ ...gen, chargingRuns: runs }, op) },
+            })),
     ],
-  ],
-  [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
-  // A bound itself, a face value amount, a loan on top of the face value: up to the SKU's highest price.
-  [/^AMOUNT-.*-AT-MAX-|^LOAN-/, () => one('transaction.topup', 'highest')],
-  [/^CUR-TOPUP-FACE-/, () => one('transaction.topup', 'face')],
-  // LEN: the lengths within the limit charge; the ones over it are refused (conformance/cases/len.ts within/over).
-  [/^AMOUNT-.*-AT-MIN-|^BAL-CHARGE-|^LEN-CORR-(1|50)-|^LEN-PIN-6-|^STATUS-TOPUP-/, () => one('transaction.topup')],
-  [/^LEN-BILLCUR-3-/, () => one('transaction.billpay', 'face')],
-  [/^LEN-AREA-3-/, () => one('transaction.sim-portin')],
-  [/^STATUS-PIN-/, () => one('transaction.pin')],
-  [/^STATUS-GIFTCARD-|^GIFT-852-/, () => one('transaction.giftcard')],
-];
+    // GEN-AUTH: the top-up's right credentials charge once a run; the status check reads a top-up it made first.
+    [
+      /^GEN-AUTH-v[12]\.transaction\.topup$/,
+      (_s, gen) => [
+        {
+          purposes: ['transaction.topup'],
+          count: gen === undefined ? 0 : chargingRuns(gen),
+          amount: 'first',
+          elastic: { part: GEN_CHARGING, count: (runs) => runs },
+        },
+      ],
+    ],
+    [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
+    // A bound itself: the SKU the case takes at that bound. A loan on top of a bundle's face value: the loan amount is
+    // the target's (bundles endpoint), so up to the SKU's highest price.
+    [/^AMOUNT-(WALLET|FACE)-AT-(MIN|MAX)-/, (_s, _g, id) => one('transaction.topup', amountPicks(amountCurrency(id), amountBoundary(id)))],
+    [/^LOAN-/, () => one('transaction.topup', 'highest')],
+    [/^CUR-TOPUP-FACE-/, () => one('transaction.topup', facePicks)],
+    // LEN: the lengths within the limit charge; the ones over it are refused (conformance/cases/len.ts within/over).
+    [/^BAL-CHARGE-|^LEN-CORR-(1|50)-|^LEN-PIN-6-/, () => one('transaction.topup', rtrPicks(SANDBOX_LOOKUP_COUNTRIES))],
+    [/^STATUS-TOPUP-000-/, () => one('transaction.topup')],
+    [/^STATUS-TOPUP-/, (s, _g, id) => one('transaction.topup', triggerPicks(triggerOf(/^STATUS-TOPUP-(\d+)-/.exec(id)?.[1]), s))],
+    [/^LEN-BILLCUR-3-/, () => one('transaction.billpay', 'face')],
+    [/^LEN-AREA-3-/, () => one('transaction.sim-portin')],
+    [/^STATUS-PIN-/, () => one('transaction.pin')],
+    [/^STATUS-GIFTCARD-/, () => one('transaction.giftcard')],
+    [/^GIFT-852-/, () => one('transaction.giftcard', firstGiftcard)],
+  ];
+
+const amountCurrency = (id: string): Currency => (id.startsWith('AMOUNT-FACE-') ? 'FACE' : 'WALLET');
+const amountBoundary = (id: string): Boundary => (id.includes('-AT-MAX-') ? 'AT-MAX' : 'AT-MIN');
 
 /** ENV-<operation>: the operation itself when it charges, or the write a linked read is prepared with. */
 function envNeeds(testCase: ConformanceCase): Need[] {
@@ -96,7 +198,7 @@ function envNeeds(testCase: ConformanceCase): Need[] {
 function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): Need[] {
   const op = OPERATIONS.find((o) => o.charges && o.version === testCase.api && genWriteId(o, 'VALID') === testCase.id);
   if (op === undefined || gen === undefined) return [];
-  const amount: PlannedAmount = spendsCheaply(op) ? { cheapest: GEN_MONEY_SKUS } : 'near-smallest';
+  const amount: PlannedAmount = spendsCheaply(op) ? genPicks : 'near-smallest';
   return [
     {
       purposes: [op.purpose],
@@ -107,20 +209,26 @@ function genValidNeeds(testCase: ConformanceCase, gen: GenOptions | undefined): 
   ];
 }
 
-/** TRG-<key>-<V>: the write whose trigger row it checks, once. */
-function triggerNeeds(testCase: ConformanceCase): Need[] {
+/**
+ * TRG-<key>-<V>: the write whose trigger row it checks, once: a top-up at the row's own body or as an ordinary top-up
+ * (cases/trg.ts triggerBody); another write's row at the builder's picks.
+ */
+function triggerNeeds(testCase: ConformanceCase, settings: ConformanceSettings): Need[] {
   const op = triggerCaseOperation(testCase.id);
-  return op === undefined ? [] : one(op.purpose);
+  if (op === undefined) return [];
+  if (op.purpose !== 'transaction.topup') return one(op.purpose, 'smallest');
+  return one(op.purpose, triggerPicks(triggerOf(/^TRG-(.+)-V[12]$/.exec(testCase.id)?.[1]), settings));
 }
 
 /** What one case sends that charges (empty when nothing). */
 export function caseNeeds(testCase: ConformanceCase, settings: ConformanceSettings, gen: GenOptions | undefined): Need[] {
-  if (testCase.kind === 'request') return getOperation(testCase.operationId).charges ? one(getOperation(testCase.operationId).purpose) : [];
+  if (testCase.kind === 'request')
+    return getOperation(testCase.operationId).charges ? one(getOperation(testCase.operationId).purpose, 'smallest') : [];
   if (testCase.id.startsWith('ENV-')) return envNeeds(testCase);
-  if (testCase.id.startsWith('TRG-')) return triggerNeeds(testCase);
+  if (testCase.id.startsWith('TRG-')) return triggerNeeds(testCase, settings);
   if (/^GEN-.*-VALID-V[12]$/.test(testCase.id)) return genValidNeeds(testCase, gen);
   const rule = SCENARIO_NEEDS.find(([match]) => match.test(testCase.id));
-  return rule === undefined ? [] : rule[1](settings, gen);
+  return rule === undefined ? [] : rule[1](settings, gen, testCase.id);
 }
 
 /** The run's plan: one line per case that charges, in the case's version. */
@@ -137,6 +245,7 @@ export function conformanceFundsLines(
         count: need.count,
         amount: need.amount,
         what: c.id,
+        numbered: true,
         ...(need.elastic === undefined ? {} : { elastic: need.elastic }),
       })),
   );

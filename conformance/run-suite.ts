@@ -97,10 +97,34 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     const checkedAt = Date.now();
     const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
+    const learning = request.learning;
+    const env = (settings: ConformanceSettings) => ({
+      target,
+      settings,
+      timing: timingFor(config, settings),
+      mapping: learning?.mapping ?? config.fieldMapping,
+      giftcardCursor: giftcardCursorOf(config),
+      ...(learning === undefined ? {} : { learning }),
+    });
+    // The catalog first (reads only): the funds check then prices the SKUs of the countries the cases have numbers for.
+    let fixtures;
+    try {
+      fixtures = await discoverCatalogFirst({ ...env(request.settings), ...(request.stop === undefined ? {} : { stop: request.stop }) });
+    } catch (error) {
+      if (!(error instanceof DiscoveryError)) throw error;
+      return {
+        kind: 'unusable',
+        reason: `${redactUrl(config.baseUrl)}: ${error.message}`,
+        startedAt: checkedAt,
+        durationMs: Date.now() - checkedAt,
+      };
+    }
     let money: FundsDecision | undefined;
     if (request.funds !== undefined) {
+      const discovered = fixtures;
+      const plan = { ...request.funds, numbered: (code: string) => discovered.plan(code) !== undefined };
       try {
-        money = await checkTargetFunds(config, request.funds, api === 'v1' ? 'v1' : 'v2', seen, request.stop);
+        money = await checkTargetFunds(config, plan, api === 'v1' ? 'v1' : 'v2', seen, request.stop);
         request.progress.line(money.line);
       } catch (error) {
         // Interrupted during the check, or the target went silent there: unusable, said in the reports (the
@@ -117,35 +141,13 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
       }
     }
     const { cases, settings } = money !== undefined && request.fitted !== undefined ? request.fitted(money.values) : request;
-    const timing = timingFor(config, settings);
-    const learning = request.learning;
-    const env = {
-      target,
-      settings,
-      timing,
-      mapping: learning?.mapping ?? config.fieldMapping,
-      giftcardCursor: giftcardCursorOf(config),
-      ...(learning === undefined ? {} : { learning }),
-    };
-    let fixtures;
-    try {
-      fixtures = await discoverCatalogFirst({ ...env, ...(request.stop === undefined ? {} : { stop: request.stop }) });
-    } catch (error) {
-      if (!(error instanceof DiscoveryError)) throw error;
-      return {
-        kind: 'unusable',
-        reason: `${redactUrl(config.baseUrl)}: ${error.message}`,
-        startedAt: checkedAt,
-        durationMs: Date.now() - checkedAt,
-      };
-    }
     if (request.announce !== undefined) request.progress.line(request.announce);
     const groups = new Map<string, number>();
     for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
     const progress = conformanceProgress(request.progress, { groups });
     try {
       const ran = await runCases(cases, {
-        ...env,
+        ...env(settings),
         fixtures,
         onProgress: (event) => progress.onEvent(event),
         ...(request.stop === undefined ? {} : { stop: request.stop }),

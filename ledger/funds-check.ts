@@ -5,7 +5,8 @@ import type { ClientCore } from '../api/client-core.ts';
 import type { GatewayResponse } from '../api/envelope.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
 import { CATEGORY_IDS, type Operation } from '../api/operations.ts';
-import type { ResolvedTargetConfig, WalletTerms } from '../api/target-config.ts';
+import { giftcardCursorOf, type ResolvedTargetConfig, type WalletTerms } from '../api/target-config.ts';
+import type { GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
 import { createGatewayClient } from '../client/gateway-client.ts';
 import { harnessClientConfig } from './money-session.ts';
 import { fitPlan, fundsLine, readFunds, type FundsPlan, type PricedPlan, type SkusOf } from './funds.ts';
@@ -17,6 +18,8 @@ export interface FundsCheck {
   readonly balanceVersion: 'v1' | 'v2';
   readonly terms?: WalletTerms;
   readonly plan: FundsPlan;
+  /** How the gift card list's pages are walked (paging.giftcardCursor); default the spec's definition. */
+  readonly cursor?: GiftcardCursorMeaning;
 }
 
 async function records(client: Pick<ClientCore, 'call'>, operationId: string, query?: Record<string, number>): Promise<unknown[]> {
@@ -53,7 +56,7 @@ export interface FundsDecision {
  */
 export async function checkFunds(check: FundsCheck): Promise<FundsDecision & { readonly priced: PricedPlan }> {
   const funds = readFunds(await readBalance(check.client, check.balanceVersion), check.terms);
-  const prices = (await readPriceBook(check.client, check.mapping)).book;
+  const prices = (await readPriceBook(check.client, check.mapping, check.cursor)).book;
   const skusOf = await readSkusOf(check.client, check.mapping);
   const fitted = fitPlan(check.plan, skusOf, prices, prices.wallet ?? 'wallet currency', funds);
   return {
@@ -90,7 +93,7 @@ export async function checkTargetFunds(
     ...(stop === undefined ? {} : { signal: stop }),
   });
   try {
-    const check = { client, mapping: config.fieldMapping, balanceVersion, plan };
+    const check = { client, mapping: config.fieldMapping, balanceVersion, plan, cursor: giftcardCursorOf(config) };
     const { line, values, cuts } = await checkFunds(config.walletTerms === undefined ? check : { ...check, terms: config.walletTerms });
     return { line, values, cuts };
   } finally {

@@ -60,7 +60,19 @@ describe('the plan priced at the amounts it sends', () => {
     expect(unitPrice(V2, 'smallest', SKUS, PRICES, 'USD')).toBe(20);
     expect(unitPrice(V2, 'highest', SKUS, PRICES, 'USD')).toBe(100);
     expect(unitPrice(V2, 'near-smallest', SKUS, PRICES, 'USD')).toBe(21);
-    expect(unitPrice(V2, { cheapest: 1 }, SKUS.slice(0, 1), PRICES, 'USD')).toBe(6);
+    expect(unitPrice(V2, { picks: (skus) => skus.map((s) => ({ skuId: s.skuId, amount: 7 })) }, SKUS, PRICES, 'USD')).toBe(7);
+  });
+
+  it("first: the one request a case builds; without the countries with numbers known, each country's first is priced", () => {
+    // SKU 1 (JM, 5) is the builder's first; were Jamaica without numbers, the case would send SKU 2 (MX, 20).
+    expect(unitPrice(V2, 'first', SKUS, PRICES, 'USD')).toBe(20);
+    expect(unitPrice(V2, 'first', SKUS, PRICES, 'USD', true)).toBe(5);
+    const line = { operations: [V2], count: 2, amount: 'first' as const, what: 'ENV-v2.transaction.topup', numbered: true };
+    const skusOf = () => SKUS;
+    expect(pricePlan({ what: 'gate', lines: [line], unbounded: [] }, skusOf, PRICES, 'USD').worst).toBe(40);
+    expect(pricePlan({ what: 'gate', lines: [line], unbounded: [], numbered: (c) => c === 'JM' }, skusOf, PRICES, 'USD').worst).toBe(10);
+    // Numbers for Mexico only: the JM SKU is never sent, the MX one is.
+    expect(pricePlan({ what: 'gate', lines: [line], unbounded: [], numbered: (c) => c === 'MX' }, skusOf, PRICES, 'USD').worst).toBe(40);
   });
 
   it('sums count × the most expensive request of each line; one version is priced apart', () => {

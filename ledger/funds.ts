@@ -1,6 +1,6 @@
 // A run's plan priced against the wallet before the first charge: a wallet that cannot cover it stops the command with
 // the amount needed and what to do, never a run of 'Insufficient funds'. Runtime-neutral: the reads are injected.
-import { CHEAP_AMOUNT_SPAN, cheapestSkus, faceAmount, validAmount, type CatalogSku, type ValidAmount } from '../api/catalog-facts.ts';
+import { CHEAP_AMOUNT_SPAN, faceAmount, validAmount, type CatalogSku } from '../api/catalog-facts.ts';
 import { EXIT, HarnessError } from '../api/errors.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
 import { buildInputs, CHARGING_PICKS, inputSkuOf, isNoInput, type InputSku, type InputWorld } from '../api/inputs.ts';
@@ -46,15 +46,27 @@ export function readFunds(balance: number | undefined, terms: WalletTerms = 'aut
 /**
  * What a line's requests send. 'smallest' / 'highest': a SKU the one builder picks (api/inputs.ts, its first
  * CHARGING_PICKS candidates, among which a load picks at random) at its smallest valid amount / its highest price (a
- * case that sends a bound or a loan); 'smallest-unpriced': as 'smallest' from a catalog whose records show no wallet
- * price, which the builder orders by skuId instead of cheapest first (the v1 SKU list a v1 load reads);
- * 'near-smallest': any SKU of the category, up to CHEAP_AMOUNT_SPAN above its smallest amount (GEN's top-ups);
- * 'cheapest': one of the category's cheapest SKUs (cheapestSkus, twice GEN's number), up to CHEAP_AMOUNT_SPAN above;
- * 'face': any SKU of the category at its amount in its face value currency (api/catalog-facts.ts faceAmount);
- * 'body': a request whose body is known before the run (migrate's planned charges), priced as the guard reserves it.
+ * case that sends a loan); 'first': the one request a conformance case builds (the builder's first candidate, as
+ * conformance/bodies.ts takes it), bounded over which countries the target gives numbers for (the first candidate of
+ * each country alone: the case takes the first whose country has one); 'smallest-unpriced': as 'smallest' from a
+ * catalog whose records show no wallet price, which the builder orders by skuId instead of cheapest first (the v1 SKU
+ * list a v1 load reads); 'near-smallest': any SKU of the category, up to CHEAP_AMOUNT_SPAN above its smallest amount
+ * (GEN's top-ups); 'face': any SKU of the category at its amount in its face value currency
+ * (api/catalog-facts.ts faceAmount); 'body': a request whose body is known before the run (migrate's planned charges),
+ * priced as the guard reserves it; 'picks': the bodies a case may send, given the SKUs of its operation's category (the
+ * case's own pick, one per way the target may leave it; the most expensive counts).
  */
 export type PlannedAmount =
-  'smallest' | 'smallest-unpriced' | 'highest' | 'near-smallest' | 'face' | { readonly cheapest: number } | { readonly body: unknown };
+  | 'smallest'
+  | 'smallest-unpriced'
+  | 'first'
+  | 'highest'
+  | 'near-smallest'
+  | 'face'
+  | { readonly body: unknown }
+  | {
+      readonly picks: (skus: readonly CatalogSku[], numbered: boolean) => ReadonlyArray<Readonly<Record<string, unknown>>>;
+    };
 
 /**
  * At most `count` charging requests, each one of `operations` (the most expensive counts): one priced item of a plan.
@@ -68,6 +80,8 @@ export interface FundsLine {
   readonly what: string;
   /** The line's count follows an elastic part of the plan (`count` is its count at the part's full value). */
   readonly elastic?: { readonly part: string; readonly count: (value: number) => number };
+  /** Its requests take only SKUs of countries the plan's `numbered` names (conformance: numbers from its number plans). */
+  readonly numbered?: boolean;
 }
 
 /**
@@ -92,6 +106,11 @@ export interface FundsPlan {
   readonly smaller?: string;
   /** The parts that may run smaller to fit the wallet (fitPlan); none: the plan runs whole or not at all. */
   readonly elastic?: readonly ElasticPart[];
+  /**
+   * The countries the run has numbers for, once known (conformance's discovered number plans): a `numbered` line is
+   * priced over their SKUs only (and SKUs of no country), as its requests can take no other. Unknown: every SKU.
+   */
+  readonly numbered?: (countryCode: string) => boolean;
 }
 
 export interface PricedPlan {
@@ -124,26 +143,42 @@ function planWorld(skus: readonly CatalogSku[], priced: boolean): InputWorld {
   };
 }
 
-/** The SKUs a line's requests may use, each with the amount priced (undefined: the SKU's highest price). */
-function pricedSkus(
-  operation: Operation,
-  amount: PlannedAmount,
-  skus: readonly CatalogSku[],
-): Array<{ sku: CatalogSku; valid?: ValidAmount }> {
-  const near = (sku: CatalogSku): { sku: CatalogSku; valid?: ValidAmount } => {
+/** The builder's first request of the operation when only `country` has numbers (every country: undefined). */
+function firstBody(operation: Operation, skus: readonly CatalogSku[], country?: string): unknown {
+  const world = planWorld(skus, true);
+  const only = country === undefined ? world : { ...world, mobile: (code: string) => (code === country ? world.mobile(code) : undefined) };
+  const built = buildInputs(operation, only);
+  return isNoInput(built) ? undefined : built[0]?.input.body;
+}
+
+/**
+ * 'first': the request a case builds takes the builder's first candidate whose country has a number. With the
+ * countries known (`numbered`: the SKUs given are theirs), that one; else, whatever countries the target gives numbers
+ * for, it is one of the first candidates of each country alone: each is priced.
+ */
+function firstBodies(operation: Operation, skus: readonly CatalogSku[], numbered: boolean): unknown[] {
+  if (numbered) return [firstBody(operation, skus)].filter((b) => b !== undefined);
+  const countries = [...new Set(skus.flatMap((s) => (s.countryCode === undefined ? [] : [s.countryCode.toUpperCase()])))];
+  return [firstBody(operation, skus), ...countries.map((code) => firstBody(operation, skus, code))].filter((b) => b !== undefined);
+}
+
+/** The bodies a line's requests may send, priced as the guard reserves them (no amount: the SKU's highest price). */
+function plannedBodies(operation: Operation, amount: PlannedAmount, skus: readonly CatalogSku[], numbered: boolean): unknown[] {
+  const near = (sku: CatalogSku): unknown => {
     const valid = validAmount(sku);
-    return valid === undefined ? { sku } : { sku, valid: { ...valid, amount: valid.amount + CHEAP_AMOUNT_SPAN } };
+    return { skuId: sku.skuId, ...(valid === undefined ? {} : { ...valid, amount: valid.amount + CHEAP_AMOUNT_SPAN }) };
   };
   if (amount === 'near-smallest') return skus.map(near);
-  if (amount === 'face')
-    return skus.flatMap((sku) => (faceAmount(sku) === undefined ? [] : [{ sku, valid: faceAmount(sku) as ValidAmount }]));
-  if (typeof amount === 'object') return 'cheapest' in amount ? cheapestSkus(skus, amount.cheapest * 2).map(near) : [];
+  if (amount === 'first') return firstBodies(operation, skus, numbered);
+  if (amount === 'face') return skus.flatMap((sku) => (faceAmount(sku) === undefined ? [] : [{ skuId: sku.skuId, ...faceAmount(sku) }]));
+  if (typeof amount === 'object') {
+    if ('body' in amount) return [amount.body];
+    return [...amount.picks(skus, numbered)];
+  }
   const built = buildInputs(operation, planWorld(skus, amount !== 'smallest-unpriced'), { max: CHARGING_PICKS });
   if (isNoInput(built)) return [];
   const picked = built.flatMap((b) => skus.filter((s) => s.skuId === b.sku?.skuId).slice(0, 1));
-  return picked.map((sku) =>
-    amount === 'highest' ? { sku } : { sku, ...(validAmount(sku) === undefined ? {} : { valid: validAmount(sku) as ValidAmount }) },
-  );
+  return picked.map((sku) => (amount === 'highest' ? { skuId: sku.skuId } : { skuId: sku.skuId, ...(validAmount(sku) ?? {}) }));
 }
 
 /** The most one request of the line can cost in the wallet currency, or undefined when none of its SKUs has a price. */
@@ -153,14 +188,11 @@ export function unitPrice(
   skus: readonly CatalogSku[],
   prices: PriceBook,
   currency: string,
+  numbered = false,
 ): number | undefined {
-  if (typeof amount === 'object' && 'body' in amount) {
-    const estimate = estimateCharge(operation, amount.body, prices, currency);
-    return estimate.bounded ? fromCents(toCents(estimate.wallet)) : undefined;
-  }
   let most: number | undefined;
-  for (const { sku, valid } of pricedSkus(operation, amount, skus)) {
-    const estimate = estimateCharge(operation, { skuId: sku.skuId, ...(valid ?? {}) }, prices, currency);
+  for (const body of plannedBodies(operation, amount, skus, numbered)) {
+    const estimate = estimateCharge(operation, body, prices, currency);
     if (estimate.bounded) most = Math.max(most ?? 0, toCents(estimate.wallet));
   }
   return most === undefined ? undefined : fromCents(most);
@@ -174,8 +206,12 @@ interface LineUnit {
 }
 
 function lineUnits(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, currency: string): LineUnit[] {
+  const numbered = plan.numbered;
   return plan.lines.map((line) => {
-    const units = line.operations.map((op) => unitPrice(op, line.amount, skusOf(op), prices, currency));
+    const only = line.numbered === true ? numbered : undefined;
+    const skusFor = (op: Operation): readonly CatalogSku[] =>
+      only === undefined ? skusOf(op) : skusOf(op).filter((s) => s.countryCode === undefined || only(s.countryCode));
+    const units = line.operations.map((op) => unitPrice(op, line.amount, skusFor(op), prices, currency, only !== undefined));
     const known = units.filter((u): u is number => u !== undefined);
     const missing = line.operations.filter((_, i) => units[i] === undefined).map((op) => op.id);
     return {

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import type { ClientCore, ClientHooks } from '../api/client-core.ts';
 import type { FieldMapping } from '../api/field-mapping.ts';
+import type { GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import type { LedgerSection } from '../reports/model.ts';
 import { createLocalBudget, type SpendBudget } from './budget.ts';
@@ -36,6 +37,8 @@ export interface MoneyTarget {
   /** As reports show it (no credentials). */
   readonly label: string;
   readonly mapping: FieldMapping;
+  /** How the gift card list's pages are walked for the price book (paging.giftcardCursor); default the spec's definition. */
+  readonly giftcardCursor?: GiftcardCursorMeaning;
   readonly status: { readonly serviceTimeoutMs: number; readonly notFoundCodes: readonly string[] };
 }
 
@@ -147,7 +150,7 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
     async prepare(client, target) {
       known = target;
       if (settings.cap !== undefined) {
-        const read = await readPriceBook(client, target.mapping);
+        const read = await readPriceBook(client, target.mapping, target.giftcardCursor);
         prices = read.book;
         for (const p of read.problems) options.info?.(`money: price book: ${p}`);
         // Before anything charging leaves: a cap in another currency than the wallet's is refused (exit 2).

@@ -1,11 +1,14 @@
 // Reads the target's price book once, before a capped run: v2 SKUs, every page of the v2 gift card list, and the v1
 // SKUs (for ids v2 does not list). Reads only (nothing charges); a version that does not answer is skipped.
 import type { ClientCore } from '../api/client-core.ts';
-import type { FieldMapping } from '../api/field-mapping.ts';
+import { readNumber, type FieldMapping } from '../api/field-mapping.ts';
+import { DEFAULT_GIFTCARD_CURSOR, nextGiftcardCursor, type GiftcardCursorMeaning } from '../api/giftcard-paging.ts';
 import { buildPriceBook, costCurrencies, priceOfV1Record, priceOfV2Record, type PriceBook, type SkuPrice } from './price-book.ts';
 
 /** Most gift card pages read (100 SKUs each): bounded whatever the target answers. */
 const MAX_GIFTCARD_PAGES = 100;
+/** Gift card SKUs asked for per page (the spec's largest pageSize). */
+const GIFTCARD_PAGE = 100;
 
 export interface PriceRead {
   readonly book: PriceBook;
@@ -17,7 +20,7 @@ async function readArray(
   client: Pick<ClientCore, 'call'>,
   operationId: string,
   query?: Record<string, number>,
-): Promise<{ items?: unknown[]; next?: number; problem?: string }> {
+): Promise<{ items?: unknown[]; envelope?: unknown; problem?: string }> {
   const { response } = await client.call(operationId, query === undefined ? {} : { query });
   const payLoad = response.envelope?.payLoad;
   if (response.classification.outcome !== 'Successful' || !Array.isArray(payLoad)) {
@@ -25,12 +28,18 @@ async function readArray(
       response.transportError?.message ?? `HTTP ${response.httpStatus ?? '-'}, responseCode ${response.envelope?.responseCode ?? '-'}`;
     return { problem: `${operationId}: ${why}` };
   }
-  const envelope = response.envelope as Record<string, unknown>;
-  const more = envelope.next === 1 && typeof envelope.next_cursor === 'number' ? envelope.next_cursor : undefined;
-  return { items: payLoad, ...(more === undefined ? {} : { next: more }) };
+  return { items: payLoad, envelope: response.envelope };
 }
 
-export async function readPriceBook(client: Pick<ClientCore, 'call'>, mapping: FieldMapping): Promise<PriceRead> {
+/**
+ * The price book: v2 SKUs, the gift card list's pages walked as the config's cursor meaning says (api/giftcard-paging.ts:
+ * the spec's definition by default, the one walk every command makes), v1 SKUs.
+ */
+export async function readPriceBook(
+  client: Pick<ClientCore, 'call'>,
+  mapping: FieldMapping,
+  cursorMeaning: GiftcardCursorMeaning = DEFAULT_GIFTCARD_CURSOR,
+): Promise<PriceRead> {
   const problems: string[] = [];
   const entries: Array<[number, SkuPrice] | undefined> = [];
   const v2 = await readArray(client, 'v2.catalog.skus');
@@ -39,14 +48,25 @@ export async function readPriceBook(client: Pick<ClientCore, 'call'>, mapping: F
   const wallet = walletOf(v2.items ?? [], problems);
   let cursor: number | undefined;
   for (let page = 0; page < MAX_GIFTCARD_PAGES; page++) {
-    const gifts = await readArray(client, 'v2.catalog.skus-giftcards', { pageSize: 100, ...(cursor === undefined ? {} : { cursor }) });
+    const gifts = await readArray(client, 'v2.catalog.skus-giftcards', {
+      pageSize: GIFTCARD_PAGE,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     if (gifts.problem !== undefined) {
       problems.push(gifts.problem);
       break;
     }
-    for (const record of gifts.items ?? []) entries.push(priceOfV2Record(record, mapping.giftcardSku));
-    if (gifts.next === undefined || gifts.next === cursor) break;
-    cursor = gifts.next;
+    const records = gifts.items ?? [];
+    for (const record of records) entries.push(priceOfV2Record(record, mapping.giftcardSku));
+    const ids = records.map((r) => readNumber(r, mapping.giftcardSku.skuId)).filter((id): id is number => id !== undefined);
+    const next = nextGiftcardCursor(cursorMeaning, {
+      ids,
+      pageSize: GIFTCARD_PAGE,
+      envelope: gifts.envelope,
+      nextCursorPath: mapping.giftcardList.nextCursor,
+    });
+    if (next === undefined || next === cursor) break;
+    cursor = next;
   }
   const v1 = await readArray(client, 'v1.catalog.skus');
   if (v1.problem !== undefined) problems.push(v1.problem);

@@ -1,6 +1,6 @@
 // How a Node command (migrate, baseline) runs with the money guard: refuse before anything starts, print the plan on
 // --dry-run, give the target session's client the guard's hooks, and at the end reconcile and hand the ledger to the report.
-import type { TargetConfig } from '../api/target-config.ts';
+import { giftcardCursorOf, type TargetConfig } from '../api/target-config.ts';
 import { coreSettingsFor } from '../client/gateway-client.ts';
 import type { TargetSession } from '../target/session.ts';
 import { allowanceLine, assertChargesAllowed } from '../ledger/guard.ts';
@@ -88,6 +88,7 @@ export async function armMoney(money: CommandMoney, target: TargetSession): Prom
   await money.session.prepare(target.client, {
     label: target.label,
     mapping: target.config.fieldMapping,
+    giftcardCursor: giftcardCursorOf(target.config),
     status: coreSettingsFor(target.config).status,
   });
   const line = allowanceLine(money.settings);

@@ -3,13 +3,12 @@
 import { CATEGORY_IDS } from '../api/operations.ts';
 import {
   countryPlan,
-  isRange,
   makeMobile,
   prefixesInside,
   prefixesOfCountry,
   readCatalogSkus,
+  rtrSkusOf,
   SPEC_JAMAICA_PLAN,
-  validAmount,
   type CatalogSku,
   type NumberPlan,
 } from '../api/catalog-facts.ts';
@@ -118,10 +117,7 @@ export async function discoverFixtures(deps: DiscoveryDeps): Promise<Fixtures> {
     countries,
     faceCurrencies,
     skusOf: (category) => skus.filter((s) => s.categoryId === CATEGORY_IDS[category]),
-    rtrSkus: (countryCode) =>
-      skus
-        .filter((s) => s.categoryId === CATEGORY_IDS.Rtr && s.countryCode === countryCode && validAmount(s) !== undefined)
-        .sort((a, b) => Number(isRange(b)) - Number(isRange(a)) || a.skuId - b.skuId),
+    rtrSkus: (countryCode) => rtrSkusOf(skus, countryCode),
     plan: (code) => countries.find((c) => c.code === code)?.plan,
     mobile: (code, suffix = '') => {
       const plan = countries.find((c) => c.code === code)?.plan;

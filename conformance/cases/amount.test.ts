@@ -2,7 +2,7 @@
 // name this denomination's bounds in the currency it names.
 import { describe, expect, test } from 'vitest';
 import type { SkuFixture } from '../../target/fixtures.ts';
-import { amountAt, boundsOf, judge001Message } from './amount.ts';
+import { amountAt, amountBody, amountCandidates, amountPick, boundsOf, judge001Message } from './amount.ts';
 
 const SKU = {
   skuId: 520,
@@ -55,5 +55,23 @@ describe("the '001' message names the denomination's bounds", () => {
     );
     expect(judge001Message('Amount out of range', SKU, boundsOf(SKU, 'WALLET')!)?.message).toMatch(/documented shape/);
     expect(judge001Message(null, SKU, boundsOf(SKU, 'WALLET')!)).toBeDefined();
+  });
+});
+
+describe('the SKU an AMOUNT case charges: the cheapest at the bound it sends (a test run spends little)', () => {
+  const rtr = (skuId: number, countryCode: string, min: number, max: number): SkuFixture =>
+    ({ skuId, record: {}, categoryId: 2, countryCode, minWalletAmount: min, maxWalletAmount: max, dialingPrefixes: [] }) as SkuFixture;
+  const SKUS = [rtr(1, 'JM', 5, 200), rtr(2, 'JM', 1, 500), rtr(3, 'MX', 10, 50), rtr(4, 'MX', 20, 30)];
+  const found = amountCandidates((code) => SKUS.filter((s) => s.countryCode === code), ['JM', 'MX'], 'WALLET');
+
+  test('AT-MAX takes the smallest maximum, AT-MIN the smallest minimum, the refused bounds the first candidate', () => {
+    expect(amountBody(amountPick(found, 'WALLET', 'AT-MAX')!, 'AT-MAX')).toEqual({ skuId: 4, amount: 30 });
+    expect(amountBody(amountPick(found, 'WALLET', 'AT-MIN')!, 'AT-MIN')).toEqual({ skuId: 2, amount: 1 });
+    expect(amountPick(found, 'WALLET', 'ABOVE-MAX')?.sku.skuId).toBe(1);
+  });
+
+  test('only the countries given (those with numbers) are candidates', () => {
+    const jm = amountCandidates((code) => SKUS.filter((s) => s.countryCode === code), ['JM'], 'WALLET');
+    expect(amountPick(jm, 'WALLET', 'AT-MAX')?.sku.skuId).toBe(1);
   });
 });

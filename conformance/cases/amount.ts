@@ -3,7 +3,7 @@
 import type { ApiVersion } from '../../api/operations.ts';
 import { describeResponse } from '../../api/describe.ts';
 import { MESSAGE_001, responseCodeIs, successful } from '../checks.ts';
-import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
+import { SANDBOX_LOOKUP_COUNTRIES, type CatalogSku } from '../../api/catalog-facts.ts';
 import type { Fixtures, SkuFixture } from '../../target/fixtures.ts';
 import type { CaseContext, ConformanceCase, Exchange } from '../types.ts';
 import { ASSUMED, SECTION, V, VERSIONS, submitAndFinish } from './common.ts';
@@ -13,8 +13,8 @@ import { TRIGGER_SKU_ID } from './trg.ts';
 const RULE =
   "Limits: Top-up amount bounds | per denomination, reported in the 001 message. Errors: 001 | Amount outside the allowed range of the denomination | Message has the shape 'The charge amount for Denomination <name> should be between <min> <currency> and <max> <currency>'. Top-up request: amount | number double | yes | In the customer wallet currency when transactionCurrencyCode is absent; otherwise in the currency named by transactionCurrencyCode";
 
-type Currency = 'WALLET' | 'FACE';
-type Boundary = 'BELOW-MIN' | 'AT-MIN' | 'AT-MAX' | 'ABOVE-MAX';
+export type Currency = 'WALLET' | 'FACE';
+export type Boundary = 'BELOW-MIN' | 'AT-MIN' | 'AT-MAX' | 'ABOVE-MAX';
 const BOUNDARIES: readonly Boundary[] = ['BELOW-MIN', 'AT-MIN', 'AT-MAX', 'ABOVE-MAX'];
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -57,24 +57,77 @@ export function amountAt(bounds: Bounds, boundary: Boundary): number | undefined
   }
 }
 
+/** A candidate of an AMOUNT case: an open-range RTR SKU (not the trigger's) with its bounds in the case's currency. */
+export interface AmountTarget<T extends CatalogSku = CatalogSku> {
+  readonly sku: T;
+  readonly bounds: Bounds;
+}
+
+/** The candidates of the given countries (each country's RTR SKUs in rtrSkusOf order, countries in the order given). */
+export function amountCandidates<T extends CatalogSku>(
+  rtrSkus: (countryCode: string) => readonly T[],
+  countries: readonly string[],
+  currency: Currency,
+): Array<AmountTarget<T>> {
+  return countries.flatMap((code) =>
+    rtrSkus(code).flatMap((sku) => {
+      const bounds = boundsOf(sku, currency);
+      return bounds !== undefined && sku.skuId !== TRIGGER_SKU_ID ? [{ sku, bounds }] : [];
+    }),
+  );
+}
+
 /**
- * An open-range RTR denomination (not the trigger's SKU) of a lookup country with a number plan, and a number. In the
- * face value currency, a SKU whose face bounds differ from its wallet bounds comes first: the currency then matters.
+ * The candidate a case takes. In the face value currency, a SKU whose face bounds differ from its wallet bounds comes
+ * first: the currency then matters. A case that charges a bound takes the SKU whose bound is cheapest in the wallet
+ * (AT-MAX: the smallest maximum; AT-MIN: the smallest minimum): a test run spends little. The refused ones take the first.
  */
-function target(ctx: CaseContext, fx: Fixtures, currency: Currency): { sku: SkuFixture; bounds: Bounds; mobile: string } {
-  const found: Array<{ sku: SkuFixture; bounds: Bounds; mobile: string }> = [];
+export function amountPick<T extends CatalogSku>(
+  found: ReadonlyArray<AmountTarget<T>>,
+  currency: Currency,
+  boundary: Boundary,
+): AmountTarget<T> | undefined {
+  const distinct = (t: AmountTarget<T>): boolean => t.bounds.min !== t.sku.minWalletAmount || t.bounds.max !== t.sku.maxWalletAmount;
+  const pool = currency === 'FACE' && found.some(distinct) ? found.filter(distinct) : found;
+  const walletAt = (t: AmountTarget<T>): number =>
+    (boundary === 'AT-MAX' ? t.sku.maxWalletAmount : t.sku.minWalletAmount) ?? Number.POSITIVE_INFINITY;
+  if (boundary !== 'AT-MAX' && boundary !== 'AT-MIN') return pool[0];
+  return pool.reduce<AmountTarget<T> | undefined>((best, t) => (best === undefined || walletAt(t) < walletAt(best) ? t : best), undefined);
+}
+
+/** The body an AMOUNT case sends for a candidate (without number and correlationId), or undefined when it has none. */
+export function amountBody(
+  target: AmountTarget,
+  boundary: Boundary,
+): { skuId: number; amount: number; transactionCurrencyCode?: string } | undefined {
+  const amount = amountAt(target.bounds, boundary);
+  if (amount === undefined) return undefined;
+  return {
+    skuId: target.sku.skuId,
+    amount,
+    ...(target.bounds.currency === undefined ? {} : { transactionCurrencyCode: target.bounds.currency }),
+  };
+}
+
+/** The case's candidate among the lookup countries with a number plan, and a number of its country. */
+function target(
+  ctx: CaseContext,
+  fx: Fixtures,
+  currency: Currency,
+  boundary: Boundary,
+): { sku: SkuFixture; bounds: Bounds; mobile: string } {
+  const mobiles = new Map<string, string>();
   for (const code of SANDBOX_LOOKUP_COUNTRIES) {
     const mobile = fx.mobile(code);
-    if (mobile === undefined) continue;
-    for (const sku of fx.rtrSkus(code)) {
-      const bounds = boundsOf(sku, currency);
-      if (bounds !== undefined && sku.skuId !== TRIGGER_SKU_ID) found.push({ sku, bounds, mobile });
-    }
+    if (mobile !== undefined) mobiles.set(code, mobile);
   }
-  const distinct = (t: { sku: SkuFixture; bounds: Bounds }): boolean =>
-    t.bounds.min !== t.sku.minWalletAmount || t.bounds.max !== t.sku.maxWalletAmount;
-  const pick = currency === 'FACE' ? (found.find(distinct) ?? found[0]) : found[0];
-  if (pick !== undefined) return pick;
+  const pick = amountPick(
+    amountCandidates((code) => fx.rtrSkus(code), [...mobiles.keys()], currency),
+    currency,
+    boundary,
+  );
+  const mobile = pick?.sku.countryCode === undefined ? undefined : mobiles.get(pick.sku.countryCode);
+  if (pick !== undefined && mobile !== undefined) return { ...pick, mobile };
   return ctx.skip(
     `the catalog has no open-range RTR denomination with readable ${currency === 'WALLET' ? 'wallet-currency' : 'face value'} bounds in ${SANDBOX_LOOKUP_COUNTRIES.join('/')}`,
   );
@@ -133,16 +186,11 @@ function amountCase(version: ApiVersion, currency: Currency, boundary: Boundary)
       ...(currency === 'WALLET' ? ['the wallet-currency bounds are the SKU record’s faceValueInWalletCurrency (field mapping)'] : []),
     ],
     async scenario(ctx) {
-      const { sku, bounds, mobile } = target(ctx, await ctx.fixtures(), currency);
-      const amount = amountAt(bounds, boundary);
-      if (amount === undefined) return ctx.skip(`SKU ${sku.skuId}: no positive amount below its minimum ${bounds.min}`);
-      const body = {
-        skuId: sku.skuId,
-        mobile,
-        correlationId: ctx.correlationId(),
-        amount,
-        ...(bounds.currency === undefined ? {} : { transactionCurrencyCode: bounds.currency }),
-      };
+      const { sku, bounds, mobile } = target(ctx, await ctx.fixtures(), currency, boundary);
+      const sent = amountBody({ sku, bounds }, boundary);
+      if (sent === undefined) return ctx.skip(`SKU ${sku.skuId}: no positive amount below its minimum ${bounds.min}`);
+      const { amount } = sent;
+      const body = { ...sent, mobile, correlationId: ctx.correlationId() };
       ctx.note(`SKU ${sku.skuId} bounds ${bounds.min}..${bounds.max} ${bounds.currency ?? '(wallet)'}; sent ${amount}`);
       if (!outside) {
         const { submitted, final } = await submitAndFinish(ctx, version, op, body);

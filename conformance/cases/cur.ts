@@ -6,16 +6,19 @@ import type { CaseContext, ConformanceCase } from '../types.ts';
 import { SANDBOX_LOOKUP_COUNTRIES } from '../../api/catalog-facts.ts';
 import { ASSUMED, SECTION, V, VERSIONS, need, submitAndFinish } from './common.ts';
 import { expectNothingCharged } from './len.ts';
-import { faceAmount } from '../../api/catalog-facts.ts';
+import { faceAmount, type CatalogSku } from '../../api/catalog-facts.ts';
 
 const EST_RULE = 'Estimated cost request (v2): transactionCurrencyCode | string or null | no | Destination currency; must be upper case';
 const TOPUP_RULE =
   'Top-up request: transactionCurrencyCode | ISO currency code of the destination country, to send amount in destination currency; allowed values are those in the FaceValueCurrency field of the SKU catalog';
 
+/** The face-amount SKU of a country's RTR SKUs (rtrSkusOf order): what CUR-TOPUP-FACE sends, and what the money plan prices. */
+export const faceSkuOf = <T extends CatalogSku>(rtrSkus: readonly T[]): T | undefined => rtrSkus.find((s) => faceAmount(s) !== undefined);
+
 /** An RTR SKU with a face amount, plus a valid number of its country. */
 function faceTarget(ctx: CaseContext, fx: Fixtures): { sku: SkuFixture; mobile: string } {
   for (const code of SANDBOX_LOOKUP_COUNTRIES) {
-    const sku = fx.rtrSkus(code).find((s) => faceAmount(s) !== undefined);
+    const sku = faceSkuOf(fx.rtrSkus(code));
     const mobile = fx.mobile(code);
     if (sku !== undefined && mobile !== undefined) return { sku, mobile };
   }

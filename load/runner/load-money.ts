@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FaultTally } from '../../api/faults.ts';
-import type { ResolvedTargetConfig, TargetConfig } from '../../api/target-config.ts';
+import { giftcardCursorOf, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { createGatewayClient, coreSettingsFor, type GatewayClient } from '../../client/gateway-client.ts';
 import { SHARED_BUDGET_BYTES } from '../../ledger/budget.ts';
 import type { EngineMoneyData } from '../../ledger/engine-host.ts';
@@ -88,7 +88,12 @@ async function openMoneySession(run: MoneyRun, parts: MoneyParts): Promise<{ pri
     info: run.say,
   });
   parts.session = session;
-  await session.prepare(harness, { label: run.targetLabel, mapping: config.fieldMapping, status: coreSettingsFor(run.resolved).status });
+  await session.prepare(harness, {
+    label: run.targetLabel,
+    mapping: config.fieldMapping,
+    giftcardCursor: giftcardCursorOf(run.resolved),
+    status: coreSettingsFor(run.resolved).status,
+  });
   // Said once the allowance is known to hold (prepare refuses a cap in another currency than the wallet's).
   const line = allowanceLine(money);
   if (line !== undefined) run.say(line);

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { EXIT, HarnessError } from '../../api/errors.ts';
 import { operationPairs, type OperationPair } from '../../api/operations.ts';
-import { describeTarget } from '../../api/target-config.ts';
+import { describeTarget, giftcardCursorOf } from '../../api/target-config.ts';
 import { DEFAULT_LOAD, LOAD_LIMITS, type LoadSettings } from '../../migrate/latency.ts';
 import { migrationReportSection, pairLine } from '../../migrate/report.ts';
 import { chargingPairs, planMigration, runMigration, selectPairs, type PlannedCharge } from '../../migrate/run-migration.ts';
@@ -107,7 +107,7 @@ async function pricedDryRun(
     },
   };
   return withSession(config, { ...sessionOptions, hooks, allowCharges: true }, async (session) => {
-    const read = await readPriceBook(session.client, session.config.fieldMapping);
+    const read = await readPriceBook(session.client, session.config.fieldMapping, giftcardCursorOf(session.config));
     assertCapCurrency(cap, read.book.wallet);
     const planned = await planMigration(session, { ...(purposes === undefined ? {} : { pairs: purposes }), load });
     // The counts of the plan as built from the catalog: the same requests the worst case is priced for.
