@@ -20,6 +20,11 @@ export interface MoneyHost {
   readonly budget?: SpendBudget;
   /** Makes a line durable (Node and engine: write + fsync; k6: logged for the harness to persist). Absent: no ledger. */
   readonly append?: (line: LedgerLine) => void | Promise<void>;
+  /**
+   * Present on k6 runs with the runner's recording gate (ledger/recording-gate.ts): a request line travels with its
+   * request and the gate makes it durable before it forwards the request; `append` then carries the outcomes only.
+   */
+  readonly carry?: (line: LedgerRequestLine, built: BuiltRequest) => void;
 }
 
 export type RefusalReason = 'production' | 'cap' | 'unbounded' | 'ledger';
@@ -207,7 +212,8 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
         at: new Date(at).toISOString(),
         sentAt: at,
       };
-      if (host.append !== undefined) {
+      if (host.carry !== undefined) host.carry(line, request.built);
+      else if (host.append !== undefined) {
         try {
           await host.append(line);
         } catch (error) {

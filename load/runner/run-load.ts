@@ -20,6 +20,7 @@ import { allowanceLine, assertChargesAllowed } from '../../ledger/guard.ts';
 import { LEDGER_FILE } from '../../ledger/entry.ts';
 import { assertHeadroom, DEFAULT_DISK_HEADROOM, type DiskHeadroom } from '../../ledger/disk-headroom.ts';
 import { guardK6Ledger, type K6LedgerGuard } from '../../ledger/k6-guard.ts';
+import { startRecordingGate, type RecordingGate } from '../../ledger/recording-gate.ts';
 import { K6_SPOOL_FILE, tailSpool } from '../../ledger/k6-spool.ts';
 import { harnessClientConfig, createMoneySession, type MoneySession } from '../../ledger/money-session.ts';
 import { checkTargetFunds } from '../../ledger/funds-check.ts';
@@ -301,6 +302,12 @@ async function closeAggregates(aggregator: AggregateThread, say: (line: string) 
 }
 
 /** The modules every Node engine thread installs: the money host of a guarded run, then the caller's. */
+/** What the ledger section must show of the gate's refusals: charging requests not sent, their lines not durable. */
+function gateDefects(gate: RecordingGate | undefined): string[] {
+  const refused = gate?.refused() ?? 0;
+  return refused === 0 ? [] : [`${refused} charging request(s) not sent: their ledger line could not be written (${gate?.refusedWhy()})`];
+}
+
 function hostModulesOf(money: EngineMoneyData | undefined, extra: readonly HostModule[] = []): { hostModules?: HostModule[] } {
   const modules = [...(money === undefined ? [] : [{ module: ENGINE_HOST_MODULE, data: money }]), ...extra];
   return modules.length === 0 ? {} : { hostModules: modules };
@@ -383,6 +390,7 @@ async function runLoadLocked(
   let sandbox: RunningSandbox | undefined;
   let harness: GatewayClient | undefined;
   let session: MoneySession | undefined;
+  let gate: RecordingGate | undefined;
   const startedAt = Date.now();
   try {
     let target: LoadRun['target'];
@@ -454,6 +462,8 @@ async function runLoadLocked(
     const secrets = credentialSecrets(config.user, config.password);
     let pricesFile: string | undefined;
     let engineMoney: EngineMoneyData | undefined;
+    let ledgerGuard: K6LedgerGuard | undefined;
+    const ledgerDefects: string[] = [];
     if (guarded) {
       // The harness half of money safety: the ledger file, the price book and balance read before the run, the
       // reconciliation after it. The bundle's half is ledger/hooks.ts in every VU.
@@ -481,6 +491,15 @@ async function runLoadLocked(
         ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),
         secrets,
       };
+      // k6 cannot wait for its line to be durable, so its charging requests go through a gate here that writes and
+      // fsyncs the line before forwarding, and refuses (stopping k6) when it cannot (ledger/recording-gate.ts).
+      if (engine.engine === 'k6' && session.writer !== undefined)
+        gate = await startRecordingGate({
+          origin: new URL(target.url).origin,
+          writer: session.writer,
+          timeoutMs: config.timeouts.connectMs + config.timeouts.responseMs,
+          onRefused: (why) => ledgerGuard?.stop(why),
+        });
     }
     const env = {
       // -e KEY=VALUE first: the harness's own settings (GATEWAY_*, refused as -e keys) are never the user's to change here.
@@ -516,6 +535,7 @@ async function runLoadLocked(
         ...money,
         ...(pricesFile === undefined ? {} : { pricesFile }),
         ...(engine.engine === 'k6' && guarded ? { capture: true } : {}),
+        ...(gate === undefined ? {} : { recorder: gate.url }),
       }),
     };
     io.progress.line(
@@ -531,8 +551,6 @@ async function runLoadLocked(
       io.onEngineOutput?.(chunk);
     };
     let engineExit = -1;
-    let ledgerGuard: K6LedgerGuard | undefined;
-    const ledgerDefects: string[] = [];
     // The generator measured all the time: k6's process once spawned, or this one (the Node engine's threads run here).
     // With --out prometheus they are pushed as they come (gateway_harness_generator_*, generator-prometheus.ts).
     const generatorPush =
@@ -607,9 +625,11 @@ async function runLoadLocked(
             ...(ledgerGuard === undefined ? {} : { kill: ledgerGuard.kill }),
           });
         } finally {
+          // Every request the gate took is forwarded and answered first: its line is in the ledger, its charge at the target.
+          await gate?.close();
           if (spoolFd !== undefined) closeSync(spoolFd);
           tail?.stop();
-          ledgerDefects.push(...(ledgerGuard?.finish() ?? []));
+          ledgerDefects.push(...(ledgerGuard?.finish() ?? []), ...gateDefects(gate));
         }
         engineExit = result.exitCode;
         if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
@@ -725,6 +745,7 @@ async function runLoadLocked(
       },
     };
   } finally {
+    await gate?.close();
     session?.close();
     await harness?.close();
     await sandbox?.close();
