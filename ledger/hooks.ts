@@ -143,6 +143,9 @@ export function createMoneyHooks(options: MoneyHooksOptions): MoneyHooks {
     const line = outcomeLine(entry, exchange, cls, source);
     if (awaitsConfirmation(entry, line)) unconfirmed.set(entry.line.correlationId as string, entry);
     else settle(entry, line);
+    // Through the recording gate, no answer at all (the gate gone mid-request) cannot tell whether the gate wrote the
+    // request line: its outcome is not written, so no outcome stands without its request; a line written stays open.
+    if (host.carry !== undefined && source === 'response' && exchange.response.httpStatus === undefined) return;
     if (host.append !== undefined) await host.append(line);
   };
 

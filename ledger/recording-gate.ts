@@ -75,6 +75,18 @@ async function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, 
   res.end(text);
 }
 
+/** The request line the bundle sent with its request (GATE_LINE_HEADER), as JSON text; undefined when there is none. */
+function requestLineOf(req: IncomingMessage): string | undefined {
+  const raw = req.headers[GATE_LINE_HEADER];
+  if (typeof raw !== 'string') return undefined;
+  try {
+    const line: unknown = JSON.parse(raw);
+    return isLedgerLine(line) && line.type === 'request' ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts the gate on 127.0.0.1. `origin`: the target's scheme://host[:port], the only place it forwards to.
  * `onRefused`: called once per refusal with the reason (the runner stops k6). `timeoutMs` bounds a forward (the
@@ -93,16 +105,10 @@ export async function startRecordingGate(options: {
   const inFlight = new Set<Promise<void>>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
-    const raw = req.headers[GATE_LINE_HEADER];
-    let line: unknown;
+    const raw = requestLineOf(req);
+    if (raw === undefined) return refuse(res, 400, 'the request carries no ledger request line');
     try {
-      line = typeof raw === 'string' ? JSON.parse(raw) : undefined;
-    } catch {
-      line = undefined;
-    }
-    if (!isLedgerLine(line) || line.type !== 'request') return refuse(res, 400, 'the request carries no ledger request line');
-    try {
-      options.writer.appendRaw([raw as string]);
+      options.writer.appendRaw([raw]);
     } catch (error) {
       refused += 1;
       const why = whyNotWritten(options.writer.path, error);

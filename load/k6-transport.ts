@@ -26,11 +26,27 @@ function authSecrets(built: BuiltRequest, extra: readonly string[] | undefined):
   return [...token, ...(extra ?? [])].filter((s) => s !== '');
 }
 
-/** The gate's refusal (ledger/recording-gate.ts): the request was not sent, its line could not be made durable. */
-function gateRefusal(built: BuiltRequest, res: { headers: Record<string, string>; body: unknown }): MoneyRefusal | undefined {
+interface GateAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly error?: string;
+  readonly error_code?: number;
+}
+
+/**
+ * The gate's refusal (ledger/recording-gate.ts): the request was not sent, its line could not be made durable. A gate
+ * never reached (k6's TCP dial errors, 1200-1209: the harness is gone) wrote no line and sent nothing either.
+ */
+function gateRefusal(built: BuiltRequest, res: GateAnswer): MoneyRefusal | undefined {
   const refused = Object.keys(res.headers).some((name) => name.toLowerCase() === GATE_REFUSED_HEADER);
-  if (!refused) return undefined;
-  const why = typeof res.body === 'string' ? res.body.trim() : 'not sent: ledger not durable';
+  const unreached =
+    res.status === 0 && (((res.error_code ?? 0) >= 1200 && (res.error_code ?? 0) < 1210) || /\bdial\b/.test(res.error ?? ''));
+  if (!refused && !unreached) return undefined;
+  const why =
+    refused && typeof res.body === 'string'
+      ? res.body.trim()
+      : `not sent: ledger not durable (the recording gate is not reachable: ${res.error ?? ''})`;
   return new MoneyRefusal('ledger', built.operationId, `${built.operationId} ${why}`);
 }
 
@@ -53,8 +69,7 @@ export function createK6Transport(gate?: GateRoute): Transport {
         responseType: 'text',
         tags: requestTags(built.operationId),
       });
-      const refusal =
-        routed === undefined ? undefined : gateRefusal(built, res as unknown as { headers: Record<string, string>; body: unknown });
+      const refusal = routed === undefined ? undefined : gateRefusal(built, res as unknown as GateAnswer);
       if (refusal !== undefined) throw refusal;
       return fromK6Response(
         built,
