@@ -7,7 +7,7 @@ import type { ApiVersion } from './operations.ts';
 import { printable } from './printable.ts';
 import { redactText } from './redact.ts';
 import type { TargetConnection } from './request-builder.ts';
-import type { Transport } from './transport.ts';
+import type { CancelSignal, Transport } from './transport.ts';
 
 /**
  * `faults`: the answers of the preflight's own reads that were no gateway answer (api/faults.ts), so a run can count
@@ -35,6 +35,8 @@ export interface PreflightTarget {
   /** The runtime's clock and sleep (api/ is runtime-neutral: the caller injects them, as for the client core). */
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** A signal (SIGINT/SIGTERM) abandons the read in flight: the preflight then ends at once, unusable. */
+  readonly stop?: CancelSignal;
 }
 
 /**
@@ -114,9 +116,10 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     calls,
     faults: faults.counts(),
   });
-  let first = await core.call(operationId, {});
-  for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response); attempt += 1)
-    first = await core.call(operationId, {});
+  const callOptions = target.stop === undefined ? {} : { signal: target.stop };
+  let first = await core.call(operationId, {}, callOptions);
+  for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response) && target.stop?.aborted !== true; attempt += 1)
+    first = await core.call(operationId, {}, callOptions);
   const r = first.response;
   if (r.timedOut)
     return unusable(`no answer to ${where(first)} within ${Math.round(r.timings.totalMs)} ms (${r.transportError?.message ?? 'timeout'})`);

@@ -11,8 +11,11 @@ import { createNodeTransport } from './node-transport.ts';
 
 type PreflightConfig = Pick<ResolvedTargetConfig, 'baseUrl' | 'user' | 'password' | 'writePaths' | 'timeScale' | 'timeouts' | 'poll'>;
 
-/** Runs the preflight against the config's target with the balance read of `version`; the transport is closed after. */
-export async function preflightTarget(config: PreflightConfig, version: ApiVersion): Promise<Preflight> {
+/**
+ * Runs the preflight against the config's target with the balance read of `version`; the transport is closed after.
+ * `stop` (the command's signal watch) abandons it at once.
+ */
+export async function preflightTarget(config: PreflightConfig, version: ApiVersion, stop?: AbortSignal): Promise<Preflight> {
   const transport = createNodeTransport({ connections: 2 });
   try {
     return await preflight(
@@ -24,6 +27,7 @@ export async function preflightTarget(config: PreflightConfig, version: ApiVersi
         notFoundCodes: config.poll.notFoundCodes,
         now: () => Date.now(),
         sleep: (ms) => delay(ms),
+        ...(stop === undefined ? {} : { stop }),
       },
       version,
     );

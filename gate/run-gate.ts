@@ -16,7 +16,8 @@ import type { Baseline } from '../drift/baseline-files.ts';
 import { baselineValidatorsModule } from '../drift/baseline-validators.ts';
 import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
-import { openTargetSession } from '../target/session.ts';
+import { openTargetSession, type TargetSession } from '../target/session.ts';
+import { isHarnessError } from '../api/errors.ts';
 import { createChargeLearning } from '../target/discover/charge-learning.ts';
 import type { Finding } from '../target/discover/findings.ts';
 import { renderChargeFindings } from '../target/discover/render.ts';
@@ -183,17 +184,18 @@ async function driftPart(
   baseline: Baseline,
   resolved: ResolvedTargetConfig,
   sandbox: RunningSandbox | undefined,
-): Promise<{ section?: DriftSection; error?: ReportInput['error'] }> {
+): Promise<{ section?: DriftSection; error?: ReportInput['error']; silent?: boolean }> {
   const operations = OPERATIONS.filter((op) => request.api === 'both' || op.version === request.api);
   const task = request.progress.start({ label: 'drift', total: operations.length, unit: 'operations' });
   let observed = 0;
   let ok = false;
-  // The session runs on the gate's target (the embedded sandbox's URL when it is one): no second sandbox starts.
-  const session = await openTargetSession(
-    { ...resolved },
-    { settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox) },
-  );
+  let session: TargetSession | undefined;
   try {
+    // The session runs on the gate's target (the embedded sandbox's URL when it is one): no second sandbox starts.
+    session = await openTargetSession(
+      { ...resolved },
+      { settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox) },
+    );
     const result = await checkBaseline(session, baseline, {
       operations,
       progress: (line) => {
@@ -202,14 +204,19 @@ async function driftPart(
       },
     });
     const section = driftReportSection(result, { allowSkips: request.allowSkips });
+    // Gone silent during the check: unusable naming the phase (as conformance's silence), never a pass or a fail.
+    if (result.silence !== undefined)
+      return { section, error: { code: 'GH_ERR_TARGET', message: `drift: ${result.silence}` }, silent: true };
     ok = section.verdict === 'pass';
     return { section };
   } catch (error) {
-    if (error instanceof DiscoveryError) return { error: { code: 'GH_ERR_TARGET', message: `drift: ${error.message}` } };
+    // The drift session's own preflight or catalog reads found the target silent or gone: unusable, naming the phase.
+    const gone = error instanceof DiscoveryError || (isHarnessError(error) && error.code === 'GH_ERR_TARGET');
+    if (gone) return { error: { code: 'GH_ERR_TARGET', message: `drift: ${(error as Error).message}` }, silent: true };
     throw error;
   } finally {
     task.done({ ok });
-    await session.close();
+    await session?.close();
   }
 }
 
@@ -352,7 +359,13 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(inDrift === undefined ? {} : { interruption: inDrift }),
       notRun,
     });
-    return { report, unusable: false, notes, learnedOnCharge: learning.findings(), cuts: suite.cuts };
+    return {
+      report,
+      unusable: drift.silent === true && inDrift === undefined,
+      notes,
+      learnedOnCharge: learning.findings(),
+      cuts: suite.cuts,
+    };
   } finally {
     await sandbox?.close();
   }

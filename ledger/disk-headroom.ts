@@ -44,3 +44,10 @@ export function headroomLow(dir: string, headroom: DiskHeadroom): string | undef
   const free = freeBytes(dir);
   return free !== undefined && free < headroom.stopBytes ? `${dir} has ${kib(free)} free (under ${kib(headroom.stopBytes)})` : undefined;
 }
+
+/** Why a ledger write failed, for the output: ENOSPC (or a quota) said as a full disk at the ledger's path. */
+export function whyNotWritten(path: string, error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `disk full at ${path}`;
+  return `cannot write the ledger ${path} (${error instanceof Error ? error.message : String(error)})`;
+}

@@ -20,6 +20,11 @@ export interface MoneyHost {
   readonly budget?: SpendBudget;
   /** Makes a line durable (Node and engine: write + fsync; k6: logged for the harness to persist). Absent: no ledger. */
   readonly append?: (line: LedgerLine) => void | Promise<void>;
+  /**
+   * Present on k6 runs with the runner's recording gate (ledger/recording-gate.ts): a request line travels with its
+   * request and the gate makes it durable before it forwards the request; `append` then carries the outcomes only.
+   */
+  readonly carry?: (line: LedgerRequestLine, built: BuiltRequest) => void;
 }
 
 export type RefusalReason = 'production' | 'cap' | 'unbounded' | 'ledger';
@@ -131,7 +136,8 @@ async function beforeSend(state: HookState, request: OutgoingRequest): Promise<v
   const guess = estimateCharge(op, body, options.prices, state.walletCurrency);
   const reserved = reserveUnderCap(state, op, guess);
   const line = requestLine(state, op, body, guess, reserved.estimate);
-  await appendRequestLine(state, op.id, line, reserved.cents);
+  if (options.host.carry !== undefined) options.host.carry(line, request.built);
+  else await appendRequestLine(state, op.id, line, reserved.cents);
   state.sent.set(request.built, { line, reservedCents: reserved.cents });
 }
 
@@ -308,6 +314,9 @@ async function record(
   const line = outcomeLine(state, entry, exchange, cls, source);
   if (awaitsConfirmation(entry, line)) state.unconfirmed.set(entry.line.correlationId as string, entry);
   else settle(state.options.host, entry, line);
+  // Through the recording gate, no answer at all (the gate gone mid-request) cannot tell whether the gate wrote the
+  // request line: its outcome is not written, so no outcome stands without its request; a line written stays open.
+  if (state.options.host.carry !== undefined && source === 'response' && exchange.response.httpStatus === undefined) return;
   if (state.options.host.append !== undefined) await state.options.host.append(line);
 }
 

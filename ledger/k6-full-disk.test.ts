@@ -1,11 +1,12 @@
 // A k6 run that charges, its report dir on a small file system (a 200 KB tmpfs), against a production-mode sandbox
 // (#32 finding 1): refused before anything is sent without room for its ledger; stopped at once when the room runs
-// out, with every charge the sandbox received in the ledger. Skipped, saying so, without k6 or without a tmpfs mount.
+// out; and with no floor at all, the recording gate: exactly as many charges received as request lines in the ledger.
+// Skipped, saying so, without k6 or without a tmpfs mount.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { findK6 } from '../load/engine-select.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
@@ -44,7 +45,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function runInto(reportDir: string, headroom?: { startBytes: number; stopBytes: number }) {
+async function runInto(reportDir: string, headroom?: { startBytes: number; stopBytes: number }, k6Path = k6?.path ?? '') {
   let printed = '';
   const progress = createProgress({ stream: { write: (text: string) => void (printed += text) }, tty: false });
   const flags = parseLoadFlags({ scenario: 'topup-flow', profile: 'smoke', engine: 'k6', api: 'v2', vus: '4', duration: '30s', reportDir });
@@ -55,7 +56,7 @@ async function runInto(reportDir: string, headroom?: { startBytes: number; stopB
       config,
       {
         cwd: dir,
-        env: { ...process.env, K6_BIN: k6?.path ?? '' },
+        env: { ...process.env, K6_BIN: k6Path },
         progress,
         ...(headroom === undefined ? {} : { diskHeadroom: headroom }),
       },
@@ -82,6 +83,7 @@ describe.skipIf(cannot !== undefined)('k6 with its ledger on a nearly full disk'
   it('the room runs out mid-run: k6 is stopped at once, and every charge the gateway received is in the ledger', async () => {
     sandbox.app.stats.reset();
     const reportDir = join(disk, 'filling');
+    onTestFinished(() => rmSync(reportDir, { recursive: true, force: true }));
     const fundsBefore = sandbox.app.store.availableFunds;
     const { run, printed } = await runInto(reportDir, { startBytes: 96 * 1024, stopBytes: 48 * 1024 });
     expect(printed()).toMatch(/k6 is stopped now/);
@@ -98,4 +100,30 @@ describe.skipIf(cannot !== undefined)('k6 with its ledger on a nearly full disk'
     expect(fundsBefore - sandbox.app.store.availableFunds).toBeLessThanOrEqual(MONEY.cap?.amount ?? 0);
     writeFileSync(join(dir, 'last-output.txt'), printed());
   }, 120_000);
+
+  // No headroom floor at all: the disk really fills. Charging requests go through the runner's recording gate, which
+  // writes each line before it forwards the request and refuses when it cannot (ledger/recording-gate.ts). The
+  // sandbox then received exactly as many charges as the ledger holds request lines, on both k6 versions.
+  const binaries = ['k6', 'k6-latest'].map((name) => join('/work/shared/bin', name)).filter((path) => existsSync(path));
+  if (binaries.length === 0) binaries.push(k6?.path ?? '');
+  it.each(binaries)(
+    'the disk fills under the gate (%s): every charge received has its line and no line lacks its charge',
+    async (bin) => {
+      sandbox.app.stats.reset();
+      const reportDir = join(disk, `full-${basename(bin)}`);
+      onTestFinished(() => rmSync(reportDir, { recursive: true, force: true }));
+      const { run, printed } = await runInto(reportDir, { startBytes: 64 * 1024, stopBytes: 0 }, bin);
+      const ledgerPath = join(reportDir, LEDGER_FILE);
+      expect(printed()).toContain(`disk full at ${ledgerPath}`);
+      const requests = readLedger(ledgerPath).lines.filter((l) => l.type === 'request');
+      const received = sandbox.app.stats.snapshot().chargingRequests;
+      expect(received, printed()).toBeGreaterThan(0);
+      expect(requests.length, printed()).toBe(received);
+      // The verdict on the money names the full disk (the ledger section), not a parse error.
+      expect(run.ledger, printed()).toBeDefined();
+      expect(JSON.stringify(run.ledger)).toContain('disk full at');
+      expect(printed()).not.toMatch(/GH_ERR_PARSE/);
+    },
+    180_000,
+  );
 });

@@ -1,7 +1,7 @@
 // The harness's side of "no durable record, no charge" for k6, whose VUs log a ledger line and send without waiting:
 // k6 is killed at once when a line cannot be written to ledger.jsonl or the report dir's free space falls under the
 // floor (ledger/disk-headroom.ts), and lines that could not be written are kept, retried after k6 ends, else printed.
-import { DEFAULT_DISK_HEADROOM, HEADROOM_POLL_MS, headroomLow, type DiskHeadroom } from './disk-headroom.ts';
+import { DEFAULT_DISK_HEADROOM, HEADROOM_POLL_MS, headroomLow, whyNotWritten, type DiskHeadroom } from './disk-headroom.ts';
 import type { LedgerWriter } from './ledger-file.ts';
 
 export interface K6LedgerGuard {
@@ -41,7 +41,7 @@ export function guardK6Ledger(options: {
       writer.appendRaw(lines);
       return true;
     } catch (error) {
-      stop(`cannot write the ledger ${writer.path} (${error instanceof Error ? error.message : String(error)})`);
+      stop(whyNotWritten(writer.path, error));
       return false;
     }
   };
@@ -55,7 +55,10 @@ export function guardK6Ledger(options: {
     },
     finish() {
       clearInterval(timer);
-      if (kept.length === 0 || write(kept.splice(0))) return [];
+      if (kept.length === 0) return [];
+      const lines = kept.splice(0);
+      if (write(lines)) return [];
+      kept.push(...lines);
       // The disk still refuses: the lines go to the output, the only record left (no credentials: scrubbed by the bundle's hooks).
       say(
         `gateway-harness: ${kept.length} ledger line(s) could not be written to ${writer.path}; here they are, add them to it before you run reconcile:`,

@@ -10,6 +10,7 @@ import type { LedgerSection } from '../reports/model.ts';
 import { createLocalBudget, type SpendBudget } from './budget.ts';
 import { createEntryIds, LEDGER_FILE, runtimeToken, type LedgerLine } from './entry.ts';
 import { createMoneyHooks, MoneyRefusal, type MoneyHooks } from './hooks.ts';
+import { whyNotWritten } from './disk-headroom.ts';
 import { recoverSpool } from './k6-spool.ts';
 import { ledgerDefects, openLedgerWriter, readLedger, type LedgerWriter } from './ledger-file.ts';
 import { foldLedger, isFinal, type LedgerTransaction } from './ledger-state.ts';
@@ -106,6 +107,16 @@ export function committedOf(transactions: readonly LedgerTransaction[]): number 
   return cents / 100;
 }
 
+/** The spool's lines the ledger lacks, appended; a disk that still refuses them is a defect of the run, not a crash. */
+function recoverOrSay(ledgerPath: string): string[] {
+  try {
+    recoverSpool(ledgerPath);
+    return [];
+  } catch (error) {
+    return [`k6's lines not recovered from its output: ${whyNotWritten(ledgerPath, error)}`];
+  }
+}
+
 export function createMoneySession(options: MoneySessionOptions): MoneySession {
   const { settings } = options;
   const now = options.now ?? (() => Date.now());
@@ -187,19 +198,27 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
     async finish(client, finishOptions) {
       if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
       const mapping = known.mapping;
-      recoverSpool(ledgerPath);
+      const unrecovered = recoverOrSay(ledgerPath);
       const read = readLedger(ledgerPath);
-      const defects = [...ledgerDefects(read), ...(finishOptions.defects ?? [])];
+      const defects = [...ledgerDefects(read), ...(finishOptions.defects ?? []), ...unrecovered];
       const mine = read.lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
       const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
       const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));
       const open = transactions.filter((t) => !isFinal(t)).length;
+      let unwritten = 0;
       if (open > 0) options.info?.(`money: reconciling ${open} transaction${open === 1 ? '' : 's'} not final through the status endpoint`);
       const result = await reconcileTransactions(transactions, {
         client,
         mapping: mapping.transaction,
         walletCurrency: walletCurrencyOf(prices, settings),
-        append: (line) => writer.append(line),
+        // A disk that refuses what reconciling learnt: the outcome still counts here, and the ledger says it is missing.
+        append: (line) => {
+          try {
+            writer.append(line);
+          } catch (error) {
+            if (unwritten++ === 0) defects.push(`outcomes learnt by reconciling not written: ${whyNotWritten(ledgerPath, error)}`);
+          }
+        },
         now,
         ...(finishOptions.deadlineMs === undefined ? {} : { deadlineMs: finishOptions.deadlineMs }),
       });

@@ -63,6 +63,8 @@ export interface BundleMoneySettings extends MoneySettings {
   readonly pricesFile?: string;
   /** Set by the harness when it reads ledger lines from k6's output: a bundle run without it cannot keep a ledger. */
   readonly capture?: boolean;
+  /** The runner's recording gate (ledger/recording-gate.ts, a loopback URL): a guarded k6 run's charges go through it. */
+  readonly recorder?: string;
 }
 
 export function encodeBundleMoney(settings: BundleMoneySettings): string {
@@ -96,5 +98,6 @@ export function decodeBundleMoney(env: Readonly<Record<string, string | undefine
     ledger: value.ledger === true || environment === 'production',
     ...(typeof value.pricesFile === 'string' ? { pricesFile: value.pricesFile } : {}),
     ...(value.capture === true ? { capture: true } : {}),
+    ...(typeof value.recorder === 'string' && /^http:\/\/127\.0\.0\.1:[0-9]+$/.test(value.recorder) ? { recorder: value.recorder } : {}),
   };
 }

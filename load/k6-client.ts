@@ -1,6 +1,7 @@
 // The k6-side gateway client: the one client core (api/client-core.ts) over the k6 transport, with k6's clock, the
 // async-safe wait and the metrics hook. No call or poll loop of its own.
 import { createClientCore, type ClientCore, type ClientHooks } from '../api/client-core.ts';
+import type { GateRoute } from '../ledger/bundle-host.ts';
 import { composeHooks } from '../ledger/hooks.ts';
 import { BASELINE_VALIDATORS } from './baseline-validators.ts';
 import { recordExchange } from './k6-metrics.ts';
@@ -8,8 +9,11 @@ import { createK6Transport } from './k6-transport.ts';
 import { waitMs } from './k6-wait.ts';
 import type { RunSettings } from './run-settings.ts';
 
-/** `money`: the money guard's hooks (ledger/hooks.ts), run before the metrics hook so a refused request is never counted. */
-export function createK6Client(settings: RunSettings, money?: ClientHooks): ClientCore {
+/**
+ * `money`: the money guard's hooks (ledger/hooks.ts), run before the metrics hook so a refused request is never counted;
+ * `gate`: the runner's recording gate, which charging requests carrying their ledger line go through.
+ */
+export function createK6Client(settings: RunSettings, money?: ClientHooks, gate?: GateRoute): ClientCore {
   const recordOptions = {
     schemaChecks: settings.schemaChecks,
     notFoundCodes: settings.status.notFoundCodes,
@@ -21,7 +25,7 @@ export function createK6Client(settings: RunSettings, money?: ClientHooks): Clie
   const metrics: ClientHooks = { afterResponse: (exchange) => recordExchange(exchange, recordOptions) };
   return createClientCore({
     target: settings.target,
-    transport: createK6Transport(),
+    transport: createK6Transport(gate),
     timings: settings.timings,
     status: settings.status,
     now: () => Date.now(),

@@ -2,7 +2,7 @@
 // function and handleSummary. Every load/*.load.ts entry is this call; k6 and the Node engine run them unchanged.
 import exec from 'k6/execution';
 import { HarnessError } from '../api/errors.ts';
-import { consoleHost, engineHost, maxVUsOf } from '../ledger/bundle-host.ts';
+import { consoleHost, createGateRoute, engineHost, maxVUsOf } from '../ledger/bundle-host.ts';
 import { createEntryIds, runtimeToken } from '../ledger/entry.ts';
 import { chargingRefusal, rawNetworkRefusal } from '../ledger/guard.ts';
 import { composeHooks, createMoneyHooks, isMoneyRefusal, type MoneyRefusal } from '../ledger/hooks.ts';
@@ -89,11 +89,14 @@ function defineTestOf<D>(
   const guarded = charging.length > 0 && (money.ledger || money.cap !== undefined);
   const prices: PriceBook =
     guarded && money.pricesFile !== undefined ? (JSON.parse(open(money.pricesFile)) as PriceBook) : EMPTY_PRICE_BOOK;
+  const onEngine = engineHost();
+  // On k6 a guarded run's charging requests go through the runner's recording gate (ledger/recording-gate.ts).
+  const gate = guarded && onEngine === undefined && money.recorder !== undefined ? createGateRoute(money.recorder) : undefined;
   const moneyHooks = guarded
     ? createMoneyHooks({
         settings: money,
         // The engine installs a host in every thread (shared cap, fsync'd ledger); on k6 each VU logs and spends its share.
-        host: engineHost() ?? consoleHost(money, maxVUsOf(options.scenarios)),
+        host: onEngine ?? consoleHost(money, maxVUsOf(options.scenarios), gate),
         prices,
         target: settings.targetLabel,
         runId: settings.runId,
@@ -106,7 +109,7 @@ function defineTestOf<D>(
     : undefined;
   // A user script's guard runs first: an undeclared operation is refused before the money guard would see it.
   const guard: ScriptGuard | undefined = declared === undefined ? undefined : declaredOperationsGuard(meta.name, operations);
-  const client = createK6Client(settings, guard === undefined ? moneyHooks : composeHooks(guard, moneyHooks));
+  const client = createK6Client(settings, guard === undefined ? moneyHooks : composeHooks(guard, moneyHooks), gate);
   // One token per VU runtime, made in the init context; with __VU and __ITER it keeps ids unique across pods.
   const ids = createCorrelationIds(instanceToken());
   const warned = new Set<string>();
@@ -150,6 +153,8 @@ function defineTestOf<D>(
         const refused = error as MoneyRefusal;
         recordRefusal(refused.operationId ?? 'unknown', refused.reason ?? error.code);
         record.warnOnce(`money-${refused.reason ?? error.code}`, error.message);
+        // The gate could not make a line durable: no charge may leave any more, so the run stops (the runner kills k6 too).
+        if (gate !== undefined && refused.reason === 'ledger') exec.test.abort(error.message);
         await waitMs(settings.timings.pollIntervalMs);
       }
     },

@@ -5,6 +5,8 @@ import type { GatewayResponse } from '../api/envelope.ts';
 import { findOperation } from '../api/operations.ts';
 import type { BuiltRequest } from '../api/request-builder.ts';
 import type { SendOptions, Transport } from '../api/transport.ts';
+import { GATE_REFUSED_HEADER, type GateRoute } from '../ledger/bundle-host.ts';
+import { MoneyRefusal } from '../ledger/hooks.ts';
 import { fromK6Response, requestTags, type K6ResponseLike } from './k6-response.ts';
 
 /**
@@ -24,23 +26,51 @@ function authSecrets(built: BuiltRequest, extra: readonly string[] | undefined):
   return [...token, ...(extra ?? [])].filter((s) => s !== '');
 }
 
+interface GateAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly error?: string;
+  readonly error_code?: number;
+}
+
+/**
+ * The gate's refusal (ledger/recording-gate.ts): the request was not sent, its line could not be made durable. A gate
+ * never reached (k6's TCP dial errors, 1200-1209: the harness is gone) wrote no line and sent nothing either.
+ */
+function gateRefusal(built: BuiltRequest, res: GateAnswer): MoneyRefusal | undefined {
+  const refused = Object.keys(res.headers).some((name) => name.toLowerCase() === GATE_REFUSED_HEADER);
+  const unreached =
+    res.status === 0 && (((res.error_code ?? 0) >= 1200 && (res.error_code ?? 0) < 1210) || /\bdial\b/.test(res.error ?? ''));
+  if (!refused && !unreached) return undefined;
+  const why =
+    refused && typeof res.body === 'string'
+      ? res.body.trim()
+      : `not sent: ledger not durable (the recording gate is not reachable: ${res.error ?? ''})`;
+  return new MoneyRefusal('ledger', built.operationId, `${built.operationId} ${why}`);
+}
+
 /**
  * The transport. k6 has one timeout per request covering connect, send and receive: it gets the response timeout
  * (the one that decides "Unknown"); the connect timeout has no k6 counterpart. Redirects are not followed, as in Node.
  */
-export function createK6Transport(): Transport {
+export function createK6Transport(gate?: GateRoute): Transport {
   return {
     async send(built: BuiltRequest, options: SendOptions): Promise<GatewayResponse> {
       const startedAt = Date.now();
-      const res = await http.asyncRequest(built.method, built.url, built.body ?? null, {
+      // A charging request with its ledger line goes through the runner's recording gate (ledger/recording-gate.ts).
+      const routed = gate?.route(built);
+      const res = await http.asyncRequest(built.method, routed?.url ?? built.url, built.body ?? null, {
         // An assumed path's 404 may be the harness's gap (api/assumed-path.ts), which http_req_failed must not count.
         ...(findOperation(built.operationId)?.pathAssumed === true ? { responseCallback: assumedPathStatuses() } : {}),
-        headers: built.headers,
+        headers: routed?.headers ?? built.headers,
         timeout: options.responseTimeoutMs,
         redirects: 0,
         responseType: 'text',
         tags: requestTags(built.operationId),
       });
+      const refusal = routed === undefined ? undefined : gateRefusal(built, res as unknown as GateAnswer);
+      if (refusal !== undefined) throw refusal;
       return fromK6Response(
         built,
         res as unknown as K6ResponseLike,

@@ -24,6 +24,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/compare.test.ts',
   'scripts/cli-pipe.test.ts',
   'scripts/commands/calibrate.test.ts', // child processes: calibrate's load steps through the measuring proxy
+  'gate/drift-silent.test.ts', // a whole gate in process (conformance, the Node engine's load, drift): about a minute
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
   'distributed/split-runs.test.ts',

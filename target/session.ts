@@ -27,6 +27,8 @@ export interface TargetSessionOptions {
   readonly allowCharges?: boolean;
   /** --reads-only: no charging operation (nor a read that needs a transaction) is sent, whatever the target. */
   readonly readsOnly?: boolean;
+  /** The command's signal watch: a signal during the preflight abandons it (the session then fails to open). */
+  readonly stop?: AbortSignal;
 }
 
 export interface TargetSession {
@@ -81,7 +83,7 @@ export async function openTargetSession(config: TargetConfig, options: TargetSes
     resolved = { ...config, baseUrl: config.baseUrl };
     label = describeTarget(config);
     // The one preflight every command runs: a silent, refusing or non-gateway target is one line in seconds (exit 2).
-    const check = await preflightTarget(resolved, 'v2');
+    const check = await preflightTarget(resolved, 'v2', options.stop);
     if (!check.usable) throw new HarnessError('GH_ERR_TARGET', `the target cannot be used: ${check.reason}`, { exitCode: EXIT.usage });
   }
   const client = createGatewayClient(withRealTimeFloors(resolved, settings), options.hooks === undefined ? {} : { hooks: options.hooks });

@@ -11,6 +11,7 @@ import type { EngineMoneyData } from '../../ledger/engine-host.ts';
 import { checkTargetFunds } from '../../ledger/funds-check.ts';
 import { allowanceLine } from '../../ledger/guard.ts';
 import { createMoneySession, harnessClientConfig, type MoneySession } from '../../ledger/money-session.ts';
+import { startRecordingGate, type RecordingGate } from '../../ledger/recording-gate.ts';
 import { toCents, type MoneySettings } from '../../ledger/money-settings.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { LedgerSection } from '../../reports/model.ts';
@@ -26,6 +27,10 @@ import { PRICES_FILE } from './report-files.ts';
 export interface MoneyParts {
   harness?: GatewayClient;
   session?: MoneySession;
+  /** A guarded k6 run's recording gate (ledger/recording-gate.ts): closed after k6, once every request it took is answered. */
+  gate?: RecordingGate;
+  /** Set by the k6 step: what stops k6 when the gate refused a request whose line could not be made durable. */
+  onGateRefused?: (why: string) => void;
 }
 
 export interface ArmedMoney {
@@ -35,6 +40,8 @@ export interface ArmedMoney {
   readonly pricesFile?: string;
   /** The Node engine threads' money host data (a guarded run). */
   readonly engineMoney?: EngineMoneyData;
+  /** The recording gate's URL, a guarded k6 run's charging requests go through. */
+  readonly recorder?: string;
 }
 
 export interface MoneyRun {
@@ -48,6 +55,8 @@ export interface MoneyRun {
   readonly harnessFaults: FaultTally;
   readonly say: (line: string) => void;
   readonly signal?: AbortSignal;
+  /** k6 runs get the recording gate. */
+  readonly engine: 'k6' | 'node';
 }
 
 /**
@@ -71,7 +80,10 @@ export async function armMoney(run: MoneyRun, parts: MoneyParts): Promise<ArmedM
   return guarded ? { guarded, ...(await openMoneySession(run, parts)) } : { guarded };
 }
 
-async function openMoneySession(run: MoneyRun, parts: MoneyParts): Promise<{ pricesFile: string; engineMoney: EngineMoneyData }> {
+async function openMoneySession(
+  run: MoneyRun,
+  parts: MoneyParts,
+): Promise<{ pricesFile: string; engineMoney: EngineMoneyData; recorder?: string }> {
   const { config, money } = run;
   const secrets = credentialSecrets(config.user, config.password);
   const harness = createGatewayClient(harnessClientConfig(run.resolved), {
@@ -105,7 +117,24 @@ async function openMoneySession(run: MoneyRun, parts: MoneyParts): Promise<{ pri
     ...(money.cap === undefined ? {} : { cells: new SharedArrayBuffer(SHARED_BUDGET_BYTES), capCents: toCents(money.cap.amount) }),
     secrets,
   };
+  // k6 cannot wait for its line to be durable, so its charging requests go through a gate here that writes and
+  // fsyncs the line before forwarding, and refuses (stopping k6) when it cannot (ledger/recording-gate.ts).
+  if (run.engine === 'k6' && session.writer !== undefined) {
+    parts.gate = await startRecordingGate({
+      origin: new URL(run.resolved.baseUrl).origin,
+      writer: session.writer,
+      timeoutMs: config.timeouts.connectMs + config.timeouts.responseMs,
+      onRefused: (why) => parts.onGateRefused?.(why),
+    });
+    return { pricesFile, engineMoney, recorder: parts.gate.url };
+  }
   return { pricesFile, engineMoney };
+}
+
+/** What the ledger section must show of the gate's refusals: charging requests not sent, their lines not durable. */
+export function gateDefects(gate: RecordingGate | undefined): string[] {
+  const refused = gate?.refused() ?? 0;
+  return refused === 0 ? [] : [`${refused} charging request(s) not sent: their ledger line could not be written (${gate?.refusedWhy()})`];
 }
 
 /**

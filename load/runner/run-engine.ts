@@ -24,7 +24,7 @@ import { startGeneratorPusher, type GeneratorPusher } from './generator-promethe
 import { openMetricsPipe, type MetricsPipe } from './k6-metrics-pipe.ts';
 import { runK6 } from './k6-process.ts';
 import type { LoadFlags } from './load-options.ts';
-import type { MoneyParts } from './load-money.ts';
+import { gateDefects, type MoneyParts } from './load-money.ts';
 import { K6PushFailures, k6PrometheusEnv } from './prometheus-output.ts';
 import type { RunFiles } from './report-files.ts';
 
@@ -211,7 +211,10 @@ async function runK6Step(step: EngineStep, watchers: Watchers, k6: string): Prom
           ...(io.diskHeadroom === undefined ? {} : { headroom: io.diskHeadroom }),
           say: (line) => io.progress.line(line),
         });
-  if (guard !== undefined) watchers.ledgerGuard = guard;
+  if (guard !== undefined) {
+    watchers.ledgerGuard = guard;
+    step.money.onGateRefused = (why) => guard.stop(why);
+  }
   const spoolFd = spoolPath === undefined ? undefined : openSync(spoolPath, 'a');
   const metricsPipe = openMetricsPipe((text) => watchers.aggregator.addText(text));
   watchers.metricsPipe = metricsPipe;
@@ -235,9 +238,11 @@ async function runK6Step(step: EngineStep, watchers: Watchers, k6: string): Prom
       ...(guard === undefined ? {} : { kill: guard.kill }),
     });
   } finally {
+    // Every request the gate took is forwarded and answered first: its line is in the ledger, its charge at the target.
+    await step.money.gate?.close();
     if (spoolFd !== undefined) closeSync(spoolFd);
     tail?.stop();
-    watchers.ledgerDefects.push(...(guard?.finish() ?? []));
+    watchers.ledgerDefects.push(...(guard?.finish() ?? []), ...gateDefects(step.money.gate));
   }
   if (result.signal !== undefined) io.progress.line(`load: k6 ended by ${result.signal}`);
   return { exit: result.exitCode };

@@ -309,6 +309,7 @@ async function runLoadLocked(
   try {
     return await runOnTarget(plan, hold);
   } finally {
+    await hold.gate?.close();
     hold.session?.close();
     await hold.harness?.close();
     await hold.sandbox?.close();
@@ -336,6 +337,7 @@ async function runOnTarget(plan: RunPlan, hold: RunHold): Promise<LoadRun> {
       harnessFaults,
       say,
       ...(io.interrupt === undefined ? {} : { signal: io.interrupt.signal }),
+      engine: plan.engine.engine === 'k6' ? 'k6' : 'node',
     },
     hold,
   );
@@ -393,6 +395,7 @@ function engineEnvironment(plan: RunPlan, loadTarget: LoadTarget, armed: ArmedMo
       ...money,
       ...(armed.pricesFile === undefined ? {} : { pricesFile: armed.pricesFile }),
       ...(plan.engine.engine === 'k6' && armed.guarded ? { capture: true } : {}),
+      ...(armed.recorder === undefined ? {} : { recorder: armed.recorder }),
     }),
   };
 }

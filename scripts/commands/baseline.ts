@@ -26,6 +26,7 @@ import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
 import { armMoney, checkSessionFunds, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { renamedOption } from '../flag-vocabulary.ts';
+import { plannedTarget } from './conformance.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
 /** Flags every drift/migrate command shares: the embedded sandbox's profile and seed, the settings file, money. */
@@ -278,61 +279,68 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   // Only a money run writes here (ledger.jsonl) and an interrupted one its report set; the baseline goes to --out.
   const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
   const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
+  const secrets = reportSecrets(config);
+  // SIGINT/SIGTERM from the preflight on: the reads in flight are abandoned, no baseline is written, the report set
+  // says INTERRUPTED (exit 128 + signal).
+  const interrupt = watchRun({ command: 'baseline-record', runId, reportDir, startedAt, target: plannedTarget(config, 'both'), secrets });
+  interrupt.enter('baseline record preflight');
+  let opened = false;
   try {
     return await withSession(
       config,
-      { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly },
+      { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, readsOnly, stop: interrupt.signal },
       async (session) => {
+        opened = true;
         await armMoney(cm, session);
-        await checkSessionFunds(
-          session,
-          fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items),
-          cm.faults,
-        );
-        // SIGINT/SIGTERM: the reads in flight are abandoned, no baseline is written, the report set says INTERRUPTED.
-        const interrupt = watchRun({
-          command: 'baseline-record',
-          runId,
-          reportDir,
-          startedAt,
-          target: reportTarget(session, sessionOptions.profile ?? config.sandbox.profile),
-          secrets: reportSecrets(config),
-        });
+        const plan = fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items);
+        await checkSessionFunds(session, plan, cm.faults, interrupt.signal);
         interrupt.enter('baseline record');
-        let result;
-        try {
-          result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
-          const interruption = interrupt.interruption(startedAt);
-          if (interruption !== undefined)
-            return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets: reportSecrets(config), interruption });
-        } finally {
-          interrupt.dispose();
-        }
-        const ops = result.baseline.index.operations;
-        const observed = ops.filter((o) => o.state === 'observed').length;
-        if (observed === 0) {
-          throw new HarnessError(
-            'GH_ERR_TARGET',
-            `baseline record: no operation answered successfully on ${session.label}; see the lines above`,
-            { exitCode: EXIT.usage },
-          );
-        }
-        process.stdout.write(
-          `baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(opts.out)}\n`,
-        );
-        for (const o of ops.filter((x) => x.state !== 'observed'))
-          process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
-        process.stdout.write(`commit ${resolve(opts.out)} and run \`gateway-harness baseline check --baseline ${opts.out}\` later\n`);
-        // The recording itself succeeded; unresolved charging transactions still make the run incomplete (exit 1).
-        const settled = await settleMoney(cm, session, { allowSkips: false });
-        for (const line of settled.lines) process.stdout.write(`${line}\n`);
-        process.stdout.write(`faults seen: ${faultLine(settled.report.faults)}\n`);
-        return settled.report.ledger === undefined ? EXIT.ok : VERDICT_EXIT[settled.report.ledger.verdict];
+        const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
+        const interruption = interrupt.interruption(startedAt);
+        if (interruption !== undefined) return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets, interruption });
+        return await recorded(cm, session, opts.out, result);
       },
     );
+  } catch (error) {
+    // Stopped before a session was open (the preflight): nothing was sent that charges, the report set says so.
+    const interruption = interrupt.interruption(startedAt);
+    if (opened || interruption === undefined) throw error;
+    const report = assembleReport({
+      runId,
+      command: 'baseline-record',
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      target: plannedTarget(config, 'both'),
+      interruption,
+    });
+    return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
+    interrupt.dispose();
     cm.session.close();
   }
+}
+
+/** A recording that ran to its end: what was recorded, what was not, and the money settled (exit 1 when open). */
+async function recorded(cm: CommandMoney, session: TargetSession, out: string, result: Awaited<ReturnType<typeof recordBaseline>>) {
+  const ops = result.baseline.index.operations;
+  const observed = ops.filter((o) => o.state === 'observed').length;
+  if (observed === 0) {
+    throw new HarnessError(
+      'GH_ERR_TARGET',
+      `baseline record: no operation answered successfully on ${session.label}; see the lines above`,
+      {
+        exitCode: EXIT.usage,
+      },
+    );
+  }
+  process.stdout.write(`baseline: recorded ${observed} of ${ops.length} operations from ${session.label} into ${resolve(out)}\n`);
+  for (const o of ops.filter((x) => x.state !== 'observed')) process.stdout.write(`  ${o.state} ${o.operationId}: ${o.reason ?? ''}\n`);
+  process.stdout.write(`commit ${resolve(out)} and run \`gateway-harness baseline check --baseline ${out}\` later\n`);
+  // The recording itself succeeded; unresolved charging transactions still make the run incomplete (exit 1).
+  const settled = await settleMoney(cm, session, { allowSkips: false });
+  for (const line of settled.lines) process.stdout.write(`${line}\n`);
+  process.stdout.write(`faults seen: ${faultLine(settled.report.faults)}\n`);
+  return settled.report.ledger === undefined ? EXIT.ok : VERDICT_EXIT[settled.report.ledger.verdict];
 }
 
 interface CheckFlags extends SessionFlags {

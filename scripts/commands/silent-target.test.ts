@@ -263,6 +263,22 @@ async function signalInDiscovery(child: CliChild, target: SilentTarget, signal: 
  */
 const AFTER_SIGNAL_MS = 15_000;
 
+describe('#32: a signal during the preflight of baseline record', () => {
+  it('SIGINT while the preflight waits on a silent target: INTERRUPTED (exit 130, the report set), not killed, not its 5 s bound', async () => {
+    const target = await silentTarget('start');
+    const reportDir = join(dir, 'sigint-record-preflight');
+    const child = start(['baseline', 'record', '--target', target.url, '--out', join(dir, 'never'), '--report-dir', reportDir]);
+    // The preflight's balance read is held: the run is in its preflight (before: the signal killed the process, exit
+    // by signal, no report; and without the signal the preflight would end unusable, exit 2, after PREFLIGHT_LIMITS).
+    await waitUntil('the preflight read the silent target holds', () => target.held() > 0 || child.hasExited(), 120_000);
+    expect(child.hasExited(), child.output()).toBe(false);
+    process.kill(child.pid, 'SIGINT');
+    await expectInterrupted(child, reportDir, 'SIGINT', 'baseline record preflight');
+    expect(existsSync(join(dir, 'never')), 'no baseline written').toBe(false);
+    expect(target.heldPaths()).toEqual(['/api/v2/account/balance']);
+  }, 120_000);
+});
+
 describe.concurrent('#32 finding 8: a signal during catalog discovery stops the run within seconds (scale 1: 30 s reads)', () => {
   const judged: ReadonlyArray<[string, (reportDir: string) => string[], string]> = [
     ['migrate', (r) => ['migrate', '--report-dir', r], 'migrate'],
