@@ -8,6 +8,8 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'gate',
     'gate --target https://sandbox.example.com --target-env sandbox --allow-skips',
     'gate --sandbox-profile bug-auth-not-required --seed 7',
+    'gate --under-load',
+    'gate --under-load load --sandbox-profile bug-under-load-correlation-id',
   ],
   conformance: [
     'conformance --api v2 --grep ^AUTH-',
