@@ -7,7 +7,7 @@ import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 export const UNDER_LOAD_BUG_IN_FLIGHT = 2;
 
 const TOPUPS = new Set(['v1.transaction.topup', 'v2.transaction.topup']);
-const CATALOG_READS = OPERATIONS.filter((op) => /^v[12]\.catalog\./.test(op.id)).map((op) => op.id);
+const NOT_CATALOG_READS = OPERATIONS.filter((op) => !/^v[12]\.catalog\./.test(op.id)).map((op) => op.id);
 
 /** The profile's name, the rule it breaks, and the cases that judge the rule (each passes idle; under load some fail). */
 export const UNDER_LOAD_BUG = Object.freeze({
@@ -22,10 +22,11 @@ export const UNDER_LOAD_BUG_PROFILES: readonly SandboxProfile[] = [
     description:
       `Planted under-load bug: a top-up (v1 or v2) whose correlationId is over 50 characters is refused while it is the only ` +
       `request in flight, but cut to 50 and accepted when ${UNDER_LOAD_BUG_IN_FLIGHT} or more are in flight. Catalog reads ` +
-      `are held 20 times their handling time, so a load's requests overlap the judged one.`,
+      `are held 3 s of sandbox time (30 ms at time scale 0.01), so a load's requests overlap the judged one.`,
     // The hold is spec-neutral (the spec states no latency) and only on catalog reads, which the mixed load sends most
-    // and the length cases never: it makes "another request in flight" the usual state under load, and idle costs little.
-    behaviour: { operationSlowdown: Object.fromEntries(CATALOG_READS.map((id) => [id, 20])) },
+    // and the length cases never: a fixed wait (the fault plan's `slow`, every catalog read, 30 ms at time scale 0.01)
+    // makes "another request in flight" the usual state under load, and costs the idle pass little.
+    faults: { kinds: ['slow'], rate: 1, exemptOperations: NOT_CATALOG_READS, slowMs: 3_000 },
     hooks: {
       onRequest(req) {
         if (req.operationId === undefined || !TOPUPS.has(req.operationId)) return;
