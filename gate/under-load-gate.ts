@@ -71,7 +71,11 @@ export async function loadedPass(request: LoadedPassRequest): Promise<{ conforma
     },
     () => runConformanceSuite(suite),
   );
-  const interruption = loadInterruption(outcome.run, request.interrupt, request.startedAt, { notRun: [...request.notRun] });
+  // Stopped at the pass's end (k6's 105) is no interruption; a signal to the command, or an abort on the load's own, is.
+  const byCommand = request.interrupt?.interruption(request.startedAt, { notRun: [...request.notRun] });
+  const interruption = outcome.stoppedAtPassEnd
+    ? byCommand
+    : loadInterruption(outcome.run, request.interrupt, request.startedAt, { notRun: [...request.notRun] });
   const judged = await underLoadSection(outcome.run, flags, request.allowSkips);
   const section = judged.section === undefined ? undefined : interruptedSection(judged.section, interruption);
   const load: LoadedPart = {

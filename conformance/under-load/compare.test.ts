@@ -59,6 +59,20 @@ describe('compareUnderLoad', () => {
     expect(conformanceLine(merged, false)).toContain('1 case fail only under load mixed/load (A)');
   });
 
+  it('a case failing under load only on the wallet (the load moves the balance) is not verified under load, never a difference', () => {
+    const walletOnly: ReportCase = {
+      ...kase('W', 'failed'),
+      failures: [
+        { check: 'no-charge', operation: 'v2.transaction.topup', severity: 'error', message: 'moved', expected: '1', received: '2' },
+      ],
+    };
+    const idle = section([kase('W', 'passed')]);
+    const merged = withUnderLoad(idle, compareUnderLoad(idle, section([walletOnly]), run));
+    expect(merged.underLoad?.failsOnlyUnderLoad).toEqual([]);
+    expect(merged.verdict).toBe('pass');
+    expect(merged.underLoad?.notes.join(' ')).toMatch(/1 case\(s\) failed under load only on the wallet.*\(W\)/);
+  });
+
   it('a case skipped or missing in either pass is no difference; same results keep the idle verdict', () => {
     const idle = section([kase('A', 'passed'), kase('B', 'skipped'), kase('D', 'passed')]);
     const loaded = section([kase('A', 'skipped'), kase('B', 'failed')]);
