@@ -70,7 +70,7 @@ describe('compareUnderLoad', () => {
     const merged = withUnderLoad(idle, compareUnderLoad(idle, section([walletOnly]), run));
     expect(merged.underLoad?.failsOnlyUnderLoad).toEqual([]);
     expect(merged.verdict).toBe('pass');
-    expect(merged.underLoad?.notes.join(' ')).toMatch(/1 case\(s\) failed under load only on the wallet.*\(W\)/);
+    expect(merged.underLoad?.notes.join(' ')).toMatch(/1 case\(s\) failed under load only on state the load.*\(W\)/);
   });
 
   it('a case skipped or missing in either pass is no difference; same results keep the idle verdict', () => {
