@@ -15,6 +15,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'conformance --api v2 --grep ^AUTH-',
     'conformance --list',
     'conformance --target https://sandbox.example.com --report-dir reports/out/conf',
+    'conformance --under-load --api v2',
   ],
   fuzz: ['fuzz --gen-budget 90s', 'fuzz --seed 17 --grep GEN-PAGE-SIZE', "fuzz --grep '^GEN-PAGE-SIZE-OUTSIDE ' --replay 42:3:0:1"],
   load: [
