@@ -27,7 +27,11 @@ async function gate(name: string, extra: readonly string[]): Promise<{ code: num
 }
 
 describe('gate --under-load', () => {
-  it(
+  // PARTIAL (#33 item 4): skipped because it is not yet reliable on a loaded 2-core box. Of three runs, one named the
+  // bug's cases (plus LOAN-TWO-STEP, whose loan numbers the load shares: now not verified under load); one saw no
+  // overlap, so nothing differed; and with a 500 ms hold one named GEN-TOPUP-VALID-V2, which is not the bug's case.
+  // Making it deterministic needs an overlap the harness controls, not a share of the load's timing.
+  it.skip(
     'names the cases of a rule that breaks only under load: passed idle, "fails only under load", the gate fails',
     async () => {
       const { code, stdout, report } = await gate('bug', ['--sandbox-profile', UNDER_LOAD_BUG.name]);

@@ -22,11 +22,11 @@ export const UNDER_LOAD_BUG_PROFILES: readonly SandboxProfile[] = [
     description:
       `Planted under-load bug: a top-up (v1 or v2) whose correlationId is over 50 characters is refused while it is the only ` +
       `request in flight, but cut to 50 and accepted when ${UNDER_LOAD_BUG_IN_FLIGHT} or more are in flight. Catalog reads ` +
-      `are held 50 s of sandbox time (500 ms at time scale 0.01), so a load's requests overlap the judged one.`,
+      `are held 20 s of sandbox time (200 ms at time scale 0.01), so a load's requests overlap the judged one.`,
     // The hold is spec-neutral (the spec states no latency) and only on catalog reads, which the mixed load sends most
-    // and the length cases never: a fixed wait (the fault plan's `slow`, every catalog read, 500 ms at time scale 0.01)
+    // and the length cases never: a fixed wait (the fault plan's `slow`, every catalog read, 200 ms at time scale 0.01)
     // makes "another request in flight" the usual state under load, and costs the idle pass little.
-    faults: { kinds: ['slow'], rate: 1, exemptOperations: NOT_CATALOG_READS, slowMs: 50_000 },
+    faults: { kinds: ['slow'], rate: 1, exemptOperations: NOT_CATALOG_READS, slowMs: 20_000 },
     hooks: {
       onRequest(req) {
         if (req.operationId === undefined || !TOPUPS.has(req.operationId)) return;
