@@ -6,7 +6,10 @@ import type { ApiSelection } from '../conformance/plan.ts';
 import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
 import { addFaultCounts, createFaultTally } from '../api/faults.ts';
-import { runConformanceSuite, suiteTarget, withSimulator } from '../conformance/run-suite.ts';
+import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../conformance/run-suite.ts';
+import type { ProfileName } from '../load/profiles.ts';
+import { loadedPass } from './under-load-gate.ts';
+import { underLoadFlags } from './under-load.ts';
 import { conformanceFundsPlan, fittedRun } from '../conformance/money-plan.ts';
 import { loadFundsPlan } from '../load/runner/money-plan.ts';
 import { settingsForSandbox } from '../target/embedded.ts';
@@ -73,6 +76,8 @@ export interface GateRequest {
   readonly env: NodeJS.ProcessEnv;
   /** The command's signal watch: the part running when a signal comes stops there, and no later part runs. */
   readonly interrupt?: RunInterrupt;
+  /** --under-load [profile]: the suite runs again under the mixed scenario's load of this profile, instead of the smoke load. */
+  readonly underLoad?: ProfileName;
 }
 
 /** The report, and whether the target proved unusable (the gate stopped before anything else ran). */
@@ -126,8 +131,11 @@ function gateFundsPlan(
   settings: ConformanceSettings,
 ): ReturnType<typeof conformanceFundsPlan> {
   const conformance = conformanceFundsPlan('gate', cases, settings, request.gen);
-  const load = loadFundsPlan(gateLoadFlags(request));
-  return { ...conformance, lines: [...conformance.lines, ...load.lines], unbounded: [...conformance.unbounded, ...load.unbounded] };
+  // --under-load: the suite twice and the load at its longest bound (it is stopped when the second pass ends).
+  const underLoad = request.underLoad === undefined ? undefined : underLoadFlags({ ...request, profile: request.underLoad }, Infinity);
+  const load = loadFundsPlan(underLoad ?? gateLoadFlags(request));
+  const twice = underLoad === undefined ? conformance.lines : [...conformance.lines, ...conformance.lines];
+  return { ...conformance, lines: [...twice, ...load.lines], unbounded: [...conformance.unbounded, ...load.unbounded] };
 }
 
 async function loadPart(
@@ -249,7 +257,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(request.baseline === undefined ? [] : ['drift']),
     ];
     interrupt?.enter('conformance');
-    const suite = await runConformanceSuite({
+    const suiteRequest: SuiteRequest = {
       ...(interrupt === undefined ? {} : { stop: interrupt.signal }),
       config: resolved,
       settings,
@@ -264,8 +272,9 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
         const fitted = fittedRun(values, request.gen, settings);
         return { cases: planWithGen({ api }, fitted.gen), settings: fitted.settings };
       },
-      announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${GATE_LOAD.profile}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
-    });
+      announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${request.underLoad === undefined ? GATE_LOAD.profile : `${request.underLoad} under the second pass`}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
+    };
+    const suite = await runConformanceSuite(suiteRequest);
     const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined =>
       interrupt?.interruption(startedAt, { notRun: laterParts(after) });
     if (suite.kind === 'unusable') {
@@ -308,11 +317,26 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       });
       return { report, unusable: true, notes, learnedOnCharge: learning.findings() };
     }
-    const conformance = conformanceDone;
-
-    // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part).
+    // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part); with
+    // --under-load, the suite's second pass under the mixed scenario's load instead (gate/under-load-gate.ts, #33).
     interrupt?.enter('load');
-    const load = await loadPart(request, resolved, sandbox, startedAt, laterParts('load'));
+    const underLoad =
+      request.underLoad === undefined
+        ? undefined
+        : await loadedPass({
+            ...request,
+            profile: request.underLoad,
+            sandboxProfile: request.profile,
+            resolved,
+            ...(sandbox === undefined ? {} : { sandbox }),
+            suite: suiteRequest,
+            idle: conformanceDone,
+            idleMs: suite.run.durationMs,
+            startedAt,
+            notRun: laterParts('load'),
+          });
+    const conformance = underLoad?.conformance ?? conformanceDone;
+    const load = underLoad?.load ?? (await loadPart(request, resolved, sandbox, startedAt, laterParts('load')));
     if (load.interruption !== undefined) {
       const report = assembleReport({
         ...base,

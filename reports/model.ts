@@ -18,6 +18,7 @@ export type {
   ComparedStat,
   ComparisonSection,
   ConformanceSection,
+  UnderLoadComparison,
   DriftSection,
   LatencySeries,
   LedgerSection,

@@ -78,8 +78,22 @@ function conformanceCasesLine(section: ConformanceSection, allowSkips: boolean):
   return `conformance: all ${plural(total, 'case')} passed`;
 }
 
+/** --under-load: the cases whose status differs under load, or that none does. */
+function underLoadWords(section: ConformanceSection): string {
+  const u = section.underLoad;
+  if (u === undefined) return '';
+  const load = `${u.load.scenario}/${u.load.profile}`;
+  const fails = u.failsOnlyUnderLoad.map((c) => c.id);
+  const passes = u.passesOnlyUnderLoad.map((c) => c.id);
+  const parts = [
+    ...(fails.length > 0 ? [`${plural(fails.length, 'case')} fail only under load ${load} (${nameSome(fails)})`] : []),
+    ...(passes.length > 0 ? [`${plural(passes.length, 'case')} pass only under load (${nameSome(passes)})`] : []),
+  ];
+  return parts.length > 0 ? `; ${parts.join('; ')}` : `; no case differs under load ${load} (${plural(u.compared, 'case')} compared)`;
+}
+
 export function conformanceLine(section: ConformanceSection, allowSkips: boolean): string {
-  const line = conformanceCasesLine(section, allowSkips);
+  const line = `${conformanceCasesLine(section, allowSkips)}${underLoadWords(section)}`;
   const unresolved = section.drain?.unresolved ?? [];
   if (unresolved.length === 0) return line;
   const which = nameSome(

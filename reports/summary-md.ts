@@ -154,6 +154,26 @@ function genCoverageMarkdown(report: RunReport): string[] {
   return out;
 }
 
+/** --under-load: the cases whose status differs between the idle pass and the pass under load (#33). */
+function underLoadMarkdown(report: RunReport): string[] {
+  const u = report.conformance?.underLoad;
+  if (u === undefined) return [];
+  const load = `${u.load.scenario}/${u.load.profile}`;
+  const out = ['', `### Under load (${mdText(load)})`, ''];
+  out.push(
+    `- ${u.compared} cases compared between the idle pass and the pass under load; the load ran ${Math.round(u.load.durationMs / 1000)} s`,
+  );
+  for (const c of u.failsOnlyUnderLoad) {
+    const first = c.failures.find((f) => f.severity === 'error');
+    const why = first === undefined ? '' : `: ${mdCode(first.check)} ${mdText(first.message)}`;
+    out.push(`- **${mdText(c.id)}** fails only under load — ${mdText(c.title)}${why}`);
+  }
+  for (const c of u.passesOnlyUnderLoad) out.push(`- **${mdText(c.id)}** passes only under load (failed idle) — ${mdText(c.title)}`);
+  if (u.failsOnlyUnderLoad.length === 0 && u.passesOnlyUnderLoad.length === 0) out.push('- no case differs');
+  for (const note of u.notes) out.push(`- ${mdText(note)}`);
+  return out;
+}
+
 export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
   const out: string[] = [];
   out.push(`## ${VERDICT_EMOJI[report.verdict]} ${mdText(report.verdictLine)}`);
@@ -179,6 +199,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
 
   out.push(...failedCasesMarkdown(report));
   out.push(...genCoverageMarkdown(report));
+  out.push(...underLoadMarkdown(report));
 
   const load = report.load;
   if (load !== undefined) {

@@ -394,6 +394,7 @@ function registerArrival(fastify: FastifyInstance, parts: AppParts): void {
     void reply.header(SIMULATOR_HEADER, resolved.profile);
     if (!isInternal(request)) stats.request(routeConfig(request)?.operationId);
   });
+  registerInFlight(fastify, stats);
   if (resolved.faults || resolved.faultPlan !== undefined) {
     registerFaults(fastify, {
       timeScale: resolved.timeScale,
@@ -407,6 +408,27 @@ function registerArrival(fastify: FastifyInstance, parts: AppParts): void {
       onFault: (kind, operationId) => stats.fault(kind, operationId),
     });
   }
+}
+
+/** Counts the requests in flight (received, not yet answered or aborted), each once: what a profile's hooks see as `inFlight`. */
+function registerInFlight(fastify: FastifyInstance, stats: SandboxStats): void {
+  const open = new WeakSet<FastifyRequest>();
+  fastify.addHook('onRequest', async (request) => {
+    if (isInternal(request)) return;
+    open.add(request);
+    stats.flight(1);
+  });
+  const close = async (request: FastifyRequest): Promise<void> => {
+    if (open.delete(request)) stats.flight(-1);
+  };
+  // Closed when the answer starts to leave (onSend), so a client that sends its next request on reading this answer
+  // never finds this one still counted; onResponse and onRequestAbort close what never reached onSend.
+  fastify.addHook('onSend', async (request, _reply, payload) => {
+    await close(request);
+    return payload;
+  });
+  fastify.addHook('onResponse', close);
+  fastify.addHook('onRequestAbort', close);
 }
 
 /** An unknown path (a web server's plain 404 unless the profile wants the envelope) and fastify's own failures. */
@@ -484,7 +506,15 @@ function routeHandler(parts: AppParts, pipeline: Pipeline, op: Operation, handle
     let headers = request.headers as Record<string, string | undefined>;
     let body: unknown = request.body;
     if (hooks.onRequest !== undefined) {
-      const req = { operationId: op.id, method: request.method, path: pathOf(request), query, headers: { ...headers }, body };
+      const req = {
+        operationId: op.id,
+        method: request.method,
+        path: pathOf(request),
+        query,
+        headers: { ...headers },
+        body,
+        inFlight: parts.stats.inFlight,
+      };
       hooks.onRequest(req);
       ({ query, headers, body } = req);
     }

@@ -33,6 +33,7 @@ function bump(map: Map<string, number>, key: string): void {
 
 export class SandboxStats {
   #requestsTotal = 0;
+  #inFlight = 0;
   #chargingRequests = 0;
   readonly #requests = new Map<string, number>();
   #faultsTotal = 0;
@@ -46,6 +47,16 @@ export class SandboxStats {
     this.#requestsTotal += 1;
     bump(this.#requests, key);
     if (CHARGING.has(key)) this.#chargingRequests += 1;
+  }
+
+  /** Requests received and not yet answered (the under-load profiles break a rule only above some number of them). */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** A request began (+1) or its answer left or it was aborted (-1); never below zero. */
+  flight(delta: 1 | -1): void {
+    this.#inFlight = Math.max(0, this.#inFlight + delta);
   }
 
   /** A fault was applied to a request of this operation. */

@@ -5,6 +5,7 @@ import { EXIT, HarnessError, isHarnessError } from '../api/errors.ts';
 import { printable } from '../api/printable.ts';
 import { PLANTED_BUG_PROFILES } from '../conformance/proof/planted-bugs.ts';
 import { GEN_BUG_PROFILES } from '../conformance/proof/gen-bugs.ts';
+import { UNDER_LOAD_BUG_PROFILES } from '../conformance/proof/under-load-bugs.ts';
 import { TOOL_VERSION } from '../reports/assemble.ts';
 import { addProfiles } from '../sandbox/profiles/registry.ts';
 import { COMMANDS } from './commands/index.ts';
@@ -15,6 +16,7 @@ import { addHelpExamples } from './help-examples.ts';
 // sandbox.profile), so the CLI adds them to the sandbox's registry before any command starts a sandbox.
 addProfiles(PLANTED_BUG_PROFILES);
 addProfiles(GEN_BUG_PROFILES);
+addProfiles(UNDER_LOAD_BUG_PROFILES);
 
 /**
  * Every parse problem commander finds (unknown option or command, missing value, excess argument) becomes one

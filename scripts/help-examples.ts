@@ -8,11 +8,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'gate',
     'gate --target https://sandbox.example.com --target-env sandbox --allow-skips',
     'gate --sandbox-profile bug-auth-not-required --seed 7',
+    'gate --under-load',
+    'gate --under-load load --sandbox-profile bug-under-load-correlation-id',
   ],
   conformance: [
     'conformance --api v2 --grep ^AUTH-',
     'conformance --list',
     'conformance --target https://sandbox.example.com --report-dir reports/out/conf',
+    'conformance --under-load --api v2',
   ],
   fuzz: ['fuzz --gen-budget 90s', 'fuzz --seed 17 --grep GEN-PAGE-SIZE', "fuzz --grep '^GEN-PAGE-SIZE-OUTSIDE ' --replay 42:3:0:1"],
   load: [

@@ -14,6 +14,7 @@ export const NOT_QUICK_MARKERS: readonly RegExp[] = [
 /** Files the quick tier leaves out, each for a marker above or, last, for its measured time. */
 export const NOT_QUICK: readonly string[] = [
   // child processes, real k6, a browser
+  'gate/under-load.test.ts',
   'compare/memory.test.ts',
   'examples/grafana.test.ts',
   'load/prometheus-rw.test.ts',

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type {
   ComparisonSection,
   ConformanceSection,
+  UnderLoadComparison,
   DriftSection,
   LedgerSection,
   LoadSection,
@@ -210,6 +211,29 @@ function genCoverageHtml(cases: readonly ReportCase[]): string[] {
   ];
 }
 
+/** --under-load: the cases whose status differs between the idle pass and the pass under load (#33). */
+function underLoadHtml(u: UnderLoadComparison): string {
+  const rows = [
+    ...u.failsOnlyUnderLoad.map(
+      (c) =>
+        `<tr><td><code>${h(c.id)}</code></td><td>fails only under load</td><td>${h(c.title)}</td><td>${h(c.failures.find((f) => f.severity === 'error')?.message ?? '')}</td></tr>`,
+    ),
+    ...u.passesOnlyUnderLoad.map(
+      (c) => `<tr><td><code>${h(c.id)}</code></td><td>passes only under load</td><td>${h(c.title)}</td><td></td></tr>`,
+    ),
+  ];
+  return [
+    `<h3>Under load (${h(`${u.load.scenario}/${u.load.profile}`)})</h3>`,
+    `<p>${formatCount(u.compared)} cases compared between the idle pass and the pass under load; ${rows.length === 0 ? 'no case differs' : `${rows.length} differ`}.</p>`,
+    ...(rows.length === 0
+      ? []
+      : [
+          `<table><thead><tr><th>Case</th><th>Difference</th><th>Title</th><th>Under load</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+        ]),
+    ...u.notes.map((note) => `<p>${h(note)}</p>`),
+  ].join('');
+}
+
 function conformanceHtml(section: ConformanceSection, allowSkips: boolean, target: RunReport['target']): string {
   const failed = section.cases.filter((c) => c.status === 'failed');
   const skipped = section.cases.filter((c) => c.status === 'skipped');
@@ -232,6 +256,7 @@ function conformanceHtml(section: ConformanceSection, allowSkips: boolean, targe
         .join('')}</tbody></table>`,
     );
   }
+  if (section.underLoad !== undefined) parts.push(underLoadHtml(section.underLoad));
   if (unresolved.length > 0) {
     parts.push(
       `<h3>Transactions not final after the drain (${unresolved.length}): not verified</h3>`,

@@ -10,6 +10,8 @@ export interface ProfileRequest {
   query: Record<string, string>;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** Requests the sandbox is handling now, this one included (catalog operations only; absent on an unknown path). */
+  inFlight?: number;
 }
 
 /** What an envelope hook sees: every response the sandbox sends, business or not (401, 404, 413, ...). */

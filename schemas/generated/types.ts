@@ -1547,6 +1547,7 @@ export interface ConformanceSection {
     counts: CaseCountsReport;
   }[];
   cases: ReportCase[];
+  underLoad?: UnderLoadComparison;
   /**
    * The wait between the concurrent and the exclusive phase for the charging transactions of the concurrent phase to be final (the balance-reading cases need a quiet wallet).
    */
@@ -1695,6 +1696,50 @@ export interface ReportRequest {
    * The body as sent: the JSON object parsed back, or the raw text when it was not a JSON object.
    */
   body?: {} | string;
+}
+/**
+ * --under-load: the suite ran idle (the section's cases) and again while a load scenario held its load against the same target; the cases whose status differs. A case failing only under load fails the section. Added in 1.3.
+ */
+export interface UnderLoadComparison {
+  load: {
+    scenario: string;
+    profile: string;
+    /**
+     * How long the load ran (real ms).
+     */
+    durationMs: number;
+    /**
+     * The load was stopped when the loaded pass ended (else it ended on its own bound first).
+     */
+    stoppedAtPassEnd?: boolean;
+  };
+  /**
+   * Wall time of the pass under load (real ms).
+   */
+  passMs?: number;
+  /**
+   * Cases that passed or failed in both passes (a case not run or skipped in either is no difference).
+   */
+  compared: number;
+  /**
+   * Passed idle, failed under load: the spec's rules hold under concurrent load, so each fails the section.
+   */
+  failsOnlyUnderLoad: {
+    id: string;
+    title: string;
+    /**
+     * What the pass under load saw.
+     */
+    failures: ReportFailure[];
+  }[];
+  /**
+   * Failed idle, passed under load (already a failure of the idle pass; named as a difference).
+   */
+  passesOnlyUnderLoad: {
+    id: string;
+    title: string;
+  }[];
+  notes: string[];
 }
 /**
  * The load run, when one ran.

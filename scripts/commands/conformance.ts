@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { newRunId } from '../../api/run-id.ts';
 import { EXIT, HarnessError } from '../../api/errors.ts';
-import { createFaultTally } from '../../api/faults.ts';
+import { addFaultCounts, createFaultTally } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
@@ -17,7 +17,9 @@ import {
   parseReplay,
   type GenOptions,
 } from '../../conformance/gen/options.ts';
-import { runConformanceSuite, suiteTarget, withSimulator } from '../../conformance/run-suite.ts';
+import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../../conformance/run-suite.ts';
+import { conformanceUnderLoad, underLoadProfile } from './conformance-under-load.ts';
+import { loadArtifacts, loadFaults } from '../../load/runner/load-report.ts';
 import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
 import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
@@ -38,6 +40,8 @@ import { renderChargeFindings } from '../../target/discover/render.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
   api: string;
+  /** --under-load [profile] (#33). */
+  underLoad?: string | true;
   grep?: string;
   reportDir?: string;
   /** `--sandbox-profile` (or the old `--profile`). */
@@ -262,6 +266,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   }
 
   const allowSkips = opts.allowSkips === true;
+  const loadProfile = underLoadProfile(opts.underLoad);
 
   let sandbox: RunningSandbox | undefined;
   let dispose: (() => void) | undefined;
@@ -285,9 +290,10 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     interrupt.enter('conformance');
     dispose = () => interrupt.dispose();
     let outcome;
+    let underLoad: Awaited<ReturnType<typeof conformanceUnderLoad>> | undefined;
     try {
       const where = sandbox === undefined ? describeTarget(config) : `embedded sandbox (${sandbox.url}, profile ${profile}, seed ${seed})`;
-      outcome = await runConformanceSuite({
+      const suite: SuiteRequest = {
         config: resolved,
         settings,
         cases,
@@ -303,8 +309,29 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
           return { cases: planFor(opts, api, mode, fitted.gen), settings: fitted.settings };
         },
         announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
-      });
+      };
+      outcome = await runConformanceSuite(suite);
       for (const line of renderChargeFindings(learning.findings())) progress.line(line);
+      // --under-load (#33): the second pass under the mixed scenario's load, once the idle pass ran whole.
+      const whole = outcome.kind === 'run' && outcome.run.silence === undefined && interrupt.received() === undefined;
+      if (loadProfile !== undefined && whole && outcome.kind === 'run')
+        underLoad = await conformanceUnderLoad(
+          {
+            profile: loadProfile,
+            api,
+            runId,
+            reportDir,
+            allowSkips,
+            secrets,
+            progress,
+            interrupt,
+            resolved,
+            ...(sandbox === undefined ? {} : { sandbox }),
+            sandboxProfile: profile,
+            suite,
+          },
+          outcome.run,
+        );
     } finally {
       progress.done();
     }
@@ -335,7 +362,8 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       });
       return finishRun(report, reportDir, { secrets, ...note }).exitCode;
     }
-    const section = conformanceSection(outcome.run, { allowSkips, secrets });
+    const section = underLoad?.conformance ?? conformanceSection(outcome.run, { allowSkips, secrets });
+    const load = underLoad?.load;
     const report = assembleReport({
       runId,
       command: 'conformance',
@@ -344,8 +372,10 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
       allowSkips,
       target: withSimulator(target, outcome.simulator),
       conformance: interruption === undefined ? section : { ...section, verdict: 'interrupted' },
-      faults: faults.counts(),
-      ...stopped,
+      faults: load === undefined ? faults.counts() : addFaultCounts(faults.counts(), loadFaults(load.run)),
+      ...(load === undefined ? {} : { artifacts: loadArtifacts(load.run), ...(load.section === undefined ? {} : { load: load.section }) }),
+      ...(load?.interruption === undefined ? stopped : { interruption: load.interruption }),
+      ...(load?.error === undefined ? {} : { error: load.error }),
       // The target went silent during the cases: unusable, naming the phase; the cases it kept from running are listed.
       ...(outcome.run.silence === undefined || interruption !== undefined
         ? {}
@@ -381,7 +411,11 @@ export function register(program: Command): void {
       '--gen-budget <runs|duration>',
       'GEN budget per property: a number of runs (default 30) or a duration (e.g. 20s); see `gateway-harness fuzz --help`',
     )
-    .option('--no-gen', 'the hand-written cases only (no GEN properties)');
+    .option('--no-gen', 'the hand-written cases only (no GEN properties)')
+    .option(
+      '--under-load [profile]',
+      'run the suite again while the mixed scenario holds its load (profile, default load) on the same target; the report names every case that passed idle and fails under load (a failure), or the reverse',
+    );
   addSandboxOptions(cmd, 'e.g. a planted bug');
   addTargetOptions(cmd);
   addMoneyOptions(cmd, { ledger: false });

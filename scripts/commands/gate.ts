@@ -8,6 +8,8 @@ import { SETTINGS_ENV_VAR, readSettingsFile } from '../../target/embedded.ts';
 import { DEFAULT_SETTINGS } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
 import { GATE_LOAD, runGate, type GateOutcome, type GateRequest } from '../../gate/run-gate.ts';
+import { UNDER_LOAD_DEFAULT_PROFILE, UNDER_LOAD_SCENARIO } from '../../gate/under-load.ts';
+import { underLoadProfile } from './conformance-under-load.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
@@ -28,6 +30,7 @@ export interface GateOptions extends TargetOptions, CompareFlags {
   genBudget?: string;
   settings?: string;
   engine: string;
+  underLoad?: string | true;
 }
 
 const usage = (message: string): HarnessError => new HarnessError('GH_ERR_USAGE', message);
@@ -40,6 +43,7 @@ function parseEngine(value: string): EngineChoice {
 async function runGateCommand(opts: GateOptions): Promise<number> {
   const api = parseApi(opts.api);
   const engine = parseEngine(opts.engine);
+  const underLoad = underLoadProfile(opts.underLoad);
   const given = configFromOptions(opts);
   checkTarget(given, opts, 'gate');
   const runId = newRunId();
@@ -82,6 +86,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
       ...(compare === undefined ? {} : { compare }),
       cwd: process.cwd(),
       env: process.env,
+      ...(underLoad === undefined ? {} : { underLoad }),
     });
   } finally {
     progress.done();
@@ -165,6 +170,10 @@ export function register(program: Command): void {
     .option(
       '--settings <path>',
       `JSON file of conformance settings: number plans, loan numbers, assumed field paths (env ${SETTINGS_ENV_VAR})`,
+    )
+    .option(
+      '--under-load [profile]',
+      `run the suite again while the ${UNDER_LOAD_SCENARIO} scenario holds its load (profile, default ${UNDER_LOAD_DEFAULT_PROFILE}) on the same target, instead of the smoke load; the report names every case that passed idle and fails under load (a failure), or the reverse`,
     )
     .option('--engine <engine>', `load engine: ${ENGINE_CHOICES.join(', ')} (auto: k6 if found, else the Node engine)`, 'auto');
   addSandboxOptions(cmd, 'e.g. a planted bug');
