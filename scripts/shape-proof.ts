@@ -154,7 +154,12 @@ async function main(): Promise<void> {
   const rows: ShapeRow[] = [];
   for (const shape of chosen) {
     process.stderr.write(`shape-proof: ${shape} ...\n`);
-    rows.push(await proveShape(shape, timeScale));
+    const row = await proveShape(shape, timeScale);
+    rows.push(row);
+    // Each row as soon as it is known: a long run stopped halfway still shows what it measured.
+    process.stderr.write(
+      `shape-proof: ${row.shape}: discover ${row.discoverSeconds.toFixed(1)} s; ${cell(row.noConfig)}; ${cell(row.withConfig)}\n`,
+    );
   }
   printTable(rows);
   process.exitCode = rows.every((row) => row.noConfig.exit === 0 && row.withConfig.exit === 0) ? 0 : 1;
