@@ -57,5 +57,8 @@ describe('firstContact', () => {
     const loans = withDiscoveredSettings(DEFAULT_SETTINGS, contact).loanNumbers;
     expect(loans.length).toBeGreaterThan(0);
     for (const mobile of loans) expect(mobile).toMatch(/77\d$/);
+    // PascalCase records with an empty written mapping (names read case-insensitively): found in the records' own spelling.
+    const pascal = await firstContact(await configFor('shape-pascal'), { hasConfigFile: true });
+    expect(withDiscoveredSettings(DEFAULT_SETTINGS, pascal).loanNumbers.length).toBeGreaterThan(0);
   });
 });

@@ -72,10 +72,16 @@ export async function discoverTargetData(config: ResolvedTargetConfig, stop?: Ab
   const reader = createDiscoveryReader(config, stop);
   try {
     const samples = await readSamples(reader);
+    // The records' own spelling of each name (PascalCase, snake_case), unless the config file names it otherwise.
+    const mapping = await learnMapping(reader, samples);
     const configured = config.fieldMapping as unknown as Record<string, Record<string, string> | undefined>;
+    const defaults = DEFAULT_FIELD_MAPPING as unknown as Record<string, Record<string, string> | undefined>;
     const valueOf = (key: string, fallback: string): string => {
       const [section = '', field = ''] = key.split('.');
-      return configured[section]?.[field] ?? fallback;
+      const given = configured[section]?.[field];
+      if (given !== undefined && given !== defaults[section]?.[field]) return given;
+      const found = mapping.find((f) => f.key === `fieldMapping.${key}`);
+      return typeof found?.value === 'string' && found.status !== 'ambiguous' ? found.value : fallback;
     };
     const loans = await learnLoanNumbers(reader, samples, valueOf);
     const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
