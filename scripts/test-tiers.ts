@@ -59,6 +59,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/fuzz.test.ts',
   'scripts/commands/gate.test.ts',
   'scripts/commands/gate-renamed.test.ts',
+  'scripts/commands/discover-bugs.test.ts',
   'scripts/commands/interrupt.test.ts',
   'scripts/commands/interrupt-judging.test.ts',
   'scripts/commands/load.test.ts',
@@ -76,7 +77,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/node-engine-smoke.test.ts', // 21 s
   'load/assumed-path.test.ts',
   'load/generator-saturation.test.ts', // 40 s: three whole runs, two of them on deliberately blocked engine threads
-  'target/discover/planted-bugs.test.ts', // ~25 s: discovery against all 48 planted-bug sandboxes
+  'target/discover/planted-bugs.test.ts', // ~35 s: discovery against all 48 planted-bug and 19 GEN-bug sandboxes
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
   'conformance/money-plan-spend.test.ts', // ~35 s: the whole plan, GEN included, against the embedded sandbox
 ];

@@ -6,7 +6,7 @@ import type { TargetConfig } from '../api/target-config.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { LOAD_SANDBOX_FUNDS } from '../sandbox/behaviour.ts';
 import { getProfile } from '../sandbox/profiles/registry.ts';
-import { mergeSettings, parseSettings, type ConformanceSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, mergeSettings, parseSettings, type ConformanceSettings } from './settings.ts';
 
 /** Path of a JSON settings file (conformance/settings.ts): the command's default when --settings is not given. */
 export const SETTINGS_ENV_VAR = 'GATEWAY_CONFORMANCE_SETTINGS';
@@ -25,6 +25,12 @@ export function readSettingsFile(path: string): ConformanceSettings {
     throw new HarnessError('GH_ERR_CONFIG', `conformance settings: ${path} is not valid JSON`);
   }
   return parseSettings(json, path);
+}
+
+/** The run's settings: the --settings file, else the one GATEWAY_CONFORMANCE_SETTINGS names, else the defaults. */
+export function givenSettings(flag: string | undefined): ConformanceSettings {
+  const path = flag ?? process.env[SETTINGS_ENV_VAR];
+  return path === undefined || path === '' ? DEFAULT_SETTINGS : readSettingsFile(path);
 }
 
 /**

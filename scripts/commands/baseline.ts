@@ -9,8 +9,8 @@ import { OPERATIONS } from '../../api/operations.ts';
 import { printable } from '../../api/printable.ts';
 import { describeTarget, type TargetConfig } from '../../api/target-config.ts';
 import { DiscoveryError } from '../../target/fixtures.ts';
-import { readSettingsFile, SETTINGS_ENV_VAR } from '../../target/embedded.ts';
-import { DEFAULT_SETTINGS, type ConformanceSettings } from '../../target/settings.ts';
+import { givenSettings, SETTINGS_ENV_VAR } from '../../target/embedded.ts';
+import type { ConformanceSettings } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, readBaseline } from '../../drift/baseline-files.ts';
 import { driftReportSection } from '../../drift/report.ts';
 import { checkBaseline, recordBaseline } from '../../drift/run.ts';
@@ -76,9 +76,7 @@ export function sessionOptionsFrom(opts: SessionFlags, config: TargetConfig): Ta
       );
     }
   }
-  const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings: ConformanceSettings =
-    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath);
+  const settings: ConformanceSettings = givenSettings(opts.settings);
   return {
     settings,
     ...(seed === undefined ? {} : { seed }),

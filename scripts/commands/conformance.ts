@@ -21,8 +21,7 @@ import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } fr
 import { conformanceUnderLoad, underLoadProfile } from './conformance-under-load.ts';
 import { loadArtifacts, loadFaults } from '../../load/runner/load-report.ts';
 import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
-import { SETTINGS_ENV_VAR, readSettingsFile, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
-import { DEFAULT_SETTINGS } from '../../target/settings.ts';
+import { SETTINGS_ENV_VAR, givenSettings, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
@@ -203,7 +202,7 @@ export function plannedTarget(config: TargetConfig, api: ApiSelection): ReportIn
  */
 export async function contactUnderWatch(
   config: TargetConfig,
-  hasConfigFile: boolean,
+  given: { readonly hasConfigFile: boolean; readonly loanNumbersKnown: boolean },
   run: { command: string; runId: string; reportDir: string; secrets: readonly string[]; api: ApiSelection },
 ): Promise<FirstContact | number> {
   const options = {
@@ -216,7 +215,7 @@ export async function contactUnderWatch(
   };
   const interrupt = watchRun(options);
   try {
-    const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { hasConfigFile, stop }));
+    const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { ...given, stop }));
     return 'exitCode' in watched ? watched.exitCode : watched.value;
   } finally {
     interrupt.dispose();
@@ -249,17 +248,15 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   const reportDir = prepareReportDir(opts.reportDir, runId);
   const secrets = reportSecrets(config);
   // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
-  const contact = await contactUnderWatch(config, configFileGiven(opts), { command: 'conformance', runId, reportDir, secrets, api });
+  const settingsGiven = givenSettings(opts.settings);
+  const given = { hasConfigFile: configFileGiven(opts), loanNumbersKnown: settingsGiven.loanNumbers.length > 0 };
+  const contact = await contactUnderWatch(config, given, { command: 'conformance', runId, reportDir, secrets, api });
   if (typeof contact === 'number') return contact;
   config = contact.config;
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = catalogSeed(opts, config.sandbox.seed);
-  const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  let settings = withDiscoveredSettings(
-    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath),
-    contact,
-  );
+  let settings = withDiscoveredSettings(settingsGiven, contact);
   const cases = planned;
   if (cases.length === 0) {
     throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);

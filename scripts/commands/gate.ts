@@ -4,8 +4,8 @@ import { newRunId } from '../../api/run-id.ts';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessError } from '../../api/errors.ts';
-import { SETTINGS_ENV_VAR, readSettingsFile } from '../../target/embedded.ts';
-import { DEFAULT_SETTINGS } from '../../target/settings.ts';
+import { SETTINGS_ENV_VAR, givenSettings } from '../../target/embedded.ts';
+import type { ConformanceSettings } from '../../target/settings.ts';
 import { DEFAULT_BASELINE_DIR, baselineExists, readBaseline } from '../../drift/baseline-files.ts';
 import { GATE_LOAD, runGate, type GateOutcome, type GateRequest } from '../../gate/run-gate.ts';
 import { UNDER_LOAD_DEFAULT_PROFILE, UNDER_LOAD_SCENARIO } from '../../gate/under-load.ts';
@@ -50,10 +50,12 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const reportDir = prepareReportDir(opts.reportDir, runId);
   const secrets = reportSecrets(given);
   // First contact: a target with no config file gets its field names and write paths discovered before anything runs.
-  const contact = await contactUnderWatch(given, configFileGiven(opts), { command: 'gate', runId, reportDir, secrets, api });
+  const settingsGiven = givenSettings(opts.settings);
+  const known = { hasConfigFile: configFileGiven(opts), loanNumbersKnown: settingsGiven.loanNumbers.length > 0 };
+  const contact = await contactUnderWatch(given, known, { command: 'gate', runId, reportDir, secrets, api });
   if (typeof contact === 'number') return contact;
   const config = contact.config;
-  const parts = gatePartsOf(opts, contact);
+  const parts = gatePartsOf(opts, contact, settingsGiven);
   // The engine is chosen now, so a K6_BIN that is not a k6 stops the gate before anything is sent.
   selectEngine(engine, process.env, process.cwd());
   const baseline = gateBaselineOf(opts);
@@ -99,15 +101,15 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
 }
 
 /** The conformance part's inputs: the embedded sandbox's profile and seed, the settings (with what first contact learned), GEN's seed and budget. */
-function gatePartsOf(opts: GateOptions, contact: FirstContact): Pick<GateRequest, 'profile' | 'seed' | 'settings' | 'gen'> {
+function gatePartsOf(
+  opts: GateOptions,
+  contact: FirstContact,
+  settingsGiven: ConformanceSettings,
+): Pick<GateRequest, 'profile' | 'seed' | 'settings' | 'gen'> {
   const profile = opts.sandboxProfile ?? contact.config.sandbox.profile ?? 'faithful';
   checkProfile(profile);
   const seed = catalogSeed(opts, contact.config.sandbox.seed);
-  const settingsPath = opts.settings ?? process.env[SETTINGS_ENV_VAR];
-  const settings = withDiscoveredSettings(
-    settingsPath === undefined || settingsPath === '' ? DEFAULT_SETTINGS : readSettingsFile(settingsPath),
-    contact,
-  );
+  const settings = withDiscoveredSettings(settingsGiven, contact);
   return {
     profile,
     seed,

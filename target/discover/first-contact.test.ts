@@ -1,7 +1,9 @@
 // First contact: a given target with no config file gets the discovered mapping and write paths, and a note for the
 // verdict line; a config file (or the embedded sandbox) keeps the config as it is.
 import { afterAll, describe, expect, it } from 'vitest';
+import { mergeFieldMapping } from '../../api/field-mapping.ts';
 import { loadConfig } from '../../config/load-config.ts';
+import { mappingOfShape } from '../../sandbox/profiles/shapes.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { DEFAULT_SETTINGS } from '../settings.ts';
 import { firstContact, withDiscoveredSettings } from './first-contact.ts';
@@ -38,10 +40,26 @@ describe('firstContact', () => {
     expect(withDiscoveredSettings(given, contact)).toBe(given);
   });
 
-  it('with a config file: nothing is discovered', async () => {
+  it('with a config file and loan numbers in the settings: nothing is discovered', async () => {
     const config = await configFor('shape-snake');
-    const contact = await firstContact(config, { hasConfigFile: true });
+    const contact = await firstContact(config, { hasConfigFile: true, loanNumbersKnown: true });
     expect(contact.config).toBe(config);
     expect(contact.note).toBeUndefined();
+    expect(contact.discovery).toBeUndefined();
+  });
+
+  it('with a config file (what discover wrote) and no loan numbers: the config stays, the loan numbers are still found', async () => {
+    // Before: a gate with the written config skipped LOAN-TWO-STEP, though the same target without a config passed it.
+    const config = await configFor('shape-snake');
+    const written = { ...config, fieldMapping: mergeFieldMapping(config.fieldMapping, mappingOfShape({ keyCase: 'snake' })) };
+    const contact = await firstContact(written, { hasConfigFile: true });
+    expect(contact.config).toBe(written);
+    expect(contact.note).toBeUndefined();
+    const loans = withDiscoveredSettings(DEFAULT_SETTINGS, contact).loanNumbers;
+    expect(loans.length).toBeGreaterThan(0);
+    for (const mobile of loans) expect(mobile).toMatch(/77\d$/);
+    // PascalCase records with an empty written mapping (names read case-insensitively): found in the records' own spelling.
+    const pascal = await firstContact(await configFor('shape-pascal'), { hasConfigFile: true });
+    expect(withDiscoveredSettings(DEFAULT_SETTINGS, pascal).loanNumbers.length).toBeGreaterThan(0);
   });
 });

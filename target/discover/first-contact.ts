@@ -6,7 +6,7 @@ import { preflightTarget } from '../../client/target-preflight.ts';
 import { mergeSettings, type ConformanceSettings } from '../settings.ts';
 import { chargeNote, countsOf } from './render.ts';
 import type { Finding } from './findings.ts';
-import { discoverTarget, type Discovery } from './run.ts';
+import { discoverTarget, discoverTargetData, type Discovery } from './run.ts';
 
 export interface FirstContact {
   readonly config: TargetConfig;
@@ -16,8 +16,13 @@ export interface FirstContact {
 }
 
 export interface FirstContactOptions {
-  /** A config file was read (--config or ./gateway-harness.config.json): it is the target's config, nothing is discovered. */
+  /**
+   * A config file was read (--config or ./gateway-harness.config.json): it is the target's config, nothing of it is
+   * discovered; only the target data no config key holds (loan numbers), unless the run's settings name some.
+   */
   readonly hasConfigFile: boolean;
+  /** The run's settings name loan numbers: nothing to learn for them. */
+  readonly loanNumbersKnown?: boolean;
   /** Production write-path probes need the money allowance (the bodies cannot charge either way). */
   readonly allowCharges?: boolean;
   /** The command's signal watch: once aborted, first contact throws DiscoveryStopped (the command reports INTERRUPTED). */
@@ -25,10 +30,11 @@ export interface FirstContactOptions {
 }
 
 export async function firstContact(config: TargetConfig, options: FirstContactOptions): Promise<FirstContact> {
-  if (config.baseUrl === undefined || options.hasConfigFile) return { config };
+  if (config.baseUrl === undefined || (options.hasConfigFile && options.loanNumbersKnown === true)) return { config };
   const target = { ...config, baseUrl: config.baseUrl };
   // An unusable target is the command's own preflight's to say (one line, exit 2); discovery would only wait on it.
   if (!(await preflightTarget(target, 'v2')).usable) return { config };
+  if (options.hasConfigFile) return { config, discovery: await discoverTargetData(target, options.stop) };
   const stop = options.stop === undefined ? {} : { stop: options.stop };
   const discovery = await discoverTarget(target, {
     probeWrites: config.environment !== 'production' || options.allowCharges === true,

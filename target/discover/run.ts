@@ -63,6 +63,35 @@ export async function discoverTarget(config: ResolvedTargetConfig, options: Disc
   }
 }
 
+/**
+ * Only the target data no config key holds (numbers with an outstanding loan), read through the configured field
+ * mapping: a run whose config file was given (so nothing else is discovered) still finds what LOAN-TWO-STEP needs.
+ */
+export async function discoverTargetData(config: ResolvedTargetConfig, stop?: AbortSignal): Promise<Discovery> {
+  const startedAt = Date.now();
+  const reader = createDiscoveryReader(config, stop);
+  try {
+    const samples = await readSamples(reader);
+    // The records' own spelling of each name (PascalCase, snake_case), unless the config file names it otherwise.
+    const mapping = await learnMapping(reader, samples);
+    const configured = config.fieldMapping as unknown as Record<string, Record<string, string> | undefined>;
+    const defaults = DEFAULT_FIELD_MAPPING as unknown as Record<string, Record<string, string> | undefined>;
+    const valueOf = (key: string, fallback: string): string => {
+      const [section = '', field = ''] = key.split('.');
+      const given = configured[section]?.[field];
+      if (given !== undefined && given !== defaults[section]?.[field]) return given;
+      const found = mapping.find((f) => f.key === `fieldMapping.${key}`);
+      return typeof found?.value === 'string' && found.status !== 'ambiguous' ? found.value : fallback;
+    };
+    const loans = await learnLoanNumbers(reader, samples, valueOf);
+    const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
+    const empty = { fieldMapping: {}, writePaths: {} };
+    return { findings: [loans], config: empty, settings: { loanNumbers }, requests: reader.sent, elapsedMs: Date.now() - startedAt };
+  } finally {
+    await reader.close();
+  }
+}
+
 /** The config lines: learned values that differ from the defaults (readField matches names case-insensitively). */
 export function configOf(findings: readonly Finding[]): DiscoveredConfig {
   const fieldMapping: Record<string, Record<string, string>> = {};
