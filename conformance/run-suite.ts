@@ -111,10 +111,13 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
     try {
       fixtures = await discoverCatalogFirst({ ...env(request.settings), ...(request.stop === undefined ? {} : { stop: request.stop }) });
     } catch (error) {
-      if (!(error instanceof DiscoveryError)) throw error;
+      // No catalog, a target gone silent, or a signal (the reports then say INTERRUPTED): unusable, said in the reports.
+      const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
+      if (!(error instanceof DiscoveryError) && !silent && request.stop?.aborted !== true) throw error;
+      const reason = request.stop?.aborted === true && !silent ? 'interrupted during catalog discovery' : (error as Error).message;
       return {
         kind: 'unusable',
-        reason: `${redactUrl(config.baseUrl)}: ${error.message}`,
+        reason: `${redactUrl(config.baseUrl)}: ${reason}`,
         startedAt: checkedAt,
         durationMs: Date.now() - checkedAt,
       };

@@ -1,5 +1,7 @@
 // `gateway-harness baseline record|check`: learn the target's payload contract into committed files, and later check
 // the target against them (breaking → exit 1, non-breaking reported). Thin over drift/.
+import type { Progress } from '../../reports/progress.ts';
+import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
 import { newRunId } from '../../api/run-id.ts';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -146,67 +148,104 @@ export async function judgeOnSession<T>(
 ): Promise<number> {
   const runId = newRunId();
   const reportDir = prepareReportDir(opts.reportDir, runId);
-  const allowSkips = opts.allowSkips === true;
   const startedAt = Date.now();
   const cm = openCommandMoney(money, { command: job.moneyCommand, runId, reportDir, config });
+  const secrets = reportSecrets(config);
+  const progress = commandProgress();
+  const planned = plannedTarget(config, 'both');
+  // SIGINT/SIGTERM from the preflight on: the reads in flight are abandoned, the report set says INTERRUPTED.
+  const interrupt = watchRun({ command: job.reportCommand, runId, reportDir, startedAt, target: planned, secrets, progress });
+  interrupt.enter(`${job.moneyCommand} preflight`);
+  const run: JudgeRun<T> = { job, runId, reportDir, startedAt, allowSkips: opts.allowSkips === true, cm, secrets, progress, interrupt };
+  let opened = false;
   try {
-    return await withSession(config, { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges }, async (session) => {
-      await armMoney(cm, session);
-      const progress = commandProgress();
-      const target = reportTarget(session, sessionOptions.profile ?? config.sandbox.profile);
-      const secrets = reportSecrets(config);
-      const interrupt = watchRun({ command: job.reportCommand, runId, reportDir, startedAt, target, secrets, progress });
-      interrupt.enter(job.moneyCommand);
-      try {
-        let result: T;
-        try {
-          // Before the first charge, under the run's signal watch (a signal there skips it: the run stops before charging).
-          if (job.funds !== undefined) await checkSessionFunds(session, job.funds, cm.faults, interrupt.signal);
-          result = await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm, interrupt.signal);
-        } catch (error) {
-          // The catalog could not be read (a target gone silent after the preflight, an empty catalog), or the funds
-          // check found the target silent: unusable, and the report set says so (exit 2), naming the phase.
-          const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
-          if (!(error instanceof DiscoveryError) && !silent) throw error;
-          const report = assembleReport({
-            runId,
-            command: job.reportCommand,
-            startedAt,
-            durationMs: Date.now() - startedAt,
-            allowSkips,
-            target,
-            error: { code: 'GH_ERR_TARGET', message: (error as Error).message },
-          });
-          throw unusableTarget(report, reportDir, secrets);
-        } finally {
-          progress.done();
-        }
-        const interrupted = interrupt.received() !== undefined;
-        // A silent target gets the interrupted run's short bounded polls of what is open, not whole poll deadlines.
-        const silence = interrupted ? undefined : job.silence?.(result);
-        const settled = await settleMoney(cm, session, { allowSkips, interrupted: interrupted || silence !== undefined });
-        const interruption = interrupt.interruption(startedAt, settled.reconcile === undefined ? {} : { reconcile: settled.reconcile });
-        const report = assembleReport({
-          runId,
-          command: job.reportCommand,
-          startedAt,
-          durationMs: Date.now() - startedAt,
-          allowSkips,
-          target,
-          ...(interruption === undefined ? job.section(result, allowSkips) : interruptedSections(job.section(result, allowSkips))),
-          ...settled.report,
-          ...(interruption === undefined ? {} : { interruption }),
-          // Unusable, naming the phase; what the silence kept from running is listed as not run.
-          ...(silence === undefined ? {} : { error: { code: 'GH_ERR_TARGET', message: silence } }),
-        });
-        if (silence !== undefined) throw unusableTarget(report, reportDir, secrets);
-        return finishRun(report, reportDir, { secrets, extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
-      } finally {
-        interrupt.dispose();
-      }
-    });
+    return await withSession(
+      config,
+      { ...sessionOptions, hooks: cm.hooks, allowCharges: money.allowCharges, stop: interrupt.signal },
+      async (session) => {
+        opened = true;
+        await armMoney(cm, session);
+        interrupt.enter(job.moneyCommand);
+        return await judgeSession(run, session, reportTarget(session, sessionOptions.profile ?? config.sandbox.profile));
+      },
+    );
+  } catch (error) {
+    // Stopped before a session was open (the preflight): nothing was sent that charges, the report set says so.
+    const interruption = interrupt.interruption(startedAt);
+    if (opened || interruption === undefined) throw error;
+    progress.done();
+    const durationMs = Date.now() - startedAt;
+    const report = assembleReport({ runId, command: job.reportCommand, startedAt, durationMs, target: planned, interruption });
+    return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
+    interrupt.dispose();
     cm.session.close();
+  }
+}
+
+/** One judging run's own parts, shared by its steps. */
+interface JudgeRun<T> {
+  readonly job: JudgedRun<T>;
+  readonly runId: string;
+  readonly reportDir: string;
+  readonly startedAt: number;
+  readonly allowSkips: boolean;
+  readonly cm: CommandMoney;
+  readonly secrets: readonly string[];
+  readonly progress: Progress;
+  readonly interrupt: RunInterrupt;
+}
+
+/** The job on its open session (funds check first), then the money settled and the report set with the verdict. */
+async function judgeSession<T>(run: JudgeRun<T>, session: TargetSession, target: ReportInput['target']): Promise<number> {
+  const { job, cm, interrupt, allowSkips, startedAt } = run;
+  const result = await runJob(run, session, target);
+  const interrupted = interrupt.received() !== undefined;
+  // A silent target gets the interrupted run's short bounded polls of what is open, not whole poll deadlines.
+  const silence = interrupted ? undefined : job.silence?.(result);
+  const settled = await settleMoney(cm, session, { allowSkips, interrupted: interrupted || silence !== undefined });
+  const interruption = interrupt.interruption(startedAt, settled.reconcile === undefined ? {} : { reconcile: settled.reconcile });
+  const report = assembleReport({
+    runId: run.runId,
+    command: job.reportCommand,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    allowSkips,
+    target,
+    ...(interruption === undefined ? job.section(result, allowSkips) : interruptedSections(job.section(result, allowSkips))),
+    ...settled.report,
+    ...(interruption === undefined ? {} : { interruption }),
+    // Unusable, naming the phase; what the silence kept from running is listed as not run.
+    ...(silence === undefined ? {} : { error: { code: 'GH_ERR_TARGET', message: silence } }),
+  });
+  if (silence !== undefined) throw unusableTarget(report, run.reportDir, run.secrets);
+  return finishRun(report, run.reportDir, { secrets: run.secrets, extra: [...(job.extra?.(result) ?? []), ...settled.lines] }).exitCode;
+}
+
+/** The funds check and the job; a catalog that cannot be read or a silent target is unusable (exit 2), naming the phase. */
+async function runJob<T>(run: JudgeRun<T>, session: TargetSession, target: ReportInput['target']): Promise<T> {
+  const { job, cm, interrupt, progress } = run;
+  try {
+    // Before the first charge, under the run's signal watch (a signal there skips it: the run stops before charging).
+    if (job.funds !== undefined) await checkSessionFunds(session, job.funds, cm.faults, interrupt.signal);
+    return await job.run(session, (line) => progress.line(`${job.progressPrefix}: ${line}`), cm, interrupt.signal);
+  } catch (error) {
+    // The catalog could not be read (a target gone silent after the preflight, an empty catalog), or the funds
+    // check found the target silent: unusable, and the report set says so (exit 2), naming the phase.
+    const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
+    if (!(error instanceof DiscoveryError) && !silent) throw error;
+    const report = assembleReport({
+      runId: run.runId,
+      command: job.reportCommand,
+      startedAt: run.startedAt,
+      durationMs: Date.now() - run.startedAt,
+      allowSkips: run.allowSkips,
+      target,
+      error: { code: 'GH_ERR_TARGET', message: (error as Error).message },
+    });
+    throw unusableTarget(report, run.reportDir, run.secrets);
+  } finally {
+    progress.done();
   }
 }
 

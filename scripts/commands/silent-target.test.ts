@@ -26,6 +26,8 @@ const baseline = join(dir, 'baseline-clean');
 beforeAll(async () => {
   upstream = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01 });
   writeFileSync(join(dir, 'empty.config.json'), '{}\n');
+  // Loan numbers named: with a config file and none named, first contact would look for them (a discovery of its own).
+  writeFileSync(join(dir, 'loans.settings.json'), `${JSON.stringify({ loanNumbers: ['18765550777'] })}\n`);
   const record = spawnCli(
     ['baseline', 'record', '--target', upstream.url, '--time-scale', '0.01', '--out', baseline, '--report-dir', join(dir, 'record')],
     { env: childEnv() },
@@ -105,10 +107,19 @@ const CASES: readonly Case[] = [
         ],
   ),
   {
-    name: 'conformance (its funds check and catalog discovery)',
-    args: (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r],
+    name: 'conformance (its catalog discovery and funds check)',
+    args: (r) => [
+      'conformance',
+      '--config',
+      join(dir, 'empty.config.json'),
+      '--settings',
+      join(dir, 'loans.settings.json'),
+      '--report-dir',
+      r,
+    ],
     writesReport: true,
-    error: /the funds check: the target went silent after the preflight/,
+    // The catalog is read first (the funds check prices the SKUs of the countries with numbers): its reads meet the silence.
+    error: /the target went silent after the preflight/,
   },
   {
     name: 'conformance (first contact)',
@@ -277,12 +288,28 @@ describe('#32: a signal during the preflight of baseline record', () => {
     expect(existsSync(join(dir, 'never')), 'no baseline written').toBe(false);
     expect(target.heldPaths()).toEqual(['/api/v2/account/balance']);
   }, 120_000);
+
+  // migrate and baseline check share judgeOnSession: its signal watch starts before the session's preflight too.
+  it('migrate: SIGINT while the preflight waits on a silent target: INTERRUPTED (exit 130, the report set)', async () => {
+    const target = await silentTarget('start');
+    const reportDir = join(dir, 'sigint-migrate-preflight');
+    const child = start(['migrate', '--target', target.url, '--report-dir', reportDir]);
+    await waitUntil('the preflight read the silent target holds', () => target.held() > 0 || child.hasExited(), 120_000);
+    expect(child.hasExited(), child.output()).toBe(false);
+    process.kill(child.pid, 'SIGINT');
+    await expectInterrupted(child, reportDir, 'SIGINT', 'migrate preflight');
+    expect(target.heldPaths()).toEqual(['/api/v2/account/balance']);
+  }, 120_000);
 });
 
 describe.concurrent('#32 finding 8: a signal during catalog discovery stops the run within seconds (scale 1: 30 s reads)', () => {
   const judged: ReadonlyArray<[string, (reportDir: string) => string[], string]> = [
     ['migrate', (r) => ['migrate', '--report-dir', r], 'migrate'],
-    ['conformance', (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--report-dir', r], 'conformance'],
+    [
+      'conformance',
+      (r) => ['conformance', '--config', join(dir, 'empty.config.json'), '--settings', join(dir, 'loans.settings.json'), '--report-dir', r],
+      'conformance',
+    ],
   ];
   it.each(judged)(
     '%s: SIGINT in catalog discovery: the partial reports say INTERRUPTED, exit 130',
