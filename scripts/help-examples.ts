@@ -5,15 +5,12 @@ import type { Command } from 'commander';
 /** Examples by command path ('load', 'baseline record'), each the words after `gateway-harness`. */
 export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   gate: [
-    'gate',
     'gate --target https://sandbox.example.com --target-env sandbox --allow-skips',
     'gate --sandbox-profile bug-auth-not-required --seed 7',
     'gate --under-load',
-    'gate --under-load load --sandbox-profile bug-under-load-correlation-id',
   ],
   conformance: [
     'conformance --api v2 --grep ^AUTH-',
-    'conformance --list',
     'conformance --target https://sandbox.example.com --report-dir reports/out/conf',
     'conformance --under-load --api v2',
   ],
