@@ -13,6 +13,8 @@ import { expectFaultsCounted } from './fixtures/fault-runs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-faults-cmd-'));
 writeFileSync(join(dir, 'empty.config.json'), '{}\n');
+// Loan numbers named too: with a config file and none named, first contact would look for them with reads of its own.
+writeFileSync(join(dir, 'loans.settings.json'), `${JSON.stringify({ loanNumbers: ['18765550777'] })}\n`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,13 +42,23 @@ const RUNS: ReadonlyArray<[string, string, number, string[], string]> = [
   ['baseline record', 'faults-malformed', 0.3, ['baseline', 'record', '--out', join(dir, 'baseline')], ''],
   ['baseline check', 'faults-truncate', 0.3, ['baseline', 'check', '--baseline', join(dir, 'baseline-clean')], 'summary.json'],
   // Conformance without the trigger and polling cases: their deliberate client timeouts are no sandbox faults.
-  // A config file (empty: the defaults) is the target's config, so no first-contact discovery runs before the cases:
-  // the faults counted are the conformance run's own (target/discover/first-contact.ts).
+  // A config file (empty: the defaults) is the target's config and the settings name loan numbers, so no first-contact
+  // discovery runs before the cases: the faults counted are the conformance run's own (target/discover/first-contact.ts).
   [
     'conformance',
     'faults-mixed',
     0.3,
-    ['conformance', '--api', 'v2', '--grep', '^AMOUNT-', '--config', join(dir, 'empty.config.json')],
+    [
+      'conformance',
+      '--api',
+      'v2',
+      '--grep',
+      '^AMOUNT-',
+      '--config',
+      join(dir, 'empty.config.json'),
+      '--settings',
+      join(dir, 'loans.settings.json'),
+    ],
     'summary.json',
   ],
 ];
