@@ -1,10 +1,11 @@
 // `npm run test:node -- <20|22|24> [--quick] [-- command...]`: the project's tests (or any command) on another Node.js,
 // the official binary as the npm registry ships it (package node-<platform>-<arch>), cached outside the repo, first on PATH.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FailureDigest } from './test-digest.ts';
 
 /**
  * The supported Node lines, each pinned to its newest release on the npm registry when pinned (`npm view
@@ -85,7 +86,38 @@ export function parseArgs(argv: readonly string[]): TestNodeArgs {
   return { line, command: own.includes('--quick') ? ['npm', 'run', 'test:quick'] : ['npm', 'test'] };
 }
 
-function main(argv: readonly string[]): number {
+/** Runs the command with its output passed through, and a digest of it kept for when it fails. */
+function runPassingThrough(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, digest: FailureDigest): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      digest.feed(chunk.toString('utf8'));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      digest.feed(chunk.toString('utf8'));
+    });
+    child.on('error', (error) => {
+      digest.feed(`\n${error.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/**
+ * On failure, what failed goes last on stderr and, when GATEWAY_CI_DIGEST names a file, into it: .ci/run prints that
+ * file at its very end, after every Node line ran, so a log cut to its tail still says which test failed.
+ */
+function reportFailure(title: string, digest: FailureDigest): void {
+  const text = [`--- what failed: ${title} ---`, ...digest.lines(), ''].join('\n');
+  process.stderr.write(text);
+  const file = process.env.GATEWAY_CI_DIGEST;
+  if (file !== undefined && file !== '') appendFileSync(file, text);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
   let args: TestNodeArgs;
   let bin: string;
   try {
@@ -96,20 +128,18 @@ function main(argv: readonly string[]): number {
     return 2;
   }
   const [cmd, ...rest] = args.command as [string, ...string[]];
+  const title = `Node ${NODE_VERSIONS[args.line] as string}: ${args.command.join(' ')}`;
   process.stderr.write(`test:node: Node ${versionOf(join(bin, 'node')) ?? '?'} (${bin}): ${args.command.join(' ')}\n`);
   const started = Date.now();
-  const run = spawnSync(cmd, rest, {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
-  });
+  const digest = new FailureDigest();
+  const code = await runPassingThrough(cmd, rest, { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }, digest);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  const code = run.status ?? 1;
-  process.stderr.write(
-    `test:node: Node ${NODE_VERSIONS[args.line] as string}: ${args.command.join(' ')} exited ${code} after ${seconds} s\n`,
-  );
+  process.stderr.write(`test:node: ${title} exited ${code} after ${seconds} s\n`);
+  if (code !== 0) reportFailure(title, digest);
   return code;
 }
 
 if (process.argv[1] !== undefined && existsSync(process.argv[1]) && fileURLToPath(import.meta.url) === process.argv[1])
-  process.exitCode = main(process.argv.slice(2));
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
