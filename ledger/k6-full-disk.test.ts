@@ -3,12 +3,13 @@
 // out; and with no floor at all, the recording gate: exactly as many charges received as request lines in the ledger.
 // Skipped, saying so, without k6 or without a tmpfs mount.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { findK6 } from '../load/engine-select.ts';
+import { supportedK6s } from '../load/runner/k6-binaries.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
 import { runLoad } from '../load/runner/run-load.ts';
 import { createProgress } from '../reports/progress.ts';
@@ -104,8 +105,8 @@ describe.skipIf(cannot !== undefined)('k6 with its ledger on a nearly full disk'
   // No headroom floor at all: the disk really fills. Charging requests go through the runner's recording gate, which
   // writes each line before it forwards the request and refuses when it cannot (ledger/recording-gate.ts). The
   // sandbox then received exactly as many charges as the ledger holds request lines, on both k6 versions.
-  const binaries = ['k6', 'k6-latest'].map((name) => join('/work/shared/bin', name)).filter((path) => existsSync(path));
-  if (binaries.length === 0) binaries.push(k6?.path ?? '');
+  const binaries = supportedK6s().map((binary) => binary.path);
+  if (binaries.length === 0) binaries.push('');
   it.each(binaries)(
     'the disk fills under the gate (%s): every charge received has its line and no line lacks its charge',
     async (bin) => {

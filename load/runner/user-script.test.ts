@@ -24,7 +24,7 @@ const EXAMPLE = join(ROOT, 'examples', 'topup-think-time.load.ts');
 const binaries = supportedK6s();
 if (binaries.length < 2)
   console.warn(
-    `load/runner/user-script.test.ts: ${binaries.length === 0 ? 'no k6 found' : `only ${binaries[0]?.version} found`}: the example on real k6 is SKIPPED where absent (put /work/shared/bin on PATH)`,
+    `load/runner/user-script.test.ts: ${binaries.length === 0 ? 'no k6 found' : `only ${binaries[0]?.version} found`}: the example on real k6 is SKIPPED where absent (put k6 on PATH, or set K6_BIN; k6-latest beside it for the newest)`,
   );
 
 const workDir = mkdtempSync(join(tmpdir(), 'gh-user-script-'));
