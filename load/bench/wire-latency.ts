@@ -6,7 +6,7 @@
 // generator carried the run (no saturated window, loop delay under its limit). Prints figures; asserts nothing.
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { judgeAccuracy, probe, type ProbeResult } from '../runner/capacity/probe.ts';
+import { judgeAccuracy, probe, type AccuracyInput, type ProbeResult } from '../runner/capacity/probe.ts';
 import { startMeasuringProxy, type MeasuringProxy } from '../runner/capacity/proxy.ts';
 
 const { values } = parseArgs({
@@ -58,7 +58,7 @@ async function byVus(proxy: MeasuringProxy): Promise<void> {
 }
 
 /** Per quantile: reported / served (difference, ratio) and whether it meets the goal. */
-function quantileCells(r: Pick<ProbeResult, 'reported' | 'served' | 'windows' | 'peakLoopDelayP99Ms' | 'loopDelayLimitMs'>): string[] {
+function quantileCells(r: AccuracyInput): string[] {
   return judgeAccuracy(r).quantiles.map(
     (q) =>
       `${ms(q.reportedMs)} / ${ms(q.servedMs)} (${q.differenceMs >= 0 ? '+' : ''}${ms(q.differenceMs)} ms, ${q.ratio === undefined ? '-' : q.ratio.toFixed(2)}x) ${q.within ? 'within' : 'OUTSIDE'}`,

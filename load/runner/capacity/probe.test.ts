@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { goalBound, judgeAccuracy, withinGoal } from './probe.ts';
 
-const served = { type: 'stats' as const, count: 700, p50: 10, p95: 40, p99: 100 };
+const served = { count: 700, p50: 10, p95: 40, p99: 100 };
 const carriedRun = { served, windows: [], peakLoopDelayP99Ms: 4, loopDelayLimitMs: 20 };
 
 describe('judgeAccuracy', () => {
@@ -37,7 +37,7 @@ describe('judgeAccuracy', () => {
   it('nothing served is never within; withinGoal (calibrate) judges p95 by the same bound', () => {
     const none = {
       ...carriedRun,
-      served: { type: 'stats' as const, count: 0, p50: 0, p95: 0, p99: 0 },
+      served: { count: 0, p50: 0, p95: 0, p99: 0 },
       reported: { p50: 1, p95: 1, p99: 1 },
     };
     expect(judgeAccuracy(none).quantiles.every((q) => !q.within && q.ratio === undefined)).toBe(true);

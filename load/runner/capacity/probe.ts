@@ -37,9 +37,14 @@ export function goalBound(servedMs: number): number {
 }
 
 /** The accuracy goal of issue #36: reported p95 within +3 ms + 5 % of what the proxy served. */
-export function withinGoal(result: Pick<ProbeResult, 'reported' | 'served'>): boolean {
+export function withinGoal(result: Pick<AccuracyInput, 'reported' | 'served'>): boolean {
   return result.served.count > 0 && result.reported.p95 <= goalBound(result.served.p95);
 }
+
+/** What the judge reads of a run: its figures beside the proxy's, and the generator's own. */
+export type AccuracyInput = Pick<ProbeResult, 'reported' | 'windows' | 'peakLoopDelayP99Ms' | 'loopDelayLimitMs'> & {
+  readonly served: Pick<Served, 'count' | Quantile>;
+};
 
 /** One quantile judged: reported beside served, their difference and ratio, and whether it meets the goal. */
 export interface QuantileJudgement {
@@ -55,7 +60,7 @@ export interface QuantileJudgement {
  * A run's accuracy against the proxy, per quantile, and whether the generator carried it: no saturated window and no
  * second whose loop delay p99 passed its limit. Only a carried run proves the goal: a saturated one measures the generator.
  */
-export function judgeAccuracy(result: Pick<ProbeResult, 'reported' | 'served' | 'windows' | 'peakLoopDelayP99Ms' | 'loopDelayLimitMs'>): {
+export function judgeAccuracy(result: AccuracyInput): {
   readonly quantiles: readonly QuantileJudgement[];
   readonly carried: boolean;
   readonly proven: boolean;
