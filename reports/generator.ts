@@ -229,20 +229,23 @@ export function requestShareInWindows(windows: GeneratorReport['windows'], serie
 /**
  * The crossed latency thresholds a saturated generator explains (`metric expression`): while a window lasted, a
  * threshold whose observed value exceeds its limit by no more than the generator can have added (the windows' highest
- * bound; no bound: any excess), and whose statistic the windows' requests can have set (`insideShare`, the share of
- * the run's requests measured inside them: a 2 s window at the start of a 60 s run does not make its p(95)). A gateway
- * slower than that still crosses. Counts, rates and business failures keep their own verdicts.
+ * bound; no bound: any excess), and whose statistic the windows' samples can have set: the share of the threshold's own
+ * samples measured inside them (`submetricShares`, per threshold metric: `http_req_duration{scenario:browse}` counts its
+ * scenario's requests only), else `insideShare`, the run's (a 2 s window at the start of a 60 s run does not make its
+ * p(95)). A gateway slower than that still crosses. Counts, rates and business failures keep their own verdicts.
  */
 export function generatorBoundThresholds(
   thresholds: LoadSection['thresholds'],
   generator: Pick<GeneratorReport, 'windows'> | undefined,
   insideShare?: number,
+  submetricShares?: ReadonlyMap<string, number>,
 ): string[] {
   if (generator === undefined || generator.windows.length === 0) return [];
   const bounds = generator.windows.map((w) => w.explainsMs);
   const explains = bounds.some((b) => b === undefined) ? Infinity : Math.max(...(bounds as number[]));
   const explained = (t: LoadSection['thresholds'][number]): boolean => {
-    if (insideShare !== undefined && !(insideShare > sharesNeeded(t.expression) || insideShare >= 1)) return false;
+    const share = submetricShares?.get(t.metric) ?? insideShare;
+    if (share !== undefined && !(share > sharesNeeded(t.expression) || share >= 1)) return false;
     const limit = upperLimit(t.expression);
     return limit === undefined || t.observed === undefined || t.observed - limit <= explains;
   };

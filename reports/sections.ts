@@ -202,10 +202,13 @@ function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds'
   if (windows.length === 0 || !crossed.some((t) => isLatencyThreshold(t.metric))) return '';
   const bound = windows.map((w) => w.explainsMs).filter((ms): ms is number => ms !== undefined);
   const most = bound.length === 0 ? undefined : formatMs(Math.max(...bound));
-  const share = section.generator?.requestShareInWindows;
+  // The first crossed latency threshold's own samples when they were counted (its submetric's), else the run's requests.
+  const first = crossed.find((t) => isLatencyThreshold(t.metric));
+  const own = first === undefined ? undefined : section.generator?.submetricShares?.[first.metric];
+  const share = own ?? section.generator?.requestShareInWindows;
   if (share !== undefined) {
     // The windows held too few of the requests to set the statistic, or (bounded windows) added less than the excess.
-    const inside = `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} % of the requests measured then`;
+    const inside = `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} % of ${own === undefined ? 'the' : `${first?.metric}'s`} requests measured then`;
     return ` while the load generator was saturated (${windowsText(windows)}; ${inside}): too few to set it${most === undefined ? '' : `, or more than the ${most} a request it can have added`}`;
   }
   if (most === undefined) return '';

@@ -23,11 +23,19 @@ export interface BareLoopFigures {
 
 const NOOP_RECORD: FlowRecorder = { transaction: () => undefined, statusConfirms: () => undefined, warnOnce: () => undefined };
 
+/** What a caller in the same process watches (bench:monitor): the loops' start after setup, and each response's time. */
+export interface BareLoopWatch {
+  readonly onStart?: () => void;
+  /** The client core's totalMs of each response after setup, ms. */
+  readonly onResponse?: (totalMs: number) => void;
+}
+
 /** Runs `vus` loops of catalog-browse iterations for `seconds` against the target the suite environment names. */
 export async function runBareLoop(
   env: Readonly<Record<string, string | undefined>>,
   vus: number,
   seconds: number,
+  watch: BareLoopWatch = {},
 ): Promise<BareLoopFigures> {
   const settings = readRunSettings(env);
   const options = {
@@ -40,6 +48,7 @@ export async function runBareLoop(
   let requests = 0;
   let checks = 0;
   let failedChecks = 0;
+  let started = false;
   const transport = createNodeTransport({ connections: vus });
   const client: ClientCore = createClientCore({
     target: settings.target,
@@ -51,6 +60,7 @@ export async function runBareLoop(
     hooks: {
       afterResponse: (exchange) => {
         requests++;
+        if (started) watch.onResponse?.(exchange.response.timings.totalMs);
         for (const c of inspectExchange(exchange, options).checks) {
           checks++;
           if (!c.ok) failedChecks++;
@@ -77,6 +87,8 @@ export async function runBareLoop(
     let next = 0;
     let iterations = 0;
     const t0 = performance.now();
+    started = true;
+    watch.onStart?.();
     const end = t0 + seconds * 1000;
     await Promise.all(
       Array.from({ length: vus }, async () => {

@@ -9,12 +9,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FIELD_MAPPING } from '../../api/field-mapping.ts';
-import { CONFIG_DEFAULTS } from '../../api/target-config.ts';
 import { supportedK6s } from '../runner/k6-binaries.ts';
 import { K6_DEFAULT_ENV } from '../runner/k6-process.ts';
 import { ensureBundle } from '../runner/run-load.ts';
-import { runEnvironment } from '../run-settings.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { buildLoadSection, type K6SummaryData } from '../../reports/k6-summary.ts';
 import type { LoadCheck } from '../../reports/model.ts';
@@ -22,6 +19,7 @@ import { loadLine } from '../../reports/sections.ts';
 import type { TargetMessage } from '../../sandbox/bench/bench-target.ts';
 import { threadHeapLimits } from '../../engine/controller/threads.ts';
 import type { BareLoopFigures } from './bare-loop.ts';
+import { suiteEnv } from './suite-env.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -31,9 +29,6 @@ const BARE_LOOP = join(HERE, 'bare-loop.ts');
 /** The limit row's name: the same requests from a bare Node loop (bare-loop.ts). */
 const BARE = 'bare loop';
 const CLK_TCK = 100;
-/** The bench target is the embedded sandbox at time scale 1 with its default credentials (sandbox/bench/bench-target.ts). */
-const TARGET_USER = 'user';
-const TARGET_PASSWORD = 'pass';
 
 interface Engine {
   readonly name: string;
@@ -120,26 +115,6 @@ function startTarget(children: ChildProcess[]): Promise<{ url: string; pid: numb
       else if (m.type === 'failed') reject(new Error(m.message));
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
-  });
-}
-
-/** The suite's settings for one run: constant VUs for the duration (smoke + --vus + --duration), schema checks on. */
-function suiteEnv(base: string, vus: number, duration: string, reportDir: string): Record<string, string> {
-  return runEnvironment({
-    baseUrl: base,
-    user: TARGET_USER,
-    password: TARGET_PASSWORD,
-    environment: 'sandbox',
-    timeScale: 1,
-    profile: 'smoke',
-    api: 'both',
-    vus,
-    duration,
-    config: { timeouts: CONFIG_DEFAULTS.timeouts, poll: CONFIG_DEFAULTS.poll, fieldMapping: DEFAULT_FIELD_MAPPING },
-    targetLabel: 'bench sandbox',
-    runId: 'bench-engine',
-    reportDir,
-    schemaChecks: true,
   });
 }
 

@@ -1,20 +1,24 @@
 // `npm run bench:wire -- --vus 50,100,200,500 --duration 10s --runs 3`: the Node engine's reported http_req_duration
 // beside what a measuring proxy in front of the sandbox (its own process, load/runner/capacity/proxy.ts) served, per VU
 // count, each run and the median of the runs, with the generator's saturation windows and the machine's load average
-// (an idle box's figures need an idle box: the load average says whether it was). Prints figures; asserts nothing.
+// (an idle box's figures need an idle box: the load average says whether it was). `--rate 5,20` instead: the `load`
+// profile at those iterations/s, each quantile judged against the goal (+3 ms + 5 % of served) with whether the
+// generator carried the run (no saturated window, loop delay under its limit). Prints figures; asserts nothing.
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { probe, type ProbeResult } from '../runner/capacity/probe.ts';
-import { startMeasuringProxy } from '../runner/capacity/proxy.ts';
+import { judgeAccuracy, probe, type AccuracyInput, type ProbeResult } from '../runner/capacity/probe.ts';
+import { startMeasuringProxy, type MeasuringProxy } from '../runner/capacity/proxy.ts';
 
 const { values } = parseArgs({
   options: {
     vus: { type: 'string', default: '50,100,200,500' },
+    rate: { type: 'string' },
     duration: { type: 'string', default: '10s' },
     runs: { type: 'string', default: '1' },
   },
 });
 const runs = Math.max(1, Number(values.runs ?? '1'));
+const duration = values.duration ?? '10s';
 const ms = (v: number): string => v.toFixed(1);
 const load = (): string =>
   loadavg()
@@ -37,22 +41,82 @@ function row(label: string, results: readonly ProbeResult[]): string {
   return `| ${label} | ${reported} | ${served} | ${ratio}x | ${m((r) => r.requests)} / ${m((r) => r.served.count)} | ${windows} |`;
 }
 
-const proxy = await startMeasuringProxy();
-console.log(`load average at start (1/5/15 min): ${load()}; ${runs} run(s) per VU count, ${values.duration ?? '10s'} each`);
-console.log(
-  '| VUs | engine p50 / p95 / p99 ms | proxy served p50 / p95 / p99 ms | engine/served p50 | requests / served | generator windows |',
-);
-console.log('|---|---|---|---|---|---|');
-try {
+async function byVus(proxy: MeasuringProxy): Promise<void> {
+  console.log(
+    '| VUs | engine p50 / p95 / p99 ms | proxy served p50 / p95 / p99 ms | engine/served p50 | requests / served | generator windows |',
+  );
+  console.log('|---|---|---|---|---|---|');
   for (const vus of (values.vus ?? '').split(',').map(Number)) {
     const results: ProbeResult[] = [];
     for (let run = 1; run <= runs; run += 1) {
-      const r = await probe(proxy, { scenario: 'catalog-browse', vus, duration: values.duration ?? '10s' });
+      const r = await probe(proxy, { scenario: 'catalog-browse', vus, duration });
       results.push(r);
       if (runs > 1) console.log(row(`${vus} (run ${run})`, [r]));
     }
     console.log(row(runs > 1 ? `**${vus} (median of ${runs})**` : String(vus), results));
   }
+}
+
+/** Per quantile: reported / served (difference, ratio) and whether it meets the goal. */
+function quantileCells(r: AccuracyInput): string[] {
+  return judgeAccuracy(r).quantiles.map(
+    (q) =>
+      `${ms(q.reportedMs)} / ${ms(q.servedMs)} (${q.differenceMs >= 0 ? '+' : ''}${ms(q.differenceMs)} ms, ${q.ratio === undefined ? '-' : q.ratio.toFixed(2)}x) ${q.within ? 'within' : 'OUTSIDE'}`,
+  );
+}
+
+/** A rate run's row: per quantile reported / served, difference and ratio, within the goal or not; carried or not. */
+function accuracyRow(label: string, r: ProbeResult): string {
+  const judged = judgeAccuracy(r);
+  const loop = r.peakLoopDelayP99Ms === undefined ? 'no loop figure' : `loop p99 peak ${ms(r.peakLoopDelayP99Ms)} ms`;
+  const carried = judged.carried ? `carried (${loop})` : `NOT carried (${loop}; ${r.windows.join('; ') || 'no window'})`;
+  const verdict = judged.proven ? 'goal met' : judged.carried ? 'GOAL MISSED' : 'proves nothing (saturated)';
+  return `| ${label} | ${ms(r.requestRate)} | ${quantileCells(r).join(' | ')} | ${carried} | ${verdict} |`;
+}
+
+/** The runs at one rate as one row: the median of each figure, and how many runs the generator carried. */
+function medianRow(label: string, results: readonly ProbeResult[]): string {
+  const m = (pick: (r: ProbeResult) => number): number => median(results.map(pick));
+  const quantiles = (pick: (r: ProbeResult) => ProbeResult['reported']) => ({
+    p50: m((r) => pick(r).p50),
+    p95: m((r) => pick(r).p95),
+    p99: m((r) => pick(r).p99),
+  });
+  const carried = results.filter((r) => judgeAccuracy(r).carried).length;
+  const peaks = results.map((r) => (r.peakLoopDelayP99Ms === undefined ? '-' : ms(r.peakLoopDelayP99Ms))).join(', ');
+  const medians = {
+    reported: quantiles((r) => r.reported),
+    served: { ...quantiles((r) => r.served), count: m((r) => r.served.count) },
+    windows: carried === results.length ? [] : ['saturated'],
+    peakLoopDelayP99Ms: m((r) => r.peakLoopDelayP99Ms ?? Number.POSITIVE_INFINITY),
+    loopDelayLimitMs: results[0]?.loopDelayLimitMs,
+  };
+  const proven = judgeAccuracy(medians).proven;
+  const verdict = proven ? 'goal met' : carried === results.length ? 'GOAL MISSED' : 'proves nothing (not every run carried)';
+  return `| ${label} | ${ms(m((r) => r.requestRate))} | ${quantileCells(medians).join(' | ')} | carried in ${carried} of ${results.length} runs (loop p99 peaks ${peaks} ms) | ${verdict} |`;
+}
+
+async function byRate(proxy: MeasuringProxy, rates: readonly number[]): Promise<void> {
+  console.log('goal: reported <= served x 1.05 + 3 ms, per quantile; only a run the generator carried proves it');
+  console.log('| rate it/s | req/s | p50 reported / served | p95 reported / served | p99 reported / served | generator | verdict |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const rate of rates) {
+    const results: ProbeResult[] = [];
+    for (let run = 1; run <= runs; run += 1) {
+      // The VU pool is the profile's own (10 pre-allocated, up to 100): the rate, not the VUs, sets the load.
+      const r = await probe(proxy, { scenario: 'catalog-browse', vus: 0, duration, rate });
+      results.push(r);
+      console.log(accuracyRow(`${rate} (run ${run})`, r));
+    }
+    if (runs > 1) console.log(medianRow(`**${rate} (median of ${runs})**`, results));
+  }
+}
+
+const proxy = await startMeasuringProxy();
+console.log(`load average at start (1/5/15 min): ${load()}; ${runs} run(s) each, ${duration} each`);
+try {
+  if (values.rate === undefined) await byVus(proxy);
+  else await byRate(proxy, values.rate.split(',').map(Number));
 } finally {
   proxy.close();
 }

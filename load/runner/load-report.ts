@@ -6,7 +6,14 @@ import { addFaultCounts, type FaultCounts } from '../../api/faults.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { assembleReport } from '../../reports/assemble.ts';
 import { loadSectionFromK6 } from '../../reports/from-k6.ts';
-import { carriedOutside, generatorBoundThresholds, requestShareInWindows, type GeneratorReport } from '../../reports/generator.ts';
+import {
+  carriedOutside,
+  generatorBoundThresholds,
+  isLatencyThreshold,
+  requestShareInWindows,
+  type GeneratorReport,
+} from '../../reports/generator.ts';
+import { submetricSharesInWindows } from '../../reports/submetric-windows.ts';
 import { loadVerdict } from '../../reports/sections.ts';
 import type { K6SummaryData } from '../../reports/k6-summary.ts';
 import type { ComparisonSection, LoadSection, RunReport, RunTarget } from '../../reports/model.ts';
@@ -41,13 +48,18 @@ export interface LoadSectionInput {
  * The section judged with the generator's measurements: its windows, what the machine carried outside them, k6's own
  * dropped iterations and VUs against the plan, and the latency thresholds it explains (reports/generator.ts).
  */
-export function withGenerator(section: LoadSection, generator: GeneratorReport | undefined, allowSkips = false): LoadSection {
+export function withGenerator(
+  section: LoadSection,
+  generator: GeneratorReport | undefined,
+  allowSkips = false,
+  submetricShares: ReadonlyMap<string, number> = new Map(),
+): LoadSection {
   if (generator === undefined) return section;
   const dropped = section.metrics.dropped_iterations?.values.count;
   const vusMax = section.metrics.vus_max?.values.max ?? section.metrics.vus_max?.values.value;
   const carried = carriedOutside(generator, section.series);
   const insideShare = generator.windows.length === 0 ? undefined : requestShareInWindows(generator.windows, section.series);
-  const latencyBound = generatorBoundThresholds(section.thresholds, generator, insideShare);
+  const latencyBound = generatorBoundThresholds(section.thresholds, generator, insideShare, submetricShares);
   const judged: LoadSection = {
     ...section,
     generator: {
@@ -57,6 +69,7 @@ export function withGenerator(section: LoadSection, generator: GeneratorReport |
       ...(vusMax === undefined ? {} : { vusMax }),
       ...(latencyBound.length === 0 ? {} : { latencyBound }),
       ...(insideShare === undefined ? {} : { requestShareInWindows: insideShare }),
+      ...(submetricShares.size === 0 ? {} : { submetricShares: Object.fromEntries(submetricShares) }),
     },
   };
   return { ...judged, verdict: loadVerdict(judged, { allowSkips }) };
@@ -76,9 +89,15 @@ export async function loadSection(input: LoadSectionInput): Promise<LoadSection>
   });
   // The generator's saturated windows first; then an assumed path the target lacks: the harness's gap, its operation
   // unverified, its thresholds not crossed. Each step judges the section again with what it learned.
-  const withWindows = withGenerator(section, input.generator, input.allowSkips);
+  const withWindows = withGenerator(section, input.generator, input.allowSkips, await crossedLatencyShares(section, input));
   const judged = withUnverifiedPaths(withWindows, await pathUnverifiedCounts(input.ndjsonPath), input.allowSkips === true);
   return payloadChecks === undefined ? judged : { ...judged, payloadChecks };
+}
+
+/** The share of each crossed latency threshold's own samples inside the generator's windows (reports/submetric-windows.ts). */
+function crossedLatencyShares(section: LoadSection, input: LoadSectionInput): Promise<Map<string, number>> {
+  const metrics = section.thresholds.filter((t) => !t.ok && isLatencyThreshold(t.metric)).map((t) => t.metric);
+  return submetricSharesInWindows(input.ndjsonPath, [...new Set(metrics)], input.generator?.windows ?? []);
 }
 
 /** A run that ended without handleSummary data: why, for the report's error. */

@@ -235,8 +235,53 @@
         };
       }),
     };
-    if (load.generator) specs.generator = generatorSpec(load.generator, s.startTime);
+    if (load.generator) {
+      specs.generator = generatorSpec(load.generator, s.startTime);
+      specs['generator-preempted'] = preemptedSpec(load.generator, s);
+    }
     return specs;
+  }
+
+  /** The part of [start, end) the generator's saturated windows cover, 0..1. */
+  function windowCover(windows, start, end) {
+    var covered = 0;
+    for (var w = 0; w < windows.length; w++) covered += Math.max(0, Math.min(end, windows[w].endMs) - Math.max(start, windows[w].startMs));
+    return Math.min(1, covered / (end - start));
+  }
+
+  /**
+   * Per bucket of the load series: the share of its requests measured inside a saturated window (the generator starved
+   * or preempted), the share of the run's requests so far (its last value is the report's requestShareInWindows), and
+   * k6's preempted share (its threads' involuntary switches), the highest second in the bucket.
+   */
+  function preemptedSpec(g, s) {
+    var inside = [];
+    var sofar = [];
+    var preempted = [];
+    var insideSum = 0;
+    var total = 0;
+    var seconds = g.series.preemptedShare || [];
+    for (var i = 0; i < s.buckets; i++) {
+      var start = s.startTime + i * s.intervalMs;
+      var requests = s.requests[i] || 0;
+      var cover = windowCover(g.windows, start, start + s.intervalMs);
+      insideSum += requests * cover;
+      total += requests;
+      inside.push(requests > 0 ? Math.round(cover * 1000) / 10 : null);
+      sofar.push(total > 0 ? Math.round((insideSum / total) * 1000) / 10 : null);
+      var most = null;
+      for (var j = 0; j < seconds.length; j++) {
+        var t = g.series.t[j] - 500;
+        if (seconds[j] !== null && t >= start && t < start + s.intervalMs) most = Math.max(most === null ? 0 : most, seconds[j]);
+      }
+      preempted.push(most === null ? null : Math.round(most * 1000) / 10);
+    }
+    var series = [
+      { label: 'requests in a saturated window %', values: inside, color: '#e03131' },
+      { label: 'of the run so far %', values: sofar, color: '#1c7ed6' },
+    ];
+    if (g.series.preemptedShare) series.push({ label: 'preempted share of switches % (k6)', values: preempted, color: '#868e96' });
+    return { yLabel: '%', unit: '%', series: series };
   }
 
   /** The generator's own seconds (summary.json load.generator) on the load series' clock, shares as percentages. */

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACT_DIR, CHROMIUM, chartPixels, useOpenedReport } from '../fixtures/browser.ts';
 import { FIXTURE_SECRETS, fullReport } from '../fixtures/full-report.ts';
+import { generatorReport, requestShareInWindows } from '../generator.ts';
 import { writeReports } from '../write.ts';
 
 const HAS_CHROMIUM = CHROMIUM !== undefined;
@@ -96,5 +97,40 @@ describe.skipIf(!HAS_CHROMIUM)(`report.html in headless Chromium (${CHROMIUM ?? 
     await page().screenshot({ path: first });
     await page().screenshot({ path: whole, fullPage: true });
     expect(existsSync(first) && existsSync(whole)).toBe(true);
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the chart of requests measured while the generator was starved or preempted', () => {
+  let expected = 0;
+  const opened = useOpenedReport('gh-browser-preempted-', async (dir) => {
+    const report = await fullReport(join(dir, 'metrics.ndjson'));
+    const load = report.load;
+    if (load?.series === undefined) throw new Error('the fixture report has no load series');
+    // k6 starved for the series' first 4 s (CPU 95 % of its cores), free after; its preempted share each second.
+    const start = load.series.startTime;
+    const points = Array.from({ length: 12 }, (_, i) => ({
+      t: start + (i + 1) * 1000,
+      cpuShare: i < 4 ? 0.95 : 0.2,
+      preemptedShare: i < 4 ? 0.6 : 0.1,
+    }));
+    const generator = generatorReport('k6', 2, points);
+    expected = requestShareInWindows(generator.windows, load.series) ?? Number.NaN;
+    const withGenerator = { ...report, load: { ...load, generator } };
+    return writeReports(withGenerator, join(dir, 'report'), { secrets: FIXTURE_SECRETS, files: ['reportHtml'] }).paths.reportHtml!;
+  });
+
+  it("draws the three series; the run-so-far share ends at the report's requestShareInWindows", async () => {
+    const page = opened().page;
+    const chart = (await chartPixels(page)).find((c) => c.chart === 'generator-preempted');
+    expect(chart?.coloured, 'generator-preempted drew coloured pixels').toBeGreaterThan(500);
+    const legend = (await page.evaluate(
+      `[...document.querySelectorAll('[data-chart="generator-preempted"] .u-series')].map((s) => [s.querySelector('.u-label')?.textContent, s.querySelector('.u-value')?.textContent])`,
+    )) as Array<[string, string]>;
+    const labels = legend.map(([label]) => label);
+    expect(labels).toEqual(
+      expect.arrayContaining(['requests in a saturated window %', 'of the run so far %', 'preempted share of switches % (k6)']),
+    );
+    expect(expected).toBeGreaterThan(0);
+    expect(legend.find(([label]) => label === 'of the run so far %')?.[1]).toBe(`${Math.round(expected * 1000) / 10} %`);
   });
 });

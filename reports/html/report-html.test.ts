@@ -60,6 +60,9 @@ describe('self-contained', () => {
     const generator = generatorReport('node', 2, [{ t: Date.UTC(2026, 0, 1, 0, 0, 1), cpuShare: 0.5, loopDelayP99Ms: 120, busyShare: 1 }]);
     const withGenerator = renderReportHtml({ ...report, load: { ...load, generator } }, assets);
     expect(withGenerator).toContain('data-chart="generator"');
+    // Beside it, the requests measured while it was starved or preempted (page.js draws it from the windows and series).
+    expect(withGenerator).toContain('data-chart="generator-preempted"');
+    expect(html).not.toContain('data-chart="generator-preempted"');
     expect(withGenerator).toMatch(/"generator":\{"source":"node","cores":2,.*"loopDelayP99Ms":\[120\]/);
   });
 });

@@ -293,6 +293,9 @@ export const CHARTS: ReadonlyArray<readonly [string, string]> = [
 /** The chart of a run whose generator measured itself (load.generator): not on the live page, which has no such data. */
 export const GENERATOR_CHART = ['generator', 'The load generator itself: event-loop delay, CPU wait and CPU share'] as const;
 
+/** Beside it: the requests measured while the generator was starved or preempted (its saturated windows), over time. */
+const PREEMPTED_CHART = ['generator-preempted', 'Requests measured while the generator was starved or preempted'] as const;
+
 /** Payload violations and warnings per operation and JSON path, and the kept samples (redacted, truncated). */
 function payloadChecksHtml(checks: LoadSection['payloadChecks']): string {
   if (checks === undefined) return '';
@@ -375,7 +378,7 @@ function loadHtml(load: LoadSection): string {
   } else {
     const s = load.series;
     parts.push(
-      `<h3>Over time</h3><div class="charts">${[...CHARTS, ...(load.generator === undefined ? [] : [GENERATOR_CHART])].map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>`,
+      `<h3>Over time</h3><div class="charts">${[...CHARTS, ...(load.generator === undefined ? [] : [GENERATOR_CHART, PREEMPTED_CHART])].map(([id, title]) => `<div class="chart-box"><h4>${h(title)}</h4><div class="chart" data-chart="${id}"></div></div>`).join('')}</div>`,
       `<p class="chart-note">${formatCount(s.buckets)} buckets of ${h(formatMs(s.intervalMs))} from ${formatCount(s.source.points)} points (${formatCount(s.source.lines)} lines read${s.source.badLines > 0 ? `, ${formatCount(s.source.badLines)} unreadable` : ''}${s.source.latePoints > 0 ? `, ${formatCount(s.source.latePoints)} late points counted but not in percentiles` : ''}${s.source.droppedPoints > 0 ? `, ${formatCount(s.source.droppedPoints)} dropped outside the range` : ''}). Percentiles per bucket from HdrHistograms (2 significant digits, at most 1% off).</p>`,
     );
   }

@@ -2133,6 +2133,12 @@ export interface GeneratorReport {
    * The share of the run's requests measured inside the saturated windows (from the load series): a p(95) is explained only when more than 5 % were, a median more than half, a max or average any.
    */
   requestShareInWindows?: number;
+  /**
+   * Per crossed latency threshold's metric (a submetric such as http_req_duration{scenario:browse} included), the share of that metric's own samples measured inside the saturated windows, from the run's metric stream; it replaces requestShareInWindows for that threshold.
+   */
+  submetricShares?: {
+    [k: string]: number;
+  };
 }
 /**
  * The drift check against a baseline, when a baseline existed.
