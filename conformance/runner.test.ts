@@ -368,6 +368,40 @@ describe('runCases', () => {
     expect(target.sent).toEqual([]);
   });
 
+  test('a failure while a request got no answer in time is "not verified", not the gateway\'s failure; what it saw is kept', async () => {
+    const target = fakeTarget((b) => (b.operationId === 'v2.account.balance' ? timedOut(b.operationId) : ok(b)));
+    const result = await runCases(
+      [
+        scenario('U-1', async (ctx) => {
+          const exchange = await ctx.call('v2.account.balance', {});
+          ctx.check(successful, exchange);
+        }),
+      ],
+      env(target),
+    );
+    const only = result.cases[0];
+    expect(only).toMatchObject({ status: 'skipped', failures: [] });
+    expect(only?.skipReason).toMatch(/^not verified: 1 request\(s\) got no answer within the client timeout \(\d+ ms\)/);
+    expect(only?.skipReason).toContain('timeouts.responseMs');
+    expect(only?.notes.join('\n')).toMatch(/seen before the timeout: \[successful\]/);
+    expect(conformanceSection(result).verdict).toBe('incomplete');
+  });
+
+  test('a timeout the case asked for (a delay trigger\'s short client timeout) leaves its failures standing', async () => {
+    const target = fakeTarget((b) => (b.operationId === 'v2.transaction.topup' ? timedOut(b.operationId) : ok(b)));
+    const result = await runCases(
+      [
+        scenario('U-2', async (ctx) => {
+          const body = { skuId: 1, amount: 5, mobile: '18765550123', correlationId: ctx.correlationId() };
+          const exchange = await ctx.call('v2.transaction.topup', { body }, { timeoutMs: 5 });
+          ctx.check(successful, exchange);
+        }),
+      ],
+      env(target),
+    );
+    expect(result.cases[0]?.status).toBe('failed');
+  });
+
   test('pollStatus reports its waits as progress events', async () => {
     const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: {} }));
     const events: ProgressEvent[] = [];
