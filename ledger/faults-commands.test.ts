@@ -112,3 +112,54 @@ describe.concurrent('Node commands against fault profiles', () => {
     120_000,
   );
 });
+
+// #31: first contact's own reads (with a config file and no loan numbers in the settings, it looks them up on the
+// target before the run) are requests the target served: the report counts their faults with the run's, and names them.
+describe.concurrent('first contact before conformance and gate: its faults in the report', () => {
+  const FIRST_CONTACT_RUNS: ReadonlyArray<[string, string[]]> = [
+    ['conformance', ['conformance', '--api', 'v2', '--grep', '^AMOUNT-']],
+    ['gate', ['gate', '--api', 'v2', '--engine', 'node']],
+  ];
+  it.each(FIRST_CONTACT_RUNS)(
+    "%s --config <file> against faults-5xx: the faults counted are the faults served, first contact's included",
+    async (name, args) => {
+      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, profile: 'faults-5xx', faultRate: 0.05 });
+      try {
+        const reportDir = join(dir, `first-contact-${name}`);
+        const { code, stdout, stderr } = await run([
+          ...args,
+          '--config',
+          join(dir, 'empty.config.json'),
+          '--target',
+          sandbox.url,
+          '--time-scale',
+          '0.01',
+          '--report-dir',
+          reportDir,
+        ]);
+        expect([0, 1, 99], `${stdout}\n${stderr}`).toContain(code);
+        const stats = sandbox.app.stats.snapshot();
+        const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
+          faults: { timeout: number; connection: number; 'server-error': number; malformed: number; total: number };
+          firstContact?: { requests: number };
+        };
+        expect(stats.faultsTotal, 'the sandbox served no fault, the run proves nothing').toBeGreaterThan(0);
+        // Only HTTP 5xx are served (the client's timeouts of the trigger cases are conformance's own, no sandbox fault).
+        expect({ 'server-error': report.faults['server-error'], malformed: report.faults.malformed }).toEqual({
+          'server-error': stats.faults.status ?? 0,
+          malformed: 0,
+        });
+        expect(report.firstContact?.requests, 'first contact looked for loan numbers').toBeGreaterThan(10);
+        expect(report.faults.total).toBe(
+          report.faults.timeout + report.faults.connection + report.faults['server-error'] + report.faults.malformed,
+        );
+        expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain(
+          `First contact before the run (preflight and discovery of the target): ${report.firstContact?.requests} requests`,
+        );
+      } finally {
+        await sandbox.close();
+      }
+    },
+    300_000,
+  );
+});
