@@ -11,6 +11,7 @@ import { EMPTY_PRICE_BOOK, type PriceBook } from '../ledger/price-book.ts';
 import { instanceToken, createCorrelationIds } from './correlation.ts';
 import type { FlowContext, FlowRecorder, LoadScenario } from './flows/context.ts';
 import { createK6Client } from './k6-client.ts';
+import { GateRefusal } from './k6-transport.ts';
 import { recordRefusal, recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
 import { waitMs } from './k6-wait.ts';
 import type { ClientCore } from '../api/client-core.ts';
@@ -151,7 +152,8 @@ function defineTestOf<D>(
         // Not sent, by the guard: counted (gateway_charges_refused), said once per VU, and the VU pauses a poll
         // interval so a reached cap does not turn the rest of the run into a busy loop of refusals.
         const refused = error as MoneyRefusal;
-        recordRefusal(refused.operationId ?? 'unknown', refused.reason ?? error.code);
+        // The recording gate's own refusals are counted where they are made, by the runner (k6-transport.ts GateRefusal).
+        if (!(error instanceof GateRefusal)) recordRefusal(refused.operationId ?? 'unknown', refused.reason ?? error.code);
         record.warnOnce(`money-${refused.reason ?? error.code}`, error.message);
         // The gate could not make a line durable: no charge may leave any more, so the run stops (the runner kills k6 too).
         if (gate !== undefined && refused.reason === 'ledger') exec.test.abort(error.message);

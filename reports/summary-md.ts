@@ -269,10 +269,8 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     }
   }
   if (report.ledger !== undefined) {
-    const cap =
-      report.ledger.spendCap === undefined
-        ? ''
-        : `; spend cap ${formatCharged([report.ledger.spendCap])}${report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : ''}`;
+    const refused = report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : '';
+    const cap = report.ledger.spendCap === undefined ? refused : `; spend cap ${formatCharged([report.ledger.spendCap])}${refused}`;
     out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}${cap}.`);
   }
   if (report.faults !== undefined && report.faults.total > 0) {

@@ -2269,7 +2269,7 @@ export interface LedgerSection {
     currency: string;
   };
   /**
-   * Charging requests the guard did not send (the cap would have been crossed, or the charge could not be bounded).
+   * Charging requests the guard did not send (the cap would have been crossed, or the charge could not be bounded, or its ledger line could not be made durable: a k6 run's recording gate, ledger/recording-gate.ts).
    */
   refused?: number;
   /**
