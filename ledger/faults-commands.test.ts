@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { k6ComparisonSlots } from '../load/runner/k6-binaries.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { expectFaultsCounted } from './fixtures/fault-runs.ts';
 
@@ -21,10 +22,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'gateway-harness.mjs');
 
 /** The real bin in a child process (so the runs can overlap: they mostly wait out client timeouts). */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GATEWAY_')) env[k] = v;
+    const env: NodeJS.ProcessEnv = { ...extraEnv };
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GATEWAY_')) env[k] ??= v;
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -116,27 +117,29 @@ describe.concurrent('Node commands against fault profiles', () => {
 // #31: first contact's own reads (with a config file and no loan numbers in the settings, it looks them up on the
 // target before the run) are requests the target served: the report counts their faults with the run's, and names them.
 describe.concurrent('first contact before conformance and gate: its faults in the report', () => {
-  const FIRST_CONTACT_RUNS: ReadonlyArray<[string, string[]]> = [
-    ['conformance', ['conformance', '--api', 'v2', '--grep', '^AMOUNT-']],
-    ['gate', ['gate', '--api', 'v2', '--engine', 'node']],
+  // The gate on both engines and both ends of k6's range (a k6 that is not there is said and skipped).
+  const k6s = k6ComparisonSlots('ledger/faults-commands.test.ts', { ...process.env, PATH: `/work/shared/bin:${process.env.PATH ?? ''}` });
+  const FIRST_CONTACT_RUNS: ReadonlyArray<[string, string[], NodeJS.ProcessEnv]> = [
+    ['conformance', ['conformance', '--api', 'v2', '--grep', '^AMOUNT-'], {}],
+    ['gate (node)', ['gate', '--api', 'v2', '--engine', 'node'], {}],
+    ...k6s
+      .filter(([, path]) => path !== undefined)
+      .map(([label, path]): [string, string[], NodeJS.ProcessEnv] => [
+        `gate (${label})`,
+        ['gate', '--api', 'v2', '--engine', 'k6'],
+        { K6_BIN: path },
+      ]),
   ];
   it.each(FIRST_CONTACT_RUNS)(
     "%s --config <file> against faults-5xx: the faults counted are the faults served, first contact's included",
-    async (name, args) => {
+    async (name, args, env) => {
       const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, profile: 'faults-5xx', faultRate: 0.05 });
       try {
-        const reportDir = join(dir, `first-contact-${name}`);
-        const { code, stdout, stderr } = await run([
-          ...args,
-          '--config',
-          join(dir, 'empty.config.json'),
-          '--target',
-          sandbox.url,
-          '--time-scale',
-          '0.01',
-          '--report-dir',
-          reportDir,
-        ]);
+        const reportDir = join(dir, `first-contact-${name.replace(/\W+/g, '-')}`);
+        const { code, stdout, stderr } = await run(
+          [...args, '--config', join(dir, 'empty.config.json'), '--target', sandbox.url, '--time-scale', '0.01', '--report-dir', reportDir],
+          env,
+        );
         expect([0, 1, 99], `${stdout}\n${stderr}`).toContain(code);
         const stats = sandbox.app.stats.snapshot();
         const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
