@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { k6ComparisonSlots } from '../load/runner/k6-binaries.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { expectFaultsCounted } from './fixtures/fault-runs.ts';
 
@@ -21,10 +22,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'gateway-harness.mjs');
 
 /** The real bin in a child process (so the runs can overlap: they mostly wait out client timeouts). */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GATEWAY_')) env[k] = v;
+    const env: NodeJS.ProcessEnv = { ...extraEnv };
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GATEWAY_')) env[k] ??= v;
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -110,5 +111,58 @@ describe.concurrent('Node commands against fault profiles', () => {
       }
     },
     120_000,
+  );
+});
+
+// #31: first contact's own reads (with a config file and no loan numbers in the settings, it looks them up on the
+// target before the run) are requests the target served: the report counts their faults with the run's, and names them.
+describe.concurrent('first contact before conformance and gate: its faults in the report', () => {
+  // The gate on both engines and both ends of k6's range (a k6 that is not there is said and skipped).
+  const k6s = k6ComparisonSlots('ledger/faults-commands.test.ts', { ...process.env, PATH: `/work/shared/bin:${process.env.PATH ?? ''}` });
+  const FIRST_CONTACT_RUNS: ReadonlyArray<[string, string[], NodeJS.ProcessEnv]> = [
+    ['conformance', ['conformance', '--api', 'v2', '--grep', '^AMOUNT-'], {}],
+    ['gate (node)', ['gate', '--api', 'v2', '--engine', 'node'], {}],
+    ...k6s
+      .filter(([, path]) => path !== undefined)
+      .map(([label, path]): [string, string[], NodeJS.ProcessEnv] => [
+        `gate (${label})`,
+        ['gate', '--api', 'v2', '--engine', 'k6'],
+        { K6_BIN: path },
+      ]),
+  ];
+  it.each(FIRST_CONTACT_RUNS)(
+    "%s --config <file> against faults-5xx: the faults counted are the faults served, first contact's included",
+    async (name, args, env) => {
+      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, profile: 'faults-5xx', faultRate: 0.05 });
+      try {
+        const reportDir = join(dir, `first-contact-${name.replace(/\W+/g, '-')}`);
+        const { code, stdout, stderr } = await run(
+          [...args, '--config', join(dir, 'empty.config.json'), '--target', sandbox.url, '--time-scale', '0.01', '--report-dir', reportDir],
+          env,
+        );
+        expect([0, 1, 99], `${stdout}\n${stderr}`).toContain(code);
+        const stats = sandbox.app.stats.snapshot();
+        const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
+          faults: { timeout: number; connection: number; 'server-error': number; malformed: number; total: number };
+          firstContact?: { requests: number };
+        };
+        expect(stats.faultsTotal, 'the sandbox served no fault, the run proves nothing').toBeGreaterThan(0);
+        // Only HTTP 5xx are served (the client's timeouts of the trigger cases are conformance's own, no sandbox fault).
+        expect({ 'server-error': report.faults['server-error'], malformed: report.faults.malformed }).toEqual({
+          'server-error': stats.faults.status ?? 0,
+          malformed: 0,
+        });
+        expect(report.firstContact?.requests, 'first contact looked for loan numbers').toBeGreaterThan(10);
+        expect(report.faults.total).toBe(
+          report.faults.timeout + report.faults.connection + report.faults['server-error'] + report.faults.malformed,
+        );
+        expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain(
+          `First contact before the run (preflight and discovery of the target): ${report.firstContact?.requests} requests`,
+        );
+      } finally {
+        await sandbox.close();
+      }
+    },
+    300_000,
   );
 });

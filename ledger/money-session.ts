@@ -228,7 +228,8 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
         {
           result,
           ...(settings.cap === undefined ? {} : { cap: settings.cap, committed: committedOf(result.transactions) }),
-          ...(settings.cap === undefined ? {} : { refused }),
+          // With a cap always said (0 included); without one, when something was refused (a line the gate could not make durable).
+          ...(settings.cap === undefined && refused === 0 ? {} : { refused }),
           ...(balanceBefore === undefined || balanceAfter === undefined ? {} : { balance: { before: balanceBefore, after: balanceAfter } }),
           ...(defects.length === 0 ? {} : { defects }),
         },

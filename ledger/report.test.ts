@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assembleReport } from '../reports/assemble.ts';
+import { assembleReport, type ReportInput } from '../reports/assemble.ts';
+import type { LedgerSection, RunReport } from '../reports/model.ts';
+import { renderSummaryMarkdown } from '../reports/summary-md.ts';
 import { writeReports } from '../reports/write.ts';
 import { junitXsdErrors } from '../reports/fixtures/junit-xsd.ts';
 import type { LedgerOutcomeLine, LedgerRequestLine } from './entry.ts';
@@ -43,6 +45,10 @@ const transactions: LedgerTransaction[] = [
 ];
 const result = { transactions, polled: 1, resolved: 0, totals: ledgerTotals(transactions) };
 
+/** A report of one command holding this ledger section. */
+const ledgerReport = (command: string, ledger: LedgerSection, extra: Partial<ReportInput> = {}): RunReport =>
+  assembleReport({ runId: 'r', command, startedAt: 0, durationMs: 1, target: { url: 'http://127.0.0.1:1' }, ledger, ...extra });
+
 describe('buildLedgerSection', () => {
   it('is incomplete with an unresolved charge, and lists it; pass when accepted', () => {
     const section = buildLedgerSection(
@@ -76,6 +82,17 @@ describe('buildLedgerSection', () => {
     expect(text).not.toMatch(/charged nothing(?! final)/);
     expect(text).toMatch(/charged nothing final yet, the 1 unresolved not counted/);
     expect(text).toMatch(/the balance moved 10\.00 more than the ledger counts as charged/);
+  });
+
+  it('#32: requests not sent (the recording gate could not make their line durable) are said without a cap too, in every file', () => {
+    const section = buildLedgerSection({ result, refused: 2 }, { allowSkips: false });
+    expect(section.refused).toBe(2);
+    expect(ledgerLines(section, 'ledger.jsonl')).toContain(
+      '2 charging requests not sent (cap, unbounded charge, or ledger line not durable)',
+    );
+    expect(renderSummaryMarkdown(ledgerReport('load', section))).toMatch(
+      /^Ledger: 3 charging requests, charged 4\.80 USD, 2 charging requests not sent\.$/m,
+    );
   });
 
   it('reconcileTable shows every transaction with its outcome, charge and what decided it', () => {
@@ -117,14 +134,8 @@ describe('the ledger section in the report set', () => {
   });
 
   it('never improves a worse verdict', () => {
-    const report = assembleReport({
-      runId: 'r',
-      command: 'migrate',
-      startedAt: 0,
-      durationMs: 1,
-      target: { url: 'http://127.0.0.1:1' },
+    const report = ledgerReport('migrate', buildLedgerSection({ result }, { allowSkips: false }), {
       error: { code: 'GH_ERR_TARGET', message: 'gone' },
-      ledger: buildLedgerSection({ result }, { allowSkips: false }),
     });
     expect([report.verdict, report.exitCode]).toEqual(['unusable', 2]);
   });

@@ -81,15 +81,19 @@ function balanceGap(section: LedgerSection): string | undefined {
     : undefined;
 }
 
+function refusedPhrase(refused: number): string {
+  return `${refused} charging request${refused === 1 ? '' : 's'} not sent (cap, unbounded charge, or ledger line not durable)`;
+}
+
 export function ledgerLines(section: LedgerSection, path: string): string[] {
   const lines = [`${ledgerLine(section)}; ${chargedPhrase(section)}; ledger ${path}`];
   if (section.spendCap !== undefined) {
     const committed =
       section.committed === undefined ? '' : `, ${formatMoney(section.committed.amount, section.committed.currency)} committed`;
     lines.push(
-      `spend cap ${formatMoney(section.spendCap.amount, section.spendCap.currency)}${committed}${section.refused ? `; ${section.refused} charging request${section.refused === 1 ? '' : 's'} not sent (cap or unbounded charge)` : ''}`,
+      `spend cap ${formatMoney(section.spendCap.amount, section.spendCap.currency)}${committed}${section.refused ? `; ${refusedPhrase(section.refused)}` : ''}`,
     );
-  }
+  } else if (section.refused) lines.push(refusedPhrase(section.refused));
   if (section.balance !== undefined) {
     lines.push(`balance before ${section.balance.before}, after ${section.balance.after}: the run took ${section.balance.moved}`);
     const gap = balanceGap(section);

@@ -4,16 +4,17 @@ import { createClientCore, type ClientCore, type ClientHooks } from '../api/clie
 import type { GateRoute } from '../ledger/bundle-host.ts';
 import { composeHooks } from '../ledger/hooks.ts';
 import { BASELINE_VALIDATORS } from './baseline-validators.ts';
-import { recordExchange } from './k6-metrics.ts';
+import { recordExchange, recordProbe } from './k6-metrics.ts';
 import { createK6Transport } from './k6-transport.ts';
 import { waitMs } from './k6-wait.ts';
 import type { RunSettings } from './run-settings.ts';
 
 /**
  * `money`: the money guard's hooks (ledger/hooks.ts), run before the metrics hook so a refused request is never counted;
- * `gate`: the runner's recording gate, which charging requests carrying their ledger line go through.
+ * `gate`: the runner's recording gate, which charging requests carrying their ledger line go through; `judged: false`:
+ * the learning probes' client, whose answers are counted (requests, faults) but not judged (k6-metrics.ts recordProbe).
  */
-export function createK6Client(settings: RunSettings, money?: ClientHooks, gate?: GateRoute): ClientCore {
+export function createK6Client(settings: RunSettings, money?: ClientHooks, gate?: GateRoute, judged = true): ClientCore {
   const recordOptions = {
     schemaChecks: settings.schemaChecks,
     notFoundCodes: settings.status.notFoundCodes,
@@ -22,7 +23,7 @@ export function createK6Client(settings: RunSettings, money?: ClientHooks, gate?
     envelopeOnly: !settings.payloadChecks,
     ...(BASELINE_VALIDATORS === undefined ? {} : { baseline: BASELINE_VALIDATORS }),
   };
-  const metrics: ClientHooks = { afterResponse: (exchange) => recordExchange(exchange, recordOptions) };
+  const metrics: ClientHooks = { afterResponse: judged ? (exchange) => recordExchange(exchange, recordOptions) : recordProbe };
   return createClientCore({
     target: settings.target,
     transport: createK6Transport(gate),

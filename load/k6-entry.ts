@@ -11,11 +11,14 @@ import { EMPTY_PRICE_BOOK, type PriceBook } from '../ledger/price-book.ts';
 import { instanceToken, createCorrelationIds } from './correlation.ts';
 import type { FlowContext, FlowRecorder, LoadScenario } from './flows/context.ts';
 import { createK6Client } from './k6-client.ts';
+import { GateRefusal } from './k6-transport.ts';
 import { recordRefusal, recordStatusConfirms, recordTransaction } from './k6-metrics.ts';
 import { waitMs } from './k6-wait.ts';
 import type { ClientCore } from '../api/client-core.ts';
 import { retryRead } from '../api/faults.ts';
 import { getOperation } from '../api/operations.ts';
+import { printable } from '../api/printable.ts';
+import { createChargeLearning, type ChargeLearning, type ProbeRead } from '../target/discover/charge-learning.ts';
 
 import type { K6Options } from './profiles.ts';
 import { k6OptionsOf } from './run-options.ts';
@@ -41,6 +44,29 @@ function withReadRetries(client: ClientCore, pauseMs: number): ClientCore {
       getOperation(operationId).method === 'GET'
         ? retryRead(() => client.call(operationId, input, options), retry)
         : client.call(operationId, input, options),
+  };
+}
+
+/**
+ * `resultValue` of a VU's flows: learned on its first charge through the probes' client (answers counted, not judged),
+ * each finding said once with the config line that keeps it (as gate and conformance print it).
+ */
+function learnedValues(learning: ChargeLearning, probes: ClientCore, record: FlowRecorder): NonNullable<FlowContext['resultValue']> {
+  return async (request) => {
+    const probe: ProbeRead = async (operationId, input) => (await probes.call(operationId, input)).response;
+    const value = await learning.resultValue({ ...request, probe });
+    for (const f of learning.findings()) {
+      const field = f.key.split('.').pop() ?? '';
+      const keep =
+        f.status === 'learned'
+          ? `; keep it in gateway-harness.config.json: ${JSON.stringify({ fieldMapping: { transaction: { [field]: f.value } } })}`
+          : '';
+      record.warnOnce(
+        `learned-${f.key}`,
+        printable(`load: ${f.key} ${f.status === 'learned' ? `= "${String(f.value)}"` : f.status}: ${f.evidence}${keep}`),
+      );
+    }
+    return value;
   };
 }
 
@@ -70,7 +96,10 @@ function defineTestOf<D>(
   scenario: Pick<LoadScenario<D>, 'setup' | 'iteration'>,
   declared?: DeclaredScript,
 ): LoadTest<D> {
-  const settings = readRunSettings(__ENV);
+  // This VU's one field mapping: what its first charges teach is written into it (money hooks and flows read it).
+  const given = readRunSettings(__ENV);
+  const learning = createChargeLearning(given.fieldMapping);
+  const settings: typeof given = { ...given, fieldMapping: learning.mapping };
   // The production guard (ledger/guard.ts), in init before setup() sends anything: the CLI refuses earlier still; this
   // covers a direct `k6 run`. Allowed charges go through the money hooks below (cap, ledger). A charge the script did
   // not declare: through the harness client its guard refuses it at send; through k6/http of its own, nothing could
@@ -109,7 +138,8 @@ function defineTestOf<D>(
     : undefined;
   // A user script's guard runs first: an undeclared operation is refused before the money guard would see it.
   const guard: ScriptGuard | undefined = declared === undefined ? undefined : declaredOperationsGuard(meta.name, operations);
-  const client = createK6Client(settings, guard === undefined ? moneyHooks : composeHooks(guard, moneyHooks), gate);
+  const hooks = guard === undefined ? moneyHooks : composeHooks(guard, moneyHooks);
+  const client = createK6Client(settings, hooks, gate);
   // One token per VU runtime, made in the init context; with __VU and __ITER it keeps ids unique across pods.
   const ids = createCorrelationIds(instanceToken());
   const warned = new Set<string>();
@@ -122,6 +152,7 @@ function defineTestOf<D>(
       console.warn(`gateway-harness: ${message}`);
     },
   };
+  const resultValue = learnedValues(learning, createK6Client(settings, hooks, gate, false), record);
   const context = (iteration: number): FlowContext => ({
     client,
     settings,
@@ -130,6 +161,7 @@ function defineTestOf<D>(
     record,
     correlationId: () => ids.next(__VU, __ITER),
     random: Math.random,
+    resultValue,
   });
   // The CLI names the engine (k6 with its version, or the Node engine); a bare `k6 run` leaves it as plain k6.
   const engine = __ENV[LOAD_ENV.engine];
@@ -151,7 +183,8 @@ function defineTestOf<D>(
         // Not sent, by the guard: counted (gateway_charges_refused), said once per VU, and the VU pauses a poll
         // interval so a reached cap does not turn the rest of the run into a busy loop of refusals.
         const refused = error as MoneyRefusal;
-        recordRefusal(refused.operationId ?? 'unknown', refused.reason ?? error.code);
+        // The recording gate's own refusals are counted where they are made, by the runner (k6-transport.ts GateRefusal).
+        if (!(error instanceof GateRefusal)) recordRefusal(refused.operationId ?? 'unknown', refused.reason ?? error.code);
         record.warnOnce(`money-${refused.reason ?? error.code}`, error.message);
         // The gate could not make a line durable: no charge may leave any more, so the run stops (the runner kills k6 too).
         if (gate !== undefined && refused.reason === 'ledger') exec.test.abort(error.message);

@@ -69,6 +69,16 @@ export function recordExchange(exchange: CoreExchange, options: RecordOptions): 
   check(inspection, sets, tags);
 }
 
+/**
+ * The afterResponse hook of the learning probes' client (target/discover/charge-learning.ts): a probe tries a candidate
+ * field on a read, so its refusal is the harness's question, not the gateway's outcome: no check, no outcome, no
+ * gateway_failed. It is a request the target served, so k6 counts it in http_reqs and a fault of its answer is counted.
+ */
+export function recordProbe(exchange: CoreExchange): void {
+  const fault = faultKindOf(exchange.response);
+  if (fault !== undefined) faultCounters[fault].add(1, { operation: exchange.operation.id, api: exchange.operation.version });
+}
+
 /** Per transaction (submission followed to its final state): time to final, or one more unresolved transaction. */
 export function recordTransaction(result: TransactionResult): void {
   const operation = result.submitted.operation;

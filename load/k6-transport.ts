@@ -47,7 +47,20 @@ function gateRefusal(built: BuiltRequest, res: GateAnswer): MoneyRefusal | undef
     refused && typeof res.body === 'string'
       ? res.body.trim()
       : `not sent: ledger not durable (the recording gate is not reachable: ${res.error ?? ''})`;
-  return new MoneyRefusal('ledger', built.operationId, `${built.operationId} ${why}`);
+  return refused
+    ? new GateRefusal(built.operationId, `${built.operationId} ${why}`)
+    : new MoneyRefusal('ledger', built.operationId, `${built.operationId} ${why}`);
+}
+
+/**
+ * A refusal the recording gate made and counted itself (RecordingGate.refused): the runner adds its count to the ledger's
+ * `refused`, so the bundle does not count it again (a k6 the runner stops at once may leave no summary to count it in).
+ */
+export class GateRefusal extends MoneyRefusal {
+  constructor(operationId: string, message: string) {
+    super('ledger', operationId, message);
+    this.name = 'GateRefusal';
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // Puts a run report together from the sections that ran: one combined verdict, its exit code, the verdict line
 // (the first line of every report) and the list of everything not verified. The gate is a thin call to this.
 import packageJson from '../package.json' with { type: 'json' };
-import { FAULT_KINDS, type FaultCounts } from '../api/faults.ts';
+import { addFaultCounts, FAULT_KINDS, type FaultCounts } from '../api/faults.ts';
 import { combineVerdicts, interruptedExitCode, VERDICT_EXIT, VERDICT_WORD, type Verdict } from './verdict.ts';
 import { interruptionText, type ReportInterruption } from './interruption.ts';
 import { SCHEMA_VERSION, SECTION_ORDER, TOOL_NAME } from './model.ts';
@@ -119,6 +119,20 @@ export function simulatorNote(target: Pick<RunTarget, 'embedded' | 'profile' | '
 
 function withTotal(counts: FaultCounts): FaultCounts & { total: number } {
   return { ...counts, total: FAULT_KINDS.reduce((sum, kind) => sum + counts[kind], 0) };
+}
+
+/**
+ * The report with what first contact sent before the run proper (target/discover/first-contact.ts) as a part of its
+ * own, its faults counted into the run's: the report's fault counts are then everything the target served.
+ */
+export function withFirstContact(
+  report: RunReport,
+  reads: { readonly requests: number; readonly faults: FaultCounts } | undefined,
+): RunReport {
+  if (reads === undefined) return report;
+  const none: FaultCounts = { timeout: 0, connection: 0, 'server-error': 0, malformed: 0 };
+  const faults = withTotal(addFaultCounts(report.faults ?? none, reads.faults));
+  return { ...report, faults, firstContact: { requests: reads.requests, faults: withTotal(reads.faults) } };
 }
 
 /** The whole report. Sections carry their own verdicts (their builders apply the rules); this combines them. */

@@ -1,6 +1,6 @@
 // summary.md: the short report for $GITHUB_STEP_SUMMARY and PR comments. Its FIRST line is the verdict line, so
 // `head -1 summary.md` answers "did it pass?"; then what failed, with ids and spec rules. Runtime-neutral.
-import { faultLine } from '../api/faults.ts';
+import { faultLine, type FaultCounts } from '../api/faults.ts';
 import { printable } from '../api/printable.ts';
 import { changeText, comparedRunText, estimateText, operationVerdictText, settingsText } from './comparison-text.ts';
 import type { LoadSection, RunReport } from './model.ts';
@@ -29,6 +29,12 @@ const WORD_CHAR = /^[A-Za-z0-9]$/;
  * Text safe inside a table cell or a list item, whatever a target put in it: one line, control bytes shown escaped, and
  * nothing GFM would make into markup (emphasis, code, links, images, raw HTML, entities, autolinked URLs and e-mails).
  */
+/** First contact's own requests before the run (discovery); its faults are in the faults line too. Shared with report.html. */
+export function firstContactLine(counts: { readonly requests: number; readonly faults: FaultCounts & { readonly total: number } }): string {
+  const faults = counts.faults.total === 0 ? 'no fault' : faultLine(counts.faults);
+  return `First contact before the run (preflight and discovery of the target): ${counts.requests} request${counts.requests === 1 ? '' : 's'}, ${faults}${counts.faults.total === 0 ? '' : ' (counted in the faults seen)'}.`;
+}
+
 export function mdText(text: string): string {
   return (
     printable(text.replace(/\r?\n/g, ' '))
@@ -263,10 +269,8 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     }
   }
   if (report.ledger !== undefined) {
-    const cap =
-      report.ledger.spendCap === undefined
-        ? ''
-        : `; spend cap ${formatCharged([report.ledger.spendCap])}${report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : ''}`;
+    const refused = report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : '';
+    const cap = report.ledger.spendCap === undefined ? refused : `; spend cap ${formatCharged([report.ledger.spendCap])}${refused}`;
     out.push('', `Ledger: ${formatCount(report.ledger.entries)} charging requests, charged ${formatCharged(report.ledger.charged)}${cap}.`);
   }
   if (report.faults !== undefined && report.faults.total > 0) {
@@ -277,6 +281,7 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
       `Faults seen (responses that were no gateway answer, each judged by the section that saw it${provoked}): ${faultLine(report.faults)}.`,
     );
   }
+  if (report.firstContact !== undefined) out.push('', firstContactLine(report.firstContact));
   for (const n of report.notRun ?? []) out.push('', `- ⏭️ ${mdText(n.part)} did not run: ${mdText(n.reason)}`);
   if (report.skipped.length > 0) {
     out.push('', `### Not verified (${report.skipped.length})${report.allowSkips ? ' — accepted with --allow-skips' : ''}`, '');

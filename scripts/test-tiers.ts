@@ -59,6 +59,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/fuzz.test.ts',
   'scripts/commands/gate.test.ts',
   'scripts/commands/gate-renamed.test.ts',
+  'scripts/commands/load-renamed.test.ts',
   'scripts/commands/discover-bugs.test.ts',
   'scripts/commands/interrupt.test.ts',
   'scripts/commands/interrupt-judging.test.ts',

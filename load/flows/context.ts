@@ -3,6 +3,7 @@
 import type { ClientCore, CoreExchange, TransactionResult } from '../../api/client-core.ts';
 import type { ApiVersion } from '../../api/operations.ts';
 import type { RequestInput } from '../../api/request-builder.ts';
+import type { ResultFieldRequest, ResultFieldValue } from '../../target/discover/charge-learning.ts';
 import type { RunSettings } from '../run-settings.ts';
 import type { ScenarioName } from '../scenarios.ts';
 
@@ -23,6 +24,12 @@ export interface FlowContext {
   readonly record: FlowRecorder;
   correlationId(): string;
   random(): number;
+  /**
+   * A transaction-result field a linked read takes, learned on this VU's first successful charge when the mapping reads
+   * nothing there (target/discover/charge-learning.ts, as gate and conformance learn it; its probes are reads, never
+   * judged as the gateway's outcomes). Absent: read through the mapping only.
+   */
+  resultValue?(request: Omit<ResultFieldRequest, 'probe'>): Promise<ResultFieldValue>;
 }
 
 export interface LoadScenario<D> {

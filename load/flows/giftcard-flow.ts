@@ -3,12 +3,13 @@
 import type { TransactionResult } from '../../api/client-core.ts';
 import { discoverCatalog, type CatalogData, type VersionCatalog } from '../catalog.ts';
 import { payloadOf, read, submit, versionFor, type FlowContext, type LoadScenario } from './context.ts';
-import { isNoInput, loadInput } from './inputs.ts';
+import { isNoInput, linkedInput, loadInput } from './inputs.ts';
 
 /**
  * Spec (Per-operation rules, Gift card): "the final result must be obtained with the status endpoint ... The gift card
  * fetch operation then returns gift card information for the transaction id received from the gift card operation."
- * The fetch takes its id through the catalog's input link (giftcard fetch id ← transaction.giftcard.transactionId).
+ * The fetch takes its id through the catalog's input link (giftcard fetch id ← transaction.giftcard.transactionId),
+ * learned on the first charge when the mapping reads nothing there (inputs.ts linkedInput).
  */
 async function fetchCard(
   ctx: FlowContext,
@@ -19,7 +20,7 @@ async function fetchCard(
 ): Promise<void> {
   if (result.outcome !== 'Successful') return;
   const txn = { version, purpose: 'transaction.giftcard', correlationId, result: payloadOf(result.finalExchange) };
-  const built = loadInput(ctx, catalog, `${version}.transaction.giftcard-fetch`, { transactions: [txn] });
+  const built = await linkedInput(ctx, catalog, `${version}.transaction.giftcard-fetch`, txn);
   if (isNoInput(built))
     return ctx.record.warnOnce(`giftcard-id-${version}`, `giftcard: ${built.unavailable} (fieldMapping.transaction.transactionId)`);
   await read(ctx, `${version}.transaction.giftcard-fetch`, built.input);

@@ -4,7 +4,7 @@ import { getOperation, type ApiVersion } from '../../api/operations.ts';
 import { discoverCatalog, type CatalogData, type VersionCatalog } from '../catalog.ts';
 import { mixEntries, mixSchedule, type MixEntry } from '../mix.ts';
 import { confirmWithStatus, payloadOf, read, submit, type FlowContext, type LoadScenario } from './context.ts';
-import { isNoInput, loadInput } from './inputs.ts';
+import { isNoInput, linkedInput, loadInput } from './inputs.ts';
 
 /** The operation id of a purpose in a version (mixEntries lists only those a version has). */
 function idOf(entry: MixEntry, purpose: string): string {
@@ -34,7 +34,7 @@ export async function runAction(ctx: FlowContext, catalog: VersionCatalog | unde
       continue;
     }
     if (result.outcome !== 'Successful') continue;
-    const input = loadInput(ctx, catalog, readId, { transactions: [txn] });
+    const input = await linkedInput(ctx, catalog, readId, txn);
     if (isNoInput(input)) {
       ctx.record.warnOnce(readId, `mixed: ${readId} ${input.unavailable}`);
       continue;

@@ -152,7 +152,8 @@ export async function reconcileRunLedger(
 ): Promise<{ readonly ledger?: LedgerSection; readonly reconcile?: string }> {
   const { session, harness } = parts;
   if (session === undefined || harness === undefined) return {};
-  const refused = end.summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0;
+  // The bundle's refusals (cap, unbounded charge), and the recording gate's (a line not durable: not sent), counted by the gate.
+  const refused = (end.summaryData?.metrics[METRICS.chargesRefused]?.values.count ?? 0) + (parts.gate?.refused() ?? 0);
   const finish = await session.finish(harness, {
     allowSkips: false,
     refused,

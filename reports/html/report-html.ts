@@ -22,7 +22,7 @@ import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
 import { interruptionText } from '../interruption.ts';
 import { curlLine } from '../curl.ts';
-import { rerunCommand } from '../summary-md.ts';
+import { firstContactLine, rerunCommand } from '../summary-md.ts';
 import { genCoverageHeadline, genCoverageRows } from '../gen-coverage.ts';
 
 /** Everything the page inlines. `chart*` is the pinned charting library read from node_modules at write time. */
@@ -550,6 +550,8 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
     toc.push('<a href="#faults">Faults</a>');
     sections.push(faultsHtml(report.faults, report.conformance !== undefined));
   }
+  if (report.firstContact !== undefined)
+    sections.push(`<section class="first-contact"><p>${h(firstContactLine(report.firstContact))}</p></section>`);
   const comparisonCharts =
     report.comparison === undefined
       ? undefined

@@ -1524,6 +1524,7 @@ export interface RunReport {
   ledger?: LedgerSection;
   comparison?: ComparisonSection;
   faults?: FaultCounts;
+  firstContact?: FirstContactCounts;
   interruption?: ReportInterruption;
   /**
    * Files of this run, as paths relative to the report directory, by kind: summaryJson, junitXml, summaryMd, reportHtml, and where present ledger, k6Summary, metricsPerSecond (the per-second aggregates every load run keeps), metricsNdjson (the raw stream, with --out json=FILE inside the report directory).
@@ -2274,7 +2275,7 @@ export interface LedgerSection {
     currency: string;
   };
   /**
-   * Charging requests the guard did not send (the cap would have been crossed, or the charge could not be bounded).
+   * Charging requests the guard did not send (the cap would have been crossed, or the charge could not be bounded, or its ledger line could not be made durable: a k6 run's recording gate, ledger/recording-gate.ts).
    */
   refused?: number;
   /**
@@ -2446,7 +2447,7 @@ export interface EstimateCi {
   high: number | null;
 }
 /**
- * Responses that were no gateway answer, by kind (api/faults.ts): client timeouts and no response (outcome Unknown), HTTP 5xx (Failed), HTTP 200 without a readable envelope (Unknown). Counted here, judged by the section whose request saw each one.
+ * Responses that were no gateway answer, by kind (api/faults.ts): client timeouts and no response (outcome Unknown), HTTP 5xx (Failed), HTTP 200 without a readable envelope (Unknown). Counted here, judged by the section whose request saw each one; first contact's (`firstContact`) included.
  */
 export interface FaultCounts {
   /**
@@ -2469,6 +2470,25 @@ export interface FaultCounts {
    * Sum of the four.
    */
   total: number;
+}
+/**
+ * What first contact sent before the run proper (target/discover/first-contact.ts: its preflight, the catalog reads, loan-number lookups and write-path probes of discovery) and the faults among their answers; these faults are counted in `faults` too, so `faults` is everything the target served. Absent when first contact sent nothing (the embedded sandbox, a config file with loan numbers in the settings). Added in 1.3.
+ */
+export interface FirstContactCounts {
+  /**
+   * Requests first contact sent.
+   */
+  requests: number;
+  /**
+   * Their answers that were no gateway answer, by kind (as `faults`).
+   */
+  faults: {
+    timeout: number;
+    connection: number;
+    "server-error": number;
+    malformed: number;
+    total: number;
+  };
 }
 /**
  * Present when the run was stopped by a signal before it finished (verdict interrupted): what stopped it, when, and what was running. Every section in the report holds what was measured up to then. Added in 1.3.

@@ -25,7 +25,7 @@ import { SETTINGS_ENV_VAR, givenSettings, settingsForSandbox, startEmbeddedSandb
 import type { ConformanceCase } from '../../conformance/types.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
-import { assembleReport, type ReportInput } from '../../reports/assemble.ts';
+import { assembleReport, withFirstContact, type ReportInput } from '../../reports/assemble.ts';
 import { conformanceSection } from '../../conformance/section.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
@@ -345,7 +345,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         target,
         error: { code: 'GH_ERR_TARGET', message: outcome.reason },
       });
-      throw unusableTarget(report, reportDir, secrets);
+      throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
     }
     if (outcome.kind === 'unusable') {
       const report = assembleReport({
@@ -357,7 +357,7 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         target,
         ...stopped,
       });
-      return finishRun(report, reportDir, { secrets, ...note }).exitCode;
+      return finishRun(withFirstContact(report, contact.reads), reportDir, { secrets, ...note }).exitCode;
     }
     const section = underLoad?.conformance ?? conformanceSection(outcome.run, { allowSkips, secrets });
     const load = underLoad?.load;
@@ -378,9 +378,13 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         ? {}
         : { error: { code: 'GH_ERR_TARGET', message: outcome.run.silence } }),
     });
-    if (outcome.run.silence !== undefined && interruption === undefined) throw unusableTarget(report, reportDir, secrets);
+    if (outcome.run.silence !== undefined && interruption === undefined)
+      throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
     // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
-    return finishRun(report, reportDir, { secrets, ...verdictNoteOf(contact.note, learning.findings(), outcome.cuts) }).exitCode;
+    return finishRun(withFirstContact(report, contact.reads), reportDir, {
+      secrets,
+      ...verdictNoteOf(contact.note, learning.findings(), outcome.cuts),
+    }).exitCode;
   } finally {
     dispose?.();
     await sandbox?.close();

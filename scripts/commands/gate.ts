@@ -11,6 +11,7 @@ import { GATE_LOAD, runGate, type GateOutcome, type GateRequest } from '../../ga
 import { UNDER_LOAD_DEFAULT_PROFILE, UNDER_LOAD_SCENARIO } from '../../gate/under-load.ts';
 import { underLoadProfile } from './conformance-under-load.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
+import { withFirstContact } from '../../reports/assemble.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { verdictNoteOf, withDiscoveredSettings, type FirstContact } from '../../target/discover/first-contact.ts';
@@ -131,8 +132,10 @@ function gateBaselineOf(opts: GateOptions): Pick<GateRequest, 'baselineDir' | 'b
 
 /** The reports and the exit code; an unusable target is one line (exit 2). A plan cut to fit the wallet is said on the verdict line too. */
 function finishGate(outcome: GateOutcome, contact: FirstContact, reportDir: string, secrets: readonly string[]): number {
-  if (outcome.unusable) throw unusableTarget(outcome.report, reportDir, secrets);
-  return finishRun(outcome.report, reportDir, {
+  // First contact's own requests before the run are part of what the target served: counted with the gate's.
+  const report = withFirstContact(outcome.report, contact.reads);
+  if (outcome.unusable) throw unusableTarget(report, reportDir, secrets);
+  return finishRun(report, reportDir, {
     secrets,
     extra: outcome.notes,
     ...verdictNoteOf(contact.note, outcome.learnedOnCharge, outcome.cuts ?? []),

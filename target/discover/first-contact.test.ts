@@ -1,6 +1,7 @@
 // First contact: a given target with no config file gets the discovered mapping and write paths, and a note for the
 // verdict line; a config file (or the embedded sandbox) keeps the config as it is.
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectFaultsCounted } from '../../ledger/fixtures/fault-runs.ts';
 import { mergeFieldMapping } from '../../api/field-mapping.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { mappingOfShape } from '../../sandbox/profiles/shapes.ts';
@@ -13,11 +14,13 @@ afterAll(async () => {
   for (const sandbox of running) await sandbox.close();
 });
 
-async function configFor(profile: string) {
-  const sandbox = await startSandbox({ port: 0, profile, timeScale: 0.01 });
+async function configFor(profile: string, faultRate?: number) {
+  const sandbox = await startSandbox({ port: 0, profile, timeScale: 0.01, ...(faultRate === undefined ? {} : { faultRate }) });
   running.push(sandbox);
   return loadConfig({ cwd: '/nonexistent-dir', env: {}, flags: { target: sandbox.url, timeScale: 0.01 } });
 }
+
+const sandboxOf = (url: string | undefined): RunningSandbox => running.find((s) => s.url === url) as RunningSandbox;
 
 describe('firstContact', () => {
   it('without a config file: the snake_case mapping and the other write paths are in the run config, and the note says so', async () => {
@@ -62,4 +65,22 @@ describe('firstContact', () => {
     const pascal = await firstContact(await configFor('shape-pascal'), { hasConfigFile: true });
     expect(withDiscoveredSettings(DEFAULT_SETTINGS, pascal).loanNumbers.length).toBeGreaterThan(0);
   });
+
+  // #31: a count the harness reports equals what the target served. First contact's reads come before the run's own, so
+  // they are counted here and summed into the report by the command (reports/assemble.ts withFirstContact).
+  it.each([
+    ['no config file: the whole discovery', false, 'faults-5xx'],
+    ['a config file and no loan numbers: the loan-number lookup', true, 'faults-malformed'],
+  ])(
+    '%s: its requests and faults are the requests and faults the sandbox served',
+    async (_what, hasConfigFile, profile) => {
+      const config = await configFor(profile, 0.2);
+      const sandbox = sandboxOf(config.baseUrl);
+      const contact = await firstContact(config, { hasConfigFile });
+      const stats = sandbox.app.stats.snapshot();
+      expect(contact.reads?.requests).toBe(stats.requestsTotal);
+      expectFaultsCounted(contact.reads?.faults ?? {}, stats, profile);
+    },
+    120_000,
+  );
 });

@@ -1,5 +1,7 @@
 // First contact: a given target with no config file gets its config discovered before the run (DESIGN.md "First
-// contact"), so day one needs no config at all. The run's verdict line says that it happened and what was learned.
+// contact"), so day one needs no config at all. The run's verdict line says that it happened and what was learned; its
+// report counts first contact's own requests and faults with the run's (`reads`), so its counts are what the target served.
+import { addFaultCounts, type FaultCounts } from '../../api/faults.ts';
 import { mergeFieldMapping } from '../../api/field-mapping.ts';
 import type { TargetConfig } from '../../api/target-config.ts';
 import { preflightTarget } from '../../client/target-preflight.ts';
@@ -8,11 +10,19 @@ import { chargeNote, countsOf } from './render.ts';
 import type { Finding } from './findings.ts';
 import { discoverTarget, discoverTargetData, type Discovery } from './run.ts';
 
+/** What first contact sent before the run (its preflight, discovery's reads and probes) and the faults among the answers. */
+export interface FirstContactReads {
+  readonly requests: number;
+  readonly faults: FaultCounts;
+}
+
 export interface FirstContact {
   readonly config: TargetConfig;
   /** For the verdict line; undefined when nothing was discovered (a config file, the embedded sandbox, an unusable target). */
   readonly note?: string;
   readonly discovery?: Discovery;
+  /** Undefined when first contact sent nothing (the embedded sandbox, a config file with loan numbers named). */
+  readonly reads?: FirstContactReads;
 }
 
 export interface FirstContactOptions {
@@ -33,8 +43,16 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
   if (config.baseUrl === undefined || (options.hasConfigFile && options.loanNumbersKnown === true)) return { config };
   const target = { ...config, baseUrl: config.baseUrl };
   // An unusable target is the command's own preflight's to say (one line, exit 2); discovery would only wait on it.
-  if (!(await preflightTarget(target, 'v2')).usable) return { config };
-  if (options.hasConfigFile) return { config, discovery: await discoverTargetData(target, options.stop) };
+  const check = await preflightTarget(target, 'v2');
+  const reads = (discovery?: Discovery): FirstContactReads => ({
+    requests: check.calls + (discovery?.requests ?? 0),
+    faults: addFaultCounts(check.faults, ...(discovery === undefined ? [] : [discovery.faults])),
+  });
+  if (!check.usable) return { config, reads: reads() };
+  if (options.hasConfigFile) {
+    const discovery = await discoverTargetData(target, options.stop);
+    return { config, discovery, reads: reads(discovery) };
+  }
   const stop = options.stop === undefined ? {} : { stop: options.stop };
   const discovery = await discoverTarget(target, {
     probeWrites: config.environment !== 'production' || options.allowCharges === true,
@@ -49,7 +67,7 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
   };
   const keys = Object.values(learned.fieldMapping).reduce((n, section) => n + Object.keys(section ?? {}).length, 0);
   const note = `first contact: no config file, discovered ${keys} field name(s) and ${Object.keys(learned.writePaths).length} write path(s) (${countsOf(discovery.findings)}; \`gateway-harness discover --target ${config.baseUrl}\` shows the evidence)`;
-  return { config: merged, note, discovery };
+  return { config: merged, note, discovery, reads: reads(discovery) };
 }
 
 /** The run's settings with the loan numbers first contact found, unless the settings already name some. */

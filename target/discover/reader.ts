@@ -1,7 +1,8 @@
 // The one way discovery talks to its target: catalog reads through the request builder, and write-path probes (a
-// catalog write sent to a candidate path), both on one Node transport, counted so a run can bound itself.
+// catalog write sent to a candidate path), both on one Node transport, counted (requests and faults) so a run can bound
+// itself and report what the target served to it.
 import type { GatewayResponse } from '../../api/envelope.ts';
-import { createSilenceWatch } from '../../api/faults.ts';
+import { createFaultTally, createSilenceWatch, type FaultCounts } from '../../api/faults.ts';
 import { buildRequest, type RequestInput } from '../../api/request-builder.ts';
 import type { ResolvedTargetConfig } from '../../api/target-config.ts';
 import { coreSettingsFor } from '../../client/gateway-client.ts';
@@ -15,6 +16,8 @@ export interface DiscoveryReader {
   probe(operationId: string, path: string, body: unknown): Promise<GatewayResponse>;
   /** Requests sent so far. */
   readonly sent: number;
+  /** The answers so far that were no gateway answer, by kind (api/faults.ts): the run's report counts them too. */
+  faults(): FaultCounts;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: Abort
     ...(stop === undefined ? {} : { signal: stop }),
   };
   let sent = 0;
+  const faults = createFaultTally();
   // A target that answered the preflight and then went silent stops the discovery after SILENT_READ_TIMEOUTS client
   // timeouts in a row (each a response timeout) instead of waiting out every read and probe.
   const silence = createSilenceWatch('discovery');
@@ -47,6 +51,7 @@ export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: Abort
     if (stopped()) throw new DiscoveryStopped();
     sent += 1;
     const response = await transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
+    faults.add(response);
     if (stopped()) throw new DiscoveryStopped();
     silence.see(response);
     return response;
@@ -57,6 +62,7 @@ export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: Abort
     get sent() {
       return sent;
     },
+    faults: () => faults.counts(),
     close: () => transport.close(),
   };
 }

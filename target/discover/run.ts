@@ -1,5 +1,6 @@
 // One discovery run against a target: catalog reads, the mapping learned from them, the gift card cursor, the write
 // paths probed with refusable bodies; then the config (only what differs from the defaults) and every finding behind it.
+import type { FaultCounts } from '../../api/faults.ts';
 import { DEFAULT_FIELD_MAPPING, type FieldMappingOverrides } from '../../api/field-mapping.ts';
 import { findOperation } from '../../api/operations.ts';
 import type { ResolvedTargetConfig } from '../../api/target-config.ts';
@@ -35,6 +36,8 @@ export interface Discovery {
   readonly settings: { readonly loanNumbers: readonly string[] };
   /** Requests sent (reads and probes). */
   readonly requests: number;
+  /** Their answers that were no gateway answer, by kind: a run's report counts them with its own (first-contact.ts). */
+  readonly faults: FaultCounts;
   readonly elapsedMs: number;
 }
 
@@ -57,7 +60,8 @@ export async function discoverTarget(config: ResolvedTargetConfig, options: Disc
     });
     const findings = [...mapping, ...paging, loans, ...paths];
     const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
-    return { findings, config: configOf(findings), settings: { loanNumbers }, requests: reader.sent, elapsedMs: Date.now() - startedAt };
+    const counted = { requests: reader.sent, faults: reader.faults(), elapsedMs: Date.now() - startedAt };
+    return { findings, config: configOf(findings), settings: { loanNumbers }, ...counted };
   } finally {
     await reader.close();
   }
@@ -86,7 +90,8 @@ export async function discoverTargetData(config: ResolvedTargetConfig, stop?: Ab
     const loans = await learnLoanNumbers(reader, samples, valueOf);
     const loanNumbers = loans.status === 'learned' && typeof loans.value === 'string' ? loans.value.split(',') : [];
     const empty = { fieldMapping: {}, writePaths: {} };
-    return { findings: [loans], config: empty, settings: { loanNumbers }, requests: reader.sent, elapsedMs: Date.now() - startedAt };
+    const counted = { requests: reader.sent, faults: reader.faults(), elapsedMs: Date.now() - startedAt };
+    return { findings: [loans], config: empty, settings: { loanNumbers }, ...counted };
   } finally {
     await reader.close();
   }
