@@ -1,7 +1,7 @@
 // Entry of the comparison's reading thread (run-samples-thread.ts bundles it and runs it without a TypeScript loader):
 // one run read into its samples, answered as plain data.
 import { parentPort, workerData } from 'node:worker_threads';
-import { HarnessError } from '../api/errors.ts';
+import { readerError } from '../distributed/merge/reader-error.ts';
 import { readRunSamples, toRunSamplesData, type ReportFacts } from './run-samples.ts';
 import type { RunSamplesThreadMessage } from './run-samples-thread.ts';
 
@@ -11,11 +11,7 @@ async function main(): Promise<void> {
   try {
     post({ type: 'done', data: toRunSamplesData(await readRunSamples(dir, known)) });
   } catch (error) {
-    post({
-      type: 'error',
-      code: error instanceof HarnessError ? error.code : 'GH_ERR_INTERNAL',
-      message: error instanceof Error ? error.message : String(error),
-    });
+    post(readerError(error));
   }
 }
 

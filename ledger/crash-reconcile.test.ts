@@ -15,6 +15,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { main } from '../scripts/cli.ts';
 import { blankGatewayEnvEachTest, waitUntil } from '../scripts/fixtures/run-cli.ts';
 import { LEDGER_FILE } from './entry.ts';
+import { chargingLoadArgs, ledgerRequestCount } from './fixtures/charging-load.ts';
 import { readLedger } from './ledger-file.ts';
 import { foldLedger } from './ledger-state.ts';
 
@@ -27,10 +28,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 blankGatewayEnvEachTest();
-
-function requestLines(path: string): number {
-  return existsSync(path) ? readLedger(path).lines.filter((l) => l.type === 'request').length : 0;
-}
 
 /** The child processes of a pid (Linux /proc). */
 function childrenOf(pid: number): number[] {
@@ -72,21 +69,7 @@ async function killMidRun(
   sandboxes.push(sandbox);
   const reportDir = join(dir, engine);
   const ledger = join(reportDir, LEDGER_FILE);
-  const args = [
-    BIN,
-    'load',
-    '--scenario',
-    'topup-flow',
-    '--engine',
-    engine,
-    '--target',
-    sandbox.url,
-    '--target-env',
-    'production',
-    '--time-scale',
-    '0.01',
-  ];
-  args.push('--allow-charges', '--max-spend', '100000', 'USD', '--vus', '8', '--duration', '120s', '--report-dir', reportDir);
+  const args = [BIN, ...chargingLoadArgs({ engine, url: sandbox.url, timeScale: '0.01', vus: 8, reportDir })];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...env, GATEWAY_USER: 'user', GATEWAY_PASSWORD: 'pass' },
     stdio: 'ignore',
@@ -94,7 +77,7 @@ async function killMidRun(
   let exited = false;
   child.once('exit', () => void (exited = true));
   try {
-    await waitUntil('20 charging requests in the ledger', () => requestLines(ledger) >= 20 || exited, 90_000);
+    await waitUntil('20 charging requests in the ledger', () => ledgerRequestCount(ledger) >= 20 || exited, 90_000);
     expect(exited, 'the load run ended before it was killed').toBe(false);
     const grandchildren = childrenOf(child.pid as number);
     child.kill('SIGKILL');

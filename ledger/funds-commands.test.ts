@@ -48,8 +48,7 @@ const auth = { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toStri
 
 /** The wallet's available funds (the sandbox serves them negated: prepaid terms). */
 async function funds(url: string): Promise<number> {
-  const res = await fetch(`${url}/api/v2/account/balance`, { headers: auth });
-  return -((await res.json()) as { payLoad: number }).payLoad;
+  return -(await balance(url));
 }
 
 /** The wallet's balance as the target answers it (the spec's balance read): unchanged means nothing was charged. */
@@ -70,12 +69,12 @@ function settingsFile(): string {
   return path;
 }
 
+/** The standalone sandbox at `url` as the target, at its time scale. */
+const targetAt = (url: string): string[] => ['--target', url, '--time-scale', '0.01'];
+
 const gateArgs = (url: string, dir: string): string[] => [
   'gate',
-  '--target',
-  url,
-  '--time-scale',
-  '0.01',
+  ...targetAt(url),
   '--engine',
   'node',
   '--report-dir',
@@ -173,10 +172,7 @@ describe('a load the wallet cannot cover', () => {
     try {
       const load = await run([
         'load',
-        '--target',
-        url,
-        '--time-scale',
-        '0.01',
+        ...targetAt(url),
         '--engine',
         'node',
         '--scenario',
@@ -204,7 +200,7 @@ describe('migrate and baseline record/check price their plan against the balance
     async () => {
       const { child, url } = await standaloneSandbox(1);
       try {
-        const common = ['--target', url, '--time-scale', '0.01'];
+        const common = targetAt(url);
         const record = await run([
           'baseline',
           'record',

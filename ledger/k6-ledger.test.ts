@@ -7,10 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/load-config.ts';
 import { findK6, findLatestK6 } from '../load/engine-select.ts';
-import { parseLoadFlags } from '../load/runner/load-options.ts';
-import { runLoadReported } from '../load/fixtures/load-run.ts';
+import { cappedProduction, productionConfig, runLoadReported, smokeTopupFlags } from '../load/fixtures/load-run.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { CONSOLE_PREFIX, LEDGER_FILE } from './entry.ts';
 import { K6_SPOOL_FILE } from './k6-spool.ts';
@@ -37,24 +35,11 @@ describe.skipIf(binaries.length === 0)('the ledger on a real k6', () => {
       const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, mode: 'production', funds: 100_000 });
       try {
         const reportDir = join(dir, _label);
-        const flags = parseLoadFlags({
-          scenario: 'topup-flow',
-          profile: 'smoke',
-          engine: 'k6',
-          api: 'both',
-          vus: '4',
-          duration: '3s',
-          reportDir,
-        });
-        const config = loadConfig({
-          cwd: dir,
-          env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' },
-        });
         const outcome = await runLoadReported(
-          flags,
-          config,
+          smokeTopupFlags({ engine: 'k6', api: 'both', duration: '3s', reportDir }),
+          productionConfig(dir, sandbox.url),
           { cwd: dir, env: { ...process.env, K6_BIN: k6 } },
-          { environment: 'production', allowCharges: true, cap: { amount: 1_000, currency: 'USD' }, ledger: true },
+          cappedProduction(1_000),
         );
         const output = outcome.output();
         expect(outcome.run.summaryData, output).toBeDefined();

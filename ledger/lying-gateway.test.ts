@@ -4,9 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/load-config.ts';
-import { parseLoadFlags } from '../load/runner/load-options.ts';
-import { runLoadReported, type ReportedLoadRun } from '../load/fixtures/load-run.ts';
+import { cappedProduction, productionConfig, runLoadReported, smokeTopupFlags, type ReportedLoadRun } from '../load/fixtures/load-run.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { chargedSays, failureSays, startLyingGateway, type Lies } from './fixtures/lying-gateway.ts';
@@ -34,26 +32,16 @@ async function runBehind(
   const gateway = await startLyingGateway(sandbox.url, lies);
   try {
     const reportDir = join(dir, name);
-    const flags = parseLoadFlags({
-      scenario: 'topup-flow',
-      profile: 'smoke',
-      engine: 'node',
-      api: 'v2',
-      vus: '4',
-      duration: '2s',
-      reportDir,
-    });
-    const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: gateway.url, GATEWAY_ENV: 'production', GATEWAY_TIME_SCALE: '0.01' } });
     const outcome = await runLoadReported(
-      flags,
-      config,
+      smokeTopupFlags({ engine: 'node', api: 'v2', duration: '2s', reportDir }),
+      productionConfig(dir, gateway.url),
       {
         cwd: dir,
         env: { ...process.env },
         engineWorkers: 1,
         ...(options.balanceWatchMs === undefined ? {} : { balanceWatchMs: options.balanceWatchMs }),
       },
-      { environment: 'production', allowCharges: true, cap: { amount: options.cap ?? CAP, currency: 'USD' }, ledger: true },
+      cappedProduction(options.cap ?? CAP),
     );
     const totals = ledgerTotals(foldLedger(readLedger(join(reportDir, LEDGER_FILE)).lines));
     return { outcome, moved: Math.round((funds - sandbox.app.store.availableFunds) * 100) / 100, totals };

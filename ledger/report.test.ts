@@ -103,20 +103,16 @@ describe('buildLedgerSection', () => {
   });
 });
 
+/** The report input of a migrate run against a local target, its sections added by each test. */
+const migrateRun = { runId: 'r', command: 'migrate', startedAt: 0, durationMs: 1, target: { url: 'http://127.0.0.1:1' } };
+
 describe('the ledger section in the report set', () => {
   it('leaves a run with an unresolved charge incomplete in every report file, JUnit valid against the XSD', async () => {
     const section = buildLedgerSection(
       { result, cap: { amount: 20, currency: 'USD' }, committed: 14.8, refused: 2 },
       { allowSkips: false },
     );
-    const report = assembleReport({
-      runId: 'r',
-      command: 'migrate',
-      startedAt: 0,
-      durationMs: 1,
-      target: { url: 'http://127.0.0.1:1', environment: 'production' },
-      ledger: section,
-    });
+    const report = assembleReport({ ...migrateRun, target: { ...migrateRun.target, environment: 'production' }, ledger: section });
     writeReports(report, dir);
     const json = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
     expect(json).toMatchObject({ verdict: 'incomplete', exitCode: 1, ledger: { verdict: 'incomplete', entries: 3, refused: 2 } });

@@ -9,8 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
-import { parseLoadFlags } from '../load/runner/load-options.ts';
-import { runLoadReported } from '../load/fixtures/load-run.ts';
+import { runLoadReported, smokeTopupFlags } from '../load/fixtures/load-run.ts';
 import { waitUntil } from '../scripts/fixtures/run-cli.ts';
 import { LEDGER_FILE } from './entry.ts';
 import { watchUnhandled } from './fixtures/fault-runs.ts';
@@ -51,15 +50,7 @@ describe('a sandbox killed and restarted mid-run', () => {
     const port = Number(new URL(first.url).port);
     const reportDir = join(dir, 'report');
     const ledger = join(reportDir, LEDGER_FILE);
-    const flags = parseLoadFlags({
-      scenario: 'topup-flow',
-      profile: 'smoke',
-      engine: 'node',
-      api: 'both',
-      vus: '4',
-      duration: '8s',
-      reportDir,
-    });
+    const flags = smokeTopupFlags({ engine: 'node', api: 'both', duration: '8s', reportDir });
     const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: first.url, GATEWAY_TIME_SCALE: '0.01' } });
     const running = runLoadReported(
       flags,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { assembleReport } from '../reports/assemble.ts';
-import type { LoadSection } from '../reports/model.ts';
+import type { LoadSection, RunReport } from '../reports/model.ts';
 import { createProgress } from '../reports/progress.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';
@@ -62,6 +62,11 @@ function expectUnverifiedNotCrossed(section: LoadSection): void {
   expect(section.thresholds.find((t) => t.metric === `http_req_duration{operation:${MOVED}}`)?.unverifiedBy).toBe(MOVED);
 }
 
+/** The report of `command` whose one part is the load `section`, against the sandbox. */
+function reportOf(command: string, section: LoadSection, allowSkips: boolean): RunReport {
+  return assembleReport({ runId: 'r', command, startedAt: 0, durationMs: 1, allowSkips, target: { url: sandbox.url }, load: section });
+}
+
 const engines = [
   { kind: 'node' as const, label: 'Node engine' },
   ...supportedK6s().map((b) => ({ kind: 'k6' as const, path: b.path, label: `k6 ${b.version}` })),
@@ -72,14 +77,7 @@ describe.each(engines)('mixed smoke on $label, one assumed path moved on the tar
     const section = await mixedSmoke(engine, false);
     expectUnverifiedNotCrossed(section);
     expect(section.verdict).toBe('incomplete');
-    const report = assembleReport({
-      runId: 'r',
-      command: 'load',
-      startedAt: 0,
-      durationMs: 1,
-      target: { url: sandbox.url },
-      load: section,
-    });
+    const report = reportOf('load', section, false);
     expect(report.exitCode).toBe(1);
     expect(report.verdictLine).toContain(`1 operation unverified: path assumed (${MOVED}: set writePaths.${MOVED})`);
     expect(report.skipped).toContainEqual({ section: 'load', id: MOVED, reason: expect.stringContaining('HTTP 404 without an envelope') });
@@ -89,15 +87,7 @@ describe.each(engines)('mixed smoke on $label, one assumed path moved on the tar
     const section = await mixedSmoke(engine, true);
     expectUnverifiedNotCrossed(section);
     expect(section.verdict).toBe('pass');
-    const report = assembleReport({
-      runId: 'r',
-      command: 'gate',
-      startedAt: 0,
-      durationMs: 1,
-      allowSkips: true,
-      target: { url: sandbox.url },
-      load: section,
-    });
+    const report = reportOf('gate', section, true);
     expect(report.verdictLine).toMatch(/^PASS: .*1 operation unverified: path assumed .*\(accepted with --allow-skips\)/);
   }, 240_000);
 });

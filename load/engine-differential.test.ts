@@ -8,20 +8,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/load-config.ts';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
+import type { RunningSandbox, StartSandboxOptions } from '../sandbox/server.ts';
 import { STATUS_OPERATIONS } from '../sandbox/profiles/faults.ts';
 import type { SandboxProfile } from '../sandbox/profiles/types.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';
-import { parseLoadFlags, type RawLoadFlags } from './runner/load-options.ts';
-import { runLoadReported } from './fixtures/load-run.ts';
-import { LOAD_SANDBOX_FUNDS } from './runner/run-load.ts';
+import type { RawLoadFlags } from './runner/load-options.ts';
+import { runSmokeOn, startLoadSandbox, type TestEngine as Engine, type TestTarget } from './fixtures/smoke-on-engine.ts';
 import { SCENARIO_NAMES, type ScenarioName } from './scenarios.ts';
 import type { LoadSection, RunReport } from '../reports/model.ts';
 
 const USER = 'diff-agent';
 const PASSWORD = 'diff-secret-51c2';
 const TIME_SCALE = 0.01;
+const SANDBOX: TestTarget = { user: USER, password: PASSWORD, timeScale: TIME_SCALE };
 
 const binaries = supportedK6s();
 if (binaries.length === 0) {
@@ -135,8 +134,6 @@ function readNdjson(file: string): Pick<Observed, 'metrics' | 'tags' | 'counts'>
   return { metrics, tags: sorted, counts };
 }
 
-type Engine = { readonly kind: 'node' } | { readonly kind: 'k6'; readonly path: string };
-
 async function observe(
   engine: Engine,
   scenario: ScenarioName,
@@ -147,27 +144,11 @@ async function observe(
 ): Promise<Observed> {
   const reportDir = join(workDir, label);
   const ndjson = join(reportDir, 'metrics.ndjson');
-  const flags = parseLoadFlags({
-    scenario,
-    profile: 'smoke',
-    engine: engine.kind,
-    api: 'both',
+  const outcome = await runSmokeOn(engine, scenario, target, {
+    target: { ...credentials, timeScale: TIME_SCALE },
+    cwd: workDir,
     reportDir,
-    out: [`json=${ndjson}`],
-    ...raw,
-  });
-  const config = loadConfig({
-    cwd: workDir,
-    env: {
-      GATEWAY_BASE_URL: target,
-      GATEWAY_TIME_SCALE: String(TIME_SCALE),
-      GATEWAY_USER: credentials.user,
-      GATEWAY_PASSWORD: credentials.password,
-    },
-  });
-  const outcome = await runLoadReported(flags, config, {
-    cwd: workDir,
-    env: { ...process.env, ...(engine.kind === 'k6' ? { K6_BIN: engine.path } : {}) },
+    flags: { out: [`json=${ndjson}`], ...raw },
   });
   const output = outcome.output();
   if (outcome.report.load === undefined)
@@ -249,14 +230,7 @@ let shared: RunningSandbox;
 let catalogRefused: { url: string; server: Server };
 
 beforeAll(async () => {
-  shared = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    timeScale: TIME_SCALE,
-    user: USER,
-    password: PASSWORD,
-    behaviour: { initialBalance: LOAD_SANDBOX_FUNDS },
-  });
+  shared = await startLoadSandbox(SANDBOX);
   const server = createServer((req, res) => {
     const balance = (req.url ?? '').includes('/account/balance');
     res.writeHead(balance ? 200 : 401, { 'content-type': 'application/json' });
@@ -297,16 +271,8 @@ const DIFF_FAULTS: SandboxProfile = {
   },
 };
 
-async function withSandbox<T>(options: Parameters<typeof startSandbox>[0], use: (url: string) => Promise<T>): Promise<T> {
-  const sandbox = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    timeScale: TIME_SCALE,
-    user: USER,
-    password: PASSWORD,
-    behaviour: { initialBalance: LOAD_SANDBOX_FUNDS },
-    ...options,
-  });
+async function withSandbox<T>(options: StartSandboxOptions, use: (url: string) => Promise<T>): Promise<T> {
+  const sandbox = await startLoadSandbox(SANDBOX, options);
   try {
     return await use(sandbox.url);
   } finally {

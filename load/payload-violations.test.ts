@@ -14,16 +14,14 @@ import type { RunReport } from '../reports/model.ts';
 import { BENIGN_PROFILES } from '../sandbox/profiles/benign.ts';
 import { allCorruptions, PAYLOAD_CORRUPTION_PROFILES, type CorruptionProfile } from '../sandbox/profiles/payload-corruptions.ts';
 import type { SandboxProfile } from '../sandbox/profiles/types.ts';
-import { startSandbox } from '../sandbox/server.ts';
-import { runLoadReported } from './fixtures/load-run.ts';
+import { runSmokeOn, startLoadSandbox, type TestTarget } from './fixtures/smoke-on-engine.ts';
 import { supportedK6s } from './runner/k6-binaries.ts';
-import { parseLoadFlags } from './runner/load-options.ts';
-import { LOAD_SANDBOX_FUNDS } from './runner/run-load.ts';
 import type { ScenarioName } from './scenarios.ts';
 
 const USER = 'payload-agent';
 const PASSWORD = 'payload-secret-7d1e';
 const TIME_SCALE = 0.01;
+const SANDBOX: TestTarget = { user: USER, password: PASSWORD, timeScale: TIME_SCALE };
 /** Denser than the profiles' 10%, so a short run serves every corruption several times. */
 const TEST_RATE = 0.5;
 const RUN_TIMEOUT_MS = 300_000;
@@ -77,38 +75,21 @@ async function runAgainst(
   engine: Engine,
   options: { baseline?: boolean; seed?: number; label: string },
 ): Promise<Observed> {
-  const sandbox = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    timeScale: TIME_SCALE,
-    user: USER,
-    password: PASSWORD,
-    profile,
-    seed: options.seed ?? 1,
-    behaviour: { initialBalance: LOAD_SANDBOX_FUNDS },
-  });
+  const sandbox = await startLoadSandbox(SANDBOX, { profile, seed: options.seed ?? 1 });
   try {
     const reportDir = join(workDir, options.label);
-    const flags = parseLoadFlags({
-      scenario,
-      profile: 'smoke',
-      engine: engine.kind,
-      api: 'both',
+    const outcome = await runSmokeOn(engine, scenario, sandbox.url, {
+      target: SANDBOX,
+      cwd: workDir,
       reportDir,
-      // A second of constant VUs sends hundreds of responses at the test rate on a quiet machine. The Node engine's runs
-      // get three: beside the suite's other heavy files (this one starts first) a second of the mixed scenario made 40
-      // iterations, and operations with no sample leave the run incomplete, whatever the payloads.
-      duration: engine.kind === 'node' ? '3s' : '1s',
-      ...(options.baseline === true ? { baseline: baselineDir } : {}),
-    });
-    const config = loadConfig({
-      cwd: workDir,
-      env: { GATEWAY_BASE_URL: sandbox.url, GATEWAY_TIME_SCALE: String(TIME_SCALE), GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD },
-    });
-    const outcome = await runLoadReported(flags, config, {
-      cwd: workDir,
-      env: { ...process.env, ...(engine.kind === 'k6' ? { K6_BIN: engine.path } : {}) },
-      ...(options.baseline === true ? { baselineModule } : {}),
+      flags: {
+        // A second of constant VUs sends hundreds of responses at the test rate on a quiet machine. The Node engine's runs
+        // get three: beside the suite's other heavy files (this one starts first) a second of the mixed scenario made 40
+        // iterations, and operations with no sample leave the run incomplete, whatever the payloads.
+        duration: engine.kind === 'node' ? '3s' : '1s',
+        ...(options.baseline === true ? { baseline: baselineDir } : {}),
+      },
+      io: options.baseline === true ? { baselineModule } : {},
     });
     const checks = outcome.report.load?.payloadChecks;
     if (checks === undefined)

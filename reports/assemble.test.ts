@@ -95,22 +95,14 @@ describe('assembleReport', () => {
 
   it('names the embedded sandbox on the verdict line, and a given target not (#31 item 5)', () => {
     const embedded = assembleReport({
-      runId: 'r',
+      ...base,
       command: 'conformance',
-      startedAt: 0,
-      durationMs: 1,
       target: { url: 'http://127.0.0.1:1', embedded: true, profile: 'faithful' },
     });
     expect(embedded.verdictLine).toBe(
       'INCOMPLETE: nothing ran, nothing was verified [target: the embedded sandbox, profile faithful, not a gateway]',
     );
-    const given = assembleReport({
-      runId: 'r',
-      command: 'conformance',
-      startedAt: 0,
-      durationMs: 1,
-      target: { url: 'https://gw.example' },
-    });
+    const given = assembleReport({ ...base, command: 'conformance', target: { url: 'https://gw.example' } });
     expect(given.verdictLine).toBe('INCOMPLETE: nothing ran, nothing was verified');
   });
 

@@ -3,11 +3,25 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, CaseStatus, RunResult } from '../conformance/types.ts';
 import { assembleReport } from './assemble.ts';
+import type { RunReport } from './model.ts';
 import { conformanceSection } from '../conformance/section.ts';
 import { reportJunitXml } from './junit-report.ts';
 import { VERDICT_EXIT, type Verdict } from './verdict.ts';
 
 const TARGET = { url: 'http://gw.test' };
+
+/** The report of conformance run `r`: its section (built here unless given) against TARGET. */
+function conformanceReport(r: RunResult, allowSkips: boolean, section = conformanceSection(r, { allowSkips })): RunReport {
+  return assembleReport({
+    runId: 'r1',
+    command: 'conformance',
+    startedAt: r.startedAt,
+    durationMs: r.durationMs,
+    allowSkips,
+    target: TARGET,
+    conformance: section,
+  });
+}
 
 function result(id: string, status: CaseStatus, durationMs = 10): CaseResult {
   return {
@@ -128,15 +142,7 @@ describe('verdict of a conformance run', () => {
       const r = run(statuses, unresolved);
       const section = conformanceSection(r, { allowSkips });
       expect(section.verdict).toBe(verdict);
-      const report = assembleReport({
-        runId: 'r1',
-        command: 'conformance',
-        startedAt: r.startedAt,
-        durationMs: r.durationMs,
-        allowSkips,
-        target: TARGET,
-        conformance: section,
-      });
+      const report = conformanceReport(r, allowSkips, section);
       expect(report.verdictLine).toBe(line);
       expect(report.exitCode).toBe(VERDICT_EXIT[verdict]);
     });
@@ -179,18 +185,7 @@ describe('verdict of a conformance run', () => {
 });
 
 describe('junit.xml from the run itself', () => {
-  const junit = (r: RunResult, allowSkips = false): string =>
-    reportJunitXml(
-      assembleReport({
-        runId: 'r1',
-        command: 'conformance',
-        startedAt: r.startedAt,
-        durationMs: r.durationMs,
-        allowSkips,
-        target: TARGET,
-        conformance: conformanceSection(r, { allowSkips }),
-      }),
-    );
+  const junit = (r: RunResult, allowSkips = false): string => reportJunitXml(conformanceReport(r, allowSkips));
 
   it('one testcase per case id, the group as classname, the measured duration as time', () => {
     const r: RunResult = {

@@ -1,7 +1,7 @@
 // Entry of the merge thread (merge-thread.ts bundles it, like the engine's sync HTTP helper, and runs it without a
 // TypeScript loader): the merge pass on the files it is given, progress in MB-sized steps, the merged run as plain data.
 import { parentPort, workerData } from 'node:worker_threads';
-import { HarnessError } from '../../api/errors.ts';
+import { readerError } from './reader-error.ts';
 import { runMergePass, toPassData, type MergePassRequest } from './merge-pass.ts';
 import type { MergeThreadMessage } from './merge-thread.ts';
 
@@ -22,11 +22,7 @@ async function main(): Promise<void> {
     if (unreported > 0) post({ type: 'bytes', bytes: unreported });
     post({ type: 'done', data: toPassData(result) });
   } catch (error) {
-    post({
-      type: 'error',
-      code: error instanceof HarnessError ? error.code : 'GH_ERR_INTERNAL',
-      message: error instanceof Error ? error.message : String(error),
-    });
+    post(readerError(error));
   }
 }
 

@@ -14,10 +14,10 @@ import { isHarnessError } from '../../api/errors.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { runCli } from '../../scripts/fixtures/run-cli.ts';
-import { runLoadReported } from '../fixtures/load-run.ts';
+import { runLoadReported, type ReportedLoadRun } from '../fixtures/load-run.ts';
 import { supportedK6s } from './k6-binaries.ts';
 import { parseLoadFlags } from './load-options.ts';
-import { checkScriptNetwork, prepareUserScript } from './user-script.ts';
+import { checkScriptNetwork, prepareUserScript, type UserScript } from './user-script.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'topup-think-time.load.ts');
@@ -61,17 +61,26 @@ afterAll(async () => {
 
 const config = (): TargetConfig => loadConfig({ cwd: workDir, env: { GATEWAY_TIME_SCALE: '0.01' } });
 
+/** `load --script <file> --profile smoke` on one engine (k6 at `k6Path`) through the counting proxy, on one engine thread. */
+async function runScript(
+  file: string,
+  script: UserScript,
+  run: { readonly engine: 'node' | 'k6'; readonly k6Path: string | undefined; readonly api: string; readonly reportDir: string },
+): Promise<ReportedLoadRun> {
+  const flags = parseLoadFlags({ script: file, profile: 'smoke', engine: run.engine, api: run.api, reportDir: run.reportDir }, script);
+  return runLoadReported(flags, config(), {
+    cwd: workDir,
+    env: { ...process.env, ...(run.k6Path === undefined ? {} : { K6_BIN: run.k6Path }) },
+    sandbox: { url: proxyUrl, profile: 'faithful' },
+    engineWorkers: 1,
+  });
+}
+
 async function runExample(engine: 'node' | 'k6', label: string, k6Path?: string): Promise<void> {
   const script = await prepareUserScript(EXAMPLE, workDir);
   try {
-    const flags = parseLoadFlags({ script: EXAMPLE, profile: 'smoke', engine, api: 'both', reportDir: join(workDir, label) }, script);
     const before = served;
-    const r = await runLoadReported(flags, config(), {
-      cwd: workDir,
-      env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) },
-      sandbox: { url: proxyUrl, profile: 'faithful' },
-      engineWorkers: 1,
-    });
+    const r = await runScript(EXAMPLE, script, { engine, k6Path, api: 'both', reportDir: join(workDir, label) });
     expect(r.exitCode, r.output()).toBe(0);
     expect(r.report).toMatchObject({ verdict: 'pass', load: { scenario: 'topup-think-time', profile: 'smoke', setupCompleted: true } });
     // Every request the run counted reached the sandbox, and nothing else did.
@@ -136,22 +145,8 @@ describe('load --script: open() finds a file beside the script, as in k6', () =>
       try {
         // The declaration itself came from the file open() read (the Node engine runs the init context to read it).
         expect(script.meta.name).toBe('balance-from-file');
-        const flags = parseLoadFlags(
-          {
-            script: file,
-            profile: 'smoke',
-            engine: k6Path === undefined ? 'node' : 'k6',
-            api: 'v2',
-            reportDir: join(workDir, `open-${label.replace(/\W/g, '-')}`),
-          },
-          script,
-        );
-        const r = await runLoadReported(flags, config(), {
-          cwd: workDir,
-          env: { ...process.env, ...(k6Path === undefined ? {} : { K6_BIN: k6Path }) },
-          sandbox: { url: proxyUrl, profile: 'faithful' },
-          engineWorkers: 1,
-        });
+        const reportDir = join(workDir, `open-${label.replace(/\W/g, '-')}`);
+        const r = await runScript(file, script, { engine: k6Path === undefined ? 'node' : 'k6', k6Path, api: 'v2', reportDir });
         expect(r.exitCode, r.output()).toBe(0);
         expect(r.report.load?.requests.count).toBeGreaterThan(0);
       } finally {

@@ -36,6 +36,9 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
 describe('gateway-harness baseline record + check', () => {
   const dir = tempDir();
   const baseline = join(dir, 'baseline');
+  /** `baseline check` of the recorded baseline against the embedded sandbox under a contract-change `profile`. */
+  const checkOn = (profile: string, reportDir: string): ReturnType<typeof run> =>
+    run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--sandbox-profile', profile]);
 
   it('records the embedded sandbox (exit 0) and passes the check against it (exit 0)', async () => {
     const recorded = await run(['baseline', 'record', '--out', baseline]);
@@ -51,16 +54,7 @@ describe('gateway-harness baseline record + check', () => {
 
   it('fails the check (exit 1) on a breaking change and names it on stdout and in every report', async () => {
     const reportDir = join(dir, 'removed');
-    const { code, stdout } = await run([
-      'baseline',
-      'check',
-      '--baseline',
-      baseline,
-      '--report-dir',
-      reportDir,
-      '--sandbox-profile',
-      'contract-field-removed',
-    ]);
+    const { code, stdout } = await checkOn('contract-field-removed', reportDir);
     expect(code).toBe(1);
     expect(stdout.split('\n')[0]).toMatch(
       /^FAIL: drift: 1 breaking change \(v1\.catalog\.sku-exchange-rate \$\.payLoad\.productName field-removed\)/,
@@ -90,16 +84,7 @@ describe('gateway-harness baseline record + check', () => {
   }, 30_000);
 
   it('passes the check (exit 0) on a non-breaking change and reports it', async () => {
-    const { code, stdout } = await run([
-      'baseline',
-      'check',
-      '--baseline',
-      baseline,
-      '--report-dir',
-      join(dir, 'added'),
-      '--sandbox-profile',
-      'contract-field-added',
-    ]);
+    const { code, stdout } = await checkOn('contract-field-added', join(dir, 'added'));
     expect(code).toBe(0);
     expect(stdout).toContain('non-breaking v2.catalog.operators $.payLoad[*].operatorCode field-added');
   }, 30_000);
@@ -110,18 +95,7 @@ describe('gateway-harness baseline record on a production target', () => {
   const seen = recording.seen;
 
   it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
-    const { code, stderr } = await run([
-      'baseline',
-      'record',
-      '--target',
-      recording.url(),
-      '--target-env',
-      'production',
-      '--time-scale',
-      '0.01',
-      '--out',
-      join(tempDir(), 'refused'),
-    ]);
+    const { code, stderr } = await run(['baseline', 'record', ...recording.productionTarget(), '--out', join(tempDir(), 'refused')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
     expect(seen).toEqual([]);
@@ -129,19 +103,7 @@ describe('gateway-harness baseline record on a production target', () => {
 
   it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run([
-      'baseline',
-      'record',
-      '--target',
-      recording.url(),
-      '--target-env',
-      'production',
-      '--time-scale',
-      '0.01',
-      '--out',
-      out,
-      '--reads-only',
-    ]);
+    const { code, stdout } = await run(['baseline', 'record', ...recording.productionTarget(), '--out', out, '--reads-only']);
     expect(code).toBe(0);
     expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual([
       'v2.transaction.estimated-cost',

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerRequestLine } from '../../ledger/entry.ts';
+import { topupRequestLine } from '../../ledger/fixtures/ledger-lines.ts';
 import type { RunReport } from '../../reports/model.ts';
 import { runCli } from '../fixtures/run-cli.ts';
 import { closedPort } from '../fixtures/closed-port.ts';
@@ -40,43 +40,23 @@ afterAll(async () => {
 /** A ledger with one top-up that is not final, sent to `target`. */
 function ledgerFor(target: string): string {
   const path = join(dir, `ledger-${Math.random().toString(36).slice(2)}.jsonl`);
-  const line: LedgerRequestLine = {
-    v: 1,
-    type: 'request',
-    entry: 'e1',
-    correlationId: 'gh-hostile-1',
-    operationId: 'v2.transaction.topup',
-    version: 'v2',
-    skuId: 1001,
-    amount: 10,
-    currency: null,
+  const line = topupRequestLine('e1', 'gh-hostile-1', Date.now(), {
+    body: { skuId: 1001, amount: 10 },
     estimate: { amount: 10, currency: 'USD' },
     target,
     environment: 'sandbox',
-    runId: 'r',
-    command: 'test',
-    at: new Date().toISOString(),
-    sentAt: Date.now(),
-  };
+  });
   writeFileSync(path, `${JSON.stringify(line)}\n`);
   return path;
 }
 
+/** `load` of the read-only catalog-browse scenario on the Node engine against `target`. */
+function nodeLoad(target: string, reportDir: string): string[] {
+  return ['load', '--scenario', 'catalog-browse', '--engine', 'node', '--target', target, '--report-dir', reportDir];
+}
+
 const COMMANDS: ReadonlyArray<[string, (target: string) => string[]]> = [
-  [
-    'load',
-    (target) => [
-      'load',
-      '--scenario',
-      'catalog-browse',
-      '--engine',
-      'node',
-      '--target',
-      target,
-      '--report-dir',
-      join(dir, `load-${Math.random().toString(36).slice(2)}`),
-    ],
-  ],
+  ['load', (target) => nodeLoad(target, join(dir, `load-${Math.random().toString(36).slice(2)}`))],
   ['baseline record', (target) => ['baseline', 'record', '--target', target, '--out', join(dir, 'baseline'), '--reads-only']],
   ['migrate', (target) => ['migrate', '--target', target, '--report-dir', join(dir, 'migrate')]],
   ['reconcile', (target) => ['reconcile', ledgerFor(target), '--target', target]],
@@ -103,17 +83,7 @@ describe('every command: an unusable target is one GH_ERR_TARGET line within sec
 
   it('load: the report says unusable and shows nothing green built on no answer', async () => {
     const reportDir = join(dir, 'load-report');
-    const result = await runCli([
-      'load',
-      '--scenario',
-      'catalog-browse',
-      '--engine',
-      'node',
-      '--target',
-      silentUrl,
-      '--report-dir',
-      reportDir,
-    ]);
+    const result = await runCli(nodeLoad(silentUrl, reportDir));
     expect(result.code).toBe(2);
     const summary = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as RunReport;
     expect(summary.verdict).toBe('unusable');

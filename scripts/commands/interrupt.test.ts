@@ -2,11 +2,12 @@
 // real `gateway-harness` child process in the middle of `load` (Node engine, k6 v0.48 and the newest k6) and of `gate`
 // (both engines) ends with the partial report set marked INTERRUPTED in every file, exit 128 + signal, the gate's later
 // parts not run, and a charging run's ledger reconciled (or the command to do it printed).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGER_FILE } from '../../ledger/entry.ts';
+import { chargingLoadArgs, ledgerRequestCount } from '../../ledger/fixtures/charging-load.ts';
 import { readLedger } from '../../ledger/ledger-file.ts';
 import { foldLedger } from '../../ledger/ledger-state.ts';
 import { k6ComparisonSlots } from '../../load/runner/k6-binaries.ts';
@@ -15,7 +16,7 @@ import { OPERATIONS } from '../../api/operations.ts';
 import { LOAD_SANDBOX_FUNDS } from '../../sandbox/behaviour.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { childEnv, expectInterrupted, interruptAfter, readReports, type Signal } from '../fixtures/interrupted-run.ts';
-import { spawnCli, waitUntil } from '../fixtures/run-cli.ts';
+import { spawnCli, waitUntil, type CliChild } from '../fixtures/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-interrupt-'));
 let sandbox: RunningSandbox;
@@ -131,34 +132,8 @@ describe.each(ENGINES)('gate with its load on the %s, interrupted', (label, engi
   );
 });
 
-/** Ledger request lines written so far (the charging requests the run sent, each before it left). */
-function ledgerRequests(path: string): number {
-  return existsSync(path) ? readLedger(path).lines.filter((l) => l.type === 'request').length : 0;
-}
-
-const chargingArgs = (engine: string, reportDir: string, target: RunningSandbox, timeScale: string): string[] => [
-  'load',
-  '--scenario',
-  'topup-flow',
-  '--engine',
-  engine,
-  '--target',
-  target.url,
-  '--target-env',
-  'production',
-  '--time-scale',
-  timeScale,
-  '--allow-charges',
-  '--max-spend',
-  '100000',
-  'USD',
-  '--vus',
-  '4',
-  '--duration',
-  '120s',
-  '--report-dir',
-  reportDir,
-];
+const chargingArgs = (engine: string, reportDir: string, target: RunningSandbox, timeScale: string): string[] =>
+  chargingLoadArgs({ engine, url: target.url, timeScale, vus: 4, reportDir });
 
 /** A production-mode sandbox in real time (scale 1) that holds a fifth of the top-ups 40 s before processing them. */
 function lateTopupSandbox(): Promise<RunningSandbox> {
@@ -182,6 +157,24 @@ function lateTopupSandbox(): Promise<RunningSandbox> {
   });
 }
 
+/** A Node-engine charging run (real time) against `lateTopupSandbox`, its reports in `name`. */
+async function heldTopupRun(name: string): Promise<{ target: RunningSandbox; reportDir: string; ledger: string; child: CliChild }> {
+  const target = await lateTopupSandbox();
+  const reportDir = join(dir, name);
+  const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
+  return { target, reportDir, ledger: join(reportDir, LEDGER_FILE), child };
+}
+
+/** SIGINT once a top-up is held and 6 charging requests are in the ledger: a charge is surely in flight at the signal. */
+async function interruptOnceHeld(child: CliChild, target: RunningSandbox, ledger: string): Promise<void> {
+  await interruptAfter(
+    child,
+    'a held top-up and 6 charging requests in the ledger',
+    () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequestCount(ledger) >= 6,
+    'SIGINT',
+  );
+}
+
 describe('an interrupted charging run (production-mode sandbox)', () => {
   it.each<[string, string, string | undefined, Signal]>([
     ['Node engine', 'node', undefined, 'SIGTERM'],
@@ -195,7 +188,7 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
       const ledger = join(reportDir, LEDGER_FILE);
       const child = spawnCli(chargingArgs(engine, reportDir, target, '0.01'), { env: childEnv(k6) });
       try {
-        await interruptAfter(child, '12 charging requests in the ledger', () => ledgerRequests(ledger) >= 12, signal);
+        await interruptAfter(child, '12 charging requests in the ledger', () => ledgerRequestCount(ledger) >= 12, signal);
         const summary = await expectInterrupted(child, reportDir, signal, 'load');
         expectPartialLoad(summary);
         // Reconciled before the process ended: every transaction the sandbox received is final, as the sandbox knows it.
@@ -235,17 +228,9 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
   it('charges still open after the bound: the exact reconcile command is printed and in every report, the ledger agrees', async () => {
     // Real time (scale 1): a fifth of the top-ups are held 40 s by the sandbox before it processes them, so at the
     // signal one is in flight, unknown to the status endpoint for longer than the bounded reconciliation polls (5 s).
-    const target = await lateTopupSandbox();
-    const reportDir = join(dir, 'money-open');
-    const ledger = join(reportDir, LEDGER_FILE);
-    const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
+    const { target, reportDir, ledger, child } = await heldTopupRun('money-open');
     try {
-      await interruptAfter(
-        child,
-        'a held top-up and 6 charging requests in the ledger',
-        () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequests(ledger) >= 6,
-        'SIGINT',
-      );
+      await interruptOnceHeld(child, target, ledger);
       const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'load');
       const command = `gateway-harness reconcile ${ledger}`;
       expect(summary.interruption?.reconcile).toBe(command);
@@ -267,17 +252,9 @@ describe('an interrupted charging run (production-mode sandbox)', () => {
 describe('a second signal', () => {
   it('aborts at once: every report file says INTERRUPTED (forced), exit of the first signal, the reconcile command', async () => {
     // The held top-ups keep the graceful stop busy (its bounded reconciliation polls 5 s), so the second signal lands in it.
-    const target = await lateTopupSandbox();
-    const reportDir = join(dir, 'forced');
-    const ledger = join(reportDir, LEDGER_FILE);
-    const child = spawnCli(chargingArgs('node', reportDir, target, '1'), { env: childEnv() });
+    const { target, reportDir, ledger, child } = await heldTopupRun('forced');
     try {
-      await interruptAfter(
-        child,
-        'a held top-up and 6 charging requests in the ledger',
-        () => (target.app.stats.snapshot().faults.late ?? 0) >= 1 && ledgerRequests(ledger) >= 6,
-        'SIGINT',
-      );
+      await interruptOnceHeld(child, target, ledger);
       await waitUntil(
         'the first signal to be taken',
         () => child.stderr().includes('SIGINT: stopping the run') || child.hasExited(),

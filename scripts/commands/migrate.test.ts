@@ -59,12 +59,7 @@ describe('gateway-harness migrate on a production target', () => {
     const reportDir = tempDir();
     const { code, stdout } = await run([
       'migrate',
-      '--target',
-      recording.url(),
-      '--target-env',
-      'production',
-      '--time-scale',
-      '0.01',
+      ...recording.productionTarget(),
       '--pairs',
       'account.balance,catalog.countries',
       '--requests',

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LedgerRequestLine } from '../../ledger/entry.ts';
+import { topupRequestLine } from '../../ledger/fixtures/ledger-lines.ts';
 import { blankGatewayEnvEachTest, runCli } from '../fixtures/run-cli.ts';
 
 blankGatewayEnvEachTest();
@@ -33,24 +33,11 @@ afterAll(async () => {
 /** A ledger with one top-up that is not final, its target edited to name `target`. */
 function ledgerNaming(target: string): string {
   const path = join(dir, `ledger-${received.length}-${Math.random().toString(36).slice(2)}.jsonl`);
-  const line: LedgerRequestLine = {
-    v: 1,
-    type: 'request',
-    entry: 'e1',
-    correlationId: 'gh-cred-1',
-    operationId: 'v2.transaction.topup',
-    version: 'v2',
-    skuId: 1001,
-    amount: 10,
-    currency: null,
+  const line = topupRequestLine('e1', 'gh-cred-1', Date.now(), {
+    body: { skuId: 1001, amount: 10 },
     estimate: { amount: 10, currency: 'USD' },
     target,
-    environment: 'production',
-    runId: 'r',
-    command: 'test',
-    at: new Date().toISOString(),
-    sentAt: Date.now(),
-  };
+  });
   writeFileSync(path, `${JSON.stringify(line)}\n`);
   return path;
 }
