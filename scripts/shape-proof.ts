@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { SHAPE_PROFILES } from '../sandbox/profiles/shapes.ts';
 import { cleanEnv, runCliProcess, spawnCli, type CliChild } from './cli-child.ts';
 
@@ -19,6 +20,9 @@ interface GateOutcome {
   readonly notVerified: number;
   readonly skippedNames: readonly string[];
   readonly verdictLine: string;
+  /** What the gate's funds check priced its plan at ("money: gate needs up to X"), and what the wallet lost. */
+  readonly priced?: number;
+  readonly spent?: number;
 }
 
 interface ShapeRow {
@@ -84,7 +88,32 @@ function readGateReport(reportDir: string, exit: number, stdout: string): GateOu
   return { exit, ...counts, notVerified: skipped.length, skippedNames, verdictLine };
 }
 
+/** The wallet's balance (the sandbox's default credentials; prepaid: negative is funds); undefined when unreadable. */
+async function balanceOf(url: string): Promise<number | undefined> {
+  const auth = Buffer.from(`${CONFIG_DEFAULTS.user}:${CONFIG_DEFAULTS.password}`).toString('base64');
+  try {
+    const res = await fetch(`${url}/api/v2/account/balance`, { headers: { authorization: `Basic ${auth}` } });
+    const payLoad = ((await res.json()) as { payLoad?: unknown }).payLoad;
+    return typeof payLoad === 'number' ? payLoad : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The gate, with its plan's price (its money line) beside what the wallet lost. */
 async function gate(url: string, timeScale: string, cwd: string, config: string | undefined): Promise<GateOutcome> {
+  const before = await balanceOf(url);
+  const outcome = await gateRun(url, timeScale, cwd, config);
+  const after = await balanceOf(url);
+  const priced = outcome.priced;
+  return {
+    ...outcome,
+    ...(before === undefined || after === undefined ? {} : { spent: Math.round((after - before) * 100) / 100 }),
+    ...(priced === undefined ? {} : { priced }),
+  };
+}
+
+async function gateRun(url: string, timeScale: string, cwd: string, config: string | undefined): Promise<GateOutcome> {
   const reportDir = mkdtempSync(join(tmpdir(), 'gh-shape-gate-'));
   const args = [
     'gate',
@@ -98,7 +127,8 @@ async function gate(url: string, timeScale: string, cwd: string, config: string 
   ];
   try {
     const run = await runCliProcess(args, { cwd, timeoutMs: GATE_MS });
-    return readGateReport(reportDir, run.code, run.stdout);
+    const priced = /money: gate needs up to ([\d.]+) /.exec(run.output)?.[1];
+    return { ...readGateReport(reportDir, run.code, run.stdout), ...(priced === undefined ? {} : { priced: Number(priced) }) };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }
@@ -122,7 +152,8 @@ async function proveShape(shape: string, timeScale: string): Promise<ShapeRow> {
 }
 
 function cell(outcome: GateOutcome): string {
-  return `exit ${outcome.exit}: ${outcome.passed}/${outcome.failed}/${outcome.skipped}/${outcome.notVerified}`;
+  const money = outcome.priced === undefined ? '' : `; priced ${outcome.priced.toFixed(2)}, spent ${outcome.spent?.toFixed(2) ?? '?'}`;
+  return `exit ${outcome.exit}: ${outcome.passed}/${outcome.failed}/${outcome.skipped}/${outcome.notVerified}${money}`;
 }
 
 function printTable(rows: readonly ShapeRow[]): void {
