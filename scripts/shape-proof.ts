@@ -1,5 +1,6 @@
 // The proof of #31 on this tree, as a user runs it: per shape profile (and the faithful sandbox) a standalone sandbox
-// child, `discover --write-config` (timed), then `gate --target` with no config and with the written one; one table (with each gate's priced plan and what the wallet lost).
+// child, `discover --write-config` (timed), then `gate --target` with no config and with the written one; one table,
+// with each gate's priced plan beside what the wallet lost.
 // Usage: npm run proof:shapes [-- --shapes shape-snake,faithful] [--time-scale 0.01]. Every child is bounded and killed.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
