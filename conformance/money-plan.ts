@@ -167,9 +167,9 @@ const SCENARIO_NEEDS: ReadonlyArray<readonly [RegExp, (settings: ConformanceSett
     ],
     [/^GEN-AUTH-v[12]\.transaction\.status$/, () => one('transaction.topup')],
     // A bound itself: the SKU the case takes at that bound. A loan on top of a bundle's face value: the loan amount is
-    // the target's (bundles endpoint), so up to the SKU's highest price.
+    // the target's (bundles endpoint), so the case sends it only within its spend limit (cases/loan.ts), priced here.
     [/^AMOUNT-(WALLET|FACE)-AT-(MIN|MAX)-/, (_s, _g, id) => one('transaction.topup', amountPicks(amountCurrency(id), amountBoundary(id)))],
-    [/^LOAN-/, () => one('transaction.topup', 'highest')],
+    [/^LOAN-/, (s) => one('transaction.topup', { body: { amount: s.loanSpendLimit } })],
     [/^CUR-TOPUP-FACE-/, () => one('transaction.topup', facePicks)],
     // LEN: the lengths within the limit charge; the ones over it are refused (conformance/cases/len.ts within/over).
     [/^BAL-CHARGE-|^LEN-CORR-(1|50)-|^LEN-PIN-6-/, () => one('transaction.topup', rtrPicks(SANDBOX_LOOKUP_COUNTRIES))],

@@ -1,17 +1,18 @@
 // The gate: conformance, then the smoke profile of the mixed load scenario, then (when a baseline exists) the drift
 // check, against one target — the embedded sandbox started once for all three when none is given — into one report.
-import { OPERATIONS } from '../api/operations.ts';
+import { OPERATIONS, type ApiVersion } from '../api/operations.ts';
+import { mixOperations, scheduledOperations } from '../load/mix.ts';
 import type { ResolvedTargetConfig, TargetConfig } from '../api/target-config.ts';
 import type { ApiSelection } from '../conformance/plan.ts';
 import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
-import { addFaultCounts, createFaultTally } from '../api/faults.ts';
+import { addFaultCounts, createFaultTally, type FaultCounts } from '../api/faults.ts';
 import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../conformance/run-suite.ts';
 import type { ProfileName } from '../load/profiles.ts';
 import { loadedPass } from './under-load-gate.ts';
 import { underLoadFlags } from './under-load.ts';
 import { conformanceFundsPlan, fittedRun } from '../conformance/money-plan.ts';
-import { loadFundsPlan } from '../load/runner/money-plan.ts';
+import { LOAD_ITERATIONS, loadFundsPlan } from '../load/runner/money-plan.ts';
 import { settingsForSandbox } from '../target/embedded.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import { DiscoveryError } from '../target/fixtures.ts';
@@ -38,7 +39,7 @@ import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import { conformanceSection } from '../conformance/section.ts';
-import type { ComparisonSection, DriftSection, LoadSection, RunReport } from '../reports/model.ts';
+import type { ComparisonSection, DriftSection, LoadSection, RunReport, SkippedItem } from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { RunInterrupt } from '../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../reports/interruption.ts';
@@ -133,9 +134,50 @@ function gateFundsPlan(
   const conformance = conformanceFundsPlan('gate', cases, settings, request.gen);
   // --under-load: the suite twice and the load at its longest bound (it is stopped when the second pass ends).
   const underLoad = request.underLoad === undefined ? undefined : underLoadFlags({ ...request, profile: request.underLoad }, Infinity);
-  const load = loadFundsPlan(underLoad ?? gateLoadFlags(request));
+  // The smoke load is elastic: fewer iterations (down to none) when the wallet cannot cover the whole plan.
+  const load = loadFundsPlan(underLoad ?? gateLoadFlags(request), underLoad === undefined);
   const twice = underLoad === undefined ? conformance.lines : [...conformance.lines, ...conformance.lines];
-  return { ...conformance, lines: [...twice, ...load.lines], unbounded: [...conformance.unbounded, ...load.unbounded] };
+  return {
+    ...conformance,
+    lines: [...twice, ...load.lines],
+    unbounded: [...conformance.unbounded, ...load.unbounded],
+    elastic: [...(conformance.elastic ?? []), ...(load.elastic ?? [])],
+  };
+}
+
+/** The load part's outcome: its run, or (the wallet left nothing for it) why it did not run. */
+interface LoadOutcome {
+  readonly run?: LoadRun;
+  readonly section?: LoadSection;
+  readonly error?: ReportInput['error'];
+  readonly interruption?: ReportInterruption;
+  readonly notVerified?: SkippedItem;
+  /** A load cut to fit the wallet: which operations its iterations did not reach (said, not judged). */
+  readonly note?: string;
+}
+
+/**
+ * The smoke load at the iterations the funds check fitted (undefined: the profile's own): fewer when the wallet could not
+ * cover the whole plan (the cut is said with the others), none when nothing was left for it: not verified, with why
+ * and what to do, never a failure of the gateway.
+ */
+async function smokeLoad(
+  part: [GateRequest, ResolvedTargetConfig, RunningSandbox | undefined, number, readonly string[]],
+  iterations: number | undefined,
+  cuts: readonly string[],
+): Promise<LoadOutcome> {
+  if (iterations !== 0) {
+    const ran = await loadPart(...part, iterations);
+    const versions: ApiVersion[] = part[0].api === 'both' ? ['v1', 'v2'] : [part[0].api];
+    const reached = new Set(scheduledOperations(versions, iterations ?? Infinity));
+    const unreached = mixOperations(versions).filter((id) => !reached.has(id));
+    if (unreached.length === 0) return ran;
+    const note = `load: ${iterations} iterations to fit the wallet, so ${unreached.length} operation(s) were not sent under load and have no threshold (${unreached.join(', ')})`;
+    return { ...ran, note };
+  }
+  const why = cuts.find((cut) => cut.includes(LOAD_ITERATIONS)) ?? 'the wallet left nothing for it';
+  const reason = `${GATE_LOAD.scenario}/${GATE_LOAD.profile} not run: the wallet covers conformance but leaves nothing for the load (${why}); top up the wallet or run it alone (gateway-harness load)`;
+  return { notVerified: { section: 'load', id: `${GATE_LOAD.scenario}/${GATE_LOAD.profile}`, reason } };
 }
 
 async function loadPart(
@@ -144,8 +186,9 @@ async function loadPart(
   sandbox: RunningSandbox | undefined,
   startedAt: number,
   notRun: readonly string[],
-): Promise<{ run: LoadRun; section?: LoadSection; error?: ReportInput['error']; interruption?: ReportInterruption }> {
-  const flags = gateLoadFlags(request);
+  iterations?: number,
+): Promise<LoadOutcome & { run: LoadRun }> {
+  const flags = { ...gateLoadFlags(request), ...(iterations === undefined ? {} : { iterations }) };
   const run = await runLoad(flags, resolved, {
     cwd: request.cwd,
     env: request.env,
@@ -186,6 +229,9 @@ async function loadPart(
       }
     : { run, section };
 }
+
+/** The load run's fault counts, when it ran. */
+const loadFaultsOf = (load: LoadOutcome): FaultCounts[] => (load.run === undefined ? [] : [loadFaults(load.run)]);
 
 async function driftPart(
   request: GateRequest,
@@ -257,6 +303,8 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(request.baseline === undefined ? [] : ['drift']),
     ];
     interrupt?.enter('conformance');
+    // The smoke load's iterations as the funds check fitted them (undefined: not cut).
+    let smokeIterations: number | undefined;
     const suiteRequest: SuiteRequest = {
       ...(interrupt === undefined ? {} : { stop: interrupt.signal }),
       config: resolved,
@@ -269,6 +317,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       learning,
       // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
       fitted: (values) => {
+        smokeIterations = values.get(LOAD_ITERATIONS);
         const fitted = fittedRun(values, request.gen, settings);
         return { cases: planWithGen({ api }, fitted.gen), settings: fitted.settings };
       },
@@ -336,20 +385,25 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
             notRun: laterParts('load'),
           });
     const conformance = underLoad?.conformance ?? conformanceDone;
-    const load = underLoad?.load ?? (await loadPart(request, resolved, sandbox, startedAt, laterParts('load')));
+    const load: LoadOutcome =
+      underLoad?.load ?? (await smokeLoad([request, resolved, sandbox, startedAt, laterParts('load')], smokeIterations, suite.cuts));
     if (load.interruption !== undefined) {
       const report = assembleReport({
         ...base,
         durationMs: Date.now() - startedAt,
         conformance,
         ...(load.section === undefined ? {} : { load: load.section }),
-        faults: addFaultCounts(faults.counts(), loadFaults(load.run)),
-        artifacts: loadArtifacts(load.run),
+        faults: addFaultCounts(faults.counts(), ...loadFaultsOf(load)),
+        artifacts: load.run === undefined ? {} : loadArtifacts(load.run),
         interruption: load.interruption,
       });
       return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
     }
-    const comparison = request.compare === undefined || load.section === undefined ? undefined : await request.compare(load.run, GATE_LOAD);
+    if (load.note !== undefined) notes.push(load.note);
+    const comparison =
+      request.compare === undefined || load.run === undefined || load.section === undefined
+        ? undefined
+        : await request.compare(load.run, GATE_LOAD);
 
     // 3. Drift, when there is a baseline to check against.
     let drift: Awaited<ReturnType<typeof driftPart>> = {};
@@ -374,8 +428,9 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       ...(load.section === undefined ? {} : { load: load.section }),
       ...(comparison === undefined ? {} : { comparison }),
       ...(drift.section === undefined ? {} : { drift: drift.section }),
-      faults: addFaultCounts(faults.counts(), loadFaults(load.run)),
-      artifacts: loadArtifacts(load.run),
+      faults: addFaultCounts(faults.counts(), ...loadFaultsOf(load)),
+      artifacts: load.run === undefined ? {} : loadArtifacts(load.run),
+      ...(load.notVerified === undefined ? {} : { notVerified: [load.notVerified] }),
       // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
       ...(errors.length === 0
         ? {}

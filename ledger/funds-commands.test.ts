@@ -1,5 +1,5 @@
 // The money of a test run against a standalone `gateway-harness sandbox` (real child processes): the gate passes on the
-// sandbox's default funds; a wallet that cannot cover a gate or load plan stops it before the first charge, in one line.
+// sandbox's default funds and on 1,000 USD (cut to fit); a wallet that cannot cover a plan's smallest form stops it before the first charge, in one line.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,16 +143,40 @@ describe('the gate against a standalone sandbox', () => {
   );
 
   it(
-    'shape-small-wallet (1,000 USD): even the smallest plan does not fit: one line naming the amount it needs and what to do, exit 2',
+    'shape-small-wallet (1,000 USD): GEN, POLL and the smoke load cut to fit, said; PASS, spent within the price (before: GH_ERR_FUNDS, exit 2)',
     { timeout: RUN_TIMEOUT_MS },
     async () => {
       const { child, url } = await standaloneSandbox(undefined, 'shape-small-wallet');
       try {
-        const before = await balance(url);
         const gate = await run(gateArgs(url, 'small-wallet'));
+        const output = gate.stdout + gate.stderr;
+        expect(output).toMatch(/cut to fit: wallet 1000.00 USD < [\d.]+ USD for the full plan: smoke load \d+ → \d+ iterations/);
+        expect(gate.stdout.split('\n')[0]).toMatch(/^PASS: .*ran smaller to fit the wallet: .*smoke load \d+ → [1-9]\d* iterations/);
+        // The harness never blames the gateway for its own money gap: no refusal for lack of funds, nothing failed.
+        expect(output).not.toMatch(/Insufficient funds|FAILED|GH_ERR_FUNDS/);
+        expect(gate.code).toBe(0);
+        const priced = Number(/money: gate needs up to ([\d.]+) USD/.exec(output)?.[1]);
+        expect(priced).toBeLessThanOrEqual(1_000);
+        const spent = 1_000 - (await funds(url));
+        expect(spent).toBeGreaterThan(0);
+        expect(spent).toBeLessThanOrEqual(priced);
+      } finally {
+        await child.stop();
+      }
+    },
+  );
+
+  it(
+    'a wallet of 50 USD: even the smallest plan does not fit: one line naming the amount it needs and what to do, exit 2, nothing charged',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const { child, url } = await standaloneSandbox(50);
+      try {
+        const before = await balance(url);
+        const gate = await run(gateArgs(url, 'tiny-wallet'));
         expect(gate.stderr.trim().split('\n')).toHaveLength(1);
         expect(gate.stderr).toMatch(
-          /^gateway-harness: GH_ERR_FUNDS: gate \(even at its smallest: GEN charging budget 1 runs per charging property, POLL top-ups 6 top-ups per version\): the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 1000.00 USD .*; top up the wallet by [\d.]+ USD, run one version \(--api v2 needs up to [\d.]+ USD\), run a smaller plan .*; stopped before the first charge\n$/,
+          /^gateway-harness: GH_ERR_FUNDS: gate \(even at its smallest: GEN charging budget 1 runs per charging property, POLL top-ups 6 top-ups per version, smoke load 0 iterations\): the wallet cannot cover this run: it needs up to [\d.]+ USD for \d+ charging requests .* the wallet holds 50.00 USD .*; top up the wallet by [\d.]+ USD, run one version \(--api v2 needs up to [\d.]+ USD\), run a smaller plan .*; stopped before the first charge\n$/,
         );
         expect(gate.stdout + gate.stderr).not.toMatch(/Insufficient funds|FAILED/);
         expect(gate.code).toBe(2);

@@ -180,3 +180,50 @@ describe('a wallet too small for the whole plan: the elastic parts shrink to fit
     expect(fitPlan(plan(10), skusOf, PRICES, 'USD', readFunds(-400)).cuts).toEqual([]);
   });
 });
+
+describe("a part that fills what the others leave (the gate's smoke load: the money left after conformance)", () => {
+  const skusOf = () => SKUS;
+  // A fixed top-up (20), GEN's top-ups (10 a run at 20 each: 200 a run, 30 runs, at least 1) and a load that fills
+  // (1 top-up an iteration at 20, 20 iterations, down to none).
+  const withLoad: FundsPlan = {
+    what: 'gate',
+    lines: [
+      { operations: [V2], count: 1, amount: 'smallest', what: 'STATUS-TOPUP-000-V2' },
+      {
+        operations: [V2],
+        count: 300,
+        amount: 'smallest',
+        what: 'GEN-TOPUP-VALID-V2',
+        elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 },
+      },
+      { operations: [V2], count: 20, amount: 'smallest', what: 'load mixed (smoke)', elastic: { part: 'smoke load', count: (n) => n } },
+    ],
+    unbounded: [],
+    elastic: [
+      { part: 'GEN charging budget', full: 30, min: 1, unit: 'runs per charging property' },
+      { part: 'smoke load', full: 20, min: 0, unit: 'iterations', fill: true },
+    ],
+  };
+
+  it('cut with the others, then raised to take what they leave within the margin (before: cut by the same share only)', () => {
+    const fitted = fitPlan(withLoad, skusOf, PRICES, 'USD', readFunds(-1000));
+    // 900 USD of room: GEN at 4 runs (800) with the fixed top-up (20) leaves 80: 4 iterations (the same share gave 2).
+    expect(fitted.values.get('GEN charging budget')).toBe(4);
+    expect(fitted.values.get('smoke load')).toBe(4);
+    expect(fitted.priced.worst).toBe(900);
+    expect(fitted.cuts).toContain('wallet 1000.00 USD < 6420.00 USD for the full plan: smoke load 20 → 4 iterations');
+  });
+
+  it('nothing left for it: the part runs at none (its lines drop out of the plan), the rest goes ahead, never GH_ERR_FUNDS', () => {
+    const fitted = fitPlan(withLoad, skusOf, PRICES, 'USD', readFunds(-250));
+    expect(fitted.values.get('smoke load')).toBe(0);
+    expect(fitted.values.get('GEN charging budget')).toBe(1);
+    expect(fitted.plan.lines.map((l) => l.what)).toEqual(['STATUS-TOPUP-000-V2', 'GEN-TOPUP-VALID-V2']);
+    expect(fitted.priced.worst).toBe(220);
+    expect(fitted.cuts).toContain('wallet 250.00 USD < 6420.00 USD for the full plan: smoke load 20 → 0 iterations');
+  });
+
+  it('a wallet truly too small for the rest still stops with GH_ERR_FUNDS naming the amount', () => {
+    expect(() => fitPlan(withLoad, skusOf, PRICES, 'USD', readFunds(-50))).toThrow(/it needs up to 220.00 USD for 11 charging requests/);
+  });
+});

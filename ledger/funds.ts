@@ -3,7 +3,7 @@
 import { CHEAP_AMOUNT_SPAN, faceAmount, validAmount, type CatalogSku } from '../api/catalog-facts.ts';
 import { EXIT, HarnessError } from '../api/errors.ts';
 import { DEFAULT_FIELD_MAPPING } from '../api/field-mapping.ts';
-import { buildInputs, CHARGING_PICKS, inputSkuOf, isNoInput, type InputSku, type InputWorld } from '../api/inputs.ts';
+import { buildInputs, CHARGING_PICKS, inputSkuOf, isNoInput, type InputWorld } from '../api/inputs.ts';
 import type { Operation } from '../api/operations.ts';
 import type { WalletTerms } from '../api/target-config.ts';
 import { formatMoney, fromCents, toCents } from './money-settings.ts';
@@ -48,9 +48,7 @@ export function readFunds(balance: number | undefined, terms: WalletTerms = 'aut
  * CHARGING_PICKS candidates, among which a load picks at random) at its smallest valid amount / its highest price (a
  * case that sends a loan); 'first': the one request a conformance case builds (the builder's first candidate, as
  * conformance/bodies.ts takes it), bounded over which countries the target gives numbers for (the first candidate of
- * each country alone: the case takes the first whose country has one); 'smallest-unpriced': as 'smallest' from a
- * catalog whose records show no wallet price, which the builder orders by skuId instead of cheapest first (the v1 SKU
- * list a v1 load reads); 'near-smallest': any SKU of the category, up to CHEAP_AMOUNT_SPAN above its smallest amount
+ * each country alone: the case takes the first whose country has one); 'near-smallest': any SKU of the category, up to CHEAP_AMOUNT_SPAN above its smallest amount
  * (GEN's top-ups); 'face': any SKU of the category at its amount in its face value currency
  * (api/catalog-facts.ts faceAmount); 'body': a request whose body is known before the run (migrate's planned charges),
  * priced as the guard reserves it; 'picks': the bodies a case may send, given the SKUs of its operation's category (the
@@ -58,7 +56,6 @@ export function readFunds(balance: number | undefined, terms: WalletTerms = 'aut
  */
 export type PlannedAmount =
   | 'smallest'
-  | 'smallest-unpriced'
   | 'first'
   | 'highest'
   | 'near-smallest'
@@ -94,6 +91,11 @@ export interface ElasticPart {
   readonly min: number;
   /** The unit of its value, in words ("runs per charging property"). */
   readonly unit: string;
+  /**
+   * Cut with the others, then raised again as far as what the others leave allows (the gate's smoke load: it takes the
+   * money left after conformance). Its `min` may be 0: the part then does not run, and the command says why.
+   */
+  readonly fill?: boolean;
 }
 
 export interface FundsPlan {
@@ -125,15 +127,9 @@ export interface PricedPlan {
 /** The SKUs an operation's valid requests may use (its input rule's category in the target's catalog). */
 export type SkusOf = (operation: Operation) => readonly CatalogSku[];
 
-/**
- * The builder's view of a plain SKU list: every source filled, so only the SKUs and their amounts decide. `priced`
- * false: a catalog whose records show no wallet price (v1's), where the builder orders by skuId instead.
- */
-function planWorld(skus: readonly CatalogSku[], priced: boolean): InputWorld {
-  const views = skus.map((sku): InputSku => {
-    const { price: _price, ...unpriced } = inputSkuOf(sku);
-    return priced ? inputSkuOf(sku) : unpriced;
-  });
+/** The builder's view of a plain SKU list: every source filled, so only the SKUs and their amounts decide. */
+function planWorld(skus: readonly CatalogSku[]): InputWorld {
+  const views = skus.map(inputSkuOf);
   return {
     skus: () => views,
     mobile: () => '10000000',
@@ -145,7 +141,7 @@ function planWorld(skus: readonly CatalogSku[], priced: boolean): InputWorld {
 
 /** The builder's first request of the operation when only `country` has numbers (every country: undefined). */
 function firstBody(operation: Operation, skus: readonly CatalogSku[], country?: string): unknown {
-  const world = planWorld(skus, true);
+  const world = planWorld(skus);
   const only = country === undefined ? world : { ...world, mobile: (code: string) => (code === country ? world.mobile(code) : undefined) };
   const built = buildInputs(operation, only);
   return isNoInput(built) ? undefined : built[0]?.input.body;
@@ -175,7 +171,7 @@ function plannedBodies(operation: Operation, amount: PlannedAmount, skus: readon
     if ('body' in amount) return [amount.body];
     return [...amount.picks(skus, numbered)];
   }
-  const built = buildInputs(operation, planWorld(skus, amount !== 'smallest-unpriced'), { max: CHARGING_PICKS });
+  const built = buildInputs(operation, planWorld(skus), { max: CHARGING_PICKS });
   if (isNoInput(built)) return [];
   const picked = built.flatMap((b) => skus.filter((s) => s.skuId === b.sku?.skuId).slice(0, 1));
   return picked.map((sku) => (amount === 'highest' ? { skuId: sku.skuId } : { skuId: sku.skuId, ...(validAmount(sku) ?? {}) }));
@@ -298,8 +294,24 @@ export function fitPlan(plan: FundsPlan, skusOf: SkusOf, prices: PriceBook, curr
     if (fits(mid)) low = mid;
     else high = mid;
   }
-  const values = valuesAt(parts, low);
+  const values = filled(parts, valuesAt(parts, low), (v) => toCents(priceUnits(units, currency, v).worst) <= room);
   return { plan: planAt(plan, values), priced: priceUnits(units, currency, values), values, cuts: cutWords(parts, values, whole, funds) };
+}
+
+/** The `fill` parts raised, one after another, to the largest value that still `fits` (the others as cut). */
+function filled(parts: readonly ElasticPart[], cut: ReadonlyMap<string, number>, fits: (values: ReadonlyMap<string, number>) => boolean) {
+  const values = new Map(cut);
+  for (const part of parts.filter((p) => p.fill === true)) {
+    let low = values.get(part.part) ?? part.min;
+    let high = part.full;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (fits(new Map(values).set(part.part, mid))) low = mid;
+      else high = mid - 1;
+    }
+    values.set(part.part, low);
+  }
+  return values;
 }
 
 function cutWords(parts: readonly ElasticPart[], values: ReadonlyMap<string, number>, whole: PricedPlan, funds: FundsReading): string[] {

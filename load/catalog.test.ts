@@ -95,4 +95,42 @@ describe('gift card SKUs', () => {
     expect(catalog.giftcards.map((g) => g.skuId)).toEqual([77]);
     expect(asked).toEqual(['v2.catalog.skus-giftcards']);
   });
+
+  test('a v1 load takes its SKUs cheapest first: their wallet prices come from the v2 list of the same SKU ids (before: none, so by skuId)', async () => {
+    const rtr = (skuId: number, wallet: number) => ({
+      skuId,
+      countryCode: 'JM',
+      category: 'Rtr',
+      min: { faceValue: wallet, faceValueCurrency: 'USD', faceValueInWalletCurrency: wallet },
+      max: { faceValue: wallet * 10, faceValueCurrency: 'USD', faceValueInWalletCurrency: wallet * 10 },
+    });
+    const lists: Record<string, unknown[]> = {
+      'v1.catalog.skus': [
+        { skuId: 1, category: 'Rtr', countryCode: 'JM', minAmount: 50, maxAmount: 500, currencyCode: 'USD' },
+        { skuId: 2, category: 'Rtr', countryCode: 'JM', minAmount: 5, maxAmount: 50, currencyCode: 'USD' },
+      ],
+      'v2.catalog.skus': [rtr(1, 50), rtr(2, 5)],
+    };
+    const fake = (fail: boolean) =>
+      ({
+        call: async (operationId: string) => ({
+          response: {
+            envelope: {
+              responseCode: fail && operationId.startsWith('v2') ? '999' : '000',
+              responseMessage: null,
+              payLoad: lists[operationId] ?? [],
+            },
+            classification: { outcome: fail && operationId.startsWith('v2') ? 'Failed' : 'Successful' },
+          },
+        }),
+      }) as unknown as ClientCore;
+    const catalog = await discoverCatalog(fake(false), 'v1', DEFAULT_FIELD_MAPPING, { skus: true });
+    expect(catalog.skus.map((s) => [s.skuId, s.price])).toEqual([
+      [1, 50],
+      [2, 5],
+    ]);
+    // A v2 list that cannot be read: the v1 SKUs stay unpriced, the load goes ahead.
+    const unpriced = await discoverCatalog(fake(true), 'v1', DEFAULT_FIELD_MAPPING, { skus: true });
+    expect(unpriced.skus.map((s) => s.price)).toEqual([undefined, undefined]);
+  });
 });

@@ -109,6 +109,34 @@ async function readArray(client: ClientCore, operationId: string, query?: Record
   return payLoad;
 }
 
+/**
+ * v1 SKU records show no wallet price (their bounds are in the SKU's own currency), so a v1 charging write would take
+ * its SKUs by skuId, not cheapest first: their prices come from the v2 SKU list of the same SKU ids (as the price book
+ * converts v1 requests, ledger/price-book.ts). A v2 list that cannot be read leaves them unpriced.
+ */
+async function v2PricesFor(
+  client: ClientCore,
+  version: ApiVersion,
+  readSkus: boolean,
+  mapping: FieldMapping,
+): Promise<Map<number, number>> {
+  if (version !== 'v1' || !readSkus) return new Map();
+  try {
+    const records = await readArray(client, 'v2.catalog.skus');
+    return new Map(
+      readCatalogSkus(records, 'v2', mapping).flatMap((s) => (s.minWalletAmount === undefined ? [] : [[s.skuId, s.minWalletAmount]])),
+    );
+  } catch (error) {
+    if (error instanceof CatalogError) return new Map();
+    throw error;
+  }
+}
+
+const withWalletPrices = (skus: SkuPick[], prices: ReadonlyMap<number, number>): SkuPick[] =>
+  prices.size === 0
+    ? skus
+    : skus.map((s) => (s.price !== undefined || !prices.has(s.skuId) ? s : { ...s, price: prices.get(s.skuId) as number }));
+
 export interface DiscoverNeeds {
   readonly skus?: boolean;
   readonly giftcards?: boolean;
@@ -132,7 +160,10 @@ export async function discoverCatalog(
     needs.giftcards === true ? readArray(client, 'v2.catalog.skus-giftcards', { pageSize: 100 }) : Promise.resolve([]),
     needs.countries === true ? readArray(client, `${version}.catalog.countries`) : Promise.resolve([]),
   ]);
-  const skus = readCatalogSkus(skuRecords, version, mapping).map(toSkuPick);
+  const skus = withWalletPrices(
+    readCatalogSkus(skuRecords, version, mapping).map(toSkuPick),
+    await v2PricesFor(client, version, readSkus, mapping),
+  );
   if (readSkus && skus.length === 0)
     throw new CatalogError(
       `catalog discovery: ${version} catalog/skus has no record with a readable skuId (check fieldMapping.${version}Sku.skuId)`,

@@ -73,6 +73,15 @@ export function mixOperations(versions: readonly ApiVersion[]): string[] {
 }
 
 /**
+ * The operation ids the schedule's first `iterations` iterations send (every one of the mix from a whole cycle on): a
+ * run of fewer iterations (the gate's smoke load cut to fit the wallet) holds thresholds for these only.
+ */
+export function scheduledOperations(versions: readonly ApiVersion[], iterations: number): string[] {
+  const cycle = mixSchedule(mixEntries(versions));
+  return [...new Set(cycle.slice(0, Math.max(0, iterations)).flatMap((entry) => entry.operations))];
+}
+
+/**
  * Smooth weighted round-robin (as nginx balances upstreams): one cycle of length sum(weights) holds every entry
  * `weight` times, spread out. Iteration i of the test runs cycle[i % length], so any `length` consecutive
  * iterations run every action, whatever the number of VUs.

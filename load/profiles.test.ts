@@ -2,6 +2,7 @@
 // envelope-aware metrics, one per check), so a scenario × profile always produces the run the docs describe.
 import { describe, expect, it } from 'vitest';
 import { buildK6Options, overrideProblem, PROFILES, PROFILE_NAMES, type BuildOptionsInput } from './profiles.ts';
+import { mixOperations, scheduledOperations } from './mix.ts';
 import { SCENARIOS, scenarioNameOf, scenarioOperations } from './scenarios.ts';
 
 const base: BuildOptionsInput = {
@@ -108,6 +109,24 @@ describe('thresholds', () => {
     for (const op of scenarioOperations('topup-flow', 'both')) {
       expect(thresholds[`http_req_duration{operation:${op.id}}`], op.id).toEqual([op.method === 'POST' ? 'p(95)<5000' : 'p(95)<2000']);
     }
+  });
+
+  it('the mixed smoke with fewer iterations than its cycle (the gate cut to fit a wallet): no latency budget for an operation it never reaches', () => {
+    const perOperation = (thresholds: Record<string, unknown>): string[] =>
+      Object.keys(thresholds).filter((k) => k.includes('{operation:'));
+    const whole = perOperation(buildK6Options({ ...base, scenario: 'mixed' }).thresholds);
+    const cut = perOperation(buildK6Options({ ...base, scenario: 'mixed', overrides: { iterations: 5 } }).thresholds);
+    const reached = scheduledOperations(['v1', 'v2'], 5).map((id) => `http_req_duration{operation:${id}}`);
+    expect(whole).toHaveLength(mixOperations(['v1', 'v2']).length);
+    expect(cut.sort()).toEqual([...reached].sort());
+    expect(cut.length).toBeLessThan(whole.length);
+    // A whole cycle or more reaches every operation; other scenarios keep every budget whatever the iterations.
+    expect(perOperation(buildK6Options({ ...base, scenario: 'mixed', overrides: { iterations: 500 } }).thresholds)).toHaveLength(
+      whole.length,
+    );
+    expect(perOperation(buildK6Options({ ...base, overrides: { iterations: 2 } }).thresholds)).toHaveLength(
+      scenarioOperations('topup-flow', 'both').length,
+    );
   });
 
   it('watch the envelope-aware metrics and every check', () => {

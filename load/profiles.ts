@@ -1,6 +1,7 @@
 // Load profiles as data (executor shape + limits) and the one function that turns scenario × profile × overrides into
 // k6 `options` (scenarios and thresholds). Runtime-neutral: the bundles call it at init, the CLI to validate and print.
 import { checksInUse } from './checks.ts';
+import { scheduledOperations } from './mix.ts';
 import { scenarioMetaOf, scenarioNameOf, scenarioOperations, type ApiSelection, type ScenarioRef } from './scenarios.ts';
 import { seconds } from './thresholds.ts';
 
@@ -251,11 +252,24 @@ function executorOf(def: ProfileDef, input: BuildOptionsInput): Record<string, u
 }
 
 /** The profile's thresholds for a scenario: latency per operation tag, the envelope-aware metrics, each check. */
+/**
+ * The scenario's operations a run sends: the mixed scenario on an iteration profile with fewer iterations than its
+ * cycle (`--iterations`, the gate's smoke load cut to fit the wallet) reaches only the first slots of its schedule; an
+ * operation it never reaches gets no latency threshold (it would be unverified for want of a sample, not by the target).
+ */
+function reachedOperations(def: ProfileDef, input: BuildOptionsInput): ReturnType<typeof scenarioOperations> {
+  const all = scenarioOperations(input.scenario, input.api);
+  const iterations = input.overrides?.iterations;
+  if (scenarioNameOf(input.scenario) !== 'mixed' || def.shape.kind !== 'iterations' || iterations === undefined) return all;
+  const reached = new Set(scheduledOperations(input.api === 'both' ? ['v1', 'v2'] : [input.api], iterations));
+  return all.filter((op) => reached.has(op.id));
+}
+
 export function profileThresholds(def: ProfileDef, input: BuildOptionsInput): Record<string, string[]> {
   const meta = scenarioMetaOf(input.scenario);
   const limits = def.limits;
   const out: Record<string, string[]> = {};
-  for (const op of scenarioOperations(input.scenario, input.api)) {
+  for (const op of reachedOperations(def, input)) {
     out[`http_req_duration{operation:${op.id}}`] = [`p(95)<${op.method === 'POST' ? limits.writeP95Ms : limits.readP95Ms}`];
   }
   out.gateway_failed = [`rate<=${limits.failedRate}`];

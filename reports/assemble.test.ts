@@ -13,6 +13,16 @@ const base = { runId: 'r', command: 'gate', startedAt: Date.UTC(2026, 0, 1), dur
 const load = buildLoadSection(realK6Summary(), { scenario: 'mixed', profile: 'smoke', engine: 'k6 v0.48.0' });
 
 describe('assembleReport', () => {
+  it('a part the harness could not run (not verified): listed among the skipped, incomplete unless --allow-skips, never a failure', () => {
+    const notVerified = [{ section: 'load' as const, id: 'mixed/smoke', reason: 'mixed/smoke not run: the wallet left nothing for it' }];
+    const report = assembleReport({ ...base, conformance: conformanceSection(passingConformanceRun()), notVerified });
+    expect([report.verdict, report.exitCode]).toEqual(['incomplete', 1]);
+    expect(report.skipped).toContainEqual(notVerified[0]);
+    expect(report.verdictLine).toContain('; load not verified: mixed/smoke not run: the wallet left nothing for it');
+    const allowed = assembleReport({ ...base, allowSkips: true, conformance: conformanceSection(passingConformanceRun()), notVerified });
+    expect([allowed.verdict, allowed.exitCode]).toEqual(['pass', 0]);
+  });
+
   it('passes only when every part passed, with exit code 0 and a PASS line naming each part', () => {
     const report = assembleReport({ ...base, conformance: conformanceSection(passingConformanceRun()), load });
     expect([report.verdict, report.exitCode]).toEqual(['pass', 0]);

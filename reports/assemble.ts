@@ -63,6 +63,11 @@ export interface ReportInput {
   readonly interruption?: ReportInterruption;
   /** Parts that did not run by design, with why and how to make them run (the gate's drift check without a baseline). */
   readonly notRun?: readonly { readonly part: string; readonly reason: string }[];
+  /**
+   * Parts the run set out to verify and could not run for a reason of the harness's own (the gate's smoke load when the
+   * wallet left nothing for it): listed among the skipped items, the verdict incomplete unless --allow-skips; never a failure.
+   */
+  readonly notVerified?: readonly SkippedItem[];
 }
 
 function isoTime(value: number | string | Date): string {
@@ -135,15 +140,9 @@ export function withFirstContact(
   return { ...report, faults, firstContact: { requests: reads.requests, faults: withTotal(reads.faults) } };
 }
 
-/** The whole report. Sections carry their own verdicts (their builders apply the rules); this combines them. */
-export function assembleReport(input: ReportInput): RunReport {
-  const allowSkips = input.allowSkips ?? false;
-  const parts = SECTION_ORDER.map((s) => partOf(s, input, allowSkips)).filter((p): p is ReportPart => p !== undefined);
-  const errorVerdict = input.error === undefined ? [] : [input.error.verdict ?? 'unusable'];
-  const interrupted: Verdict[] = input.interruption === undefined ? [] : ['interrupted'];
-  const verdict = combineVerdicts([...interrupted, ...errorVerdict, ...parts.map((p) => p.verdict)]);
-  const exitCode = verdict === 'interrupted' ? interruptedExitCode(input.interruption?.signal) : VERDICT_EXIT[verdict];
-  const skipped: SkippedItem[] = [
+/** Everything not verified, from every section (and the parts that could not run), in report order. */
+function skippedItems(input: ReportInput): SkippedItem[] {
+  return [
     ...(input.conformance?.cases ?? [])
       .filter((c) => c.status === 'skipped')
       .map((c) => ({ section: 'conformance' as const, id: c.id, reason: c.skipReason ?? 'skipped' })),
@@ -161,7 +160,20 @@ export function assembleReport(input: ReportInput): RunReport {
     ...(input.drift === undefined ? [] : driftSkipped(input.drift)),
     ...(input.migration === undefined ? [] : migrationSkipped(input.migration)),
     ...(input.ledger === undefined ? [] : ledgerSkipped(input.ledger)),
+    ...(input.notVerified ?? []),
   ];
+}
+
+/** The whole report. Sections carry their own verdicts (their builders apply the rules); this combines them. */
+export function assembleReport(input: ReportInput): RunReport {
+  const allowSkips = input.allowSkips ?? false;
+  const parts = SECTION_ORDER.map((s) => partOf(s, input, allowSkips)).filter((p): p is ReportPart => p !== undefined);
+  const errorVerdict = input.error === undefined ? [] : [input.error.verdict ?? 'unusable'];
+  const interrupted: Verdict[] = input.interruption === undefined ? [] : ['interrupted'];
+  const unverified: Verdict[] = (input.notVerified ?? []).length > 0 && !allowSkips ? ['incomplete'] : [];
+  const verdict = combineVerdicts([...interrupted, ...errorVerdict, ...parts.map((p) => p.verdict), ...unverified]);
+  const exitCode = verdict === 'interrupted' ? interruptedExitCode(input.interruption?.signal) : VERDICT_EXIT[verdict];
+  const skipped = skippedItems(input);
   const target: RunTarget = {
     url: input.target.url,
     environment: input.target.environment ?? 'sandbox',
@@ -179,7 +191,10 @@ export function assembleReport(input: ReportInput): RunReport {
     command: input.command,
     verdict,
     exitCode: exitCode as RunReport['exitCode'],
-    verdictLine: composeVerdictLine(verdict, parts, input.error, input.interruption) + simulatorNote(target),
+    verdictLine:
+      composeVerdictLine(verdict, parts, input.error, input.interruption) +
+      (input.notVerified ?? []).map((n) => `; ${n.section} not verified: ${n.reason}`).join('') +
+      simulatorNote(target),
     allowSkips,
     skipped,
     ...(input.notRun === undefined || input.notRun.length === 0 ? {} : { notRun: input.notRun.map((n) => ({ ...n })) }),

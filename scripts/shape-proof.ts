@@ -1,9 +1,11 @@
 // The proof of #31 on this tree, as a user runs it: per shape profile (and the faithful sandbox) a standalone sandbox
-// child, `discover --write-config` (timed), then `gate --target` with no config and with the written one; one table.
+// child, `discover --write-config` (timed), then `gate --target` with no config and with the written one; one table,
+// with each gate's priced plan beside what the wallet lost.
 // Usage: npm run proof:shapes [-- --shapes shape-snake,faithful] [--time-scale 0.01]. Every child is bounded and killed.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONFIG_DEFAULTS } from '../api/target-config.ts';
 import { SHAPE_PROFILES } from '../sandbox/profiles/shapes.ts';
 import { cleanEnv, runCliProcess, spawnCli, type CliChild } from './cli-child.ts';
 
@@ -19,6 +21,9 @@ interface GateOutcome {
   readonly notVerified: number;
   readonly skippedNames: readonly string[];
   readonly verdictLine: string;
+  /** What the gate's funds check priced its plan at ("money: gate needs up to X"), and what the wallet lost. */
+  readonly priced?: number;
+  readonly spent?: number;
 }
 
 interface ShapeRow {
@@ -84,7 +89,32 @@ function readGateReport(reportDir: string, exit: number, stdout: string): GateOu
   return { exit, ...counts, notVerified: skipped.length, skippedNames, verdictLine };
 }
 
+/** The wallet's balance (the sandbox's default credentials; prepaid: negative is funds); undefined when unreadable. */
+async function balanceOf(url: string): Promise<number | undefined> {
+  const auth = Buffer.from(`${CONFIG_DEFAULTS.user}:${CONFIG_DEFAULTS.password}`).toString('base64');
+  try {
+    const res = await fetch(`${url}/api/v2/account/balance`, { headers: { authorization: `Basic ${auth}` } });
+    const payLoad = ((await res.json()) as { payLoad?: unknown }).payLoad;
+    return typeof payLoad === 'number' ? payLoad : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The gate, with its plan's price (its money line) beside what the wallet lost. */
 async function gate(url: string, timeScale: string, cwd: string, config: string | undefined): Promise<GateOutcome> {
+  const before = await balanceOf(url);
+  const outcome = await gateRun(url, timeScale, cwd, config);
+  const after = await balanceOf(url);
+  const priced = outcome.priced;
+  return {
+    ...outcome,
+    ...(before === undefined || after === undefined ? {} : { spent: Math.round((after - before) * 100) / 100 }),
+    ...(priced === undefined ? {} : { priced }),
+  };
+}
+
+async function gateRun(url: string, timeScale: string, cwd: string, config: string | undefined): Promise<GateOutcome> {
   const reportDir = mkdtempSync(join(tmpdir(), 'gh-shape-gate-'));
   const args = [
     'gate',
@@ -98,7 +128,8 @@ async function gate(url: string, timeScale: string, cwd: string, config: string 
   ];
   try {
     const run = await runCliProcess(args, { cwd, timeoutMs: GATE_MS });
-    return readGateReport(reportDir, run.code, run.stdout);
+    const priced = /money: gate needs up to ([\d.]+) /.exec(run.output)?.[1];
+    return { ...readGateReport(reportDir, run.code, run.stdout), ...(priced === undefined ? {} : { priced: Number(priced) }) };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }
@@ -122,12 +153,13 @@ async function proveShape(shape: string, timeScale: string): Promise<ShapeRow> {
 }
 
 function cell(outcome: GateOutcome): string {
-  return `exit ${outcome.exit}: ${outcome.passed}/${outcome.failed}/${outcome.skipped}/${outcome.notVerified}`;
+  const money = outcome.priced === undefined ? '' : `; priced ${outcome.priced.toFixed(2)}, spent ${outcome.spent?.toFixed(2) ?? '?'}`;
+  return `exit ${outcome.exit}: ${outcome.passed}/${outcome.failed}/${outcome.skipped}/${outcome.notVerified}${money}`;
 }
 
 function printTable(rows: readonly ShapeRow[]): void {
   const lines = [
-    '| shape | discover | no config: exit p/f/s/nv | with config: exit p/f/s/nv | not verified (no config; with config) |',
+    '| shape | discover | no config: exit p/f/s/nv; priced, spent (USD) | with config: exit p/f/s/nv; priced, spent (USD) | not verified (no config; with config) |',
     '|---|---|---|---|---|',
   ];
   for (const row of rows) {

@@ -20,6 +20,11 @@ export const ConformanceSettingsSchema = z.strictObject({
   numbers: z.record(z.string().regex(/^[A-Z]{2}$/), NumberPlanSchema).default({}),
   /** Numbers that carry an outstanding loan on the target (LOAN); none known → the LOAN case is skipped. */
   loanNumbers: z.array(digits).default([]),
+  /**
+   * Most the LOAN case may spend, in the wallet currency: its top-up (face value + the loan the target names) priced as the
+   * money guard prices it. A larger loan is not sent: the case is not verified, naming this setting. The plan prices LOAN at it.
+   */
+  loanSpendLimit: z.number().positive().default(25),
   /** Account number for bill payment / fetch-account-detail; default: the number of a digits-only account the target accepts. */
   billpayAccountNumber: z.string().min(1).default('1234567890'),
   /** SIM number and zip code for SIM activation / port-in. */

@@ -2,8 +2,28 @@
 // then top up the bundle for face value + loan. Which numbers carry a loan is not stated: settings.loanNumbers.
 import { readNumber, readSku } from '../../api/field-mapping.ts';
 import { successful } from '../checks.ts';
-import type { ConformanceCase } from '../types.ts';
+import { getOperation } from '../../api/operations.ts';
+import { toCents } from '../../ledger/money-settings.ts';
+import { buildPriceBook, costCurrencies, estimateCharge, priceOfV2Record } from '../../ledger/price-book.ts';
+import type { CaseContext, ConformanceCase } from '../types.ts';
 import { ASSUMED, SECTION, records, requireSuccess, submitAndFinish } from './common.ts';
+
+/**
+ * Why the loan top-up is not sent: it may cost more than settings.loanSpendLimit (the money plan prices the case at
+ * that limit), priced as the money guard prices it (ledger/price-book.ts) from the bundle's and the catalog's record
+ * of its SKU; or its cost cannot be told in the wallet currency. Undefined: within the limit.
+ */
+function overSpendLimit(body: Record<string, unknown>, records: readonly unknown[], ctx: CaseContext): string | undefined {
+  const limit = ctx.settings.loanSpendLimit;
+  const book = buildPriceBook(records.map((r) => priceOfV2Record(r, ctx.mapping.v2Sku)));
+  const wallet = costCurrencies(records)[0] ?? '';
+  const estimate = estimateCharge(getOperation('v2.transaction.topup'), body, book, wallet);
+  const asked = `${String(body.amount)} ${String(body.transactionCurrencyCode ?? 'in the wallet currency')}`;
+  if (!estimate.bounded)
+    return `the loan top-up (${asked}) was not sent: its cost in the wallet currency cannot be told (${estimate.reason}), so settings.loanSpendLimit (${limit}) cannot be held`;
+  if (toCents(estimate.wallet) <= toCents(limit)) return undefined;
+  return `the loan top-up (${asked}, up to ${estimate.wallet.toFixed(2)} in the wallet currency) was not sent: it is over settings.loanSpendLimit (${limit}), what the run's money plan allows this case; raise the limit to verify it`;
+}
 
 export const LOAN_CASES: readonly ConformanceCase[] = [
   {
@@ -69,13 +89,10 @@ export const LOAN_CASES: readonly ConformanceCase[] = [
       const faceValue = sku.minFaceValue as number;
       const amount = Math.round((faceValue + loan) * 100) / 100;
       ctx.note(`bundle ${String(sku.skuId)}: face value ${faceValue} + loan ${loan} = ${amount} ${String(sku.faceValueCurrency)}`);
-      const body = {
-        skuId: sku.skuId,
-        mobile,
-        correlationId: ctx.correlationId(),
-        amount,
-        ...(sku.faceValueCurrency === undefined ? {} : { transactionCurrencyCode: sku.faceValueCurrency }),
-      };
+      const currency = sku.faceValueCurrency === undefined ? {} : { transactionCurrencyCode: sku.faceValueCurrency };
+      const body = { skuId: sku.skuId, mobile, correlationId: ctx.correlationId(), amount, ...currency };
+      const over = overSpendLimit(body, [loanBundle, ...fx.skus.filter((s) => s.skuId === sku.skuId).map((s) => s.record)], ctx);
+      if (over !== undefined) return ctx.skip(over);
       const { submitted, final } = await submitAndFinish(ctx, 'v2', 'v2.transaction.topup', body);
       ctx.check(successful, final ?? submitted);
     },

@@ -31,7 +31,9 @@ const MAX_WRITES = 8;
  * Valid writes of each kind one case may send per run of its budget, so the case's spend is known in advance
  * (conformance/money-plan.ts prices moneyQuota per operation): cheap kinds often, SIM activations and port-ins (the
  * dearest SKUs, ~36 USD on the sandbox's catalog) rarely. Refused writes charge nothing and are not counted; nor is a
- * failing property's shrinking (bounded by its time limit, as every GEN case's).
+ * failing property's shrinking (bounded by its time limit, as every GEN case's). A share is rounded down: a budget of
+ * few runs (a small wallet) sends no valid write of a kind whose share is under one (it is still sent refused), so the
+ * case's price is what it sends (before: rounded up, one of each kind at one run, ~75 USD priced for ~6 spent).
  */
 const QUOTA_PER_RUN: Readonly<Record<string, number>> = {
   'transaction.topup': 1.5,
@@ -45,7 +47,7 @@ const QUOTA_PER_RUN: Readonly<Record<string, number>> = {
 
 /** The valid writes of this operation one money sequence case sends at most (before a failure is found). */
 export function moneyQuota(options: GenOptions, op: Operation): number {
-  return Math.ceil(chargingRuns(options) * (QUOTA_PER_RUN[op.purpose] ?? 0.1));
+  return Math.floor(chargingRuns(options) * (QUOTA_PER_RUN[op.purpose] ?? 0.1) + 1e-9);
 }
 
 /** What a case may still spend, per operation id; lifted while a failure shrinks. */

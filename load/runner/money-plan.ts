@@ -7,8 +7,8 @@ import { harnessClientConfig } from '../../ledger/money-session.ts';
 import { assertCapCurrency, type MoneySettings } from '../../ledger/money-settings.ts';
 import type { MoneyPlan } from '../../ledger/plan.ts';
 import { readWalletCurrency } from '../../ledger/read-prices.ts';
-import { OPERATIONS, type Operation } from '../../api/operations.ts';
-import type { FundsLine, FundsPlan, PlannedAmount } from '../../ledger/funds.ts';
+import { OPERATIONS } from '../../api/operations.ts';
+import type { FundsLine, FundsPlan } from '../../ledger/funds.ts';
 import { mixEntries, mixSchedule } from '../mix.ts';
 import { buildK6Options, type K6Options } from '../profiles.ts';
 import { scenarioNameOf, scenarioOperations } from '../scenarios.ts';
@@ -75,12 +75,27 @@ export async function checkDryRunCap(config: TargetConfig, money: MoneySettings,
   return { ...plan, read: "its catalog was read for the wallet's currency" };
 }
 
+/** The elastic part of a load that may run fewer iterations to fit the wallet (the gate's smoke load). */
+export const LOAD_ITERATIONS = 'smoke load';
+
+/** Charging requests per operation id of the mixed schedule's first `iterations` iterations (iteration i runs cycle[i % length]). */
+function mixedCounts(cycle: ReturnType<typeof mixSchedule>, iterations: number): Map<string, number> {
+  const counts = new Map<string, number>();
+  cycle.forEach((entry, slot) => {
+    const times = Math.floor(iterations / cycle.length) + (slot < iterations % cycle.length ? 1 : 0);
+    for (const id of entry.operations) counts.set(id, (counts.get(id) ?? 0) + times);
+  });
+  return counts;
+}
+
 /**
  * The load's charges before it starts (ledger/funds.ts): at most one charging request per iteration, at the smallest
  * valid amount of one of the builder's first candidates (among which the flows pick at random, api/inputs.ts CHARGING_PICKS). The mixed scenario's schedule is deterministic (iteration i runs cycle[i %
  * length], load/mix.ts), so its charging writes are counted per operation; other flows count every iteration as one.
+ * `elastic` (the gate's smoke load): the mixed scenario's iterations are an elastic part that fills what the rest of the
+ * plan leaves (down to none: the load does not run), its lines' counts following the schedule's first iterations.
  */
-export function loadFundsPlan(flags: LoadFlags): FundsPlan {
+export function loadFundsPlan(flags: LoadFlags, elastic = false): FundsPlan {
   const what = `load ${scenarioNameOf(flags.scenario)} (${flags.profile})`;
   const charging = scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges);
   const { iterations, executor } = iterationsOf(flags);
@@ -88,22 +103,17 @@ export function loadFundsPlan(flags: LoadFlags): FundsPlan {
   if (charging.length === 0) return { what, lines: [], unbounded: [] };
   if (iterations === undefined)
     return { what, lines: [], unbounded: [`${what}: ${executor} is bounded by time only, so its charges are not priced`], smaller };
-  // A v1 load reads the v1 SKU list, whose records show no wallet price: its builder orders them by skuId.
-  const amountOf = (ops: readonly Operation[]): PlannedAmount => (ops.some((op) => op.version === 'v1') ? 'smallest-unpriced' : 'smallest');
   if (flags.scenario !== 'mixed')
-    return { what, lines: [{ operations: charging, count: iterations, amount: amountOf(charging), what }], unbounded: [], smaller };
+    return { what, lines: [{ operations: charging, count: iterations, amount: 'smallest', what }], unbounded: [], smaller };
   const cycle = mixSchedule(mixEntries(flags.api === 'both' ? ['v1', 'v2'] : [flags.api]));
-  // Iterations 0..n-1 run cycle[i % length]: whole cycles, then the first (n mod length) slots.
-  const counts = new Map<string, number>();
-  cycle.forEach((entry, slot) => {
-    const times = Math.floor(iterations / cycle.length) + (slot < iterations % cycle.length ? 1 : 0);
-    for (const id of entry.operations) counts.set(id, (counts.get(id) ?? 0) + times);
-  });
+  const counts = mixedCounts(cycle, iterations);
   const lines: FundsLine[] = OPERATIONS.filter((op) => op.charges && (counts.get(op.id) ?? 0) > 0).map((op) => ({
     operations: [op],
     count: counts.get(op.id) ?? 0,
-    amount: amountOf([op]),
+    amount: 'smallest',
     what,
+    ...(elastic ? { elastic: { part: LOAD_ITERATIONS, count: (n: number) => mixedCounts(cycle, n).get(op.id) ?? 0 } } : {}),
   }));
-  return { what, lines, unbounded: [], smaller };
+  const part = { part: LOAD_ITERATIONS, full: iterations, min: 0, unit: 'iterations', fill: true };
+  return { what, lines, unbounded: [], smaller, ...(elastic ? { elastic: [part] } : {}) };
 }
