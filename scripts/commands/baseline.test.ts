@@ -16,8 +16,8 @@ blankGatewayEnvEachTest();
 describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
   const cases: ReadonlyArray<[string[], RegExp]> = [
     [['baseline', 'check', '--baseline', '/nonexistent/baseline'], /GH_ERR_CONFIG: baseline .*has no index\.json/],
-    [['baseline', 'record', '--seed', 'x', '--out', '/nonexistent/out'], /--seed must be a whole number/],
-    [['baseline', 'record', '--sandbox-profile', 'no-such-profile', '--out', '/nonexistent/out'], /unknown profile/],
+    [['baseline', 'record', '--seed', 'x', '--out-dir', '/nonexistent/out'], /--seed must be a whole number/],
+    [['baseline', 'record', '--sandbox-profile', 'no-such-profile', '--out-dir', '/nonexistent/out'], /unknown profile/],
     [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
@@ -26,7 +26,7 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
 
   it('stops with exit 2 when the target cannot be read', async () => {
     const out = tempDir();
-    const { code, stderr } = await run(['baseline', 'record', '--target', 'http://127.0.0.1:9', '--out', out]);
+    const { code, stderr } = await run(['baseline', 'record', '--target', 'http://127.0.0.1:9', '--out-dir', out]);
     expect(code).toBe(2);
     // The preflight every command runs says it first, before any catalog read (#23).
     expect(stderr).toMatch(/GH_ERR_TARGET: the target cannot be used: http:\/\/127\.0\.0\.1:9: cannot connect/);
@@ -38,7 +38,7 @@ describe('gateway-harness baseline record + check', () => {
   const baseline = join(dir, 'baseline');
 
   it('records the embedded sandbox (exit 0) and passes the check against it (exit 0)', async () => {
-    const recorded = await run(['baseline', 'record', '--out', baseline]);
+    const recorded = await run(['baseline', 'record', '--out-dir', baseline]);
     expect(recorded.code).toBe(0);
     expect(recorded.stdout).toMatch(/^baseline: recorded 48 of 48 operations/);
     expect(recorded.stderr).toMatch(/baseline: v2\.catalog\.skus: observed/);
@@ -119,7 +119,7 @@ describe('gateway-harness baseline record on a production target', () => {
       'production',
       '--time-scale',
       '0.01',
-      '--out',
+      '--out-dir',
       join(tempDir(), 'refused'),
     ]);
     expect(code).toBe(2);
@@ -138,7 +138,7 @@ describe('gateway-harness baseline record on a production target', () => {
       'production',
       '--time-scale',
       '0.01',
-      '--out',
+      '--out-dir',
       out,
       '--reads-only',
     ]);

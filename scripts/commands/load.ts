@@ -72,7 +72,7 @@ function addRunOptions(cmd: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option(
       '--baseline <dir>',
-      'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation',
+      'check every payload against this recorded baseline too (gateway-harness baseline record --out-dir DIR): what the drift rules call breaking is a violation',
     )
     .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
