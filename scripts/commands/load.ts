@@ -142,7 +142,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const config = configFromOptions(opts);
   const money = moneySettingsFrom(opts, config.environment);
   if (opts.dryRun === true) return printDryRun(flags, config, money);
-  checkLoadRun(flags, config, money);
+  const scriptNote = checkLoadRun(flags, config, money);
   const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
   if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
     throw new HarnessError(
@@ -155,6 +155,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const reportDir = prepareReportDir(flags.reportDir, runId);
   const dashboardStream = dashboardStreamOf(flags);
   const progress = commandProgress();
+  if (scriptNote !== undefined) progress.line(scriptNote);
   if (capacityNote !== undefined) progress.line(capacityNote);
   const secrets = reportSecrets(config);
   const meta = loadReportMeta(flags, config);
