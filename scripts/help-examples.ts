@@ -41,7 +41,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'k6-operator': [
     'k6-operator --scenario catalog-browse --profile load --parallelism 4 --target https://sandbox.example.com',
-    'k6-operator --scenario lookup --parallelism 2 -u 20 -d 5m --target http://gateway.svc:8080',
+    'k6-operator --scenario lookup --parallelism 2 -u 20 -d 5m --target http://gateway.svc:8080 --out-dir k8s/',
   ],
   'merge-results': [
     'merge-results results/*.ndjson.gz --thresholds k6-operator/gh-lookup-smoke/thresholds.json',
