@@ -298,6 +298,9 @@ async function userComputedImports(metafile, rootDir, entry) {
   return [...new Set(found)].sort();
 }
 
+/** What loads a module in a user's file: `require`, `import()` (lowered to a require), and require through an object. */
+const LOAD_KINDS = ['require', 'import', 'module.require', 'globalThis.require'];
+
 /** A string literal as esbuild prints one: double, single or backtick quotes without a substitution. */
 const STRING_LITERAL = /^\(("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\.|\$(?!\{))*`)\)/;
 
@@ -312,28 +315,31 @@ const STRING_LITERAL = /^\(("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|
  */
 async function computedImports(source, loader) {
   const nonce = randomBytes(6).toString('hex');
-  const marks = new Map(['require', 'import', 'module.require', 'globalThis.require'].map((k, i) => [`__gh_${i}_${nonce}__`, k]));
-  const markOf = (kind) => [...marks].find(([, k]) => k === kind)[0];
-  const define = Object.fromEntries(['require', 'module.require', 'globalThis.require'].map((kind) => [kind, markOf(kind)]));
+  const mark = Object.fromEntries(LOAD_KINDS.map((kind, i) => [kind, `__gh_${i}_${nonce}__`]));
+  const kindOf = new Map(LOAD_KINDS.map((kind) => [mark[kind], kind]));
+  const define = { require: mark.require, 'module.require': mark['module.require'], 'globalThis.require': mark['globalThis.require'] };
   const own = await transform(source, { loader, define, logLevel: 'silent' });
   const lowered = await transform(own.code, { loader: 'js', format: 'cjs', supported: { 'dynamic-import': false }, logLevel: 'silent' });
-  const { code } = await transform(lowered.code, { loader: 'js', define: { require: markOf('import') }, logLevel: 'silent' });
+  const { code } = await transform(lowered.code, { loader: 'js', define: { require: mark.import }, logLevel: 'silent' });
   const found = [];
-  for (const match of code.matchAll(new RegExp([...marks.keys()].join('|'), 'g'))) {
-    const kind = marks.get(match[0]);
-    const after = code.slice(match.index + match[0].length);
+  for (const match of code.matchAll(new RegExp([...kindOf.keys()].join('|'), 'g'))) {
+    const kind = kindOf.get(match[0]);
+    const start = match.index + match[0].length;
+    // What follows the marker: enough for a call's text (a longer string literal reads as computed: the safe side).
+    const after = code.slice(start, start + 400);
     const listed = (kind === 'require' || kind === 'import') && STRING_LITERAL.test(after);
     if (listed || /typeof\s*$/.test(code.slice(Math.max(0, match.index - 12), match.index))) continue;
-    found.push(after.startsWith('(') ? `${kind}${callText(after)}` : `${kind} used as a value`);
+    const call = after.startsWith('(') ? `${kind}${callText(after)}` : `${kind} used as a value`;
+    found.push([...kindOf].reduce((text, [marker, name]) => text.replaceAll(marker, name), call));
   }
-  return found.map((call) => [...marks].reduce((text, [mark, kind]) => text.replaceAll(mark, kind), call));
+  return found;
 }
 
 /** `(…)` at the start of `text`, parentheses balanced, on one line, at most 60 characters. */
 function callText(text) {
   let depth = 0;
   let end = 0;
-  while (end < text.length && end < 400) {
+  while (end < text.length) {
     depth += text[end] === '(' ? 1 : text[end] === ')' ? -1 : 0;
     end += 1;
     if (depth === 0) break;
