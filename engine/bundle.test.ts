@@ -1,10 +1,12 @@
 // The bundle's sync-HTTP detection: a script that may block on k6/http gets the helper thread during init, a script of
-// asyncRequest only does not pay a thread per worker for it (bundle.ts mayUseSyncHttp).
+// asyncRequest only does not pay a thread per worker for it (bundle.ts mayUseSyncHttp); a require of a name computed at
+// run time, answered by the VU when it runs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleScript, compileFactory, mayUseSyncHttp, unsupportedMembers, type VUScope } from './bundle.ts';
+import { requiredModule } from './k6/modules.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-engine-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -116,5 +118,19 @@ describe('a require of a module named at run time', () => {
     const exports = compileFactory(await bundleScript(path), path)(scope);
     expect(asked).toEqual(['k6/http']);
     expect(exports.loaded).toEqual({ module: 'k6/http' });
+  });
+});
+
+describe("the VU's require of a computed name (engine/k6/modules.ts requiredModule)", () => {
+  const modules = (name: string): unknown => {
+    if (name !== 'k6/http') throw new Error(`module ${name} is not implemented by the node engine`);
+    return { post: () => 'posted', default: {} };
+  };
+
+  it('gives the module; a member the engine does not implement says so, as an import of it would at load time', () => {
+    const http = requiredModule(modules, 'k6/http') as Record<string, () => unknown>;
+    expect(http.post?.()).toBe('posted');
+    expect(() => http.cookieJar).toThrow(/^k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/);
+    expect(() => requiredModule(modules, 'k6/browser')).toThrow(/module k6\/browser is not implemented by the node engine/);
   });
 });
