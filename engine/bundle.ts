@@ -1,6 +1,7 @@
 // The engine's esbuild output of a k6 entry (`load/*.load.ts` or a plain k6 .js script): k6 modules resolve to the
 // engine's per-VU modules, __VU/__ITER/__ENV/open() to the VU's scope, and the result is one factory that builds a
-// fresh module instance per VU (k6 gives every VU its own globals). Unsupported k6 modules fail here, at load time.
+// fresh module instance per VU (k6 gives every VU its own globals). Unsupported k6 modules fail here, at load time (one
+// required by a name computed at run time, when it runs).
 import { runInThisContext } from 'node:vm';
 import { build, type Plugin } from 'esbuild';
 import { MODULE_EXPORTS, unsupportedMessage } from './k6/modules.ts';
