@@ -35,7 +35,10 @@ export declare function buildK6Bundles(options?: {
 }): Promise<BuiltBundle[]>;
 /** The module specifier of the harness's load API in a user script (load/script-api.ts). */
 export declare const SCRIPT_API_SPECIFIER: string;
-/** A user's script bundled with `gateway-harness/load`; `networkModules`: k6 modules that send, imported by the user's own files. */
+/**
+ * A user's script bundled with `gateway-harness/load`; `networkModules`: k6 modules that send, imported by the user's own
+ * files, and each require or import whose module they compute at run time (`require("k6/" + x) in flow.js`: unverifiable).
+ */
 export declare function buildK6Script(options: {
   rootDir?: string;
   entry: string;

@@ -1,8 +1,9 @@
 // Bundles every k6 entry (`load/*.load.ts`) into `dist/k6/<name>.js` for a real k6 (v0.48 or newer) and the Node engine.
 // Settings measured on k6 v0.48: ES2019 syntax, CommonJS (an ES module goes through its slow Babel pass), k6 modules external.
 import { build, transform } from 'esbuild';
-import { readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 
 /** Shared with tests and commands so every k6 bundle is built the same way. */
 export const K6_BUNDLE_OPTIONS = Object.freeze({
@@ -222,7 +223,9 @@ function scriptApiPlugin(rootDir) {
 /**
  * A user's script (`load --script FILE`, TypeScript or JavaScript) bundled like the built-in entries, with
  * `gateway-harness/load` resolved to the harness's own API, into outFile. Returns the network modules (k6/http, ...)
- * the user's own files import: requests sent through them bypass the harness client, its money guard and ledger.
+ * the user's own files import: requests sent through them bypass the harness client, its money guard and ledger. A
+ * require or import whose module is computed at run time (`require('k6/' + x)`) is in the list too, as a module that
+ * cannot be verified (`require("k6/" + x) in flow.js`): it may be k6/http.
  * esbuild's errors are thrown as they are (the caller turns the first into one line).
  */
 export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, baselineModule }) {
@@ -242,7 +245,10 @@ export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, b
     plugins,
   };
   const result = await build(options);
-  const networkModules = userNetworkImports(result.metafile, rootDir, entry);
+  const networkModules = [
+    ...userNetworkImports(result.metafile, rootDir, entry),
+    ...(await userComputedImports(result.metafile, rootDir, entry)),
+  ];
   // Built again with the list defined in it: the bundle's own init refuses production with it (load/k6-entry.ts), so a
   // bare `k6 run` of the bundle is guarded as the CLI is. Only for such a script: the others are built once.
   if (networkModules.length > 0) await build({ ...options, define: { [SCRIPT_NETWORK_CONSTANT]: JSON.stringify(networkModules) } });
@@ -252,10 +258,9 @@ export async function buildK6Script({ rootDir = process.cwd(), entry, outFile, b
 /** The constant a user script's bundle carries its network modules in (declared in load/k6-globals.d.ts). */
 const SCRIPT_NETWORK_CONSTANT = '__GATEWAY_HARNESS_SCRIPT_NETWORK__';
 
-/** The network modules (NETWORK_MODULES) the user's own files of a bundle import, sorted. */
-function userNetworkImports(metafile, rootDir, entry) {
-  const network = new Set();
-  for (const [file, input] of Object.entries(metafile.inputs)) {
+/** The user's own files of a bundle (metafile inputs): every input but the harness's, as [path, input]. */
+function userInputs(metafile, rootDir, entry) {
+  return Object.entries(metafile.inputs).filter(([file]) => {
     const rel = relative(rootDir, resolve(rootDir, file)).split('\\').join('/');
     // The entry is the user's wherever it lies (a test fixture under load/ too).
     const harness =
@@ -263,10 +268,84 @@ function userNetworkImports(metafile, rootDir, entry) {
       HARNESS_DIRS.some((dir) => rel.startsWith(dir)) &&
       !rel.includes('/fixtures/') &&
       resolve(rootDir, file) !== resolve(rootDir, entry);
-    if (harness) continue;
+    return !harness;
+  });
+}
+
+/** The network modules (NETWORK_MODULES) the user's own files of a bundle import, sorted. */
+function userNetworkImports(metafile, rootDir, entry) {
+  const network = new Set();
+  for (const [, input] of userInputs(metafile, rootDir, entry))
     for (const imported of input.imports) if (NETWORK_MODULES.test(imported.path)) network.add(imported.path);
-  }
   return [...network].sort();
+}
+
+/** esbuild's loader of each kind of script file the computed-import scan reads. */
+const SCRIPT_LOADERS = { '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx', '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx' };
+
+/** The requires and imports of the user's own files whose module is computed at run time (computedImports), sorted. */
+async function userComputedImports(metafile, rootDir, entry) {
+  const found = [];
+  for (const [file] of userInputs(metafile, rootDir, entry)) {
+    const path = resolve(rootDir, file);
+    const loader = SCRIPT_LOADERS[extname(path)];
+    if (loader === undefined || !existsSync(path)) continue;
+    const shown = relative(dirname(resolve(rootDir, entry)), path)
+      .split('\\')
+      .join('/');
+    for (const call of await computedImports(readFileSync(path, 'utf8'), loader)) found.push(`${call} in ${shown}`);
+  }
+  return [...new Set(found)].sort();
+}
+
+/** What loads a module in a user's file: `require`, `import()` (lowered to a require), and require through an object. */
+const LOAD_KINDS = ['require', 'import', 'module.require', 'globalThis.require'];
+
+/** A string literal as esbuild prints one: double, single or backtick quotes without a substitution. */
+const STRING_LITERAL = /^\(("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\.|\$(?!\{))*`)\)/;
+
+/**
+ * One file's requires and imports whose module is computed at run time (`require('k6/' + x)`, `` require(`k6/${x}`) ``,
+ * `import(name)`, `const r = require; r(...)`), each as its call (`require("k6/" + x)`): no bundler can say what they
+ * load. Found by esbuild itself, no parser of ours: the file's `require` renamed to a marker by `define`, its imports
+ * lowered to require calls and those renamed to a second marker; such a marker used anywhere but `typeof` or a call with
+ * one string literal (which the bundle's metafile lists) is computed. `module.require` and `globalThis.require` are
+ * runtime loads the metafile never lists: each is reported. The markers carry a random part, so no text of the file's
+ * own strings can pass for one.
+ */
+async function computedImports(source, loader) {
+  const nonce = randomBytes(6).toString('hex');
+  const mark = Object.fromEntries(LOAD_KINDS.map((kind, i) => [kind, `__gh_${i}_${nonce}__`]));
+  const kindOf = new Map(LOAD_KINDS.map((kind) => [mark[kind], kind]));
+  const define = { require: mark.require, 'module.require': mark['module.require'], 'globalThis.require': mark['globalThis.require'] };
+  const own = await transform(source, { loader, define, logLevel: 'silent' });
+  const lowered = await transform(own.code, { loader: 'js', format: 'cjs', supported: { 'dynamic-import': false }, logLevel: 'silent' });
+  const { code } = await transform(lowered.code, { loader: 'js', define: { require: mark.import }, logLevel: 'silent' });
+  const found = [];
+  for (const match of code.matchAll(new RegExp([...kindOf.keys()].join('|'), 'g'))) {
+    const kind = kindOf.get(match[0]);
+    const start = match.index + match[0].length;
+    // What follows the marker: enough for a call's text (a longer string literal reads as computed: the safe side).
+    const after = code.slice(start, start + 400);
+    const listed = (kind === 'require' || kind === 'import') && STRING_LITERAL.test(after);
+    if (listed || /typeof\s*$/.test(code.slice(Math.max(0, match.index - 12), match.index))) continue;
+    const call = after.startsWith('(') ? `${kind}${callText(after)}` : `${kind} used as a value`;
+    found.push([...kindOf].reduce((text, [marker, name]) => text.replaceAll(marker, name), call));
+  }
+  return found;
+}
+
+/** `(…)` at the start of `text`, parentheses balanced, on one line, at most 60 characters. */
+function callText(text) {
+  let depth = 0;
+  let end = 0;
+  while (end < text.length) {
+    depth += text[end] === '(' ? 1 : text[end] === ')' ? -1 : 0;
+    end += 1;
+    if (depth === 0) break;
+  }
+  const call = text.slice(0, end).replace(/\s+/g, ' ');
+  return call.length > 60 ? `${call.slice(0, 59)}…)` : call;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,7 +10,7 @@ import { stableStringify, type InferredSchema } from './infer-schema.ts';
 export const BASELINE_FORMAT = 1;
 export const INDEX_FILE = 'index.json';
 export const OPERATIONS_DIR = 'operations';
-/** Default directory of `baseline record --out` and `baseline check --baseline` (relative to the working directory). */
+/** Default directory of `baseline record --out-dir` and `baseline check --baseline` (relative to the working directory). */
 export const DEFAULT_BASELINE_DIR = 'gateway-baseline';
 const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -164,7 +164,7 @@ export function baselineExists(dir: string): boolean {
 export function readBaseline(dir: string): Baseline {
   const root = resolve(dir);
   const indexPath = join(root, INDEX_FILE);
-  if (!existsSync(indexPath)) throw bad(root, `has no ${INDEX_FILE} (record one with: gateway-harness baseline record --out ${dir})`);
+  if (!existsSync(indexPath)) throw bad(root, `has no ${INDEX_FILE} (record one with: gateway-harness baseline record --out-dir ${dir})`);
   const raw = readJson(indexPath);
   if (!isRecord(raw)) throw bad(indexPath, 'is not a JSON object');
   if (raw.format !== BASELINE_FORMAT)

@@ -1,10 +1,12 @@
 // The bundle's sync-HTTP detection: a script that may block on k6/http gets the helper thread during init, a script of
-// asyncRequest only does not pay a thread per worker for it (bundle.ts mayUseSyncHttp).
+// asyncRequest only does not pay a thread per worker for it (bundle.ts mayUseSyncHttp); a require of a name computed at
+// run time, answered by the VU when it runs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleScript, mayUseSyncHttp, unsupportedMembers } from './bundle.ts';
+import { bundleScript, compileFactory, mayUseSyncHttp, unsupportedMembers, type VUScope } from './bundle.ts';
+import { requiredModule } from './k6/modules.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-engine-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,5 +91,46 @@ describe('mayUseSyncHttp and unsupportedMembers on CommonJS scripts', () => {
     const ok = join(dir, 'cjs-supported.js');
     writeFileSync(ok, `var h = require('k6/http');\nmodule.exports.default = function () { h.default.asyncRequest('GET', 'x'); };\n`);
     expect(unsupportedMembers(await bundleScript(ok))).toEqual([]);
+  });
+});
+
+// k6 resolves require(name) at run time, so a script may name a k6 module by a computed string (`require('k6/' + x)`):
+// the engine answers it as k6 does, and, not knowing which module it is, starts the sync-HTTP helper for it.
+describe('a require of a module named at run time', () => {
+  const script = `var name = ['k6', 'http'].join('/');\nvar h = require(name);\nmodule.exports.default = function () { h.get('http://127.0.0.1:1/'); };\n`;
+
+  it('may use k6/http synchronously: the helper starts', async () => {
+    expect(await detects('computed-require', script)).toBe(true);
+  });
+
+  it("is answered by the VU's require, as k6 answers it", async () => {
+    const path = join(dir, 'computed-require-run.js');
+    writeFileSync(path, `var name = ['k6', 'http'].join('/');\nmodule.exports.loaded = require(name);\n`);
+    const asked: string[] = [];
+    const scope: VUScope = {
+      id: 1,
+      iter: 0,
+      env: {},
+      open: () => '',
+      module: () => ({}),
+      require: (name) => (asked.push(name), { module: name }),
+    };
+    const exports = compileFactory(await bundleScript(path), path)(scope);
+    expect(asked).toEqual(['k6/http']);
+    expect(exports.loaded).toEqual({ module: 'k6/http' });
+  });
+});
+
+describe("the VU's require of a computed name (engine/k6/modules.ts requiredModule)", () => {
+  const modules = (name: string): unknown => {
+    if (name !== 'k6/http') throw new Error(`module ${name} is not implemented by the node engine`);
+    return { post: () => 'posted', default: {} };
+  };
+
+  it('gives the module; a member the engine does not implement says so, as an import of it would at load time', () => {
+    const http = requiredModule(modules, 'k6/http') as Record<string, () => unknown>;
+    expect(http.post?.()).toBe('posted');
+    expect(() => http.cookieJar).toThrow(/^k6\/http\.cookieJar is not implemented by the node engine; run this script with k6/);
+    expect(() => requiredModule(modules, 'k6/browser')).toThrow(/module k6\/browser is not implemented by the node engine/);
   });
 });

@@ -1,6 +1,7 @@
 // The engine's esbuild output of a k6 entry (`load/*.load.ts` or a plain k6 .js script): k6 modules resolve to the
 // engine's per-VU modules, __VU/__ITER/__ENV/open() to the VU's scope, and the result is one factory that builds a
-// fresh module instance per VU (k6 gives every VU its own globals). Unsupported k6 modules fail here, at load time.
+// fresh module instance per VU (k6 gives every VU its own globals). Unsupported k6 modules fail here, at load time (one
+// required by a name computed at run time, when it runs).
 import { runInThisContext } from 'node:vm';
 import { build, type Plugin } from 'esbuild';
 import { MODULE_EXPORTS, unsupportedMessage } from './k6/modules.ts';
@@ -12,6 +13,8 @@ export interface VUScope {
   readonly env: Record<string, string>;
   open(path: string, mode?: string): string | ArrayBuffer;
   module(name: string): unknown;
+  /** `require(name)` with a name the bundler could not read (computed at run time, as k6 allows): the module, guarded. */
+  require(name: string): unknown;
 }
 
 export type ScriptExports = Record<string, unknown>;
@@ -94,6 +97,12 @@ export function unsupportedMembers(bundled: string): string[] {
   return [...found];
 }
 
+/**
+ * A use of esbuild's `__require` shim: a require of a module named at run time (`require('k6/' + x)`). Not its
+ * definition, nor the function of that name inside esbuild's `__commonJS` helper.
+ */
+const COMPUTED_REQUIRE = /(?<![\w$])(?<!function )__require(?![\w$])(?!\s*=(?!=))/;
+
 /** k6/http's blocking calls: served by a helper thread (http/sync-client.ts). */
 const SYNC_HTTP_MEMBERS = new Set(['request', 'get', 'head', 'post', 'put', 'patch', 'del', 'options', 'batch']);
 
@@ -109,6 +118,8 @@ function escapeRegExp(text: string): string {
  */
 export function mayUseSyncHttp(bundled: string): boolean {
   const code = withoutModuleShims(bundled);
+  // A require whose module is computed at run time (esbuild's `__require` shim): it may be k6/http, nothing can tell.
+  if (COMPUTED_REQUIRE.test(code)) return true;
   const base = `${defaultName('k6/http')}\\d*`;
   // An alias of the default import: `var http_default = base;`, or the same assignment inside esbuild's lazy module
   // init (a CommonJS script's require("k6/http") bundles the module that way).
@@ -198,8 +209,9 @@ export async function bundleScript(scriptPath: string): Promise<string> {
   const missing = unsupportedMembers(code);
   if (missing.length > 0) throw new ScriptLoadError(missing.map((m) => unsupportedMessage(m)).join('; '));
   // A CommonJS script (the harness's own bundles are, see esbuild.config.mjs) fills `module.exports`; an ES module
-  // fills the iife's global. Either way the factory returns the script's exports.
-  return `(function (__engineVU) {\nvar module = { exports: {} }, exports = module.exports;\n${code}\nreturn __k6Entry !== undefined ? __k6Entry : module.exports;\n})`;
+  // fills the iife's global. Either way the factory returns the script's exports. `require` answers what esbuild left
+  // to run time (its `__require` shim calls it): a k6 module named by a computed string, as k6's require does.
+  return `(function (__engineVU) {\nvar module = { exports: {} }, exports = module.exports, require = function (name) { return __engineVU.require(name); };\n${code}\nreturn __k6Entry !== undefined ? __k6Entry : module.exports;\n})`;
 }
 
 /** Compiles the bundle once per thread; each call of the factory is one VU's init context. */

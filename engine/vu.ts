@@ -6,7 +6,7 @@ import type { EngineRuntime } from './runtime.ts';
 import type { ScriptExports, VUScope } from './bundle.ts';
 import { CopyOnWriteView } from './copy-on-write.ts';
 import { blockingOnPurpose } from './loop-monitor.ts';
-import { createModules } from './k6/modules.ts';
+import { createModules, requiredModule } from './k6/modules.ts';
 import type { ModuleVU, ScenarioState } from './k6/module-vu.ts';
 
 // ScenarioState is defined with the k6 modules' view of a VU (k6/module-vu.ts); the threads (worker.ts) read it here.
@@ -73,6 +73,7 @@ export class VU implements ModuleVU {
       },
       open: (path, mode) => this.runtime.openFile(path, mode, this.initPhase),
       module: (name) => modules(name),
+      require: (name) => requiredModule(modules, name),
     };
     this.exports = this.runtime.factory(scope);
     this.initPhase = false;

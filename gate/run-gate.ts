@@ -409,7 +409,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     let drift: Awaited<ReturnType<typeof driftPart>> = {};
     const notRun: { part: string; reason: string }[] = [];
     if (request.baseline === undefined) {
-      const reason = `no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out ${request.baselineDir}\` and commit it)`;
+      const reason = `no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out-dir ${request.baselineDir}\` and commit it)`;
       notes.push(`drift: not checked, ${reason}`);
       notRun.push({ part: 'drift', reason });
     } else {

@@ -87,7 +87,7 @@ describe('baseline record with --allow-charges --max-spend', () => {
       'baseline',
       'record',
       ...production(),
-      '--out',
+      '--out-dir',
       join(dir, 'baseline-out'),
       '--allow-charges',
       '--max-spend',

@@ -40,7 +40,7 @@ function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: 
 const RUNS: ReadonlyArray<[string, string, number, string[], string]> = [
   ['migrate', 'faults-reset', 0.3, ['migrate', '--requests', '2'], 'summary.json'],
   ['migrate', 'faults-5xx', 0.3, ['migrate', '--requests', '2'], 'summary.json'],
-  ['baseline record', 'faults-malformed', 0.3, ['baseline', 'record', '--out', join(dir, 'baseline')], ''],
+  ['baseline record', 'faults-malformed', 0.3, ['baseline', 'record', '--out-dir', join(dir, 'baseline')], ''],
   ['baseline check', 'faults-truncate', 0.3, ['baseline', 'check', '--baseline', join(dir, 'baseline-clean')], 'summary.json'],
   // Conformance without the trigger and polling cases: their deliberate client timeouts are no sandbox faults.
   // A config file (empty: the defaults) is the target's config and the settings name loan numbers, so no first-contact
@@ -75,7 +75,7 @@ beforeAll(async () => {
       clean.url,
       '--time-scale',
       '0.1',
-      '--out',
+      '--out-dir',
       join(dir, 'baseline-clean'),
       '--report-dir',
       join(dir, 'clean'),

@@ -229,7 +229,7 @@ describe('migrate and baseline record/check price their plan against the balance
           'baseline',
           'record',
           ...common,
-          '--out',
+          '--out-dir',
           join(work, 'baseline'),
           '--report-dir',
           join(work, 'baseline-money'),

@@ -35,20 +35,40 @@ export function assertChargesAllowed(
   if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);
 }
 
+/** A module the bundler names (k6/http); any other entry of a script's list is a load it cannot verify (see rawSources). */
+const NAMED_MODULE = /^k6\/[\w./-]+$/;
+
 /**
- * A user script whose own files import a k6 module that sends (k6/http, ...) can charge past the harness client, so past
- * the ledger, whatever it declared. Against production: the refusal line (the CLI says it before bundling; the bundle
- * itself says it in init, for a bare `k6 run`). Elsewhere undefined: rawNetworkNote says it.
+ * What a script loads past the harness client: the k6 modules that send it imports by name, and the requires or imports
+ * whose module it computes at run time (`require("k6/" + x) in flow.js`, listed by the bundler, esbuild.config.mjs):
+ * those cannot be verified, so they count as k6/http.
+ */
+function rawSources(modules: readonly string[]): string {
+  const named = modules.filter((m) => NAMED_MODULE.test(m));
+  const computed = modules.filter((m) => !NAMED_MODULE.test(m));
+  return [
+    ...(named.length === 0 ? [] : [`imports ${named.join(', ')} itself`]),
+    ...(computed.length === 0
+      ? []
+      : [`loads a module named at run time (${computed.join('; ')}), which cannot be verified, so it counts as k6/http`]),
+  ].join(' and ');
+}
+
+/**
+ * A user script whose own files import a k6 module that sends (k6/http, ...), or a module whose name they compute at run
+ * time, can charge past the harness client, so past the ledger, whatever it declared. Against production: the refusal
+ * line (the CLI says it before bundling; the bundle itself says it in init, for a bare `k6 run`). Elsewhere undefined:
+ * rawNetworkNote says it.
  */
 export function rawNetworkRefusal(script: string, modules: readonly string[], environment: Environment): string | undefined {
   if (modules.length === 0 || environment !== 'production') return undefined;
-  return `script ${script} imports ${modules.join(', ')} itself: a request sent that way could charge unrecorded; against production a script sends through the harness client (ctx.client, read, submit) only`;
+  return `script ${script} ${rawSources(modules)}: a request sent that way could charge unrecorded; against production a script sends through the harness client (ctx.client, read, submit) only`;
 }
 
 /** The same script against a sandbox: runs, with this line (its raw requests have no money guard or envelope metrics). */
 export function rawNetworkNote(script: string, modules: readonly string[]): string | undefined {
   if (modules.length === 0) return undefined;
-  return `script ${script} imports ${modules.join(', ')} itself: requests sent that way have no money guard, ledger or envelope-aware metrics (production refuses such a script)`;
+  return `script ${script} ${rawSources(modules)}: requests sent that way have no money guard, ledger or envelope-aware metrics (production refuses such a script)`;
 }
 
 /** One line saying what the guard allows, for the start of a run's output. */

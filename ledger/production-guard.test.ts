@@ -25,7 +25,7 @@ const COMMANDS: ReadonlyArray<[string, string[]]> = [
   ['load mixed on k6', ['load', '--scenario', 'mixed', '--engine', 'k6']],
   ['load giftcard-flow (auto engine)', ['load', '--scenario', 'giftcard-flow']],
   ['migrate', ['migrate']],
-  ['baseline record', ['baseline', 'record', '--out', join(dir, 'baseline')]],
+  ['baseline record', ['baseline', 'record', '--out-dir', join(dir, 'baseline')]],
   ['baseline check', ['baseline', 'check', '--baseline', join(dir, 'no-baseline')]],
   ['conformance', ['conformance']],
 ];

@@ -9,7 +9,8 @@ declare const console: {
 };
 
 /**
- * In a `load --script` bundle whose own files import a k6 module that sends (k6/http, ...): those modules, defined by
- * the bundler (esbuild `define`); not defined in any other bundle. The bundle's init refuses production with it.
+ * In a `load --script` bundle whose own files import a k6 module that sends (k6/http, ...) or compute a module's name at
+ * run time: those modules and loads, defined by the bundler (esbuild `define`); not defined in any other bundle. The
+ * bundle's init refuses production with it.
  */
 declare const __GATEWAY_HARNESS_SCRIPT_NETWORK__: readonly string[] | undefined;

@@ -1,7 +1,10 @@
 // k6's words where k6 has one, one meaning per flag: a table over every command of the flags it shows, the old
 // spellings it still takes (with one deprecation line), and its help examples, each of which must parse.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildProgram } from './cli.ts';
 import { runCli } from './fixtures/run-cli.ts';
 import { HELP_EXAMPLES, commandPath } from './help-examples.ts';
@@ -67,15 +70,15 @@ const FLAGS: Readonly<Record<string, { readonly shows: readonly string[]; readon
     ],
     hides: ['--env', '--seed'],
   },
-  'baseline record': { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile'] },
+  'baseline record': { shows: ['--sandbox-profile', '--seed', '--target-env', '--out-dir'], hides: ['--profile', '--out'] },
   'baseline check': { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile'] },
   migrate: { shows: ['--sandbox-profile', '--seed', '--target-env'], hides: ['--profile'] },
   reconcile: { shows: ['--target-env'], hides: ['--env'] },
   sandbox: { shows: ['--sandbox-profile', '--seed'], hides: ['--profile'] },
   build: { shows: ['--out-dir'] },
-  openapi: { shows: ['--out'] },
+  openapi: { shows: ['--out-file'], hides: ['--out'] },
   'engine run': { shows: ['-u, --vus', '-d, --duration', '-i, --iterations', '-e, --env', '-o, --out', '--summary-export'] },
-  'k6-operator': { shows: ['--profile', '-u, --vus', '-d, --duration', '--target-env'], hides: ['--env'] },
+  'k6-operator': { shows: ['--profile', '-u, --vus', '-d, --duration', '--target-env', '--out-dir'], hides: ['--env', '--out'] },
   'merge-results': { shows: ['--profile', '--target-env'], hides: ['--env'] },
   compare: { shows: ['--report-dir'] },
   discover: { shows: ['--target-env', '--write-config'], hides: ['--env', '--profile'] },
@@ -104,6 +107,17 @@ describe('every command: its flags, in k6 vocabulary, one meaning each', () => {
       if (profile !== undefined) expect(['load', 'k6-operator', 'merge-results']).toContain(commandPath(cmd));
       const sandbox = cmd.options.find((o) => o.long === '--sandbox-profile');
       if (sandbox !== undefined) expect(sandbox.description).toMatch(/behaviour profile/);
+    }
+  });
+
+  it("--out is k6's output destinations wherever it shows (-o, --out on load and engine run); files and directories are --out-file, --out-dir", () => {
+    for (const cmd of leaves) {
+      const out = cmd.options.find((o) => o.long === '--out' && !o.hidden);
+      if (out !== undefined)
+        expect([commandPath(cmd), out.flags]).toEqual([expect.stringMatching(/^(load|engine run)$/), '-o, --out <output>']);
+      for (const o of cmd.options.filter((x) => !x.hidden && /^--out-/.test(x.long ?? ''))) {
+        expect(`${o.long ?? ''} ${o.flags}`).toMatch(/^--out-dir --out-dir <dir>$|^--out-file --out-file <file>$/);
+      }
     }
   });
 
@@ -161,6 +175,42 @@ describe('the old spellings: accepted for one release, one deprecation line each
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/GH_ERR_USAGE: --env FOO=\.\.\.: gate runs no k6 script .*--target-env sandbox\|production/);
   });
+});
+
+describe('the old --out of a command that writes a directory or a file: refused, one line naming the new flag', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gh-out-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const at = (name: string): string => join(dir, name);
+  const K6_OUT = "--out means k6's outputs (load -o json=FILE) on every command";
+  const CASES: readonly [string, readonly string[], string, string][] = [
+    [
+      'baseline record',
+      ['baseline', 'record', '--out', at('baseline')],
+      'baseline',
+      `baseline record --out ${at('baseline')}: ${K6_OUT}; the baseline directory is --out-dir ${at('baseline')}`,
+    ],
+    [
+      'k6-operator',
+      ['k6-operator', '--scenario', 'lookup', '--parallelism', '2', '--target', 'http://gw.test', '--out', at('k8s')],
+      'k8s',
+      `k6-operator --out ${at('k8s')}: ${K6_OUT}; the directory of the files is --out-dir ${at('k8s')}`,
+    ],
+    [
+      'openapi (--out=FILE)',
+      ['openapi', `--out=${at('openapi.json')}`],
+      'openapi.json',
+      `openapi --out ${at('openapi.json')}: ${K6_OUT}; the document file is --out-file ${at('openapi.json')}`,
+    ],
+  ];
+  for (const [name, argv, written, line] of CASES) {
+    it(`${name}: exit 2, one line naming the new flag, nothing written`, async () => {
+      const run = await runCli(argv);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(`gateway-harness: GH_ERR_USAGE: ${line}\n`);
+      expect(run.stdout).toBe('');
+      expect(existsSync(at(written))).toBe(false);
+    });
+  }
 });
 
 describe('an unknown command says so, with the nearest one', () => {

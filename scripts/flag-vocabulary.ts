@@ -2,6 +2,7 @@
 // release as hidden options that say so on stderr (one line each), and `-e/--env KEY=VALUE` means what it means to k6.
 import { Option, type Command } from 'commander';
 import { HarnessError } from '../api/errors.ts';
+import { commandPath } from './help-examples.ts';
 
 /** A hidden old spelling: what its value becomes and the note it prints. */
 interface Deprecated {
@@ -42,6 +43,20 @@ export function renamedOption(cmd: Command, old: string, now: string): void {
 /** An old option that keeps its own narrower meaning for one release (e.g. --gen-seed next to the one --seed). */
 export function narrowerOption(cmd: Command, flags: string, advice: string): void {
   register(cmd, flags, () => deprecationLine(flags.split(' ')[0] as string, advice));
+}
+
+/**
+ * `--out` is k6's output destinations (`load -o json=FILE`) on every command. A command that writes a directory or a
+ * file takes `now` (`--out-dir <dir>`, `--out-file <file>`); its old `--out X` is refused, one line naming the new flag,
+ * never taken as the other meaning.
+ */
+export function outMovedTo(cmd: Command, now: '--out-dir' | '--out-file', what: string): void {
+  register(cmd, '--out <value>', (c, value) => {
+    throw new HarnessError(
+      'GH_ERR_USAGE',
+      `${commandPath(c)} --out ${String(value)}: --out means k6's outputs (load -o json=FILE) on every command; ${what} is ${now} ${String(value)}`,
+    );
+  });
 }
 
 function collect(value: string, previous: unknown): string[] {

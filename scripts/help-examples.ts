@@ -20,9 +20,9 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'load --scenario mixed --profile load -o json=metrics.ndjson --summary-export summary-export.json',
     'load --script examples/topup-think-time.load.ts -i 20 -e MY_FLAG=on --target https://sandbox.example.com',
   ],
-  baseline: ['baseline record --out drift/baseline', 'baseline check --baseline drift/baseline --target https://sandbox.example.com'],
+  baseline: ['baseline record --out-dir drift/baseline', 'baseline check --baseline drift/baseline --target https://sandbox.example.com'],
   'baseline record': [
-    'baseline record --out drift/baseline',
+    'baseline record --out-dir drift/baseline',
     'baseline record --target https://gw.example.com --target-env production --reads-only',
   ],
   'baseline check': ['baseline check', 'baseline check --baseline drift/baseline --target https://sandbox.example.com --allow-skips'],
@@ -33,7 +33,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   sandbox: ['sandbox --port 8080', 'sandbox --sandbox-profile faults-mixed --faults --time-scale 0.01', 'sandbox --list-profiles'],
   build: ['build', 'build --out-dir /tmp/k6-bundles'],
-  openapi: ['openapi --out openapi.json', 'openapi --server https://gw.example.com'],
+  openapi: ['openapi --out-file openapi.json', 'openapi --server https://gw.example.com'],
   engine: ['engine run dist/k6/catalog-browse.js -u 2 -d 10s', 'engine run load/lookup.load.ts -i 5 --summary-export summary.json'],
   'engine run': [
     'engine run dist/k6/catalog-browse.js -u 2 -d 10s',
@@ -41,7 +41,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'k6-operator': [
     'k6-operator --scenario catalog-browse --profile load --parallelism 4 --target https://sandbox.example.com',
-    'k6-operator --scenario lookup --parallelism 2 -u 20 -d 5m --target http://gateway.svc:8080',
+    'k6-operator --scenario lookup --parallelism 2 -u 20 -d 5m --target http://gateway.svc:8080 --out-dir k8s/',
   ],
   'merge-results': [
     'merge-results results/*.ndjson.gz --thresholds k6-operator/gh-lookup-smoke/thresholds.json',

@@ -65,6 +65,15 @@ function guarded(name: string, impl: Record<string, unknown>): Record<string, un
   });
 }
 
+/**
+ * `require(name)` of a name known only at run time (`require('k6/' + x)`): the module with every member guarded, so a
+ * member the engine does not implement says so as an import of it would have at load time.
+ */
+export function requiredModule(modules: (name: string) => unknown, name: unknown): unknown {
+  if (typeof name !== 'string') throw new Error(`require(${String(name)}): a module name is a string`);
+  return guarded(name, modules(name) as Record<string, unknown>);
+}
+
 /** Returns a resolver of module name → this VU's instance (created on first import). */
 export function createModules(vu: ModuleVU): (name: string) => unknown {
   const cache = new Map<string, unknown>();

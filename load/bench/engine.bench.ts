@@ -247,7 +247,9 @@ async function main(): Promise<void> {
       'soak-minutes': { type: 'string', default: '10' },
       'soak-vus': { type: 'string', default: '100' },
       engines: { type: 'string', default: 'engine,k6,k6-latest,bare' },
-      out: { type: 'string', default: 'reports/out/bench-engine.json' },
+      'out-file': { type: 'string', default: 'reports/out/bench-engine.json' },
+      // The old spelling, refused: --out means k6's outputs on every gateway-harness command.
+      out: { type: 'string' },
       'cpu-prof': { type: 'string' },
       workers: { type: 'string' },
       'base-engine': { type: 'string' },
@@ -256,7 +258,7 @@ async function main(): Promise<void> {
   });
   if (values.help === true) {
     process.stdout.write(
-      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out FILE] [--cpu-prof DIR] [--workers auto,1,2] [--base-engine CLI]\n' +
+      'usage: npm run bench:engine -- [--duration 30s] [--vus 1,100,1000] [--soak-minutes 10] [--soak-vus 100] [--engines engine,k6,k6-latest,bare] [--out-file FILE] [--cpu-prof DIR] [--workers auto,1,2] [--base-engine CLI]\n' +
         '  runs the real catalog-browse suite (dist/k6/catalog-browse.js, schema checks on) on each engine against the embedded sandbox in its own process\n' +
         "  --workers: one engine row per worker count, `auto` the engine's default (default: 1 … cores, a row per count the machine allows)\n" +
         "  --base-engine CLI: also an `engine base` row from another checkout's engine/cli.ts (before/after a change, side by side under the same load)\n" +
@@ -265,6 +267,8 @@ async function main(): Promise<void> {
     );
     return;
   }
+  if (values.out !== undefined)
+    throw new Error(`--out ${values.out}: the figures file is --out-file ${values.out} (--out means k6's outputs)`);
   const durationSec = Number(/^(\d+)s$/.exec(values.duration)?.[1] ?? NaN);
   if (!Number.isFinite(durationSec) || durationSec < 1) throw new Error('--duration must be whole seconds, e.g. 30s');
   const vusList = values.vus.split(',').map(Number);
@@ -482,7 +486,7 @@ async function main(): Promise<void> {
         `soak ${s.engine}: RSS ${s.rssStartMb.toFixed(0)} → ${s.rssEndMb.toFixed(0)} MB (${s.growthPct.toFixed(1)} %) over ${soakMinutes} min at ${soakVus} VUs, ${s.iterations} iterations`,
       );
     process.stdout.write(`${lines.join('\n')}\n`);
-    const out = resolve(ROOT, values.out);
+    const out = resolve(ROOT, values['out-file']);
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(
       out,

@@ -64,7 +64,7 @@ export interface LoadFlags {
   readonly thresholds: Readonly<Record<string, readonly string[]>>;
   /** Starting balance of the embedded sandbox (USD). */
   readonly funds?: number;
-  /** A recorded baseline (`baseline record --out DIR`): every payload is also checked against its learned schemas. */
+  /** A recorded baseline (`baseline record --out-dir DIR`): every payload is also checked against its learned schemas. */
   readonly baseline?: string;
   /** Observed-payload findings count as violations instead of warnings. */
   readonly promoteObserved?: boolean;

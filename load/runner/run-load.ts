@@ -134,17 +134,21 @@ export function defaultMoney(config: TargetConfig): MoneySettings {
   return { environment: config.environment, allowCharges: false, ledger: config.environment === 'production' };
 }
 
-/** Refusals decided before anything starts or is sent: the production guard first (ledger/guard.ts, exit 2). */
-export function checkLoadRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings = defaultMoney(config)): void {
+/**
+ * Refusals decided before anything starts or is sent: the production guard first (ledger/guard.ts, exit 2). Returns the
+ * line a run prints first when it goes ahead with less guarded (a --script with k6/http of its own on a sandbox).
+ */
+export function checkLoadRun(flags: LoadFlags, config: TargetConfig, money: MoneySettings = defaultMoney(config)): string | undefined {
   assertChargesAllowed(
     `load ${scenarioNameOf(flags.scenario)}`,
     scenarioOperations(flags.scenario, flags.api).filter((op) => op.charges),
     money,
   );
-  if (flags.script !== undefined) checkScriptNetwork(flags.script, config.environment);
+  const note = flags.script === undefined ? undefined : checkScriptNetwork(flags.script, config.environment);
   if (flags.funds !== undefined && config.baseUrl !== undefined) {
     throw usage("--funds sets the embedded sandbox's starting balance: drop --target / GATEWAY_BASE_URL to use it");
   }
+  return note;
 }
 
 type Bundler = typeof Bundling;

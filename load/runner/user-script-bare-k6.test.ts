@@ -1,6 +1,7 @@
 // A `load --script` bundle run directly (a bare `k6 run`, and the Node engine on the same file), not through the CLI,
 // against a sandbox in production mode: a charge the script did not declare never leaves. Through k6/http of its own
-// (nothing could record it) the bundle refuses in init, nothing sent; through the harness client its guard refuses it at
+// (nothing could record it), imported by name or loaded by a name computed at run time (`require(`k6/${x}`)`, which no
+// import list shows), the bundle refuses in init, nothing sent; through the harness client its guard refuses it at
 // send. Each k6 found (K6_BIN or PATH, and k6-latest beside it); skipped, saying so, without one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,20 +53,27 @@ async function withScript<T>(name: string, use: (script: UserScript) => Promise<
 }
 
 const RAW_REFUSAL = /script raw-charge imports k6\/http itself: a request sent that way could charge unrecorded/;
+const COMPUTED_REFUSAL =
+  /script computed-charge loads a module named at run time \(require\(`k6\/\$\{which\}`\) in computed-charge\.js\), which cannot be verified, so it counts as k6\/http: a request sent that way could charge unrecorded/;
+/** The scripts that send a top-up with k6/http of their own: by name, and by a name computed at run time. */
+const RAW_SCRIPTS: readonly [string, RegExp][] = [
+  ['raw-charge.js', RAW_REFUSAL],
+  ['computed-charge.js', COMPUTED_REFUSAL],
+];
 
 describe.each(k6ComparisonSlots('user-script-bare-k6.test.ts'))('a --script bundle run by a bare k6 (%s)', (_label, k6) => {
-  it.skipIf(k6 === undefined)(
-    'a top-up the script sends with k6/http itself, undeclared: refused in init against production, nothing reaches the target',
-    async () => {
-      const { code, output } = await withScript('raw-charge.js', (script) =>
-        bareK6(k6 as string, script.bundle, productionEnv(join(dir, 'raw'))),
-      );
-      expect(code, output).not.toBe(0);
-      expect(output).toMatch(RAW_REFUSAL);
-      expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
-    },
-    180_000,
-  );
+  for (const [file, refusal] of RAW_SCRIPTS) {
+    it.skipIf(k6 === undefined)(
+      `a top-up the script sends with k6/http itself (${file}), undeclared: refused in init against production, nothing reaches the target`,
+      async () => {
+        const { code, output } = await withScript(file, (script) => bareK6(k6 as string, script.bundle, productionEnv(join(dir, file))));
+        expect(code, output).not.toBe(0);
+        expect(output).toMatch(refusal);
+        expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
+      },
+      180_000,
+    );
+  }
 
   it.skipIf(k6 === undefined)(
     'a top-up the script sends through the harness client, undeclared: refused at send, never reaches the target',
@@ -82,14 +90,14 @@ describe.each(k6ComparisonSlots('user-script-bare-k6.test.ts'))('a --script bund
   );
 });
 
-describe('the same bundle on the Node engine', () => {
+describe.each(RAW_SCRIPTS)('the same bundle on the Node engine (%s)', (file, refusal) => {
   it('a top-up sent with k6/http itself: refused in init against production, nothing reaches the target', async () => {
     let errors = '';
     const stderr = { write: (chunk: string) => ((errors += chunk), true) } as unknown as NodeJS.WritableStream;
-    const result = await withScript('raw-charge.js', (script) =>
+    const result = await withScript(file, (script) =>
       runEngine({
         script: script.bundle,
-        env: productionEnv(join(dir, 'engine')),
+        env: productionEnv(join(dir, `engine-${file}`)),
         cwd: dir,
         workers: 1,
         progress: 'none',
@@ -98,7 +106,7 @@ describe('the same bundle on the Node engine', () => {
       }),
     );
     expect(result.exitCode).toBe(107);
-    expect(errors).toMatch(RAW_REFUSAL);
+    expect(errors).toMatch(refusal);
     expect(sandbox().app.stats.snapshot().requestsTotal).toBe(0);
   }, 120_000);
 });

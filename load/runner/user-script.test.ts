@@ -222,6 +222,27 @@ describe('load --script: a script that imports k6/http itself', () => {
     }
   });
 
+  it('loading k6/http by a name computed at run time (require(`k6/${x}`)): the same refusal, naming the load', async () => {
+    const script = await prepareUserScript(join(ROOT, 'load', 'fixtures', 'scripts', 'computed-charge.js'), workDir);
+    try {
+      expect(script.networkModules).toEqual(['require(`k6/${which}`) in computed-charge.js']);
+      expect(() => checkScriptNetwork(script, 'production')).toThrow(
+        /^script computed-charge loads a module named at run time \(require\(`k6\/\$\{which\}`\) in computed-charge\.js\), which cannot be verified, so it counts as k6\/http: a request sent that way could charge unrecorded/,
+      );
+      expect(checkScriptNetwork(script, 'sandbox')).toMatch(
+        /^load: script computed-charge loads a module named at run time .*no money guard/,
+      );
+    } finally {
+      script.dispose();
+    }
+    // On a sandbox it runs (the engine answers the computed require as k6 does), and the run says so first.
+    const run = await runCli(['load', '--script', script.path, '-i', '2', '--api', 'v2', '--report-dir', join(workDir, 'computed')]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.stderr).toMatch(
+      /load: script computed-charge loads a module named at run time \(require\(`k6\/\$\{which\}`\) in computed-charge\.js\)/,
+    );
+  });
+
   it('the example, which sends through the harness client only, imports none', async () => {
     const script = await prepareUserScript(EXAMPLE, workDir);
     script.dispose();

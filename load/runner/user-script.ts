@@ -15,7 +15,7 @@ import { SCRIPT_DECLARATION_GLOBAL, type ScenarioMeta } from '../scenarios.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT_EXTENSIONS = ['.ts', '.js', '.mjs'];
 
-/** A bundled user script: the bundle both engines run, what it declared, the network modules its own files import. */
+/** A bundled user script: the bundle both engines run, what it declared, the network modules its own files import (or compute). */
 export interface UserScript {
   readonly path: string;
   readonly bundle: string;
@@ -121,7 +121,10 @@ export async function prepareUserScript(file: string, cwd: string, baselineModul
   }
 }
 
-/** A script whose own files import k6/http (or another module that sends): refused against production, said elsewhere (ledger/guard.ts). */
+/**
+ * A script whose own files import k6/http (or another module that sends), or compute a module's name at run time (which
+ * cannot be verified): refused against production, said elsewhere (ledger/guard.ts).
+ */
 export function checkScriptNetwork(script: UserScript, environment: Environment): string | undefined {
   const refusal = rawNetworkRefusal(script.meta.name, script.networkModules, environment);
   if (refusal !== undefined) throw new HarnessError('GH_ERR_CHARGES', refusal);

@@ -49,6 +49,8 @@ function readConfig(argv: string[]): BenchConfig {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      'out-file': { type: 'string' },
+      // The old spelling, refused: --out means k6's outputs on every gateway-harness command.
       out: { type: 'string' },
       'fail-below-target': { type: 'boolean' },
       help: { type: 'boolean' },
@@ -57,11 +59,13 @@ function readConfig(argv: string[]): BenchConfig {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run bench:sandbox -- [--duration S] [--warmup S] [--connections N] [--out FILE] [--fail-below-target]\n' +
+      'usage: npm run bench:sandbox -- [--duration S] [--warmup S] [--connections N] [--out-file FILE] [--fail-below-target]\n' +
         '  env: BENCH_DURATION (default 5), BENCH_WARMUP (default 1), BENCH_CONNECTIONS (default 50)\n',
     );
     process.exit(0);
   }
+  if (values.out !== undefined)
+    throw new Error(`--out ${values.out}: the figures file is --out-file ${values.out} (--out means k6's outputs)`);
   const durationSec = positiveInt('--duration', values.duration ?? process.env.BENCH_DURATION, 5, 600);
   if (durationSec < 1) throw new Error('--duration must be at least 1 second');
   const connections = positiveInt('--connections', values.connections ?? process.env.BENCH_CONNECTIONS, 50, 1000);
@@ -70,7 +74,7 @@ function readConfig(argv: string[]): BenchConfig {
     durationSec,
     warmupSec: positiveInt('--warmup', values.warmup ?? process.env.BENCH_WARMUP, 1, 60),
     connections,
-    out: resolve(ROOT, values.out ?? 'reports/out/bench-sandbox.json'),
+    out: resolve(ROOT, values['out-file'] ?? 'reports/out/bench-sandbox.json'),
     failBelowTarget: values['fail-below-target'] === true,
   };
 }

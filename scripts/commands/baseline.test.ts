@@ -16,8 +16,8 @@ blankGatewayEnvEachTest();
 describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
   const cases: ReadonlyArray<[string[], RegExp]> = [
     [['baseline', 'check', '--baseline', '/nonexistent/baseline'], /GH_ERR_CONFIG: baseline .*has no index\.json/],
-    [['baseline', 'record', '--seed', 'x', '--out', '/nonexistent/out'], /--seed must be a whole number/],
-    [['baseline', 'record', '--sandbox-profile', 'no-such-profile', '--out', '/nonexistent/out'], /unknown profile/],
+    [['baseline', 'record', '--seed', 'x', '--out-dir', '/nonexistent/out'], /--seed must be a whole number/],
+    [['baseline', 'record', '--sandbox-profile', 'no-such-profile', '--out-dir', '/nonexistent/out'], /unknown profile/],
     [['baseline', 'record', '--target', 'http://127.0.0.1:9', '--sandbox-profile', 'faithful'], /apply to the embedded sandbox only/],
   ];
   it.each(cases)('%j', async (args, message) => {
@@ -26,7 +26,7 @@ describe('gateway-harness baseline: usage errors (exit 2, one line)', () => {
 
   it('stops with exit 2 when the target cannot be read', async () => {
     const out = tempDir();
-    const { code, stderr } = await run(['baseline', 'record', '--target', 'http://127.0.0.1:9', '--out', out]);
+    const { code, stderr } = await run(['baseline', 'record', '--target', 'http://127.0.0.1:9', '--out-dir', out]);
     expect(code).toBe(2);
     // The preflight every command runs says it first, before any catalog read (#23).
     expect(stderr).toMatch(/GH_ERR_TARGET: the target cannot be used: http:\/\/127\.0\.0\.1:9: cannot connect/);
@@ -41,7 +41,7 @@ describe('gateway-harness baseline record + check', () => {
     run(['baseline', 'check', '--baseline', baseline, '--report-dir', reportDir, '--sandbox-profile', profile]);
 
   it('records the embedded sandbox (exit 0) and passes the check against it (exit 0)', async () => {
-    const recorded = await run(['baseline', 'record', '--out', baseline]);
+    const recorded = await run(['baseline', 'record', '--out-dir', baseline]);
     expect(recorded.code).toBe(0);
     expect(recorded.stdout).toMatch(/^baseline: recorded 48 of 48 operations/);
     expect(recorded.stderr).toMatch(/baseline: v2\.catalog\.skus: observed/);
@@ -95,7 +95,7 @@ describe('gateway-harness baseline record on a production target', () => {
   const seen = recording.seen;
 
   it('refuses without --allow-charges or --reads-only, sending nothing (exit 2, one line)', async () => {
-    const { code, stderr } = await run(['baseline', 'record', ...recording.productionTarget(), '--out', join(tempDir(), 'refused')]);
+    const { code, stderr } = await run(['baseline', 'record', ...recording.productionTarget(), '--out-dir', join(tempDir(), 'refused')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^gateway-harness: GH_ERR_CHARGES: baseline record sends charging operations/);
     expect(seen).toEqual([]);
@@ -103,7 +103,7 @@ describe('gateway-harness baseline record on a production target', () => {
 
   it('with --reads-only sends no charging request and records the reads (exit 0)', async () => {
     const out = join(tempDir(), 'prod');
-    const { code, stdout } = await run(['baseline', 'record', ...recording.productionTarget(), '--out', out, '--reads-only']);
+    const { code, stdout } = await run(['baseline', 'record', ...recording.productionTarget(), '--out-dir', out, '--reads-only']);
     expect(code).toBe(0);
     expect(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).toEqual([
       'v2.transaction.estimated-cost',

@@ -27,7 +27,7 @@ import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
 import { armMoney, checkSessionFunds, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
-import { renamedOption } from '../flag-vocabulary.ts';
+import { outMovedTo, renamedOption } from '../flag-vocabulary.ts';
 import { plannedTarget } from './conformance.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 
@@ -264,7 +264,7 @@ const progressTo =
   };
 
 interface RecordFlags extends SessionFlags {
-  out: string;
+  outDir: string;
   reportDir?: string;
   readsOnly?: boolean;
 }
@@ -284,7 +284,7 @@ export function baselinePlan(what: string, readsOnly: boolean, target: string): 
   };
 }
 
-/** A recording stopped by a signal: nothing was written to --out; the open charges are polled briefly, then the report set. */
+/** A recording stopped by a signal: nothing was written to --out-dir; the open charges are polled briefly, then the report set. */
 async function interruptedRecord(
   cm: CommandMoney,
   session: TargetSession,
@@ -313,7 +313,7 @@ async function runRecord(opts: RecordFlags): Promise<number> {
   if (money === undefined) return EXIT.ok;
   const runId = newRunId();
   const startedAt = Date.now();
-  // Only a money run writes here (ledger.jsonl) and an interrupted one its report set; the baseline goes to --out.
+  // Only a money run writes here (ledger.jsonl) and an interrupted one its report set; the baseline goes to --out-dir.
   const reportDir = resolve(opts.reportDir ?? join('reports', 'out', runId));
   const cm = openCommandMoney(money, { command: 'baseline record', runId, reportDir, config });
   const secrets = reportSecrets(config);
@@ -332,10 +332,10 @@ async function runRecord(opts: RecordFlags): Promise<number> {
         const plan = fundsPlanOf('baseline record', baselinePlan('baseline record', readsOnly, session.label).items);
         await checkSessionFunds(session, plan, cm.faults, interrupt.signal);
         interrupt.enter('baseline record');
-        const result = await recordBaseline(session, opts.out, { progress: progressTo('baseline'), stop: interrupt.signal });
+        const result = await recordBaseline(session, opts.outDir, { progress: progressTo('baseline'), stop: interrupt.signal });
         const interruption = interrupt.interruption(startedAt);
         if (interruption !== undefined) return await interruptedRecord(cm, session, { runId, reportDir, startedAt, secrets, interruption });
-        return await recorded(cm, session, opts.out, result);
+        return await recorded(cm, session, opts.outDir, result);
       },
     );
   } catch (error) {
@@ -420,7 +420,7 @@ export function register(program: Command): void {
       "Call every read operation (and, on a sandbox, every transaction) with inputs from the target's own catalog and write one inferred schema per operation.\n" +
         'With no --target it records the embedded sandbox. Exit 0 written, 2 usage/config error or unusable target.',
     )
-    .option('--out <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR)
+    .option('--out-dir <dir>', 'baseline directory to write (index.json + operations/*.json)', DEFAULT_BASELINE_DIR)
     .option('--report-dir <dir>', 'where ledger.jsonl goes when charging requests are recorded (default reports/out/<run-id>/)')
     .option(
       '--reads-only',
@@ -428,6 +428,7 @@ export function register(program: Command): void {
     );
   addSessionOptions(record);
   addMoneyOptions(record);
+  outMovedTo(record, '--out-dir', 'the baseline directory');
   record.action(async (opts: RecordFlags) => {
     process.exitCode = await runRecord(opts);
   });

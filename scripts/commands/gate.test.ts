@@ -97,7 +97,7 @@ describe('gateway-harness gate on the embedded sandbox', () => {
 
   beforeAll(async () => {
     // The baseline of the same sandbox, recorded with the same credentials (from the environment).
-    const recorded = await cli(['baseline', 'record', '--out', baseline], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
+    const recorded = await cli(['baseline', 'record', '--out-dir', baseline], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });
     expect(recorded.code, recorded.stderr).toBe(0);
     // Credentials from the environment here, from flags below: both paths reach every part and no output.
     pass = await cli(['gate', '--baseline', baseline, '--report-dir', passDir], { GATEWAY_USER: USER, GATEWAY_PASSWORD: PASSWORD });

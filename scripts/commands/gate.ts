@@ -124,7 +124,7 @@ function gateBaselineOf(opts: GateOptions): Pick<GateRequest, 'baselineDir' | 'b
   const baselineDir = opts.baseline ?? DEFAULT_BASELINE_DIR;
   if (opts.baseline !== undefined && !baselineExists(baselineDir)) {
     throw usage(
-      `--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out ${baselineDir}\`)`,
+      `--baseline: no baseline in ${resolve(baselineDir)} (record one with \`gateway-harness baseline record --out-dir ${baselineDir}\`)`,
     );
   }
   return baselineExists(baselineDir) ? { baselineDir, baseline: readBaseline(baselineDir) } : { baselineDir };

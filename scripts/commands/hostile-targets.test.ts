@@ -57,7 +57,7 @@ function nodeLoad(target: string, reportDir: string): string[] {
 
 const COMMANDS: ReadonlyArray<[string, (target: string) => string[]]> = [
   ['load', (target) => nodeLoad(target, join(dir, `load-${Math.random().toString(36).slice(2)}`))],
-  ['baseline record', (target) => ['baseline', 'record', '--target', target, '--out', join(dir, 'baseline'), '--reads-only']],
+  ['baseline record', (target) => ['baseline', 'record', '--target', target, '--out-dir', join(dir, 'baseline'), '--reads-only']],
   ['migrate', (target) => ['migrate', '--target', target, '--report-dir', join(dir, 'migrate')]],
   ['reconcile', (target) => ['reconcile', ledgerFor(target), '--target', target]],
 ];

@@ -54,7 +54,7 @@ describe('baseline check, interrupted', () => {
   it('SIGTERM after its first operation: no operation starts after it, the reports say INTERRUPTED, exit 143', async () => {
     const baseline = join(dir, 'baseline');
     const target = await slowTarget();
-    const record = spawnCli(['baseline', 'record', ...target, '--out', baseline], { env: childEnv() });
+    const record = spawnCli(['baseline', 'record', ...target, '--out-dir', baseline], { env: childEnv() });
     const recorded = await record.exited;
     expect(recorded.code, record.stderr()).toBe(0);
     const reportDir = join(dir, 'check');

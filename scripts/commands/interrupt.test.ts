@@ -91,7 +91,7 @@ describe.each(ENGINES)('gate with its load on the %s, interrupted', (label, engi
       const target = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, behaviour: { initialBalance: LOAD_SANDBOX_FUNDS } });
       // A baseline is there, so the drift check would run after the load if the gate went on.
       const baseline = join(dir, `baseline-${engine}-${label.length}-${signal}`);
-      const record = spawnCli(['baseline', 'record', '--target', target.url, '--time-scale', '0.01', '--out', baseline], {
+      const record = spawnCli(['baseline', 'record', '--target', target.url, '--time-scale', '0.01', '--out-dir', baseline], {
         env: childEnv(),
       });
       expect((await record.exited).code, record.stderr()).toBe(0);

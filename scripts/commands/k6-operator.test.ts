@@ -29,7 +29,7 @@ describe('k6-operator', () => {
       'https://gw.example.test',
       '--namespace',
       'perf',
-      '--out',
+      '--out-dir',
       out,
     ]);
     expect(r.code, r.stderr).toBe(0);

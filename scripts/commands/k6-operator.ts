@@ -17,7 +17,7 @@ import { parseLoadFlags } from '../../load/runner/load-options.ts';
 import { ensureBundle } from '../../load/runner/run-load.ts';
 import { SCENARIO_NAMES } from '../../load/scenarios.ts';
 import { configFromOptions, TARGET_ENV_HELP, TIME_SCALE_HELP } from '../target-options.ts';
-import { envOption } from '../flag-vocabulary.ts';
+import { envOption, outMovedTo } from '../flag-vocabulary.ts';
 import { addLoadFlags } from '../load-flags.ts';
 
 interface OperatorOptions {
@@ -33,7 +33,7 @@ interface OperatorOptions {
   targetEnv?: string;
   timeScale?: string;
   config?: string;
-  out?: string;
+  outDir?: string;
   namespace: string;
   image: string;
   name?: string;
@@ -74,7 +74,7 @@ export function register(program: Command): void {
     .option('--target-env <kind>', TARGET_ENV_HELP)
     .option('--time-scale <factor>', `time scale of the target, ${TIME_SCALE_HELP} (env GATEWAY_TIME_SCALE; default 1)`)
     .option('--config <path>', 'JSON config file (timeouts, polling, write paths, field mapping; credentials in it are ignored)')
-    .option('--out <dir>', 'where the files go (default k6-operator/<name>/)')
+    .option('--out-dir <dir>', 'where the files go (default k6-operator/<name>/)')
     .option('--namespace <ns>', 'namespace of every object', 'default')
     .option('--image <image>', 'k6 image of the pods', DEFAULT_IMAGE)
     .option('--name <name>', 'TestRun name (default gh-<scenario>-<profile>)')
@@ -84,7 +84,8 @@ export function register(program: Command): void {
     .option('--storage-class <name>', 'storage class of the results claim written (default: the cluster default)')
     .option('--access-mode <mode>', 'ReadWriteMany (pods on any node) or ReadWriteOnce (one node, e.g. kind)', 'ReadWriteMany')
     .action(writeOperatorRun);
-  envOption(program.commands.find((c) => c.name() === 'k6-operator') as Command);
+  envOption(cmd);
+  outMovedTo(cmd, '--out-dir', 'the directory of the files');
 }
 
 /** Judges every flag, builds the bundle into the plan, writes its files and prints the steps that run it. */
@@ -118,7 +119,7 @@ async function writeOperatorRun(opts: OperatorOptions): Promise<void> {
   // Every flag is judged before the bundle is built (the slow part): a plan without it first.
   buildOperatorPlan(flags, config, '', runId);
   const plan = buildOperatorPlan(flags, config, readFileSync(await ensureBundle(scenarioNameOf(load.scenario)), 'utf8'), runId);
-  const outDir = resolve(opts.out ?? join('k6-operator', plan.run.name));
+  const outDir = resolve(opts.outDir ?? join('k6-operator', plan.run.name));
   try {
     mkdirSync(outDir, { recursive: true });
     for (const [file, content] of Object.entries(plan.files)) writeFileSync(join(outDir, file), content);

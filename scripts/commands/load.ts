@@ -72,7 +72,7 @@ function addRunOptions(cmd: Command): void {
     .option('--funds <usd>', 'starting balance of the embedded sandbox (default 1000000000)')
     .option(
       '--baseline <dir>',
-      'check every payload against this recorded baseline too (gateway-harness baseline record --out DIR): what the drift rules call breaking is a violation',
+      'check every payload against this recorded baseline too (gateway-harness baseline record --out-dir DIR): what the drift rules call breaking is a violation',
     )
     .option('--promote-observed', 'count observed-payload findings (observed-payloads.md) as violations, not warnings')
     .option('--list', 'print the scenarios and profiles and exit');
@@ -142,7 +142,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const config = configFromOptions(opts);
   const money = moneySettingsFrom(opts, config.environment);
   if (opts.dryRun === true) return printDryRun(flags, config, money);
-  checkLoadRun(flags, config, money);
+  const scriptNote = checkLoadRun(flags, config, money);
   const capacityNote = loadCapacityWarning(flags, config.baseUrl ?? 'embedded sandbox', process.env, process.cwd());
   if (flags.dashboardPort !== undefined && flags.outJson?.endsWith('.gz') === true) {
     throw new HarnessError(
@@ -155,6 +155,7 @@ async function runLoadCommand(opts: LoadOptions, script: UserScript | undefined,
   const reportDir = prepareReportDir(flags.reportDir, runId);
   const dashboardStream = dashboardStreamOf(flags);
   const progress = commandProgress();
+  if (scriptNote !== undefined) progress.line(scriptNote);
   if (capacityNote !== undefined) progress.line(capacityNote);
   const secrets = reportSecrets(config);
   const meta = loadReportMeta(flags, config);

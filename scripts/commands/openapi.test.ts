@@ -28,9 +28,9 @@ describe('gateway-harness openapi', () => {
     expect(stderr).toMatch(/openapi: the server URL carried user info \(user:password@\): left out of the document/);
   });
 
-  it('writes the document to --out (exit 0) and says where', async () => {
+  it('writes the document to --out-file (exit 0) and says where', async () => {
     const file = join(tempDir(), 'nested', 'gateway.openapi.json');
-    const { code, stderr } = await run(['openapi', '--out', file, '--server', 'http://127.0.0.1:8080']);
+    const { code, stderr } = await run(['openapi', '--out-file', file, '--server', 'http://127.0.0.1:8080']);
     expect(code).toBe(0);
     const paths = new Set(OPERATIONS.map((op) => op.path)).size;
     expect(stderr).toMatch(new RegExp(`openapi: wrote .*gateway\\.openapi\\.json \\(${paths} paths, OpenAPI 3\\.1\\.0\\)`));

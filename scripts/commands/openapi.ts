@@ -7,9 +7,10 @@ import { EXIT } from '../../api/errors.ts';
 import { buildOpenApiDocument, DEFAULT_SERVER } from '../../openapi/build-document.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { makeDirectory } from '../../reports/make-dir.ts';
+import { outMovedTo } from '../flag-vocabulary.ts';
 
 interface OpenApiFlags {
-  out?: string;
+  outFile?: string;
   server?: string;
   config?: string;
 }
@@ -31,10 +32,10 @@ function runOpenApi(opts: OpenApiFlags): number {
   }
   const document = buildOpenApiDocument({ writePaths: config.writePaths, ...(serverUrl === undefined ? {} : { serverUrl }) });
   const text = `${JSON.stringify(document, null, 2)}\n`;
-  if (opts.out === undefined) {
+  if (opts.outFile === undefined) {
     process.stdout.write(text);
   } else {
-    const path = resolve(opts.out);
+    const path = resolve(opts.outFile);
     makeDirectory(dirname(path));
     writeFileSync(path, text);
     process.stderr.write(
@@ -45,16 +46,17 @@ function runOpenApi(opts: OpenApiFlags): number {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('openapi')
     .description(
       'Write an OpenAPI 3.1 document of the gateway (v1 and v2) generated from the operation catalog and the wire schemas:\n' +
         'HTTP Basic auth, the envelope per payload kind, request bodies; write paths the spec does not show carry x-path-assumed: true.',
     )
-    .option('--out <file>', 'write the document to this file (default: standard output)')
+    .option('--out-file <file>', 'write the document to this file (default: standard output)')
     .option('--server <url>', `default of the base_url server variable (default: the configured target, else ${DEFAULT_SERVER})`)
     .option('--config <path>', 'JSON config file whose writePaths (and baseUrl) the document uses')
     .action((opts: OpenApiFlags) => {
       process.exitCode = runOpenApi(opts);
     });
+  outMovedTo(cmd, '--out-file', 'the document file');
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   // Loan numbers named: with a config file and none named, first contact would look for them (a discovery of its own).
   writeFileSync(join(dir, 'loans.settings.json'), `${JSON.stringify({ loanNumbers: ['18765550777'] })}\n`);
   const record = spawnCli(
-    ['baseline', 'record', '--target', upstream.url, '--time-scale', '0.01', '--out', baseline, '--report-dir', join(dir, 'record')],
+    ['baseline', 'record', '--target', upstream.url, '--time-scale', '0.01', '--out-dir', baseline, '--report-dir', join(dir, 'record')],
     { env: childEnv() },
   );
   children.push(record);
@@ -142,7 +142,7 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'baseline record',
-    args: (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only'],
+    args: (r) => ['baseline', 'record', '--out-dir', join(r, 'baseline'), '--reads-only'],
     writesReport: false,
     error: /catalog discovery: the target went silent/,
   },
@@ -278,7 +278,7 @@ describe('#32: a signal during the preflight of baseline record', () => {
   it('SIGINT while the preflight waits on a silent target: INTERRUPTED (exit 130, the report set), not killed, not its 5 s bound', async () => {
     const target = await silentTarget('start');
     const reportDir = join(dir, 'sigint-record-preflight');
-    const child = start(['baseline', 'record', '--target', target.url, '--out', join(dir, 'never'), '--report-dir', reportDir]);
+    const child = start(['baseline', 'record', '--target', target.url, '--out-dir', join(dir, 'never'), '--report-dir', reportDir]);
     // The preflight's balance read is held: the run is in its preflight (before: the signal killed the process, exit
     // by signal, no report; and without the signal the preflight would end unusable, exit 2, after PREFLIGHT_LIMITS).
     await waitUntil('the preflight read the silent target holds', () => target.held() > 0 || child.hasExited(), 120_000);
@@ -386,7 +386,11 @@ describe.concurrent('#32 finding 8: a signal during catalog discovery stops the 
   const early: ReadonlyArray<[string, (reportDir: string) => string[], string]> = [
     ['conformance (first contact)', (r) => ['conformance', '--report-dir', r], 'first contact'],
     ['gate (first contact)', (r) => ['gate', '--engine', 'node', '--report-dir', r], 'first contact'],
-    ['baseline record', (r) => ['baseline', 'record', '--out', join(r, 'baseline'), '--reads-only', '--report-dir', r], 'baseline record'],
+    [
+      'baseline record',
+      (r) => ['baseline', 'record', '--out-dir', join(r, 'baseline'), '--reads-only', '--report-dir', r],
+      'baseline record',
+    ],
   ];
   it.each(early)(
     '%s: SIGINT there: INTERRUPTED report set, exit 130',
