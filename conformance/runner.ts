@@ -84,6 +84,10 @@ export interface RunEnvironment {
   readonly stop?: AbortSignal;
   /** The catalog discovered before the run (`discoverCatalogFirst`): the cases use it instead of discovering again. */
   readonly fixtures?: Fixtures;
+  /** The correlationIds already handed out to this target (`--under-load`: the idle pass's, so the loaded pass never repeats one). */
+  readonly ids?: RunCorrelationIds;
+  /** Awaited before every request a case sends (not the drain's): `--under-load` waits there for its load to be in flight. */
+  readonly beforeRequest?: (caseId: string) => Promise<void>;
 }
 
 /** Why a case not started before an interruption is skipped (never counted as passed). */
@@ -124,7 +128,7 @@ class CaseCancelled extends Error {
 
 /** Shared per run: fixtures discovered once, unique correlationIds, the redaction secrets, open transactions. */
 class RunState {
-  readonly ids = new RunCorrelationIds();
+  readonly ids: RunCorrelationIds;
   private fixtures?: Promise<Fixtures>;
   readonly secrets: string[];
   readonly wrongConnection: TargetConnection;
@@ -135,6 +139,7 @@ class RunState {
   readonly timedOutCases = new Set<string>();
 
   constructor(readonly env: RunEnvironment) {
+    this.ids = env.ids ?? new RunCorrelationIds();
     const c = env.target.connection;
     const other = env.settings.otherEnvironment;
     this.secrets = [c.password, c.user, ...(other === undefined ? [] : [other.password, other.user])].filter((s) => s.length >= 3);
@@ -170,6 +175,7 @@ class RunState {
       hooks: {
         beforeSend: async (request) => {
           this.silence.check();
+          if (options.caseId !== '') await this.env.beforeRequest?.(options.caseId);
           await hooks?.beforeSend?.(request);
           this.transactions.beforeSend(request, options.caseId);
         },

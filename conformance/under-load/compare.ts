@@ -1,10 +1,14 @@
 // `--under-load`: the suite's idle pass and its pass under load compared case by case (by id), into the conformance
-// section's `underLoad` part. A case that passed idle and fails under load fails the section; skipped or not run is no difference.
+// section's `underLoad` part. A case that passed idle and fails under load fails the section; one the loaded pass could
+// not judge beside the load (not run, skipped, no load in flight, shared state) is not verified under load, with why.
 import { combineVerdicts } from '../../reports/verdict.ts';
 import type { ConformanceSection, ReportCase, UnderLoadComparison } from '../../reports/model.ts';
 
-/** What the caller knows of the load that ran beside the loaded pass. */
-export type UnderLoadRun = Pick<UnderLoadComparison, 'load' | 'passMs' | 'notes'>;
+/**
+ * What the caller knows of the load that ran beside the loaded pass; `unwitnessed`: the cases that sent a request
+ * while the load had no request in flight at the target or had ended (gate/load-witness.ts), each with why.
+ */
+export type UnderLoadRun = Pick<UnderLoadComparison, 'load' | 'passMs' | 'notes'> & { readonly unwitnessed?: ReadonlyMap<string, string> };
 
 const judged = (status: string): boolean => status === 'passed' || status === 'failed';
 
@@ -27,18 +31,30 @@ const walletOnly = (c: ReportCase): boolean => {
   return errors.length > 0 && errors.every((f) => SHARED_STATE_CHECKS.has(f.check));
 };
 
-/** The cases whose status differs between the passes, among those judged (passed or failed) in both. */
+/** Why a case judged idle says nothing under load, or undefined when the loaded pass judged it beside the load. */
+function notVerifiedReason(after: ReportCase | undefined, unwitnessed: ReadonlyMap<string, string> | undefined): string | undefined {
+  if (after === undefined) return 'not run under load';
+  if (!judged(after.status)) return `skipped under load: ${after.skipReason ?? 'skipped'}`;
+  const witness = unwitnessed?.get(after.id);
+  if (witness !== undefined) return witness;
+  if (after.status === 'failed' && walletOnly(after))
+    return `failed under load only on state the load's own requests change (${[...new Set(after.failures.map((f) => f.check))].join(', ')}): the wallet's balance or the loan numbers' loans`;
+  return undefined;
+}
+
+/** The cases whose status differs between the passes, among those judged (passed or failed) in both beside the load. */
 export function compareUnderLoad(idle: ConformanceSection, loaded: ConformanceSection, run: UnderLoadRun): UnderLoadComparison {
   const underLoad = new Map(loaded.cases.map((c) => [c.id, c]));
   let compared = 0;
-  const unverified: string[] = [];
+  const notVerified: NonNullable<UnderLoadComparison['notVerified']> = [];
   const failsOnlyUnderLoad: UnderLoadComparison['failsOnlyUnderLoad'] = [];
   const passesOnlyUnderLoad: UnderLoadComparison['passesOnlyUnderLoad'] = [];
   for (const before of idle.cases) {
+    if (!judged(before.status)) continue;
     const after = underLoad.get(before.id);
-    if (after === undefined || !judged(before.status) || !judged(after.status)) continue;
-    if (after.status === 'failed' && walletOnly(after)) {
-      unverified.push(after.id);
+    const reason = notVerifiedReason(after, run.unwitnessed);
+    if (after === undefined || reason !== undefined) {
+      notVerified.push({ id: before.id, title: before.title, reason: reason ?? 'not run under load' });
       continue;
     }
     compared += 1;
@@ -46,19 +62,19 @@ export function compareUnderLoad(idle: ConformanceSection, loaded: ConformanceSe
       failsOnlyUnderLoad.push({ id: after.id, title: after.title, failures: after.failures });
     if (before.status === 'failed' && after.status === 'passed') passesOnlyUnderLoad.push({ id: after.id, title: after.title });
   }
+  const shown = notVerified.slice(0, 10).map((c) => c.id);
   return {
     load: run.load,
     ...(run.passMs === undefined ? {} : { passMs: run.passMs }),
     compared,
     failsOnlyUnderLoad,
     passesOnlyUnderLoad,
+    notVerified,
     notes: [
       ...run.notes,
-      ...(unverified.length === 0
+      ...(notVerified.length === 0
         ? []
-        : [
-            `${unverified.length} case(s) failed under load only on state the load's own requests change (the wallet's balance, the loan numbers' loans): not verified under load (${unverified.slice(0, 10).join(', ')}${unverified.length > 10 ? ', …' : ''})`,
-          ]),
+        : [`${notVerified.length} case(s) not verified under load (${shown.join(', ')}${notVerified.length > 10 ? ', …' : ''}): see each one's reason`]),
     ],
   };
 }
