@@ -66,7 +66,12 @@ export async function loadedPass(request: LoadedPassRequest): Promise<{ conforma
       ...(sandbox === undefined
         ? {}
         : {
-            sandbox: { url: sandbox.url, profile: request.sandboxProfile, inFlight: () => sandbox.app.stats.inFlight },
+            sandbox: {
+              url: sandbox.url,
+              profile: request.sandboxProfile,
+              inFlight: () => sandbox.app.stats.inFlight,
+              requestsSeen: () => sandbox.app.stats.snapshot().requestsTotal,
+            },
           }),
     },
     (witness) => runConformanceSuite({ ...suite, beforeRequest: (caseId) => witness.beforeRequest(caseId) }),

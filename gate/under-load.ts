@@ -26,6 +26,11 @@ const LOAD_DEADLINE_FACTOR = 5;
 const HOLD_WAIT_MS = 120_000;
 /** Where the target counts requests in flight: the load holds once it kept one in flight this long without a gap (real ms). */
 const HOLD_STEADY_MS = 1_000;
+/**
+ * Requests of the load the target counted without ever holding: it answers faster than the load's requests overlap (the
+ * faithful embedded sandbox), so the pass starts with the load sending, and its requests do not wait for one in flight.
+ */
+const SENDING_REQUESTS = 200;
 
 export function parseUnderLoadProfile(value: string | true | undefined): ProfileName | undefined {
   if (value === undefined) return undefined;
@@ -97,7 +102,12 @@ export interface UnderLoadIo {
   readonly progress: Progress;
   readonly interrupt?: RunInterrupt;
   /** The embedded sandbox both passes and the load share: its counters tell when the load is sending and in flight. */
-  readonly sandbox?: { readonly url: string; readonly profile: string; readonly inFlight: () => number };
+  readonly sandbox?: {
+    readonly url: string;
+    readonly profile: string;
+    readonly inFlight: () => number;
+    readonly requestsSeen: () => number;
+  };
 }
 
 export interface UnderLoadOutcome<T> {
@@ -112,22 +122,40 @@ export interface UnderLoadOutcome<T> {
 
 type LoadState = { ended: boolean; progressed: boolean };
 
+/** What the pass found of its load before it started. */
+type LoadWait = 'holding' | 'sending' | 'ended' | 'timeout';
+
 /**
- * Polls until the load holds (where the target counts requests in flight, it kept one in flight HOLD_STEADY_MS without a
- * gap; elsewhere, the load reported progress), has ended, or the wait's bound passed; says which.
+ * Polls until the load holds (the target kept a request in flight HOLD_STEADY_MS without a gap), or it is sending without
+ * holding (SENDING_REQUESTS counted at the target; where it counts nothing, the load reported progress), or it has
+ * ended, or the wait's bound passed; says which.
  */
-async function waitForLoad(state: LoadState, inFlight: (() => number) | undefined): Promise<'holding' | 'ended' | 'timeout'> {
+async function waitForLoad(state: LoadState, sandbox: UnderLoadIo['sandbox']): Promise<LoadWait> {
   const deadline = Date.now() + HOLD_WAIT_MS;
+  const start = sandbox?.requestsSeen() ?? 0;
   let steadySince: number | undefined;
   for (;;) {
     if (state.ended) return 'ended';
-    if (inFlight === undefined) {
-      if (state.progressed) return 'holding';
-    } else if (inFlight() === 0) steadySince = undefined;
-    else if (Date.now() - (steadySince ??= Date.now()) >= HOLD_STEADY_MS) return 'holding';
+    if (sandbox === undefined) {
+      if (state.progressed) return 'sending';
+    } else if (sandbox.inFlight() === 0) {
+      steadySince = undefined;
+      if (sandbox.requestsSeen() - start >= SENDING_REQUESTS) return 'sending';
+    } else if (Date.now() - (steadySince ??= Date.now()) >= HOLD_STEADY_MS) return 'holding';
     if (Date.now() > deadline) return 'timeout';
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** The notes a wait leaves in the comparison. */
+function loadWaitNotes(waited: LoadWait, embedded: boolean): string[] {
+  if (waited === 'ended') return ['the load ended before it was sending: the second pass ran without load'];
+  if (waited === 'timeout') return [`the load was not sending within ${HOLD_WAIT_MS / 1000} s: the second pass started anyway`];
+  if (waited === 'sending' && embedded)
+    return [
+      `the target answered faster than the load's requests overlap (none stayed in flight ${HOLD_STEADY_MS / 1000} s): each case ran while the load was sending, with no request of it provably in flight beside the case's`,
+    ];
+  return [];
 }
 
 /**
@@ -152,11 +180,11 @@ export async function runUnderLoad<T>(
   }).finally(() => (state.ended = true));
   // A load that fails to start rejects here; it is awaited below, after the pass (no unhandled rejection meanwhile).
   loading.catch(() => undefined);
-  const inFlight = io.sandbox?.inFlight;
-  const waited = await waitForLoad(state, inFlight);
-  if (waited === 'ended') notes.push('the load ended before it was sending: the second pass ran without load');
-  if (waited === 'timeout') notes.push(`the load held no request in flight within ${HOLD_WAIT_MS / 1000} s: the second pass started anyway`);
+  const waited = await waitForLoad(state, io.sandbox);
+  notes.push(...loadWaitNotes(waited, io.sandbox !== undefined));
   io.progress.line(`conformance: the second pass, under load ${UNDER_LOAD_SCENARIO}/${flags.profile}`);
+  // A load that holds requests in flight: each request of the pass waits for one beside it (load-witness.ts).
+  const inFlight = waited === 'holding' ? io.sandbox?.inFlight : undefined;
   const witness = createLoadWitness({ running: () => !state.ended, ...(inFlight === undefined ? {} : { inFlight }) });
   const passStarted = Date.now();
   let result: T;
@@ -168,8 +196,10 @@ export async function runUnderLoad<T>(
   const passMs = Date.now() - passStarted;
   const stoppedAtPassEnd = !state.ended;
   const run = await loading;
-  if (!stoppedAtPassEnd && waited === 'holding')
-    notes.push(`the load reached its deadline (${flags.duration ?? 'its iterations'}) before the pass ended: later cases are not verified under load`);
+  if (!stoppedAtPassEnd && (waited === 'holding' || waited === 'sending'))
+    notes.push(
+      `the load reached its deadline (${flags.duration ?? 'its iterations'}) before the pass ended: later cases are not verified under load`,
+    );
   return { pass: result, run, passMs, stoppedAtPassEnd, notes, unwitnessed: witness.unwitnessed };
 }
 

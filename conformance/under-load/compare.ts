@@ -84,7 +84,9 @@ export function compareUnderLoad(idle: ConformanceSection, loaded: ConformanceSe
       ...run.notes,
       ...(notVerified.length === 0
         ? []
-        : [`${notVerified.length} case(s) not verified under load (${shown.join(', ')}${notVerified.length > 10 ? ', …' : ''}): see each one's reason`]),
+        : [
+            `${notVerified.length} case(s) not verified under load (${shown.join(', ')}${notVerified.length > 10 ? ', …' : ''}): see each one's reason`,
+          ]),
     ],
   };
 }
