@@ -85,7 +85,7 @@ export function compareUnderLoad(idle: ConformanceSection, loaded: ConformanceSe
       ...(notVerified.length === 0
         ? []
         : [
-            `${notVerified.length} case(s) not verified under load (${shown.join(', ')}${notVerified.length > 10 ? ', …' : ''}): see each one's reason`,
+            `${notVerified.length} case(s) not verified under load (${shown.join(', ')}${notVerified.length > 10 ? ', …' : ''}), each with why`,
           ]),
     ],
   };
