@@ -39,7 +39,7 @@ describe('gate --under-load', () => {
       expect(underLoad, stdout).toBeDefined();
       const ids = underLoad?.failsOnlyUnderLoad.map((c) => c.id) ?? [];
       expect(ids.length, stdout).toBeGreaterThan(0);
-      for (const id of ids) expect(UNDER_LOAD_BUG.cases, stdout).toContain(id);
+      for (const id of ids) expect(UNDER_LOAD_BUG.cases, JSON.stringify(underLoad?.failsOnlyUnderLoad, null, 1)).toContain(id);
       // The pass ran with the load holding requests in flight (each request waited for one), not on a share of timing.
       expect(underLoad?.notes.join('\n')).not.toMatch(/answered faster than the load's requests overlap|not sending within/);
       // The idle pass (the section's cases) passed every one of them: the rule holds while the gateway is quiet.
