@@ -19,9 +19,12 @@ export function show(value: unknown): string {
   }
 }
 
+/** How a `received` text of a client timeout begins (what `--under-load` reads as "no answer in time", never a rule). */
+export const TIMED_OUT_RECEIVED = 'no response: client timed out';
+
 /** One line describing what came back, for `received` texts. */
 export function describeResponse(response: GatewayResponse): string {
-  if (response.timedOut) return `no response: client timed out after ${Math.round(response.timings.totalMs)} ms`;
+  if (response.timedOut) return `${TIMED_OUT_RECEIVED} after ${Math.round(response.timings.totalMs)} ms`;
   if (response.transportError !== undefined) return `no response: ${response.transportError.code} ${response.transportError.message}`;
   const status = `HTTP ${response.httpStatus ?? '?'}`;
   if (response.envelope === undefined) {

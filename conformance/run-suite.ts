@@ -18,6 +18,7 @@ import type { ConformanceSettings } from '../target/settings.ts';
 import type { ChargeLearning } from '../target/discover/charge-learning.ts';
 import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
 import type { ConformanceCase, RunResult } from './types.ts';
+import type { RunCorrelationIds } from './correlation-ids.ts';
 
 export interface SuiteRequest {
   readonly config: ResolvedTargetConfig;
@@ -47,6 +48,10 @@ export interface SuiteRequest {
     readonly cases: readonly ConformanceCase[];
     readonly settings: ConformanceSettings;
   };
+  /** The correlationIds handed out by every pass against this target (runner.ts RunEnvironment.ids): `--under-load` shares one. */
+  readonly ids?: RunCorrelationIds;
+  /** Awaited before every request of a case (runner.ts RunEnvironment.beforeRequest): the pass under load's witness. */
+  readonly beforeRequest?: (caseId: string) => Promise<void>;
 }
 
 /** What the report names as the suite's target: the resolved one, with its profile and catalog seed when it is the embedded sandbox. */
@@ -154,6 +159,8 @@ export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteO
         fixtures,
         onProgress: (event) => progress.onEvent(event),
         ...(request.stop === undefined ? {} : { stop: request.stop }),
+        ...(request.beforeRequest === undefined ? {} : { beforeRequest: request.beforeRequest }),
+        ...(request.ids === undefined ? {} : { ids: request.ids }),
       });
       // A target gone silent during the cases is named in the one line the reports give (runner.ts RunResult.silence).
       const run = ran.silence === undefined ? ran : { ...ran, silence: `${redactUrl(config.baseUrl)}: ${ran.silence}` };

@@ -9,6 +9,7 @@ import { conformanceSection } from './section.ts';
 import { DEFAULT_SETTINGS, mergeSettings } from '../target/settings.ts';
 import { computeTiming, DEFAULT_TIMING_INPUT } from './timing.ts';
 import { successful } from './checks.ts';
+import { RunCorrelationIds } from './correlation-ids.ts';
 import type { CaseContext, ConformanceCase } from './types.ts';
 
 const PASSWORD = 'pw-Secret-123';
@@ -101,6 +102,22 @@ describe('runCases', () => {
     const result = await runCases([scenario('ENV-X', async (ctx) => void (await ctx.call('v2.account.balance', {})))], env(target));
     expect(result.cases[0]?.status).toBe('failed');
     expect(result.cases[0]?.failures.map((f) => f.check)).toEqual(['payload-null-unless-000']);
+  });
+
+  test('two passes sharing one id memory: a case needing a short id none is left of is skipped (not verified), never failed', async () => {
+    const target = fakeTarget((b) => envelope(b.operationId, { responseCode: '000', responseMessage: null, payLoad: 1 }));
+    const ids = new RunCorrelationIds();
+    const digit = scenario('LEN-X', async (ctx) => void ctx.correlationId(1, 'digits'));
+    const first = await runCases(
+      Array.from({ length: 10 }, (_, i) => ({ ...digit, id: `LEN-${i}` })),
+      env(target, { ids }),
+    );
+    expect(first.cases.map((c) => c.status)).toEqual(Array(10).fill('passed'));
+    const second = await runCases([digit], env(target, { ids }));
+    expect(second.cases[0]).toMatchObject({
+      status: 'skipped',
+      skipReason: 'not verified: no unused correlationId of 1 digits character(s) left in this run',
+    });
   });
 
   test('request cases run their expectation checks', async () => {

@@ -8,6 +8,7 @@ import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
 import { addFaultCounts, createFaultTally, type FaultCounts } from '../api/faults.ts';
 import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../conformance/run-suite.ts';
+import { RunCorrelationIds } from '../conformance/correlation-ids.ts';
 import type { ProfileName } from '../load/profiles.ts';
 import { loadedPass } from './under-load-gate.ts';
 import { underLoadFlags } from './under-load.ts';
@@ -315,6 +316,8 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       onResponse: (response) => faults.add(response),
       funds: gateFundsPlan(request, cases, settings),
       learning,
+      // One id memory for both passes of --under-load: the loaded pass never repeats an id the idle pass sent.
+      ids: new RunCorrelationIds(),
       // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
       fitted: (values) => {
         smokeIterations = values.get(LOAD_ITERATIONS);

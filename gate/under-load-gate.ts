@@ -66,10 +66,15 @@ export async function loadedPass(request: LoadedPassRequest): Promise<{ conforma
       ...(sandbox === undefined
         ? {}
         : {
-            sandbox: { url: sandbox.url, profile: request.sandboxProfile, requestsSeen: () => sandbox.app.stats.snapshot().requestsTotal },
+            sandbox: {
+              url: sandbox.url,
+              profile: request.sandboxProfile,
+              inFlight: () => sandbox.app.stats.inFlight,
+              requestsSeen: () => sandbox.app.stats.snapshot().requestsTotal,
+            },
           }),
     },
-    () => runConformanceSuite(suite),
+    (witness) => runConformanceSuite({ ...suite, beforeRequest: (caseId) => witness.beforeRequest(caseId) }),
   );
   // Stopped at the pass's end (k6's 105) is no interruption; a signal to the command, or an abort on the load's own, is.
   const byCommand = request.interrupt?.interruption(request.startedAt, { notRun: [...request.notRun] });

@@ -1,5 +1,6 @@
 // `--under-load [profile]` (gate and conformance): the suite's second pass run while the mixed scenario holds its load
-// against the same target; the load starts first, the pass begins once the load is sending, and the load stops when the pass ends.
+// against the same target; the load starts first, the pass begins once the load holds requests in flight, every request
+// of the pass waits for the load beside it (load-witness.ts), and the load runs until the pass ends (bounded by a deadline).
 import type { ResolvedTargetConfig } from '../api/target-config.ts';
 import type { ApiSelection } from '../conformance/plan.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
@@ -8,19 +9,28 @@ import type { LoadFlags } from '../load/runner/load-options.ts';
 import { loadSection, runMetricsFile } from '../load/runner/load-report.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import type { RunInterrupt } from '../reports/interrupt-watch.ts';
-import type { LoadSection, UnderLoadComparison } from '../reports/model.ts';
+import type { LoadSection } from '../reports/model.ts';
+import type { UnderLoadRun } from '../conformance/under-load/compare.ts';
 import type { Progress, TaskSpec } from '../reports/progress.ts';
+import { createLoadWitness, type LoadWitness } from './load-witness.ts';
 
 /** The scenario that holds the load: every operation of the catalog. */
 export const UNDER_LOAD_SCENARIO = 'mixed';
 /** `--under-load` without a profile: expected traffic (an arrival rate that a slow target cannot slow down). */
 export const UNDER_LOAD_DEFAULT_PROFILE: ProfileName = 'load';
-/** The load never runs shorter than this (s), so its ramp is over before the pass's late, exclusive cases. */
-const MIN_LOAD_SEC = 60;
-/** How long the pass waits for the load to be sending before it starts anyway (said in the notes). */
-const HOLD_WAIT_MS = 60_000;
-/** Requests the target must have seen from the load before the pass starts (embedded sandbox: counted there). */
-const HOLD_REQUESTS = 10;
+/** The load's deadline is at least this (s), so its ramp (a share of it) is short beside the pass. */
+const MIN_LOAD_SEC = 120;
+/** The deadline in idle passes: the loaded pass is slower than the idle one, and the load must outlast it. */
+const LOAD_DEADLINE_FACTOR = 5;
+/** How long the pass waits for the load to hold requests in flight before it starts anyway (said in the notes). */
+const HOLD_WAIT_MS = 120_000;
+/** Where the target counts requests in flight: the load holds once it kept one in flight this long without a gap (real ms). */
+const HOLD_STEADY_MS = 1_000;
+/**
+ * Requests of the load the target counted without ever holding: it answers faster than the load's requests overlap (the
+ * faithful embedded sandbox), so the pass starts with the load sending, and its requests do not wait for one in flight.
+ */
+const SENDING_REQUESTS = 200;
 
 export function parseUnderLoadProfile(value: string | true | undefined): ProfileName | undefined {
   if (value === undefined) return undefined;
@@ -30,8 +40,10 @@ export function parseUnderLoadProfile(value: string | true | undefined): Profile
 }
 
 /**
- * The load's own bound: three times the idle pass (the loaded pass is slower), at least a minute, at most the profile's
- * duration; the load is stopped as soon as the pass ends. A fixed-iterations profile (smoke) keeps its own bound.
+ * The load's deadline: five times the idle pass (the loaded pass is slower), at least two minutes, at most the profile's
+ * duration; the load is stopped when the pass ends, so the deadline only bounds a pass that never ends. A
+ * fixed-iterations profile (smoke) keeps its own bound. A case that sends a request after the load ended is not
+ * verified under load (load-witness.ts).
  */
 export function underLoadFlags(
   base: { readonly profile: ProfileName; readonly engine: EngineChoice; readonly api: ApiSelection; readonly reportDir: string },
@@ -47,7 +59,7 @@ export function underLoadFlags(
     thresholds: {},
   };
   if (shape.kind !== 'arrival') return flags;
-  const durationSec = Math.min(shape.durationSec, Math.max(MIN_LOAD_SEC, Math.ceil((3 * idleMs) / 1000)));
+  const durationSec = Math.min(shape.durationSec, Math.max(MIN_LOAD_SEC, Math.ceil((LOAD_DEADLINE_FACTOR * idleMs) / 1000)));
   return { ...flags, duration: `${durationSec}s`, durationSec };
 }
 
@@ -89,8 +101,13 @@ export interface UnderLoadIo {
   readonly runId: string;
   readonly progress: Progress;
   readonly interrupt?: RunInterrupt;
-  /** The embedded sandbox both passes and the load share: its request counter tells when the load is sending. */
-  readonly sandbox?: { readonly url: string; readonly profile: string; readonly requestsSeen: () => number };
+  /** The embedded sandbox both passes and the load share: its counters tell when the load is sending and in flight. */
+  readonly sandbox?: {
+    readonly url: string;
+    readonly profile: string;
+    readonly inFlight: () => number;
+    readonly requestsSeen: () => number;
+  };
 }
 
 export interface UnderLoadOutcome<T> {
@@ -99,24 +116,59 @@ export interface UnderLoadOutcome<T> {
   readonly passMs: number;
   readonly stoppedAtPassEnd: boolean;
   readonly notes: readonly string[];
+  /** The cases that sent a request without the load beside them, with why (load-witness.ts): not verified under load. */
+  readonly unwitnessed: ReadonlyMap<string, string>;
 }
 
-/** Polls (50 ms) until the load is sending, has ended, or the wait's bound passed; says which. */
-async function waitForLoad(state: { ended: boolean; progressed: boolean }, requestsSeen: (() => number) | undefined): Promise<string> {
-  const start = requestsSeen?.() ?? 0;
+type LoadState = { ended: boolean; progressed: boolean };
+
+/** What the pass found of its load before it started. */
+type LoadWait = 'holding' | 'sending' | 'ended' | 'timeout';
+
+/**
+ * Polls until the load holds (the target kept a request in flight HOLD_STEADY_MS without a gap), or it is sending without
+ * holding (SENDING_REQUESTS counted at the target; where it counts nothing, the load reported progress), or it has
+ * ended, or the wait's bound passed; says which.
+ */
+async function waitForLoad(state: LoadState, sandbox: UnderLoadIo['sandbox']): Promise<LoadWait> {
   const deadline = Date.now() + HOLD_WAIT_MS;
+  const start = sandbox?.requestsSeen() ?? 0;
+  let steadySince: number | undefined;
   for (;;) {
     if (state.ended) return 'ended';
-    if (state.progressed || (requestsSeen !== undefined && requestsSeen() - start >= HOLD_REQUESTS)) return 'holding';
+    if (sandbox === undefined) {
+      if (state.progressed) return 'sending';
+    } else if (sandbox.inFlight() === 0) {
+      steadySince = undefined;
+      if (sandbox.requestsSeen() - start >= SENDING_REQUESTS) return 'sending';
+    } else if (Date.now() - (steadySince ??= Date.now()) >= HOLD_STEADY_MS) return 'holding';
     if (Date.now() > deadline) return 'timeout';
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-/** Starts the load, runs `pass` once the load is sending, stops the load when the pass ends, and returns both. */
-export async function runUnderLoad<T>(flags: LoadFlags, io: UnderLoadIo, pass: () => Promise<T>): Promise<UnderLoadOutcome<T>> {
+/** The notes a wait leaves in the comparison. */
+function loadWaitNotes(waited: LoadWait, embedded: boolean): string[] {
+  if (waited === 'ended') return ['the load ended before it was sending: the second pass ran without load'];
+  if (waited === 'timeout') return [`the load was not sending within ${HOLD_WAIT_MS / 1000} s: the second pass started anyway`];
+  if (waited === 'sending' && embedded)
+    return [
+      `the target answered faster than the load's requests overlap (none stayed in flight ${HOLD_STEADY_MS / 1000} s): each case ran while the load was sending, with no request of it provably in flight beside the case's`,
+    ];
+  return [];
+}
+
+/**
+ * Starts the load, runs `pass` once the load holds requests in flight (the pass gets the witness each of its requests
+ * waits on), stops the load when the pass ends, and returns both.
+ */
+export async function runUnderLoad<T>(
+  flags: LoadFlags,
+  io: UnderLoadIo,
+  pass: (witness: LoadWitness) => Promise<T>,
+): Promise<UnderLoadOutcome<T>> {
   const passEnded = new AbortController();
-  const state = { ended: false, progressed: false };
+  const state: LoadState = { ended: false, progressed: false };
   const notes: string[] = [];
   const loading = runLoad(flags, io.resolved, {
     cwd: io.cwd,
@@ -128,25 +180,27 @@ export async function runUnderLoad<T>(flags: LoadFlags, io: UnderLoadIo, pass: (
   }).finally(() => (state.ended = true));
   // A load that fails to start rejects here; it is awaited below, after the pass (no unhandled rejection meanwhile).
   loading.catch(() => undefined);
-  const waited = await waitForLoad(state, io.sandbox?.requestsSeen);
-  if (waited === 'ended') notes.push('the load ended before it was sending: the second pass ran without load');
-  if (waited === 'timeout') notes.push(`the load showed no progress within ${HOLD_WAIT_MS / 1000} s: the second pass started anyway`);
+  const waited = await waitForLoad(state, io.sandbox);
+  notes.push(...loadWaitNotes(waited, io.sandbox !== undefined));
   io.progress.line(`conformance: the second pass, under load ${UNDER_LOAD_SCENARIO}/${flags.profile}`);
+  // A load that holds requests in flight: each request of the pass waits for one beside it (load-witness.ts).
+  const inFlight = waited === 'holding' ? io.sandbox?.inFlight : undefined;
+  const witness = createLoadWitness({ running: () => !state.ended, ...(inFlight === undefined ? {} : { inFlight }) });
   const passStarted = Date.now();
   let result: T;
   try {
-    result = await pass();
+    result = await pass(witness);
   } finally {
     passEnded.abort();
   }
   const passMs = Date.now() - passStarted;
   const stoppedAtPassEnd = !state.ended;
   const run = await loading;
-  if (!stoppedAtPassEnd && waited === 'holding')
+  if (!stoppedAtPassEnd && (waited === 'holding' || waited === 'sending'))
     notes.push(
-      `the load reached its own bound (${flags.duration ?? 'its iterations'}) before the pass ended: the pass's last cases ran without load`,
+      `the load reached its deadline (${flags.duration ?? 'its iterations'}) before the pass ended: later cases are not verified under load`,
     );
-  return { pass: result, run, passMs, stoppedAtPassEnd, notes };
+  return { pass: result, run, passMs, stoppedAtPassEnd, notes, unwitnessed: witness.unwitnessed };
 }
 
 /** The load section of the run beside the loaded pass (its thresholds judged as usual), or why there is none. */
@@ -172,11 +226,12 @@ export async function underLoadSection(
   return broken ? { section, error: `load: the ${run.engineLabel} run ended with exit code ${run.engineExit}` } : { section };
 }
 
-/** The comparison's load part and notes, from the outcome. */
-export function underLoadRun(outcome: UnderLoadOutcome<unknown>, profile: string): Pick<UnderLoadComparison, 'load' | 'passMs' | 'notes'> {
+/** What the comparison needs of the outcome: the load, the pass's time, the notes, and the cases not witnessed beside the load. */
+export function underLoadRun(outcome: UnderLoadOutcome<unknown>, profile: string): UnderLoadRun {
   return {
     load: { scenario: UNDER_LOAD_SCENARIO, profile, durationMs: outcome.run.durationMs, stoppedAtPassEnd: outcome.stoppedAtPassEnd },
     passMs: outcome.passMs,
     notes: [...outcome.notes],
+    unwitnessed: outcome.unwitnessed,
   };
 }

@@ -120,6 +120,51 @@ describe('shape for CI consumers', () => {
     expect(trg.failures).toBe('1');
   });
 
+  it('--under-load: a testcase per case judged idle; fails only under load is a failure quoting the rule, not verified is skipped with why', async () => {
+    const section = full.conformance!;
+    const judged = section.cases.filter((c) => c.status === 'passed' || c.status === 'failed');
+    const [broken, unverified, same] = judged.filter((c) => c.status === 'passed');
+    const failure = {
+      check: 'not-successful',
+      operation: 'v2.transaction.topup',
+      severity: 'error' as const,
+      message: 'the request was accepted as a success although the rule forbids it',
+      expected: "not a success (no HTTP 200 with responseCode '000')",
+      received: "HTTP 200, responseCode '000'",
+    };
+    const reason = 'no request of the load was in flight at the target when the case sent one (waited 10 s)';
+    const report: RunReport = {
+      ...full,
+      conformance: {
+        ...section,
+        underLoad: {
+          load: { scenario: 'mixed', profile: 'load', durationMs: 1000, stoppedAtPassEnd: true },
+          compared: judged.length - 1,
+          failsOnlyUnderLoad: [{ id: broken!.id, title: broken!.title, failures: [failure] }],
+          passesOnlyUnderLoad: [],
+          notVerified: [{ id: unverified!.id, title: unverified!.title, reason }],
+          notes: [],
+        },
+      },
+    };
+    const xml = reportJunitXml(report);
+    expect(await junitXsdErrors(xml)).toEqual([]);
+    const suite = parse(xml).testsuites.testsuite.find((s: { name: string }) => s.name === 'conformance.UNDER-LOAD');
+    expect(suite.testcase).toHaveLength(judged.length);
+    const named = (id: string) => suite.testcase.find((c: { name: string }) => c.name.startsWith(`${id} under load mixed/load: `));
+    const failed = named(broken!.id);
+    expect(failed.classname).toBe(`conformance.UNDER-LOAD.${broken!.group}`);
+    expect(failed.failure.message).toMatch(/^fails only under load mixed\/load \(passed idle\): the request was accepted as a success/);
+    expect(failed.failure.type).toBe('not-successful');
+    expect(failed.failure['#text']).toContain(`rule (${broken!.specSection}): ${broken!.rule}`);
+    expect(named(unverified!.id).skipped.message).toBe(`not verified under load mixed/load: ${reason}`);
+    expect(named(same!.id).failure ?? named(same!.id).skipped).toBeUndefined();
+    expect(suite.failures).toBe(String(1 + judged.filter((c) => c.status === 'failed').length));
+    expect(suite.skipped).toBe('1');
+    // Without --under-load there is no such suite.
+    expect(junitSuites(full).some((s) => s.name === 'conformance.UNDER-LOAD')).toBe(false);
+  });
+
   it('a skipped case is <skipped> with its reason; an unresolved ledger entry is an <error>', () => {
     const doc = parse(reportJunitXml(full));
     const loan = doc.testsuites.testsuite.find((s: { name: string }) => s.name === 'conformance.LOAN');

@@ -2,7 +2,7 @@
 // unresolved ledger entries become <testcase>s, written by THE writer (junit-xml.ts). Runtime-neutral.
 import { comparedRunText, operationLines, settingsText } from './comparison-text.ts';
 import { junitXml, type JUnitCase, type JUnitSuite } from './junit-xml.ts';
-import type { ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
+import type { ConformanceSection, ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
 import { formatCount, formatObserved, loadLabel, loadProblems } from './sections.ts';
 import { VERDICT_WORD } from './verdict.ts';
 
@@ -65,14 +65,55 @@ function conformanceCase(c: ReportCase): JUnitCase {
   };
   if (c.status === 'skipped') return { ...base, status: 'skipped', message: c.skipReason ?? 'skipped' };
   if (c.status === 'passed') return { ...base, status: 'passed' };
-  const first = errors[0];
   return {
     ...base,
     status: 'failed',
-    message: first === undefined ? 'failed' : `${first.message} (expected ${first.expected}; received ${first.received})`,
-    type: first?.check ?? 'failed',
+    message: firstErrorMessage(c.failures) ?? 'failed',
+    type: errors[0]?.check ?? 'failed',
     details: caseFailureText(c),
   };
+}
+
+/** The first error's words, as a testcase's one-line message. */
+function firstErrorMessage(failures: readonly ReportFailure[]): string | undefined {
+  const first = failures.find((f) => f.severity === 'error');
+  return first === undefined ? undefined : `${first.message} (expected ${first.expected}; received ${first.received})`;
+}
+
+/**
+ * `--under-load`: one testcase per case judged idle, as the pass under load judged it. Failing only under load is a
+ * failure with the rule quoted and what the loaded pass saw; not verified under load is skipped with why; failing in
+ * both passes is a failure here too (its failures are in the idle testcase).
+ */
+function underLoadCases(section: ConformanceSection): JUnitCase[] {
+  const u = section.underLoad;
+  if (u === undefined) return [];
+  const label = `${u.load.scenario}/${u.load.profile}`;
+  const failsOnly = new Map(u.failsOnlyUnderLoad.map((c) => [c.id, c.failures]));
+  const notVerified = new Map((u.notVerified ?? []).map((c) => [c.id, c.reason]));
+  const judged = section.cases.filter((c) => c.status === 'passed' || c.status === 'failed');
+  return judged.map((c): JUnitCase => {
+    const base = {
+      name: `${c.id} under load ${label}: ${c.title}`,
+      classname: `conformance.UNDER-LOAD.${c.group}`,
+      timeSec: 0,
+      properties: { rule: `${c.specSection}: ${c.rule}`, api: c.api },
+    };
+    const failures = failsOnly.get(c.id);
+    if (failures !== undefined)
+      return {
+        ...base,
+        status: 'failed',
+        message: `fails only under load ${label} (passed idle): ${firstErrorMessage(failures) ?? 'failed'}`,
+        type: failures.find((f) => f.severity === 'error')?.check ?? 'failed',
+        details: caseFailureText({ ...c, failures }),
+      };
+    const why = notVerified.get(c.id);
+    if (why !== undefined) return { ...base, status: 'skipped', message: `not verified under load ${label}: ${why}` };
+    if (c.status === 'failed' && !u.passesOnlyUnderLoad.some((p) => p.id === c.id))
+      return { ...base, status: 'failed', message: `fails idle and under load ${label} (the idle testcase ${c.id} has its failures)` };
+    return { ...base, status: 'passed' };
+  });
 }
 
 function conformanceSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
@@ -87,6 +128,9 @@ function conformanceSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 
       cases: cases.map(conformanceCase),
     };
   });
+  const underLoad = underLoadCases(section);
+  if (underLoad.length > 0)
+    suites.push({ ...common, name: 'conformance.UNDER-LOAD', timeSec: (section.underLoad?.passMs ?? 0) / 1000, cases: underLoad });
   // Transactions of the concurrent phase still not final after the drain: not verified, never a silent pass.
   const unresolved = section.drain?.unresolved ?? [];
   if (unresolved.length > 0) {

@@ -177,6 +177,7 @@ function underLoadMarkdown(report: RunReport): string[] {
   for (const c of u.passesOnlyUnderLoad) out.push(`- **${mdText(c.id)}** passes only under load (failed idle) — ${mdText(c.title)}`);
   if (u.failsOnlyUnderLoad.length === 0 && u.passesOnlyUnderLoad.length === 0) out.push('- no case differs');
   for (const note of u.notes) out.push(`- ${mdText(note)}`);
+  for (const c of u.notVerified ?? []) out.push(`- ${mdText(c.id)} not verified under load: ${mdText(c.reason)}`);
   return out;
 }
 

@@ -22,6 +22,7 @@ import type { FaultPlan } from './faults.ts';
 import { getProfile } from './profiles/registry.ts';
 import type { SandboxProfile } from './profiles/types.ts';
 import type { ProfileHooks } from './profiles/hooks.ts';
+import { createRelayHold } from './relay-hold.ts';
 import type { RouteHandler, SandboxEnv, SandboxMode } from './routes/context.ts';
 import { ListingCache, readArgs, scaled } from './routes/context.ts';
 import { handlerFor } from './routes/index.ts';
@@ -468,8 +469,9 @@ function registerFallbacks(fastify: FastifyInstance, parts: AppParts, frameworkE
 function createFinish(
   parts: AppParts,
 ): (reply: FastifyReply, ctx: SendContext, result: RouteReply) => FastifyReply | Promise<FastifyReply> {
-  const { env, store, send, resolved } = parts;
+  const { env, store, send, resolved, profile } = parts;
   const { behaviour } = env;
+  const relay = profile.relayHold === undefined ? undefined : createRelayHold(profile.relayHold, env.timeScale, (ms) => store.sleep(ms));
   const latencyMs = scaled(env, behaviour.responseLatencyMs);
   const jitterMs = scaled(env, behaviour.responseLatencyJitterMs);
   const jitter = createRng(resolved.seed ^ 0x1a7e);
@@ -479,6 +481,9 @@ function createFinish(
     // slow-op: the operation takes longer by a fraction of all the time the sandbox spends on it (held + handling).
     const slowdown = behaviour.operationSlowdown[ctx.operationId] ?? 0;
     const delay = slowdown > 0 ? base + slowdown * (base + reply.elapsedTime) : base;
+    // A relay hold comes first and keeps the request counted in flight (it ends before onSend).
+    const held = relay?.(ctx.operationId);
+    if (held !== undefined) return held.then(() => (delay > 0 ? store.sleep(delay) : undefined)).then(() => send(reply, ctx, result));
     return delay > 0 ? store.sleep(delay).then(() => send(reply, ctx, result)) : send(reply, ctx, result);
   };
 }

@@ -124,4 +124,6 @@ export const SERIAL_AT_END: readonly string[] = [
   'load/k6-generator-hog.test.ts',
   // Fifteen CLI children (k6 among them) against silent targets, each held to a bound from its response timeouts.
   'scripts/commands/silent-target.test.ts',
+  // Two gates, each a suite run twice beside a load on the same process: its cases' 5 s client timeouts are the box's.
+  'gate/under-load.test.ts',
 ];

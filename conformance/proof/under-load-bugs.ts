@@ -7,7 +7,16 @@ import type { SandboxProfile } from '../../sandbox/profiles/types.ts';
 export const UNDER_LOAD_BUG_IN_FLIGHT = 2;
 
 const TOPUPS = new Set(['v1.transaction.topup', 'v2.transaction.topup']);
-const NOT_CATALOG_READS = OPERATIONS.filter((op) => !/^v[12]\.catalog\./.test(op.id)).map((op) => op.id);
+/** Reads the mixed load sends often and the suite seldom (never in a loop, never in its exclusive phase): the relay's. */
+const HELD_PURPOSES = new Set([
+  'catalog.countries',
+  'catalog.sku-exchange-rate',
+  'catalog.errors',
+  'catalog.bundles',
+  'promotion.current',
+  'promotion.upcoming',
+]);
+const HELD_READS = OPERATIONS.filter((op) => HELD_PURPOSES.has(op.purpose)).map((op) => op.id);
 
 /** The profile's name, the rule it breaks, and the cases that judge the rule (each passes idle; under load some fail). */
 export const UNDER_LOAD_BUG = Object.freeze({
@@ -21,12 +30,14 @@ export const UNDER_LOAD_BUG_PROFILES: readonly SandboxProfile[] = [
     name: UNDER_LOAD_BUG.name,
     description:
       `Planted under-load bug: a top-up (v1 or v2) whose correlationId is over 50 characters is refused while it is the only ` +
-      `request in flight, but cut to 50 and accepted when ${UNDER_LOAD_BUG_IN_FLIGHT} or more are in flight. Catalog reads ` +
-      `are held 20 s of sandbox time (200 ms at time scale 0.01), so a load's requests overlap the judged one.`,
-    // The hold is spec-neutral (the spec states no latency) and only on catalog reads, which the mixed load sends most
-    // and the length cases never: a fixed wait (the fault plan's `slow`, every catalog read, 200 ms at time scale 0.01)
-    // makes "another request in flight" the usual state under load, and costs the idle pass little.
-    faults: { kinds: ['slow'], rate: 1, exemptOperations: NOT_CATALOG_READS, slowMs: 20_000 },
+      `request in flight, but cut to 50 and accepted when ${UNDER_LOAD_BUG_IN_FLIGHT} or more are in flight. Country, ` +
+      `exchange-rate, error-list, bundle and promotion reads are held until the next of them arrives (at most 1 s at time scale 0.01), ` +
+      `so a steady load keeps one in flight.`,
+    // The hold is spec-neutral (the spec states no latency) and only on reads the mixed load sends several times a second
+    // and the suite seldom, never in a loop nor in its exclusive phase (the length cases run there alone, so they pass
+    // idle). As a relay (sandbox/relay-hold.ts) it turns "the load is sending" into "a request is in flight" at every
+    // moment: the state the bug needs, and the one the harness waits for before each request of the loaded pass.
+    relayHold: { operations: HELD_READS, boundMs: 100_000 },
     hooks: {
       onRequest(req) {
         if (req.operationId === undefined || !TOPUPS.has(req.operationId)) return;

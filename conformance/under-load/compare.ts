@@ -1,10 +1,15 @@
 // `--under-load`: the suite's idle pass and its pass under load compared case by case (by id), into the conformance
-// section's `underLoad` part. A case that passed idle and fails under load fails the section; skipped or not run is no difference.
+// section's `underLoad` part. A case that passed idle and fails under load fails the section; one the loaded pass could
+// not judge beside the load (not run, skipped, no load in flight, shared state) is not verified under load, with why.
+import { TIMED_OUT_RECEIVED } from '../../api/describe.ts';
 import { combineVerdicts } from '../../reports/verdict.ts';
 import type { ConformanceSection, ReportCase, UnderLoadComparison } from '../../reports/model.ts';
 
-/** What the caller knows of the load that ran beside the loaded pass. */
-export type UnderLoadRun = Pick<UnderLoadComparison, 'load' | 'passMs' | 'notes'>;
+/**
+ * What the caller knows of the load that ran beside the loaded pass; `unwitnessed`: the cases that sent a request
+ * while the load had no request in flight at the target or had ended (gate/load-witness.ts), each with why.
+ */
+export type UnderLoadRun = Pick<UnderLoadComparison, 'load' | 'passMs' | 'notes'> & { readonly unwitnessed?: ReadonlyMap<string, string> };
 
 const judged = (status: string): boolean => status === 'passed' || status === 'failed';
 
@@ -21,24 +26,47 @@ const SHARED_STATE_CHECKS: ReadonlySet<string> = new Set([
   'loan-information',
 ]);
 
-/** A case that failed under load only on shared-state checks: not verified under load, never a difference. */
-const walletOnly = (c: ReportCase): boolean => {
+/**
+ * Why a case that failed under load says nothing of the gateway there, or undefined: every error is on a shared-state
+ * check or names a client timeout as what it received (the spec states no latency: an answer too slow under load
+ * breaks no stated rule).
+ */
+function failedOnNothingStated(c: ReportCase): string | undefined {
   const errors = c.failures.filter((f) => f.severity === 'error');
-  return errors.length > 0 && errors.every((f) => SHARED_STATE_CHECKS.has(f.check));
-};
+  // Received as a client timeout, or naming one (a poll's last answer among others).
+  const timedOut = (f: ReportCase['failures'][number]): boolean => f.received.includes(TIMED_OUT_RECEIVED);
+  if (errors.length === 0 || !errors.every((f) => SHARED_STATE_CHECKS.has(f.check) || timedOut(f))) return undefined;
+  const shared = [...new Set(errors.filter((f) => !timedOut(f)).map((f) => f.check))];
+  return [
+    ...(errors.some(timedOut) ? ['the client timed out under load (the spec states no latency)'] : []),
+    ...(shared.length === 0
+      ? []
+      : [`failed only on state the load's own requests change (${shared.join(', ')}: the wallet's balance or the loan numbers' loans)`]),
+  ].join('; ');
+}
 
-/** The cases whose status differs between the passes, among those judged (passed or failed) in both. */
+/** Why a case judged idle says nothing under load, or undefined when the loaded pass judged it beside the load. */
+function notVerifiedReason(after: ReportCase | undefined, unwitnessed: ReadonlyMap<string, string> | undefined): string | undefined {
+  if (after === undefined) return 'not run under load';
+  if (!judged(after.status)) return `skipped under load: ${after.skipReason ?? 'skipped'}`;
+  const witness = unwitnessed?.get(after.id);
+  if (witness !== undefined) return witness;
+  return after.status === 'failed' ? failedOnNothingStated(after) : undefined;
+}
+
+/** The cases whose status differs between the passes, among those judged (passed or failed) in both beside the load. */
 export function compareUnderLoad(idle: ConformanceSection, loaded: ConformanceSection, run: UnderLoadRun): UnderLoadComparison {
   const underLoad = new Map(loaded.cases.map((c) => [c.id, c]));
   let compared = 0;
-  const unverified: string[] = [];
+  const notVerified: NonNullable<UnderLoadComparison['notVerified']> = [];
   const failsOnlyUnderLoad: UnderLoadComparison['failsOnlyUnderLoad'] = [];
   const passesOnlyUnderLoad: UnderLoadComparison['passesOnlyUnderLoad'] = [];
   for (const before of idle.cases) {
+    if (!judged(before.status)) continue;
     const after = underLoad.get(before.id);
-    if (after === undefined || !judged(before.status) || !judged(after.status)) continue;
-    if (after.status === 'failed' && walletOnly(after)) {
-      unverified.push(after.id);
+    const reason = notVerifiedReason(after, run.unwitnessed);
+    if (after === undefined || reason !== undefined) {
+      notVerified.push({ id: before.id, title: before.title, reason: reason ?? 'not run under load' });
       continue;
     }
     compared += 1;
@@ -46,18 +74,20 @@ export function compareUnderLoad(idle: ConformanceSection, loaded: ConformanceSe
       failsOnlyUnderLoad.push({ id: after.id, title: after.title, failures: after.failures });
     if (before.status === 'failed' && after.status === 'passed') passesOnlyUnderLoad.push({ id: after.id, title: after.title });
   }
+  const shown = notVerified.slice(0, 10).map((c) => c.id);
   return {
     load: run.load,
     ...(run.passMs === undefined ? {} : { passMs: run.passMs }),
     compared,
     failsOnlyUnderLoad,
     passesOnlyUnderLoad,
+    notVerified,
     notes: [
       ...run.notes,
-      ...(unverified.length === 0
+      ...(notVerified.length === 0
         ? []
         : [
-            `${unverified.length} case(s) failed under load only on state the load's own requests change (the wallet's balance, the loan numbers' loans): not verified under load (${unverified.slice(0, 10).join(', ')}${unverified.length > 10 ? ', …' : ''})`,
+            `${notVerified.length} case(s) not verified under load (${shown.join(', ')}${notVerified.length > 10 ? ', …' : ''}), each with why`,
           ]),
     ],
   };

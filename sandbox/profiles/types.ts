@@ -57,6 +57,12 @@ export interface ShapeChange {
   };
 }
 
+/** Operations whose answers a relay holds (sandbox/relay-hold.ts), and the longest hold (sandbox ms, × time scale). */
+export interface RelayHoldPlan {
+  readonly operations: readonly string[];
+  readonly boundMs: number;
+}
+
 export interface SandboxProfile {
   name: string;
   description: string;
@@ -67,6 +73,8 @@ export interface SandboxProfile {
   benign?: BenignChange;
   /** Set on faults-* profiles: a seeded fraction of requests get a fault (sandbox/faults.ts). */
   faults?: FaultPlan;
+  /** Answers held in a relay while other requests are in flight (sandbox/relay-hold.ts): spec-neutral latency. */
+  relayHold?: RelayHoldPlan;
   catalog?: CatalogAdditions;
   behaviour?: BehaviourOverride;
   hooks?: ProfileHooks;

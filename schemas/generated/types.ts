@@ -1740,6 +1740,14 @@ export interface UnderLoadComparison {
     id: string;
     title: string;
   }[];
+  /**
+   * Cases judged (passed or failed) idle that say nothing under load, each with why: not run or skipped in the loaded pass, a request sent while the load had no request in flight at the target or had ended, or a failure only on state the load's own requests change (the wallet, the loan numbers' loans). Neither a difference nor a pass under load. Added in 1.4.
+   */
+  notVerified?: {
+    id: string;
+    title: string;
+    reason: string;
+  }[];
   notes: string[];
 }
 /**

@@ -18,6 +18,7 @@ import {
   type GenOptions,
 } from '../../conformance/gen/options.ts';
 import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../../conformance/run-suite.ts';
+import { RunCorrelationIds } from '../../conformance/correlation-ids.ts';
 import { conformanceUnderLoad, underLoadProfile } from './conformance-under-load.ts';
 import { loadArtifacts, loadFaults } from '../../load/runner/load-report.ts';
 import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
@@ -299,6 +300,8 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
         onResponse: (response) => faults.add(response),
         stop: interrupt.signal,
         learning,
+        // One id memory for both passes of --under-load: the loaded pass never repeats an id the idle pass sent.
+        ids: new RunCorrelationIds(),
         funds: conformanceFundsPlan(mode, cases, settings, gen),
         // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
         fitted: (values) => {
