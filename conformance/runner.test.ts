@@ -404,7 +404,7 @@ describe('runCases', () => {
     expect(conformanceSection(result).verdict).toBe('incomplete');
   });
 
-  test('a timeout the case asked for (a delay trigger\'s short client timeout) leaves its failures standing', async () => {
+  test("a timeout the case asked for (a delay trigger's short client timeout) leaves its failures standing", async () => {
     const target = fakeTarget((b) => (b.operationId === 'v2.transaction.topup' ? timedOut(b.operationId) : ok(b)));
     const result = await runCases(
       [

@@ -35,7 +35,7 @@ export type {
 } from '../schemas/generated/types.ts';
 
 /** MAJOR.MINOR of schemas/summary.schema.json. Minor: optional fields added. Major: anything removed or changed. */
-export const SCHEMA_VERSION = '1.3';
+export const SCHEMA_VERSION = '1.4';
 export const TOOL_NAME = 'gateway-harness';
 
 /** File names inside a report directory (DESIGN.md "interface contract"); `artifacts` uses these keys. */

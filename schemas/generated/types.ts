@@ -1381,7 +1381,7 @@ export type ReportOutcome = "Successful" | "Failed" | "InProgress" | "Unknown";
  */
 export interface RunReport {
   /**
-   * Version of this schema, MAJOR.MINOR (today 1.3). Scripts should check the major version.
+   * Version of this schema, MAJOR.MINOR (today 1.4). Scripts should check the major version.
    */
   schemaVersion: string;
   /**

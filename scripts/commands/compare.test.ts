@@ -42,7 +42,7 @@ describe('gateway-harness compare', () => {
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')[0]).toMatch(/^FAIL: comparison: 1 of 5 operations regressed \(v2\.lookup\.mobile\)/);
     const summary = summaryOf(out);
-    expect(summary.schemaVersion).toBe('1.3');
+    expect(summary.schemaVersion).toBe('1.4');
     expect(summaryErrors(summary, { closed: true })).toEqual([]);
     const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
     expect(await junitXsdErrors(xml)).toEqual([]);
