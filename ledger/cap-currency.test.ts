@@ -40,8 +40,9 @@ const load = (engine: string, cap: string[], reportDir: string): string[] => [
   ...cap,
   '--vus',
   '2',
-  '--duration',
-  '2s',
+  // Iterations, not a duration: on a loaded machine 2 s of load could end before its first charge (the run must charge).
+  '--iterations',
+  '4',
   '--report-dir',
   reportDir,
 ];

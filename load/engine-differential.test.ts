@@ -354,7 +354,9 @@ describe.skipIf(binaries.length === 0).each(binaries)('load suites on the engine
   it(
     'a crossed threshold: exit 99 on both, the same threshold named',
     async () => {
-      const raw = { threshold: ['http_req_duration:max<0'] };
+      // A count, not a latency: a crossed latency threshold in a window where the generator was starved is INCOMPLETE
+      // by design (reports/generator.ts), and a loaded CI box starves either engine now and then.
+      const raw = { threshold: ['http_reqs:count<1'] };
       const [engine, real] = await Promise.all([
         once('threshold', () => observe({ kind: 'node' }, 'catalog-browse', shared.url, 'engine-threshold', raw)),
         observe(k6, 'catalog-browse', shared.url, `${version}-threshold`, raw),
