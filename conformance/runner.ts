@@ -137,6 +137,8 @@ class RunState {
   readonly silence = createSilenceWatch(CASES_PHASE);
   /** Cases that got a client timeout: once the target went silent (even after they ended) they are not judged. */
   readonly timedOutCases = new Set<string>();
+  /** Cases left not verified because a request got no answer in time (unansweredResult): a silent target says more. */
+  readonly unansweredCases = new Set<string>();
 
   constructor(readonly env: RunEnvironment) {
     this.ids = env.ids ?? new RunCorrelationIds();
@@ -527,6 +529,7 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
 function unansweredResult(run: RunState, testCase: ConformanceCase, ctx: Context, startedAt: number): CaseResult {
   const timing = run.env.timing;
   const seen = ctx.failures.filter((f) => f.severity === 'error').map((f) => `seen before the timeout: [${f.check}] ${f.message}`);
+  run.unansweredCases.add(testCase.id);
   return caseResult(testCase, {
     status: 'skipped',
     skipReason:
@@ -621,7 +624,8 @@ export async function runCases(cases: readonly ConformanceCase[], env: RunEnviro
     cases: cases.map((c) => {
       const result = byId.get(c.id) as CaseResult;
       // A silent target: what a case that met a timeout saw says nothing of the gateway's rules.
-      return silence !== undefined && result.status !== 'skipped' && run.timedOutCases.has(c.id)
+      const judged = result.status !== 'skipped' || run.unansweredCases.has(c.id);
+      return silence !== undefined && judged && run.timedOutCases.has(c.id)
         ? { ...result, status: 'skipped', skipReason: NOT_RUN_SILENT, failures: [] }
         : result;
     }),
