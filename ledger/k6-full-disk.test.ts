@@ -12,6 +12,7 @@ import { findK6 } from '../load/engine-select.ts';
 import { supportedK6s } from '../load/runner/k6-binaries.ts';
 import { parseLoadFlags } from '../load/runner/load-options.ts';
 import { runLoad } from '../load/runner/run-load.ts';
+import { unmountTmpfs } from '../reports/fixtures/tmpfs.ts';
 import { createProgress } from '../reports/progress.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { LEDGER_FILE } from './entry.ts';
@@ -42,7 +43,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  if (cannot === undefined) execFileSync('umount', [disk]);
+  // A k6 just killed may still hold a file there for a moment: a busy mount is detached lazily, not left failing the file.
+  if (cannot === undefined) unmountTmpfs(disk);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -10,6 +10,7 @@ import { NdjsonWriter } from '../engine/ndjson.ts';
 import { finishRun } from '../scripts/report-output.ts';
 import { assembleReport } from './assemble.ts';
 import { writeReports } from './write.ts';
+import { unmountTmpfs } from './fixtures/tmpfs.ts';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'gh-disk-full-'));
 
@@ -32,7 +33,7 @@ const mounted = mountFullDisk();
 if (!mounted) console.warn('reports/disk-full.test.ts: SKIPPED: cannot mount a tmpfs here (needs root)');
 
 afterAll(() => {
-  if (mounted) execFileSync('umount', [mountPoint], { stdio: 'ignore' });
+  if (mounted) unmountTmpfs(mountPoint);
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
