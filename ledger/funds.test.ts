@@ -121,34 +121,34 @@ describe('a wallet that cannot cover the plan stops the command before the first
   });
 });
 
+/** 1 hand-written top-up (fixed) and GEN's top-ups: 10 a run, 30 runs at full budget, at least 1 run. */
+const ELASTIC_PLAN: FundsPlan = {
+  what: 'gate',
+  lines: [
+    { operations: [V2], count: 1, amount: 'smallest', what: 'STATUS-TOPUP-000-V2' },
+    {
+      operations: [V2],
+      count: 300,
+      amount: 'smallest',
+      what: 'GEN-TOPUP-VALID-V2',
+      elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 },
+    },
+  ],
+  unbounded: [],
+  elastic: [{ part: 'GEN charging budget', full: 30, min: 1, unit: 'runs per charging property' }],
+};
+
 describe('a wallet too small for the whole plan: the elastic parts shrink to fit it (fitPlan)', () => {
   const skusOf = () => SKUS;
-  // 1 hand-written top-up (fixed) and GEN's top-ups: 10 a run, 30 runs at full budget, at least 1 run.
-  const elasticPlan: FundsPlan = {
-    what: 'gate',
-    lines: [
-      { operations: [V2], count: 1, amount: 'smallest', what: 'STATUS-TOPUP-000-V2' },
-      {
-        operations: [V2],
-        count: 300,
-        amount: 'smallest',
-        what: 'GEN-TOPUP-VALID-V2',
-        elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 },
-      },
-    ],
-    unbounded: [],
-    elastic: [{ part: 'GEN charging budget', full: 30, min: 1, unit: 'runs per charging property' }],
-  };
-
   it('covered: the whole plan at full values, nothing cut', () => {
-    const fitted = fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-10_000));
+    const fitted = fitPlan(ELASTIC_PLAN, skusOf, PRICES, 'USD', readFunds(-10_000));
     expect(fitted.values.get('GEN charging budget')).toBe(30);
     expect(fitted.priced.worst).toBe(6020);
     expect(fitted.cuts).toEqual([]);
   });
 
   it('not covered: the elastic part cut, as little as keeps the price within the funds less the margin, and said', () => {
-    const fitted = fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-1000));
+    const fitted = fitPlan(ELASTIC_PLAN, skusOf, PRICES, 'USD', readFunds(-1000));
     // 900 USD (1000 less 10 %): 20 + 20 × 10 × runs ≤ 900 → 4 runs (820 USD).
     expect(fitted.values.get('GEN charging budget')).toBe(4);
     expect(fitted.priced.worst).toBe(820);
@@ -160,12 +160,12 @@ describe('a wallet too small for the whole plan: the elastic parts shrink to fit
   });
 
   it('even the smallest plan does not fit: GH_ERR_FUNDS naming the amount it needs, before the first charge', () => {
-    expect(() => fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-100))).toThrow(
+    expect(() => fitPlan(ELASTIC_PLAN, skusOf, PRICES, 'USD', readFunds(-100))).toThrow(
       /GH_ERR_FUNDS|gate \(even at its smallest: GEN charging budget 1 runs per charging property\): the wallet cannot cover this run: it needs up to 220.00 USD/,
     );
     let thrown: unknown;
     try {
-      fitPlan(elasticPlan, skusOf, PRICES, 'USD', readFunds(-100));
+      fitPlan(ELASTIC_PLAN, skusOf, PRICES, 'USD', readFunds(-100));
     } catch (error) {
       thrown = error;
     }
@@ -183,26 +183,15 @@ describe('a wallet too small for the whole plan: the elastic parts shrink to fit
 
 describe("a part that fills what the others leave (the gate's smoke load: the money left after conformance)", () => {
   const skusOf = () => SKUS;
-  // A fixed top-up (20), GEN's top-ups (10 a run at 20 each: 200 a run, 30 runs, at least 1) and a load that fills
+  // ELASTIC_PLAN (a fixed top-up at 20; GEN: 10 top-ups a run at 20 each, 30 runs, at least 1) and a load that fills
   // (1 top-up an iteration at 20, 20 iterations, down to none).
   const withLoad: FundsPlan = {
-    what: 'gate',
+    ...ELASTIC_PLAN,
     lines: [
-      { operations: [V2], count: 1, amount: 'smallest', what: 'STATUS-TOPUP-000-V2' },
-      {
-        operations: [V2],
-        count: 300,
-        amount: 'smallest',
-        what: 'GEN-TOPUP-VALID-V2',
-        elastic: { part: 'GEN charging budget', count: (runs) => runs * 10 },
-      },
+      ...ELASTIC_PLAN.lines,
       { operations: [V2], count: 20, amount: 'smallest', what: 'load mixed (smoke)', elastic: { part: 'smoke load', count: (n) => n } },
     ],
-    unbounded: [],
-    elastic: [
-      { part: 'GEN charging budget', full: 30, min: 1, unit: 'runs per charging property' },
-      { part: 'smoke load', full: 20, min: 0, unit: 'iterations', fill: true },
-    ],
+    elastic: [...(ELASTIC_PLAN.elastic ?? []), { part: 'smoke load', full: 20, min: 0, unit: 'iterations', fill: true }],
   };
 
   it('cut with the others, then raised to take what they leave within the margin (before: cut by the same share only)', () => {
