@@ -15,6 +15,7 @@ import { ensureBundle, LOAD_SANDBOX_FUNDS } from '../runner/run-load.ts';
 import { K6_SUMMARY_FILE } from '../summary/handle-summary.ts';
 import { METRICS } from '../metric-names.ts';
 import { execFileSync } from 'node:child_process';
+import { median } from './figures.ts';
 
 const VUS = Number(process.env.BENCH_VUS ?? 10);
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -91,15 +92,11 @@ async function main(): Promise<void> {
         }
       }
       // Medians: other work on a shared machine shows up as outliers, and the rounds are printed so the spread shows.
-      const median = (list: Figures[], key: keyof Figures): number => {
-        const sorted = list.map((f) => f[key]).sort((a, b) => a - b);
-        const mid = Math.floor(sorted.length / 2);
-        return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-      };
+      const medianOf = (list: Figures[], key: keyof Figures): number => median(list.map((f) => f[key]));
       const of = (mode: Mode) => ({
-        it: median(figures[mode], 'iterationRate'),
-        req: median(figures[mode], 'requestRate'),
-        check: median(figures[mode], 'checkMs'),
+        it: medianOf(figures[mode], 'iterationRate'),
+        req: medianOf(figures[mode], 'requestRate'),
+        check: medianOf(figures[mode], 'checkMs'),
         rounds: figures[mode].map((f) => f.iterationRate.toFixed(1)).join(', '),
       });
       const on = of('on');

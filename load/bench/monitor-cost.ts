@@ -5,7 +5,7 @@
 // sides alike; requests/s and p50 per side and their ratios on/off, the median over the segment pairs. Prints figures;
 // asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { newHeartbeats, startLoopMonitor, watchHeartbeats } from '../../engine/loop-monitor.ts';
@@ -13,18 +13,12 @@ import { startProcMonitor } from '../runner/generator-monitor.ts';
 import { startMeasuringProxy } from '../runner/capacity/proxy.ts';
 import { runBareLoop } from './bare-loop.ts';
 import { suiteEnv } from './suite-env.ts';
+import { median, loadAverage } from './figures.ts';
 
 interface Segment {
   readonly monitor: boolean;
   readonly requestsPerSec: number;
   readonly p50Ms: number;
-}
-
-function median(numbers: readonly number[]): number {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**
@@ -100,13 +94,9 @@ const { values } = parseArgs({
 const vus = Number(values.vus ?? '50');
 const seconds = Number.parseFloat(values.duration ?? '40s');
 const segmentMs = Number.parseFloat(values.segment ?? '2s') * 1000;
-const load = (): string =>
-  loadavg()
-    .map((v) => v.toFixed(1))
-    .join(' ');
 const f = (v: number, digits = 1): string => v.toFixed(digits);
 console.log(
-  `load average at start (1/5/15 min): ${load()}; bare loop at ${vus} VUs for ${seconds} s, monitors switched every ${segmentMs / 1000} s`,
+  `load average at start (1/5/15 min): ${loadAverage()}; bare loop at ${vus} VUs for ${seconds} s, monitors switched every ${segmentMs / 1000} s`,
 );
 const proxy = await startMeasuringProxy();
 let found: Array<{ on: Segment; off: Segment }>;
@@ -135,4 +125,4 @@ console.log(
   `ratio on/off, median of ${found.length} adjacent pairs: requests/s ${f(median(found.map((p) => p.on.requestsPerSec / p.off.requestsPerSec)), 3)}, ` +
     `p50 ${f(median(found.map((p) => p.on.p50Ms / p.off.p50Ms)), 3)} (1.000: no cost; requests/s below 1 and p50 above 1 are the monitors' cost)`,
 );
-console.log(`load average at end (1/5/15 min): ${load()}`);
+console.log(`load average at end (1/5/15 min): ${loadAverage()}`);

@@ -4,10 +4,10 @@
 // (an idle box's figures need an idle box: the load average says whether it was). `--rate 5,20` instead: the `load`
 // profile at those iterations/s, each quantile judged against the goal (+3 ms + 5 % of served) with whether the
 // generator carried the run (no saturated window, loop delay under its limit). Prints figures; asserts nothing.
-import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { judgeAccuracy, probe, type AccuracyInput, type ProbeResult } from '../runner/capacity/probe.ts';
 import { startMeasuringProxy, type MeasuringProxy } from '../runner/capacity/proxy.ts';
+import { median, loadAverage } from './figures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -20,16 +20,6 @@ const { values } = parseArgs({
 const runs = Math.max(1, Number(values.runs ?? '1'));
 const duration = values.duration ?? '10s';
 const ms = (v: number): string => v.toFixed(1);
-const load = (): string =>
-  loadavg()
-    .map((v) => v.toFixed(1))
-    .join(' ');
-
-function median(numbers: readonly number[]): number {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** One table row: the engine's and the proxy's p50 / p95 / p99, the request counts, the windows. */
 function row(label: string, results: readonly ProbeResult[]): string {
@@ -113,11 +103,11 @@ async function byRate(proxy: MeasuringProxy, rates: readonly number[]): Promise<
 }
 
 const proxy = await startMeasuringProxy();
-console.log(`load average at start (1/5/15 min): ${load()}; ${runs} run(s) each, ${duration} each`);
+console.log(`load average at start (1/5/15 min): ${loadAverage()}; ${runs} run(s) each, ${duration} each`);
 try {
   if (values.rate === undefined) await byVus(proxy);
   else await byRate(proxy, values.rate.split(',').map(Number));
 } finally {
   proxy.close();
 }
-console.log(`load average at end (1/5/15 min): ${load()}`);
+console.log(`load average at end (1/5/15 min): ${loadAverage()}`);
