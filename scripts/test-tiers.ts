@@ -81,6 +81,7 @@ export const NOT_QUICK: readonly string[] = [
   'target/discover/planted-bugs.test.ts', // ~35 s: discovery against all 48 planted-bug and 19 GEN-bug sandboxes
   'conformance/gen/gen-proof.test.ts', // ~3 min: GEN over 20 seeds against every GEN bug and benign profile (proof worker processes)
   'conformance/money-plan-spend.test.ts', // ~35 s: the whole plan, GEN included, against the embedded sandbox
+  'scripts/commands/gate-compare.test.ts', // 44 s: two whole gates in process (first contact, conformance, the engine's load)
 ];
 
 /**
