@@ -30,7 +30,16 @@ import { assembleReport, withFirstContact, type ReportInput } from '../../report
 import { conformanceSection } from '../../conformance/section.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchedPhase, watchRun } from '../report-output.ts';
+import {
+  commandProgress,
+  earlyEndReport,
+  finishRun,
+  prepareReportDir,
+  reportSecrets,
+  unusableTarget,
+  watchedPhase,
+  watchRun,
+} from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
@@ -338,29 +347,13 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     const note = verdictNoteOf(contact.note, learning.findings());
     const interruption = interrupt.interruption(outcome.kind === 'run' ? outcome.run.startedAt : outcome.startedAt);
     const stopped = interruption === undefined ? {} : { interruption };
-    if (outcome.kind === 'unusable' && interruption === undefined) {
-      const report = assembleReport({
-        runId,
-        command: 'conformance',
-        startedAt: outcome.startedAt,
-        durationMs: outcome.durationMs,
-        allowSkips,
-        target,
-        error: { code: 'GH_ERR_TARGET', message: outcome.reason },
-      });
-      throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
-    }
     if (outcome.kind === 'unusable') {
-      const report = assembleReport({
-        runId,
-        command: 'conformance',
-        startedAt: outcome.startedAt,
-        durationMs: outcome.durationMs,
-        allowSkips,
-        target,
-        ...stopped,
-      });
-      return finishRun(withFirstContact(report, contact.reads), reportDir, { secrets, ...note }).exitCode;
+      const run = { runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target };
+      if (interruption === undefined) {
+        const report = earlyEndReport(run, { error: { code: 'GH_ERR_TARGET', message: outcome.reason } });
+        throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
+      }
+      return finishRun(withFirstContact(earlyEndReport(run, { interruption }), contact.reads), reportDir, { secrets, ...note }).exitCode;
     }
     const section = underLoad?.conformance ?? conformanceSection(outcome.run, { allowSkips, secrets });
     const load = underLoad?.load;
