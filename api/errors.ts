@@ -55,6 +55,17 @@ export function diskFullError(path: string, what: string, cause: unknown): Harne
   return new HarnessError('GH_ERR_DISK_FULL', `disk full at ${path} (${what})`, { cause });
 }
 
+/** A file's JSON text parsed, or GH_ERR_PARSE in the one wording: `<what> is not JSON: <the parser's reason>`. */
+export function parseJsonFile(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HarnessError('GH_ERR_PARSE', `${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
 export function isHarnessError(value: unknown): value is HarnessError {
   return value instanceof HarnessError;
 }

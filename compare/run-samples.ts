@@ -2,7 +2,7 @@
 // merge-results' streaming k-way reader, kept per operation as histograms and counts in time batches: constant memory.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../api/errors.ts';
+import { HarnessError, parseJsonFile } from '../api/errors.ts';
 import { mergeRuns, type MergePoint } from '../distributed/merge/merge-run.ts';
 import { METRICS } from '../load/metric-names.ts';
 import { AGGREGATES_FILE } from '../reports/metric-aggregates.ts';
@@ -161,19 +161,12 @@ export interface ReportFacts {
 function readReportFacts(dir: string): ReportFacts {
   const file = join(dir, 'summary.json');
   if (!existsSync(file)) return {};
-  let json: {
+  const json = parseJsonFile(readFileSync(file, 'utf8'), file) as {
     runId?: unknown;
     target?: { url?: unknown };
     load?: { engine?: unknown; scenario?: unknown; profile?: unknown };
     artifacts?: { metricsNdjson?: unknown; metricsPerSecond?: unknown };
   };
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8')) as typeof json;
-  } catch (error) {
-    throw new HarnessError('GH_ERR_PARSE', `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  }
   const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
   const facts: ReportFacts = {};
   const set = <K extends keyof ReportFacts>(key: K, value: string | undefined): void => {

@@ -200,6 +200,12 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
     results.set(op.id, notRun(op.id, silent() ? NOT_RUN_SILENT : INTERRUPTED_REASON));
     return true;
   };
+  /** A write (or a read needing one) the target may not be sent: not run, saying why. */
+  const refused = (op: Operation): boolean => {
+    const refusal = refusalOn(session, op);
+    if (refusal !== undefined) done(notRun(op.id, refusal));
+    return refusal !== undefined;
+  };
 
   const { plain, writes, dependent } = inPhases(operations, (op) => op);
 
@@ -211,12 +217,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   });
 
   for (const op of writes) {
-    if (stopped(op)) continue;
-    const refusal = refusalOn(session, op);
-    if (refusal !== undefined) {
-      done(notRun(op.id, refusal));
-      continue;
-    }
+    if (stopped(op) || refused(op)) continue;
     const bodies = writeBodies(op, ctx);
     if (isUnavailable(bodies)) {
       done(notRun(op.id, bodies.unavailable));
@@ -253,12 +254,7 @@ export async function observeOperations(options: ObserveOptions): Promise<Map<st
   }
 
   for (const op of dependent) {
-    if (stopped(op)) continue;
-    const refusal = refusalOn(session, op);
-    if (refusal !== undefined) {
-      done(notRun(op.id, refusal));
-      continue;
-    }
+    if (stopped(op) || refused(op)) continue;
     const inputs = transactionReadInputs(
       op,
       refs.filter((r) => r.version === op.version),

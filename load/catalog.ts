@@ -3,17 +3,15 @@
 // amounts, numbers) are api/catalog-facts.ts, shared with conformance and drift; SKU ids are never hard-coded.
 import {
   countryPlan,
-  isFaceRange,
-  isRange,
   makeMobile,
   prefixesInside,
   prefixesOfCountry,
   readCatalogSkus,
-  validAmount,
   type CatalogSku,
   type NumberPlan,
 } from '../api/catalog-facts.ts';
 import type { ClientCore } from '../api/client-core.ts';
+import { inputSkuOf } from '../api/inputs.ts';
 import { readCountry, type FieldMapping } from '../api/field-mapping.ts';
 import { CATEGORY_IDS, type ApiVersion, type CategoryName } from '../api/operations.ts';
 
@@ -55,18 +53,15 @@ export class CatalogError extends Error {
   }
 }
 
+/** The builder's view of a SKU (api/inputs.ts inputSkuOf) made compact: its amount flat, its country upper-case. */
 export function toSkuPick(sku: CatalogSku): SkuPick {
-  const amount = validAmount(sku);
+  const { amount, countryCode, range, ...rest } = inputSkuOf(sku);
   return {
-    skuId: sku.skuId,
-    range: isRange(sku) || isFaceRange(sku),
-    ...(sku.productId === undefined ? {} : { productId: sku.productId }),
-    ...(sku.countryCode === undefined ? {} : { countryCode: sku.countryCode.toUpperCase() }),
-    ...(sku.categoryId === undefined ? {} : { categoryId: sku.categoryId }),
+    ...rest,
+    range: range === true,
+    ...(countryCode === undefined ? {} : { countryCode: countryCode.toUpperCase() }),
     ...(amount === undefined ? {} : { amount: amount.amount }),
     ...(amount?.transactionCurrencyCode === undefined ? {} : { currency: amount.transactionCurrencyCode }),
-    ...(sku.requireFetchBundle === undefined ? {} : { requireFetchBundle: sku.requireFetchBundle }),
-    ...(sku.minWalletAmount === undefined ? {} : { price: sku.minWalletAmount }),
   };
 }
 

@@ -284,10 +284,12 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
     }
     if (silence.silence() !== undefined) results.set(pair.purpose, notRun(pair, NOT_RUN_SILENT));
   };
-  const refusal = (pair: OperationPair): string | undefined =>
-    !session.chargesAllowed && chargingPairs([pair]).length > 0
-      ? 'charges money (or needs a transaction that does): not sent to a production target'
-      : undefined;
+  /** A pair that charges (or needs a transaction that does) on a target that may not be charged: not run, saying why. */
+  const refused = (pair: OperationPair): boolean => {
+    if (session.chargesAllowed || chargingPairs([pair]).length === 0) return false;
+    done(notRun(pair, 'charges money (or needs a transaction that does): not sent to a production target'));
+    return true;
+  };
 
   const runReads = async (pair: OperationPair, inputs: readonly RequestInput[]): Promise<void> => {
     const answers: (readonly [Answer, Answer])[] = [];
@@ -307,23 +309,14 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   const { plain, writes, dependent } = inPhases(pairs, (p) => p.v1);
 
   for (const pair of plain) {
-    if (stopped(pair)) continue;
-    const refused = refusal(pair);
-    if (refused !== undefined) {
-      done(notRun(pair, refused));
-      continue;
-    }
+    if (stopped(pair) || refused(pair)) continue;
     const inputs = readInputs(pair.v1, ctx);
     if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
     else await guarded(pair, () => runReads(pair, inputs));
   }
 
   const runWrites = async (pair: OperationPair): Promise<void> => {
-    const refused = refusal(pair);
-    if (refused !== undefined) {
-      done(notRun(pair, refused));
-      return;
-    }
+    if (refused(pair)) return;
     const bodies = plan.writeBodies.get(pair.purpose) ?? writeBodies(pair.v1, ctx);
     if (isUnavailable(bodies)) {
       done(notRun(pair, bodies.unavailable));
@@ -374,12 +367,7 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   }
 
   for (const pair of dependent) {
-    if (stopped(pair)) continue;
-    const refused = refusal(pair);
-    if (refused !== undefined) {
-      done(notRun(pair, refused));
-      continue;
-    }
+    if (stopped(pair) || refused(pair)) continue;
     // The same transaction (made through v1) read on both versions: what a client meets on the day it switches.
     const inputs = transactionReadInputs(pair.v1, refs, ctx);
     if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));

@@ -1,7 +1,7 @@
 // Node side of a load run's report: the handleSummary data (object or summary-data JSON file) plus, when kept, the
 // NDJSON metric stream read into time series. Either engine (k6 or the Node engine) produces both inputs.
 import { readFile } from 'node:fs/promises';
-import { HarnessError } from '../api/errors.ts';
+import { HarnessError, parseJsonFile } from '../api/errors.ts';
 import { buildLoadSection, reportFromK6Summary, type K6SummaryData, type LoadMeta, type LoadReportMeta } from './k6-summary.ts';
 import { readK6Series, type SeriesOptions } from './k6-series.ts';
 import type { LoadSection, LoadSeries, RunReport } from './model.ts';
@@ -24,16 +24,7 @@ export async function readK6SummaryFile(path: string): Promise<K6SummaryData> {
       { cause: error },
     );
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new HarnessError(
-      'GH_ERR_PARSE',
-      `the k6 summary ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
+  const data = parseJsonFile(text, `the k6 summary ${path}`);
   if (data === null || typeof data !== 'object' || typeof (data as { metrics?: unknown }).metrics !== 'object') {
     throw new HarnessError('GH_ERR_PARSE', `the k6 summary ${path} has no "metrics" object (is it handleSummary data?)`);
   }

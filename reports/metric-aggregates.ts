@@ -5,9 +5,9 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { createGzip, type Gzip } from 'node:zlib';
-import * as hdr from 'hdr-histogram-js';
 import type { JsHistogram } from 'hdr-histogram-js';
 import { diskFullError, isDiskFull } from '../api/errors.ts';
+import { decodeTrendHdr, encodeTrendHdr, newTrendHdr, TREND_SCALE } from '../stats/trend-hdr.ts';
 
 /** The per-second aggregates every load run keeps in its report directory. */
 export const AGGREGATES_FILE = 'metrics-per-second.ndjson.gz';
@@ -15,8 +15,6 @@ export const AGGREGATES_FILE = 'metrics-per-second.ndjson.gz';
 export const AGGREGATE_TYPE = 'Aggregate';
 
 const SECOND_MS = 1_000;
-/** Trend values are kept ×1000 (µs for ms), 3 significant digits: engine/metrics/trend-histogram.ts's layout exactly. */
-const TREND_SCALE = 1_000;
 /** A cell with at most this many trend samples keeps them as they are (no histogram: exact, and smaller). */
 const EXACT_VALUES = 16;
 /** Seconds this far behind the newest one are written out (points arrive up to a few seconds late from engine threads). */
@@ -42,17 +40,6 @@ interface Cell {
   trues: number;
   values: number[] | undefined;
   hist: JsHistogram | undefined;
-}
-
-function newTrendHistogram(): JsHistogram {
-  return hdr.build({
-    bitBucketSize: 64,
-    autoResize: true,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: 2,
-    numberOfSignificantValueDigits: 3,
-    useWebAssembly: false,
-  }) as JsHistogram;
 }
 
 /**
@@ -93,7 +80,7 @@ function aggregateLine(type: string, cell: Cell): string {
   else {
     Object.assign(data, { sum: cell.sum, min: cell.min, max: cell.max });
     if (cell.values !== undefined) data.values = cell.values;
-    else if (cell.hist !== undefined) data.hdr = hdr.encodeIntoCompressedBase64(cell.hist);
+    else if (cell.hist !== undefined) data.hdr = encodeTrendHdr(cell.hist);
   }
   return JSON.stringify({ metric: cell.metric, type: AGGREGATE_TYPE, data });
 }
@@ -213,7 +200,7 @@ export class MetricAggregator {
       return;
     }
     if (cell.hist === undefined) {
-      cell.hist = newTrendHistogram();
+      cell.hist = newTrendHdr();
       for (const v of cell.values ?? []) cell.hist.recordValue(Math.round(Math.max(0, v) * TREND_SCALE));
       cell.values = undefined;
     }
@@ -269,8 +256,7 @@ function trendSamples(data: AggregateData): WeightedValue[] {
   if (Array.isArray(data.values))
     return data.values.filter((v): v is number => typeof v === 'number').map((value) => ({ value, count: 1 }));
   if (typeof data.hdr !== 'string') return [];
-  const hist = newTrendHistogram();
-  hist.add(hdr.decodeFromCompressedBase64(data.hdr, 64, false) as JsHistogram);
+  const hist = decodeTrendHdr(data.hdr);
   const min = num(data.min);
   const max = num(data.max);
   // The extremes are known exactly: one sample each is taken out of its bucket and given back as itself.

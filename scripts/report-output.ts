@@ -194,6 +194,29 @@ export interface InterruptWatchOptions {
   readonly progress?: Progress;
 }
 
+/** Who ran a run, since when and on what: all its report says of it when it ends before its sections are judged. */
+type EarlyEndRun = Pick<InterruptWatchOptions, 'command' | 'runId' | 'startedAt' | 'target'> & {
+  readonly allowSkips?: boolean;
+  /** As the run measured it; else from its start to now. */
+  readonly durationMs?: number;
+};
+
+/**
+ * The report of a run that ended before its sections were judged: stopped by a signal (`interruption`) or by a target
+ * it could not use (`error`), with what its money side counted by then (`faults`, `ledger`).
+ */
+export function earlyEndReport(run: EarlyEndRun, end: Pick<ReportInput, 'interruption' | 'error' | 'faults' | 'ledger'>): RunReport {
+  return assembleReport({
+    runId: run.runId,
+    command: run.command,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs ?? Date.now() - run.startedAt,
+    allowSkips: run.allowSkips,
+    target: run.target,
+    ...end,
+  });
+}
+
 /**
  * The signal watch of a judging command (reports/interrupt-watch.ts). The first SIGINT/SIGTERM stops the running part
  * gracefully and the command then writes its partial reports as usual (assembleReport with the interruption). On a
@@ -209,14 +232,7 @@ export function watchRun(options: InterruptWatchOptions): RunInterrupt {
   watch.onForce((interruption) => {
     const ledger = join(options.reportDir, LEDGER_FILE);
     const reconcile = existsSync(ledger) ? reconcileCommand(ledger) : undefined;
-    const report = assembleReport({
-      runId: options.runId,
-      command: options.command,
-      startedAt: options.startedAt,
-      durationMs: Date.now() - options.startedAt,
-      target: options.target,
-      interruption: { ...interruption, ...(reconcile === undefined ? {} : { reconcile }) },
-    });
+    const report = earlyEndReport(options, { interruption: { ...interruption, ...(reconcile === undefined ? {} : { reconcile }) } });
     const written = writeReports(report, options.reportDir, { secrets: options.secrets });
     process.stdout.write(`${[paintVerdictLine(written.report), '', reportsLine(written)].join('\n')}\n`);
   });
@@ -243,13 +259,5 @@ export async function watchedPhase<T>(
   }
   const interruption = interrupt.interruption(options.startedAt);
   if (interruption === undefined) return { value: value! };
-  const report = assembleReport({
-    runId: options.runId,
-    command: options.command,
-    startedAt: options.startedAt,
-    durationMs: Date.now() - options.startedAt,
-    target: options.target,
-    interruption,
-  });
-  return { exitCode: finishRun(report, options.reportDir, { secrets: options.secrets }).exitCode };
+  return { exitCode: finishRun(earlyEndReport(options, { interruption }), options.reportDir, { secrets: options.secrets }).exitCode };
 }

@@ -2,7 +2,7 @@
 // any k6 thresholds JSON), or the scenario and profile, computed by load/profiles.ts exactly as the pods computed them.
 // The NDJSON streams cannot be the source: k6 does not write thresholds on sub-metrics into them (checked on v0.48, v2.2).
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../../api/errors.ts';
+import { HarnessError, parseJsonFile } from '../../api/errors.ts';
 import { parseThresholds, ThresholdError } from '../../engine/thresholds.ts';
 import { SUMMARY_TREND_STATS, type ProfileName } from '../../load/profiles.ts';
 import { LOAD_ENV } from '../../load/run-settings.ts';
@@ -84,15 +84,7 @@ export function readThresholdsFile(path: string): ThresholdPlan {
   } catch (error) {
     throw configError(`cannot read the thresholds file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new HarnessError(
-      'GH_ERR_PARSE',
-      `the thresholds file ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  const json = parseJsonFile(text, `the thresholds file ${path}`);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw configError(`${path}: expected a JSON object`);
   const o = json as Record<string, unknown>;
   const wrapped = o.thresholds !== null && typeof o.thresholds === 'object' && !Array.isArray(o.thresholds);

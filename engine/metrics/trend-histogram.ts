@@ -1,14 +1,8 @@
 // A k6 Trend kept in an HdrHistogram (hdr-histogram-js) instead of every sample: memory stays flat in long soaks, and
 // histograms from several workers or instances merge exactly. Percentiles are within 0.1 % (3 significant digits), and
 // exact (k6's interpolation) while a trend holds few samples.
-import * as hdr from 'hdr-histogram-js';
-import type { Histogram } from 'hdr-histogram-js';
-
-/**
- * Values are recorded in thousandths (µs for a time trend in ms), so 0.001 is the smallest step told apart from 0;
- * negative values go to a mirror histogram. min, max, sum and count are kept exactly beside the histogram.
- */
-const SCALE = 1_000;
+import type { JsHistogram } from 'hdr-histogram-js';
+import { decodeTrendHdr, encodeTrendHdr, newTrendHdr, TREND_SCALE } from '../../stats/trend-hdr.ts';
 
 /**
  * Up to this many samples the trend also keeps them, so percentiles are exactly k6's (linear interpolation between
@@ -22,17 +16,6 @@ function interpolate(sorted: readonly number[], pct: number): number {
   const lo = sorted[Math.floor(i)] as number;
   const hi = sorted[Math.ceil(i)] as number;
   return lo + (hi - lo) * (i - Math.floor(i));
-}
-
-function newHistogram(): Histogram {
-  return hdr.build({
-    bitBucketSize: 64,
-    autoResize: true,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: 2,
-    numberOfSignificantValueDigits: 3,
-    useWebAssembly: false,
-  });
 }
 
 /** The serialisable state of a TrendHistogram (for worker → controller messages and merge-results). */
@@ -54,8 +37,9 @@ export class TrendHistogram {
   sum = 0;
   min = Infinity;
   max = -Infinity;
-  private positive: Histogram | undefined;
-  private negative: Histogram | undefined;
+  /** In stats/trend-hdr.ts's layout (the per-second aggregates' too); negative values go to the mirror histogram. */
+  private positive: JsHistogram | undefined;
+  private negative: JsHistogram | undefined;
   private samples: number[] | undefined = [];
   private sorted = true;
 
@@ -72,8 +56,8 @@ export class TrendHistogram {
     this.sum += value * times;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
-    if (value >= 0) (this.positive ??= newHistogram()).recordValueWithCount(Math.round(value * SCALE), times);
-    else (this.negative ??= newHistogram()).recordValueWithCount(Math.round(-value * SCALE), times);
+    if (value >= 0) (this.positive ??= newTrendHdr()).recordValueWithCount(Math.round(value * TREND_SCALE), times);
+    else (this.negative ??= newTrendHdr()).recordValueWithCount(Math.round(-value * TREND_SCALE), times);
   }
 
   /** Adds every sample of another histogram (exact: same bucket layout). */
@@ -87,8 +71,8 @@ export class TrendHistogram {
     this.sum += other.sum;
     this.min = Math.min(this.min, other.min);
     this.max = Math.max(this.max, other.max);
-    if (other.positive !== undefined) (this.positive ??= newHistogram()).add(other.positive);
-    if (other.negative !== undefined) (this.negative ??= newHistogram()).add(other.negative);
+    if (other.positive !== undefined) (this.positive ??= newTrendHdr()).add(other.positive);
+    if (other.negative !== undefined) (this.negative ??= newTrendHdr()).add(other.negative);
   }
 
   get avg(): number {
@@ -116,11 +100,11 @@ export class TrendHistogram {
     if (rank <= negCount && this.negative !== undefined) {
       // Among negatives, a low rank is a large magnitude: read the mirror histogram from the top.
       const mirrorPct = Math.max(0, Math.min(100, 100 - (rank / negCount) * 100));
-      value = -this.negative.getValueAtPercentile(mirrorPct) / SCALE;
+      value = -this.negative.getValueAtPercentile(mirrorPct) / TREND_SCALE;
     } else if (this.positive !== undefined) {
       const posCount = this.positive.totalCount;
       const posPct = Math.max(0, Math.min(100, ((rank - negCount) / posCount) * 100));
-      value = this.positive.getValueAtPercentile(posPct) / SCALE;
+      value = this.positive.getValueAtPercentile(posPct) / TREND_SCALE;
     } else {
       value = this.max;
     }
@@ -134,8 +118,8 @@ export class TrendHistogram {
       min: this.min,
       max: this.max,
       ...(this.samples === undefined ? {} : { samples: [...this.samples] }),
-      positive: this.positive === undefined ? '' : hdr.encodeIntoCompressedBase64(this.positive),
-      negative: this.negative === undefined ? '' : hdr.encodeIntoCompressedBase64(this.negative),
+      positive: this.positive === undefined ? '' : encodeTrendHdr(this.positive),
+      negative: this.negative === undefined ? '' : encodeTrendHdr(this.negative),
     };
   }
 
@@ -147,14 +131,8 @@ export class TrendHistogram {
     t.max = state.count === 0 ? -Infinity : state.max;
     t.samples = state.samples === undefined ? undefined : [...state.samples];
     t.sorted = false;
-    if (state.positive !== '') {
-      t.positive = newHistogram();
-      t.positive.add(hdr.decodeFromCompressedBase64(state.positive, 64, false));
-    }
-    if (state.negative !== '') {
-      t.negative = newHistogram();
-      t.negative.add(hdr.decodeFromCompressedBase64(state.negative, 64, false));
-    }
+    if (state.positive !== '') t.positive = decodeTrendHdr(state.positive);
+    if (state.negative !== '') t.negative = decodeTrendHdr(state.negative);
     return t;
   }
 

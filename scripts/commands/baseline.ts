@@ -26,7 +26,7 @@ import { VERDICT_EXIT } from '../../reports/verdict.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import { addMoneyOptions, type MoneyOptions } from '../money-options.ts';
 import { armMoney, checkSessionFunds, decideMoney, openCommandMoney, settleMoney, type CommandMoney } from '../money-run.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
+import { commandProgress, earlyEndReport, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
 import { outMovedTo, renamedOption } from '../flag-vocabulary.ts';
 import { plannedTarget } from './conformance.ts';
 import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
@@ -174,8 +174,7 @@ export async function judgeOnSession<T>(
     const interruption = interrupt.interruption(startedAt);
     if (opened || interruption === undefined) throw error;
     progress.done();
-    const durationMs = Date.now() - startedAt;
-    const report = assembleReport({ runId, command: job.reportCommand, startedAt, durationMs, target: planned, interruption });
+    const report = earlyEndReport({ runId, command: job.reportCommand, startedAt, target: planned }, { interruption });
     return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
     interrupt.dispose();
@@ -234,15 +233,10 @@ async function runJob<T>(run: JudgeRun<T>, session: TargetSession, target: Repor
     // check found the target silent: unusable, and the report set says so (exit 2), naming the phase.
     const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
     if (!(error instanceof DiscoveryError) && !silent) throw error;
-    const report = assembleReport({
-      runId: run.runId,
-      command: job.reportCommand,
-      startedAt: run.startedAt,
-      durationMs: Date.now() - run.startedAt,
-      allowSkips: run.allowSkips,
-      target,
-      error: { code: 'GH_ERR_TARGET', message: (error as Error).message },
-    });
+    const report = earlyEndReport(
+      { runId: run.runId, command: job.reportCommand, startedAt: run.startedAt, allowSkips: run.allowSkips, target },
+      { error: { code: 'GH_ERR_TARGET', message: (error as Error).message } },
+    );
     throw unusableTarget(report, run.reportDir, run.secrets);
   } finally {
     progress.done();
@@ -293,15 +287,10 @@ async function interruptedRecord(
   const settled = await settleMoney(cm, session, { allowSkips: false, interrupted: true });
   const interruption = settled.reconcile === undefined ? run.interruption : { ...run.interruption, reconcile: settled.reconcile };
   const target = reportTarget(session, session.config.sandbox.profile);
-  const report = assembleReport({
-    runId: run.runId,
-    command: 'baseline-record',
-    startedAt: run.startedAt,
-    durationMs: Date.now() - run.startedAt,
-    target,
-    ...settled.report,
-    interruption,
-  });
+  const report = earlyEndReport(
+    { runId: run.runId, command: 'baseline-record', startedAt: run.startedAt, target },
+    { ...settled.report, interruption },
+  );
   return finishRun(report, run.reportDir, { secrets: run.secrets, extra: settled.lines }).exitCode;
 }
 
@@ -342,14 +331,10 @@ async function runRecord(opts: RecordFlags): Promise<number> {
     // Stopped before a session was open (the preflight): nothing was sent that charges, the report set says so.
     const interruption = interrupt.interruption(startedAt);
     if (opened || interruption === undefined) throw error;
-    const report = assembleReport({
-      runId,
-      command: 'baseline-record',
-      startedAt,
-      durationMs: Date.now() - startedAt,
-      target: plannedTarget(config, 'both'),
-      interruption,
-    });
+    const report = earlyEndReport(
+      { runId, command: 'baseline-record', startedAt, target: plannedTarget(config, 'both') },
+      { interruption },
+    );
     return finishRun(report, reportDir, { secrets }).exitCode;
   } finally {
     interrupt.dispose();

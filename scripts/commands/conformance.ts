@@ -24,13 +24,23 @@ import { loadArtifacts, loadFaults } from '../../load/runner/load-report.ts';
 import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
 import { SETTINGS_ENV_VAR, givenSettings, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
+import type { ConformanceSettings } from '../../target/settings.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport, withFirstContact, type ReportInput } from '../../reports/assemble.ts';
 import { conformanceSection } from '../../conformance/section.ts';
 import { getProfile, listProfiles } from '../../sandbox/profiles/registry.ts';
 import type { RunningSandbox } from '../../sandbox/server.ts';
-import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchedPhase, watchRun } from '../report-output.ts';
+import {
+  commandProgress,
+  earlyEndReport,
+  finishRun,
+  prepareReportDir,
+  reportSecrets,
+  unusableTarget,
+  watchedPhase,
+  watchRun,
+} from '../report-output.ts';
 import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-options.ts';
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
@@ -200,12 +210,15 @@ export function plannedTarget(config: TargetConfig, api: ApiSelection): ReportIn
 /**
  * First contact under a signal watch of its own (the run's is installed once the target is resolved): a signal there
  * ends the command with the INTERRUPTED report set and 128 + signal (returned) instead of killing it with no report.
+ * It runs when no config file is given (the flags' or the working directory's), and learns loan numbers when the
+ * given settings name none.
  */
 export async function contactUnderWatch(
   config: TargetConfig,
-  given: { readonly hasConfigFile: boolean; readonly loanNumbersKnown: boolean },
+  given: { readonly opts: TargetOptions; readonly settings: ConformanceSettings },
   run: { command: string; runId: string; reportDir: string; secrets: readonly string[]; api: ApiSelection },
 ): Promise<FirstContact | number> {
+  const known = { hasConfigFile: configFileGiven(given.opts), loanNumbersKnown: given.settings.loanNumbers.length > 0 };
   const options = {
     command: run.command,
     runId: run.runId,
@@ -216,7 +229,7 @@ export async function contactUnderWatch(
   };
   const interrupt = watchRun(options);
   try {
-    const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { ...given, stop }));
+    const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { ...known, stop }));
     return 'exitCode' in watched ? watched.exitCode : watched.value;
   } finally {
     interrupt.dispose();
@@ -250,8 +263,11 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
   const secrets = reportSecrets(config);
   // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
   const settingsGiven = givenSettings(opts.settings);
-  const given = { hasConfigFile: configFileGiven(opts), loanNumbersKnown: settingsGiven.loanNumbers.length > 0 };
-  const contact = await contactUnderWatch(config, given, { command: 'conformance', runId, reportDir, secrets, api });
+  const contact = await contactUnderWatch(
+    config,
+    { opts, settings: settingsGiven },
+    { command: 'conformance', runId, reportDir, secrets, api },
+  );
   if (typeof contact === 'number') return contact;
   config = contact.config;
   const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
@@ -338,29 +354,13 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     const note = verdictNoteOf(contact.note, learning.findings());
     const interruption = interrupt.interruption(outcome.kind === 'run' ? outcome.run.startedAt : outcome.startedAt);
     const stopped = interruption === undefined ? {} : { interruption };
-    if (outcome.kind === 'unusable' && interruption === undefined) {
-      const report = assembleReport({
-        runId,
-        command: 'conformance',
-        startedAt: outcome.startedAt,
-        durationMs: outcome.durationMs,
-        allowSkips,
-        target,
-        error: { code: 'GH_ERR_TARGET', message: outcome.reason },
-      });
-      throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
-    }
     if (outcome.kind === 'unusable') {
-      const report = assembleReport({
-        runId,
-        command: 'conformance',
-        startedAt: outcome.startedAt,
-        durationMs: outcome.durationMs,
-        allowSkips,
-        target,
-        ...stopped,
-      });
-      return finishRun(withFirstContact(report, contact.reads), reportDir, { secrets, ...note }).exitCode;
+      const run = { runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target };
+      if (interruption === undefined) {
+        const report = earlyEndReport(run, { error: { code: 'GH_ERR_TARGET', message: outcome.reason } });
+        throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
+      }
+      return finishRun(withFirstContact(earlyEndReport(run, { interruption }), contact.reads), reportDir, { secrets, ...note }).exitCode;
     }
     const section = underLoad?.conformance ?? conformanceSection(outcome.run, { allowSkips, secrets });
     const load = underLoad?.load;

@@ -13,7 +13,7 @@ import { underLoadProfile } from './conformance-under-load.ts';
 import { ENGINE_CHOICES, selectEngine, type EngineChoice } from '../../load/engine-select.ts';
 import { withFirstContact } from '../../reports/assemble.ts';
 import { commandProgress, finishRun, prepareReportDir, reportSecrets, unusableTarget, watchRun } from '../report-output.ts';
-import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
+import { addTargetOptions, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { verdictNoteOf, withDiscoveredSettings, type FirstContact } from '../../target/discover/first-contact.ts';
 import { addCompareOptions, compareWithRun, type CompareFlags } from '../compare-options.ts';
 import { addSandboxOptions, catalogSeed, checkProfile, checkTarget, contactUnderWatch, parseApi, plannedTarget } from './conformance.ts';
@@ -52,8 +52,7 @@ async function runGateCommand(opts: GateOptions): Promise<number> {
   const secrets = reportSecrets(given);
   // First contact: a target with no config file gets its field names and write paths discovered before anything runs.
   const settingsGiven = givenSettings(opts.settings);
-  const known = { hasConfigFile: configFileGiven(opts), loanNumbersKnown: settingsGiven.loanNumbers.length > 0 };
-  const contact = await contactUnderWatch(given, known, { command: 'gate', runId, reportDir, secrets, api });
+  const contact = await contactUnderWatch(given, { opts, settings: settingsGiven }, { command: 'gate', runId, reportDir, secrets, api });
   if (typeof contact === 'number') return contact;
   const config = contact.config;
   const parts = gatePartsOf(opts, contact, settingsGiven);

@@ -169,21 +169,24 @@ describe("k6's flags on a run", () => {
 });
 
 describe('gateway-harness load refusals', () => {
+  /** A scenario on k6 against the counting target, declared production: what the money refusal is asked about. */
+  const onProduction = (scenario: string): string[] => [
+    'load',
+    '--scenario',
+    scenario,
+    '--target',
+    target,
+    '--target-env',
+    'production',
+    '--engine',
+    'k6',
+  ];
+
   it.each(['topup-flow', 'giftcard-flow', 'mixed'])(
     'refuses charging scenario %s against production: exit 2, one line, nothing sent',
     async (scenario) => {
       const before = requests;
-      const { code, stderr } = await runCli([
-        'load',
-        '--scenario',
-        scenario,
-        '--target',
-        target,
-        '--target-env',
-        'production',
-        '--engine',
-        'k6',
-      ]);
+      const { code, stderr } = await runCli(onProduction(scenario));
       expect(code).toBe(2);
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(stderr).toMatch(
@@ -199,17 +202,7 @@ describe('gateway-harness load refusals', () => {
     // An explicit K6_BIN that is no executable stops the run at the engine choice: the step after the money refusal.
     process.env.K6_BIN = join(tmpdir(), 'no-such-k6-binary');
     try {
-      const { code, stderr } = await runCli([
-        'load',
-        '--scenario',
-        'catalog-browse',
-        '--target',
-        target,
-        '--target-env',
-        'production',
-        '--engine',
-        'k6',
-      ]);
+      const { code, stderr } = await runCli(onProduction('catalog-browse'));
       expect(code).toBe(2);
       expect(stderr).toMatch(/^gateway-harness: GH_ERR_CONFIG: K6_BIN=.*no-such-k6-binary is not an executable file\n$/);
     } finally {
