@@ -1,8 +1,8 @@
 // Before any command sends its work: can the target be used at all? One short, bounded balance read through the client
 // core (two when its answer is a refusal), so an unreachable, silent or non-gateway target is said once, in seconds.
-import { createClientCore, type CoreExchange } from './client-core.ts';
+import { createClientCore, type ClientCore, type CoreExchange } from './client-core.ts';
 import type { GatewayResponse } from './envelope.ts';
-import { createFaultTally, type FaultCounts } from './faults.ts';
+import { createFaultTally, type FaultCounts, type FaultTally } from './faults.ts';
 import type { ApiVersion } from './operations.ts';
 import { printable } from './printable.ts';
 import { redactText } from './redact.ts';
@@ -82,10 +82,15 @@ export function describeNonEnvelope(response: GatewayResponse): string {
  * the one without credentials (the credentials made no difference because they are refused), or HTTP 404 without an
  * envelope (no gateway at that base URL).
  */
-export async function preflight(target: PreflightTarget, version: ApiVersion): Promise<Preflight> {
-  let calls = 0;
-  const faults = createFaultTally();
-  const core = createClientCore({
+/** The requests the preflight sent and the faults among their answers, counted as each answer comes. */
+interface PreflightTally {
+  calls: number;
+  readonly faults: FaultTally;
+}
+
+/** A client core bounded by PREFLIGHT_LIMITS whatever the run's timeouts, counting every answer into the tally. */
+function preflightCore(target: PreflightTarget, tally: PreflightTally): ClientCore {
+  return createClientCore({
     target: target.connection,
     transport: target.transport,
     timings: {
@@ -100,57 +105,81 @@ export async function preflight(target: PreflightTarget, version: ApiVersion): P
     sleep: target.sleep,
     hooks: {
       afterResponse: (exchange) => {
-        calls += 1;
-        faults.add(exchange.response);
+        tally.calls += 1;
+        tally.faults.add(exchange.response);
       },
     },
   });
-  const operationId = `${version}.account.balance`;
-  const where = (exchange: CoreExchange): string =>
-    `GET ${exchange.built.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')}`;
-  // Whatever the target echoes back must not carry the credentials into the one line the user sees.
-  const secrets = [...core.secrets, target.connection.password];
-  const unusable = (reason: string): Preflight => ({
-    usable: false,
-    reason: printable(redactText(`${target.label}: ${reason}`, secrets)),
-    calls,
-    faults: faults.counts(),
-  });
+}
+
+/** The request as the reason line names it: method and path, no origin, query or fragment. */
+function where(exchange: CoreExchange): string {
+  return `GET ${exchange.built.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')}`;
+}
+
+/** The balance read, again while the answer is no envelope (up to NON_ENVELOPE_ATTEMPTS) and no signal came. */
+async function firstAnswer(core: ClientCore, operationId: string, target: PreflightTarget): Promise<CoreExchange> {
   const callOptions = target.stop === undefined ? {} : { signal: target.stop };
   let first = await core.call(operationId, {}, callOptions);
   for (let attempt = 1; attempt < NON_ENVELOPE_ATTEMPTS && notAnEnvelope(first.response) && target.stop?.aborted !== true; attempt += 1)
     first = await core.call(operationId, {}, callOptions);
+  return first;
+}
+
+/** Why the first answer makes the target unusable (no answer, no connection, refused, no gateway, no envelope), if it does. */
+function unusableAnswer(first: CoreExchange): string | undefined {
   const r = first.response;
   if (r.timedOut)
-    return unusable(`no answer to ${where(first)} within ${Math.round(r.timings.totalMs)} ms (${r.transportError?.message ?? 'timeout'})`);
-  if (r.httpStatus === undefined) return unusable(`cannot connect: ${r.transportError?.message ?? 'no response'}`);
-  if (REFUSED_STATUS.has(r.httpStatus))
-    return unusable(`the credentials are refused (HTTP ${r.httpStatus} to ${where(first)}): ${CREDENTIALS_HINT}`);
+    return `no answer to ${where(first)} within ${Math.round(r.timings.totalMs)} ms (${r.transportError?.message ?? 'timeout'})`;
+  if (r.httpStatus === undefined) return `cannot connect: ${r.transportError?.message ?? 'no response'}`;
+  if (REFUSED_STATUS.has(r.httpStatus)) return `the credentials are refused (HTTP ${r.httpStatus} to ${where(first)}): ${CREDENTIALS_HINT}`;
   if (r.httpStatus === 404 && r.envelope === undefined) {
-    return unusable(
-      `no gateway at this base URL (${where(first)} answered HTTP 404 without an envelope): give the base URL the /api/v1 and /api/v2 paths hang off`,
-    );
+    return `no gateway at this base URL (${where(first)} answered HTTP 404 without an envelope): give the base URL the /api/v1 and /api/v2 paths hang off`;
   }
   if (notAnEnvelope(r)) {
-    return unusable(
-      `${where(first)} answered ${describeNonEnvelope(r)}, ${NON_ENVELOPE_ATTEMPTS} times: not the gateway's JSON envelope (is this the gateway's base URL?)`,
-    );
+    return `${where(first)} answered ${describeNonEnvelope(r)}, ${NON_ENVELOPE_ATTEMPTS} times: not the gateway's JSON envelope (is this the gateway's base URL?)`;
   }
-  const simulator = r.headers[SIMULATOR_HEADER];
-  const usable = (): Preflight => ({ usable: true, calls, faults: faults.counts(), ...(simulator === undefined ? {} : { simulator }) });
-  if (r.classification.outcome === 'Successful') return usable();
-  // Refused with an HTTP 200 envelope: a refusal of the credentials looks exactly like the answer to none at all.
+  return undefined;
+}
+
+/** Refused with an HTTP 200 envelope: a refusal of the credentials looks exactly like the answer to none at all. */
+async function refusedLikeAnonymous(core: ClientCore, operationId: string, first: CoreExchange): Promise<string | undefined> {
+  const r = first.response;
   const anonymous = await core.call(operationId, { omitAuthorization: true });
   const same =
     anonymous.response.httpStatus === r.httpStatus &&
     anonymous.response.envelope?.responseCode === r.envelope?.responseCode &&
     (anonymous.response.envelope?.responseMessage ?? null) === (r.envelope?.responseMessage ?? null);
-  if (same)
-    return unusable(
-      `the credentials are refused (${where(first)} answers them exactly as a request without credentials: HTTP ${r.httpStatus}, responseCode '${r.envelope?.responseCode ?? '?'}'): ${CREDENTIALS_HINT}`,
-    );
+  if (!same) return undefined;
+  return `the credentials are refused (${where(first)} answers them exactly as a request without credentials: HTTP ${r.httpStatus}, responseCode '${r.envelope?.responseCode ?? '?'}'): ${CREDENTIALS_HINT}`;
+}
+
+export async function preflight(target: PreflightTarget, version: ApiVersion): Promise<Preflight> {
+  const tally: PreflightTally = { calls: 0, faults: createFaultTally() };
+  const core = preflightCore(target, tally);
+  const operationId = `${version}.account.balance`;
+  // Whatever the target echoes back must not carry the credentials into the one line the user sees.
+  const secrets = [...core.secrets, target.connection.password];
+  const unusable = (reason: string): Preflight => ({
+    usable: false,
+    reason: printable(redactText(`${target.label}: ${reason}`, secrets)),
+    calls: tally.calls,
+    faults: tally.faults.counts(),
+  });
+  const first = await firstAnswer(core, operationId, target);
+  const unanswered = unusableAnswer(first);
+  if (unanswered !== undefined) return unusable(unanswered);
+  const simulator = first.response.headers[SIMULATOR_HEADER];
+  const usable = (): Preflight => ({
+    usable: true,
+    calls: tally.calls,
+    faults: tally.faults.counts(),
+    ...(simulator === undefined ? {} : { simulator }),
+  });
+  if (first.response.classification.outcome === 'Successful') return usable();
+  const refused = await refusedLikeAnonymous(core, operationId, first);
   // Some other failure of the balance read: a finding for the cases (ENV, BAL), not a reason to stop.
-  return usable();
+  return refused === undefined ? usable() : unusable(refused);
 }
 
 /** An answer came (headers at least), and it is no envelope: HTML, empty, unreadable, cut short. 5xx with a body-less answer too. */

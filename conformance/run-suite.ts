@@ -13,7 +13,7 @@ import type { Progress } from '../reports/progress.ts';
 import type { ApiSelection } from './plan.ts';
 import { conformanceProgress } from './progress.ts';
 import { discoverCatalogFirst, runCases } from './runner.ts';
-import { DiscoveryError } from '../target/fixtures.ts';
+import { DiscoveryError, type Fixtures } from '../target/fixtures.ts';
 import type { ConformanceSettings } from '../target/settings.ts';
 import type { ChargeLearning } from '../target/discover/charge-learning.ts';
 import { createNodeConformanceTarget, timingFor, type NodeConformanceTarget } from './target.ts';
@@ -81,93 +81,124 @@ export type SuiteOutcome =
   | { readonly kind: 'run'; readonly run: RunResult; readonly simulator?: string; readonly cuts: readonly string[] }
   | { readonly kind: 'unusable'; readonly reason: string; readonly startedAt: number; readonly durationMs: number };
 
-export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
-  const { config, api } = request;
+/** A step that either yields its value or found the target unusable (the suite's outcome then). */
+type StepResult<T> = { readonly value: T } | { readonly unusable: SuiteOutcome };
+
+/** The conformance target, every response shown to `seen` first (the fault tally); the cases judge them as always. */
+function observedTarget(config: ResolvedTargetConfig, seen: SuiteRequest['onResponse']): NodeConformanceTarget {
   const plain = createNodeConformanceTarget(config);
-  const seen = request.onResponse;
-  const target: NodeConformanceTarget =
-    seen === undefined
-      ? plain
-      : {
-          ...plain,
-          transport: {
-            send: async (built, options) => {
-              const response = await plain.transport.send(built, options);
-              seen(response);
-              return response;
-            },
-          },
-        };
+  if (seen === undefined) return plain;
+  return {
+    ...plain,
+    transport: {
+      send: async (built, options) => {
+        const response = await plain.transport.send(built, options);
+        seen(response);
+        return response;
+      },
+    },
+  };
+}
+
+/** The target found unusable after the preflight (which began at `checkedAt`): said with its redacted URL. */
+function unusableAfter(config: ResolvedTargetConfig, reason: string, checkedAt: number): { readonly unusable: SuiteOutcome } {
+  return {
+    unusable: {
+      kind: 'unusable',
+      reason: `${redactUrl(config.baseUrl)}: ${reason}`,
+      startedAt: checkedAt,
+      durationMs: Date.now() - checkedAt,
+    },
+  };
+}
+
+/** What the cases run with, for the given settings: the target, its timing, the mapping (learned into), the cursor meaning. */
+function caseEnvironment(request: SuiteRequest, target: NodeConformanceTarget, settings: ConformanceSettings) {
+  const { config, learning } = request;
+  return {
+    target,
+    settings,
+    timing: timingFor(config, settings),
+    mapping: learning?.mapping ?? config.fieldMapping,
+    giftcardCursor: giftcardCursorOf(config),
+    ...(learning === undefined ? {} : { learning }),
+  };
+}
+
+/** The catalog first (reads only): the funds check then prices the SKUs of the countries the cases have numbers for. */
+async function catalogFirst(request: SuiteRequest, target: NodeConformanceTarget, checkedAt: number): Promise<StepResult<Fixtures>> {
+  try {
+    const env = caseEnvironment(request, target, request.settings);
+    return { value: await discoverCatalogFirst({ ...env, ...(request.stop === undefined ? {} : { stop: request.stop }) }) };
+  } catch (error) {
+    // No catalog, a target gone silent, or a signal (the reports then say INTERRUPTED): unusable, said in the reports.
+    const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
+    if (!(error instanceof DiscoveryError) && !silent && request.stop?.aborted !== true) throw error;
+    const reason = request.stop?.aborted === true && !silent ? 'interrupted during catalog discovery' : (error as Error).message;
+    return unusableAfter(request.config, reason, checkedAt);
+  }
+}
+
+/** The run's charging plan priced against the balance before any case (none given: nothing to check). */
+async function fundsFirst(request: SuiteRequest, fixtures: Fixtures, checkedAt: number): Promise<StepResult<FundsDecision | undefined>> {
+  const { config, api } = request;
+  if (request.funds === undefined) return { value: undefined };
+  const plan = { ...request.funds, numbered: (code: string) => fixtures.plan(code) !== undefined };
+  try {
+    const money = await checkTargetFunds(config, plan, api === 'v1' ? 'v1' : 'v2', request.onResponse, request.stop);
+    request.progress.line(money.line);
+    return { value: money };
+  } catch (error) {
+    // Interrupted during the check, or the target went silent there: unusable, said in the reports (the
+    // interruption, when one came, makes them INTERRUPTED). A wallet that cannot cover the plan stays GH_ERR_FUNDS.
+    const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
+    if (request.stop?.aborted !== true && !silent) throw error;
+    const reason = silent ? (error as Error).message : 'interrupted during the funds check';
+    return unusableAfter(config, reason, checkedAt);
+  }
+}
+
+/** The cases (as the wallet fitted them) with progress by group. */
+async function runSelectedCases(
+  request: SuiteRequest,
+  target: NodeConformanceTarget,
+  fixtures: Fixtures,
+  money: FundsDecision | undefined,
+): Promise<{ run: RunResult; cuts: readonly string[] }> {
+  const { cases, settings } = money !== undefined && request.fitted !== undefined ? request.fitted(money.values) : request;
+  if (request.announce !== undefined) request.progress.line(request.announce);
+  const groups = new Map<string, number>();
+  for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
+  const progress = conformanceProgress(request.progress, { groups });
+  try {
+    const ran = await runCases(cases, {
+      ...caseEnvironment(request, target, settings),
+      fixtures,
+      onProgress: (event) => progress.onEvent(event),
+      ...(request.stop === undefined ? {} : { stop: request.stop }),
+      ...(request.beforeRequest === undefined ? {} : { beforeRequest: request.beforeRequest }),
+      ...(request.ids === undefined ? {} : { ids: request.ids }),
+    });
+    // A target gone silent during the cases is named in the one line the reports give (runner.ts RunResult.silence).
+    const run = ran.silence === undefined ? ran : { ...ran, silence: `${redactUrl(request.config.baseUrl)}: ${ran.silence}` };
+    return { run, cuts: money?.cuts ?? [] };
+  } finally {
+    progress.finish();
+  }
+}
+
+export async function runConformanceSuite(request: SuiteRequest): Promise<SuiteOutcome> {
+  const target = observedTarget(request.config, request.onResponse);
   try {
     const checkedAt = Date.now();
-    const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, api === 'v1' ? 'v1' : 'v2');
+    const check = await preflight({ ...target, now: () => Date.now(), sleep: (ms) => delay(ms) }, request.api === 'v1' ? 'v1' : 'v2');
     if (!check.usable) return { kind: 'unusable', reason: check.reason, startedAt: checkedAt, durationMs: Date.now() - checkedAt };
-    const learning = request.learning;
-    const env = (settings: ConformanceSettings) => ({
-      target,
-      settings,
-      timing: timingFor(config, settings),
-      mapping: learning?.mapping ?? config.fieldMapping,
-      giftcardCursor: giftcardCursorOf(config),
-      ...(learning === undefined ? {} : { learning }),
-    });
-    // The catalog first (reads only): the funds check then prices the SKUs of the countries the cases have numbers for.
-    let fixtures;
-    try {
-      fixtures = await discoverCatalogFirst({ ...env(request.settings), ...(request.stop === undefined ? {} : { stop: request.stop }) });
-    } catch (error) {
-      // No catalog, a target gone silent, or a signal (the reports then say INTERRUPTED): unusable, said in the reports.
-      const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
-      if (!(error instanceof DiscoveryError) && !silent && request.stop?.aborted !== true) throw error;
-      const reason = request.stop?.aborted === true && !silent ? 'interrupted during catalog discovery' : (error as Error).message;
-      return {
-        kind: 'unusable',
-        reason: `${redactUrl(config.baseUrl)}: ${reason}`,
-        startedAt: checkedAt,
-        durationMs: Date.now() - checkedAt,
-      };
-    }
-    let money: FundsDecision | undefined;
-    if (request.funds !== undefined) {
-      const discovered = fixtures;
-      const plan = { ...request.funds, numbered: (code: string) => discovered.plan(code) !== undefined };
-      try {
-        money = await checkTargetFunds(config, plan, api === 'v1' ? 'v1' : 'v2', seen, request.stop);
-        request.progress.line(money.line);
-      } catch (error) {
-        // Interrupted during the check, or the target went silent there: unusable, said in the reports (the
-        // interruption, when one came, makes them INTERRUPTED). A wallet that cannot cover the plan stays GH_ERR_FUNDS.
-        const silent = isHarnessError(error) && error.code === 'GH_ERR_TARGET';
-        if (request.stop?.aborted !== true && !silent) throw error;
-        const reason = silent ? (error as Error).message : 'interrupted during the funds check';
-        return {
-          kind: 'unusable',
-          reason: `${redactUrl(config.baseUrl)}: ${reason}`,
-          startedAt: checkedAt,
-          durationMs: Date.now() - checkedAt,
-        };
-      }
-    }
-    const { cases, settings } = money !== undefined && request.fitted !== undefined ? request.fitted(money.values) : request;
-    if (request.announce !== undefined) request.progress.line(request.announce);
-    const groups = new Map<string, number>();
-    for (const c of cases) groups.set(c.group, (groups.get(c.group) ?? 0) + 1);
-    const progress = conformanceProgress(request.progress, { groups });
-    try {
-      const ran = await runCases(cases, {
-        ...env(settings),
-        fixtures,
-        onProgress: (event) => progress.onEvent(event),
-        ...(request.stop === undefined ? {} : { stop: request.stop }),
-        ...(request.beforeRequest === undefined ? {} : { beforeRequest: request.beforeRequest }),
-        ...(request.ids === undefined ? {} : { ids: request.ids }),
-      });
-      // A target gone silent during the cases is named in the one line the reports give (runner.ts RunResult.silence).
-      const run = ran.silence === undefined ? ran : { ...ran, silence: `${redactUrl(config.baseUrl)}: ${ran.silence}` };
-      return { kind: 'run', run, cuts: money?.cuts ?? [], ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
-    } finally {
-      progress.finish();
-    }
+    const catalog = await catalogFirst(request, target, checkedAt);
+    if ('unusable' in catalog) return catalog.unusable;
+    const funds = await fundsFirst(request, catalog.value, checkedAt);
+    if ('unusable' in funds) return funds.unusable;
+    const { run, cuts } = await runSelectedCases(request, target, catalog.value, funds.value);
+    return { kind: 'run', run, cuts, ...(check.simulator === undefined ? {} : { simulator: check.simulator }) };
   } finally {
     await target.close();
   }

@@ -17,6 +17,7 @@ import {
   runInputContext,
   transactionReadInputs,
   writeBodies,
+  type InputContext,
   type TransactionRef,
 } from './representative-inputs.ts';
 
@@ -175,96 +176,133 @@ function refusalOn(session: TargetSession, op: Operation): string | undefined {
   return productionRefusal(op, session.production ? 'a production target' : 'this run (--reads-only)');
 }
 
+/** A write (or a read needing one) the target may not be sent: not run, saying why. */
+function refused(run: ObservationRun, op: Operation): boolean {
+  const refusal = refusalOn(run.session, op);
+  if (refusal !== undefined) done(run, notRun(op.id, refusal));
+  return refusal !== undefined;
+}
+
+/** One observation run as its phases share it: the (watched) client, the inputs, the results, the transactions made. */
+interface ObservationRun {
+  readonly session: TargetSession;
+  readonly ctx: InputContext;
+  readonly client: TargetSession['client'];
+  readonly results: Map<string, OperationObservation>;
+  /** The writes' final results, for the reads that need a transaction of the same version. */
+  readonly refs: TransactionRef[];
+  readonly progress: (line: string) => void;
+  readonly stop: AbortSignal | undefined;
+  /** The target went silent (the phase's silence watch tripped): nothing more is sent. */
+  readonly silent: () => boolean;
+}
+
+type Transaction = Awaited<ReturnType<TargetSession['client']['transact']>>;
+
+function done(run: ObservationRun, obs: OperationObservation): void {
+  run.results.set(obs.operationId, obs);
+  const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : (obs.reason ?? '');
+  run.progress(`${obs.operationId}: ${obs.state} (${what})`);
+}
+
+/** After a signal: the operation is left unobserved, silently (one line said the run stops). */
+function stopped(run: ObservationRun, op: Operation): boolean {
+  if (run.stop?.aborted !== true && !run.silent()) return false;
+  run.results.set(op.id, notRun(op.id, run.silent() ? NOT_RUN_SILENT : INTERRUPTED_REASON));
+  return true;
+}
+
+/** One write's answer into the collector; a successful one's transaction kept for the dependent reads. */
+function collectWrite(run: ObservationRun, collector: Collector, op: Operation, body: Record<string, unknown>, result: Transaction): void {
+  const final = result.finalExchange;
+  if (result.outcome === 'Successful' && final !== undefined) {
+    const via = final.operation.id === op.id ? undefined : 'status';
+    collector.add(result.submitted.response, final.response.envelope, via);
+    const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
+    if (correlationId !== undefined)
+      run.refs.push({ version: op.version, purpose: op.purpose, correlationId, result: final.response.envelope?.payLoad });
+  } else if (!result.final) {
+    collector.addFailure(`not final after polling: ${result.outcome} (${describeResponse(result.submitted.response)})`);
+  } else {
+    collector.add((final ?? result.submitted).response, undefined);
+  }
+}
+
+/** A write: one transaction per body, followed to a final outcome; the money guard's refusal stops its bodies. */
+async function observeWrite(run: ObservationRun, op: Operation, bodies: readonly Record<string, unknown>[]): Promise<OperationObservation> {
+  const collector = new Collector(op.id);
+  let refusedBy: string | undefined;
+  for (const body of bodies) {
+    let result;
+    try {
+      result = await run.client.transact(op.id, { body });
+    } catch (error) {
+      if (run.silent()) break;
+      // The money guard (spend cap reached, charge not bounded) did not send it.
+      if (!isMoneyRefusal(error)) throw error;
+      refusedBy = `not sent by the money guard: ${error.message}`;
+      break;
+    }
+    collectWrite(run, collector, op, body, result);
+  }
+  if (run.silent()) return notRun(op.id, NOT_RUN_SILENT);
+  return refusedBy !== undefined && collector.result().state !== 'observed' ? notRun(op.id, refusedBy) : collector.result();
+}
+
+async function observeWrites(run: ObservationRun, writes: readonly Operation[]): Promise<void> {
+  for (const op of writes) {
+    if (stopped(run, op) || refused(run, op)) continue;
+    const bodies = writeBodies(op, run.ctx);
+    if (isUnavailable(bodies)) {
+      done(run, notRun(op.id, bodies.unavailable));
+      continue;
+    }
+    done(run, await observeWrite(run, op, bodies));
+  }
+}
+
+/** The reads that need a transaction: each on the transactions its own version made. */
+async function observeDependent(run: ObservationRun, dependent: readonly Operation[]): Promise<void> {
+  for (const op of dependent) {
+    if (stopped(run, op) || refused(run, op)) continue;
+    const inputs = transactionReadInputs(
+      op,
+      run.refs.filter((r) => r.version === op.version),
+      run.ctx,
+    );
+    if (isUnavailable(inputs)) {
+      done(run, notRun(op.id, inputs.unavailable));
+      continue;
+    }
+    done(run, await collectReads(run.client, op, inputs, run.silent));
+  }
+}
+
 /**
  * Observes the operations: reads first, then writes (one transaction per body, followed to a final outcome), then the
  * reads that need a transaction of the same version. Never throws for what the target answers.
  */
 export async function observeOperations(options: ObserveOptions): Promise<Map<string, OperationObservation>> {
   const { session, fixtures } = options;
-  const operations = options.operations ?? OPERATIONS;
-  const progress = options.progress ?? (() => undefined);
-  const ctx = runInputContext(session, fixtures, 'drift', options.runTag);
-  const results = new Map<string, OperationObservation>();
-  const refs: TransactionRef[] = [];
   const watch = options.silence;
-  const silent = (): boolean => watch?.silence() !== undefined;
-  const client = watch === undefined ? session.client : watchedForSilence(session.client, watch);
-  const done = (obs: OperationObservation): void => {
-    results.set(obs.operationId, obs);
-    const what = obs.state === 'observed' ? `${obs.samples.length} of ${obs.calls} calls successful` : (obs.reason ?? '');
-    progress(`${obs.operationId}: ${obs.state} (${what})`);
+  const run: ObservationRun = {
+    session,
+    ctx: runInputContext(session, fixtures, 'drift', options.runTag),
+    client: watch === undefined ? session.client : watchedForSilence(session.client, watch),
+    results: new Map(),
+    refs: [],
+    progress: options.progress ?? (() => undefined),
+    stop: options.stop,
+    silent: () => watch?.silence() !== undefined,
   };
-  /** After a signal: the operation is left unobserved, silently (one line said the run stops). */
-  const stopped = (op: Operation): boolean => {
-    if (options.stop?.aborted !== true && !silent()) return false;
-    results.set(op.id, notRun(op.id, silent() ? NOT_RUN_SILENT : INTERRUPTED_REASON));
-    return true;
-  };
-  /** A write (or a read needing one) the target may not be sent: not run, saying why. */
-  const refused = (op: Operation): boolean => {
-    const refusal = refusalOn(session, op);
-    if (refusal !== undefined) done(notRun(op.id, refusal));
-    return refusal !== undefined;
-  };
-
-  const { plain, writes, dependent } = inPhases(operations, (op) => op);
-
+  const { plain, writes, dependent } = inPhases(options.operations ?? OPERATIONS, (op) => op);
   await inPool(plain, options.concurrency ?? 4, async (op) => {
-    if (stopped(op)) return;
-    const inputs = readInputs(op, ctx);
-    if (isUnavailable(inputs)) return done(notRun(op.id, inputs.unavailable));
-    done(await collectReads(client, op, inputs, silent));
+    if (stopped(run, op)) return;
+    const inputs = readInputs(op, run.ctx);
+    if (isUnavailable(inputs)) return done(run, notRun(op.id, inputs.unavailable));
+    done(run, await collectReads(run.client, op, inputs, run.silent));
   });
-
-  for (const op of writes) {
-    if (stopped(op) || refused(op)) continue;
-    const bodies = writeBodies(op, ctx);
-    if (isUnavailable(bodies)) {
-      done(notRun(op.id, bodies.unavailable));
-      continue;
-    }
-    const collector = new Collector(op.id);
-    let refusedBy: string | undefined;
-    for (const body of bodies) {
-      let result;
-      try {
-        result = await client.transact(op.id, { body });
-      } catch (error) {
-        if (silent()) break;
-        // The money guard (spend cap reached, charge not bounded) did not send it.
-        if (!isMoneyRefusal(error)) throw error;
-        refusedBy = `not sent by the money guard: ${error.message}`;
-        break;
-      }
-      const final = result.finalExchange;
-      if (result.outcome === 'Successful' && final !== undefined) {
-        const via = final.operation.id === op.id ? undefined : 'status';
-        collector.add(result.submitted.response, final.response.envelope, via);
-        const correlationId = typeof body.correlationId === 'string' ? body.correlationId : undefined;
-        if (correlationId !== undefined)
-          refs.push({ version: op.version, purpose: op.purpose, correlationId, result: final.response.envelope?.payLoad });
-      } else if (!result.final) {
-        collector.addFailure(`not final after polling: ${result.outcome} (${describeResponse(result.submitted.response)})`);
-      } else {
-        collector.add((final ?? result.submitted).response, undefined);
-      }
-    }
-    if (silent()) done(notRun(op.id, NOT_RUN_SILENT));
-    else done(refusedBy !== undefined && collector.result().state !== 'observed' ? notRun(op.id, refusedBy) : collector.result());
-  }
-
-  for (const op of dependent) {
-    if (stopped(op) || refused(op)) continue;
-    const inputs = transactionReadInputs(
-      op,
-      refs.filter((r) => r.version === op.version),
-      ctx,
-    );
-    if (isUnavailable(inputs)) {
-      done(notRun(op.id, inputs.unavailable));
-      continue;
-    }
-    done(await collectReads(client, op, inputs, silent));
-  }
-  return results;
+  await observeWrites(run, writes);
+  await observeDependent(run, dependent);
+  return run.results;
 }

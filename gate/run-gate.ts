@@ -6,7 +6,7 @@ import type { ResolvedTargetConfig, TargetConfig } from '../api/target-config.ts
 import type { ApiSelection } from '../conformance/plan.ts';
 import { planWithGen } from '../conformance/gen/plan.ts';
 import type { GenOptions } from '../conformance/gen/options.ts';
-import { addFaultCounts, createFaultTally, type FaultCounts } from '../api/faults.ts';
+import { addFaultCounts, createFaultTally, type FaultCounts, type FaultTally } from '../api/faults.ts';
 import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../conformance/run-suite.ts';
 import { RunCorrelationIds } from '../conformance/correlation-ids.ts';
 import type { ProfileName } from '../load/profiles.ts';
@@ -23,7 +23,7 @@ import { driftReportSection } from '../drift/report.ts';
 import { checkBaseline } from '../drift/run.ts';
 import { openTargetSession, type TargetSession } from '../target/session.ts';
 import { isHarnessError } from '../api/errors.ts';
-import { createChargeLearning } from '../target/discover/charge-learning.ts';
+import { createChargeLearning, type ChargeLearning } from '../target/discover/charge-learning.ts';
 import type { Finding } from '../target/discover/findings.ts';
 import { renderChargeFindings } from '../target/discover/render.ts';
 import type { EngineChoice } from '../load/engine-select.ts';
@@ -40,7 +40,15 @@ import type { LoadFlags } from '../load/runner/load-options.ts';
 import { runLoad, type LoadRun } from '../load/runner/run-load.ts';
 import { assembleReport, type ReportInput } from '../reports/assemble.ts';
 import { conformanceSection } from '../conformance/section.ts';
-import type { ComparisonSection, DriftSection, LoadSection, RunReport, SkippedItem } from '../reports/model.ts';
+import type {
+  ComparisonSection,
+  ConformanceSection,
+  DriftSection,
+  LoadSection,
+  RunReport,
+  RunTarget,
+  SkippedItem,
+} from '../reports/model.ts';
 import type { Progress } from '../reports/progress.ts';
 import type { RunInterrupt } from '../reports/interrupt-watch.ts';
 import type { ReportInterruption } from '../reports/interruption.ts';
@@ -275,179 +283,258 @@ async function driftPart(
   }
 }
 
-export async function runGate(request: GateRequest): Promise<GateOutcome> {
-  const { config, api, allowSkips } = request;
-  const startedAt = Date.now();
-  const notes: string[] = [];
-  const sandbox = config.baseUrl === undefined ? await startGateSandbox(config, request) : undefined;
-  try {
-    // The run's one learned mapping: what conformance's first charges teach, the load and the drift check read through too.
-    const learning = createChargeLearning(config.fieldMapping);
-    const resolved: ResolvedTargetConfig = {
-      ...config,
-      fieldMapping: learning.mapping,
-      baseUrl: sandbox?.url ?? (config.baseUrl as string),
-    };
-    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : { profile: request.profile, seed: request.seed });
-    const base = { runId: request.runId, command: 'gate', startedAt, allowSkips, target };
+/** One gate run, shared by its steps: the target, the run's one learned mapping and fault tally, the report's common fields. */
+interface GateRun {
+  readonly request: GateRequest;
+  readonly startedAt: number;
+  readonly sandbox: RunningSandbox | undefined;
+  readonly resolved: ResolvedTargetConfig;
+  readonly learning: ChargeLearning;
+  /** Responses that were no gateway answer, counted over every part (api/faults.ts); each part judges its own. */
+  readonly faults: FaultTally;
+  readonly notes: string[];
+  /** The fields every report of the run starts from; its target names the simulator once conformance met one. */
+  readonly base: { runId: string; command: string; startedAt: number; allowSkips: boolean; target: RunTarget };
+  /** The smoke load's iterations as the funds check fitted them (undefined: not cut). */
+  smokeIterations?: number;
+}
 
-    // 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs.
-    const cases = planWithGen({ api }, request.gen);
-    const settings = sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox);
-    const where =
-      sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
-    // Responses that were no gateway answer, counted over every part (api/faults.ts); each part judges its own.
-    const faults = createFaultTally();
-    const interrupt = request.interrupt;
-    const laterParts = (after: 'conformance' | 'load'): string[] => [
-      ...(after === 'conformance' ? ['load'] : []),
-      ...(request.baseline === undefined ? [] : ['drift']),
-    ];
-    interrupt?.enter('conformance');
-    // The smoke load's iterations as the funds check fitted them (undefined: not cut).
-    let smokeIterations: number | undefined;
-    const suiteRequest: SuiteRequest = {
-      ...(interrupt === undefined ? {} : { stop: interrupt.signal }),
-      config: resolved,
-      settings,
-      cases,
-      api,
-      progress: request.progress,
-      onResponse: (response) => faults.add(response),
-      funds: gateFundsPlan(request, cases, settings),
-      learning,
-      // One id memory for both passes of --under-load: the loaded pass never repeats an id the idle pass sent.
-      ids: new RunCorrelationIds(),
-      // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
-      fitted: (values) => {
-        smokeIterations = values.get(LOAD_ITERATIONS);
-        const fitted = fittedRun(values, request.gen, settings);
-        return { cases: planWithGen({ api }, fitted.gen), settings: fitted.settings };
-      },
-      announce: `gate: ${where}, time scale ${resolved.timeScale}, api ${api}: conformance (${cases.length} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${request.underLoad === undefined ? GATE_LOAD.profile : `${request.underLoad} under the second pass`}, drift ${request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`}; reports in ${request.reportDir}`,
-    };
-    const suite = await runConformanceSuite(suiteRequest);
-    const stoppedIn = (after: 'conformance' | 'load'): ReportInterruption | undefined =>
-      interrupt?.interruption(startedAt, { notRun: laterParts(after) });
-    if (suite.kind === 'unusable') {
-      const stopped = stoppedIn('conformance');
-      const report = assembleReport({
-        ...base,
-        durationMs: Date.now() - startedAt,
-        error: { code: 'GH_ERR_TARGET', message: suite.reason },
-        ...(stopped === undefined ? {} : { interruption: stopped }),
-      });
-      return { report, unusable: stopped === undefined, notes, learnedOnCharge: learning.findings() };
-    }
-    for (const line of renderChargeFindings(learning.findings())) request.progress.line(line);
-    const conformanceDone = conformanceSection(suite.run, { allowSkips, secrets: request.secrets });
-    notes.push(...suite.cuts.map((cut) => `money: ran smaller to fit the wallet (${cut}); every case still ran`));
-    // A given URL that answered as the harness's own sandbox is named so on every line (reports/assemble.ts).
-    base.target = withSimulator(target, suite.simulator);
-    const inConformance = stoppedIn('conformance');
-    if (inConformance !== undefined) {
-      // Stopped in (or right after) conformance: its cases up to the signal are reported; load and drift do not run.
-      const conformance = { ...conformanceDone, verdict: 'interrupted' as const };
-      const report = assembleReport({
-        ...base,
-        durationMs: Date.now() - startedAt,
-        conformance,
-        faults: faults.counts(),
-        interruption: inConformance,
-      });
-      return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
-    }
-    if (suite.run.silence !== undefined) {
-      // The target went silent during the cases: unusable, naming the phase; load and drift do not run.
-      const error = { code: 'GH_ERR_TARGET', message: suite.run.silence };
-      const report = assembleReport({
-        ...base,
-        durationMs: Date.now() - startedAt,
-        conformance: conformanceDone,
-        faults: faults.counts(),
-        error,
-      });
-      return { report, unusable: true, notes, learnedOnCharge: learning.findings() };
-    }
-    // 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part); with
-    // --under-load, the suite's second pass under the mixed scenario's load instead (gate/under-load-gate.ts, #33).
-    interrupt?.enter('load');
-    const underLoad =
-      request.underLoad === undefined
-        ? undefined
-        : await loadedPass({
-            ...request,
-            profile: request.underLoad,
-            sandboxProfile: request.profile,
-            resolved,
-            ...(sandbox === undefined ? {} : { sandbox }),
-            suite: suiteRequest,
-            idle: conformanceDone,
-            idleMs: suite.run.durationMs,
-            startedAt,
-            notRun: laterParts('load'),
-          });
-    const conformance = underLoad?.conformance ?? conformanceDone;
-    const load: LoadOutcome =
-      underLoad?.load ?? (await smokeLoad([request, resolved, sandbox, startedAt, laterParts('load')], smokeIterations, suite.cuts));
-    if (load.interruption !== undefined) {
-      const report = assembleReport({
-        ...base,
-        durationMs: Date.now() - startedAt,
-        conformance,
-        ...(load.section === undefined ? {} : { load: load.section }),
-        faults: addFaultCounts(faults.counts(), ...loadFaultsOf(load)),
-        artifacts: load.run === undefined ? {} : loadArtifacts(load.run),
-        interruption: load.interruption,
-      });
-      return { report, unusable: false, notes, learnedOnCharge: learning.findings() };
-    }
-    if (load.note !== undefined) notes.push(load.note);
+/** Conformance as the later parts need it: its section, the request its second pass repeats, what was cut to fit. */
+interface ConformanceDone {
+  readonly suiteRequest: SuiteRequest;
+  readonly section: ConformanceSection;
+  readonly durationMs: number;
+  readonly cuts: readonly string[];
+}
+
+type GatePart = 'conformance' | 'load';
+
+function openGateRun(request: GateRequest, sandbox: RunningSandbox | undefined, startedAt: number): GateRun {
+  const { config, api } = request;
+  // The run's one learned mapping: what conformance's first charges teach, the load and the drift check read through too.
+  const learning = createChargeLearning(config.fieldMapping);
+  const resolved: ResolvedTargetConfig = {
+    ...config,
+    fieldMapping: learning.mapping,
+    baseUrl: sandbox?.url ?? (config.baseUrl as string),
+  };
+  const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : { profile: request.profile, seed: request.seed });
+  const base = { runId: request.runId, command: 'gate', startedAt, allowSkips: request.allowSkips, target };
+  return { request, startedAt, sandbox, resolved, learning, faults: createFaultTally(), notes: [], base };
+}
+
+/** The run's report: the common fields, its duration so far, and the parts given. */
+function gateReport(run: GateRun, parts: Omit<ReportInput, keyof GateRun['base'] | 'durationMs'>): RunReport {
+  return assembleReport({ ...run.base, durationMs: Date.now() - run.startedAt, ...parts });
+}
+
+function gateOutcome(run: GateRun, report: RunReport, unusable: boolean): GateOutcome {
+  return { report, unusable, notes: run.notes, learnedOnCharge: run.learning.findings() };
+}
+
+/** The parts a signal in this one leaves not run. */
+function laterParts(request: GateRequest, after: GatePart): string[] {
+  return [...(after === 'conformance' ? ['load'] : []), ...(request.baseline === undefined ? [] : ['drift'])];
+}
+
+function stoppedIn(run: GateRun, after: GatePart): ReportInterruption | undefined {
+  return run.request.interrupt?.interruption(run.startedAt, { notRun: laterParts(run.request, after) });
+}
+
+/** What runs against what, said once the target proved usable. */
+function gateAnnouncement(run: GateRun, caseCount: number): string {
+  const { request, resolved, sandbox } = run;
+  const where =
+    sandbox === undefined ? resolved.baseUrl : `embedded sandbox (${sandbox.url}, profile ${request.profile}, seed ${request.seed})`;
+  const load = request.underLoad === undefined ? GATE_LOAD.profile : `${request.underLoad} under the second pass`;
+  const drift = request.baseline === undefined ? 'not checked (no baseline)' : `against ${request.baseline.dir}`;
+  return `gate: ${where}, time scale ${resolved.timeScale}, api ${request.api}: conformance (${caseCount} cases, GEN seed ${request.gen.seed}), load ${GATE_LOAD.scenario}/${load}, drift ${drift}; reports in ${request.reportDir}`;
+}
+
+function gateSuiteRequest(run: GateRun): SuiteRequest {
+  const { request, sandbox } = run;
+  const { api, interrupt } = request;
+  const cases = planWithGen({ api }, request.gen);
+  const settings = sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox);
+  return {
+    ...(interrupt === undefined ? {} : { stop: interrupt.signal }),
+    config: run.resolved,
+    settings,
+    cases,
+    api,
+    progress: request.progress,
+    onResponse: (response) => run.faults.add(response),
+    funds: gateFundsPlan(request, cases, settings),
+    learning: run.learning,
+    // One id memory for both passes of --under-load: the loaded pass never repeats an id the idle pass sent.
+    ids: new RunCorrelationIds(),
+    // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
+    fitted: (values) => {
+      run.smokeIterations = values.get(LOAD_ITERATIONS);
+      const fitted = fittedRun(values, request.gen, settings);
+      return { cases: planWithGen({ api }, fitted.gen), settings: fitted.settings };
+    },
+    announce: gateAnnouncement(run, cases.length),
+  };
+}
+
+/** 1. Conformance. Its preflight says first whether the target can be used at all; if not, nothing else runs. */
+async function conformancePart(run: GateRun): Promise<ConformanceDone | { readonly stopped: GateOutcome }> {
+  const { request, learning } = run;
+  const suiteRequest = gateSuiteRequest(run);
+  request.interrupt?.enter('conformance');
+  const suite = await runConformanceSuite(suiteRequest);
+  if (suite.kind === 'unusable') {
+    const stopped = stoppedIn(run, 'conformance');
+    const report = gateReport(run, {
+      error: { code: 'GH_ERR_TARGET', message: suite.reason },
+      ...(stopped === undefined ? {} : { interruption: stopped }),
+    });
+    return { stopped: gateOutcome(run, report, stopped === undefined) };
+  }
+  for (const line of renderChargeFindings(learning.findings())) request.progress.line(line);
+  const section = conformanceSection(suite.run, { allowSkips: request.allowSkips, secrets: request.secrets });
+  run.notes.push(...suite.cuts.map((cut) => `money: ran smaller to fit the wallet (${cut}); every case still ran`));
+  // A given URL that answered as the harness's own sandbox is named so on every line (reports/assemble.ts).
+  run.base.target = withSimulator(run.base.target, suite.simulator);
+  const stopped = stoppedAfterConformance(run, section, suite.run.silence);
+  return stopped ?? { suiteRequest, section, durationMs: suite.run.durationMs, cuts: suite.cuts };
+}
+
+/** A signal in (or right after) conformance, or a target gone silent in its cases: the report so far; load and drift do not run. */
+function stoppedAfterConformance(
+  run: GateRun,
+  conformance: ConformanceSection,
+  silence: string | undefined,
+): { readonly stopped: GateOutcome } | undefined {
+  const inConformance = stoppedIn(run, 'conformance');
+  if (inConformance !== undefined) {
+    // Its cases up to the signal are reported.
+    const report = gateReport(run, {
+      conformance: { ...conformance, verdict: 'interrupted' as const },
+      faults: run.faults.counts(),
+      interruption: inConformance,
+    });
+    return { stopped: gateOutcome(run, report, false) };
+  }
+  if (silence === undefined) return undefined;
+  // Gone silent: unusable, naming the phase.
+  const report = gateReport(run, { conformance, faults: run.faults.counts(), error: { code: 'GH_ERR_TARGET', message: silence } });
+  return { stopped: gateOutcome(run, report, true) };
+}
+
+/**
+ * 2. Load: the mixed scenario's smoke profile, whatever conformance found (one verdict over every part); with
+ * --under-load, the suite's second pass under the mixed scenario's load instead (gate/under-load-gate.ts, #33).
+ */
+async function loadStep(run: GateRun, done: ConformanceDone): Promise<{ conformance: ConformanceSection; load: LoadOutcome }> {
+  const { request, resolved, sandbox, startedAt } = run;
+  request.interrupt?.enter('load');
+  const underLoad =
+    request.underLoad === undefined
+      ? undefined
+      : await loadedPass({
+          ...request,
+          profile: request.underLoad,
+          sandboxProfile: request.profile,
+          resolved,
+          ...(sandbox === undefined ? {} : { sandbox }),
+          suite: done.suiteRequest,
+          idle: done.section,
+          idleMs: done.durationMs,
+          startedAt,
+          notRun: laterParts(request, 'load'),
+        });
+  const conformance = underLoad?.conformance ?? done.section;
+  const load: LoadOutcome =
+    underLoad?.load ??
+    (await smokeLoad([request, resolved, sandbox, startedAt, laterParts(request, 'load')], run.smokeIterations, done.cuts));
+  return { conformance, load };
+}
+
+/** A signal during the load: what it measured, reported as interrupted; drift does not run. */
+function interruptedInLoad(
+  run: GateRun,
+  conformance: ConformanceSection,
+  load: LoadOutcome,
+  interruption: ReportInterruption,
+): GateOutcome {
+  const report = gateReport(run, {
+    conformance,
+    ...(load.section === undefined ? {} : { load: load.section }),
+    faults: addFaultCounts(run.faults.counts(), ...loadFaultsOf(load)),
+    artifacts: load.run === undefined ? {} : loadArtifacts(load.run),
+    interruption,
+  });
+  return gateOutcome(run, report, false);
+}
+
+interface DriftStep {
+  readonly drift: Awaited<ReturnType<typeof driftPart>>;
+  readonly notRun: { part: string; reason: string }[];
+  readonly inDrift?: ReportInterruption;
+}
+
+/** 3. Drift, when there is a baseline to check against; without one, the report says how to record one. */
+async function driftStep(run: GateRun): Promise<DriftStep> {
+  const { request } = run;
+  let drift: DriftStep['drift'] = {};
+  const notRun: { part: string; reason: string }[] = [];
+  if (request.baseline === undefined) {
+    const reason = `no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out-dir ${request.baselineDir}\` and commit it)`;
+    run.notes.push(`drift: not checked, ${reason}`);
+    notRun.push({ part: 'drift', reason });
+  } else {
+    request.interrupt?.enter('drift');
+    drift = await driftPart(request, request.baseline, run.resolved, run.sandbox);
+  }
+  // A signal during the drift check: it finishes its operation list (a few requests each), and says it was interrupted.
+  const inDrift = request.interrupt?.interruption(run.startedAt);
+  if (inDrift !== undefined && drift.section !== undefined) drift = { ...drift, section: { ...drift.section, verdict: 'interrupted' } };
+  return { drift, notRun, ...(inDrift === undefined ? {} : { inDrift }) };
+}
+
+/** The whole run's report: every part, one early-stop error (the worst: an unusable target outranks a broken run). */
+function finalOutcome(
+  run: GateRun,
+  parts: { conformance: ConformanceSection; load: LoadOutcome; comparison?: ComparisonSection; cuts: readonly string[] },
+  { drift, notRun, inDrift }: DriftStep,
+): GateOutcome {
+  const { conformance, load, comparison } = parts;
+  const errors = [load.error, drift.error].filter((e): e is NonNullable<ReportInput['error']> => e !== undefined);
+  const report = gateReport(run, {
+    conformance,
+    ...(load.section === undefined ? {} : { load: load.section }),
+    ...(comparison === undefined ? {} : { comparison }),
+    ...(drift.section === undefined ? {} : { drift: drift.section }),
+    faults: addFaultCounts(run.faults.counts(), ...loadFaultsOf(load)),
+    artifacts: load.run === undefined ? {} : loadArtifacts(load.run),
+    ...(load.notVerified === undefined ? {} : { notVerified: [load.notVerified] }),
+    ...(errors.length === 0
+      ? {}
+      : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
+    ...(inDrift === undefined ? {} : { interruption: inDrift }),
+    notRun,
+  });
+  return { ...gateOutcome(run, report, drift.silent === true && inDrift === undefined), cuts: parts.cuts };
+}
+
+export async function runGate(request: GateRequest): Promise<GateOutcome> {
+  const startedAt = Date.now();
+  const sandbox = request.config.baseUrl === undefined ? await startGateSandbox(request.config, request) : undefined;
+  try {
+    const run = openGateRun(request, sandbox, startedAt);
+    const done = await conformancePart(run);
+    if ('stopped' in done) return done.stopped;
+    const { conformance, load } = await loadStep(run, done);
+    if (load.interruption !== undefined) return interruptedInLoad(run, conformance, load, load.interruption);
+    if (load.note !== undefined) run.notes.push(load.note);
     const comparison =
       request.compare === undefined || load.run === undefined || load.section === undefined
         ? undefined
         : await request.compare(load.run, GATE_LOAD);
-
-    // 3. Drift, when there is a baseline to check against.
-    let drift: Awaited<ReturnType<typeof driftPart>> = {};
-    const notRun: { part: string; reason: string }[] = [];
-    if (request.baseline === undefined) {
-      const reason = `no baseline in ${request.baselineDir} (record one with \`gateway-harness baseline record --out-dir ${request.baselineDir}\` and commit it)`;
-      notes.push(`drift: not checked, ${reason}`);
-      notRun.push({ part: 'drift', reason });
-    } else {
-      interrupt?.enter('drift');
-      drift = await driftPart(request, request.baseline, resolved, sandbox);
-    }
-    // A signal during the drift check: it finishes its operation list (a few requests each), and says it was interrupted.
-    const inDrift = interrupt?.interruption(startedAt);
-    if (inDrift !== undefined && drift.section !== undefined) drift = { ...drift, section: { ...drift.section, verdict: 'interrupted' } };
-
-    const errors = [load.error, drift.error].filter((e): e is NonNullable<ReportInput['error']> => e !== undefined);
-    const report = assembleReport({
-      ...base,
-      durationMs: Date.now() - startedAt,
-      conformance,
-      ...(load.section === undefined ? {} : { load: load.section }),
-      ...(comparison === undefined ? {} : { comparison }),
-      ...(drift.section === undefined ? {} : { drift: drift.section }),
-      faults: addFaultCounts(faults.counts(), ...loadFaultsOf(load)),
-      artifacts: load.run === undefined ? {} : loadArtifacts(load.run),
-      ...(load.notVerified === undefined ? {} : { notVerified: [load.notVerified] }),
-      // One early-stop error is recorded (the worst: an unusable target outranks a broken run).
-      ...(errors.length === 0
-        ? {}
-        : { error: errors.find((e) => e.code === 'GH_ERR_TARGET') ?? (errors[0] as NonNullable<ReportInput['error']>) }),
-      ...(inDrift === undefined ? {} : { interruption: inDrift }),
-      notRun,
-    });
-    return {
-      report,
-      unusable: drift.silent === true && inDrift === undefined,
-      notes,
-      learnedOnCharge: learning.findings(),
-      cuts: suite.cuts,
-    };
+    const drift = await driftStep(run);
+    return finalOutcome(run, { conformance, load, ...(comparison === undefined ? {} : { comparison }), cuts: done.cuts }, drift);
   } finally {
     await sandbox?.close();
   }

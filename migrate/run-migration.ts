@@ -23,7 +23,7 @@ import { compareContent, type ContentDiff, type FieldCorrespondence } from './co
 import { DEFAULT_LOAD, measurePair, type LoadSettings, type PairLatency } from './latency.ts';
 import { normalizationOf } from './normalizations.ts';
 import { INTERRUPTED_REASON } from '../reports/interruption.ts';
-import { createSilenceWatch } from '../api/faults.ts';
+import { createSilenceWatch, type SilenceWatch } from '../api/faults.ts';
 
 export type PairOutcome = Outcome | 'NotRun';
 
@@ -248,6 +248,136 @@ async function planUnlessInterrupted(session: TargetSession, options: MigrationO
   }
 }
 
+/** One migration run as its phases share it: the watched client, the plan's inputs, the results so far, v1's transactions. */
+interface PairRun {
+  readonly session: TargetSession;
+  readonly plan: MigrationPlan;
+  /** The session's client under the silence watch: it sends nothing more once the target went silent. */
+  readonly client: TargetSession['client'];
+  readonly silence: SilenceWatch;
+  readonly load: LoadSettings;
+  readonly stop: AbortSignal | undefined;
+  readonly progress: (line: string) => void;
+  readonly results: Map<string, PairResult>;
+  /** The v1 writes' final results, for the reads that need a transaction. */
+  readonly refs: TransactionRef[];
+}
+
+function done(run: PairRun, result: PairResult): void {
+  run.results.set(result.purpose, result);
+  const lat = result.latency === null ? '' : `, p50 v1 ${result.latency.v1.p50} ms / v2 ${result.latency.v2.p50} ms`;
+  run.progress(`${result.purpose}: v1 ${result.v1Outcome}, v2 ${result.v2Outcome}${result.regression ? ' REGRESSION' : ''}${lat}`);
+}
+
+/** After a signal (or the target went silent): the pair is left uncompared, silently (one line said the run stops). */
+function stopped(run: PairRun, pair: OperationPair): boolean {
+  const silent = run.silence.silence() !== undefined;
+  if (run.stop?.aborted !== true && !silent) return false;
+  run.results.set(pair.purpose, notRun(pair, silent ? NOT_RUN_SILENT : INTERRUPTED_REASON));
+  return true;
+}
+
+/** Runs one pair; when the target went silent during it, the pair is not compared (its answers say nothing). */
+async function guarded(run: PairRun, pair: OperationPair, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (run.silence.silence() === undefined) throw error;
+  }
+  if (run.silence.silence() !== undefined) run.results.set(pair.purpose, notRun(pair, NOT_RUN_SILENT));
+}
+
+/** A pair that charges (or needs a transaction that does) on a target that may not be charged: not run, saying why. */
+function refused(run: PairRun, pair: OperationPair): boolean {
+  if (run.session.chargesAllowed || chargingPairs([pair]).length === 0) return false;
+  done(run, notRun(pair, 'charges money (or needs a transaction that does): not sent to a production target'));
+  return true;
+}
+
+async function runReads(run: PairRun, pair: OperationPair, inputs: readonly RequestInput[]): Promise<void> {
+  const { client } = run;
+  const answers: (readonly [Answer, Answer])[] = [];
+  for (const input of inputs) {
+    const a = readAnswer((await client.call(pair.v1.id, input)).response);
+    const b = readAnswer((await client.call(pair.v2.id, input)).response);
+    answers.push([a, b]);
+  }
+  const first = inputs[0] as RequestInput;
+  const latency = await measurePair(
+    { v1: async () => (await client.call(pair.v1.id, first)).response, v2: async () => (await client.call(pair.v2.id, first)).response },
+    run.load,
+  );
+  done(run, judge(pair, inputs.map(describeInput), answers, latency));
+}
+
+/** Read pairs, each on the inputs `inputsOf` gives it (or why it has none). */
+async function runReadPairs(
+  run: PairRun,
+  pairs: readonly OperationPair[],
+  inputsOf: (pair: OperationPair) => RequestInput[] | Unavailable,
+): Promise<void> {
+  for (const pair of pairs) {
+    if (stopped(run, pair) || refused(run, pair)) continue;
+    const inputs = inputsOf(pair);
+    if (isUnavailable(inputs)) done(run, notRun(pair, inputs.unavailable));
+    else await guarded(run, pair, () => runReads(run, pair, inputs));
+  }
+}
+
+/** One write body sent through one version to a final outcome; v1's successful transactions are kept for the dependent reads. */
+async function sendWrite(run: PairRun, pair: OperationPair, op: Operation, body: Record<string, unknown>): Promise<Answer> {
+  const sent = { ...body, correlationId: run.plan.ctx.newCorrelationId() };
+  const result = await run.client.transact(op.id, { body: sent });
+  const final = result.finalExchange?.response ?? result.submitted.response;
+  const payload = result.outcome === 'Successful' ? final.envelope?.payLoad : undefined;
+  if (op.version === 'v1' && result.outcome === 'Successful')
+    run.refs.push({ version: 'v1', purpose: pair.purpose, correlationId: sent.correlationId, result: payload });
+  return {
+    outcome: result.outcome,
+    payload,
+    detail: result.final ? describeResponse(final) : `not final after polling (${describeResponse(result.submitted.response)})`,
+  };
+}
+
+async function runWrites(run: PairRun, pair: OperationPair): Promise<void> {
+  if (refused(run, pair)) return;
+  const { ctx } = run.plan;
+  const bodies = run.plan.writeBodies.get(pair.purpose) ?? writeBodies(pair.v1, ctx);
+  if (isUnavailable(bodies)) {
+    done(run, notRun(pair, bodies.unavailable));
+    return;
+  }
+  const answers: (readonly [Answer, Answer])[] = [];
+  for (const body of bodies) answers.push([await sendWrite(run, pair, pair.v1, body), await sendWrite(run, pair, pair.v2, body)]);
+  // Latency of the submissions themselves (the time to a final outcome of slow products is the gateway's processing time).
+  const first = bodies[0] as Record<string, unknown>;
+  const submit = (id: string) => async () =>
+    (await run.client.call(id, { body: { ...first, correlationId: ctx.newCorrelationId() } })).response;
+  const latency = await measurePair({ v1: submit(pair.v1.id), v2: submit(pair.v2.id) }, run.load);
+  done(
+    run,
+    judge(
+      pair,
+      bodies.map((b) => describeInput({ body: b })),
+      answers,
+      latency,
+    ),
+  );
+}
+
+async function runWritePairs(run: PairRun, pairs: readonly OperationPair[]): Promise<void> {
+  for (const pair of pairs) {
+    if (stopped(run, pair)) continue;
+    try {
+      await guarded(run, pair, () => runWrites(run, pair));
+    } catch (error) {
+      // The money guard (spend cap reached, charge not bounded) sent nothing more for this pair: not compared.
+      if (!isMoneyRefusal(error)) throw error;
+      done(run, notRun(pair, `not sent by the money guard: ${error.message}`));
+    }
+  }
+}
+
 /** Runs the selected pairs: plain reads, then writes (v1 transactions feed the reads that need one), then those reads. */
 export async function runMigration(session: TargetSession, options: MigrationOptions = {}): Promise<MigrationResult> {
   const progress = options.progress ?? (() => undefined);
@@ -257,127 +387,19 @@ export async function runMigration(session: TargetSession, options: MigrationOpt
   if (plan === undefined)
     return { target: session.label, pairs: selectPairs(options.pairs).map((pair) => notRun(pair, INTERRUPTED_REASON)) };
   await options.beforeCharging?.(plan.charges);
-  const { pairs, ctx } = plan;
   // Once the target went silent (3 answers in a row timed out) no pair starts, and the one running is not compared.
   const silence = createSilenceWatch('migrate pairs');
   const client = watchedForSilence(session.client, silence);
-  const results = new Map<string, PairResult>();
-  const refs: TransactionRef[] = [];
-  const done = (result: PairResult): void => {
-    results.set(result.purpose, result);
-    const lat = result.latency === null ? '' : `, p50 v1 ${result.latency.v1.p50} ms / v2 ${result.latency.v2.p50} ms`;
-    progress(`${result.purpose}: v1 ${result.v1Outcome}, v2 ${result.v2Outcome}${result.regression ? ' REGRESSION' : ''}${lat}`);
-  };
-  /** After a signal (or the target went silent): the pair is left uncompared, silently (one line said the run stops). */
-  const stopped = (pair: OperationPair): boolean => {
-    const silent = silence.silence() !== undefined;
-    if (options.stop?.aborted !== true && !silent) return false;
-    results.set(pair.purpose, notRun(pair, silent ? NOT_RUN_SILENT : INTERRUPTED_REASON));
-    return true;
-  };
-  /** Runs one pair; when the target went silent during it, the pair is not compared (its answers say nothing). */
-  const guarded = async (pair: OperationPair, work: () => Promise<void>): Promise<void> => {
-    try {
-      await work();
-    } catch (error) {
-      if (silence.silence() === undefined) throw error;
-    }
-    if (silence.silence() !== undefined) results.set(pair.purpose, notRun(pair, NOT_RUN_SILENT));
-  };
-  /** A pair that charges (or needs a transaction that does) on a target that may not be charged: not run, saying why. */
-  const refused = (pair: OperationPair): boolean => {
-    if (session.chargesAllowed || chargingPairs([pair]).length === 0) return false;
-    done(notRun(pair, 'charges money (or needs a transaction that does): not sent to a production target'));
-    return true;
-  };
-
-  const runReads = async (pair: OperationPair, inputs: readonly RequestInput[]): Promise<void> => {
-    const answers: (readonly [Answer, Answer])[] = [];
-    for (const input of inputs) {
-      const a = readAnswer((await client.call(pair.v1.id, input)).response);
-      const b = readAnswer((await client.call(pair.v2.id, input)).response);
-      answers.push([a, b]);
-    }
-    const first = inputs[0] as RequestInput;
-    const latency = await measurePair(
-      { v1: async () => (await client.call(pair.v1.id, first)).response, v2: async () => (await client.call(pair.v2.id, first)).response },
-      load,
-    );
-    done(judge(pair, inputs.map(describeInput), answers, latency));
-  };
-
-  const { plain, writes, dependent } = inPhases(pairs, (p) => p.v1);
-
-  for (const pair of plain) {
-    if (stopped(pair) || refused(pair)) continue;
-    const inputs = readInputs(pair.v1, ctx);
-    if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
-    else await guarded(pair, () => runReads(pair, inputs));
-  }
-
-  const runWrites = async (pair: OperationPair): Promise<void> => {
-    if (refused(pair)) return;
-    const bodies = plan.writeBodies.get(pair.purpose) ?? writeBodies(pair.v1, ctx);
-    if (isUnavailable(bodies)) {
-      done(notRun(pair, bodies.unavailable));
-      return;
-    }
-    const answers: (readonly [Answer, Answer])[] = [];
-    for (const body of bodies) {
-      const sides: Answer[] = [];
-      for (const op of [pair.v1, pair.v2]) {
-        const sent = { ...body, correlationId: ctx.newCorrelationId() };
-        const result = await client.transact(op.id, { body: sent });
-        const final = result.finalExchange?.response ?? result.submitted.response;
-        const payload = result.outcome === 'Successful' ? final.envelope?.payLoad : undefined;
-        sides.push({
-          outcome: result.outcome,
-          payload,
-          detail: result.final ? describeResponse(final) : `not final after polling (${describeResponse(result.submitted.response)})`,
-        });
-        if (op.version === 'v1' && result.outcome === 'Successful')
-          refs.push({ version: 'v1', purpose: pair.purpose, correlationId: sent.correlationId, result: payload });
-      }
-      answers.push([sides[0] as Answer, sides[1] as Answer]);
-    }
-    // Latency of the submissions themselves (the time to a final outcome of slow products is the gateway's processing time).
-    const first = bodies[0] as Record<string, unknown>;
-    const submit = (id: string) => async () =>
-      (await client.call(id, { body: { ...first, correlationId: ctx.newCorrelationId() } })).response;
-    const latency = await measurePair({ v1: submit(pair.v1.id), v2: submit(pair.v2.id) }, load);
-    done(
-      judge(
-        pair,
-        bodies.map((b) => describeInput({ body: b })),
-        answers,
-        latency,
-      ),
-    );
-  };
-
-  for (const pair of writes) {
-    if (stopped(pair)) continue;
-    try {
-      await guarded(pair, () => runWrites(pair));
-    } catch (error) {
-      // The money guard (spend cap reached, charge not bounded) sent nothing more for this pair: not compared.
-      if (!isMoneyRefusal(error)) throw error;
-      done(notRun(pair, `not sent by the money guard: ${error.message}`));
-    }
-  }
-
-  for (const pair of dependent) {
-    if (stopped(pair) || refused(pair)) continue;
-    // The same transaction (made through v1) read on both versions: what a client meets on the day it switches.
-    const inputs = transactionReadInputs(pair.v1, refs, ctx);
-    if (isUnavailable(inputs)) done(notRun(pair, inputs.unavailable));
-    else await guarded(pair, () => runReads(pair, inputs));
-  }
-
+  const run: PairRun = { session, plan, client, silence, load, stop: options.stop, progress, results: new Map(), refs: [] };
+  const { plain, writes, dependent } = inPhases(plan.pairs, (p) => p.v1);
+  await runReadPairs(run, plain, (pair) => readInputs(pair.v1, plan.ctx));
+  await runWritePairs(run, writes);
+  // The same transaction (made through v1) read on both versions: what a client meets on the day it switches.
+  await runReadPairs(run, dependent, (pair) => transactionReadInputs(pair.v1, run.refs, plan.ctx));
   const silent = silence.silence();
   return {
     target: session.label,
-    pairs: pairs.map((p) => results.get(p.purpose) as PairResult),
+    pairs: plan.pairs.map((p) => run.results.get(p.purpose) as PairResult),
     ...(silent === undefined ? {} : { silence: `${session.label}: ${silent}` }),
   };
 }

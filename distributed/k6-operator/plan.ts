@@ -118,7 +118,19 @@ export function podEnvironment(flags: OperatorFlags, config: TargetConfig, runId
   return { ...K6_DEFAULT_ENV, ...env };
 }
 
-export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bundle: string, runId: string): OperatorPlan {
+/** The run's facts every file states: the flags, the target, the scenario as named, the TestRun's name and run id. */
+interface PlannedRun {
+  readonly flags: OperatorFlags;
+  readonly config: TargetConfig;
+  /** The load flags with the scenario as named (a `--script`'s declared name). */
+  readonly load: Omit<LoadFlags, 'scenario'> & { readonly scenario: string };
+  readonly baseUrl: string;
+  readonly name: string;
+  readonly runId: string;
+}
+
+/** The flags checked before any file is written: a target the pods can reach, names Kubernetes takes, a bundle that fits. */
+function checkedRun(flags: OperatorFlags, config: TargetConfig, bundle: string, runId: string): PlannedRun {
   const load = { ...flags.load, scenario: scenarioNameOf(flags.load.scenario) };
   const baseUrl = config.baseUrl;
   if (baseUrl === undefined) {
@@ -128,40 +140,49 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     throw usage('--parallelism must be a whole number from 1 to 1000');
   const name = flags.name ?? slug(`gh-${load.scenario}-${load.profile}`);
   checkNames(name, flags.namespace, flags.parallelism);
-  const bundleFile = `${load.scenario}.js`;
   const bundleBytes = Buffer.byteLength(bundle, 'utf8');
-  if (bundleBytes + bundleFile.length > CONFIGMAP_LIMIT_BYTES) {
+  if (bundleBytes + bundleFileOf(load).length > CONFIGMAP_LIMIT_BYTES) {
     throw new HarnessError(
       'GH_ERR_CONFIG',
       `the ${load.scenario} bundle is ${bundleBytes} bytes: more than a ConfigMap holds (1 MiB); put it on a volume claim instead`,
     );
   }
-  const env = podEnvironment(flags, config, runId, baseUrl);
-  const run: OperatorRun = {
+  return { flags, config, load, baseUrl, name, runId };
+}
+
+const bundleFileOf = (load: PlannedRun['load']): string => `${load.scenario}.js`;
+
+function operatorRun(planned: PlannedRun, bundle: string, env: Record<string, string>): OperatorRun {
+  const { flags, name } = planned;
+  return {
     name,
     namespace: flags.namespace,
-    runId,
-    scenario: load.scenario,
+    runId: planned.runId,
+    scenario: planned.load.scenario,
     parallelism: flags.parallelism,
     image: flags.image,
-    bundleFile,
+    bundleFile: bundleFileOf(planned.load),
     bundle,
     env,
     secret: flags.secret,
     results: { ...flags.results, name: flags.results.name ?? `${name}-results` },
   };
-  // The thresholds the pods compute in their init context from the same environment (merge-results judges by them).
+}
+
+/** The run plan merge-results reads: the run, and the thresholds the pods compute in their init context from the same environment. */
+function runPlanOf(planned: PlannedRun, env: Record<string, string>): { planRun: PlanRun; file: string } {
+  const { flags, load, config } = planned;
   const options = k6OptionsFor(flags.load.scenario, env);
   const planRun: PlanRun = {
     scenario: load.scenario,
     profile: load.profile,
     api: load.api,
-    target: baseUrl,
+    target: planned.baseUrl,
     environment: config.environment,
     timeScale: config.timeScale,
-    runId,
+    runId: planned.runId,
     parallelism: flags.parallelism,
-    testRun: name,
+    testRun: planned.name,
     namespace: flags.namespace,
   };
   const plan = {
@@ -172,16 +193,15 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     thresholds: options.thresholds,
     summaryTrendStats: options.summaryTrendStats,
   };
-  const files: Record<string, string> = {
-    'configmap.yaml': manifestYaml(bundleConfigMap(run)),
-    ...(run.results.create ? { 'results-pvc.yaml': manifestYaml(resultsClaimManifest(run)) } : {}),
-    'testrun.yaml': manifestYaml(testRunManifest(run)),
-    'collector.yaml': manifestYaml(collectorPodManifest(run)),
-    'thresholds.json': `${JSON.stringify(plan, null, 2)}\n`,
-  };
+  return { planRun, file: `${JSON.stringify(plan, null, 2)}\n` };
+}
+
+/** The commands that apply, wait, collect and merge this run, in order. */
+function stepsOf(planned: PlannedRun, run: OperatorRun): string[] {
+  const { flags, name, runId } = planned;
   const ns = `-n ${flags.namespace}`;
   const collector = collectorPodName(run);
-  const steps = [
+  return [
     `kubectl ${ns} create secret generic ${flags.secret.name} --from-literal=${flags.secret.userKey}="$GATEWAY_USER" --from-literal=${flags.secret.passwordKey}="$GATEWAY_PASSWORD"   # once; skip if it exists`,
     `kubectl ${ns} apply -f configmap.yaml${run.results.create ? ' -f results-pvc.yaml' : ''}`,
     `kubectl ${ns} delete testrun ${name} --ignore-not-found   # a TestRun of the same name from an earlier run`,
@@ -192,10 +212,15 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     `kubectl ${ns} delete pod ${collector}`,
     `npx gateway-harness merge-results results/${runId}-*.ndjson.gz --thresholds thresholds.json --report-dir reports/${runId}`,
   ];
-  files['README.md'] = [
+}
+
+/** The directory's README: what the run is, where its parts live, and the steps. */
+function readmeOf(planned: PlannedRun, run: OperatorRun, steps: readonly string[]): string {
+  const { flags, name, runId, load } = planned;
+  return [
     `# ${name}: ${load.scenario} (${load.profile}) on k6-operator, ${flags.parallelism} pods`,
     '',
-    `Run id \`${runId}\`, target ${baseUrl} (${config.environment}), namespace \`${flags.namespace}\`, image \`${flags.image}\`.`,
+    `Run id \`${runId}\`, target ${planned.baseUrl} (${planned.config.environment}), namespace \`${flags.namespace}\`, image \`${flags.image}\`.`,
     `ConfigMap \`${bundleConfigMapName(run)}\` holds the bundle; each pod writes \`${RESULTS_MOUNT}/${runId}-<pod>.ndjson.gz\` to the claim \`${run.results.name}\`;`,
     `credentials come from the Secret \`${flags.secret.name}\` (keys \`${flags.secret.userKey}\`, \`${flags.secret.passwordKey}\`), which this directory does not contain.`,
     '',
@@ -206,5 +231,21 @@ export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bu
     '```',
     '',
   ].join('\n');
+}
+
+export function buildOperatorPlan(flags: OperatorFlags, config: TargetConfig, bundle: string, runId: string): OperatorPlan {
+  const planned = checkedRun(flags, config, bundle, runId);
+  const env = podEnvironment(flags, config, runId, planned.baseUrl);
+  const run = operatorRun(planned, bundle, env);
+  const { planRun, file } = runPlanOf(planned, env);
+  const steps = stepsOf(planned, run);
+  const files: Record<string, string> = {
+    'configmap.yaml': manifestYaml(bundleConfigMap(run)),
+    ...(run.results.create ? { 'results-pvc.yaml': manifestYaml(resultsClaimManifest(run)) } : {}),
+    'testrun.yaml': manifestYaml(testRunManifest(run)),
+    'collector.yaml': manifestYaml(collectorPodManifest(run)),
+    'thresholds.json': file,
+    'README.md': readmeOf(planned, run, steps),
+  };
   return { run, planRun, files, steps };
 }

@@ -6,7 +6,7 @@ import { buildSummaryData, type K6SummaryData } from '../../engine/summary.ts';
 import { evaluateThresholds, parseThresholds, ThresholdError, type MetricThresholds, type MetricType } from '../../engine/thresholds.ts';
 import { HarnessError } from '../../api/errors.ts';
 import { realpathSync } from 'node:fs';
-import { reportFromK6Summary } from '../../reports/k6-summary.ts';
+import { reportFromK6Summary, type LoadReportMeta } from '../../reports/k6-summary.ts';
 import type { RunReport } from '../../reports/model.ts';
 import type { Progress } from '../../reports/progress.ts';
 import { writeReports, type WrittenReports } from '../../reports/write.ts';
@@ -134,30 +134,36 @@ function originOf(url: string | undefined): string | undefined {
   }
 }
 
-export async function mergeResults(request: MergeResultsRequest): Promise<MergeResultsOutcome> {
-  if (request.files.length === 0)
-    throw new HarnessError('GH_ERR_USAGE', 'no NDJSON file given (one per instance, e.g. results/*.ndjson.gz)');
-  let sets: MetricThresholds[];
+/** The given thresholds, parsed (a bad expression is the plan file's config error). */
+function thresholdSets(request: MergeResultsRequest): MetricThresholds[] {
   try {
-    sets = parseThresholds(request.plan.thresholds);
+    return parseThresholds(request.plan.thresholds);
   } catch (error) {
     throw new HarnessError('GH_ERR_CONFIG', `${request.plan.source}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The sub-metrics the store keeps: expected_response, and every tagged threshold's own. */
+function submetricsOf(sets: readonly MetricThresholds[]): SubmetricDef[] {
   const submetrics: SubmetricDef[] = [EXPECTED_RESPONSE_SUBMETRIC];
   for (const s of sets) {
     if (s.tags.length > 0)
       submetrics.push({ metric: s.metric, name: s.summaryName, suffix: s.summaryName.slice(s.metric.length + 1, -1), tags: s.tags });
   }
+  return submetrics;
+}
 
+type MergePass = Awaited<ReturnType<typeof mergeInThread>>;
+
+/** Every instance's file read into one store, with progress in MB; the same input given twice is refused. */
+async function readInstances(request: MergeResultsRequest, submetrics: SubmetricDef[], warnings: string[]): Promise<MergePass> {
   // Series need the time range first: a cheap pass over each file, possible only for regular files.
   refuseRepeatedPaths(request.files);
   const inputs = request.files.map(describeInput);
   const rereadable = inputs.every((i) => i.rereadable);
   const wantSeries = request.series ?? rereadable;
-  const warnings: string[] = [];
   if (wantSeries && !rereadable)
     warnings.push('time series skipped: an input is a pipe or standard input (they need two passes); report.html has no charts');
-
   const totalBytes = inputs.reduce<number | undefined>(
     (sum, i) => (sum === undefined || i.size === undefined ? undefined : sum + i.size),
     0,
@@ -173,22 +179,26 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     readBytes += n;
     task?.update({ done: Math.round(readBytes / 1e6) });
   });
-  const { run, series, scenarios, firstUrl } = pass;
-  task?.done({ detail: `${run.files.reduce((s, f) => s + f.points, 0)} points` });
-  refuseRepeatedContent(run.files);
-  const cutShort = cutShortMessage(run.files);
+  task?.done({ detail: `${pass.run.files.reduce((s, f) => s + f.points, 0)} points` });
+  refuseRepeatedContent(pass.run.files);
+  return pass;
+}
 
-  // A threshold on a metric no instance emitted still gets a row (unverified, or verified-zero for event counters).
+/** A threshold on a metric no instance emitted still gets a row (unverified, or verified-zero for event counters). */
+function defineUnseenMetrics(request: MergeResultsRequest, sets: readonly MetricThresholds[], run: MergedRun): void {
   for (const s of sets)
     if (run.store.get(s.metric) === undefined) run.store.define({ name: s.metric, type: typeFromThresholds(s), contains: 'default' });
   try {
+    // Parsed again against the metrics' types: an aggregation the type has not is the plan's config error.
     parseThresholds(request.plan.thresholds, run.store.typeOf);
   } catch (error) {
     if (error instanceof ThresholdError) throw new HarnessError('GH_ERR_CONFIG', `${request.plan.source}: ${error.message}`);
     throw error;
   }
+}
 
-  const durationMs = Math.max(0, run.lastTime - run.firstTime);
+/** The thresholds evaluated once over the whole, and k6's handleSummary data built from the merged store. */
+function mergedSummary(request: MergeResultsRequest, sets: MetricThresholds[], run: MergedRun, durationMs: number): K6SummaryData {
   const results = new Map<string, Record<string, { ok: boolean }>>();
   for (const set of sets) {
     const sink = run.store.sinkOf(set.summaryName);
@@ -197,7 +207,7 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
   }
   const trendStats = [...request.plan.summaryTrendStats];
   for (const set of sets) for (const p of percentilesOf(set)) if (!trendStats.includes(`p(${p})`)) trendStats.push(`p(${p})`);
-  const data = buildSummaryData({
+  return buildSummaryData({
     store: run.store,
     rootGroup: run.groups.toK6(),
     thresholds: sets,
@@ -209,8 +219,12 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     isStdErrTTY: false,
     setupData: SETUP_NOT_RECORDED,
   });
+}
 
-  for (const f of run.files) {
+/** What is worth a look in the inputs: cut short, lines that are no k6 output, an instance with no points. */
+function fileWarnings(files: readonly FileStats[]): string[] {
+  const warnings: string[] = [];
+  for (const f of files) {
     if (f.readError !== undefined)
       warnings.push(
         `${f.path}: cut short after ${f.lines} lines (${f.readError}); its ${f.points} points before that are merged, the run is incomplete`,
@@ -218,11 +232,15 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     if (f.badLines > 0) warnings.push(`${f.path}: ${f.badLines} of ${f.lines} lines are not k6 JSON output (skipped)`);
     if (f.points === 0) warnings.push(`${f.path}: no metric points (was this instance's --out json file complete?)`);
   }
-  warnings.push(...thresholdWarnings(run, sets));
+  return warnings;
+}
 
+/** The report's run fields: the plan's target and scenario when it names them, else what the samples show. */
+function reportMeta(request: MergeResultsRequest, pass: MergePass, durationMs: number): LoadReportMeta {
+  const { run, scenarios, firstUrl } = pass;
   const plan = request.plan.run;
-  const engine = run.files.every((f) => f.timePrecision === 'ms') ? 'node' : 'k6';
-  const meta = {
+  const cutShort = cutShortMessage(run.files);
+  return {
     runId: request.runId,
     command: 'merge-results',
     startedAt: run.firstTime > 0 ? run.firstTime : Date.now(),
@@ -233,13 +251,26 @@ export async function mergeResults(request: MergeResultsRequest): Promise<MergeR
     },
     scenario: plan?.scenario ?? ([...scenarios].sort().join('+') || 'unknown'),
     profile: plan?.profile ?? 'unknown',
-    engine,
+    engine: run.files.every((f) => f.timePrecision === 'ms') ? 'node' : 'k6',
     // An input read in part: the counts miss what it held after that, so the run is incomplete whatever the thresholds say.
     ...(cutShort === undefined ? {} : { error: { code: 'GH_ERR_PARSE', message: cutShort, verdict: 'incomplete' as const } }),
   };
+}
+
+export async function mergeResults(request: MergeResultsRequest): Promise<MergeResultsOutcome> {
+  if (request.files.length === 0)
+    throw new HarnessError('GH_ERR_USAGE', 'no NDJSON file given (one per instance, e.g. results/*.ndjson.gz)');
+  const sets = thresholdSets(request);
+  const warnings: string[] = [];
+  const pass = await readInstances(request, submetricsOf(sets), warnings);
+  const { run, series } = pass;
+  defineUnseenMetrics(request, sets, run);
+  const durationMs = Math.max(0, run.lastTime - run.firstTime);
+  const data = mergedSummary(request, sets, run, durationMs);
+  warnings.push(...fileWarnings(run.files), ...thresholdWarnings(run, sets));
   // The verdict a single `load` run gets (reports/sections.ts): checks judged by their own thresholds, a threshold
   // without samples unverified (incomplete, never passed), crossed thresholds 99; the files come from reports/.
-  const report = reportFromK6Summary(data, meta, series);
+  const report = reportFromK6Summary(data, reportMeta(request, pass, durationMs), series);
   const unverified = (report.load?.thresholds ?? []).filter((t) => t.verified === false).map((t) => `${t.metric} ${t.expression}`);
   const written = writeReports(report, request.reportDir);
   return { report: written.report, written, files: run.files, unverified, warnings, data };

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { newRunId } from '../../api/run-id.ts';
 import { EXIT, HarnessError } from '../../api/errors.ts';
-import { addFaultCounts, createFaultTally } from '../../api/faults.ts';
+import { addFaultCounts, createFaultTally, type FaultTally } from '../../api/faults.ts';
 import { OPERATIONS } from '../../api/operations.ts';
 import { describeTarget, type ResolvedTargetConfig, type TargetConfig } from '../../api/target-config.ts';
 import { compileGrep, type ApiSelection } from '../../conformance/plan.ts';
@@ -17,14 +17,13 @@ import {
   parseReplay,
   type GenOptions,
 } from '../../conformance/gen/options.ts';
-import { runConformanceSuite, suiteTarget, withSimulator, type SuiteRequest } from '../../conformance/run-suite.ts';
+import { runConformanceSuite, suiteTarget, withSimulator, type SuiteOutcome, type SuiteRequest } from '../../conformance/run-suite.ts';
 import { RunCorrelationIds } from '../../conformance/correlation-ids.ts';
 import { conformanceUnderLoad, underLoadProfile } from './conformance-under-load.ts';
 import { loadArtifacts, loadFaults } from '../../load/runner/load-report.ts';
 import { conformanceFundsPlan, fittedRun } from '../../conformance/money-plan.ts';
 import { SETTINGS_ENV_VAR, givenSettings, settingsForSandbox, startEmbeddedSandbox } from '../../target/embedded.ts';
 import type { ConformanceCase } from '../../conformance/types.ts';
-import type { ConformanceSettings } from '../../target/settings.ts';
 import { assertChargesAllowed } from '../../ledger/guard.ts';
 import { planLines, type MoneyPlan } from '../../ledger/plan.ts';
 import { assembleReport, withFirstContact, type ReportInput } from '../../reports/assemble.ts';
@@ -45,7 +44,13 @@ import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
 import { firstContact, verdictNoteOf, withDiscoveredSettings, type FirstContact } from '../../target/discover/first-contact.ts';
-import { createChargeLearning } from '../../target/discover/charge-learning.ts';
+import { createChargeLearning, type ChargeLearning } from '../../target/discover/charge-learning.ts';
+import type { ConformanceSettings } from '../../target/settings.ts';
+import type { ProfileName } from '../../load/profiles.ts';
+import type { RunTarget } from '../../reports/model.ts';
+import type { Progress } from '../../reports/progress.ts';
+import type { RunInterrupt } from '../../reports/interrupt-watch.ts';
+import type { ReportInterruption } from '../../reports/interruption.ts';
 import { renderChargeFindings } from '../../target/discover/render.ts';
 
 export interface ConformanceOptions extends TargetOptions, MoneyOptions {
@@ -236,6 +241,240 @@ export async function contactUnderWatch(
   }
 }
 
+/** What the run is to send, known from the flags alone (before anything is started). */
+interface ConformancePlan {
+  readonly config: TargetConfig;
+  readonly gen: GenOptions | undefined;
+  readonly cases: ConformanceCase[];
+  readonly money: ReturnType<typeof moneySettingsFrom>;
+}
+
+/** One conformance run as its steps share it: what runs, against what (after first contact), where its reports go. */
+interface ConformanceRun {
+  readonly opts: ConformanceOptions;
+  readonly mode: ConformanceMode;
+  readonly api: ApiSelection;
+  readonly gen: GenOptions | undefined;
+  readonly cases: ConformanceCase[];
+  readonly runId: string;
+  readonly reportDir: string;
+  readonly secrets: string[];
+  readonly contact: FirstContact;
+  readonly config: TargetConfig;
+  readonly profile: string;
+  readonly seed: number;
+  readonly settings: ConformanceSettings;
+  readonly allowSkips: boolean;
+  readonly loadProfile: ProfileName | undefined;
+}
+
+/** The run on its resolved target: the embedded sandbox (when it is one), the report's target, the signal watch. */
+interface ConformanceSession extends ConformanceRun {
+  readonly sandbox: RunningSandbox | undefined;
+  readonly resolved: ResolvedTargetConfig;
+  readonly target: RunTarget;
+  readonly learning: ChargeLearning;
+  readonly progress: Progress;
+  readonly interrupt: RunInterrupt;
+  /** Every response tallied by fault kind (api/faults.ts) for the reports; the cases judge them as always. */
+  readonly faults: FaultTally;
+}
+
+type SuiteRan = Extract<SuiteOutcome, { kind: 'run' }>;
+type UnderLoadPass = Awaited<ReturnType<typeof conformanceUnderLoad>>;
+
+function planRun(opts: ConformanceOptions, api: ApiSelection, mode: ConformanceMode): ConformancePlan {
+  const config = configFromOptions(opts);
+  const gen = genFor(opts, mode);
+  return { config, gen, cases: planFor(opts, api, mode, gen), money: moneySettingsFrom(opts, config.environment) };
+}
+
+/** The one production guard first (the same line as every command), then conformance's own rule. */
+function refuseForbidden(plan: ConformancePlan, opts: ConformanceOptions): void {
+  const charging = conformancePlan(plan.cases, describeTarget(plan.config)).items.map((i) => i.operation);
+  assertChargesAllowed('conformance', charging, plan.money);
+  checkTarget(plan.config, opts);
+}
+
+/** First contact: a target with no config file gets its field names and write paths discovered before any case runs. */
+async function contactTarget(
+  opts: ConformanceOptions,
+  plan: ConformancePlan,
+  what: Pick<ConformanceRun, 'api' | 'mode'>,
+): Promise<ConformanceRun | number> {
+  const { api } = what;
+  const runId = newRunId();
+  const reportDir = prepareReportDir(opts.reportDir, runId);
+  const secrets = reportSecrets(plan.config);
+  const settingsGiven = givenSettings(opts.settings);
+  const given = { opts, settings: settingsGiven };
+  const contact = await contactUnderWatch(plan.config, given, { command: 'conformance', runId, reportDir, secrets, api });
+  if (typeof contact === 'number') return contact;
+  const config = contact.config;
+  const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
+  checkProfile(profile);
+  const seed = catalogSeed(opts, config.sandbox.seed);
+  const settings = withDiscoveredSettings(settingsGiven, contact);
+  if (plan.cases.length === 0) {
+    throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
+  }
+  const allowSkips = opts.allowSkips === true;
+  const loadProfile = underLoadProfile(opts.underLoad);
+  return {
+    opts,
+    ...what,
+    gen: plan.gen,
+    cases: plan.cases,
+    runId,
+    reportDir,
+    secrets,
+    contact,
+    config,
+    profile,
+    seed,
+    settings,
+    allowSkips,
+    loadProfile,
+  };
+}
+
+/** The resolved target (the sandbox's URL and settings when it is one), the run's learned mapping, its signal watch. */
+function openSession(run: ConformanceRun, sandbox: RunningSandbox | undefined, faults: FaultTally): ConformanceSession {
+  const { config, api, profile, seed, runId, reportDir, secrets } = run;
+  const settings = sandbox === undefined ? run.settings : settingsForSandbox(run.settings, sandbox);
+  const resolved: ResolvedTargetConfig = { ...config, baseUrl: sandbox === undefined ? (config.baseUrl as string) : sandbox.url };
+  const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : { profile, seed });
+  // The run's one learned mapping: transaction-result fields learned on its first successful charges.
+  const learning = createChargeLearning(resolved.fieldMapping);
+  const progress = commandProgress();
+  // SIGINT/SIGTERM: no case starts after it, the cases run so far are reported as INTERRUPTED (exit 128 + signal).
+  const interrupt = watchRun({ command: 'conformance', runId, reportDir, startedAt: Date.now(), target, secrets, progress });
+  interrupt.enter('conformance');
+  return { ...run, sandbox, settings, resolved, target, learning, progress, interrupt, faults };
+}
+
+function suiteRequestOf(session: ConformanceSession): SuiteRequest {
+  const { opts, mode, api, gen, cases, settings, resolved, sandbox, progress } = session;
+  const where =
+    sandbox === undefined
+      ? describeTarget(session.config)
+      : `embedded sandbox (${sandbox.url}, profile ${session.profile}, seed ${session.seed})`;
+  return {
+    config: resolved,
+    settings,
+    cases,
+    api,
+    progress,
+    onResponse: (response) => session.faults.add(response),
+    stop: session.interrupt.signal,
+    learning: session.learning,
+    // One id memory for both passes of --under-load: the loaded pass never repeats an id the idle pass sent.
+    ids: new RunCorrelationIds(),
+    funds: conformanceFundsPlan(mode, cases, settings, gen),
+    // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
+    fitted: (values) => {
+      const fitted = fittedRun(values, gen, settings);
+      return { cases: planFor(opts, api, mode, fitted.gen), settings: fitted.settings };
+    },
+    announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${session.reportDir}`,
+  };
+}
+
+/** The idle pass, then with --under-load (#33) the second pass under the mixed scenario's load, once the idle pass ran whole. */
+async function runPasses(session: ConformanceSession): Promise<{ outcome: SuiteOutcome; underLoad?: UnderLoadPass }> {
+  const { progress, interrupt, sandbox, loadProfile } = session;
+  try {
+    const suite = suiteRequestOf(session);
+    const outcome = await runConformanceSuite(suite);
+    for (const line of renderChargeFindings(session.learning.findings())) progress.line(line);
+    const whole = outcome.kind === 'run' && outcome.run.silence === undefined && interrupt.received() === undefined;
+    if (loadProfile === undefined || !whole || outcome.kind !== 'run') return { outcome };
+    const { api, runId, reportDir, allowSkips, secrets, resolved } = session;
+    const request = { profile: loadProfile, api, runId, reportDir, allowSkips, secrets, progress, interrupt, resolved };
+    const underLoad = await conformanceUnderLoad(
+      { ...request, ...(sandbox === undefined ? {} : { sandbox }), sandboxProfile: session.profile, suite },
+      outcome.run,
+    );
+    return { outcome, underLoad };
+  } finally {
+    progress.done();
+  }
+}
+
+/** The report's common fields for a run that started at `startedAt` and took `durationMs`. */
+function reportBase(session: ConformanceSession, startedAt: number, durationMs: number) {
+  return { runId: session.runId, command: 'conformance', startedAt, durationMs, allowSkips: session.allowSkips };
+}
+
+/** No usable target: unusable (exit 2) with the reports, or INTERRUPTED when a signal stopped it there. */
+function reportUnusable(
+  session: ConformanceSession,
+  outcome: Extract<SuiteOutcome, { kind: 'unusable' }>,
+  interruption: ReportInterruption | undefined,
+): number {
+  const { target, contact, reportDir, secrets } = session;
+  const run = { ...reportBase(session, outcome.startedAt, outcome.durationMs), target };
+  if (interruption === undefined) {
+    const report = earlyEndReport(run, { error: { code: 'GH_ERR_TARGET', message: outcome.reason } });
+    throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
+  }
+  const report = earlyEndReport(run, { interruption });
+  const note = verdictNoteOf(contact.note, session.learning.findings());
+  return finishRun(withFirstContact(report, contact.reads), reportDir, { secrets, ...note }).exitCode;
+}
+
+/** The cases' report (with the load's part under --under-load); a target gone silent in them is unusable (exit 2). */
+function reportRan(
+  session: ConformanceSession,
+  outcome: SuiteRan,
+  underLoad: UnderLoadPass | undefined,
+  interruption?: ReportInterruption,
+): number {
+  const { faults, contact, reportDir, secrets } = session;
+  const stopped = interruption === undefined ? {} : { interruption };
+  const section = underLoad?.conformance ?? conformanceSection(outcome.run, { allowSkips: session.allowSkips, secrets });
+  const load = underLoad?.load;
+  const report = assembleReport({
+    ...reportBase(session, outcome.run.startedAt, outcome.run.durationMs),
+    target: withSimulator(session.target, outcome.simulator),
+    conformance: interruption === undefined ? section : { ...section, verdict: 'interrupted' },
+    faults: load === undefined ? faults.counts() : addFaultCounts(faults.counts(), loadFaults(load.run)),
+    ...(load === undefined ? {} : { artifacts: loadArtifacts(load.run), ...(load.section === undefined ? {} : { load: load.section }) }),
+    ...(load?.interruption === undefined ? stopped : { interruption: load.interruption }),
+    ...(load?.error === undefined ? {} : { error: load.error }),
+    // The target went silent during the cases: unusable, naming the phase; the cases it kept from running are listed.
+    ...(outcome.run.silence === undefined || interruption !== undefined
+      ? {}
+      : { error: { code: 'GH_ERR_TARGET', message: outcome.run.silence } }),
+  });
+  if (outcome.run.silence !== undefined && interruption === undefined)
+    throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
+  // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
+  return finishRun(withFirstContact(report, contact.reads), reportDir, {
+    secrets,
+    ...verdictNoteOf(contact.note, session.learning.findings(), outcome.cuts),
+  }).exitCode;
+}
+
+/** The run on its target: the embedded sandbox started when none is given, the passes, the reports; all closed after. */
+async function runOnTarget(run: ConformanceRun): Promise<number> {
+  let sandbox: RunningSandbox | undefined;
+  let dispose: (() => void) | undefined;
+  const faults = createFaultTally();
+  try {
+    if (run.config.baseUrl === undefined) sandbox = await startEmbeddedSandbox(run.config, { profile: run.profile, seed: run.seed });
+    const session = openSession(run, sandbox, faults);
+    dispose = () => session.interrupt.dispose();
+    const { outcome, underLoad } = await runPasses(session);
+    const interruption = session.interrupt.interruption(outcome.kind === 'run' ? outcome.run.startedAt : outcome.startedAt);
+    if (outcome.kind === 'unusable') return reportUnusable(session, outcome, interruption);
+    return reportRan(session, outcome, underLoad, interruption);
+  } finally {
+    dispose?.();
+    await sandbox?.close();
+  }
+}
+
 export async function runConformance(opts: ConformanceOptions, mode: ConformanceMode = 'conformance'): Promise<number> {
   const api = parseApi(opts.api);
   compileGrep(opts.grep);
@@ -243,155 +482,14 @@ export async function runConformance(opts: ConformanceOptions, mode: Conformance
     printPlan(planFor(opts, api, mode));
     return EXIT.ok;
   }
-  let config = configFromOptions(opts);
-  const gen = genFor(opts, mode);
-  const planned = planFor(opts, api, mode, gen);
-  const money = moneySettingsFrom(opts, config.environment);
+  const plan = planRun(opts, api, mode);
   if (opts.dryRun === true) {
-    for (const line of planLines(conformancePlan(planned, describeTarget(config)), money)) process.stdout.write(`${line}\n`);
+    for (const line of planLines(conformancePlan(plan.cases, describeTarget(plan.config)), plan.money)) process.stdout.write(`${line}\n`);
     return EXIT.ok;
   }
-  // The one production guard first (the same line as every command), then conformance's own rule.
-  assertChargesAllowed(
-    'conformance',
-    conformancePlan(planned, describeTarget(config)).items.map((i) => i.operation),
-    money,
-  );
-  checkTarget(config, opts);
-  const runId = newRunId();
-  const reportDir = prepareReportDir(opts.reportDir, runId);
-  const secrets = reportSecrets(config);
-  // First contact: a target with no config file gets its field names and write paths discovered before any case runs.
-  const settingsGiven = givenSettings(opts.settings);
-  const contact = await contactUnderWatch(
-    config,
-    { opts, settings: settingsGiven },
-    { command: 'conformance', runId, reportDir, secrets, api },
-  );
-  if (typeof contact === 'number') return contact;
-  config = contact.config;
-  const profile = opts.sandboxProfile ?? config.sandbox.profile ?? 'faithful';
-  checkProfile(profile);
-  const seed = catalogSeed(opts, config.sandbox.seed);
-  let settings = withDiscoveredSettings(settingsGiven, contact);
-  const cases = planned;
-  if (cases.length === 0) {
-    throw usage(`no conformance case matches --api ${api}${opts.grep === undefined ? '' : ` --grep ${opts.grep}`}`);
-  }
-
-  const allowSkips = opts.allowSkips === true;
-  const loadProfile = underLoadProfile(opts.underLoad);
-
-  let sandbox: RunningSandbox | undefined;
-  let dispose: (() => void) | undefined;
-  // Every response is tallied by fault kind (api/faults.ts) for the reports; the cases judge them as always.
-  const faults = createFaultTally();
-  try {
-    let resolved: ResolvedTargetConfig;
-    if (config.baseUrl === undefined) {
-      sandbox = await startEmbeddedSandbox(config, { profile, seed });
-      settings = settingsForSandbox(settings, sandbox);
-      resolved = { ...config, baseUrl: sandbox.url };
-    } else {
-      resolved = { ...config, baseUrl: config.baseUrl };
-    }
-    const target = suiteTarget(resolved, api, sandbox === undefined ? undefined : { profile, seed });
-    // The run's one learned mapping: transaction-result fields learned on its first successful charges.
-    const learning = createChargeLearning(resolved.fieldMapping);
-    const progress = commandProgress();
-    // SIGINT/SIGTERM: no case starts after it, the cases run so far are reported as INTERRUPTED (exit 128 + signal).
-    const interrupt = watchRun({ command: 'conformance', runId, reportDir, startedAt: Date.now(), target, secrets, progress });
-    interrupt.enter('conformance');
-    dispose = () => interrupt.dispose();
-    let outcome;
-    let underLoad: Awaited<ReturnType<typeof conformanceUnderLoad>> | undefined;
-    try {
-      const where = sandbox === undefined ? describeTarget(config) : `embedded sandbox (${sandbox.url}, profile ${profile}, seed ${seed})`;
-      const suite: SuiteRequest = {
-        config: resolved,
-        settings,
-        cases,
-        api,
-        progress,
-        onResponse: (response) => faults.add(response),
-        stop: interrupt.signal,
-        learning,
-        // One id memory for both passes of --under-load: the loaded pass never repeats an id the idle pass sent.
-        ids: new RunCorrelationIds(),
-        funds: conformanceFundsPlan(mode, cases, settings, gen),
-        // A wallet too small for the whole plan: GEN's charging runs and the POLL top-ups cut to fit (said in the report).
-        fitted: (values) => {
-          const fitted = fittedRun(values, gen, settings);
-          return { cases: planFor(opts, api, mode, fitted.gen), settings: fitted.settings };
-        },
-        announce: `${mode}: ${where}, time scale ${resolved.timeScale}, ${cases.length} case${cases.length === 1 ? '' : 's'}; reports in ${reportDir}`,
-      };
-      outcome = await runConformanceSuite(suite);
-      for (const line of renderChargeFindings(learning.findings())) progress.line(line);
-      // --under-load (#33): the second pass under the mixed scenario's load, once the idle pass ran whole.
-      const whole = outcome.kind === 'run' && outcome.run.silence === undefined && interrupt.received() === undefined;
-      if (loadProfile !== undefined && whole && outcome.kind === 'run')
-        underLoad = await conformanceUnderLoad(
-          {
-            profile: loadProfile,
-            api,
-            runId,
-            reportDir,
-            allowSkips,
-            secrets,
-            progress,
-            interrupt,
-            resolved,
-            ...(sandbox === undefined ? {} : { sandbox }),
-            sandboxProfile: profile,
-            suite,
-          },
-          outcome.run,
-        );
-    } finally {
-      progress.done();
-    }
-    const note = verdictNoteOf(contact.note, learning.findings());
-    const interruption = interrupt.interruption(outcome.kind === 'run' ? outcome.run.startedAt : outcome.startedAt);
-    const stopped = interruption === undefined ? {} : { interruption };
-    if (outcome.kind === 'unusable') {
-      const run = { runId, command: 'conformance', startedAt: outcome.startedAt, durationMs: outcome.durationMs, allowSkips, target };
-      if (interruption === undefined) {
-        const report = earlyEndReport(run, { error: { code: 'GH_ERR_TARGET', message: outcome.reason } });
-        throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
-      }
-      return finishRun(withFirstContact(earlyEndReport(run, { interruption }), contact.reads), reportDir, { secrets, ...note }).exitCode;
-    }
-    const section = underLoad?.conformance ?? conformanceSection(outcome.run, { allowSkips, secrets });
-    const load = underLoad?.load;
-    const report = assembleReport({
-      runId,
-      command: 'conformance',
-      startedAt: outcome.run.startedAt,
-      durationMs: outcome.run.durationMs,
-      allowSkips,
-      target: withSimulator(target, outcome.simulator),
-      conformance: interruption === undefined ? section : { ...section, verdict: 'interrupted' },
-      faults: load === undefined ? faults.counts() : addFaultCounts(faults.counts(), loadFaults(load.run)),
-      ...(load === undefined ? {} : { artifacts: loadArtifacts(load.run), ...(load.section === undefined ? {} : { load: load.section }) }),
-      ...(load?.interruption === undefined ? stopped : { interruption: load.interruption }),
-      ...(load?.error === undefined ? {} : { error: load.error }),
-      // The target went silent during the cases: unusable, naming the phase; the cases it kept from running are listed.
-      ...(outcome.run.silence === undefined || interruption !== undefined
-        ? {}
-        : { error: { code: 'GH_ERR_TARGET', message: outcome.run.silence } }),
-    });
-    if (outcome.run.silence !== undefined && interruption === undefined)
-      throw unusableTarget(withFirstContact(report, contact.reads), reportDir, secrets);
-    // A plan cut to fit the wallet is said on the verdict line (every report file carries it).
-    return finishRun(withFirstContact(report, contact.reads), reportDir, {
-      secrets,
-      ...verdictNoteOf(contact.note, learning.findings(), outcome.cuts),
-    }).exitCode;
-  } finally {
-    dispose?.();
-    await sandbox?.close();
-  }
+  refuseForbidden(plan, opts);
+  const run = await contactTarget(opts, plan, { api, mode });
+  return typeof run === 'number' ? run : runOnTarget(run);
 }
 
 export function register(program: Command): void {

@@ -110,11 +110,26 @@ function ledgerWallet(transactions: readonly LedgerTransaction[]): string | unde
   return undefined;
 }
 
-async function runReconcile(file: string, opts: ReconcileOptions): Promise<number> {
-  const path = resolve(file);
-  const deadlineMs = parseDeadline(opts.deadline);
-  // Flags are judged before the ledger is read, as on every command (the rest of the config only when a target is polled).
-  if (opts.timeScale !== undefined) parseTimeScaleFlag(opts.timeScale);
+/** The ledger as read: its transactions folded, which are not final, and which of those a status endpoint can find. */
+interface ReadLedger {
+  readonly path: string;
+  readonly transactions: LedgerTransaction[];
+  readonly open: LedgerTransaction[];
+  readonly pollable: LedgerTransaction[];
+  /** Unreadable lines that are not a crash's torn one: a charge there would be missing from the totals. */
+  readonly defects: string[];
+}
+
+type Reconciled = Pick<ReconcileResult, 'transactions' | 'totals'>;
+
+function err(line: string): void {
+  process.stderr.write(`${printable(line)}\n`);
+}
+
+const requestsIn = (ledger: ReadLedger): string =>
+  `${ledger.transactions.length} charging request${ledger.transactions.length === 1 ? '' : 's'} in ${ledger.path}, ${ledger.open.length} not final`;
+
+function readLedgerAt(path: string): ReadLedger {
   // After a kill, k6 may have written ledger lines the harness never read: they are in the spool beside the ledger.
   const recovered = recoverSpool(path);
   const read = readLedger(path);
@@ -125,81 +140,87 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
   if (transactions.length === 0) throw usage('the ledger holds no request line: nothing to reconcile');
   const open = transactions.filter((t) => !isFinal(t));
   const pollable = open.filter((t) => !unpollable(t));
-  const err = (line: string): void => {
-    process.stderr.write(`${printable(line)}\n`);
-  };
   if (recovered > 0) err(`reconcile: ${recovered} ledger line${recovered === 1 ? '' : 's'} recovered from k6's output (${K6_SPOOL_FILE})`);
   if (read.badLines > defects.length) err(`reconcile: a line of ${path} torn by a crash mid-write was not read (its request never left)`);
+  return { path, transactions, open, pollable, defects };
+}
 
-  let result: Pick<ReconcileResult, 'transactions' | 'totals'> = { transactions, totals: ledgerTotals(transactions) };
-  let polledTarget: string | undefined;
-  let skipped = 0;
-  if (pollable.length === 0) {
-    // Nothing a gateway could tell: no target is needed (nor asked for).
-    err(
-      `reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; nothing to poll`,
+/**
+ * The gateway to poll: the ledger's own target (the first, when it names several) and environment are the defaults,
+ * below the config file, env and flags; a configured target must be one the ledger names, its environment the ledger's.
+ */
+function pollingTarget(pollable: readonly LedgerTransaction[], opts: ReconcileOptions) {
+  const ledgerOrigins = [...new Set(pollable.map((t) => targetUrlOf(t.request.target)).filter((u): u is string => u !== undefined))];
+  const environment = ledgerEnvironment(pollable);
+  const base = {
+    label: 'the ledger',
+    values: {
+      ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }),
+      ...(environment === undefined ? {} : { environment }),
+    },
+  };
+  const config = configFromOptions(opts, { base });
+  assertCredentialsStayHome(configuredTarget(opts), config, ledgerOrigins);
+  const baseUrl = reconcileTarget(
+    config.baseUrl,
+    pollable.map((t) => t.request.target),
+  );
+  if (environment !== undefined && config.environment !== environment) {
+    throw new HarnessError(
+      'GH_ERR_LEDGER',
+      `reconcile: the ledger's transactions were sent to a ${environment} target, and the environment configured (--target-env/GATEWAY_ENV/config) is ${config.environment}: refused, nothing was polled or written; drop the setting to use the ledger's`,
+      { exitCode: EXIT.usage },
     );
-  } else {
-    // The ledger's own target (the first, when it names several) and environment are the defaults, below the config
-    // file, env and flags; a configured target must be one the ledger names.
-    const ledgerOrigins = [...new Set(pollable.map((t) => targetUrlOf(t.request.target)).filter((u): u is string => u !== undefined))];
-    const environment = ledgerEnvironment(pollable);
-    const base = {
-      label: 'the ledger',
-      values: {
-        ...(ledgerOrigins.length === 0 ? {} : { baseUrl: ledgerOrigins[0] }),
-        ...(environment === undefined ? {} : { environment }),
-      },
-    };
-    const config = configFromOptions(opts, { base });
-    assertCredentialsStayHome(configuredTarget(opts), config, ledgerOrigins);
-    const baseUrl = reconcileTarget(
-      config.baseUrl,
-      pollable.map((t) => t.request.target),
-    );
-    if (environment !== undefined && config.environment !== environment) {
-      throw new HarnessError(
-        'GH_ERR_LEDGER',
-        `reconcile: the ledger's transactions were sent to a ${environment} target, and the environment configured (--target-env/GATEWAY_ENV/config) is ${config.environment}: refused, nothing was polled or written; drop the setting to use the ledger's`,
-        { exitCode: EXIT.usage },
-      );
-    }
-    const mine = (t: LedgerTransaction): boolean => targetUrlOf(t.request.target) === baseUrl;
-    skipped = pollable.filter((t) => !mine(t)).length;
-    err(
-      `reconcile: ${transactions.length} charging request${transactions.length === 1 ? '' : 's'} in ${path}, ${open.length} not final; polling ${baseUrl}`,
-    );
-    if (skipped > 0) {
-      const others = ledgerOrigins.filter((o) => o !== baseUrl);
-      err(
-        `reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`,
-      );
-    }
-    const resolved: ResolvedTargetConfig = { ...config, baseUrl };
-    // The one preflight of every command, before anything is polled or appended: a dead target is one line in seconds.
-    await assertTargetUsable('reconcile', resolved, 'v2');
-    const writer = openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
-    const client = createGatewayClient(harnessClientConfig(resolved));
-    try {
-      const walletCurrency = ledgerWallet(transactions) ?? (await readWalletCurrency(client)) ?? 'wallet';
-      result = await reconcileTransactions(transactions, {
-        client,
-        mapping: config.fieldMapping.transaction,
-        walletCurrency,
-        select: mine,
-        now: () => Date.now(),
-        ...(deadlineMs === undefined ? {} : { deadlineMs }),
-        append: (line) => writer.append(line),
-        progress: (done, total) => {
-          if (done === total || done % 50 === 0) err(`reconcile: ${done}/${total} polled`);
-        },
-      });
-      polledTarget = baseUrl;
-    } finally {
-      writer.close();
-      await client.close();
-    }
   }
+  return { config, baseUrl, ledgerOrigins };
+}
+
+/** Polls the open transactions sent to the target through its status endpoint; what it learns is appended to the ledger. */
+async function pollLedger(
+  ledger: ReadLedger,
+  opts: ReconcileOptions,
+  deadlineMs: number | undefined,
+): Promise<{ result: Reconciled; polledTarget: string }> {
+  const { path, transactions, pollable } = ledger;
+  const { config, baseUrl, ledgerOrigins } = pollingTarget(pollable, opts);
+  const mine = (t: LedgerTransaction): boolean => targetUrlOf(t.request.target) === baseUrl;
+  const skipped = pollable.filter((t) => !mine(t)).length;
+  err(`reconcile: ${requestsIn(ledger)}; polling ${baseUrl}`);
+  if (skipped > 0) {
+    const others = ledgerOrigins.filter((o) => o !== baseUrl);
+    err(
+      `reconcile: ${skipped} of them ${skipped === 1 ? 'was' : 'were'} sent to ${others.join(', ')}: not polled here (run reconcile again with --target ${others[0] ?? 'URL'})`,
+    );
+  }
+  const resolved: ResolvedTargetConfig = { ...config, baseUrl };
+  // The one preflight of every command, before anything is polled or appended: a dead target is one line in seconds.
+  await assertTargetUsable('reconcile', resolved, 'v2');
+  const writer = openLedgerWriter(path, { secrets: credentialSecrets(config.user, config.password) });
+  const client = createGatewayClient(harnessClientConfig(resolved));
+  try {
+    const walletCurrency = ledgerWallet(transactions) ?? (await readWalletCurrency(client)) ?? 'wallet';
+    const result = await reconcileTransactions(transactions, {
+      client,
+      mapping: config.fieldMapping.transaction,
+      walletCurrency,
+      select: mine,
+      now: () => Date.now(),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      append: (line) => writer.append(line),
+      progress: (done, total) => {
+        if (done === total || done % 50 === 0) err(`reconcile: ${done}/${total} polled`);
+      },
+    });
+    return { result, polledTarget: baseUrl };
+  } finally {
+    writer.close();
+    await client.close();
+  }
+}
+
+/** The verdict line, the table of outcomes and the total charged on stdout; exit 0 when all is final and read. */
+function printReconciled(ledger: ReadLedger, result: Reconciled, polledTarget: string | undefined): number {
+  const { path, defects } = ledger;
   // `reconcile LEDGER | head` closes the pipe early: that is not an error (the ledger is already up to date).
   process.stdout.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -234,6 +255,21 @@ async function runReconcile(file: string, opts: ReconcileOptions): Promise<numbe
       `${blind} request${blind === 1 ? '' : 's'} carried no correlationId: the status endpoint cannot find ${blind === 1 ? 'it' : 'them'}`,
     );
   return unresolved.length === 0 && defects.length === 0 ? EXIT.ok : EXIT.checkFailed;
+}
+
+async function runReconcile(file: string, opts: ReconcileOptions): Promise<number> {
+  const path = resolve(file);
+  const deadlineMs = parseDeadline(opts.deadline);
+  // Flags are judged before the ledger is read, as on every command (the rest of the config only when a target is polled).
+  if (opts.timeScale !== undefined) parseTimeScaleFlag(opts.timeScale);
+  const ledger = readLedgerAt(path);
+  if (ledger.pollable.length === 0) {
+    // Nothing a gateway could tell: no target is needed (nor asked for).
+    err(`reconcile: ${requestsIn(ledger)}; nothing to poll`);
+    return printReconciled(ledger, { transactions: ledger.transactions, totals: ledgerTotals(ledger.transactions) }, undefined);
+  }
+  const { result, polledTarget } = await pollLedger(ledger, opts, deadlineMs);
+  return printReconciled(ledger, result, polledTarget);
 }
 
 export function register(program: Command): void {
