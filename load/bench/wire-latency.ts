@@ -70,8 +70,14 @@ function quantileCells(r: Pick<AccuracyInput, 'reported' | 'served'>): string[] 
 function accuracyRow(label: string, r: ProbeResult): string {
   const judged = judgeAccuracy(r);
   const loop = r.peakLoopDelayP99Ms === undefined ? 'no loop figure' : `loop p99 peak ${ms(r.peakLoopDelayP99Ms)} ms`;
-  const why = [...r.windows, ...r.saturatedSeconds, ...(r.droppedIterations > 0 ? [`${r.droppedIterations} dropped iterations`] : [])];
-  const carried = judged.carried ? `carried (${loop})` : `NOT carried (${loop}; ${why.join('; ') || 'no second judged'})`;
+  const added = r.peakAddedMs === undefined ? 'added: no bound' : `added up to ${ms(r.peakAddedMs)} ms`;
+  const why = [
+    ...r.windows,
+    ...r.saturatedSeconds,
+    ...(r.droppedIterations > 0 ? [`${r.droppedIterations} dropped iterations`] : []),
+    added,
+  ];
+  const carried = judged.carried ? `carried (${loop})` : `NOT carried (${loop}; ${why.join('; ')})`;
   const verdict = judged.proven ? 'goal met' : judged.carried ? 'GOAL MISSED' : 'proves nothing (saturated)';
   return `| ${label} | ${ms(r.requestRate)} | ${quantileCells(r).join(' | ')} | ${carried} | ${verdict} |`;
 }

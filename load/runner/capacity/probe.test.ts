@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { goalBound, judgeAccuracy, withinGoal } from './probe.ts';
 
 const served = { count: 700, p50: 10, p95: 40, p99: 100 };
-const carriedRun = { served, windows: [], judgedSeconds: 8, saturatedSeconds: [], droppedIterations: 0 };
+const carriedRun = { served, windows: [], judgedSeconds: 8, saturatedSeconds: [], droppedIterations: 0, peakAddedMs: 2.5 };
 const exact = { p50: 10, p95: 40, p99: 100 };
 
 describe('judgeAccuracy', () => {
@@ -31,6 +31,12 @@ describe('judgeAccuracy', () => {
     expect(judgeAccuracy({ ...carriedRun, reported: exact, saturatedSeconds: ['CPU 93 % of the cores'] })).toMatchObject(notCarried);
     expect(judgeAccuracy({ ...carriedRun, reported: exact, droppedIterations: 1 })).toMatchObject(notCarried);
     expect(judgeAccuracy({ ...carriedRun, reported: exact, judgedSeconds: 0 })).toMatchObject(notCarried);
+  });
+
+  it('a run whose generator added more than the goal margin (3 ms) in some second, or an unbounded amount, proves nothing', () => {
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: 3 })).toMatchObject({ carried: true, proven: true });
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: 3.1 })).toMatchObject({ carried: false, proven: false });
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: undefined })).toMatchObject({ carried: false, proven: false });
   });
 
   it('nothing served is never within; withinGoal (calibrate) judges p95 by the same bound', () => {
