@@ -84,7 +84,7 @@ describe.each(ENGINES)('%s through the measuring proxy', (_label, engine) => {
       // KNOWN GAP (#36, left to the lead): not carried, outside the goal, and the report marks nothing. The report's
       // limits are wider than the goal: a window needs 2 seconds in a row past 20 ms of loop delay (or k6 starved),
       // so a lone late second, or seconds 3-20 ms late, move a short run's p95/p99 past +3 ms + 5 % unmarked. On the
-      // shared box (load average 9-13) 5 of 7 Node runs and 1 of 7 k6 v0.48 runs at 3 it/s did. Said on every run it
+      // shared box (load average 9-13) 5 of 8 Node runs and 1 of 8 of each k6 at 3 it/s did. Said on every run it
       // happens, not failed (it would fail this file on any loaded box), until the lead decides the report's limits.
       else if (outside.length > 0)
         console.warn(`accuracy: FINDING (#36): outside the goal at ${outside.join(', ')} with no window: ${measured}`);
