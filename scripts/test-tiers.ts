@@ -25,6 +25,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/compare.test.ts',
   'scripts/cli-pipe.test.ts',
   'scripts/commands/calibrate.test.ts', // child processes: calibrate's load steps through the measuring proxy
+  'load/runner/capacity/accuracy.test.ts', // child processes: the measuring proxy, the CLI's load runs, real k6
   'gate/drift-silent.test.ts', // a whole gate in process (conformance, the Node engine's load, drift): about a minute
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
@@ -127,4 +128,6 @@ export const SERIAL_AT_END: readonly string[] = [
   'scripts/commands/silent-target.test.ts',
   // Two gates, each a suite run twice beside a load on the same process: its cases' 5 s client timeouts are the box's.
   'gate/under-load.test.ts',
+  // Reported latency held against a measuring proxy's, on each engine: a busy suite beside it is a hog it did not plan.
+  'load/runner/capacity/accuracy.test.ts',
 ];

@@ -1,10 +1,11 @@
-// The accuracy judge of bench:wire and calibrate on fixed numbers: each quantile against +3 ms + 5 % of what the proxy
-// served, and a run proves the goal only when the generator carried it (no saturated window, loop delay under its limit).
+// The accuracy judge of bench:wire, calibrate and accuracy.test.ts on fixed numbers: each quantile against +3 ms + 5 % of
+// what the proxy served, and a run proves the goal only when the generator carried it (probe.ts `generatorCarried`).
 import { describe, expect, it } from 'vitest';
 import { goalBound, judgeAccuracy, withinGoal } from './probe.ts';
 
 const served = { count: 700, p50: 10, p95: 40, p99: 100 };
-const carriedRun = { served, windows: [], peakLoopDelayP99Ms: 4, loopDelayLimitMs: 20 };
+const carriedRun = { served, windows: [], judgedSeconds: 8, saturatedSeconds: [], droppedIterations: 0, peakAddedMs: 2.5 };
+const exact = { p50: 10, p95: 40, p99: 100 };
 
 describe('judgeAccuracy', () => {
   it('a carried run within +3 ms + 5 % at every quantile proves the goal; the bound itself counts as within', () => {
@@ -24,14 +25,18 @@ describe('judgeAccuracy', () => {
     expect(judged).toMatchObject({ carried: true, proven: false });
   });
 
-  it('a saturated run proves nothing: a window, a loop delay over its limit, or no loop figure at all', () => {
-    const exact = { p50: 10, p95: 40, p99: 100 };
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, windows: ['event-loop delay p99 45 ms'] })).toMatchObject({
-      carried: false,
-      proven: false,
-    });
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakLoopDelayP99Ms: 20.5 })).toMatchObject({ carried: false, proven: false });
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakLoopDelayP99Ms: undefined })).toMatchObject({ carried: false });
+  it('a saturated run proves nothing: a window, a lone saturated second, a dropped iteration, or no second judged', () => {
+    const notCarried = { carried: false, proven: false };
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, windows: ['event-loop delay p99 45 ms'] })).toMatchObject(notCarried);
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, saturatedSeconds: ['CPU 93 % of the cores'] })).toMatchObject(notCarried);
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, droppedIterations: 1 })).toMatchObject(notCarried);
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, judgedSeconds: 0 })).toMatchObject(notCarried);
+  });
+
+  it('a run whose generator added more than the goal margin (3 ms) in some second, or an unbounded amount, proves nothing', () => {
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: 3 })).toMatchObject({ carried: true, proven: true });
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: 3.1 })).toMatchObject({ carried: false, proven: false });
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: undefined })).toMatchObject({ carried: false, proven: false });
   });
 
   it('nothing served is never within; withinGoal (calibrate) judges p95 by the same bound', () => {

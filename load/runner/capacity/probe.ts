@@ -1,39 +1,60 @@
-// One short Node-engine load run through the measuring proxy (a `gateway-harness load` of its own, as a user runs it):
-// what the engine reported beside what the proxy served. bench:wire and `gateway-harness calibrate` measure with it.
+// One short load run through the measuring proxy (a `gateway-harness load` of its own, as a user runs it), on the Node
+// engine or a real k6: what the generator reported beside what the proxy served. bench:wire, calibrate and accuracy.test.ts use it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { explainsMs, pointsOf, saturationReason, type GeneratorReport } from '../../../reports/generator.ts';
 import type { RunReport } from '../../../reports/model.ts';
 import type { MeasuringProxy, Served } from './proxy.ts';
 
 const CLI = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'gateway-harness.mjs');
 
+/** The generator a probe runs: the Node engine, or a real k6 binary (the run's K6_BIN). */
+export type ProbeEngine = { readonly kind: 'node' } | { readonly kind: 'k6'; readonly bin: string };
+
 export interface ProbeResult {
   readonly vus: number;
   /** Iterations per second asked for (an arrival-rate run, `--rate`); undefined for a constant-VU run. */
   readonly rate?: number;
-  /** The engine's http_req_duration p50/p95/p99, ms. */
+  /** The report's engine: 'node' or 'k6 v0.48.0'. */
+  readonly engine: string;
+  /** The generator's http_req_duration p50/p95/p99, ms. */
   readonly reported: { readonly p50: number; readonly p95: number; readonly p99: number };
   readonly served: Served;
+  /** http_reqs of the report (setup's requests included; the preflight's balance read is not). */
   readonly requests: number;
   /** Requests and iterations per second over the run. */
   readonly requestRate: number;
   readonly iterationRate: number;
   /** The generator's saturation windows' reasons (reports/generator.ts), empty when none. */
   readonly windows: readonly string[];
-  /** The highest event-loop delay p99 of any second of the run (the busiest engine thread), ms; undefined without one. */
+  /** Seconds the generator's judge read a figure for (Node: a loop delay; k6: a CPU share). */
+  readonly judgedSeconds: number;
+  /** Why each second the judge found saturated was (a lone one too, which makes no window), empty when none. */
+  readonly saturatedSeconds: readonly string[];
+  /** dropped_iterations: iterations the arrival-rate plan asked for that no VU was free to start. */
+  readonly droppedIterations: number;
+  /**
+   * The most the generator's own figures say it added to a request in any judged second (reports/generator.ts
+   * `explainsMs`: the Node engine's loop delay p99, k6's wait per wake-up), ms; undefined when a second had no bound.
+   */
+  readonly peakAddedMs: number | undefined;
+  /** The highest event-loop delay p99 of any second of the run (the busiest engine thread), ms; undefined on k6. */
   readonly peakLoopDelayP99Ms: number | undefined;
-  /** The limit a second's loop delay p99 is judged against (reports/generator.ts GENERATOR_LIMITS), ms. */
-  readonly loopDelayLimitMs: number | undefined;
+  /** The highest CPU share of any second (of the cores the generator could use): k6's process, the Node engine's whole process. */
+  readonly peakCpuShare: number | undefined;
 }
 
 type Quantile = 'p50' | 'p95' | 'p99';
 
+/** The goal's absolute part, ms: issue #36 asks for reported within +3 ms + 5 % of served. */
+const GOAL_MARGIN_MS = 3;
+
 /** The most a reported figure may be to meet issue #36's accuracy goal: what was served, +3 ms + 5 %. */
 export function goalBound(servedMs: number): number {
-  return servedMs * 1.05 + 3;
+  return servedMs * 1.05 + GOAL_MARGIN_MS;
 }
 
 /** The accuracy goal of issue #36: reported p95 within +3 ms + 5 % of what the proxy served. */
@@ -42,7 +63,10 @@ export function withinGoal(result: Pick<AccuracyInput, 'reported' | 'served'>): 
 }
 
 /** What the judge reads of a run: its figures beside the proxy's, and the generator's own. */
-export type AccuracyInput = Pick<ProbeResult, 'reported' | 'windows' | 'peakLoopDelayP99Ms' | 'loopDelayLimitMs'> & {
+export type AccuracyInput = Pick<
+  ProbeResult,
+  'reported' | 'windows' | 'judgedSeconds' | 'saturatedSeconds' | 'droppedIterations' | 'peakAddedMs'
+> & {
   readonly served: Pick<Served, 'count' | Quantile>;
 };
 
@@ -56,16 +80,9 @@ export interface QuantileJudgement {
   readonly within: boolean;
 }
 
-/**
- * A run's accuracy against the proxy, per quantile, and whether the generator carried it: no saturated window and no
- * second whose loop delay p99 passed its limit. Only a carried run proves the goal: a saturated one measures the generator.
- */
-export function judgeAccuracy(result: AccuracyInput): {
-  readonly quantiles: readonly QuantileJudgement[];
-  readonly carried: boolean;
-  readonly proven: boolean;
-} {
-  const quantiles = (['p50', 'p95', 'p99'] as const).map((quantile): QuantileJudgement => {
+/** Each of p50/p95/p99 reported beside served, against +3 ms + 5 %; nothing served is never within. */
+export function judgeQuantiles(result: Pick<AccuracyInput, 'reported' | 'served'>): QuantileJudgement[] {
+  return (['p50', 'p95', 'p99'] as const).map((quantile): QuantileJudgement => {
     const reportedMs = result.reported[quantile];
     const servedMs = result.served[quantile];
     return {
@@ -77,14 +94,46 @@ export function judgeAccuracy(result: AccuracyInput): {
       within: result.served.count > 0 && reportedMs <= goalBound(servedMs),
     };
   });
-  const peak = result.peakLoopDelayP99Ms;
-  const carried = result.windows.length === 0 && peak !== undefined && peak <= (result.loopDelayLimitMs ?? 0);
+}
+
+/**
+ * Whether the generator carried the run, by its own measurements, on either engine: no saturated window, no second the
+ * generator judge (reports/generator.ts `saturationReason`) found saturated even alone (a window needs two in a row;
+ * one is enough to move a short run's p99), at least one second judged, no dropped iteration (the plan was run as
+ * asked), and in every second no more added than the goal's 3 ms: the judge's own limits (20 ms of loop delay) are
+ * wider than the goal: a Node run whose worst second's loop delay p99 was 17 ms reported p99 15.5 ms beside 10.9 ms
+ * served, past the goal's 14.4, with no saturated second at all (#36, accuracy.test.ts on the shared box).
+ * The Node engine is judged by its busiest thread's event-loop delay p99. k6 gives no loop delay, and the time its
+ * goroutines queue inside Go is seen by nothing: it is judged by what /proc shows of its process, CPU share under 90 %
+ * of the cores it may use, CPU plus its threads' run-queue wait under 90 % (not starved by a hog), run-queue wait under
+ * 50 %, and the OS's wait per wake-up (waitPerSliceMs) within 3 ms: below those k6 had idle CPU, so a goroutine readied
+ * by a response ran at once, give or take that wait.
+ */
+function generatorCarried(
+  result: Pick<AccuracyInput, 'windows' | 'judgedSeconds' | 'saturatedSeconds' | 'droppedIterations' | 'peakAddedMs'>,
+): boolean {
+  const idle = result.windows.length === 0 && result.saturatedSeconds.length === 0 && result.droppedIterations === 0;
+  return idle && result.judgedSeconds > 0 && result.peakAddedMs !== undefined && result.peakAddedMs <= GOAL_MARGIN_MS;
+}
+
+/**
+ * A run's accuracy against the proxy, per quantile, and whether the generator carried it (`generatorCarried`). Only a
+ * carried run proves the goal: a saturated one measures the generator.
+ */
+export function judgeAccuracy(result: AccuracyInput): {
+  readonly quantiles: readonly QuantileJudgement[];
+  readonly carried: boolean;
+  readonly proven: boolean;
+} {
+  const quantiles = judgeQuantiles(result);
+  const carried = generatorCarried(result);
   return { quantiles, carried, proven: carried && quantiles.every((q) => q.within) };
 }
 
-function runCli(args: readonly string[]): Promise<void> {
+function runCli(args: readonly string[], engine: ProbeEngine): Promise<void> {
+  const env = engine.kind === 'k6' ? { ...process.env, K6_BIN: engine.bin } : process.env;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore', env });
     child.once('error', fail);
     child.once('exit', () => done());
   });
@@ -98,6 +147,8 @@ export interface ProbeOptions {
   readonly api?: string;
   /** Iterations per second: the `load` profile (an open model: ramp, hold, ramp down) at this rate instead of constant VUs. */
   readonly rate?: number;
+  /** The generator; the Node engine when not given. */
+  readonly engine?: ProbeEngine;
 }
 
 /** The CLI's arguments of one probe's load run, its report in `dir`. */
@@ -112,7 +163,7 @@ function loadArgs(proxy: MeasuringProxy, options: ProbeOptions, dir: string): st
     options.scenario,
     ...shape,
     '--engine',
-    'node',
+    options.engine?.kind ?? 'node',
     '--api',
     options.api ?? 'both',
     '--target',
@@ -124,36 +175,62 @@ function loadArgs(proxy: MeasuringProxy, options: ProbeOptions, dir: string): st
   ];
 }
 
-/** `scenario` at `vus` VUs (or `rate` iterations/s) for `duration` (k6 syntax) through `proxy`, Node engine, both API versions. */
+/** The seconds the generator judge read, as generatorReport judges them: the Node engine's by loop delay alone. */
+function generatorSeconds(generator: GeneratorReport | undefined): Pick<ProbeResult, 'judgedSeconds' | 'saturatedSeconds' | 'peakAddedMs'> {
+  if (generator === undefined) return { judgedSeconds: 0, saturatedSeconds: [], peakAddedMs: undefined };
+  const judged = pointsOf(generator.series).filter((p) => (generator.source === 'node' ? p.loopDelayP99Ms : p.cpuShare) !== undefined);
+  const reasons = judged.map((p) => saturationReason(p, generator.limits)).filter((r): r is string => r !== undefined);
+  const added = judged.map((p) => explainsMs(p, generator.limits));
+  const bounded = added.length > 0 && added.every((ms) => ms !== undefined);
+  return { judgedSeconds: judged.length, saturatedSeconds: reasons, peakAddedMs: bounded ? Math.max(...(added as number[])) : undefined };
+}
+
+function peakOf(values: ReadonlyArray<number | null> | undefined): number | undefined {
+  const numbers = (values ?? []).filter((v): v is number => v !== null);
+  return numbers.length === 0 ? undefined : Math.max(...numbers);
+}
+
+/** The probe's figures from the run's report beside what the proxy served. */
+function resultOf(report: RunReport, served: Served, options: ProbeOptions): ProbeResult {
+  const metrics = report.load?.metrics ?? {};
+  const d = metrics.http_req_duration?.values ?? {};
+  const generator = report.load?.generator;
+  return {
+    vus: options.vus,
+    ...(options.rate === undefined ? {} : { rate: options.rate }),
+    engine: report.load?.engine ?? options.engine?.kind ?? 'node',
+    reported: { p50: d.med ?? 0, p95: d['p(95)'] ?? 0, p99: d['p(99)'] ?? 0 },
+    served,
+    requests: report.load?.requests.count ?? 0,
+    requestRate: metrics.http_reqs?.values.rate ?? 0,
+    iterationRate: metrics.iterations?.values.rate ?? 0,
+    windows: generator?.windows.map((w) => w.reason) ?? [],
+    ...generatorSeconds(generator),
+    droppedIterations: generator?.droppedIterations ?? metrics.dropped_iterations?.values.count ?? 0,
+    peakLoopDelayP99Ms: peakOf(generator?.series.loopDelayP99Ms),
+    peakCpuShare: peakOf(generator?.series.cpuShare),
+  };
+}
+
+/**
+ * `scenario` at `vus` VUs (or `rate` iterations/s) for `duration` (k6 syntax) through `proxy`, both API versions, on
+ * the Node engine or the k6 `options.engine` names.
+ */
 export async function probe(proxy: MeasuringProxy, options: ProbeOptions): Promise<ProbeResult> {
   const dir = mkdtempSync(join(tmpdir(), 'gh-probe-'));
   try {
     await proxy.served();
     const args = loadArgs(proxy, options, dir);
-    await runCli(args);
+    await runCli(args, options.engine ?? { kind: 'node' });
     const served = await proxy.served();
     let report: RunReport;
     try {
       report = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunReport;
     } catch {
-      throw new Error(`the load run at ${options.vus} VUs left no report (run: gateway-harness ${args.join(' ')})`);
+      const load = options.rate === undefined ? `${options.vus} VUs` : `${options.rate} it/s`;
+      throw new Error(`the load run at ${load} left no report (run: gateway-harness ${args.join(' ')})`);
     }
-    const metrics = report.load?.metrics ?? {};
-    const d = metrics.http_req_duration?.values ?? {};
-    const generator = report.load?.generator;
-    const delays = (generator?.series.loopDelayP99Ms ?? []).filter((v): v is number => v !== null);
-    return {
-      vus: options.vus,
-      ...(options.rate === undefined ? {} : { rate: options.rate }),
-      reported: { p50: d.med ?? 0, p95: d['p(95)'] ?? 0, p99: d['p(99)'] ?? 0 },
-      served,
-      requests: report.load?.requests.count ?? 0,
-      requestRate: metrics.http_reqs?.values.rate ?? 0,
-      iterationRate: metrics.iterations?.values.rate ?? 0,
-      windows: generator?.windows.map((w) => w.reason) ?? [],
-      peakLoopDelayP99Ms: delays.length === 0 ? undefined : Math.max(...delays),
-      loopDelayLimitMs: generator?.limits.loopDelayP99Ms,
-    };
+    return resultOf(report, served, options);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

