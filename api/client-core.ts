@@ -121,95 +121,129 @@ export function correlationIdOf(body: unknown): string | undefined {
 /** The least time a status check gets, however little of its poll's deadline is left (real ms). */
 export const CHECK_FLOOR_MS = 500;
 
-export function createClientCore(options: ClientCoreOptions): ClientCore {
-  const { target, transport, timings, status, now, sleep, hooks } = options;
-  const secrets = [target.password, basicAuthorization(target.user, target.password).slice('Basic '.length)].filter((s) => s.length > 0);
+/** Strings that identify the credentials: the password and its Basic token, for redacting anything printed. */
+function credentialStrings(target: TargetConnection): string[] {
+  return [target.password, basicAuthorization(target.user, target.password).slice('Basic '.length)].filter((s) => s.length > 0);
+}
 
-  async function call(operationId: string, input: RequestInput = {}, callOptions: CallOptions = {}): Promise<CoreExchange> {
-    const operation = getOperation(operationId);
-    const built = buildRequest(operation, input, target);
-    if (hooks?.beforeSend !== undefined) await hooks.beforeSend({ operation, built, input });
-    const sendOptions: SendOptions = {
-      connectTimeoutMs: callOptions.connectTimeoutMs ?? timings.connectTimeoutMs,
-      responseTimeoutMs: callOptions.responseTimeoutMs ?? timings.responseTimeoutMs,
-      secrets,
-      ...((callOptions.signal ?? options.signal) === undefined ? {} : { signal: callOptions.signal ?? options.signal }),
-    };
-    const response = await transport.send(built, sendOptions);
-    const exchange: CoreExchange = { operation, built, response };
-    if (hooks?.afterResponse !== undefined) await hooks.afterResponse(exchange);
-    return exchange;
-  }
+/** Sends one catalog request: built from `input`, through the hooks (beforeSend is awaited: it may refuse it) and the transport. */
+async function callThrough(
+  options: ClientCoreOptions,
+  secrets: readonly string[],
+  operationId: string,
+  input: RequestInput,
+  callOptions: CallOptions,
+): Promise<CoreExchange> {
+  const { target, transport, timings, hooks } = options;
+  const operation = getOperation(operationId);
+  const built = buildRequest(operation, input, target);
+  if (hooks?.beforeSend !== undefined) await hooks.beforeSend({ operation, built, input });
+  const sendOptions: SendOptions = {
+    connectTimeoutMs: callOptions.connectTimeoutMs ?? timings.connectTimeoutMs,
+    responseTimeoutMs: callOptions.responseTimeoutMs ?? timings.responseTimeoutMs,
+    secrets,
+    ...((callOptions.signal ?? options.signal) === undefined ? {} : { signal: callOptions.signal ?? options.signal }),
+  };
+  const response = await transport.send(built, sendOptions);
+  const exchange: CoreExchange = { operation, built, response };
+  if (hooks?.afterResponse !== undefined) await hooks.afterResponse(exchange);
+  return exchange;
+}
 
-  function pollStatus(version: ApiVersion, correlationId: string, pollOptions: PollOptions = {}): Promise<StatusPollResult> {
-    const operationId = `${version}.transaction.status`;
-    const policy = {
-      serviceTimeoutMs: status.serviceTimeoutMs,
-      notFoundCodes: status.notFoundCodes,
-      now,
-      ...(pollOptions.submittedAt === undefined ? {} : { submittedAt: pollOptions.submittedAt }),
-      ...(pollOptions.notFoundFinal === undefined ? {} : { notFoundFinal: pollOptions.notFoundFinal }),
-    };
-    const maxAttempts = pollOptions.maxAttempts ?? status.maxAttempts;
-    const deadlineMs = pollOptions.deadlineMs ?? timings.pollDeadlineMs;
-    const startedAt = now();
-    return pollUntilFinal<StatusCheck>({
-      check: async () => {
-        // No check outlives the deadline by more than CHECK_FLOOR_MS: one in flight when it passes is cut there (a 5 s
-        // reconciliation after a signal must not wait out a 30 s response timeout), and is Unknown like any other
-        // unanswered check. The floor gives the last check, started at the deadline, time for a gateway's answer.
-        const left = Math.max(CHECK_FLOOR_MS, deadlineMs - (now() - startedAt));
-        const exchange = await call(
-          operationId,
-          { path: { correlationId } },
-          {
-            responseTimeoutMs: Math.min(pollOptions.responseTimeoutMs ?? timings.responseTimeoutMs, left),
-            connectTimeoutMs: Math.min(timings.connectTimeoutMs, left),
-          },
-        );
-        return { ...classifyStatusCheck(exchange.response, policy), exchange };
-      },
-      intervalMs: pollOptions.intervalMs ?? timings.pollIntervalMs,
-      deadlineMs,
-      ...(maxAttempts === undefined ? {} : { maxAttempts }),
-      giveUp: (last) => statusCheckHopeless(last.exchange.response, last) || pollOptions.shouldStop?.() === true,
-      now,
-      sleep,
-    });
-  }
+/** Polls the status endpoint of `version` for `correlationId` until the transaction is final, hopeless or the deadline. */
+function pollStatusThrough(
+  options: ClientCoreOptions,
+  call: ClientCore['call'],
+  version: ApiVersion,
+  correlationId: string,
+  pollOptions: PollOptions,
+): Promise<StatusPollResult> {
+  const { timings, status, now, sleep } = options;
+  const operationId = `${version}.transaction.status`;
+  const policy = {
+    serviceTimeoutMs: status.serviceTimeoutMs,
+    notFoundCodes: status.notFoundCodes,
+    now,
+    ...(pollOptions.submittedAt === undefined ? {} : { submittedAt: pollOptions.submittedAt }),
+    ...(pollOptions.notFoundFinal === undefined ? {} : { notFoundFinal: pollOptions.notFoundFinal }),
+  };
+  const maxAttempts = pollOptions.maxAttempts ?? status.maxAttempts;
+  const deadlineMs = pollOptions.deadlineMs ?? timings.pollDeadlineMs;
+  const startedAt = now();
+  return pollUntilFinal<StatusCheck>({
+    check: async () => {
+      // No check outlives the deadline by more than CHECK_FLOOR_MS: one in flight when it passes is cut there (a 5 s
+      // reconciliation after a signal must not wait out a 30 s response timeout), and is Unknown like any other
+      // unanswered check. The floor gives the last check, started at the deadline, time for a gateway's answer.
+      const left = Math.max(CHECK_FLOOR_MS, deadlineMs - (now() - startedAt));
+      const exchange = await call(
+        operationId,
+        { path: { correlationId } },
+        {
+          responseTimeoutMs: Math.min(pollOptions.responseTimeoutMs ?? timings.responseTimeoutMs, left),
+          connectTimeoutMs: Math.min(timings.connectTimeoutMs, left),
+        },
+      );
+      return { ...classifyStatusCheck(exchange.response, policy), exchange };
+    },
+    intervalMs: pollOptions.intervalMs ?? timings.pollIntervalMs,
+    deadlineMs,
+    ...(maxAttempts === undefined ? {} : { maxAttempts }),
+    giveUp: (last) => statusCheckHopeless(last.exchange.response, last) || pollOptions.shouldStop?.() === true,
+    now,
+    sleep,
+  });
+}
 
-  async function transact(operationId: string, input: RequestInput, transactOptions: TransactOptions = {}): Promise<TransactionResult> {
-    const startedAt = now();
-    const submitted = await call(operationId, input, transactOptions);
-    const first = submitted.response.classification;
-    const code = submitted.response.envelope?.responseCode;
-    if (first.final) {
-      return {
-        submitted,
-        outcome: first.outcome,
-        final: true,
-        ...(code === undefined ? {} : { code }),
-        finalExchange: submitted,
-        elapsedMs: now() - startedAt,
-      };
-    }
-    const correlationId = correlationIdOf(input.body);
-    if (correlationId === undefined) return { submitted, outcome: first.outcome, final: false, elapsedMs: now() - startedAt };
-    const poll = await pollStatus(submitted.operation.version, correlationId, {
-      ...transactOptions.poll,
-      submittedAt: submitted.response.timings.startedAt,
-    });
-    const finalCode = poll.final ? poll.last.exchange.response.envelope?.responseCode : undefined;
+/** Submits a write and, when the answer is not final, follows it through the status endpoint (ClientCore.transact). */
+async function transactThrough(
+  call: ClientCore['call'],
+  pollStatus: ClientCore['pollStatus'],
+  now: () => number,
+  operationId: string,
+  input: RequestInput,
+  transactOptions: TransactOptions,
+): Promise<TransactionResult> {
+  const startedAt = now();
+  const submitted = await call(operationId, input, transactOptions);
+  const first = submitted.response.classification;
+  const code = submitted.response.envelope?.responseCode;
+  if (first.final) {
     return {
       submitted,
-      outcome: poll.outcome,
-      final: poll.final,
-      ...(finalCode === undefined ? {} : { code: finalCode }),
-      ...(poll.final ? { finalExchange: poll.last.exchange } : {}),
-      poll,
+      outcome: first.outcome,
+      final: true,
+      ...(code === undefined ? {} : { code }),
+      finalExchange: submitted,
       elapsedMs: now() - startedAt,
     };
   }
+  const correlationId = correlationIdOf(input.body);
+  if (correlationId === undefined) return { submitted, outcome: first.outcome, final: false, elapsedMs: now() - startedAt };
+  const poll = await pollStatus(submitted.operation.version, correlationId, {
+    ...transactOptions.poll,
+    submittedAt: submitted.response.timings.startedAt,
+  });
+  const finalCode = poll.final ? poll.last.exchange.response.envelope?.responseCode : undefined;
+  return {
+    submitted,
+    outcome: poll.outcome,
+    final: poll.final,
+    ...(finalCode === undefined ? {} : { code: finalCode }),
+    ...(poll.final ? { finalExchange: poll.last.exchange } : {}),
+    poll,
+    elapsedMs: now() - startedAt,
+  };
+}
 
+export function createClientCore(options: ClientCoreOptions): ClientCore {
+  const { target, timings } = options;
+  const secrets = credentialStrings(target);
+  const call = (operationId: string, input: RequestInput = {}, callOptions: CallOptions = {}): Promise<CoreExchange> =>
+    callThrough(options, secrets, operationId, input, callOptions);
+  const pollStatus = (version: ApiVersion, correlationId: string, pollOptions: PollOptions = {}): Promise<StatusPollResult> =>
+    pollStatusThrough(options, call, version, correlationId, pollOptions);
+  const transact = (operationId: string, input: RequestInput, transactOptions: TransactOptions = {}): Promise<TransactionResult> =>
+    transactThrough(call, pollStatus, options.now, operationId, input, transactOptions);
   return { timings, target, call, pollStatus, transact, secrets };
 }

@@ -86,94 +86,115 @@ function authToken(built: BuiltRequest): string[] {
   return token === '' ? [] : [entry[1], token];
 }
 
-export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
-  const settings = { ...DEFAULTS, ...options };
-  // One Agent per connect timeout: undici fixes the connect timeout per Agent, and callers use one or two values.
-  const agents = new Map<number, Agent>();
-  let closed = false;
+/** The transport's sockets: one keep-alive Agent per connect timeout, and whether close() was called. */
+interface AgentPool {
+  readonly settings: Required<NodeTransportOptions>;
+  /** One Agent per connect timeout: undici fixes the connect timeout per Agent, and callers use one or two values. */
+  readonly agents: Map<number, Agent>;
+  closed: boolean;
+}
 
-  function agentFor(connectTimeoutMs: number): Agent {
-    let agent = agents.get(connectTimeoutMs);
-    if (agent === undefined) {
-      agent = new Agent({
-        connections: settings.connections,
-        keepAliveTimeout: settings.keepAliveTimeoutMs,
-        maxResponseSize: settings.maxResponseBytes,
-        connect: { timeout: connectTimeoutMs },
-        // Our own deadline covers headers + body; undici's idle timers are only a backstop.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-      agents.set(connectTimeoutMs, agent);
-    }
-    return agent;
+function agentFor(pool: AgentPool, connectTimeoutMs: number): Agent {
+  let agent = pool.agents.get(connectTimeoutMs);
+  if (agent === undefined) {
+    agent = new Agent({
+      connections: pool.settings.connections,
+      keepAliveTimeout: pool.settings.keepAliveTimeoutMs,
+      maxResponseSize: pool.settings.maxResponseBytes,
+      connect: { timeout: connectTimeoutMs },
+      // Our own deadline covers headers + body; undici's idle timers are only a backstop.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    pool.agents.set(connectTimeoutMs, agent);
   }
+  return agent;
+}
 
-  async function send(built: BuiltRequest, opts: SendOptions): Promise<GatewayResponse> {
-    if (closed) throw new Error('node transport is closed');
-    const secrets = [...authToken(built), ...(opts.secrets ?? [])];
-    const startedAt = Date.now();
-    const t0 = performance.now();
-    const controller = new AbortController();
-    let deadlineHit = false;
-    let callerAborted = false;
-    const timer = setTimeout(() => {
-      deadlineHit = true;
-      controller.abort(new ResponseDeadline(opts.responseTimeoutMs));
+/**
+ * One call's AbortController, cut by our response deadline (headers + body) or by the caller's signal; which of them
+ * fired decides how the failure reads (describeTransportError): a deadline is a timeout, a caller's abort a lost connection.
+ */
+class CallCutoff extends AbortController {
+  deadlineHit = false;
+  callerAborted = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onCallerAbort = (): void => {
+    this.callerAborted = true;
+    this.abort();
+  };
+
+  constructor(private readonly opts: SendOptions) {
+    super();
+    this.timer = setTimeout(() => {
+      this.deadlineHit = true;
+      this.abort(new ResponseDeadline(opts.responseTimeoutMs));
     }, opts.responseTimeoutMs);
-    const onCallerAbort = (): void => {
-      callerAborted = true;
-      controller.abort();
-    };
-    if (opts.signal?.aborted === true) onCallerAbort();
-    else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
-
-    let httpStatus: number | undefined;
-    let headers: Record<string, string> = {};
-    let ttfbMs: number | undefined;
-    try {
-      const res = await request(built.url, {
-        method: built.method,
-        headers: built.headers,
-        body: built.body,
-        dispatcher: agentFor(opts.connectTimeoutMs),
-        signal: controller.signal,
-      });
-      ttfbMs = performance.now() - t0;
-      httpStatus = res.statusCode;
-      headers = flattenHeaders(res.headers);
-      const bodyText = await res.body.text();
-      return toGatewayResponse({
-        operationId: built.operationId,
-        httpStatus,
-        headers,
-        bodyText,
-        timedOut: false,
-        timings: { startedAt, ttfbMs, totalMs: performance.now() - t0 },
-      });
-    } catch (error) {
-      const described = describeTransportError(error, { deadlineHit, callerAborted, secrets });
-      return toGatewayResponse({
-        operationId: built.operationId,
-        ...(httpStatus === undefined ? {} : { httpStatus }),
-        headers,
-        timedOut: described.timedOut,
-        transportError: described.transportError,
-        timings: { startedAt, ...(ttfbMs === undefined ? {} : { ttfbMs }), totalMs: performance.now() - t0 },
-      });
-    } finally {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onCallerAbort);
-    }
+    if (opts.signal?.aborted === true) this.onCallerAbort();
+    else opts.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
 
-  async function close(): Promise<void> {
-    closed = true;
-    const all = [...agents.values()];
-    agents.clear();
-    // destroy (not close): an in-flight delayed call (e.g. a 120 s trigger) must not hold the process open.
-    await Promise.all(all.map((agent) => agent.destroy()));
+  /** The call ended: the deadline's timer cleared, the caller's signal no longer listened to. */
+  release(): void {
+    clearTimeout(this.timer);
+    this.opts.signal?.removeEventListener('abort', this.onCallerAbort);
   }
+}
 
-  return { send, close };
+/** Sends one request; network trouble becomes a GatewayResponse with a transport error (never a throw). */
+async function sendOn(pool: AgentPool, built: BuiltRequest, opts: SendOptions): Promise<GatewayResponse> {
+  if (pool.closed) throw new Error('node transport is closed');
+  const secrets = [...authToken(built), ...(opts.secrets ?? [])];
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const cutoff = new CallCutoff(opts);
+  let httpStatus: number | undefined;
+  let headers: Record<string, string> = {};
+  let ttfbMs: number | undefined;
+  try {
+    const res = await request(built.url, {
+      method: built.method,
+      headers: built.headers,
+      body: built.body,
+      dispatcher: agentFor(pool, opts.connectTimeoutMs),
+      signal: cutoff.signal,
+    });
+    ttfbMs = performance.now() - t0;
+    httpStatus = res.statusCode;
+    headers = flattenHeaders(res.headers);
+    const bodyText = await res.body.text();
+    return toGatewayResponse({
+      operationId: built.operationId,
+      httpStatus,
+      headers,
+      bodyText,
+      timedOut: false,
+      timings: { startedAt, ttfbMs, totalMs: performance.now() - t0 },
+    });
+  } catch (error) {
+    const described = describeTransportError(error, { deadlineHit: cutoff.deadlineHit, callerAborted: cutoff.callerAborted, secrets });
+    return toGatewayResponse({
+      operationId: built.operationId,
+      ...(httpStatus === undefined ? {} : { httpStatus }),
+      headers,
+      timedOut: described.timedOut,
+      transportError: described.transportError,
+      timings: { startedAt, ...(ttfbMs === undefined ? {} : { ttfbMs }), totalMs: performance.now() - t0 },
+    });
+  } finally {
+    cutoff.release();
+  }
+}
+
+/** destroy (not close): an in-flight delayed call (e.g. a 120 s trigger) must not hold the process open. */
+async function closePool(pool: AgentPool): Promise<void> {
+  pool.closed = true;
+  const all = [...pool.agents.values()];
+  pool.agents.clear();
+  await Promise.all(all.map((agent) => agent.destroy()));
+}
+
+export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
+  const pool: AgentPool = { settings: { ...DEFAULTS, ...options }, agents: new Map(), closed: false };
+  return { send: (built, opts) => sendOn(pool, built, opts), close: () => closePool(pool) };
 }

@@ -99,34 +99,39 @@ function shortcutScenario(o: { vus?: unknown; duration?: unknown; iterations?: u
   return parseScenario('default', { executor: 'shared-iterations', ...raw, iterations: 1 });
 }
 
-/** Consolidates exported options and overrides (overrides act like k6's --vus/--duration/--iterations flags). */
-export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrides = {}): ConsolidatedOptions {
-  const o = (scriptOptions ?? {}) as Record<string, unknown>;
-  if (typeof o !== 'object' || Array.isArray(o)) throw new OptionsError('the exported options must be an object');
+/** Options k6 knows that the engine does not implement are refused (running such a script on k6 is the way). */
+function refuseUnimplemented(o: Record<string, unknown>): void {
   for (const key of Object.keys(o)) {
     if (!SUPPORTED_OPTIONS.has(key) && !IGNORED_OPTIONS.has(key)) {
       throw new OptionsError(`option "${key}" is not implemented by the node engine; run this script with k6 (or remove the option)`);
     }
   }
+}
+
+/** The scenarios to run: the overrides' shortcut, else the script's `scenarios`, else its shortcut options. */
+function scenariosOf(o: Record<string, unknown>, overrides: RunOverrides): ScenarioConfig[] {
   const hasScenarios = o.scenarios !== undefined && o.scenarios !== null && Object.keys(o.scenarios as object).length > 0;
   const scriptShortcut = ['duration', 'iterations', 'stages'].find((k) => o[k] !== undefined && o[k] !== null);
   const overrideShortcut = overrides.duration !== undefined || overrides.iterations !== undefined;
-  let scenarios: ScenarioConfig[];
   if (overrideShortcut) {
     // Like k6's CLI flags: --duration/--iterations replace the script's scenarios by a shortcut scenario.
-    scenarios = [shortcutScenario({ vus: overrides.vus ?? o.vus, duration: overrides.duration, iterations: overrides.iterations })];
-  } else if (hasScenarios) {
-    if (scriptShortcut !== undefined) {
-      throw new OptionsError(
-        `using an execution configuration shortcut (\`${scriptShortcut}\`) and \`scenarios\` simultaneously is not allowed`,
-      );
-    }
-    if (typeof o.scenarios !== 'object' || Array.isArray(o.scenarios))
-      throw new OptionsError('options.scenarios must be an object of name → scenario');
-    scenarios = Object.entries(o.scenarios as Record<string, unknown>).map(([name, raw]) => parseScenario(name, raw));
-  } else {
-    scenarios = [shortcutScenario({ vus: overrides.vus ?? o.vus, duration: o.duration, iterations: o.iterations, stages: o.stages })];
+    return [shortcutScenario({ vus: overrides.vus ?? o.vus, duration: overrides.duration, iterations: overrides.iterations })];
   }
+  if (!hasScenarios) {
+    return [shortcutScenario({ vus: overrides.vus ?? o.vus, duration: o.duration, iterations: o.iterations, stages: o.stages })];
+  }
+  if (scriptShortcut !== undefined) {
+    throw new OptionsError(
+      `using an execution configuration shortcut (\`${scriptShortcut}\`) and \`scenarios\` simultaneously is not allowed`,
+    );
+  }
+  if (typeof o.scenarios !== 'object' || Array.isArray(o.scenarios))
+    throw new OptionsError('options.scenarios must be an object of name → scenario');
+  return Object.entries(o.scenarios as Record<string, unknown>).map(([name, raw]) => parseScenario(name, raw));
+}
+
+/** summaryTrendStats, checked: each one k6's summary can compute. */
+function trendStatsOf(o: Record<string, unknown>): string[] {
   const trendStats = o.summaryTrendStats === undefined ? DEFAULT_TREND_STATS : o.summaryTrendStats;
   if (
     !Array.isArray(trendStats) ||
@@ -134,12 +139,21 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
   ) {
     throw new OptionsError(`summaryTrendStats: each entry is one of avg, min, med, max, count, p(N); got ${JSON.stringify(trendStats)}`);
   }
+  return trendStats as string[];
+}
+
+function segmentText(value: unknown, field: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw new OptionsError(`${field} must be a string such as "1/3:2/3", got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** The execution segment and its sequence ('' when absent), checked by building the tuple the workers will rebuild. */
+function executionSegmentsOf(
+  o: Record<string, unknown>,
+  overrides: RunOverrides,
+): Pick<ConsolidatedOptions, 'executionSegment' | 'executionSegmentSequence'> {
   // Like k6's CLI flags, --execution-segment(-sequence) win over the script's options of the same name.
-  const segmentText = (value: unknown, field: string): string => {
-    if (value === undefined || value === null) return '';
-    if (typeof value !== 'string') throw new OptionsError(`${field} must be a string such as "1/3:2/3", got ${JSON.stringify(value)}`);
-    return value;
-  };
   const executionSegment = overrides.executionSegment ?? segmentText(o.executionSegment, 'executionSegment');
   const executionSegmentSequence =
     overrides.executionSegmentSequence ?? segmentText(o.executionSegmentSequence, 'executionSegmentSequence');
@@ -149,11 +163,22 @@ export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrid
     if (error instanceof ExecutionSegmentError) throw new OptionsError(`execution segment: ${error.message}`);
     throw error;
   }
+  return { executionSegment, executionSegmentSequence };
+}
+
+/** Consolidates exported options and overrides (overrides act like k6's --vus/--duration/--iterations flags). */
+export function consolidateOptions(scriptOptions: unknown, overrides: RunOverrides = {}): ConsolidatedOptions {
+  const o = (scriptOptions ?? {}) as Record<string, unknown>;
+  if (typeof o !== 'object' || Array.isArray(o)) throw new OptionsError('the exported options must be an object');
+  refuseUnimplemented(o);
+  const scenarios = scenariosOf(o, overrides);
+  const trendStats = trendStatsOf(o);
+  const { executionSegment, executionSegmentSequence } = executionSegmentsOf(o, overrides);
   return {
     scenarios,
     thresholds: o.thresholds,
     tags: { ...stringMap(o.tags, 'tags'), ...overrides.tags },
-    summaryTrendStats: trendStats as string[],
+    summaryTrendStats: trendStats,
     summaryTimeUnit: typeof o.summaryTimeUnit === 'string' ? o.summaryTimeUnit : '',
     setupTimeoutMs: dur(o.setupTimeout, 'setupTimeout', 60_000),
     teardownTimeoutMs: dur(o.teardownTimeout, 'teardownTimeout', 60_000),

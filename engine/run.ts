@@ -3,9 +3,9 @@
 // evaluates thresholds on the exactly merged metrics, writes the summaries and returns k6's exit code with the summary data.
 import { resolve } from 'node:path';
 import { EXIT_CODES, type EarlyFailure } from './controller/exit-codes.ts';
-import { loadScript } from './controller/load.ts';
+import { loadScript, type LoadedScript } from './controller/load.ts';
 import { RunOutputs } from './controller/outputs.ts';
-import { runSchedule } from './controller/scheduler.ts';
+import { runSchedule, type ScheduleResult } from './controller/scheduler.ts';
 import { writeSummaries } from './controller/summary-outputs.ts';
 import { evaluateFinalThresholds } from './controller/thresholds.ts';
 import { Threads, workerCount } from './controller/threads.ts';
@@ -88,32 +88,29 @@ function isTTY(stream: NodeJS.WritableStream): boolean {
   return (stream as { isTTY?: boolean }).isTTY === true;
 }
 
-export async function runEngine(options: EngineRunOptions): Promise<EngineRunResult> {
-  const cwd = options.cwd ?? process.cwd();
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
-  const logError = (text: string): void => {
+/** k6's error line on stderr (logfmt, as k6 writes it). */
+function errorLogger(stderr: NodeJS.WritableStream): (text: string) => void {
+  return (text) => {
     stderr.write(`time="${new Date().toISOString()}" level=error msg=${JSON.stringify(text)}\n`);
   };
-  const fail = (failure: EarlyFailure): EngineRunResult => {
-    logError(failure.text);
-    return { exitCode: failure.exitCode, summary: emptySummary() };
-  };
+}
 
-  const script = await loadScript(resolve(cwd, options.script), options.env, options.overrides);
-  if ('exitCode' in script) return fail(script);
-  const { runtime, options: consolidated, thresholds, abortState } = script;
-  const outputs = new RunOutputs(runtime, thresholds, cwd, options.outJson, options.remoteWrite, logError, options.jsonLines);
+/** The VU threads and their workers; a worker count the options cannot have is k6's invalid-options failure (104). */
+function threadsFor(
+  options: EngineRunOptions,
+  script: LoadedScript,
+  outputs: RunOutputs,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Threads | EarlyFailure {
   let count: number;
   try {
-    count = workerCount(options.workers ?? 'auto', consolidated);
+    count = workerCount(options.workers ?? 'auto', script.options);
   } catch (error) {
-    if (error instanceof OptionsError) return fail({ exitCode: EXIT_CODES.invalidConfig, text: error.message });
+    if (error instanceof OptionsError) return { exitCode: EXIT_CODES.invalidConfig, text: error.message };
     throw error;
   }
-
-  const mode = progressMode(options.progress, stderr);
-  const threads = new Threads({
+  return new Threads({
     script,
     count,
     pointsWanted: outputs.pointsWanted,
@@ -123,18 +120,18 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     onPoints: outputs.deliver,
     ...(options.onLoop === undefined ? {} : { onLoop: options.onLoop }),
   });
-  const schedule = await runSchedule({
-    script,
-    threads,
-    reporter: new ProgressReporter(mode, consolidated.scenarios, stderr),
-    mode,
-    interrupt: options.interrupt,
-    logError,
-    onTestStart: () => outputs.start(),
-  });
-  let { exitCode } = schedule;
+}
 
-  // ---- thresholds and summary ----
+/** The thresholds on the merged metrics, the summary data, and k6's exit code for how the run ended. */
+function judgeRun(
+  script: LoadedScript,
+  schedule: ScheduleResult,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+  logError: (text: string) => void,
+): { exitCode: number; summary: K6SummaryData } {
+  const { runtime, options: consolidated, thresholds, abortState } = script;
+  let { exitCode } = schedule;
   const verdicts = evaluateFinalThresholds(runtime.store, thresholds, schedule.testRunDurationMs);
   const summary = buildSummaryData({
     store: runtime.store,
@@ -158,6 +155,37 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     logError(`test aborted: ${abortState.reason ?? ''}`);
     exitCode = EXIT_CODES.scriptAborted;
   }
+  return { exitCode, summary };
+}
+
+export async function runEngine(options: EngineRunOptions): Promise<EngineRunResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const logError = errorLogger(stderr);
+  const fail = (failure: EarlyFailure): EngineRunResult => {
+    logError(failure.text);
+    return { exitCode: failure.exitCode, summary: emptySummary() };
+  };
+
+  const script = await loadScript(resolve(cwd, options.script), options.env, options.overrides);
+  if ('exitCode' in script) return fail(script);
+  const { runtime, options: consolidated, thresholds } = script;
+  const outputs = new RunOutputs(runtime, thresholds, cwd, options.outJson, options.remoteWrite, logError, options.jsonLines);
+  const threads = threadsFor(options, script, outputs, stdout, stderr);
+  if (!(threads instanceof Threads)) return fail(threads);
+
+  const mode = progressMode(options.progress, stderr);
+  const schedule = await runSchedule({
+    script,
+    threads,
+    reporter: new ProgressReporter(mode, consolidated.scenarios, stderr),
+    mode,
+    interrupt: options.interrupt,
+    logError,
+    onTestStart: () => outputs.start(),
+  });
+  const { exitCode, summary } = judgeRun(script, schedule, stdout, stderr, logError);
 
   const remoteWriteStats = await outputs.close();
   runtime.phase = 'summary';

@@ -117,21 +117,27 @@ function recoverOrSay(ledgerPath: string): string[] {
   }
 }
 
-export function createMoneySession(options: MoneySessionOptions): MoneySession {
-  const { settings } = options;
-  const now = options.now ?? (() => Date.now());
-  const ledgerPath = settings.ledger ? join(options.reportDir, LEDGER_FILE) : undefined;
-  const writer = ledgerPath === undefined ? undefined : openLedgerWriter(ledgerPath, { secrets: options.secrets });
-  let prices: PriceBook = EMPTY_PRICE_BOOK;
-  let budget: SpendBudget | undefined;
-  let inner: MoneyHooks | undefined;
-  let balanceBefore: number | undefined;
-  let known: MoneyTarget | undefined;
-  const balanceVersion = options.balanceVersion ?? 'v2';
+/** One session: its options and ledger, and what it learns as the run goes (prepare() fills the rest in). */
+interface SessionState {
+  readonly options: MoneySessionOptions;
+  readonly now: () => number;
+  readonly balanceVersion: 'v1' | 'v2';
+  readonly ledgerPath: string | undefined;
+  readonly writer: LedgerWriter | undefined;
+  prices: PriceBook;
+  budget: SpendBudget | undefined;
+  /** The guard's hooks, once prepare() has read what they need. */
+  inner: MoneyHooks | undefined;
+  balanceBefore: number | undefined;
+  /** The target prepare() was given; finish() reconciles through its field mapping. */
+  known: MoneyTarget | undefined;
+}
 
-  const hooks: ClientHooks = {
+/** The hooks the command's client gets at once: every charging request is refused until prepare() armed the guard. */
+function hooksArmedByPrepare(state: SessionState): ClientHooks {
+  return {
     async beforeSend(request) {
-      if (inner === undefined) {
+      if (state.inner === undefined) {
         if (request.operation.charges)
           throw new MoneyRefusal(
             'ledger',
@@ -140,103 +146,144 @@ export function createMoneySession(options: MoneySessionOptions): MoneySession {
           );
         return;
       }
-      await inner.beforeSend?.(request);
+      await state.inner.beforeSend?.(request);
     },
     async afterResponse(exchange) {
-      await inner?.afterResponse?.(exchange);
+      await state.inner?.afterResponse?.(exchange);
     },
   };
+}
 
-  return {
-    hooks,
+/** Reads what a capped run needs (price book, balance), or a ledger's wallet currency, and arms the hooks. */
+async function prepareSession(state: SessionState, client: Pick<ClientCore, 'call'>, target: MoneyTarget): Promise<void> {
+  const { options, writer } = state;
+  const { settings } = options;
+  state.known = target;
+  if (settings.cap !== undefined) {
+    const read = await readPriceBook(client, target.mapping, target.giftcardCursor);
+    state.prices = read.book;
+    for (const p of read.problems) options.info?.(`money: price book: ${p}`);
+    // Before anything charging leaves: a cap in another currency than the wallet's is refused (exit 2).
+    assertCapCurrency(settings.cap, state.prices.wallet);
+    options.info?.(
+      `money: price book of ${Object.keys(state.prices.skus).length} SKUs read from the target's catalog; ` +
+        (state.prices.wallet === undefined
+          ? `wallet currency not shown by the target: the cap's ${settings.cap.currency} is taken as the wallet's`
+          : `wallet currency ${state.prices.wallet}`),
+    );
+    state.budget = createLocalBudget(toCents(settings.cap.amount));
+    state.balanceBefore = await readBalance(client, state.balanceVersion);
+  } else if (writer !== undefined) {
+    // A ledger without a cap still states charges in the wallet's currency code.
+    const wallet = await readWalletCurrency(client);
+    if (wallet !== undefined) state.prices = { skus: {}, wallet };
+  }
+  const budget = state.budget;
+  state.inner = createMoneyHooks({
     settings,
+    host: {
+      ...(budget === undefined ? {} : { budget }),
+      ...(writer === undefined ? {} : { append: (line: LedgerLine) => writer.append(line) }),
+    },
+    prices: state.prices,
+    target: target.label,
+    runId: options.runId,
+    command: options.command,
+    status: target.status,
+    mapping: target.mapping.transaction,
+    now: state.now,
+    newEntryId: createEntryIds(`${options.command.replace(/\W/g, '')}-${runtimeToken()}`),
+  });
+}
+
+/** This run's transactions in the ledger (k6's spooled lines recovered first), and what is wrong with the file. */
+function thisRunsTransactions(
+  ledgerPath: string,
+  runId: string,
+  moreDefects: readonly string[] | undefined,
+): { transactions: LedgerTransaction[]; defects: string[] } {
+  const unrecovered = recoverOrSay(ledgerPath);
+  const read = readLedger(ledgerPath);
+  const defects = [...ledgerDefects(read), ...(moreDefects ?? []), ...unrecovered];
+  const mine = read.lines.filter((l) => l.type !== 'request' || l.runId === runId);
+  const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
+  return { transactions: foldLedger(mine.filter((l) => entries.has(l.entry))), defects };
+}
+
+/** Reconciles this run's transactions not final through the status endpoint, reads the balance again, builds the section. */
+async function finishSession(
+  state: SessionState,
+  client: Pick<ClientCore, 'call' | 'pollStatus'>,
+  finishOptions: Parameters<MoneySession['finish']>[1],
+): Promise<MoneyFinish> {
+  const { options, ledgerPath, writer, known, now } = state;
+  const { settings } = options;
+  if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
+  const { transactions, defects } = thisRunsTransactions(ledgerPath, options.runId, finishOptions.defects);
+  const open = transactions.filter((t) => !isFinal(t)).length;
+  let unwritten = 0;
+  if (open > 0) options.info?.(`money: reconciling ${open} transaction${open === 1 ? '' : 's'} not final through the status endpoint`);
+  const result = await reconcileTransactions(transactions, {
+    client,
+    mapping: known.mapping.transaction,
+    walletCurrency: walletCurrencyOf(state.prices, settings),
+    // A disk that refuses what reconciling learnt: the outcome still counts here, and the ledger says it is missing.
+    append: (line) => {
+      try {
+        writer.append(line);
+      } catch (error) {
+        if (unwritten++ === 0) defects.push(`outcomes learnt by reconciling not written: ${whyNotWritten(ledgerPath, error)}`);
+      }
+    },
+    now,
+    ...(finishOptions.deadlineMs === undefined ? {} : { deadlineMs: finishOptions.deadlineMs }),
+  });
+  const { balanceBefore } = state;
+  const balanceAfter = balanceBefore === undefined ? undefined : await readBalance(client, state.balanceVersion);
+  const refused = (state.budget?.refused() ?? 0) + (finishOptions.refused ?? 0);
+  const section = buildLedgerSection(
+    {
+      result,
+      ...(settings.cap === undefined ? {} : { cap: settings.cap, committed: committedOf(result.transactions) }),
+      // With a cap always said (0 included); without one, when something was refused (a line the gate could not make durable).
+      ...(settings.cap === undefined && refused === 0 ? {} : { refused }),
+      ...(balanceBefore === undefined || balanceAfter === undefined ? {} : { balance: { before: balanceBefore, after: balanceAfter } }),
+      ...(defects.length === 0 ? {} : { defects }),
+    },
+    { allowSkips: finishOptions.allowSkips, file: LEDGER_FILE },
+  );
+  return { section, result, lines: ledgerLines(section, ledgerPath) };
+}
+
+export function createMoneySession(options: MoneySessionOptions): MoneySession {
+  const now = options.now ?? (() => Date.now());
+  const ledgerPath = options.settings.ledger ? join(options.reportDir, LEDGER_FILE) : undefined;
+  const writer = ledgerPath === undefined ? undefined : openLedgerWriter(ledgerPath, { secrets: options.secrets });
+  const state: SessionState = {
+    options,
+    now,
+    balanceVersion: options.balanceVersion ?? 'v2',
+    ledgerPath,
+    writer,
+    prices: EMPTY_PRICE_BOOK,
+    budget: undefined,
+    inner: undefined,
+    balanceBefore: undefined,
+    known: undefined,
+  };
+  return {
+    hooks: hooksArmedByPrepare(state),
+    settings: options.settings,
     ...(ledgerPath === undefined ? {} : { ledgerPath }),
     ...(writer === undefined ? {} : { writer }),
     get prices() {
-      return prices;
+      return state.prices;
     },
     get balanceBefore() {
-      return balanceBefore;
+      return state.balanceBefore;
     },
-    async prepare(client, target) {
-      known = target;
-      if (settings.cap !== undefined) {
-        const read = await readPriceBook(client, target.mapping, target.giftcardCursor);
-        prices = read.book;
-        for (const p of read.problems) options.info?.(`money: price book: ${p}`);
-        // Before anything charging leaves: a cap in another currency than the wallet's is refused (exit 2).
-        assertCapCurrency(settings.cap, prices.wallet);
-        options.info?.(
-          `money: price book of ${Object.keys(prices.skus).length} SKUs read from the target's catalog; ` +
-            (prices.wallet === undefined
-              ? `wallet currency not shown by the target: the cap's ${settings.cap.currency} is taken as the wallet's`
-              : `wallet currency ${prices.wallet}`),
-        );
-        budget = createLocalBudget(toCents(settings.cap.amount));
-        balanceBefore = await readBalance(client, balanceVersion);
-      } else if (writer !== undefined) {
-        // A ledger without a cap still states charges in the wallet's currency code.
-        const wallet = await readWalletCurrency(client);
-        if (wallet !== undefined) prices = { skus: {}, wallet };
-      }
-      inner = createMoneyHooks({
-        settings,
-        host: {
-          ...(budget === undefined ? {} : { budget }),
-          ...(writer === undefined ? {} : { append: (line: LedgerLine) => writer.append(line) }),
-        },
-        prices,
-        target: target.label,
-        runId: options.runId,
-        command: options.command,
-        status: target.status,
-        mapping: target.mapping.transaction,
-        now,
-        newEntryId: createEntryIds(`${options.command.replace(/\W/g, '')}-${runtimeToken()}`),
-      });
-    },
-    async finish(client, finishOptions) {
-      if (ledgerPath === undefined || writer === undefined || known === undefined) return { lines: [] };
-      const mapping = known.mapping;
-      const unrecovered = recoverOrSay(ledgerPath);
-      const read = readLedger(ledgerPath);
-      const defects = [...ledgerDefects(read), ...(finishOptions.defects ?? []), ...unrecovered];
-      const mine = read.lines.filter((l) => l.type !== 'request' || l.runId === options.runId);
-      const entries = new Set(mine.filter((l) => l.type === 'request').map((l) => l.entry));
-      const transactions = foldLedger(mine.filter((l) => entries.has(l.entry)));
-      const open = transactions.filter((t) => !isFinal(t)).length;
-      let unwritten = 0;
-      if (open > 0) options.info?.(`money: reconciling ${open} transaction${open === 1 ? '' : 's'} not final through the status endpoint`);
-      const result = await reconcileTransactions(transactions, {
-        client,
-        mapping: mapping.transaction,
-        walletCurrency: walletCurrencyOf(prices, settings),
-        // A disk that refuses what reconciling learnt: the outcome still counts here, and the ledger says it is missing.
-        append: (line) => {
-          try {
-            writer.append(line);
-          } catch (error) {
-            if (unwritten++ === 0) defects.push(`outcomes learnt by reconciling not written: ${whyNotWritten(ledgerPath, error)}`);
-          }
-        },
-        now,
-        ...(finishOptions.deadlineMs === undefined ? {} : { deadlineMs: finishOptions.deadlineMs }),
-      });
-      const balanceAfter = balanceBefore === undefined ? undefined : await readBalance(client, balanceVersion);
-      const refused = (budget?.refused() ?? 0) + (finishOptions.refused ?? 0);
-      const section = buildLedgerSection(
-        {
-          result,
-          ...(settings.cap === undefined ? {} : { cap: settings.cap, committed: committedOf(result.transactions) }),
-          // With a cap always said (0 included); without one, when something was refused (a line the gate could not make durable).
-          ...(settings.cap === undefined && refused === 0 ? {} : { refused }),
-          ...(balanceBefore === undefined || balanceAfter === undefined ? {} : { balance: { before: balanceBefore, after: balanceAfter } }),
-          ...(defects.length === 0 ? {} : { defects }),
-        },
-        { allowSkips: finishOptions.allowSkips, file: LEDGER_FILE },
-      );
-      return { section, result, lines: ledgerLines(section, ledgerPath) };
-    },
+    prepare: (client, target) => prepareSession(state, client, target),
+    finish: (client, finishOptions) => finishSession(state, client, finishOptions),
     close() {
       writer?.close();
     },

@@ -166,18 +166,22 @@ function cursorMeaningOf(payload: LoadConfigPayload): GiftcardCursorMeaning {
   return meaning;
 }
 
-/** Decodes a run's settings from the environment (k6 __ENV). Throws GH_ERR_CONFIG with one line on a bad value. */
-export function readRunSettings(env: Env): RunSettings {
+/** The gateway's base URL, its environment and the time scale, checked. */
+function targetBasicsOf(env: Env): { baseUrl: string; environment: Environment; timeScale: number } {
   const baseUrl = present(env, LOAD_ENV.baseUrl);
   if (baseUrl === undefined) throw configError(`${LOAD_ENV.baseUrl} is not set (the gateway's base URL; \`gateway-harness load\` sets it)`);
   if (!/^https?:\/\/[^/@\s?#]+(?:[/?#]|$)/.test(baseUrl))
     throw configError(`${LOAD_ENV.baseUrl} must be an http(s) URL without credentials`);
-  const environmentText = present(env, LOAD_ENV.environment) ?? CONFIG_DEFAULTS.environment;
-  if (environmentText !== 'sandbox' && environmentText !== 'production')
-    throw configError(`${LOAD_ENV.environment} must be sandbox or production`);
+  const environment = present(env, LOAD_ENV.environment) ?? CONFIG_DEFAULTS.environment;
+  if (environment !== 'sandbox' && environment !== 'production') throw configError(`${LOAD_ENV.environment} must be sandbox or production`);
   const timeScaleText = present(env, LOAD_ENV.timeScale);
   const timeScale = timeScaleText === undefined ? CONFIG_DEFAULTS.timeScale : Number(timeScaleText);
   if (!Number.isFinite(timeScale) || timeScale < 0) throw configError(`${LOAD_ENV.timeScale} must be a number >= 0`);
+  return { baseUrl, environment, timeScale };
+}
+
+/** What the run is: its profile, the API versions it uses, and what the flags change of the profile. */
+function runShapeOf(env: Env): { profile: ProfileName; api: ApiSelection; overrides: ProfileOverrides } {
   const profile = present(env, LOAD_ENV.profile) ?? 'smoke';
   if (!isProfileName(profile)) throw configError(`${LOAD_ENV.profile}: unknown profile "${profile.slice(0, 40)}"`);
   const api = (present(env, LOAD_ENV.api) ?? 'both') as ApiSelection;
@@ -189,18 +193,39 @@ export function readRunSettings(env: Env): RunSettings {
   const vus = positiveNumber(env, LOAD_ENV.vus, true);
   const rate = positiveNumber(env, LOAD_ENV.rate, false);
   const iterations = positiveNumber(env, LOAD_ENV.iterations, true);
+  const overrides: ProfileOverrides = {
+    ...(vus === undefined ? {} : { vus }),
+    ...(durationSec === undefined ? {} : { durationSec }),
+    ...(rate === undefined ? {} : { rate }),
+    ...(iterations === undefined ? {} : { iterations }),
+  };
+  return { profile, api, overrides };
+}
 
-  const payload = parseJson<LoadConfigPayload>(env, LOAD_ENV.config) ?? {};
-  const data: LoadDataSettings = { ...DEFAULT_LOAD_DATA, ...(payload.data ?? {}) };
-  const timeouts = payload.timeouts ?? CONFIG_DEFAULTS.timeouts;
-  const poll: NonNullable<LoadConfigPayload['poll']> = payload.poll ?? CONFIG_DEFAULTS.poll;
-  const scaled = clientTimings({ timeScale, timeouts, poll });
-  const timings: ClientTimings = {
+/** The client's real-time timings: the config's, scaled, with the real-time floors of `data` (LoadDataSettings). */
+function timingsOf(
+  timeScale: number,
+  payload: LoadConfigPayload,
+  poll: NonNullable<LoadConfigPayload['poll']>,
+  data: LoadDataSettings,
+): ClientTimings {
+  const scaled = clientTimings({ timeScale, timeouts: payload.timeouts ?? CONFIG_DEFAULTS.timeouts, poll });
+  return {
     connectTimeoutMs: scaled.connectTimeoutMs,
     responseTimeoutMs: Math.max(scaled.responseTimeoutMs, data.minResponseTimeoutMs),
     pollIntervalMs: scaled.pollIntervalMs,
     pollDeadlineMs: scaled.pollDeadlineMs + data.pollSlackMs,
   };
+}
+
+/** Decodes a run's settings from the environment (k6 __ENV). Throws GH_ERR_CONFIG with one line on a bad value. */
+export function readRunSettings(env: Env): RunSettings {
+  const { baseUrl, environment, timeScale } = targetBasicsOf(env);
+  const { profile, api, overrides } = runShapeOf(env);
+  const payload = parseJson<LoadConfigPayload>(env, LOAD_ENV.config) ?? {};
+  const data: LoadDataSettings = { ...DEFAULT_LOAD_DATA, ...(payload.data ?? {}) };
+  const poll: NonNullable<LoadConfigPayload['poll']> = payload.poll ?? CONFIG_DEFAULTS.poll;
+  const timings = timingsOf(timeScale, payload, poll, data);
   return {
     target: {
       baseUrl,
@@ -208,7 +233,7 @@ export function readRunSettings(env: Env): RunSettings {
       password: env[LOAD_ENV.password] ?? CONFIG_DEFAULTS.password,
       writePaths: { ...(payload.writePaths ?? {}) },
     },
-    environment: environmentText,
+    environment,
     timeScale,
     timings,
     status: {
@@ -218,12 +243,7 @@ export function readRunSettings(env: Env): RunSettings {
     },
     profile,
     api,
-    overrides: {
-      ...(vus === undefined ? {} : { vus }),
-      ...(durationSec === undefined ? {} : { durationSec }),
-      ...(rate === undefined ? {} : { rate }),
-      ...(iterations === undefined ? {} : { iterations }),
-    },
+    overrides,
     thresholdOverrides: parseThresholds(env),
     schemaChecks: flag(env, LOAD_ENV.schemaChecks, true),
     measureChecks: flag(env, LOAD_ENV.measureChecks, false),

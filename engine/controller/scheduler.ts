@@ -38,37 +38,126 @@ export interface ScheduleResult {
   readonly thresholdAbort: boolean;
 }
 
-export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleResult> {
-  const { script, threads, reporter, mode, logError } = settings;
-  const { runtime, options, thresholds, abortState } = script;
-  let exitCode: number = EXIT_CODES.ok;
-  let thresholdAbort = false;
-  // An interruption (the embedding program got a signal) stops the run like k6's Ctrl-C; it is listened to once the
-  // VU threads exist, so an abort reaches every one (a thread that has not started yet starts no iteration).
-  let interrupted = false;
+/**
+ * The run's interrupt, like k6's Ctrl-C: it stops every VU thread once, and settles `interruptedNow` (setup() waits on
+ * it). It is listened to once the VU threads exist, so an abort reaches every one (a thread that has not started yet
+ * starts no iteration); `stop()` stops listening at the end of the scenarios.
+ */
+interface InterruptWatch {
+  readonly interruptedNow: Promise<'interrupted'>;
+  interrupted: boolean;
+  stop(): void;
+}
+
+function watchInterrupt(settings: ScheduleSettings): InterruptWatch {
+  const { threads, logError, interrupt } = settings;
   let resolveInterrupt: () => void = () => undefined;
-  const interruptedNow = new Promise<'interrupted'>((r) => (resolveInterrupt = () => r('interrupted')));
   const onInterrupt = (): void => {
-    if (interrupted) return;
-    interrupted = true;
+    if (watch.interrupted) return;
+    watch.interrupted = true;
     logError('test run interrupted by a signal: stopping gracefully (teardown, thresholds and handleSummary follow)');
     threads.abortAll();
     resolveInterrupt();
   };
-  if (settings.interrupt?.aborted === true) onInterrupt();
-  else settings.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  const watch: InterruptWatch = {
+    interruptedNow: new Promise<'interrupted'>((r) => (resolveInterrupt = () => r('interrupted'))),
+    interrupted: false,
+    stop: () => interrupt?.removeEventListener('abort', onInterrupt),
+  };
+  if (interrupt?.aborted === true) onInterrupt();
+  else interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  return watch;
+}
+
+/** The timers of the scenarios: vus / vus_max gauges every second, progress every 250 ms, abortOnFail thresholds every 2 s. */
+interface ScenarioTimers {
+  /** An abortOnFail threshold stopped the test (already logged). */
+  thresholdAbort: boolean;
+  stop(): void;
+}
+
+function startScenarioTimers(
+  settings: ScheduleSettings,
+  startAt: number,
+  testStart: number,
+  baseTags: Record<string, string>,
+): ScenarioTimers {
+  const { script, threads, reporter, mode } = settings;
+  const { runtime, thresholds } = script;
+  const gaugeTimer = setInterval(() => {
+    const v = threads.view(startAt);
+    runtime.store.add('vus', v.vusActive, baseTags);
+    runtime.store.add('vus_max', v.vusMax, baseTags);
+  }, 1_000);
+  const progressTimer = setInterval(() => reporter.update(threads.view(startAt)), mode === 'tty' ? 250 : 1_000);
+  const abortable = thresholds.some((t) => t.thresholds.some((x) => x.abortOnFail));
+  const timers: ScenarioTimers = {
+    thresholdAbort: false,
+    stop: () => {
+      clearInterval(gaugeTimer);
+      clearInterval(progressTimer);
+      if (thresholdTimer !== undefined) clearInterval(thresholdTimer);
+    },
+  };
+  const thresholdTimer = abortable
+    ? setInterval(() => void abortOnCrossedThresholds(settings, testStart, timers), THRESHOLD_EVAL_MS)
+    : undefined;
+  return timers;
+}
+
+/** Evaluates the thresholds over every thread's metrics so far; a crossed abortOnFail one stops the test (once). */
+async function abortOnCrossedThresholds(settings: ScheduleSettings, testStart: number, timers: ScenarioTimers): Promise<void> {
+  const { script, threads, logError } = settings;
+  const snaps = await threads.snapshots();
+  const merged = new MetricStore(script.submetrics, script.customDefs);
+  merged.mergeState(script.runtime.store.toState());
+  for (const s of snaps) merged.mergeState(s.store);
+  const elapsed = clock() - testStart;
+  for (const set of script.thresholds) {
+    const sink = merged.sinkOf(set.summaryName);
+    if (sink === undefined) continue;
+    const verdict = evaluateThresholds(set, sink.thresholdValues(elapsed, percentilesOf(set)), elapsed);
+    if (verdict.abort && !timers.thresholdAbort) {
+      timers.thresholdAbort = true;
+      logError(`thresholds on metrics '${set.summaryName}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`);
+      threads.abortAll();
+    }
+  }
+}
+
+/** The scenarios ended: timers and the interrupt stopped, the progress line's last state, the final vus / vus_max points. */
+function scenariosEnded(
+  settings: ScheduleSettings,
+  interrupt: InterruptWatch,
+  timers: ScenarioTimers,
+  startAt: number,
+  ran: boolean,
+  baseTags: Record<string, string>,
+): void {
+  const { threads, script } = settings;
+  interrupt.stop();
+  timers.stop();
+  settings.reporter.finish(threads.view(startAt));
+  const final = threads.view(startAt);
+  if (ran) {
+    script.runtime.store.add('vus', 0, baseTags);
+    script.runtime.store.add('vus_max', final.vusMax, baseTags);
+  }
+}
+
+/** setup(), the scenarios, teardown(): the steps are plain functions, so every await here is one of the run's phases. */
+export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleResult> {
+  const { script, threads, logError } = settings;
+  const { runtime, options } = script;
+  let exitCode: number = EXIT_CODES.ok;
+  const interrupt = watchInterrupt(settings);
 
   // ---- setup (lifecycle thread, VU 0), while the VU workers initialise ----
   const testStart = clock();
   runtime.testStartedAt = testStart;
   settings.onTestStart();
-  const setup = await runSetup(
-    threads.lifecycle,
-    typeof script.vu0.exports.setup === 'function',
-    options.setupTimeoutMs,
-    interruptedNow,
-    abortState,
-  );
+  const hasSetup = typeof script.vu0.exports.setup === 'function';
+  const setup = await runSetup(threads.lifecycle, hasSetup, options.setupTimeoutMs, interrupt.interruptedNow, script.abortState);
   let setupFailure = setup.failure;
   const setupMs = clock() - testStart;
   runtime.setupDataJson = setup.data === undefined ? undefined : JSON.stringify(setup.data);
@@ -82,57 +171,17 @@ export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleR
   // ---- the scenarios ----
   await threads.allReady();
   runtime.phase = 'vu';
-  if (interrupted && setupFailure === undefined) {
+  if (interrupt.interrupted && setupFailure === undefined) {
     // Interrupted while the VU threads were starting: no scenario runs.
     setupFailure = { exitCode: EXIT_CODES.externalAbort, text: 'test run interrupted before the scenarios started' };
     await threads.terminateVUs();
   }
   const startAt = clock() + (setupFailure === undefined ? START_DELAY_MS : 0);
   if (setupFailure === undefined) threads.start(startAt, runtime.setupDataJson);
-
-  // vus / vus_max gauges every second, progress every 250 ms, abortOnFail thresholds every 2 s.
   const baseTags = { ...options.tags };
-  const gaugeTimer = setInterval(() => {
-    const v = threads.view(startAt);
-    runtime.store.add('vus', v.vusActive, baseTags);
-    runtime.store.add('vus_max', v.vusMax, baseTags);
-  }, 1_000);
-  const progressTimer = setInterval(() => reporter.update(threads.view(startAt)), mode === 'tty' ? 250 : 1_000);
-  const abortable = thresholds.some((t) => t.thresholds.some((x) => x.abortOnFail));
-  const thresholdTimer = abortable
-    ? setInterval(() => {
-        void threads.snapshots().then((snaps) => {
-          const merged = new MetricStore(script.submetrics, script.customDefs);
-          merged.mergeState(runtime.store.toState());
-          for (const s of snaps) merged.mergeState(s.store);
-          const elapsed = clock() - testStart;
-          for (const set of thresholds) {
-            const sink = merged.sinkOf(set.summaryName);
-            if (sink === undefined) continue;
-            const verdict = evaluateThresholds(set, sink.thresholdValues(elapsed, percentilesOf(set)), elapsed);
-            if (verdict.abort && !thresholdAbort) {
-              thresholdAbort = true;
-              logError(
-                `thresholds on metrics '${set.summaryName}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`,
-              );
-              threads.abortAll();
-            }
-          }
-        });
-      }, THRESHOLD_EVAL_MS)
-    : undefined;
-
+  const timers = startScenarioTimers(settings, startAt, testStart, baseTags);
   await threads.allDone();
-  settings.interrupt?.removeEventListener('abort', onInterrupt);
-  clearInterval(gaugeTimer);
-  clearInterval(progressTimer);
-  if (thresholdTimer !== undefined) clearInterval(thresholdTimer);
-  reporter.finish(threads.view(startAt));
-  const final = threads.view(startAt);
-  if (setupFailure === undefined) {
-    runtime.store.add('vus', 0, baseTags);
-    runtime.store.add('vus_max', final.vusMax, baseTags);
-  }
+  scenariosEnded(settings, interrupt, timers, startAt, setupFailure === undefined, baseTags);
   await threads.terminateVUs();
   const runEnd = clock();
   if (threads.failure !== undefined) {
@@ -142,15 +191,9 @@ export async function runSchedule(settings: ScheduleSettings): Promise<ScheduleR
 
   // ---- teardown (lifecycle thread; runs after an abort too, like k6) ----
   if (threads.lifecycle !== undefined) {
-    exitCode = await runTeardown(
-      threads.lifecycle,
-      runtime.setupDataJson,
-      { ...setup, ...(setupFailure === undefined ? {} : { failure: setupFailure }) },
-      options.teardownTimeoutMs,
-      exitCode,
-      logError,
-    );
+    const outcome = { ...setup, ...(setupFailure === undefined ? {} : { failure: setupFailure }) };
+    exitCode = await runTeardown(threads.lifecycle, runtime.setupDataJson, outcome, options.teardownTimeoutMs, exitCode, logError);
   }
   const testRunDurationMs = setupMs + (runEnd - startAt) + (clock() - runEnd);
-  return { exitCode, setupData: setup.data, testRunDurationMs, interrupted, thresholdAbort };
+  return { exitCode, setupData: setup.data, testRunDurationMs, interrupted: interrupt.interrupted, thresholdAbort: timers.thresholdAbort };
 }

@@ -220,24 +220,170 @@ class RequestTimeout extends Error {
   readonly code = 'GH_REQUEST_TIMEOUT';
 }
 
+type ResponseBody = Dispatcher.ResponseData['body'];
+
 /**
  * Reads a body, destroying it when the request's deadline passes first: one timer per body still on its way, no
  * AbortController. A body already all buffered (Content-Length bytes in, the usual small answer) cannot stall: no timer.
+ * `read` is one of the readers below (made once, not per request), or a redirect's counting closure.
  */
 async function readBefore<T>(
-  body: Dispatcher.ResponseData['body'],
+  body: ResponseBody,
   headers: Dispatcher.ResponseData['headers'],
   deadline: number,
-  read: () => Promise<T>,
+  read: (body: ResponseBody) => Promise<T>,
 ): Promise<T> {
   const length = Number(headers['content-length']);
-  if (Number.isFinite(length) && body.readableLength >= length) return read();
+  if (Number.isFinite(length) && body.readableLength >= length) return read(body);
   const timer = setTimeout(() => body.destroy(new RequestTimeout('request timeout')), Math.max(1, Math.ceil(deadline - performance.now())));
   try {
-    return await read();
+    return await read(body);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The whole body's bytes (responseType 'text' and 'binary'). */
+function wholeBody(body: ResponseBody): Promise<ArrayBuffer> {
+  return body.arrayBuffer();
+}
+
+/** Reads the body to its end and keeps only how many bytes it had (responseType 'none'). */
+async function discardedBytes(body: ResponseBody): Promise<number> {
+  let received = 0;
+  for await (const chunk of body) received += (chunk as Buffer).length;
+  return received;
+}
+
+/** The final answer's body as the spec asked for it: its bytes, or (responseType 'none') how many there were. */
+function readAnswer(
+  res: Dispatcher.ResponseData,
+  responseType: HttpRequestSpec['responseType'],
+  deadline: number,
+): Promise<ArrayBuffer | number> {
+  return responseType === 'none'
+    ? readBefore(res.body, res.headers, deadline, discardedBytes)
+    : readBefore(res.body, res.headers, deadline, wholeBody);
+}
+
+/** What the script gets as the body: the text (UTF-8), the ArrayBuffer ('binary'), or null ('none'). */
+function bodyOf(read: ArrayBuffer | number, responseType: HttpRequestSpec['responseType']): string | ArrayBuffer | null {
+  if (typeof read === 'number') return null;
+  return responseType === 'binary' ? read : Buffer.from(read).toString('utf8');
+}
+
+/**
+ * Starts one attempt: undici's `request:create` fires inside request(), so `creating` pairs it with `attempt` (see
+ * Attempt). Its headers and body timers get what is left of the whole request's deadline; nothing left: a timeout.
+ */
+function sendAttempt(
+  agent: Dispatcher,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | null,
+  deadline: number,
+  signal: AbortSignal | undefined,
+  attempt: Attempt,
+): Promise<Dispatcher.ResponseData> {
+  const left = deadline - performance.now();
+  if (left < 1) throw new RequestTimeout('request timeout');
+  creating = attempt;
+  try {
+    return request(url, {
+      method: method as 'GET',
+      headers,
+      body,
+      dispatcher: agent,
+      headersTimeout: left,
+      bodyTimeout: left,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  } finally {
+    creating = undefined;
+  }
+}
+
+/** Where a redirect the request follows leads (k6 follows up to maxRedirects hops); undefined for a final answer. */
+function redirectLocation(res: Dispatcher.ResponseData, hop: number, maxRedirects: number): string | undefined {
+  const location = res.headers.location;
+  return REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects ? location : undefined;
+}
+
+/** Go's client (and k6's) follows a 303, and a 301/302 answering a POST, with a GET without body. */
+function redirectsAsGet(status: number, method: string): boolean {
+  return status === 303 || ((status === 301 || status === 302) && method === 'POST');
+}
+
+/** The answer's headers as k6 gives them: canonical names, repeated values joined with ", ". */
+function k6Headers(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const k in raw) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    headers[canonicalName(k)] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return headers;
+}
+
+/** The result of a request that got its final answer; `bytesReceived` counts the earlier hops, `read` this body. */
+function answeredResult(
+  res: Dispatcher.ResponseData,
+  read: ArrayBuffer | number,
+  out: string | ArrayBuffer | null,
+  url: string,
+  timings: HttpTimings,
+  bytesSent: number,
+  bytesReceived: number,
+): RawHttpResult {
+  const received = typeof read === 'number' ? read : read.byteLength;
+  return {
+    status: res.statusCode,
+    statusText: `${res.statusCode} ${STATUS_TEXT[res.statusCode] ?? ''}`.trim(),
+    headers: k6Headers(res.headers),
+    body: out,
+    url,
+    proto: 'HTTP/1.1',
+    timings,
+    error: '',
+    // k6 gives an HTTP error status its own code (1400-1599 = 1000 + status) with no error text.
+    errorCode: res.statusCode >= 400 && res.statusCode < 600 ? 1000 + res.statusCode : 0,
+    bytesSent,
+    bytesReceived: bytesReceived + 17 + headerBytes(res.headers as Record<string, string>) + received,
+  };
+}
+
+/** The result of a request that failed (status 0, k6's error text and code), timed from `t0` to now. */
+function failedResult(
+  error: unknown,
+  t0: number,
+  url: string,
+  timings: HttpTimings,
+  bytesSent: number,
+  bytesReceived: number,
+): RawHttpResult {
+  const code = errorCodeOf(error);
+  const described = k6ErrorCode(
+    error,
+    code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'GH_REQUEST_TIMEOUT',
+  );
+  timings.duration = performance.now() - t0;
+  // What crossed the wire still counts in data_sent/data_received (k6 counts on the connection): the request, unless
+  // the connection never opened; of the answer, only what earlier redirect hops brought (a cut final body is not counted).
+  const sent = NOTHING_SENT.has(described.code) ? 0 : bytesSent;
+  return {
+    status: 0,
+    statusText: '',
+    headers: {},
+    body: null,
+    url,
+    proto: '',
+    timings,
+    error: described.text,
+    errorCode: described.code,
+    bytesSent: sent,
+    bytesReceived,
+  };
 }
 
 /**
@@ -245,6 +391,8 @@ async function readBefore<T>(
  * k6's error and error_code. The timeout bounds the whole request like k6's (a context deadline over redirects,
  * headers and body): each hop's wait for headers gets what is left of it (undici's headers timer), and reading a body
  * stops when it passes. `signal` (the VU's, long-lived) interrupts the request when the VU's iteration is interrupted.
+ * The hot path of the engine: its steps are plain calls, and its only awaits are the answer, the body and the
+ * connection's release (no step is an async function of its own, which would add a promise and a turn per request).
  */
 export async function performRequest(
   agent: Dispatcher,
@@ -267,108 +415,43 @@ export async function performRequest(
       const path = pathOf(url);
       let res: Dispatcher.ResponseData;
       let answered: Attempt;
+      // An attempt that failed on a reused connection before any answer is sent again, as Go does (retriedLikeGo).
       for (let retries = 0; ; retries++) {
         bytesSent += method.length + path.length + 11 + requestHeaderBytes + (body === null ? 0 : bodyLength) + 2;
-        const left = deadline - performance.now();
-        if (left < 1) throw new RequestTimeout('request timeout');
         const attempt: Attempt = { reused: false };
         try {
-          creating = attempt;
-          const pending = request(url, {
-            method: method as 'GET',
-            headers: spec.headers,
-            body,
-            dispatcher: agent,
-            headersTimeout: left,
-            bodyTimeout: left,
-            ...(signal === undefined ? {} : { signal }),
-          });
-          creating = undefined;
-          res = await pending;
+          res = await sendAttempt(agent, url, method, spec.headers, body, deadline, signal, attempt);
           answered = attempt;
           break;
         } catch (error) {
-          creating = undefined;
           if (retries < MAX_RETRIES && retriedLikeGo(method, spec.headers, attempt, error)) continue;
           throw error;
         }
       }
-      const location = res.headers.location;
-      if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
-        await readBefore(res.body, res.headers, deadline, async () => {
-          for await (const chunk of res.body) bytesReceived += (chunk as Buffer).length;
+      const location = redirectLocation(res, hop, maxRedirects);
+      if (location !== undefined) {
+        // Counted into the total as it arrives: a redirect's body cut by the deadline still counts what it brought.
+        await readBefore(res.body, res.headers, deadline, async (redirectBody) => {
+          for await (const chunk of redirectBody) bytesReceived += (chunk as Buffer).length;
         });
         bytesReceived += 17 + headerBytes(res.headers as Record<string, string>);
         await connectionFreed();
         url = new URL(location, url).toString();
-        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        if (redirectsAsGet(res.statusCode, method)) {
           method = 'GET';
           body = null;
         }
         continue;
       }
       const t1 = performance.now();
-      let received = 0;
-      let out: string | ArrayBuffer | null = null;
-      if (spec.responseType === 'none') {
-        await readBefore(res.body, res.headers, deadline, async () => {
-          for await (const chunk of res.body) received += (chunk as Buffer).length;
-        });
-      } else if (spec.responseType === 'binary') {
-        out = await readBefore(res.body, res.headers, deadline, () => res.body.arrayBuffer());
-        received = out.byteLength;
-      } else {
-        const buf = Buffer.from(await readBefore(res.body, res.headers, deadline, () => res.body.arrayBuffer()));
-        received = buf.length;
-        out = buf.toString('utf8');
-      }
+      const read = await readAnswer(res, spec.responseType, deadline);
+      const out = bodyOf(read, spec.responseType);
       const t2 = performance.now();
       await connectionFreed(); // after the timings: the wait is not part of the request
       Object.assign(timings, answerTimings(t0, t1, t2, answered));
-      const headers: Record<string, string> = {};
-      for (const k in res.headers) {
-        const v = res.headers[k];
-        if (v === undefined) continue;
-        // k6 joins repeated values with ", ".
-        headers[canonicalName(k)] = Array.isArray(v) ? v.join(', ') : v;
-      }
-      return {
-        status: res.statusCode,
-        statusText: `${res.statusCode} ${STATUS_TEXT[res.statusCode] ?? ''}`.trim(),
-        headers,
-        body: out,
-        url,
-        proto: 'HTTP/1.1',
-        timings,
-        error: '',
-        // k6 gives an HTTP error status its own code (1400-1599 = 1000 + status) with no error text.
-        errorCode: res.statusCode >= 400 && res.statusCode < 600 ? 1000 + res.statusCode : 0,
-        bytesSent,
-        bytesReceived: bytesReceived + 17 + headerBytes(res.headers as Record<string, string>) + received,
-      };
+      return answeredResult(res, read, out, url, timings, bytesSent, bytesReceived);
     }
   } catch (error) {
-    const code = errorCodeOf(error);
-    const described = k6ErrorCode(
-      error,
-      code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'GH_REQUEST_TIMEOUT',
-    );
-    timings.duration = performance.now() - t0;
-    // What crossed the wire still counts in data_sent/data_received (k6 counts on the connection): the request, unless
-    // the connection never opened; of the answer, only what earlier redirect hops brought (a cut body is not counted).
-    const sent = NOTHING_SENT.has(described.code) ? 0 : bytesSent;
-    return {
-      status: 0,
-      statusText: '',
-      headers: {},
-      body: null,
-      url,
-      proto: '',
-      timings,
-      error: described.text,
-      errorCode: described.code,
-      bytesSent: sent,
-      bytesReceived,
-    };
+    return failedResult(error, t0, url, timings, bytesSent, bytesReceived);
   }
 }

@@ -1,19 +1,22 @@
 // `k6/execution`: the VU, scenario, instance and test views k6 gives scripts (exec.vu.idInTest, exec.scenario.name,
 // exec.test.abort(), ...). Values are live getters over the VU and its thread's runtime.
-import type { ModuleVU } from './module-vu.ts';
+import type { ModuleRuntime, ModuleVU } from './module-vu.ts';
 
-export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
+/** k6 refuses scenario information while the init context runs (no scenario yet). */
+function notInInit(vu: ModuleVU, what: string): void {
+  if (vu.initPhase) throw new Error(`getting ${what} in the init context is not supported`);
+}
+
+/** exec.scenario: the scenario the VU runs now. */
+function scenarioView(vu: ModuleVU): Record<string, unknown> {
   const rt = vu.runtime;
-  const notInInit = (what: string): void => {
-    if (vu.initPhase) throw new Error(`getting ${what} in the init context is not supported`);
-  };
-  const scenario = {
+  return {
     get name(): string {
-      notInInit('scenario information');
+      notInInit(vu, 'scenario information');
       return vu.scenario?.config.name ?? '';
     },
     get executor(): string {
-      notInInit('scenario information');
+      notInInit(vu, 'scenario information');
       return vu.scenario?.config.executor ?? '';
     },
     get startTime(): number {
@@ -29,7 +32,11 @@ export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
       return vu.iterInTest;
     },
   };
-  const vuView = {
+}
+
+/** exec.vu: the VU's ids, iterations, tags and metadata. */
+function vuView(vu: ModuleVU): Record<string, unknown> {
+  return {
     get idInInstance(): number {
       return vu.idInInstance;
     },
@@ -45,7 +52,11 @@ export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
     tags: vu.tags,
     metrics: { tags: vu.tags, metadata: vu.metadata },
   };
-  const instance = {
+}
+
+/** exec.instance: this instance's counters (the thread's runtime). */
+function instanceView(rt: ModuleRuntime): Record<string, unknown> {
+  return {
     get iterationsCompleted(): number {
       return rt.instance.iterationsCompleted;
     },
@@ -62,7 +73,12 @@ export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
       return rt.elapsedMs();
     },
   };
-  const test = {
+}
+
+/** exec.test: abort() and the options as k6 reports them. */
+function testView(vu: ModuleVU): Record<string, unknown> {
+  const rt = vu.runtime;
+  return {
     abort(reason?: string): never {
       rt.abortTest(reason === undefined ? 'test aborted' : String(reason));
       vu.interrupt();
@@ -72,6 +88,9 @@ export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
       return rt.options.raw;
     },
   };
-  const exec = { scenario, vu: vuView, instance, test };
+}
+
+export function createExecutionModule(vu: ModuleVU): Record<string, unknown> {
+  const exec = { scenario: scenarioView(vu), vu: vuView(vu), instance: instanceView(vu.runtime), test: testView(vu) };
   return { ...exec, default: exec };
 }
