@@ -4,7 +4,7 @@ import { costOf } from '../data/money.ts';
 import type { PinRequest } from '../../schemas/generated/types.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import type { Decision } from './transactions.ts';
-import { digitsFor, isRefusal, numberRefusal, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
+import { digitsFor, isRefusal, optionalNumberRefusal, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
 
 const PIN_VALIDITY_DAYS = 365;
 
@@ -14,10 +14,8 @@ function decidePin(ctx: RouteContext, body: PinRequest): Decision {
   if (isRefusal(found)) return found;
   const { sku } = found;
   // Spec: recipient "must belong to the country of the PIN product".
-  if (typeof body.recipient === 'string' && body.recipient !== '') {
-    const refused = numberRefusal(ctx, body.recipient, sku.countryCode, 'recipient');
-    if (refused !== undefined) return refused;
-  }
+  const refused = optionalNumberRefusal(ctx, body.recipient, sku.countryCode, 'recipient');
+  if (refused !== undefined) return refused;
   const cost = costOf(sku, sku.min.faceValueInWalletCurrency);
   return {
     cost,

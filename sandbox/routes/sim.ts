@@ -7,7 +7,7 @@ import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import { fail, idArg, ok, scaled } from './context.ts';
 import type { Decision } from './transactions.ts';
-import { assignedNumber, isRefusal, numberRefusal, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
+import { assignedNumber, isRefusal, optionalNumberRefusal, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
 
 /** The kind of transaction portin/status serves: the port-in's catalog purpose (getOperation throws if it is renamed). */
 const PORTIN = getOperation('v2.transaction.sim-portin').purpose;
@@ -46,10 +46,8 @@ function decidePortin(ctx: RouteContext, body: SimPortinRequest): Decision {
   const found = resolveSku(ctx, body.skuId, ofCategory('Sim'), 'a Sim SKU');
   if (isRefusal(found)) return found;
   const { sku } = found;
-  if (typeof body.mobileNumber === 'string' && body.mobileNumber !== '') {
-    const refused = numberRefusal(ctx, body.mobileNumber, sku.countryCode, 'mobileNumber');
-    if (refused !== undefined) return refused;
-  }
+  const refused = optionalNumberRefusal(ctx, body.mobileNumber, sku.countryCode, 'mobileNumber');
+  if (refused !== undefined) return refused;
   const months = body.numberOfPlanMonths !== undefined && body.numberOfPlanMonths > 1 ? body.numberOfPlanMonths : 1;
   const cost = costOf(sku, moneyTimes(sku.min.faceValueInWalletCurrency, months));
   return {

@@ -230,6 +230,11 @@ export function numberRefusal(ctx: RouteContext, mobile: string, countryCode: st
   return { refuse: 'invalidNumber', message: `The Subscriber number is not valid: ${field} must be a number of the SKU's country${shape}` };
 }
 
+/** An optional number (PIN's recipient, SIM port-in's number): refused like a required one when given, nothing when absent. */
+export function optionalNumberRefusal(ctx: RouteContext, mobile: unknown, countryCode: string, field: string): Refusal | undefined {
+  return typeof mobile === 'string' && mobile !== '' ? numberRefusal(ctx, mobile, countryCode, field) : undefined;
+}
+
 /** The facts a trigger looks at. */
 export interface TriggerInput {
   /** The write's purpose (`ctx.op.purpose`): a trigger row applies to the writes of its purpose only. */
