@@ -259,6 +259,85 @@ function shuffledStart<T>(items: readonly T[], best: number, random: () => numbe
 
 const usesSku = (sources: readonly InputSource[]): boolean => sources.some((s) => typeof s === 'string' && s.startsWith('sku.'));
 
+type Candidate = { sku?: InputSku; country?: string };
+type Entries = ReadonlyArray<readonly [string, InputSource]>;
+
+/**
+ * What to build inputs around, best first: the rule's SKUs when a required value (or a chosen filter) comes from one,
+ * else the lookup countries when a number is needed, else one candidate with neither.
+ */
+function candidatesOf(
+  op: Operation,
+  rule: InputRule,
+  world: InputWorld,
+  options: BuildOptions,
+  required: InputSource[],
+  filters: Entries,
+): Candidate[] {
+  const max = options.max ?? 1;
+  const random = options.random;
+  const choice = rule.sku;
+  if (choice !== undefined && (usesSku(required) || (filters.length > 0 && usesSku(filters.map(([, s]) => s))))) {
+    let skus = options.skus ?? world.skus(choice.category);
+    if (choice.lookupCountry === true) skus = skus.filter((s) => countryRank(s) < SANDBOX_LOOKUP_COUNTRIES.length);
+    const sorted = ordered(skus, choice.preferBundles === true, max > 1, op.charges);
+    const tied = sorted.filter((s) => tier(s) === tier(sorted[0] as InputSku)).length;
+    const best = op.charges ? Math.min(tied, CHARGING_PICKS) : tied;
+    const picked = random === undefined ? sorted : shuffledStart(sorted, best, random);
+    const candidates: Candidate[] = picked.map((sku) => ({
+      sku,
+      ...(sku.countryCode === undefined ? {} : { country: sku.countryCode.toUpperCase() }),
+    }));
+    // A filter-only SKU is optional: without one, the request goes without the filter.
+    if (!usesSku(required)) candidates.push({});
+    return candidates;
+  }
+  if (required.includes('mobile')) {
+    const countries = [...SANDBOX_LOOKUP_COUNTRIES];
+    return (random === undefined ? countries : shuffledStart(countries, countries.length, random)).map((country) => ({ country }));
+  }
+  return [{}];
+}
+
+/** One candidate's request; undefined when a required parameter or body field gets no value from it. */
+function fillCandidate(
+  op: Operation,
+  rule: { readonly params: Entries; readonly filters: Entries; readonly body: Entries | undefined },
+  world: InputWorld,
+  { sku, country }: Candidate,
+): BuiltInput | undefined {
+  const values: Record<string, string | number> = {};
+  let complete = true;
+  for (const [name, source] of rule.params) {
+    const value = fill(source, sku, world, country);
+    if (value === undefined) complete = false;
+    else values[name] = value;
+  }
+  for (const [name, source] of rule.filters) {
+    const value = fill(source, sku, world, country);
+    if (value !== undefined) values[name] = value;
+  }
+  let built: Record<string, unknown> | undefined;
+  const body = rule.body;
+  if (body !== undefined) {
+    built = {};
+    for (const [field, source] of body) {
+      const value = fill(source, sku, world, country);
+      if (value !== undefined) built[field] = value;
+      else if (!MAY_BE_ABSENT.has(source)) complete = false;
+    }
+    // An amount in the SKU's face value currency is only valid with that currency beside it.
+    if (
+      sku?.amount?.transactionCurrencyCode !== undefined &&
+      body.some(([, s]) => s === 'sku.amount') &&
+      !body.some(([, s]) => s === 'sku.currency')
+    )
+      complete = false;
+  }
+  if (!complete) return undefined;
+  return { input: place(op, values, built), ...(sku === undefined ? {} : { sku }) };
+}
+
 /**
  * Valid inputs of the operation from its input rule: one per candidate SKU (or lookup country, when the rule wants a
  * number and no SKU) whose every source can be filled, up to `max`. A read that links to an earlier transaction takes
@@ -272,67 +351,19 @@ export function buildInputs(op: Operation, world: InputWorld, options: BuildOpti
   const params = Object.entries(rule.params ?? {});
   const body = rule.body === undefined ? undefined : Object.entries(rule.body);
   const required = [...params.map(([, s]) => s), ...(body ?? []).map(([, s]) => s)];
+  // Drawn before the candidates: a load run's randomness is consumed in the same order as always (same seed, same inputs).
   const filters = random === undefined || options.filters === false ? [] : Object.entries(rule.filters ?? {}).filter(() => random() < 0.5);
-  const needsMobile = required.includes('mobile');
-  const choice = rule.sku;
-
-  type Candidate = { sku?: InputSku; country?: string };
-  let candidates: Candidate[];
-  if (choice !== undefined && (usesSku(required) || (filters.length > 0 && usesSku(filters.map(([, s]) => s))))) {
-    let skus = options.skus ?? world.skus(choice.category);
-    if (choice.lookupCountry === true) skus = skus.filter((s) => countryRank(s) < SANDBOX_LOOKUP_COUNTRIES.length);
-    const sorted = ordered(skus, choice.preferBundles === true, max > 1, op.charges);
-    const tied = sorted.filter((s) => tier(s) === tier(sorted[0] as InputSku)).length;
-    const best = op.charges ? Math.min(tied, CHARGING_PICKS) : tied;
-    const picked = random === undefined ? sorted : shuffledStart(sorted, best, random);
-    candidates = picked.map((sku) => ({ sku, ...(sku.countryCode === undefined ? {} : { country: sku.countryCode.toUpperCase() }) }));
-    // A filter-only SKU is optional: without one, the request goes without the filter.
-    if (!usesSku(required)) candidates.push({});
-  } else if (needsMobile) {
-    const countries = [...SANDBOX_LOOKUP_COUNTRIES];
-    candidates = (random === undefined ? countries : shuffledStart(countries, countries.length, random)).map((country) => ({ country }));
-  } else {
-    candidates = [{}];
-  }
-
   const out: BuiltInput[] = [];
-  for (const { sku, country } of candidates) {
-    const values: Record<string, string | number> = {};
-    let complete = true;
-    for (const [name, source] of params) {
-      const value = fill(source, sku, world, country);
-      if (value === undefined) complete = false;
-      else values[name] = value;
-    }
-    for (const [name, source] of filters) {
-      const value = fill(source, sku, world, country);
-      if (value !== undefined) values[name] = value;
-    }
-    let built: Record<string, unknown> | undefined;
-    if (body !== undefined) {
-      built = {};
-      for (const [field, source] of body) {
-        const value = fill(source, sku, world, country);
-        if (value !== undefined) built[field] = value;
-        else if (!MAY_BE_ABSENT.has(source)) complete = false;
-      }
-      // An amount in the SKU's face value currency is only valid with that currency beside it.
-      if (
-        sku?.amount?.transactionCurrencyCode !== undefined &&
-        body.some(([, s]) => s === 'sku.amount') &&
-        !body.some(([, s]) => s === 'sku.currency')
-      )
-        complete = false;
-    }
-    if (!complete) continue;
-    out.push({ input: place(op, values, built), ...(sku === undefined ? {} : { sku }) });
+  for (const candidate of candidatesOf(op, rule, world, options, required, filters)) {
+    const built = fillCandidate(op, { params, filters, body }, world, candidate);
+    if (built === undefined) continue;
+    out.push(built);
     if (out.length >= max) break;
   }
   if (out.length > 0) return out;
   return { unavailable: missingWords(op, rule) };
 }
 
-/** What the catalog lacks, in words, when no candidate gave a complete input. */
 function missingWords(op: Operation, rule: InputRule): string {
   const sources = [...Object.values(rule.params ?? {}), ...Object.values(rule.body ?? {})];
   const parts: string[] = [];

@@ -537,14 +537,9 @@ const V2_READ_OPERATIONS: Operation[] = [
   }),
 ];
 
-const simBody: InputRule = {
-  sku: { category: 'Sim' },
-  body: { skuId: 'sku.skuId', simNumber: 'settings.simNumber', zipCode: 'settings.zipCode', correlationId: 'new.correlationId' },
-};
-
-function writesOf(version: ApiVersion): Operation[] {
-  const prefix = `/api/${version}`;
-  const ops = [
+/** The top-up of a mobile number (RTR): the one write whose path the spec shows, with its sandbox trigger table. */
+function topupWrites(version: ApiVersion, prefix: string): Operation[] {
+  return [
     write(version, {
       name: 'topup',
       group: 'topup',
@@ -565,6 +560,12 @@ function writesOf(version: ApiVersion): Operation[] {
         samples: 2,
       },
     }),
+  ];
+}
+
+/** One SKU bought outright (PIN, bill payment, gift card): paths the spec does not show, so assumed. */
+function purchaseWrites(version: ApiVersion, prefix: string): Operation[] {
+  return [
     write(version, {
       name: 'pin',
       group: 'pin',
@@ -604,6 +605,17 @@ function writesOf(version: ApiVersion): Operation[] {
         body: { skuId: 'sku.skuId', amount: 'sku.amount', transactionCurrencyCode: 'sku.currency', correlationId: 'new.correlationId' },
       },
     }),
+  ];
+}
+
+const simBody: InputRule = {
+  sku: { category: 'Sim' },
+  body: { skuId: 'sku.skuId', simNumber: 'settings.simNumber', zipCode: 'settings.zipCode', correlationId: 'new.correlationId' },
+};
+
+/** SIM cards and eSIMs: activation, port-in and the eSIM order (paths assumed). */
+function simWrites(version: ApiVersion, prefix: string): Operation[] {
+  return [
     write(version, {
       name: 'sim-activation',
       group: 'sim',
@@ -633,6 +645,22 @@ function writesOf(version: ApiVersion): Operation[] {
       inputs: { sku: { category: 'eSim' }, body: { skuId: 'sku.skuId', correlationId: 'new.correlationId' } },
     }),
   ];
+}
+
+/**
+ * A version's writes in catalog order: top-up, purchases, SIM, then the v2-only ones. The recipe proof
+ * (scripts/recipe/) adds its made-up writes at the head of the list below and of the v2-only push: keep both opening
+ * lines as they are (its anchors; a line that quotes them here would be found first).
+ */
+function writesOf(version: ApiVersion): Operation[] {
+  const prefix = `/api/${version}`;
+  const ops = [
+    // A group per kind of purchase (this comment also keeps the list on its own lines, where the recipe inserts).
+    ...topupWrites(version, prefix),
+    ...purchaseWrites(version, prefix),
+    ...simWrites(version, prefix),
+  ];
+  // Writes of v2 only (no v1 counterpart: spec Versioning 5).
   if (version === 'v2') {
     ops.push(
       write(version, {

@@ -75,98 +75,135 @@ function lineColumn(text: string, offset: number): string {
 }
 
 /**
+ * The recursive-descent scan behind jsonErrorOffset: `at` walks the text and a syntax error throws the offset it
+ * stands at (a number, so the catch tells it from a stack overflow).
+ */
+class JsonScan {
+  at = 0;
+  private readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** The whole text is one JSON value, with only whitespace after it. */
+  document(): void {
+    this.value(0);
+    this.ws();
+    if (this.at < this.text.length) this.fail();
+  }
+
+  private fail(): never {
+    throw this.at;
+  }
+
+  private char(): string {
+    return this.text.charAt(this.at);
+  }
+
+  private ws(): void {
+    while (this.at < this.text.length && ' \t\n\r'.includes(this.char())) this.at++;
+  }
+
+  private value(depth: number): void {
+    if (depth > 512) this.fail();
+    this.ws();
+    const c = this.char();
+    if (c === '{') this.object(depth);
+    else if (c === '[') this.array(depth);
+    else if (c === '"') this.string();
+    else if (c === 't') this.literal('true');
+    else if (c === 'f') this.literal('false');
+    else if (c === 'n') this.literal('null');
+    else this.number();
+  }
+
+  private object(depth: number): void {
+    this.at++;
+    this.ws();
+    if (this.char() === '}') {
+      this.at++;
+      return;
+    }
+    while (true) {
+      this.ws();
+      if (this.char() !== '"') this.fail();
+      this.string();
+      this.ws();
+      if (this.char() !== ':') this.fail();
+      this.at++;
+      this.value(depth + 1);
+      if (this.listEnds('}')) return;
+    }
+  }
+
+  private array(depth: number): void {
+    this.at++;
+    this.ws();
+    if (this.char() === ']') {
+      this.at++;
+      return;
+    }
+    while (true) {
+      this.value(depth + 1);
+      if (this.listEnds(']')) return;
+    }
+  }
+
+  /** After a member or an element: a comma (another follows) or the closing bracket; anything else is the error. */
+  private listEnds(close: string): boolean {
+    this.ws();
+    if (this.char() === ',') this.at++;
+    else if (this.char() === close) {
+      this.at++;
+      return true;
+    } else this.fail();
+    return false;
+  }
+
+  private literal(word: string): void {
+    if (this.text.startsWith(word, this.at)) this.at += word.length;
+    else this.fail();
+  }
+
+  private string(): void {
+    this.at++;
+    while (this.at < this.text.length) {
+      const c = this.char();
+      if (c === '"') {
+        this.at++;
+        return;
+      }
+      if (c === '\\') this.escape();
+      else if (c < ' ') this.fail();
+      else this.at++;
+    }
+    this.fail();
+  }
+
+  private escape(): void {
+    const e = this.text.charAt(this.at + 1);
+    if (e === 'u') {
+      if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.at + 2, this.at + 6))) this.fail();
+      this.at += 6;
+    } else if ('"\\/bfnrt'.includes(e) && e !== '') this.at += 2;
+    else this.fail();
+  }
+
+  private number(): void {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.at));
+    if (m === null || m[0] === '' || m[0] === '-') this.fail();
+    else this.at += m[0].length;
+  }
+}
+
+/**
  * Offset of the first JSON syntax error (a small recursive-descent scan; undefined if none is found). Only used
  * after JSON.parse has failed, to point at the spot without echoing any of the file.
  */
 export function jsonErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const fail = (): never => {
-    throw i;
-  };
-  const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
-  };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail();
-  };
-  const string = (): void => {
-    i++;
-    while (i < text.length) {
-      const c = text.charAt(i);
-      if (c === '"') {
-        i++;
-        return;
-      }
-      if (c === '\\') {
-        const e = text.charAt(i + 1);
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
-          i += 6;
-        } else if ('"\\/bfnrt'.includes(e) && e !== '') i += 2;
-        else fail();
-      } else if (c < ' ') fail();
-      else i++;
-    }
-    fail();
-  };
-  const number = (): void => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (m === null || m[0] === '' || m[0] === '-') fail();
-    else i += m[0].length;
-  };
-  const value = (depth: number): void => {
-    if (depth > 512) fail();
-    ws();
-    const c = text.charAt(i);
-    if (c === '{') {
-      i++;
-      ws();
-      if (text.charAt(i) === '}') {
-        i++;
-        return;
-      }
-      while (true) {
-        ws();
-        if (text.charAt(i) !== '"') fail();
-        string();
-        ws();
-        if (text.charAt(i) !== ':') fail();
-        i++;
-        value(depth + 1);
-        ws();
-        if (text.charAt(i) === ',') i++;
-        else if (text.charAt(i) === '}') {
-          i++;
-          return;
-        } else fail();
-      }
-    } else if (c === '[') {
-      i++;
-      ws();
-      if (text.charAt(i) === ']') {
-        i++;
-        return;
-      }
-      while (true) {
-        value(depth + 1);
-        ws();
-        if (text.charAt(i) === ',') i++;
-        else if (text.charAt(i) === ']') {
-          i++;
-          return;
-        } else fail();
-      }
-    } else if (c === '"') string();
-    else if (c === 't') literal('true');
-    else if (c === 'f') literal('false');
-    else if (c === 'n') literal('null');
-    else number();
-  };
   try {
-    value(0);
-    ws();
-    if (i < text.length) fail();
+    new JsonScan(text).document();
     return undefined;
   } catch (offset) {
     return typeof offset === 'number' ? offset : undefined;

@@ -443,25 +443,25 @@ class Context implements CaseContext {
   }
 }
 
-async function executeCase(run: RunState, testCase: ConformanceCase): Promise<CaseResult> {
-  const ctx = new Context(run, testCase);
-  const startedAt = Date.now();
-  let skipReason: string | undefined;
-  const timeoutMs = run.env.caseTimeoutMs ?? run.env.timing.pollDeadlineMs * 3;
+/** A case's own work: a request case's one exchange and its checks, or a scenario. */
+async function runCaseBody(ctx: Context, testCase: ConformanceCase): Promise<void> {
+  if (testCase.kind === 'request') {
+    const input = await testCase.input(await ctx.fixtures(), ctx);
+    const exchange = await ctx.call(testCase.operationId, input, { credentials: testCase.credentials ?? 'valid' });
+    for (const check of testCase.expect) ctx.check(check, exchange);
+  } else {
+    await testCase.scenario(ctx);
+  }
+}
+
+/** Runs a case's body against its time limit: past it, the case is cancelled and fails (its body left to end on its own). */
+async function runWithinTimeout(ctx: Context, timeoutMs: number, start: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   try {
-    const body = (async (): Promise<void> => {
-      if (testCase.kind === 'request') {
-        const input = await testCase.input(await ctx.fixtures(), ctx);
-        const exchange = await ctx.call(testCase.operationId, input, { credentials: testCase.credentials ?? 'valid' });
-        for (const check of testCase.expect) ctx.check(check, exchange);
-      } else {
-        await testCase.scenario(ctx);
-      }
-    })();
+    const body = start();
     const first = await Promise.race([body.then(() => 'done' as const), timeout]);
     if (first === 'timeout') {
       ctx.cancel();
@@ -474,25 +474,31 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
         received: 'still running',
       });
     }
-  } catch (error) {
-    if (error instanceof SkipCase) skipReason = error.reason;
-    // Every id of the shape the case needs was sent already (a short id, two passes): the harness's gap, not a failure.
-    else if (error instanceof IdsExhausted) skipReason = `not verified: ${error.message}`;
-    else if (error instanceof StepFailed && ctx.failures.length > 0) {
-      // The failed step is already on record.
-    } else {
-      const discovery = error instanceof DiscoveryError;
-      ctx.fail({
-        check: discovery ? 'fixture-discovery' : 'case-error',
-        operation: '',
-        message: redactText(error instanceof Error ? error.message : String(error), run.secrets),
-        expected: discovery ? 'the catalog can be read' : 'the case runs to completion',
-        received: error instanceof Error ? error.name : typeof error,
-      });
-    }
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a case's exception means: a skip (its reason), or a failure, put on record here unless it already is. */
+function skipReasonOf(run: RunState, ctx: Context, error: unknown): string | undefined {
+  if (error instanceof SkipCase) return error.reason;
+  // Every id of the shape the case needs was sent already (a short id, two passes): the harness's gap, not a failure.
+  if (error instanceof IdsExhausted) return `not verified: ${error.message}`;
+  // The failed step is already on record.
+  if (error instanceof StepFailed && ctx.failures.length > 0) return undefined;
+  const discovery = error instanceof DiscoveryError;
+  ctx.fail({
+    check: discovery ? 'fixture-discovery' : 'case-error',
+    operation: '',
+    message: redactText(error instanceof Error ? error.message : String(error), run.secrets),
+    expected: discovery ? 'the catalog can be read' : 'the case runs to completion',
+    received: error instanceof Error ? error.name : typeof error,
+  });
+  return undefined;
+}
+
+/** The case's verdict from what it recorded: not run when the target went silent, not verified when requests went unanswered. */
+function judgeCase(run: RunState, testCase: ConformanceCase, ctx: Context, startedAt: number, skipReason: string | undefined): CaseResult {
   if (cutBySilence(run, ctx)) {
     // The target went silent while the case ran: what it saw says nothing of the gateway's rules.
     return caseResult(testCase, {
@@ -519,6 +525,19 @@ async function executeCase(run: RunState, testCase: ConformanceCase): Promise<Ca
     startedAt,
     durationMs: Date.now() - startedAt,
   });
+}
+
+async function executeCase(run: RunState, testCase: ConformanceCase): Promise<CaseResult> {
+  const ctx = new Context(run, testCase);
+  const startedAt = Date.now();
+  let skipReason: string | undefined;
+  const timeoutMs = run.env.caseTimeoutMs ?? run.env.timing.pollDeadlineMs * 3;
+  try {
+    await runWithinTimeout(ctx, timeoutMs, () => runCaseBody(ctx, testCase));
+  } catch (error) {
+    skipReason = skipReasonOf(run, ctx, error);
+  }
+  return judgeCase(run, testCase, ctx, startedAt, skipReason);
 }
 
 /**

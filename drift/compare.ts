@@ -129,21 +129,32 @@ function renameScore(
   return similarity >= 0.5 ? 1 + similarity : 0;
 }
 
-function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulator, path: string): void {
-  const { entry, out } = ctx;
-  const baseProps = base.properties ?? {};
-  const required = new Set(base.required ?? []);
-  const removed = Object.keys(baseProps).filter((k) => !fresh.props.has(k));
-  const added = [...fresh.props.keys()].filter((k) => !Object.prototype.hasOwnProperty.call(baseProps, k)).sort();
+/** One object position: the baseline's members and the fresh ones, with the members only one side has. */
+interface Members {
+  readonly baseProps: Readonly<Record<string, InferredSchema>>;
+  /** Present in every baseline sample. */
+  readonly required: ReadonlySet<string>;
+  readonly fresh: Accumulator;
+  readonly path: string;
+  /** Only in the baseline. */
+  readonly removed: readonly string[];
+  /** Only in the fresh answers, sorted. */
+  readonly added: readonly string[];
+}
 
-  for (const [key, schema] of Object.entries(baseProps)) {
+type RenameCandidate = { oldKey: string; newKey: string; score: number };
+
+/** The members both sides have: one that was always present must still be, then each is compared in depth. */
+function compareKeptMembers(ctx: WalkContext, m: Members): void {
+  const { fresh } = m;
+  for (const [key, schema] of Object.entries(m.baseProps)) {
     const child = fresh.props.get(key);
     if (child === undefined) continue;
-    const childPath_ = childPath(path, key);
-    if (required.has(key) && child.seen < fresh.objects) {
-      out.push(
+    const childPath_ = childPath(m.path, key);
+    if (m.required.has(key) && child.seen < fresh.objects) {
+      ctx.out.push(
         finding(
-          entry.operationId,
+          ctx.entry.operationId,
           childPath_,
           'no-longer-always-present',
           `present in every baseline sample; now missing from ${fresh.objects - child.seen} of ${fresh.objects} objects`,
@@ -152,65 +163,113 @@ function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulat
     }
     compareNode(ctx, schema, child, childPath_);
   }
+}
 
-  // A rename is one finding: pair each removed member with its best-matching added one (same type, similar values).
-  const candidates: { oldKey: string; newKey: string; score: number }[] = [];
-  for (const oldKey of removed) {
-    for (const newKey of added) {
+/** Every (removed, added) pair that could be a rename, best first (ties by the removed member's name). */
+function renameCandidates(ctx: WalkContext, m: Members): RenameCandidate[] {
+  const candidates: RenameCandidate[] = [];
+  for (const oldKey of m.removed) {
+    for (const newKey of m.added) {
       const score = renameScore(
         ctx,
         oldKey,
-        childPath(path, oldKey),
-        baseProps[oldKey] as InferredSchema,
+        childPath(m.path, oldKey),
+        m.baseProps[oldKey] as InferredSchema,
         newKey,
-        fresh.props.get(newKey) as Accumulator,
+        m.fresh.props.get(newKey) as Accumulator,
       );
       if (score > 0) candidates.push({ oldKey, newKey, score });
     }
   }
-  candidates.sort((a, b) => b.score - a.score || (a.oldKey < b.oldKey ? -1 : 1));
+  return candidates.sort((a, b) => b.score - a.score || (a.oldKey < b.oldKey ? -1 : 1));
+}
+
+/**
+ * A rename is one finding: pairs each removed member with its best-matching added one (same type, similar values),
+ * each member in one pair at most, and compares the pair in depth. Returns the members it paired.
+ */
+function reportRenames(ctx: WalkContext, m: Members): { renamedFrom: Set<string>; renamedTo: Set<string> } {
+  const { path } = m;
   const renamedFrom = new Set<string>();
   const renamedTo = new Set<string>();
-  for (const c of candidates) {
+  for (const c of renameCandidates(ctx, m)) {
     if (renamedFrom.has(c.oldKey) || renamedTo.has(c.newKey)) continue;
     renamedFrom.add(c.oldKey);
     renamedTo.add(c.newKey);
-    const oldSchema = baseProps[c.oldKey] as InferredSchema;
-    out.push(
+    const oldSchema = m.baseProps[c.oldKey] as InferredSchema;
+    ctx.out.push(
       finding(
-        entry.operationId,
+        ctx.entry.operationId,
         childPath(path, c.oldKey),
         'field-renamed',
         `renamed to '${c.newKey}' (${childPath(path, c.newKey)}): same type ${show(kindsOf(schemaTypes(oldSchema)))}, matching values`,
       ),
     );
-    compareNode(ctx, oldSchema, fresh.props.get(c.newKey) as Accumulator, childPath(path, c.newKey));
+    compareNode(ctx, oldSchema, m.fresh.props.get(c.newKey) as Accumulator, childPath(path, c.newKey));
   }
+  return { renamedFrom, renamedTo };
+}
+
+/** A removed member always present in the baseline is breaking; one seen only sometimes may be a data change. */
+function reportRemoved(ctx: WalkContext, m: Members, removed: readonly string[]): void {
+  const { fresh } = m;
   for (const key of removed) {
-    if (renamedFrom.has(key)) continue;
-    const p = childPath(path, key);
-    if (required.has(key))
-      out.push(
-        finding(entry.operationId, p, 'field-removed', `present in every baseline sample; absent from all ${fresh.objects} objects now`),
+    const p = childPath(m.path, key);
+    if (m.required.has(key))
+      ctx.out.push(
+        finding(
+          ctx.entry.operationId,
+          p,
+          'field-removed',
+          `present in every baseline sample; absent from all ${fresh.objects} objects now`,
+        ),
       );
     else
-      out.push(
+      ctx.out.push(
         finding(
-          entry.operationId,
+          ctx.entry.operationId,
           p,
           'optional-field-not-seen',
           `present in some baseline samples; absent from all ${fresh.objects} objects now`,
         ),
       );
   }
+}
+
+function reportAdded(ctx: WalkContext, m: Members, added: readonly string[]): void {
+  const { fresh } = m;
   for (const key of added) {
-    if (renamedTo.has(key)) continue;
     const child = fresh.props.get(key) as Accumulator;
     const always = child.seen === fresh.objects ? 'in every object' : `in ${child.seen} of ${fresh.objects} objects`;
-    out.push(
-      finding(entry.operationId, childPath(path, key), 'field-added', `new field of type ${show(typeList(child.types))}, ${always}`),
+    ctx.out.push(
+      finding(ctx.entry.operationId, childPath(m.path, key), 'field-added', `new field of type ${show(typeList(child.types))}, ${always}`),
     );
   }
+}
+
+/** An object's members: kept ones compared in depth, then renames, removals and additions, each a finding. */
+function compareMembers(ctx: WalkContext, base: InferredSchema, fresh: Accumulator, path: string): void {
+  const baseProps = base.properties ?? {};
+  const m: Members = {
+    baseProps,
+    required: new Set(base.required ?? []),
+    fresh,
+    path,
+    removed: Object.keys(baseProps).filter((k) => !fresh.props.has(k)),
+    added: [...fresh.props.keys()].filter((k) => !Object.prototype.hasOwnProperty.call(baseProps, k)).sort(),
+  };
+  compareKeptMembers(ctx, m);
+  const { renamedFrom, renamedTo } = reportRenames(ctx, m);
+  reportRemoved(
+    ctx,
+    m,
+    m.removed.filter((key) => !renamedFrom.has(key)),
+  );
+  reportAdded(
+    ctx,
+    m,
+    m.added.filter((key) => !renamedTo.has(key)),
+  );
 }
 
 function compareNode(ctx: WalkContext, base: InferredSchema, fresh: Accumulator, path: string): void {

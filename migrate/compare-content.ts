@@ -104,96 +104,115 @@ const keyOf = (record: Record<string, unknown>, path: string): string | undefine
   return value === undefined || value === null ? undefined : JSON.stringify(value);
 };
 
-/**
- * Compares the successful payloads of a pair, input by input (`v1Payloads[i]` and `v2Payloads[i]` answered the same
- * input). Keyed pairs pool the records of every input and match them on the key; the others compare position by position.
- */
-export function compareContent(v1Payloads: readonly unknown[], v2Payloads: readonly unknown[], norm: PairNormalization): ContentComparison {
-  const diffs: ContentDiff[] = [];
-  const volatile = norm.volatile ?? [];
-  const pairs: { label: string; v1: Record<string, unknown>; v2: Record<string, unknown> }[] = [];
-  const v1Records: Record<string, unknown>[] = [];
-  const v2Records: Record<string, unknown>[] = [];
+type Rec = Record<string, unknown>;
+type RecordPair = { label: string; v1: Rec; v2: Rec };
+
+/** What reading the payloads input by input gives: the diffs found on the way and the records to compare. */
+interface GatheredRecords {
+  readonly diffs: ContentDiff[];
+  /** Records paired by position (unkeyed pairs); keyed pairs are paired later, over all inputs. */
+  readonly pairs: RecordPair[];
+  /** Keyed pairs: the records of every input, pooled for matching on the key. */
+  readonly v1Records: Rec[];
+  readonly v2Records: Rec[];
   /** Every record of either version (fields are corresponded over all of them, matched or not). */
-  const allV1: Record<string, unknown>[] = [];
-  const allV2: Record<string, unknown>[] = [];
+  readonly allV1: Rec[];
+  readonly allV2: Rec[];
+}
+
+function shapeDiff(a: Rec[] | undefined, norm: PairNormalization): ContentDiff {
+  const view = a === undefined ? norm.v1 : norm.v2;
+  return {
+    path: 'payload',
+    change: 'payload-shape-differs',
+    count: 1,
+    of: 1,
+    detail: `${a === undefined ? 'v1' : 'v2'} payload is not ${view.kind === 'records' ? 'an array' : `of the declared view '${view.kind}'`}`,
+  };
+}
+
+/** Unkeyed pairs: record j of v1 against record j of v2 of the same input; a difference in count is a diff of its own. */
+function pairByPosition(input: number, kept: Rec[], b: Rec[], into: GatheredRecords): void {
+  for (let j = 0; j < Math.max(kept.length, b.length); j++) {
+    const r1 = kept[j];
+    const r2 = b[j];
+    if (r1 !== undefined && r2 !== undefined)
+      into.pairs.push({ label: `input ${input + 1}${kept.length > 1 ? ` record ${j + 1}` : ''}`, v1: r1, v2: r2 });
+  }
+  if (kept.length !== b.length)
+    into.diffs.push({
+      path: 'records',
+      change: kept.length > b.length ? 'record-missing-in-v2' : 'record-only-in-v2',
+      count: Math.abs(kept.length - b.length),
+      of: kept.length,
+      detail: `input ${input + 1}: v1 ${kept.length} records, v2 ${b.length}`,
+    });
+}
+
+/** Input by input: the payloads' records under each version's view (v1's excluded categories left out). */
+function gatherRecords(v1Payloads: readonly unknown[], v2Payloads: readonly unknown[], norm: PairNormalization): GatheredRecords {
+  const out: GatheredRecords = { diffs: [], pairs: [], v1Records: [], v2Records: [], allV1: [], allV2: [] };
   for (let i = 0; i < Math.min(v1Payloads.length, v2Payloads.length); i++) {
     const a = toRecords(v1Payloads[i], norm.v1);
     const b = toRecords(v2Payloads[i], norm.v2);
     if (a === undefined || b === undefined) {
-      diffs.push({
-        path: 'payload',
-        change: 'payload-shape-differs',
-        count: 1,
-        of: 1,
-        detail: `${a === undefined ? 'v1' : 'v2'} payload is not ${(a === undefined ? norm.v1 : norm.v2).kind === 'records' ? 'an array' : `of the declared view '${(a === undefined ? norm.v1 : norm.v2).kind}'`}`,
-      });
+      out.diffs.push(shapeDiff(a, norm));
       continue;
     }
     const kept = a.filter((r) => !excluded(r, norm));
-    allV1.push(...kept);
-    allV2.push(...b);
-    if (norm.key === undefined) {
-      for (let j = 0; j < Math.max(kept.length, b.length); j++) {
-        const r1 = kept[j];
-        const r2 = b[j];
-        if (r1 !== undefined && r2 !== undefined)
-          pairs.push({ label: `input ${i + 1}${kept.length > 1 ? ` record ${j + 1}` : ''}`, v1: r1, v2: r2 });
-      }
-      if (kept.length !== b.length)
-        diffs.push({
-          path: 'records',
-          change: kept.length > b.length ? 'record-missing-in-v2' : 'record-only-in-v2',
-          count: Math.abs(kept.length - b.length),
-          of: kept.length,
-          detail: `input ${i + 1}: v1 ${kept.length} records, v2 ${b.length}`,
-        });
-    } else {
-      v1Records.push(...kept);
-      v2Records.push(...b);
+    out.allV1.push(...kept);
+    out.allV2.push(...b);
+    if (norm.key === undefined) pairByPosition(i, kept, b, out);
+    else {
+      out.v1Records.push(...kept);
+      out.v2Records.push(...b);
     }
   }
+  return out;
+}
 
-  if (norm.key !== undefined) {
-    const key = norm.key;
-    const v2ByKey = new Map<string, Record<string, unknown>>();
-    for (const r of v2Records) {
-      const k = keyOf(r, key.v2);
-      if (k !== undefined && !v2ByKey.has(k)) v2ByKey.set(k, r);
-    }
-    const v1Keys = new Set<string>();
-    const missing: string[] = [];
-    for (const r of v1Records) {
-      const k = keyOf(r, key.v1);
-      if (k === undefined || v1Keys.has(k)) continue;
-      v1Keys.add(k);
-      const match = v2ByKey.get(k);
-      if (match === undefined) missing.push(k);
-      else pairs.push({ label: `${key.v1}=${k}`, v1: r, v2: match });
-    }
-    if (missing.length > 0)
-      diffs.push({
-        path: 'records',
-        change: 'record-missing-in-v2',
-        count: missing.length,
-        of: v1Keys.size,
-        detail: `v1 records with no v2 record of the same ${key.v2}, e.g. ${key.v1}=${missing[0]}`,
-      });
-    const extra = [...v2ByKey.keys()].filter((k) => !v1Keys.has(k));
-    if (extra.length > 0)
-      diffs.push({
-        path: 'records',
-        change: 'record-only-in-v2',
-        count: extra.length,
-        of: v2ByKey.size,
-        detail: `v2 records with no v1 record of the same ${key.v1}, e.g. ${key.v2}=${extra[0]}`,
-      });
+/** Keyed pairs: each v1 key's first record against v2's first record of the same key; keys on one side only are diffs. */
+function pairOnKey(key: NonNullable<PairNormalization['key']>, into: GatheredRecords): void {
+  const v2ByKey = new Map<string, Rec>();
+  for (const r of into.v2Records) {
+    const k = keyOf(r, key.v2);
+    if (k !== undefined && !v2ByKey.has(k)) v2ByKey.set(k, r);
   }
+  const v1Keys = new Set<string>();
+  const missing: string[] = [];
+  for (const r of into.v1Records) {
+    const k = keyOf(r, key.v1);
+    if (k === undefined || v1Keys.has(k)) continue;
+    v1Keys.add(k);
+    const match = v2ByKey.get(k);
+    if (match === undefined) missing.push(k);
+    else into.pairs.push({ label: `${key.v1}=${k}`, v1: r, v2: match });
+  }
+  if (missing.length > 0)
+    into.diffs.push({
+      path: 'records',
+      change: 'record-missing-in-v2',
+      count: missing.length,
+      of: v1Keys.size,
+      detail: `v1 records with no v2 record of the same ${key.v2}, e.g. ${key.v1}=${missing[0]}`,
+    });
+  const extra = [...v2ByKey.keys()].filter((k) => !v1Keys.has(k));
+  if (extra.length > 0)
+    into.diffs.push({
+      path: 'records',
+      change: 'record-only-in-v2',
+      count: extra.length,
+      of: v2ByKey.size,
+      detail: `v2 records with no v1 record of the same ${key.v1}, e.g. ${key.v2}=${extra[0]}`,
+    });
+}
 
-  const flatPairs = pairs.map((p) => ({ label: p.label, v1: flatten(p.v1, volatile), v2: flatten(p.v2, volatile) }));
-  const fieldsOf = (records: readonly Record<string, unknown>[]): string[] => records.flatMap((r) => [...flatten(r, volatile).keys()]);
-  const fieldCorrespondence = correspondFields(fieldsOf(allV1), fieldsOf(allV2), norm.renames);
-
+/** One diff per corresponding field whose values differ in some pair (counted over the pairs holding both fields). */
+function valueDiffs(
+  fieldCorrespondence: readonly FieldCorrespondence[],
+  flatPairs: readonly { label: string; v1: Flat; v2: Flat }[],
+): ContentDiff[] {
+  const diffs: ContentDiff[] = [];
   for (const { v1Field, v2Field } of fieldCorrespondence) {
     if (v2Field === null) continue;
     let compared = 0;
@@ -218,5 +237,20 @@ export function compareContent(v1Payloads: readonly unknown[], v2Payloads: reado
         detail: example,
       });
   }
+  return diffs;
+}
+
+/**
+ * Compares the successful payloads of a pair, input by input (`v1Payloads[i]` and `v2Payloads[i]` answered the same
+ * input). Keyed pairs pool the records of every input and match them on the key; the others compare position by position.
+ */
+export function compareContent(v1Payloads: readonly unknown[], v2Payloads: readonly unknown[], norm: PairNormalization): ContentComparison {
+  const volatile = norm.volatile ?? [];
+  const gathered = gatherRecords(v1Payloads, v2Payloads, norm);
+  if (norm.key !== undefined) pairOnKey(norm.key, gathered);
+  const flatPairs = gathered.pairs.map((p) => ({ label: p.label, v1: flatten(p.v1, volatile), v2: flatten(p.v2, volatile) }));
+  const fieldsOf = (records: readonly Rec[]): string[] => records.flatMap((r) => [...flatten(r, volatile).keys()]);
+  const fieldCorrespondence = correspondFields(fieldsOf(gathered.allV1), fieldsOf(gathered.allV2), norm.renames);
+  const diffs = [...gathered.diffs, ...valueDiffs(fieldCorrespondence, flatPairs)];
   return { contentDiffs: diffs, fieldCorrespondence, matchedRecords: flatPairs.length };
 }

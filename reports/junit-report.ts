@@ -2,7 +2,7 @@
 // unresolved ledger entries become <testcase>s, written by THE writer (junit-xml.ts). Runtime-neutral.
 import { comparedRunText, operationLines, settingsText } from './comparison-text.ts';
 import { junitXml, type JUnitCase, type JUnitSuite } from './junit-xml.ts';
-import type { ConformanceSection, ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
+import type { ConformanceSection, LoadSection, ReportCase, ReportFailure, ReportRequest, RunReport } from './model.ts';
 import { formatCount, formatObserved, loadLabel, loadProblems } from './sections.ts';
 import { VERDICT_WORD } from './verdict.ts';
 
@@ -154,6 +154,47 @@ function conformanceSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 
   return suites;
 }
 
+type Where = Pick<JUnitCase, 'classname' | 'timeSec'>;
+
+/** A threshold: failed when crossed, skipped when its metric got no sample (k6 calls that met). */
+function thresholdCase(t: LoadSection['thresholds'][number], where: Where): JUnitCase {
+  const observed = t.observed === undefined ? '' : `observed ${formatObserved(t.observed, t.metric)}`;
+  const base = {
+    name: `threshold ${t.metric} ${t.expression}`,
+    ...where,
+    ...(observed === '' ? {} : { systemOut: observed }),
+  };
+  if (!t.ok)
+    return {
+      ...base,
+      status: 'failed',
+      message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`,
+      type: 'threshold',
+    };
+  if (t.verified === false)
+    return {
+      ...base,
+      status: 'skipped',
+      message: 'unverified: the metric got no sample in this run (k6 calls it met; not counted as passed)',
+    };
+  return { ...base, status: 'passed' };
+}
+
+/** A check: skipped when it never ran, failed when the load's problems count it failing. */
+function checkCase(c: LoadSection['checks'][number], where: Where, failingChecks: ReadonlySet<string>): JUnitCase {
+  const base = { name: `check ${c.path.replace(/^::/, '')}`, ...where, systemOut: `passes: ${c.passes}, fails: ${c.fails}` };
+  if (c.passes + c.fails === 0) return { ...base, status: 'skipped', message: 'never ran in this run (not counted as passed)' };
+  if (failingChecks.has(c.name))
+    return {
+      ...base,
+      status: 'failed',
+      message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`,
+      type: 'check',
+    };
+  // A check with its own threshold is judged by it (the threshold's testcase); its fails are shown here.
+  return { ...base, status: 'passed' };
+}
+
 function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSec' | 'cases'>): JUnitSuite[] {
   const load = report.load;
   if (load === undefined) return [];
@@ -162,42 +203,8 @@ function loadSuites(report: RunReport, common: Omit<JUnitSuite, 'name' | 'timeSe
   const problems = loadProblems(load);
   const failingChecks = new Set(problems.failedChecks.map((c) => c.name));
   const cases: JUnitCase[] = [
-    ...load.thresholds.map((t): JUnitCase => {
-      const observed = t.observed === undefined ? '' : `observed ${formatObserved(t.observed, t.metric)}`;
-      const base = {
-        name: `threshold ${t.metric} ${t.expression}`,
-        classname,
-        timeSec,
-        ...(observed === '' ? {} : { systemOut: observed }),
-      };
-      if (!t.ok)
-        return {
-          ...base,
-          status: 'failed',
-          message: `threshold crossed: ${t.metric} ${t.expression}${observed === '' ? '' : `, ${observed}`}`,
-          type: 'threshold',
-        };
-      if (t.verified === false)
-        return {
-          ...base,
-          status: 'skipped',
-          message: 'unverified: the metric got no sample in this run (k6 calls it met; not counted as passed)',
-        };
-      return { ...base, status: 'passed' };
-    }),
-    ...load.checks.map((c): JUnitCase => {
-      const base = { name: `check ${c.path.replace(/^::/, '')}`, classname, timeSec, systemOut: `passes: ${c.passes}, fails: ${c.fails}` };
-      if (c.passes + c.fails === 0) return { ...base, status: 'skipped', message: 'never ran in this run (not counted as passed)' };
-      if (failingChecks.has(c.name))
-        return {
-          ...base,
-          status: 'failed',
-          message: `failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`,
-          type: 'check',
-        };
-      // A check with its own threshold is judged by it (the threshold's testcase); its fails are shown here.
-      return { ...base, status: 'passed' };
-    }),
+    ...load.thresholds.map((t) => thresholdCase(t, { classname, timeSec })),
+    ...load.checks.map((c) => checkCase(c, { classname, timeSec }, failingChecks)),
   ];
   if (problems.unusable) {
     cases.unshift({

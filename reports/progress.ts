@@ -93,23 +93,34 @@ function fit(text: string, columns: number | undefined): string {
   return chars.length <= width ? text : `${chars.slice(0, width - 1).join('')}…`;
 }
 
-export function createProgress(options: ProgressOptions = {}): Progress {
-  const stream = options.stream ?? process.stderr;
-  const live = options.tty ?? stream.isTTY === true;
-  const now = options.now ?? Date.now;
-  const plainInterval = options.plainIntervalMs ?? 10_000;
-  const redrawMs = options.redrawMs ?? 100;
-  const tasks: TaskState[] = [];
+/** What the task handles and the display share: the mode, the clock, the open tasks and how each mode writes. */
+interface Display {
+  readonly live: boolean;
+  readonly now: () => number;
+  readonly plainInterval: number;
+  readonly tasks: TaskState[];
+  closed: boolean;
+  /** A timestamped line (plain mode). */
+  plain(text: string): void;
+  readonly block: LiveBlock;
+}
+
+/** The live block of a TTY: the open tasks, one line each, redrawn in place. */
+interface LiveBlock {
+  redraw(): void;
+  /** Redraws now, or on a timer when the last redraw is younger than redrawMs (updates can come in bursts). */
+  scheduleRedraw(): void;
+  /** Writes lines that stay, above the live block, then draws the block again. */
+  permanent(text: string): void;
+  /** Stops a pending redraw and writes `text` where the block was. */
+  close(text: string): void;
+}
+
+function createLiveBlock(stream: ProgressStream, now: () => number, redrawMs: number, tasks: readonly TaskState[]): LiveBlock {
   let drawnLines = 0;
   let lastDraw = Number.NEGATIVE_INFINITY;
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let closed = false;
-
-  const stamp = (): string => new Date(now()).toISOString();
-  const plain = (text: string): void => {
-    stream.write(`[${stamp()}] ${printable(text)}\n`);
-  };
 
   const clearBlock = (): string => (drawnLines === 0 ? '' : `${ESC}${drawnLines}F${ESC}J`);
   const blockText = (): string => {
@@ -132,82 +143,111 @@ export function createProgress(options: ProgressOptions = {}): Progress {
     stream.write(clear + blockText());
     lastDraw = now();
   };
-  const scheduleRedraw = (): void => {
-    if (now() - lastDraw >= redrawMs) redraw();
-    else if (timer === undefined) {
-      timer = setTimeout(redraw, redrawMs);
-      (timer as { unref?: () => void }).unref?.();
-    }
-  };
-  /** Writes lines that stay, above the live block, then draws the block again. */
-  const permanent = (text: string): void => {
-    const clear = clearBlock();
-    drawnLines = 0;
-    stream.write(`${clear}${text}\n${blockText()}`);
-    lastDraw = now();
-  };
-
   return {
-    start(task: TaskSpec | string): TaskHandle {
-      const spec = typeof task === 'string' ? { label: task } : task;
-      const state: TaskState = {
-        spec,
-        startedAt: now(),
-        done: 0,
-        total: spec.total,
-        detail: '',
-        lastPrinted: now(),
-        milestone: 0,
-        finished: false,
-      };
-      tasks.push(state);
-      if (live) redraw();
-      else plain(`${spec.label}: started${state.total === undefined ? '' : ` (${amount(state).replace(/^0\//, '')})`}`);
-      return {
-        update(update: TaskUpdate): void {
-          if (state.finished || closed) return;
-          if (update.done !== undefined) state.done = update.done;
-          if (update.total !== undefined) state.total = update.total;
-          if (update.detail !== undefined) state.detail = printable(update.detail);
-          if (live) {
-            scheduleRedraw();
-            return;
-          }
-          const fraction = state.total === undefined || state.total <= 0 ? 0 : state.done / state.total;
-          const milestone = MILESTONES.filter((m) => fraction >= m).length;
-          if (milestone > state.milestone || now() - state.lastPrinted >= plainInterval) {
-            state.milestone = Math.max(state.milestone, milestone);
-            state.lastPrinted = now();
-            plain(`${spec.label}: ${amount(state)}${state.detail === '' ? '' : ` — ${state.detail}`}`);
-          }
-        },
-        done(result: { readonly ok?: boolean; readonly detail?: string } = {}): void {
-          if (state.finished) return;
-          state.finished = true;
-          const ok = result.ok ?? true;
-          const text = `${spec.label}: ${ok ? 'done' : 'FAILED'}${state.total === undefined ? '' : ` (${amount(state)})`} in ${seconds(now() - state.startedAt)}${result.detail === undefined ? '' : ` — ${result.detail}`}`;
-          if (live) permanent(`${ok ? '✓' : '✗'} ${printable(text)}`);
-          else plain(text);
-        },
-      };
-    },
-    line(text: string): void {
-      if (closed) return;
-      if (live) permanent(printable(text));
-      else plain(text);
-    },
-    done(): void {
-      if (closed) return;
-      closed = true;
-      if (timer !== undefined) clearTimeout(timer);
-      const open = tasks.filter((t) => !t.finished);
-      if (live) {
-        const clear = clearBlock();
-        drawnLines = 0;
-        stream.write(clear + open.map((t) => `… ${t.spec.label}: unfinished (${amount(t)})\n`).join(''));
-      } else {
-        for (const t of open) plain(`${t.spec.label}: unfinished (${amount(t)})`);
+    redraw,
+    scheduleRedraw(): void {
+      if (now() - lastDraw >= redrawMs) redraw();
+      else if (timer === undefined) {
+        timer = setTimeout(redraw, redrawMs);
+        (timer as { unref?: () => void }).unref?.();
       }
     },
+    permanent(text: string): void {
+      const clear = clearBlock();
+      drawnLines = 0;
+      stream.write(`${clear}${text}\n${blockText()}`);
+      lastDraw = now();
+    },
+    close(text: string): void {
+      if (timer !== undefined) clearTimeout(timer);
+      const clear = clearBlock();
+      drawnLines = 0;
+      stream.write(clear + text);
+    },
+  };
+}
+
+function startTask(display: Display, task: TaskSpec | string): TaskHandle {
+  const spec = typeof task === 'string' ? { label: task } : task;
+  const { now } = display;
+  const state: TaskState = {
+    spec,
+    startedAt: now(),
+    done: 0,
+    total: spec.total,
+    detail: '',
+    lastPrinted: now(),
+    milestone: 0,
+    finished: false,
+  };
+  display.tasks.push(state);
+  if (display.live) display.block.redraw();
+  else display.plain(`${spec.label}: started${state.total === undefined ? '' : ` (${amount(state).replace(/^0\//, '')})`}`);
+  return {
+    update: (update) => updateTask(display, state, update),
+    done: (result = {}) => finishTask(display, state, result),
+  };
+}
+
+/** Live: a redraw. Plain: a line only at a new milestone or after plainInterval, so CI logs stay short. */
+function updateTask(display: Display, state: TaskState, update: TaskUpdate): void {
+  if (state.finished || display.closed) return;
+  if (update.done !== undefined) state.done = update.done;
+  if (update.total !== undefined) state.total = update.total;
+  if (update.detail !== undefined) state.detail = printable(update.detail);
+  if (display.live) {
+    display.block.scheduleRedraw();
+    return;
+  }
+  const fraction = state.total === undefined || state.total <= 0 ? 0 : state.done / state.total;
+  const milestone = MILESTONES.filter((m) => fraction >= m).length;
+  if (milestone > state.milestone || display.now() - state.lastPrinted >= display.plainInterval) {
+    state.milestone = Math.max(state.milestone, milestone);
+    state.lastPrinted = display.now();
+    display.plain(`${state.spec.label}: ${amount(state)}${state.detail === '' ? '' : ` — ${state.detail}`}`);
+  }
+}
+
+function finishTask(display: Display, state: TaskState, result: { readonly ok?: boolean; readonly detail?: string }): void {
+  if (state.finished) return;
+  state.finished = true;
+  const ok = result.ok ?? true;
+  const text = `${state.spec.label}: ${ok ? 'done' : 'FAILED'}${state.total === undefined ? '' : ` (${amount(state)})`} in ${seconds(display.now() - state.startedAt)}${result.detail === undefined ? '' : ` — ${result.detail}`}`;
+  if (display.live) display.block.permanent(`${ok ? '✓' : '✗'} ${printable(text)}`);
+  else display.plain(text);
+}
+
+/** Ends the display once: the live block cleared, the tasks still open listed as unfinished. */
+function closeDisplay(display: Display): void {
+  if (display.closed) return;
+  display.closed = true;
+  const open = display.tasks.filter((t) => !t.finished);
+  if (display.live) display.block.close(open.map((t) => `… ${t.spec.label}: unfinished (${amount(t)})\n`).join(''));
+  else for (const t of open) display.plain(`${t.spec.label}: unfinished (${amount(t)})`);
+}
+
+export function createProgress(options: ProgressOptions = {}): Progress {
+  const stream = options.stream ?? process.stderr;
+  const now = options.now ?? Date.now;
+  const tasks: TaskState[] = [];
+  const display: Display = {
+    live: options.tty ?? stream.isTTY === true,
+    now,
+    plainInterval: options.plainIntervalMs ?? 10_000,
+    tasks,
+    closed: false,
+    plain(text: string): void {
+      stream.write(`[${new Date(now()).toISOString()}] ${printable(text)}\n`);
+    },
+    block: createLiveBlock(stream, now, options.redrawMs ?? 100, tasks),
+  };
+  return {
+    start: (task) => startTask(display, task),
+    line(text: string): void {
+      if (display.closed) return;
+      if (display.live) display.block.permanent(printable(text));
+      else display.plain(text);
+    },
+    done: () => closeDisplay(display),
   };
 }

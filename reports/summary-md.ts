@@ -25,16 +25,16 @@ const MAX_FAILURES = 25;
 
 const WORD_CHAR = /^[A-Za-z0-9]$/;
 
-/**
- * Text safe inside a table cell or a list item, whatever a target put in it: one line, control bytes shown escaped, and
- * nothing GFM would make into markup (emphasis, code, links, images, raw HTML, entities, autolinked URLs and e-mails).
- */
 /** First contact's own requests before the run (discovery); its faults are in the faults line too. Shared with report.html. */
 export function firstContactLine(counts: { readonly requests: number; readonly faults: FaultCounts & { readonly total: number } }): string {
   const faults = counts.faults.total === 0 ? 'no fault' : faultLine(counts.faults);
   return `First contact before the run (preflight and discovery of the target): ${counts.requests} request${counts.requests === 1 ? '' : 's'}, ${faults}${counts.faults.total === 0 ? '' : ' (counted in the faults seen)'}.`;
 }
 
+/**
+ * Text safe inside a table cell or a list item, whatever a target put in it: one line, control bytes shown escaped, and
+ * nothing GFM would make into markup (emphasis, code, links, images, raw HTML, entities, autolinked URLs and e-mails).
+ */
 export function mdText(text: string): string {
   return (
     printable(text.replace(/\r?\n/g, ' '))
@@ -181,7 +181,8 @@ function underLoadMarkdown(report: RunReport): string[] {
   return out;
 }
 
-export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
+/** The verdict line first (`head -1 summary.md`), then the run's identity, an interruption or error, and each part's verdict. */
+function headerMarkdown(report: RunReport): string[] {
   const out: string[] = [];
   out.push(`## ${VERDICT_EMOJI[report.verdict]} ${mdText(report.verdictLine)}`);
   out.push('');
@@ -203,57 +204,60 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     for (const part of report.parts)
       out.push(`| ${part.section} | ${VERDICT_EMOJI[part.verdict]} ${VERDICT_WORD[part.verdict]} | ${mdText(part.line)} |`);
   }
+  return out;
+}
 
-  out.push(...failedCasesMarkdown(report));
-  out.push(...genCoverageMarkdown(report));
-  out.push(...underLoadMarkdown(report));
+/** The load run: its request figures, thresholds, remote write, setup, failing and never-run checks, payload checks. */
+function loadMarkdown(load: LoadSection | undefined): string[] {
+  if (load === undefined) return [];
+  const out = ['', `### ${mdText(loadLabel(load))}`, ''];
+  const p95 = load.metrics.http_req_duration?.values['p(95)'];
+  out.push(
+    `${formatCount(load.requests.count)} requests (${load.requests.rate.toFixed(1)}/s)` +
+      `${load.requests.failedRate === undefined ? '' : `, ${(load.requests.failedRate * 100).toFixed(2)}% HTTP failures`}` +
+      `${p95 === undefined ? '' : `, p95 ${formatMs(p95)}`}, ${formatMs(load.durationMs)}`,
+  );
+  out.push(...thresholdsMarkdown(load.thresholds));
+  if (load.remoteWrite !== undefined)
+    out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);
+  if (load.setupCompleted === false)
+    out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
+  const failing = load.checks.filter((c) => c.fails > 0);
+  for (const c of failing)
+    out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
+  for (const c of load.checks.filter((x) => x.passes + x.fails === 0)) out.push(`- ⚪ check ${mdCode(c.name)} never ran (not verified)`);
+  out.push(...payloadChecksMarkdown(load.payloadChecks));
+  return out;
+}
 
-  const load = report.load;
-  if (load !== undefined) {
-    out.push('', `### ${mdText(loadLabel(load))}`, '');
-    const p95 = load.metrics.http_req_duration?.values['p(95)'];
-    out.push(
-      `${formatCount(load.requests.count)} requests (${load.requests.rate.toFixed(1)}/s)` +
-        `${load.requests.failedRate === undefined ? '' : `, ${(load.requests.failedRate * 100).toFixed(2)}% HTTP failures`}` +
-        `${p95 === undefined ? '' : `, p95 ${formatMs(p95)}`}, ${formatMs(load.durationMs)}`,
-    );
-    out.push(...thresholdsMarkdown(load.thresholds));
-    if (load.remoteWrite !== undefined)
-      out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);
-    if (load.setupCompleted === false)
-      out.push('', '- ⛔ setup() did not complete: the target could not be used (its catalog could not be read)');
-    const failing = load.checks.filter((c) => c.fails > 0);
-    for (const c of failing)
-      out.push(`- ❌ check ${mdCode(c.name)} failed ${formatCount(c.fails)} of ${formatCount(c.passes + c.fails)} times`);
-    for (const c of load.checks.filter((x) => x.passes + x.fails === 0)) out.push(`- ⚪ check ${mdCode(c.name)} never ran (not verified)`);
-    out.push(...payloadChecksMarkdown(load.payloadChecks));
-  }
+type Comparison = NonNullable<RunReport['comparison']>;
 
-  const comparison = report.comparison;
-  if (comparison !== undefined) {
-    // A table ready for a PR comment: regressions first (the section keeps them first), the p95 and failure rates.
-    out.push('', '### Comparison with the baseline', '');
-    out.push(
-      `- baseline: ${mdText(comparedRunText(comparison.baseline))}`,
-      `- candidate: ${mdText(comparedRunText(comparison.candidate))}`,
-    );
-    for (const note of comparison.notes) out.push(`- ${mdText(note)}`);
-    out.push(
-      '',
-      '| Operation | Verdict | p95 baseline → candidate [CI] | p95 change | Business failures | HTTP failures |',
-      '|---|---|---|---|---|---|',
-    );
-    for (const o of [...comparison.operations, comparison.overall]) {
-      const p95 = o.latency.p95;
-      const rate = (s: typeof o.businessFailureRate): string =>
-        `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}${s.status === 'regression' || s.status === 'improvement' ? ` (${changeText(s, 'rate')})` : ''}`;
-      out.push(
-        `| ${mdCode(o.operation, true)} | ${operationVerdictText(o.verdict)} | ${mdText(`${estimateText(p95.baseline, 'ms')} → ${estimateText(p95.candidate, 'ms')}`)} | ${mdText(changeText(p95, 'ms'))} | ${mdText(rate(o.businessFailureRate))} | ${mdText(rate(o.httpFailureRate))} |`,
-      );
-    }
-    out.push('', `_${mdText(settingsText(comparison))}. ${mdText(comparison.settings.method)}._`);
-  }
+/** A table ready for a PR comment: regressions first (the section keeps them first), the p95 and failure rates. */
+function comparisonMarkdown(comparison: Comparison | undefined): string[] {
+  if (comparison === undefined) return [];
+  const out = ['', '### Comparison with the baseline', ''];
+  out.push(`- baseline: ${mdText(comparedRunText(comparison.baseline))}`, `- candidate: ${mdText(comparedRunText(comparison.candidate))}`);
+  for (const note of comparison.notes) out.push(`- ${mdText(note)}`);
+  out.push(
+    '',
+    '| Operation | Verdict | p95 baseline → candidate [CI] | p95 change | Business failures | HTTP failures |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const o of [...comparison.operations, comparison.overall]) out.push(comparisonRow(o));
+  out.push('', `_${mdText(settingsText(comparison))}. ${mdText(comparison.settings.method)}._`);
+  return out;
+}
 
+function comparisonRow(o: Comparison['overall']): string {
+  const p95 = o.latency.p95;
+  const rate = (s: typeof o.businessFailureRate): string =>
+    `${estimateText(s.baseline, 'rate')} → ${estimateText(s.candidate, 'rate')}${s.status === 'regression' || s.status === 'improvement' ? ` (${changeText(s, 'rate')})` : ''}`;
+  return `| ${mdCode(o.operation, true)} | ${operationVerdictText(o.verdict)} | ${mdText(`${estimateText(p95.baseline, 'ms')} → ${estimateText(p95.candidate, 'ms')}`)} | ${mdText(changeText(p95, 'ms'))} | ${mdText(rate(o.businessFailureRate))} | ${mdText(rate(o.httpFailureRate))} |`;
+}
+
+/** Breaking drift findings and migration regressions: what changed for a client of the gateway. */
+function driftAndMigrationMarkdown(report: RunReport): string[] {
+  const out: string[] = [];
   const breaking = (report.drift?.findings ?? []).filter((f) => f.kind === 'breaking');
   if (breaking.length > 0) {
     out.push('', `### Breaking drift (${breaking.length})`, '');
@@ -269,6 +273,12 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
       );
     }
   }
+  return out;
+}
+
+/** The run's money (ledger), the faults it saw, first contact, the parts that did not run and what was not verified. */
+function runNotesMarkdown(report: RunReport): string[] {
+  const out: string[] = [];
   if (report.ledger !== undefined) {
     const refused = report.ledger.refused ? `, ${formatCount(report.ledger.refused)} charging requests not sent` : '';
     const cap = report.ledger.spendCap === undefined ? refused : `; spend cap ${formatCharged([report.ledger.spendCap])}${refused}`;
@@ -289,15 +299,28 @@ export function renderSummaryMarkdown(report: RunReport, options: { readonly rep
     for (const s of report.skipped.slice(0, MAX_FAILURES)) out.push(`- ${s.section} ${mdCode(s.id)}: ${mdText(s.reason)}`);
     if (report.skipped.length > MAX_FAILURES) out.push(`- … and ${report.skipped.length - MAX_FAILURES} more`);
   }
-  out.push(
+  return out;
+}
+
+/** Cut below the PR comment cap at a line's end, with a note saying where the rest is. */
+function capped(text: string): string {
+  if (text.length <= MAX_MARKDOWN_CHARS) return text;
+  const note = '\n\n… (truncated: see report.html for everything)\n';
+  return text.slice(0, MAX_MARKDOWN_CHARS - note.length).replace(/\n[^\n]*$/, '') + note;
+}
+
+export function renderSummaryMarkdown(report: RunReport, options: { readonly reportHtml?: string } = {}): string {
+  const out = [
+    ...headerMarkdown(report),
+    ...failedCasesMarkdown(report),
+    ...genCoverageMarkdown(report),
+    ...underLoadMarkdown(report),
+    ...loadMarkdown(report.load),
+    ...comparisonMarkdown(report.comparison),
+    ...driftAndMigrationMarkdown(report),
+    ...runNotesMarkdown(report),
     '',
     `Full report: ${mdCode(options.reportHtml ?? 'report.html')} (open it from the report artifact; it works offline). Machine-readable: ${mdCode('summary.json')} (schema ${report.schemaVersion}), ${mdCode('junit.xml')}.`,
-  );
-
-  let text = `${out.join('\n')}\n`;
-  if (text.length > MAX_MARKDOWN_CHARS) {
-    const note = '\n\n… (truncated: see report.html for everything)\n';
-    text = text.slice(0, MAX_MARKDOWN_CHARS - note.length).replace(/\n[^\n]*$/, '') + note;
-  }
-  return text;
+  ];
+  return capped(`${out.join('\n')}\n`);
 }

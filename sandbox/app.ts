@@ -110,7 +110,10 @@ function configError(message: string): HarnessError {
   return new HarnessError('GH_ERR_CONFIG', message);
 }
 
-function resolveOptions(options: SandboxOptions, profile: SandboxProfile): ResolvedSandboxOptions & { password: string } {
+/** The plain options, each checked in turn (the first problem is the error): seed, time scale, mode, credentials, body limit, funds. */
+function checkedScalars(
+  options: SandboxOptions,
+): Pick<ResolvedSandboxOptions, 'seed' | 'timeScale' | 'mode' | 'user' | 'bodyLimitBytes'> & { password: string } {
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw configError(`sandbox seed must be an integer, got ${String(seed)}`);
   const timeScale = options.timeScale ?? 1;
@@ -127,6 +130,11 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
   if (options.funds !== undefined && !(Number.isFinite(options.funds) && options.funds >= 0)) {
     throw configError(`sandbox funds must be a finite amount >= 0, got ${String(options.funds)}`);
   }
+  return { seed, timeScale, mode, user, password, bodyLimitBytes };
+}
+
+/** The behaviour in effect: defaults < the profile's < the options' (funds last), checked whole. */
+function checkedBehaviour(options: SandboxOptions, profile: SandboxProfile): SandboxBehaviour {
   const behaviour = mergeBehaviour(
     DEFAULT_BEHAVIOUR,
     profile.behaviour,
@@ -135,6 +143,11 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
   );
   const problem = checkBehaviour(behaviour) ?? checkResponseCodes(behaviour.responseCodes);
   if (problem !== undefined) throw configError(`sandbox profile '${profile.name}': ${problem}`);
+  return behaviour;
+}
+
+/** Write paths the spec does not show may be moved (profile, then options); a path the spec fixes may not. */
+function checkedWritePaths(options: SandboxOptions, profile: SandboxProfile): Record<string, string> {
   const writePaths = { ...(profile.writePaths ?? {}), ...(options.writePaths ?? {}) };
   for (const [id, path] of Object.entries(writePaths)) {
     const op = findOperation(id);
@@ -143,7 +156,11 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
     if (typeof path !== 'string' || !/^\/[A-Za-z0-9/_{}.-]*$/.test(path))
       throw configError(`writePaths: ${id} needs an absolute path, got '${String(path)}'`);
   }
-  let faultPlan: FaultPlan | undefined;
+  return writePaths;
+}
+
+/** A fault profile's plan with the options' rate and slow wait; those two options mean nothing without one. */
+function checkedFaultPlan(options: SandboxOptions, profile: SandboxProfile): FaultPlan | undefined {
   if (options.faultRate !== undefined && !(Number.isFinite(options.faultRate) && options.faultRate >= 0 && options.faultRate <= 1)) {
     throw configError(`sandbox fault rate must be a number 0..1, got ${String(options.faultRate)}`);
   }
@@ -151,10 +168,19 @@ function resolveOptions(options: SandboxOptions, profile: SandboxProfile): Resol
     throw configError(`sandbox fault slow wait must be a number of ms >= 0, got ${String(options.faultSlowMs)}`);
   }
   if (profile.faults !== undefined) {
-    faultPlan = { ...profile.faults, rate: options.faultRate ?? profile.faults.rate, slowMs: options.faultSlowMs ?? profile.faults.slowMs };
-  } else if (options.faultRate !== undefined || options.faultSlowMs !== undefined) {
+    return { ...profile.faults, rate: options.faultRate ?? profile.faults.rate, slowMs: options.faultSlowMs ?? profile.faults.slowMs };
+  }
+  if (options.faultRate !== undefined || options.faultSlowMs !== undefined) {
     throw configError(`fault rate and slow wait apply to a fault profile (faults-*); profile '${profile.name}' has none`);
   }
+  return undefined;
+}
+
+function resolveOptions(options: SandboxOptions, profile: SandboxProfile): ResolvedSandboxOptions & { password: string } {
+  const { seed, timeScale, mode, user, password, bodyLimitBytes } = checkedScalars(options);
+  const behaviour = checkedBehaviour(options, profile);
+  const writePaths = checkedWritePaths(options, profile);
+  const faultPlan = checkedFaultPlan(options, profile);
   return {
     seed,
     timeScale,

@@ -188,28 +188,28 @@ function payloadBytes(payload: Payload): Buffer | undefined {
   return undefined; // streams: the sandbox never streams, and a stream cannot be cut without buffering it
 }
 
-/**
- * Adds the fault hooks to the ROOT instance (not an encapsulated child), so they see every route, the 404 handler and
- * the auth failures alike. Call it before registering auth and routes: a `status` fault then answers before anything
- * is authenticated, validated, charged or stored. A request with the header (when honoured) gets exactly the header's
- * faults; any other request may get the plan's.
- */
-export function registerFaults(fastify: FastifyInstance, options: FaultsOptions): void {
-  const scale = Number.isFinite(options.timeScale) && options.timeScale >= 0 ? options.timeScale : 1;
-  const rejectCode = options.rejectCode ?? DEFAULT_RESPONSE_CODES.invalidRequest.code;
-  const honourHeader = options.honourHeader ?? true;
-  const wait = options.sleep ?? ((ms: number) => sleep(ms));
-  const operationIdOf = options.operationIdOf ?? (() => undefined);
-  const isInternal = options.isInternal ?? (() => false);
-  const onFault = options.onFault ?? (() => undefined);
-  const plan = options.plan;
-  const exempt = new Set(plan?.exemptOperations ?? []);
-  const rng = createRng(options.seed ?? 1);
-  // Parsed once per request; a WeakMap so nothing outlives the request and no request type augmentation is needed.
-  const requested = new WeakMap<FastifyRequest, readonly Fault[]>();
+type PlannedFault = { fault: Fault; counted: CountedFault };
 
-  /** The plan's fault for this request, if the draw says so; undefined otherwise. */
-  const planned = (operationId: string | undefined): { fault: Fault; counted: CountedFault } | undefined => {
+/** registerFaults' options with their defaults, and what its two hooks share. */
+interface FaultHooks {
+  readonly scale: number;
+  readonly rejectCode: string;
+  readonly honourHeader: boolean;
+  readonly wait: (ms: number) => Promise<void>;
+  readonly operationIdOf: (request: FastifyRequest) => string | undefined;
+  readonly isInternal: (request: FastifyRequest) => boolean;
+  readonly onFault: (kind: CountedFault, operationId: string | undefined) => void;
+  /** The plan's fault for a request, if its draw says so; undefined otherwise. */
+  readonly planned: (operationId: string | undefined) => PlannedFault | undefined;
+  /** Parsed once per request; a WeakMap so nothing outlives the request and no request type augmentation is needed. */
+  readonly requested: WeakMap<FastifyRequest, readonly Fault[]>;
+}
+
+/** The seeded draw of a fault profile's plan, one per eligible request in arrival order. */
+function planDraw(plan: FaultPlan | undefined, seed: number): (operationId: string | undefined) => PlannedFault | undefined {
+  const exempt = new Set(plan?.exemptOperations ?? []);
+  const rng = createRng(seed);
+  return (operationId) => {
     if (plan === undefined || plan.kinds.length === 0 || (operationId !== undefined && exempt.has(operationId))) return undefined;
     // Two draws per eligible request, whatever the outcome, so the n-th request's fate depends only on (seed, n).
     const hit = rng.next() < plan.rate;
@@ -227,62 +227,94 @@ export function registerFaults(fastify: FastifyInstance, options: FaultsOptions)
         return { fault: { kind }, counted: kind };
     }
   };
+}
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (isInternal(request)) return;
-    const operationId = operationIdOf(request);
-    const header = honourHeader ? request.headers[FAULT_HEADER] : undefined;
-    let faults: readonly Fault[];
-    if (header !== undefined) {
-      const parsed = parseFaultHeader(Array.isArray(header) ? header.join(',') : header);
-      if (!parsed.ok) {
-        return reply
-          .code(FAULT_REJECT_STATUS)
-          .type('application/json; charset=utf-8')
-          .send({ responseCode: rejectCode, responseMessage: parsed.message, payLoad: null });
-      }
-      faults = parsed.faults;
-      for (const fault of faults) onFault(fault.kind, operationId);
-    } else {
-      const chosen = planned(operationId);
-      if (chosen === undefined) return;
-      faults = [chosen.fault];
-      onFault(chosen.counted, operationId);
-    }
-    if (faults.length === 0) return;
-    requested.set(request, faults);
-    // Held before anything is processed: a client that times out meanwhile finds no transaction yet, then a final one.
-    const late = hasFault(faults, 'late');
-    if (late && late.ms > 0 && scale > 0) await wait(Math.round(late.ms * scale));
-    const status = hasFault(faults, 'status');
-    // The HTTP 5xx answers before the request is processed: a client classifies it as failed, so nothing may be charged.
-    if (status) return reply.code(status.status).send();
-  });
+function faultHooks(options: FaultsOptions): FaultHooks {
+  return {
+    scale: Number.isFinite(options.timeScale) && options.timeScale >= 0 ? options.timeScale : 1,
+    rejectCode: options.rejectCode ?? DEFAULT_RESPONSE_CODES.invalidRequest.code,
+    honourHeader: options.honourHeader ?? true,
+    wait: options.sleep ?? ((ms: number) => sleep(ms)),
+    operationIdOf: options.operationIdOf ?? (() => undefined),
+    isInternal: options.isInternal ?? (() => false),
+    onFault: options.onFault ?? (() => undefined),
+    planned: planDraw(options.plan, options.seed ?? 1),
+    requested: new WeakMap(),
+  };
+}
 
-  fastify.addHook('onSend', async (request, reply, payload: Payload) => {
-    const faults = requested.get(request);
-    if (!faults) return payload;
-    // Everything below runs after the handler: the transaction (if any) already happened, so a slow, reset or broken
-    // answer leaves the client with an unknown outcome to reconcile through the status endpoint, as the spec warns.
-    const latency = hasFault(faults, 'latency');
-    if (latency && latency.ms > 0 && scale > 0) await wait(Math.round(latency.ms * scale));
-    if (hasFault(faults, 'reset')) {
-      resetInsteadOfAnswering(request, reply);
-      return payload;
+/**
+ * onRequest: the request's faults (the header's when it carries one and it is honoured, else the plan's draw); an
+ * unusable header is answered here. `late` and `status` act before the request is processed.
+ */
+async function beforeProcessing(h: FaultHooks, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  if (h.isInternal(request)) return;
+  const operationId = h.operationIdOf(request);
+  const header = h.honourHeader ? request.headers[FAULT_HEADER] : undefined;
+  let faults: readonly Fault[];
+  if (header !== undefined) {
+    const parsed = parseFaultHeader(Array.isArray(header) ? header.join(',') : header);
+    if (!parsed.ok) {
+      return reply
+        .code(FAULT_REJECT_STATUS)
+        .type('application/json; charset=utf-8')
+        .send({ responseCode: h.rejectCode, responseMessage: parsed.message, payLoad: null });
     }
-    if (hasFault(faults, 'malformed')) {
-      const bytes = payloadBytes(payload);
-      if (bytes === undefined) return payload;
-      if (!reply.hasHeader('content-type')) reply.type('application/json; charset=utf-8');
-      return malformBody(bytes.toString('utf8'));
-    }
-    if (hasFault(faults, 'truncate')) {
-      const bytes = payloadBytes(payload);
-      if (bytes === undefined) return payload;
-      // Fastify sets Content-Length from the payload only when no one set it before; make sure it describes the cut.
-      reply.removeHeader('content-length');
-      return truncateBody(bytes);
-    }
+    faults = parsed.faults;
+    for (const fault of faults) h.onFault(fault.kind, operationId);
+  } else {
+    const chosen = h.planned(operationId);
+    if (chosen === undefined) return;
+    faults = [chosen.fault];
+    h.onFault(chosen.counted, operationId);
+  }
+  if (faults.length === 0) return;
+  h.requested.set(request, faults);
+  // Held before anything is processed: a client that times out meanwhile finds no transaction yet, then a final one.
+  const late = hasFault(faults, 'late');
+  if (late && late.ms > 0 && h.scale > 0) await h.wait(Math.round(late.ms * h.scale));
+  const status = hasFault(faults, 'status');
+  // The HTTP 5xx answers before the request is processed: a client classifies it as failed, so nothing may be charged.
+  if (status) return reply.code(status.status).send();
+}
+
+/**
+ * onSend: everything here runs after the handler: the transaction (if any) already happened, so a slow, reset or broken
+ * answer leaves the client with an unknown outcome to reconcile through the status endpoint, as the spec warns.
+ */
+async function afterProcessing(h: FaultHooks, request: FastifyRequest, reply: FastifyReply, payload: Payload): Promise<Payload> {
+  const faults = h.requested.get(request);
+  if (!faults) return payload;
+  const latency = hasFault(faults, 'latency');
+  if (latency && latency.ms > 0 && h.scale > 0) await h.wait(Math.round(latency.ms * h.scale));
+  if (hasFault(faults, 'reset')) {
+    resetInsteadOfAnswering(request, reply);
     return payload;
-  });
+  }
+  if (hasFault(faults, 'malformed')) {
+    const bytes = payloadBytes(payload);
+    if (bytes === undefined) return payload;
+    if (!reply.hasHeader('content-type')) reply.type('application/json; charset=utf-8');
+    return malformBody(bytes.toString('utf8'));
+  }
+  if (hasFault(faults, 'truncate')) {
+    const bytes = payloadBytes(payload);
+    if (bytes === undefined) return payload;
+    // Fastify sets Content-Length from the payload only when no one set it before; make sure it describes the cut.
+    reply.removeHeader('content-length');
+    return truncateBody(bytes);
+  }
+  return payload;
+}
+
+/**
+ * Adds the fault hooks to the ROOT instance (not an encapsulated child), so they see every route, the 404 handler and
+ * the auth failures alike. Call it before registering auth and routes: a `status` fault then answers before anything
+ * is authenticated, validated, charged or stored. A request with the header (when honoured) gets exactly the header's
+ * faults; any other request may get the plan's.
+ */
+export function registerFaults(fastify: FastifyInstance, options: FaultsOptions): void {
+  const hooks = faultHooks(options);
+  fastify.addHook('onRequest', async (request, reply) => beforeProcessing(hooks, request, reply));
+  fastify.addHook('onSend', async (request, reply, payload: Payload) => afterProcessing(hooks, request, reply, payload));
 }

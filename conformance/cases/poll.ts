@@ -56,6 +56,104 @@ async function build(ctx: CaseContext, kind: Kind): Promise<Record<string, unkno
   return topupBody(ctx, sku, mobile);
 }
 
+/** The slots round robin over KINDS, each with its top-up body. */
+async function buildTxs(ctx: CaseContext, n: number): Promise<Tx[]> {
+  const txs: Tx[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = KINDS[i % KINDS.length] as Kind;
+    txs.push({ kind, body: await build(ctx, kind), final: false, answeredFinal: false });
+  }
+  return txs;
+}
+
+/** All at once: the load is the point. Delayed triggers get the short client timeout, so they end Unknown. */
+async function submitAll(ctx: CaseContext, version: ApiVersion, txs: readonly Tx[]): Promise<void> {
+  await Promise.all(
+    txs.map(async (tx) => {
+      const delay = tx.kind.type === 'trigger' && 'delayMs' in tx.kind.trigger.effect ? tx.kind.trigger.effect.delayMs : undefined;
+      const options = delay === undefined ? {} : { timeoutMs: ctx.timing.delayTimeoutMs(delay) };
+      tx.submittedAt = Date.now();
+      tx.submitted = await ctx.call(`${version}.transaction.topup`, { body: tx.body }, options);
+      const result = finalOf(tx.submitted);
+      if (result !== undefined) {
+        tx.final = true;
+        tx.answeredFinal = true;
+        tx.result = result;
+      }
+    }),
+  );
+}
+
+/** Reads one correlationId back through the status endpoint until final (the client's recovery path). */
+async function pollBack(ctx: CaseContext, version: ApiVersion, tx: Tx, started: number): Promise<void> {
+  const poll = await ctx.pollStatus(version, String(tx.body.correlationId), { submittedAt: tx.submittedAt ?? started });
+  if (poll.last !== undefined) tx.lastSeen = poll.last;
+  if (!poll.final) {
+    tx.final = false;
+    return;
+  }
+  const seen = finalOf(poll.last);
+  if (tx.result !== undefined && seen !== undefined && seen.outcome !== tx.result.outcome) {
+    ctx.fail({
+      check: 'final-stays-final',
+      operation: `${version}.transaction.status`,
+      message: `${label(tx.kind)}: the status endpoint reports another outcome than the final response`,
+      expected: `outcome ${tx.result.outcome}`,
+      received: poll.last === undefined ? 'no status' : `${seen.outcome}: ${describeResponse(poll.last.response)}`,
+      ...(poll.last === undefined ? {} : { request: poll.last.request }),
+    });
+  } else if (tx.result?.code !== undefined && seen?.code !== undefined && seen.code !== tx.result.code) {
+    // The spec does not say the status check repeats the very code of the original answer.
+    ctx.fail({
+      check: 'status-code-differs',
+      severity: 'warning',
+      operation: `${version}.transaction.status`,
+      message: `${label(tx.kind)}: the status reports the same outcome with another code than the final response`,
+      expected: `responseCode '${tx.result.code}' (not required)`,
+      received: poll.last === undefined ? 'no status' : describeResponse(poll.last.response),
+      ...(poll.last === undefined ? {} : { request: poll.last.request }),
+    });
+  }
+  tx.final = true;
+  tx.result ??= seen;
+}
+
+/** None stays Unknown: every correlationId final within the poll deadline. */
+function checkNoneUnknown(ctx: CaseContext, version: ApiVersion, txs: readonly Tx[]): void {
+  const unknown = txs.filter((tx) => !tx.final);
+  if (unknown.length === 0) return;
+  ctx.fail({
+    check: 'no-unknown-left',
+    operation: `${version}.transaction.status`,
+    message: `${unknown.length} of ${txs.length} transactions were not final within ${ctx.timing.pollDeadlineMs} ms`,
+    expected: 'every correlationId final',
+    received: unknown
+      .slice(0, MAX_REPORTED)
+      .map(
+        (tx) =>
+          `${label(tx.kind)} ${String(tx.body.correlationId)}: ${tx.lastSeen === undefined ? 'no status' : describeResponse(tx.lastSeen.response)}`,
+      )
+      .join('; '),
+  });
+}
+
+/** Each final outcome is the one its trigger calls for. */
+function checkOutcomesMatch(ctx: CaseContext, version: ApiVersion, txs: readonly Tx[]): void {
+  const wrong = txs.filter((tx) => tx.final && !matches(tx));
+  if (wrong.length === 0) return;
+  ctx.fail({
+    check: 'final-matches-trigger',
+    operation: `${version}.transaction.topup`,
+    message: `${wrong.length} of ${txs.length} transactions ended with another code than their trigger calls for`,
+    expected:
+      'ordinary → 000; ends 510 → 510; ends 500 → 500; 1876…888 with skuId 193 below minimum → 001 (the class only when the answer came through the status check)',
+    received: wrong
+      .slice(0, MAX_REPORTED)
+      .map((tx) => `${label(tx.kind)} → ${tx.result?.outcome ?? '?'} '${tx.result?.code ?? '?'}'`)
+      .join('; '),
+  });
+}
+
 function pollCase(version: ApiVersion): ConformanceCase {
   return {
     kind: 'scenario',
@@ -68,93 +166,14 @@ function pollCase(version: ApiVersion): ConformanceCase {
     assumed: [ASSUMED.skuFields, 'ordinary valid top-ups end in success (000)'],
     async scenario(ctx) {
       const n = ctx.settings.pollLoadTransactions;
-      const txs: Tx[] = [];
-      for (let i = 0; i < n; i++) {
-        const kind = KINDS[i % KINDS.length] as Kind;
-        txs.push({ kind, body: await build(ctx, kind), final: false, answeredFinal: false });
-      }
+      const txs = await buildTxs(ctx, n);
       ctx.note(`${n} top-ups: ${KINDS.map((k) => `${txs.filter((t) => t.kind === k).length}× ${label(k)}`).join(', ')}`);
       const started = Date.now();
-      // All at once: the load is the point. Delayed triggers get the short client timeout, so they end Unknown.
-      await Promise.all(
-        txs.map(async (tx) => {
-          const delay = tx.kind.type === 'trigger' && 'delayMs' in tx.kind.trigger.effect ? tx.kind.trigger.effect.delayMs : undefined;
-          const options = delay === undefined ? {} : { timeoutMs: ctx.timing.delayTimeoutMs(delay) };
-          tx.submittedAt = Date.now();
-          tx.submitted = await ctx.call(`${version}.transaction.topup`, { body: tx.body }, options);
-          const result = finalOf(tx.submitted);
-          if (result !== undefined) {
-            tx.final = true;
-            tx.answeredFinal = true;
-            tx.result = result;
-          }
-        }),
-      );
-      // Every correlationId is then read back through the status endpoint until final (the client's recovery path).
-      await mapWithLimit(txs, 16, async (tx) => {
-        const poll = await ctx.pollStatus(version, String(tx.body.correlationId), { submittedAt: tx.submittedAt ?? started });
-        if (poll.last !== undefined) tx.lastSeen = poll.last;
-        if (!poll.final) {
-          tx.final = false;
-          return;
-        }
-        const seen = finalOf(poll.last);
-        if (tx.result !== undefined && seen !== undefined && seen.outcome !== tx.result.outcome) {
-          ctx.fail({
-            check: 'final-stays-final',
-            operation: `${version}.transaction.status`,
-            message: `${label(tx.kind)}: the status endpoint reports another outcome than the final response`,
-            expected: `outcome ${tx.result.outcome}`,
-            received: poll.last === undefined ? 'no status' : `${seen.outcome}: ${describeResponse(poll.last.response)}`,
-            ...(poll.last === undefined ? {} : { request: poll.last.request }),
-          });
-        } else if (tx.result?.code !== undefined && seen?.code !== undefined && seen.code !== tx.result.code) {
-          // The spec does not say the status check repeats the very code of the original answer.
-          ctx.fail({
-            check: 'status-code-differs',
-            severity: 'warning',
-            operation: `${version}.transaction.status`,
-            message: `${label(tx.kind)}: the status reports the same outcome with another code than the final response`,
-            expected: `responseCode '${tx.result.code}' (not required)`,
-            received: poll.last === undefined ? 'no status' : describeResponse(poll.last.response),
-            ...(poll.last === undefined ? {} : { request: poll.last.request }),
-          });
-        }
-        tx.final = true;
-        tx.result ??= seen;
-      });
+      await submitAll(ctx, version, txs);
+      await mapWithLimit(txs, 16, (tx) => pollBack(ctx, version, tx, started));
       ctx.note(`all polled in ${Date.now() - started} ms`);
-
-      const unknown = txs.filter((tx) => !tx.final);
-      if (unknown.length > 0) {
-        ctx.fail({
-          check: 'no-unknown-left',
-          operation: `${version}.transaction.status`,
-          message: `${unknown.length} of ${n} transactions were not final within ${ctx.timing.pollDeadlineMs} ms`,
-          expected: 'every correlationId final',
-          received: unknown
-            .slice(0, MAX_REPORTED)
-            .map(
-              (tx) =>
-                `${label(tx.kind)} ${String(tx.body.correlationId)}: ${tx.lastSeen === undefined ? 'no status' : describeResponse(tx.lastSeen.response)}`,
-            )
-            .join('; '),
-        });
-      }
-      const wrong = txs.filter((tx) => tx.final && !matches(tx));
-      if (wrong.length > 0) {
-        ctx.fail({
-          check: 'final-matches-trigger',
-          operation: `${version}.transaction.topup`,
-          message: `${wrong.length} of ${n} transactions ended with another code than their trigger calls for`,
-          expected:
-            'ordinary → 000; ends 510 → 510; ends 500 → 500; 1876…888 with skuId 193 below minimum → 001 (the class only when the answer came through the status check)',
-          received: wrong
-            .slice(0, MAX_REPORTED)
-            .map((tx) => `${label(tx.kind)} → ${tx.result?.outcome ?? '?'} '${tx.result?.code ?? '?'}'`)
-            .join('; '),
-        });
-      }
+      checkNoneUnknown(ctx, version, txs);
+      checkOutcomesMatch(ctx, version, txs);
     },
   };
 }

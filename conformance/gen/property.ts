@@ -138,6 +138,94 @@ function coverageOf(
   return { inputs, requests, charging, space: [...space], covered: space.filter((item) => covered.has(item)) };
 }
 
+/**
+ * One run of a property against the target: judges each generated input on its own probe, counts the requests and
+ * charges, keeps the last failing input (the shrunk one) and the time to the first.
+ */
+class GenRun<T> {
+  failing: { probe: Probe; value: T } | undefined;
+  skipped: string | undefined;
+  firstFailureMs: number | undefined;
+  requests = 0;
+  charging = 0;
+  readonly covered = new Set<string>();
+  /**
+   * fast-check's time bound races a run and leaves it going: the case waits for it, so nothing it sends (a charge, a
+   * balance read) overlaps the next case, an exclusive one included.
+   */
+  running: Promise<unknown> = Promise.resolve();
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly ctx: CaseContext,
+    private readonly property: GenProperty<T>,
+    private readonly fx: Fixtures,
+  ) {}
+
+  predicate(arbitrary: fc.Arbitrary<T>): fc.IAsyncProperty<[T]> {
+    return fc.asyncProperty(arbitrary, (value) => {
+      const run = this.judge(value);
+      this.running = run.catch(() => undefined);
+      return run;
+    });
+  }
+
+  private async judge(value: T): Promise<boolean> {
+    if (this.skipped !== undefined) return true;
+    const probe = new Probe(this.ctx, this.covered);
+    try {
+      await this.property.run(probe, value, this.fx);
+    } catch (error) {
+      // An input the run cannot make (fast-check's precondition): skipped, neither passed nor failed.
+      if (fc.PreconditionFailure.isFailure(error)) throw error;
+      if (error instanceof SkipCase) {
+        this.skipped = error.reason;
+        return true;
+      }
+      if (!(error instanceof StepFailed)) {
+        probe.fail({
+          check: 'case-error',
+          operation: '',
+          message: error instanceof Error ? error.message : String(error),
+          expected: 'the input runs to completion',
+          received: error instanceof Error ? error.name : typeof error,
+        });
+      }
+    } finally {
+      this.requests += probe.exchanges.length;
+      this.charging += probe.charging;
+    }
+    if (probe.errors().length === 0) return true;
+    this.failing = { probe, value };
+    this.firstFailureMs ??= Date.now() - this.started;
+    return false;
+  }
+}
+
+/** fast-check over the budget (or the replayed path), bounded within the runner's case timeout, shrinking included. */
+function checkWithinCase<T>(ctx: CaseContext, options: GenOptions, predicate: fc.IAsyncProperty<[T]>): Promise<fc.RunDetails<[T]>> {
+  const { seed, budget, replay } = options;
+  // Within the runner's case timeout (3 poll deadlines), shrinking included, whatever the budget says.
+  const caseBound = Math.floor(ctx.timing.pollDeadlineMs * 3 * 0.6);
+  const timeLimitMs = Math.min(budget.timeLimitMs ?? caseBound, caseBound);
+  return fc.check(predicate, {
+    seed: replay?.seed ?? seed,
+    numRuns: budget.runs,
+    interruptAfterTimeLimit: timeLimitMs,
+    markInterruptAsFailure: false,
+    ...(replay === undefined ? {} : { path: replay.path, endOnFailure: true }),
+  });
+}
+
+/** The case's note on what ran: seed (and replayed path), budget, inputs, shrinks, requests and charges. */
+function runNote<T>(options: GenOptions, details: fc.RunDetails<[T]>, run: GenRun<T>): string {
+  const { budget, replay } = options;
+  return (
+    `GEN seed ${details.seed}${replay === undefined ? '' : ` (replay of path ${replay.path})`}; budget ${describeBudget(budget)}; ${details.numRuns} generated input(s)` +
+    `${details.interrupted ? ' (stopped by the time bound)' : ''}, ${details.numShrinks} shrink step(s); ${run.requests} request(s), ${run.charging} of them charging (test money)`
+  );
+}
+
 export function genCase<T>(options: GenOptions, property: GenProperty<T>): ScenarioCase {
   return {
     kind: 'scenario',
@@ -155,73 +243,16 @@ export function genCase<T>(options: GenOptions, property: GenProperty<T>): Scena
     async scenario(ctx) {
       const fx = await ctx.fixtures();
       const arbitrary = await property.arbitrary(ctx, fx);
-      const started = Date.now();
-      let failing: { probe: Probe; value: T } | undefined;
-      let skipped: string | undefined;
-      let firstFailureMs: number | undefined;
-      let requests = 0;
-      let charging = 0;
-      const covered = new Set<string>();
-      // fast-check's time bound races a run and leaves it going: the case waits for it, so nothing it sends (a charge, a
-      // balance read) overlaps the next case, an exclusive one included.
-      let running: Promise<unknown> = Promise.resolve();
-      const predicate = fc.asyncProperty(arbitrary, (value) => {
-        const run = judge(value);
-        running = run.catch(() => undefined);
-        return run;
-      });
-      const judge = async (value: T): Promise<boolean> => {
-        if (skipped !== undefined) return true;
-        const probe = new Probe(ctx, covered);
-        try {
-          await property.run(probe, value, fx);
-        } catch (error) {
-          // An input the run cannot make (fast-check's precondition): skipped, neither passed nor failed.
-          if (fc.PreconditionFailure.isFailure(error)) throw error;
-          if (error instanceof SkipCase) {
-            skipped = error.reason;
-            return true;
-          }
-          if (!(error instanceof StepFailed)) {
-            probe.fail({
-              check: 'case-error',
-              operation: '',
-              message: error instanceof Error ? error.message : String(error),
-              expected: 'the input runs to completion',
-              received: error instanceof Error ? error.name : typeof error,
-            });
-          }
-        } finally {
-          requests += probe.exchanges.length;
-          charging += probe.charging;
-        }
-        if (probe.errors().length === 0) return true;
-        failing = { probe, value };
-        firstFailureMs ??= Date.now() - started;
-        return false;
-      };
-      const { seed, budget, replay } = options;
-      // Within the runner's case timeout (3 poll deadlines), shrinking included, whatever the budget says.
-      const caseBound = Math.floor(ctx.timing.pollDeadlineMs * 3 * 0.6);
-      const timeLimitMs = Math.min(budget.timeLimitMs ?? caseBound, caseBound);
-      const details = await fc.check(predicate, {
-        seed: replay?.seed ?? seed,
-        numRuns: budget.runs,
-        interruptAfterTimeLimit: timeLimitMs,
-        markInterruptAsFailure: false,
-        ...(replay === undefined ? {} : { path: replay.path, endOnFailure: true }),
-      });
-      await running;
+      const run = new GenRun(ctx, property, fx);
+      const details = await checkWithinCase(ctx, options, run.predicate(arbitrary));
+      await run.running;
       const space = property.space?.(ctx);
-      if (space !== undefined) ctx.genCoverage?.(coverageOf(details.numRuns, requests, charging, space, covered));
-      ctx.note(
-        `GEN seed ${details.seed}${replay === undefined ? '' : ` (replay of path ${replay.path})`}; budget ${describeBudget(budget)}; ${details.numRuns} generated input(s)` +
-          `${details.interrupted ? ' (stopped by the time bound)' : ''}, ${details.numShrinks} shrink step(s); ${requests} request(s), ${charging} of them charging (test money)`,
-      );
-      if (skipped !== undefined) ctx.skip(skipped);
+      if (space !== undefined) ctx.genCoverage?.(coverageOf(details.numRuns, run.requests, run.charging, space, run.covered));
+      ctx.note(runNote(options, details, run));
+      if (run.skipped !== undefined) ctx.skip(run.skipped);
       if (!details.failed) return;
-      if (firstFailureMs !== undefined) ctx.note(`${FIRST_FAILURE_NOTE} ${firstFailureMs} ms`);
-      reportCounterexample(ctx, property, details, failing);
+      if (run.firstFailureMs !== undefined) ctx.note(`${FIRST_FAILURE_NOTE} ${run.firstFailureMs} ms`);
+      reportCounterexample(ctx, property, details, run.failing);
     },
   };
 }

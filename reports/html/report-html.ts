@@ -515,7 +515,8 @@ ${scriptSafe(assets.pageJs, 'page.js')}
 }
 
 /** The whole page. Pure: the same report and assets give the same bytes. */
-export function renderReportHtml(report: RunReport, assets: HtmlAssets): string {
+/** The report's sections in reading order, and the table of contents' links to those that have a heading. */
+function sectionsHtml(report: RunReport): { sections: string[]; toc: string[] } {
   const sections: string[] = [];
   const toc: string[] = [];
   if (report.error !== undefined) {
@@ -552,6 +553,11 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
   }
   if (report.firstContact !== undefined)
     sections.push(`<section class="first-contact"><p>${h(firstContactLine(report.firstContact))}</p></section>`);
+  return { sections, toc };
+}
+
+/** What the page's charts draw (read by the inlined script from #report-data): the load's series, the comparison's CDFs. */
+function chartDataOf(report: RunReport): object {
   const comparisonCharts =
     report.comparison === undefined
       ? undefined
@@ -560,12 +566,17 @@ export function renderReportHtml(report: RunReport, assets: HtmlAssets): string 
           cdf: o.cdf ?? { baseline: [], candidate: [] },
           p95: { baseline: o.latency.p95.baseline, candidate: o.latency.p95.candidate },
         }));
-  const chartData = {
+  return {
     ...(report.load?.series === undefined
       ? {}
       : { load: { series: report.load.series, ...(report.load.generator === undefined ? {} : { generator: report.load.generator }) } }),
     ...(comparisonCharts === undefined ? {} : { comparison: comparisonCharts }),
   };
+}
+
+export function renderReportHtml(report: RunReport, assets: HtmlAssets): string {
+  const { sections, toc } = sectionsHtml(report);
+  const chartData = chartDataOf(report);
   const title = `${VERDICT_WORD[report.verdict]} · gateway-harness ${report.command} · ${report.runId}`;
   return `${pageHead(title, assets, { generator: report.tool.version })}
 <body>
