@@ -80,6 +80,16 @@ export function threadLostText(error: unknown, thread: string): string {
   );
 }
 
+/** What a thread's message handler needs of the thread it came from (Threads.spawn). */
+interface ThreadHooks {
+  readonly role: WorkerInit['role'];
+  readonly index: number;
+  markReady(): void;
+  readonly waiting: Map<string, (m: LifecycleReply) => void>;
+  resolveDone(): void;
+  lost(message: string): void;
+}
+
 export interface Spawned {
   readonly worker: Worker;
   readonly ready: Promise<void>;
@@ -202,9 +212,10 @@ export class Threads {
     return { elapsedMs: Math.max(0, clock() - startAt), vusActive, vusMax, completed, interrupted, scenarios };
   }
 
-  private spawn(role: WorkerInit['role'], index: number): Spawned {
-    const { script, count, pointsWanted, hostModules, stdout, stderr, onPoints } = this.settings;
-    const init: WorkerInit = {
+  /** What a thread starts with: the script, its segment of the run, the shared counters and the heartbeats. */
+  private workerInit(role: WorkerInit['role'], index: number): WorkerInit {
+    const { script, count, pointsWanted, hostModules } = this.settings;
+    return {
       entry: WORKER_ENTRY,
       role,
       source: script.source,
@@ -220,7 +231,16 @@ export class Threads {
       syncHelperSource: this.syncHelperSource,
       ...(hostModules === undefined ? {} : { hostModules }),
     };
-    const worker = new Worker(WORKER_BOOT, { workerData: init, stdout: true, stderr: true, resourceLimits: threadHeapLimits() });
+  }
+
+  private spawn(role: WorkerInit['role'], index: number): Spawned {
+    const { stdout, stderr } = this.settings;
+    const worker = new Worker(WORKER_BOOT, {
+      workerData: this.workerInit(role, index),
+      stdout: true,
+      stderr: true,
+      resourceLimits: threadHeapLimits(),
+    });
     // The script's console goes where the run's output goes (as k6's does), so a caller that captures the output sees
     // it too: the load runner reads payload-violation samples from it (load/payload-samples.ts).
     worker.stdout.on('data', (chunk: Buffer) => stdout.write(chunk));
@@ -228,7 +248,6 @@ export class Threads {
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((r) => (markReady = r));
     const waiting = new Map<string, (m: LifecycleReply) => void>();
-    const { runtime, abortState } = script;
     const finished = new Promise<void>((resolveDone) => {
       const lost = (message: string): void => {
         this.failure ??= message;
@@ -237,43 +256,9 @@ export class Threads {
         this.abortAll();
         resolveDone();
       };
-      worker.on('message', (m: WorkerMessage) => {
-        switch (m.type) {
-          case 'ready':
-            markReady();
-            break;
-          case 'progress':
-            if (role === 'vu') this.progressByWorker[index] = m.progress;
-            break;
-          case 'loop':
-            this.loopSample(m.sample);
-            break;
-          case 'points':
-            onPoints(m.metricNames, m.text);
-            break;
-          case 'snapshot':
-            this.snapshotWaiters.forEach((f) => f(m));
-            break;
-          case 'abort':
-            abortState.reason = m.reason;
-            abortState.byScript = true;
-            this.abortAll();
-            break;
-          case 'setup-done':
-          case 'teardown-done':
-            waiting.get(m.type)?.(m);
-            waiting.delete(m.type);
-            break;
-          case 'done':
-            runtime.store.mergeState(m.store);
-            runtime.groups.mergeState(m.groups);
-            resolveDone();
-            break;
-          case 'failed':
-            lost(m.message);
-            break;
-        }
-      });
+      // One object per thread, not per message: 'points' and 'loop' messages arrive every few hundred ms per thread.
+      const thread: ThreadHooks = { role, index, markReady: () => markReady(), waiting, resolveDone, lost };
+      worker.on('message', (m: WorkerMessage) => this.onMessage(m, thread));
       worker.on('error', (error) => lost(threadLostText(error, role === 'vu' ? `VU thread ${index + 1}` : 'setup/teardown thread')));
       worker.on('exit', () => {
         markReady();
@@ -284,5 +269,45 @@ export class Threads {
     const next = (type: 'setup-done' | 'teardown-done'): Promise<LifecycleReply> =>
       new Promise<LifecycleReply>((r) => waiting.set(type, r));
     return { worker, ready, done: finished, next };
+  }
+
+  /** One message of a thread: readiness, progress, loop samples, metric points, a script's abort, lifecycle replies, its end. */
+  private onMessage(m: WorkerMessage, thread: ThreadHooks): void {
+    const { runtime, abortState } = this.settings.script;
+    switch (m.type) {
+      case 'ready':
+        thread.markReady();
+        break;
+      case 'progress':
+        if (thread.role === 'vu') this.progressByWorker[thread.index] = m.progress;
+        break;
+      case 'loop':
+        this.loopSample(m.sample);
+        break;
+      case 'points':
+        this.settings.onPoints(m.metricNames, m.text);
+        break;
+      case 'snapshot':
+        this.snapshotWaiters.forEach((f) => f(m));
+        break;
+      case 'abort':
+        abortState.reason = m.reason;
+        abortState.byScript = true;
+        this.abortAll();
+        break;
+      case 'setup-done':
+      case 'teardown-done':
+        thread.waiting.get(m.type)?.(m);
+        thread.waiting.delete(m.type);
+        break;
+      case 'done':
+        runtime.store.mergeState(m.store);
+        runtime.groups.mergeState(m.groups);
+        thread.resolveDone();
+        break;
+      case 'failed':
+        thread.lost(m.message);
+        break;
+    }
   }
 }

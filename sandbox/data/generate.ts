@@ -102,6 +102,27 @@ function validityText(days: number): string {
   return days > 0 ? `${days}D` : '';
 }
 
+/** What the sandbox keeps beside a SKU (never served): its ids, denomination, currencies' factors, gift card, bundle, validity. */
+function skuMeta(input: SkuInput, walletPerFaceUnit: number, deliveryPerFaceUnit: number): Built['meta'] {
+  const { product, country } = input;
+  return {
+    skuId: input.skuId,
+    productId: product.productId,
+    operatorId: product.operatorId,
+    countryCode: country.countryCode,
+    category: product.category,
+    categoryId: product.categoryId,
+    denominationType: input.denomination,
+    faceValueCurrencies: [input.faceCurrency],
+    walletPerFaceUnit,
+    deliveryPerFaceUnit,
+    isGiftcard: product.category === 'Gift Card',
+    isBundle: input.isBundle ?? false,
+    validityDays: input.validityDays,
+    ...(input.dataAllowanceMb !== undefined ? { dataAllowanceMb: input.dataAllowanceMb } : {}),
+  };
+}
+
 class Generator {
   private readonly rng: Rng;
   private readonly fx = new Map<string, number>();
@@ -251,22 +272,7 @@ class Generator {
       min: amount(input.minFace),
       max: amount(input.maxFace),
     };
-    const meta: Built['meta'] = {
-      skuId: input.skuId,
-      productId: product.productId,
-      operatorId: product.operatorId,
-      countryCode: country.countryCode,
-      category: product.category,
-      categoryId: product.categoryId,
-      denominationType: input.denomination,
-      faceValueCurrencies: [input.faceCurrency],
-      walletPerFaceUnit,
-      deliveryPerFaceUnit,
-      isGiftcard: product.category === 'Gift Card',
-      isBundle: input.isBundle ?? false,
-      validityDays: input.validityDays,
-      ...(input.dataAllowanceMb !== undefined ? { dataAllowanceMb: input.dataAllowanceMb } : {}),
-    };
+    const meta = skuMeta(input, walletPerFaceUnit, deliveryPerFaceUnit);
     const built = { sku, meta };
     (meta.isGiftcard ? this.giftBuilt : this.built).push(built);
     return built;
