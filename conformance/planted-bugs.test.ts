@@ -66,14 +66,31 @@ describe('planted-bug profiles (data)', () => {
   });
 });
 
+/** A case the runner left not verified because its requests got no answer in time (conformance/runner.ts unansweredResult). */
+const UNANSWERED = /skipped \(not verified: \d+ request\(s\) got no answer within the client timeout/;
+
+/**
+ * The outcome with a verdict on every case: a run in which the loaded box kept answers past the client timeout measured
+ * the machine, not the suite (the runner says so instead of failing), so that profile runs again alone, at most twice;
+ * what the last run said is judged. A suite that misses the bug misses it in every run, so this hides no miss.
+ */
+async function decisive(name: string, outcome: ProfileOutcome): Promise<ProfileOutcome> {
+  let last = outcome;
+  for (let rerun = 0; rerun < 2 && last.cases.some((c) => c.status === 'skipped' && UNANSWERED.test(c.explanation ?? '')); rerun++) {
+    process.stderr.write(`planted-bug meta-test: ${name} left cases unanswered on this loaded box: run again alone\n`);
+    last = await (runProfiles([name], { workers: 1 }).get(name) as Promise<ProfileOutcome>);
+  }
+  return last;
+}
+
 describe.concurrent('the suite against each profile', () => {
   // Every run starts at once, spread over worker processes; each test waits for its own profile's outcome.
   const names = ['faithful', ...PLANTED_BUG_PROFILES.map((p) => p.name)];
   let runs: Map<string, Promise<ProfileOutcome>> | undefined;
   const started = Date.now();
-  const outcomeOf = (name: string): Promise<ProfileOutcome> => {
+  const outcomeOf = async (name: string): Promise<ProfileOutcome> => {
     runs ??= runProfiles(names);
-    return runs.get(name) as Promise<ProfileOutcome>;
+    return decisive(name, await (runs.get(name) as Promise<ProfileOutcome>));
   };
   let finished = 0;
   const done = (): void => {

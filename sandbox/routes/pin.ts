@@ -4,18 +4,16 @@ import { costOf } from '../data/money.ts';
 import type { PinRequest } from '../../schemas/generated/types.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import type { Decision } from './transactions.ts';
-import { digitsFor, isRefusal, optionalNumberRefusal, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
+import { digitsFor, isRefusal, skuWithOptionalNumber, runWrite, transactionPayload } from './transactions.ts';
 
 const PIN_VALIDITY_DAYS = 365;
 
 function decidePin(ctx: RouteContext, body: PinRequest): Decision {
   const { env } = ctx;
-  const found = resolveSku(ctx, body.skuId, ofCategory('Pin'), 'a Pin SKU');
+  // Spec: recipient "must belong to the country of the PIN product".
+  const found = skuWithOptionalNumber(ctx, body.skuId, 'Pin', { value: body.recipient, field: 'recipient' });
   if (isRefusal(found)) return found;
   const { sku } = found;
-  // Spec: recipient "must belong to the country of the PIN product".
-  const refused = optionalNumberRefusal(ctx, body.recipient, sku.countryCode, 'recipient');
-  if (refused !== undefined) return refused;
   const cost = costOf(sku, sku.min.faceValueInWalletCurrency);
   return {
     cost,

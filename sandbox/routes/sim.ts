@@ -7,7 +7,7 @@ import type { RouteReply } from '../envelope.ts';
 import type { RouteContext, RouteTable } from './context.ts';
 import { fail, idArg, ok, scaled } from './context.ts';
 import type { Decision } from './transactions.ts';
-import { assignedNumber, isRefusal, optionalNumberRefusal, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
+import { assignedNumber, isRefusal, skuWithOptionalNumber, ofCategory, resolveSku, runWrite, transactionPayload } from './transactions.ts';
 
 /** The kind of transaction portin/status serves: the port-in's catalog purpose (getOperation throws if it is renamed). */
 const PORTIN = getOperation('v2.transaction.sim-portin').purpose;
@@ -43,11 +43,9 @@ function decideActivation(ctx: RouteContext, body: SimActivationRequest): Decisi
 
 function decidePortin(ctx: RouteContext, body: SimPortinRequest): Decision {
   const { env } = ctx;
-  const found = resolveSku(ctx, body.skuId, ofCategory('Sim'), 'a Sim SKU');
+  const found = skuWithOptionalNumber(ctx, body.skuId, 'Sim', { value: body.mobileNumber, field: 'mobileNumber' });
   if (isRefusal(found)) return found;
   const { sku } = found;
-  const refused = optionalNumberRefusal(ctx, body.mobileNumber, sku.countryCode, 'mobileNumber');
-  if (refused !== undefined) return refused;
   const months = body.numberOfPlanMonths !== undefined && body.numberOfPlanMonths > 1 ? body.numberOfPlanMonths : 1;
   const cost = costOf(sku, moneyTimes(sku.min.faceValueInWalletCurrency, months));
   return {

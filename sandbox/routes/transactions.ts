@@ -230,9 +230,19 @@ export function numberRefusal(ctx: RouteContext, mobile: string, countryCode: st
   return { refuse: 'invalidNumber', message: `The Subscriber number is not valid: ${field} must be a number of the SKU's country${shape}` };
 }
 
-/** An optional number (PIN's recipient, SIM port-in's number): refused like a required one when given, nothing when absent. */
-export function optionalNumberRefusal(ctx: RouteContext, mobile: unknown, countryCode: string, field: string): Refusal | undefined {
-  return typeof mobile === 'string' && mobile !== '' ? numberRefusal(ctx, mobile, countryCode, field) : undefined;
+/**
+ * A SKU of `category` and an optional number of its country (PIN's recipient, a port-in's number): the number is
+ * refused like a required one when given, and asks nothing when absent.
+ */
+export function skuWithOptionalNumber(
+  ctx: RouteContext,
+  skuId: number,
+  category: CategoryName,
+  number: { readonly value: unknown; readonly field: string },
+): { sku: Sku; meta: SkuMeta } | Refusal {
+  const found = resolveSku(ctx, skuId, ofCategory(category), `a ${category} SKU`);
+  if (isRefusal(found) || typeof number.value !== 'string' || number.value === '') return found;
+  return numberRefusal(ctx, number.value, found.sku.countryCode, number.field) ?? found;
 }
 
 /** The facts a trigger looks at. */
