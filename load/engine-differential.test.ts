@@ -171,14 +171,51 @@ type Likeness = 'exact' | 'same' | 'outcome';
  * everything else exactly; seen beside a CPU hog: 84.78 % vs 84.44 % with equal counts).
  */
 function comparableLine(line: string): string {
-  return (
+  return crossedCanonically(
     line
       .replace(/\b\d+ (requests|checks passed|checks failed)/g, '… $1')
       .replace(/(checks\{[^}]*\} [^;,]*, observed )[\d.]+%/g, '$1…')
       // Whether this machine's generator was saturated in a window is the machine's, not the engine's: left out.
       .replace(/ while the load generator was saturated \(.*?\), by more than the [\d.]+ ?m?s a request it can have added/g, '')
       .replace(/ \((node|k6[^)]*)\)/g, ' (engine)')
-      .replace(/((?:http_req_duration|gateway_time_to_final)\S* [^;,]*, observed )[\d.]+(?: ?(?:ms|s)\b)?/g, '$1…')
+      .replace(/((?:http_req_duration|gateway_time_to_final)\S* [^;,]*, observed )[\d.]+(?: ?(?:ms|s)\b)?/g, '$1…'),
+  );
+}
+
+const GENERATOR_CLAUSE = ', incomplete: the load generator was saturated';
+const EXPLAINED = /: \d+ latency thresholds? crossed then measured the generator, not the gateway \(/;
+
+/** The index just past the parenthesis that closes the one opened right before `from`. */
+function closingParen(text: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < text.length; i += 1) {
+    if (text[i] === '(') depth += 1;
+    else if (text[i] === ')' && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/**
+ * The crossed thresholds as one sorted list: a latency threshold this machine's saturated generator explains (one run
+ * beside a CPU hog, the other not) is listed as crossed, as the other engine lists it; which run was starved is the
+ * machine's, not the engine's (exit code, verdict and each threshold's ok are compared apart, exactly).
+ */
+function crossedCanonically(line: string): string {
+  let explained: string[] = [];
+  const clause = line.indexOf(GENERATOR_CLAUSE);
+  const match = EXPLAINED.exec(line);
+  if (clause >= 0 && match !== null && match.index > clause) {
+    const listStart = match.index + match[0].length;
+    const end = closingParen(line, listStart);
+    explained = line.slice(listStart, end - 1).split('; ');
+    line = line.slice(0, clause) + line.slice(end);
+  }
+  return line.replace(
+    /(\d+) of (\d+) thresholds crossed \(([^()]*(?:\([^()]*\)[^()]*)*)\)/,
+    (_, crossed: string, of: string, list: string) => {
+      const all = [...list.split('; '), ...explained].sort();
+      return `${Number(crossed) + explained.length} of ${of} thresholds crossed (${all.join('; ')})`;
+    },
   );
 }
 
