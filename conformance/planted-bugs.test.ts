@@ -8,6 +8,7 @@ import { PROOF_ALLOW_LIST } from './proof-allow-list.ts';
 import { runProfiles } from './proof/pool.ts';
 import type { ProfileOutcome } from './proof/profile-run.ts';
 import { CASE_GROUPS } from './types.ts';
+import { UNANSWERED } from './runner.ts';
 
 const CASE_IDS = new Set(ALL_CASES.map((c) => c.id));
 const PROVEN = new Set(PLANTED_BUG_PROFILES.flatMap((p) => p.plantedBug?.expectedFailingCases ?? []));
@@ -66,9 +67,6 @@ describe('planted-bug profiles (data)', () => {
   });
 });
 
-/** A case the runner left not verified because its requests got no answer in time (conformance/runner.ts unansweredResult). */
-const UNANSWERED = /skipped \(not verified: \d+ request\(s\) got no answer within the client timeout/;
-
 /**
  * The outcome with a verdict on every case: a run in which the loaded box kept answers past the client timeout measured
  * the machine, not the suite (the runner says so instead of failing), so that profile runs again alone, at most twice;
@@ -76,7 +74,7 @@ const UNANSWERED = /skipped \(not verified: \d+ request\(s\) got no answer withi
  */
 async function decisive(name: string, outcome: ProfileOutcome): Promise<ProfileOutcome> {
   let last = outcome;
-  for (let rerun = 0; rerun < 2 && last.cases.some((c) => c.status === 'skipped' && UNANSWERED.test(c.explanation ?? '')); rerun++) {
+  for (let rerun = 0; rerun < 2 && last.cases.some((c) => c.status === 'skipped' && (c.explanation ?? '').includes(UNANSWERED)); rerun++) {
     process.stderr.write(`planted-bug meta-test: ${name} left cases unanswered on this loaded box: run again alone\n`);
     last = await (runProfiles([name], { workers: 1 }).get(name) as Promise<ProfileOutcome>);
   }
