@@ -2,6 +2,7 @@
 // the load verdict that follows (a latency threshold crossed only by the generator is incomplete, never crossed).
 import { describe, expect, it } from 'vitest';
 import {
+  accuracyOf,
   carriedOutside,
   generatorBoundThresholds,
   generatorReport,
@@ -10,7 +11,7 @@ import {
   saturatedWindows,
   type GeneratorPoint,
 } from './generator.ts';
-import { loadLine, loadVerdict } from './sections.ts';
+import { accuracyText, loadLine, loadVerdict } from './sections.ts';
 import type { LoadSection } from './model.ts';
 
 const T0 = Date.UTC(2026, 10, 27, 1, 0, 0);
@@ -169,6 +170,74 @@ describe('a window explains only the statistics its requests can have set', () =
     expect(loadLine(judged)).toMatch(
       /while the load generator was saturated \(01:00:00–01:00:02 UTC, CPU-starved: .*; 2\.0 % of the requests measured then\): too few to set it$/,
     );
+  });
+});
+
+describe("accuracyOf: the latency figures within +3 ms + 5 % by the generator's own measurements", () => {
+  it('is within the goal when every judged second added at most 3 ms, and says the most it added', () => {
+    const accuracy = accuracyOf('node', nodeSeries([1.2, 3, 2.4]));
+    expect(accuracy).toEqual({ marginMs: 3, withinGoal: true, judgedSeconds: 3, secondsPastMargin: 0, addedUpToMs: 3 });
+    expect(accuracyText(accuracy)).toBe(
+      'latency within +3 ms + 5 % of what the gateway served: the generator added at most 3.00 ms in any of its 3 measured seconds',
+    );
+  });
+
+  it('a lone second 3-20 ms late (no window, no verdict changed) puts the figures outside the goal, and says by how much', () => {
+    const points = nodeSeries([1, 17.2, 2, 2]);
+    expect(generatorReport('node', 2, points).windows).toEqual([]);
+    const accuracy = accuracyOf('node', points);
+    expect(accuracy).toMatchObject({ withinGoal: false, secondsPastMargin: 1, addedUpToMs: 17.2, worst: 'event-loop delay p99 17.2 ms' });
+    expect(accuracyText(accuracy)).toBe(
+      "latency outside the +3 ms + 5 % accuracy goal: the generator's own delay added up to 17.2 ms in 1 of its 4 measured seconds (worst: event-loop delay p99 17.2 ms), so its figures can be that much above what the gateway served",
+    );
+  });
+
+  it('a lone saturated second names its reason; its bound stays the loop delay', () => {
+    expect(accuracyOf('node', nodeSeries([1, 45, 2]))).toMatchObject({
+      withinGoal: false,
+      addedUpToMs: 45,
+      worst: 'event-loop delay p99 45 ms',
+    });
+  });
+
+  it('k6 is judged by its wait per wake-up; a starved second has no bound, and is the worst', () => {
+    const idle = { cpuShare: 0.2, runQueueShare: 0.01 };
+    expect(accuracyOf('k6', [second(0, { ...idle, waitPerSliceMs: 0.4 }), second(1, { ...idle, waitPerSliceMs: 2.9 })])).toMatchObject({
+      withinGoal: true,
+      addedUpToMs: 2.9,
+    });
+    const late = accuracyOf('k6', [
+      second(0, { ...idle, waitPerSliceMs: 4.5 }),
+      second(1, { cpuShare: 0.3, runQueueShare: 0.7, waitPerSliceMs: 9 }),
+    ]);
+    expect(late).toMatchObject({ withinGoal: false, secondsPastMargin: 2 });
+    expect(late.addedUpToMs).toBeUndefined();
+    expect(late.worst).toMatch(/^CPU-starved/);
+    expect(accuracyText(late)).toContain('added a delay it cannot bound in 2 of its 2 measured seconds');
+  });
+
+  it('a k6 second without a wait per wake-up (no schedstat) gives no bound: not within the goal', () => {
+    expect(accuracyOf('k6', [second(0, { cpuShare: 0.2 })])).toMatchObject({
+      withinGoal: false,
+      secondsPastMargin: 1,
+      worst: 'no bound on its own delay',
+    });
+  });
+
+  it('no judged second (the Node engine before its threads report) is not within the goal: not measured', () => {
+    const accuracy = accuracyOf('node', [second(0, { cpuShare: 0.5 })]);
+    expect(accuracy).toEqual({ marginMs: 3, withinGoal: false, judgedSeconds: 0, secondsPastMargin: 0 });
+    expect(accuracyText(accuracy)).toBe('latency accuracy not measured: the generator gave no figure of its own delay');
+  });
+
+  it('the verdict line says it only outside the goal and without a window; the verdict itself does not change', () => {
+    const late = section([p95(20)], nodeSeries([1, 12, 2]));
+    expect(loadVerdict(late)).toBe('pass');
+    expect(loadLine(late)).toMatch(
+      /checks? passed; latency outside the \+3 ms \+ 5 % accuracy goal: .* up to 12.0 ms in 1 of its 3 measured seconds/,
+    );
+    expect(loadLine(section([p95(20)], nodeSeries([1, 2, 2])))).not.toContain('accuracy');
+    expect(loadLine(section([p95(60)], nodeSeries([1, 30, 40])))).not.toContain('accuracy goal');
   });
 });
 

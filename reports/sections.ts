@@ -196,6 +196,36 @@ function generatorBoundText(section: LoadSection, bound: LoadSection['thresholds
   );
 }
 
+type Accuracy = NonNullable<NonNullable<LoadSection['generator']>['accuracy']>;
+
+/**
+ * How close the latency figures are to the wire by the generator's own measurements (reports/generator.ts accuracyOf):
+ * within the goal, outside it by up to what the generator added, or not measured.
+ */
+export function accuracyText(accuracy: Accuracy): string {
+  const goal = `+${accuracy.marginMs} ms + 5 %`;
+  if (accuracy.judgedSeconds === 0) return 'latency accuracy not measured: the generator gave no figure of its own delay';
+  const seconds = `${formatCount(accuracy.judgedSeconds)} measured ${accuracy.judgedSeconds === 1 ? 'second' : 'seconds'}`;
+  if (accuracy.withinGoal) {
+    const most =
+      accuracy.addedUpToMs === undefined ? '' : `: the generator added at most ${formatMs(accuracy.addedUpToMs)} in any of its ${seconds}`;
+    return `latency within ${goal} of what the gateway served${most}`;
+  }
+  const upTo = accuracy.addedUpToMs === undefined ? 'a delay it cannot bound' : `up to ${formatMs(accuracy.addedUpToMs)}`;
+  return (
+    `latency outside the ${goal} accuracy goal: the generator's own delay added ${upTo} in ${formatCount(accuracy.secondsPastMargin)} of its ${seconds}` +
+    `${accuracy.worst === undefined ? '' : ` (worst: ${accuracy.worst})`}, so its figures can be that much above what the gateway served`
+  );
+}
+
+/** The accuracy said on the verdict line: only when outside the goal with no window (a window's line says more). */
+function accuracyBeside(section: LoadSection): string {
+  const generator = section.generator;
+  const accuracy = generator?.accuracy;
+  if (accuracy === undefined || accuracy.withinGoal || accuracy.judgedSeconds === 0 || generator?.windows.length !== 0) return '';
+  return `; ${accuracyText(accuracy)}`;
+}
+
 /** A latency threshold crossed by more than a saturated generator can have added: said, so the reader weighs the figure. */
 function saturatedBeside(section: LoadSection, crossed: LoadSection['thresholds']): string {
   const windows = section.generator?.windows ?? [];
@@ -263,9 +293,9 @@ export function loadLine(section: LoadSection, allowSkips = false): string {
       )})`,
     );
   if (found.pathUnverified.length > 0) problems.push(pathUnverifiedText(found.pathUnverified, allowSkips));
-  if (problems.length > 0) return `${label}: ${problems.join(', ')}`;
+  if (problems.length > 0) return `${label}: ${problems.join(', ')}${accuracyBeside(section)}`;
   const checks = section.checks.reduce((sum, c) => sum + c.passes, 0);
-  return `${label}: ${formatCount(section.requests.count)} requests, ${plural(section.thresholds.length, 'threshold')} met, ${plural(checks, 'check')} passed`;
+  return `${label}: ${formatCount(section.requests.count)} requests, ${plural(section.thresholds.length, 'threshold')} met, ${plural(checks, 'check')} passed${accuracyBeside(section)}`;
 }
 
 // ---- drift ----------------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import type { LoadSection, RunReport } from './model.ts';
 import { interruptionText } from './interruption.ts';
 import { curlLine } from './curl.ts';
 import { genCoverageHeadline, genCoverageRows } from './gen-coverage.ts';
-import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from './sections.ts';
+import { accuracyText, formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from './sections.ts';
 import { VERDICT_WORD, type Verdict } from './verdict.ts';
 
 export const VERDICT_EMOJI: Readonly<Record<Verdict, string>> = Object.freeze({
@@ -217,6 +217,8 @@ function loadMarkdown(load: LoadSection | undefined): string[] {
       `${load.requests.failedRate === undefined ? '' : `, ${(load.requests.failedRate * 100).toFixed(2)}% HTTP failures`}` +
       `${p95 === undefined ? '' : `, p95 ${formatMs(p95)}`}, ${formatMs(load.durationMs)}`,
   );
+  const accuracy = load.generator?.accuracy;
+  if (accuracy !== undefined) out.push('', `- ${accuracy.withinGoal ? '🎯' : '⚠️'} ${mdText(accuracyText(accuracy))}`);
   out.push(...thresholdsMarkdown(load.thresholds));
   if (load.remoteWrite !== undefined)
     out.push('', `- ${load.remoteWrite.failedPushes > 0 ? '⚠️' : '📡'} ${mdText(remoteWriteLine(load.remoteWrite))}`);

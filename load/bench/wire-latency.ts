@@ -29,14 +29,15 @@ function row(label: string, results: readonly ProbeResult[]): string {
   const served = `${m((r) => r.served.p50)} / ${m((r) => r.served.p95)} / ${m((r) => r.served.p99)}`;
   const ratio = median(results.map((r) => (r.served.p50 > 0 ? r.reported.p50 / r.served.p50 : 0))).toFixed(1);
   const windows = results.flatMap((r) => r.windows).join('; ') || 'none';
-  return `| ${label} | ${reported} | ${served} | ${ratio}x | ${m((r) => r.requests)} / ${m((r) => r.served.count)} | ${windows} |`;
+  const within = results.filter((r) => r.accuracy?.withinGoal === true).length;
+  return `| ${label} | ${reported} | ${served} | ${ratio}x | ${m((r) => r.requests)} / ${m((r) => r.served.count)} | ${windows} | ${within} of ${results.length} |`;
 }
 
 async function byVus(proxy: MeasuringProxy): Promise<void> {
   console.log(
-    '| VUs | engine p50 / p95 / p99 ms | proxy served p50 / p95 / p99 ms | engine/served p50 | requests / served | generator windows |',
+    '| VUs | engine p50 / p95 / p99 ms | proxy served p50 / p95 / p99 ms | engine/served p50 | requests / served | generator windows | report says within the accuracy goal |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const vus of (values.vus ?? '').split(',').map(Number)) {
     const results: ProbeResult[] = [];
     for (let run = 1; run <= runs; run += 1) {
@@ -60,7 +61,7 @@ function quantileCells(r: Pick<AccuracyInput, 'reported' | 'served'>): string[] 
 function accuracyRow(label: string, r: ProbeResult): string {
   const judged = judgeAccuracy(r);
   const loop = r.peakLoopDelayP99Ms === undefined ? 'no loop figure' : `loop p99 peak ${ms(r.peakLoopDelayP99Ms)} ms`;
-  const added = r.peakAddedMs === undefined ? 'added: no bound' : `added up to ${ms(r.peakAddedMs)} ms`;
+  const added = r.accuracy?.addedUpToMs === undefined ? 'added: no bound' : `added up to ${ms(r.accuracy.addedUpToMs)} ms`;
   const why = [
     ...r.windows,
     ...r.saturatedSeconds,

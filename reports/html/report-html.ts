@@ -18,7 +18,7 @@ import type {
 import { faultLine } from '../../api/faults.ts';
 import { changeText, comparedRunText, estimateText, operationLines, settingsText } from '../comparison-text.ts';
 import { requestText } from '../junit-report.ts';
-import { formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from '../sections.ts';
+import { accuracyText, formatCharged, formatCount, formatMs, formatObserved, loadLabel, plural, remoteWriteLine } from '../sections.ts';
 import { VERDICT_WORD, type Verdict } from '../verdict.ts';
 import { interruptionText } from '../interruption.ts';
 import { curlLine } from '../curl.ts';
@@ -344,6 +344,8 @@ function loadHtml(load: LoadSection): string {
       stat('Duration', formatMs(load.durationMs)),
     ].join('')}</div>`,
   ];
+  const accuracy = load.generator?.accuracy;
+  if (accuracy !== undefined) parts.push(`<p class="accuracy${accuracy.withinGoal ? '' : ' outside'}">${h(accuracyText(accuracy))}</p>`);
   if (load.remoteWrite !== undefined) parts.push(`<p class="remote-write">${h(remoteWriteLine(load.remoteWrite))}</p>`);
   if (load.setupCompleted === false) {
     parts.push(

@@ -2120,6 +2120,35 @@ export interface GeneratorReport {
     explainsMs?: number;
   }[];
   /**
+   * Whether the run's latency figures are within the harness's accuracy goal (+3 ms + 5 % of what the gateway served) by the generator's own measurements: every judged second added at most marginMs. Narrower than a window: it changes no verdict, it says how far the figures can be above the wire.
+   */
+  accuracy?: {
+    /**
+     * The goal's absolute part: the most a second may add, ms.
+     */
+    marginMs: number;
+    /**
+     * Every judged second added at most marginMs (and at least one second was judged).
+     */
+    withinGoal: boolean;
+    /**
+     * Seconds with a figure to judge: the Node engine's loop delay, k6's CPU share.
+     */
+    judgedSeconds: number;
+    /**
+     * Judged seconds in which the generator added more than marginMs, or gave no bound.
+     */
+    secondsPastMargin: number;
+    /**
+     * The most the generator added to a request in any judged second (the Node engine's loop delay p99, k6's wait per wake-up). Absent: some second had no bound.
+     */
+    addedUpToMs?: number;
+    /**
+     * What the worst second past the margin measured, e.g. 'event-loop delay p99 17.2 ms'.
+     */
+    worst?: string;
+  };
+  /**
    * What this machine carried honestly: the highest VUs and request rate of a second outside every window.
    */
   carried?: {

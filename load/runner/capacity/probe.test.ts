@@ -1,10 +1,17 @@
 // The accuracy judge of bench:wire, calibrate and accuracy.test.ts on fixed numbers: each quantile against +3 ms + 5 % of
 // what the proxy served, and a run proves the goal only when the generator carried it (probe.ts `generatorCarried`).
 import { describe, expect, it } from 'vitest';
+import { accuracyOf } from '../../../reports/generator.ts';
 import { goalBound, judgeAccuracy, withinGoal } from './probe.ts';
 
 const served = { count: 700, p50: 10, p95: 40, p99: 100 };
-const carriedRun = { served, windows: [], judgedSeconds: 8, saturatedSeconds: [], droppedIterations: 0, peakAddedMs: 2.5 };
+/** The Node engine's seconds with these loop delays p99 (ms), as the report's accuracy statement judges them. */
+const accuracyAt = (...delays: number[]): ReturnType<typeof accuracyOf> =>
+  accuracyOf(
+    'node',
+    delays.map((loopDelayP99Ms, i) => ({ t: 1_000 * (i + 1), cpuShare: 0.3, loopDelayP99Ms })),
+  );
+const carriedRun = { served, windows: [], droppedIterations: 0, accuracy: accuracyAt(1, 2.5, 2) };
 const exact = { p50: 10, p95: 40, p99: 100 };
 
 describe('judgeAccuracy', () => {
@@ -25,18 +32,21 @@ describe('judgeAccuracy', () => {
     expect(judged).toMatchObject({ carried: true, proven: false });
   });
 
-  it('a saturated run proves nothing: a window, a lone saturated second, a dropped iteration, or no second judged', () => {
+  it('a saturated run proves nothing: a window, a dropped iteration, or the report saying its latency is outside the goal', () => {
     const notCarried = { carried: false, proven: false };
     expect(judgeAccuracy({ ...carriedRun, reported: exact, windows: ['event-loop delay p99 45 ms'] })).toMatchObject(notCarried);
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, saturatedSeconds: ['CPU 93 % of the cores'] })).toMatchObject(notCarried);
     expect(judgeAccuracy({ ...carriedRun, reported: exact, droppedIterations: 1 })).toMatchObject(notCarried);
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, judgedSeconds: 0 })).toMatchObject(notCarried);
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, accuracy: accuracyAt(1, 25, 2) })).toMatchObject(notCarried);
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, accuracy: accuracyAt() })).toMatchObject(notCarried);
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, accuracy: undefined })).toMatchObject(notCarried);
   });
 
-  it('a run whose generator added more than the goal margin (3 ms) in some second, or an unbounded amount, proves nothing', () => {
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: 3 })).toMatchObject({ carried: true, proven: true });
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: 3.1 })).toMatchObject({ carried: false, proven: false });
-    expect(judgeAccuracy({ ...carriedRun, reported: exact, peakAddedMs: undefined })).toMatchObject({ carried: false, proven: false });
+  it('a run whose generator added more than the goal margin (3 ms) in some second proves nothing; 3 ms itself is within', () => {
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, accuracy: accuracyAt(1, 3) })).toMatchObject({ carried: true, proven: true });
+    expect(judgeAccuracy({ ...carriedRun, reported: exact, accuracy: accuracyAt(1, 3.1) })).toMatchObject({
+      carried: false,
+      proven: false,
+    });
   });
 
   it('nothing served is never within; withinGoal (calibrate) judges p95 by the same bound', () => {
