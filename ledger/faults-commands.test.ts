@@ -148,7 +148,10 @@ describe.concurrent('first contact before conformance and gate: its faults in th
         };
         expect(stats.faultsTotal, 'the sandbox served no fault, the run proves nothing').toBeGreaterThan(0);
         // Only HTTP 5xx are served (the client's timeouts of the trigger cases are conformance's own, no sandbox fault).
-        expect({ 'server-error': report.faults['server-error'], malformed: report.faults.malformed }).toEqual({
+        // Rarely, under load, one fewer was counted than served (an answer to a request its client had left: a case past
+        // its time limit, an iteration cut at the load's stop?): the message keeps what would tell which.
+        const why = `faults ${JSON.stringify(report.faults)}, sandbox ${JSON.stringify(stats.faults)}; output's end:\n${stdout.slice(-1500)}\n${stderr.slice(-800)}`;
+        expect({ 'server-error': report.faults['server-error'], malformed: report.faults.malformed }, why).toEqual({
           'server-error': stats.faults.status ?? 0,
           malformed: 0,
         });

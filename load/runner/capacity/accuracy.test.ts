@@ -1,13 +1,14 @@
 // Issue #36's proof of accuracy: the Node engine, k6 v0.48 and the newest k6 each run catalog-browse at a low arrival rate
 // through the measuring proxy; the report counts exactly what the proxy served, and its p50/p95 (and p99 when enough
-// requests set it) are within +3 ms + 5 % of served unless the report itself says its latency is not (a saturated window,
-// or its accuracy statement). A relay that holds every answer unseen by the proxy is shown outside the goal, unmarked.
+// requests set it) are within +3 ms + 5 % of served, plus what the report's accuracy statement says its generator added.
+// A relay that holds every answer unseen by the proxy is shown further above the wire than the report says.
 import { createServer, request as forward, Agent, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k6ComparisonSlots } from '../k6-binaries.ts';
 import { accuracyText } from '../../../reports/sections.ts';
 import {
+  goalBound,
   judgeAccuracy,
   judgeQuantiles,
   probe,
@@ -53,12 +54,19 @@ function settledBy(quantile: QuantileJudgement['quantile'], requests: number): b
 }
 
 /**
- * Quantiles outside the goal that the report does not mark: no saturation window made them the generator's, and the
- * report's accuracy statement (reports/generator.ts `accuracyOf`) says its latency is within the goal.
+ * What the report allows its latency to be above the wire, past the goal's +3 ms + 5 %: nothing when it says it is
+ * within the goal, else the most its generator added in a second (reports/generator.ts `accuracyOf`: "its figures can
+ * be that much above what the gateway served"), no bound when a second had none (a starved k6).
  */
-function silentInaccuracies(r: ProbeResult): QuantileJudgement[] {
-  const marked = r.windows.length > 0 || r.accuracy?.withinGoal !== true;
-  return marked ? [] : judgeQuantiles(r).filter((q) => !q.within);
+function allowanceMs(r: ProbeResult): number {
+  if (r.accuracy === undefined) return 0;
+  return r.accuracy.withinGoal ? 0 : (r.accuracy.addedUpToMs ?? Infinity);
+}
+
+/** Quantiles further above what was served than the report says they can be: its statement understated them. */
+function understated(r: ProbeResult): QuantileJudgement[] {
+  const allowance = allowanceMs(r);
+  return judgeQuantiles(r).filter((q) => q.reportedMs > goalBound(q.servedMs) + allowance);
 }
 
 /** The run's figures, for the failure message and the test's output (the proof's table). */
@@ -90,7 +98,7 @@ const ENGINES: Array<[string, ProbeEngine | undefined]> = [
 
 describe.each(ENGINES)('%s through the measuring proxy', (_label, engine) => {
   it.skipIf(engine === undefined)(
-    'counts exactly what was served; a quantile set by 10 or more requests is within +3 ms + 5 %, or the report says its latency is not',
+    'counts exactly what was served; a quantile set by 10 or more requests is within +3 ms + 5 % of served, plus what the report says its generator added',
     async () => {
       const r = await probe(theProxy(), { ...RUN, engine: engine as ProbeEngine });
       const measured = figures(r);
@@ -99,16 +107,17 @@ describe.each(ENGINES)('%s through the measuring proxy', (_label, engine) => {
       expect(r.served.count, measured).toBe(r.requests + PREFLIGHT_READS);
       expect(r.accuracy, measured).toBeDefined();
       // Within the goal by the report's own statement (every second the generator added 3 ms or less), its figures are
-      // the wire's at every quantile its samples set firmly; outside it, the report says so (summary, report.html).
-      const silent = silentInaccuracies(r).map((q) => q.quantile);
+      // the wire's at every quantile its samples set firmly; outside it, the report says by how much they can be above
+      // the wire (summary.md, report.html), and they are no further than that.
+      const wrong = understated(r).map((q) => q.quantile);
       expect(
-        silent.filter((q) => settledBy(q, r.requests)),
-        `the report says its latency is within the goal, yet: ${measured}`,
+        wrong.filter((q) => settledBy(q, r.requests)),
+        `further above what was served than the report says they can be: ${measured}`,
       ).toEqual([]);
       // A thin tail (p99 of 240 requests is set by 2): one request the OS scheduled late moves it, unseen per second.
-      if (silent.length > 0)
+      if (wrong.length > 0)
         console.warn(
-          `accuracy: FINDING (#36): within the goal by the report, outside at ${silent.join(', ')}, set by under ${TAIL} requests: ${measured}`,
+          `accuracy: FINDING (#36): further above what was served than the report says at ${wrong.join(', ')}, set by under ${TAIL} requests: ${measured}`,
         );
     },
     RUN_TIMEOUT_MS,
@@ -153,7 +162,7 @@ describe('the check fails a generator that adds time the proxy does not see', ()
   const HOLD_MS = 100;
 
   it(
-    'answers held 100 ms on the way back: every quantile outside the goal, and unmarked unless the generator was saturated',
+    'answers held 100 ms on the way back: every quantile outside the goal, and further above the wire than the report says',
     async () => {
       const real = theProxy();
       const relay = await startHoldingRelay(real.url, HOLD_MS);
@@ -171,10 +180,14 @@ describe('the check fails a generator that adds time the proxy does not see', ()
             .map((q) => q.quantile),
           measured,
         ).toEqual(['p50', 'p95', 'p99']);
-        // The engine itself idle (it says its latency is within the goal): the inaccuracy is silent, and the check of the
-        // runs above fails on it. Beside a hog the engine may say it was not: then the report marks the run, as it must.
-        if (r.windows.length === 0 && r.accuracy?.withinGoal === true)
-          expect(silentInaccuracies(r).map((q) => q.quantile)).toEqual(['p50', 'p95', 'p99']);
+        // The report knows nothing of the held time: at most what its own generator added (a few ms on a quiet box, tens
+        // beside a hog), so every quantile is further above the wire than it says, and the check of the runs above fails
+        // on it. Only a generator late by about the hold itself (no bound, or 50 ms and more) would cover it.
+        if (allowanceMs(r) < HOLD_MS / 2)
+          expect(
+            understated(r).map((q) => q.quantile),
+            measured,
+          ).toEqual(['p50', 'p95', 'p99']);
       } finally {
         await relay.close();
       }
