@@ -17,7 +17,6 @@ const dir = mkdtempSync(join(tmpdir(), 'gh-hostile-'));
 let silent: Server;
 const sockets = new Set<Socket>();
 let silentUrl: string;
-let refusedUrl: string;
 
 beforeAll(async () => {
   // Accepts every connection, reads the request, never answers.
@@ -28,8 +27,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-  refusedUrl = `http://127.0.0.1:${await closedPort()}`;
 });
+
+/**
+ * A refused port, found right before its test: one found in beforeAll can be handed to another test's server minutes
+ * later in the full suite (a `reconcile` then met a live target and ran past 30 s, once in six runs).
+ */
+async function refusedUrl(): Promise<string> {
+  return `http://127.0.0.1:${await closedPort()}`;
+}
 
 afterAll(async () => {
   for (const socket of sockets) socket.destroy();
@@ -74,7 +80,7 @@ describe('every command: an unusable target is one GH_ERR_TARGET line within sec
 
     it(`${name}: a refused port`, async () => {
       const started = Date.now();
-      const result = await runCli(args(refusedUrl));
+      const result = await runCli(args(await refusedUrl()));
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/gateway-harness: GH_ERR_TARGET: .*cannot connect: .*ECONNREFUSED/);
