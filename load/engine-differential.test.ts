@@ -177,6 +177,8 @@ function comparableLine(line: string): string {
       .replace(/(checks\{[^}]*\} [^;,]*, observed )[\d.]+%/g, '$1…')
       // Whether this machine's generator was saturated in a window is the machine's, not the engine's: left out.
       .replace(/ while the load generator was saturated \(.*?\), by more than the [\d.]+ ?m?s a request it can have added/g, '')
+      // So is how far its latency is from the wire (reports/generator.ts accuracyOf): the report's statement, left out.
+      .replace(/; latency outside the \+\d+ ms \+ 5 % accuracy goal: .*?so its figures can be that much above what the gateway served/g, '')
       .replace(/ \((node|k6[^)]*)\)/g, ' (engine)')
       .replace(/((?:http_req_duration|gateway_time_to_final)\S* [^;,]*, observed )[\d.]+(?: ?(?:ms|s)\b)?/g, '$1…'),
   );

@@ -164,9 +164,6 @@ function column(points: readonly GeneratorPoint[], key: keyof Omit<GeneratorPoin
  */
 export const ACCURACY_GOAL = Object.freeze({ marginMs: 3, share: 0.05 });
 
-/** Requests above a quantile that set it firmly: with fewer, one request the OS scheduled late moves it. */
-export const FIRM_TAIL = 10;
-
 type Accuracy = NonNullable<GeneratorReport['accuracy']>;
 
 /** The seconds the judge reads: the Node engine's by its threads' loop delay (the process's CPU includes the sandbox's), k6's by its CPU. */
