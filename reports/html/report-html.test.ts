@@ -64,6 +64,9 @@ describe('self-contained', () => {
     expect(withGenerator).toContain('data-chart="generator-preempted"');
     expect(html).not.toContain('data-chart="generator-preempted"');
     expect(withGenerator).toMatch(/"generator":\{"source":"node","cores":2,.*"loopDelayP99Ms":\[120\]/);
+    // The latency's accuracy, said as a marked line: one second 120 ms late puts the figures outside the goal.
+    expect(withGenerator).toContain('<p class="accuracy outside">latency outside the +3 ms + 5 % accuracy goal');
+    expect(html).not.toContain('class="accuracy');
   });
 });
 
