@@ -172,16 +172,31 @@ type Likeness = 'exact' | 'same' | 'outcome';
  */
 function comparableLine(line: string): string {
   return crossedCanonically(
-    line
+    withoutSaturatedBeside(line)
       .replace(/\b\d+ (requests|checks passed|checks failed)/g, '… $1')
       .replace(/(checks\{[^}]*\} [^;,]*, observed )[\d.]+%/g, '$1…')
-      // Whether this machine's generator was saturated in a window is the machine's, not the engine's: left out.
-      .replace(/ while the load generator was saturated \(.*?\), by more than the [\d.]+ ?m?s a request it can have added/g, '')
       // So is how far its latency is from the wire (reports/generator.ts accuracyOf): the report's statement, left out.
       .replace(/; latency outside the \+\d+ ms \+ 5 % accuracy goal: .*?so its figures can be that much above what the gateway served/g, '')
       .replace(/ \((node|k6[^)]*)\)/g, ' (engine)')
       .replace(/((?:http_req_duration|gateway_time_to_final)\S* [^;,]*, observed )[\d.]+(?: ?(?:ms|s)\b)?/g, '$1…'),
   );
+}
+
+const SATURATED_BESIDE = ' while the load generator was saturated (';
+const SATURATED_TAIL =
+  /^(?:: too few to set it(?:, or more than the [\d.]+ ?m?s a request it can have added)?|, by more than the [\d.]+ ?m?s a request it can have added)/;
+
+/**
+ * The clause beside a crossed latency threshold saying this machine's generator was saturated then (either wording of
+ * reports/sections.ts saturatedBeside), left out: whether it was is the machine's, not the engine's. Its windows'
+ * reasons can hold parentheses, so the clause ends at the parenthesis that closes it.
+ */
+function withoutSaturatedBeside(line: string): string {
+  const start = line.indexOf(SATURATED_BESIDE);
+  if (start < 0) return line;
+  const end = closingParen(line, start + SATURATED_BESIDE.length);
+  const tail = SATURATED_TAIL.exec(line.slice(end))?.[0] ?? '';
+  return line.slice(0, start) + line.slice(end + tail.length);
 }
 
 const GENERATOR_CLAUSE = ', incomplete: the load generator was saturated';
@@ -240,7 +255,8 @@ function expectSame(engine: Observed, k6: Observed, likeness: Likeness): void {
   if (likeness === 'same') return;
   expect(Object.keys(k6.counts).length, 'the run recorded no request or check to compare').toBeGreaterThan(0);
   expect(engine.counts).toEqual(k6.counts);
-  expect(comparableLine(engine.report.verdictLine)).toBe(comparableLine(k6.report.verdictLine));
+  const lines = `engine: ${engine.report.verdictLine}\nk6: ${k6.report.verdictLine}`;
+  expect(comparableLine(engine.report.verdictLine), lines).toBe(comparableLine(k6.report.verdictLine));
   const count = (o: Observed, metric: string): number => o.summary.metrics[metric]?.values.count ?? 0;
   const gateway = (o: Observed) => ({
     failed: o.summary.metrics.gateway_failed?.values.passes ?? 0,
@@ -373,6 +389,39 @@ if (binaries.length === 0) {
     it.skip('no k6 found (K6_BIN or PATH): the differential runs are not run', () => undefined);
   });
 }
+
+describe('comparableLine: what the machine, not the engine, adds to a verdict line is left out', () => {
+  const crossed =
+    'THRESHOLDS CROSSED: load catalog-browse/smoke (k6 v0.48.0): 2 of 25 thresholds crossed (checks{check:http status is 200} rate>=1, observed 97.56%; http_req_duration{operation:v2.promotion.current} p(95)<2000, observed 4.75 s)';
+  const window =
+    "20:01:02–20:01:04 UTC, CPU-starved: wanted 100 % of the cores it may use, got 40 % (its threads waited for a CPU 90 % of the cores' time)";
+
+  it.each([
+    ['no window', ''],
+    [
+      'a window too thin to set the statistic',
+      ` while the load generator was saturated (${window}; 2.0 % of the requests measured then): too few to set it`,
+    ],
+    [
+      'a thin bounded window',
+      ` while the load generator was saturated (${window}; 2.0 % of the requests measured then): too few to set it, or more than the 26 ms a request it can have added`,
+    ],
+    [
+      'a window bounded below the excess',
+      ` while the load generator was saturated (${window}), by more than the 260 ms a request it can have added`,
+    ],
+    [
+      'the accuracy statement',
+      "; latency outside the +3 ms + 5 % accuracy goal: the generator's own delay added up to 7.53 ms in 1 of its 5 measured seconds (worst: event-loop delay p99 7.5 ms), so its figures can be that much above what the gateway served",
+    ],
+  ])('%s', (_, clause) => {
+    expect(comparableLine(crossed + clause)).toBe(comparableLine(crossed.replace('(k6 v0.48.0)', '(node)')));
+  });
+
+  it('a different crossing still differs', () => {
+    expect(comparableLine(crossed)).not.toBe(comparableLine(crossed.replace('p(95)<2000', 'p(99)<2000')));
+  });
+});
 
 describe.skipIf(binaries.length === 0).each(binaries)('load suites on the engine vs k6 $version', ({ path, version }) => {
   const k6: Engine = { kind: 'k6', path };
