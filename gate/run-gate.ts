@@ -247,6 +247,7 @@ async function driftPart(
   baseline: Baseline,
   resolved: ResolvedTargetConfig,
   sandbox: RunningSandbox | undefined,
+  faults: FaultTally,
 ): Promise<{ section?: DriftSection; error?: ReportInput['error']; silent?: boolean }> {
   const operations = OPERATIONS.filter((op) => request.api === 'both' || op.version === request.api);
   const task = request.progress.start({ label: 'drift', total: operations.length, unit: 'operations' });
@@ -257,7 +258,11 @@ async function driftPart(
     // The session runs on the gate's target (the embedded sandbox's URL when it is one): no second sandbox starts.
     session = await openTargetSession(
       { ...resolved },
-      { settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox) },
+      {
+        settings: sandbox === undefined ? request.settings : settingsForSandbox(request.settings, sandbox),
+        // Its answers are the target's too: a fault among them is counted with the gate's (the report's fault tally).
+        hooks: { afterResponse: (exchange) => faults.add(exchange.response) },
+      },
     );
     const result = await checkBaseline(session, baseline, {
       operations,
@@ -486,7 +491,7 @@ async function driftStep(run: GateRun): Promise<DriftStep> {
     notRun.push({ part: 'drift', reason });
   } else {
     request.interrupt?.enter('drift');
-    drift = await driftPart(request, request.baseline, run.resolved, run.sandbox);
+    drift = await driftPart(request, request.baseline, run.resolved, run.sandbox, run.faults);
   }
   // A signal during the drift check: it finishes its operation list (a few requests each), and says it was interrupted.
   const inDrift = request.interrupt?.interruption(run.startedAt);

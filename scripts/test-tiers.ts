@@ -27,6 +27,7 @@ export const NOT_QUICK: readonly string[] = [
   'scripts/commands/calibrate.test.ts', // child processes: calibrate's load steps through the measuring proxy
   'load/runner/capacity/accuracy.test.ts', // child processes: the measuring proxy, the CLI's load runs, real k6
   'gate/drift-silent.test.ts', // a whole gate in process (conformance, the Node engine's load, drift): about a minute
+  'gate/drift-faults.test.ts', // a whole gate in process, its drift part's requests partly answered HTTP 503: about a minute
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
   'distributed/split-runs.test.ts',
