@@ -242,22 +242,27 @@ export function watchRun(options: InterruptWatchOptions): RunInterrupt {
 /**
  * Runs a phase before the command's run proper (first contact, a baseline's recording) under its signal watch, named
  * `during`: a signal in it ends the command with the INTERRUPTED report set and 128 + signal (returned as `exitCode`)
- * instead of the process dying by the signal with no report. `phase` gets the watch's stop to abandon its requests.
+ * instead of the process dying by the signal with no report. `phase` gets the watch's stop to abandon its requests;
+ * `leftBy` adds to that report what the phase left (its requests' counts).
  */
 export async function watchedPhase<T>(
   interrupt: RunInterrupt,
   during: string,
   options: Omit<InterruptWatchOptions, 'progress'>,
   phase: (stop: AbortSignal) => Promise<T>,
+  leftBy: (report: RunReport, ended: { readonly value?: T; readonly error?: unknown }) => RunReport = (report) => report,
 ): Promise<{ readonly value: T } | { readonly exitCode: number }> {
   interrupt.enter(during);
-  let value: T;
+  let ended: { value?: T; error?: unknown };
   try {
-    value = await phase(interrupt.signal);
+    ended = { value: await phase(interrupt.signal) };
   } catch (error) {
     if (!interrupt.signal.aborted) throw error;
+    ended = { error };
   }
   const interruption = interrupt.interruption(options.startedAt);
-  if (interruption === undefined) return { value: value! };
-  return { exitCode: finishRun(earlyEndReport(options, { interruption }), options.reportDir, { secrets: options.secrets }).exitCode };
+  if (interruption === undefined) return { value: ended.value as T };
+  // What the phase sent before the signal (its value, or what its stop carried) goes into the interrupted report.
+  const report = leftBy(earlyEndReport(options, { interruption }), ended);
+  return { exitCode: finishRun(report, options.reportDir, { secrets: options.secrets }).exitCode };
 }

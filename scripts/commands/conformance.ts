@@ -44,6 +44,7 @@ import { addMoneyOptions, moneySettingsFrom, type MoneyOptions } from '../money-
 import { addTargetOptions, configFileGiven, configFromOptions, type TargetOptions } from '../target-options.ts';
 import { narrowerOption, renamedOption } from '../flag-vocabulary.ts';
 import { firstContact, verdictNoteOf, withDiscoveredSettings, type FirstContact } from '../../target/discover/first-contact.ts';
+import { DiscoveryStopped } from '../../target/discover/reader.ts';
 import { createChargeLearning, type ChargeLearning } from '../../target/discover/charge-learning.ts';
 import type { ConformanceSettings } from '../../target/settings.ts';
 import type { ProfileName } from '../../load/profiles.ts';
@@ -234,7 +235,14 @@ export async function contactUnderWatch(
   };
   const interrupt = watchRun(options);
   try {
-    const watched = await watchedPhase(interrupt, 'first contact', options, (stop) => firstContact(config, { ...known, stop }));
+    const watched = await watchedPhase(
+      interrupt,
+      'first contact',
+      options,
+      (stop) => firstContact(config, { ...known, stop }),
+      (report, ended) =>
+        withFirstContact(report, ended.value?.reads ?? (ended.error instanceof DiscoveryStopped ? ended.error.reads : undefined)),
+    );
     return 'exitCode' in watched ? watched.exitCode : watched.value;
   } finally {
     interrupt.dispose();

@@ -402,8 +402,14 @@ describe.concurrent('#32 finding 8: a signal during catalog discovery stops the 
       const { signal } = await child.exited;
       expect(signal, child.output()).toBeNull();
       expect(Date.now() - signalled, child.output()).toBeLessThan(AFTER_SIGNAL_MS);
-      await expectInterrupted(child, reportDir, 'SIGINT', during);
+      const summary = await expectInterrupted(child, reportDir, 'SIGINT', during);
       expect(existsSync(join(reportDir, 'baseline')), 'no partial baseline is written').toBe(false);
+      if (during !== 'first contact') return;
+      // What first contact sent before the signal is in the report: the preflight's answered reads and the reads held
+      // (abandoned at the signal by the harness: no fault of the target's). Before: no firstContact part at all.
+      const none = { timeout: 0, connection: 0, 'server-error': 0, malformed: 0, total: 0 };
+      expect(summary.firstContact, child.output()).toEqual({ requests: target.answered() + target.held(), faults: none });
+      expect(summary.faults).toEqual(none);
     },
     240_000,
   );

@@ -8,6 +8,7 @@ import { preflightTarget } from '../../client/target-preflight.ts';
 import { mergeSettings, type ConformanceSettings } from '../settings.ts';
 import { chargeNote, countsOf } from './render.ts';
 import type { Finding } from './findings.ts';
+import { DiscoveryStopped } from './reader.ts';
 import { discoverTarget, discoverTargetData, type Discovery } from './run.ts';
 
 /** What first contact sent before the run (its preflight, discovery's reads and probes) and the faults among the answers. */
@@ -49,15 +50,26 @@ export async function firstContact(config: TargetConfig, options: FirstContactOp
     faults: addFaultCounts(check.faults, ...(discovery === undefined ? [] : [discovery.faults])),
   });
   if (!check.usable) return { config, reads: reads() };
+  // Stopped by a signal: what was sent until then, the preflight's included, goes with the interruption.
+  const counted = <T>(discovering: Promise<T>): Promise<T> =>
+    discovering.catch((error: unknown) => {
+      if (!(error instanceof DiscoveryStopped)) throw error;
+      throw new DiscoveryStopped({
+        requests: check.calls + error.reads.requests,
+        faults: addFaultCounts(check.faults, error.reads.faults),
+      });
+    });
   if (options.hasConfigFile) {
-    const discovery = await discoverTargetData(target, options.stop);
+    const discovery = await counted(discoverTargetData(target, options.stop));
     return { config, discovery, reads: reads(discovery) };
   }
   const stop = options.stop === undefined ? {} : { stop: options.stop };
-  const discovery = await discoverTarget(target, {
-    probeWrites: config.environment !== 'production' || options.allowCharges === true,
-    ...stop,
-  });
+  const discovery = await counted(
+    discoverTarget(target, {
+      probeWrites: config.environment !== 'production' || options.allowCharges === true,
+      ...stop,
+    }),
+  );
   const learned = discovery.config;
   const merged: TargetConfig = {
     ...config,

@@ -21,17 +21,44 @@ export interface DiscoveryReader {
   close(): Promise<void>;
 }
 
+/** What discovery sent until it stopped, and the faults among the answers (the interrupted report counts them). */
+export interface DiscoveryReads {
+  readonly requests: number;
+  readonly faults: FaultCounts;
+}
+
 /** Thrown into discovery once `stop` aborted (SIGINT/SIGTERM): nothing more is sent; the caller reports the interruption. */
 export class DiscoveryStopped extends Error {
-  constructor() {
+  constructor(readonly reads: DiscoveryReads) {
     super('discovery: interrupted');
     this.name = 'DiscoveryStopped';
   }
 }
 
-/** `stop` (the run's signal watch) abandons the request in flight at once and sends nothing after it. */
+/** Sockets discovery uses; its parallel reads wait for one of them (not in the transport's queue) before they count. */
+const CONNECTIONS = 8;
+
+/** At most `size` holders at once; the others wait in order. */
+function slotsOf(size: number): { take(): Promise<void>; give(): void } {
+  let free = size;
+  const waiting: Array<() => void> = [];
+  return {
+    take: () => (free > 0 ? ((free -= 1), Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve))),
+    give: () => {
+      const next = waiting.shift();
+      if (next === undefined) free += 1;
+      else next();
+    },
+  };
+}
+
+/**
+ * `stop` (the run's signal watch) abandons the request in flight at once and sends nothing after it. A request is
+ * counted once it has a socket of its own, so a stop leaves `sent` equal to what went to the target.
+ */
 export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: AbortSignal): DiscoveryReader {
-  const transport = createNodeTransport({ connections: 8 });
+  const transport = createNodeTransport({ connections: CONNECTIONS });
+  const slots = slotsOf(CONNECTIONS);
   // The session's real-time floors: at a time scale of 0.01 a 30 s timeout is 300 ms, too short for the whole catalog.
   const settings = coreSettingsFor(withRealTimeFloors(config, DEFAULT_SETTINGS));
   const options = {
@@ -46,13 +73,21 @@ export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: Abort
   // timeouts in a row (each a response timeout) instead of waiting out every read and probe.
   const silence = createSilenceWatch('discovery');
   const stopped = (): boolean => stop?.aborted === true;
+  const halt = (): DiscoveryStopped => new DiscoveryStopped({ requests: sent, faults: faults.counts() });
   const send = async (operationId: string, input: RequestInput, writePaths: Readonly<Record<string, string>>): Promise<GatewayResponse> => {
-    silence.check();
-    if (stopped()) throw new DiscoveryStopped();
-    sent += 1;
-    const response = await transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
-    faults.add(response);
-    if (stopped()) throw new DiscoveryStopped();
+    await slots.take();
+    let response: GatewayResponse;
+    try {
+      silence.check();
+      if (stopped()) throw halt();
+      sent += 1;
+      response = await transport.send(buildRequest(operationId, input, { ...settings.target, writePaths }), options);
+    } finally {
+      slots.give();
+    }
+    // A request the stop abandoned got no answer because the harness left it: no fault of the target's.
+    if (!(stopped() && response.httpStatus === undefined)) faults.add(response);
+    if (stopped()) throw halt();
     silence.see(response);
     return response;
   };
