@@ -6,6 +6,7 @@ import { fromConformanceRun } from '../conformance/section.ts';
 import { passingConformanceRun, sampleConformanceRun } from './fixtures/sample-runs.ts';
 import { realK6Summary } from './fixtures/full-report.ts';
 import { buildLoadSection } from './k6-summary.ts';
+import { generatorReport } from './generator.ts';
 import { driftSection } from './sections.ts';
 import { MAX_MARKDOWN_CHARS, mdCode, mdText, renderSummaryMarkdown } from './summary-md.ts';
 import { VERDICT_WORD } from './verdict.ts';
@@ -144,5 +145,31 @@ describe('payload checks of a load run', () => {
     expect(html).toContain('<h3>Payload checks</h3>');
     expect(html).toContain('<code>$.payLoad[*].operatorId</code>');
     expect(html).toContain('<code>&quot;45&quot;</code>');
+  });
+});
+
+describe("the latency's accuracy of a load run", () => {
+  const second = (loopDelayP99Ms: number) => ({ t: Date.UTC(2026, 0, 1, 0, 0, 1), cpuShare: 0.5, loopDelayP99Ms, busyShare: 0.5 });
+  const withGenerator = (loopDelayP99Ms: number) =>
+    renderSummaryMarkdown(
+      assembleReport({ ...meta, command: 'load', load: { ...load, generator: generatorReport('node', 2, [second(loopDelayP99Ms)]) } }),
+    );
+
+  it('says within the goal, with the most the generator added, under a 🎯', () => {
+    expect(withGenerator(1.2)).toContain(
+      '- 🎯 latency within +3 ms + 5 % of what the gateway served: the generator added at most 1.20 ms in any of its 1 measured second',
+    );
+  });
+
+  it('says outside the goal, by how much and in which second, under a ⚠️', () => {
+    const md = withGenerator(17.2);
+    expect(md).toContain(
+      "- ⚠️ latency outside the +3 ms + 5 % accuracy goal: the generator's own delay added up to 17.2 ms in 1 of its 1 measured second",
+    );
+    expect(md).not.toContain('🎯');
+  });
+
+  it('says nothing of it without the generator measured', () => {
+    expect(renderSummaryMarkdown(assembleReport({ ...meta, command: 'load', load }))).not.toMatch(/accuracy|latency within/);
   });
 });
