@@ -28,6 +28,7 @@ export const NOT_QUICK: readonly string[] = [
   'load/runner/capacity/accuracy.test.ts', // child processes: the measuring proxy, the CLI's load runs, real k6
   'gate/drift-silent.test.ts', // a whole gate in process (conformance, the Node engine's load, drift): about a minute
   'gate/drift-faults.test.ts', // a whole gate in process, its drift part's requests partly answered HTTP 503: about a minute
+  'load/runner/harness-faults.test.ts', // a load whose charges stay unknown: the flows' polls and the reconcile wait out their deadlines, 20 s
   'distributed/k6-operator/manifests.test.ts',
   'distributed/merge/memory.test.ts',
   'distributed/split-runs.test.ts',

@@ -361,7 +361,9 @@ async function runOnTarget(plan: RunPlan, hold: RunHold): Promise<LoadRun> {
     money: hold,
     ...(armed.engineMoney === undefined ? {} : { engineMoney: armed.engineMoney }),
   });
-  const harnessCounts = addFaultCounts(harnessFaults.counts(), ...(preflight.faults === undefined ? [] : [preflight.faults]));
+  // Counted once collectRun's reconcile is done: its status and balance reads go through the same tally.
+  const harnessCounts = (): FaultCounts =>
+    addFaultCounts(harnessFaults.counts(), ...(preflight.faults === undefined ? [] : [preflight.faults]));
   return await collectRun(plan, hold, { target: loadTarget.target, end, harnessFaults: harnessCounts });
 }
 
@@ -418,7 +420,7 @@ function startLine(plan: RunPlan): string {
 async function collectRun(
   plan: RunPlan,
   hold: RunHold,
-  ran: { readonly target: LoadRun['target']; readonly end: EngineEnd; readonly harnessFaults: FaultCounts },
+  ran: { readonly target: LoadRun['target']; readonly end: EngineEnd; readonly harnessFaults: () => FaultCounts },
 ): Promise<LoadRun> {
   const { flags, io } = plan;
   const { end } = ran;
@@ -444,7 +446,7 @@ async function collectRun(
   const cutShort = io.interrupt?.signal.aborted === true || end.ledgerKilled;
   const money = await reconcileRunLedger(hold, { summaryData, defects: end.ledgerDefects, cutShort, say });
   return {
-    ...loadRunOf(plan, ran, summaryData),
+    ...loadRunOf(plan, { ...ran, harnessFaults: ran.harnessFaults() }, summaryData),
     ...(money.ledger === undefined ? {} : { ledger: money.ledger }),
     ...(money.reconcile === undefined ? {} : { reconcile: money.reconcile }),
     ...(remoteWrite === undefined ? {} : { remoteWrite }),
