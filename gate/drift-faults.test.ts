@@ -1,8 +1,6 @@
 // #31: the gate's drift part reads and writes the target too, so a fault among its answers is one the target served:
 // the report's fault tally counts it with conformance's and the load's. A relay answers HTTP 503 to a few drift requests.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,7 +9,7 @@ import { readBaseline } from '../drift/baseline-files.ts';
 import { recordBaseline } from '../drift/run.ts';
 import { createProgress, type Progress } from '../reports/progress.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
-import { forward } from '../scripts/fixtures/silent-after-preflight.ts';
+import { answer503, startRelay, type Relay } from '../scripts/fixtures/relay.ts';
 import { openTargetSession } from '../target/session.ts';
 import { DEFAULT_SETTINGS } from '../target/settings.ts';
 import { runGate } from './run-gate.ts';
@@ -19,38 +17,22 @@ import { runGate } from './run-gate.ts';
 /** Faults served once `faultNow()` is called: every 4th request other than a balance read, FAULTS of them in all. */
 const FAULTS = 3;
 
-interface FaultingRelay {
-  readonly url: string;
+interface FaultingRelay extends Relay {
   served(): number;
   faultNow(): void;
-  close(): Promise<void>;
 }
 
 async function startFaultingRelay(upstream: string): Promise<FaultingRelay> {
   let faulting = false;
   let seen = 0;
   let served = 0;
-  const server = createServer((request, response) => {
+  const relay = await startRelay(upstream, (request, response) => {
     const balance = /\/account\/balance(\?|$)/.test(request.url ?? '');
-    if (faulting && !balance && served < FAULTS && (seen += 1) % 4 === 0) {
-      served += 1;
-      request.resume();
-      response.writeHead(503).end();
-      return;
-    }
-    forward(upstream, request, response).catch(() => response.destroy());
+    if (!faulting || balance || served >= FAULTS || (seen += 1) % 4 !== 0) return false;
+    served += 1;
+    return answer503(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    served: () => served,
-    faultNow: () => void (faulting = true),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...relay, served: () => served, faultNow: () => void (faulting = true) };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-gate-drift-faults-'));

@@ -1,13 +1,12 @@
 // The load's own reads after the engine (the money session's reconcile of unresolved charges) are requests the target
 // served: a fault among their answers is counted in the report with the VUs' (summary.json `faults`), not dropped.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load-config.ts';
 import { startSandbox } from '../../sandbox/server.ts';
+import { answer503, startRelay, type Relay } from '../../scripts/fixtures/relay.ts';
 import { forward } from '../../scripts/fixtures/silent-after-preflight.ts';
 import { runLoadReported } from '../fixtures/load-run.ts';
 import { parseLoadFlags } from './load-options.ts';
@@ -19,35 +18,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * A relay that leaves every charge's outcome unknown (relayed, its answer replaced by a reset), answers every
  * transaction status read HTTP 503 (counted) and relays everything else.
  */
-async function statusRefusingRelay(upstream: string) {
+async function statusRefusingRelay(upstream: string): Promise<Relay & { refused(): number }> {
   let refused = 0;
-  const server = createServer((request, response) => {
+  const relay = await startRelay(upstream, (request, response) => {
     if (request.method === 'POST') {
       const sink = Object.assign(Object.create(response) as typeof response, {
         writeHead: () => sink,
         end: () => response.socket?.destroy(),
       });
       forward(upstream, request, sink).catch(() => response.destroy());
-      return;
+      return true;
     }
-    if (/\/transaction\/status\//.test(request.url ?? '')) {
-      refused += 1;
-      request.resume();
-      response.writeHead(503).end();
-      return;
-    }
-    forward(upstream, request, response).catch(() => response.destroy());
+    if (!/\/transaction\/status\//.test(request.url ?? '')) return false;
+    refused += 1;
+    return answer503(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    refused: () => refused,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...relay, refused: () => refused };
 }
 
 it("the reconcile's status reads after the engine: their HTTP 5xx are counted with the VUs'", async () => {
