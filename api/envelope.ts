@@ -45,6 +45,8 @@ export function parseEnvelope(text: string): EnvelopeParse {
 export interface TransportError {
   readonly code: HarnessErrorCode;
   readonly message: string;
+  /** The harness itself abandoned the request (its caller's signal: a stop, an interruption): no answer was awaited. */
+  readonly abandoned?: true;
 }
 
 export interface ResponseTimings {

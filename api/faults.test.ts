@@ -28,6 +28,12 @@ describe('faultKindOf', () => {
     expect(faultKindOf(res({ httpStatus: 200, bodyText: '{"responseCode":"510","responseMessage":"x","payLoad":null}' }))).toBeUndefined();
     expect(faultKindOf(res({ httpStatus: 401, bodyText: '' }))).toBeUndefined();
   });
+
+  it("a request the harness abandoned (its own signal) is no fault of the target's, and still no success", () => {
+    const abandoned = res({ transportError: { code: 'GH_ERR_CONNECTION', message: 'request aborted by the caller', abandoned: true } });
+    expect(faultKindOf(abandoned)).toBeUndefined();
+    expect(abandoned.classification.outcome).toBe('Unknown');
+  });
 });
 
 describe('createFaultTally', () => {

@@ -21,6 +21,8 @@ export const FAULT_WORDS: Readonly<Record<FaultKind, string>> = {
  * parsable envelope with a failure code is a business outcome, not a fault.
  */
 export function faultKindOf(response: GatewayResponse): FaultKind | undefined {
+  // A request the harness left (its signal) got no answer because of the harness: no fault of the target's.
+  if (response.transportError?.abandoned === true) return undefined;
   if (response.timedOut) return 'timeout';
   if (response.httpStatus === undefined) return 'connection';
   if (response.httpStatus >= 500) return 'server-error';

@@ -183,6 +183,8 @@ describe('describeTransportError', () => {
     const described = describeTransportError(error, { ...ctx, ...extra });
     expect(described.timedOut).toBe(timedOut);
     expect(described.transportError.code).toBe(code);
+    // Only the caller's own abort is the harness's leaving (api/faults.ts counts no fault for it).
+    expect(described.transportError.abandoned).toBe(extra.callerAborted === true ? true : undefined);
   });
 
   it('scrubs secrets and URL credentials from messages', () => {

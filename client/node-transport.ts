@@ -64,7 +64,11 @@ export function describeTransportError(
   if (context.callerAborted) {
     return {
       timedOut: false,
-      transportError: { code: 'GH_ERR_CONNECTION', message: 'request aborted by the caller before the response completed' },
+      transportError: {
+        code: 'GH_ERR_CONNECTION',
+        message: 'request aborted by the caller before the response completed',
+        abandoned: true,
+      },
     };
   }
   return { timedOut: false, transportError: { code: 'GH_ERR_CONNECTION', message: clean(errorMessage(error)) } };

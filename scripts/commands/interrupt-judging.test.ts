@@ -12,6 +12,8 @@ import { childEnv, expectInterrupted, interruptAfter } from '../fixtures/interru
 import { spawnCli } from '../fixtures/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-interrupt-judging-'));
+/** Real CLI children against a slow target (baseline check records its baseline first): 11–19 s alone, over 30 s on a loaded box. */
+const CHILD_RUNS_MS = 120_000;
 const sandboxes: RunningSandbox[] = [];
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
@@ -34,40 +36,50 @@ async function slowTarget(): Promise<string[]> {
 }
 
 describe('migrate, interrupted', () => {
-  it('SIGINT after its first pair: the pair running stops, none after it starts, the reports say INTERRUPTED, exit 130', async () => {
-    const reportDir = join(dir, 'migrate');
-    const child = spawnCli(['migrate', ...(await slowTarget()), '--requests', '50', '--report-dir', reportDir], { env: childEnv() });
-    await interruptAfter(child, 'migrate to compare its first pair', () => /migrate: [\w.-]+: v1 /.test(child.stderr()), 'SIGINT');
-    const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'migrate');
-    const migration = summary.migration;
-    expect(migration?.verdict).toBe('interrupted');
-    expect(summary.parts.find((p) => p.section === 'migration')?.verdict).toBe('interrupted');
-    // What was compared before the signal is in the report; what was left is named as not run, for that reason.
-    expect(migration?.pairs.length ?? 0).toBeGreaterThan(0);
-    const left = (migration?.notCompared ?? []).filter((p) => p.reason === INTERRUPTED_REASON);
-    expect(left.length).toBeGreaterThan(0);
-    expect((migration?.pairs.length ?? 0) + (migration?.notCompared?.length ?? 0)).toBeGreaterThan(left.length);
-  });
+  it(
+    'SIGINT after its first pair: the pair running stops, none after it starts, the reports say INTERRUPTED, exit 130',
+    async () => {
+      const reportDir = join(dir, 'migrate');
+      const child = spawnCli(['migrate', ...(await slowTarget()), '--requests', '50', '--report-dir', reportDir], { env: childEnv() });
+      await interruptAfter(child, 'migrate to compare its first pair', () => /migrate: [\w.-]+: v1 /.test(child.stderr()), 'SIGINT');
+      const summary = await expectInterrupted(child, reportDir, 'SIGINT', 'migrate');
+      const migration = summary.migration;
+      expect(migration?.verdict).toBe('interrupted');
+      expect(summary.parts.find((p) => p.section === 'migration')?.verdict).toBe('interrupted');
+      // What was compared before the signal is in the report; what was left is named as not run, for that reason.
+      expect(migration?.pairs.length ?? 0).toBeGreaterThan(0);
+      const left = (migration?.notCompared ?? []).filter((p) => p.reason === INTERRUPTED_REASON);
+      expect(left.length).toBeGreaterThan(0);
+      expect((migration?.pairs.length ?? 0) + (migration?.notCompared?.length ?? 0)).toBeGreaterThan(left.length);
+    },
+    CHILD_RUNS_MS,
+  );
 });
 
 describe('baseline check, interrupted', () => {
-  it('SIGTERM after its first operation: no operation starts after it, the reports say INTERRUPTED, exit 143', async () => {
-    const baseline = join(dir, 'baseline');
-    const target = await slowTarget();
-    const record = spawnCli(['baseline', 'record', ...target, '--out-dir', baseline], { env: childEnv() });
-    const recorded = await record.exited;
-    expect(recorded.code, record.stderr()).toBe(0);
-    const reportDir = join(dir, 'check');
-    const child = spawnCli(['baseline', 'check', '--baseline', baseline, ...target, '--report-dir', reportDir], { env: childEnv() });
-    await interruptAfter(
-      child,
-      'the check to observe its first operation',
-      () => /baseline: [\w.-]+: observed/.test(child.stderr()),
-      'SIGTERM',
-    );
-    const summary = await expectInterrupted(child, reportDir, 'SIGTERM', 'baseline check');
-    expect(summary.drift?.verdict).toBe('interrupted');
-    expect(summary.parts.find((p) => p.section === 'drift')?.verdict).toBe('interrupted');
-    expect((summary.drift?.notChecked ?? []).some((op) => op.reason === `not called now: ${INTERRUPTED_REASON}` && op.skipped)).toBe(true);
-  });
+  it(
+    'SIGTERM after its first operation: no operation starts after it, the reports say INTERRUPTED, exit 143',
+    async () => {
+      const baseline = join(dir, 'baseline');
+      const target = await slowTarget();
+      const record = spawnCli(['baseline', 'record', ...target, '--out-dir', baseline], { env: childEnv() });
+      const recorded = await record.exited;
+      expect(recorded.code, record.stderr()).toBe(0);
+      const reportDir = join(dir, 'check');
+      const child = spawnCli(['baseline', 'check', '--baseline', baseline, ...target, '--report-dir', reportDir], { env: childEnv() });
+      await interruptAfter(
+        child,
+        'the check to observe its first operation',
+        () => /baseline: [\w.-]+: observed/.test(child.stderr()),
+        'SIGTERM',
+      );
+      const summary = await expectInterrupted(child, reportDir, 'SIGTERM', 'baseline check');
+      expect(summary.drift?.verdict).toBe('interrupted');
+      expect(summary.parts.find((p) => p.section === 'drift')?.verdict).toBe('interrupted');
+      expect((summary.drift?.notChecked ?? []).some((op) => op.reason === `not called now: ${INTERRUPTED_REASON}` && op.skipped)).toBe(
+        true,
+      );
+    },
+    CHILD_RUNS_MS,
+  );
 });

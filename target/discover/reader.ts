@@ -85,8 +85,8 @@ export function createDiscoveryReader(config: ResolvedTargetConfig, stop?: Abort
     } finally {
       slots.give();
     }
-    // A request the stop abandoned got no answer because the harness left it: no fault of the target's.
-    if (!(stopped() && response.httpStatus === undefined)) faults.add(response);
+    // A request the stop abandoned is no fault of the target's (api/faults.ts faultKindOf).
+    faults.add(response);
     if (stopped()) throw halt();
     silence.see(response);
     return response;
