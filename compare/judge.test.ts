@@ -93,7 +93,7 @@ describe('compare two runs', () => {
     const op = strict.operations.find((o) => o.operation === OP);
     expect(op?.latency.p95.significant).toBe(true);
     expect(op?.verdict).not.toBe('regression');
-  });
+  }, 120_000); // two 600 s runs generated, compared twice: 6–11 s alone, past 30 s beside a busy box
 
   it('too few samples: incomplete (exit 1), never "no regression"; --allow-skips accepts it and says so', async () => {
     const a = await run('few-a', { seconds: 10, rps: 20, seed: 7 });
