@@ -1,5 +1,6 @@
 // The Node transport against a real local server: success, timeouts (headers and body), reset, non-JSON, HTTP errors.
 // Timeouts must give outcome Unknown (never Failed): the spec says a timed-out transaction may have charged the account.
+import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequest } from '../api/request-builder.ts';
 import { createNodeTransport, describeTransportError, type NodeTransport } from './node-transport.ts';
@@ -192,5 +193,60 @@ describe('describeTransportError', () => {
     const { transportError } = describeTransportError(error, ctx);
     expect(transportError.message).not.toContain(PASSWORD);
     expect(transportError.message).not.toContain('YWdlbnQ6cHc=');
+  });
+});
+
+/**
+ * A server on a thread of its own (the test's thread is about to stall). Its flags: 0, the request came; 1, the answer
+ * (503) is written; 2, the client stalled: the answer waits for it, so it arrives while the client runs nothing.
+ */
+const STALL_SERVER = `
+const { createServer } = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const flags = new Int32Array(workerData.flags);
+const server = createServer((req, res) => {
+  Atomics.store(flags, 0, 1);
+  Atomics.wait(flags, 2, 0, 5000);
+  res.writeHead(503).end(() => (Atomics.store(flags, 1, 1), Atomics.notify(flags, 1)));
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+parentPort.on('message', () => server.close(() => parentPort.close()));
+`;
+
+describe('node transport on a stalled machine', () => {
+  // A starved process runs its overdue timers before it reads its sockets: an answer that arrived within the deadline
+  // must still be read, not discarded as a client timeout (a 5xx the target served, counted as a timeout, on a loaded box).
+  it('reads an answer that arrived before the deadline even when the deadline timer is overdue', async () => {
+    const flags = new Int32Array(new SharedArrayBuffer(12));
+    const worker = new Worker(STALL_SERVER, { eval: true, workerData: { flags: flags.buffer } });
+    try {
+      const port = await new Promise<number>((resolve) => worker.once('message', resolve));
+      transport = createNodeTransport();
+      const deadlineMs = 300;
+      const startedAt = Date.now();
+      const sent = transport.send(buildRequest('v2.account.balance', {}, { ...target(), baseUrl: `http://127.0.0.1:${port}` }), {
+        ...opts,
+        responseTimeoutMs: deadlineMs,
+      });
+      // Each turn of the loop: once the request reached the server, stall (no I/O, no timers) until its answer is
+      // written and the deadline has passed, as a starved CI runner would.
+      await new Promise<void>((resolve) => {
+        const watch = (): void => {
+          if (Atomics.load(flags, 0) === 0) return void setImmediate(watch);
+          Atomics.store(flags, 2, 1);
+          Atomics.notify(flags, 2);
+          Atomics.wait(flags, 1, 0, 5_000);
+          while (Date.now() - startedAt < deadlineMs + 50) Atomics.wait(flags, 0, 1, 10);
+          resolve();
+        };
+        setImmediate(watch);
+      });
+      const res = await sent;
+      expect(Atomics.load(flags, 1), 'the server wrote its answer').toBe(1);
+      expect({ status: res.httpStatus, timedOut: res.timedOut }).toEqual({ status: 503, timedOut: false });
+    } finally {
+      worker.postMessage('close');
+      await new Promise((resolve) => worker.once('exit', resolve));
+    }
   });
 });

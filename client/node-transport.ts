@@ -123,6 +123,7 @@ class CallCutoff extends AbortController {
   deadlineHit = false;
   callerAborted = false;
   private readonly timer: NodeJS.Timeout;
+  private afterIo: NodeJS.Immediate | undefined;
   private readonly onCallerAbort = (): void => {
     this.callerAborted = true;
     this.abort();
@@ -130,9 +131,14 @@ class CallCutoff extends AbortController {
 
   constructor(private readonly opts: SendOptions) {
     super();
+    // The cut waits for the loop's next I/O turn: a stalled process (a starved CI runner) runs its overdue timers before
+    // it reads its sockets, so an answer that arrived within the deadline would otherwise be discarded as a timeout (a
+    // 5xx the target served, counted as a client timeout). An answer read in that turn ends the call (release) first.
     this.timer = setTimeout(() => {
-      this.deadlineHit = true;
-      this.abort(new ResponseDeadline(opts.responseTimeoutMs));
+      this.afterIo = setImmediate(() => {
+        this.deadlineHit = true;
+        this.abort(new ResponseDeadline(opts.responseTimeoutMs));
+      });
     }, opts.responseTimeoutMs);
     if (opts.signal?.aborted === true) this.onCallerAbort();
     else opts.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
@@ -141,6 +147,7 @@ class CallCutoff extends AbortController {
   /** The call ended: the deadline's timer cleared, the caller's signal no longer listened to. */
   release(): void {
     clearTimeout(this.timer);
+    clearImmediate(this.afterIo);
     this.opts.signal?.removeEventListener('abort', this.onCallerAbort);
   }
 }
