@@ -9,6 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k6ComparisonSlots } from '../load/runner/k6-binaries.ts';
+import { FAULT_PROFILES } from '../sandbox/profiles/faults.ts';
+import type { SandboxProfile } from '../sandbox/profiles/types.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { expectFaultsCounted } from './fixtures/fault-runs.ts';
 
@@ -114,6 +116,27 @@ describe.concurrent('Node commands against fault profiles', () => {
   );
 });
 
+/**
+ * faults-5xx with the top-ups exempt. The trigger and polling cases leave their delayed top-ups on purpose (a client
+ * timeout of a third of the delay: 300-400 ms at time scale 0.01), so a 5xx drawn for one of them races its client's
+ * timeout: on a loaded box the sandbox reaches the request after its client left, and counts a 5xx the harness rightly
+ * saw as a client timeout. Seen in 5 of 38 gate runs on a loaded box (both engines, k6 0.48 and 2.2): each 5xx missing
+ * from the report was drawn for a trigger top-up whose client counted a timeout, drawn up to 350 ms after its client
+ * had given up (or just before, while the client's process was stalled: client/node-transport.ts now reads that one).
+ * Every other request has a client timeout of at least 5 s.
+ */
+function fiveHundredsButTopups(): SandboxProfile {
+  const base = FAULT_PROFILES.find((p) => p.name === 'faults-5xx');
+  if (base?.faults === undefined) throw new Error('faults-5xx has no fault plan');
+  const topups = ['v1.transaction.topup', 'v2.transaction.topup'];
+  return {
+    ...base,
+    name: 'faults-5xx-but-topups',
+    description: `${base.description} Top-ups exempt.`,
+    faults: { ...base.faults, rate: 0.05, exemptOperations: [...base.faults.exemptOperations, ...topups] },
+  };
+}
+
 // #31: first contact's own reads (with a config file and no loan numbers in the settings, it looks them up on the
 // target before the run) are requests the target served: the report counts their faults with the run's, and names them.
 describe.concurrent('first contact before conformance and gate: its faults in the report', () => {
@@ -131,9 +154,9 @@ describe.concurrent('first contact before conformance and gate: its faults in th
       ]),
   ];
   it.each(FIRST_CONTACT_RUNS)(
-    "%s --config <file> against faults-5xx: the faults counted are the faults served, first contact's included",
+    "%s --config <file> against faults-5xx (top-ups exempt): the faults counted are the faults served, first contact's included",
     async (name, args, env) => {
-      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, profile: 'faults-5xx', faultRate: 0.05 });
+      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, timeScale: 0.01, profile: fiveHundredsButTopups() });
       try {
         const reportDir = join(dir, `first-contact-${name.replace(/\W+/g, '-')}`);
         const { code, stdout, stderr } = await run(
@@ -147,9 +170,8 @@ describe.concurrent('first contact before conformance and gate: its faults in th
           firstContact?: { requests: number };
         };
         expect(stats.faultsTotal, 'the sandbox served no fault, the run proves nothing').toBeGreaterThan(0);
-        // Only HTTP 5xx are served (the client's timeouts of the trigger cases are conformance's own, no sandbox fault).
-        // Rarely, under load, one fewer was counted than served (an answer to a request its client had left: a case past
-        // its time limit, an iteration cut at the load's stop?): the message keeps what would tell which.
+        // Only HTTP 5xx are served (the client's timeouts of the trigger cases are conformance's own, no sandbox fault),
+        // and none to a request its client leaves on purpose (fiveHundredsButTopups).
         const why = `faults ${JSON.stringify(report.faults)}, sandbox ${JSON.stringify(stats.faults)}; output's end:\n${stdout.slice(-1500)}\n${stderr.slice(-800)}`;
         expect({ 'server-error': report.faults['server-error'], malformed: report.faults.malformed }, why).toEqual({
           'server-error': stats.faults.status ?? 0,
