@@ -120,7 +120,7 @@ describe.concurrent('Node commands against fault profiles', () => {
  * faults-5xx with the top-ups exempt. The trigger and polling cases leave their delayed top-ups on purpose (a client
  * timeout of a third of the delay: 300-400 ms at time scale 0.01), so a 5xx drawn for one of them races its client's
  * timeout: on a loaded box the sandbox reaches the request after its client left, and counts a 5xx the harness rightly
- * saw as a client timeout. Seen in 5 of 38 gate runs on a loaded box (both engines, k6 0.48 and 2.2): each 5xx missing
+ * saw as a client timeout. Seen in 5 of 41 gate runs on a loaded box (both engines, k6 0.48 and 2.2): each 5xx missing
  * from the report was drawn for a trigger top-up whose client counted a timeout, drawn up to 350 ms after its client
  * had given up (or just before, while the client's process was stalled: client/node-transport.ts now reads that one).
  * Every other request has a client timeout of at least 5 s.
