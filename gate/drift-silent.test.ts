@@ -4,15 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../config/load-config.ts';
-import { readBaseline } from '../drift/baseline-files.ts';
-import { recordBaseline } from '../drift/run.ts';
-import { createProgress, type Progress } from '../reports/progress.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.ts';
 import { startSilentAfterPreflight, type SilentTarget } from '../scripts/fixtures/silent-after-preflight.ts';
-import { openTargetSession } from '../target/session.ts';
-import { DEFAULT_SETTINGS } from '../target/settings.ts';
-import { runGate } from './run-gate.ts';
+import { gateChangedAtDrift } from './fixtures/gate-at-drift.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-gate-drift-silent-'));
 let upstream: RunningSandbox;
@@ -29,43 +23,8 @@ afterAll(async () => {
 });
 
 it('silent from the drift part on: the gate is unusable naming drift (exit 2), with conformance and load reported', async () => {
-  const config = loadConfig({ cwd: dir, env: { GATEWAY_BASE_URL: target.url, GATEWAY_TIME_SCALE: '0.01' } });
-  const session = await openTargetSession(config, { settings: DEFAULT_SETTINGS });
-  try {
-    await recordBaseline(session, join(dir, 'baseline'));
-  } finally {
-    await session.close();
-  }
-  let printed = '';
-  const shown = createProgress({ stream: { write: (text: string) => void (printed += text) }, tty: false });
   // The target goes silent (balance reads still answered, as after a preflight) the moment the drift part starts.
-  const progress: Progress = {
-    start: (task) => {
-      if ((typeof task === 'string' ? task : task.label) === 'drift') target.silenceNow();
-      return shown.start(task);
-    },
-    line: (text) => shown.line(text),
-    done: () => shown.done(),
-  };
-  const outcome = await runGate({
-    runId: 'drift-silent',
-    reportDir: join(dir, 'report'),
-    config,
-    api: 'v2',
-    allowSkips: false,
-    profile: 'faithful',
-    seed: 1,
-    settings: DEFAULT_SETTINGS,
-    gen: { seed: 1, budget: { runs: 2 } },
-    baselineDir: join(dir, 'baseline'),
-    baseline: readBaseline(join(dir, 'baseline')),
-    engine: 'node',
-    secrets: [],
-    progress,
-    cwd: dir,
-    env: process.env,
-  });
-  progress.done();
+  const { outcome, printed } = await gateChangedAtDrift(dir, target.url, () => target.silenceNow());
   expect(target.held(), printed).toBeGreaterThan(0);
   expect(outcome.unusable, printed).toBe(true);
   expect(outcome.report.verdict).toBe('unusable');

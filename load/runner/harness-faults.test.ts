@@ -20,18 +20,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  */
 async function statusRefusingRelay(upstream: string): Promise<Relay & { refused(): number }> {
   let refused = 0;
-  const relay = await startRelay(upstream, (request, response) => {
+  const relay = await startRelay(upstream, (request, response, body) => {
     if (request.method === 'POST') {
       const sink = Object.assign(Object.create(response) as typeof response, {
         writeHead: () => sink,
         end: () => response.socket?.destroy(),
       });
-      forward(upstream, request, sink).catch(() => response.destroy());
+      forward(upstream, request, sink, body).catch(() => response.destroy());
       return true;
     }
     if (!/\/transaction\/status\//.test(request.url ?? '')) return false;
     refused += 1;
-    return answer503(request, response);
+    return answer503(response);
   });
   return { ...relay, refused: () => refused };
 }
@@ -59,6 +59,7 @@ it("the reconcile's status reads after the engine: their HTTP 5xx are counted wi
     );
     // Every charge stayed unresolved (no status read was answered), so the money session read their statuses again.
     expect(outcome.report.ledger?.unresolved.length, outcome.output()).toBeGreaterThan(0);
+    expect(relay.refused(), 'no status read was refused: the run proves nothing').toBeGreaterThan(0);
     expect(outcome.report.faults?.['server-error'], outcome.output()).toBe(relay.refused());
   } finally {
     await relay.close();
